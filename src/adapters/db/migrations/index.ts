@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely';
+import * as initial from './0001_initial.ts';
+
+/** Every migration, in order. Names sort lexically; a migration, once released, is never edited. */
+export const migrations: Record<string, Migration> = {
+  '0001_initial': initial,
+};

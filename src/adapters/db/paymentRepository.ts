@@ -1,0 +1,90 @@
+import type { Selectable } from 'kysely';
+import type { PaymentStore } from '../../app/ports.ts';
+import { findCurrency } from '../../domain/currencies.ts';
+import { parseDecimal } from '../../domain/decimal.ts';
+import type { Payment } from '../../domain/payment.ts';
+import { PAYMENT_STATUSES, type PaymentStatus } from '../../domain/paymentStatus.ts';
+import { formatRate } from '../../domain/quote.ts';
+import type { Db } from './database.ts';
+import type { PaymentsTable } from './schema.ts';
+
+function toPayment(row: Selectable<PaymentsTable>): Payment {
+  const currency = findCurrency(row.currency);
+  const rate = parseDecimal(row.exchange_rate);
+  if (!currency || typeof rate === 'string') throw new Error(`payment ${row.id} has a corrupt quote`);
+  if (!(PAYMENT_STATUSES as readonly string[]).includes(row.status)) {
+    throw new Error(`payment ${row.id} has an unknown status`);
+  }
+  return {
+    id: row.id,
+    merchantId: row.merchant_id,
+    quote: {
+      amount: { currency, minorUnits: BigInt(row.amount_minor_units) },
+      rate,
+      usdcBaseUnits: BigInt(row.usdc_amount_base_units),
+      commissionBps: Number(row.commission_bps),
+      commissionBaseUnits: BigInt(row.commission_base_units),
+      merchantShareBaseUnits: BigInt(row.merchant_share_base_units),
+    },
+    rateSource: row.rate_source,
+    rateObservedAt: new Date(row.rate_observed_at),
+    underpaymentToleranceBps: Number(row.underpayment_tolerance_bps),
+    payoutAddress: row.payout_address,
+    webhookUrl: row.webhook_url,
+    orderId: row.order_id,
+    customerEmail: row.customer_email,
+    status: row.status as PaymentStatus,
+    amountReceivedBaseUnits: BigInt(row.amount_received_base_units),
+    paidAt: row.paid_at === null ? null : new Date(row.paid_at),
+    late: Number(row.late) === 1,
+    expiresAt: new Date(row.expires_at),
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
+}
+
+function paymentRow(payment: Payment): Selectable<PaymentsTable> {
+  const { quote } = payment;
+  return {
+    id: payment.id,
+    merchant_id: payment.merchantId,
+    amount_minor_units: quote.amount.minorUnits.toString(),
+    currency: quote.amount.currency.code,
+    exchange_rate: formatRate(quote.rate),
+    rate_source: payment.rateSource,
+    rate_observed_at: payment.rateObservedAt.toISOString(),
+    usdc_amount_base_units: quote.usdcBaseUnits.toString(),
+    commission_bps: quote.commissionBps,
+    commission_base_units: quote.commissionBaseUnits.toString(),
+    merchant_share_base_units: quote.merchantShareBaseUnits.toString(),
+    underpayment_tolerance_bps: payment.underpaymentToleranceBps,
+    payout_address: payment.payoutAddress,
+    webhook_url: payment.webhookUrl,
+    order_id: payment.orderId,
+    customer_email: payment.customerEmail,
+    status: payment.status,
+    amount_received_base_units: payment.amountReceivedBaseUnits.toString(),
+    paid_at: payment.paidAt?.toISOString() ?? null,
+    late: payment.late ? 1 : 0,
+    expires_at: payment.expiresAt.toISOString(),
+    created_at: payment.createdAt.toISOString(),
+    updated_at: payment.updatedAt.toISOString(),
+  };
+}
+
+export function paymentRepository(db: Db): PaymentStore {
+  return {
+    async insert(payment) {
+      await db.insertInto('payments').values(paymentRow(payment)).execute();
+    },
+    async findForMerchant(merchantId, id) {
+      const row = await db
+        .selectFrom('payments')
+        .selectAll()
+        .where('id', '=', id)
+        .where('merchant_id', '=', merchantId)
+        .executeTakeFirst();
+      return row && toPayment(row);
+    },
+  };
+}

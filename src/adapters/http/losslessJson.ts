@@ -1,0 +1,32 @@
+import type { FastifyInstance } from 'fastify';
+import { parse } from 'lossless-json';
+import { ValidationError } from '../../domain/errors.ts';
+
+/**
+ * A JSON number exactly as the client wrote it. Bodies are parsed losslessly: `100.10` keeps its text and
+ * never becomes a float, and a 40-digit number is seen as 40 digits (then refused), never silently rounded.
+ */
+export class JsonNumber {
+  constructor(readonly text: string) {}
+}
+
+/** Replaces Fastify's JSON parser with a lossless one. Duplicate keys are refused as ambiguous. */
+export function registerLosslessJsonParser(app: FastifyInstance): void {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') {
+      done(new ValidationError('body', 'must be a JSON object'), undefined);
+      return;
+    }
+    try {
+      done(
+        null,
+        parse(text, null, (numberText: string) => new JsonNumber(numberText)),
+      );
+    } catch (error) {
+      const reason = error instanceof Error ? error.message.split(' (')[0] : 'invalid JSON';
+      done(new ValidationError('body', `is not valid JSON (${reason})`), undefined);
+    }
+  });
+}

@@ -1,0 +1,55 @@
+import { commissionOf, formatMoney, formatUsdc } from '../../domain/money.ts';
+import type { Payment } from '../../domain/payment.ts';
+import type { PaymentState } from '../../domain/paymentStatus.ts';
+import { formatRate } from '../../domain/quote.ts';
+
+/** Payments as the merchant API shows them: field names and formats of the spec. */
+
+export function paymentUrl(checkoutUrl: string, paymentId: string): string {
+  return `${checkoutUrl}/pay/${paymentId}`;
+}
+
+export function createPaymentResponse(payment: Payment, checkoutUrl: string) {
+  const { quote } = payment;
+  return {
+    success: true as const,
+    payment_url: paymentUrl(checkoutUrl, payment.id),
+    payment_id: payment.id,
+    message:
+      'Payment created. Redirect the customer to payment_url (same window or a new tab, never an iframe).',
+    details: {
+      amount: formatMoney(quote.amount),
+      currency: quote.amount.currency.code,
+      merchant_will_receive: `${formatUsdc(quote.merchantShareBaseUnits)} USDC`,
+      usdc_amount: formatUsdc(quote.usdcBaseUnits),
+      exchange_rate: formatRate(quote.rate),
+      expires_at: payment.expiresAt.toISOString(),
+    },
+  };
+}
+
+/**
+ * What the merchant receives: the quoted share until paid; once paid, the share of what actually arrived
+ * (an overpayment is forwarded too), split by the same floor formula as the forwarder contract.
+ */
+export function payoutBaseUnits(payment: Payment, state: PaymentState): bigint {
+  if (state.status !== 'paid') return payment.quote.merchantShareBaseUnits;
+  const received = state.amountReceivedBaseUnits;
+  return received - commissionOf(received, payment.quote.commissionBps);
+}
+
+export function paymentStatusResponse(payment: Payment, state: PaymentState) {
+  const { quote } = payment;
+  return {
+    payment_id: payment.id,
+    status: state.status,
+    amount: formatMoney(quote.amount),
+    currency: quote.amount.currency.code,
+    payout_amount: `${formatUsdc(payoutBaseUnits(payment, state))} USDC`,
+    ...(state.paidAt ? { paid_at: state.paidAt.toISOString(), late: state.late } : {}),
+    order_id: payment.orderId,
+    usdc_amount: formatUsdc(quote.usdcBaseUnits),
+    amount_received: formatUsdc(state.amountReceivedBaseUnits),
+    expires_at: payment.expiresAt.toISOString(),
+  };
+}

@@ -1,0 +1,202 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  createMerchant,
+  describeMerchant,
+  disableMerchant,
+  getMerchant,
+  listMerchants,
+  type MerchantFields,
+  rotateApiKey,
+  updateMerchant,
+} from '../../../app/merchants/merchantAdmin.ts';
+import { parseDuration } from '../../../domain/duration.ts';
+import { PaylinkError, ValidationError } from '../../../domain/errors.ts';
+import type { ApiDeps } from '../buildApp.ts';
+import { JsonNumber } from '../losslessJson.ts';
+import { ErrorBody } from '../schemas.ts';
+
+const percentInput = z
+  .custom<JsonNumber | string>((v) => v instanceof JsonNumber || typeof v === 'string', {
+    error: 'must be a percentage',
+  })
+  .transform((v) => (v instanceof JsonNumber ? v.text : v))
+  .meta({
+    anyOf: [{ type: 'number' }, { type: 'string' }],
+    description: 'Percent, 0–100, at most 2 decimals',
+  });
+
+const nullableText = z.string({ error: 'must be a string' }).nullable().optional();
+
+const MerchantInput = z.object(
+  {
+    name: z.string({ error: 'must be a string' }).optional(),
+    wallet_address: nullableText.meta({ description: 'Polygon address receiving payouts' }),
+    webhook_url: nullableText,
+    commission_percent: percentInput.optional(),
+    underpayment_tolerance_percent: percentInput.optional(),
+  },
+  { error: 'must be a JSON object' },
+);
+
+const MerchantView = z
+  .object({
+    public_id: z.string(),
+    name: z.string(),
+    wallet_address: z.string().nullable(),
+    webhook_url: z.string().nullable(),
+    commission_percent: z.string(),
+    commission_bps: z.number().int(),
+    underpayment_tolerance_percent: z.string(),
+    status: z.enum(['active', 'disabled']),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ id: 'Merchant' });
+
+const Credentials = z.object({
+  merchant: MerchantView,
+  api_key: z.string().meta({ description: 'Shown once; store it now' }),
+  webhook_secret: z.string().optional().meta({ description: 'Standard Webhooks signing secret (whsec_…)' }),
+});
+
+const IdParams = z.object({ public_id: z.string() });
+const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody };
+const security = [{ adminToken: [] }];
+
+function fields(input: z.output<typeof MerchantInput>): MerchantFields {
+  return {
+    name: input.name,
+    wallet: input.wallet_address,
+    webhookUrl: input.webhook_url,
+    commissionPercent: input.commission_percent,
+    underpaymentTolerancePercent: input.underpayment_tolerance_percent,
+  };
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest();
+
+/**
+ * Merchant administration over HTTP, the same operations as `paylink merchant …`, behind
+ * `Authorization: Bearer $PAYLINK_ADMIN_TOKEN`. Registered only when a token is configured.
+ */
+export function adminApi(deps: ApiDeps, adminToken: string): FastifyPluginAsyncZod {
+  const expected = sha256(adminToken);
+  return async (app) => {
+    app.addHook('onRequest', async (request) => {
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
+      // Hashing both sides gives equal lengths, so the comparison is constant-time whatever was sent.
+      if (!match?.[1] || !timingSafeEqual(sha256(match[1]), expected)) {
+        throw new PaylinkError('UNAUTHORIZED', 'Invalid or missing admin token');
+      }
+    });
+    const admin = { ...deps, webhookAllowPrivate: deps.config.webhookAllowPrivate };
+
+    app.post(
+      '/admin/api/merchants/',
+      {
+        schema: {
+          summary: 'Create a merchant',
+          tags: ['admin'],
+          security,
+          body: MerchantInput,
+          response: { 201: Credentials, ...errors },
+        },
+      },
+      async (request, reply) => {
+        if (!request.body.name) throw new ValidationError('name', 'is required');
+        const { merchant, apiKey } = await createMerchant(admin, {
+          ...fields(request.body),
+          name: request.body.name,
+        });
+        request.log.info({ merchant: merchant.id }, 'merchant created');
+        return reply.status(201).send({
+          merchant: describeMerchant(merchant),
+          api_key: apiKey,
+          webhook_secret: merchant.webhookSecret,
+        });
+      },
+    );
+
+    app.get(
+      '/admin/api/merchants/',
+      {
+        schema: {
+          summary: 'List merchants',
+          tags: ['admin'],
+          security,
+          response: { 200: z.object({ merchants: z.array(MerchantView) }), 401: ErrorBody },
+        },
+      },
+      async () => ({ merchants: (await listMerchants(admin)).map(describeMerchant) }),
+    );
+
+    app.get(
+      '/admin/api/merchants/:public_id/',
+      {
+        schema: {
+          summary: 'Show a merchant',
+          tags: ['admin'],
+          security,
+          params: IdParams,
+          response: { 200: MerchantView, ...errors },
+        },
+      },
+      async (request) => describeMerchant(await getMerchant(admin, request.params.public_id)),
+    );
+
+    app.patch(
+      '/admin/api/merchants/:public_id/',
+      {
+        schema: {
+          summary: 'Update a merchant',
+          tags: ['admin'],
+          security,
+          params: IdParams,
+          body: MerchantInput,
+          response: { 200: MerchantView, ...errors },
+        },
+      },
+      async (request) =>
+        describeMerchant(await updateMerchant(admin, request.params.public_id, fields(request.body))),
+    );
+
+    app.post(
+      '/admin/api/merchants/:public_id/rotate-key/',
+      {
+        schema: {
+          summary: 'Issue a new API key; the old one works until the grace period ends',
+          tags: ['admin'],
+          security,
+          params: IdParams,
+          body: z.object({ grace: z.string().optional().meta({ example: '24h' }) }).optional(),
+          response: { 200: Credentials, ...errors },
+        },
+      },
+      async (request) => {
+        const graceText = request.body?.grace ?? '0';
+        const graceMs = parseDuration(graceText);
+        if (graceMs === undefined)
+          throw new ValidationError('grace', 'must be a duration such as 0, 30m or 24h');
+        const { merchant, apiKey } = await rotateApiKey(admin, request.params.public_id, graceMs);
+        request.log.info({ merchant: merchant.id }, 'api key rotated');
+        return { merchant: describeMerchant(merchant), api_key: apiKey };
+      },
+    );
+
+    app.post(
+      '/admin/api/merchants/:public_id/disable/',
+      {
+        schema: {
+          summary: 'Disable a merchant',
+          tags: ['admin'],
+          security,
+          params: IdParams,
+          response: { 200: MerchantView, ...errors },
+        },
+      },
+      async (request) => describeMerchant(await disableMerchant(admin, request.params.public_id)),
+    );
+  };
+}

@@ -1,0 +1,135 @@
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { authenticateMerchant } from '../../../app/authenticateMerchant.ts';
+import { convertAmount } from '../../../app/convertAmount.ts';
+import { createPayment } from '../../../app/createPayment.ts';
+import { getPaymentStatus } from '../../../app/getPaymentStatus.ts';
+import type { Merchant } from '../../../domain/merchant.ts';
+import { formatMoney, formatUsdc } from '../../../domain/money.ts';
+import { formatRate } from '../../../domain/quote.ts';
+import type { ApiDeps } from '../buildApp.ts';
+import { createPaymentResponse, paymentStatusResponse } from '../presenters.ts';
+import {
+  ConvertQuery,
+  ConvertResponse,
+  CreatePaymentBody,
+  CreatePaymentResponse,
+  ErrorBody,
+  PaymentStatusParams,
+  PaymentStatusResponse,
+} from '../schemas.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    merchant?: Merchant;
+  }
+}
+
+/** The API key from `X-API-Key`, else from `Authorization: Bearer` (both forms are in the spec). */
+export function presentedApiKey(request: FastifyRequest): string | undefined {
+  const header = request.headers['x-api-key'];
+  if (typeof header === 'string' && header.trim() !== '') return header.trim();
+  const authorization = request.headers.authorization;
+  const match = authorization === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  return match?.[1];
+}
+
+function authenticated(request: FastifyRequest): Merchant {
+  if (!request.merchant) throw new Error('route reached without authentication');
+  return request.merchant;
+}
+
+const security = [{ apiKey: [] }, { bearer: [] }];
+const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 503: ErrorBody };
+
+/** The three merchant endpoints of the spec, paths exactly as written there. */
+export function merchantApi(deps: ApiDeps): FastifyPluginAsyncZod {
+  return async (app) => {
+    // onRequest, so a request without a valid key is refused before its body is even parsed.
+    app.addHook('onRequest', async (request) => {
+      const { merchant } = await authenticateMerchant(deps, presentedApiKey(request));
+      request.merchant = merchant;
+      request.log = request.log.child({ merchant: merchant.id });
+    });
+
+    app.post(
+      '/payments/api/create/',
+      {
+        schema: {
+          summary: 'Create a payment link',
+          tags: ['payments'],
+          security,
+          body: CreatePaymentBody,
+          response: { 201: CreatePaymentResponse, ...errors, 409: ErrorBody, 415: ErrorBody },
+        },
+      },
+      async (request, reply) => {
+        const body = request.body;
+        const payment = await createPayment(
+          {
+            ...deps,
+            paymentTtlMs: deps.config.paymentTtlMs,
+            maxAmountBaseUnits: deps.config.maxAmountBaseUnits,
+            webhookAllowPrivate: deps.config.webhookAllowPrivate,
+          },
+          authenticated(request),
+          {
+            amount: body.amount,
+            currency: body.currency,
+            customerEmail: body.customer_email,
+            webhookUrl: body.webhook_url,
+            orderId: body.order_id,
+          },
+        );
+        request.log.info({ payment: payment.id }, 'payment created');
+        return reply.status(201).send(createPaymentResponse(payment, deps.config.checkoutUrl));
+      },
+    );
+
+    app.get(
+      '/payments/api/status/:payment_id/',
+      {
+        schema: {
+          summary: 'Check payment status',
+          tags: ['payments'],
+          security,
+          params: PaymentStatusParams,
+          response: { 200: PaymentStatusResponse, ...errors },
+        },
+      },
+      async (request) => {
+        const { payment, state } = await getPaymentStatus(
+          deps,
+          authenticated(request).id,
+          request.params.payment_id,
+        );
+        return paymentStatusResponse(payment, state);
+      },
+    );
+
+    app.get(
+      '/payments/api/convert/',
+      {
+        schema: {
+          summary: 'Convert an amount to USDC',
+          tags: ['payments'],
+          security,
+          querystring: ConvertQuery,
+          response: { 200: ConvertResponse, ...errors },
+        },
+      },
+      async (request) => {
+        const { quote } = await convertAmount(
+          { ...deps, maxAmountBaseUnits: deps.config.maxAmountBaseUnits },
+          request.query,
+        );
+        return {
+          amount: formatMoney(quote.amount),
+          currency: quote.amount.currency.code,
+          usdc_amount: formatUsdc(quote.usdcBaseUnits),
+          exchange_rate: formatRate(quote.rate),
+        };
+      },
+    );
+  };
+}

@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { PAYMENT_STATUSES } from '../../domain/paymentStatus.ts';
+import { JsonNumber } from './losslessJson.ts';
+
+/** Request and response schemas. Fastify validates and serializes with them; /openapi.json is built from them. */
+
+export const ErrorBody = z
+  .object({
+    error: z.string().meta({ description: 'What went wrong, for a human' }),
+    code: z.string().meta({ description: 'Stable machine-readable code', example: 'VALIDATION_ERROR' }),
+    field: z.string().optional().meta({ description: 'The request field at fault, when there is one' }),
+  })
+  .meta({ id: 'Error' });
+
+const requiredMessage = (expected: string) => (issue: { input: unknown }) =>
+  issue.input === undefined || issue.input === null ? 'is required' : `must be ${expected}`;
+
+/** A decimal as a JSON number (read losslessly) or a numeric string; yields its exact text. */
+export const DecimalInput = z
+  .custom<JsonNumber | string>((value) => value instanceof JsonNumber || typeof value === 'string', {
+    error: requiredMessage('a decimal number'),
+  })
+  .transform((value) => (value instanceof JsonNumber ? value.text : value))
+  .meta({ anyOf: [{ type: 'number' }, { type: 'string', pattern: '^-?\\d+(\\.\\d+)?([eE][+-]?\\d+)?$' }] });
+
+const requiredString = (description: string) =>
+  z.string({ error: requiredMessage('a string') }).meta({ description });
+
+const optionalString = (description: string, maxLength: number) =>
+  z
+    .string({ error: 'must be a string' })
+    .max(maxLength, { error: `must be at most ${maxLength} characters` })
+    .nullish()
+    .transform((value) => value ?? undefined)
+    .meta({ description });
+
+export const CreatePaymentBody = z.object(
+  {
+    amount: DecimalInput.meta({ description: 'Payment amount in `currency`', example: 100.1 }),
+    currency: requiredString('Currency code: ISO 4217 (USD, EUR, CAD, JPY, …) or USDC').meta({
+      example: 'EUR',
+    }),
+    customer_email: optionalString('Customer e-mail address', 254),
+    webhook_url: optionalString("Webhook URL for this payment; overrides the account's default", 2048),
+    order_id: optionalString("The merchant's own order identifier", 255),
+  },
+  { error: 'must be a JSON object' },
+);
+
+const usdcWithUnit = z.string().meta({ description: '"<decimal> USDC"', example: '98.50 USDC' });
+const decimalString = z.string().meta({ description: 'Exact decimal', example: '100.10' });
+const timestamp = z.string().meta({ description: 'ISO 8601 UTC timestamp', format: 'date-time' });
+
+export const CreatePaymentResponse = z
+  .object({
+    success: z.literal(true),
+    payment_url: z
+      .string()
+      .meta({ description: 'Checkout page; redirect the customer here, never in an iframe' }),
+    payment_id: z.uuid(),
+    message: z.string(),
+    details: z.object({
+      amount: decimalString,
+      currency: z.string(),
+      merchant_will_receive: usdcWithUnit,
+      usdc_amount: decimalString.meta({ description: 'USDC the customer must send' }),
+      exchange_rate: decimalString.meta({
+        description: 'USDC per one unit of `currency`, locked for this payment',
+      }),
+      expires_at: timestamp,
+    }),
+  })
+  .meta({ id: 'CreatePaymentResponse' });
+
+export const PaymentStatusParams = z.object({ payment_id: z.string() });
+
+export const PaymentStatusResponse = z
+  .object({
+    payment_id: z.uuid(),
+    status: z.enum(PAYMENT_STATUSES),
+    amount: decimalString,
+    currency: z.string(),
+    payout_amount: usdcWithUnit.meta({ description: 'What the merchant receives (after commission)' }),
+    paid_at: timestamp.optional().meta({ description: 'Present only when status is paid' }),
+    late: z.boolean().optional().meta({ description: 'Present only when paid: true when paid after expiry' }),
+    order_id: z.string().nullable(),
+    usdc_amount: decimalString,
+    amount_received: decimalString.meta({ description: 'USDC received in final transfers' }),
+    expires_at: timestamp,
+  })
+  .meta({ id: 'PaymentStatusResponse' });
+
+export const ConvertQuery = z.object({
+  amount: requiredString('Amount to convert').meta({ example: '100.10' }),
+  currency: requiredString('Currency code').meta({ example: 'EUR' }),
+});
+
+export const ConvertResponse = z
+  .object({
+    amount: decimalString,
+    currency: z.string(),
+    usdc_amount: decimalString,
+    exchange_rate: decimalString,
+  })
+  .meta({ id: 'ConvertResponse' });

@@ -1,0 +1,89 @@
+import type { Logger } from 'pino';
+import type { Clock, RateProvider } from '../../app/ports.ts';
+import { PaylinkError } from '../../domain/errors.ts';
+import { agreeOnRate, type RateObservation } from '../../domain/rates.ts';
+import type { RateSource, RateTable } from './rateSource.ts';
+
+export interface MarketRatesOptions {
+  readonly sources: readonly RateSource[];
+  readonly clock: Clock;
+  /** How long a source's table is reused before it is asked again. */
+  readonly cacheTtlMs: number;
+  /** How old an observation may be and still count. */
+  readonly maxAgeMs: number;
+  /** The most the highest fresh rate may exceed the lowest, in basis points of the lowest. */
+  readonly maxSpreadBps: number;
+  readonly timeoutMs: number;
+  readonly logger: Pick<Logger, 'warn'>;
+}
+
+interface CacheEntry {
+  table?: RateTable;
+  fetchedAtMs: number;
+  inFlight?: Promise<void>;
+}
+
+/**
+ * Rates from every configured source, each cached for `cacheTtlMs` with one request in flight at most, agreed
+ * by median. A source that fails keeps its last table until that is too old to count.
+ */
+export function marketRates(options: MarketRatesOptions): RateProvider {
+  const cache = new Map<string, CacheEntry>(options.sources.map((s) => [s.name, { fetchedAtMs: -Infinity }]));
+
+  function refresh(source: RateSource, entry: CacheEntry): Promise<void> {
+    entry.inFlight ??= source
+      .fetchTable(AbortSignal.timeout(options.timeoutMs))
+      .then((table) => {
+        entry.table = table;
+      })
+      .catch((error: unknown) => {
+        options.logger.warn(
+          { source: source.name, err: error },
+          'rate source failed; keeping its last answer',
+        );
+      })
+      .finally(() => {
+        entry.fetchedAtMs = options.clock.now().getTime();
+        delete entry.inFlight;
+      });
+    return entry.inFlight;
+  }
+
+  return {
+    async usdcPerUnit(currencyCode) {
+      const code = currencyCode.toUpperCase();
+      const nowMs = options.clock.now().getTime();
+      await Promise.all(
+        options.sources.map((source) => {
+          const entry = cache.get(source.name)!;
+          return nowMs - entry.fetchedAtMs >= options.cacheTtlMs ? refresh(source, entry) : entry.inFlight;
+        }),
+      );
+      const observations: RateObservation[] = [];
+      for (const source of options.sources) {
+        const table = cache.get(source.name)?.table;
+        const usdcPerUnit = table?.usdcPerUnit.get(code);
+        if (table && usdcPerUnit)
+          observations.push({ source: source.name, usdcPerUnit, observedAt: table.observedAt });
+      }
+      const agreed = agreeOnRate(observations, {
+        now: options.clock.now(),
+        maxAgeMs: options.maxAgeMs,
+        maxSpreadBps: options.maxSpreadBps,
+      });
+      if ('reason' in agreed) {
+        if (agreed.reason === 'diverged') {
+          options.logger.warn(
+            { currency: code, spreadBps: agreed.spreadBps.toString() },
+            'rate sources disagree',
+          );
+        }
+        throw new PaylinkError(
+          'RATE_UNAVAILABLE',
+          `No reliable ${code} to USDC rate is available right now; try again shortly`,
+        );
+      }
+      return agreed;
+    },
+  };
+}

@@ -1,0 +1,183 @@
+import { randomUUID } from 'node:crypto';
+import { bpsToPercent, percentToBps } from '../../domain/commission.ts';
+import {
+  apiKeyPrefix,
+  hashApiKey,
+  type KeyMode,
+  newApiKey,
+  newMerchantId,
+  newWebhookSecret,
+} from '../../domain/credentials.ts';
+import { PaylinkError, ValidationError } from '../../domain/errors.ts';
+import { type Merchant, parseMerchantName, parseWalletAddress } from '../../domain/merchant.ts';
+import { parseWebhookUrl } from '../../domain/webhookUrl.ts';
+import type { ApiKeyRecord, Clock, MerchantStore } from '../ports.ts';
+
+/**
+ * Merchant administration, shared by the `paylink merchant …` CLI and the admin HTTP API: both call these
+ * functions, so they accept and refuse exactly the same input.
+ */
+export interface MerchantAdminDeps {
+  readonly merchants: MerchantStore;
+  readonly clock: Clock;
+  readonly webhookAllowPrivate: boolean;
+}
+
+/** Fields as an administrator writes them: commission and tolerance as percent strings ("2.5"). */
+export interface MerchantFields {
+  readonly name?: string | undefined;
+  readonly wallet?: string | null | undefined;
+  readonly webhookUrl?: string | null | undefined;
+  readonly commissionPercent?: string | undefined;
+  readonly underpaymentTolerancePercent?: string | undefined;
+}
+
+export interface IssuedCredentials {
+  readonly merchant: Merchant;
+  /** Shown once; only its hash is stored. */
+  readonly apiKey: string;
+}
+
+export class MerchantNotFoundError extends PaylinkError {
+  constructor() {
+    super('NOT_FOUND', 'Merchant not found');
+  }
+}
+
+function percentField(field: string, percent: string): number {
+  const bps = percentToBps(percent);
+  if (bps === undefined)
+    throw new ValidationError(field, 'must be a percentage from 0 to 100 with at most 2 decimals');
+  return bps;
+}
+
+function applyFields(
+  deps: MerchantAdminDeps,
+  merchant: Merchant,
+  fields: MerchantFields,
+  now: Date,
+): Merchant {
+  const optionalText = (value: string | null | undefined) =>
+    value == null || value.trim() === '' ? null : value;
+  const wallet = fields.wallet === undefined ? merchant.walletAddress : optionalText(fields.wallet);
+  const webhookUrl = fields.webhookUrl === undefined ? merchant.webhookUrl : optionalText(fields.webhookUrl);
+  return {
+    ...merchant,
+    name: fields.name === undefined ? merchant.name : parseMerchantName('name', fields.name),
+    walletAddress: wallet === null ? null : parseWalletAddress('wallet', wallet),
+    webhookUrl:
+      webhookUrl === null
+        ? null
+        : parseWebhookUrl('webhook_url', webhookUrl, { allowInsecure: deps.webhookAllowPrivate }),
+    commissionBps:
+      fields.commissionPercent === undefined
+        ? merchant.commissionBps
+        : percentField('commission', fields.commissionPercent),
+    underpaymentToleranceBps:
+      fields.underpaymentTolerancePercent === undefined
+        ? merchant.underpaymentToleranceBps
+        : percentField('underpayment_tolerance', fields.underpaymentTolerancePercent),
+    updatedAt: now,
+  };
+}
+
+function issueKey(merchantId: string, mode: KeyMode, now: Date): { key: string; record: ApiKeyRecord } {
+  const key = newApiKey(mode);
+  return {
+    key,
+    record: {
+      id: `key_${randomUUID().replaceAll('-', '')}`,
+      merchantId,
+      keyHash: hashApiKey(key),
+      keyPrefix: apiKeyPrefix(key),
+      mode,
+      createdAt: now,
+      expiresAt: null,
+    },
+  };
+}
+
+export async function createMerchant(
+  deps: MerchantAdminDeps,
+  fields: MerchantFields & { name: string },
+): Promise<IssuedCredentials> {
+  const now = deps.clock.now();
+  const blank: Merchant = {
+    id: newMerchantId(),
+    name: '',
+    walletAddress: null,
+    webhookUrl: null,
+    webhookSecret: newWebhookSecret(),
+    commissionBps: 0,
+    underpaymentToleranceBps: 0,
+    status: 'active',
+    createdAt: now,
+    updatedAt: now,
+  };
+  const merchant = applyFields(deps, blank, fields, now);
+  const { key, record } = issueKey(merchant.id, 'live', now);
+  await deps.merchants.insert(merchant, record);
+  return { merchant, apiKey: key };
+}
+
+export async function getMerchant(deps: Pick<MerchantAdminDeps, 'merchants'>, id: string): Promise<Merchant> {
+  const merchant = await deps.merchants.find(id);
+  if (!merchant) throw new MerchantNotFoundError();
+  return merchant;
+}
+
+export async function updateMerchant(
+  deps: MerchantAdminDeps,
+  id: string,
+  fields: MerchantFields,
+): Promise<Merchant> {
+  const merchant = applyFields(deps, await getMerchant(deps, id), fields, deps.clock.now());
+  await deps.merchants.save(merchant);
+  return merchant;
+}
+
+/** Issues a new key; the old ones keep working for `graceMs` (0: they stop at once). */
+export async function rotateApiKey(
+  deps: MerchantAdminDeps,
+  id: string,
+  graceMs: number,
+): Promise<IssuedCredentials> {
+  if (!Number.isSafeInteger(graceMs) || graceMs < 0)
+    throw new ValidationError('grace', 'must be a duration ≥ 0');
+  const merchant = await getMerchant(deps, id);
+  const now = deps.clock.now();
+  const { key, record } = issueKey(merchant.id, 'live', now);
+  await deps.merchants.replaceKeys(record, new Date(now.getTime() + graceMs));
+  return { merchant, apiKey: key };
+}
+
+/** A disabled merchant's keys stop authenticating at once; its payments and records stay. */
+export async function disableMerchant(deps: MerchantAdminDeps, id: string): Promise<Merchant> {
+  const merchant: Merchant = {
+    ...(await getMerchant(deps, id)),
+    status: 'disabled',
+    updatedAt: deps.clock.now(),
+  };
+  await deps.merchants.save(merchant);
+  return merchant;
+}
+
+export function listMerchants(deps: Pick<MerchantAdminDeps, 'merchants'>, limit = 1000): Promise<Merchant[]> {
+  return deps.merchants.list(limit);
+}
+
+/** The merchant as administrators see it: everything but secrets. */
+export function describeMerchant(merchant: Merchant) {
+  return {
+    public_id: merchant.id,
+    name: merchant.name,
+    wallet_address: merchant.walletAddress,
+    webhook_url: merchant.webhookUrl,
+    commission_percent: bpsToPercent(merchant.commissionBps),
+    commission_bps: merchant.commissionBps,
+    underpayment_tolerance_percent: bpsToPercent(merchant.underpaymentToleranceBps),
+    status: merchant.status,
+    created_at: merchant.createdAt.toISOString(),
+    updated_at: merchant.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,66 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/**
+ * Secrets and identifiers we issue. API keys carry 256 random bits; only their SHA-256 is stored, so a leaked
+ * database does not leak working keys. Ids that are ours alone are typed and prefixed (mch_, evt_).
+ */
+export type KeyMode = 'live' | 'test';
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+function base62(bytes: Buffer): string {
+  let value = BigInt(`0x${bytes.toString('hex')}`);
+  let out = '';
+  while (value > 0n) {
+    out = BASE62[Number(value % 62n)] + out;
+    value /= 62n;
+  }
+  return out;
+}
+
+/** A random base62 token of `length` characters (log2(62) ≈ 5.95 bits each). */
+export function randomToken(length: number): string {
+  // Ask for more bytes than needed so the leading base62 digits are uniform, then cut to length.
+  return base62(randomBytes(Math.ceil(length * 0.75) + 8))
+    .padStart(length, '0')
+    .slice(-length);
+}
+
+export function newApiKey(mode: KeyMode): string {
+  return `sk_${mode}_${randomToken(43)}`; // 43 base62 characters ≈ 256 bits
+}
+
+export function apiKeyMode(key: string): KeyMode | undefined {
+  if (key.startsWith('sk_live_')) return 'live';
+  if (key.startsWith('sk_test_')) return 'test';
+  return undefined;
+}
+
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+/** Compares two hex digests in constant time. */
+export function digestsEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a, 'hex');
+  const right = Buffer.from(b, 'hex');
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/** Shown to administrators to tell keys apart; never enough to use one. */
+export function apiKeyPrefix(key: string): string {
+  return key.slice(0, 12);
+}
+
+/** A Standard Webhooks signing secret: "whsec_" + base64 of 32 random bytes. */
+export function newWebhookSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64')}`;
+}
+
+export function newMerchantId(): string {
+  return `mch_${randomToken(22)}`;
+}
+
+export function newEventId(): string {
+  return `evt_${randomToken(22)}`;
+}

@@ -1,0 +1,51 @@
+/**
+ * One error base class for everything the service reports to a caller.
+ *
+ * `code` is stable and machine-readable, `message` is safe to show to the client, `cause` is internal and
+ * only ever reaches the log. Anything that is not a PaylinkError becomes a 500 INTERNAL_ERROR at the edge.
+ */
+export type ErrorCode =
+  | 'VALIDATION_ERROR'
+  | 'UNAUTHORIZED'
+  | 'NOT_FOUND'
+  | 'MERCHANT_NOT_CONFIGURED'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'RATE_UNAVAILABLE'
+  | 'CONFLICT'
+  | 'SERVICE_UNAVAILABLE'
+  | 'INTERNAL_ERROR';
+
+const statusByCode: Record<ErrorCode, number> = {
+  VALIDATION_ERROR: 400,
+  UNAUTHORIZED: 401,
+  NOT_FOUND: 404,
+  MERCHANT_NOT_CONFIGURED: 409,
+  CONFLICT: 409,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  INTERNAL_ERROR: 500,
+  RATE_UNAVAILABLE: 503,
+  SERVICE_UNAVAILABLE: 503,
+};
+
+export class PaylinkError extends Error {
+  override readonly name = 'PaylinkError';
+  readonly code: ErrorCode;
+  readonly status: number;
+  /** The request field the error is about, when there is one. */
+  readonly field: string | undefined;
+
+  constructor(code: ErrorCode, message: string, options: { field?: string; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.status = statusByCode[code];
+    this.field = options.field;
+  }
+}
+
+export class ValidationError extends PaylinkError {
+  constructor(field: string, problem: string) {
+    super('VALIDATION_ERROR', `${field}: ${problem}`, { field });
+  }
+}
+
+export const UNAUTHORIZED_MESSAGE = 'Invalid or missing API key';

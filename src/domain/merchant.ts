@@ -1,0 +1,42 @@
+import { getAddress, isAddress } from 'viem';
+import { ValidationError } from './errors.ts';
+
+export type MerchantStatus = 'active' | 'disabled';
+
+export interface Merchant {
+  /** The public merchant identifier (`public_id` in the spec), `mch_…`. */
+  readonly id: string;
+  readonly name: string;
+  /** Checksummed Polygon address that receives payouts. */
+  readonly walletAddress: string | null;
+  readonly webhookUrl: string | null;
+  readonly webhookSecret: string;
+  readonly commissionBps: number;
+  readonly underpaymentToleranceBps: number;
+  readonly status: MerchantStatus;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+
+/** What a merchant still lacks before it can create payments, in words for the error message. */
+export function missingPaymentConfiguration(merchant: Merchant): string[] {
+  const missing: string[] = [];
+  if (!merchant.walletAddress) missing.push('wallet address');
+  if (!merchant.webhookUrl) missing.push('webhook URL');
+  return missing;
+}
+
+/** An EVM address, returned checksummed (EIP-55). Mixed case must already be a valid checksum. */
+export function parseWalletAddress(field: string, input: string): string {
+  const text = input.trim();
+  if (!isAddress(text, { strict: true }))
+    throw new ValidationError(field, 'must be a 0x-prefixed EVM address');
+  if (/^0x0{40}$/i.test(text)) throw new ValidationError(field, 'must not be the zero address');
+  return getAddress(text);
+}
+
+export function parseMerchantName(field: string, input: string): string {
+  const name = input.trim();
+  if (name.length === 0 || name.length > 200) throw new ValidationError(field, 'must be 1 to 200 characters');
+  return name;
+}

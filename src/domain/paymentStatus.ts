@@ -1,0 +1,96 @@
+/**
+ * A payment's status is a pure function of its quote, the transfers seen to its deposit address and the clock.
+ * Nothing edits a status; every writer recomputes it with `derivePaymentState` and stores the result together
+ * with the events for the change (docs/decisions/0003-derived-status.md has the table and the choices).
+ */
+export const PAYMENT_STATUSES = ['pending', 'processing', 'paid', 'failed', 'expired'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+export const PAYMENT_EVENT_TYPES = [
+  'payment.processing',
+  'payment.paid',
+  'payment.failed',
+  'payment.expired',
+] as const;
+export type PaymentEventType = (typeof PAYMENT_EVENT_TYPES)[number];
+
+/** A transfer of the payment's token into its deposit address, as the chain watcher recorded it. */
+export interface ObservedTransfer {
+  readonly amountBaseUnits: bigint;
+  readonly blockNumber: bigint;
+  readonly logIndex: number;
+  readonly blockTimestamp: Date;
+  readonly final: boolean;
+  /** Removed from the canonical chain by a reorg; never counts. */
+  readonly orphaned: boolean;
+}
+
+export interface PaymentTerms {
+  readonly requiredBaseUnits: bigint;
+  readonly underpaymentToleranceBps: number;
+  readonly expiresAt: Date;
+}
+
+export interface PaymentState {
+  readonly status: PaymentStatus;
+  /** Sum of final transfers. */
+  readonly amountReceivedBaseUnits: bigint;
+  /** Sum of all transfers not orphaned, final or not. */
+  readonly amountSeenBaseUnits: bigint;
+  /** Timestamp of the block whose transfer completed the payment; only when paid. */
+  readonly paidAt: Date | null;
+  /** Paid, but by a block after expiry. */
+  readonly late: boolean;
+}
+
+export function derivePaymentState(
+  terms: PaymentTerms,
+  transfers: readonly ObservedTransfer[],
+  now: Date,
+): PaymentState {
+  if (terms.requiredBaseUnits <= 0n) throw new RangeError('a payment requires a positive amount');
+  const counted = transfers
+    .filter((t) => !t.orphaned)
+    .sort((a, b) =>
+      a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1,
+    );
+  const tolerance = (terms.requiredBaseUnits * BigInt(terms.underpaymentToleranceBps)) / 10_000n;
+  const threshold = terms.requiredBaseUnits - tolerance;
+
+  let received = 0n;
+  let seen = 0n;
+  let paidAt: Date | null = null;
+  for (const transfer of counted) {
+    if (transfer.amountBaseUnits <= 0n) continue;
+    seen += transfer.amountBaseUnits;
+    if (!transfer.final) continue;
+    received += transfer.amountBaseUnits;
+    if (paidAt === null && received >= threshold) paidAt = transfer.blockTimestamp;
+  }
+
+  if (paidAt !== null) {
+    return {
+      status: 'paid',
+      amountReceivedBaseUnits: received,
+      amountSeenBaseUnits: seen,
+      paidAt,
+      late: paidAt.getTime() > terms.expiresAt.getTime(),
+    };
+  }
+  const pastExpiry = now.getTime() > terms.expiresAt.getTime();
+  const awaitingFinality = seen > received;
+  let status: PaymentStatus;
+  if (!pastExpiry || awaitingFinality) {
+    // Before expiry, or after it while a transfer still awaits finality (it may yet complete the payment).
+    status = seen > 0n ? 'processing' : 'pending';
+  } else {
+    status = received > 0n ? 'failed' : 'expired';
+  }
+  return { status, amountReceivedBaseUnits: received, amountSeenBaseUnits: seen, paidAt: null, late: false };
+}
+
+/** The event a change of status owes the merchant, if any (a return to `pending` after a reorg owes none). */
+export function eventForTransition(previous: PaymentStatus, next: PaymentStatus): PaymentEventType | null {
+  if (previous === next || next === 'pending') return null;
+  return `payment.${next}`;
+}

@@ -1,0 +1,228 @@
+import { Command, Option } from 'commander';
+import pino from 'pino';
+import { migrateToLatest } from '../adapters/db/database.ts';
+import {
+  createMerchant,
+  describeMerchant,
+  disableMerchant,
+  getMerchant,
+  type IssuedCredentials,
+  listMerchants,
+  type MerchantAdminDeps,
+  type MerchantFields,
+  rotateApiKey,
+  updateMerchant,
+} from '../app/merchants/merchantAdmin.ts';
+import { systemClock } from '../app/ports.ts';
+import { type Config, ConfigError, loadConfig } from '../config.ts';
+import { parseDuration } from '../domain/duration.ts';
+import { PaylinkError } from '../domain/errors.ts';
+import type { Merchant } from '../domain/merchant.ts';
+import { createLogger } from './logger.ts';
+import { type Role, serve } from './server.ts';
+import { createStores, openConfiguredDatabase } from './wiring.ts';
+
+/** `paylink …`: the operator's command line. Each command only wires adapters and calls app/. */
+
+function out(text: string): void {
+  process.stdout.write(`${text}\n`);
+}
+
+/** Opens the database (migrated), runs one admin operation, closes it. */
+async function withAdmin<T>(config: Config, run: (deps: MerchantAdminDeps) => Promise<T>): Promise<T> {
+  const database = openConfiguredDatabase(config);
+  try {
+    await migrateToLatest(database.db);
+    const { merchants } = createStores(database);
+    return await run({ merchants, clock: systemClock, webhookAllowPrivate: config.webhookAllowPrivate });
+  } finally {
+    await database.close();
+  }
+}
+
+function printMerchant(merchant: Merchant): void {
+  const view = describeMerchant(merchant);
+  out(`  public_id       ${view.public_id}`);
+  out(`  name            ${view.name}`);
+  out(`  status          ${view.status}`);
+  out(`  wallet          ${view.wallet_address ?? '(not set: payments cannot be created)'}`);
+  out(`  webhook URL     ${view.webhook_url ?? '(not set: payments cannot be created)'}`);
+  out(`  commission      ${view.commission_percent}%`);
+  out(`  underpayment    ${view.underpayment_tolerance_percent}% tolerated`);
+}
+
+function printCredentials(title: string, issued: IssuedCredentials, webhookSecret?: string): void {
+  out(title);
+  printMerchant(issued.merchant);
+  out(`  API key         ${issued.apiKey}`);
+  out('                  (shown once: store it in your secret manager now)');
+  if (webhookSecret) out(`  webhook secret  ${webhookSecret}`);
+}
+
+interface FieldOptions {
+  name?: string;
+  wallet?: string;
+  webhookUrl?: string;
+  commission?: string;
+  tolerance?: string;
+}
+
+function fieldsFrom(options: FieldOptions): MerchantFields {
+  return {
+    name: options.name,
+    wallet: options.wallet,
+    webhookUrl: options.webhookUrl,
+    commissionPercent: options.commission,
+    underpaymentTolerancePercent: options.tolerance,
+  };
+}
+
+export function buildCli(config: () => Config): Command {
+  const program = new Command('paylink')
+    .description('Paylink: USDC payment links on Polygon')
+    .showHelpAfterError()
+    .exitOverride();
+
+  program
+    .command('serve')
+    .description('run the service (sandbox by default: SQLite, demo merchant)')
+    .addOption(
+      new Option('--role <role>', 'which part to run').choices(['all', 'api', 'worker']).default('all'),
+    )
+    .action(async (options: { role: Role }) => {
+      const cfg = config();
+      await serve(cfg, createLogger(cfg.logLevel), options.role);
+    });
+
+  program
+    .command('migrate')
+    .description('apply database migrations')
+    .action(async () => {
+      const database = openConfiguredDatabase(config());
+      try {
+        const applied = await migrateToLatest(database.db);
+        out(applied.length === 0 ? 'Database is up to date.' : `Applied: ${applied.join(', ')}`);
+      } finally {
+        await database.close();
+      }
+    });
+
+  const merchant = program.command('merchant').description('merchant accounts (administrators only)');
+
+  const withFieldOptions = (command: Command) =>
+    command
+      .option('--wallet <address>', 'Polygon address that receives payouts')
+      .option('--webhook-url <url>', 'default webhook URL')
+      .option('--commission <percent>', 'commission in percent, e.g. 1.5')
+      .option('--tolerance <percent>', 'underpayment tolerated, in percent of the amount due')
+      .option('--json', 'print JSON');
+
+  withFieldOptions(merchant.command('create').description('create a merchant and print its API key once'))
+    .requiredOption('--name <name>', 'merchant name')
+    .action(async (options: FieldOptions & { name: string; json?: boolean }) => {
+      const issued = await withAdmin(config(), (deps) =>
+        createMerchant(deps, {
+          ...fieldsFrom(options),
+          commissionPercent: options.commission ?? '0',
+          name: options.name,
+        }),
+      );
+      if (options.json) {
+        out(
+          JSON.stringify({
+            merchant: describeMerchant(issued.merchant),
+            api_key: issued.apiKey,
+            webhook_secret: issued.merchant.webhookSecret,
+          }),
+        );
+      } else {
+        printCredentials('Merchant created.', issued, issued.merchant.webhookSecret);
+      }
+    });
+
+  merchant
+    .command('list')
+    .description('list merchants')
+    .option('--json', 'print JSON')
+    .action(async (options: { json?: boolean }) => {
+      const merchants = await withAdmin(config(), (deps) => listMerchants(deps));
+      if (options.json) return out(JSON.stringify({ merchants: merchants.map(describeMerchant) }));
+      if (merchants.length === 0)
+        return out('No merchants yet. Create one with: paylink merchant create --name …');
+      for (const m of merchants) {
+        const v = describeMerchant(m);
+        out(`${v.public_id}  ${v.status.padEnd(8)}  ${v.commission_percent.padStart(6)}%  ${v.name}`);
+      }
+    });
+
+  merchant
+    .command('show <public_id>')
+    .description('show a merchant')
+    .option('--json', 'print JSON')
+    .action(async (id: string, options: { json?: boolean }) => {
+      const found = await withAdmin(config(), (deps) => getMerchant(deps, id));
+      if (options.json) return out(JSON.stringify(describeMerchant(found)));
+      printMerchant(found);
+    });
+
+  withFieldOptions(merchant.command('update <public_id>').description('change a merchant'))
+    .option('--name <name>', 'merchant name')
+    .action(async (id: string, options: FieldOptions & { json?: boolean }) => {
+      const updated = await withAdmin(config(), (deps) => updateMerchant(deps, id, fieldsFrom(options)));
+      if (options.json) return out(JSON.stringify(describeMerchant(updated)));
+      out('Merchant updated.');
+      printMerchant(updated);
+    });
+
+  merchant
+    .command('rotate-key <public_id>')
+    .description('issue a new API key; the old one works until the grace period ends')
+    .option('--grace <duration>', 'how long the old key keeps working (e.g. 24h)', '0')
+    .option('--json', 'print JSON')
+    .action(async (id: string, options: { grace: string; json?: boolean }) => {
+      const graceMs = parseDuration(options.grace);
+      if (graceMs === undefined)
+        throw new PaylinkError('VALIDATION_ERROR', 'grace: must be a duration such as 30m or 24h');
+      const issued = await withAdmin(config(), (deps) => rotateApiKey(deps, id, graceMs));
+      if (options.json)
+        return out(JSON.stringify({ merchant: describeMerchant(issued.merchant), api_key: issued.apiKey }));
+      printCredentials(
+        `New API key issued; the old key ${graceMs > 0 ? `works for ${options.grace} more` : 'no longer works'}.`,
+        issued,
+      );
+    });
+
+  merchant
+    .command('disable <public_id>')
+    .description('disable a merchant: its API keys stop working at once')
+    .option('--json', 'print JSON')
+    .action(async (id: string, options: { json?: boolean }) => {
+      const disabled = await withAdmin(config(), (deps) => disableMerchant(deps, id));
+      if (options.json) return out(JSON.stringify(describeMerchant(disabled)));
+      out(`Merchant ${disabled.id} disabled.`);
+    });
+
+  return program;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let loaded: Config | undefined;
+  const config = () => {
+    loaded ??= loadConfig();
+    return loaded;
+  };
+  try {
+    await buildCli(config).parseAsync(argv, { from: 'user' });
+    return 0;
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof PaylinkError) {
+      process.stderr.write(`error: ${error.message}\n`);
+      return 2;
+    }
+    if (error instanceof Error && 'exitCode' in error && typeof error.exitCode === 'number') {
+      return error.exitCode; // commander has already printed its usage message
+    }
+    pino({ level: 'error' }, pino.destination(2)).error({ err: error }, 'command failed');
+    return 1;
+  }
+}

@@ -1,0 +1,47 @@
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createMerchant, type MerchantAdminDeps, rotateApiKey } from '../app/merchants/merchantAdmin.ts';
+import { hashApiKey } from '../domain/credentials.ts';
+
+/** Anvil's default account #1: a wallet whose balance a developer can inspect on the local chain. */
+export const SANDBOX_MERCHANT_WALLET = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+
+export interface SandboxCredentials {
+  readonly merchantId: string;
+  readonly apiKey: string;
+}
+
+/**
+ * The sandbox's demo merchant. Its key is kept in a 0600 file in the state directory so `npm start` can
+ * print it on every start — a convenience for the sandbox only; real keys are shown once and never stored.
+ */
+export async function ensureDemoMerchant(
+  deps: MerchantAdminDeps,
+  stateDir: string,
+  webhookUrl: string,
+): Promise<SandboxCredentials> {
+  const file = join(stateDir, 'sandbox-merchant.json');
+  if (existsSync(file)) {
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as SandboxCredentials;
+    const merchant = await deps.merchants.find(saved.merchantId);
+    if (merchant?.status === 'active') {
+      const found = await deps.merchants.findByKeyHash(hashApiKey(saved.apiKey), deps.clock.now());
+      if (found) return saved;
+      const { apiKey } = await rotateApiKey(deps, merchant.id, 0);
+      return save(file, { merchantId: merchant.id, apiKey });
+    }
+  }
+  const { merchant, apiKey } = await createMerchant(deps, {
+    name: 'Demo Shop',
+    wallet: SANDBOX_MERCHANT_WALLET,
+    webhookUrl,
+    commissionPercent: '1',
+  });
+  return save(file, { merchantId: merchant.id, apiKey });
+}
+
+function save(file: string, credentials: SandboxCredentials): SandboxCredentials {
+  writeFileSync(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return credentials;
+}
