@@ -10,9 +10,12 @@ export class JsonNumber {
   constructor(readonly text: string) {}
 }
 
-/** Replaces Fastify's JSON parser with a lossless one. Duplicate keys are refused as ambiguous. */
+/**
+ * Makes lossless JSON the only body format (Fastify's text/plain parser goes too, so any other content type
+ * is a 415). Duplicate keys are refused as ambiguous.
+ */
 export function registerLosslessJsonParser(app: FastifyInstance): void {
-  app.removeContentTypeParser('application/json');
+  app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') {

@@ -64,7 +64,7 @@ function applyFields(
   return {
     ...merchant,
     name: fields.name === undefined ? merchant.name : parseMerchantName('name', fields.name),
-    walletAddress: wallet === null ? null : parseWalletAddress('wallet', wallet),
+    walletAddress: wallet === null ? null : parseWalletAddress('wallet_address', wallet),
     webhookUrl:
       webhookUrl === null
         ? null
@@ -72,11 +72,11 @@ function applyFields(
     commissionBps:
       fields.commissionPercent === undefined
         ? merchant.commissionBps
-        : percentField('commission', fields.commissionPercent),
+        : percentField('commission_percent', fields.commissionPercent),
     underpaymentToleranceBps:
       fields.underpaymentTolerancePercent === undefined
         ? merchant.underpaymentToleranceBps
-        : percentField('underpayment_tolerance', fields.underpaymentTolerancePercent),
+        : percentField('underpayment_tolerance_percent', fields.underpaymentTolerancePercent),
     updatedAt: now,
   };
 }

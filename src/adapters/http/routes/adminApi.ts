@@ -170,7 +170,7 @@ export function adminApi(deps: ApiDeps, adminToken: string): FastifyPluginAsyncZ
           tags: ['admin'],
           security,
           params: IdParams,
-          body: z.object({ grace: z.string().optional().meta({ example: '24h' }) }).optional(),
+          body: z.object({ grace: z.string().optional().meta({ example: '24h' }) }).nullish(),
           response: { 200: Credentials, ...errors },
         },
       },

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { percentToBps } from './commission.ts';
+import {
+  apiKeyMode,
+  digestsEqual,
+  hashApiKey,
+  newApiKey,
+  newMerchantId,
+  randomToken,
+} from './credentials.ts';
+import { parseDuration } from './duration.ts';
+
+describe('credentials', () => {
+  it('issues keys of at least 128 random bits, never twice', () => {
+    const keys = new Set(Array.from({ length: 1000 }, () => newApiKey('live')));
+    expect(keys.size).toBe(1000);
+    for (const key of keys) {
+      expect(key).toMatch(/^sk_live_[0-9A-Za-z]{43}$/); // 43 × log2(62) ≈ 256 bits
+      expect(apiKeyMode(key)).toBe('live');
+    }
+    expect(newApiKey('test')).toMatch(/^sk_test_/);
+    expect(newMerchantId()).toMatch(/^mch_[0-9A-Za-z]{22}$/);
+  });
+
+  it('spreads random tokens over the whole alphabet', () => {
+    const seen = new Set(randomToken(20_000));
+    expect(seen.size).toBe(62);
+  });
+
+  it('hashes keys with SHA-256 and compares digests exactly', () => {
+    const key = newApiKey('live');
+    expect(hashApiKey(key)).toMatch(/^[0-9a-f]{64}$/);
+    expect(digestsEqual(hashApiKey(key), hashApiKey(key))).toBe(true);
+    expect(digestsEqual(hashApiKey(key), hashApiKey(`${key}x`))).toBe(false);
+    expect(digestsEqual(hashApiKey(key), 'abcd')).toBe(false);
+  });
+});
+
+describe('percentToBps and parseDuration', () => {
+  it('reads percentages with at most 2 decimals between 0 and 100', () => {
+    expect(percentToBps('2.5')).toBe(250);
+    expect(percentToBps('0')).toBe(0);
+    expect(percentToBps('100')).toBe(10_000);
+    expect(percentToBps('0.01')).toBe(1);
+    for (const bad of ['100.01', '-1', '0.001', 'abc', '']) expect(percentToBps(bad)).toBeUndefined();
+  });
+
+  it('reads durations', () => {
+    expect(parseDuration('60m')).toBe(3_600_000);
+    expect(parseDuration('24h')).toBe(86_400_000);
+    expect(parseDuration('0')).toBe(0);
+    expect(parseDuration('1.5h')).toBeUndefined();
+    expect(parseDuration('-5m')).toBeUndefined();
+  });
+});

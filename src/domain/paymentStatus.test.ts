@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { derivePaymentState, eventForTransition, type ObservedTransfer } from './paymentStatus.ts';
+
+const expiresAt = new Date('2026-11-21T13:00:00Z');
+const before = new Date('2026-11-21T12:30:00Z');
+const after = new Date('2026-11-21T13:30:00Z');
+const terms = { requiredBaseUnits: 100_000_000n, underpaymentToleranceBps: 0, expiresAt };
+
+let block = 0n;
+const transfer = (amount: bigint, at: Date, final = true, orphaned = false): ObservedTransfer => ({
+  amountBaseUnits: amount,
+  blockNumber: ++block,
+  logIndex: 0,
+  blockTimestamp: at,
+  final,
+  orphaned,
+});
+
+describe('derivePaymentState', () => {
+  it('is pending with nothing seen, expired past expiry', () => {
+    expect(derivePaymentState(terms, [], before).status).toBe('pending');
+    expect(derivePaymentState(terms, [], expiresAt).status).toBe('pending');
+    expect(derivePaymentState(terms, [], after).status).toBe('expired');
+  });
+
+  it('is processing once something is seen, paid once final covers the amount', () => {
+    expect(derivePaymentState(terms, [transfer(100_000_000n, before, false)], before).status).toBe(
+      'processing',
+    );
+    const paid = derivePaymentState(terms, [transfer(100_000_000n, before)], before);
+    expect(paid).toStrictEqual({
+      status: 'paid',
+      amountReceivedBaseUnits: 100_000_000n,
+      amountSeenBaseUnits: 100_000_000n,
+      paidAt: before,
+      late: false,
+    });
+  });
+
+  it('sums transfers and takes paid_at from the block that completed the payment', () => {
+    const first = new Date('2026-11-21T12:10:00Z');
+    const second = new Date('2026-11-21T12:20:00Z');
+    const state = derivePaymentState(
+      terms,
+      [transfer(40_000_000n, first), transfer(60_000_000n, second)],
+      before,
+    );
+    expect(state.status).toBe('paid');
+    expect(state.paidAt).toStrictEqual(second);
+  });
+
+  it('fails an underpayment at expiry, then becomes paid and late on a top-up', () => {
+    const partial = [transfer(60_000_000n, before)];
+    expect(derivePaymentState(terms, partial, before).status).toBe('processing');
+    expect(derivePaymentState(terms, partial, after).status).toBe('failed');
+    const topped = derivePaymentState(terms, [...partial, transfer(40_000_000n, after)], after);
+    expect(topped).toMatchObject({ status: 'paid', late: true, paidAt: after });
+  });
+
+  it('counts a transfer mined before expiry as on time even if it becomes final after', () => {
+    const pendingFinality = [transfer(100_000_000n, before, false)];
+    expect(derivePaymentState(terms, pendingFinality, after).status).toBe('processing');
+    const finalLater = derivePaymentState(terms, [{ ...pendingFinality[0]!, final: true }], after);
+    expect(finalLater).toMatchObject({ status: 'paid', late: false });
+  });
+
+  it('records overpayment', () => {
+    const state = derivePaymentState(terms, [transfer(150_000_000n, before)], before);
+    expect(state).toMatchObject({ status: 'paid', amountReceivedBaseUnits: 150_000_000n });
+  });
+
+  it('never counts orphaned transfers', () => {
+    const state = derivePaymentState(terms, [transfer(100_000_000n, before, true, true)], before);
+    expect(state.status).toBe('pending');
+    expect(state.amountSeenBaseUnits).toBe(0n);
+  });
+
+  it('honours the underpayment tolerance', () => {
+    const tolerant = { ...terms, underpaymentToleranceBps: 100 }; // 1%
+    expect(derivePaymentState(tolerant, [transfer(99_000_000n, before)], before).status).toBe('paid');
+    expect(derivePaymentState(tolerant, [transfer(98_999_999n, before)], before).status).toBe('processing');
+  });
+});
+
+describe('eventForTransition', () => {
+  it('emits an event for every change except a return to pending', () => {
+    expect(eventForTransition('pending', 'processing')).toBe('payment.processing');
+    expect(eventForTransition('processing', 'paid')).toBe('payment.paid');
+    expect(eventForTransition('expired', 'paid')).toBe('payment.paid');
+    expect(eventForTransition('processing', 'pending')).toBeNull();
+    expect(eventForTransition('paid', 'paid')).toBeNull();
+  });
+});

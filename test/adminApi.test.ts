@@ -1,0 +1,180 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN, type ApiHarness, startApiHarness } from './helpers/apiHarness.ts';
+import { dialects } from './helpers/database.ts';
+
+describe.each(dialects)('admin API on %s', (dialect) => {
+  let h: ApiHarness;
+  beforeAll(async () => {
+    h = await startApiHarness(dialect);
+  });
+  afterAll(() => h.close());
+
+  const admin = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: unknown, token = ADMIN_TOKEN) =>
+    h.app.inject({
+      method,
+      url,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(payload === undefined ? {} : { payload: JSON.stringify(payload) }),
+    });
+  const convertWith = (key: string) =>
+    h.app.inject({
+      method: 'GET',
+      url: '/payments/api/convert/?amount=1&currency=USD',
+      headers: { 'x-api-key': key },
+    });
+
+  const newMerchant = async (fields: Record<string, unknown> = {}) => {
+    const response = await admin('POST', '/admin/api/merchants/', {
+      name: 'Shop',
+      wallet_address: '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc',
+      webhook_url: 'https://shop.example.test/hooks',
+      commission_percent: 2.5,
+      ...fields,
+    });
+    expect(response.statusCode).toBe(201);
+    return response.json();
+  };
+
+  it('refuses requests without the admin token, or with a merchant key', async () => {
+    expect((await h.app.inject({ method: 'GET', url: '/admin/api/merchants/' })).statusCode).toBe(401);
+    expect((await admin('GET', '/admin/api/merchants/', undefined, 'wrong-token')).statusCode).toBe(401);
+    const { api_key } = await newMerchant();
+    const asMerchant = await admin('GET', '/admin/api/merchants/', undefined, api_key);
+    expect(asMerchant.statusCode).toBe(401);
+    expect(asMerchant.json().code).toBe('UNAUTHORIZED');
+  });
+
+  it('creates a merchant: key shown once, checksummed wallet, commission in basis points', async () => {
+    const created = await newMerchant();
+    expect(created.api_key).toMatch(/^sk_live_[0-9A-Za-z]{43}$/);
+    expect(created.webhook_secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(created.merchant).toMatchObject({
+      public_id: expect.stringMatching(/^mch_[0-9A-Za-z]{22}$/),
+      wallet_address: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
+      commission_percent: '2.5',
+      commission_bps: 250,
+      status: 'active',
+    });
+    // Only the hash is stored.
+    const keys = await h.database.handle.db
+      .selectFrom('api_keys')
+      .select(['key_hash', 'key_prefix'])
+      .execute();
+    expect(keys.some((k) => k.key_hash === created.api_key)).toBe(false);
+    expect(JSON.stringify(keys)).not.toContain(created.api_key.slice(12));
+    // Reading it back never shows a secret.
+    const shown = await admin('GET', `/admin/api/merchants/${created.merchant.public_id}/`);
+    expect(shown.json()).toStrictEqual(created.merchant);
+    expect(shown.body).not.toContain('whsec_');
+    expect((await convertWith(created.api_key)).statusCode).toBe(200);
+  });
+
+  it.each([
+    ['wallet_address', { wallet_address: '0x123' }],
+    ['wallet_address', { wallet_address: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293bc' }], // bad checksum
+    ['wallet_address', { wallet_address: '0x0000000000000000000000000000000000000000' }],
+    ['commission_percent', { commission_percent: 100.01 }],
+    ['commission_percent', { commission_percent: -1 }],
+    ['commission_percent', { commission_percent: '1.234' }],
+    ['webhook_url', { webhook_url: 'ftp://shop.example.test' }],
+    ['webhook_url', { webhook_url: 'https://user:pw@shop.example.test/' }],
+    ['name', { name: '' }],
+  ])('refuses a bad %s', async (field, fields) => {
+    const before = (await admin('GET', '/admin/api/merchants/')).json().merchants.length;
+    const response = await admin('POST', '/admin/api/merchants/', {
+      name: 'Shop',
+      wallet_address: '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc',
+      webhook_url: 'https://shop.example.test/hooks',
+      commission_percent: 1,
+      ...fields,
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ code: 'VALIDATION_ERROR', field });
+    expect((await admin('GET', '/admin/api/merchants/')).json().merchants.length).toBe(before);
+  });
+
+  it('updates, lists and shows merchants', async () => {
+    const { merchant } = await newMerchant();
+    const updated = await admin('PATCH', `/admin/api/merchants/${merchant.public_id}/`, {
+      name: 'Renamed',
+      commission_percent: '0.75',
+      underpayment_tolerance_percent: '0.5',
+      webhook_url: null,
+    });
+    expect(updated.statusCode).toBe(200);
+    expect(updated.json()).toMatchObject({
+      name: 'Renamed',
+      commission_bps: 75,
+      underpayment_tolerance_percent: '0.5',
+      webhook_url: null,
+      wallet_address: merchant.wallet_address,
+    });
+    const listed = (await admin('GET', '/admin/api/merchants/')).json().merchants;
+    expect(listed.find((m: { public_id: string }) => m.public_id === merchant.public_id).name).toBe(
+      'Renamed',
+    );
+    expect((await admin('GET', '/admin/api/merchants/mch_unknown/')).statusCode).toBe(404);
+    expect((await admin('PATCH', '/admin/api/merchants/mch_unknown/', { name: 'x' })).statusCode).toBe(404);
+  });
+
+  it('rotates a key at once, or with a grace period during which both work', async () => {
+    const { merchant, api_key: first } = await newMerchant();
+    const rotated = await admin('POST', `/admin/api/merchants/${merchant.public_id}/rotate-key/`, {
+      grace: '1h',
+    });
+    expect(rotated.statusCode).toBe(200);
+    const second = rotated.json().api_key;
+    expect(second).not.toBe(first);
+    expect((await convertWith(first)).statusCode).toBe(200);
+    expect((await convertWith(second)).statusCode).toBe(200);
+    h.clock.advance(60 * 60_000 + 1);
+    expect((await convertWith(first)).statusCode).toBe(401);
+    expect((await convertWith(second)).statusCode).toBe(200);
+
+    const third = (await admin('POST', `/admin/api/merchants/${merchant.public_id}/rotate-key/`)).json()
+      .api_key;
+    expect((await convertWith(second)).statusCode).toBe(401);
+    expect((await convertWith(third)).statusCode).toBe(200);
+    const badGrace = await admin('POST', `/admin/api/merchants/${merchant.public_id}/rotate-key/`, {
+      grace: 'soon',
+    });
+    expect(badGrace.statusCode).toBe(400);
+    expect((await convertWith(third)).statusCode).toBe(200);
+  });
+
+  it('a rotation never extends a key already expiring sooner', async () => {
+    const { merchant, api_key: first } = await newMerchant();
+    await admin('POST', `/admin/api/merchants/${merchant.public_id}/rotate-key/`, { grace: '10m' });
+    await admin('POST', `/admin/api/merchants/${merchant.public_id}/rotate-key/`, { grace: '24h' });
+    h.clock.advance(10 * 60_000 + 1);
+    expect((await convertWith(first)).statusCode).toBe(401);
+  });
+
+  it('disabling a merchant stops its keys at once', async () => {
+    const { merchant, api_key } = await newMerchant();
+    const disabled = await admin('POST', `/admin/api/merchants/${merchant.public_id}/disable/`);
+    expect(disabled.json().status).toBe('disabled');
+    const response = await convertWith(api_key);
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toStrictEqual({ error: 'Invalid or missing API key', code: 'UNAUTHORIZED' });
+  });
+});
+
+describe('admin API without PAYLINK_ADMIN_TOKEN', () => {
+  it('is off', async () => {
+    const h = await startApiHarness('sqlite', { env: { PAYLINK_ADMIN_TOKEN: '' } });
+    try {
+      const response = await h.app.inject({
+        method: 'GET',
+        url: '/admin/api/merchants/',
+        headers: { authorization: 'Bearer ' },
+      });
+      expect(response.statusCode).toBe(404);
+    } finally {
+      await h.close();
+    }
+  });
+});

@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './helpers/cli.ts';
+import { createEmptyDatabase, dialects } from './helpers/database.ts';
+
+describe.each(dialects)('paylink CLI on %s', (dialect) => {
+  let env: Record<string, string>;
+  let drop: () => Promise<void>;
+
+  beforeAll(async () => {
+    const database = await createEmptyDatabase(dialect);
+    drop = database.drop;
+    env = { PAYLINK_DATABASE_URL: database.url, PAYLINK_NETWORK: 'polygon' };
+  });
+  afterAll(() => drop());
+
+  it('migrates, then says the database is up to date', async () => {
+    const first = await runCli(['migrate'], env);
+    expect(first).toMatchObject({ code: 0 });
+    expect(first.stdout).toContain('0001_initial');
+    const second = await runCli(['migrate'], env);
+    expect(second.stdout).toContain('up to date');
+  });
+
+  it('administers a merchant from creation to disabling', async () => {
+    const created = await runCli(
+      [
+        'merchant',
+        'create',
+        '--name',
+        'Corner Shop',
+        '--wallet',
+        '0x90f79bf6eb2c4f870365e785982e1f101e93b906',
+        '--webhook-url',
+        'https://corner.example.test/hooks',
+        '--commission',
+        '1.25',
+        '--json',
+      ],
+      env,
+    );
+    expect(created.stderr).toBe('');
+    expect(created.code).toBe(0);
+    const { merchant, api_key, webhook_secret } = JSON.parse(created.stdout);
+    expect(api_key).toMatch(/^sk_live_/);
+    expect(webhook_secret).toMatch(/^whsec_/);
+    expect(merchant).toMatchObject({
+      name: 'Corner Shop',
+      wallet_address: '0x90F79bf6EB2c4f870365E785982E1f101E93b906',
+      commission_bps: 125,
+      status: 'active',
+    });
+
+    const listed = JSON.parse((await runCli(['merchant', 'list', '--json'], env)).stdout);
+    expect(listed.merchants.map((m: { public_id: string }) => m.public_id)).toContain(merchant.public_id);
+
+    const updated = await runCli(
+      ['merchant', 'update', merchant.public_id, '--commission', '2', '--tolerance', '0.5', '--json'],
+      env,
+    );
+    expect(JSON.parse(updated.stdout)).toMatchObject({
+      commission_bps: 200,
+      underpayment_tolerance_percent: '0.5',
+    });
+
+    const rotated = await runCli(
+      ['merchant', 'rotate-key', merchant.public_id, '--grace', '24h', '--json'],
+      env,
+    );
+    const newKey = JSON.parse(rotated.stdout).api_key;
+    expect(newKey).toMatch(/^sk_live_/);
+    expect(newKey).not.toBe(api_key);
+
+    const shown = await runCli(['merchant', 'show', merchant.public_id], env);
+    expect(shown.stdout).toContain('2%');
+    expect(shown.stdout).not.toContain('whsec_');
+
+    const disabled = await runCli(['merchant', 'disable', merchant.public_id], env);
+    expect(disabled.stdout).toContain('disabled');
+    expect(
+      JSON.parse((await runCli(['merchant', 'show', merchant.public_id, '--json'], env)).stdout).status,
+    ).toBe('disabled');
+  });
+
+  it('prints the key once in human form too, and refuses bad input with a clear message and exit code 2', async () => {
+    const human = await runCli(['merchant', 'create', '--name', 'Human', '--commission', '0'], env);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/API key\s+sk_live_/);
+    expect(human.stdout).toContain('(not set: payments cannot be created)');
+
+    const bad = await runCli(
+      ['merchant', 'create', '--name', 'Bad', '--wallet', '0x12', '--commission', '1'],
+      env,
+    );
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('wallet_address: must be a 0x-prefixed EVM address');
+    expect(bad.stdout).toBe('');
+
+    const unknown = await runCli(['merchant', 'show', 'mch_nope'], env);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('Merchant not found');
+  });
+});
+
+describe('paylink CLI configuration', () => {
+  it('stops with a message naming the variable when the environment is invalid', async () => {
+    const result = await runCli(['migrate'], {
+      PAYLINK_DATABASE_URL: 'mysql://nope',
+      PAYLINK_PAYMENT_TTL: 'soon',
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('PAYLINK_DATABASE_URL');
+    expect(result.stderr).toContain('PAYLINK_PAYMENT_TTL');
+  });
+});

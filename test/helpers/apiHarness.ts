@@ -1,0 +1,73 @@
+import type { FastifyInstance } from 'fastify';
+import type { DialectName } from '../../src/adapters/db/database.ts';
+import { buildApp } from '../../src/adapters/http/buildApp.ts';
+import { createMerchant, type MerchantFields } from '../../src/app/merchants/merchantAdmin.ts';
+import type { RateProvider } from '../../src/app/ports.ts';
+import { loadConfig } from '../../src/config.ts';
+import { createRates, createStores } from '../../src/main/wiring.ts';
+import { TestClock } from './clock.ts';
+import { createTestDatabase, type TestDatabase } from './database.ts';
+import { capturingLogger } from './logCapture.ts';
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
+
+export interface ApiHarness {
+  readonly app: FastifyInstance;
+  readonly database: TestDatabase;
+  readonly clock: TestClock;
+  readonly logs: () => string;
+  readonly stores: ReturnType<typeof createStores>;
+  /** Creates a merchant through the admin use case and returns its API key. */
+  merchant(fields?: Partial<MerchantFields>): Promise<{ id: string; apiKey: string; webhookSecret: string }>;
+  close(): Promise<void>;
+}
+
+/**
+ * The real app (real database of the dialect, real rate adapters on a static table unless `rates` is given),
+ * for `app.inject` tests. Environment overrides go through the real config loader.
+ */
+export async function startApiHarness(
+  dialect: DialectName,
+  options: { env?: Record<string, string>; rates?: RateProvider } = {},
+): Promise<ApiHarness> {
+  const database = await createTestDatabase(dialect);
+  const config = loadConfig({
+    PAYLINK_DATABASE_URL: database.url,
+    PAYLINK_CHECKOUT_URL: 'https://pay.example.test',
+    PAYLINK_BASE_URL: 'https://api.example.test',
+    PAYLINK_NETWORK: 'sandbox',
+    PAYLINK_RATES: 'static:USD=1.0002,EUR=1.08,CAD=0.73,JPY=0.0066,KWD=3.25,BHD=2.65',
+    PAYLINK_ADMIN_TOKEN: ADMIN_TOKEN,
+    PAYLINK_WEBHOOK_ALLOW_PRIVATE: 'false',
+    ...options.env,
+  });
+  const clock = new TestClock();
+  const { logger, text } = capturingLogger();
+  const stores = createStores(database.handle);
+  const rates = options.rates ?? createRates(config, clock, logger);
+  const app = await buildApp({ ...stores, rates, clock, logger, config });
+  return {
+    app,
+    database,
+    clock,
+    logs: text,
+    stores,
+    async merchant(fields = {}) {
+      const { merchant, apiKey } = await createMerchant(
+        { merchants: stores.merchants, clock, webhookAllowPrivate: false },
+        {
+          wallet: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+          webhookUrl: 'https://merchant.example.test/hooks',
+          commissionPercent: '1.5',
+          ...fields,
+          name: fields.name ?? 'Test Shop',
+        },
+      );
+      return { id: merchant.id, apiKey, webhookSecret: merchant.webhookSecret };
+    },
+    async close() {
+      await app.close();
+      await database.drop();
+    },
+  };
+}

@@ -1,0 +1,82 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import {
+  type DatabaseHandle,
+  type DialectName,
+  migrateToLatest,
+  openDatabase,
+} from '../../src/adapters/db/database.ts';
+
+/**
+ * One database test suite for every dialect: SQLite always, PostgreSQL when PAYLINK_TEST_DATABASE_URL names a
+ * server. Each test database is new (a unique name per run) and dropped afterwards. With the variable set, an
+ * unreachable server fails the suite — CI sets it, so the PostgreSQL tests can never be skipped silently there.
+ */
+export const POSTGRES_ADMIN_URL = process.env.PAYLINK_TEST_DATABASE_URL;
+
+export const dialects: DialectName[] = POSTGRES_ADMIN_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+
+if (!POSTGRES_ADMIN_URL && process.env.CI) {
+  throw new Error('CI must set PAYLINK_TEST_DATABASE_URL: the PostgreSQL tests may not be skipped');
+}
+
+export interface TestDatabase {
+  readonly url: string;
+  readonly handle: DatabaseHandle;
+  /** Closes the handle and removes the database. */
+  drop(): Promise<void>;
+}
+
+/** Creates an empty database of that dialect (no migrations) and returns its URL. */
+export async function createEmptyDatabase(
+  dialect: DialectName,
+): Promise<{ url: string; drop: () => Promise<void> }> {
+  if (dialect === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'paylink-test-'));
+    return {
+      url: `sqlite:${join(dir, 'paylink.db')}`,
+      drop: async () => rmSync(dir, { recursive: true, force: true }),
+    };
+  }
+  if (!POSTGRES_ADMIN_URL) throw new Error('PAYLINK_TEST_DATABASE_URL is not set');
+  const name = `paylink_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(POSTGRES_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+      await client.connect();
+      try {
+        await client.query(`drop database if exists ${name} with (force)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
+
+/** A migrated database of that dialect, open. */
+export async function createTestDatabase(dialect: DialectName): Promise<TestDatabase> {
+  const empty = await createEmptyDatabase(dialect);
+  const handle = openDatabase(empty.url);
+  await migrateToLatest(handle.db);
+  return {
+    url: empty.url,
+    handle,
+    drop: async () => {
+      await handle.close();
+      await empty.drop();
+    },
+  };
+}
