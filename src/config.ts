@@ -1,3 +1,4 @@
+import { type Address, getAddress, type Hex, isAddress, isHex } from 'viem';
 import { z } from 'zod';
 import { parseDecimal } from './domain/decimal.ts';
 import { parseDuration } from './domain/duration.ts';
@@ -13,6 +14,55 @@ export type RateSourceConfig =
   | { readonly kind: 'static'; readonly usdcPerUnit: Readonly<Record<string, string>> }
   | { readonly kind: 'coinbase'; readonly baseUrl: string }
   | { readonly kind: 'coingecko'; readonly baseUrl: string };
+
+/** When a transfer counts as final: the node's `finalized` block, or N confirmations on top of its block. */
+export type Finality =
+  | { readonly kind: 'finalized' }
+  | { readonly kind: 'confirmations'; readonly confirmations: number };
+
+export interface NetworkPreset {
+  readonly chainId: number;
+  /** Circle's native USDC; the sandbox deploys its own. */
+  readonly usdcAddress: Address | undefined;
+  readonly explorerUrl: string;
+  readonly name: string;
+}
+
+export const NETWORKS: Readonly<Record<Network, NetworkPreset>> = {
+  sandbox: { chainId: 31337, usdcAddress: undefined, explorerUrl: '', name: 'Sandbox (local anvil)' },
+  polygon: {
+    chainId: 137,
+    usdcAddress: '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359',
+    explorerUrl: 'https://polygonscan.com',
+    name: 'Polygon',
+  },
+  amoy: {
+    chainId: 80002,
+    usdcAddress: '0x41E94Eb019C0762f9Bfcf9Fb1E58725BfB0e7582',
+    explorerUrl: 'https://amoy.polygonscan.com',
+    name: 'Polygon Amoy',
+  },
+};
+
+export interface ChainConfig {
+  readonly network: Network;
+  readonly chainId: number;
+  readonly rpcUrls: readonly string[];
+  readonly usdcAddress: Address | undefined;
+  readonly factoryAddress: Address | undefined;
+  readonly treasuryAddress: Address | undefined;
+  readonly relayerKey: Hex | undefined;
+  readonly finality: Finality;
+  readonly pollIntervalMs: number;
+  /** The most blocks one eth_getLogs may span (RPC providers cap ranges; 2,000 is a common limit). */
+  readonly maxBlockRange: number;
+  /** Where a new chain cursor starts; default: the head when the watcher first runs. */
+  readonly startBlock: bigint | undefined;
+  /** Final funds below this wait for more before being flushed (gas would cost more than they are worth). */
+  readonly dustThresholdBaseUnits: bigint;
+  /** The relayer's gas balance below which the service warns loudly, in wei. */
+  readonly relayerLowBalanceWei: bigint;
+}
 
 export interface Config {
   readonly databaseUrl: string;
@@ -34,6 +84,7 @@ export interface Config {
   readonly adminToken: string | undefined;
   readonly webhookAllowPrivate: boolean;
   readonly logLevel: string;
+  readonly chain: ChainConfig;
 }
 
 export class ConfigError extends Error {
@@ -54,6 +105,23 @@ const duration = (name: string) =>
   });
 
 const port = z.coerce.number().int().min(1).max(65_535);
+const address = (name: string) =>
+  z.string().transform((text, ctx) => {
+    if (!isAddress(text.trim(), { strict: false }) || /^0x0{40}$/i.test(text.trim())) {
+      ctx.addIssue({ code: 'custom', message: `${name} must be a non-zero 0x address` });
+      return z.NEVER;
+    }
+    return getAddress(text.trim());
+  });
+const usdcAmount = (name: string) =>
+  z.string().transform((text, ctx) => {
+    const units = parseUsdc(text);
+    if (units === undefined) {
+      ctx.addIssue({ code: 'custom', message: `${name} must be a USDC amount` });
+      return z.NEVER;
+    }
+    return units;
+  });
 const boolean = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 const url = z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, ''));
 
@@ -92,8 +160,62 @@ const envSchema = z.object({
     .min(24, 'PAYLINK_ADMIN_TOKEN must be at least 24 characters')
     .optional()
     .or(z.literal('').transform(() => undefined)),
-  PAYLINK_WEBHOOK_ALLOW_PRIVATE: boolean.default(false),
+  PAYLINK_WEBHOOK_ALLOW_PRIVATE: boolean.optional(),
   PAYLINK_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  PAYLINK_RPC_URL: z
+    .string()
+    .optional()
+    .transform((text, ctx) => {
+      const urls = (text ?? '')
+        .split(',')
+        .map((u) => u.trim())
+        .filter(Boolean);
+      for (const u of urls) {
+        if (!/^(https?|wss?):\/\/.+/.test(u)) {
+          ctx.addIssue({
+            code: 'custom',
+            message: 'PAYLINK_RPC_URL must be comma-separated http(s) or ws(s) URLs',
+          });
+          return z.NEVER;
+        }
+      }
+      return urls;
+    }),
+  PAYLINK_USDC_ADDRESS: address('PAYLINK_USDC_ADDRESS').optional(),
+  PAYLINK_FACTORY_ADDRESS: address('PAYLINK_FACTORY_ADDRESS').optional(),
+  PAYLINK_TREASURY_ADDRESS: address('PAYLINK_TREASURY_ADDRESS').optional(),
+  PAYLINK_RELAYER_KEY: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || (isHex(v) && v.length === 66), {
+      // Never echo the value: it is a private key.
+      message: 'PAYLINK_RELAYER_KEY must be a 0x-prefixed 32-byte hex private key',
+    })
+    .transform((v) => v as Hex | undefined),
+  PAYLINK_FINALITY: z
+    .string()
+    .default('finalized')
+    .transform((text, ctx): Finality => {
+      if (text === 'finalized') return { kind: 'finalized' };
+      const match = /^confirmations:(\d{1,4})$/.exec(text);
+      if (!match) {
+        ctx.addIssue({ code: 'custom', message: 'PAYLINK_FINALITY must be finalized or confirmations:N' });
+        return z.NEVER;
+      }
+      return { kind: 'confirmations', confirmations: Number(match[1]) };
+    }),
+  PAYLINK_POLL_INTERVAL: duration('PAYLINK_POLL_INTERVAL').default(2_000),
+  PAYLINK_MAX_BLOCK_RANGE: z.coerce.number().int().min(1).max(100_000).default(2_000),
+  PAYLINK_START_BLOCK: z
+    .string()
+    .regex(/^\d{1,12}$/, 'PAYLINK_START_BLOCK must be a block number')
+    .transform((v) => BigInt(v))
+    .optional(),
+  PAYLINK_DUST_THRESHOLD: usdcAmount('PAYLINK_DUST_THRESHOLD').default(10_000n),
+  PAYLINK_RELAYER_LOW_BALANCE: z
+    .string()
+    .regex(/^\d+(\.\d{1,18})?$/, 'PAYLINK_RELAYER_LOW_BALANCE must be an amount of POL')
+    .default('1'),
 });
 
 export function parseRateSources(
@@ -144,6 +266,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     coingecko: e.PAYLINK_RATES_COINGECKO_URL,
   });
   if (typeof sources === 'string') throw new ConfigError(`Invalid configuration:\n  ${sources}`);
+  const preset = NETWORKS[e.PAYLINK_NETWORK];
   const urlHost = e.PAYLINK_HOST === '0.0.0.0' || e.PAYLINK_HOST === '::' ? '127.0.0.1' : e.PAYLINK_HOST;
   const config: Config = {
     databaseUrl: e.PAYLINK_DATABASE_URL,
@@ -163,10 +286,52 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: e.PAYLINK_RATES_TIMEOUT,
     },
     adminToken: e.PAYLINK_ADMIN_TOKEN,
-    webhookAllowPrivate: e.PAYLINK_WEBHOOK_ALLOW_PRIVATE,
+    webhookAllowPrivate: e.PAYLINK_WEBHOOK_ALLOW_PRIVATE ?? e.PAYLINK_NETWORK === 'sandbox',
     logLevel: e.PAYLINK_LOG_LEVEL,
+    chain: {
+      network: e.PAYLINK_NETWORK,
+      chainId: preset.chainId,
+      rpcUrls:
+        e.PAYLINK_RPC_URL.length > 0 || e.PAYLINK_NETWORK !== 'sandbox'
+          ? e.PAYLINK_RPC_URL
+          : [SANDBOX_RPC_URL],
+      usdcAddress: e.PAYLINK_USDC_ADDRESS ?? preset.usdcAddress,
+      factoryAddress: e.PAYLINK_FACTORY_ADDRESS,
+      treasuryAddress: e.PAYLINK_TREASURY_ADDRESS,
+      relayerKey: e.PAYLINK_RELAYER_KEY,
+      finality: e.PAYLINK_FINALITY,
+      pollIntervalMs: e.PAYLINK_POLL_INTERVAL,
+      maxBlockRange: e.PAYLINK_MAX_BLOCK_RANGE,
+      startBlock: e.PAYLINK_START_BLOCK,
+      dustThresholdBaseUnits: e.PAYLINK_DUST_THRESHOLD,
+      relayerLowBalanceWei: polToWei(e.PAYLINK_RELAYER_LOW_BALANCE),
+    },
   };
   return deepFreeze(config);
+}
+
+/** The sandbox's own anvil. */
+export const SANDBOX_RPC_URL = 'http://127.0.0.1:8545';
+
+function polToWei(text: string): bigint {
+  const [whole = '0', fraction = ''] = text.split('.');
+  return BigInt(whole) * 10n ** 18n + BigInt(fraction.padEnd(18, '0'));
+}
+
+/**
+ * The chain settings a role needs, or a ConfigError naming what is missing. Checked when the API or worker
+ * starts, not at load, so administrative commands run without a chain configured.
+ */
+export function requireChainSetting<K extends keyof ChainConfig>(
+  config: Config,
+  key: K,
+  variable: string,
+): NonNullable<ChainConfig[K]> {
+  const value = config.chain[key];
+  if (value === undefined || (Array.isArray(value) && value.length === 0)) {
+    throw new ConfigError(`Invalid configuration:\n  ${variable} is required on ${config.network}`);
+  }
+  return value as NonNullable<ChainConfig[K]>;
 }
 
 function deepFreeze<T>(value: T): T {

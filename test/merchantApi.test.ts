@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { depositPlanner } from '../src/adapters/chain/depositPlanner.ts';
 import { PaylinkError } from '../src/domain/errors.ts';
-import { type ApiHarness, startApiHarness } from './helpers/apiHarness.ts';
+import { type ApiHarness, startApiHarness, TEST_CHAIN } from './helpers/apiHarness.ts';
 import { dialects } from './helpers/database.ts';
 
 const UNAUTHORIZED = { error: 'Invalid or missing API key', code: 'UNAUTHORIZED' };
@@ -99,7 +100,18 @@ describe.each(dialects)('merchant API on %s', (dialect) => {
         usdc_amount: '108.11',
         exchange_rate: '1.08',
         expires_at: new Date(h.clock.now().getTime() + 60 * 60_000).toISOString(),
+        deposit_address: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/),
+        chain_id: 31337,
+        token_address: TEST_CHAIN.tokenAddress,
       });
+      // The deposit address is this payment's own forwarder, committed to the merchant wallet and commission.
+      expect(body.details.deposit_address).toBe(
+        depositPlanner(TEST_CHAIN).plan({
+          paymentId: body.payment_id,
+          merchantWallet: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+          commissionBps: 150,
+        }).depositAddress,
+      );
       expect(response.headers['content-type']).toMatch(/^application\/json/);
     });
 
@@ -265,6 +277,9 @@ describe.each(dialects)('merchant API on %s', (dialect) => {
         usdc_amount: '108.11',
         amount_received: '0.00',
         expires_at: created.details.expires_at,
+        deposit_address: created.details.deposit_address,
+        chain_id: 31337,
+        token_address: TEST_CHAIN.tokenAddress,
       });
     });
 

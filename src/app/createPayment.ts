@@ -3,11 +3,12 @@ import { PaylinkError, ValidationError } from '../domain/errors.ts';
 import { type Merchant, missingPaymentConfiguration } from '../domain/merchant.ts';
 import type { Payment } from '../domain/payment.ts';
 import { parseWebhookUrl } from '../domain/webhookUrl.ts';
-import type { PaymentStore } from './ports.ts';
+import type { DepositPlanner, PaymentStore } from './ports.ts';
 import { type QuoteAmountDeps, quoteAmount } from './quoteAmount.ts';
 
 export interface CreatePaymentDeps extends QuoteAmountDeps {
   readonly payments: PaymentStore;
+  readonly deposits: DepositPlanner;
   readonly paymentTtlMs: number;
   readonly webhookAllowPrivate: boolean;
 }
@@ -18,11 +19,26 @@ export interface CreatePaymentInput {
   readonly customerEmail?: string | undefined;
   readonly webhookUrl?: string | undefined;
   readonly orderId?: string | undefined;
+  readonly returnUrl?: string | undefined;
 }
 
 const MAX_ORDER_ID_LENGTH = 255;
 // Deliberately simple (RFC 5322 is not the point): one @, no spaces, a dot in the domain.
 const EMAIL_PATTERN = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]{2,}$/;
+
+/** A link shown to the customer after payment: https only, so checkout never links to a script or plain http. */
+function parseReturnUrl(input: string): string {
+  let url: URL;
+  try {
+    url = new URL(input.trim());
+  } catch {
+    throw new ValidationError('return_url', 'must be an absolute https URL');
+  }
+  if (url.protocol !== 'https:' || input.length > 2048) {
+    throw new ValidationError('return_url', 'must be an absolute https URL');
+  }
+  return url.toString();
+}
 
 /** Creates a payment at a locked quote, for a merchant able to receive it. */
 export async function createPayment(
@@ -49,14 +65,17 @@ export async function createPayment(
     ? parseWebhookUrl('webhook_url', input.webhookUrl, { allowInsecure: deps.webhookAllowPrivate })
     : null;
 
+  const returnUrl = input.returnUrl?.trim() ? parseReturnUrl(input.returnUrl) : null;
+
   const locked = await quoteAmount(deps, {
     amount: input.amount,
     currency: input.currency,
     commissionBps: merchant.commissionBps,
   });
   const now = deps.clock.now();
+  const id = randomUUID();
   const payment: Payment = {
-    id: randomUUID(),
+    id,
     merchantId: merchant.id,
     quote: locked.quote,
     rateSource: locked.rateSource,
@@ -64,6 +83,7 @@ export async function createPayment(
     underpaymentToleranceBps: merchant.underpaymentToleranceBps,
     payoutAddress: merchant.walletAddress,
     webhookUrl,
+    returnUrl,
     orderId,
     customerEmail,
     status: 'pending',
@@ -73,6 +93,15 @@ export async function createPayment(
     expiresAt: new Date(now.getTime() + deps.paymentTtlMs),
     createdAt: now,
     updatedAt: now,
+    deposit: deps.deposits.plan({
+      paymentId: id,
+      merchantWallet: merchant.walletAddress,
+      commissionBps: locked.quote.commissionBps,
+    }),
+    txid: null,
+    settledBaseUnits: 0n,
+    payoutTxHash: null,
+    settledAt: null,
   };
   await deps.payments.insert(payment);
   return payment;

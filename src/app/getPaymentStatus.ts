@@ -1,7 +1,7 @@
 import { PaylinkError } from '../domain/errors.ts';
 import type { Payment } from '../domain/payment.ts';
 import { derivePaymentState, type PaymentState } from '../domain/paymentStatus.ts';
-import type { Clock, PaymentStore } from './ports.ts';
+import type { Clock, Ledger, PaymentStore, TransferRecord } from './ports.ts';
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -16,22 +16,41 @@ export class PaymentNotFoundError extends PaylinkError {
  * same 404, so the answer reveals nothing about payments the caller does not own.
  */
 export async function getPaymentStatus(
-  deps: { payments: PaymentStore; clock: Clock },
+  deps: PaymentStateDeps,
   merchantId: string,
   paymentId: string,
-): Promise<{ payment: Payment; state: PaymentState }> {
+): Promise<{ payment: Payment; state: PaymentState<TransferRecord> }> {
   if (!UUID_PATTERN.test(paymentId)) throw new PaymentNotFoundError();
   const payment = await deps.payments.findForMerchant(merchantId, paymentId.toLowerCase());
   if (!payment) throw new PaymentNotFoundError();
-  const state = derivePaymentState(
+  return { payment, state: await currentState(deps, payment) };
+}
+
+export interface PaymentStateDeps {
+  readonly payments: PaymentStore;
+  readonly ledger: Pick<Ledger, 'listTransfers'>;
+  readonly clock: Clock;
+}
+
+export function isPaymentId(text: string): boolean {
+  return UUID_PATTERN.test(text);
+}
+
+/**
+ * The payment's state as of now, derived from its recorded transfers. The stored status may lag by one watcher
+ * or expirer pass; a reader always gets the derivation, so "expired" shows the moment the link expires.
+ */
+export async function currentState(
+  deps: Omit<PaymentStateDeps, 'payments'>,
+  payment: Payment,
+): Promise<PaymentState<TransferRecord>> {
+  return derivePaymentState(
     {
       requiredBaseUnits: payment.quote.usdcBaseUnits,
       underpaymentToleranceBps: payment.underpaymentToleranceBps,
       expiresAt: payment.expiresAt,
     },
-    // No transfer can be recorded before the chain watcher exists (issue "On-chain payments").
-    [],
+    await deps.ledger.listTransfers(payment.id),
     deps.clock.now(),
   );
-  return { payment, state };
 }

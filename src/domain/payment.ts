@@ -1,6 +1,18 @@
 import type { PaymentStatus } from './paymentStatus.ts';
 import type { Quote } from './quote.ts';
 
+/** Where and how the customer pays: a USDC transfer to the payment's own deposit address on one chain. */
+export interface Deposit {
+  readonly chainId: number;
+  readonly tokenAddress: string;
+  /** The forwarder factory the deposit address is derived from (CREATE2). */
+  readonly factoryAddress: string;
+  /** Receives the commission; committed to by the deposit address like the merchant wallet. */
+  readonly treasuryAddress: string;
+  /** Checksummed. */
+  readonly depositAddress: string;
+}
+
 export interface Payment {
   /** UUID, as the spec requires. */
   readonly id: string;
@@ -13,6 +25,8 @@ export interface Payment {
   /** The merchant's wallet when the payment was created: the deposit address is committed to it. */
   readonly payoutAddress: string;
   readonly webhookUrl: string | null;
+  /** Where checkout's success screen links back to (merchant-supplied, https). */
+  readonly returnUrl: string | null;
   readonly orderId: string | null;
   readonly customerEmail: string | null;
   readonly status: PaymentStatus;
@@ -22,4 +36,12 @@ export interface Payment {
   readonly expiresAt: Date;
   readonly createdAt: Date;
   readonly updatedAt: Date;
+  /** Null only for payments created before deposit addresses existed. */
+  readonly deposit: Deposit | null;
+  /** The customer's transfer that completed the payment (or the latest one seen). */
+  readonly txid: string | null;
+  /** USDC flushed from the deposit address so far (merchant share + commission). */
+  readonly settledBaseUnits: bigint;
+  readonly payoutTxHash: string | null;
+  readonly settledAt: Date | null;
 }

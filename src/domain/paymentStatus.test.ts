@@ -27,13 +27,16 @@ describe('derivePaymentState', () => {
     expect(derivePaymentState(terms, [transfer(100_000_000n, before, false)], before).status).toBe(
       'processing',
     );
-    const paid = derivePaymentState(terms, [transfer(100_000_000n, before)], before);
+    const only = transfer(100_000_000n, before);
+    const paid = derivePaymentState(terms, [only], before);
     expect(paid).toStrictEqual({
       status: 'paid',
       amountReceivedBaseUnits: 100_000_000n,
       amountSeenBaseUnits: 100_000_000n,
       paidAt: before,
       late: false,
+      completedBy: only,
+      lastSeen: only,
     });
   });
 

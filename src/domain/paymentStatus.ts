@@ -31,7 +31,7 @@ export interface PaymentTerms {
   readonly expiresAt: Date;
 }
 
-export interface PaymentState {
+export interface PaymentState<T extends ObservedTransfer = ObservedTransfer> {
   readonly status: PaymentStatus;
   /** Sum of final transfers. */
   readonly amountReceivedBaseUnits: bigint;
@@ -41,13 +41,17 @@ export interface PaymentState {
   readonly paidAt: Date | null;
   /** Paid, but by a block after expiry. */
   readonly late: boolean;
+  /** The transfer that completed the payment, when paid. */
+  readonly completedBy: T | null;
+  /** The latest transfer counted (final or not), if any. */
+  readonly lastSeen: T | null;
 }
 
-export function derivePaymentState(
+export function derivePaymentState<T extends ObservedTransfer>(
   terms: PaymentTerms,
-  transfers: readonly ObservedTransfer[],
+  transfers: readonly T[],
   now: Date,
-): PaymentState {
+): PaymentState<T> {
   if (terms.requiredBaseUnits <= 0n) throw new RangeError('a payment requires a positive amount');
   const counted = transfers
     .filter((t) => !t.orphaned)
@@ -59,22 +63,27 @@ export function derivePaymentState(
 
   let received = 0n;
   let seen = 0n;
-  let paidAt: Date | null = null;
+  let completedBy: T | null = null;
+  let lastSeen: T | null = null;
   for (const transfer of counted) {
     if (transfer.amountBaseUnits <= 0n) continue;
     seen += transfer.amountBaseUnits;
+    lastSeen = transfer;
     if (!transfer.final) continue;
     received += transfer.amountBaseUnits;
-    if (paidAt === null && received >= threshold) paidAt = transfer.blockTimestamp;
+    if (completedBy === null && received >= threshold) completedBy = transfer;
   }
 
-  if (paidAt !== null) {
+  if (completedBy !== null) {
+    const paidAt = completedBy.blockTimestamp;
     return {
       status: 'paid',
       amountReceivedBaseUnits: received,
       amountSeenBaseUnits: seen,
       paidAt,
       late: paidAt.getTime() > terms.expiresAt.getTime(),
+      completedBy,
+      lastSeen,
     };
   }
   const pastExpiry = now.getTime() > terms.expiresAt.getTime();
@@ -86,7 +95,15 @@ export function derivePaymentState(
   } else {
     status = received > 0n ? 'failed' : 'expired';
   }
-  return { status, amountReceivedBaseUnits: received, amountSeenBaseUnits: seen, paidAt: null, late: false };
+  return {
+    status,
+    amountReceivedBaseUnits: received,
+    amountSeenBaseUnits: seen,
+    paidAt: null,
+    late: false,
+    completedBy: null,
+    lastSeen,
+  };
 }
 
 /** The event a change of status owes the merchant, if any (a return to `pending` after a reorg owes none). */

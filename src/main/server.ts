@@ -1,10 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Logger } from 'pino';
+import { depositPlanner } from '../adapters/chain/depositPlanner.ts';
 import { migrateToLatest } from '../adapters/db/database.ts';
 import { buildApp } from '../adapters/http/buildApp.ts';
 import { systemClock } from '../app/ports.ts';
-import type { Config } from '../config.ts';
+import { type Config, requireChainSetting } from '../config.ts';
 import { ensureDemoMerchant } from './sandbox.ts';
 import { createRates, createStores, openConfiguredDatabase } from './wiring.ts';
 
@@ -39,7 +40,20 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
     printSandboxBanner(config, demo);
   }
 
-  const app = await buildApp({ ...stores, rates: createRates(config, clock, logger), clock, logger, config });
+  const deposits = depositPlanner({
+    chainId: config.chain.chainId,
+    tokenAddress: requireChainSetting(config, 'usdcAddress', 'PAYLINK_USDC_ADDRESS'),
+    factoryAddress: requireChainSetting(config, 'factoryAddress', 'PAYLINK_FACTORY_ADDRESS'),
+    treasuryAddress: requireChainSetting(config, 'treasuryAddress', 'PAYLINK_TREASURY_ADDRESS'),
+  });
+  const app = await buildApp({
+    ...stores,
+    deposits,
+    rates: createRates(config, clock, logger),
+    clock,
+    logger,
+    config,
+  });
   await app.listen({ host: config.host, port: config.apiPort });
 
   const shutdown = async (signal: string) => {

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { type DatabaseHandle, openDatabase } from '../adapters/db/database.ts';
+import { ledgerRepository } from '../adapters/db/ledgerRepository.ts';
 import { merchantRepository } from '../adapters/db/merchantRepository.ts';
 import { paymentRepository } from '../adapters/db/paymentRepository.ts';
 import { coinbaseSource } from '../adapters/rates/coinbase.ts';
@@ -29,7 +30,11 @@ export function createRates(config: Config, clock: Clock, logger: Logger): RateP
 }
 
 export function createStores(handle: DatabaseHandle) {
-  return { merchants: merchantRepository(handle.db), payments: paymentRepository(handle.db) };
+  return {
+    merchants: merchantRepository(handle.db),
+    payments: paymentRepository(handle.db),
+    ledger: ledgerRepository(handle),
+  };
 }
 
 export function openConfiguredDatabase(config: Config): DatabaseHandle {

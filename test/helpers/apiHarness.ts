@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { depositPlanner } from '../../src/adapters/chain/depositPlanner.ts';
 import type { DialectName } from '../../src/adapters/db/database.ts';
 import { buildApp } from '../../src/adapters/http/buildApp.ts';
 import { createMerchant, type MerchantFields } from '../../src/app/merchants/merchantAdmin.ts';
@@ -10,6 +11,14 @@ import { createTestDatabase, type TestDatabase } from './database.ts';
 import { capturingLogger } from './logCapture.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
+
+/** Fixed contract addresses: deposit addresses are computed off-chain, so API tests need no chain. */
+export const TEST_CHAIN = {
+  chainId: 31337,
+  tokenAddress: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+  factoryAddress: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512',
+  treasuryAddress: '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720',
+} as const;
 
 export interface ApiHarness {
   readonly app: FastifyInstance;
@@ -45,7 +54,8 @@ export async function startApiHarness(
   const { logger, text } = capturingLogger();
   const stores = createStores(database.handle);
   const rates = options.rates ?? createRates(config, clock, logger);
-  const app = await buildApp({ ...stores, rates, clock, logger, config });
+  const deposits = depositPlanner(TEST_CHAIN);
+  const app = await buildApp({ ...stores, deposits, rates, clock, logger, config });
   return {
     app,
     database,

@@ -1,14 +1,15 @@
 import type { Selectable } from 'kysely';
+import { getAddress } from 'viem';
 import type { PaymentStore } from '../../app/ports.ts';
 import { findCurrency } from '../../domain/currencies.ts';
 import { parseDecimal } from '../../domain/decimal.ts';
-import type { Payment } from '../../domain/payment.ts';
+import type { Deposit, Payment } from '../../domain/payment.ts';
 import { PAYMENT_STATUSES, type PaymentStatus } from '../../domain/paymentStatus.ts';
 import { formatRate } from '../../domain/quote.ts';
 import type { Db } from './database.ts';
 import type { PaymentsTable } from './schema.ts';
 
-function toPayment(row: Selectable<PaymentsTable>): Payment {
+export function toPayment(row: Selectable<PaymentsTable>): Payment {
   const currency = findCurrency(row.currency);
   const rate = parseDecimal(row.exchange_rate);
   if (!currency || typeof rate === 'string') throw new Error(`payment ${row.id} has a corrupt quote`);
@@ -31,6 +32,7 @@ function toPayment(row: Selectable<PaymentsTable>): Payment {
     underpaymentToleranceBps: Number(row.underpayment_tolerance_bps),
     payoutAddress: row.payout_address,
     webhookUrl: row.webhook_url,
+    returnUrl: row.return_url,
     orderId: row.order_id,
     customerEmail: row.customer_email,
     status: row.status as PaymentStatus,
@@ -40,6 +42,30 @@ function toPayment(row: Selectable<PaymentsTable>): Payment {
     expiresAt: new Date(row.expires_at),
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
+    deposit: toDeposit(row),
+    txid: row.txid,
+    settledBaseUnits: BigInt(row.settled_base_units),
+    payoutTxHash: row.payout_tx_hash,
+    settledAt: row.settled_at === null ? null : new Date(row.settled_at),
+  };
+}
+
+function toDeposit(row: Selectable<PaymentsTable>): Deposit | null {
+  if (
+    row.chain_id === null ||
+    !row.token_address ||
+    !row.factory_address ||
+    !row.treasury_address ||
+    !row.deposit_address
+  ) {
+    return null;
+  }
+  return {
+    chainId: Number(row.chain_id),
+    tokenAddress: getAddress(row.token_address),
+    factoryAddress: getAddress(row.factory_address),
+    treasuryAddress: getAddress(row.treasury_address),
+    depositAddress: getAddress(row.deposit_address),
   };
 }
 
@@ -60,6 +86,7 @@ function paymentRow(payment: Payment): Selectable<PaymentsTable> {
     underpayment_tolerance_bps: payment.underpaymentToleranceBps,
     payout_address: payment.payoutAddress,
     webhook_url: payment.webhookUrl,
+    return_url: payment.returnUrl,
     order_id: payment.orderId,
     customer_email: payment.customerEmail,
     status: payment.status,
@@ -69,6 +96,15 @@ function paymentRow(payment: Payment): Selectable<PaymentsTable> {
     expires_at: payment.expiresAt.toISOString(),
     created_at: payment.createdAt.toISOString(),
     updated_at: payment.updatedAt.toISOString(),
+    chain_id: payment.deposit?.chainId ?? null,
+    token_address: payment.deposit?.tokenAddress.toLowerCase() ?? null,
+    factory_address: payment.deposit?.factoryAddress.toLowerCase() ?? null,
+    treasury_address: payment.deposit?.treasuryAddress.toLowerCase() ?? null,
+    deposit_address: payment.deposit?.depositAddress.toLowerCase() ?? null,
+    txid: payment.txid,
+    settled_base_units: payment.settledBaseUnits.toString(),
+    payout_tx_hash: payment.payoutTxHash,
+    settled_at: payment.settledAt?.toISOString() ?? null,
   };
 }
 
@@ -76,6 +112,10 @@ export function paymentRepository(db: Db): PaymentStore {
   return {
     async insert(payment) {
       await db.insertInto('payments').values(paymentRow(payment)).execute();
+    },
+    async findById(id) {
+      const row = await db.selectFrom('payments').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && toPayment(row);
     },
     async findForMerchant(merchantId, id) {
       const row = await db

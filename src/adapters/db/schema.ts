@@ -53,12 +53,72 @@ export interface PaymentsTable {
   expires_at: string;
   created_at: string;
   updated_at: string;
+  chain_id: number | null;
+  token_address: string | null;
+  factory_address: string | null;
+  treasury_address: string | null;
+  /** Lowercase hex, as matched against log topics. */
+  deposit_address: string | null;
+  /** The customer's transfer that completed (or last moved) the payment. */
+  txid: string | null;
+  settled_base_units: string;
+  payout_tx_hash: string | null;
+  settled_at: string | null;
+  return_url: string | null;
+}
+
+export interface TransfersTable {
+  /** `<chain id>:<block hash>:<log index>`: a log is identified by the block it is in. */
+  id: string;
+  chain_id: number;
+  payment_id: string;
+  tx_hash: string;
+  log_index: number;
+  /** int8: a string from pg, a number from SQLite; converted in the repository. */
+  block_number: string | number;
+  block_hash: string;
+  block_timestamp: string;
+  token_address: string;
+  from_address: string;
+  to_address: string;
+  amount_base_units: string;
+  final: number;
+  orphaned: number;
+  created_at: string;
+}
+
+export interface ChainCursorsTable {
+  chain_id: number;
+  next_block: string | number;
+  head_block: string | number;
+  finalized_block: string | number;
+  updated_at: string;
+}
+
+export interface ChainBlocksTable {
+  chain_id: number;
+  number: string | number;
+  hash: string;
+}
+
+export interface EventsTable {
+  id: string;
+  payment_id: string;
+  merchant_id: string;
+  type: string;
+  /** The webhook body, serialized once so every delivery attempt sends the same bytes. */
+  payload: string;
+  created_at: string;
 }
 
 export interface DatabaseSchema {
   merchants: MerchantsTable;
   api_keys: ApiKeysTable;
   payments: PaymentsTable;
+  transfers: TransfersTable;
+  chain_cursors: ChainCursorsTable;
+  chain_blocks: ChainBlocksTable;
+  events: EventsTable;
 }
 
 export type { Generated };

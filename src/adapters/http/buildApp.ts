@@ -10,7 +10,14 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
-import type { Clock, MerchantStore, PaymentStore, RateProvider } from '../../app/ports.ts';
+import type {
+  Clock,
+  DepositPlanner,
+  Ledger,
+  MerchantStore,
+  PaymentStore,
+  RateProvider,
+} from '../../app/ports.ts';
 import type { Config } from '../../config.ts';
 import { registerErrorHandling } from './errorHandler.ts';
 import { registerLosslessJsonParser } from './losslessJson.ts';
@@ -20,6 +27,8 @@ import { merchantApi } from './routes/merchantApi.ts';
 export interface ApiDeps {
   readonly merchants: MerchantStore;
   readonly payments: PaymentStore;
+  readonly deposits: DepositPlanner;
+  readonly ledger: Ledger;
   readonly rates: RateProvider;
   readonly clock: Clock;
   readonly logger: Logger;

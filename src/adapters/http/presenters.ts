@@ -1,7 +1,8 @@
-import { commissionOf, formatMoney, formatUsdc } from '../../domain/money.ts';
+import { formatMoney, formatUsdc } from '../../domain/money.ts';
 import type { Payment } from '../../domain/payment.ts';
 import type { PaymentState } from '../../domain/paymentStatus.ts';
 import { formatRate } from '../../domain/quote.ts';
+import { payoutBaseUnits } from '../../domain/webhookEvent.ts';
 
 /** Payments as the merchant API shows them: field names and formats of the spec. */
 
@@ -24,18 +25,19 @@ export function createPaymentResponse(payment: Payment, checkoutUrl: string) {
       usdc_amount: formatUsdc(quote.usdcBaseUnits),
       exchange_rate: formatRate(quote.rate),
       expires_at: payment.expiresAt.toISOString(),
+      ...depositFields(payment),
     },
   };
 }
 
-/**
- * What the merchant receives: the quoted share until paid; once paid, the share of what actually arrived
- * (an overpayment is forwarded too), split by the same floor formula as the forwarder contract.
- */
-export function payoutBaseUnits(payment: Payment, state: PaymentState): bigint {
-  if (state.status !== 'paid') return payment.quote.merchantShareBaseUnits;
-  const received = state.amountReceivedBaseUnits;
-  return received - commissionOf(received, payment.quote.commissionBps);
+/** Where to pay: enough for a merchant to show its own instructions or verify ours. */
+function depositFields(payment: Payment) {
+  if (!payment.deposit) return {};
+  return {
+    deposit_address: payment.deposit.depositAddress,
+    chain_id: payment.deposit.chainId,
+    token_address: payment.deposit.tokenAddress,
+  };
 }
 
 export function paymentStatusResponse(payment: Payment, state: PaymentState) {
@@ -51,5 +53,8 @@ export function paymentStatusResponse(payment: Payment, state: PaymentState) {
     usdc_amount: formatUsdc(quote.usdcBaseUnits),
     amount_received: formatUsdc(state.amountReceivedBaseUnits),
     expires_at: payment.expiresAt.toISOString(),
+    ...depositFields(payment),
+    ...(payment.txid ? { txid: payment.txid } : {}),
+    ...(payment.payoutTxHash ? { payout_txid: payment.payoutTxHash } : {}),
   };
 }

@@ -43,6 +43,7 @@ export const CreatePaymentBody = z.object(
     customer_email: optionalString('Customer e-mail address', 254),
     webhook_url: optionalString("Webhook URL for this payment; overrides the account's default", 2048),
     order_id: optionalString("The merchant's own order identifier", 255),
+    return_url: optionalString('https URL the checkout success screen links back to', 2048),
   },
   { error: 'must be a JSON object' },
 );
@@ -50,6 +51,17 @@ export const CreatePaymentBody = z.object(
 const usdcWithUnit = z.string().meta({ description: '"<decimal> USDC"', example: '98.50 USDC' });
 const decimalString = z.string().meta({ description: 'Exact decimal', example: '100.10' });
 const timestamp = z.string().meta({ description: 'ISO 8601 UTC timestamp', format: 'date-time' });
+const address = z
+  .string()
+  .meta({ description: 'Checksummed 0x address', example: '0x5FbDB2315678afecb367f032d93F642f64180aa3' });
+const txHash = z.string().meta({ description: '0x transaction hash' });
+const depositFields = {
+  deposit_address: address
+    .optional()
+    .meta({ description: "This payment's own deposit address: send USDC here" }),
+  chain_id: z.number().int().optional().meta({ description: 'EVM chain id (137: Polygon)' }),
+  token_address: address.optional().meta({ description: 'The USDC token contract' }),
+};
 
 export const CreatePaymentResponse = z
   .object({
@@ -68,6 +80,7 @@ export const CreatePaymentResponse = z
         description: 'USDC per one unit of `currency`, locked for this payment',
       }),
       expires_at: timestamp,
+      ...depositFields,
     }),
   })
   .meta({ id: 'CreatePaymentResponse' });
@@ -87,6 +100,11 @@ export const PaymentStatusResponse = z
     usdc_amount: decimalString,
     amount_received: decimalString.meta({ description: 'USDC received in final transfers' }),
     expires_at: timestamp,
+    ...depositFields,
+    txid: txHash.optional().meta({ description: "The customer's transfer that completed the payment" }),
+    payout_txid: txHash
+      .optional()
+      .meta({ description: 'The transaction that forwarded the funds to the merchant' }),
   })
   .meta({ id: 'PaymentStatusResponse' });
 

@@ -79,6 +79,7 @@ export function merchantApi(deps: ApiDeps): FastifyPluginAsyncZod {
             customerEmail: body.customer_email,
             webhookUrl: body.webhook_url,
             orderId: body.order_id,
+            returnUrl: body.return_url,
           },
         );
         request.log.info({ payment: payment.id }, 'payment created');

@@ -1,0 +1,173 @@
+/**
+ * Compiles the Solidity sources in `src/contracts/` with solc-js and caches the artifacts on disk.
+ *
+ * The cache records a hash of everything that went into the compilation (compiler version, settings, and the
+ * content of every source unit, OpenZeppelin imports included), so an edited contract or an upgraded
+ * dependency recompiles instead of silently deploying stale bytecode.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Abi, Hex } from 'viem';
+
+export type ContractName = 'PaymentForwarder' | 'ForwarderFactory' | 'TestUSDC';
+
+export type ContractArtifact = { abi: Abi; bytecode: Hex; deployedBytecode: Hex };
+
+export type CompiledContracts = Record<ContractName, ContractArtifact>;
+
+export const CONTRACTS_CACHE_PATH = fileURLToPath(new URL('./artifacts/contracts.json', import.meta.url));
+
+const require = createRequire(import.meta.url);
+const contractsDir = new URL('../../contracts/', import.meta.url);
+const contractNames: readonly ContractName[] = ['PaymentForwarder', 'ForwarderFactory', 'TestUSDC'];
+const ownUnitPrefix = 'contracts/';
+const cacheFormat = 1;
+
+// Shanghai (PUSH0) rather than the compiler's newer default: every chain we target has it, and nothing here
+// needs Cancun's MCOPY or transient storage.
+const settings = {
+  evmVersion: 'shanghai',
+  optimizer: { enabled: true, runs: 200 },
+  outputSelection: Object.fromEntries(
+    contractNames.map((name) => [
+      `${ownUnitPrefix}${name}.sol`,
+      { [name]: ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object'] },
+    ]),
+  ),
+} as const;
+
+type SolcOutput = {
+  errors?: { severity: 'error' | 'warning' | 'info'; formattedMessage: string }[];
+  contracts?: Record<
+    string,
+    Record<string, { abi: Abi; evm: { bytecode: { object: string }; deployedBytecode: { object: string } } }>
+  >;
+};
+
+type CacheFile = {
+  format: number;
+  inputHash: string;
+  solcVersion: string;
+  sourceUnits: string[];
+  contracts: CompiledContracts;
+};
+
+let loaded: Promise<CompiledContracts> | undefined;
+
+/** Compiles the contracts now, ignoring the cache. Throws on any compiler error. */
+export async function compileContracts(): Promise<CompiledContracts> {
+  return (await compile()).contracts;
+}
+
+/** The compiled contracts, from the on-disk cache when it matches the sources, else compiled and cached. */
+export function loadContracts(): Promise<CompiledContracts> {
+  loaded ??= loadOrCompile().catch((error: unknown) => {
+    loaded = undefined;
+    throw error;
+  });
+  return loaded;
+}
+
+async function loadOrCompile(): Promise<CompiledContracts> {
+  const cached = await readCache();
+  if (cached !== undefined) return cached;
+  const compiled = await compile();
+  await writeCache(compiled);
+  return compiled.contracts;
+}
+
+async function compile(): Promise<CacheFile> {
+  // Imported lazily: loading the compiler's wasm takes seconds, and a warm cache never needs it.
+  const { default: solc } = await import('solc');
+  const sources: Record<string, string> = {};
+  for (const name of contractNames)
+    sources[`${ownUnitPrefix}${name}.sol`] = readUnit(`${ownUnitPrefix}${name}.sol`);
+  const imported: Record<string, string> = {};
+  const input = {
+    language: 'Solidity',
+    sources: Object.fromEntries(Object.entries(sources).map(([unit, content]) => [unit, { content }])),
+    settings,
+  };
+  const findImports = (unit: string): { contents: string } | { error: string } => {
+    try {
+      const contents = readUnit(unit);
+      imported[unit] = contents;
+      return { contents };
+    } catch (error) {
+      return { error: error instanceof Error ? error.message : String(error) };
+    }
+  };
+  const output = JSON.parse(solc.compile(JSON.stringify(input), { import: findImports })) as SolcOutput;
+  const errors = (output.errors ?? []).filter((diagnostic) => diagnostic.severity === 'error');
+  if (errors.length > 0) {
+    throw new Error(`Solidity compilation failed:\n${errors.map((e) => e.formattedMessage).join('\n')}`);
+  }
+  const contracts = {} as CompiledContracts;
+  for (const name of contractNames) {
+    const contract = output.contracts?.[`${ownUnitPrefix}${name}.sol`]?.[name];
+    if (contract === undefined) throw new Error(`solc produced no output for ${name}`);
+    contracts[name] = {
+      abi: contract.abi,
+      bytecode: `0x${contract.evm.bytecode.object}`,
+      deployedBytecode: `0x${contract.evm.deployedBytecode.object}`,
+    };
+  }
+  const units = { ...sources, ...imported };
+  return {
+    format: cacheFormat,
+    inputHash: hashInput(units),
+    solcVersion: solc.version() as string,
+    sourceUnits: Object.keys(units).sort(),
+    contracts,
+  };
+}
+
+async function readCache(): Promise<CompiledContracts | undefined> {
+  let cache: CacheFile;
+  try {
+    cache = JSON.parse(await readFile(CONTRACTS_CACHE_PATH, 'utf8')) as CacheFile;
+  } catch {
+    return undefined;
+  }
+  if (cache.format !== cacheFormat || !Array.isArray(cache.sourceUnits)) return undefined;
+  const units: Record<string, string> = {};
+  try {
+    for (const unit of cache.sourceUnits) units[unit] = readUnit(unit);
+  } catch {
+    return undefined;
+  }
+  // A cache written before a contract was added does not list it, and the hash alone would not notice.
+  if (contractNames.some((name) => units[`${ownUnitPrefix}${name}.sol`] === undefined)) return undefined;
+  return hashInput(units) === cache.inputHash ? cache.contracts : undefined;
+}
+
+async function writeCache(cache: CacheFile): Promise<void> {
+  await mkdir(dirname(CONTRACTS_CACHE_PATH), { recursive: true });
+  // Write then rename: test workers may compile concurrently, and a reader must never see half a file.
+  const temporary = `${CONTRACTS_CACHE_PATH}.${process.pid}.tmp`;
+  await writeFile(temporary, `${JSON.stringify(cache, null, 2)}\n`);
+  await rename(temporary, CONTRACTS_CACHE_PATH);
+}
+
+function readUnit(unit: string): string {
+  if (unit.startsWith(ownUnitPrefix)) {
+    return readFileSync(new URL(unit.slice(ownUnitPrefix.length), contractsDir), 'utf8');
+  }
+  if (!unit.startsWith('@openzeppelin/')) throw new Error(`unexpected Solidity import ${unit}`);
+  return readFileSync(require.resolve(unit), 'utf8');
+}
+
+function hashInput(units: Record<string, string>): string {
+  // The npm package version pins the compiler build; reading it avoids loading the compiler to check a cache.
+  const { version } = require('solc/package.json') as { version: string };
+  const hash = createHash('sha256');
+  hash.update(JSON.stringify({ format: cacheFormat, solc: version, settings }));
+  for (const unit of Object.keys(units).sort()) {
+    hash.update(`\0${unit}\0${units[unit]}`);
+  }
+  return hash.digest('hex');
+}

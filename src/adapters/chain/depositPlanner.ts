@@ -1,0 +1,44 @@
+import { type Address, getAddress, getContractAddress } from 'viem';
+import type { DepositPlanner } from '../../app/ports.ts';
+import { predictDepositAddress } from './forwarder.ts';
+
+export interface ChainTarget {
+  readonly chainId: number;
+  readonly tokenAddress: Address;
+  readonly factoryAddress: Address;
+  readonly treasuryAddress: Address;
+}
+
+/**
+ * The ForwarderFactory creates its PaymentForwarder implementation in its constructor, the contract's first
+ * CREATE (a contract's nonce starts at 1, EIP-161), so the implementation address follows from the factory's
+ * alone and the API can compute deposit addresses without asking the chain.
+ */
+export function forwarderImplementationOf(factory: Address): Address {
+  return getContractAddress({ from: factory, nonce: 1n });
+}
+
+export function depositPlanner(target: ChainTarget): DepositPlanner {
+  const implementation = forwarderImplementationOf(target.factoryAddress);
+  return {
+    plan({ paymentId, merchantWallet, commissionBps }) {
+      const depositAddress = predictDepositAddress({
+        factory: target.factoryAddress,
+        implementation,
+        params: {
+          merchant: getAddress(merchantWallet),
+          treasury: target.treasuryAddress,
+          feeBps: commissionBps,
+          paymentId,
+        },
+      });
+      return {
+        chainId: target.chainId,
+        tokenAddress: getAddress(target.tokenAddress),
+        factoryAddress: getAddress(target.factoryAddress),
+        treasuryAddress: getAddress(target.treasuryAddress),
+        depositAddress,
+      };
+    },
+  };
+}

@@ -1,0 +1,244 @@
+/**
+ * Deposit addresses, computed off-chain: a payment's address is known (and shown to the customer) before any
+ * contract exists there. Pure: no client, no I/O.
+ *
+ * The address is the CREATE2 address of an OpenZeppelin clone with immutable args, deployed by the factory:
+ *   salt      = keccak256(args)
+ *   args      = abi.encode(address merchant, address treasury, uint16 feeBps, bytes16 paymentId)
+ *   init code = 61 <uint16 len(args) + 0x2d> 3d81600a3d39f3 | 363d3d373d3d3d363d73 <implementation>
+ *               5af43d82803e903d91602b57fd5bf3 | args
+ * (`Clones._cloneCodeWithImmutableArgs` in @openzeppelin/contracts 5.x: a 10-byte constructor that returns the
+ * 45-byte EIP-1167 proxy followed by the args, which the forwarder reads back from its own code.)
+ */
+import {
+  type Address,
+  concat,
+  encodeAbiParameters,
+  getContractAddress,
+  type Hex,
+  isAddress,
+  keccak256,
+  numberToHex,
+  size,
+} from 'viem';
+
+export type ForwarderParams = {
+  merchant: Address;
+  treasury: Address;
+  /** Commission in basis points, 0..10000. */
+  feeBps: number;
+  /** The payment's UUID. */
+  paymentId: string;
+};
+
+/** The params as the contracts take them (`ForwarderFactory.ForwarderParams`). */
+export type ForwarderParamsStruct = { merchant: Address; treasury: Address; feeBps: number; paymentId: Hex };
+
+/** Mirrors `ForwarderFactory.MAX_FEE_BPS`. */
+export const MAX_FEE_BPS = 10_000;
+/** Mirrors `ForwarderFactory.MAX_BATCH`: a longer flushBatch reverts. */
+export const MAX_FLUSH_BATCH = 100;
+
+const cloneProxyLength = 0x2d;
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const zeroAddress = /^0x0{40}$/;
+
+/** `0123…-…` → `0x0123…` (bytes16, lower case). */
+export function uuidToBytes16(uuid: string): Hex {
+  if (!uuidPattern.test(uuid)) throw new TypeError(`not a UUID: ${JSON.stringify(uuid)}`);
+  return `0x${uuid.replaceAll('-', '').toLowerCase()}`;
+}
+
+/** The inverse of {@link uuidToBytes16}, for payment ids read back from events. */
+export function bytes16ToUuid(value: Hex): string {
+  if (!/^0x[0-9a-fA-F]{32}$/.test(value)) throw new TypeError(`not a bytes16: ${JSON.stringify(value)}`);
+  const hex = value.slice(2).toLowerCase();
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
+ * Validates like the factory does, so that an address is never shown for params the factory would refuse to
+ * deploy (funds sent there could never be flushed).
+ */
+export function toForwarderStruct(params: ForwarderParams): ForwarderParamsStruct {
+  for (const field of ['merchant', 'treasury'] as const) {
+    const value = params[field];
+    if (!isAddress(value, { strict: false }) || zeroAddress.test(value)) {
+      throw new TypeError(`forwarder ${field} is not a non-zero address: ${JSON.stringify(value)}`);
+    }
+  }
+  if (!Number.isInteger(params.feeBps) || params.feeBps < 0 || params.feeBps > MAX_FEE_BPS) {
+    throw new RangeError(`forwarder feeBps must be an integer in 0..${MAX_FEE_BPS}, got ${params.feeBps}`);
+  }
+  return {
+    merchant: params.merchant,
+    treasury: params.treasury,
+    feeBps: params.feeBps,
+    paymentId: uuidToBytes16(params.paymentId),
+  };
+}
+
+/** abi.encode(merchant, treasury, feeBps, paymentId): the clone's immutable args. */
+export function forwarderArgs(params: ForwarderParams): Hex {
+  const p = toForwarderStruct(params);
+  return encodeAbiParameters(
+    [{ type: 'address' }, { type: 'address' }, { type: 'uint16' }, { type: 'bytes16' }],
+    [p.merchant, p.treasury, p.feeBps, p.paymentId],
+  );
+}
+
+export function forwarderSalt(params: ForwarderParams): Hex {
+  return keccak256(forwarderArgs(params));
+}
+
+export type PredictDepositAddressParameters = {
+  factory: Address;
+  implementation: Address;
+  params: ForwarderParams;
+};
+
+export function predictDepositAddress({
+  factory,
+  implementation,
+  params,
+}: PredictDepositAddressParameters): Address {
+  const args = forwarderArgs(params);
+  const initCode = concat([
+    '0x61',
+    numberToHex(size(args) + cloneProxyLength, { size: 2 }),
+    '0x3d81600a3d39f3363d3d373d3d3d363d73',
+    implementation,
+    '0x5af43d82803e903d91602b57fd5bf3',
+    args,
+  ]);
+  return getContractAddress({ opcode: 'CREATE2', from: factory, salt: keccak256(args), bytecode: initCode });
+}
+
+/** The full ABI of `ForwarderFactory` (checked against the compiled one by test/contracts.test.ts). */
+export const forwarderFactoryAbi = [
+  { type: 'constructor', inputs: [], stateMutability: 'nonpayable' },
+  {
+    type: 'error',
+    name: 'BatchTooLarge',
+    inputs: [
+      { name: 'length', type: 'uint256' },
+      { name: 'max', type: 'uint256' },
+    ],
+  },
+  { type: 'error', name: 'CloneArgumentsTooLong', inputs: [] },
+  { type: 'error', name: 'Create2EmptyBytecode', inputs: [] },
+  { type: 'error', name: 'FailedDeployment', inputs: [] },
+  { type: 'error', name: 'FeeTooHigh', inputs: [{ name: 'feeBps', type: 'uint16' }] },
+  {
+    type: 'error',
+    name: 'InsufficientBalance',
+    inputs: [
+      { name: 'balance', type: 'uint256' },
+      { name: 'needed', type: 'uint256' },
+    ],
+  },
+  { type: 'error', name: 'ZeroAddress', inputs: [] },
+  {
+    type: 'event',
+    name: 'ForwarderDeployed',
+    anonymous: false,
+    inputs: [
+      { name: 'forwarder', type: 'address', indexed: true },
+      { name: 'paymentId', type: 'bytes16', indexed: true },
+    ],
+  },
+  {
+    type: 'function',
+    name: 'MAX_BATCH',
+    inputs: [],
+    outputs: [{ name: '', type: 'uint256' }],
+    stateMutability: 'view',
+  },
+  {
+    type: 'function',
+    name: 'MAX_FEE_BPS',
+    inputs: [],
+    outputs: [{ name: '', type: 'uint16' }],
+    stateMutability: 'view',
+  },
+  {
+    type: 'function',
+    name: 'flushBatch',
+    inputs: [
+      {
+        name: 'batch',
+        type: 'tuple[]',
+        components: [
+          { name: 'merchant', type: 'address' },
+          { name: 'treasury', type: 'address' },
+          { name: 'feeBps', type: 'uint16' },
+          { name: 'paymentId', type: 'bytes16' },
+        ],
+      },
+      { name: 'token', type: 'address' },
+    ],
+    outputs: [],
+    stateMutability: 'nonpayable',
+  },
+  {
+    type: 'function',
+    name: 'implementation',
+    inputs: [],
+    outputs: [{ name: '', type: 'address' }],
+    stateMutability: 'view',
+  },
+  {
+    type: 'function',
+    name: 'predict',
+    inputs: [
+      {
+        name: 'p',
+        type: 'tuple',
+        components: [
+          { name: 'merchant', type: 'address' },
+          { name: 'treasury', type: 'address' },
+          { name: 'feeBps', type: 'uint16' },
+          { name: 'paymentId', type: 'bytes16' },
+        ],
+      },
+    ],
+    outputs: [{ name: '', type: 'address' }],
+    stateMutability: 'view',
+  },
+] as const;
+
+/** The full ABI of `PaymentForwarder` (checked against the compiled one by test/contracts.test.ts). */
+export const paymentForwarderAbi = [
+  { type: 'error', name: 'NotAClone', inputs: [] },
+  { type: 'error', name: 'SafeERC20FailedOperation', inputs: [{ name: 'token', type: 'address' }] },
+  {
+    type: 'event',
+    name: 'Flushed',
+    anonymous: false,
+    inputs: [
+      { name: 'token', type: 'address', indexed: true },
+      { name: 'paymentId', type: 'bytes16', indexed: true },
+      { name: 'merchantAmount', type: 'uint256', indexed: false },
+      { name: 'fee', type: 'uint256', indexed: false },
+    ],
+  },
+  {
+    type: 'function',
+    name: 'flush',
+    inputs: [{ name: 'token', type: 'address' }],
+    outputs: [],
+    stateMutability: 'nonpayable',
+  },
+  {
+    type: 'function',
+    name: 'params',
+    inputs: [],
+    outputs: [
+      { name: 'merchant', type: 'address' },
+      { name: 'treasury', type: 'address' },
+      { name: 'feeBps', type: 'uint16' },
+      { name: 'paymentId', type: 'bytes16' },
+    ],
+    stateMutability: 'view',
+  },
+] as const;
