@@ -139,3 +139,31 @@ export interface Ledger {
   listTransfers(paymentId: string): Promise<TransferRecord[]>;
   listEvents(paymentId: string): Promise<OutboxEvent[]>;
 }
+
+/** A token `Transfer` log, decoded. */
+export interface TransferLog {
+  readonly txHash: string;
+  readonly logIndex: number;
+  readonly blockNumber: bigint;
+  readonly blockHash: string;
+  readonly from: string;
+  readonly to: string;
+  readonly amountBaseUnits: bigint;
+}
+
+export interface BlockHeader {
+  readonly number: bigint;
+  readonly hash: string;
+  readonly timestamp: Date;
+}
+
+/** What the watcher reads from the chain. */
+export interface ChainReader {
+  latestBlockNumber(): Promise<bigint>;
+  /** The highest block that is final under the configured policy (`finalized` tag or N confirmations). */
+  finalizedBlockNumber(): Promise<bigint>;
+  /** The canonical block at that height, or undefined if the chain is not that long (any more). */
+  blockAt(number: bigint): Promise<BlockHeader | undefined>;
+  /** The token's Transfer logs in [fromBlock, toBlock]: one eth_getLogs, whatever the number of open payments. */
+  transferLogs(token: string, fromBlock: bigint, toBlock: bigint): Promise<TransferLog[]>;
+}

@@ -10,8 +10,8 @@ export interface StatusChange {
   readonly eventId: string | null;
 }
 
-/** Bound on the payments refreshed in one transaction, so a transaction never grows without limit. */
-export const MAX_REFRESH_BATCH = 500;
+/** Bound on the payments refreshed in one transaction (a block range this busy is split by the watcher). */
+export const MAX_REFRESH_BATCH = 10_000;
 
 /**
  * Recomputes the status of each payment from its transfers and the clock and, where it changed, writes the new
@@ -71,10 +71,10 @@ export async function refreshPayments(
 /** Moves payments whose link has expired to `expired` or `failed` (and their events), a bounded batch a call. */
 export async function expirePayments(
   deps: { ledger: Ledger; clock: Clock },
-  limit = MAX_REFRESH_BATCH,
+  limit = 500,
 ): Promise<StatusChange[]> {
   const now = deps.clock.now();
-  const due = await deps.ledger.openPaymentsPastExpiry(now, limit);
+  const due = await deps.ledger.openPaymentsPastExpiry(now, Math.min(limit, MAX_REFRESH_BATCH));
   if (due.length === 0) return [];
   return deps.ledger.transaction((tx) => refreshPayments(tx, due, now));
 }

@@ -173,12 +173,19 @@ function transactionOf(trx: Kysely<DatabaseSchema>, dialect: DatabaseHandle['dia
         .execute();
     },
     async insertEvent(event) {
+      // The payment row is locked by this transaction (lockPayment), so max + 1 cannot race.
+      const last = await trx
+        .selectFrom('events')
+        .select((eb) => eb.fn.max('sequence').as('last'))
+        .where('payment_id', '=', event.paymentId)
+        .executeTakeFirst();
       await trx
         .insertInto('events')
         .values({
           id: event.id,
           payment_id: event.paymentId,
           merchant_id: event.merchantId,
+          sequence: Number(last?.last ?? 0) + 1,
           type: event.type,
           payload: event.payload,
           created_at: event.createdAt.toISOString(),
@@ -279,8 +286,7 @@ export function ledgerRepository(handle: DatabaseHandle): Ledger {
         .selectFrom('events')
         .selectAll()
         .where('payment_id', '=', paymentId)
-        .orderBy('created_at')
-        .orderBy('id')
+        .orderBy('sequence')
         .execute();
       return rows.map(toEvent);
     },

@@ -105,6 +105,7 @@ export interface EventsTable {
   id: string;
   payment_id: string;
   merchant_id: string;
+  sequence: number;
   type: string;
   /** The webhook body, serialized once so every delivery attempt sends the same bytes. */
   payload: string;

@@ -82,11 +82,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('payment_id', 'text', (c) => c.notNull().references('payments.id'))
     .addColumn('merchant_id', 'text', (c) => c.notNull().references('merchants.id'))
+    // Order of a payment's events (1, 2, …): timestamps can tie, and merchants need the order.
+    .addColumn('sequence', 'integer', (c) => c.notNull())
     .addColumn('type', 'text', (c) => c.notNull())
     .addColumn('payload', 'text', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
+    .addUniqueConstraint('events_payment_sequence', ['payment_id', 'sequence'])
     .execute();
-  await db.schema.createIndex('events_payment').on('events').columns(['payment_id', 'created_at']).execute();
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: see up()

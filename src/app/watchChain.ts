@@ -1,0 +1,303 @@
+import type { Logger } from 'pino';
+import type {
+  BlockHeader,
+  BlockRef,
+  ChainCursor,
+  ChainReader,
+  Clock,
+  Ledger,
+  TransferLog,
+  TransferRecord,
+} from './ports.ts';
+import { refreshPayments, type StatusChange } from './refreshPayments.ts';
+
+export interface WatchChainDeps {
+  readonly ledger: Ledger;
+  readonly chain: ChainReader;
+  readonly clock: Clock;
+  readonly logger: Pick<Logger, 'info' | 'warn'>;
+}
+
+export interface WatchChainOptions {
+  readonly chainId: number;
+  /** Lowercase address of the token watched (USDC). */
+  readonly tokenAddress: string;
+  readonly maxBlockRange: number;
+  /** Where a brand-new cursor starts; default: the current head. */
+  readonly startBlock?: bigint | undefined;
+  /** Bound on ranges scanned per pass, so a long catch-up still yields to finality and expiry work. */
+  readonly maxRangesPerPass?: number;
+}
+
+export interface PollResult {
+  readonly head: bigint;
+  readonly finalized: bigint;
+  readonly nextBlock: bigint;
+  /** Blocks between the last scanned block and the head. */
+  readonly lagBlocks: bigint;
+  readonly reorgDepth: number;
+  readonly changes: readonly StatusChange[];
+}
+
+const REORG_LOOKBACK_BLOCKS = 128;
+const FINALIZE_BATCH = 200;
+
+/** A range looked at while the chain moved under it: nothing is written, the next pass tries again. */
+export class ChainMovedError extends Error {
+  override readonly name = 'ChainMovedError';
+}
+
+function transferId(chainId: number, log: TransferLog): string {
+  return `${chainId}:${log.blockHash.toLowerCase()}:${log.logIndex}`;
+}
+
+/**
+ * One pass of the chain watcher: follow a reorg if the last scanned block is no longer canonical, scan
+ * forward from the cursor in bounded ranges, then mark what became final. Each step commits the transfers it
+ * found, the cursor, and the status changes and events they cause in one transaction: after a crash the
+ * watcher resumes from the last committed cursor, and a transfer is stored at most once (its id is its place
+ * in a block), so nothing is lost and nothing is counted twice.
+ */
+export async function pollChainOnce(deps: WatchChainDeps, options: WatchChainOptions): Promise<PollResult> {
+  const { chain, ledger } = deps;
+  const head = await chain.latestBlockNumber();
+  const finalized = minBig(await chain.finalizedBlockNumber(), head);
+  let cursor = await ledger.cursor(options.chainId);
+  if (!cursor) {
+    cursor = {
+      chainId: options.chainId,
+      nextBlock: options.startBlock ?? head,
+      headBlock: head,
+      finalizedBlock: finalized,
+      updatedAt: deps.clock.now(),
+    };
+    await ledger.transaction((tx) => tx.saveCursor(cursor!));
+    deps.logger.info(
+      { chainId: options.chainId, startBlock: cursor.nextBlock.toString() },
+      'chain watcher starts',
+    );
+  }
+  const changes: StatusChange[] = [];
+
+  const reorg = await followReorg(deps, options, cursor, head, finalized);
+  cursor = reorg.cursor;
+  changes.push(...reorg.changes);
+
+  const maxRanges = options.maxRangesPerPass ?? 20;
+  for (let ranges = 0; cursor.nextBlock <= head && ranges < maxRanges; ranges += 1) {
+    const scanned = await scanRange(deps, options, cursor, head, finalized);
+    cursor = scanned.cursor;
+    changes.push(...scanned.changes);
+  }
+
+  changes.push(...(await finalize(deps, options, cursor, head, finalized)));
+  return {
+    head,
+    finalized,
+    nextBlock: cursor.nextBlock,
+    lagBlocks: maxBig(0n, head - (cursor.nextBlock - 1n)),
+    reorgDepth: reorg.depth,
+    changes,
+  };
+}
+
+/** If the last scanned block changed, rewind to the newest recorded block still canonical. */
+async function followReorg(
+  deps: WatchChainDeps,
+  options: WatchChainOptions,
+  cursor: ChainCursor,
+  head: bigint,
+  finalized: bigint,
+): Promise<{ cursor: ChainCursor; changes: StatusChange[]; depth: number }> {
+  const lastScanned = cursor.nextBlock - 1n;
+  if (lastScanned < 0n) return { cursor, changes: [], depth: 0 };
+  const [stored] = await deps.ledger.recentBlocks(options.chainId, lastScanned, 1);
+  if (!stored || stored.number !== lastScanned) return { cursor, changes: [], depth: 0 };
+  const canonical = await deps.chain.blockAt(lastScanned);
+  if (canonical && sameHash(canonical.hash, stored.hash)) return { cursor, changes: [], depth: 0 };
+
+  let ancestor: bigint | undefined;
+  for (const block of await deps.ledger.recentBlocks(options.chainId, lastScanned, REORG_LOOKBACK_BLOCKS)) {
+    const current = block.number <= head ? await deps.chain.blockAt(block.number) : undefined;
+    if (current && sameHash(current.hash, block.hash)) {
+      ancestor = block.number;
+      break;
+    }
+  }
+  // Nothing recorded is still canonical: fall back to what was final (final blocks do not reorg).
+  const rewindTo = ancestor ?? minBig(cursor.finalizedBlock, lastScanned - 1n);
+  const now = deps.clock.now();
+  const next: ChainCursor = {
+    ...cursor,
+    nextBlock: rewindTo + 1n,
+    headBlock: head,
+    finalizedBlock: finalized,
+    updatedAt: now,
+  };
+  const changes = await deps.ledger.transaction(async (tx) => {
+    const affected = await tx.rewindAbove(options.chainId, rewindTo);
+    await tx.saveCursor(next);
+    return refreshPayments(tx, affected, now);
+  });
+  const depth = Number(lastScanned - rewindTo);
+  deps.logger.warn(
+    { chainId: options.chainId, from: lastScanned.toString(), to: rewindTo.toString(), depth },
+    'reorg followed',
+  );
+  return { cursor: next, changes, depth };
+}
+
+async function scanRange(
+  deps: WatchChainDeps,
+  options: WatchChainOptions,
+  cursor: ChainCursor,
+  head: bigint,
+  finalized: bigint,
+): Promise<{ cursor: ChainCursor; changes: StatusChange[] }> {
+  const { chain, ledger } = deps;
+  const from = cursor.nextBlock;
+  const to = minBig(head, from + BigInt(options.maxBlockRange) - 1n);
+  // The range's last block before and after reading its logs: if it changed, the logs may be from a fork.
+  const endBefore = await chain.blockAt(to);
+  const logs = await chain.transferLogs(options.tokenAddress, from, to);
+  const endAfter = await chain.blockAt(to);
+  if (!endBefore || !endAfter || !sameHash(endBefore.hash, endAfter.hash))
+    throw new ChainMovedError(`block ${to} changed during the scan`);
+
+  const recipients = [...new Set(logs.map((log) => log.to.toLowerCase()))];
+  const owners =
+    recipients.length === 0
+      ? new Map<string, string>()
+      : await ledger.paymentsByDepositAddress(options.chainId, recipients);
+  const matched = logs.filter((log) => owners.has(log.to.toLowerCase()));
+
+  const headers = new Map<bigint, BlockHeader>([[endAfter.number, endAfter]]);
+  for (const log of matched) {
+    if (headers.has(log.blockNumber)) continue;
+    const header = await chain.blockAt(log.blockNumber);
+    if (!header) throw new ChainMovedError(`block ${log.blockNumber} vanished during the scan`);
+    headers.set(log.blockNumber, header);
+  }
+  const transfers: TransferRecord[] = [];
+  for (const log of matched) {
+    const header = headers.get(log.blockNumber)!;
+    if (!sameHash(header.hash, log.blockHash))
+      throw new ChainMovedError(`block ${log.blockNumber} was reorged during the scan`);
+    transfers.push({
+      id: transferId(options.chainId, log),
+      chainId: options.chainId,
+      paymentId: owners.get(log.to.toLowerCase())!,
+      txHash: log.txHash.toLowerCase(),
+      logIndex: log.logIndex,
+      blockNumber: log.blockNumber,
+      blockHash: log.blockHash.toLowerCase(),
+      blockTimestamp: header.timestamp,
+      tokenAddress: options.tokenAddress,
+      fromAddress: log.from.toLowerCase(),
+      toAddress: log.to.toLowerCase(),
+      amountBaseUnits: log.amountBaseUnits,
+      final: false,
+      orphaned: false,
+    });
+  }
+  const blocks: BlockRef[] = [...headers.values()].map((h) => ({
+    number: h.number,
+    hash: h.hash.toLowerCase(),
+  }));
+  const now = deps.clock.now();
+  const next: ChainCursor = {
+    chainId: options.chainId,
+    nextBlock: to + 1n,
+    headBlock: head,
+    finalizedBlock: finalized,
+    updatedAt: now,
+  };
+  const changes = await ledger.transaction(async (tx) => {
+    const affected = await tx.insertTransfers(transfers);
+    await tx.saveBlocks(options.chainId, blocks);
+    await tx.saveCursor(next);
+    return refreshPayments(tx, affected, now);
+  });
+  if (transfers.length > 0) {
+    deps.logger.info(
+      { chainId: options.chainId, from: from.toString(), to: to.toString(), transfers: transfers.length },
+      'transfers recorded',
+    );
+  }
+  return { cursor: next, changes };
+}
+
+/**
+ * Marks transfers final up to the finalized block, after checking that each one's block is still the canonical
+ * block at its height (a transfer whose block was replaced is orphaned instead, and its range rescanned).
+ */
+async function finalize(
+  deps: WatchChainDeps,
+  options: WatchChainOptions,
+  cursor: ChainCursor,
+  head: bigint,
+  finalized: bigint,
+): Promise<StatusChange[]> {
+  const limit = minBig(finalized, cursor.nextBlock - 1n);
+  const candidates =
+    limit < 0n ? [] : await deps.ledger.transfersToFinalize(options.chainId, limit, FINALIZE_BATCH);
+  const now = deps.clock.now();
+  if (candidates.length === 0) {
+    if (finalized !== cursor.finalizedBlock) {
+      await deps.ledger.transaction((tx) =>
+        tx.saveCursor({ ...cursor, headBlock: head, finalizedBlock: finalized, updatedAt: now }),
+      );
+    }
+    return [];
+  }
+  const orphans: TransferRecord[] = [];
+  const canonical = new Map<bigint, string | undefined>();
+  for (const transfer of candidates) {
+    if (!canonical.has(transfer.blockNumber))
+      canonical.set(transfer.blockNumber, (await deps.chain.blockAt(transfer.blockNumber))?.hash);
+    const hash = canonical.get(transfer.blockNumber);
+    if (!hash || !sameHash(hash, transfer.blockHash)) orphans.push(transfer);
+  }
+  // With a full batch, finalize only up to the last block checked; the rest waits for the next pass.
+  const upTo = candidates.length === FINALIZE_BATCH ? candidates[candidates.length - 1]!.blockNumber : limit;
+  const lowestOrphan = orphans.reduce<bigint | undefined>(
+    (low, t) => (low === undefined || t.blockNumber < low ? t.blockNumber : low),
+    undefined,
+  );
+  const next: ChainCursor = {
+    ...cursor,
+    // A replaced block below the cursor means the range must be scanned again from there.
+    nextBlock: lowestOrphan === undefined ? cursor.nextBlock : minBig(cursor.nextBlock, lowestOrphan),
+    headBlock: head,
+    finalizedBlock: finalized,
+    updatedAt: now,
+  };
+  if (orphans.length > 0) {
+    deps.logger.warn(
+      { chainId: options.chainId, transfers: orphans.map((t) => t.id) },
+      'transfers in replaced blocks orphaned before finality',
+    );
+  }
+  return deps.ledger.transaction(async (tx) => {
+    const orphaned = await tx.orphanTransfers(orphans.map((t) => t.id));
+    if (lowestOrphan !== undefined) await tx.rewindAbove(options.chainId, lowestOrphan - 1n);
+    const finalizedIds = await tx.markFinal(
+      options.chainId,
+      lowestOrphan === undefined ? upTo : minBig(upTo, lowestOrphan - 1n),
+    );
+    await tx.saveCursor(next);
+    return refreshPayments(tx, [...orphaned, ...finalizedIds], now);
+  });
+}
+
+function sameHash(a: string, b: string): boolean {
+  return a.toLowerCase() === b.toLowerCase();
+}
+
+function minBig(a: bigint, b: bigint): bigint {
+  return a < b ? a : b;
+}
+
+function maxBig(a: bigint, b: bigint): bigint {
+  return a > b ? a : b;
+}

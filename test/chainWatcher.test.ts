@@ -1,0 +1,223 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { deployTestUsdc, testUsdcAbi } from '../src/adapters/chain/deployContracts.ts';
+import { expirePayments } from '../src/app/refreshPayments.ts';
+import { type ChainHarness, PAYMENT_TTL_MS, startChainHarness } from './helpers/chainHarness.ts';
+import { dialects } from './helpers/database.ts';
+
+describe.each(dialects)('chain watcher on anvil, %s', (dialect) => {
+  let h: ChainHarness;
+  beforeEach(async () => {
+    h = await startChainHarness(dialect);
+  });
+  afterEach(() => h.close());
+
+  const eventTypes = async (paymentId: string) =>
+    (await h.stores.ledger.listEvents(paymentId)).map((e) => e.type);
+  /** Moves the test clock and the chain's clock forward together. */
+  const advanceTime = async (ms: number) => {
+    h.clock.advance(ms);
+    await h.anvil.testClient.increaseTime({ seconds: Math.ceil(ms / 1000) });
+    await h.anvil.testClient.mine({ blocks: 1 });
+  };
+
+  it('an exact payment goes processing, then paid once final, with its block time and txid', async () => {
+    const payment = await h.createPayment('25.50');
+    const tx = await h.pay(payment.deposit!.depositAddress, 25_500_000n);
+    await h.poll();
+    expect((await h.status(payment.id)).state.status).toBe('processing');
+    expect(await eventTypes(payment.id)).toEqual(['payment.processing']);
+
+    await h.finalizeAll();
+    await h.poll();
+    const { payment: stored, state } = await h.status(payment.id);
+    expect(stored.status).toBe('paid');
+    expect(state).toMatchObject({ status: 'paid', amountReceivedBaseUnits: 25_500_000n, late: false });
+    const receipt = await h.anvil.publicClient.getTransactionReceipt({ hash: tx });
+    const block = await h.anvil.publicClient.getBlock({ blockNumber: receipt.blockNumber });
+    expect(state.paidAt).toStrictEqual(new Date(Number(block.timestamp) * 1000));
+    expect(stored.txid).toBe(tx);
+    expect(await eventTypes(payment.id)).toEqual(['payment.processing', 'payment.paid']);
+    const paidEvent = (await h.stores.ledger.listEvents(payment.id))[1]!;
+    expect(JSON.parse(paidEvent.payload)).toMatchObject({
+      event: 'payment.paid',
+      payment_id: payment.id,
+      status: 'paid',
+      txid: tx,
+      payout_amount: '24.8625', // 25.50 − 2.5% (0.6375)
+      coin_type: 'polygon_usdc',
+    });
+  });
+
+  it('two transfers complete one payment; paid_at is the block of the second', async () => {
+    const payment = await h.createPayment('10');
+    await h.pay(payment.deposit!.depositAddress, 4_000_000n);
+    const second = await h.pay(payment.deposit!.depositAddress, 6_000_000n);
+    await h.finalizeAll();
+    await h.poll();
+    const { payment: stored, state } = await h.status(payment.id);
+    expect(state.status).toBe('paid');
+    expect(state.amountReceivedBaseUnits).toBe(10_000_000n);
+    expect(stored.txid).toBe(second);
+  });
+
+  it('records an overpayment as amount received', async () => {
+    const payment = await h.createPayment('10');
+    await h.pay(payment.deposit!.depositAddress, 12_345_678n);
+    await h.finalizeAll();
+    await h.poll();
+    expect((await h.status(payment.id)).state).toMatchObject({
+      status: 'paid',
+      amountReceivedBaseUnits: 12_345_678n,
+    });
+  });
+
+  it('fails an underpayment at expiry, then a top-up makes it paid and late', async () => {
+    const payment = await h.createPayment('10');
+    await h.pay(payment.deposit!.depositAddress, 7_000_000n);
+    await h.finalizeAll();
+    await h.poll();
+    expect((await h.status(payment.id)).payment.status).toBe('processing');
+
+    await advanceTime(PAYMENT_TTL_MS + 1_000);
+    const expired = await expirePayments({ ledger: h.stores.ledger, clock: h.clock });
+    expect(expired.map((c) => c.to)).toEqual(['failed']);
+    expect(await eventTypes(payment.id)).toEqual(['payment.processing', 'payment.failed']);
+
+    await h.pay(payment.deposit!.depositAddress, 3_000_000n);
+    await h.finalizeAll();
+    await h.poll();
+    const { payment: stored, state } = await h.status(payment.id);
+    expect(stored.status).toBe('paid');
+    expect(state.late).toBe(true);
+    // The top-up is seen before it is final: "payment detected" again, then paid (docs/decisions/0003).
+    expect(await eventTypes(payment.id)).toEqual([
+      'payment.processing',
+      'payment.failed',
+      'payment.processing',
+      'payment.paid',
+    ]);
+  });
+
+  it('expires a payment nobody paid', async () => {
+    const payment = await h.createPayment('10');
+    await advanceTime(PAYMENT_TTL_MS + 1_000);
+    await h.poll();
+    await expirePayments({ ledger: h.stores.ledger, clock: h.clock });
+    expect((await h.status(payment.id)).payment.status).toBe('expired');
+    expect(await eventTypes(payment.id)).toEqual(['payment.expired']);
+  });
+
+  it('a reorg removing a seen transfer takes the payment back to pending, without an event', async () => {
+    const payment = await h.createPayment('10');
+    await h.poll();
+    await h.pay(payment.deposit!.depositAddress, 10_000_000n);
+    await h.poll();
+    expect((await h.status(payment.id)).payment.status).toBe('processing');
+
+    // Replace the last block (the one holding the transfer) with an empty one.
+    await h.anvil.testClient.request({ method: 'anvil_reorg', params: [1, []] } as never);
+    const result = await h.poll();
+    expect(result.reorgDepth).toBeGreaterThan(0);
+    const { payment: stored, state } = await h.status(payment.id);
+    expect(stored.status).toBe('pending');
+    expect(state.amountSeenBaseUnits).toBe(0n);
+    expect(await eventTypes(payment.id)).toEqual(['payment.processing']);
+    const transfers = await h.stores.ledger.listTransfers(payment.id);
+    expect(transfers).toHaveLength(1);
+    expect(transfers[0]!.orphaned).toBe(true);
+
+    // Finality never resurrects an orphaned transfer.
+    await h.finalizeAll();
+    await h.poll();
+    expect((await h.status(payment.id)).payment.status).toBe('pending');
+  });
+
+  it('a transfer re-mined in another block after a reorg counts once', async () => {
+    const payment = await h.createPayment('10');
+    const tx = await h.pay(payment.deposit!.depositAddress, 10_000_000n);
+    await h.poll();
+    const raw = await h.anvil.publicClient.getTransaction({ hash: tx });
+    // Reorg the block away but include the same transaction again in the replacement block.
+    const signed = await h.anvil.testClient.request({
+      method: 'eth_getRawTransactionByHash',
+      params: [tx],
+    } as never);
+    await h.anvil.testClient.request({ method: 'anvil_reorg', params: [1, [[signed, 0]]] } as never);
+    expect(raw.hash).toBe(tx);
+    await h.poll();
+    await h.finalizeAll();
+    await h.poll();
+    const { state } = await h.status(payment.id);
+    expect(state).toMatchObject({ status: 'paid', amountReceivedBaseUnits: 10_000_000n });
+    const transfers = await h.stores.ledger.listTransfers(payment.id);
+    expect(transfers.filter((t) => !t.orphaned)).toHaveLength(1);
+  });
+
+  it('ignores another token, transfers to unknown addresses, and transfers out of a deposit address', async () => {
+    const payment = await h.createPayment('10');
+    const otherToken = await deployTestUsdc(h.anvil.wallet(3), h.anvil.publicClient);
+    const mint = await h.anvil.wallet(3).writeContract({
+      address: otherToken,
+      abi: testUsdcAbi,
+      functionName: 'mint',
+      args: [h.addresses.customer, 100_000_000n],
+    });
+    await h.anvil.publicClient.waitForTransactionReceipt({ hash: mint });
+    await h.pay(payment.deposit!.depositAddress, 10_000_000n, { token: otherToken });
+    await h.pay('0x000000000000000000000000000000000000dEaD', 10_000_000n);
+    await h.finalizeAll();
+    await h.poll();
+    expect((await h.status(payment.id)).payment.status).toBe('pending');
+    expect(await h.stores.ledger.listTransfers(payment.id)).toHaveLength(0);
+  });
+
+  it('resumes after a crash before the cursor moved without counting anything twice', async () => {
+    const payment = await h.createPayment('10');
+    await h.pay(payment.deposit!.depositAddress, 5_000_000n);
+    await h.finalizeAll();
+    await h.poll();
+    // As if the process died after recording the range but the next run starts from an older cursor.
+    await h.database.handle.db.updateTable('chain_cursors').set({ next_block: 0 }).execute();
+    await h.database.handle.db.deleteFrom('chain_blocks').execute();
+    await h.poll();
+    const { state } = await h.status(payment.id);
+    expect(state.amountReceivedBaseUnits).toBe(5_000_000n);
+    expect(await h.stores.ledger.listTransfers(payment.id)).toHaveLength(1);
+    expect(await eventTypes(payment.id)).toEqual(['payment.processing']);
+  });
+
+  it('scans one eth_getLogs per block range, whatever the number of open payments', async () => {
+    for (let i = 0; i < 30; i += 1) await h.createPayment('1');
+    const calls: string[] = [];
+    const original = h.anvil.publicClient.request;
+    await h.anvil.testClient.mine({ blocks: 120 });
+    const spy = await import('../src/adapters/chain/chainReader.ts');
+    const client = spy.createRpcClient([h.anvil.rpcUrl]);
+    const counting = new Proxy(client, {
+      get(target, key, receiver) {
+        if (key === 'getLogs') {
+          return (...args: unknown[]) => {
+            calls.push('getLogs');
+            return (target.getLogs as (...a: unknown[]) => unknown)(...args);
+          };
+        }
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    const { pollChainOnce } = await import('../src/app/watchChain.ts');
+    const { capturingLogger } = await import('./helpers/logCapture.ts');
+    const result = await pollChainOnce(
+      {
+        ledger: h.stores.ledger,
+        chain: spy.chainReader(counting, { kind: 'finalized' }),
+        clock: h.clock,
+        logger: capturingLogger().logger,
+      },
+      { chainId: h.anvil.chain.id, tokenAddress: h.usdc.toLowerCase(), maxBlockRange: 50, startBlock: 0n },
+    );
+    expect(original).toBeDefined();
+    const head = await h.anvil.publicClient.getBlockNumber();
+    expect(result.nextBlock).toBe(head + 1n);
+    expect(calls).toHaveLength(Math.ceil(Number(head + 1n) / 50));
+  });
+});

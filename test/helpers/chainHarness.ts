@@ -1,0 +1,171 @@
+import type { Address } from 'viem';
+import { chainReader, createRpcClient } from '../../src/adapters/chain/chainReader.ts';
+import { deployFactory, deployTestUsdc, testUsdcAbi } from '../../src/adapters/chain/deployContracts.ts';
+import { depositPlanner } from '../../src/adapters/chain/depositPlanner.ts';
+import type { DialectName } from '../../src/adapters/db/database.ts';
+import { marketRates } from '../../src/adapters/rates/marketRates.ts';
+import { staticSource } from '../../src/adapters/rates/static.ts';
+import { createPayment } from '../../src/app/createPayment.ts';
+import { currentState } from '../../src/app/getPaymentStatus.ts';
+import { createMerchant } from '../../src/app/merchants/merchantAdmin.ts';
+import { type PollResult, pollChainOnce } from '../../src/app/watchChain.ts';
+import type { Merchant } from '../../src/domain/merchant.ts';
+import type { Payment } from '../../src/domain/payment.ts';
+import { createStores } from '../../src/main/wiring.ts';
+import { type Anvil, type AnvilOptions, startAnvil } from './anvil.ts';
+import { TestClock } from './clock.ts';
+import { createTestDatabase, type TestDatabase } from './database.ts';
+import { capturingLogger } from './logCapture.ts';
+
+/** Anvil accounts: 0 deploys and relays, 1 is the merchant, 2 the customer, 9 the treasury. */
+export const ROLES = { relayer: 0, merchant: 1, customer: 2, treasury: 9 } as const;
+export const USDC = (text: string) => BigInt(Math.round(Number(text) * 1e6)); // test literals only
+export const PAYMENT_TTL_MS = 60 * 60_000;
+
+export interface ChainHarness {
+  readonly anvil: Anvil;
+  readonly database: TestDatabase;
+  readonly stores: ReturnType<typeof createStores>;
+  readonly clock: TestClock;
+  readonly logs: () => string;
+  readonly usdc: Address;
+  readonly factory: Address;
+  readonly merchant: Merchant;
+  readonly addresses: { merchant: Address; customer: Address; treasury: Address; relayer: Address };
+  /** A payment created through the real use case. */
+  createPayment(amount: string, currency?: string): Promise<Payment>;
+  /** A plain USDC transfer from the customer (or `fromIndex`), mined in its own block. */
+  pay(
+    to: string,
+    baseUnits: bigint,
+    options?: { token?: Address; fromIndex?: number },
+  ): Promise<`0x${string}`>;
+  /** Mines blocks so that everything so far becomes final under the `finalized` tag. */
+  finalizeAll(): Promise<void>;
+  poll(): Promise<PollResult>;
+  /** The payment's stored row and its derived status now. */
+  status(paymentId: string): Promise<{ payment: Payment; state: Awaited<ReturnType<typeof currentState>> }>;
+  balanceOf(address: string, token?: Address): Promise<bigint>;
+  close(): Promise<void>;
+}
+
+/**
+ * A real chain (anvil, `finalized` trailing latest by 2 blocks) with the contracts deployed and the customer
+ * funded, a real database of the dialect, and the real use cases — the watcher reads the chain over JSON-RPC.
+ * Clock and chain time move together: the test clock starts at the chain's time.
+ */
+export async function startChainHarness(
+  dialect: DialectName,
+  anvilOptions: AnvilOptions = {},
+): Promise<ChainHarness> {
+  const anvil = await startAnvil({
+    ...anvilOptions,
+    args: ['--slots-in-an-epoch', '1', ...(anvilOptions.args ?? [])],
+  });
+  const database = await createTestDatabase(dialect);
+  const relayerWallet = anvil.wallet(ROLES.relayer);
+  const usdc = await deployTestUsdc(relayerWallet, anvil.publicClient);
+  const { factory } = await deployFactory(relayerWallet, anvil.publicClient);
+  const addresses = {
+    relayer: anvil.addresses[ROLES.relayer]!,
+    merchant: anvil.addresses[ROLES.merchant]!,
+    customer: anvil.addresses[ROLES.customer]!,
+    treasury: anvil.addresses[ROLES.treasury]!,
+  };
+  const mint = await relayerWallet.writeContract({
+    address: usdc,
+    abi: testUsdcAbi,
+    functionName: 'mint',
+    args: [addresses.customer, 1_000_000_000_000n],
+  });
+  await anvil.publicClient.waitForTransactionReceipt({ hash: mint });
+
+  const latest = await anvil.publicClient.getBlock();
+  const clock = new TestClock(new Date(Number(latest.timestamp) * 1000));
+  const { logger, text } = capturingLogger();
+  const stores = createStores(database.handle);
+  const chainId = anvil.chain.id;
+  const deposits = depositPlanner({
+    chainId,
+    tokenAddress: usdc,
+    factoryAddress: factory,
+    treasuryAddress: addresses.treasury,
+  });
+  const rates = marketRates({
+    sources: [staticSource({ EUR: '1.08' }, () => clock.now())],
+    clock,
+    cacheTtlMs: 60_000,
+    maxAgeMs: 60_000,
+    maxSpreadBps: 100,
+    timeoutMs: 1_000,
+    logger,
+  });
+  const { merchant } = await createMerchant(
+    { merchants: stores.merchants, clock, webhookAllowPrivate: true },
+    {
+      name: 'Chain Shop',
+      wallet: addresses.merchant,
+      webhookUrl: 'http://127.0.0.1:9/hooks',
+      commissionPercent: '2.5',
+    },
+  );
+  const reader = chainReader(createRpcClient([anvil.rpcUrl]), { kind: 'finalized' });
+  const watch = { chainId, tokenAddress: usdc.toLowerCase(), maxBlockRange: 50, startBlock: 0n };
+
+  return {
+    anvil,
+    database,
+    stores,
+    clock,
+    logs: text,
+    usdc,
+    factory,
+    merchant,
+    addresses,
+    createPayment: (amount, currency = 'USDC') =>
+      createPayment(
+        {
+          ...stores,
+          deposits,
+          rates,
+          clock,
+          maxAmountBaseUnits: 10n ** 12n,
+          paymentTtlMs: PAYMENT_TTL_MS,
+          webhookAllowPrivate: true,
+        },
+        merchant,
+        { amount, currency },
+      ),
+    async pay(to, baseUnits, options = {}) {
+      const wallet = anvil.wallet(options.fromIndex ?? ROLES.customer);
+      const hash = await wallet.writeContract({
+        address: options.token ?? usdc,
+        abi: testUsdcAbi,
+        functionName: 'transfer',
+        args: [to as Address, baseUnits],
+      });
+      await anvil.publicClient.waitForTransactionReceipt({ hash });
+      return hash;
+    },
+    async finalizeAll() {
+      await anvil.testClient.mine({ blocks: 3 });
+    },
+    poll: () => pollChainOnce({ ledger: stores.ledger, chain: reader, clock, logger }, watch),
+    async status(paymentId) {
+      const payment = await stores.payments.findById(paymentId);
+      if (!payment) throw new Error(`no payment ${paymentId}`);
+      return { payment, state: await currentState({ ledger: stores.ledger, clock }, payment) };
+    },
+    balanceOf: (address, token = usdc) =>
+      anvil.publicClient.readContract({
+        address: token,
+        abi: testUsdcAbi,
+        functionName: 'balanceOf',
+        args: [address as Address],
+      }),
+    async close() {
+      await anvil.stop();
+      await database.drop();
+    },
+  };
+}
