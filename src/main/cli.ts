@@ -18,6 +18,7 @@ import { type Config, ConfigError, loadConfig } from '../config.ts';
 import { parseDuration } from '../domain/duration.ts';
 import { PaylinkError } from '../domain/errors.ts';
 import type { Merchant } from '../domain/merchant.ts';
+import { registerChainCommands } from './commands/chain.ts';
 import { createLogger } from './logger.ts';
 import { type Role, serve } from './server.ts';
 import { createStores, openConfiguredDatabase } from './wiring.ts';
@@ -202,6 +203,7 @@ export function buildCli(config: () => Config): Command {
       out(`Merchant ${disabled.id} disabled.`);
     });
 
+  registerChainCommands(program, config);
   return program;
 }
 

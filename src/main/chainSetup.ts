@@ -1,0 +1,46 @@
+import type { Logger } from 'pino';
+import type { Hex } from 'viem';
+import type { ChainTarget } from '../adapters/chain/depositPlanner.ts';
+import { type Config, requireChainSetting } from '../config.ts';
+import { startSandboxChain } from './sandboxChain.ts';
+
+export interface ResolvedChain {
+  readonly target: ChainTarget;
+  readonly rpcUrls: readonly string[];
+  readonly relayerKey: Hex | undefined;
+  stop(): Promise<void>;
+}
+
+/**
+ * The chain this deployment takes payments on. On `sandbox` the service starts its own anvil and contracts;
+ * on `polygon` / `amoy` everything comes from configuration, and a missing setting stops the process naming it.
+ */
+export async function resolveChain(config: Config, stateDir: string, logger: Logger): Promise<ResolvedChain> {
+  if (config.network === 'sandbox') {
+    const rpcUrl = config.chain.rpcUrls[0];
+    if (!rpcUrl) throw new Error('no sandbox RPC URL');
+    const sandbox = await startSandboxChain(rpcUrl, stateDir, logger);
+    return {
+      target: {
+        chainId: config.chain.chainId,
+        tokenAddress: config.chain.usdcAddress ?? sandbox.usdc,
+        factoryAddress: config.chain.factoryAddress ?? sandbox.factory,
+        treasuryAddress: config.chain.treasuryAddress ?? sandbox.treasury,
+      },
+      rpcUrls: config.chain.rpcUrls,
+      relayerKey: config.chain.relayerKey ?? sandbox.relayerKey,
+      stop: () => sandbox.stop(),
+    };
+  }
+  return {
+    target: {
+      chainId: config.chain.chainId,
+      tokenAddress: requireChainSetting(config, 'usdcAddress', 'PAYLINK_USDC_ADDRESS'),
+      factoryAddress: requireChainSetting(config, 'factoryAddress', 'PAYLINK_FACTORY_ADDRESS'),
+      treasuryAddress: requireChainSetting(config, 'treasuryAddress', 'PAYLINK_TREASURY_ADDRESS'),
+    },
+    rpcUrls: requireChainSetting(config, 'rpcUrls', 'PAYLINK_RPC_URL'),
+    relayerKey: config.chain.relayerKey,
+    stop: async () => {},
+  };
+}

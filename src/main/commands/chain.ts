@@ -1,0 +1,95 @@
+import type { Command } from 'commander';
+import { createPublicClient, createWalletClient, defineChain, getAddress, http, isAddress } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { deployFactory, testUsdcAbi } from '../../adapters/chain/deployContracts.ts';
+import { migrateToLatest } from '../../adapters/db/database.ts';
+import { type Config, ConfigError, requireChainSetting, SANDBOX_RPC_URL } from '../../config.ts';
+import { PaylinkError, ValidationError } from '../../domain/errors.ts';
+import { formatUsdc, parseUsdc } from '../../domain/money.ts';
+import { readSandboxContracts, SANDBOX_ACCOUNTS, sandboxAccount, sandboxChain } from '../sandboxChain.ts';
+import { stateDirOf } from '../server.ts';
+import { createStores, openConfiguredDatabase } from '../wiring.ts';
+
+function out(text: string): void {
+  process.stdout.write(`${text}\n`);
+}
+
+/** `paylink contracts deploy` and `paylink sandbox pay`: the commands that touch the chain. */
+export function registerChainCommands(program: Command, config: () => Config): void {
+  program
+    .command('contracts')
+    .description('forwarder contracts')
+    .command('deploy')
+    .description('deploy the ForwarderFactory with PAYLINK_RELAYER_KEY and print its address')
+    .option('--json', 'print JSON')
+    .action(async (options: { json?: boolean }) => {
+      const cfg = config();
+      const rpcUrl = requireChainSetting(cfg, 'rpcUrls', 'PAYLINK_RPC_URL')[0]!;
+      const key = requireChainSetting(cfg, 'relayerKey', 'PAYLINK_RELAYER_KEY');
+      const chain = defineChain({
+        id: cfg.chain.chainId,
+        name: cfg.network,
+        nativeCurrency: { name: 'POL', symbol: 'POL', decimals: 18 },
+        rpcUrls: { default: { http: [rpcUrl] } },
+      });
+      const publicClient = createPublicClient({ chain, transport: http(rpcUrl) });
+      const actual = await publicClient.getChainId();
+      if (actual !== cfg.chain.chainId) {
+        throw new ConfigError(
+          `PAYLINK_RPC_URL serves chain ${actual}, but PAYLINK_NETWORK=${cfg.network} is chain ${cfg.chain.chainId}`,
+        );
+      }
+      const wallet = createWalletClient({
+        account: privateKeyToAccount(key),
+        chain,
+        transport: http(rpcUrl),
+      });
+      const { factory, implementation } = await deployFactory(wallet, publicClient);
+      if (options.json) return out(JSON.stringify({ factory, implementation }));
+      out(`ForwarderFactory deployed at ${factory} (implementation ${implementation}).`);
+      out(`Set PAYLINK_FACTORY_ADDRESS=${factory}`);
+    });
+
+  program
+    .command('sandbox')
+    .description('sandbox helpers')
+    .command('pay <payment_id>')
+    .description("send USDC to a payment's deposit address from the sandbox customer")
+    .option('--amount <usdc>', 'USDC to send (default: exactly the amount due)')
+    .action(async (paymentId: string, options: { amount?: string }) => {
+      const cfg = config();
+      if (cfg.network !== 'sandbox')
+        throw new ConfigError('sandbox pay only works with PAYLINK_NETWORK=sandbox');
+      const database = openConfiguredDatabase(cfg);
+      try {
+        await migrateToLatest(database.db);
+        const payment = /^[0-9a-f-]{36}$/i.test(paymentId)
+          ? await createStores(database).payments.findById(paymentId.toLowerCase())
+          : undefined;
+        if (!payment?.deposit) throw new PaylinkError('NOT_FOUND', 'Payment not found');
+        const amount = options.amount === undefined ? payment.quote.usdcBaseUnits : parseUsdc(options.amount);
+        if (amount === undefined || amount <= 0n)
+          throw new ValidationError('amount', 'must be a positive USDC amount');
+        const contracts = readSandboxContracts(stateDirOf(cfg));
+        const token = cfg.chain.usdcAddress ?? contracts?.usdc;
+        if (!token || !isAddress(token))
+          throw new ConfigError('the sandbox chain is not running: start it with npm start');
+        const rpcUrl = cfg.chain.rpcUrls[0] ?? SANDBOX_RPC_URL;
+        const chain = sandboxChain(rpcUrl);
+        const wallet = createWalletClient({
+          account: sandboxAccount(SANDBOX_ACCOUNTS.customer),
+          chain,
+          transport: http(rpcUrl),
+        });
+        const hash = await wallet.writeContract({
+          address: getAddress(token),
+          abi: testUsdcAbi,
+          functionName: 'transfer',
+          args: [getAddress(payment.deposit.depositAddress), amount],
+        });
+        out(`Sent ${formatUsdc(amount)} USDC to ${payment.deposit.depositAddress}: ${hash}`);
+      } finally {
+        await database.close();
+      }
+    });
+}

@@ -1,0 +1,55 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Logger } from 'pino';
+
+/** What one pass of a background job reports: `busy` runs the next pass at once (catching up), `idle` waits. */
+export type PassOutcome = 'busy' | 'idle';
+
+export interface LoopOptions {
+  readonly name: string;
+  readonly intervalMs: number;
+  readonly signal: AbortSignal;
+  readonly logger: Pick<Logger, 'warn' | 'error'>;
+  /** Longest wait after repeated failures. */
+  readonly maxBackoffMs?: number;
+}
+
+/**
+ * Runs a background job until the signal aborts: a failing pass is logged and retried with exponential
+ * backoff (RPC down, database restarting), never allowed to end the loop or the process.
+ */
+export async function runLoop(options: LoopOptions, pass: () => Promise<PassOutcome>): Promise<void> {
+  const maxBackoffMs = options.maxBackoffMs ?? 30_000;
+  let failures = 0;
+  while (!options.signal.aborted) {
+    let waitMs = options.intervalMs;
+    try {
+      const outcome = await pass();
+      if (failures > 0) options.logger.warn({ job: options.name, failures }, 'background job recovered');
+      failures = 0;
+      if (outcome === 'busy') waitMs = 0;
+    } catch (error) {
+      failures += 1;
+      waitMs = Math.min(maxBackoffMs, options.intervalMs * 2 ** Math.min(failures, 10));
+      options.logger.warn(
+        { job: options.name, failures, retryInMs: waitMs, err: describeError(error) },
+        'background job failed',
+      );
+    }
+    if (waitMs > 0) await sleep(waitMs, undefined, { signal: options.signal }).catch(() => undefined);
+    else await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+/**
+ * An error as a log line may show it: RPC URLs often carry a provider API key in their path or query, so only
+ * their host is kept.
+ */
+export function describeError(error: unknown): { name: string; message: string } {
+  const name = error instanceof Error ? error.name : 'Error';
+  const raw =
+    error instanceof Error
+      ? ((error as Error & { shortMessage?: string }).shortMessage ?? error.message)
+      : String(error);
+  const message = raw.replace(/\b(https?|wss?):\/\/([^/\s"'?#]+)[^\s"']*/g, '$1://$2/…').slice(0, 500);
+  return { name, message };
+}

@@ -1,0 +1,143 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import {
+  type Address,
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  getAddress,
+  type Hex,
+  http,
+} from 'viem';
+import { mnemonicToAccount } from 'viem/accounts';
+import { type AnvilProcess, rpcChainId, spawnAnvil } from '../adapters/chain/anvilProcess.ts';
+import { deployFactory, deployTestUsdc, testUsdcAbi } from '../adapters/chain/deployContracts.ts';
+
+/**
+ * The sandbox's chain: a local anvil (2 s blocks; the `finalized` tag trails latest by 2 blocks, as on a
+ * real chain with fast finality), a test USDC and the forwarder factory deployed on it, and a customer account
+ * holding USDC for `paylink sandbox pay`. The chain's state is kept in the state directory across restarts,
+ * so payments created earlier keep their deposit addresses.
+ *
+ * Everything here uses anvil's well-known development mnemonic: these keys are public and worth nothing.
+ */
+export const SANDBOX_CHAIN_ID = 31337;
+const SANDBOX_MNEMONIC = 'test test test test test test test test test test test junk';
+export const SANDBOX_ACCOUNTS = { relayer: 0, merchant: 1, customer: 2, treasury: 9 } as const;
+const CUSTOMER_FUNDING_BASE_UNITS = 1_000_000n * 1_000_000n; // 1,000,000 USDC
+
+export function sandboxAccount(index: number) {
+  return mnemonicToAccount(SANDBOX_MNEMONIC, { addressIndex: index });
+}
+
+export function sandboxPrivateKey(index: number): Hex {
+  const key = sandboxAccount(index).getHdKey().privateKey;
+  if (!key) throw new Error('no private key derived');
+  return `0x${Buffer.from(key).toString('hex')}`;
+}
+
+export const sandboxChain = (rpcUrl: string) =>
+  defineChain({
+    id: SANDBOX_CHAIN_ID,
+    name: 'Paylink sandbox',
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  });
+
+export interface SandboxContracts {
+  readonly usdc: Address;
+  readonly factory: Address;
+}
+
+export interface SandboxChain extends SandboxContracts {
+  readonly rpcUrl: string;
+  readonly treasury: Address;
+  readonly relayerKey: Hex;
+  /** Stops the node this process started (none if it joined one already running). */
+  stop(): Promise<void>;
+}
+
+/** Starts (or joins) the sandbox node at `rpcUrl` and makes sure the contracts are there. */
+export async function startSandboxChain(
+  rpcUrl: string,
+  stateDir: string,
+  logger: Logger,
+): Promise<SandboxChain> {
+  let node: AnvilProcess | undefined;
+  const answering = await rpcChainId(rpcUrl);
+  if (answering === undefined) {
+    const { hostname, port } = new URL(rpcUrl);
+    node = await spawnAnvil({
+      host: hostname,
+      port: Number(port),
+      chainId: SANDBOX_CHAIN_ID,
+      args: [
+        '--block-time',
+        '2',
+        '--slots-in-an-epoch',
+        '1',
+        '--state',
+        join(stateDir, 'anvil-state.json'),
+        '--state-interval',
+        '10',
+        '--silent',
+      ],
+    });
+    logger.info({ rpcUrl }, 'sandbox chain started');
+  } else if (answering !== SANDBOX_CHAIN_ID) {
+    throw new Error(`${rpcUrl} answers as chain ${answering}, not the sandbox (${SANDBOX_CHAIN_ID})`);
+  }
+  try {
+    const contracts = await ensureContracts(rpcUrl, stateDir, logger);
+    return {
+      ...contracts,
+      rpcUrl,
+      treasury: sandboxAccount(SANDBOX_ACCOUNTS.treasury).address,
+      relayerKey: sandboxPrivateKey(SANDBOX_ACCOUNTS.relayer),
+      stop: async () => node?.stop(),
+    };
+  } catch (error) {
+    await node?.stop();
+    throw error;
+  }
+}
+
+async function ensureContracts(rpcUrl: string, stateDir: string, logger: Logger): Promise<SandboxContracts> {
+  const chain = sandboxChain(rpcUrl);
+  const publicClient = createPublicClient({ chain, transport: http(rpcUrl), pollingInterval: 250 });
+  const file = join(stateDir, 'sandbox-chain.json');
+  if (existsSync(file)) {
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as SandboxContracts;
+    const [usdcCode, factoryCode] = await Promise.all([
+      publicClient.getCode({ address: saved.usdc }),
+      publicClient.getCode({ address: saved.factory }),
+    ]);
+    if (usdcCode && usdcCode !== '0x' && factoryCode && factoryCode !== '0x') return saved;
+    logger.warn('sandbox chain has no contracts (state lost?): deploying them again');
+  }
+  const deployer = createWalletClient({
+    account: sandboxAccount(SANDBOX_ACCOUNTS.relayer),
+    chain,
+    transport: http(rpcUrl),
+  });
+  const usdc = await deployTestUsdc(deployer, publicClient);
+  const { factory } = await deployFactory(deployer, publicClient);
+  const mint = await deployer.writeContract({
+    address: usdc,
+    abi: testUsdcAbi,
+    functionName: 'mint',
+    args: [sandboxAccount(SANDBOX_ACCOUNTS.customer).address, CUSTOMER_FUNDING_BASE_UNITS],
+  });
+  await publicClient.waitForTransactionReceipt({ hash: mint });
+  const contracts = { usdc: getAddress(usdc), factory: getAddress(factory) };
+  writeFileSync(file, `${JSON.stringify(contracts, null, 2)}\n`);
+  logger.info(contracts, 'sandbox contracts deployed');
+  return contracts;
+}
+
+/** The contracts of a running sandbox, as recorded when they were deployed. */
+export function readSandboxContracts(stateDir: string): SandboxContracts | undefined {
+  const file = join(stateDir, 'sandbox-chain.json');
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as SandboxContracts) : undefined;
+}

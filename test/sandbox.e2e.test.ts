@@ -1,0 +1,134 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAnvil } from './helpers/anvil.ts';
+import { PAYLINK_BIN, runCli } from './helpers/cli.ts';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+/** Polls until `check` passes or the bound runs out (the bound is a safety net, not an assertion on speed). */
+async function eventually<T>(
+  probe: () => Promise<T>,
+  accept: (value: T) => boolean,
+  tries = 120,
+): Promise<T> {
+  let last = await probe();
+  for (let i = 0; i < tries && !accept(last); i += 1) {
+    await sleep(250);
+    last = await probe();
+  }
+  return last;
+}
+
+describe('the sandbox, as a newcomer runs it (npm start + paylink sandbox pay)', () => {
+  let dir: string;
+  let env: Record<string, string>;
+  let server: ChildProcess;
+  let apiKey: string;
+  let baseUrl: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'paylink-sandbox-'));
+    const [apiPort, checkoutPort, rpcPort] = [await freePort(), await freePort(), await freePort()];
+    baseUrl = `http://127.0.0.1:${apiPort}`;
+    env = {
+      PATH: process.env.PATH ?? '',
+      PAYLINK_DATABASE_URL: `sqlite:${join(dir, 'paylink.db')}`,
+      PAYLINK_API_PORT: String(apiPort),
+      PAYLINK_CHECKOUT_PORT: String(checkoutPort),
+      PAYLINK_RPC_URL: `http://127.0.0.1:${rpcPort}`,
+      PAYLINK_POLL_INTERVAL: '250ms',
+      PAYLINK_LOG_LEVEL: 'warn',
+    };
+    server = spawn(process.execPath, [PAYLINK_BIN, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let banner = '';
+    server.stdout?.on('data', (chunk: Buffer) => {
+      banner += chunk.toString();
+    });
+    await eventually(
+      async () => banner,
+      (text) => text.includes('API key'),
+    );
+    apiKey = JSON.parse(readFileSync(join(dir, 'sandbox-merchant.json'), 'utf8')).apiKey;
+    expect(banner).toContain(apiKey);
+  });
+
+  afterAll(async () => {
+    if (server.exitCode === null) {
+      const exited = new Promise((resolve) => server.once('exit', resolve));
+      server.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('takes a payment from pending to paid with `paylink sandbox pay`', async () => {
+    const created = await fetch(`${baseUrl}/payments/api/create/`, {
+      method: 'POST',
+      headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ amount: 25, currency: 'EUR' }),
+    });
+    expect(created.status).toBe(201);
+    const { payment_id: id, details } = await created.json();
+    expect(details.deposit_address).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    const status = () =>
+      fetch(`${baseUrl}/payments/api/status/${id}/`, { headers: { 'x-api-key': apiKey } }).then((r) =>
+        r.json(),
+      );
+    expect((await status()).status).toBe('pending');
+
+    const paid = await runCli(['sandbox', 'pay', id], env);
+    expect(paid.stderr).toBe('');
+    expect(paid.stdout).toMatch(/^Sent 27\.00 USDC to 0x[0-9a-fA-F]{40}: 0x[0-9a-f]{64}/);
+
+    const final = await eventually(status, (s) => s.status === 'paid');
+    expect(final).toMatchObject({
+      status: 'paid',
+      amount_received: '27.00',
+      late: false,
+      payout_amount: '26.73 USDC',
+    });
+    expect(final.txid).toBe(paid.stdout.trim().split(': ')[1]);
+  });
+
+  it('refuses to pay an unknown payment', async () => {
+    const result = await runCli(['sandbox', 'pay', '6f1c1f2e-8a4b-4c1e-9d3a-2b7e5f0a9c11'], env);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('Payment not found');
+  });
+});
+
+describe('paylink contracts deploy', () => {
+  it('deploys the factory with the relayer key and prints its address', async () => {
+    const anvil = await startAnvil();
+    try {
+      const result = await runCli(['contracts', 'deploy', '--json'], {
+        PAYLINK_NETWORK: 'sandbox',
+        PAYLINK_RPC_URL: anvil.rpcUrl,
+        PAYLINK_RELAYER_KEY: '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d',
+        PAYLINK_DATABASE_URL: 'sqlite::memory:',
+      });
+      expect(result.stderr).toBe('');
+      const { factory } = JSON.parse(result.stdout);
+      expect(factory).toMatch(/^0x[0-9a-fA-F]{40}$/);
+      const code = await anvil.publicClient.getCode({ address: factory });
+      expect(code && code.length > 2).toBe(true);
+      expect(result.stdout).not.toContain('59c6995e');
+    } finally {
+      await anvil.stop();
+    }
+  });
+});
