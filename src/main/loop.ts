@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 
@@ -15,18 +16,21 @@ export interface LoopOptions {
 
 /**
  * Runs a background job until the signal aborts: a failing pass is logged and retried with exponential
- * backoff (RPC down, database restarting), never allowed to end the loop or the process.
+ * backoff (RPC down, database restarting), never allowed to end the loop or the process. Passes start at a
+ * fixed rate (the wait is the interval minus the time the pass took), so an event is picked up within one
+ * interval plus one pass, not two.
  */
 export async function runLoop(options: LoopOptions, pass: () => Promise<PassOutcome>): Promise<void> {
   const maxBackoffMs = options.maxBackoffMs ?? 30_000;
   let failures = 0;
   while (!options.signal.aborted) {
+    const startedMs = performance.now();
     let waitMs = options.intervalMs;
     try {
       const outcome = await pass();
       if (failures > 0) options.logger.warn({ job: options.name, failures }, 'background job recovered');
       failures = 0;
-      if (outcome === 'busy') waitMs = 0;
+      waitMs = outcome === 'busy' ? 0 : Math.max(0, options.intervalMs - (performance.now() - startedMs));
     } catch (error) {
       failures += 1;
       waitMs = Math.min(maxBackoffMs, options.intervalMs * 2 ** Math.min(failures, 10));

@@ -64,6 +64,12 @@ function toEvent(row: Selectable<EventsTable>): OutboxEvent {
   };
 }
 
+/**
+ * Addresses per IN list when matching logs: SQLite allows 32,766 parameters and PostgreSQL 65,535; beyond a
+ * thousand or so the per-query overhead is already amortized (bench/matching.ts).
+ */
+const IN_LIST_SIZE = 1_000;
+
 const unique = (ids: readonly { payment_id: string }[]) => [...new Set(ids.map((r) => r.payment_id))];
 
 function transactionOf(trx: Kysely<DatabaseSchema>, dialect: DatabaseHandle['dialect']): LedgerTransaction {
@@ -202,13 +208,12 @@ export function ledgerRepository(handle: DatabaseHandle): Ledger {
 
     async paymentsByDepositAddress(chainId, addresses) {
       const found = new Map<string, string>();
-      // Bounded IN lists: SQLite allows 32,766 parameters, PostgreSQL 65,535; 500 keeps plans cheap.
-      for (let i = 0; i < addresses.length; i += 500) {
+      for (let i = 0; i < addresses.length; i += IN_LIST_SIZE) {
         const rows = await db
           .selectFrom('payments')
           .select(['id', 'deposit_address'])
           .where('chain_id', '=', chainId)
-          .where('deposit_address', 'in', addresses.slice(i, i + 500))
+          .where('deposit_address', 'in', addresses.slice(i, i + IN_LIST_SIZE))
           .execute();
         for (const row of rows) if (row.deposit_address) found.set(row.deposit_address, row.id);
       }

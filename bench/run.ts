@@ -1,0 +1,23 @@
+import { runFinalityLatencyBench } from './finalityLatency.ts';
+import { runMatchingBench } from './matching.ts';
+
+/**
+ * `npm run bench`: every benchmark in turn, each printing its figures next to a baseline measured in the same
+ * run. Benchmarks never fail the build; they report. Run them on a quiet machine.
+ */
+const benches: [string, () => Promise<string[]>][] = [
+  ['matching', runMatchingBench],
+  ['finality latency', runFinalityLatencyBench],
+];
+
+const only = process.argv.slice(2);
+for (const [name, run] of benches) {
+  if (only.length > 0 && !only.some((o) => name.includes(o))) continue;
+  process.stdout.write(`\n== ${name}\n`);
+  try {
+    for (const line of await run()) process.stdout.write(`${line}\n`);
+  } catch (error) {
+    process.stdout.write(`  failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  }
+}
