@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -7,18 +6,25 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pino from 'pino';
 import { type Address, createPublicClient, createWalletClient, http } from 'viem';
 import { spawnAnvil } from '../src/adapters/chain/anvilProcess.ts';
-import { deployFactory, deployTestUsdc, testUsdcAbi } from '../src/adapters/chain/deployContracts.ts';
+import { testUsdcAbi } from '../src/adapters/chain/deployContracts.ts';
 import { depositPlanner } from '../src/adapters/chain/depositPlanner.ts';
 import { migrateToLatest, openDatabase } from '../src/adapters/db/database.ts';
+import { inProcessSingletonLocks } from '../src/adapters/db/singletonLocks.ts';
 import { marketRates } from '../src/adapters/rates/marketRates.ts';
 import { staticSource } from '../src/adapters/rates/static.ts';
 import { createPayment } from '../src/app/createPayment.ts';
 import { createMerchant } from '../src/app/merchants/merchantAdmin.ts';
 import { systemClock } from '../src/app/ports.ts';
 import { loadConfig } from '../src/config.ts';
-import { SANDBOX_ACCOUNTS, sandboxAccount, sandboxChain } from '../src/main/sandboxChain.ts';
+import {
+  deploySandboxContracts,
+  SANDBOX_ACCOUNTS,
+  sandboxAccount,
+  sandboxChain,
+} from '../src/main/sandboxChain.ts';
 import { createStores } from '../src/main/wiring.ts';
 import { runWorker } from '../src/main/worker.ts';
+import { freePort } from '../test/helpers/net.ts';
 import { fmt, isMain, percentile } from './support.ts';
 
 /**
@@ -27,17 +33,6 @@ import { fmt, isMain, percentile } from './support.ts';
  */
 const SAMPLES = 30;
 const POLL_INTERVAL_MS = 500;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
 
 export async function runFinalityLatencyBench(): Promise<string[]> {
   const dir = mkdtempSync(join(tmpdir(), 'paylink-bench-'));
@@ -52,25 +47,12 @@ export async function runFinalityLatencyBench(): Promise<string[]> {
     await migrateToLatest(handle.db);
     const chain = sandboxChain(node.rpcUrl);
     const publicClient = createPublicClient({ chain, transport: http(node.rpcUrl), pollingInterval: 20 });
-    const deployer = createWalletClient({
-      account: sandboxAccount(SANDBOX_ACCOUNTS.relayer),
-      chain,
-      transport: http(node.rpcUrl),
-    });
     const customer = createWalletClient({
       account: sandboxAccount(SANDBOX_ACCOUNTS.customer),
       chain,
       transport: http(node.rpcUrl),
     });
-    const usdc = await deployTestUsdc(deployer, publicClient);
-    const { factory } = await deployFactory(deployer, publicClient);
-    const mint = await deployer.writeContract({
-      address: usdc,
-      abi: testUsdcAbi,
-      functionName: 'mint',
-      args: [customer.account.address, 10n ** 12n],
-    });
-    await publicClient.waitForTransactionReceipt({ hash: mint });
+    const { usdc, factory } = await deploySandboxContracts(node.rpcUrl);
 
     const logger = pino({ level: 'silent' });
     const stores = createStores(handle);
@@ -114,7 +96,14 @@ export async function runFinalityLatencyBench(): Promise<string[]> {
       webhookAllowPrivate: true,
     };
     const worker = runWorker(
-      { ...stores, clock, logger, config, chain: { target, rpcUrls: [node.rpcUrl] } },
+      {
+        ...stores,
+        locks: inProcessSingletonLocks(),
+        clock,
+        logger,
+        config,
+        chain: { target, rpcUrls: [node.rpcUrl] },
+      },
       stop.signal,
     );
 

@@ -1,5 +1,7 @@
+import { runApiBench } from './api.ts';
 import { runFinalityLatencyBench } from './finalityLatency.ts';
 import { runMatchingBench } from './matching.ts';
+import { runWebhookBench } from './webhooks.ts';
 
 /**
  * `npm run bench`: every benchmark in turn, each printing its figures next to a baseline measured in the same
@@ -8,6 +10,8 @@ import { runMatchingBench } from './matching.ts';
 const benches: [string, () => Promise<string[]>][] = [
   ['matching', runMatchingBench],
   ['finality latency', runFinalityLatencyBench],
+  ['webhooks', runWebhookBench],
+  ['api', runApiBench],
 ];
 
 const only = process.argv.slice(2);

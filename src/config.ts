@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { parseDecimal } from './domain/decimal.ts';
 import { parseDuration } from './domain/duration.ts';
 import { parseUsdc } from './domain/money.ts';
+import { type BucketPolicy, parseRate } from './domain/tokenBucket.ts';
+import { DEFAULT_RETRY_SCHEDULE_MS, parseRetrySchedule } from './domain/webhookRetry.ts';
 
 /**
  * Configuration: read once from the environment at start, validated, frozen. A bad value stops the process
@@ -26,21 +28,38 @@ export interface NetworkPreset {
   readonly usdcAddress: Address | undefined;
   readonly explorerUrl: string;
   readonly name: string;
+  /**
+   * A public RPC for the checkout's wallet button (wallet_addEthereumChain). Never PAYLINK_RPC_URL: provider
+   * URLs often carry an API key, and this one is shown to every customer.
+   */
+  readonly publicRpcUrl: string | undefined;
+  readonly nativeCurrencySymbol: string;
 }
 
 export const NETWORKS: Readonly<Record<Network, NetworkPreset>> = {
-  sandbox: { chainId: 31337, usdcAddress: undefined, explorerUrl: '', name: 'Sandbox (local anvil)' },
+  sandbox: {
+    chainId: 31337,
+    usdcAddress: undefined,
+    explorerUrl: '',
+    name: 'Sandbox (local anvil)',
+    publicRpcUrl: undefined,
+    nativeCurrencySymbol: 'ETH',
+  },
   polygon: {
     chainId: 137,
     usdcAddress: '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359',
     explorerUrl: 'https://polygonscan.com',
     name: 'Polygon',
+    publicRpcUrl: 'https://polygon-rpc.com',
+    nativeCurrencySymbol: 'POL',
   },
   amoy: {
     chainId: 80002,
     usdcAddress: '0x41E94Eb019C0762f9Bfcf9Fb1E58725BfB0e7582',
     explorerUrl: 'https://amoy.polygonscan.com',
     name: 'Polygon Amoy',
+    publicRpcUrl: 'https://rpc-amoy.polygon.technology',
+    nativeCurrencySymbol: 'POL',
   },
 };
 
@@ -83,6 +102,28 @@ export interface Config {
   };
   readonly adminToken: string | undefined;
   readonly webhookAllowPrivate: boolean;
+  /** Rate limits of the merchant API (docs/decisions/0007-rate-limits.md); null: not limited. */
+  readonly rateLimit: {
+    readonly perKey: BucketPolicy | null;
+    /** Requests without a valid API key, per client address. */
+    readonly perIp: BucketPolicy | null;
+    /** Buckets shared by every API process; unset: each process counts alone, in memory. */
+    readonly redisUrl: string | undefined;
+  };
+  /** Fastify's trustProxy: which proxies' X-Forwarded-For gives the client address (the per-IP limit). */
+  readonly trustProxy: boolean | number | readonly string[];
+  /** How long an authenticated API key is remembered by an API process (0: looked up on every request). */
+  readonly authCacheTtlMs: number;
+  /** When /readyz calls the chain watcher failing. */
+  readonly readiness: { readonly maxLagBlocks: number; readonly maxStallMs: number };
+  readonly webhooks: {
+    /** One attempt's whole exchange (connect, send, response) must fit in this. */
+    readonly timeoutMs: number;
+    /** Delays before the 2nd, 3rd, … attempt; the first is immediate. */
+    readonly retryScheduleMs: readonly number[];
+    /** A claimed event's lease: one attempt plus a minute to record it; past it the event is claimed again. */
+    readonly leaseMs: number;
+  };
   readonly logLevel: string;
   readonly chain: ChainConfig;
 }
@@ -125,6 +166,28 @@ const usdcAmount = (name: string) =>
 const boolean = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 const url = z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, ''));
 
+/** `100/s`, `6000/m` … in requests per second, or `off` (null). */
+const rateSetting = (name: string, fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((text, ctx) => {
+      if (text.trim().toLowerCase() === 'off') return null;
+      const perSecond = parseRate(text);
+      if (perSecond === undefined) {
+        ctx.addIssue({ code: 'custom', message: `${name} must be a rate such as 100/s or 6000/m, or off` });
+        return z.NEVER;
+      }
+      return perSecond;
+    });
+const burstSetting = z.coerce.number().int().min(1).max(1_000_000).optional();
+
+/** Without an explicit burst, twice the per-second rate: 100/s bursts to 200. */
+function bucketPolicy(ratePerSecond: number | null, burst: number | undefined): BucketPolicy | null {
+  if (ratePerSecond === null) return null;
+  return { ratePerSecond, burst: burst ?? Math.max(1, Math.ceil(2 * ratePerSecond)) };
+}
+
 const envSchema = z.object({
   PAYLINK_DATABASE_URL: z
     .string()
@@ -161,6 +224,67 @@ const envSchema = z.object({
     .optional()
     .or(z.literal('').transform(() => undefined)),
   PAYLINK_WEBHOOK_ALLOW_PRIVATE: boolean.optional(),
+  PAYLINK_WEBHOOK_TIMEOUT: duration('PAYLINK_WEBHOOK_TIMEOUT')
+    .default(15_000)
+    .refine((ms) => ms <= 60_000, 'PAYLINK_WEBHOOK_TIMEOUT must be at most 60s'),
+  PAYLINK_WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .optional()
+    .transform((text, ctx) => {
+      if (text === undefined) return DEFAULT_RETRY_SCHEDULE_MS;
+      const schedule = parseRetrySchedule(text);
+      if (!schedule) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'PAYLINK_WEBHOOK_RETRY_SCHEDULE must be comma-separated durations such as 5s,5m,30m,2h',
+        });
+        return z.NEVER;
+      }
+      return schedule;
+    }),
+  PAYLINK_RATE_LIMIT: rateSetting('PAYLINK_RATE_LIMIT', '100/s'),
+  PAYLINK_RATE_LIMIT_BURST: burstSetting,
+  PAYLINK_RATE_LIMIT_IP: rateSetting('PAYLINK_RATE_LIMIT_IP', '10/s'),
+  PAYLINK_RATE_LIMIT_IP_BURST: burstSetting,
+  PAYLINK_REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\/.+/, 'PAYLINK_REDIS_URL must be a redis:// or rediss:// URL')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  PAYLINK_TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((text, ctx): boolean | number | string[] => {
+      const value = text?.trim() ?? '';
+      if (value === '' || value === 'false') return false;
+      if (value === 'true') return true;
+      if (/^\d{1,2}$/.test(value)) return Number(value);
+      const list = value.split(',').map((part) => part.trim());
+      if (list.every((part) => /^[0-9A-Fa-f.:]+(\/\d{1,3})?$/.test(part))) return list;
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'PAYLINK_TRUST_PROXY must be true, false, a hop count, or comma-separated proxy addresses/CIDRs',
+      });
+      return z.NEVER;
+    }),
+  PAYLINK_AUTH_CACHE_TTL: z
+    .string()
+    .default('5s')
+    .transform((text, ctx) => {
+      if (text.trim() === '0' || text.trim() === 'off') return 0;
+      const ms = parseDuration(text);
+      if (ms === undefined || ms <= 0 || ms > 300_000) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'PAYLINK_AUTH_CACHE_TTL must be a duration up to 5m (e.g. 5s), or 0',
+        });
+        return z.NEVER;
+      }
+      return ms;
+    }),
+  PAYLINK_READY_MAX_LAG_BLOCKS: z.coerce.number().int().min(1).max(1_000_000).default(100),
+  PAYLINK_READY_MAX_STALL: duration('PAYLINK_READY_MAX_STALL').default(120_000),
   PAYLINK_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PAYLINK_RPC_URL: z
     .string()
@@ -287,6 +411,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     adminToken: e.PAYLINK_ADMIN_TOKEN,
     webhookAllowPrivate: e.PAYLINK_WEBHOOK_ALLOW_PRIVATE ?? e.PAYLINK_NETWORK === 'sandbox',
+    rateLimit: {
+      perKey: bucketPolicy(e.PAYLINK_RATE_LIMIT, e.PAYLINK_RATE_LIMIT_BURST),
+      perIp: bucketPolicy(e.PAYLINK_RATE_LIMIT_IP, e.PAYLINK_RATE_LIMIT_IP_BURST),
+      redisUrl: e.PAYLINK_REDIS_URL,
+    },
+    trustProxy: e.PAYLINK_TRUST_PROXY,
+    authCacheTtlMs: e.PAYLINK_AUTH_CACHE_TTL,
+    readiness: { maxLagBlocks: e.PAYLINK_READY_MAX_LAG_BLOCKS, maxStallMs: e.PAYLINK_READY_MAX_STALL },
+    webhooks: {
+      timeoutMs: e.PAYLINK_WEBHOOK_TIMEOUT,
+      retryScheduleMs: e.PAYLINK_WEBHOOK_RETRY_SCHEDULE,
+      leaseMs: e.PAYLINK_WEBHOOK_TIMEOUT + 60_000,
+    },
     logLevel: e.PAYLINK_LOG_LEVEL,
     chain: {
       network: e.PAYLINK_NETWORK,

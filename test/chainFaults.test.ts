@@ -1,34 +1,28 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Address, createPublicClient, createWalletClient, http } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AnvilProcess, spawnAnvil } from '../src/adapters/chain/anvilProcess.ts';
 import { chainReader, createRpcClient } from '../src/adapters/chain/chainReader.ts';
-import { deployFactory, deployTestUsdc, testUsdcAbi } from '../src/adapters/chain/deployContracts.ts';
+import { testUsdcAbi } from '../src/adapters/chain/deployContracts.ts';
 import { depositPlanner } from '../src/adapters/chain/depositPlanner.ts';
 import { marketRates } from '../src/adapters/rates/marketRates.ts';
 import { staticSource } from '../src/adapters/rates/static.ts';
 import { createPayment } from '../src/app/createPayment.ts';
 import { createMerchant } from '../src/app/merchants/merchantAdmin.ts';
 import { pollChainOnce } from '../src/app/watchChain.ts';
-import { SANDBOX_ACCOUNTS, sandboxAccount, sandboxChain } from '../src/main/sandboxChain.ts';
+import {
+  deploySandboxContracts,
+  SANDBOX_ACCOUNTS,
+  sandboxAccount,
+  sandboxChain,
+} from '../src/main/sandboxChain.ts';
 import { createStores } from '../src/main/wiring.ts';
 import { TestClock } from './helpers/clock.ts';
 import { createTestDatabase, dialects, type TestDatabase } from './helpers/database.ts';
 import { capturingLogger } from './helpers/logCapture.ts';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
+import { freePort } from './helpers/net.ts';
 
 describe.each(dialects)('chain watcher when the RPC goes down and comes back, %s', (dialect) => {
   let dir: string;
@@ -58,26 +52,12 @@ describe.each(dialects)('chain watcher when the RPC goes down and comes back, %s
     const rpcUrl = `http://127.0.0.1:${port}`;
     const chain = sandboxChain(rpcUrl);
     const publicClient = createPublicClient({ chain, transport: http(rpcUrl), pollingInterval: 50 });
-    const deployer = createWalletClient({
-      account: sandboxAccount(SANDBOX_ACCOUNTS.relayer),
-      chain,
-      transport: http(rpcUrl),
-    });
     const customer = createWalletClient({
       account: sandboxAccount(SANDBOX_ACCOUNTS.customer),
       chain,
       transport: http(rpcUrl),
     });
-    const usdc = await deployTestUsdc(deployer, publicClient);
-    const { factory } = await deployFactory(deployer, publicClient);
-    await publicClient.waitForTransactionReceipt({
-      hash: await deployer.writeContract({
-        address: usdc,
-        abi: testUsdcAbi,
-        functionName: 'mint',
-        args: [customer.account.address, 10n ** 12n],
-      }),
-    });
+    const { usdc, factory } = await deploySandboxContracts(rpcUrl);
     const pay = async (to: string, amount: bigint) =>
       publicClient.waitForTransactionReceipt({
         hash: await customer.writeContract({

@@ -1,37 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAnvil } from './helpers/anvil.ts';
 import { PAYLINK_BIN, runCli } from './helpers/cli.ts';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
-
-/** Polls until `check` passes or the bound runs out (the bound is a safety net, not an assertion on speed). */
-async function eventually<T>(
-  probe: () => Promise<T>,
-  accept: (value: T) => boolean,
-  tries = 120,
-): Promise<T> {
-  let last = await probe();
-  for (let i = 0; i < tries && !accept(last); i += 1) {
-    await sleep(250);
-    last = await probe();
-  }
-  return last;
-}
+import { eventually, freePort } from './helpers/net.ts';
 
 describe('the sandbox, as a newcomer runs it (npm start + paylink sandbox pay)', () => {
   let dir: string;
@@ -82,11 +56,14 @@ describe('the sandbox, as a newcomer runs it (npm start + paylink sandbox pay)',
       body: JSON.stringify({ amount: 25, currency: 'EUR' }),
     });
     expect(created.status).toBe(201);
-    const { payment_id: id, details } = await created.json();
+    const { payment_id: id, details } = (await created.json()) as {
+      payment_id: string;
+      details: Record<string, string>;
+    };
     expect(details.deposit_address).toMatch(/^0x[0-9a-fA-F]{40}$/);
     const status = () =>
-      fetch(`${baseUrl}/payments/api/status/${id}/`, { headers: { 'x-api-key': apiKey } }).then((r) =>
-        r.json(),
+      fetch(`${baseUrl}/payments/api/status/${id}/`, { headers: { 'x-api-key': apiKey } }).then(
+        (r) => r.json() as Promise<Record<string, unknown>>,
       );
     expect((await status()).status).toBe('pending');
 
@@ -102,6 +79,10 @@ describe('the sandbox, as a newcomer runs it (npm start + paylink sandbox pay)',
       payout_amount: '26.73 USDC',
     });
     expect(final.txid).toBe(paid.stdout.trim().split(': ')[1]);
+
+    // Then settled: the forwarder flushed to the merchant's wallet, by the sandbox's relayer.
+    const settled = await eventually(status, (s) => typeof s.payout_txid === 'string');
+    expect(settled.payout_txid).toMatch(/^0x[0-9a-f]{64}$/);
   });
 
   it('refuses to pay an unknown payment', async () => {

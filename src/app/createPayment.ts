@@ -3,14 +3,17 @@ import { PaylinkError, ValidationError } from '../domain/errors.ts';
 import { type Merchant, missingPaymentConfiguration } from '../domain/merchant.ts';
 import type { Payment } from '../domain/payment.ts';
 import { parseWebhookUrl } from '../domain/webhookUrl.ts';
-import type { DepositPlanner, PaymentStore } from './ports.ts';
+import type { DepositPlanner, HostResolver, PaymentStore } from './ports.ts';
 import { type QuoteAmountDeps, quoteAmount } from './quoteAmount.ts';
+import { checkWebhookHost } from './webhooks/checkWebhookHost.ts';
 
 export interface CreatePaymentDeps extends QuoteAmountDeps {
   readonly payments: PaymentStore;
   readonly deposits: DepositPlanner;
   readonly paymentTtlMs: number;
   readonly webhookAllowPrivate: boolean;
+  /** Resolves the webhook host name to refuse internal ones; without it only IP literals are checked. */
+  readonly hostResolver?: HostResolver | undefined;
 }
 
 export interface CreatePaymentInput {
@@ -45,6 +48,7 @@ export async function createPayment(
   deps: CreatePaymentDeps,
   merchant: Merchant,
   input: CreatePaymentInput,
+  options: { readonly idempotencyKey?: string } = {},
 ): Promise<Payment> {
   const missing = missingPaymentConfiguration(merchant);
   if (missing.length > 0 || !merchant.walletAddress) {
@@ -64,8 +68,8 @@ export async function createPayment(
   const webhookUrl = input.webhookUrl?.trim()
     ? parseWebhookUrl('webhook_url', input.webhookUrl, { allowInsecure: deps.webhookAllowPrivate })
     : null;
-
   const returnUrl = input.returnUrl?.trim() ? parseReturnUrl(input.returnUrl) : null;
+  await checkWebhookHost(deps, 'webhook_url', webhookUrl);
 
   const locked = await quoteAmount(deps, {
     amount: input.amount,
@@ -103,6 +107,6 @@ export async function createPayment(
     payoutTxHash: null,
     settledAt: null,
   };
-  await deps.payments.insert(payment);
+  await deps.payments.insert(payment, options);
   return payment;
 }

@@ -1,8 +1,15 @@
 import type { KeyMode } from '../domain/credentials.ts';
 import type { Merchant } from '../domain/merchant.ts';
 import type { Deposit, Payment } from '../domain/payment.ts';
-import type { ObservedTransfer, PaymentEventType, PaymentState } from '../domain/paymentStatus.ts';
+import type {
+  ObservedTransfer,
+  PaymentEventType,
+  PaymentState,
+  PaymentStatus,
+} from '../domain/paymentStatus.ts';
 import type { AgreedRate } from '../domain/rates.ts';
+import type { BucketDecision, BucketPolicy } from '../domain/tokenBucket.ts';
+import type { AttemptOutcome, DeliveryStatus } from '../domain/webhookDelivery.ts';
 
 /**
  * What the use cases need from the outside world. Adapters implement these (adapters/db for the stores,
@@ -22,6 +29,38 @@ export const systemClock: Clock = { now: () => new Date() };
  */
 export interface RateProvider {
   usdcPerUnit(currencyCode: string): Promise<AgreedRate>;
+}
+
+/** Token buckets for rate limiting: in this process's memory, or shared by every API process through Redis. */
+export interface RateLimitStore {
+  /** Takes one token from the bucket named `key` (created full under `policy` if new). */
+  take(key: string, policy: BucketPolicy, now: Date): Promise<BucketDecision>;
+  close(): Promise<void>;
+}
+
+/** What became of an idempotency key before this request. */
+export type IdempotencyClaim =
+  | { readonly kind: 'claimed' }
+  | { readonly kind: 'replay'; readonly paymentId: string }
+  | { readonly kind: 'in_progress' }
+  | { readonly kind: 'mismatch' };
+
+export interface IdempotencyStore {
+  /**
+   * Claims the key for this request, or says what happened to it: created a payment (replay), still in flight,
+   * or used with another body. An expired key, or a claim left by a request that died before it committed
+   * (claimed before `staleClaimBefore`), is taken over.
+   */
+  claim(params: {
+    readonly merchantId: string;
+    readonly key: string;
+    readonly requestHash: string;
+    readonly now: Date;
+    readonly expiresAt: Date;
+    readonly staleClaimBefore: Date;
+  }): Promise<IdempotencyClaim>;
+  /** Forgets the claim of a request that failed, so the client may retry with the same key. */
+  release(merchantId: string, key: string): Promise<void>;
 }
 
 /**
@@ -57,11 +96,43 @@ export interface MerchantStore {
 }
 
 export interface PaymentStore {
-  insert(payment: Payment): Promise<void>;
+  /** Inserts the payment; with an idempotency key, records it as that key's result in the same transaction. */
+  insert(payment: Payment, options?: { readonly idempotencyKey?: string }): Promise<void>;
   /** A payment as its merchant may see it: another merchant's payment is simply not found. */
   findForMerchant(merchantId: string, paymentId: string): Promise<Payment | undefined>;
   /** Any payment by id (for the public checkout page, which shows no private field). */
   findById(paymentId: string): Promise<Payment | undefined>;
+  /** A merchant's payments, newest first (created_at, then id, descending), at most `query.limit`. */
+  listForMerchant(query: PaymentListQuery): Promise<Payment[]>;
+}
+
+/** A stored status, optionally only for links that expired before, or had not expired at, a moment. */
+export interface StoredStatusMatch {
+  readonly status: PaymentStatus;
+  readonly expiresBefore?: Date | undefined;
+  readonly expiresAtOrAfter?: Date | undefined;
+}
+
+export interface PaymentListQuery {
+  readonly merchantId: string;
+  /** Payments matching any of these; absent: every status. */
+  readonly statuses?: readonly StoredStatusMatch[] | undefined;
+  readonly orderId?: string | undefined;
+  /** Created strictly after. */
+  readonly createdAfter?: Date | undefined;
+  /** Keyset position: only payments that come after this one in the listing order. */
+  readonly after?: { readonly createdAt: Date; readonly id: string } | undefined;
+  readonly limit: number;
+}
+
+/** Counts for /metrics and /readyz: cheap aggregate reads, never on a request's path. */
+export interface MonitoringStore {
+  /** A trivial query; throws when the database cannot be reached. */
+  ping(): Promise<void>;
+  /** How many payments have each stored status (the expirer may not have caught up with the clock yet). */
+  countPaymentsByStatus(): Promise<ReadonlyMap<string, number>>;
+  /** Webhook events by delivery status, and when the oldest event still owed a delivery was written. */
+  webhookQueue(): Promise<{ byStatus: ReadonlyMap<string, number>; oldestOwedAt: Date | null }>;
 }
 
 /** A transfer into a deposit address, as recorded. Identified by the block it is in: a reorg makes a new one. */
@@ -166,4 +237,333 @@ export interface ChainReader {
   blockAt(number: bigint): Promise<BlockHeader | undefined>;
   /** The token's Transfer logs in [fromBlock, toBlock]: one eth_getLogs, whatever the number of open payments. */
   transferLogs(token: string, fromBlock: bigint, toBlock: bigint): Promise<TransferLog[]>;
+}
+
+/** An event claimed for one delivery attempt: what to send, where, and the secrets to sign it with. */
+export interface WebhookJob {
+  readonly eventId: string;
+  readonly paymentId: string;
+  readonly merchantId: string;
+  readonly type: PaymentEventType;
+  /** The body exactly as stored when the event was written: every attempt sends these bytes. */
+  readonly payload: string;
+  readonly createdAt: Date;
+  /** This attempt's number (1, 2, …, across resends); also the claim's fencing token. */
+  readonly attemptNumber: number;
+  /** Attempts already made in this round: the position in the retry schedule. */
+  readonly scheduleStep: number;
+  /** The payment's own webhook URL, else the merchant's default; null when neither is set. */
+  readonly url: string | null;
+  readonly webhookSecret: string;
+  readonly previousWebhookSecret: { readonly secret: string; readonly until: Date } | null;
+}
+
+/** How an attempt ended, as recorded with it. */
+export interface WebhookAttemptResult {
+  readonly finishedAt: Date;
+  readonly durationMs: number;
+  readonly statusCode: number | null;
+  readonly error: string | null;
+  /** At most the first 4 KiB of the response body. */
+  readonly responseBody: string | null;
+  readonly outcome: Exclude<AttemptOutcome, 'abandoned'>;
+  readonly nextAttemptAt: Date | null;
+}
+
+/** The event's delivery state after an attempt. */
+export interface WebhookDeliveryUpdate {
+  readonly status: Exclude<DeliveryStatus, 'delivering'>;
+  readonly nextAttemptAt: Date | null;
+  readonly scheduleStep: number;
+  readonly deliveredAt: Date | null;
+}
+
+export interface WebhookEventRecord {
+  readonly id: string;
+  readonly paymentId: string;
+  readonly merchantId: string;
+  readonly type: PaymentEventType;
+  readonly payload: string;
+  readonly createdAt: Date;
+  readonly deliveryStatus: DeliveryStatus;
+  readonly attemptCount: number;
+  readonly nextAttemptAt: Date | null;
+  readonly deliveredAt: Date | null;
+}
+
+export interface WebhookAttemptRecord {
+  readonly eventId: string;
+  readonly attemptNumber: number;
+  readonly url: string | null;
+  readonly startedAt: Date;
+  /** Null while in flight. */
+  readonly finishedAt: Date | null;
+  readonly durationMs: number | null;
+  readonly statusCode: number | null;
+  readonly outcome: AttemptOutcome | null;
+  readonly error: string | null;
+  readonly responseBody: string | null;
+  readonly nextAttemptAt: Date | null;
+}
+
+export interface WebhookEventFilter {
+  readonly merchantId?: string | undefined;
+  readonly paymentId?: string | undefined;
+  readonly status?: DeliveryStatus | undefined;
+  readonly limit: number;
+}
+
+/** The outbox as the webhook dispatcher and the operators see it. */
+export interface WebhookStore {
+  /**
+   * Claims up to `limit` due events — never attempted, retry time reached, or leased by a worker whose lease
+   * ran out — leases them until `now + leaseMs`, and records each attempt as started. Concurrent callers never
+   * claim the same event (PostgreSQL: FOR UPDATE SKIP LOCKED; SQLite: one writer at a time).
+   */
+  claimDue(now: Date, limit: number, leaseMs: number): Promise<WebhookJob[]>;
+  /**
+   * Records the attempt's result and the event's next state. The state is written only if the claim still
+   * holds (nobody claimed the event again after the lease ran out); returns whether it did.
+   */
+  completeAttempt(
+    job: WebhookJob,
+    result: WebhookAttemptResult,
+    next: WebhookDeliveryUpdate,
+  ): Promise<boolean>;
+  /** Newest first. */
+  listEvents(filter: WebhookEventFilter): Promise<WebhookEventRecord[]>;
+  findEvent(eventId: string): Promise<WebhookEventRecord | undefined>;
+  /** Attempts of these events, oldest first, at most `limit`. */
+  listAttempts(eventIds: readonly string[], limit: number): Promise<WebhookAttemptRecord[]>;
+  /** Queues the event again with a fresh schedule, unless a worker is delivering it right now. */
+  requeue(eventId: string, now: Date): Promise<'requeued' | 'in_flight' | 'not_found'>;
+  /**
+   * Makes `newSecret` the merchant's signing secret; the current one keeps signing too until
+   * `previousUntil`. Returns false when there is no such merchant.
+   */
+  rotateSecret(merchantId: string, newSecret: string, previousUntil: Date, now: Date): Promise<boolean>;
+}
+
+/** One webhook request, sent as is: the outbound adapter adds nothing but User-Agent and Content-Type. */
+export interface WebhookRequest {
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+}
+
+export type WebhookResponse =
+  | {
+      readonly kind: 'response';
+      readonly statusCode: number;
+      readonly retryAfter: string | undefined;
+      /** At most the first 4 KiB. */
+      readonly body: string;
+      readonly durationMs: number;
+    }
+  | {
+      /** No HTTP response: refused address, DNS failure, timeout, connection reset … */
+      readonly kind: 'error';
+      readonly error: string;
+      readonly durationMs: number;
+    };
+
+/** Sends webhooks to merchants' servers. Never throws: every failure is a `kind: 'error'` result. */
+export interface WebhookSender {
+  send(request: WebhookRequest): Promise<WebhookResponse>;
+}
+
+/** DNS: the addresses a host name resolves to (all of them). Throws when it does not resolve. */
+export interface HostResolver {
+  resolve(hostname: string): Promise<string[]>;
+}
+
+/** A payment whose deposit address holds final funds not flushed yet. */
+export interface SettlementCandidate {
+  readonly paymentId: string;
+  readonly chainId: number;
+  readonly factoryAddress: string;
+  readonly tokenAddress: string;
+  readonly depositAddress: string;
+  /** The forwarder's parameters, exactly as its deposit address commits to them. */
+  readonly merchantAddress: string;
+  readonly treasuryAddress: string;
+  readonly commissionBps: number;
+  /** Final funds received minus what was flushed already. */
+  readonly unsettledBaseUnits: bigint;
+  readonly settlementFailures: number;
+}
+
+export type SettlementStatus = 'pending' | 'confirmed' | 'failed';
+export type RelayerTransactionStatus = 'signed' | 'broadcast' | 'mined' | 'replaced';
+
+export interface SettlementItem {
+  readonly paymentId: string;
+  readonly depositAddress: string;
+  readonly expectedBaseUnits: bigint;
+}
+
+/** A signed relayer transaction as persisted (before broadcast). Replacements share the settlement's nonce. */
+export interface RelayerTransactionRecord {
+  readonly id: string;
+  readonly settlementId: string;
+  readonly chainId: number;
+  readonly fromAddress: string;
+  readonly nonce: bigint;
+  readonly txHash: string;
+  readonly rawTx: string;
+  readonly gas: bigint;
+  readonly maxFeePerGas: bigint;
+  readonly maxPriorityFeePerGas: bigint;
+  readonly status: RelayerTransactionStatus;
+  readonly replacesId: string | null;
+  readonly createdAt: Date;
+  readonly broadcastAt: Date | null;
+}
+
+export interface SettlementRecord {
+  readonly id: string;
+  readonly chainId: number;
+  readonly nonce: bigint;
+  readonly status: SettlementStatus;
+  readonly payoutTxHash: string | null;
+  readonly failureReason: string | null;
+  readonly createdAt: Date;
+  readonly completedAt: Date | null;
+  readonly items: readonly SettlementItem[];
+  /** Oldest first; the last one has the highest fees. */
+  readonly transactions: readonly RelayerTransactionRecord[];
+}
+
+/** What a mined settlement transaction moved out of each deposit address (merchant share + commission). */
+export interface SettlementConfirmation {
+  readonly settlementId: string;
+  readonly minedTxId: string;
+  readonly payoutTxHash: string;
+  readonly flushedBaseUnits: ReadonlyMap<string, bigint>;
+  readonly completedAt: Date;
+}
+
+export interface SettlementFailure {
+  readonly settlementId: string;
+  readonly reason: string;
+  /** The transaction mined reverted, or null when the nonce went to a transaction of someone else's. */
+  readonly minedTxId: string | null;
+  /** Count a failure on each payment (a revert), or release them untouched (a dropped transaction). */
+  readonly countFailures: boolean;
+  readonly completedAt: Date;
+}
+
+/** The settler's records. Only a single settler per chain writes them (the one holding its worker lock). */
+export interface SettlementStore {
+  /** The settlement of this chain still pending, if any, with its items and transactions. */
+  inFlight(chainId: number): Promise<SettlementRecord | undefined>;
+  /**
+   * Payments paid or failed on this chain with at least `dustThresholdBaseUnits` final and unflushed and fewer
+   * than `maxFailures` failures: fewest failures first, then oldest.
+   */
+  candidates(
+    chainId: number,
+    filter: { dustThresholdBaseUnits: bigint; maxFailures: number; limit: number },
+  ): Promise<SettlementCandidate[]>;
+  /** The highest nonce any settlement of this chain used (each was consumed on chain). */
+  highestNonce(chainId: number): Promise<bigint | undefined>;
+  /** Settlement, items and first transaction, all or nothing; false if another is already in flight. */
+  create(
+    settlement: { id: string; chainId: number; nonce: bigint; createdAt: Date },
+    items: readonly SettlementItem[],
+    transaction: RelayerTransactionRecord,
+  ): Promise<boolean>;
+  /** A replacement transaction (same nonce, higher fees), persisted before it is broadcast. */
+  addTransaction(transaction: RelayerTransactionRecord): Promise<void>;
+  markBroadcast(transactionId: string, at: Date): Promise<void>;
+  /**
+   * Confirms the settlement, marks the mined transaction and the others replaced, and adds each payment's
+   * flushed amount to what it settled (a payment that moved nothing counts a failure) — in one transaction.
+   * False, with nothing written, if the settlement was no longer pending.
+   */
+  confirm(confirmation: SettlementConfirmation): Promise<boolean>;
+  /** Fails the settlement (and counts a failure on its payments if asked); false if no longer pending. */
+  fail(failure: SettlementFailure): Promise<boolean>;
+  /** Adds one failure to each payment, or raises its count to at least `atLeast` (1: it goes alone next). */
+  recordFailures(
+    paymentIds: readonly string[],
+    change: { readonly add: 1 } | { readonly atLeast: number },
+  ): Promise<void>;
+}
+
+/** One forwarder to deploy (if needed) and flush: the parameters its deposit address commits to. */
+export interface FlushItem {
+  readonly paymentId: string;
+  readonly merchantAddress: string;
+  readonly treasuryAddress: string;
+  readonly commissionBps: number;
+}
+
+/** `ForwarderFactory.flushBatch(items, token)` on one factory. */
+export interface FlushCall {
+  readonly factoryAddress: string;
+  readonly tokenAddress: string;
+  readonly items: readonly FlushItem[];
+}
+
+export interface FeesPerGas {
+  readonly maxFeePerGas: bigint;
+  readonly maxPriorityFeePerGas: bigint;
+}
+
+/** A gas estimate, or the reason the call would revert (an RPC failure throws instead). */
+export type GasEstimate =
+  | { readonly ok: true; readonly gas: bigint }
+  | { readonly ok: false; readonly reason: string };
+
+export interface SignedTransaction {
+  readonly rawTx: string;
+  readonly txHash: string;
+}
+
+/** Accepted includes "already known": the node has this very transaction. A rejection leaves it unsent. */
+export type BroadcastOutcome =
+  | { readonly accepted: true }
+  | { readonly accepted: false; readonly reason: string };
+
+/** A `Flushed` event of a forwarder, decoded. */
+export interface FlushedEvent {
+  readonly forwarderAddress: string;
+  readonly tokenAddress: string;
+  readonly paymentId: string;
+  readonly merchantBaseUnits: bigint;
+  readonly feeBaseUnits: bigint;
+}
+
+export interface RelayerReceipt {
+  readonly txHash: string;
+  readonly blockNumber: bigint;
+  readonly success: boolean;
+  /** Empty for a reverted transaction. */
+  readonly flushed: readonly FlushedEvent[];
+}
+
+/**
+ * The relayer: one key that pays gas for flushes and holds nothing else. It signs locally; its key never
+ * leaves the adapter (never in a return value, an error or a log).
+ */
+export interface Relayer {
+  readonly address: string;
+  /** The account's nonce at the latest block: the next nonce, once nothing of ours is pending. */
+  nonce(): Promise<bigint>;
+  /** Native balance (POL), in wei. */
+  balance(): Promise<bigint>;
+  /** The deposit address these params yield on this factory, or undefined if the factory refuses them. */
+  depositAddressOf(factoryAddress: string, item: FlushItem): string | undefined;
+  estimateFlush(call: FlushCall): Promise<GasEstimate>;
+  currentFees(): Promise<FeesPerGas>;
+  signFlush(
+    call: FlushCall,
+    tx: { nonce: bigint; gas: bigint; fees: FeesPerGas },
+  ): Promise<SignedTransaction>;
+  /** The same transaction (same nonce, payload and gas) with other fees. */
+  signReplacement(rawTx: string, fees: FeesPerGas): Promise<SignedTransaction>;
+  broadcast(rawTx: string): Promise<BroadcastOutcome>;
+  /** The receipt of a mined transaction, or undefined while it is not mined (or not known). */
+  receipt(txHash: string): Promise<RelayerReceipt | undefined>;
 }

@@ -41,6 +41,7 @@ export interface PollResult {
 
 const REORG_LOOKBACK_BLOCKS = 128;
 const FINALIZE_BATCH = 200;
+const BLOCK_FETCH_CONCURRENCY = 16;
 
 /** A range looked at while the chain moved under it: nothing is written, the next pass tries again. */
 export class ChainMovedError extends Error {
@@ -60,8 +61,8 @@ function transferId(chainId: number, log: TransferLog): string {
  */
 export async function pollChainOnce(deps: WatchChainDeps, options: WatchChainOptions): Promise<PollResult> {
   const { chain, ledger } = deps;
-  const head = await chain.latestBlockNumber();
-  const finalized = minBig(await chain.finalizedBlockNumber(), head);
+  const [head, finalizedTag] = await Promise.all([chain.latestBlockNumber(), chain.finalizedBlockNumber()]);
+  const finalized = minBig(finalizedTag, head);
   let cursor = await ledger.cursor(options.chainId);
   if (!cursor) {
     cursor = {
@@ -172,11 +173,10 @@ async function scanRange(
   const matched = logs.filter((log) => owners.has(log.to.toLowerCase()));
 
   const headers = new Map<bigint, BlockHeader>([[endAfter.number, endAfter]]);
-  for (const log of matched) {
-    if (headers.has(log.blockNumber)) continue;
-    const header = await chain.blockAt(log.blockNumber);
-    if (!header) throw new ChainMovedError(`block ${log.blockNumber} vanished during the scan`);
-    headers.set(log.blockNumber, header);
+  const missing = [...new Set(matched.map((log) => log.blockNumber))].filter((n) => !headers.has(n));
+  for (const [number, header] of await blocksAt(chain, missing)) {
+    if (!header) throw new ChainMovedError(`block ${number} vanished during the scan`);
+    headers.set(number, header);
   }
   const transfers: TransferRecord[] = [];
   for (const log of matched) {
@@ -250,14 +250,12 @@ async function finalize(
     }
     return [];
   }
-  const orphans: TransferRecord[] = [];
-  const canonical = new Map<bigint, string | undefined>();
-  for (const transfer of candidates) {
-    if (!canonical.has(transfer.blockNumber))
-      canonical.set(transfer.blockNumber, (await deps.chain.blockAt(transfer.blockNumber))?.hash);
-    const hash = canonical.get(transfer.blockNumber);
-    if (!hash || !sameHash(hash, transfer.blockHash)) orphans.push(transfer);
-  }
+  const canonical = await blocksAt(deps.chain, [...new Set(candidates.map((t) => t.blockNumber))]);
+  const orphans = candidates.filter((t) => {
+    const hash = canonical.get(t.blockNumber)?.hash;
+    return !hash || !sameHash(hash, t.blockHash);
+  });
+
   // With a full batch, finalize only up to the last block checked; the rest waits for the next pass.
   const upTo = candidates.length === FINALIZE_BATCH ? candidates[candidates.length - 1]!.blockNumber : limit;
   const lowestOrphan = orphans.reduce<bigint | undefined>(
@@ -288,6 +286,20 @@ async function finalize(
     await tx.saveCursor(next);
     return refreshPayments(tx, [...orphaned, ...finalizedIds], now);
   });
+}
+
+/** Block headers by number, fetched a bounded number at a time (independent reads: no need to wait in turn). */
+async function blocksAt(
+  chain: ChainReader,
+  numbers: readonly bigint[],
+): Promise<Map<bigint, BlockHeader | undefined>> {
+  const headers = new Map<bigint, BlockHeader | undefined>();
+  for (let i = 0; i < numbers.length; i += BLOCK_FETCH_CONCURRENCY) {
+    const chunk = numbers.slice(i, i + BLOCK_FETCH_CONCURRENCY);
+    const fetched = await Promise.all(chunk.map((n) => chain.blockAt(n)));
+    for (const [k, n] of chunk.entries()) headers.set(n, fetched[k]);
+  }
+  return headers;
 }
 
 function sameHash(a: string, b: string): boolean {

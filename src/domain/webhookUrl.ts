@@ -1,8 +1,22 @@
 import { ValidationError } from './errors.ts';
+import { blockedAddressReason, parseIpAddress } from './ipAddress.ts';
+
+/**
+ * Names that can only mean a machine on our side: `localhost` (RFC 6761), mDNS `.local`, `.internal`
+ * (ICANN's private-use name, e.g. metadata.google.internal), `.home.arpa`, and single-label names, which
+ * resolve through the resolver's search domains to internal hosts.
+ */
+function internalHostName(host: string): boolean {
+  const name = host.replace(/\.$/, '').toLowerCase();
+  return !name.includes('.') || name === 'localhost' || /\.(localhost|local|internal|home\.arpa)$/.test(name);
+}
 
 /**
  * A webhook URL as configured. Plain http is for local development only; credentials in a URL would be
- * logged by every proxy on the way, so they are refused. (Address checks happen again at connect time.)
+ * logged by every proxy on the way, so they are refused. Unless private addresses are allowed (local
+ * development and tests), a host written as an IP address — in any spelling, which `new URL` normalizes —
+ * must be a public one, and a name must not be one that only exists inside a network. Names are resolved and
+ * checked again when configured (app/webhooks/checkWebhookHost.ts) and at every connection (adapters/outbound).
  */
 export function parseWebhookUrl(field: string, input: string, options: { allowInsecure: boolean }): string {
   const text = input.trim();
@@ -20,5 +34,11 @@ export function parseWebhookUrl(field: string, input: string, options: { allowIn
     );
   }
   if (url.username || url.password) throw new ValidationError(field, 'must not contain credentials');
+  if (parseIpAddress(url.hostname)) {
+    const reason = blockedAddressReason(url.hostname, { allowPrivate: options.allowInsecure });
+    if (reason) throw new ValidationError(field, `must not point to a ${reason} address`);
+  } else if (!options.allowInsecure && internalHostName(url.hostname)) {
+    throw new ValidationError(field, 'must name a public host');
+  }
   return url.toString();
 }

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Hex } from 'viem';
 import type { ChainTarget } from '../adapters/chain/depositPlanner.ts';
 import { type Config, requireChainSetting } from '../config.ts';
-import { startSandboxChain } from './sandboxChain.ts';
+import { SANDBOX_ACCOUNTS, sandboxAccount, sandboxPrivateKey, startSandboxChain } from './sandboxChain.ts';
 
 export interface ResolvedChain {
   readonly target: ChainTarget;
@@ -12,11 +12,13 @@ export interface ResolvedChain {
 }
 
 /**
- * The chain this deployment takes payments on. On `sandbox` the service starts its own anvil and contracts;
- * on `polygon` / `amoy` everything comes from configuration, and a missing setting stops the process naming it.
+ * The chain this deployment takes payments on. On `sandbox` the service starts its own anvil and contracts
+ * (unless their addresses are configured); on `polygon` / `amoy` everything comes from configuration, and a
+ * missing setting stops the process naming it.
  */
 export async function resolveChain(config: Config, stateDir: string, logger: Logger): Promise<ResolvedChain> {
-  if (config.network === 'sandbox') {
+  const { usdcAddress, factoryAddress } = config.chain;
+  if (config.network === 'sandbox' && !(usdcAddress && factoryAddress)) {
     const rpcUrl = config.chain.rpcUrls[0];
     if (!rpcUrl) throw new Error('no sandbox RPC URL');
     const sandbox = await startSandboxChain(rpcUrl, stateDir, logger);
@@ -32,15 +34,20 @@ export async function resolveChain(config: Config, stateDir: string, logger: Log
       stop: () => sandbox.stop(),
     };
   }
+  // Polygon and Amoy, or a sandbox whose contracts were deployed by someone else (several processes, tests).
+  const sandbox = config.network === 'sandbox';
   return {
     target: {
       chainId: config.chain.chainId,
       tokenAddress: requireChainSetting(config, 'usdcAddress', 'PAYLINK_USDC_ADDRESS'),
       factoryAddress: requireChainSetting(config, 'factoryAddress', 'PAYLINK_FACTORY_ADDRESS'),
-      treasuryAddress: requireChainSetting(config, 'treasuryAddress', 'PAYLINK_TREASURY_ADDRESS'),
+      treasuryAddress: sandbox
+        ? (config.chain.treasuryAddress ?? sandboxAccount(SANDBOX_ACCOUNTS.treasury).address)
+        : requireChainSetting(config, 'treasuryAddress', 'PAYLINK_TREASURY_ADDRESS'),
     },
     rpcUrls: requireChainSetting(config, 'rpcUrls', 'PAYLINK_RPC_URL'),
-    relayerKey: config.chain.relayerKey,
+    relayerKey:
+      config.chain.relayerKey ?? (sandbox ? sandboxPrivateKey(SANDBOX_ACCOUNTS.relayer) : undefined),
     stop: async () => {},
   };
 }

@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import pino from 'pino';
 import { migrateToLatest } from '../adapters/db/database.ts';
+import { DatabaseInUseError } from '../adapters/db/sqliteProcessLock.ts';
 import {
   createMerchant,
   describeMerchant,
@@ -19,9 +20,10 @@ import { parseDuration } from '../domain/duration.ts';
 import { PaylinkError } from '../domain/errors.ts';
 import type { Merchant } from '../domain/merchant.ts';
 import { registerChainCommands } from './commands/chain.ts';
+import { registerWebhookCommands } from './commands/webhooks.ts';
 import { createLogger } from './logger.ts';
 import { type Role, serve } from './server.ts';
-import { createStores, openConfiguredDatabase } from './wiring.ts';
+import { createStores, hostResolver, openConfiguredDatabase } from './wiring.ts';
 
 /** `paylink …`: the operator's command line. Each command only wires adapters and calls app/. */
 
@@ -35,7 +37,12 @@ async function withAdmin<T>(config: Config, run: (deps: MerchantAdminDeps) => Pr
   try {
     await migrateToLatest(database.db);
     const { merchants } = createStores(database);
-    return await run({ merchants, clock: systemClock, webhookAllowPrivate: config.webhookAllowPrivate });
+    return await run({
+      merchants,
+      clock: systemClock,
+      webhookAllowPrivate: config.webhookAllowPrivate,
+      hostResolver,
+    });
   } finally {
     await database.close();
   }
@@ -204,6 +211,7 @@ export function buildCli(config: () => Config): Command {
     });
 
   registerChainCommands(program, config);
+  registerWebhookCommands(program, config);
   return program;
 }
 
@@ -217,7 +225,11 @@ export async function main(argv: string[]): Promise<number> {
     await buildCli(config).parseAsync(argv, { from: 'user' });
     return 0;
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof PaylinkError) {
+    if (
+      error instanceof ConfigError ||
+      error instanceof PaylinkError ||
+      error instanceof DatabaseInUseError
+    ) {
       process.stderr.write(`error: ${error.message}\n`);
       return 2;
     }

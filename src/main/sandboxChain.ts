@@ -116,6 +116,19 @@ async function ensureContracts(rpcUrl: string, stateDir: string, logger: Logger)
     if (usdcCode && usdcCode !== '0x' && factoryCode && factoryCode !== '0x') return saved;
     logger.warn('sandbox chain has no contracts (state lost?): deploying them again');
   }
+  const contracts = await deploySandboxContracts(rpcUrl);
+  writeFileSync(file, `${JSON.stringify(contracts, null, 2)}\n`);
+  logger.info(contracts, 'sandbox contracts deployed');
+  return contracts;
+}
+
+/**
+ * Deploys a test USDC and the forwarder factory from the relayer account and funds the customer account: the
+ * sandbox's contracts on a fresh chain (also used by tests and benchmarks that run their own node).
+ */
+export async function deploySandboxContracts(rpcUrl: string): Promise<SandboxContracts> {
+  const chain = sandboxChain(rpcUrl);
+  const publicClient = createPublicClient({ chain, transport: http(rpcUrl), pollingInterval: 50 });
   const deployer = createWalletClient({
     account: sandboxAccount(SANDBOX_ACCOUNTS.relayer),
     chain,
@@ -130,10 +143,7 @@ async function ensureContracts(rpcUrl: string, stateDir: string, logger: Logger)
     args: [sandboxAccount(SANDBOX_ACCOUNTS.customer).address, CUSTOMER_FUNDING_BASE_UNITS],
   });
   await publicClient.waitForTransactionReceipt({ hash: mint });
-  const contracts = { usdc: getAddress(usdc), factory: getAddress(factory) };
-  writeFileSync(file, `${JSON.stringify(contracts, null, 2)}\n`);
-  logger.info(contracts, 'sandbox contracts deployed');
-  return contracts;
+  return { usdc: getAddress(usdc), factory: getAddress(factory) };
 }
 
 /** The contracts of a running sandbox, as recorded when they were deployed. */

@@ -2,17 +2,24 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { chainReader, createRpcClient } from '../adapters/chain/chainReader.ts';
 import { depositPlanner } from '../adapters/chain/depositPlanner.ts';
+import { buildCheckoutApp } from '../adapters/checkout/buildCheckoutApp.ts';
 import { migrateToLatest } from '../adapters/db/database.ts';
+import { inProcessSingletonLocks, postgresSingletonLocks } from '../adapters/db/singletonLocks.ts';
+import { acquireSqliteProcessLock } from '../adapters/db/sqliteProcessLock.ts';
 import { buildApp } from '../adapters/http/buildApp.ts';
+import { createMetrics } from '../adapters/metrics/metrics.ts';
 import { systemClock } from '../app/ports.ts';
-import type { Config } from '../config.ts';
+import { type Config, NETWORKS } from '../config.ts';
 import { resolveChain } from './chainSetup.ts';
 import { ensureDemoMerchant } from './sandbox.ts';
-import { createRates, createStores, openConfiguredDatabase } from './wiring.ts';
+import { createRates, createStores, hostResolver, openConfiguredDatabase } from './wiring.ts';
 import { runWorker } from './worker.ts';
 
 export type Role = 'all' | 'api' | 'worker';
+
+const SHUTDOWN_GRACE_MS = 30_000;
 
 /** Where the sandbox keeps its state: beside the SQLite database, or ./data. */
 export function stateDirOf(config: Config): string {
@@ -29,6 +36,11 @@ export function stateDirOf(config: Config): string {
  * passes finish, then closes the database and the sandbox chain.
  */
 export async function serve(config: Config, logger: Logger, role: Role): Promise<void> {
+  const sqlitePath = config.databaseUrl.startsWith('sqlite:')
+    ? config.databaseUrl.slice('sqlite:'.length)
+    : undefined;
+  const releaseProcessLock = sqlitePath ? acquireSqliteProcessLock(sqlitePath) : () => {};
+  const locks = sqlitePath ? inProcessSingletonLocks() : postgresSingletonLocks(config.databaseUrl);
   const database = openConfiguredDatabase(config);
   const applied = await migrateToLatest(database.db);
   if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
@@ -37,6 +49,8 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
   const stateDir = stateDirOf(config);
   const chain = await resolveChain(config, stateDir, logger);
 
+  // One registry per process: the API serves it on /metrics; the worker feeds it the relayer's balance.
+  const metrics = createMetrics();
   const servers: FastifyInstance[] = [];
   const stopWorker = new AbortController();
   let worker: Promise<void> = Promise.resolve();
@@ -45,6 +59,12 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
       const api = await buildApp({
         ...stores,
         deposits: depositPlanner(chain.target),
+        hostResolver,
+        metrics,
+        chainProbe: {
+          chainId: chain.target.chainId,
+          reader: chainReader(createRpcClient(chain.rpcUrls, 2_000), config.chain.finality),
+        },
         rates: createRates(config, clock, logger),
         clock,
         logger,
@@ -52,8 +72,29 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
       });
       servers.push(api);
       await api.listen({ host: config.host, port: config.apiPort });
+      const preset = NETWORKS[config.network];
+      const checkout = await buildCheckoutApp({
+        ...stores,
+        clock,
+        logger,
+        network: {
+          name: preset.name,
+          chainId: chain.target.chainId,
+          explorerUrl: preset.explorerUrl,
+          // The sandbox's own node is on this machine, like the customer's browser.
+          ...(config.network === 'sandbox'
+            ? { publicRpcUrl: chain.rpcUrls[0] }
+            : preset.publicRpcUrl
+              ? { publicRpcUrl: preset.publicRpcUrl }
+              : {}),
+          nativeCurrencySymbol: preset.nativeCurrencySymbol,
+        },
+      });
+      servers.push(checkout);
+      await checkout.listen({ host: config.host, port: config.checkoutPort });
     }
-    if (role !== 'api') worker = runWorker({ ...stores, clock, logger, config, chain }, stopWorker.signal);
+    if (role !== 'api')
+      worker = runWorker({ ...stores, locks, clock, logger, config, chain }, stopWorker.signal);
     if (config.network === 'sandbox' && role !== 'worker') {
       const demo = await ensureDemoMerchant(
         { merchants: stores.merchants, clock, webhookAllowPrivate: true },
@@ -67,6 +108,7 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
     await Promise.all(servers.map((s) => s.close()));
     await chain.stop();
     await database.close();
+    releaseProcessLock();
     throw error;
   }
 
@@ -79,9 +121,16 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
     process.once('SIGTERM', stop);
   });
   stopWorker.abort();
+  // Draining waits for in-flight requests and job passes; one that hangs must not keep the process forever.
+  const forceExit = setTimeout(() => {
+    logger.error({ afterMs: SHUTDOWN_GRACE_MS }, 'shutdown did not finish in time: exiting anyway');
+    process.exit(1);
+  }, SHUTDOWN_GRACE_MS);
+  forceExit.unref();
   await Promise.all([...servers.map((s) => s.close()), worker]);
   await chain.stop();
   await database.close();
+  releaseProcessLock();
   logger.info('stopped');
 }
 
@@ -90,7 +139,7 @@ function printSandboxBanner(config: Config, demo: { merchantId: string; apiKey: 
     '',
     '  Paylink sandbox',
     `  API            ${config.baseUrl}   (reference: ${config.baseUrl}/docs)`,
-    `  Checkout       ${config.checkoutUrl}/pay/<payment_id>`,
+    `  Checkout       ${config.checkoutUrl}/pay/<payment_id>   (the payment_url of each payment)`,
     `  Demo merchant  ${demo.merchantId}`,
     `  API key        ${demo.apiKey}`,
     '',

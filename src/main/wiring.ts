@@ -1,14 +1,21 @@
 import type { Logger } from 'pino';
 import { type DatabaseHandle, openDatabase } from '../adapters/db/database.ts';
+import { idempotencyRepository } from '../adapters/db/idempotencyRepository.ts';
 import { ledgerRepository } from '../adapters/db/ledgerRepository.ts';
 import { merchantRepository } from '../adapters/db/merchantRepository.ts';
+import { monitoringRepository } from '../adapters/db/monitoringRepository.ts';
 import { paymentRepository } from '../adapters/db/paymentRepository.ts';
+import { settlementRepository } from '../adapters/db/settlementRepository.ts';
+import { webhookRepository } from '../adapters/db/webhookRepository.ts';
+import { systemHostResolver } from '../adapters/outbound/hostResolver.ts';
+import { type ClosableWebhookSender, createWebhookSender } from '../adapters/outbound/webhookSender.ts';
 import { coinbaseSource } from '../adapters/rates/coinbase.ts';
 import { coingeckoSource } from '../adapters/rates/coingecko.ts';
 import { marketRates } from '../adapters/rates/marketRates.ts';
 import type { RateSource } from '../adapters/rates/rateSource.ts';
 import { staticSource } from '../adapters/rates/static.ts';
-import type { Clock, RateProvider } from '../app/ports.ts';
+import type { Clock, HostResolver, RateProvider, WebhookStore } from '../app/ports.ts';
+import type { DispatchWebhooksDeps } from '../app/webhooks/dispatchWebhooks.ts';
 import type { Config } from '../config.ts';
 
 /** Builds the adapters a configuration names; every entry point wires through here. */
@@ -34,6 +41,32 @@ export function createStores(handle: DatabaseHandle) {
     merchants: merchantRepository(handle.db),
     payments: paymentRepository(handle.db),
     ledger: ledgerRepository(handle),
+    settlements: settlementRepository(handle),
+    idempotency: idempotencyRepository(handle.db),
+    webhooks: webhookRepository(handle),
+    monitoring: monitoringRepository(handle.db),
+  };
+}
+
+/** Resolves webhook host names when they are configured, to refuse internal ones early. */
+export const hostResolver: HostResolver = systemHostResolver();
+
+/**
+ * What `dispatchWebhooks` / `runWebhookDispatcher` need. `sender.close()` on shutdown drops idle connections.
+ */
+export function createWebhookDispatcherDeps(
+  config: Config,
+  deps: { webhooks: WebhookStore; clock: Clock; logger: Logger },
+): DispatchWebhooksDeps & { sender: ClosableWebhookSender } {
+  return {
+    webhooks: deps.webhooks,
+    clock: deps.clock,
+    logger: deps.logger,
+    sender: createWebhookSender({
+      allowPrivate: config.webhookAllowPrivate,
+      timeoutMs: config.webhooks.timeoutMs,
+    }),
+    config: { retryScheduleMs: config.webhooks.retryScheduleMs, leaseMs: config.webhooks.leaseMs },
   };
 }
 

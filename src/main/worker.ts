@@ -1,27 +1,47 @@
 import type { Logger } from 'pino';
+import type { Hex } from 'viem';
 import { chainReader, createRpcClient } from '../adapters/chain/chainReader.ts';
 import type { ChainTarget } from '../adapters/chain/depositPlanner.ts';
-import type { Clock, Ledger } from '../app/ports.ts';
+import { createRelayer } from '../adapters/chain/relayer.ts';
+import type { SingletonLocks } from '../adapters/db/singletonLocks.ts';
+import { runLoop } from '../app/jobLoop.ts';
+import type { Clock, Ledger, SettlementStore, WebhookStore } from '../app/ports.ts';
 import { expirePayments } from '../app/refreshPayments.ts';
+import { runSettler } from '../app/settlePayments.ts';
 import { pollChainOnce } from '../app/watchChain.ts';
+import { runWebhookDispatcher } from '../app/webhooks/dispatchWebhooks.ts';
 import type { Config } from '../config.ts';
-import { runLoop } from './loop.ts';
+import { runAsSingleton } from './singleton.ts';
+import { createWebhookDispatcherDeps } from './wiring.ts';
 
 export interface WorkerDeps {
+  /** Which process runs each singleton job (one per chain cursor, one per relayer). */
+  readonly locks: SingletonLocks;
   readonly ledger: Ledger;
   readonly clock: Clock;
   readonly logger: Logger;
   readonly config: Config;
-  readonly chain: { readonly target: ChainTarget; readonly rpcUrls: readonly string[] };
+  readonly chain: {
+    readonly target: ChainTarget;
+    readonly rpcUrls: readonly string[];
+    /** Without one the deposit addresses are not flushed (anyone may flush them; nothing is lost). */
+    readonly relayerKey?: Hex | undefined;
+  };
+  readonly settlements: SettlementStore;
+  readonly webhooks: WebhookStore;
+  readonly observeRelayerBalance?: ((wei: bigint) => void) | undefined;
 }
 
 const LAG_LOG_EVERY_MS = 30_000;
+/** Outbox poll: an event written by a status change is picked up within this (one indexed query per poll). */
+const WEBHOOK_POLL_MS = 250;
 const LAG_WORTH_LOGGING_BLOCKS = 10n;
 
 /** The background jobs of the `worker` role, until `signal` aborts. Resolves when they have all stopped. */
 export async function runWorker(deps: WorkerDeps, signal: AbortSignal): Promise<void> {
   const { config, logger } = deps;
-  const reader = chainReader(createRpcClient(deps.chain.rpcUrls), config.chain.finality);
+  const client = createRpcClient(deps.chain.rpcUrls);
+  const reader = chainReader(client, config.chain.finality);
   const watch = {
     chainId: deps.chain.target.chainId,
     tokenAddress: deps.chain.target.tokenAddress.toLowerCase(),
@@ -29,9 +49,10 @@ export async function runWorker(deps: WorkerDeps, signal: AbortSignal): Promise<
     startBlock: config.chain.startBlock,
   };
   let lastLagLogMs = 0;
-  const watcher = runLoop(
-    { name: 'chain-watcher', intervalMs: config.chain.pollIntervalMs, signal, logger },
-    async () => {
+  const every = { intervalMs: config.chain.pollIntervalMs, signal, logger };
+
+  const watcher = runAsSingleton(deps.locks, `chain-watcher:${watch.chainId}`, every, (held) =>
+    runLoop({ ...every, name: 'chain-watcher', signal: held }, async () => {
       const result = await pollChainOnce(
         { ledger: deps.ledger, chain: reader, clock: deps.clock, logger },
         watch,
@@ -45,14 +66,55 @@ export async function runWorker(deps: WorkerDeps, signal: AbortSignal): Promise<
         );
       }
       return result.lagBlocks > 0n ? 'busy' : 'idle';
-    },
+    }),
   );
-  const expirer = runLoop(
-    { name: 'expirer', intervalMs: config.chain.pollIntervalMs, signal, logger },
-    async () => {
+  // Expiry is safe to run twice (row locks), but one runner avoids wasted sweeps.
+  const expirer = runAsSingleton(deps.locks, 'expirer', every, (held) =>
+    runLoop({ ...every, name: 'expirer', signal: held }, async () => {
       const changes = await expirePayments({ ledger: deps.ledger, clock: deps.clock });
       return changes.length > 0 ? 'busy' : 'idle';
-    },
+    }),
   );
-  await Promise.all([watcher, expirer]);
+  // Webhook delivery runs in every worker: claims are leased rows (SKIP LOCKED), not a singleton.
+  const webhookDeps = createWebhookDispatcherDeps(config, {
+    webhooks: deps.webhooks,
+    clock: deps.clock,
+    logger,
+  });
+  const dispatcher = runWebhookDispatcher(webhookDeps, { intervalMs: WEBHOOK_POLL_MS, signal }).finally(() =>
+    webhookDeps.sender.close(),
+  );
+
+  const jobs = [watcher, expirer, dispatcher];
+  const { relayerKey } = deps.chain;
+  if (relayerKey) {
+    const relayer = createRelayer({ client, chainId: watch.chainId, relayerKey });
+    // One settler per relayer: its nonce sequence must have a single writer.
+    jobs.push(
+      runAsSingleton(deps.locks, `relayer:${watch.chainId}`, every, (held) =>
+        runSettler(
+          {
+            settlements: deps.settlements,
+            relayer,
+            chain: reader,
+            clock: deps.clock,
+            logger,
+            observeRelayerBalance: deps.observeRelayerBalance,
+          },
+          {
+            chainId: watch.chainId,
+            dustThresholdBaseUnits: config.chain.dustThresholdBaseUnits,
+            relayerLowBalanceWei: config.chain.relayerLowBalanceWei,
+            intervalMs: config.chain.pollIntervalMs,
+            signal: held,
+          },
+        ),
+      ),
+    );
+  } else {
+    logger.warn(
+      'PAYLINK_RELAYER_KEY is not set: deposit addresses will not be flushed to merchants by this service',
+    );
+  }
+  await Promise.all(jobs);
 }

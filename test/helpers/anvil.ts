@@ -2,7 +2,6 @@
  * A real anvil node per test file, on a free loopback port, killed when the test process ends even if a
  * test forgets to stop it.
  */
-import { createServer } from 'node:net';
 import {
   type Account,
   type Address,
@@ -20,6 +19,7 @@ import {
 import { mnemonicToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import { type AnvilProcess, killAllAnvils, spawnAnvil } from '../../src/adapters/chain/anvilProcess.ts';
+import { freePort } from './net.ts';
 
 export const ANVIL_MNEMONIC = 'test test test test test test test test test test test junk';
 
@@ -113,18 +113,4 @@ function clientsFor(node: AnvilProcess, accountCount: number): Anvil {
     addresses: walletClients.map((client) => client.account.address),
     stop: () => node.stop(),
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => {
-        if (address !== null && typeof address === 'object') resolve(address.port);
-        else reject(new Error('could not read the probe server port'));
-      });
-    });
-  });
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { depositPlanner } from '../../src/adapters/chain/depositPlanner.ts';
 import type { DialectName } from '../../src/adapters/db/database.ts';
-import { buildApp } from '../../src/adapters/http/buildApp.ts';
+import { type ApiDeps, buildApp } from '../../src/adapters/http/buildApp.ts';
 import { createMerchant, type MerchantFields } from '../../src/app/merchants/merchantAdmin.ts';
 import type { RateProvider } from '../../src/app/ports.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -37,7 +37,12 @@ export interface ApiHarness {
  */
 export async function startApiHarness(
   dialect: DialectName,
-  options: { env?: Record<string, string>; rates?: RateProvider } = {},
+  options: {
+    env?: Record<string, string>;
+    rates?: RateProvider;
+    /** Extra or replaced app dependencies, possibly made from the test database. */
+    overrides?: Partial<ApiDeps> | ((database: TestDatabase) => Partial<ApiDeps>);
+  } = {},
 ): Promise<ApiHarness> {
   const database = await createTestDatabase(dialect);
   const config = loadConfig({
@@ -48,6 +53,9 @@ export async function startApiHarness(
     PAYLINK_RATES: 'static:USD=1.0002,EUR=1.08,CAD=0.73,JPY=0.0066,KWD=3.25,BHD=2.65',
     PAYLINK_ADMIN_TOKEN: ADMIN_TOKEN,
     PAYLINK_WEBHOOK_ALLOW_PRIVATE: 'false',
+    // The test clock stands still, so buckets would never refill: suites opt in to rate limits (rateLimit.test.ts).
+    PAYLINK_RATE_LIMIT: 'off',
+    PAYLINK_RATE_LIMIT_IP: 'off',
     ...options.env,
   });
   const clock = new TestClock();
@@ -55,7 +63,8 @@ export async function startApiHarness(
   const stores = createStores(database.handle);
   const rates = options.rates ?? createRates(config, clock, logger);
   const deposits = depositPlanner(TEST_CHAIN);
-  const app = await buildApp({ ...stores, deposits, rates, clock, logger, config });
+  const overrides = typeof options.overrides === 'function' ? options.overrides(database) : options.overrides;
+  const app = await buildApp({ ...stores, deposits, rates, clock, logger, config, ...overrides });
   return {
     app,
     database,

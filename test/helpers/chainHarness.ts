@@ -19,6 +19,9 @@ import { capturingLogger } from './logCapture.ts';
 
 /** Anvil accounts: 0 deploys and relays, 1 is the merchant, 2 the customer, 9 the treasury. */
 export const ROLES = { relayer: 0, merchant: 1, customer: 2, treasury: 9 } as const;
+/** Anvil's well-known key of account 0 (the relayer), for tests that sign as the relayer does. */
+export const ANVIL_RELAYER_KEY =
+  '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80' as const;
 export const USDC = (text: string) => BigInt(Math.round(Number(text) * 1e6)); // test literals only
 export const PAYMENT_TTL_MS = 60 * 60_000;
 

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, type SqliteDatabase, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { migrations } from './migrations/index.ts';
 import type { DatabaseSchema } from './schema.ts';
@@ -26,7 +26,9 @@ export function openDatabase(url: string, options: { poolSize?: number } = {}): 
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const db = new Kysely<DatabaseSchema>({
+      dialect: new SqliteDialect({ database: reusingStatements(sqlite) }),
+    });
     return { db, dialect: 'sqlite', close: () => db.destroy() };
   }
   if (/^postgres(ql)?:\/\//.test(url)) {
@@ -37,6 +39,36 @@ export function openDatabase(url: string, options: { poolSize?: number } = {}): 
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
   throw new Error('database URL must be sqlite:<path> or postgres://…');
+}
+
+/** Statements kept prepared; past this, the least recently used is finalized (IN lists vary in length). */
+const MAX_PREPARED_STATEMENTS = 500;
+
+/**
+ * Kysely prepares every query anew, and on SQLite preparing costs as much as running a point query
+ * (bench/api.ts: a sixth of a status request). Statements are reused by their SQL text. Safe because Kysely's
+ * SQLite driver runs one query at a time on the one connection (a mutex), and SQLite re-prepares a statement
+ * by itself if the schema changed under it.
+ */
+function reusingStatements(sqlite: SQLite.Database): SqliteDatabase {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    prepare(sql) {
+      let statement = statements.get(sql);
+      if (statement) {
+        statements.delete(sql);
+      } else {
+        statement = sqlite.prepare(sql);
+        if (statements.size >= MAX_PREPARED_STATEMENTS) statements.delete(statements.keys().next().value!);
+      }
+      statements.set(sql, statement);
+      return statement;
+    },
+    close() {
+      statements.clear();
+      sqlite.close();
+    },
+  };
 }
 
 export async function migrateToLatest(db: Db): Promise<string[]> {

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import type { ApiKeyRecord, MerchantStore } from '../../app/ports.ts';
 import type { Merchant } from '../../domain/merchant.ts';
 import type { Db } from './database.ts';
@@ -19,7 +19,8 @@ function toMerchant(row: Selectable<MerchantsTable>): Merchant {
   };
 }
 
-function merchantRow(merchant: Merchant): Selectable<MerchantsTable> {
+// Insertable: the rotation columns (previous webhook secret) are written only by the webhook repository.
+function merchantRow(merchant: Merchant): Insertable<MerchantsTable> {
   return {
     id: merchant.id,
     name: merchant.name,

@@ -1,6 +1,6 @@
-import type { Selectable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import { getAddress } from 'viem';
-import type { PaymentStore } from '../../app/ports.ts';
+import type { PaymentListQuery, PaymentStore } from '../../app/ports.ts';
 import { findCurrency } from '../../domain/currencies.ts';
 import { parseDecimal } from '../../domain/decimal.ts';
 import type { Deposit, Payment } from '../../domain/payment.ts';
@@ -69,7 +69,7 @@ function toDeposit(row: Selectable<PaymentsTable>): Deposit | null {
   };
 }
 
-function paymentRow(payment: Payment): Selectable<PaymentsTable> {
+function paymentRow(payment: Payment): Insertable<PaymentsTable> {
   const { quote } = payment;
   return {
     id: payment.id,
@@ -110,8 +110,21 @@ function paymentRow(payment: Payment): Selectable<PaymentsTable> {
 
 export function paymentRepository(db: Db): PaymentStore {
   return {
-    async insert(payment) {
-      await db.insertInto('payments').values(paymentRow(payment)).execute();
+    async insert(payment, options = {}) {
+      const { idempotencyKey } = options;
+      if (idempotencyKey === undefined) {
+        await db.insertInto('payments').values(paymentRow(payment)).execute();
+        return;
+      }
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto('payments').values(paymentRow(payment)).execute();
+        await trx
+          .updateTable('idempotency_keys')
+          .set({ payment_id: payment.id })
+          .where('merchant_id', '=', payment.merchantId)
+          .where('key', '=', idempotencyKey)
+          .execute();
+      });
     },
     async findById(id) {
       const row = await db.selectFrom('payments').selectAll().where('id', '=', id).executeTakeFirst();
@@ -126,5 +139,41 @@ export function paymentRepository(db: Db): PaymentStore {
         .executeTakeFirst();
       return row && toPayment(row);
     },
+    listForMerchant: (query) => listForMerchant(db, query),
   };
+}
+
+/** Keyset pagination on (created_at, id), newest first: the index payments_merchant_created serves it. */
+async function listForMerchant(db: Db, query: PaymentListQuery): Promise<Payment[]> {
+  if (!Number.isSafeInteger(query.limit) || query.limit < 1 || query.limit > 1_000) {
+    throw new RangeError('bad list limit');
+  }
+  let select = db.selectFrom('payments').selectAll().where('merchant_id', '=', query.merchantId);
+  const { statuses, orderId, createdAfter, after } = query;
+  if (statuses !== undefined) {
+    select = select.where((eb) =>
+      eb.or(
+        statuses.map((match) =>
+          eb.and([
+            eb('status', '=', match.status),
+            ...(match.expiresBefore ? [eb('expires_at', '<', match.expiresBefore.toISOString())] : []),
+            ...(match.expiresAtOrAfter ? [eb('expires_at', '>=', match.expiresAtOrAfter.toISOString())] : []),
+          ]),
+        ),
+      ),
+    );
+  }
+  if (orderId !== undefined) select = select.where('order_id', '=', orderId);
+  if (createdAfter !== undefined) select = select.where('created_at', '>', createdAfter.toISOString());
+  if (after !== undefined) {
+    const createdAt = after.createdAt.toISOString();
+    select = select.where((eb) =>
+      eb.or([
+        eb('created_at', '<', createdAt),
+        eb.and([eb('created_at', '=', createdAt), eb('id', '<', after.id)]),
+      ]),
+    );
+  }
+  const rows = await select.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit).execute();
+  return rows.map(toPayment);
 }

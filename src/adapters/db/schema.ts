@@ -11,6 +11,9 @@ export interface MerchantsTable {
   wallet_address: string | null;
   webhook_url: string | null;
   webhook_secret: string;
+  /** The secret a rotation replaced, still signing until `previous_webhook_secret_until` (migration 0003). */
+  previous_webhook_secret: string | null;
+  previous_webhook_secret_until: string | null;
   commission_bps: number;
   underpayment_tolerance_bps: number;
   status: 'active' | 'disabled';
@@ -65,6 +68,8 @@ export interface PaymentsTable {
   payout_tx_hash: string | null;
   settled_at: string | null;
   return_url: string | null;
+  /** Flushes that reverted or moved nothing (migration 0005): > 0 goes alone in a batch, 5 stops retrying. */
+  settlement_failures: Generated<number>;
 }
 
 export interface TransfersTable {
@@ -110,6 +115,76 @@ export interface EventsTable {
   /** The webhook body, serialized once so every delivery attempt sends the same bytes. */
   payload: string;
   created_at: string;
+  /** Delivery state (migration 0003); defaults make every new event owed a delivery. */
+  delivery_status: Generated<string>;
+  attempt_count: Generated<number>;
+  schedule_step: Generated<number>;
+  next_attempt_at: string | null;
+  claimed_until: string | null;
+  delivered_at: string | null;
+}
+
+/** One row per webhook delivery attempt. */
+export interface WebhookAttemptsTable {
+  event_id: string;
+  attempt_number: number;
+  url: string | null;
+  started_at: string;
+  finished_at: string | null;
+  duration_ms: number | null;
+  status_code: number | null;
+  outcome: string | null;
+  error: string | null;
+  response_body: string | null;
+  next_attempt_at: string | null;
+}
+
+/** One flush of a batch of deposit addresses (migration 0005): one nonce, one or more transactions. */
+export interface SettlementsTable {
+  id: string;
+  chain_id: number;
+  /** int8: a string from pg, a number from SQLite; converted in the repository. */
+  nonce: string | number;
+  status: string;
+  payout_tx_hash: string | null;
+  failure_reason: string | null;
+  created_at: string;
+  completed_at: string | null;
+}
+
+export interface SettlementItemsTable {
+  settlement_id: string;
+  payment_id: string;
+  expected_base_units: string;
+}
+
+/** A signed relayer transaction, persisted before it is broadcast (wei and gas as TEXT integers). */
+export interface RelayerTransactionsTable {
+  id: string;
+  settlement_id: string;
+  chain_id: number;
+  from_address: string;
+  nonce: string | number;
+  tx_hash: string;
+  raw_tx: string;
+  gas: string;
+  max_fee_per_gas: string;
+  max_priority_fee_per_gas: string;
+  status: string;
+  replaces_id: string | null;
+  created_at: string;
+  broadcast_at: string | null;
+}
+
+export interface IdempotencyKeysTable {
+  merchant_id: string;
+  key: string;
+  /** SHA-256 of the request body's bytes: the same key with another body is a client bug. */
+  request_hash: string;
+  /** Null while the first request is in flight. */
+  payment_id: string | null;
+  claimed_at: string;
+  expires_at: string;
 }
 
 export interface DatabaseSchema {
@@ -120,6 +195,11 @@ export interface DatabaseSchema {
   chain_cursors: ChainCursorsTable;
   chain_blocks: ChainBlocksTable;
   events: EventsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  webhook_attempts: WebhookAttemptsTable;
+  settlements: SettlementsTable;
+  settlement_items: SettlementItemsTable;
+  relayer_transactions: RelayerTransactionsTable;
 }
 
 export type { Generated };

@@ -11,30 +11,68 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import type {
+  ChainReader,
   Clock,
   DepositPlanner,
+  HostResolver,
+  IdempotencyStore,
   Ledger,
   MerchantStore,
+  MonitoringStore,
   PaymentStore,
+  RateLimitStore,
   RateProvider,
+  WebhookStore,
 } from '../../app/ports.ts';
 import type { Config } from '../../config.ts';
-import { registerErrorHandling } from './errorHandler.ts';
+import { cachedMerchantStore } from '../cache/cachedMerchantStore.ts';
+import type { Metrics } from '../metrics/metrics.ts';
+import { frameworkErrorHandler, registerErrorHandling } from './errorHandler.ts';
 import { registerLosslessJsonParser } from './losslessJson.ts';
+import { fastifyTrustProxy, registerPlatform } from './platform.ts';
 import { adminApi } from './routes/adminApi.ts';
+import { adminWebhooksApi } from './routes/adminWebhooksApi.ts';
 import { merchantApi } from './routes/merchantApi.ts';
+import { merchantWebhooksApi } from './routes/merchantWebhooksApi.ts';
+import { paymentListApi } from './routes/paymentListApi.ts';
 
 export interface ApiDeps {
   readonly merchants: MerchantStore;
   readonly payments: PaymentStore;
   readonly deposits: DepositPlanner;
   readonly ledger: Ledger;
+  readonly idempotency: IdempotencyStore;
   readonly rates: RateProvider;
+  readonly webhooks: WebhookStore;
+  /** Resolves webhook host names when they are saved, to refuse internal ones; without it only IP literals are. */
+  readonly hostResolver?: HostResolver | undefined;
   readonly clock: Clock;
   readonly logger: Logger;
+  /** Aggregate reads for /metrics and /readyz (adapters/db/monitoringRepository.ts). */
+  readonly monitoring?: MonitoringStore | undefined;
+  /** The chain /readyz and /metrics probe; absent: RPC and watcher are reported as not checked. */
+  readonly chainProbe?:
+    | {
+        readonly chainId: number;
+        readonly reader: Pick<ChainReader, 'latestBlockNumber' | 'finalizedBlockNumber' | 'blockAt'>;
+      }
+    | undefined;
+  /** This process's registry, shared with its background jobs; absent: the app makes its own. */
+  readonly metrics?: Metrics | undefined;
+  /** Rate-limit buckets; absent: Redis when PAYLINK_REDIS_URL is set, else memory (closed with the app). */
+  readonly rateLimitStore?: RateLimitStore | undefined;
   readonly config: Pick<
     Config,
-    'checkoutUrl' | 'baseUrl' | 'paymentTtlMs' | 'maxAmountBaseUnits' | 'webhookAllowPrivate' | 'adminToken'
+    | 'checkoutUrl'
+    | 'baseUrl'
+    | 'paymentTtlMs'
+    | 'maxAmountBaseUnits'
+    | 'webhookAllowPrivate'
+    | 'adminToken'
+    | 'rateLimit'
+    | 'trustProxy'
+    | 'readiness'
+    | 'authCacheTtlMs'
   >;
 }
 
@@ -42,7 +80,12 @@ const REQUEST_ID_PATTERN = /^[\w.:-]{1,64}$/;
 const VERSION = '0.1.0';
 
 /** The merchant + admin API as a Fastify instance, not listening: `main/` starts it, tests inject into it. */
-export async function buildApp(deps: ApiDeps): Promise<FastifyInstance> {
+export async function buildApp(appDeps: ApiDeps): Promise<FastifyInstance> {
+  // Every authenticated request looks its key up (rate limit, then route): remembered for a few seconds.
+  const deps = {
+    ...appDeps,
+    merchants: cachedMerchantStore(appDeps.merchants, appDeps.config.authCacheTtlMs),
+  };
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: 64 * 1024,
@@ -53,6 +96,9 @@ export async function buildApp(deps: ApiDeps): Promise<FastifyInstance> {
     },
     requestIdHeader: false,
     routerOptions: { ignoreTrailingSlash: true },
+    // Behind a load balancer, the client address (per-IP rate limit) comes from X-Forwarded-For of trusted hops.
+    trustProxy: fastifyTrustProxy(deps.config.trustProxy),
+    frameworkErrors: frameworkErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -62,6 +108,7 @@ export async function buildApp(deps: ApiDeps): Promise<FastifyInstance> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  await registerPlatform(app, deps);
 
   await app.register(swagger, {
     openapi: {
@@ -87,6 +134,11 @@ export async function buildApp(deps: ApiDeps): Promise<FastifyInstance> {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(merchantApi(deps));
-  if (deps.config.adminToken) await app.register(adminApi(deps, deps.config.adminToken));
+  await app.register(merchantWebhooksApi(deps));
+  await app.register(paymentListApi(deps));
+  if (deps.config.adminToken) {
+    await app.register(adminApi(deps, deps.config.adminToken));
+    await app.register(adminWebhooksApi(deps, deps.config.adminToken));
+  }
   return app;
 }

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PaylinkError } from '../../domain/errors.ts';
 
 /**
@@ -33,6 +33,14 @@ export function registerErrorHandling(app: FastifyInstance): void {
           .status(400)
           .send({ error: 'body: must be a JSON object', code: 'VALIDATION_ERROR', field: 'body' });
     }
+    if (isDatabaseUnavailable(error)) {
+      // Transient: the pool replaces the lost connection, so the client's retry will most likely succeed.
+      request.log.warn({ err: error }, 'database unavailable');
+      return reply
+        .status(503)
+        .header('retry-after', '1')
+        .send({ error: 'Service temporarily unavailable; retry shortly', code: 'SERVICE_UNAVAILABLE' });
+    }
     if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
       return reply.status(error.statusCode).send({ error: 'Bad request', code: 'BAD_REQUEST' });
     }
@@ -43,4 +51,52 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setNotFoundHandler((_request, reply) => {
     reply.status(404).send({ error: 'Route not found', code: 'NOT_FOUND' });
   });
+}
+
+/**
+ * PostgreSQL went away or refused us (admin shutdown, crash recovery, network), or SQLite stayed locked past its
+ * busy timeout: the request failed through no fault of the client and may be retried.
+ */
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  '57P01', // admin_shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now
+  '08000', // connection_exception
+  '08003', // connection_does_not_exist
+  '08006', // connection_failure
+  '53300', // too_many_connections
+  'SQLITE_BUSY',
+]);
+
+function isDatabaseUnavailable(error: { code?: unknown; message?: unknown }): boolean {
+  if (typeof error.code === 'string' && UNAVAILABLE_CODES.has(error.code)) return true;
+  return (
+    typeof error.message === 'string' &&
+    /Connection terminated|timeout exceeded when trying to connect/.test(error.message)
+  );
+}
+
+/**
+ * Errors Fastify raises before routing (a path that is not valid percent-encoding, `/status/%/`), which skip
+ * the error handler: Fastify's own answer would echo the URL in another shape. Passed as `frameworkErrors`.
+ */
+export function frameworkErrorHandler(
+  error: FastifyError,
+  _request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  if (error.code === 'FST_ERR_BAD_URL') {
+    reply.code(400).send({ error: 'The URL is not valid percent-encoding', code: 'BAD_REQUEST' });
+    return;
+  }
+  const status = error.statusCode;
+  if (status !== undefined && status >= 400 && status < 500) {
+    reply.code(status).send({ error: 'Bad request', code: 'BAD_REQUEST' });
+    return;
+  }
+  reply.code(500).send({ error: 'Internal error', code: 'INTERNAL_ERROR' });
 }

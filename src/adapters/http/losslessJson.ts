@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { parse } from 'lossless-json';
 import { ValidationError } from '../../domain/errors.ts';
@@ -6,6 +7,13 @@ import { ValidationError } from '../../domain/errors.ts';
  * A JSON number exactly as the client wrote it. Bodies are parsed losslessly: `100.10` keeps its text and
  * never becomes a float, and a 40-digit number is seen as 40 digits (then refused), never silently rounded.
  */
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** SHA-256 of the JSON body's bytes (for Idempotency-Key: same key, same bytes). */
+    bodySha256?: string;
+  }
+}
+
 export class JsonNumber {
   constructor(readonly text: string) {}
 }
@@ -16,8 +24,9 @@ export class JsonNumber {
  */
 export function registerLosslessJsonParser(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
+    request.bodySha256 = createHash('sha256').update(text, 'utf8').digest('hex');
     if (text.trim() === '') {
       done(new ValidationError('body', 'must be a JSON object'), undefined);
       return;

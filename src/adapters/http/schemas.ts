@@ -26,10 +26,14 @@ export const DecimalInput = z
 const requiredString = (description: string) =>
   z.string({ error: requiredMessage('a string') }).meta({ description });
 
+/** PostgreSQL text cannot hold U+0000 (the insert would fail with a 500); no legitimate value needs it. */
+export const hasNoNul = (value: string) => !value.includes('\u0000');
+
 const optionalString = (description: string, maxLength: number) =>
   z
     .string({ error: 'must be a string' })
     .max(maxLength, { error: `must be at most ${maxLength} characters` })
+    .refine(hasNoNul, { error: 'must not contain the NUL character' })
     .nullish()
     .transform((value) => value ?? undefined)
     .meta({ description });

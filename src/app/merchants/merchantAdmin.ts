@@ -11,7 +11,8 @@ import {
 import { PaylinkError, ValidationError } from '../../domain/errors.ts';
 import { type Merchant, parseMerchantName, parseWalletAddress } from '../../domain/merchant.ts';
 import { parseWebhookUrl } from '../../domain/webhookUrl.ts';
-import type { ApiKeyRecord, Clock, MerchantStore } from '../ports.ts';
+import type { ApiKeyRecord, Clock, HostResolver, MerchantStore } from '../ports.ts';
+import { checkWebhookHost } from '../webhooks/checkWebhookHost.ts';
 
 /**
  * Merchant administration, shared by the `paylink merchant …` CLI and the admin HTTP API: both call these
@@ -21,6 +22,8 @@ export interface MerchantAdminDeps {
   readonly merchants: MerchantStore;
   readonly clock: Clock;
   readonly webhookAllowPrivate: boolean;
+  /** Resolves webhook host names to refuse internal ones when saved; without it only IP literals are checked. */
+  readonly hostResolver?: HostResolver | undefined;
 }
 
 /** Fields as an administrator writes them: commission and tolerance as percent strings ("2.5"). */
@@ -115,6 +118,7 @@ export async function createMerchant(
     updatedAt: now,
   };
   const merchant = applyFields(deps, blank, fields, now);
+  await checkWebhookHost(deps, 'webhook_url', merchant.webhookUrl);
   const { key, record } = issueKey(merchant.id, 'live', now);
   await deps.merchants.insert(merchant, record);
   return { merchant, apiKey: key };
@@ -132,6 +136,7 @@ export async function updateMerchant(
   fields: MerchantFields,
 ): Promise<Merchant> {
   const merchant = applyFields(deps, await getMerchant(deps, id), fields, deps.clock.now());
+  if (fields.webhookUrl !== undefined) await checkWebhookHost(deps, 'webhook_url', merchant.webhookUrl);
   await deps.merchants.save(merchant);
   return merchant;
 }

@@ -1,9 +1,15 @@
 import type { Migration } from 'kysely';
 import * as initial from './0001_initial.ts';
 import * as chain from './0002_chain.ts';
+import * as webhooks from './0003_webhooks.ts';
+import * as settlement from './0005_settlement.ts';
+import * as idempotency from './0006_idempotency.ts';
 
 /** Every migration, in order. Names sort lexically; a migration, once released, is never edited. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_chain': chain,
+  '0003_webhooks': webhooks,
+  '0005_settlement': settlement,
+  '0006_idempotency': idempotency,
 };

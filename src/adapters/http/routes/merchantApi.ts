@@ -1,11 +1,14 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { authenticateMerchant } from '../../../app/authenticateMerchant.ts';
 import { convertAmount } from '../../../app/convertAmount.ts';
 import { createPayment } from '../../../app/createPayment.ts';
+import { createPaymentOnce } from '../../../app/createPaymentOnce.ts';
 import { getPaymentStatus } from '../../../app/getPaymentStatus.ts';
 import type { Merchant } from '../../../domain/merchant.ts';
 import { formatMoney, formatUsdc } from '../../../domain/money.ts';
+import type { Payment } from '../../../domain/payment.ts';
 import { formatRate } from '../../../domain/quote.ts';
 import type { ApiDeps } from '../buildApp.ts';
 import { createPaymentResponse, paymentStatusResponse } from '../presenters.ts';
@@ -60,28 +63,43 @@ export function merchantApi(deps: ApiDeps): FastifyPluginAsyncZod {
           tags: ['payments'],
           security,
           body: CreatePaymentBody,
-          response: { 201: CreatePaymentResponse, ...errors, 409: ErrorBody, 415: ErrorBody },
+          headers: z.object({
+            'idempotency-key': z.string().optional().meta({
+              description:
+                'Makes the request safe to retry: the same key and body return the same payment (24 h)',
+            }),
+          }),
+          response: { 201: CreatePaymentResponse, ...errors, 409: ErrorBody, 415: ErrorBody, 422: ErrorBody },
         },
       },
       async (request, reply) => {
         const body = request.body;
-        const payment = await createPayment(
-          {
-            ...deps,
-            paymentTtlMs: deps.config.paymentTtlMs,
-            maxAmountBaseUnits: deps.config.maxAmountBaseUnits,
-            webhookAllowPrivate: deps.config.webhookAllowPrivate,
-          },
-          authenticated(request),
-          {
-            amount: body.amount,
-            currency: body.currency,
-            customerEmail: body.customer_email,
-            webhookUrl: body.webhook_url,
-            orderId: body.order_id,
-            returnUrl: body.return_url,
-          },
-        );
+        const createDeps = {
+          ...deps,
+          paymentTtlMs: deps.config.paymentTtlMs,
+          maxAmountBaseUnits: deps.config.maxAmountBaseUnits,
+          webhookAllowPrivate: deps.config.webhookAllowPrivate,
+        };
+        const input = {
+          amount: body.amount,
+          currency: body.currency,
+          customerEmail: body.customer_email,
+          webhookUrl: body.webhook_url,
+          orderId: body.order_id,
+          returnUrl: body.return_url,
+        };
+        const idempotencyKey = request.headers['idempotency-key'];
+        let payment: Payment;
+        if (idempotencyKey === undefined) {
+          payment = await createPayment(createDeps, authenticated(request), input);
+        } else {
+          const once = await createPaymentOnce(createDeps, authenticated(request), input, {
+            key: Array.isArray(idempotencyKey) ? idempotencyKey.join(',') : idempotencyKey,
+            requestHash: request.bodySha256 ?? '',
+          });
+          payment = once.payment;
+          if (once.replayed) reply.header('idempotent-replayed', 'true');
+        }
         request.log.info({ payment: payment.id }, 'payment created');
         return reply.status(201).send(createPaymentResponse(payment, deps.config.checkoutUrl));
       },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { capturingLogger } from '../../test/helpers/logCapture.ts';
-import { describeError, runLoop } from './loop.ts';
+import { describeError, runLoop } from './jobLoop.ts';
 
 describe('runLoop', () => {
   it('keeps running through failures, logging each, until aborted', async () => {

@@ -1,0 +1,53 @@
+import type { ApiKeyRecord, MerchantStore } from '../../app/ports.ts';
+import type { Merchant } from '../../domain/merchant.ts';
+
+interface Entry {
+  readonly found: { key: ApiKeyRecord; merchant: Merchant };
+  readonly freshUntilMs: number;
+}
+
+const MAX_ENTRIES = 10_000;
+
+/**
+ * The merchant store with API-key lookups remembered for `ttlMs` (docs/decisions/0007-rate-limits.md): every
+ * authenticated request looks its key up — twice, once for the rate limit and once for the route — and the
+ * answer rarely changes. What keeps this safe:
+ *
+ * - Only keys that authenticated are remembered, so guessing keys fills nothing.
+ * - A remembered key's own end (`expiresAt`, set by a rotation's grace period) is checked on every use.
+ * - Writes through this store (admin API: update, disable, rotate) forget everything at once.
+ * - Writes by another process (the CLI, another API process) are seen within `ttlMs` at the latest: that is the
+ *   longest a disabled merchant or a revoked key can keep working. `PAYLINK_AUTH_CACHE_TTL=0` turns it off.
+ */
+export function cachedMerchantStore(inner: MerchantStore, ttlMs: number): MerchantStore {
+  if (ttlMs <= 0) return inner;
+  const entries = new Map<string, Entry>();
+  const forgetAll = <T>(result: T): T => {
+    entries.clear();
+    return result;
+  };
+  return {
+    ...inner,
+    insert: async (merchant, key) => forgetAll(await inner.insert(merchant, key)),
+    save: async (merchant) => forgetAll(await inner.save(merchant)),
+    replaceKeys: async (newKey, oldKeysExpireAt) =>
+      forgetAll(await inner.replaceKeys(newKey, oldKeysExpireAt)),
+    async findByKeyHash(keyHash, now) {
+      const nowMs = now.getTime();
+      const entry = entries.get(keyHash);
+      if (entry && entry.freshUntilMs > nowMs) {
+        const expiresAt = entry.found.key.expiresAt;
+        if (expiresAt !== null && expiresAt.getTime() <= nowMs) return undefined;
+        return entry.found;
+      }
+      const found = await inner.findByKeyHash(keyHash, now);
+      entries.delete(keyHash);
+      if (found) {
+        // Oldest first in a Map: past the bound, the first inserted goes.
+        if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!);
+        entries.set(keyHash, { found, freshUntilMs: nowMs + ttlMs });
+      }
+      return found;
+    },
+  };
+}

@@ -1,0 +1,169 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import { currentState, isPaymentId } from '../../app/getPaymentStatus.ts';
+import type { Clock, Ledger, MerchantStore, PaymentStore } from '../../app/ports.ts';
+import { type CheckoutNetwork, type CheckoutView, checkoutStatusJson, checkoutView } from './checkoutView.ts';
+import { isLanguage, type Language, negotiateLanguage } from './language.ts';
+import { qrSvg } from './qrCode.ts';
+import { type PageAssets, renderCheckoutPage, renderErrorPage, renderNotFoundPage } from './renderPage.ts';
+import { SECURITY_HEADERS } from './securityHeaders.ts';
+
+export interface CheckoutDeps {
+  readonly payments: Pick<PaymentStore, 'findById'>;
+  readonly merchants: Pick<MerchantStore, 'find'>;
+  readonly ledger: Pick<Ledger, 'listTransfers'>;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly network: CheckoutNetwork;
+  /** How often an open page asks for its status (default 3 s). */
+  readonly pollIntervalMs?: number | undefined;
+}
+
+const DEFAULT_POLL_INTERVAL_MS = 3_000;
+const HTML = 'text/html; charset=utf-8';
+const NOT_FOUND_JSON = { error: 'Payment not found', code: 'NOT_FOUND' } as const;
+
+interface Asset {
+  readonly body: Buffer;
+  readonly type: string;
+  /** Content hash: the page links `?v=<hash>`, so the file can be cached for good and still never be stale. */
+  readonly version: string;
+}
+
+function loadAsset(name: string, type: string): Asset {
+  const body = readFileSync(new URL(`./assets/${name}`, import.meta.url));
+  return { body, type, version: createHash('sha256').update(body).digest('hex').slice(0, 12) };
+}
+
+type PaymentRequest = FastifyRequest<{
+  Params: { id: string };
+  Querystring: { lang?: string; kind?: string };
+}>;
+
+/**
+ * The customer-facing checkout as a Fastify instance, not listening: `main/` starts it on its own port (a
+ * different origin from the API, so the API's credentials and the page never share an origin).
+ *
+ * `GET /pay/:id` the page · `GET /pay/:id/status.json` its live status · `GET /pay/:id/qr.svg` its QR code ·
+ * `GET /assets/*` its script and stylesheet. Unknown and malformed ids get the same 404.
+ */
+export async function buildCheckoutApp(deps: CheckoutDeps): Promise<FastifyInstance> {
+  const pollIntervalMs = deps.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+  const script = loadAsset('checkout.js', 'text/javascript; charset=utf-8');
+  const stylesheet = loadAsset('checkout.css', 'text/css; charset=utf-8');
+  const pageAssets: PageAssets = {
+    script: `/assets/checkout.js?v=${script.version}`,
+    stylesheet: `/assets/checkout.css?v=${stylesheet.version}`,
+  };
+
+  const app = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.headers(SECURITY_HEADERS);
+    // Pages and status change from one second to the next and name a payment: never cache them.
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    return payload;
+  });
+
+  const languageOf = (request: FastifyRequest): Language => {
+    const query = request.query as { lang?: unknown } | undefined;
+    if (isLanguage(query?.lang)) return query.lang;
+    return negotiateLanguage(request.headers['accept-language']);
+  };
+
+  /** The payment's view as of one instant (status and countdown from the same clock reading). */
+  const loadView = async (id: string): Promise<CheckoutView | undefined> => {
+    if (!isPaymentId(id)) return undefined;
+    const payment = await deps.payments.findById(id.toLowerCase());
+    // A payment from before deposit addresses existed cannot be paid here: nothing to show.
+    if (!payment?.deposit) return undefined;
+    const now = deps.clock.now();
+    const [merchant, state] = await Promise.all([
+      deps.merchants.find(payment.merchantId),
+      currentState({ ledger: deps.ledger, clock: { now: () => now } }, payment),
+    ]);
+    // Never show a network name the payment is not on: the chain id always comes from the payment itself.
+    const network =
+      payment.deposit.chainId === deps.network.chainId
+        ? deps.network
+        : { name: `Chain ${payment.deposit.chainId}`, chainId: payment.deposit.chainId, explorerUrl: '' };
+    return checkoutView({
+      payment,
+      deposit: payment.deposit,
+      state,
+      merchantName: merchant?.name ?? '',
+      network,
+      now,
+    });
+  };
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.status(404).type(HTML).header('vary', 'accept-language');
+    return renderNotFoundPage(languageOf(request), pageAssets);
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    const status = (error as { statusCode?: number }).statusCode;
+    if (status !== undefined && status >= 400 && status < 500) {
+      // A malformed request (bad query string, say) is the client's: answer as for a missing page.
+      reply.status(404).type(HTML);
+      return renderNotFoundPage(languageOf(request), pageAssets);
+    }
+    request.log.error({ err: error }, 'checkout error');
+    if (request.url.split('?')[0]?.endsWith('.json')) {
+      return reply.status(500).send({ error: 'Internal error', code: 'INTERNAL_ERROR' });
+    }
+    reply.status(500).type(HTML);
+    return renderErrorPage(languageOf(request), pageAssets);
+  });
+
+  app.get('/pay/:id', async (request: PaymentRequest, reply) => {
+    const language = languageOf(request);
+    reply.type(HTML).header('vary', 'accept-language').header('content-language', language);
+    const view = await loadView(request.params.id);
+    if (!view) return reply.status(404).send(renderNotFoundPage(language, pageAssets));
+    return renderCheckoutPage({ view, language, assets: pageAssets, pollIntervalMs });
+  });
+
+  // Polled every few seconds by every open page: log only problems.
+  app.get('/pay/:id/status.json', { logLevel: 'warn' }, async (request: PaymentRequest, reply) => {
+    const view = await loadView(request.params.id);
+    if (!view) return reply.status(404).send(NOT_FOUND_JSON);
+    return checkoutStatusJson(view);
+  });
+
+  // The QR code always encodes the current request (the remaining amount after a partial payment); the
+  // `amount` query parameter the page adds only busts caches, it is never read.
+  app.get('/pay/:id/qr.svg', { logLevel: 'warn' }, async (request: PaymentRequest, reply) => {
+    const view = await loadView(request.params.id);
+    if (!view)
+      return reply
+        .status(404)
+        .type(HTML)
+        .send(renderNotFoundPage(languageOf(request), pageAssets));
+    const text = request.query.kind === 'address' ? view.deposit.depositAddress : view.paymentLink;
+    return reply.type('image/svg+xml').send(await qrSvg(text));
+  });
+
+  for (const [path, asset] of [
+    ['/assets/checkout.js', script],
+    ['/assets/checkout.css', stylesheet],
+  ] as const) {
+    app.get(path, { logLevel: 'warn' }, async (request, reply) => {
+      const { v } = request.query as { v?: string };
+      reply.type(asset.type).header('etag', `"${asset.version}"`);
+      reply.header(
+        'cache-control',
+        v === asset.version ? 'public, max-age=31536000, immutable' : 'public, max-age=300',
+      );
+      return asset.body;
+    });
+  }
+
+  return app;
+}

@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import type { TransferRecord } from '../../app/ports.ts';
+import { findCurrency } from '../../domain/currencies.ts';
+import type { Deposit, Payment } from '../../domain/payment.ts';
+import { derivePaymentState } from '../../domain/paymentStatus.ts';
+import { quote } from '../../domain/quote.ts';
+import { type CheckoutStage, checkoutStatusJson, checkoutView } from './checkoutView.ts';
+
+const CREATED = new Date('2026-11-21T12:00:00.000Z');
+const EXPIRES = new Date('2026-11-21T13:00:00.000Z');
+const DEPOSIT: Deposit = {
+  chainId: 137,
+  tokenAddress: '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359',
+  factoryAddress: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512',
+  treasuryAddress: '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720',
+  depositAddress: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+};
+const NETWORK = { name: 'Polygon', chainId: 137, explorerUrl: 'https://polygonscan.com/' };
+
+function payment(toleranceBps = 0): Payment {
+  const usdc = findCurrency('USDC')!;
+  return {
+    id: '7d1c3c0e-4b8e-4a53-9d43-0c1f1c2b3a4d',
+    merchantId: 'mch_1',
+    quote: quote({ currency: usdc, minorUnits: 10_000_000n }, { units: 1n, scale: 0 }, 100),
+    rateSource: 'fixed',
+    rateObservedAt: CREATED,
+    underpaymentToleranceBps: toleranceBps,
+    payoutAddress: '0x90F79bf6EB2c4f870365E785982E1f101E93b906',
+    webhookUrl: null,
+    returnUrl: null,
+    orderId: 'private',
+    customerEmail: 'private@example.com',
+    status: 'pending',
+    amountReceivedBaseUnits: 0n,
+    paidAt: null,
+    late: false,
+    expiresAt: EXPIRES,
+    createdAt: CREATED,
+    updatedAt: CREATED,
+    deposit: DEPOSIT,
+    txid: null,
+    settledBaseUnits: 0n,
+    payoutTxHash: null,
+    settledAt: null,
+  };
+}
+
+let block = 0n;
+function transfer(amountBaseUnits: bigint, final: boolean): TransferRecord {
+  block += 1n;
+  return {
+    id: `137:${block}:0`,
+    chainId: 137,
+    paymentId: 'p',
+    txHash: `0x${block.toString(16).padStart(64, '0')}`,
+    blockHash: `0x${block.toString(16).padStart(64, 'b')}`,
+    blockNumber: block,
+    logIndex: 0,
+    blockTimestamp: CREATED,
+    tokenAddress: DEPOSIT.tokenAddress.toLowerCase(),
+    fromAddress: '0x0000000000000000000000000000000000000001',
+    toAddress: DEPOSIT.depositAddress.toLowerCase(),
+    amountBaseUnits,
+    final,
+    orphaned: false,
+  };
+}
+
+function view(transfers: TransferRecord[], now: Date, toleranceBps = 0) {
+  const p = payment(toleranceBps);
+  const state = derivePaymentState(
+    { requiredBaseUnits: p.quote.usdcBaseUnits, underpaymentToleranceBps: toleranceBps, expiresAt: EXPIRES },
+    transfers,
+    now,
+  );
+  return checkoutView({ payment: p, deposit: DEPOSIT, state, merchantName: 'Shop', network: NETWORK, now });
+}
+
+const BEFORE = new Date('2026-11-21T12:30:00.000Z');
+const AFTER = new Date('2026-11-21T13:00:01.000Z');
+
+describe('checkoutView stage', () => {
+  it.each<[string, TransferRecord[], Date, CheckoutStage, string]>([
+    ['nothing yet', [], BEFORE, 'pay', '10.00'],
+    ['a part, final', [transfer(4_000_000n, true)], BEFORE, 'pay', '6.00'],
+    ['a part, not final', [transfer(4_000_000n, false)], BEFORE, 'pay', '6.00'],
+    ['all of it, not final', [transfer(10_000_000n, false)], BEFORE, 'confirming', '0.00'],
+    [
+      'all of it in two transfers, final',
+      [transfer(3_000_000n, true), transfer(7_000_000n, true)],
+      BEFORE,
+      'paid',
+      '0.00',
+    ],
+    ['more than asked, final', [transfer(12_000_000n, true)], BEFORE, 'paid', '0.00'],
+    ['nothing, after expiry', [], AFTER, 'expired', '10.00'],
+    ['a part, final, after expiry', [transfer(4_000_000n, true)], AFTER, 'failed', '6.00'],
+    // A transfer still awaiting finality past expiry may yet complete the payment: wait, never ask for more.
+    ['a part, not final, after expiry', [transfer(4_000_000n, false)], AFTER, 'confirming', '6.00'],
+  ])('%s → %s', (_name, transfers, now, stage, remaining) => {
+    const v = view(transfers, now);
+    expect(v.stage).toBe(stage);
+    expect(checkoutStatusJson(v).amount_remaining).toBe(remaining);
+  });
+
+  it('with a tolerance, enough within it waits for confirmation instead of asking for the last cents', () => {
+    // 1% of 10.00 = 0.10: 9.95 seen is enough.
+    const v = view([transfer(9_950_000n, false)], BEFORE, 100);
+    expect(v.stage).toBe('confirming');
+    expect(v.remainingBaseUnits).toBe(50_000n);
+    expect(view([transfer(9_850_000n, false)], BEFORE, 100).stage).toBe('pay');
+  });
+
+  it('asks for the remaining amount in the EIP-681 link, and counts down from the server clock', () => {
+    const v = view([transfer(4_000_000n, true)], BEFORE);
+    expect(v.paymentLink).toBe(
+      `ethereum:${DEPOSIT.tokenAddress}@137/transfer?address=${DEPOSIT.depositAddress}&uint256=6000000`,
+    );
+    expect(v.secondsLeft).toBe(1800);
+    expect(view([], AFTER).secondsLeft).toBe(0);
+  });
+
+  it('links the paying transaction on the explorer (without a doubled slash)', () => {
+    const v = view([transfer(10_000_000n, true)], BEFORE);
+    expect(v.txUrl).toBe(`https://polygonscan.com/tx/${v.txid}`);
+  });
+});

@@ -1,0 +1,266 @@
+import { type Expression, type ExpressionBuilder, type Selectable, type SqlBool, sql } from 'kysely';
+import type { WebhookAttemptRecord, WebhookEventRecord, WebhookJob, WebhookStore } from '../../app/ports.ts';
+import { PAYMENT_EVENT_TYPES, type PaymentEventType } from '../../domain/paymentStatus.ts';
+import { type AttemptOutcome, DELIVERY_STATUSES, type DeliveryStatus } from '../../domain/webhookDelivery.ts';
+import type { DatabaseHandle } from './database.ts';
+import type { DatabaseSchema, EventsTable, WebhookAttemptsTable } from './schema.ts';
+
+const ABANDONED = 'no result recorded: the worker stopped or lost its lease during the attempt';
+const ATTEMPT_OUTCOMES: readonly string[] = ['delivered', 'retry', 'stopped', 'failed', 'abandoned'];
+
+function eventType(text: string): PaymentEventType {
+  if (!(PAYMENT_EVENT_TYPES as readonly string[]).includes(text))
+    throw new Error(`unknown event type ${text}`);
+  return text as PaymentEventType;
+}
+
+function deliveryStatus(text: string): DeliveryStatus {
+  if (!(DELIVERY_STATUSES as readonly string[]).includes(text))
+    throw new Error(`unknown delivery status ${text}`);
+  return text as DeliveryStatus;
+}
+
+const date = (text: string | null) => (text === null ? null : new Date(text));
+
+function toEventRecord(row: Selectable<EventsTable>): WebhookEventRecord {
+  return {
+    id: row.id,
+    paymentId: row.payment_id,
+    merchantId: row.merchant_id,
+    type: eventType(row.type),
+    payload: row.payload,
+    createdAt: new Date(row.created_at),
+    deliveryStatus: deliveryStatus(row.delivery_status),
+    attemptCount: Number(row.attempt_count),
+    nextAttemptAt: date(row.next_attempt_at),
+    deliveredAt: date(row.delivered_at),
+  };
+}
+
+function toAttemptRecord(row: Selectable<WebhookAttemptsTable>): WebhookAttemptRecord {
+  if (row.outcome !== null && !ATTEMPT_OUTCOMES.includes(row.outcome)) {
+    throw new Error(`unknown attempt outcome ${row.outcome}`);
+  }
+  return {
+    eventId: row.event_id,
+    attemptNumber: Number(row.attempt_number),
+    url: row.url,
+    startedAt: new Date(row.started_at),
+    finishedAt: date(row.finished_at),
+    durationMs: row.duration_ms === null ? null : Number(row.duration_ms),
+    statusCode: row.status_code === null ? null : Number(row.status_code),
+    outcome: row.outcome as AttemptOutcome | null,
+    error: row.error,
+    responseBody: row.response_body,
+    nextAttemptAt: date(row.next_attempt_at),
+  };
+}
+
+/** Due: never attempted or its retry time reached, or leased by a worker whose lease has run out. */
+function isDue(eb: ExpressionBuilder<DatabaseSchema, 'events'>, now: string): Expression<SqlBool> {
+  return eb.or([
+    eb.and([
+      eb('delivery_status', '=', 'pending'),
+      eb.or([eb('next_attempt_at', 'is', null), eb('next_attempt_at', '<=', now)]),
+    ]),
+    eb.and([eb('delivery_status', '=', 'delivering'), eb('claimed_until', '<=', now)]),
+  ]);
+}
+
+/** Bound on one IN list (both dialects allow far more; this keeps statements small). */
+const MAX_IDS = 500;
+
+export function webhookRepository(handle: DatabaseHandle): WebhookStore {
+  const { db, dialect } = handle;
+  return {
+    async claimDue(now, limit, leaseMs) {
+      if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_IDS)
+        throw new RangeError('bad claim limit');
+      if (!Number.isSafeInteger(leaseMs) || leaseMs < 1) throw new RangeError('bad lease');
+      const nowText = now.toISOString();
+      const leasedUntil = new Date(now.getTime() + leaseMs).toISOString();
+      return db.transaction().execute(async (trx) => {
+        let due = trx
+          .selectFrom('events')
+          .select('id')
+          .where((eb) => isDue(eb, nowText))
+          .orderBy('created_at')
+          .orderBy('id')
+          .limit(limit);
+        // PostgreSQL: rows another worker is claiming right now are skipped, not waited for. SQLite has one
+        // writer at a time, and this UPDATE is the transaction's first statement, so it takes the write lock
+        // before it reads: two claims cannot interleave.
+        if (dialect === 'postgres') due = due.forUpdate().skipLocked();
+        const claimed = await trx
+          .updateTable('events')
+          .set((eb) => ({
+            delivery_status: 'delivering',
+            claimed_until: leasedUntil,
+            attempt_count: eb('attempt_count', '+', 1),
+          }))
+          .where('id', 'in', due)
+          .returning('id')
+          .execute();
+        if (claimed.length === 0) return [];
+        const ids = claimed.map((r) => r.id);
+
+        // An attempt still open on a claimed event belongs to a worker whose lease ran out: it will never
+        // report, so say so rather than leave it looking in flight forever.
+        await trx
+          .updateTable('webhook_attempts')
+          .set({ outcome: 'abandoned', error: ABANDONED, finished_at: nowText })
+          .where('event_id', 'in', ids)
+          .where('finished_at', 'is', null)
+          .execute();
+
+        const rows = await trx
+          .selectFrom('events as e')
+          .innerJoin('payments as p', 'p.id', 'e.payment_id')
+          .innerJoin('merchants as m', 'm.id', 'e.merchant_id')
+          .select([
+            'e.id',
+            'e.payment_id',
+            'e.merchant_id',
+            'e.type',
+            'e.payload',
+            'e.created_at',
+            'e.attempt_count',
+            'e.schedule_step',
+            'p.webhook_url as payment_webhook_url',
+            'm.webhook_url as merchant_webhook_url',
+            'm.webhook_secret',
+            'm.previous_webhook_secret',
+            'm.previous_webhook_secret_until',
+          ])
+          .where('e.id', 'in', ids)
+          .orderBy('e.created_at')
+          .orderBy('e.id')
+          .execute();
+        const jobs: WebhookJob[] = rows.map((row) => ({
+          eventId: row.id,
+          paymentId: row.payment_id,
+          merchantId: row.merchant_id,
+          type: eventType(row.type),
+          payload: row.payload,
+          createdAt: new Date(row.created_at),
+          attemptNumber: Number(row.attempt_count),
+          scheduleStep: Number(row.schedule_step),
+          url: row.payment_webhook_url ?? row.merchant_webhook_url,
+          webhookSecret: row.webhook_secret,
+          previousWebhookSecret:
+            row.previous_webhook_secret && row.previous_webhook_secret_until
+              ? { secret: row.previous_webhook_secret, until: new Date(row.previous_webhook_secret_until) }
+              : null,
+        }));
+        await trx
+          .insertInto('webhook_attempts')
+          .values(
+            jobs.map((job) => ({
+              event_id: job.eventId,
+              attempt_number: job.attemptNumber,
+              url: job.url,
+              started_at: nowText,
+            })),
+          )
+          .execute();
+        return jobs;
+      });
+    },
+
+    async completeAttempt(job, result, next) {
+      return db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('webhook_attempts')
+          .set({
+            finished_at: result.finishedAt.toISOString(),
+            duration_ms: Math.round(result.durationMs),
+            status_code: result.statusCode,
+            outcome: result.outcome,
+            error: result.error,
+            response_body: result.responseBody,
+            next_attempt_at: result.nextAttemptAt?.toISOString() ?? null,
+          })
+          .where('event_id', '=', job.eventId)
+          .where('attempt_number', '=', job.attemptNumber)
+          .execute();
+        const updated = await trx
+          .updateTable('events')
+          .set({
+            delivery_status: next.status,
+            next_attempt_at: next.nextAttemptAt?.toISOString() ?? null,
+            schedule_step: next.scheduleStep,
+            claimed_until: null,
+            ...(next.deliveredAt ? { delivered_at: next.deliveredAt.toISOString() } : {}),
+          })
+          .where('id', '=', job.eventId)
+          .where('delivery_status', '=', 'delivering')
+          // The fence: a later claim has incremented attempt_count, and then this result is history only.
+          .where('attempt_count', '=', job.attemptNumber)
+          .executeTakeFirst();
+        return Number(updated.numUpdatedRows) === 1;
+      });
+    },
+
+    async listEvents(filter) {
+      let query = db
+        .selectFrom('events')
+        .selectAll()
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(filter.limit);
+      if (filter.merchantId !== undefined) query = query.where('merchant_id', '=', filter.merchantId);
+      if (filter.paymentId !== undefined) query = query.where('payment_id', '=', filter.paymentId);
+      if (filter.status !== undefined) query = query.where('delivery_status', '=', filter.status);
+      return (await query.execute()).map(toEventRecord);
+    },
+
+    async findEvent(eventId) {
+      const row = await db.selectFrom('events').selectAll().where('id', '=', eventId).executeTakeFirst();
+      return row && toEventRecord(row);
+    },
+
+    async listAttempts(eventIds, limit) {
+      if (eventIds.length === 0) return [];
+      if (eventIds.length > MAX_IDS) throw new RangeError('too many events');
+      const rows = await db
+        .selectFrom('webhook_attempts')
+        .selectAll()
+        .where('event_id', 'in', [...eventIds])
+        .orderBy('event_id')
+        .orderBy('attempt_number')
+        .limit(limit)
+        .execute();
+      return rows.map(toAttemptRecord);
+    },
+
+    async requeue(eventId, now) {
+      const nowText = now.toISOString();
+      const updated = await db
+        .updateTable('events')
+        .set({ delivery_status: 'pending', next_attempt_at: nowText, schedule_step: 0, claimed_until: null })
+        .where('id', '=', eventId)
+        .where((eb) =>
+          eb.not(eb.and([eb('delivery_status', '=', 'delivering'), eb('claimed_until', '>', nowText)])),
+        )
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) === 1) return 'requeued';
+      const exists = await db.selectFrom('events').select('id').where('id', '=', eventId).executeTakeFirst();
+      return exists ? 'in_flight' : 'not_found';
+    },
+
+    async rotateSecret(merchantId, newSecret, previousUntil, now) {
+      // SET reads the row as it was: the previous secret becomes the one being replaced, in one statement.
+      const updated = await db
+        .updateTable('merchants')
+        .set({
+          previous_webhook_secret: sql<string>`webhook_secret`,
+          previous_webhook_secret_until: previousUntil.toISOString(),
+          webhook_secret: newSecret,
+          updated_at: now.toISOString(),
+        })
+        .where('id', '=', merchantId)
+        .executeTakeFirst();
+      return Number(updated.numUpdatedRows) === 1;
+    },
+  };
+}

@@ -1,0 +1,66 @@
+import type { FastifyInstance } from 'fastify';
+import type { RateLimitStore } from '../../app/ports.ts';
+import type { Config } from '../../config.ts';
+import { createMetrics } from '../metrics/metrics.ts';
+import { memoryBucketStore } from '../rateLimit/memoryBucketStore.ts';
+import { redisBucketStore } from '../rateLimit/redisBucketStore.ts';
+import type { ApiDeps } from './buildApp.ts';
+import { registerHttpMetrics } from './httpMetrics.ts';
+import { registerRateLimiting } from './rateLimit.ts';
+import { healthApi } from './routes/healthApi.ts';
+
+/**
+ * What the platform needs around the merchant API: the latency histogram and rate limits (root hooks, so they
+ * see every route; registered before the routes), and /healthz, /readyz, /metrics. A rate-limit store or
+ * metrics registry passed in deps is the caller's to close; one made here from the configuration is closed
+ * with the app.
+ */
+export async function registerPlatform(app: FastifyInstance, deps: ApiDeps): Promise<void> {
+  const metrics = deps.metrics ?? createMetrics();
+  registerHttpMetrics(app, metrics);
+
+  const { perKey, perIp, redisUrl } = deps.config.rateLimit;
+  let store: RateLimitStore | undefined = deps.rateLimitStore;
+  if (!store && (perKey || perIp)) {
+    store = redisUrl ? redisBucketStore({ url: redisUrl, logger: deps.logger }) : memoryBucketStore();
+    const owned = store;
+    app.addHook('onClose', async () => owned.close());
+  }
+  if (store) {
+    registerRateLimiting(app, {
+      store,
+      perKey,
+      perIp,
+      merchants: deps.merchants,
+      clock: deps.clock,
+      onRefused: (policy) => metrics.countRateLimited(policy),
+    });
+  }
+
+  await app.register(
+    healthApi({
+      // Until a monitoring store is wired, reading the watcher's cursor is the database probe and the
+      // aggregate gauges stay empty.
+      monitoring: deps.monitoring ?? {
+        ping: async () => {
+          await deps.ledger.cursor(deps.chainProbe?.chainId ?? 0);
+        },
+        countPaymentsByStatus: () => Promise.reject(new Error('no monitoring store')),
+        webhookQueue: () => Promise.reject(new Error('no monitoring store')),
+      },
+      ledger: deps.ledger,
+      clock: deps.clock,
+      chain: deps.chainProbe,
+      metrics,
+      readiness: deps.config.readiness,
+    }),
+  );
+}
+
+/** PAYLINK_TRUST_PROXY as Fastify takes it: a hop count becomes "trust the nearest n hops". */
+export function fastifyTrustProxy(
+  setting: Config['trustProxy'],
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof setting === 'number') return (_address, hop) => hop < setting;
+  return typeof setting === 'boolean' ? setting : [...setting];
+}

@@ -1,0 +1,101 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { authenticateMerchant, UnauthorizedError } from '../../app/authenticateMerchant.ts';
+import type { Clock, MerchantStore, RateLimitStore } from '../../app/ports.ts';
+import { PaylinkError } from '../../domain/errors.ts';
+import { parseIpAddress } from '../../domain/ipAddress.ts';
+import type { BucketDecision, BucketPolicy } from '../../domain/tokenBucket.ts';
+import { presentedApiKey } from './routes/merchantApi.ts';
+
+export interface RateLimitDeps {
+  readonly store: RateLimitStore;
+  /** Per API key; null: not limited. */
+  readonly perKey: BucketPolicy | null;
+  /** Per client address, for requests without a valid key; null: not limited. */
+  readonly perIp: BucketPolicy | null;
+  readonly merchants: MerchantStore;
+  readonly clock: Clock;
+  /** Told of each refusal, for the metrics. */
+  readonly onRefused?: ((policy: PolicyName) => void) | undefined;
+}
+
+export type PolicyName = 'key' | 'ip';
+
+/**
+ * Rate limits on the merchant API (docs/decisions/0007-rate-limits.md): a token bucket per API key id for
+ * authenticated requests, and a stricter one per client address for the rest (no key, or a wrong one), so
+ * guessing keys is slow and one merchant's burst never spends another's allowance.
+ *
+ * Runs first, in onRequest (before the body is read). Every limited response carries the IETF draft's
+ * `RateLimit-Policy` and `RateLimit` fields; a refusal is 429 RATE_LIMITED with `Retry-After`.
+ */
+export function registerRateLimiting(app: FastifyInstance, deps: RateLimitDeps): void {
+  if (!deps.perKey && !deps.perIp) return;
+  app.addHook('onRequest', async (request, reply) => {
+    if (!isLimited(request)) return;
+    const bucket = await chooseBucket(deps, request);
+    if (!bucket) return;
+    const decision = await deps.store.take(bucket.key, bucket.policy, deps.clock.now());
+    reply.header('ratelimit-policy', policyField(bucket.name, bucket.policy));
+    reply.header('ratelimit', limitField(bucket.name, decision));
+    if (decision.allowed) return;
+    const retryAfterSeconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
+    reply.header('retry-after', String(retryAfterSeconds));
+    deps.onRefused?.(bucket.name);
+    throw new PaylinkError('RATE_LIMITED', `Too many requests; retry after ${retryAfterSeconds} s`);
+  });
+}
+
+/** The merchant API, and unknown paths (scanners). Health, metrics, documentation and admin are not limited. */
+function isLimited(request: FastifyRequest): boolean {
+  if (request.is404) return true;
+  return request.routeOptions.url?.startsWith('/payments/') ?? true;
+}
+
+async function chooseBucket(
+  deps: RateLimitDeps,
+  request: FastifyRequest,
+): Promise<{ name: PolicyName; key: string; policy: BucketPolicy } | undefined> {
+  const presented = presentedApiKey(request);
+  if (presented !== undefined) {
+    try {
+      const { key } = await authenticateMerchant(deps, presented);
+      return deps.perKey ? { name: 'key', key: `key:${key.id}`, policy: deps.perKey } : undefined;
+    } catch (error) {
+      // Anything but a wrong key (the database is down …) is the authentication hook's to report, unchanged.
+      if (!(error instanceof UnauthorizedError)) return undefined;
+    }
+  }
+  return deps.perIp
+    ? { name: 'ip', key: `ip:${clientPartition(request.ip)}`, policy: deps.perIp }
+    : undefined;
+}
+
+/**
+ * One bucket per IPv4 address, and per IPv6 /64: a single host usually owns a whole /64, so counting its
+ * addresses one by one would give it 2^64 buckets.
+ */
+export function clientPartition(ip: string): string {
+  const address = parseIpAddress(ip);
+  if (!address) return ip;
+  if (address.family === 4) return ip;
+  // IPv4-mapped (::ffff:a.b.c.d), as dual-stack sockets report IPv4 clients: the IPv4 address itself.
+  if (address.value >> 32n === 0xffffn) {
+    const v4 = Number(address.value & 0xffffffffn);
+    return [v4 >>> 24, (v4 >>> 16) & 255, (v4 >>> 8) & 255, v4 & 255].join('.');
+  }
+  return `${(address.value >> 64n).toString(16)}::/64`;
+}
+
+/**
+ * `"key";q=200;w=2`: a client sending at most q requests per w seconds is never refused. A token bucket allows
+ * that: w is the time the bucket takes to refill from empty, rounded up (the draft wants whole seconds).
+ */
+export function policyField(name: PolicyName, policy: BucketPolicy): string {
+  const windowSeconds = Math.max(1, Math.ceil(policy.burst / policy.ratePerSecond));
+  return `"${name}";q=${Math.floor(policy.burst)};w=${windowSeconds}`;
+}
+
+/** `"key";r=150;t=1`: requests that may be sent at once now, and seconds until the bucket is full again. */
+export function limitField(name: PolicyName, decision: BucketDecision): string {
+  return `"${name}";r=${decision.remaining};t=${Math.ceil(decision.fullInMs / 1000)}`;
+}

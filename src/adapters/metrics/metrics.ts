@@ -1,0 +1,141 @@
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { ServiceMeasurements } from '../../app/measureService.ts';
+
+/**
+ * The Prometheus metrics of one process (docs/decisions/0008-observability-and-listing.md). One registry per
+ * `createMetrics()`, no global: tests build as many apps as they like, and `main/` shares one instance
+ * between the API and the background jobs of the same process.
+ */
+export interface Metrics {
+  readonly registry: Registry;
+  readonly contentType: string;
+  /** One HTTP request served: `route` is the route's pattern (never the raw URL: bounded label values). */
+  observeRequest(method: string, route: string, statusCode: number, seconds: number): void;
+  countRateLimited(policy: string): void;
+  /**
+   * The relayer's gas balance, in wei, whenever the settler reads it. Only this process's settler can set it:
+   * in a deployment where the settler runs in a worker process, that process must expose its own registry.
+   */
+  setRelayerBalance(wei: bigint): void;
+  /** Gauges read from shared state at scrape time (app/measureService.ts). */
+  record(measurements: ServiceMeasurements): void;
+}
+
+const WEI_PER_POL = 10n ** 18n;
+
+export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metrics {
+  const registry = new Registry();
+  // Process CPU, memory (RSS, heap), event loop lag, GC: the standard process_* and nodejs_* series.
+  if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: registry });
+  const registers = [registry];
+
+  const httpDuration = new Histogram({
+    name: 'paylink_http_request_duration_seconds',
+    help: 'HTTP requests served, by route pattern and status code',
+    labelNames: ['method', 'route', 'status_code'] as const,
+    buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers,
+  });
+  const rateLimited = new Counter({
+    name: 'paylink_rate_limited_total',
+    help: 'Requests refused with 429, by policy (key: per API key; ip: unauthenticated, per address)',
+    labelNames: ['policy'] as const,
+    registers,
+  });
+  const up = new Gauge({
+    name: 'paylink_dependency_up',
+    help: '1 when the dependency answered the last scrape, else 0',
+    labelNames: ['dependency'] as const,
+    registers,
+  });
+  const payments = new Gauge({
+    name: 'paylink_payments',
+    help: 'Payments by stored status (the expirer moves pending to expired within one polling interval)',
+    labelNames: ['status'] as const,
+    registers,
+  });
+  const webhookEvents = new Gauge({
+    name: 'paylink_webhook_events',
+    help: 'Webhook events by delivery status (failed: retries exhausted; stopped: the receiver answered 410)',
+    labelNames: ['delivery_status'] as const,
+    registers,
+  });
+  const webhookQueueDepth = new Gauge({
+    name: 'paylink_webhook_queue_depth',
+    help: 'Webhook events still owed a delivery (pending or being delivered)',
+    registers,
+  });
+  const webhookOldest = new Gauge({
+    name: 'paylink_webhook_oldest_owed_age_seconds',
+    help: 'Age of the oldest webhook event still owed a delivery (0 when none is)',
+    registers,
+  });
+  const lagBlocks = new Gauge({
+    name: 'paylink_watcher_lag_blocks',
+    help: "Blocks between the chain watcher's last scanned block and the node's head",
+    registers,
+  });
+  const lagSeconds = new Gauge({
+    name: 'paylink_watcher_lag_seconds',
+    help: "Time between the watcher's last scanned block and the head block, by block timestamps",
+    registers,
+  });
+  const cursorAge = new Gauge({
+    name: 'paylink_watcher_cursor_age_seconds',
+    help: 'Time since the chain watcher last advanced its cursor',
+    registers,
+  });
+  const finalizedAge = new Gauge({
+    name: 'paylink_finalized_head_age_seconds',
+    help: "Now minus the timestamp of the node's finalized block",
+    registers,
+  });
+  const relayerBalance = new Gauge({
+    name: 'paylink_relayer_balance_pol',
+    help: 'Native balance of the relayer account (pays settlement gas), in POL',
+    registers,
+  });
+
+  /**
+   * A value that could not be read is NaN ("unknown"), never the last one read: a dashboard shows a gap rather
+   * than a stale number, and paylink_dependency_up says why. (An unlabelled gauge cannot be left out.)
+   */
+  const setOrUnknown = (gauge: Gauge, value: number | undefined) => gauge.set(value ?? Number.NaN);
+  const setByLabel = (
+    gauge: Gauge<string>,
+    label: string,
+    counts: ReadonlyMap<string, number> | undefined,
+  ) => {
+    gauge.reset();
+    for (const [value, count] of counts ?? []) gauge.set({ [label]: value }, count);
+  };
+
+  return {
+    registry,
+    contentType: registry.contentType,
+    observeRequest(method, route, statusCode, seconds) {
+      httpDuration.observe({ method, route, status_code: String(statusCode) }, seconds);
+    },
+    countRateLimited(policy) {
+      rateLimited.inc({ policy });
+    },
+    setRelayerBalance(wei) {
+      // Whole POL plus the fraction to 1e-6: exact enough for a gauge, and no float ever sees 18 decimals.
+      relayerBalance.set(Number(wei / WEI_PER_POL) + Number((wei % WEI_PER_POL) / 10n ** 12n) / 1e6);
+    },
+    record(m) {
+      up.set({ dependency: 'database' }, m.databaseUp ? 1 : 0);
+      if (m.rpcUp === undefined) up.remove({ dependency: 'rpc' });
+      else up.set({ dependency: 'rpc' }, m.rpcUp ? 1 : 0);
+      setByLabel(payments, 'status', m.paymentsByStatus);
+      setByLabel(webhookEvents, 'delivery_status', m.webhookEventsByStatus);
+      const owed = m.webhookEventsByStatus;
+      setOrUnknown(webhookQueueDepth, owed && (owed.get('pending') ?? 0) + (owed.get('delivering') ?? 0));
+      setOrUnknown(webhookOldest, m.webhookOldestOwedSeconds);
+      setOrUnknown(lagBlocks, m.watcherLagBlocks);
+      setOrUnknown(lagSeconds, m.watcherLagSeconds);
+      setOrUnknown(cursorAge, m.watcherCursorAgeSeconds);
+      setOrUnknown(finalizedAge, m.finalizedHeadAgeSeconds);
+    },
+  };
+}

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { memoryBucketStore } from './memoryBucketStore.ts';
+
+const policy = { ratePerSecond: 1, burst: 2 };
+const at = (ms: number) => new Date(ms);
+
+describe('memoryBucketStore', () => {
+  it('keeps one bucket per key', async () => {
+    const store = memoryBucketStore();
+    expect((await store.take('a', policy, at(0))).allowed).toBe(true);
+    expect((await store.take('a', policy, at(0))).allowed).toBe(true);
+    expect((await store.take('a', policy, at(0))).allowed).toBe(false);
+    expect((await store.take('b', policy, at(0))).allowed).toBe(true);
+    expect((await store.take('a', policy, at(1_000))).allowed).toBe(true);
+  });
+
+  it('stays bounded, forgetting the least recently used bucket first', async () => {
+    const store = memoryBucketStore({ maxBuckets: 2 });
+    await store.take('old', policy, at(0));
+    await store.take('old', policy, at(0)); // drained
+    await store.take('kept', policy, at(0));
+    await store.take('kept', policy, at(0)); // drained
+    await store.take('old', policy, at(0)); // refused, and now the most recent
+    await store.take('new', policy, at(0)); // over the bound: 'kept' goes
+    expect((await store.take('old', policy, at(0))).allowed).toBe(false);
+    // A forgotten bucket comes back full: the bound only ever errs on the permissive side.
+    expect((await store.take('kept', policy, at(0))).allowed).toBe(true);
+  });
+});

@@ -1,0 +1,80 @@
+import { type HealthDeps, settle, watcherLagBlocks } from './checkReadiness.ts';
+import type { MonitoringStore } from './ports.ts';
+
+export interface MeasureDeps extends Omit<HealthDeps, 'monitoring'> {
+  readonly monitoring: MonitoringStore;
+}
+
+/** Gauges' values at one moment; a value that could not be read is absent (its gauge keeps no stale value). */
+export interface ServiceMeasurements {
+  readonly databaseUp: boolean;
+  /** Absent when no chain is configured for this process. */
+  readonly rpcUp?: boolean;
+  readonly paymentsByStatus?: ReadonlyMap<string, number>;
+  readonly webhookEventsByStatus?: ReadonlyMap<string, number>;
+  /** Age of the oldest event still owed a delivery; 0 when none is. */
+  readonly webhookOldestOwedSeconds?: number;
+  readonly watcherLagBlocks?: number;
+  /** Time between the last block the watcher scanned and the head block, by their timestamps. */
+  readonly watcherLagSeconds?: number;
+  /** Since the watcher last wrote its cursor. */
+  readonly watcherCursorAgeSeconds?: number;
+  /** Now minus the finalized block's timestamp: how stale "final" is. */
+  readonly finalizedHeadAgeSeconds?: number;
+}
+
+/**
+ * Reads what /metrics reports, from the database and the chain node: the API process exposes the numbers of
+ * the whole deployment (workers have no HTTP port), so they come from shared state, not from the worker's memory.
+ * Each read is bounded in time; one failing read leaves the others.
+ */
+export async function measureService(deps: MeasureDeps, timeoutMs: number): Promise<ServiceMeasurements> {
+  const nowMs = deps.clock.now().getTime();
+  const seconds = (ms: number) => Math.max(0, ms) / 1000;
+  const chain = deps.chain;
+  const [ping, payments, webhooks, cursor, head, finalized] = await Promise.all([
+    settle(() => deps.monitoring.ping(), timeoutMs),
+    settle(() => deps.monitoring.countPaymentsByStatus(), timeoutMs),
+    settle(() => deps.monitoring.webhookQueue(), timeoutMs),
+    chain ? settle(() => deps.ledger.cursor(chain.chainId), timeoutMs) : undefined,
+    chain ? settle(() => chain.reader.latestBlockNumber(), timeoutMs) : undefined,
+    chain ? settle(() => chain.reader.finalizedBlockNumber(), timeoutMs) : undefined,
+  ]);
+  const result: { -readonly [K in keyof ServiceMeasurements]: ServiceMeasurements[K] } = {
+    databaseUp: ping.ok,
+  };
+  if (payments.ok) result.paymentsByStatus = payments.value;
+  if (webhooks.ok) {
+    result.webhookEventsByStatus = webhooks.value.byStatus;
+    const oldest = webhooks.value.oldestOwedAt;
+    result.webhookOldestOwedSeconds = oldest ? seconds(nowMs - oldest.getTime()) : 0;
+  }
+  if (!chain) return result;
+  result.rpcUp = head?.ok === true;
+
+  if (cursor?.ok && cursor.value) {
+    const headNumber = head?.ok ? head.value : undefined;
+    const lag = watcherLagBlocks(cursor.value, headNumber);
+    result.watcherLagBlocks = Number(lag);
+    result.watcherCursorAgeSeconds = seconds(nowMs - cursor.value.updatedAt.getTime());
+    if (lag === 0n) {
+      result.watcherLagSeconds = 0;
+    } else if (headNumber !== undefined) {
+      const [headBlock, lastScanned] = await Promise.all([
+        settle(() => chain.reader.blockAt(headNumber), timeoutMs),
+        settle(() => chain.reader.blockAt(cursor.value!.nextBlock - 1n), timeoutMs),
+      ]);
+      if (headBlock.ok && headBlock.value && lastScanned.ok && lastScanned.value) {
+        result.watcherLagSeconds = seconds(
+          headBlock.value.timestamp.getTime() - lastScanned.value.timestamp.getTime(),
+        );
+      }
+    }
+  }
+  if (finalized?.ok) {
+    const block = await settle(() => chain.reader.blockAt(finalized.value), timeoutMs);
+    if (block.ok && block.value)
+      result.finalizedHeadAgeSeconds = seconds(nowMs - block.value.timestamp.getTime());
+  }
+  return result;
+}

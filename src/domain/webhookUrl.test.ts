@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { PaylinkError } from './errors.ts';
+import { parseWebhookUrl } from './webhookUrl.ts';
+
+const production = { allowInsecure: false };
+const development = { allowInsecure: true };
+const problem = (url: string, options = production) => {
+  try {
+    parseWebhookUrl('webhook_url', url, options);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof PaylinkError)) throw error;
+    expect(error.code).toBe('VALIDATION_ERROR');
+    return error.message;
+  }
+};
+
+describe('parseWebhookUrl', () => {
+  it('accepts a public https URL and normalizes it', () => {
+    expect(parseWebhookUrl('webhook_url', ' https://Shop.Example.com/hooks ', production)).toBe(
+      'https://shop.example.com/hooks',
+    );
+  });
+
+  it('refuses http, credentials and non-URLs in production', () => {
+    expect(problem('http://shop.example.com/hooks')).toContain('must be an https URL');
+    expect(problem('https://user:pw@shop.example.com/')).toContain('credentials');
+    expect(problem('shop.example.com')).toContain('absolute URL');
+  });
+
+  it('refuses every blocked address family, in any spelling', () => {
+    const cases: [string, string][] = [
+      ['https://127.0.0.1/', 'loopback'],
+      ['https://2130706433/', 'loopback'],
+      ['https://0x7f000001/', 'loopback'],
+      ['https://0177.0.0.1/', 'loopback'],
+      ['https://127.1/', 'loopback'],
+      ['https://[::1]/', 'loopback'],
+      ['https://10.0.0.8/', 'private'],
+      ['https://192.168.0.10:8443/', 'private'],
+      ['https://[fd00::1]/', 'private'],
+      ['https://169.254.10.10/', 'link-local'],
+      ['https://[fe80::1]/', 'link-local'],
+      ['https://100.64.1.1/', 'carrier-grade NAT'],
+      ['https://224.0.0.251/', 'multicast'],
+      ['https://[ff02::1]/', 'multicast'],
+      ['https://0.0.0.0/', 'unspecified'],
+      ['https://[::]/', 'unspecified'],
+      ['https://169.254.169.254/latest/meta-data/', 'cloud metadata'],
+      ['https://[::ffff:127.0.0.1]/', 'IPv4-mapped'],
+      ['https://[::ffff:169.254.169.254]/', 'IPv4-mapped'],
+    ];
+    for (const [url, reason] of cases)
+      expect(problem(url), url).toBe(`webhook_url: must not point to a ${reason} address`);
+  });
+
+  it('refuses names that only exist inside a network', () => {
+    for (const url of [
+      'https://localhost/',
+      'https://LOCALHOST./',
+      'https://api.localhost/',
+      'https://printer.local/',
+      'https://metadata.google.internal/',
+      'https://router.home.arpa/',
+      'https://intranet/',
+    ]) {
+      expect(problem(url), url).toBe('webhook_url: must name a public host');
+    }
+  });
+
+  it('allows http and private hosts for local development, never cloud metadata', () => {
+    expect(problem('http://127.0.0.1:4242/webhooks', development)).toBeUndefined();
+    expect(problem('http://localhost:4242/', development)).toBeUndefined();
+    expect(problem('http://169.254.169.254/', development)).toBe(
+      'webhook_url: must not point to a cloud metadata address',
+    );
+  });
+});

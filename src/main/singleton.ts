@@ -1,0 +1,38 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Logger } from 'pino';
+import type { SingletonLease, SingletonLocks } from '../adapters/db/singletonLocks.ts';
+import { describeError, type LoopOptions } from '../app/jobLoop.ts';
+
+/**
+ * Runs `job` only while this process holds the named singleton lock: standby processes keep trying to take it,
+ * so when the holder dies another one takes the role within about one interval. Losing the lock (its
+ * connection failed) stops the job at once; it starts again only after the lock is held again.
+ */
+export async function runAsSingleton(
+  locks: SingletonLocks,
+  name: string,
+  options: Omit<LoopOptions, 'name'> & { readonly logger: Pick<Logger, 'warn' | 'error' | 'info'> },
+  job: (signal: AbortSignal) => Promise<void>,
+): Promise<void> {
+  while (!options.signal.aborted) {
+    let lease: SingletonLease | undefined;
+    try {
+      lease = await locks.tryAcquire(name);
+    } catch (error) {
+      options.logger.warn({ role: name, err: describeError(error) }, 'could not ask for the singleton lock');
+    }
+    if (!lease) {
+      await sleep(options.intervalMs, undefined, { signal: options.signal }).catch(() => undefined);
+      continue;
+    }
+    options.logger.info({ role: name }, 'holding the singleton role');
+    try {
+      await job(AbortSignal.any([options.signal, lease.lost]));
+    } finally {
+      await lease.release();
+    }
+    if (lease.lost.aborted && !options.signal.aborted) {
+      options.logger.warn({ role: name }, 'lost the singleton lock; trying to take it again');
+    }
+  }
+}

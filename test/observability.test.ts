@@ -1,0 +1,281 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { monitoringRepository } from '../src/adapters/db/monitoringRepository.ts';
+import { createMetrics, type Metrics } from '../src/adapters/metrics/metrics.ts';
+import type { BlockHeader, MonitoringStore } from '../src/app/ports.ts';
+import { type ApiHarness, startApiHarness } from './helpers/apiHarness.ts';
+import { dialects } from './helpers/database.ts';
+
+const CHAIN_ID = 31337;
+const BLOCK_TIME_MS = 2_000;
+
+/** A chain node the test steers: its head, its finalized block, whether it answers. */
+class FakeNode {
+  head = 1_000n;
+  finalized = 990n;
+  down = false;
+  /** The head was mined just now (by the test clock); each block before it 2 s earlier. */
+  constructor(private readonly nowMs: () => number) {}
+
+  private check(): void {
+    // What a failing RPC client's error can look like: the provider URL and its key in the message.
+    if (this.down) throw new Error('fetch failed: https://polygon.example/v2/SECRET_PROVIDER_KEY');
+  }
+  readonly reader = {
+    latestBlockNumber: async () => {
+      this.check();
+      return this.head;
+    },
+    finalizedBlockNumber: async () => {
+      this.check();
+      return this.finalized;
+    },
+    blockAt: async (n: bigint): Promise<BlockHeader> => {
+      this.check();
+      return {
+        number: n,
+        hash: `0x${n.toString(16).padStart(64, '0')}`,
+        timestamp: new Date(this.nowMs() - Number(this.head - n) * BLOCK_TIME_MS),
+      };
+    },
+  };
+}
+
+describe.each(dialects)('health, readiness and metrics on %s', (dialect) => {
+  let h: ApiHarness;
+  let node: FakeNode;
+  let metrics: Metrics;
+  let apiKey: string;
+
+  beforeAll(async () => {
+    metrics = createMetrics();
+    node = new FakeNode(() => h.clock.now().getTime());
+    h = await startApiHarness(dialect, {
+      env: { PAYLINK_READY_MAX_LAG_BLOCKS: '50', PAYLINK_READY_MAX_STALL: '60s' },
+      overrides: (database) => ({
+        monitoring: monitoringRepository(database.handle.db),
+        chainProbe: { chainId: CHAIN_ID, reader: node.reader },
+        metrics,
+      }),
+    });
+    apiKey = (await h.merchant()).apiKey;
+  });
+  afterAll(() => h.close());
+
+  const get = (url: string) => h.app.inject({ method: 'GET', url });
+  const saveCursor = (nextBlock: bigint, updatedAt = h.clock.now()) =>
+    h.stores.ledger.transaction((tx) =>
+      tx.saveCursor({
+        chainId: CHAIN_ID,
+        nextBlock,
+        headBlock: node.head,
+        finalizedBlock: node.finalized,
+        updatedAt,
+      }),
+    );
+
+  it('/healthz answers without authentication, I/O or a place in the OpenAPI document', async () => {
+    const response = await get('/healthz');
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toStrictEqual({ status: 'ok' });
+    const doc = (await get('/openapi.json')).json();
+    for (const path of ['/healthz', '/readyz', '/metrics']) expect(doc.paths[path]).toBeUndefined();
+  });
+
+  it('/readyz is 503 until the chain watcher has written its cursor', async () => {
+    const response = await get('/readyz');
+    expect(response.statusCode).toBe(503);
+    expect(response.json()).toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+      error: 'Not ready: chain watcher has not started (no cursor)',
+      checks: {
+        database: { status: 'ok' },
+        rpc: { status: 'ok', details: { head_block: '1000' } },
+        watcher: { status: 'failing' },
+      },
+    });
+  });
+
+  it('/readyz is 200 when the watcher keeps up, and while it is a little behind but moving', async () => {
+    await saveCursor(1_001n);
+    const caughtUp = await get('/readyz');
+    expect(caughtUp.statusCode).toBe(200);
+    expect(caughtUp.json()).toStrictEqual({
+      status: 'ready',
+      checks: {
+        database: { status: 'ok' },
+        rpc: { status: 'ok', details: { head_block: '1000' } },
+        watcher: { status: 'ok', details: { lag_blocks: 0, seconds_since_advance: 0 } },
+      },
+    });
+    // Caught up, it may stay quiet for ever (no new blocks, nothing to write).
+    h.clock.advance(3_600_000);
+    expect((await get('/readyz')).statusCode).toBe(200);
+
+    node.head = 1_030n;
+    await saveCursor(1_001n);
+    h.clock.advance(30_000);
+    const behind = await get('/readyz');
+    expect(behind.statusCode).toBe(200);
+    expect(behind.json().checks.watcher.details).toStrictEqual({ lag_blocks: 30, seconds_since_advance: 30 });
+  });
+
+  it('/readyz is 503 when the watcher is stalled or too far behind, naming the reason', async () => {
+    node.head = 1_030n;
+    await saveCursor(1_001n);
+    h.clock.advance(61_000);
+    const stalled = await get('/readyz');
+    expect(stalled.statusCode).toBe(503);
+    expect(stalled.json().error).toBe(
+      'Not ready: chain watcher stalled: 30 blocks behind and no progress for 61 s',
+    );
+
+    node.head = 1_100n;
+    await saveCursor(1_001n);
+    const behind = await get('/readyz');
+    expect(behind.statusCode).toBe(503);
+    expect(behind.json().error).toBe('Not ready: chain watcher is 100 blocks behind (at most 50)');
+    node.head = 1_000n;
+    await saveCursor(1_001n);
+  });
+
+  it('/readyz is 503 when the RPC is down, without repeating what the client library said', async () => {
+    node.down = true;
+    try {
+      const response = await get('/readyz');
+      expect(response.statusCode).toBe(503);
+      expect(response.json().checks.rpc).toStrictEqual({
+        status: 'failing',
+        reason: 'RPC unreachable: Error',
+      });
+      expect(response.body).not.toContain('SECRET_PROVIDER_KEY');
+      // The watcher is judged against its own last known head meanwhile.
+      expect(response.json().checks.watcher.status).toBe('ok');
+    } finally {
+      node.down = false;
+    }
+    expect((await get('/readyz')).statusCode).toBe(200);
+  });
+
+  it('/metrics exposes latency by route, payments by status, watcher lag, finality age, webhooks and gas', async () => {
+    const created = await h.app.inject({
+      method: 'POST',
+      url: '/payments/api/create/',
+      headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+      payload: { amount: 5, currency: 'USD' },
+    });
+    expect(created.statusCode).toBe(201);
+    const payment = created.json();
+    await h.app.inject({
+      method: 'GET',
+      url: `/payments/api/status/${payment.payment_id}/`,
+      headers: { 'x-api-key': apiKey },
+    });
+    await h.app.inject({
+      method: 'GET',
+      url: '/payments/api/status/nope/',
+      headers: { 'x-api-key': apiKey },
+    });
+    await get('/no/such/path');
+    const merchantId = (await h.stores.payments.findById(payment.payment_id))!.merchantId;
+    await h.database.handle.db
+      .insertInto('events')
+      .values({
+        id: 'evt_metrics_test',
+        payment_id: payment.payment_id,
+        merchant_id: merchantId,
+        sequence: 1,
+        type: 'payment.paid',
+        payload: '{}',
+        created_at: new Date(h.clock.now().getTime() - 90_000).toISOString(),
+      })
+      .execute();
+    node.head = 1_010n;
+    await saveCursor(1_001n);
+    metrics.setRelayerBalance(1_500_000_000_000_000_000n);
+
+    const response = await get('/metrics');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
+    const text = response.body;
+    expect(text).toMatch(
+      /paylink_http_request_duration_seconds_count\{method="POST",route="\/payments\/api\/create\/",status_code="201"\} 1/,
+    );
+    // Route patterns, not raw URLs: the id never becomes a label value.
+    expect(text).toContain('route="/payments/api/status/:payment_id/",status_code="200"');
+    expect(text).toContain('route="/payments/api/status/:payment_id/",status_code="404"');
+    expect(text).not.toContain(payment.payment_id);
+    expect(text).toContain('route="unmatched",status_code="404"');
+    expect(text).toContain('paylink_payments{status="pending"} 1');
+    expect(text).toContain('paylink_webhook_events{delivery_status="pending"} 1');
+    expect(text).toContain('paylink_webhook_queue_depth 1');
+    expect(text).toContain('paylink_webhook_oldest_owed_age_seconds 90');
+    expect(text).toContain('paylink_watcher_lag_blocks 10');
+    expect(text).toContain('paylink_watcher_lag_seconds 20'); // 10 blocks of 2 s
+    expect(text).toContain('paylink_finalized_head_age_seconds 40'); // head 1010 at the clock, finalized 990
+    expect(text).toContain('paylink_relayer_balance_pol 1.5');
+    expect(text).toContain('paylink_dependency_up{dependency="database"} 1');
+    expect(text).toContain('paylink_dependency_up{dependency="rpc"} 1');
+    expect(text).toContain('process_resident_memory_bytes');
+  });
+
+  it('/metrics reports chain gauges as unknown (NaN) while the node is down, and says so', async () => {
+    await saveCursor(1_001n);
+    node.down = true;
+    try {
+      const text = (await get('/metrics')).body;
+      expect(text).toContain('paylink_dependency_up{dependency="rpc"} 0');
+      // prom-client writes "Nan"; Prometheus parses NaN in any case.
+      expect(text).toMatch(/^paylink_finalized_head_age_seconds nan$/im);
+      expect(text).toMatch(/^paylink_watcher_lag_blocks \d/m); // from the cursor's own head
+    } finally {
+      node.down = false;
+    }
+  });
+
+  it('never writes an API key into the request logs', async () => {
+    await h.app.inject({ method: 'GET', url: '/metrics', headers: { 'x-api-key': apiKey } });
+    await h.app.inject({
+      method: 'GET',
+      url: '/payments/api/payments/',
+      headers: { authorization: `Bearer ${apiKey}` },
+    });
+    expect(h.logs()).not.toContain(apiKey);
+  });
+});
+
+describe.each(dialects)('readiness without a chain or a working database on %s', (dialect) => {
+  it('skips the chain checks when no chain is wired, and fails on the database', async () => {
+    let databaseDown = false;
+    const h = await startApiHarness(dialect, {
+      overrides: (database) => {
+        const real = monitoringRepository(database.handle.db);
+        const flaky: MonitoringStore = {
+          ...real,
+          ping: async () => {
+            if (databaseDown)
+              throw Object.assign(new Error('password authentication failed for user "paylink"'), {
+                code: 'ECONNREFUSED',
+              });
+          },
+        };
+        return { monitoring: flaky };
+      },
+    });
+    try {
+      const ready = await h.app.inject({ method: 'GET', url: '/readyz' });
+      expect(ready.statusCode).toBe(200);
+      expect(ready.json().checks.rpc).toStrictEqual({
+        status: 'skipped',
+        reason: 'no chain configured for this process',
+      });
+      databaseDown = true;
+      const down = await h.app.inject({ method: 'GET', url: '/readyz' });
+      expect(down.statusCode).toBe(503);
+      expect(down.json().error).toBe('Not ready: database unreachable: Error ECONNREFUSED');
+      expect(down.body).not.toContain('password');
+      expect((await h.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+    } finally {
+      await h.close();
+    }
+  });
+});

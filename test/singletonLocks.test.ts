@@ -1,0 +1,89 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postgresSingletonLocks } from '../src/adapters/db/singletonLocks.ts';
+import { acquireSqliteProcessLock, DatabaseInUseError } from '../src/adapters/db/sqliteProcessLock.ts';
+import { runCli } from './helpers/cli.ts';
+import { createEmptyDatabase, dialects } from './helpers/database.ts';
+
+describe.runIf(dialects.includes('postgres'))('worker singletons on PostgreSQL advisory locks', () => {
+  let url: string;
+  let drop: () => Promise<void>;
+  beforeAll(async () => {
+    ({ url, drop } = await createEmptyDatabase('postgres'));
+  });
+  afterAll(() => drop());
+
+  it('grants a role to one process at a time, and to the next when it is released', async () => {
+    const a = postgresSingletonLocks(url);
+    const b = postgresSingletonLocks(url);
+    const held = await a.tryAcquire('chain-watcher:137');
+    expect(held).toBeDefined();
+    expect(await b.tryAcquire('chain-watcher:137')).toBeUndefined();
+    const other = await b.tryAcquire('relayer:137');
+    expect(other).toBeDefined();
+    await held!.release();
+    const taken = await b.tryAcquire('chain-watcher:137');
+    expect(taken).toBeDefined();
+    await taken!.release();
+    await other!.release();
+  });
+
+  it('hands the role over when the holder’s connection dies, and tells the holder it lost it', async () => {
+    const a = postgresSingletonLocks(url);
+    const b = postgresSingletonLocks(url);
+    const held = await a.tryAcquire('expirer');
+    expect(held!.lost.aborted).toBe(false);
+    // What a killed process looks like to PostgreSQL: its session ends.
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(
+      "select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'paylink:expirer'",
+    );
+    await admin.end();
+    let taken = await b.tryAcquire('expirer');
+    for (let i = 0; !taken && i < 50; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      taken = await b.tryAcquire('expirer');
+    }
+    expect(taken).toBeDefined();
+    expect(held!.lost.aborted).toBe(true);
+    await held!.release();
+    await taken!.release();
+  });
+});
+
+describe('one serving process on SQLite', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'paylink-lock-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('refuses a second `paylink serve` with a clear message', async () => {
+    const path = join(dir, 'paylink.db');
+    const release = acquireSqliteProcessLock(path);
+    try {
+      expect(() => acquireSqliteProcessLock(path)).not.toThrow(); // the same process may re-enter
+      const second = await runCli(['serve', '--role', 'api'], {
+        PAYLINK_DATABASE_URL: `sqlite:${path}`,
+        PAYLINK_NETWORK: 'polygon',
+      });
+      expect(second.code).toBe(2);
+      expect(second.stderr).toContain(`Another paylink process (pid ${process.pid}) is serving`);
+      expect(second.stderr).toContain('use PostgreSQL');
+    } finally {
+      release();
+    }
+  });
+
+  it('takes over a lock left by a process that died', () => {
+    const path = join(dir, 'stale.db');
+    writeFileSync(`${path}.serve.lock`, '999999999');
+    const release = acquireSqliteProcessLock(path);
+    release();
+    expect(DatabaseInUseError).toBeDefined();
+  });
+});
