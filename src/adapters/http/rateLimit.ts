@@ -4,7 +4,7 @@ import type { Clock, MerchantStore, RateLimitStore } from '../../app/ports.ts';
 import { PaylinkError } from '../../domain/errors.ts';
 import { parseIpAddress } from '../../domain/ipAddress.ts';
 import type { BucketDecision, BucketPolicy } from '../../domain/tokenBucket.ts';
-import { presentedApiKey } from './routes/merchantApi.ts';
+import { presentedApiKey } from './merchantAuth.ts';
 
 export interface RateLimitDeps {
   readonly store: RateLimitStore;

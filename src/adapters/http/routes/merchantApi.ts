@@ -1,16 +1,14 @@
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { authenticateMerchant } from '../../../app/authenticateMerchant.ts';
 import { convertAmount } from '../../../app/convertAmount.ts';
 import { createPayment } from '../../../app/createPayment.ts';
 import { createPaymentOnce } from '../../../app/createPaymentOnce.ts';
 import { getPaymentStatus } from '../../../app/getPaymentStatus.ts';
-import type { Merchant } from '../../../domain/merchant.ts';
 import { formatMoney, formatUsdc } from '../../../domain/money.ts';
 import type { Payment } from '../../../domain/payment.ts';
 import { formatRate } from '../../../domain/quote.ts';
 import type { ApiDeps } from '../buildApp.ts';
+import { authenticated, merchantSecurity, requireMerchant } from '../merchantAuth.ts';
 import { createPaymentResponse, paymentStatusResponse } from '../presenters.ts';
 import {
   ConvertQuery,
@@ -22,38 +20,12 @@ import {
   PaymentStatusResponse,
 } from '../schemas.ts';
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    merchant?: Merchant;
-  }
-}
-
-/** The API key from `X-API-Key`, else from `Authorization: Bearer` (both forms are in the spec). */
-export function presentedApiKey(request: FastifyRequest): string | undefined {
-  const header = request.headers['x-api-key'];
-  if (typeof header === 'string' && header.trim() !== '') return header.trim();
-  const authorization = request.headers.authorization;
-  const match = authorization === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-  return match?.[1];
-}
-
-function authenticated(request: FastifyRequest): Merchant {
-  if (!request.merchant) throw new Error('route reached without authentication');
-  return request.merchant;
-}
-
-const security = [{ apiKey: [] }, { bearer: [] }];
 const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 503: ErrorBody };
 
 /** The three merchant endpoints of the spec, paths exactly as written there. */
 export function merchantApi(deps: ApiDeps): FastifyPluginAsyncZod {
   return async (app) => {
-    // onRequest, so a request without a valid key is refused before its body is even parsed.
-    app.addHook('onRequest', async (request) => {
-      const { merchant } = await authenticateMerchant(deps, presentedApiKey(request));
-      request.merchant = merchant;
-      request.log = request.log.child({ merchant: merchant.id });
-    });
+    requireMerchant(app, deps);
 
     app.post(
       '/payments/api/create/',
@@ -61,7 +33,7 @@ export function merchantApi(deps: ApiDeps): FastifyPluginAsyncZod {
         schema: {
           summary: 'Create a payment link',
           tags: ['payments'],
-          security,
+          security: merchantSecurity,
           body: CreatePaymentBody,
           headers: z.object({
             'idempotency-key': z.string().optional().meta({
@@ -111,7 +83,7 @@ export function merchantApi(deps: ApiDeps): FastifyPluginAsyncZod {
         schema: {
           summary: 'Check payment status',
           tags: ['payments'],
-          security,
+          security: merchantSecurity,
           params: PaymentStatusParams,
           response: { 200: PaymentStatusResponse, ...errors },
         },
@@ -132,7 +104,7 @@ export function merchantApi(deps: ApiDeps): FastifyPluginAsyncZod {
         schema: {
           summary: 'Convert an amount to USDC',
           tags: ['payments'],
-          security,
+          security: merchantSecurity,
           querystring: ConvertQuery,
           response: { 200: ConvertResponse, ...errors },
         },

@@ -1,13 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { authenticateMerchant } from '../../../app/authenticateMerchant.ts';
 import { describeWebhookEvent, listMerchantWebhookEvents } from '../../../app/webhooks/listWebhookEvents.ts';
 import type { ApiDeps } from '../buildApp.ts';
+import { authenticated, merchantSecurity, requireMerchant } from '../merchantAuth.ts';
 import { ErrorBody } from '../schemas.ts';
 import { LimitQuery, WebhookEventList } from '../webhookSchemas.ts';
-import { presentedApiKey } from './merchantApi.ts';
-
-const security = [{ apiKey: [] }, { bearer: [] }];
 
 /**
  * `GET /payments/api/webhooks/?payment_id=`: a merchant's recent webhook events with every delivery attempt
@@ -15,12 +12,7 @@ const security = [{ apiKey: [] }, { bearer: [] }];
  */
 export function merchantWebhooksApi(deps: ApiDeps): FastifyPluginAsyncZod {
   return async (app) => {
-    // The same authentication as the other merchant routes, before anything else is read.
-    app.addHook('onRequest', async (request) => {
-      const { merchant } = await authenticateMerchant(deps, presentedApiKey(request));
-      request.merchant = merchant;
-      request.log = request.log.child({ merchant: merchant.id });
-    });
+    requireMerchant(app, deps);
 
     app.get(
       '/payments/api/webhooks/',
@@ -28,7 +20,7 @@ export function merchantWebhooksApi(deps: ApiDeps): FastifyPluginAsyncZod {
         schema: {
           summary: 'List recent webhook events and their delivery attempts',
           tags: ['webhooks'],
-          security,
+          security: merchantSecurity,
           querystring: z.object({
             payment_id: z.string().optional().meta({ description: 'Only the events of this payment' }),
             limit: LimitQuery.meta({ description: 'At most this many events (default 50, max 100)' }),
@@ -37,8 +29,7 @@ export function merchantWebhooksApi(deps: ApiDeps): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        if (!request.merchant) throw new Error('route reached without authentication');
-        const events = await listMerchantWebhookEvents(deps, request.merchant.id, {
+        const events = await listMerchantWebhookEvents(deps, authenticated(request).id, {
           paymentId: request.query.payment_id,
           limit: request.query.limit,
         });

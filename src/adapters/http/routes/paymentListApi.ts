@@ -1,14 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { authenticateMerchant } from '../../../app/authenticateMerchant.ts';
 import { listPayments, MAX_LIST_LIMIT } from '../../../app/listPayments.ts';
 import { PAYMENT_STATUSES } from '../../../domain/paymentStatus.ts';
 import type { ApiDeps } from '../buildApp.ts';
+import { authenticated, merchantSecurity, requireMerchant } from '../merchantAuth.ts';
 import { paymentStatusResponse } from '../presenters.ts';
 import { ErrorBody, hasNoNul, PaymentStatusResponse } from '../schemas.ts';
-import { presentedApiKey } from './merchantApi.ts';
 
-const security = [{ apiKey: [] }, { bearer: [] }];
 const DEFAULT_LIMIT = 20;
 
 const ListPaymentsQuery = z.object({
@@ -54,12 +52,7 @@ const PaymentList = z
 /** `GET /payments/api/payments/`: the caller's payments, newest first, with cursor pagination. */
 export function paymentListApi(deps: ApiDeps): FastifyPluginAsyncZod {
   return async (app) => {
-    // The same authentication as the other merchant routes, before anything else is read.
-    app.addHook('onRequest', async (request) => {
-      const { merchant } = await authenticateMerchant(deps, presentedApiKey(request));
-      request.merchant = merchant;
-      request.log = request.log.child({ merchant: merchant.id });
-    });
+    requireMerchant(app, deps);
 
     app.get(
       '/payments/api/payments/',
@@ -67,15 +60,14 @@ export function paymentListApi(deps: ApiDeps): FastifyPluginAsyncZod {
         schema: {
           summary: 'List payments',
           tags: ['payments'],
-          security,
+          security: merchantSecurity,
           querystring: ListPaymentsQuery,
           response: { 200: PaymentList, 400: ErrorBody, 401: ErrorBody, 429: ErrorBody },
         },
       },
       async (request) => {
-        if (!request.merchant) throw new Error('route reached without authentication');
         const query = request.query;
-        const { payments, nextCursor } = await listPayments(deps, request.merchant.id, {
+        const { payments, nextCursor } = await listPayments(deps, authenticated(request).id, {
           status: query.status,
           orderId: query.order_id,
           createdAfter: query.created_after === undefined ? undefined : new Date(query.created_after),
