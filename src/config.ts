@@ -126,6 +126,8 @@ export interface Config {
   };
   readonly logLevel: string;
   readonly chain: ChainConfig;
+  /** Sandbox only: where the demo merchant's webhook inbox listens. */
+  readonly sandboxWebhookPort: number;
 }
 
 export class ConfigError extends Error {
@@ -196,6 +198,7 @@ const envSchema = z.object({
   PAYLINK_HOST: z.string().min(1).default('127.0.0.1'),
   PAYLINK_API_PORT: port.default(3000),
   PAYLINK_CHECKOUT_PORT: port.default(3001),
+  PAYLINK_SANDBOX_WEBHOOK_PORT: port.default(3002),
   PAYLINK_BASE_URL: url.optional(),
   PAYLINK_CHECKOUT_URL: url.optional(),
   PAYLINK_NETWORK: z.enum(['sandbox', 'polygon', 'amoy']).default('sandbox'),
@@ -425,6 +428,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       leaseMs: e.PAYLINK_WEBHOOK_TIMEOUT + 60_000,
     },
     logLevel: e.PAYLINK_LOG_LEVEL,
+    sandboxWebhookPort: e.PAYLINK_SANDBOX_WEBHOOK_PORT,
     chain: {
       network: e.PAYLINK_NETWORK,
       chainId: preset.chainId,

@@ -13,10 +13,17 @@ describe('the sandbox, as a newcomer runs it (npm start + paylink sandbox pay)',
   let server: ChildProcess;
   let apiKey: string;
   let baseUrl: string;
+  /** Everything the server printed: the banner, then its JSON log lines. */
+  let output = '';
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'paylink-sandbox-'));
-    const [apiPort, checkoutPort, rpcPort] = [await freePort(), await freePort(), await freePort()];
+    const [apiPort, checkoutPort, rpcPort, inboxPort] = [
+      await freePort(),
+      await freePort(),
+      await freePort(),
+      await freePort(),
+    ];
     baseUrl = `http://127.0.0.1:${apiPort}`;
     env = {
       PATH: process.env.PATH ?? '',
@@ -24,20 +31,20 @@ describe('the sandbox, as a newcomer runs it (npm start + paylink sandbox pay)',
       PAYLINK_API_PORT: String(apiPort),
       PAYLINK_CHECKOUT_PORT: String(checkoutPort),
       PAYLINK_RPC_URL: `http://127.0.0.1:${rpcPort}`,
+      PAYLINK_SANDBOX_WEBHOOK_PORT: String(inboxPort),
       PAYLINK_POLL_INTERVAL: '250ms',
-      PAYLINK_LOG_LEVEL: 'warn',
+      PAYLINK_LOG_LEVEL: 'info',
     };
     server = spawn(process.execPath, [PAYLINK_BIN, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let banner = '';
     server.stdout?.on('data', (chunk: Buffer) => {
-      banner += chunk.toString();
+      output += chunk.toString();
     });
     await eventually(
-      async () => banner,
+      async () => output,
       (text) => text.includes('API key'),
     );
     apiKey = JSON.parse(readFileSync(join(dir, 'sandbox-merchant.json'), 'utf8')).apiKey;
-    expect(banner).toContain(apiKey);
+    expect(output).toContain(apiKey);
   });
 
   afterAll(async () => {
@@ -83,6 +90,15 @@ describe('the sandbox, as a newcomer runs it (npm start + paylink sandbox pay)',
     // Then settled: the forwarder flushed to the merchant's wallet, by the sandbox's relayer.
     const settled = await eventually(status, (s) => typeof s.payout_txid === 'string');
     expect(settled.payout_txid).toMatch(/^0x[0-9a-f]{64}$/);
+
+    // And the demo merchant's own endpoint received payment.paid, signature verified with standardwebhooks.
+    const verifiedPaid = () =>
+      output
+        .split('\n')
+        .filter((line) => line.includes('signature verified'))
+        .map((line) => JSON.parse(line) as { event: string; paymentId: string })
+        .some((line) => line.event === 'payment.paid' && line.paymentId === id);
+    expect(await eventually(async () => verifiedPaid(), Boolean)).toBe(true);
   });
 
   it('refuses to pay an unknown payment', async () => {

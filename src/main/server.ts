@@ -14,6 +14,7 @@ import { systemClock } from '../app/ports.ts';
 import { type Config, NETWORKS } from '../config.ts';
 import { resolveChain } from './chainSetup.ts';
 import { ensureDemoMerchant } from './sandbox.ts';
+import { startSandboxWebhookInbox } from './sandboxWebhookInbox.ts';
 import { createRates, createStores, hostResolver, openConfiguredDatabase } from './wiring.ts';
 import { runWorker } from './worker.ts';
 
@@ -52,6 +53,7 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
   // One registry per process: the API serves it on /metrics; the worker feeds it the relayer's balance.
   const metrics = createMetrics();
   const servers: FastifyInstance[] = [];
+  const closers: (() => Promise<void>)[] = [];
   const stopWorker = new AbortController();
   let worker: Promise<void> = Promise.resolve();
   try {
@@ -99,13 +101,21 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
       const demo = await ensureDemoMerchant(
         { merchants: stores.merchants, clock, webhookAllowPrivate: true },
         stateDir,
-        'http://127.0.0.1:4242/webhooks',
+        `http://${config.host}:${config.sandboxWebhookPort}/webhooks`,
       );
+      const merchant = await stores.merchants.find(demo.merchantId);
+      if (merchant) {
+        const inbox = await startSandboxWebhookInbox(
+          { host: config.host, port: config.sandboxWebhookPort, secret: merchant.webhookSecret },
+          logger,
+        );
+        closers.push(inbox.close);
+      }
       printSandboxBanner(config, demo);
     }
   } catch (error) {
     stopWorker.abort();
-    await Promise.all(servers.map((s) => s.close()));
+    await Promise.all([...servers.map((s) => s.close()), ...closers.map((close) => close())]);
     await chain.stop();
     await database.close();
     releaseProcessLock();
@@ -127,7 +137,7 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
     process.exit(1);
   }, SHUTDOWN_GRACE_MS);
   forceExit.unref();
-  await Promise.all([...servers.map((s) => s.close()), worker]);
+  await Promise.all([...servers.map((s) => s.close()), ...closers.map((close) => close()), worker]);
   await chain.stop();
   await database.close();
   releaseProcessLock();
@@ -140,7 +150,7 @@ function printSandboxBanner(config: Config, demo: { merchantId: string; apiKey: 
     '  Paylink sandbox',
     `  API            ${config.baseUrl}   (reference: ${config.baseUrl}/docs)`,
     `  Checkout       ${config.checkoutUrl}/pay/<payment_id>   (the payment_url of each payment)`,
-    `  Demo merchant  ${demo.merchantId}`,
+    `  Demo merchant  ${demo.merchantId}   (its webhooks are received, verified and logged by the sandbox)`,
     `  API key        ${demo.apiKey}`,
     '',
     '  Try it:',

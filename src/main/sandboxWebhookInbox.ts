@@ -1,0 +1,58 @@
+import { createServer, type Server } from 'node:http';
+import type { Logger } from 'pino';
+import { Webhook } from 'standardwebhooks';
+
+/**
+ * The sandbox demo merchant's webhook endpoint: receives its webhooks on loopback, verifies each signature with
+ * the `standardwebhooks` package exactly as a merchant's server would, and logs what arrived — so a newcomer
+ * sees the whole flow, signature included, without writing a receiver first. Sandbox only.
+ */
+export async function startSandboxWebhookInbox(
+  options: { host: string; port: number; secret: string },
+  logger: Pick<Logger, 'info' | 'warn'>,
+): Promise<{ url: string; close(): Promise<void> }> {
+  const verifier = new Webhook(options.secret);
+  const server: Server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const headers = {
+        'webhook-id': String(request.headers['webhook-id'] ?? ''),
+        'webhook-timestamp': String(request.headers['webhook-timestamp'] ?? ''),
+        'webhook-signature': String(request.headers['webhook-signature'] ?? ''),
+      };
+      try {
+        const event = verifier.verify(body, headers) as {
+          event?: string;
+          payment_id?: string;
+          status?: string;
+        };
+        logger.info(
+          {
+            webhookId: headers['webhook-id'],
+            event: event.event,
+            paymentId: event.payment_id,
+            status: event.status,
+          },
+          'sandbox merchant received a webhook (signature verified)',
+        );
+        response.writeHead(204).end();
+      } catch {
+        logger.warn(
+          { webhookId: headers['webhook-id'] },
+          'sandbox merchant received a webhook whose signature does not verify',
+        );
+        response.writeHead(400).end();
+      }
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, resolve);
+  });
+  return {
+    url: `http://${options.host}:${options.port}/webhooks`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
