@@ -199,7 +199,7 @@ async function serve(scenario: Scenario, databaseUrl: string): Promise<void> {
   const clock = systemClock;
   const app = await buildApp({
     ...stores,
-    deposits: depositPlanner(TEST_CHAIN),
+    deposits: { live: depositPlanner(TEST_CHAIN) },
     rates: createRates(config, clock, logger),
     clock,
     logger,

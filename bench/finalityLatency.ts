@@ -80,7 +80,7 @@ export async function runFinalityLatencyBench(): Promise<string[]> {
     );
     const deps = {
       ...stores,
-      deposits: depositPlanner(target),
+      deposits: { live: depositPlanner(target) },
       rates: marketRates({
         sources: [staticSource({}, () => clock.now())],
         clock,

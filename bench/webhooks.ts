@@ -74,7 +74,7 @@ export async function runWebhookBench(): Promise<string[]> {
     );
     const paymentDeps = {
       payments: stores.payments,
-      deposits: depositPlanner(CHAIN),
+      deposits: { live: depositPlanner(CHAIN) },
       rates: marketRates({
         sources: [staticSource({}, () => clock.now())],
         cacheTtlMs: 60_000,

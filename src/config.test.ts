@@ -57,3 +57,55 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PAYLINK_ADMIN_TOKEN: 'tooshort' })).not.toThrow(/tooshort/);
   });
 });
+
+describe('the test-mode chain', () => {
+  it('is the sandbox chain itself on the sandbox, and off elsewhere by default', () => {
+    const sandbox = loadConfig({ PAYLINK_RELAYER_KEY: `0x${'11'.repeat(32)}` });
+    expect(sandbox.testChain).toMatchObject({
+      network: 'sandbox',
+      chainId: 31337,
+      rpcUrls: sandbox.chain.rpcUrls,
+      relayerKey: sandbox.chain.relayerKey,
+    });
+    expect(loadConfig({ PAYLINK_NETWORK: 'polygon' }).testChain).toBeUndefined();
+    expect(loadConfig({ PAYLINK_TEST_NETWORK: 'off' }).testChain).toBeUndefined();
+  });
+
+  it('reads its own settings on another network, with the preset USDC and nothing live borrowed', () => {
+    const config = loadConfig({
+      PAYLINK_NETWORK: 'polygon',
+      PAYLINK_RPC_URL: 'https://polygon.example',
+      PAYLINK_FACTORY_ADDRESS: '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0',
+      PAYLINK_RELAYER_KEY: `0x${'11'.repeat(32)}`,
+      PAYLINK_START_BLOCK: '5000000',
+      PAYLINK_TEST_NETWORK: 'amoy',
+      PAYLINK_TEST_RPC_URL: 'https://amoy.example, https://amoy2.example',
+      PAYLINK_TEST_FACTORY_ADDRESS: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512',
+    });
+    expect(config.testChain).toMatchObject({
+      network: 'amoy',
+      chainId: 80002,
+      rpcUrls: ['https://amoy.example', 'https://amoy2.example'],
+      usdcAddress: '0x41E94Eb019C0762f9Bfcf9Fb1E58725BfB0e7582',
+      factoryAddress: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512',
+      treasuryAddress: undefined,
+      relayerKey: undefined,
+      startBlock: undefined,
+    });
+    expect(config.chain.chainId).toBe(137);
+  });
+
+  it('refuses a bad value naming the variable, without echoing a key', () => {
+    expect(() => loadConfig({ PAYLINK_TEST_NETWORK: 'polygon' })).toThrow(/PAYLINK_TEST_NETWORK/);
+    expect(() => loadConfig({ PAYLINK_TEST_RPC_URL: 'ftp://x' })).toThrow(/PAYLINK_TEST_RPC_URL/);
+    const secret = `0x${'zz'.repeat(32)}`;
+    try {
+      loadConfig({ PAYLINK_TEST_RELAYER_KEY: secret });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      expect(String(error)).toContain('PAYLINK_TEST_RELAYER_KEY');
+      expect(String(error)).not.toContain(secret);
+    }
+  });
+});

@@ -126,6 +126,11 @@ export interface Config {
   };
   readonly logLevel: string;
   readonly chain: ChainConfig;
+  /**
+   * The chain of test-mode payments (sk_test_ keys), or undefined when test mode is off. It may be the live
+   * chain itself (the sandbox serves both modes): then it has the live chain's id and settings.
+   */
+  readonly testChain: ChainConfig | undefined;
   /** Sandbox only: where the demo merchant's webhook inbox listens. */
   readonly sandboxWebhookPort: number;
 }
@@ -165,6 +170,38 @@ const usdcAmount = (name: string) =>
     }
     return units;
   });
+const rpcUrlList = (name: string) =>
+  z
+    .string()
+    .optional()
+    .transform((text, ctx) => {
+      const urls = (text ?? '')
+        .split(',')
+        .map((u) => u.trim())
+        .filter(Boolean);
+      for (const u of urls) {
+        if (!/^(https?|wss?):\/\/.+/.test(u)) {
+          ctx.addIssue({ code: 'custom', message: `${name} must be comma-separated http(s) or ws(s) URLs` });
+          return z.NEVER;
+        }
+      }
+      return urls;
+    });
+const privateKey = (name: string) =>
+  z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || (isHex(v) && v.length === 66), {
+      // Never echo the value: it is a private key.
+      message: `${name} must be a 0x-prefixed 32-byte hex private key`,
+    })
+    .transform((v) => v as Hex | undefined);
+const blockNumber = (name: string) =>
+  z
+    .string()
+    .regex(/^\d{1,12}$/, `${name} must be a block number`)
+    .transform((v) => BigInt(v))
+    .optional();
 const boolean = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 const url = z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, ''));
 
@@ -289,36 +326,19 @@ const envSchema = z.object({
   PAYLINK_READY_MAX_LAG_BLOCKS: z.coerce.number().int().min(1).max(1_000_000).default(100),
   PAYLINK_READY_MAX_STALL: duration('PAYLINK_READY_MAX_STALL').default(120_000),
   PAYLINK_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  PAYLINK_RPC_URL: z
-    .string()
-    .optional()
-    .transform((text, ctx) => {
-      const urls = (text ?? '')
-        .split(',')
-        .map((u) => u.trim())
-        .filter(Boolean);
-      for (const u of urls) {
-        if (!/^(https?|wss?):\/\/.+/.test(u)) {
-          ctx.addIssue({
-            code: 'custom',
-            message: 'PAYLINK_RPC_URL must be comma-separated http(s) or ws(s) URLs',
-          });
-          return z.NEVER;
-        }
-      }
-      return urls;
-    }),
+  PAYLINK_RPC_URL: rpcUrlList('PAYLINK_RPC_URL'),
   PAYLINK_USDC_ADDRESS: address('PAYLINK_USDC_ADDRESS').optional(),
   PAYLINK_FACTORY_ADDRESS: address('PAYLINK_FACTORY_ADDRESS').optional(),
   PAYLINK_TREASURY_ADDRESS: address('PAYLINK_TREASURY_ADDRESS').optional(),
-  PAYLINK_RELAYER_KEY: z
-    .string()
-    .optional()
-    .refine((v) => v === undefined || (isHex(v) && v.length === 66), {
-      // Never echo the value: it is a private key.
-      message: 'PAYLINK_RELAYER_KEY must be a 0x-prefixed 32-byte hex private key',
-    })
-    .transform((v) => v as Hex | undefined),
+  PAYLINK_RELAYER_KEY: privateKey('PAYLINK_RELAYER_KEY'),
+  // Test mode (sk_test_ keys): its own chain, or the live one when the networks are the same.
+  PAYLINK_TEST_NETWORK: z.enum(['sandbox', 'amoy', 'off']).optional(),
+  PAYLINK_TEST_RPC_URL: rpcUrlList('PAYLINK_TEST_RPC_URL'),
+  PAYLINK_TEST_USDC_ADDRESS: address('PAYLINK_TEST_USDC_ADDRESS').optional(),
+  PAYLINK_TEST_FACTORY_ADDRESS: address('PAYLINK_TEST_FACTORY_ADDRESS').optional(),
+  PAYLINK_TEST_TREASURY_ADDRESS: address('PAYLINK_TEST_TREASURY_ADDRESS').optional(),
+  PAYLINK_TEST_RELAYER_KEY: privateKey('PAYLINK_TEST_RELAYER_KEY'),
+  PAYLINK_TEST_START_BLOCK: blockNumber('PAYLINK_TEST_START_BLOCK'),
   PAYLINK_FINALITY: z
     .string()
     .default('finalized')
@@ -333,11 +353,7 @@ const envSchema = z.object({
     }),
   PAYLINK_POLL_INTERVAL: duration('PAYLINK_POLL_INTERVAL').default(2_000),
   PAYLINK_MAX_BLOCK_RANGE: z.coerce.number().int().min(1).max(100_000).default(2_000),
-  PAYLINK_START_BLOCK: z
-    .string()
-    .regex(/^\d{1,12}$/, 'PAYLINK_START_BLOCK must be a block number')
-    .transform((v) => BigInt(v))
-    .optional(),
+  PAYLINK_START_BLOCK: blockNumber('PAYLINK_START_BLOCK'),
   PAYLINK_DUST_THRESHOLD: usdcAmount('PAYLINK_DUST_THRESHOLD').default(10_000n),
   PAYLINK_RELAYER_LOW_BALANCE: z
     .string()
@@ -395,7 +411,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (typeof sources === 'string') throw new ConfigError(`Invalid configuration:\n  ${sources}`);
   const preset = NETWORKS[e.PAYLINK_NETWORK];
   const urlHost = e.PAYLINK_HOST === '0.0.0.0' || e.PAYLINK_HOST === '::' ? '127.0.0.1' : e.PAYLINK_HOST;
-  const config: Config = {
+  const config: Omit<Config, 'testChain'> = {
     databaseUrl: e.PAYLINK_DATABASE_URL,
     host: e.PAYLINK_HOST,
     apiPort: e.PAYLINK_API_PORT,
@@ -448,7 +464,39 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       relayerLowBalanceWei: polToWei(e.PAYLINK_RELAYER_LOW_BALANCE),
     },
   };
-  return deepFreeze(config);
+  return deepFreeze({ ...config, testChain: testChainConfig(e, config.chain) });
+}
+
+/**
+ * The test-mode chain: PAYLINK_TEST_NETWORK, default `sandbox` when the live network is the sandbox (one local
+ * chain serves both modes), else `off`. On the live network itself every PAYLINK_TEST_* setting defaults to
+ * the live one; on another network only USDC has a default (the preset's) and the RPC one on the sandbox.
+ */
+function testChainConfig(e: z.infer<typeof envSchema>, live: ChainConfig): ChainConfig | undefined {
+  const network = e.PAYLINK_TEST_NETWORK ?? (e.PAYLINK_NETWORK === 'sandbox' ? 'sandbox' : 'off');
+  if (network === 'off') return undefined;
+  const same = network === live.network;
+  const preset = NETWORKS[network];
+  const rpcUrls =
+    e.PAYLINK_TEST_RPC_URL.length > 0
+      ? e.PAYLINK_TEST_RPC_URL
+      : same
+        ? live.rpcUrls
+        : network === 'sandbox'
+          ? [SANDBOX_RPC_URL]
+          : [];
+  return {
+    ...live,
+    network,
+    chainId: preset.chainId,
+    rpcUrls,
+    usdcAddress: e.PAYLINK_TEST_USDC_ADDRESS ?? (same ? live.usdcAddress : preset.usdcAddress),
+    factoryAddress: e.PAYLINK_TEST_FACTORY_ADDRESS ?? (same ? live.factoryAddress : undefined),
+    treasuryAddress: e.PAYLINK_TEST_TREASURY_ADDRESS ?? (same ? live.treasuryAddress : undefined),
+    relayerKey: e.PAYLINK_TEST_RELAYER_KEY ?? (same ? live.relayerKey : undefined),
+    // A block number means nothing on another chain.
+    startBlock: e.PAYLINK_TEST_START_BLOCK ?? (same ? live.startBlock : undefined),
+  };
 }
 
 /** The sandbox's own anvil. */
@@ -464,13 +512,14 @@ function polToWei(text: string): bigint {
  * starts, not at load, so administrative commands run without a chain configured.
  */
 export function requireChainSetting<K extends keyof ChainConfig>(
-  config: Config,
+  config: Pick<Config, 'chain'>,
   key: K,
   variable: string,
+  chain: ChainConfig = config.chain,
 ): NonNullable<ChainConfig[K]> {
-  const value = config.chain[key];
+  const value = chain[key];
   if (value === undefined || (Array.isArray(value) && value.length === 0)) {
-    throw new ConfigError(`Invalid configuration:\n  ${variable} is required on ${config.network}`);
+    throw new ConfigError(`Invalid configuration:\n  ${variable} is required on ${chain.network}`);
   }
   return value as NonNullable<ChainConfig[K]>;
 }

@@ -83,12 +83,14 @@ describe.each(dialects)('chain watcher when the RPC goes down and comes back, %s
     const payment = await createPayment(
       {
         ...stores,
-        deposits: depositPlanner({
-          chainId: 31337,
-          tokenAddress: usdc,
-          factoryAddress: factory,
-          treasuryAddress: sandboxAccount(9).address,
-        }),
+        deposits: {
+          live: depositPlanner({
+            chainId: 31337,
+            tokenAddress: usdc,
+            factoryAddress: factory,
+            treasuryAddress: sandboxAccount(9).address,
+          }),
+        },
         rates: marketRates({
           sources: [staticSource({}, () => clock.now())],
           clock,

@@ -186,6 +186,18 @@ describe.each(dialects)('chain watcher on anvil, %s', (dialect) => {
     expect(await eventTypes(payment.id)).toEqual(['payment.processing']);
   });
 
+  it('keeps block records only near the tip: old ones are pruned once deep below finality', async () => {
+    await h.anvil.testClient.mine({ blocks: 400 });
+    let result = await h.poll();
+    while (result.lagBlocks > 0n) result = await h.poll();
+    const blocks = await h.database.handle.db.selectFrom('chain_blocks').select('number').execute();
+    const numbers = blocks.map((b) => BigInt(b.number));
+    expect(numbers.length).toBeGreaterThan(0);
+    expect(numbers.every((n) => n >= result.finalized - 128n)).toBe(true);
+    // The last scanned block is still recorded, so the next reorg can be detected.
+    expect(numbers).toContain(result.nextBlock - 1n);
+  });
+
   it('scans one eth_getLogs per block range, whatever the number of open payments', async () => {
     for (let i = 0; i < 30; i += 1) await h.createPayment('1');
     const calls: string[] = [];

@@ -73,7 +73,7 @@ beforeAll(async () => {
     createPayment(
       {
         ...h.stores,
-        deposits,
+        deposits: { live: deposits },
         rates,
         clock: h.clock,
         maxAmountBaseUnits: 10n ** 12n,

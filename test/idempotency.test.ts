@@ -69,6 +69,7 @@ describe.each(dialects)('Idempotency-Key on create, %s', (dialect) => {
     // A request that claimed the key and died before committing its payment.
     await h.stores.idempotency.claim({
       merchantId,
+      mode: 'live',
       key,
       requestHash: createHash('sha256').update(body).digest('hex'),
       now,

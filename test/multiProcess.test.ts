@@ -32,7 +32,13 @@ describe.runIf(dialects.includes('postgres'))('several processes on one PostgreS
     const port = await freePort();
     const child = spawn(process.execPath, [PAYLINK_BIN, 'serve', '--role', role], {
       cwd,
-      env: { ...env, PAYLINK_API_PORT: String(port), PAYLINK_CHECKOUT_PORT: String(await freePort()) },
+      env: {
+        ...env,
+        PAYLINK_API_PORT: String(port),
+        PAYLINK_CHECKOUT_PORT: String(await freePort()),
+        // Each sandbox API process starts the demo merchant's webhook inbox: one port each.
+        PAYLINK_SANDBOX_WEBHOOK_PORT: String(await freePort()),
+      },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     child.stderr?.resume();

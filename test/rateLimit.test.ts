@@ -267,7 +267,7 @@ describe.skipIf(!hasRedis).each(dialects)('rate limits shared through Redis on %
     const logger = pino({ level: 'silent' });
     second = await buildApp({
       ...h.stores,
-      deposits: depositPlanner(TEST_CHAIN),
+      deposits: { live: depositPlanner(TEST_CHAIN) },
       rates: createRates(config, h.clock, logger),
       clock: h.clock,
       logger,

@@ -1,15 +1,17 @@
 import { randomUUID } from 'node:crypto';
+import type { KeyMode } from '../domain/credentials.ts';
 import { PaylinkError, ValidationError } from '../domain/errors.ts';
 import { type Merchant, missingPaymentConfiguration } from '../domain/merchant.ts';
 import type { Payment } from '../domain/payment.ts';
 import { parseWebhookUrl } from '../domain/webhookUrl.ts';
-import type { DepositPlanner, HostResolver, PaymentStore } from './ports.ts';
+import type { DepositPlanner, DepositPlanners, HostResolver, PaymentStore } from './ports.ts';
 import { type QuoteAmountDeps, quoteAmount } from './quoteAmount.ts';
 import { checkWebhookHost } from './webhooks/checkWebhookHost.ts';
 
 export interface CreatePaymentDeps extends QuoteAmountDeps {
   readonly payments: PaymentStore;
-  readonly deposits: DepositPlanner;
+  /** One planner per mode's chain: a test payment's deposit address is on the test chain. */
+  readonly deposits: DepositPlanners;
   readonly paymentTtlMs: number;
   readonly webhookAllowPrivate: boolean;
   /** Resolves the webhook host name to refuse internal ones; without it only IP literals are checked. */
@@ -43,13 +45,31 @@ function parseReturnUrl(input: string): string {
   return url.toString();
 }
 
-/** Creates a payment at a locked quote, for a merchant able to receive it. */
+/** The planner of the mode's chain, or TEST_MODE_UNAVAILABLE when this deployment has no test chain. */
+export function depositPlannerFor(deposits: DepositPlanners, mode: KeyMode): DepositPlanner {
+  if (mode === 'live') return deposits.live;
+  if (!deposits.test) {
+    throw new PaylinkError(
+      'TEST_MODE_UNAVAILABLE',
+      'Test mode is not available on this deployment (no test network is configured): use a live API key, or ask the operator to set PAYLINK_TEST_NETWORK',
+    );
+  }
+  return deposits.test;
+}
+
+/**
+ * Creates a payment at a locked quote, for a merchant able to receive it, in the mode of the caller's key
+ * (default live): stored with the payment, and choosing the chain its deposit address is on.
+ */
 export async function createPayment(
   deps: CreatePaymentDeps,
   merchant: Merchant,
   input: CreatePaymentInput,
-  options: { readonly idempotencyKey?: string } = {},
+  options: { readonly idempotencyKey?: string; readonly mode?: KeyMode } = {},
 ): Promise<Payment> {
+  const mode = options.mode ?? 'live';
+  // Checked first: a test key on a deployment without a test chain can never create anything.
+  const planner = depositPlannerFor(deps.deposits, mode);
   const missing = missingPaymentConfiguration(merchant);
   if (missing.length > 0 || !merchant.walletAddress) {
     throw new PaylinkError(
@@ -81,6 +101,7 @@ export async function createPayment(
   const payment: Payment = {
     id,
     merchantId: merchant.id,
+    mode,
     quote: locked.quote,
     rateSource: locked.rateSource,
     rateObservedAt: locked.rateObservedAt,
@@ -97,7 +118,7 @@ export async function createPayment(
     expiresAt: new Date(now.getTime() + deps.paymentTtlMs),
     createdAt: now,
     updatedAt: now,
-    deposit: deps.deposits.plan({
+    deposit: planner.plan({
       paymentId: id,
       merchantWallet: merchant.walletAddress,
       commissionBps: locked.quote.commissionBps,
@@ -107,6 +128,9 @@ export async function createPayment(
     payoutTxHash: null,
     settledAt: null,
   };
-  await deps.payments.insert(payment, options);
+  await deps.payments.insert(
+    payment,
+    options.idempotencyKey === undefined ? {} : { idempotencyKey: options.idempotencyKey },
+  );
   return payment;
 }

@@ -1,7 +1,13 @@
+import type { KeyMode } from '../domain/credentials.ts';
 import { PaylinkError, ValidationError } from '../domain/errors.ts';
 import type { Merchant } from '../domain/merchant.ts';
 import type { Payment } from '../domain/payment.ts';
-import { type CreatePaymentDeps, type CreatePaymentInput, createPayment } from './createPayment.ts';
+import {
+  type CreatePaymentDeps,
+  type CreatePaymentInput,
+  createPayment,
+  depositPlannerFor,
+} from './createPayment.ts';
 import type { IdempotencyStore } from './ports.ts';
 
 export interface CreatePaymentOnceDeps extends CreatePaymentDeps {
@@ -31,13 +37,17 @@ export async function createPaymentOnce(
   merchant: Merchant,
   input: CreatePaymentInput,
   request: IdempotentRequest,
+  mode: KeyMode = 'live',
 ): Promise<{ payment: Payment; replayed: boolean }> {
   if (!KEY_PATTERN.test(request.key)) {
     throw new ValidationError('Idempotency-Key', 'must be 1 to 255 visible ASCII characters');
   }
+  // Before claiming: a request that can never succeed must not hold a key.
+  depositPlannerFor(deps.deposits, mode);
   const now = deps.clock.now();
   const claim = await deps.idempotency.claim({
     merchantId: merchant.id,
+    mode,
     key: request.key,
     requestHash: request.requestHash,
     now,
@@ -56,18 +66,18 @@ export async function createPaymentOnce(
         'A request with this Idempotency-Key is still in progress; retry shortly',
       );
     case 'replay': {
-      const payment = await deps.payments.findForMerchant(merchant.id, claim.paymentId);
+      const payment = await deps.payments.findForMerchant(merchant.id, claim.paymentId, mode);
       if (!payment) throw new Error(`idempotency key names a missing payment ${claim.paymentId}`);
       return { payment, replayed: true };
     }
     case 'claimed':
       try {
         return {
-          payment: await createPayment(deps, merchant, input, { idempotencyKey: request.key }),
+          payment: await createPayment(deps, merchant, input, { idempotencyKey: request.key, mode }),
           replayed: false,
         };
       } catch (error) {
-        await deps.idempotency.release(merchant.id, request.key);
+        await deps.idempotency.release(merchant.id, mode, request.key);
         throw error;
       }
   }

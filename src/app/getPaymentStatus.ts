@@ -1,3 +1,4 @@
+import type { KeyMode } from '../domain/credentials.ts';
 import { PaylinkError } from '../domain/errors.ts';
 import type { Payment } from '../domain/payment.ts';
 import { derivePaymentState, type PaymentState } from '../domain/paymentStatus.ts';
@@ -12,16 +13,17 @@ export class PaymentNotFoundError extends PaylinkError {
 }
 
 /**
- * A merchant's payment with its status derived now. Unknown, malformed and other merchants' ids are all the
- * same 404, so the answer reveals nothing about payments the caller does not own.
+ * A merchant's payment with its status derived now. Unknown, malformed, other merchants' and other modes' ids
+ * are all the same 404, so the answer reveals nothing about payments the caller's key may not see.
  */
 export async function getPaymentStatus(
   deps: PaymentStateDeps,
   merchantId: string,
   paymentId: string,
+  mode: KeyMode = 'live',
 ): Promise<{ payment: Payment; state: PaymentState<TransferRecord> }> {
   if (!UUID_PATTERN.test(paymentId)) throw new PaymentNotFoundError();
-  const payment = await deps.payments.findForMerchant(merchantId, paymentId.toLowerCase());
+  const payment = await deps.payments.findForMerchant(merchantId, paymentId.toLowerCase(), mode);
   if (!payment) throw new PaymentNotFoundError();
   return { payment, state: await currentState(deps, payment) };
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { KeyMode } from '../domain/credentials.ts';
 import { ValidationError } from '../domain/errors.ts';
 import type { Payment } from '../domain/payment.ts';
 import type { PaymentState, PaymentStatus } from '../domain/paymentStatus.ts';
@@ -14,6 +15,8 @@ export interface ListPaymentsInput {
   readonly limit: number;
   /** `nextCursor` of the previous page, for the same filters. */
   readonly cursor?: string | undefined;
+  /** The caller's key mode: only payments of that mode are listed (default live). */
+  readonly mode?: KeyMode | undefined;
 }
 
 export interface ListedPayment {
@@ -60,6 +63,7 @@ export async function listPayments(
     // One row more than wanted tells whether anything follows this page.
     const rows = await deps.payments.listForMerchant({
       merchantId,
+      mode: input.mode ?? 'live',
       statuses,
       orderId: input.orderId,
       createdAfter: input.createdAfter,
@@ -110,8 +114,10 @@ const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 const CURSOR_PATTERN = /^([A-Za-z0-9_-]{1,200})\.([A-Za-z0-9_-]{22})$/;
 
 function filterFingerprint(merchantId: string, input: ListPaymentsInput): string {
+  // A live cursor replayed with a test key (or the reverse) is refused like any other filter change.
   const filters = [
     merchantId,
+    ...(input.mode === 'test' ? ['test'] : []),
     input.status ?? null,
     input.orderId ?? null,
     input.createdAfter?.getTime() ?? null,

@@ -53,6 +53,8 @@ export interface IdempotencyStore {
    */
   claim(params: {
     readonly merchantId: string;
+    /** Keys are scoped per (merchant, mode): the same key in test and live mode are independent. */
+    readonly mode: KeyMode;
     readonly key: string;
     readonly requestHash: string;
     readonly now: Date;
@@ -60,7 +62,7 @@ export interface IdempotencyStore {
     readonly staleClaimBefore: Date;
   }): Promise<IdempotencyClaim>;
   /** Forgets the claim of a request that failed, so the client may retry with the same key. */
-  release(merchantId: string, key: string): Promise<void>;
+  release(merchantId: string, mode: KeyMode, key: string): Promise<void>;
 }
 
 /**
@@ -69,6 +71,12 @@ export interface IdempotencyStore {
  */
 export interface DepositPlanner {
   plan(params: { paymentId: string; merchantWallet: string; commissionBps: number }): Deposit;
+}
+
+/** The deposit planner of each mode's chain; no `test` when the deployment has no test chain. */
+export interface DepositPlanners {
+  readonly live: DepositPlanner;
+  readonly test?: DepositPlanner | undefined;
 }
 
 export interface ApiKeyRecord {
@@ -83,26 +91,32 @@ export interface ApiKeyRecord {
 }
 
 export interface MerchantStore {
-  /** Inserts a merchant with its first API key, both or neither. */
-  insert(merchant: Merchant, key: ApiKeyRecord): Promise<void>;
+  /** Inserts a merchant with its first API key (and any further ones, e.g. a test key), all or nothing. */
+  insert(merchant: Merchant, key: ApiKeyRecord, moreKeys?: readonly ApiKeyRecord[]): Promise<void>;
   find(id: string): Promise<Merchant | undefined>;
   list(limit: number): Promise<Merchant[]>;
   save(merchant: Merchant): Promise<void>;
   /** The unexpired key with this hash, and its merchant. */
   findByKeyHash(keyHash: string, now: Date): Promise<{ key: ApiKeyRecord; merchant: Merchant } | undefined>;
   listKeys(merchantId: string): Promise<ApiKeyRecord[]>;
-  /** Old keys stop working at `oldKeysExpireAt` and the new key is inserted, atomically. */
+  /**
+   * Old keys of the new key's mode stop working at `oldKeysExpireAt` and the new key is inserted, atomically;
+   * keys of the other mode are untouched.
+   */
   replaceKeys(newKey: ApiKeyRecord, oldKeysExpireAt: Date): Promise<void>;
 }
 
 export interface PaymentStore {
   /** Inserts the payment; with an idempotency key, records it as that key's result in the same transaction. */
   insert(payment: Payment, options?: { readonly idempotencyKey?: string }): Promise<void>;
-  /** A payment as its merchant may see it: another merchant's payment is simply not found. */
-  findForMerchant(merchantId: string, paymentId: string): Promise<Payment | undefined>;
+  /**
+   * A payment as its merchant may see it with a key of `mode`: another merchant's payment, or one of the
+   * other mode, is simply not found.
+   */
+  findForMerchant(merchantId: string, paymentId: string, mode: KeyMode): Promise<Payment | undefined>;
   /** Any payment by id (for the public checkout page, which shows no private field). */
   findById(paymentId: string): Promise<Payment | undefined>;
-  /** A merchant's payments, newest first (created_at, then id, descending), at most `query.limit`. */
+  /** A merchant's payments of one mode, newest first (created_at, then id, descending), at most `query.limit`. */
   listForMerchant(query: PaymentListQuery): Promise<Payment[]>;
 }
 
@@ -115,6 +129,7 @@ export interface StoredStatusMatch {
 
 export interface PaymentListQuery {
   readonly merchantId: string;
+  readonly mode: KeyMode;
   /** Payments matching any of these; absent: every status. */
   readonly statuses?: readonly StoredStatusMatch[] | undefined;
   readonly orderId?: string | undefined;
@@ -189,6 +204,8 @@ export interface LedgerTransaction {
   markFinal(chainId: number, blockNumber: bigint): Promise<string[]>;
   saveCursor(cursor: ChainCursor): Promise<void>;
   saveBlocks(chainId: number, blocks: readonly BlockRef[]): Promise<void>;
+  /** Forgets recorded blocks below this height: deep below finality, no reorg can reach them. */
+  pruneBlocksBelow(chainId: number, blockNumber: bigint): Promise<void>;
   /** The payment, locked against concurrent refreshes until the transaction ends. */
   lockPayment(paymentId: string): Promise<Payment | undefined>;
   listTransfers(paymentId: string): Promise<TransferRecord[]>;
@@ -308,6 +325,8 @@ export interface WebhookAttemptRecord {
 
 export interface WebhookEventFilter {
   readonly merchantId?: string | undefined;
+  /** Only events of payments of this mode (a merchant's key sees its own mode only); absent: all. */
+  readonly mode?: KeyMode | undefined;
   readonly paymentId?: string | undefined;
   readonly status?: DeliveryStatus | undefined;
   readonly limit: number;

@@ -216,6 +216,8 @@ async function scanRange(
     const affected = await tx.insertTransfers(transfers);
     await tx.saveBlocks(options.chainId, blocks);
     await tx.saveCursor(next);
+    // Recorded blocks far below finality can no longer be reorged: they are only needed near the tip.
+    await tx.pruneBlocksBelow(options.chainId, finalized - BigInt(REORG_LOOKBACK_BLOCKS));
     return refreshPayments(tx, affected, now);
   });
   if (transfers.length > 0) {
@@ -242,11 +244,14 @@ async function finalize(
   const candidates =
     limit < 0n ? [] : await deps.ledger.transfersToFinalize(options.chainId, limit, FINALIZE_BATCH);
   const now = deps.clock.now();
+  // Recorded blocks far below finality can no longer be reorged: they are only needed near the tip.
+  const pruneBelow = finalized - BigInt(REORG_LOOKBACK_BLOCKS);
   if (candidates.length === 0) {
     if (finalized !== cursor.finalizedBlock) {
-      await deps.ledger.transaction((tx) =>
-        tx.saveCursor({ ...cursor, headBlock: head, finalizedBlock: finalized, updatedAt: now }),
-      );
+      await deps.ledger.transaction(async (tx) => {
+        await tx.saveCursor({ ...cursor, headBlock: head, finalizedBlock: finalized, updatedAt: now });
+        await tx.pruneBlocksBelow(options.chainId, pruneBelow);
+      });
     }
     return [];
   }
@@ -284,6 +289,7 @@ async function finalize(
       lowestOrphan === undefined ? upTo : minBig(upTo, lowestOrphan - 1n),
     );
     await tx.saveCursor(next);
+    await tx.pruneBlocksBelow(options.chainId, pruneBelow);
     return refreshPayments(tx, [...orphaned, ...finalizedIds], now);
   });
 }

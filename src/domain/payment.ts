@@ -1,3 +1,4 @@
+import type { KeyMode } from './credentials.ts';
 import type { PaymentStatus } from './paymentStatus.ts';
 import type { Quote } from './quote.ts';
 
@@ -17,6 +18,11 @@ export interface Payment {
   /** UUID, as the spec requires. */
   readonly id: string;
   readonly merchantId: string;
+  /**
+   * The mode of the API key that created it: a test payment is on the test chain and is only ever seen
+   * with a test key, a live one only with a live key.
+   */
+  readonly mode: KeyMode;
   readonly quote: Quote;
   readonly rateSource: string;
   readonly rateObservedAt: Date;

@@ -27,6 +27,8 @@ export interface WebhookEventBody {
   readonly paid_at: string | null;
   readonly late: boolean;
   readonly payout_txid: string | null;
+  /** False for a payment created with a test key (on the test chain): test money, never ship goods for it. */
+  readonly livemode: boolean;
 }
 
 /** What the merchant receives: the quoted share until paid, then the floor-split of what actually arrived. */
@@ -61,5 +63,6 @@ export function webhookEventBody(
     paid_at: state.paidAt?.toISOString() ?? null,
     late: state.late,
     payout_txid: payment.payoutTxHash,
+    livemode: payment.mode === 'live',
   };
 }

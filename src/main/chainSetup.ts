@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Hex } from 'viem';
 import type { ChainTarget } from '../adapters/chain/depositPlanner.ts';
-import { type Config, requireChainSetting } from '../config.ts';
+import { type ChainConfig, type Config, ConfigError, requireChainSetting } from '../config.ts';
 import { SANDBOX_ACCOUNTS, sandboxAccount, sandboxPrivateKey, startSandboxChain } from './sandboxChain.ts';
 
 export interface ResolvedChain {
@@ -17,37 +17,71 @@ export interface ResolvedChain {
  * missing setting stops the process naming it.
  */
 export async function resolveChain(config: Config, stateDir: string, logger: Logger): Promise<ResolvedChain> {
-  const { usdcAddress, factoryAddress } = config.chain;
-  if (config.network === 'sandbox' && !(usdcAddress && factoryAddress)) {
-    const rpcUrl = config.chain.rpcUrls[0];
+  return resolveChainOf(config, config.chain, 'PAYLINK_', stateDir, logger);
+}
+
+/**
+ * The chain of test-mode payments, resolved by the same rules as the live one (PAYLINK_TEST_* settings), or
+ * undefined when test mode is off. On the live chain's id it is the live chain itself: one watcher and one
+ * settler per chain id, so a test chain on that id with other contracts could never be watched.
+ */
+export async function resolveTestChain(
+  config: Config,
+  live: ResolvedChain,
+  stateDir: string,
+  logger: Logger,
+): Promise<ResolvedChain | undefined> {
+  const test = config.testChain;
+  if (!test) return undefined;
+  if (test.chainId === live.target.chainId) {
+    if (test.usdcAddress && test.usdcAddress.toLowerCase() !== live.target.tokenAddress.toLowerCase()) {
+      throw new ConfigError(
+        `Invalid configuration:\n  PAYLINK_TEST_USDC_ADDRESS must be the live USDC when the test network is the live one (${test.network})`,
+      );
+    }
+    // Stopped once, by the live chain's owner.
+    return { ...live, stop: async () => {} };
+  }
+  return resolveChainOf(config, test, 'PAYLINK_TEST_', stateDir, logger);
+}
+
+async function resolveChainOf(
+  config: Config,
+  chain: ChainConfig,
+  prefix: 'PAYLINK_' | 'PAYLINK_TEST_',
+  stateDir: string,
+  logger: Logger,
+): Promise<ResolvedChain> {
+  const { usdcAddress, factoryAddress } = chain;
+  if (chain.network === 'sandbox' && !(usdcAddress && factoryAddress)) {
+    const rpcUrl = chain.rpcUrls[0];
     if (!rpcUrl) throw new Error('no sandbox RPC URL');
     const sandbox = await startSandboxChain(rpcUrl, stateDir, logger);
     return {
       target: {
-        chainId: config.chain.chainId,
-        tokenAddress: config.chain.usdcAddress ?? sandbox.usdc,
-        factoryAddress: config.chain.factoryAddress ?? sandbox.factory,
-        treasuryAddress: config.chain.treasuryAddress ?? sandbox.treasury,
+        chainId: chain.chainId,
+        tokenAddress: chain.usdcAddress ?? sandbox.usdc,
+        factoryAddress: chain.factoryAddress ?? sandbox.factory,
+        treasuryAddress: chain.treasuryAddress ?? sandbox.treasury,
       },
-      rpcUrls: config.chain.rpcUrls,
-      relayerKey: config.chain.relayerKey ?? sandbox.relayerKey,
+      rpcUrls: chain.rpcUrls,
+      relayerKey: chain.relayerKey ?? sandbox.relayerKey,
       stop: () => sandbox.stop(),
     };
   }
   // Polygon and Amoy, or a sandbox whose contracts were deployed by someone else (several processes, tests).
-  const sandbox = config.network === 'sandbox';
+  const sandbox = chain.network === 'sandbox';
   return {
     target: {
-      chainId: config.chain.chainId,
-      tokenAddress: requireChainSetting(config, 'usdcAddress', 'PAYLINK_USDC_ADDRESS'),
-      factoryAddress: requireChainSetting(config, 'factoryAddress', 'PAYLINK_FACTORY_ADDRESS'),
+      chainId: chain.chainId,
+      tokenAddress: requireChainSetting(config, 'usdcAddress', `${prefix}USDC_ADDRESS`, chain),
+      factoryAddress: requireChainSetting(config, 'factoryAddress', `${prefix}FACTORY_ADDRESS`, chain),
       treasuryAddress: sandbox
-        ? (config.chain.treasuryAddress ?? sandboxAccount(SANDBOX_ACCOUNTS.treasury).address)
-        : requireChainSetting(config, 'treasuryAddress', 'PAYLINK_TREASURY_ADDRESS'),
+        ? (chain.treasuryAddress ?? sandboxAccount(SANDBOX_ACCOUNTS.treasury).address)
+        : requireChainSetting(config, 'treasuryAddress', `${prefix}TREASURY_ADDRESS`, chain),
     },
-    rpcUrls: requireChainSetting(config, 'rpcUrls', 'PAYLINK_RPC_URL'),
-    relayerKey:
-      config.chain.relayerKey ?? (sandbox ? sandboxPrivateKey(SANDBOX_ACCOUNTS.relayer) : undefined),
+    rpcUrls: requireChainSetting(config, 'rpcUrls', `${prefix}RPC_URL`, chain),
+    relayerKey: chain.relayerKey ?? (sandbox ? sandboxPrivateKey(SANDBOX_ACCOUNTS.relayer) : undefined),
     stop: async () => {},
   };
 }

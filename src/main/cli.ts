@@ -16,6 +16,7 @@ import {
 } from '../app/merchants/merchantAdmin.ts';
 import { systemClock } from '../app/ports.ts';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
+import type { KeyMode } from '../domain/credentials.ts';
 import { parseDuration } from '../domain/duration.ts';
 import { PaylinkError } from '../domain/errors.ts';
 import type { Merchant } from '../domain/merchant.ts';
@@ -62,7 +63,8 @@ function printMerchant(merchant: Merchant): void {
 function printCredentials(title: string, issued: IssuedCredentials, webhookSecret?: string): void {
   out(title);
   printMerchant(issued.merchant);
-  out(`  API key         ${issued.apiKey}`);
+  out(`  ${issued.mode === 'test' ? 'test API key' : 'API key     '}    ${issued.apiKey}`);
+  if (issued.testApiKey) out(`  test API key    ${issued.testApiKey}`);
   out('                  (shown once: store it in your secret manager now)');
   if (webhookSecret) out(`  webhook secret  ${webhookSecret}`);
 }
@@ -127,19 +129,25 @@ export function buildCli(config: () => Config): Command {
 
   withFieldOptions(merchant.command('create').description('create a merchant and print its API key once'))
     .requiredOption('--name <name>', 'merchant name')
-    .action(async (options: FieldOptions & { name: string; json?: boolean }) => {
+    .option('--test-key', 'also issue a test-mode key (sk_test_…: payments on the test network only)')
+    .action(async (options: FieldOptions & { name: string; json?: boolean; testKey?: boolean }) => {
       const issued = await withAdmin(config(), (deps) =>
-        createMerchant(deps, {
-          ...fieldsFrom(options),
-          commissionPercent: options.commission ?? '0',
-          name: options.name,
-        }),
+        createMerchant(
+          deps,
+          {
+            ...fieldsFrom(options),
+            commissionPercent: options.commission ?? '0',
+            name: options.name,
+          },
+          { testKey: options.testKey === true },
+        ),
       );
       if (options.json) {
         out(
           JSON.stringify({
             merchant: describeMerchant(issued.merchant),
             api_key: issued.apiKey,
+            ...(issued.testApiKey ? { test_api_key: issued.testApiKey } : {}),
             webhook_secret: issued.merchant.webhookSecret,
           }),
         );
@@ -186,16 +194,28 @@ export function buildCli(config: () => Config): Command {
     .command('rotate-key <public_id>')
     .description('issue a new API key; the old one works until the grace period ends')
     .option('--grace <duration>', 'how long the old key keeps working (e.g. 24h)', '0')
+    .addOption(
+      new Option('--mode <mode>', 'which key: live, or test (the other mode keeps its key)')
+        .choices(['live', 'test'])
+        .default('live'),
+    )
     .option('--json', 'print JSON')
-    .action(async (id: string, options: { grace: string; json?: boolean }) => {
+    .action(async (id: string, options: { grace: string; mode: KeyMode; json?: boolean }) => {
       const graceMs = parseDuration(options.grace);
       if (graceMs === undefined)
         throw new PaylinkError('VALIDATION_ERROR', 'grace: must be a duration such as 30m or 24h');
-      const issued = await withAdmin(config(), (deps) => rotateApiKey(deps, id, graceMs));
+      const issued = await withAdmin(config(), (deps) => rotateApiKey(deps, id, graceMs, options.mode));
       if (options.json)
-        return out(JSON.stringify({ merchant: describeMerchant(issued.merchant), api_key: issued.apiKey }));
+        return out(
+          JSON.stringify({
+            merchant: describeMerchant(issued.merchant),
+            api_key: issued.apiKey,
+            mode: issued.mode,
+          }),
+        );
+      const which = options.mode === 'test' ? 'test API key' : 'API key';
       printCredentials(
-        `New API key issued; the old key ${graceMs > 0 ? `works for ${options.grace} more` : 'no longer works'}.`,
+        `New ${which} issued; the old ${which} ${graceMs > 0 ? `works for ${options.grace} more` : 'no longer works'}.`,
         issued,
       );
     });

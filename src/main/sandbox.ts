@@ -9,6 +9,8 @@ export const SANDBOX_MERCHANT_WALLET = '0x70997970C51812dc3A010C7d01b50e0d17dc79
 export interface SandboxCredentials {
   readonly merchantId: string;
   readonly apiKey: string;
+  /** Its test-mode key: on the sandbox both modes take payments on the same local chain. */
+  readonly testApiKey?: string | undefined;
 }
 
 /**
@@ -25,19 +27,26 @@ export async function ensureDemoMerchant(
     const saved = JSON.parse(readFileSync(file, 'utf8')) as SandboxCredentials;
     const merchant = await deps.merchants.find(saved.merchantId);
     if (merchant?.status === 'active') {
-      const found = await deps.merchants.findByKeyHash(hashApiKey(saved.apiKey), deps.clock.now());
-      if (found) return saved;
-      const { apiKey } = await rotateApiKey(deps, merchant.id, 0);
-      return save(file, { merchantId: merchant.id, apiKey });
+      const works = async (key: string | undefined) =>
+        key !== undefined &&
+        (await deps.merchants.findByKeyHash(hashApiKey(key), deps.clock.now())) !== undefined;
+      const liveWorks = await works(saved.apiKey);
+      const testWorks = await works(saved.testApiKey);
+      if (liveWorks && testWorks) return saved;
+      // Each key is reissued on its own (a file from before test mode has no test key).
+      const apiKey = liveWorks ? saved.apiKey : (await rotateApiKey(deps, merchant.id, 0)).apiKey;
+      const testApiKey = testWorks
+        ? saved.testApiKey
+        : (await rotateApiKey(deps, merchant.id, 0, 'test')).apiKey;
+      return save(file, { merchantId: merchant.id, apiKey, testApiKey });
     }
   }
-  const { merchant, apiKey } = await createMerchant(deps, {
-    name: 'Demo Shop',
-    wallet: SANDBOX_MERCHANT_WALLET,
-    webhookUrl,
-    commissionPercent: '1',
-  });
-  return save(file, { merchantId: merchant.id, apiKey });
+  const { merchant, apiKey, testApiKey } = await createMerchant(
+    deps,
+    { name: 'Demo Shop', wallet: SANDBOX_MERCHANT_WALLET, webhookUrl, commissionPercent: '1' },
+    { testKey: true },
+  );
+  return save(file, { merchantId: merchant.id, apiKey, testApiKey });
 }
 
 function save(file: string, credentials: SandboxCredentials): SandboxCredentials {

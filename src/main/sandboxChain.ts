@@ -37,9 +37,10 @@ export function sandboxPrivateKey(index: number): Hex {
   return `0x${Buffer.from(key).toString('hex')}`;
 }
 
-export const sandboxChain = (rpcUrl: string) =>
+/** `chainId`: another id for a local node standing in for another network (a test chain on anvil). */
+export const sandboxChain = (rpcUrl: string, chainId: number = SANDBOX_CHAIN_ID) =>
   defineChain({
-    id: SANDBOX_CHAIN_ID,
+    id: chainId,
     name: 'Paylink sandbox',
     nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
     rpcUrls: { default: { http: [rpcUrl] } },
@@ -126,8 +127,12 @@ async function ensureContracts(rpcUrl: string, stateDir: string, logger: Logger)
  * Deploys a test USDC and the forwarder factory from the relayer account and funds the customer account: the
  * sandbox's contracts on a fresh chain (also used by tests and benchmarks that run their own node).
  */
-export async function deploySandboxContracts(rpcUrl: string): Promise<SandboxContracts> {
-  const chain = sandboxChain(rpcUrl);
+export async function deploySandboxContracts(
+  rpcUrl: string,
+  chainId: number = SANDBOX_CHAIN_ID,
+): Promise<SandboxContracts> {
+  // The wallet client checks the node's chain id before sending: it must be the node's own.
+  const chain = sandboxChain(rpcUrl, chainId);
   const publicClient = createPublicClient({ chain, transport: http(rpcUrl), pollingInterval: 50 });
   const deployer = createWalletClient({
     account: sandboxAccount(SANDBOX_ACCOUNTS.relayer),

@@ -5,14 +5,15 @@ import type { Logger } from 'pino';
 import { chainReader, createRpcClient } from '../adapters/chain/chainReader.ts';
 import { depositPlanner } from '../adapters/chain/depositPlanner.ts';
 import { buildCheckoutApp } from '../adapters/checkout/buildCheckoutApp.ts';
+import type { CheckoutNetwork } from '../adapters/checkout/checkoutView.ts';
 import { migrateToLatest } from '../adapters/db/database.ts';
 import { inProcessSingletonLocks, postgresSingletonLocks } from '../adapters/db/singletonLocks.ts';
 import { acquireSqliteProcessLock } from '../adapters/db/sqliteProcessLock.ts';
 import { buildApp } from '../adapters/http/buildApp.ts';
 import { createMetrics } from '../adapters/metrics/metrics.ts';
 import { systemClock } from '../app/ports.ts';
-import { type Config, NETWORKS } from '../config.ts';
-import { resolveChain } from './chainSetup.ts';
+import { type Config, NETWORKS, type Network } from '../config.ts';
+import { type ResolvedChain, resolveChain, resolveTestChain } from './chainSetup.ts';
 import { ensureDemoMerchant } from './sandbox.ts';
 import { startSandboxWebhookInbox } from './sandboxWebhookInbox.ts';
 import { createRates, createStores, hostResolver, openConfiguredDatabase } from './wiring.ts';
@@ -49,6 +50,19 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
   const clock = systemClock;
   const stateDir = stateDirOf(config);
   const chain = await resolveChain(config, stateDir, logger);
+  let testChain: ResolvedChain | undefined;
+  try {
+    testChain = await resolveTestChain(config, chain, stateDir, logger);
+  } catch (error) {
+    await chain.stop();
+    await database.close();
+    releaseProcessLock();
+    throw error;
+  }
+  const stopChains = async () => {
+    await testChain?.stop();
+    await chain.stop();
+  };
 
   // One registry per process: the API serves it on /metrics; the worker feeds it the relayer's balance.
   const metrics = createMetrics();
@@ -60,7 +74,10 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
     if (role !== 'worker') {
       const api = await buildApp({
         ...stores,
-        deposits: depositPlanner(chain.target),
+        deposits: {
+          live: depositPlanner(chain.target),
+          test: testChain && depositPlanner(testChain.target),
+        },
         hostResolver,
         metrics,
         chainProbe: {
@@ -74,29 +91,23 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
       });
       servers.push(api);
       await api.listen({ host: config.host, port: config.apiPort });
-      const preset = NETWORKS[config.network];
       const checkout = await buildCheckoutApp({
         ...stores,
         clock,
         logger,
-        network: {
-          name: preset.name,
-          chainId: chain.target.chainId,
-          explorerUrl: preset.explorerUrl,
-          // The sandbox's own node is on this machine, like the customer's browser.
-          ...(config.network === 'sandbox'
-            ? { publicRpcUrl: chain.rpcUrls[0] }
-            : preset.publicRpcUrl
-              ? { publicRpcUrl: preset.publicRpcUrl }
-              : {}),
-          nativeCurrencySymbol: preset.nativeCurrencySymbol,
-        },
+        // Each payment is shown on its own chain: the live one, or the test one for test-mode payments.
+        network: [
+          checkoutNetwork(config.network, chain),
+          ...(testChain && config.testChain && testChain.target.chainId !== chain.target.chainId
+            ? [checkoutNetwork(config.testChain.network, testChain)]
+            : []),
+        ],
       });
       servers.push(checkout);
       await checkout.listen({ host: config.host, port: config.checkoutPort });
     }
     if (role !== 'api')
-      worker = runWorker({ ...stores, locks, clock, logger, config, chain }, stopWorker.signal);
+      worker = runWorker({ ...stores, locks, clock, logger, config, chain, testChain }, stopWorker.signal);
     if (config.network === 'sandbox' && role !== 'worker') {
       const demo = await ensureDemoMerchant(
         { merchants: stores.merchants, clock, webhookAllowPrivate: true },
@@ -105,18 +116,26 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
       );
       const merchant = await stores.merchants.find(demo.merchantId);
       if (merchant) {
+        // A convenience, not a dependency: with several sandbox API processes the first one serves it.
         const inbox = await startSandboxWebhookInbox(
           { host: config.host, port: config.sandboxWebhookPort, secret: merchant.webhookSecret },
           logger,
-        );
-        closers.push(inbox.close);
+        ).catch((error: NodeJS.ErrnoException) => {
+          if (error.code !== 'EADDRINUSE') throw error;
+          logger.warn(
+            { port: config.sandboxWebhookPort },
+            'sandbox webhook inbox port in use: another process serves it',
+          );
+          return undefined;
+        });
+        if (inbox) closers.push(inbox.close);
       }
       printSandboxBanner(config, demo);
     }
   } catch (error) {
     stopWorker.abort();
     await Promise.all([...servers.map((s) => s.close()), ...closers.map((close) => close())]);
-    await chain.stop();
+    await stopChains();
     await database.close();
     releaseProcessLock();
     throw error;
@@ -138,13 +157,32 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
   }, SHUTDOWN_GRACE_MS);
   forceExit.unref();
   await Promise.all([...servers.map((s) => s.close()), ...closers.map((close) => close()), worker]);
-  await chain.stop();
+  await stopChains();
   await database.close();
   releaseProcessLock();
   logger.info('stopped');
 }
 
-function printSandboxBanner(config: Config, demo: { merchantId: string; apiKey: string }): void {
+function checkoutNetwork(network: Network, chain: ResolvedChain): CheckoutNetwork {
+  const preset = NETWORKS[network];
+  return {
+    name: preset.name,
+    chainId: chain.target.chainId,
+    explorerUrl: preset.explorerUrl,
+    // The sandbox's own node is on this machine, like the customer's browser.
+    ...(network === 'sandbox'
+      ? { publicRpcUrl: chain.rpcUrls[0] }
+      : preset.publicRpcUrl
+        ? { publicRpcUrl: preset.publicRpcUrl }
+        : {}),
+    nativeCurrencySymbol: preset.nativeCurrencySymbol,
+  };
+}
+
+function printSandboxBanner(
+  config: Config,
+  demo: { merchantId: string; apiKey: string; testApiKey?: string | undefined },
+): void {
   const lines = [
     '',
     '  Paylink sandbox',
@@ -152,6 +190,9 @@ function printSandboxBanner(config: Config, demo: { merchantId: string; apiKey: 
     `  Checkout       ${config.checkoutUrl}/pay/<payment_id>   (the payment_url of each payment)`,
     `  Demo merchant  ${demo.merchantId}   (its webhooks are received, verified and logged by the sandbox)`,
     `  API key        ${demo.apiKey}`,
+    ...(demo.testApiKey && config.testChain
+      ? [`  Test API key   ${demo.testApiKey}   (test mode: same local chain, livemode false)`]
+      : []),
     '',
     '  Try it:',
     `  curl -s -X POST ${config.baseUrl}/payments/api/create/ \\`,

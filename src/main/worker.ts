@@ -10,7 +10,7 @@ import { expirePayments } from '../app/refreshPayments.ts';
 import { runSettler } from '../app/settlePayments.ts';
 import { pollChainOnce } from '../app/watchChain.ts';
 import { runWebhookDispatcher } from '../app/webhooks/dispatchWebhooks.ts';
-import type { Config } from '../config.ts';
+import type { ChainConfig, Config } from '../config.ts';
 import { runAsSingleton } from './singleton.ts';
 import { createWebhookDispatcherDeps } from './wiring.ts';
 
@@ -21,15 +21,22 @@ export interface WorkerDeps {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly config: Config;
-  readonly chain: {
-    readonly target: ChainTarget;
-    readonly rpcUrls: readonly string[];
-    /** Without one the deposit addresses are not flushed (anyone may flush them; nothing is lost). */
-    readonly relayerKey?: Hex | undefined;
-  };
+  readonly chain: WorkerChain;
+  /**
+   * The test-mode chain when it is another chain than the live one: it gets its own watcher and settler
+   * (their locks are named by chain id). Absent when test mode is off or shares the live chain.
+   */
+  readonly testChain?: WorkerChain | undefined;
   readonly settlements: SettlementStore;
   readonly webhooks: WebhookStore;
   readonly observeRelayerBalance?: ((wei: bigint) => void) | undefined;
+}
+
+export interface WorkerChain {
+  readonly target: ChainTarget;
+  readonly rpcUrls: readonly string[];
+  /** Without one the deposit addresses are not flushed (anyone may flush them; nothing is lost). */
+  readonly relayerKey?: Hex | undefined;
 }
 
 const LAG_LOG_EVERY_MS = 30_000;
@@ -40,16 +47,51 @@ const LAG_WORTH_LOGGING_BLOCKS = 10n;
 /** The background jobs of the `worker` role, until `signal` aborts. Resolves when they have all stopped. */
 export async function runWorker(deps: WorkerDeps, signal: AbortSignal): Promise<void> {
   const { config, logger } = deps;
-  const client = createRpcClient(deps.chain.rpcUrls);
-  const reader = chainReader(client, config.chain.finality);
+  const every = { intervalMs: config.chain.pollIntervalMs, signal, logger };
+  const jobs = chainJobs(deps, deps.chain, config.chain, deps.observeRelayerBalance, signal);
+  if (deps.testChain && config.testChain && deps.testChain.target.chainId !== deps.chain.target.chainId) {
+    // The relayer-balance metric is the live relayer's; a test relayer running dry is only logged.
+    jobs.push(...chainJobs(deps, deps.testChain, config.testChain, undefined, signal));
+  }
+  // Expiry is safe to run twice (row locks), but one runner avoids wasted sweeps.
+  const expirer = runAsSingleton(deps.locks, 'expirer', every, (held) =>
+    runLoop({ ...every, name: 'expirer', signal: held }, async () => {
+      const changes = await expirePayments({ ledger: deps.ledger, clock: deps.clock });
+      return changes.length > 0 ? 'busy' : 'idle';
+    }),
+  );
+  // Webhook delivery runs in every worker: claims are leased rows (SKIP LOCKED), not a singleton.
+  const webhookDeps = createWebhookDispatcherDeps(config, {
+    webhooks: deps.webhooks,
+    clock: deps.clock,
+    logger,
+  });
+  const dispatcher = runWebhookDispatcher(webhookDeps, { intervalMs: WEBHOOK_POLL_MS, signal }).finally(() =>
+    webhookDeps.sender.close(),
+  );
+  await Promise.all([...jobs, expirer, dispatcher]);
+}
+
+/** The chain watcher and the settler of one chain, each a singleton named by the chain id. */
+function chainJobs(
+  deps: WorkerDeps,
+  chain: WorkerChain,
+  settings: ChainConfig,
+  observeRelayerBalance: ((wei: bigint) => void) | undefined,
+  signal: AbortSignal,
+): Promise<void>[] {
+  const { logger: parentLogger } = deps;
+  const logger = parentLogger.child({ chainId: chain.target.chainId });
+  const client = createRpcClient(chain.rpcUrls);
+  const reader = chainReader(client, settings.finality);
   const watch = {
-    chainId: deps.chain.target.chainId,
-    tokenAddress: deps.chain.target.tokenAddress.toLowerCase(),
-    maxBlockRange: config.chain.maxBlockRange,
-    startBlock: config.chain.startBlock,
+    chainId: chain.target.chainId,
+    tokenAddress: chain.target.tokenAddress.toLowerCase(),
+    maxBlockRange: settings.maxBlockRange,
+    startBlock: settings.startBlock,
   };
   let lastLagLogMs = 0;
-  const every = { intervalMs: config.chain.pollIntervalMs, signal, logger };
+  const every = { intervalMs: settings.pollIntervalMs, signal, logger };
 
   const watcher = runAsSingleton(deps.locks, `chain-watcher:${watch.chainId}`, every, (held) =>
     runLoop({ ...every, name: 'chain-watcher', signal: held }, async () => {
@@ -68,25 +110,9 @@ export async function runWorker(deps: WorkerDeps, signal: AbortSignal): Promise<
       return result.lagBlocks > 0n ? 'busy' : 'idle';
     }),
   );
-  // Expiry is safe to run twice (row locks), but one runner avoids wasted sweeps.
-  const expirer = runAsSingleton(deps.locks, 'expirer', every, (held) =>
-    runLoop({ ...every, name: 'expirer', signal: held }, async () => {
-      const changes = await expirePayments({ ledger: deps.ledger, clock: deps.clock });
-      return changes.length > 0 ? 'busy' : 'idle';
-    }),
-  );
-  // Webhook delivery runs in every worker: claims are leased rows (SKIP LOCKED), not a singleton.
-  const webhookDeps = createWebhookDispatcherDeps(config, {
-    webhooks: deps.webhooks,
-    clock: deps.clock,
-    logger,
-  });
-  const dispatcher = runWebhookDispatcher(webhookDeps, { intervalMs: WEBHOOK_POLL_MS, signal }).finally(() =>
-    webhookDeps.sender.close(),
-  );
 
-  const jobs = [watcher, expirer, dispatcher];
-  const { relayerKey } = deps.chain;
+  const jobs = [watcher];
+  const { relayerKey } = chain;
   if (relayerKey) {
     const relayer = createRelayer({ client, chainId: watch.chainId, relayerKey });
     // One settler per relayer: its nonce sequence must have a single writer.
@@ -99,13 +125,13 @@ export async function runWorker(deps: WorkerDeps, signal: AbortSignal): Promise<
             chain: reader,
             clock: deps.clock,
             logger,
-            observeRelayerBalance: deps.observeRelayerBalance,
+            observeRelayerBalance,
           },
           {
             chainId: watch.chainId,
-            dustThresholdBaseUnits: config.chain.dustThresholdBaseUnits,
-            relayerLowBalanceWei: config.chain.relayerLowBalanceWei,
-            intervalMs: config.chain.pollIntervalMs,
+            dustThresholdBaseUnits: settings.dustThresholdBaseUnits,
+            relayerLowBalanceWei: settings.relayerLowBalanceWei,
+            intervalMs: settings.pollIntervalMs,
             signal: held,
           },
         ),
@@ -113,8 +139,8 @@ export async function runWorker(deps: WorkerDeps, signal: AbortSignal): Promise<
     );
   } else {
     logger.warn(
-      'PAYLINK_RELAYER_KEY is not set: deposit addresses will not be flushed to merchants by this service',
+      `${settings === deps.config.chain ? 'PAYLINK_RELAYER_KEY' : 'PAYLINK_TEST_RELAYER_KEY'} is not set: deposit addresses will not be flushed to merchants by this service`,
     );
   }
-  await Promise.all(jobs);
+  return jobs;
 }

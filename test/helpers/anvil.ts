@@ -28,6 +28,8 @@ export type AnvilOptions = {
   args?: readonly string[];
   /** How many of anvil's default funded accounts get a wallet client (anvil funds 10). */
   accounts?: number;
+  /** The node's chain id (default 31337), e.g. 80002 to stand in for Amoy. */
+  chainId?: number;
 };
 
 export type Anvil = {
@@ -43,7 +45,7 @@ export type Anvil = {
   stop(): Promise<void>;
 };
 
-const chainId = 31337;
+const defaultChainId = 31337;
 const portAttempts = 5;
 // Local node: a short polling interval makes waitForTransactionReceipt return as soon as the block is mined.
 const pollingInterval_ms = 50;
@@ -68,8 +70,9 @@ export async function startAnvil(options: AnvilOptions = {}): Promise<Anvil> {
   for (let attempt = 0; attempt < portAttempts; attempt++) {
     const port = await freePort();
     try {
+      const chainId = options.chainId ?? defaultChainId;
       const node = await spawnAnvil({ port, chainId, args: ['--silent', ...(options.args ?? [])] });
-      return clientsFor(node, options.accounts ?? 10);
+      return clientsFor(node, options.accounts ?? 10, chainId);
     } catch (error) {
       lastError = error;
       // Another process may have taken the port between our probe and anvil's bind: try another one.
@@ -79,7 +82,7 @@ export async function startAnvil(options: AnvilOptions = {}): Promise<Anvil> {
   throw lastError;
 }
 
-function clientsFor(node: AnvilProcess, accountCount: number): Anvil {
+function clientsFor(node: AnvilProcess, accountCount: number, chainId: number): Anvil {
   const { rpcUrl } = node;
   const chain = defineChain({ ...foundry, id: chainId, rpcUrls: { default: { http: [rpcUrl] } } });
   const transport = http(rpcUrl);

@@ -62,7 +62,7 @@ export async function startApiHarness(
   const { logger, text } = capturingLogger();
   const stores = createStores(database.handle);
   const rates = options.rates ?? createRates(config, clock, logger);
-  const deposits = depositPlanner(TEST_CHAIN);
+  const deposits = { live: depositPlanner(TEST_CHAIN) };
   const overrides = typeof options.overrides === 'function' ? options.overrides(database) : options.overrides;
   const app = await buildApp({ ...stores, deposits, rates, clock, logger, config, ...overrides });
   return {

@@ -129,7 +129,7 @@ export async function startChainHarness(
       createPayment(
         {
           ...stores,
-          deposits,
+          deposits: { live: deposits },
           rates,
           clock,
           maxAmountBaseUnits: 10n ** 12n,

@@ -28,7 +28,7 @@ export function cachedMerchantStore(inner: MerchantStore, ttlMs: number): Mercha
   };
   return {
     ...inner,
-    insert: async (merchant, key) => forgetAll(await inner.insert(merchant, key)),
+    insert: async (merchant, key, moreKeys) => forgetAll(await inner.insert(merchant, key, moreKeys)),
     save: async (merchant) => forgetAll(await inner.save(merchant)),
     replaceKeys: async (newKey, oldKeysExpireAt) =>
       forgetAll(await inner.replaceKeys(newKey, oldKeysExpireAt)),

@@ -16,7 +16,11 @@ export interface CheckoutDeps {
   readonly ledger: Pick<Ledger, 'listTransfers'>;
   readonly clock: Clock;
   readonly logger: Logger;
-  readonly network: CheckoutNetwork;
+  /**
+   * The networks this deployment takes payments on (live, and test when it is another chain), looked up by
+   * each payment's chain id; a single network is the one-chain case.
+   */
+  readonly network: CheckoutNetwork | readonly CheckoutNetwork[];
   /** How often an open page asks for its status (default 3 s). */
   readonly pollIntervalMs?: number | undefined;
 }
@@ -51,6 +55,9 @@ type PaymentRequest = FastifyRequest<{
  */
 export async function buildCheckoutApp(deps: CheckoutDeps): Promise<FastifyInstance> {
   const pollIntervalMs = deps.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+  const networks: readonly CheckoutNetwork[] = Array.isArray(deps.network)
+    ? deps.network
+    : [deps.network as CheckoutNetwork];
   const script = loadAsset('checkout.js', 'text/javascript; charset=utf-8');
   const stylesheet = loadAsset('checkout.css', 'text/css; charset=utf-8');
   const pageAssets: PageAssets = {
@@ -88,10 +95,12 @@ export async function buildCheckoutApp(deps: CheckoutDeps): Promise<FastifyInsta
       currentState({ ledger: deps.ledger, clock: { now: () => now } }, payment),
     ]);
     // Never show a network name the payment is not on: the chain id always comes from the payment itself.
-    const network =
-      payment.deposit.chainId === deps.network.chainId
-        ? deps.network
-        : { name: `Chain ${payment.deposit.chainId}`, chainId: payment.deposit.chainId, explorerUrl: '' };
+    const chainId = payment.deposit.chainId;
+    const network = networks.find((n) => n.chainId === chainId) ?? {
+      name: `Chain ${chainId}`,
+      chainId,
+      explorerUrl: '',
+    };
     return checkoutView({
       payment,
       deposit: payment.deposit,

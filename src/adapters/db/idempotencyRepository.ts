@@ -1,9 +1,20 @@
 import type { IdempotencyStore } from '../../app/ports.ts';
+import type { KeyMode } from '../../domain/credentials.ts';
 import type { Db } from './database.ts';
+
+/**
+ * The key column's value: live keys as sent (so rows written before test mode keep working), test keys behind
+ * a prefix containing a space, which no client key may contain (visible ASCII only). The same Idempotency-Key
+ * in test and live mode are therefore two independent rows under the same (merchant_id, key) primary key.
+ */
+export function storedIdempotencyKey(mode: KeyMode, key: string): string {
+  return mode === 'live' ? key : `test ${key}`;
+}
 
 export function idempotencyRepository(db: Db): IdempotencyStore {
   return {
-    async claim({ merchantId, key, requestHash, now, expiresAt, staleClaimBefore }) {
+    async claim({ merchantId, mode, key: clientKey, requestHash, now, expiresAt, staleClaimBefore }) {
+      const key = storedIdempotencyKey(mode, clientKey);
       const row = {
         merchant_id: merchantId,
         key,
@@ -49,11 +60,11 @@ export function idempotencyRepository(db: Db): IdempotencyStore {
         : { kind: 'in_progress' };
     },
 
-    async release(merchantId, key) {
+    async release(merchantId, mode, key) {
       await db
         .deleteFrom('idempotency_keys')
         .where('merchant_id', '=', merchantId)
-        .where('key', '=', key)
+        .where('key', '=', storedIdempotencyKey(mode, key))
         .where('payment_id', 'is', null)
         .execute();
     },

@@ -149,6 +149,14 @@ function transactionOf(trx: Kysely<DatabaseSchema>, dialect: DatabaseHandle['dia
           .execute();
       }
     },
+    async pruneBlocksBelow(chainId, blockNumber) {
+      if (blockNumber <= 0n) return;
+      await trx
+        .deleteFrom('chain_blocks')
+        .where('chain_id', '=', chainId)
+        .where('number', '<', blockParam(blockNumber))
+        .execute();
+    },
     async lockPayment(paymentId) {
       let query = trx.selectFrom('payments').selectAll().where('id', '=', paymentId);
       // SQLite has one writer at a time already; PostgreSQL needs the row lock.

@@ -61,7 +61,7 @@ function apiKeyRow(key: ApiKeyRecord): Selectable<ApiKeysTable> {
 
 export function merchantRepository(db: Db): MerchantStore {
   return {
-    insert: (merchant, key) => insertMerchant(db, merchant, key),
+    insert: (merchant, key, moreKeys = []) => insertMerchant(db, merchant, [key, ...moreKeys]),
     find: (id) => findMerchant(db, id),
     list: (limit) => listMerchants(db, limit),
     save: (merchant) => saveMerchant(db, merchant),
@@ -71,10 +71,10 @@ export function merchantRepository(db: Db): MerchantStore {
   };
 }
 
-async function insertMerchant(db: Db, merchant: Merchant, key: ApiKeyRecord): Promise<void> {
+async function insertMerchant(db: Db, merchant: Merchant, keys: readonly ApiKeyRecord[]): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx.insertInto('merchants').values(merchantRow(merchant)).execute();
-    await trx.insertInto('api_keys').values(apiKeyRow(key)).execute();
+    await trx.insertInto('api_keys').values(keys.map(apiKeyRow)).execute();
   });
 }
 
@@ -125,7 +125,10 @@ async function listKeys(db: Db, merchantId: string): Promise<ApiKeyRecord[]> {
   return rows.map(toApiKey);
 }
 
-/** A key already expiring sooner than `oldKeysExpireAt` keeps its earlier end. */
+/**
+ * A key already expiring sooner than `oldKeysExpireAt` keeps its earlier end. Only keys of the new key's mode
+ * are replaced: rotating the live key never stops the test key, nor the other way round.
+ */
 async function replaceKeys(db: Db, newKey: ApiKeyRecord, oldKeysExpireAt: Date): Promise<void> {
   const expiresAt = oldKeysExpireAt.toISOString();
   await db.transaction().execute(async (trx) => {
@@ -133,6 +136,7 @@ async function replaceKeys(db: Db, newKey: ApiKeyRecord, oldKeysExpireAt: Date):
       .updateTable('api_keys')
       .set({ expires_at: expiresAt })
       .where('merchant_id', '=', newKey.merchantId)
+      .where('mode', '=', newKey.mode)
       .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', expiresAt)]))
       .execute();
     await trx.insertInto('api_keys').values(apiKeyRow(newKey)).execute();

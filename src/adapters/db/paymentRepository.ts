@@ -7,6 +7,7 @@ import type { Deposit, Payment } from '../../domain/payment.ts';
 import { PAYMENT_STATUSES, type PaymentStatus } from '../../domain/paymentStatus.ts';
 import { formatRate } from '../../domain/quote.ts';
 import type { Db } from './database.ts';
+import { storedIdempotencyKey } from './idempotencyRepository.ts';
 import type { PaymentsTable } from './schema.ts';
 
 export function toPayment(row: Selectable<PaymentsTable>): Payment {
@@ -19,6 +20,7 @@ export function toPayment(row: Selectable<PaymentsTable>): Payment {
   return {
     id: row.id,
     merchantId: row.merchant_id,
+    mode: row.mode === 'test' ? 'test' : 'live',
     quote: {
       amount: { currency, minorUnits: BigInt(row.amount_minor_units) },
       rate,
@@ -74,6 +76,7 @@ function paymentRow(payment: Payment): Insertable<PaymentsTable> {
   return {
     id: payment.id,
     merchant_id: payment.merchantId,
+    mode: payment.mode,
     amount_minor_units: quote.amount.minorUnits.toString(),
     currency: quote.amount.currency.code,
     exchange_rate: formatRate(quote.rate),
@@ -122,7 +125,7 @@ export function paymentRepository(db: Db): PaymentStore {
           .updateTable('idempotency_keys')
           .set({ payment_id: payment.id })
           .where('merchant_id', '=', payment.merchantId)
-          .where('key', '=', idempotencyKey)
+          .where('key', '=', storedIdempotencyKey(payment.mode, idempotencyKey))
           .execute();
       });
     },
@@ -130,12 +133,13 @@ export function paymentRepository(db: Db): PaymentStore {
       const row = await db.selectFrom('payments').selectAll().where('id', '=', id).executeTakeFirst();
       return row && toPayment(row);
     },
-    async findForMerchant(merchantId, id) {
+    async findForMerchant(merchantId, id, mode) {
       const row = await db
         .selectFrom('payments')
         .selectAll()
         .where('id', '=', id)
         .where('merchant_id', '=', merchantId)
+        .where('mode', '=', mode)
         .executeTakeFirst();
       return row && toPayment(row);
     },
@@ -143,12 +147,16 @@ export function paymentRepository(db: Db): PaymentStore {
   };
 }
 
-/** Keyset pagination on (created_at, id), newest first: the index payments_merchant_created serves it. */
+/** Keyset pagination on (created_at, id), newest first: the index payments_merchant_mode_created serves it. */
 async function listForMerchant(db: Db, query: PaymentListQuery): Promise<Payment[]> {
   if (!Number.isSafeInteger(query.limit) || query.limit < 1 || query.limit > 1_000) {
     throw new RangeError('bad list limit');
   }
-  let select = db.selectFrom('payments').selectAll().where('merchant_id', '=', query.merchantId);
+  let select = db
+    .selectFrom('payments')
+    .selectAll()
+    .where('merchant_id', '=', query.merchantId)
+    .where('mode', '=', query.mode);
   const { statuses, orderId, createdAfter, after } = query;
   if (statuses !== undefined) {
     select = select.where((eb) =>

@@ -70,6 +70,8 @@ export interface PaymentsTable {
   return_url: string | null;
   /** Flushes that reverted or moved nothing (migration 0005): > 0 goes alone in a batch, 5 stops retrying. */
   settlement_failures: Generated<number>;
+  /** The mode of the key that created the payment (migration 0008); 'live' for every older payment. */
+  mode: Generated<'live' | 'test'>;
 }
 
 export interface TransfersTable {

@@ -211,6 +211,14 @@ export function webhookRepository(handle: DatabaseHandle): WebhookStore {
       if (filter.merchantId !== undefined) query = query.where('merchant_id', '=', filter.merchantId);
       if (filter.paymentId !== undefined) query = query.where('payment_id', '=', filter.paymentId);
       if (filter.status !== undefined) query = query.where('delivery_status', '=', filter.status);
+      // An event has the mode of its payment: a merchant's test key lists only test payments' events.
+      if (filter.mode !== undefined) {
+        const { mode, merchantId } = filter;
+        query = query.where('payment_id', 'in', (eb) => {
+          const ids = eb.selectFrom('payments').select('id').where('mode', '=', mode);
+          return merchantId === undefined ? ids : ids.where('merchant_id', '=', merchantId);
+        });
+      }
       return (await query.execute()).map(toEventRecord);
     },
 

@@ -13,7 +13,7 @@ import type { Logger } from 'pino';
 import type {
   ChainReader,
   Clock,
-  DepositPlanner,
+  DepositPlanners,
   HostResolver,
   IdempotencyStore,
   Ledger,
@@ -39,7 +39,8 @@ import { paymentListApi } from './routes/paymentListApi.ts';
 export interface ApiDeps {
   readonly merchants: MerchantStore;
   readonly payments: PaymentStore;
-  readonly deposits: DepositPlanner;
+  /** Deposit planning on each mode's chain; without `test`, test keys get 409 TEST_MODE_UNAVAILABLE on create. */
+  readonly deposits: DepositPlanners;
   readonly ledger: Ledger;
   readonly idempotency: IdempotencyStore;
   readonly rates: RateProvider;
@@ -99,6 +100,8 @@ export async function buildApp(appDeps: ApiDeps): Promise<FastifyInstance> {
     // Behind a load balancer, the client address (per-IP rate limit) comes from X-Forwarded-For of trusted hops.
     trustProxy: fastifyTrustProxy(deps.config.trustProxy),
     frameworkErrors: frameworkErrorHandler,
+    // One log line per request (below) instead of Fastify's two: logging was a sixth of a request's CPU.
+    disableRequestLogging: true,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -107,6 +110,17 @@ export async function buildApp(appDeps: ApiDeps): Promise<FastifyInstance> {
   registerErrorHandling(app);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        url: request.url,
+        statusCode: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+      },
+      'request completed',
+    );
   });
   await registerPlatform(app, deps);
 

@@ -1,11 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { authenticateMerchant } from '../../app/authenticateMerchant.ts';
 import type { Clock, MerchantStore } from '../../app/ports.ts';
+import type { KeyMode } from '../../domain/credentials.ts';
 import type { Merchant } from '../../domain/merchant.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     merchant?: Merchant;
+    /** The mode of the key the request came with: every merchant route works within it (test mode). */
+    keyMode?: KeyMode;
   }
 }
 
@@ -30,9 +33,10 @@ export function requireMerchant(
   deps: { merchants: MerchantStore; clock: Clock },
 ): void {
   app.addHook('onRequest', async (request) => {
-    const { merchant } = await authenticateMerchant(deps, presentedApiKey(request));
+    const { merchant, key } = await authenticateMerchant(deps, presentedApiKey(request));
     request.merchant = merchant;
-    request.log = request.log.child({ merchant: merchant.id });
+    request.keyMode = key.mode;
+    request.log = request.log.child({ merchant: merchant.id, mode: key.mode });
   });
 }
 
@@ -40,4 +44,10 @@ export function requireMerchant(
 export function authenticated(request: FastifyRequest): Merchant {
   if (!request.merchant) throw new Error('route reached without authentication');
   return request.merchant;
+}
+
+/** The mode of the key `requireMerchant` authenticated. */
+export function keyModeOf(request: FastifyRequest): KeyMode {
+  if (!request.keyMode) throw new Error('route reached without authentication');
+  return request.keyMode;
 }

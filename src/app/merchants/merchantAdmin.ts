@@ -37,8 +37,12 @@ export interface MerchantFields {
 
 export interface IssuedCredentials {
   readonly merchant: Merchant;
-  /** Shown once; only its hash is stored. */
+  /** Shown once; only its hash is stored. A live key, except from a `test` rotation. */
   readonly apiKey: string;
+  /** The test-mode key, when one was asked for at creation (shown once too). */
+  readonly testApiKey?: string | undefined;
+  /** The mode of `apiKey`. */
+  readonly mode: KeyMode;
 }
 
 export class MerchantNotFoundError extends PaylinkError {
@@ -100,9 +104,11 @@ function issueKey(merchantId: string, mode: KeyMode, now: Date): { key: string; 
   };
 }
 
+/** A live key always; with `testKey`, a test-mode key too (sk_test_: payments on the test chain only). */
 export async function createMerchant(
   deps: MerchantAdminDeps,
   fields: MerchantFields & { name: string },
+  options: { readonly testKey?: boolean } = {},
 ): Promise<IssuedCredentials> {
   const now = deps.clock.now();
   const blank: Merchant = {
@@ -120,8 +126,9 @@ export async function createMerchant(
   const merchant = applyFields(deps, blank, fields, now);
   await checkWebhookHost(deps, 'webhook_url', merchant.webhookUrl);
   const { key, record } = issueKey(merchant.id, 'live', now);
-  await deps.merchants.insert(merchant, record);
-  return { merchant, apiKey: key };
+  const test = options.testKey ? issueKey(merchant.id, 'test', now) : undefined;
+  await deps.merchants.insert(merchant, record, test ? [test.record] : []);
+  return { merchant, apiKey: key, testApiKey: test?.key, mode: 'live' };
 }
 
 export async function getMerchant(deps: Pick<MerchantAdminDeps, 'merchants'>, id: string): Promise<Merchant> {
@@ -141,19 +148,23 @@ export async function updateMerchant(
   return merchant;
 }
 
-/** Issues a new key; the old ones keep working for `graceMs` (0: they stop at once). */
+/**
+ * Issues a new key of `mode` (default live); the old ones of that mode keep working for `graceMs` (0: they
+ * stop at once). Keys of the other mode are untouched. The first `test` rotation issues the first test key.
+ */
 export async function rotateApiKey(
   deps: MerchantAdminDeps,
   id: string,
   graceMs: number,
+  mode: KeyMode = 'live',
 ): Promise<IssuedCredentials> {
   if (!Number.isSafeInteger(graceMs) || graceMs < 0)
     throw new ValidationError('grace', 'must be a duration ≥ 0');
   const merchant = await getMerchant(deps, id);
   const now = deps.clock.now();
-  const { key, record } = issueKey(merchant.id, 'live', now);
+  const { key, record } = issueKey(merchant.id, mode, now);
   await deps.merchants.replaceKeys(record, new Date(now.getTime() + graceMs));
-  return { merchant, apiKey: key };
+  return { merchant, apiKey: key, mode };
 }
 
 /** A disabled merchant's keys stop authenticating at once; its payments and records stay. */

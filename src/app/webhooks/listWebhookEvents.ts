@@ -1,3 +1,4 @@
+import type { KeyMode } from '../../domain/credentials.ts';
 import { PaylinkError, ValidationError } from '../../domain/errors.ts';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../../domain/webhookDelivery.ts';
 import { isPaymentId, PaymentNotFoundError } from '../getPaymentStatus.ts';
@@ -25,6 +26,8 @@ export class WebhookEventNotFoundError extends PaylinkError {
 
 export interface WebhookEventQuery {
   readonly merchantId?: string | undefined;
+  /** Only events of payments of this mode; absent: every mode (operators). */
+  readonly mode?: KeyMode | undefined;
   readonly paymentId?: string | undefined;
   /** As typed by the caller; checked here. */
   readonly status?: string | undefined;
@@ -65,6 +68,7 @@ export async function listWebhookEvents(
 ): Promise<WebhookEventWithAttempts[]> {
   const events = await deps.webhooks.listEvents({
     merchantId: query.merchantId,
+    mode: query.mode,
     paymentId: query.paymentId?.toLowerCase(),
     status: parseStatus(query.status),
     limit: parseLimit(query.limit),
@@ -72,20 +76,21 @@ export async function listWebhookEvents(
   return withAttempts(deps.webhooks, events);
 }
 
-/** A merchant's own recent events, optionally of one of its payments. */
+/** A merchant's own recent events of its key's mode, optionally of one of its payments. */
 export async function listMerchantWebhookEvents(
   deps: { readonly webhooks: WebhookStore; readonly payments: PaymentStore },
   merchantId: string,
   query: { readonly paymentId?: string | undefined; readonly limit?: number | undefined },
+  mode: KeyMode = 'live',
 ): Promise<WebhookEventWithAttempts[]> {
   if (query.paymentId !== undefined && query.paymentId !== '') {
     const payment = isPaymentId(query.paymentId)
-      ? await deps.payments.findForMerchant(merchantId, query.paymentId.toLowerCase())
+      ? await deps.payments.findForMerchant(merchantId, query.paymentId.toLowerCase(), mode)
       : undefined;
     if (!payment) throw new PaymentNotFoundError();
     return listWebhookEvents(deps, { merchantId, paymentId: payment.id, limit: query.limit });
   }
-  return listWebhookEvents(deps, { merchantId, limit: query.limit });
+  return listWebhookEvents(deps, { merchantId, mode, limit: query.limit });
 }
 
 export async function getWebhookEvent(

@@ -4,6 +4,7 @@ import * as chain from './0002_chain.ts';
 import * as webhooks from './0003_webhooks.ts';
 import * as settlement from './0005_settlement.ts';
 import * as idempotency from './0006_idempotency.ts';
+import * as testMode from './0008_test_mode.ts';
 
 /** Every migration, in order. Names sort lexically; a migration, once released, is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '0003_webhooks': webhooks,
   '0005_settlement': settlement,
   '0006_idempotency': idempotency,
+  '0008_test_mode': testMode,
 };

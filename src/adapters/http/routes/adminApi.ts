@@ -176,7 +176,15 @@ export function adminApi(deps: ApiDeps, adminToken: string): FastifyPluginAsyncZ
           tags: ['admin'],
           security,
           params: IdParams,
-          body: z.object({ grace: z.string().optional().meta({ example: '24h' }) }).nullish(),
+          body: z
+            .object({
+              grace: z.string().optional().meta({ example: '24h' }),
+              mode: z
+                .enum(['live', 'test'], { error: 'must be live or test' })
+                .optional()
+                .meta({ description: 'Which key to rotate (default live); the other mode keeps its key' }),
+            })
+            .nullish(),
           response: { 200: Credentials, ...errors },
         },
       },
@@ -185,8 +193,9 @@ export function adminApi(deps: ApiDeps, adminToken: string): FastifyPluginAsyncZ
         const graceMs = parseDuration(graceText);
         if (graceMs === undefined)
           throw new ValidationError('grace', 'must be a duration such as 0, 30m or 24h');
-        const { merchant, apiKey } = await rotateApiKey(admin, request.params.public_id, graceMs);
-        request.log.info({ merchant: merchant.id }, 'api key rotated');
+        const mode = request.body?.mode ?? 'live';
+        const { merchant, apiKey } = await rotateApiKey(admin, request.params.public_id, graceMs, mode);
+        request.log.info({ merchant: merchant.id, mode }, 'api key rotated');
         return { merchant: describeMerchant(merchant), api_key: apiKey };
       },
     );

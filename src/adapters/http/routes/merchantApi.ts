@@ -8,7 +8,7 @@ import { formatMoney, formatUsdc } from '../../../domain/money.ts';
 import type { Payment } from '../../../domain/payment.ts';
 import { formatRate } from '../../../domain/quote.ts';
 import type { ApiDeps } from '../buildApp.ts';
-import { authenticated, merchantSecurity, requireMerchant } from '../merchantAuth.ts';
+import { authenticated, keyModeOf, merchantSecurity, requireMerchant } from '../merchantAuth.ts';
 import { createPaymentResponse, paymentStatusResponse } from '../presenters.ts';
 import {
   ConvertQuery,
@@ -61,14 +61,21 @@ export function merchantApi(deps: ApiDeps): FastifyPluginAsyncZod {
           returnUrl: body.return_url,
         };
         const idempotencyKey = request.headers['idempotency-key'];
+        const mode = keyModeOf(request);
         let payment: Payment;
         if (idempotencyKey === undefined) {
-          payment = await createPayment(createDeps, authenticated(request), input);
+          payment = await createPayment(createDeps, authenticated(request), input, { mode });
         } else {
-          const once = await createPaymentOnce(createDeps, authenticated(request), input, {
-            key: Array.isArray(idempotencyKey) ? idempotencyKey.join(',') : idempotencyKey,
-            requestHash: request.bodySha256 ?? '',
-          });
+          const once = await createPaymentOnce(
+            createDeps,
+            authenticated(request),
+            input,
+            {
+              key: Array.isArray(idempotencyKey) ? idempotencyKey.join(',') : idempotencyKey,
+              requestHash: request.bodySha256 ?? '',
+            },
+            mode,
+          );
           payment = once.payment;
           if (once.replayed) reply.header('idempotent-replayed', 'true');
         }
@@ -93,6 +100,7 @@ export function merchantApi(deps: ApiDeps): FastifyPluginAsyncZod {
           deps,
           authenticated(request).id,
           request.params.payment_id,
+          keyModeOf(request),
         );
         return paymentStatusResponse(payment, state);
       },

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { describeWebhookEvent, listMerchantWebhookEvents } from '../../../app/webhooks/listWebhookEvents.ts';
 import type { ApiDeps } from '../buildApp.ts';
-import { authenticated, merchantSecurity, requireMerchant } from '../merchantAuth.ts';
+import { authenticated, keyModeOf, merchantSecurity, requireMerchant } from '../merchantAuth.ts';
 import { ErrorBody } from '../schemas.ts';
 import { LimitQuery, WebhookEventList } from '../webhookSchemas.ts';
 
@@ -29,10 +29,12 @@ export function merchantWebhooksApi(deps: ApiDeps): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const events = await listMerchantWebhookEvents(deps, authenticated(request).id, {
-          paymentId: request.query.payment_id,
-          limit: request.query.limit,
-        });
+        const events = await listMerchantWebhookEvents(
+          deps,
+          authenticated(request).id,
+          { paymentId: request.query.payment_id, limit: request.query.limit },
+          keyModeOf(request),
+        );
         return { events: events.map(describeWebhookEvent) };
       },
     );

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { listPayments, MAX_LIST_LIMIT } from '../../../app/listPayments.ts';
 import { PAYMENT_STATUSES } from '../../../domain/paymentStatus.ts';
 import type { ApiDeps } from '../buildApp.ts';
-import { authenticated, merchantSecurity, requireMerchant } from '../merchantAuth.ts';
+import { authenticated, keyModeOf, merchantSecurity, requireMerchant } from '../merchantAuth.ts';
 import { paymentStatusResponse } from '../presenters.ts';
 import { ErrorBody, hasNoNul, PaymentStatusResponse } from '../schemas.ts';
 
@@ -73,6 +73,7 @@ export function paymentListApi(deps: ApiDeps): FastifyPluginAsyncZod {
           createdAfter: query.created_after === undefined ? undefined : new Date(query.created_after),
           limit: query.limit ?? DEFAULT_LIMIT,
           cursor: query.cursor,
+          mode: keyModeOf(request),
         });
         return {
           payments: payments.map(({ payment, state }) => paymentStatusResponse(payment, state)),
