@@ -295,13 +295,8 @@ export interface WebhookDeliveryUpdate {
   readonly deliveredAt: Date | null;
 }
 
-export interface WebhookEventRecord {
-  readonly id: string;
-  readonly paymentId: string;
-  readonly merchantId: string;
-  readonly type: PaymentEventType;
-  readonly payload: string;
-  readonly createdAt: Date;
+/** An outbox event with its delivery state. */
+export interface WebhookEventRecord extends OutboxEvent {
   readonly deliveryStatus: DeliveryStatus;
   readonly attemptCount: number;
   readonly nextAttemptAt: Date | null;
