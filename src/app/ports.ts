@@ -503,6 +503,8 @@ export interface SettlementStore {
     paymentIds: readonly string[],
     change: { readonly add: 1 } | { readonly atLeast: number },
   ): Promise<void>;
+  /** Sets the payment's failure count back to 0 (an operator fixed the cause); its former count, if it exists. */
+  resetFailures(paymentId: string): Promise<number | undefined>;
 }
 
 /** One forwarder to deploy (if needed) and flush: the parameters its deposit address commits to. */

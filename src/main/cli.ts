@@ -21,6 +21,7 @@ import { parseDuration } from '../domain/duration.ts';
 import { PaylinkError } from '../domain/errors.ts';
 import type { Merchant } from '../domain/merchant.ts';
 import { registerChainCommands } from './commands/chain.ts';
+import { registerSettlementCommands } from './commands/settlements.ts';
 import { registerWebhookCommands } from './commands/webhooks.ts';
 import { createLogger } from './logger.ts';
 import { type Role, serve } from './server.ts';
@@ -231,6 +232,7 @@ export function buildCli(config: () => Config): Command {
     });
 
   registerChainCommands(program, config);
+  registerSettlementCommands(program, config);
   registerWebhookCommands(program, config);
   return program;
 }

@@ -390,5 +390,22 @@ export function settlementRepository(handle: DatabaseHandle): SettlementStore {
         .where('settlement_failures', '<', change.atLeast)
         .execute();
     },
+
+    async resetFailures(paymentId) {
+      return db.transaction().execute(async (trx) => {
+        const row = await trx
+          .selectFrom('payments')
+          .select('settlement_failures')
+          .where('id', '=', paymentId)
+          .executeTakeFirst();
+        if (!row) return undefined;
+        await trx
+          .updateTable('payments')
+          .set({ settlement_failures: 0 })
+          .where('id', '=', paymentId)
+          .execute();
+        return Number(row.settlement_failures);
+      });
+    },
   };
 }
