@@ -27,7 +27,8 @@ describe('the sandbox, as a newcomer runs it (npm start + paylink sandbox pay)',
     baseUrl = `http://127.0.0.1:${apiPort}`;
     env = {
       PATH: process.env.PATH ?? '',
-      PAYLINK_DATABASE_URL: `sqlite:${join(dir, 'paylink.db')}`,
+      // A directory that does not exist yet, as ./data on a fresh checkout.
+      PAYLINK_DATABASE_URL: `sqlite:${join(dir, 'data', 'paylink.db')}`,
       PAYLINK_API_PORT: String(apiPort),
       PAYLINK_CHECKOUT_PORT: String(checkoutPort),
       PAYLINK_RPC_URL: `http://127.0.0.1:${rpcPort}`,
@@ -36,14 +37,22 @@ describe('the sandbox, as a newcomer runs it (npm start + paylink sandbox pay)',
       PAYLINK_LOG_LEVEL: 'info',
     };
     server = spawn(process.execPath, [PAYLINK_BIN, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let errors = '';
     server.stdout?.on('data', (chunk: Buffer) => {
       output += chunk.toString();
     });
+    server.stderr?.on('data', (chunk: Buffer) => {
+      errors += chunk.toString();
+    });
     await eventually(
-      async () => output,
+      async () => {
+        if (server.exitCode !== null)
+          throw new Error(`paylink serve exited (${server.exitCode}): ${errors}${output}`);
+        return output;
+      },
       (text) => text.includes('API key'),
     );
-    apiKey = JSON.parse(readFileSync(join(dir, 'sandbox-merchant.json'), 'utf8')).apiKey;
+    apiKey = JSON.parse(readFileSync(join(dir, 'data', 'sandbox-merchant.json'), 'utf8')).apiKey;
     expect(output).toContain(apiKey);
   });
 

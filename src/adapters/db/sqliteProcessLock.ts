@@ -1,4 +1,5 @@
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
 
 export class DatabaseInUseError extends Error {
   override readonly name = 'DatabaseInUseError';
@@ -20,6 +21,8 @@ function isAlive(pid: number): boolean {
  */
 export function acquireSqliteProcessLock(databasePath: string): () => void {
   const lockPath = `${databasePath}.serve.lock`;
+  // On a fresh checkout the database's directory (./data) does not exist yet: the lock comes first.
+  mkdirSync(dirname(databasePath), { recursive: true });
   for (let attempt = 0; attempt < 3; attempt += 1) {
     try {
       const fd = openSync(lockPath, 'wx', 0o600);
