@@ -15,242 +15,247 @@ import { createEmptyDatabase, dialects } from './helpers/database.ts';
 import { eventually, freePort } from './helpers/net.ts';
 import { verifyAsMerchant, WebhookReceiver } from './helpers/webhookReceiver.ts';
 
-describe.runIf(dialects.includes('postgres'))('several processes on one PostgreSQL', () => {
-  let anvil: Anvil;
-  let url: string;
-  let drop: () => Promise<void>;
-  let cwd: string;
-  let env: Record<string, string>;
-  let usdc: Address;
-  let receiver: WebhookReceiver;
-  let merchant: { public_id: string };
-  let apiKey: string;
-  let webhookSecret: string;
-  const processes: ChildProcess[] = [];
+// Real processes: a safety net longer than the polls' own bound (120 s), not a speed limit.
+describe.runIf(dialects.includes('postgres'))(
+  'several processes on one PostgreSQL',
+  { timeout: 180_000 },
+  () => {
+    let anvil: Anvil;
+    let url: string;
+    let drop: () => Promise<void>;
+    let cwd: string;
+    let env: Record<string, string>;
+    let usdc: Address;
+    let receiver: WebhookReceiver;
+    let merchant: { public_id: string };
+    let apiKey: string;
+    let webhookSecret: string;
+    const processes: ChildProcess[] = [];
 
-  const serve = async (role: 'api' | 'worker') => {
-    const port = await freePort();
-    const child = spawn(process.execPath, [PAYLINK_BIN, 'serve', '--role', role], {
-      cwd,
-      env: {
-        ...env,
-        PAYLINK_API_PORT: String(port),
-        PAYLINK_CHECKOUT_PORT: String(await freePort()),
-        // Each sandbox API process starts the demo merchant's webhook inbox: one port each.
-        PAYLINK_SANDBOX_WEBHOOK_PORT: String(await freePort()),
-      },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    child.stderr?.resume();
-    processes.push(child);
-    if (role === 'api') {
-      await eventually(
-        () =>
-          fetch(`http://127.0.0.1:${port}/payments/api/convert/?amount=1&currency=USD`).then(
-            (r) => r.status,
-            () => 0,
-          ),
-        (status) => status === 401,
-      );
-    }
-    return { child, base: `http://127.0.0.1:${port}` };
-  };
-  const stop = async (child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM') => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill(signal);
-    await exited;
-  };
-
-  beforeAll(async () => {
-    anvil = await startAnvil({ args: ['--slots-in-an-epoch', '1', '--block-time', '1'] });
-    ({ url, drop } = await createEmptyDatabase('postgres'));
-    cwd = mkdtempSync(join(tmpdir(), 'paylink-multi-'));
-    receiver = await new WebhookReceiver().start();
-    const contracts = await deploySandboxContracts(anvil.rpcUrl);
-    usdc = contracts.usdc;
-    const { factory } = contracts;
-    env = {
-      PATH: process.env.PATH ?? '',
-      PAYLINK_DATABASE_URL: url,
-      PAYLINK_NETWORK: 'sandbox',
-      PAYLINK_RPC_URL: anvil.rpcUrl,
-      PAYLINK_USDC_ADDRESS: usdc,
-      PAYLINK_FACTORY_ADDRESS: factory,
-      PAYLINK_POLL_INTERVAL: '300ms',
-      PAYLINK_START_BLOCK: '0',
-      PAYLINK_WEBHOOK_ALLOW_PRIVATE: 'true',
-      PAYLINK_LOG_LEVEL: 'warn',
-      PAYLINK_RATE_LIMIT: '100000/s',
-      PAYLINK_RATE_LIMIT_BURST: '100000',
+    const serve = async (role: 'api' | 'worker') => {
+      const port = await freePort();
+      const child = spawn(process.execPath, [PAYLINK_BIN, 'serve', '--role', role], {
+        cwd,
+        env: {
+          ...env,
+          PAYLINK_API_PORT: String(port),
+          PAYLINK_CHECKOUT_PORT: String(await freePort()),
+          // Each sandbox API process starts the demo merchant's webhook inbox: one port each.
+          PAYLINK_SANDBOX_WEBHOOK_PORT: String(await freePort()),
+        },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      child.stderr?.resume();
+      processes.push(child);
+      if (role === 'api') {
+        await eventually(
+          () =>
+            fetch(`http://127.0.0.1:${port}/payments/api/convert/?amount=1&currency=USD`).then(
+              (r) => r.status,
+              () => 0,
+            ),
+          (status) => status === 401,
+        );
+      }
+      return { child, base: `http://127.0.0.1:${port}` };
     };
-    expect((await runCli(['migrate'], env)).code).toBe(0);
-    const created = await runCli(
-      [
-        'merchant',
-        'create',
-        '--name',
-        'Busy Shop',
-        '--wallet',
-        anvil.addresses[1]!,
-        '--webhook-url',
-        `${receiver.base}/hooks`,
-        '--commission',
-        '1.25',
-        '--json',
-      ],
-      env,
-    );
-    ({ merchant, api_key: apiKey, webhook_secret: webhookSecret } = JSON.parse(created.stdout));
-  });
+    const stop = async (child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM') => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill(signal);
+      await exited;
+    };
 
-  afterAll(async () => {
-    await Promise.all(processes.map((child) => stop(child, 'SIGKILL')));
-    await receiver.stop();
-    await anvil.stop();
-    await drop();
-    rmSync(cwd, { recursive: true, force: true });
-  });
-
-  const customer = () =>
-    createWalletClient({
-      account: privateKeyToAccount(sandboxPrivateKey(2), { nonceManager }),
-      chain: anvil.chain,
-      transport: http(anvil.rpcUrl),
+    beforeAll(async () => {
+      anvil = await startAnvil({ args: ['--slots-in-an-epoch', '1', '--block-time', '1'] });
+      ({ url, drop } = await createEmptyDatabase('postgres'));
+      cwd = mkdtempSync(join(tmpdir(), 'paylink-multi-'));
+      receiver = await new WebhookReceiver().start();
+      const contracts = await deploySandboxContracts(anvil.rpcUrl);
+      usdc = contracts.usdc;
+      const { factory } = contracts;
+      env = {
+        PATH: process.env.PATH ?? '',
+        PAYLINK_DATABASE_URL: url,
+        PAYLINK_NETWORK: 'sandbox',
+        PAYLINK_RPC_URL: anvil.rpcUrl,
+        PAYLINK_USDC_ADDRESS: usdc,
+        PAYLINK_FACTORY_ADDRESS: factory,
+        PAYLINK_POLL_INTERVAL: '300ms',
+        PAYLINK_START_BLOCK: '0',
+        PAYLINK_WEBHOOK_ALLOW_PRIVATE: 'true',
+        PAYLINK_LOG_LEVEL: 'warn',
+        PAYLINK_RATE_LIMIT: '100000/s',
+        PAYLINK_RATE_LIMIT_BURST: '100000',
+      };
+      expect((await runCli(['migrate'], env)).code).toBe(0);
+      const created = await runCli(
+        [
+          'merchant',
+          'create',
+          '--name',
+          'Busy Shop',
+          '--wallet',
+          anvil.addresses[1]!,
+          '--webhook-url',
+          `${receiver.base}/hooks`,
+          '--commission',
+          '1.25',
+          '--json',
+        ],
+        env,
+      );
+      ({ merchant, api_key: apiKey, webhook_secret: webhookSecret } = JSON.parse(created.stdout));
     });
 
-  const rows = async (ids: readonly string[]) => {
-    const db = openDatabase(url).db;
-    try {
-      return await db
-        .selectFrom('payments')
-        .selectAll()
-        .where('id', 'in', [...ids])
-        .execute();
-    } finally {
-      await db.destroy();
-    }
-  };
+    afterAll(async () => {
+      await Promise.all(processes.map((child) => stop(child, 'SIGKILL')));
+      await receiver.stop();
+      await anvil.stop();
+      await drop();
+      rmSync(cwd, { recursive: true, force: true });
+    });
 
-  it('2 API + 1 worker: 200 concurrent creates, 50 payments paid, settled and notified exactly once', async () => {
-    const apis = [await serve('api'), await serve('api')];
-    await serve('worker');
+    const customer = () =>
+      createWalletClient({
+        account: privateKeyToAccount(sandboxPrivateKey(2), { nonceManager }),
+        chain: anvil.chain,
+        transport: http(anvil.rpcUrl),
+      });
 
-    const responses = await Promise.all(
-      Array.from({ length: 200 }, (_, i) =>
-        fetch(`${apis[i % 2]!.base}/payments/api/create/`, {
-          method: 'POST',
-          headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
-          body: JSON.stringify({ amount: `${1 + (i % 7)}.25`, currency: 'USDC', order_id: `order-${i}` }),
-        }).then(async (r) => ({
-          status: r.status,
-          body: (await r.json()) as {
-            payment_id: string;
-            details: { deposit_address: string; usdc_amount: string };
-          },
-        })),
-      ),
-    );
-    expect(responses.map((r) => r.status)).toEqual(Array(200).fill(201));
-    expect(new Set(responses.map((r) => r.body.payment_id)).size).toBe(200);
+    const rows = async (ids: readonly string[]) => {
+      const db = openDatabase(url).db;
+      try {
+        return await db
+          .selectFrom('payments')
+          .selectAll()
+          .where('id', 'in', [...ids])
+          .execute();
+      } finally {
+        await db.destroy();
+      }
+    };
 
-    const paying = responses.slice(0, 50).map((r) => r.body);
-    const wallet = customer();
-    const hashes: `0x${string}`[] = [];
-    for (const p of paying) {
-      const amount = BigInt(Math.round(Number(p.details.usdc_amount) * 100)) * 10_000n; // whole cents in test data
-      hashes.push(
-        await wallet.writeContract({
+    it('2 API + 1 worker: 200 concurrent creates, 50 payments paid, settled and notified exactly once', async () => {
+      const apis = [await serve('api'), await serve('api')];
+      await serve('worker');
+
+      const responses = await Promise.all(
+        Array.from({ length: 200 }, (_, i) =>
+          fetch(`${apis[i % 2]!.base}/payments/api/create/`, {
+            method: 'POST',
+            headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+            body: JSON.stringify({ amount: `${1 + (i % 7)}.25`, currency: 'USDC', order_id: `order-${i}` }),
+          }).then(async (r) => ({
+            status: r.status,
+            body: (await r.json()) as {
+              payment_id: string;
+              details: { deposit_address: string; usdc_amount: string };
+            },
+          })),
+        ),
+      );
+      expect(responses.map((r) => r.status)).toEqual(Array(200).fill(201));
+      expect(new Set(responses.map((r) => r.body.payment_id)).size).toBe(200);
+
+      const paying = responses.slice(0, 50).map((r) => r.body);
+      const wallet = customer();
+      const hashes: `0x${string}`[] = [];
+      for (const p of paying) {
+        const amount = BigInt(Math.round(Number(p.details.usdc_amount) * 100)) * 10_000n; // whole cents in test data
+        hashes.push(
+          await wallet.writeContract({
+            address: usdc,
+            abi: testUsdcAbi,
+            functionName: 'transfer',
+            args: [p.details.deposit_address as Address, amount],
+          }),
+        );
+      }
+      for (const hash of hashes) await anvil.publicClient.waitForTransactionReceipt({ hash });
+      const ids = paying.map((p) => p.payment_id);
+
+      const settled = await eventually(
+        () => rows(ids),
+        (rs) => rs.every((r) => r.status === 'paid' && r.payout_tx_hash !== null),
+      );
+      expect(settled.filter((r) => r.status === 'paid')).toHaveLength(50);
+      expect(
+        settled.every((r) => BigInt(r.settled_base_units) === BigInt(r.amount_received_base_units)),
+      ).toBe(true);
+      for (const p of paying) {
+        const balance = await anvil.publicClient.readContract({
           address: usdc,
           abi: testUsdcAbi,
-          functionName: 'transfer',
-          args: [p.details.deposit_address as Address, amount],
-        }),
-      );
-    }
-    for (const hash of hashes) await anvil.publicClient.waitForTransactionReceipt({ hash });
-    const ids = paying.map((p) => p.payment_id);
-
-    const settled = await eventually(
-      () => rows(ids),
-      (rs) => rs.every((r) => r.status === 'paid' && r.payout_tx_hash !== null),
-    );
-    expect(settled.filter((r) => r.status === 'paid')).toHaveLength(50);
-    expect(settled.every((r) => BigInt(r.settled_base_units) === BigInt(r.amount_received_base_units))).toBe(
-      true,
-    );
-    for (const p of paying) {
-      const balance = await anvil.publicClient.readContract({
+          functionName: 'balanceOf',
+          args: [p.details.deposit_address as Address],
+        });
+        expect(balance).toBe(0n);
+      }
+      const merchantShare = settled.reduce((sum, r) => sum + BigInt(r.merchant_share_base_units), 0n);
+      const merchantBalance = await anvil.publicClient.readContract({
         address: usdc,
         abi: testUsdcAbi,
         functionName: 'balanceOf',
-        args: [p.details.deposit_address as Address],
+        args: [anvil.addresses[1]!],
       });
-      expect(balance).toBe(0n);
-    }
-    const merchantShare = settled.reduce((sum, r) => sum + BigInt(r.merchant_share_base_units), 0n);
-    const merchantBalance = await anvil.publicClient.readContract({
-      address: usdc,
-      abi: testUsdcAbi,
-      functionName: 'balanceOf',
-      args: [anvil.addresses[1]!],
+      expect(merchantBalance).toBe(merchantShare); // exactly, to the base unit: no flush counted or sent twice
+
+      // Every paid payment notified (at least once; each event verified as a merchant would).
+      const delivered = await eventually(
+        async () =>
+          receiver.received.map(
+            (w) => verifyAsMerchant(webhookSecret, w) as { event: string; payment_id: string },
+          ),
+        (events) => ids.every((id) => events.some((e) => e.event === 'payment.paid' && e.payment_id === id)),
+      );
+      expect(new Set(delivered.filter((e) => e.event === 'payment.paid').map((e) => e.payment_id))).toEqual(
+        new Set(ids),
+      );
+      const webhookIds = receiver.received.map((w) => w.headers['webhook-id']);
+      expect(new Set(webhookIds).size).toBe(webhookIds.length);
     });
-    expect(merchantBalance).toBe(merchantShare); // exactly, to the base unit: no flush counted or sent twice
 
-    // Every paid payment notified (at least once; each event verified as a merchant would).
-    const delivered = await eventually(
-      async () =>
-        receiver.received.map(
-          (w) => verifyAsMerchant(webhookSecret, w) as { event: string; payment_id: string },
-        ),
-      (events) => ids.every((id) => events.some((e) => e.event === 'payment.paid' && e.payment_id === id)),
-    );
-    expect(new Set(delivered.filter((e) => e.event === 'payment.paid').map((e) => e.payment_id))).toEqual(
-      new Set(ids),
-    );
-    const webhookIds = receiver.received.map((w) => w.headers['webhook-id']);
-    expect(new Set(webhookIds).size).toBe(webhookIds.length);
-  });
-
-  it('1 API + 2 workers: the worker holding the locks is killed, the other takes over, nothing is lost', async () => {
-    const first = await serve('worker');
-    await sleep(1_000); // both stand up; whichever holds the locks, killing "first" exercises the takeover often
-    const second = await serve('worker');
-    expect(second.child.exitCode).toBeNull();
-    const api = await serve('api');
-    const created = [];
-    for (let i = 0; i < 10; i += 1) {
-      const response = await fetch(`${api.base}/payments/api/create/`, {
-        method: 'POST',
-        headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
-        body: JSON.stringify({ amount: 3, currency: 'USDC' }),
-      });
-      created.push((await response.json()) as { payment_id: string; details: { deposit_address: string } });
-    }
-    // Kill every worker started so far except the newest: the lock holders die mid-flight.
-    for (const child of processes.filter(
-      (c) => c !== second.child && c !== api.child && c.spawnargs.includes('worker'),
-    )) {
-      await stop(child, 'SIGKILL');
-    }
-    expect(first.child.signalCode).toBe('SIGKILL');
-    const wallet = customer();
-    for (const p of created) {
-      await anvil.publicClient.waitForTransactionReceipt({
-        hash: await wallet.writeContract({
-          address: usdc,
-          abi: testUsdcAbi,
-          functionName: 'transfer',
-          args: [p.details.deposit_address as Address, 3_000_000n],
-        }),
-      });
-    }
-    const ids = created.map((p) => p.payment_id);
-    const done = await eventually(
-      () => rows(ids),
-      (rs) => rs.every((r) => r.status === 'paid' && r.payout_tx_hash !== null),
-    );
-    expect(done.every((r) => r.status === 'paid' && r.settled_base_units === '3000000')).toBe(true);
-    expect(merchant.public_id).toMatch(/^mch_/);
-  });
-});
+    it('1 API + 2 workers: the worker holding the locks is killed, the other takes over, nothing is lost', async () => {
+      const first = await serve('worker');
+      await sleep(1_000); // both stand up; whichever holds the locks, killing "first" exercises the takeover often
+      const second = await serve('worker');
+      expect(second.child.exitCode).toBeNull();
+      const api = await serve('api');
+      const created = [];
+      for (let i = 0; i < 10; i += 1) {
+        const response = await fetch(`${api.base}/payments/api/create/`, {
+          method: 'POST',
+          headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+          body: JSON.stringify({ amount: 3, currency: 'USDC' }),
+        });
+        created.push((await response.json()) as { payment_id: string; details: { deposit_address: string } });
+      }
+      // Kill every worker started so far except the newest: the lock holders die mid-flight.
+      for (const child of processes.filter(
+        (c) => c !== second.child && c !== api.child && c.spawnargs.includes('worker'),
+      )) {
+        await stop(child, 'SIGKILL');
+      }
+      expect(first.child.signalCode).toBe('SIGKILL');
+      const wallet = customer();
+      for (const p of created) {
+        await anvil.publicClient.waitForTransactionReceipt({
+          hash: await wallet.writeContract({
+            address: usdc,
+            abi: testUsdcAbi,
+            functionName: 'transfer',
+            args: [p.details.deposit_address as Address, 3_000_000n],
+          }),
+        });
+      }
+      const ids = created.map((p) => p.payment_id);
+      const done = await eventually(
+        () => rows(ids),
+        (rs) => rs.every((r) => r.status === 'paid' && r.payout_tx_hash !== null),
+      );
+      expect(done.every((r) => r.status === 'paid' && r.settled_base_units === '3000000')).toBe(true);
+      expect(merchant.public_id).toMatch(/^mch_/);
+    });
+  },
+);

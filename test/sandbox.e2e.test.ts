@@ -7,7 +7,8 @@ import { startAnvil } from './helpers/anvil.ts';
 import { PAYLINK_BIN, runCli } from './helpers/cli.ts';
 import { eventually, freePort } from './helpers/net.ts';
 
-describe('the sandbox, as a newcomer runs it (npm start + paylink sandbox pay)', () => {
+// Real processes: a safety net longer than the polls' own bound, not a speed limit.
+describe('the sandbox, as a newcomer runs it (npm start + paylink sandbox pay)', { timeout: 180_000 }, () => {
   let dir: string;
   let env: Record<string, string>;
   let server: ChildProcess;

@@ -280,235 +280,244 @@ describe.each(dialects)('test mode without a test chain on %s', (dialect) => {
  * For real: one `paylink serve` (role all) on PostgreSQL, the live chain on one anvil (sandbox, 31337) and the
  * test chain on another standing in for Amoy (80002), each with its own contracts, watcher and settler.
  */
-describe.runIf(dialects.includes('postgres'))('test mode in a real process, two chains', () => {
-  let live: Anvil;
-  let amoy: Anvil;
-  let drop: () => Promise<void>;
-  let cwd: string;
-  let env: Record<string, string>;
-  let liveUsdc: Address;
-  let amoyUsdc: Address;
-  let receiver: WebhookReceiver;
-  let apiKey: string;
-  let testApiKey: string;
-  let webhookSecret: string;
-  let merchantId: string;
-  let server: ChildProcess | undefined;
-  let api: string;
-  let checkout: string;
-  let dbUrl: string;
+// Real processes and two chains: a safety net longer than the polls' own bound (120 s), not a speed limit.
+describe.runIf(dialects.includes('postgres'))(
+  'test mode in a real process, two chains',
+  { timeout: 180_000 },
+  () => {
+    let live: Anvil;
+    let amoy: Anvil;
+    let drop: () => Promise<void>;
+    let cwd: string;
+    let env: Record<string, string>;
+    let liveUsdc: Address;
+    let amoyUsdc: Address;
+    let receiver: WebhookReceiver;
+    let apiKey: string;
+    let testApiKey: string;
+    let webhookSecret: string;
+    let merchantId: string;
+    let server: ChildProcess | undefined;
+    let api: string;
+    let checkout: string;
+    let dbUrl: string;
 
-  beforeAll(async () => {
-    const chainArgs = ['--slots-in-an-epoch', '1', '--block-time', '1'];
-    [live, amoy] = await Promise.all([
-      startAnvil({ args: chainArgs }),
-      startAnvil({ args: chainArgs, chainId: 80002 }),
-    ]);
-    ({ url: dbUrl, drop } = await createEmptyDatabase('postgres'));
-    cwd = mkdtempSync(join(tmpdir(), 'paylink-testmode-'));
-    receiver = await new WebhookReceiver().start();
-    const [liveContracts, amoyContracts] = await Promise.all([
-      deploySandboxContracts(live.rpcUrl),
-      deploySandboxContracts(amoy.rpcUrl, 80002),
-    ]);
-    liveUsdc = liveContracts.usdc;
-    amoyUsdc = amoyContracts.usdc;
-    const apiPort = await freePort();
-    const checkoutPort = await freePort();
-    api = `http://127.0.0.1:${apiPort}`;
-    checkout = `http://127.0.0.1:${checkoutPort}`;
-    env = {
-      PATH: process.env.PATH ?? '',
-      PAYLINK_DATABASE_URL: dbUrl,
-      PAYLINK_NETWORK: 'sandbox',
-      PAYLINK_RPC_URL: live.rpcUrl,
-      PAYLINK_USDC_ADDRESS: liveUsdc,
-      PAYLINK_FACTORY_ADDRESS: liveContracts.factory,
-      PAYLINK_START_BLOCK: '0',
-      PAYLINK_TEST_NETWORK: 'amoy',
-      PAYLINK_TEST_RPC_URL: amoy.rpcUrl,
-      PAYLINK_TEST_USDC_ADDRESS: amoyUsdc,
-      PAYLINK_TEST_FACTORY_ADDRESS: amoyContracts.factory,
-      PAYLINK_TEST_TREASURY_ADDRESS: sandboxAccount(9).address,
-      PAYLINK_TEST_RELAYER_KEY: sandboxPrivateKey(0),
-      PAYLINK_TEST_START_BLOCK: '0',
-      PAYLINK_POLL_INTERVAL: '300ms',
-      PAYLINK_WEBHOOK_ALLOW_PRIVATE: 'true',
-      PAYLINK_LOG_LEVEL: 'warn',
-      PAYLINK_API_PORT: String(apiPort),
-      PAYLINK_CHECKOUT_PORT: String(checkoutPort),
-      PAYLINK_SANDBOX_WEBHOOK_PORT: String(await freePort()),
+    beforeAll(async () => {
+      const chainArgs = ['--slots-in-an-epoch', '1', '--block-time', '1'];
+      [live, amoy] = await Promise.all([
+        startAnvil({ args: chainArgs }),
+        startAnvil({ args: chainArgs, chainId: 80002 }),
+      ]);
+      ({ url: dbUrl, drop } = await createEmptyDatabase('postgres'));
+      cwd = mkdtempSync(join(tmpdir(), 'paylink-testmode-'));
+      receiver = await new WebhookReceiver().start();
+      const [liveContracts, amoyContracts] = await Promise.all([
+        deploySandboxContracts(live.rpcUrl),
+        deploySandboxContracts(amoy.rpcUrl, 80002),
+      ]);
+      liveUsdc = liveContracts.usdc;
+      amoyUsdc = amoyContracts.usdc;
+      const apiPort = await freePort();
+      const checkoutPort = await freePort();
+      api = `http://127.0.0.1:${apiPort}`;
+      checkout = `http://127.0.0.1:${checkoutPort}`;
+      env = {
+        PATH: process.env.PATH ?? '',
+        PAYLINK_DATABASE_URL: dbUrl,
+        PAYLINK_NETWORK: 'sandbox',
+        PAYLINK_RPC_URL: live.rpcUrl,
+        PAYLINK_USDC_ADDRESS: liveUsdc,
+        PAYLINK_FACTORY_ADDRESS: liveContracts.factory,
+        PAYLINK_START_BLOCK: '0',
+        PAYLINK_TEST_NETWORK: 'amoy',
+        PAYLINK_TEST_RPC_URL: amoy.rpcUrl,
+        PAYLINK_TEST_USDC_ADDRESS: amoyUsdc,
+        PAYLINK_TEST_FACTORY_ADDRESS: amoyContracts.factory,
+        PAYLINK_TEST_TREASURY_ADDRESS: sandboxAccount(9).address,
+        PAYLINK_TEST_RELAYER_KEY: sandboxPrivateKey(0),
+        PAYLINK_TEST_START_BLOCK: '0',
+        PAYLINK_POLL_INTERVAL: '300ms',
+        PAYLINK_WEBHOOK_ALLOW_PRIVATE: 'true',
+        PAYLINK_LOG_LEVEL: 'warn',
+        PAYLINK_API_PORT: String(apiPort),
+        PAYLINK_CHECKOUT_PORT: String(checkoutPort),
+        PAYLINK_SANDBOX_WEBHOOK_PORT: String(await freePort()),
+      };
+      expect((await runCli(['migrate'], env)).code).toBe(0);
+      const created = await runCli(
+        [
+          'merchant',
+          'create',
+          '--name',
+          'Two Chains Shop',
+          '--wallet',
+          live.addresses[1]!,
+          '--webhook-url',
+          `${receiver.base}/hooks`,
+          '--commission',
+          '1',
+          '--test-key',
+          '--json',
+        ],
+        env,
+      );
+      const issued = JSON.parse(created.stdout);
+      ({ api_key: apiKey, test_api_key: testApiKey, webhook_secret: webhookSecret } = issued);
+      merchantId = issued.merchant.public_id;
+      server = spawn(process.execPath, [PAYLINK_BIN, 'serve', '--role', 'all'], {
+        cwd,
+        env,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      server.stderr?.resume();
+      await eventually(
+        () =>
+          fetch(`${api}/payments/api/convert/?amount=1&currency=USD`).then(
+            (r) => r.status,
+            () => 0,
+          ),
+        (status) => status === 401,
+      );
+    });
+
+    afterAll(async () => {
+      if (server && server.exitCode === null && server.signalCode === null) {
+        const exited = new Promise((resolve) => server?.once('exit', resolve));
+        server.kill('SIGKILL');
+        await exited;
+      }
+      await receiver?.stop();
+      await Promise.all([live?.stop(), amoy?.stop()]);
+      await drop?.();
+      if (cwd) rmSync(cwd, { recursive: true, force: true });
+    });
+
+    const createPayment = async (key: string, amount: string) => {
+      const response = await fetch(`${api}/payments/api/create/`, {
+        method: 'POST',
+        headers: { 'x-api-key': key, 'content-type': 'application/json' },
+        body: JSON.stringify({ amount, currency: 'USDC' }),
+      });
+      expect(response.status).toBe(201);
+      return (await response.json()) as {
+        payment_id: string;
+        details: { chain_id: number; deposit_address: Address };
+      };
     };
-    expect((await runCli(['migrate'], env)).code).toBe(0);
-    const created = await runCli(
-      [
-        'merchant',
-        'create',
-        '--name',
-        'Two Chains Shop',
-        '--wallet',
-        live.addresses[1]!,
-        '--webhook-url',
-        `${receiver.base}/hooks`,
-        '--commission',
-        '1',
-        '--test-key',
-        '--json',
-      ],
-      env,
-    );
-    const issued = JSON.parse(created.stdout);
-    ({ api_key: apiKey, test_api_key: testApiKey, webhook_secret: webhookSecret } = issued);
-    merchantId = issued.merchant.public_id;
-    server = spawn(process.execPath, [PAYLINK_BIN, 'serve', '--role', 'all'], {
-      cwd,
-      env,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    server.stderr?.resume();
-    await eventually(
-      () =>
-        fetch(`${api}/payments/api/convert/?amount=1&currency=USD`).then(
-          (r) => r.status,
-          () => 0,
-        ),
-      (status) => status === 401,
-    );
-  });
-
-  afterAll(async () => {
-    if (server && server.exitCode === null && server.signalCode === null) {
-      const exited = new Promise((resolve) => server?.once('exit', resolve));
-      server.kill('SIGKILL');
-      await exited;
-    }
-    await receiver?.stop();
-    await Promise.all([live?.stop(), amoy?.stop()]);
-    await drop?.();
-    if (cwd) rmSync(cwd, { recursive: true, force: true });
-  });
-
-  const createPayment = async (key: string, amount: string) => {
-    const response = await fetch(`${api}/payments/api/create/`, {
-      method: 'POST',
-      headers: { 'x-api-key': key, 'content-type': 'application/json' },
-      body: JSON.stringify({ amount, currency: 'USDC' }),
-    });
-    expect(response.status).toBe(201);
-    return (await response.json()) as {
-      payment_id: string;
-      details: { chain_id: number; deposit_address: Address };
+    const pay = async (anvil: Anvil, usdc: Address, to: Address, amount: bigint) => {
+      const wallet = createWalletClient({
+        account: privateKeyToAccount(sandboxPrivateKey(2), { nonceManager }),
+        chain: anvil.chain,
+        transport: http(anvil.rpcUrl),
+      });
+      const hash = await wallet.writeContract({
+        address: usdc,
+        abi: testUsdcAbi,
+        functionName: 'transfer',
+        args: [to, amount],
+      });
+      await anvil.publicClient.waitForTransactionReceipt({ hash });
     };
-  };
-  const pay = async (anvil: Anvil, usdc: Address, to: Address, amount: bigint) => {
-    const wallet = createWalletClient({
-      account: privateKeyToAccount(sandboxPrivateKey(2), { nonceManager }),
-      chain: anvil.chain,
-      transport: http(anvil.rpcUrl),
+    const row = async (id: string) => {
+      const db = openDatabase(dbUrl).db;
+      try {
+        return await db.selectFrom('payments').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      } finally {
+        await db.destroy();
+      }
+    };
+    const balance = (anvil: Anvil, usdc: Address, of: Address) =>
+      anvil.publicClient.readContract({
+        address: usdc,
+        abi: testUsdcAbi,
+        functionName: 'balanceOf',
+        args: [of],
+      });
+
+    it('a test payment is paid and settled on the test chain; the live payment is untouched until paid on its own', async () => {
+      const livePayment = await createPayment(apiKey, '4.00');
+      const testPayment = await createPayment(testApiKey, '3.00');
+      expect(livePayment.details.chain_id).toBe(31337);
+      expect(testPayment.details.chain_id).toBe(80002);
+
+      // A transfer on the test chain to the live payment's address never counts: it is the wrong chain. It is
+      // sent first, so once the test payment (a later block) is paid, the test watcher has scanned past it.
+      await pay(amoy, amoyUsdc, livePayment.details.deposit_address, 4_000_000n);
+      await pay(amoy, amoyUsdc, testPayment.details.deposit_address, 3_000_000n);
+
+      const settledTest = await eventually(
+        () => row(testPayment.payment_id),
+        (r) => r.status === 'paid' && r.payout_tx_hash !== null,
+      );
+      expect(settledTest).toMatchObject({
+        mode: 'test',
+        status: 'paid',
+        chain_id: 80002,
+        settled_base_units: '3000000',
+      });
+      const receipt = await amoy.publicClient.getTransactionReceipt({
+        hash: settledTest.payout_tx_hash as `0x${string}`,
+      });
+      expect(receipt.status).toBe('success');
+      expect(await balance(amoy, amoyUsdc, testPayment.details.deposit_address)).toBe(0n);
+      expect(await balance(amoy, amoyUsdc, live.addresses[1]!)).toBe(
+        BigInt(settledTest.merchant_share_base_units),
+      );
+
+      expect(await row(livePayment.payment_id)).toMatchObject({
+        mode: 'live',
+        status: 'pending',
+        amount_received_base_units: '0',
+        payout_tx_hash: null,
+      });
+
+      // Each key sees its own payment only; the checkout names the test payment's network.
+      const status = (id: string, key: string) =>
+        fetch(`${api}/payments/api/status/${id}/`, { headers: { 'x-api-key': key } }).then((r) => r.status);
+      expect(await status(testPayment.payment_id, testApiKey)).toBe(200);
+      expect(await status(testPayment.payment_id, apiKey)).toBe(404);
+      expect(await status(livePayment.payment_id, testApiKey)).toBe(404);
+      const page = await fetch(`${checkout}/pay/${testPayment.payment_id}`).then((r) => r.text());
+      expect(page).toContain('Polygon Amoy');
+
+      // Now the live payment, on the live chain.
+      await pay(live, liveUsdc, livePayment.details.deposit_address, 4_000_000n);
+      const settledLive = await eventually(
+        () => row(livePayment.payment_id),
+        (r) => r.status === 'paid' && r.payout_tx_hash !== null,
+      );
+      expect(settledLive).toMatchObject({
+        chain_id: 31337,
+        amount_received_base_units: '4000000',
+        settled_base_units: '4000000',
+      });
+      expect(await balance(live, liveUsdc, livePayment.details.deposit_address)).toBe(0n);
+
+      // Webhooks say which mode each payment is in.
+      const paid = await eventually(
+        async () =>
+          receiver.received
+            .map(
+              (w) =>
+                verifyAsMerchant(webhookSecret, w) as {
+                  event: string;
+                  payment_id: string;
+                  livemode: boolean;
+                },
+            )
+            .filter((e) => e.event === 'payment.paid'),
+        (events) => events.length >= 2,
+      );
+      expect(paid.find((e) => e.payment_id === testPayment.payment_id)?.livemode).toBe(false);
+      expect(paid.find((e) => e.payment_id === livePayment.payment_id)?.livemode).toBe(true);
+
+      // The CLI rotates the test key only: the new test key sees the test payment, the live key still works.
+      const rotated = await runCli(['merchant', 'rotate-key', merchantId, '--mode', 'test', '--json'], env);
+      expect(rotated.code).toBe(0);
+      const { api_key: newTestKey, mode } = JSON.parse(rotated.stdout);
+      expect([newTestKey.slice(0, 8), mode]).toStrictEqual(['sk_test_', 'test']);
+      expect(await status(testPayment.payment_id, newTestKey)).toBe(200);
+      expect(await status(livePayment.payment_id, apiKey)).toBe(200);
     });
-    const hash = await wallet.writeContract({
-      address: usdc,
-      abi: testUsdcAbi,
-      functionName: 'transfer',
-      args: [to, amount],
-    });
-    await anvil.publicClient.waitForTransactionReceipt({ hash });
-  };
-  const row = async (id: string) => {
-    const db = openDatabase(dbUrl).db;
-    try {
-      return await db.selectFrom('payments').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-    } finally {
-      await db.destroy();
-    }
-  };
-  const balance = (anvil: Anvil, usdc: Address, of: Address) =>
-    anvil.publicClient.readContract({
-      address: usdc,
-      abi: testUsdcAbi,
-      functionName: 'balanceOf',
-      args: [of],
-    });
-
-  it('a test payment is paid and settled on the test chain; the live payment is untouched until paid on its own', async () => {
-    const livePayment = await createPayment(apiKey, '4.00');
-    const testPayment = await createPayment(testApiKey, '3.00');
-    expect(livePayment.details.chain_id).toBe(31337);
-    expect(testPayment.details.chain_id).toBe(80002);
-
-    // A transfer on the test chain to the live payment's address never counts: it is the wrong chain. It is
-    // sent first, so once the test payment (a later block) is paid, the test watcher has scanned past it.
-    await pay(amoy, amoyUsdc, livePayment.details.deposit_address, 4_000_000n);
-    await pay(amoy, amoyUsdc, testPayment.details.deposit_address, 3_000_000n);
-
-    const settledTest = await eventually(
-      () => row(testPayment.payment_id),
-      (r) => r.status === 'paid' && r.payout_tx_hash !== null,
-    );
-    expect(settledTest).toMatchObject({
-      mode: 'test',
-      status: 'paid',
-      chain_id: 80002,
-      settled_base_units: '3000000',
-    });
-    const receipt = await amoy.publicClient.getTransactionReceipt({
-      hash: settledTest.payout_tx_hash as `0x${string}`,
-    });
-    expect(receipt.status).toBe('success');
-    expect(await balance(amoy, amoyUsdc, testPayment.details.deposit_address)).toBe(0n);
-    expect(await balance(amoy, amoyUsdc, live.addresses[1]!)).toBe(
-      BigInt(settledTest.merchant_share_base_units),
-    );
-
-    expect(await row(livePayment.payment_id)).toMatchObject({
-      mode: 'live',
-      status: 'pending',
-      amount_received_base_units: '0',
-      payout_tx_hash: null,
-    });
-
-    // Each key sees its own payment only; the checkout names the test payment's network.
-    const status = (id: string, key: string) =>
-      fetch(`${api}/payments/api/status/${id}/`, { headers: { 'x-api-key': key } }).then((r) => r.status);
-    expect(await status(testPayment.payment_id, testApiKey)).toBe(200);
-    expect(await status(testPayment.payment_id, apiKey)).toBe(404);
-    expect(await status(livePayment.payment_id, testApiKey)).toBe(404);
-    const page = await fetch(`${checkout}/pay/${testPayment.payment_id}`).then((r) => r.text());
-    expect(page).toContain('Polygon Amoy');
-
-    // Now the live payment, on the live chain.
-    await pay(live, liveUsdc, livePayment.details.deposit_address, 4_000_000n);
-    const settledLive = await eventually(
-      () => row(livePayment.payment_id),
-      (r) => r.status === 'paid' && r.payout_tx_hash !== null,
-    );
-    expect(settledLive).toMatchObject({
-      chain_id: 31337,
-      amount_received_base_units: '4000000',
-      settled_base_units: '4000000',
-    });
-    expect(await balance(live, liveUsdc, livePayment.details.deposit_address)).toBe(0n);
-
-    // Webhooks say which mode each payment is in.
-    const paid = await eventually(
-      async () =>
-        receiver.received
-          .map(
-            (w) =>
-              verifyAsMerchant(webhookSecret, w) as { event: string; payment_id: string; livemode: boolean },
-          )
-          .filter((e) => e.event === 'payment.paid'),
-      (events) => events.length >= 2,
-    );
-    expect(paid.find((e) => e.payment_id === testPayment.payment_id)?.livemode).toBe(false);
-    expect(paid.find((e) => e.payment_id === livePayment.payment_id)?.livemode).toBe(true);
-
-    // The CLI rotates the test key only: the new test key sees the test payment, the live key still works.
-    const rotated = await runCli(['merchant', 'rotate-key', merchantId, '--mode', 'test', '--json'], env);
-    expect(rotated.code).toBe(0);
-    const { api_key: newTestKey, mode } = JSON.parse(rotated.stdout);
-    expect([newTestKey.slice(0, 8), mode]).toStrictEqual(['sk_test_', 'test']);
-    expect(await status(testPayment.payment_id, newTestKey)).toBe(200);
-    expect(await status(livePayment.payment_id, apiKey)).toBe(200);
-  });
-});
+  },
+);

@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
 import {
   jsonSchemaTransform,
   jsonSchemaTransformObject,
@@ -77,6 +83,25 @@ export interface ApiDeps {
   >;
 }
 
+/**
+ * One log line per request, on completion, with what the incoming line would have said: Fastify's two lines per
+ * request were a sixth of a request's CPU in the API benchmark.
+ */
+class OneLinePerRequest extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null, request: FastifyRequest, reply: FastifyReply): void {
+    const line = {
+      method: request.method,
+      url: request.url,
+      statusCode: reply.statusCode,
+      ms: Math.round(reply.elapsedTime),
+    };
+    if (error) reply.log.error({ ...line, err: error }, 'request errored');
+    else reply.log.info(line, 'request completed');
+  }
+}
+
 const REQUEST_ID_PATTERN = /^[\w.:-]{1,64}$/;
 const VERSION = '0.1.0';
 
@@ -100,8 +125,7 @@ export async function buildApp(appDeps: ApiDeps): Promise<FastifyInstance> {
     // Behind a load balancer, the client address (per-IP rate limit) comes from X-Forwarded-For of trusted hops.
     trustProxy: fastifyTrustProxy(deps.config.trustProxy),
     frameworkErrors: frameworkErrorHandler,
-    // One log line per request (below) instead of Fastify's two: logging was a sixth of a request's CPU.
-    disableRequestLogging: true,
+    logController: new OneLinePerRequest(),
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -110,17 +134,6 @@ export async function buildApp(appDeps: ApiDeps): Promise<FastifyInstance> {
   registerErrorHandling(app);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
-  });
-  app.addHook('onResponse', async (request, reply) => {
-    request.log.info(
-      {
-        method: request.method,
-        url: request.url,
-        statusCode: reply.statusCode,
-        ms: Math.round(reply.elapsedTime),
-      },
-      'request completed',
-    );
   });
   await registerPlatform(app, deps);
 
