@@ -1,4 +1,4 @@
-import { type Currency, findCurrency, isFiat, USDC } from './currencies.ts';
+import { type Currency, findCurrency, USDC } from './currencies.ts';
 import { type Decimal, exactAtScale, formatDecimal, parseDecimal, trimTrailingZeros } from './decimal.ts';
 import { ValidationError } from './errors.ts';
 
@@ -75,5 +75,3 @@ export function commissionOf(usdcBaseUnits: bigint, commissionBps: number): bigi
 export function assertBps(bps: number): void {
   if (!Number.isInteger(bps) || bps < 0 || bps > 10_000) throw new RangeError(`invalid basis points: ${bps}`);
 }
-
-export { isFiat };

@@ -2,9 +2,7 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createMerchant, type MerchantAdminDeps, rotateApiKey } from '../app/merchants/merchantAdmin.ts';
 import { hashApiKey } from '../domain/credentials.ts';
-
-/** Anvil's default account #1: a wallet whose balance a developer can inspect on the local chain. */
-export const SANDBOX_MERCHANT_WALLET = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+import { SANDBOX_ACCOUNTS, sandboxAccount } from './sandboxChain.ts';
 
 export interface SandboxCredentials {
   readonly merchantId: string;
@@ -43,7 +41,12 @@ export async function ensureDemoMerchant(
   }
   const { merchant, apiKey, testApiKey } = await createMerchant(
     deps,
-    { name: 'Demo Shop', wallet: SANDBOX_MERCHANT_WALLET, webhookUrl, commissionPercent: '1' },
+    {
+      name: 'Demo Shop',
+      wallet: sandboxAccount(SANDBOX_ACCOUNTS.merchant).address,
+      webhookUrl,
+      commissionPercent: '1',
+    },
     { testKey: true },
   );
   return save(file, { merchantId: merchant.id, apiKey, testApiKey });

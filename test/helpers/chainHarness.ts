@@ -11,6 +11,7 @@ import { createMerchant } from '../../src/app/merchants/merchantAdmin.ts';
 import { type PollResult, pollChainOnce } from '../../src/app/watchChain.ts';
 import type { Merchant } from '../../src/domain/merchant.ts';
 import type { Payment } from '../../src/domain/payment.ts';
+import { SANDBOX_ACCOUNTS } from '../../src/main/sandboxChain.ts';
 import { createStores } from '../../src/main/wiring.ts';
 import { type Anvil, type AnvilOptions, startAnvil } from './anvil.ts';
 import { TestClock } from './clock.ts';
@@ -18,7 +19,7 @@ import { createTestDatabase, type TestDatabase } from './database.ts';
 import { capturingLogger } from './logCapture.ts';
 
 /** Anvil accounts: 0 deploys and relays, 1 is the merchant, 2 the customer, 9 the treasury. */
-export const ROLES = { relayer: 0, merchant: 1, customer: 2, treasury: 9 } as const;
+export const ROLES = SANDBOX_ACCOUNTS;
 /** Anvil's well-known key of account 0 (the relayer), for tests that sign as the relayer does. */
 export const ANVIL_RELAYER_KEY =
   '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80' as const;

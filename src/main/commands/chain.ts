@@ -3,6 +3,7 @@ import { createPublicClient, createWalletClient, defineChain, getAddress, http, 
 import { privateKeyToAccount } from 'viem/accounts';
 import { deployFactory, testUsdcAbi } from '../../adapters/chain/deployContracts.ts';
 import { migrateToLatest } from '../../adapters/db/database.ts';
+import { isPaymentId } from '../../app/getPaymentStatus.ts';
 import { type Config, ConfigError, requireChainSetting, SANDBOX_RPC_URL } from '../../config.ts';
 import { PaylinkError, ValidationError } from '../../domain/errors.ts';
 import { formatUsdc, parseUsdc } from '../../domain/money.ts';
@@ -63,7 +64,7 @@ export function registerChainCommands(program: Command, config: () => Config): v
       const database = openConfiguredDatabase(cfg);
       try {
         await migrateToLatest(database.db);
-        const payment = /^[0-9a-f-]{36}$/i.test(paymentId)
+        const payment = isPaymentId(paymentId)
           ? await createStores(database).payments.findById(paymentId.toLowerCase())
           : undefined;
         if (!payment?.deposit) throw new PaylinkError('NOT_FOUND', 'Payment not found');
