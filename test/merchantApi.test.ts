@@ -374,6 +374,29 @@ describe.each(dialects)('merchant API on %s', (dialect) => {
       expect(hostile.headers['x-request-id']).toMatch(UUID);
     });
 
+    it('logs one line per request naming the merchant and mode, joined to the route’s lines by request id', async () => {
+      const response = await create(
+        { amount: 1, currency: 'USD' },
+        { 'x-api-key': apiKey, 'x-request-id': 'join-me' },
+      );
+      const lines = h
+        .logs()
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line))
+        .filter((line) => line.reqId === 'join-me');
+      expect(lines.map((line) => line.msg)).toEqual(['payment created', 'request completed']);
+      expect(lines[0].payment).toBe(response.json().payment_id);
+      const merchantId = (
+        await h.database.handle.db
+          .selectFrom('payments')
+          .select('merchant_id')
+          .where('id', '=', lines[0].payment)
+          .executeTakeFirstOrThrow()
+      ).merchant_id;
+      expect(lines[1]).toMatchObject({ method: 'POST', statusCode: 201, merchant: merchantId, mode: 'live' });
+    });
+
     it('never shows a secret in the logs', async () => {
       await create({ amount: 1, currency: 'USD' }, { authorization: `Bearer ${apiKey}` });
       await create({ amount: 1, currency: 'USD' });

@@ -10,8 +10,16 @@ describe('logger', () => {
       'two',
     );
     logger.info({ relayerKey: '0xSECRET5', config: { adminToken: 'SECRET6' } }, 'three');
+    logger
+      .child({ api_key: 'sk_test_SECRET7' })
+      .info({ note: 'kept', nested: { webhookSecret: 'SECRET8' } }, 'four');
     const logs = text();
-    expect(logs).toContain('[redacted]');
-    for (const n of [1, 2, 3, 4, 5, 6]) expect(logs).not.toContain(`SECRET${n}`);
+    for (const n of [1, 2, 3, 4, 5, 6, 7, 8]) expect(logs).not.toContain(`SECRET${n}`);
+    const four = JSON.parse(logs.trim().split('\n').at(-1)!);
+    expect(four).toMatchObject({
+      api_key: '[redacted]',
+      note: 'kept',
+      nested: { webhookSecret: '[redacted]' },
+    });
   });
 });

@@ -1,27 +1,57 @@
 import pino, { type Logger } from 'pino';
 
-/**
- * Paths that could carry a secret (API keys, webhook secrets, the relayer key, the admin token). Logs never
- * show them, whatever a future log line passes in.
- */
-export const REDACTED_PATHS = [
-  'req.headers.authorization',
-  'req.headers["x-api-key"]',
-  'req.headers.cookie',
+/** Fields that carry a secret (API keys, webhook secrets, the relayer key, the admin token) under any name used. */
+const SECRET_FIELDS = new Set([
   'apiKey',
   'api_key',
   'webhookSecret',
   'webhook_secret',
   'relayerKey',
   'adminToken',
-  '*.apiKey',
-  '*.api_key',
-  '*.webhookSecret',
-  '*.webhook_secret',
-  '*.relayerKey',
-  '*.adminToken',
-];
+]);
 
+/** Request headers that carry a secret, should a log line ever include the request itself. */
+const SECRET_HEADER_PATHS = ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie'];
+
+const CENSOR = '[redacted]';
+
+/**
+ * Logs never show a secret, whatever a future log line passes in: a secret-named field is censored at the top
+ * level of a line or of a child logger's bindings, and one level down in a line (`{ merchant: { webhook_secret }
+ * }`); so are the secret request headers.
+ *
+ * pino redacts the paths without a wildcard at no cost. One level down is a scan of the line's own values
+ * instead of pino's wildcard paths (`*.apiKey`): pino copies every line to apply a wildcard, which was more than
+ * half of the cost of the request log line in the API benchmark; the scan copies a line only when it holds a
+ * secret.
+ */
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
-  return pino({ level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, destination);
+  return pino(
+    {
+      level,
+      redact: { paths: [...SECRET_FIELDS, ...SECRET_HEADER_PATHS], censor: CENSOR },
+      formatters: { log: censorNestedSecretFields },
+    },
+    destination,
+  );
+}
+
+function censorNestedSecretFields(line: Record<string, unknown>): Record<string, unknown> {
+  let censored: Record<string, unknown> | undefined;
+  for (const key of Object.keys(line)) {
+    const value = line[key];
+    if (isPlainObject(value) && Object.keys(value).some((inner) => SECRET_FIELDS.has(inner))) {
+      censored ??= { ...line };
+      censored[key] = Object.fromEntries(
+        Object.entries(value).map(([inner, v]) => [inner, SECRET_FIELDS.has(inner) ? CENSOR : v]),
+      );
+    }
+  }
+  return censored ?? line;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object') return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
 }

@@ -96,6 +96,8 @@ class OneLinePerRequest extends LogController {
       url: request.url,
       statusCode: reply.statusCode,
       ms: Math.round(reply.elapsedTime),
+      merchant: request.merchant?.id,
+      mode: request.keyMode,
     };
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
     else reply.log.info(line, 'request completed');

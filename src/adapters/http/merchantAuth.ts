@@ -24,6 +24,24 @@ export function presentedApiKey(request: FastifyRequest): string | undefined {
   return match?.[1];
 }
 
+const authentications = new WeakMap<FastifyRequest, ReturnType<typeof authenticateMerchant>>();
+
+/**
+ * The merchant of the request's API key, looked up once per request whoever asks first: the rate limit (which
+ * counts per key) and then the route both need it.
+ */
+export function authenticateRequest(
+  request: FastifyRequest,
+  deps: { merchants: MerchantStore; clock: Clock },
+): ReturnType<typeof authenticateMerchant> {
+  let authentication = authentications.get(request);
+  if (!authentication) {
+    authentication = authenticateMerchant(deps, presentedApiKey(request));
+    authentications.set(request, authentication);
+  }
+  return authentication;
+}
+
 /**
  * Authenticates every request of the plugin it is registered in, on `onRequest`: a request without a valid key
  * is refused before its body is even parsed, with the spec's exact 401.
@@ -33,10 +51,10 @@ export function requireMerchant(
   deps: { merchants: MerchantStore; clock: Clock },
 ): void {
   app.addHook('onRequest', async (request) => {
-    const { merchant, key } = await authenticateMerchant(deps, presentedApiKey(request));
+    const { merchant, key } = await authenticateRequest(request, deps);
+    // The request's log line names them (buildApp.ts); a child logger per request would cost more than the line.
     request.merchant = merchant;
     request.keyMode = key.mode;
-    request.log = request.log.child({ merchant: merchant.id, mode: key.mode });
   });
 }
 

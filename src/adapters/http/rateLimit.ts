@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { authenticateMerchant, UnauthorizedError } from '../../app/authenticateMerchant.ts';
+import { UnauthorizedError } from '../../app/authenticateMerchant.ts';
 import type { Clock, MerchantStore, RateLimitStore } from '../../app/ports.ts';
 import { PaylinkError } from '../../domain/errors.ts';
 import { parseIpAddress } from '../../domain/ipAddress.ts';
 import type { BucketDecision, BucketPolicy } from '../../domain/tokenBucket.ts';
-import { presentedApiKey } from './merchantAuth.ts';
+import { authenticateRequest, presentedApiKey } from './merchantAuth.ts';
 
 export interface RateLimitDeps {
   readonly store: RateLimitStore;
@@ -58,7 +58,7 @@ async function chooseBucket(
   const presented = presentedApiKey(request);
   if (presented !== undefined) {
     try {
-      const { key } = await authenticateMerchant(deps, presented);
+      const { key } = await authenticateRequest(request, deps);
       return deps.perKey ? { name: 'key', key: `key:${key.id}`, policy: deps.perKey } : undefined;
     } catch (error) {
       // Anything but a wrong key (the database is down …) is the authentication hook's to report, unchanged.
