@@ -26,7 +26,9 @@ import { fmt, isMain } from './support.ts';
  *
  * Each server runs in its own child process, so the load generator never shares its event loop and the peak RSS
  * reported is the server's alone. The app is the real one: real stores, request logging at info (to /dev/null),
- * rate limiting on (with a bucket no run can drain), the metrics histogram.
+ * rate limiting on (with a bucket no run can drain), the metrics histogram, the status read cache (repeated
+ * polls of one payment, as a merchant waiting for it polls; a second server without the cache shows what a
+ * poll costs right after its payment changed).
  */
 const DURATION_S = 5;
 const WARMUP_S = 1;
@@ -87,13 +89,12 @@ export async function runApiBench(): Promise<string[]> {
 }
 
 async function benchDatabase(label: string, databaseUrl: string, baseline: Measured, createGoal: number) {
-  const server = await startServer(label === 'SQLite' ? 'sqlite' : 'postgres', databaseUrl);
+  const scenario = label === 'SQLite' ? 'sqlite' : 'postgres';
+  const server = await startServer(scenario, databaseUrl);
   const base = `http://127.0.0.1:${server.served.port}`;
   const headers = { 'x-api-key': server.served.apiKey, 'content-type': 'application/json' };
   const body = JSON.stringify({ amount: 25, currency: 'EUR', order_id: 'bench' });
-  const created = await fetch(`${base}/payments/api/create/`, { method: 'POST', headers, body });
-  if (created.status !== 201) throw new Error(`create answered ${created.status}: ${await created.text()}`);
-  const { payment_id: paymentId } = (await created.json()) as { payment_id: string };
+  const paymentId = await createOne(base, headers, body);
 
   // The same app on a route without I/O: how much of the gap is framework, hooks and logging, not the database.
   const health = await measure(`${label} app GET /healthz`, { url: `${base}/healthz` });
@@ -108,11 +109,29 @@ async function benchDatabase(label: string, databaseUrl: string, baseline: Measu
     body,
   });
   const rss = await server.stop();
+
+  // The same read with the status cache off: what a poll costs when its payment has just changed.
+  const uncachedServer = await startServer(scenario, databaseUrl, 'uncached');
+  const uncachedBase = `http://127.0.0.1:${uncachedServer.served.port}`;
+  const uncachedHeaders = { ...headers, 'x-api-key': uncachedServer.served.apiKey };
+  const uncachedId = await createOne(uncachedBase, uncachedHeaders, body);
+  const uncached = await measure(`${label} GET status, uncached`, {
+    url: `${uncachedBase}/payments/api/status/${uncachedId}/`,
+    headers: { 'x-api-key': uncachedServer.served.apiKey },
+  });
+  const uncachedRss = await uncachedServer.stop();
   return [
     row(health, baseline.requestsPerSecond, undefined, rss),
     row(status, baseline.requestsPerSecond, 0.5, rss),
+    row(uncached, baseline.requestsPerSecond, undefined, uncachedRss),
     row(create, baseline.requestsPerSecond, createGoal, rss),
   ];
+}
+
+async function createOne(base: string, headers: Record<string, string>, body: string): Promise<string> {
+  const created = await fetch(`${base}/payments/api/create/`, { method: 'POST', headers, body });
+  if (created.status !== 201) throw new Error(`create answered ${created.status}: ${await created.text()}`);
+  return ((await created.json()) as { payment_id: string }).payment_id;
 }
 
 function row(m: Measured, baselineRps: number, goal: number | undefined, peakRssKb: number): string {
@@ -140,8 +159,10 @@ async function measure(name: string, options: autocannon.Options): Promise<Measu
 async function startServer(
   scenario: Scenario,
   databaseUrl?: string,
+  statusCache: 'cached' | 'uncached' = 'cached',
 ): Promise<{ served: Served; stop: () => Promise<number> }> {
-  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--serve', scenario, databaseUrl ?? ''], {
+  const args = ['--serve', scenario, databaseUrl ?? '', statusCache];
+  const child: ChildProcess = fork(fileURLToPath(import.meta.url), args, {
     // PAYLINK_BENCH_PROFILE=<dir>: each server writes a V8 CPU profile there (open it in Chrome DevTools).
     execArgv: [
       '--import',
@@ -167,7 +188,7 @@ async function startServer(
 }
 
 /** The child: one server, until the parent says stop. */
-async function serve(scenario: Scenario, databaseUrl: string): Promise<void> {
+async function serve(scenario: Scenario, databaseUrl: string, statusCache: string): Promise<void> {
   const send = (message: unknown) => process.send?.(message);
   if (scenario === 'baseline') {
     const app = Fastify();
@@ -192,13 +213,16 @@ async function serve(scenario: Scenario, databaseUrl: string): Promise<void> {
     PAYLINK_RATE_LIMIT: '1000000/s',
     PAYLINK_RATE_LIMIT_BURST: '1000000',
     PAYLINK_LOG_LEVEL: 'info',
+    PAYLINK_STATUS_CACHE_ENTRIES: statusCache === 'uncached' ? '0' : '10000',
   });
   // Production logging (two lines per request at info, with redaction), into /dev/null.
   const logger = createLogger(config.logLevel, pino.destination({ dest: '/dev/null', sync: false }));
   const stores = createStores(handle);
   const clock = systemClock;
+  const paymentChanges = handle.followPaymentChanges(logger);
   const app = await buildApp({
     ...stores,
+    paymentChanges,
     deposits: { live: depositPlanner(TEST_CHAIN) },
     rates: createRates(config, clock, logger),
     clock,
@@ -218,6 +242,7 @@ async function serve(scenario: Scenario, databaseUrl: string): Promise<void> {
   send({ port: (app.server.address() as { port: number }).port, apiKey });
   process.once('message', async () => {
     await app.close();
+    await paymentChanges.close();
     await handle.close();
     send({ maxRssKb: process.resourceUsage().maxRSS });
     process.exit(0);
@@ -243,7 +268,11 @@ async function throwawayPostgres(adminUrl: string): Promise<{ url: string; drop:
 
 const serveAt = process.argv.indexOf('--serve');
 if (serveAt !== -1) {
-  await serve(process.argv[serveAt + 1] as Scenario, process.argv[serveAt + 2] ?? '');
+  await serve(
+    process.argv[serveAt + 1] as Scenario,
+    process.argv[serveAt + 2] ?? '',
+    process.argv[serveAt + 3] ?? '',
+  );
 } else if (isMain(import.meta.url)) {
   for (const line of await runApiBench()) process.stdout.write(`${line}\n`);
 }

@@ -114,6 +114,8 @@ export interface Config {
   readonly trustProxy: boolean | number | readonly string[];
   /** How long an authenticated API key is remembered by an API process (0: looked up on every request). */
   readonly authCacheTtlMs: number;
+  /** Status responses an API process keeps until their payment changes (0: none; docs/decisions/0010). */
+  readonly statusCacheEntries: number;
   /** When /readyz calls the chain watcher failing. */
   readonly readiness: { readonly maxLagBlocks: number; readonly maxStallMs: number };
   readonly webhooks: {
@@ -323,6 +325,7 @@ const envSchema = z.object({
       }
       return ms;
     }),
+  PAYLINK_STATUS_CACHE_ENTRIES: z.coerce.number().int().min(0).max(1_000_000).default(10_000),
   PAYLINK_READY_MAX_LAG_BLOCKS: z.coerce.number().int().min(1).max(1_000_000).default(100),
   PAYLINK_READY_MAX_STALL: duration('PAYLINK_READY_MAX_STALL').default(120_000),
   PAYLINK_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -437,6 +440,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     trustProxy: e.PAYLINK_TRUST_PROXY,
     authCacheTtlMs: e.PAYLINK_AUTH_CACHE_TTL,
+    statusCacheEntries: e.PAYLINK_STATUS_CACHE_ENTRIES,
     readiness: { maxLagBlocks: e.PAYLINK_READY_MAX_LAG_BLOCKS, maxStallMs: e.PAYLINK_READY_MAX_STALL },
     webhooks: {
       timeoutMs: e.PAYLINK_WEBHOOK_TIMEOUT,

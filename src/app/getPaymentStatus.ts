@@ -1,6 +1,6 @@
 import type { KeyMode } from '../domain/credentials.ts';
 import { PaylinkError } from '../domain/errors.ts';
-import type { Payment } from '../domain/payment.ts';
+import { type Payment, paymentTerms } from '../domain/payment.ts';
 import { derivePaymentState, type PaymentState } from '../domain/paymentStatus.ts';
 import type { Clock, Ledger, PaymentStore, TransferRecord } from './ports.ts';
 
@@ -47,11 +47,7 @@ export async function currentState(
   payment: Payment,
 ): Promise<PaymentState<TransferRecord>> {
   return derivePaymentState(
-    {
-      requiredBaseUnits: payment.quote.usdcBaseUnits,
-      underpaymentToleranceBps: payment.underpaymentToleranceBps,
-      expiresAt: payment.expiresAt,
-    },
+    paymentTerms(payment),
     await deps.ledger.listTransfers(payment.id),
     deps.clock.now(),
   );

@@ -120,6 +120,16 @@ export interface PaymentStore {
   listForMerchant(query: PaymentListQuery): Promise<Payment[]>;
 }
 
+/**
+ * Whether a payment (its row or its transfers) may have changed since a reader looked: what keeps a cache of
+ * status reads correct (adapters/db/paymentChanges.ts, docs/decisions/0010-status-read-cache.md). A reader takes
+ * the mark before reading; what it read is current for as long as the mark stays the same.
+ */
+export interface PaymentChangeMarks {
+  /** The payment's mark now; null while changes cannot be followed, when nothing may be cached. */
+  markOf(paymentId: string): string | null;
+}
+
 /** A stored status, optionally only for links that expired before, or had not expired at, a moment. */
 export interface StoredStatusMatch {
   readonly status: PaymentStatus;

@@ -1,4 +1,5 @@
 import { newEventId } from '../domain/credentials.ts';
+import { paymentTerms } from '../domain/payment.ts';
 import { derivePaymentState, eventForTransition, type PaymentState } from '../domain/paymentStatus.ts';
 import { webhookEventBody } from '../domain/webhookEvent.ts';
 import type { Clock, Ledger, LedgerTransaction, TransferRecord } from './ports.ts';
@@ -30,15 +31,7 @@ export async function refreshPayments(
     const payment = await tx.lockPayment(paymentId);
     if (!payment) continue;
     const transfers = await tx.listTransfers(paymentId);
-    const state = derivePaymentState<TransferRecord>(
-      {
-        requiredBaseUnits: payment.quote.usdcBaseUnits,
-        underpaymentToleranceBps: payment.underpaymentToleranceBps,
-        expiresAt: payment.expiresAt,
-      },
-      transfers,
-      now,
-    );
+    const state = derivePaymentState<TransferRecord>(paymentTerms(payment), transfers, now);
     const txid = (state.completedBy ?? state.lastSeen)?.txHash ?? null;
     const unchanged =
       state.status === payment.status &&

@@ -1,5 +1,5 @@
 import type { KeyMode } from './credentials.ts';
-import type { PaymentStatus } from './paymentStatus.ts';
+import type { PaymentStatus, PaymentTerms } from './paymentStatus.ts';
 import type { Quote } from './quote.ts';
 
 /** Where and how the customer pays: a USDC transfer to the payment's own deposit address on one chain. */
@@ -50,4 +50,13 @@ export interface Payment {
   readonly settledBaseUnits: bigint;
   readonly payoutTxHash: string | null;
   readonly settledAt: Date | null;
+}
+
+/** What a payment's status is derived against (`derivePaymentState`). */
+export function paymentTerms(payment: Payment): PaymentTerms {
+  return {
+    requiredBaseUnits: payment.quote.usdcBaseUnits,
+    underpaymentToleranceBps: payment.underpaymentToleranceBps,
+    expiresAt: payment.expiresAt,
+  };
 }

@@ -1,5 +1,11 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { derivePaymentState, eventForTransition, type ObservedTransfer } from './paymentStatus.ts';
+import {
+  derivePaymentState,
+  eventForTransition,
+  type ObservedTransfer,
+  stateHoldsUntil,
+} from './paymentStatus.ts';
 
 const expiresAt = new Date('2026-11-21T13:00:00Z');
 const before = new Date('2026-11-21T12:30:00Z');
@@ -82,6 +88,46 @@ describe('derivePaymentState', () => {
     const tolerant = { ...terms, underpaymentToleranceBps: 100 }; // 1%
     expect(derivePaymentState(tolerant, [transfer(99_000_000n, before)], before).status).toBe('paid');
     expect(derivePaymentState(tolerant, [transfer(98_999_999n, before)], before).status).toBe('processing');
+  });
+});
+
+describe('stateHoldsUntil', () => {
+  const minute = 60_000;
+  const transfers = fc.array(
+    fc.record({
+      amountBaseUnits: fc.bigInt({ min: 0n, max: 150_000_000n }),
+      blockNumber: fc.bigInt({ min: 1n, max: 50n }),
+      logIndex: fc.nat(5),
+      blockTimestamp: fc
+        .integer({ min: -90, max: 90 })
+        .map((m) => new Date(expiresAt.getTime() + m * minute)),
+      final: fc.boolean(),
+      orphaned: fc.boolean(),
+    }),
+    { maxLength: 4 },
+  );
+  const offset = fc.integer({ min: -120 * minute, max: 120 * minute });
+
+  it('names a moment up to which, and never one after which, the derivation could change by time alone', () => {
+    fc.assert(
+      fc.property(transfers, offset, offset, (seen, fromNow, later) => {
+        const now = new Date(expiresAt.getTime() + fromNow);
+        const state = derivePaymentState(terms, seen, now);
+        const holdsUntil = stateHoldsUntil(terms, state, now);
+        const then = new Date(now.getTime() + Math.abs(later));
+        const same = derivePaymentState(terms, seen, then);
+        if (holdsUntil === null || then.getTime() <= holdsUntil.getTime()) {
+          expect(same).toStrictEqual(state);
+        }
+      }),
+    );
+  });
+
+  it('holds a pending link until its expiry, and a paid or expired one for ever', () => {
+    expect(stateHoldsUntil(terms, derivePaymentState(terms, [], before), before)).toStrictEqual(expiresAt);
+    expect(stateHoldsUntil(terms, derivePaymentState(terms, [], after), after)).toBeNull();
+    const paid = derivePaymentState(terms, [transfer(100_000_000n, before)], before);
+    expect(stateHoldsUntil(terms, paid, before)).toBeNull();
   });
 });
 

@@ -106,6 +106,15 @@ export function derivePaymentState<T extends ObservedTransfer>(
   };
 }
 
+/**
+ * The last moment `derivePaymentState` gives `state` again without a new transfer, or null for ever after: the
+ * clock only matters while an unpaid link has not yet expired.
+ */
+export function stateHoldsUntil(terms: PaymentTerms, state: PaymentState, now: Date): Date | null {
+  if (state.status === 'paid' || now.getTime() > terms.expiresAt.getTime()) return null;
+  return terms.expiresAt;
+}
+
 /** The event a change of status owes the merchant, if any (a return to `pending` after a reorg owes none). */
 export function eventForTransition(previous: PaymentStatus, next: PaymentStatus): PaymentEventType | null {
   if (previous === next || next === 'pending') return null;

@@ -72,8 +72,11 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
   let worker: Promise<void> = Promise.resolve();
   try {
     if (role !== 'worker') {
+      const paymentChanges = database.followPaymentChanges(logger);
+      closers.push(paymentChanges.close);
       const api = await buildApp({
         ...stores,
+        paymentChanges,
         deposits: {
           live: depositPlanner(chain.target),
           test: testChain && depositPlanner(testChain.target),

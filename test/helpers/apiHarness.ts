@@ -64,7 +64,18 @@ export async function startApiHarness(
   const rates = options.rates ?? createRates(config, clock, logger);
   const deposits = { live: depositPlanner(TEST_CHAIN) };
   const overrides = typeof options.overrides === 'function' ? options.overrides(database) : options.overrides;
-  const app = await buildApp({ ...stores, deposits, rates, clock, logger, config, ...overrides });
+  // As in production: status reads are cached until the database says the payment changed.
+  const paymentChanges = database.handle.followPaymentChanges(logger);
+  const app = await buildApp({
+    ...stores,
+    paymentChanges,
+    deposits,
+    rates,
+    clock,
+    logger,
+    config,
+    ...overrides,
+  });
   return {
     app,
     database,
@@ -86,6 +97,7 @@ export async function startApiHarness(
     },
     async close() {
       await app.close();
+      await paymentChanges.close();
       await database.drop();
     },
   };

@@ -3,7 +3,13 @@ import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, type SqliteDatabase, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import type { Logger } from 'pino';
 import { migrations } from './migrations/index.ts';
+import {
+  type FollowedPaymentChanges,
+  postgresPaymentChanges,
+  sqlitePaymentChanges,
+} from './paymentChanges.ts';
 import type { DatabaseSchema } from './schema.ts';
 
 export type Db = Kysely<DatabaseSchema>;
@@ -12,6 +18,8 @@ export type DialectName = 'sqlite' | 'postgres';
 export interface DatabaseHandle {
   readonly db: Db;
   readonly dialect: DialectName;
+  /** Starts following changes to payments, for the status read cache (its own connection on PostgreSQL). */
+  followPaymentChanges(logger: Logger): FollowedPaymentChanges;
   close(): Promise<void>;
 }
 
@@ -26,17 +34,26 @@ export function openDatabase(url: string, options: { poolSize?: number } = {}): 
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    const db = new Kysely<DatabaseSchema>({
-      dialect: new SqliteDialect({ database: reusingStatements(sqlite) }),
-    });
-    return { db, dialect: 'sqlite', close: () => db.destroy() };
+    const statements = reusingStatements(sqlite);
+    const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: statements }) });
+    return {
+      db,
+      dialect: 'sqlite',
+      followPaymentChanges: () => sqlitePaymentChanges(sqlite, statements.writes),
+      close: () => db.destroy(),
+    };
   }
   if (/^postgres(ql)?:\/\//.test(url)) {
     const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
     // An idle client losing its connection must not crash the process; the pool replaces it.
     pool.on('error', () => {});
     const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', close: () => db.destroy() };
+    return {
+      db,
+      dialect: 'postgres',
+      followPaymentChanges: (logger) => postgresPaymentChanges(url, logger),
+      close: () => db.destroy(),
+    };
   }
   throw new Error('database URL must be sqlite:<path> or postgres://…');
 }
@@ -49,10 +66,14 @@ const MAX_PREPARED_STATEMENTS = 500;
  * (bench/api.ts: a sixth of a status request). Statements are reused by their SQL text. Safe because Kysely's
  * SQLite driver runs one query at a time on the one connection (a mutex), and SQLite re-prepares a statement
  * by itself if the schema changed under it.
+ *
+ * Also counts the writes, as they are prepared (just before they run): the status read cache's change mark.
  */
-function reusingStatements(sqlite: SQLite.Database): SqliteDatabase {
+function reusingStatements(sqlite: SQLite.Database): SqliteDatabase & { writes: () => number } {
   const statements = new Map<string, SQLite.Statement>();
+  let writes = 0;
   return {
+    writes: () => writes,
     prepare(sql) {
       let statement = statements.get(sql);
       if (statement) {
@@ -62,6 +83,7 @@ function reusingStatements(sqlite: SQLite.Database): SqliteDatabase {
         if (statements.size >= MAX_PREPARED_STATEMENTS) statements.delete(statements.keys().next().value!);
       }
       statements.set(sql, statement);
+      if (!statement.reader) writes += 1;
       return statement;
     },
     close() {

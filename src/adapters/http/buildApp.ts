@@ -25,6 +25,7 @@ import type {
   Ledger,
   MerchantStore,
   MonitoringStore,
+  PaymentChangeMarks,
   PaymentStore,
   RateLimitStore,
   RateProvider,
@@ -48,6 +49,8 @@ export interface ApiDeps {
   /** Deposit planning on each mode's chain; without `test`, test keys get 409 TEST_MODE_UNAVAILABLE on create. */
   readonly deposits: DepositPlanners;
   readonly ledger: Ledger;
+  /** Tells the status read cache when payments change; absent: status is read from the database every time. */
+  readonly paymentChanges?: PaymentChangeMarks | undefined;
   readonly idempotency: IdempotencyStore;
   readonly rates: RateProvider;
   readonly webhooks: WebhookStore;
@@ -80,6 +83,7 @@ export interface ApiDeps {
     | 'trustProxy'
     | 'readiness'
     | 'authCacheTtlMs'
+    | 'statusCacheEntries'
   >;
 }
 

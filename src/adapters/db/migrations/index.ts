@@ -5,6 +5,7 @@ import * as webhooks from './0003_webhooks.ts';
 import * as settlement from './0005_settlement.ts';
 import * as idempotency from './0006_idempotency.ts';
 import * as testMode from './0008_test_mode.ts';
+import * as paymentChangeNotifications from './0009_payment_change_notifications.ts';
 
 /** Every migration, in order. Names sort lexically; a migration, once released, is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '0005_settlement': settlement,
   '0006_idempotency': idempotency,
   '0008_test_mode': testMode,
+  '0009_payment_change_notifications': paymentChangeNotifications,
 };

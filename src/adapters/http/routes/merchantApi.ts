@@ -5,7 +5,8 @@ import { createPayment } from '../../../app/createPayment.ts';
 import { createPaymentOnce } from '../../../app/createPaymentOnce.ts';
 import { getPaymentStatus } from '../../../app/getPaymentStatus.ts';
 import { formatMoney, formatUsdc } from '../../../domain/money.ts';
-import type { Payment } from '../../../domain/payment.ts';
+import { type Payment, paymentTerms } from '../../../domain/payment.ts';
+import { stateHoldsUntil } from '../../../domain/paymentStatus.ts';
 import { formatRate } from '../../../domain/quote.ts';
 import type { ApiDeps } from '../buildApp.ts';
 import { authenticated, keyModeOf, merchantSecurity, requireMerchant } from '../merchantAuth.ts';
@@ -19,11 +20,16 @@ import {
   PaymentStatusParams,
   PaymentStatusResponse,
 } from '../schemas.ts';
+import { statusReadCache } from '../statusReadCache.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 503: ErrorBody };
 
 /** The three merchant endpoints of the spec, paths exactly as written there. */
 export function merchantApi(deps: ApiDeps): FastifyPluginAsyncZod {
+  const statusReads =
+    deps.paymentChanges && deps.config.statusCacheEntries > 0
+      ? statusReadCache(deps.paymentChanges, deps.config.statusCacheEntries)
+      : undefined;
   return async (app) => {
     requireMerchant(app, deps);
 
@@ -95,14 +101,26 @@ export function merchantApi(deps: ApiDeps): FastifyPluginAsyncZod {
           response: { 200: PaymentStatusResponse, ...errors },
         },
       },
-      async (request) => {
-        const { payment, state } = await getPaymentStatus(
-          deps,
-          authenticated(request).id,
-          request.params.payment_id,
-          keyModeOf(request),
-        );
-        return paymentStatusResponse(payment, state);
+      async (request, reply) => {
+        const merchantId = authenticated(request).id;
+        const mode = keyModeOf(request);
+        const paymentId = request.params.payment_id.toLowerCase();
+        reply.type('application/json; charset=utf-8');
+        // A serialized body is sent as it is; the route's types only know the unserialized response.
+        const cached = statusReads?.lookup(paymentId, merchantId, mode, deps.clock.now());
+        if (cached !== undefined) return reply.send(cached as never);
+
+        const mark = statusReads?.mark(paymentId) ?? null;
+        const { payment, state } = await getPaymentStatus(deps, merchantId, paymentId, mode);
+        // Serialized by the route's schema here rather than by Fastify after return, so the cache keeps it.
+        const body = String(reply.serialize(paymentStatusResponse(payment, state)));
+        statusReads?.remember(paymentId, mark, {
+          merchantId,
+          mode,
+          body,
+          holdsUntil: stateHoldsUntil(paymentTerms(payment), state, deps.clock.now()),
+        });
+        return reply.send(body as never);
       },
     );
 
