@@ -20,25 +20,26 @@ export function forwarderImplementationOf(factory: Address): Address {
 
 export function depositPlanner(target: ChainTarget): DepositPlanner {
   const implementation = forwarderImplementationOf(target.factoryAddress);
+  // Checksummed once: they are the same for every payment on this chain.
+  const chain = {
+    chainId: target.chainId,
+    tokenAddress: getAddress(target.tokenAddress),
+    factoryAddress: getAddress(target.factoryAddress),
+    treasuryAddress: getAddress(target.treasuryAddress),
+  };
   return {
     plan({ paymentId, merchantWallet, commissionBps }) {
       const depositAddress = predictDepositAddress({
-        factory: target.factoryAddress,
+        factory: chain.factoryAddress,
         implementation,
         params: {
           merchant: getAddress(merchantWallet),
-          treasury: target.treasuryAddress,
+          treasury: chain.treasuryAddress,
           feeBps: commissionBps,
           paymentId,
         },
       });
-      return {
-        chainId: target.chainId,
-        tokenAddress: getAddress(target.tokenAddress),
-        factoryAddress: getAddress(target.factoryAddress),
-        treasuryAddress: getAddress(target.treasuryAddress),
-        depositAddress,
-      };
+      return { ...chain, depositAddress };
     },
   };
 }

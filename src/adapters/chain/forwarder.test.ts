@@ -1,5 +1,15 @@
 import fc from 'fast-check';
-import { decodeAbiParameters, getAddress, keccak256 } from 'viem';
+import {
+  type Address,
+  concat,
+  decodeAbiParameters,
+  encodeAbiParameters,
+  getAddress,
+  getContractAddress,
+  keccak256,
+  numberToHex,
+  size,
+} from 'viem';
 import { describe, expect, it } from 'vitest';
 import {
   bytes16ToUuid,
@@ -17,6 +27,7 @@ const params: ForwarderParams = {
   paymentId: '0f8fad5b-d9cb-469f-a165-70867728950e',
 };
 const factory = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
+const bytesHex = (bytes: Uint8Array): Address => `0x${Buffer.from(bytes).toString('hex')}`;
 const implementation = '0xa16E02E87b7454126E5E10d957A927A7F5B5d2be';
 
 describe('uuidToBytes16', () => {
@@ -81,6 +92,46 @@ describe('forwarderArgs and forwarderSalt', () => {
     expect(new Set(variants.map(forwarderSalt)).size).toBe(variants.length);
     const addresses = variants.map((p) => predictDepositAddress({ factory, implementation, params: p }));
     expect(new Set(addresses).size).toBe(variants.length);
+  });
+
+  it('address equals viem’s CREATE2 of the clone init code, for any params', () => {
+    const address = fc.uint8Array({ minLength: 20, maxLength: 20 }).map((b) => getAddress(bytesHex(b)));
+    fc.assert(
+      fc.property(
+        address,
+        address,
+        address,
+        address,
+        fc.integer({ min: 0, max: 10_000 }),
+        fc.uuid(),
+        (merchant, treasury, someFactory, someImplementation, feeBps, paymentId) => {
+          fc.pre(!/^0x0{40}$/.test(merchant) && !/^0x0{40}$/.test(treasury));
+          const p = { merchant, treasury, feeBps, paymentId };
+          const args = encodeAbiParameters(
+            [{ type: 'address' }, { type: 'address' }, { type: 'uint16' }, { type: 'bytes16' }],
+            [merchant, treasury, feeBps, `0x${paymentId.replaceAll('-', '')}`],
+          );
+          const initCode = concat([
+            '0x61',
+            numberToHex(size(args) + 0x2d, { size: 2 }),
+            '0x3d81600a3d39f3363d3d373d3d3d363d73',
+            someImplementation,
+            '0x5af43d82803e903d91602b57fd5bf3',
+            args,
+          ]);
+          const reference = getContractAddress({
+            opcode: 'CREATE2',
+            from: someFactory,
+            salt: keccak256(args),
+            bytecode: initCode,
+          });
+          expect(forwarderArgs(p)).toBe(args);
+          expect(
+            predictDepositAddress({ factory: someFactory, implementation: someImplementation, params: p }),
+          ).toBe(reference);
+        },
+      ),
+    );
   });
 
   it('address depends on the factory and the implementation', () => {

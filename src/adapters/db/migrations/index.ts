@@ -6,6 +6,7 @@ import * as settlement from './0005_settlement.ts';
 import * as idempotency from './0006_idempotency.ts';
 import * as testMode from './0008_test_mode.ts';
 import * as paymentChangeNotifications from './0009_payment_change_notifications.ts';
+import * as dropSupersededPaymentIndex from './0010_drop_superseded_payment_index.ts';
 
 /** Every migration, in order. Names sort lexically; a migration, once released, is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '0006_idempotency': idempotency,
   '0008_test_mode': testMode,
   '0009_payment_change_notifications': paymentChangeNotifications,
+  '0010_drop_superseded_payment_index': dropSupersededPaymentIndex,
 };
