@@ -209,12 +209,12 @@ describe.each(dialects)('health, readiness and metrics on %s', (dialect) => {
     expect(text).toContain('paylink_webhook_events{delivery_status="pending"} 1');
     expect(text).toContain('paylink_webhook_queue_depth 1');
     expect(text).toContain('paylink_webhook_oldest_owed_age_seconds 90');
-    expect(text).toContain('paylink_watcher_lag_blocks 10');
-    expect(text).toContain('paylink_watcher_lag_seconds 20'); // 10 blocks of 2 s
-    expect(text).toContain('paylink_finalized_head_age_seconds 40'); // head 1010 at the clock, finalized 990
+    expect(text).toContain('paylink_watcher_lag_blocks{chain_id="31337"} 10');
+    expect(text).toContain('paylink_watcher_lag_seconds{chain_id="31337"} 20'); // 10 blocks of 2 s
+    expect(text).toContain('paylink_finalized_head_age_seconds{chain_id="31337"} 40'); // head 1010 at the clock, finalized 990
     expect(text).toContain('paylink_relayer_balance_pol 1.5');
     expect(text).toContain('paylink_dependency_up{dependency="database"} 1');
-    expect(text).toContain('paylink_dependency_up{dependency="rpc"} 1');
+    expect(text).toContain('paylink_dependency_up{dependency="rpc",chain_id="31337"} 1');
     expect(text).toContain('process_resident_memory_bytes');
   });
 
@@ -223,10 +223,10 @@ describe.each(dialects)('health, readiness and metrics on %s', (dialect) => {
     node.down = true;
     try {
       const text = (await get('/metrics')).body;
-      expect(text).toContain('paylink_dependency_up{dependency="rpc"} 0');
+      expect(text).toContain('paylink_dependency_up{dependency="rpc",chain_id="31337"} 0');
       // prom-client writes "Nan"; Prometheus parses NaN in any case.
-      expect(text).toMatch(/^paylink_finalized_head_age_seconds nan$/im);
-      expect(text).toMatch(/^paylink_watcher_lag_blocks \d/m); // from the cursor's own head
+      expect(text).toMatch(/^paylink_finalized_head_age_seconds\{chain_id="31337"\} nan$/im);
+      expect(text).toMatch(/^paylink_watcher_lag_blocks\{chain_id="31337"\} \d/m); // from the cursor's own head
     } finally {
       node.down = false;
     }
@@ -240,6 +240,93 @@ describe.each(dialects)('health, readiness and metrics on %s', (dialect) => {
       headers: { authorization: `Bearer ${apiKey}` },
     });
     expect(h.logs()).not.toContain(apiKey);
+  });
+});
+
+describe.each(dialects)('a test chain beside the live one on %s', (dialect) => {
+  const TEST_CHAIN_ID = 80002;
+  let h: ApiHarness;
+  let live: FakeNode;
+  let test: FakeNode;
+
+  beforeAll(async () => {
+    h = await startApiHarness(dialect, {
+      overrides: (database) => {
+        live = new FakeNode(() => h.clock.now().getTime());
+        test = new FakeNode(() => h.clock.now().getTime());
+        return {
+          monitoring: monitoringRepository(database.handle.db),
+          chainProbe: { chainId: CHAIN_ID, reader: live.reader },
+          testChainProbe: { chainId: TEST_CHAIN_ID, reader: test.reader },
+          metrics: createMetrics({ defaultMetrics: false }),
+        };
+      },
+    });
+    for (const [chainId, node] of [
+      [CHAIN_ID, live],
+      [TEST_CHAIN_ID, test],
+    ] as const) {
+      await h.stores.ledger.transaction((tx) =>
+        tx.saveCursor({
+          chainId,
+          nextBlock: node.head + 1n,
+          headBlock: node.head,
+          finalizedBlock: node.finalized,
+          updatedAt: h.clock.now(),
+        }),
+      );
+    }
+  });
+  afterAll(() => h.close());
+
+  const get = (url: string) => h.app.inject({ method: 'GET', url });
+
+  it('/readyz reports the test chain beside the live one', async () => {
+    const response = await get('/readyz');
+    expect(response.statusCode).toBe(200);
+    expect(response.json().checks).toMatchObject({
+      rpc: { status: 'ok' },
+      watcher: { status: 'ok' },
+      test_rpc: { status: 'ok', details: { head_block: '1000' } },
+      test_watcher: { status: 'ok', details: { lag_blocks: 0 } },
+    });
+  });
+
+  it('a test network down is reported, yet the API stays ready; the live one down makes it unready', async () => {
+    test.down = true;
+    test.head = 1_500n;
+    try {
+      const response = await get('/readyz');
+      expect(response.statusCode).toBe(200);
+      expect(response.json().checks.test_rpc).toStrictEqual({
+        status: 'failing',
+        reason: 'RPC unreachable: Error',
+      });
+      const metrics = (await get('/metrics')).body;
+      expect(metrics).toContain(`paylink_dependency_up{dependency="rpc",chain_id="${TEST_CHAIN_ID}"} 0`);
+      expect(metrics).toContain(`paylink_dependency_up{dependency="rpc",chain_id="${CHAIN_ID}"} 1`);
+      expect(metrics).toContain(`paylink_watcher_lag_blocks{chain_id="${CHAIN_ID}"} 0`);
+      expect(metrics).toMatch(
+        new RegExp(`^paylink_finalized_head_age_seconds\\{chain_id="${TEST_CHAIN_ID}"\\} nan$`, 'im'),
+      );
+
+      test.down = false;
+      const lagging = await get('/readyz');
+      expect(lagging.statusCode).toBe(200);
+      expect(lagging.json().checks.test_watcher).toMatchObject({ status: 'failing' });
+      expect((await get('/metrics')).body).toContain(
+        `paylink_watcher_lag_blocks{chain_id="${TEST_CHAIN_ID}"} 500`,
+      );
+
+      live.down = true;
+      const unready = await get('/readyz');
+      expect(unready.statusCode).toBe(503);
+      expect(unready.json().error).toBe('Not ready: RPC unreachable: Error');
+    } finally {
+      test.down = false;
+      test.head = 1_000n;
+      live.down = false;
+    }
   });
 });
 

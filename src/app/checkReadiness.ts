@@ -1,17 +1,20 @@
 import type { ChainCursor, ChainReader, Clock, Ledger, MonitoringStore } from './ports.ts';
 
-/** What /readyz and /metrics read: the database, the chain node and the watcher's cursor. */
+/** A chain /readyz and /metrics probe: its node, and its watcher's cursor in the database. */
+export interface ChainProbe {
+  readonly chainId: number;
+  readonly reader: Pick<ChainReader, 'latestBlockNumber' | 'finalizedBlockNumber' | 'blockAt'>;
+}
+
+/** What /readyz and /metrics read: the database, the chain nodes and the watchers' cursors. */
 export interface HealthDeps {
   readonly monitoring: Pick<MonitoringStore, 'ping'>;
   readonly ledger: Pick<Ledger, 'cursor'>;
   readonly clock: Clock;
-  /** The chain this deployment watches; absent: the RPC and the watcher are not checked. */
-  readonly chain?:
-    | {
-        readonly chainId: number;
-        readonly reader: Pick<ChainReader, 'latestBlockNumber' | 'finalizedBlockNumber' | 'blockAt'>;
-      }
-    | undefined;
+  /** The live chain; absent: the RPC and the watcher are not checked. */
+  readonly chain?: ChainProbe | undefined;
+  /** The test-mode chain, when it is another chain than the live one: reported, but never makes the API unready. */
+  readonly testChain?: ChainProbe | undefined;
 }
 
 export interface ReadinessOptions {
@@ -34,6 +37,8 @@ export interface ReadinessReport {
     readonly database: CheckResult;
     readonly rpc: CheckResult;
     readonly watcher: CheckResult;
+    readonly test_rpc?: CheckResult;
+    readonly test_watcher?: CheckResult;
   };
 }
 
@@ -42,35 +47,48 @@ export interface ReadinessReport {
  * watcher (in whichever process runs it) keeps up — its cursor in the database is close to the node's head,
  * or, if behind, advanced recently. A watcher that is caught up is fine however long ago it last wrote: on a
  * quiet chain (the sandbox mines on demand) there is nothing to write.
+ *
+ * The test chain is checked the same way and reported beside, but a test network down (Amoy has its outages)
+ * must not take the live API out of a load balancer: it never makes the process unready.
  */
 export async function checkReadiness(deps: HealthDeps, options: ReadinessOptions): Promise<ReadinessReport> {
-  const [database, head] = await Promise.all([
-    settle(() => deps.monitoring.ping(), options.timeoutMs),
-    deps.chain ? settle(() => deps.chain!.reader.latestBlockNumber(), options.timeoutMs) : undefined,
-  ]);
+  const database = await settle(() => deps.monitoring.ping(), options.timeoutMs);
   const databaseCheck: CheckResult = database.ok
     ? { status: 'ok' }
     : { status: 'failing', reason: `database unreachable: ${database.error}` };
+  const [live, test] = await Promise.all([
+    deps.chain ? checkChain(deps, deps.chain, database.ok, options) : undefined,
+    deps.testChain ? checkChain(deps, deps.testChain, database.ok, options) : undefined,
+  ]);
+  const skipped = { status: 'skipped', reason: 'no chain configured for this process' } as const;
+  const checks = {
+    database: databaseCheck,
+    rpc: live?.rpc ?? skipped,
+    watcher: live?.watcher ?? skipped,
+    ...(test ? { test_rpc: test.rpc, test_watcher: test.watcher } : {}),
+  };
+  const ready = [checks.database, checks.rpc, checks.watcher].every((check) => check.status !== 'failing');
+  return { ready, checks };
+}
 
-  if (!deps.chain || head === undefined) {
-    const skipped = { status: 'skipped', reason: 'no chain configured for this process' } as const;
-    return { ready: database.ok, checks: { database: databaseCheck, rpc: skipped, watcher: skipped } };
-  }
-  const rpcCheck: CheckResult = head.ok
+async function checkChain(
+  deps: HealthDeps,
+  chain: ChainProbe,
+  databaseOk: boolean,
+  options: ReadinessOptions,
+): Promise<{ rpc: CheckResult; watcher: CheckResult }> {
+  const [head, cursor] = await Promise.all([
+    settle(() => chain.reader.latestBlockNumber(), options.timeoutMs),
+    databaseOk ? settle(() => deps.ledger.cursor(chain.chainId), options.timeoutMs) : undefined,
+  ]);
+  const rpc: CheckResult = head.ok
     ? { status: 'ok', details: { head_block: head.value.toString() } }
     : { status: 'failing', reason: `RPC unreachable: ${head.error}` };
-
-  let watcherCheck: CheckResult;
-  if (!database.ok) {
-    watcherCheck = { status: 'skipped', reason: 'database unreachable' };
-  } else {
-    const cursor = await settle(() => deps.ledger.cursor(deps.chain!.chainId), options.timeoutMs);
-    watcherCheck = cursor.ok
-      ? judgeWatcher(cursor.value, head.ok ? head.value : undefined, deps.clock.now(), options)
-      : { status: 'failing', reason: `watcher cursor unreadable: ${cursor.error}` };
-  }
-  const ready = [databaseCheck, rpcCheck, watcherCheck].every((check) => check.status !== 'failing');
-  return { ready, checks: { database: databaseCheck, rpc: rpcCheck, watcher: watcherCheck } };
+  let watcher: CheckResult;
+  if (!cursor) watcher = { status: 'skipped', reason: 'database unreachable' };
+  else if (!cursor.ok) watcher = { status: 'failing', reason: `watcher cursor unreadable: ${cursor.error}` };
+  else watcher = judgeWatcher(cursor.value, head.ok ? head.value : undefined, deps.clock.now(), options);
+  return { rpc, watcher };
 }
 
 /** Blocks between the last block the watcher scanned and the head (the node's now, else the cursor's own). */

@@ -1,4 +1,4 @@
-import { type HealthDeps, settle, watcherLagBlocks } from './checkReadiness.ts';
+import { type ChainProbe, type HealthDeps, settle, watcherLagBlocks } from './checkReadiness.ts';
 import type { MonitoringStore } from './ports.ts';
 
 export interface MeasureDeps extends Omit<HealthDeps, 'monitoring'> {
@@ -8,12 +8,17 @@ export interface MeasureDeps extends Omit<HealthDeps, 'monitoring'> {
 /** Gauges' values at one moment; a value that could not be read is absent (its gauge keeps no stale value). */
 export interface ServiceMeasurements {
   readonly databaseUp: boolean;
-  /** Absent when no chain is configured for this process. */
-  readonly rpcUp?: boolean;
   readonly paymentsByStatus?: ReadonlyMap<string, number>;
   readonly webhookEventsByStatus?: ReadonlyMap<string, number>;
   /** Age of the oldest event still owed a delivery; 0 when none is. */
   readonly webhookOldestOwedSeconds?: number;
+  /** One per chain this process probes (the live one, and the test one when it is another chain). */
+  readonly chains: readonly ChainMeasurements[];
+}
+
+export interface ChainMeasurements {
+  readonly chainId: number;
+  readonly rpcUp: boolean;
   readonly watcherLagBlocks?: number;
   /** Time between the last block the watcher scanned and the head block, by their timestamps. */
   readonly watcherLagSeconds?: number;
@@ -23,25 +28,25 @@ export interface ServiceMeasurements {
   readonly finalizedHeadAgeSeconds?: number;
 }
 
+const seconds = (ms: number) => Math.max(0, ms) / 1000;
+
 /**
- * Reads what /metrics reports, from the database and the chain node: the API process exposes the numbers of
+ * Reads what /metrics reports, from the database and the chain nodes: the API process exposes the numbers of
  * the whole deployment (workers have no HTTP port), so they come from shared state, not from the worker's memory.
  * Each read is bounded in time; one failing read leaves the others.
  */
 export async function measureService(deps: MeasureDeps, timeoutMs: number): Promise<ServiceMeasurements> {
   const nowMs = deps.clock.now().getTime();
-  const seconds = (ms: number) => Math.max(0, ms) / 1000;
-  const chain = deps.chain;
-  const [ping, payments, webhooks, cursor, head, finalized] = await Promise.all([
+  const chains = [deps.chain, deps.testChain].filter((chain) => chain !== undefined);
+  const [ping, payments, webhooks, ...chainMeasurements] = await Promise.all([
     settle(() => deps.monitoring.ping(), timeoutMs),
     settle(() => deps.monitoring.countPaymentsByStatus(), timeoutMs),
     settle(() => deps.monitoring.webhookQueue(), timeoutMs),
-    chain ? settle(() => deps.ledger.cursor(chain.chainId), timeoutMs) : undefined,
-    chain ? settle(() => chain.reader.latestBlockNumber(), timeoutMs) : undefined,
-    chain ? settle(() => chain.reader.finalizedBlockNumber(), timeoutMs) : undefined,
+    ...chains.map((chain) => measureChain(deps, chain, nowMs, timeoutMs)),
   ]);
   const result: { -readonly [K in keyof ServiceMeasurements]: ServiceMeasurements[K] } = {
     databaseUp: ping.ok,
+    chains: chainMeasurements,
   };
   if (payments.ok) result.paymentsByStatus = payments.value;
   if (webhooks.ok) {
@@ -49,11 +54,26 @@ export async function measureService(deps: MeasureDeps, timeoutMs: number): Prom
     const oldest = webhooks.value.oldestOwedAt;
     result.webhookOldestOwedSeconds = oldest ? seconds(nowMs - oldest.getTime()) : 0;
   }
-  if (!chain) return result;
-  result.rpcUp = head?.ok === true;
+  return result;
+}
 
-  if (cursor?.ok && cursor.value) {
-    const headNumber = head?.ok ? head.value : undefined;
+async function measureChain(
+  deps: MeasureDeps,
+  chain: ChainProbe,
+  nowMs: number,
+  timeoutMs: number,
+): Promise<ChainMeasurements> {
+  const [cursor, head, finalized] = await Promise.all([
+    settle(() => deps.ledger.cursor(chain.chainId), timeoutMs),
+    settle(() => chain.reader.latestBlockNumber(), timeoutMs),
+    settle(() => chain.reader.finalizedBlockNumber(), timeoutMs),
+  ]);
+  const result: { -readonly [K in keyof ChainMeasurements]: ChainMeasurements[K] } = {
+    chainId: chain.chainId,
+    rpcUp: head.ok,
+  };
+  if (cursor.ok && cursor.value) {
+    const headNumber = head.ok ? head.value : undefined;
     const lag = watcherLagBlocks(cursor.value, headNumber);
     result.watcherLagBlocks = Number(lag);
     result.watcherCursorAgeSeconds = seconds(nowMs - cursor.value.updatedAt.getTime());
@@ -71,7 +91,7 @@ export async function measureService(deps: MeasureDeps, timeoutMs: number): Prom
       }
     }
   }
-  if (finalized?.ok) {
+  if (finalized.ok) {
     const block = await settle(() => chain.reader.blockAt(finalized.value), timeoutMs);
     if (block.ok && block.value)
       result.finalizedHeadAgeSeconds = seconds(nowMs - block.value.timestamp.getTime());

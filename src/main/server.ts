@@ -87,6 +87,13 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
           chainId: chain.target.chainId,
           reader: chainReader(createRpcClient(chain.rpcUrls, 2_000), config.chain.finality),
         },
+        testChainProbe:
+          testChain && config.testChain && testChain.target.chainId !== chain.target.chainId
+            ? {
+                chainId: testChain.target.chainId,
+                reader: chainReader(createRpcClient(testChain.rpcUrls, 2_000), config.testChain.finality),
+              }
+            : undefined,
         rates: createRates(config, clock, logger),
         clock,
         logger,

@@ -16,6 +16,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
+import type { ChainProbe } from '../../app/checkReadiness.ts';
 import type {
   ChainReader,
   Clock,
@@ -61,12 +62,9 @@ export interface ApiDeps {
   /** Aggregate reads for /metrics and /readyz (adapters/db/monitoringRepository.ts). */
   readonly monitoring?: MonitoringStore | undefined;
   /** The chain /readyz and /metrics probe; absent: RPC and watcher are reported as not checked. */
-  readonly chainProbe?:
-    | {
-        readonly chainId: number;
-        readonly reader: Pick<ChainReader, 'latestBlockNumber' | 'finalizedBlockNumber' | 'blockAt'>;
-      }
-    | undefined;
+  readonly chainProbe?: ChainProbe | undefined;
+  /** The test-mode chain when it is another chain: probed and reported too, never gating readiness. */
+  readonly testChainProbe?: ChainProbe | undefined;
   /** This process's registry, shared with its background jobs; absent: the app makes its own. */
   readonly metrics?: Metrics | undefined;
   /** Rate-limit buckets; absent: Redis when PAYLINK_REDIS_URL is set, else memory (closed with the app). */

@@ -51,6 +51,7 @@ export async function registerPlatform(app: FastifyInstance, deps: ApiDeps): Pro
       ledger: deps.ledger,
       clock: deps.clock,
       chain: deps.chainProbe,
+      testChain: deps.testChainProbe,
       metrics,
       readiness: deps.config.readiness,
     }),

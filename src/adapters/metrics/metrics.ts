@@ -44,8 +44,8 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
   });
   const up = new Gauge({
     name: 'paylink_dependency_up',
-    help: '1 when the dependency answered the last scrape, else 0',
-    labelNames: ['dependency'] as const,
+    help: '1 when the dependency answered the last scrape, else 0 (rpc: one per chain_id)',
+    labelNames: ['dependency', 'chain_id'] as const,
     registers,
   });
   const payments = new Gauge({
@@ -73,21 +73,25 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
   const lagBlocks = new Gauge({
     name: 'paylink_watcher_lag_blocks',
     help: "Blocks between the chain watcher's last scanned block and the node's head",
+    labelNames: ['chain_id'] as const,
     registers,
   });
   const lagSeconds = new Gauge({
     name: 'paylink_watcher_lag_seconds',
     help: "Time between the watcher's last scanned block and the head block, by block timestamps",
+    labelNames: ['chain_id'] as const,
     registers,
   });
   const cursorAge = new Gauge({
     name: 'paylink_watcher_cursor_age_seconds',
     help: 'Time since the chain watcher last advanced its cursor',
+    labelNames: ['chain_id'] as const,
     registers,
   });
   const finalizedAge = new Gauge({
     name: 'paylink_finalized_head_age_seconds',
     help: "Now minus the timestamp of the node's finalized block",
+    labelNames: ['chain_id'] as const,
     registers,
   });
   const relayerBalance = new Gauge({
@@ -98,9 +102,13 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
 
   /**
    * A value that could not be read is NaN ("unknown"), never the last one read: a dashboard shows a gap rather
-   * than a stale number, and paylink_dependency_up says why. (An unlabelled gauge cannot be left out.)
+   * than a stale number, and paylink_dependency_up says why.
    */
-  const setOrUnknown = (gauge: Gauge, value: number | undefined) => gauge.set(value ?? Number.NaN);
+  const setOrUnknown = (
+    gauge: Gauge<string>,
+    value: number | undefined,
+    labels: Record<string, string> = {},
+  ) => gauge.set(labels, value ?? Number.NaN);
   const setByLabel = (
     gauge: Gauge<string>,
     label: string,
@@ -124,18 +132,23 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
       relayerBalance.set(Number(wei / WEI_PER_POL) + Number((wei % WEI_PER_POL) / 10n ** 12n) / 1e6);
     },
     record(m) {
+      up.reset();
       up.set({ dependency: 'database' }, m.databaseUp ? 1 : 0);
-      if (m.rpcUp === undefined) up.remove({ dependency: 'rpc' });
-      else up.set({ dependency: 'rpc' }, m.rpcUp ? 1 : 0);
       setByLabel(payments, 'status', m.paymentsByStatus);
       setByLabel(webhookEvents, 'delivery_status', m.webhookEventsByStatus);
       const owed = m.webhookEventsByStatus;
       setOrUnknown(webhookQueueDepth, owed && (owed.get('pending') ?? 0) + (owed.get('delivering') ?? 0));
       setOrUnknown(webhookOldest, m.webhookOldestOwedSeconds);
-      setOrUnknown(lagBlocks, m.watcherLagBlocks);
-      setOrUnknown(lagSeconds, m.watcherLagSeconds);
-      setOrUnknown(cursorAge, m.watcherCursorAgeSeconds);
-      setOrUnknown(finalizedAge, m.finalizedHeadAgeSeconds);
+      // A chain no longer probed leaves no series behind.
+      for (const gauge of [lagBlocks, lagSeconds, cursorAge, finalizedAge]) gauge.reset();
+      for (const chain of m.chains) {
+        const labels = { chain_id: String(chain.chainId) };
+        up.set({ dependency: 'rpc', ...labels }, chain.rpcUp ? 1 : 0);
+        setOrUnknown(lagBlocks, chain.watcherLagBlocks, labels);
+        setOrUnknown(lagSeconds, chain.watcherLagSeconds, labels);
+        setOrUnknown(cursorAge, chain.watcherCursorAgeSeconds, labels);
+        setOrUnknown(finalizedAge, chain.finalizedHeadAgeSeconds, labels);
+      }
     },
   };
 }
