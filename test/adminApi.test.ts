@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashApiKey } from '../src/domain/credentials.ts';
 import { ADMIN_TOKEN, type ApiHarness, startApiHarness } from './helpers/apiHarness.ts';
 import { dialects } from './helpers/database.ts';
 
@@ -72,7 +73,29 @@ describe.each(dialects)('admin API on %s', (dialect) => {
     expect((await convertWith(created.api_key)).statusCode).toBe(200);
   });
 
+  it('issues a test-mode key beside the live one when asked, and only then', async () => {
+    const both = await newMerchant({ test_key: true });
+    expect(both.test_api_key).toMatch(/^sk_test_[0-9A-Za-z]{43}$/);
+    expect((await convertWith(both.test_api_key)).statusCode).toBe(200);
+    const { db } = h.database.handle;
+    const { merchant_id } = await db
+      .selectFrom('api_keys')
+      .select('merchant_id')
+      .where('key_hash', '=', hashApiKey(both.api_key))
+      .executeTakeFirstOrThrow();
+    const modes = await db
+      .selectFrom('api_keys')
+      .select('mode')
+      .where('merchant_id', '=', merchant_id)
+      .orderBy('mode')
+      .execute();
+    expect(modes.map((k) => k.mode)).toStrictEqual(['live', 'test']);
+    expect((await newMerchant()).test_api_key).toBeUndefined();
+    expect((await newMerchant({ test_key: false })).test_api_key).toBeUndefined();
+  });
+
   it.each([
+    ['test_key', { test_key: 'yes' }],
     ['wallet_address', { wallet_address: '0x123' }],
     ['wallet_address', { wallet_address: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293bc' }], // bad checksum
     ['wallet_address', { wallet_address: '0x0000000000000000000000000000000000000000' }],

@@ -41,6 +41,13 @@ const MerchantInput = z.object(
   { error: 'must be a JSON object' },
 );
 
+const CreateMerchantInput = MerchantInput.extend({
+  test_key: z
+    .boolean({ error: 'must be true or false' })
+    .optional()
+    .meta({ description: 'Also issue a test-mode key (sk_test_…): payments on the test chain only' }),
+});
+
 const MerchantView = z
   .object({
     public_id: z.string(),
@@ -60,6 +67,7 @@ const Credentials = z.object({
   merchant: MerchantView,
   api_key: z.string().meta({ description: 'Shown once; store it now' }),
   webhook_secret: z.string().optional().meta({ description: 'Standard Webhooks signing secret (whsec_…)' }),
+  test_api_key: z.string().optional().meta({ description: 'With test_key: the test-mode key, shown once' }),
 });
 
 const IdParams = z.object({ public_id: z.string() });
@@ -106,21 +114,23 @@ export function adminApi(deps: ApiDeps, adminToken: string): FastifyPluginAsyncZ
           summary: 'Create a merchant',
           tags: ['admin'],
           security,
-          body: MerchantInput,
+          body: CreateMerchantInput,
           response: { 201: Credentials, ...errors },
         },
       },
       async (request, reply) => {
         if (!request.body.name) throw new ValidationError('name', 'is required');
-        const { merchant, apiKey } = await createMerchant(admin, {
-          ...fields(request.body),
-          name: request.body.name,
-        });
+        const { merchant, apiKey, testApiKey } = await createMerchant(
+          admin,
+          { ...fields(request.body), name: request.body.name },
+          { testKey: request.body.test_key === true },
+        );
         request.log.info({ merchant: merchant.id }, 'merchant created');
         return reply.status(201).send({
           merchant: describeMerchant(merchant),
           api_key: apiKey,
           webhook_secret: merchant.webhookSecret,
+          ...(testApiKey ? { test_api_key: testApiKey } : {}),
         });
       },
     );
