@@ -23,7 +23,7 @@ describe.each(dialects)('status read cache on %s', (dialect) => {
     h = await startApiHarness(dialect, {
       // Counts the database reads behind status responses.
       overrides: (database) => {
-        const payments = paymentRepository(database.handle.db);
+        const payments = paymentRepository(database.handle);
         const findForMerchant: PaymentStore['findForMerchant'] = (...args) => {
           reads += 1;
           return payments.findForMerchant(...args);

@@ -39,7 +39,7 @@ export function createRates(config: Config, clock: Clock, logger: Logger): RateP
 export function createStores(handle: DatabaseHandle) {
   return {
     merchants: merchantRepository(handle.db),
-    payments: paymentRepository(handle.db),
+    payments: paymentRepository(handle),
     ledger: ledgerRepository(handle),
     settlements: settlementRepository(handle),
     idempotency: idempotencyRepository(handle.db),

@@ -6,7 +6,8 @@ import { parseDecimal } from '../../domain/decimal.ts';
 import type { Deposit, Payment } from '../../domain/payment.ts';
 import { PAYMENT_STATUSES, type PaymentStatus } from '../../domain/paymentStatus.ts';
 import { formatRate } from '../../domain/quote.ts';
-import type { Db } from './database.ts';
+import type { DatabaseHandle, Db } from './database.ts';
+import { groupCommit } from './groupCommit.ts';
 import { storedIdempotencyKey } from './idempotencyRepository.ts';
 import type { PaymentsTable } from './schema.ts';
 
@@ -111,12 +112,26 @@ function paymentRow(payment: Payment): Insertable<PaymentsTable> {
   };
 }
 
-export function paymentRepository(db: Db): PaymentStore {
+/** Rows per group-committed insert: well under PostgreSQL's 65,535 bind parameters at 36 columns a row. */
+const MAX_INSERT_BATCH = 100;
+
+export function paymentRepository(handle: DatabaseHandle): PaymentStore {
+  const { db } = handle;
+  const insertRows = (rows: readonly Insertable<PaymentsTable>[]) =>
+    db
+      .insertInto('payments')
+      .values([...rows])
+      .execute()
+      .then(() => {});
+  const insertRow =
+    handle.dialect === 'postgres'
+      ? groupCommit(insertRows, MAX_INSERT_BATCH)
+      : (row: Insertable<PaymentsTable>) => insertRows([row]);
   return {
     async insert(payment, options = {}) {
       const { idempotencyKey } = options;
       if (idempotencyKey === undefined) {
-        await db.insertInto('payments').values(paymentRow(payment)).execute();
+        await insertRow(paymentRow(payment));
         return;
       }
       await db.transaction().execute(async (trx) => {
