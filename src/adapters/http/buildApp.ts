@@ -18,7 +18,6 @@ import {
 import type { Logger } from 'pino';
 import type { ChainProbe } from '../../app/checkReadiness.ts';
 import type {
-  ChainReader,
   Clock,
   DepositPlanners,
   HostResolver,
