@@ -27,13 +27,12 @@ const SQLITE_EXTERNAL_WRITES_POLL_MS = 100;
 export function sqlitePaymentChanges(
   sqlite: SQLite.Database,
   localWrites: () => number,
-  pollMs = SQLITE_EXTERNAL_WRITES_POLL_MS,
 ): FollowedPaymentChanges {
   const dataVersion = sqlite.prepare('pragma data_version').pluck();
   let externalWrites = dataVersion.get();
   const poll = setInterval(() => {
     if (sqlite.open) externalWrites = dataVersion.get();
-  }, pollMs);
+  }, SQLITE_EXTERNAL_WRITES_POLL_MS);
   poll.unref();
   return {
     markOf: () => `${externalWrites}.${localWrites()}`,
