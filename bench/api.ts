@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
+import type autocannon from 'autocannon';
 import Fastify from 'fastify';
 import pg from 'pg';
 import pino from 'pino';
@@ -16,6 +16,7 @@ import { systemClock } from '../src/app/ports.ts';
 import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/main/logger.ts';
 import { createRates, createStores } from '../src/main/wiring.ts';
+import type { LoadResult, LoadRun } from './loadGenerator.ts';
 import { fmt, isMain } from './support.ts';
 
 /**
@@ -25,7 +26,9 @@ import { fmt, isMain } from './support.ts';
  * ≥ 15 % on PostgreSQL.
  *
  * Each server runs in its own child process, so the load generator never shares its event loop and the peak RSS
- * reported is the server's alone. The app is the real one: real stores, request logging at info (to /dev/null),
+ * reported is the server's alone; all are started first and idle while another is measured. Every run follows
+ * a baseline run of its own and is divided by it, so a slow minute on the shared machine moves both sides of a
+ * ratio; rounds of all of it give the medians shown. The app is the real one: real stores, request logging at info (to /dev/null),
  * rate limiting on (with a bucket no run can drain), the metrics histogram, the status read cache (repeated
  * polls of one payment, as a merchant waiting for it polls; a second server without the cache shows what a
  * poll costs right after its payment changed).
@@ -33,6 +36,8 @@ import { fmt, isMain } from './support.ts';
 const DURATION_S = 5;
 const WARMUP_S = 1;
 const CONNECTIONS = 10;
+/** Rounds of every run: the machine is shared, and one run's ratio can be off by a tenth either way. */
+const ROUNDS = 3;
 
 type Scenario = 'baseline' | 'sqlite' | 'postgres';
 
@@ -41,13 +46,7 @@ interface Served {
   readonly apiKey: string;
 }
 
-interface Measured {
-  readonly name: string;
-  readonly requestsPerSecond: number;
-  readonly p99Ms: number;
-  readonly non2xx: number;
-  readonly errors: number;
-}
+type Measured = LoadResult;
 
 const TEST_CHAIN = {
   chainId: 31337,
@@ -58,73 +57,127 @@ const TEST_CHAIN = {
 
 export async function runApiBench(): Promise<string[]> {
   const lines = [
-    `api: autocannon, ${CONNECTIONS} connections, ${DURATION_S} s per run (after ${WARMUP_S} s of warm-up), one server process each`,
+    `api: autocannon, ${CONNECTIONS} connections, ${DURATION_S} s per run (after ${WARMUP_S} s of warm-up), one server process each;`,
+    `     ${ROUNDS} rounds, each run right after a baseline run of its own; medians of the rounds shown`,
   ];
-  const baselineServer = await startServer('baseline');
-  const baseline = await measure('bare Fastify GET (baseline)', {
-    url: `http://127.0.0.1:${baselineServer.served.port}/`,
-  });
-  const baselineRss = await baselineServer.stop();
-  lines.push(row(baseline, baseline.requestsPerSecond, undefined, baselineRss));
-
-  const sqliteDir = mkdtempSync(join(tmpdir(), 'paylink-bench-'));
+  const servers: BenchServer[] = [];
+  const cleanups: (() => Promise<void>)[] = [];
   try {
-    lines.push(...(await benchDatabase('SQLite', `sqlite:${join(sqliteDir, 'bench.db')}`, baseline, 0.25)));
-  } finally {
-    rmSync(sqliteDir, { recursive: true, force: true });
-  }
+    const baselineServer = await startServer('baseline');
+    servers.push(baselineServer);
+    const baseline: Target = {
+      name: 'bare Fastify GET (baseline)',
+      server: baselineServer,
+      options: { url: `http://127.0.0.1:${baselineServer.served.port}/` },
+    };
 
-  const adminUrl = process.env.PAYLINK_TEST_DATABASE_URL;
-  if (adminUrl) {
-    const { url, drop } = await throwawayPostgres(adminUrl);
-    try {
-      lines.push(...(await benchDatabase('PostgreSQL', url, baseline, 0.15)));
-    } finally {
-      await drop();
+    const targets: Target[] = [];
+    const sqliteDir = mkdtempSync(join(tmpdir(), 'paylink-bench-'));
+    cleanups.push(async () => rmSync(sqliteDir, { recursive: true, force: true }));
+    targets.push(
+      ...(await databaseTargets(
+        'SQLite',
+        'sqlite',
+        (variant) => `sqlite:${join(sqliteDir, `${variant}.db`)}`,
+        0.25,
+        servers,
+      )),
+    );
+    const adminUrl = process.env.PAYLINK_TEST_DATABASE_URL;
+    if (adminUrl) {
+      const { url, drop } = await throwawayPostgres(adminUrl);
+      cleanups.push(drop);
+      targets.push(...(await databaseTargets('PostgreSQL', 'postgres', () => url, 0.15, servers)));
     }
-  } else {
-    lines.push('  PostgreSQL: skipped (set PAYLINK_TEST_DATABASE_URL to measure it)');
+
+    type Run = { measured: Measured; ratio: number };
+    const runs = new Map<Target, Run[]>([baseline, ...targets].map((target) => [target, []]));
+    // Reads first, creates last: the writes leave the databases busy (checkpoints, autovacuum) for a while.
+    const ordered = [...targets].sort((a, b) => Number(a.writes === true) - Number(b.writes === true));
+    for (let round = 0; round < ROUNDS; round += 1) {
+      for (const target of ordered) {
+        for (const server of servers) {
+          if (server === target.server || server === baseline.server) server.thaw();
+          else server.freeze();
+        }
+        // Each run right after a baseline run of its own: the two see the same machine.
+        const base = await measure(baseline.options);
+        runs.get(baseline)!.push({ measured: base, ratio: 1 });
+        const measured = await measure(target.options);
+        runs.get(target)!.push({ measured, ratio: measured.requestsPerSecond / base.requestsPerSecond });
+      }
+    }
+    const peakRss = new Map<unknown, number>();
+    for (const server of servers.splice(0)) peakRss.set(server, await server.stop());
+    for (const [target, measured] of runs) lines.push(row(target, measured, peakRss.get(target.server) ?? 0));
+    if (!adminUrl) lines.push('  PostgreSQL: skipped (set PAYLINK_TEST_DATABASE_URL to measure it)');
+  } finally {
+    for (const server of servers) await server.stop();
+    for (const cleanup of cleanups) await cleanup();
   }
   return lines;
 }
 
-async function benchDatabase(label: string, databaseUrl: string, baseline: Measured, createGoal: number) {
-  const scenario = label === 'SQLite' ? 'sqlite' : 'postgres';
-  const server = await startServer(scenario, databaseUrl);
-  const base = `http://127.0.0.1:${server.served.port}`;
-  const headers = { 'x-api-key': server.served.apiKey, 'content-type': 'application/json' };
+interface BenchServer {
+  readonly served: Served;
+  freeze(): void;
+  thaw(): void;
+  /** Ends the server; resolves to its peak RSS in KiB. */
+  stop(): Promise<number>;
+}
+
+interface Target {
+  readonly name: string;
+  readonly server: BenchServer;
+  readonly options: autocannon.Options;
+  readonly goal?: number;
+  readonly writes?: boolean;
+}
+
+/**
+ * On one database: the app's /healthz (no I/O: how much of the gap is framework, hooks and logging), status
+ * (polled repeatedly, as a merchant waiting for a payment does: the status cache answers), create, and, on a
+ * second server with the status cache off, status as it costs right after its payment changed.
+ */
+async function databaseTargets(
+  label: string,
+  scenario: 'sqlite' | 'postgres',
+  databaseUrl: (variant: 'cached' | 'uncached') => string,
+  createGoal: number,
+  servers: BenchServer[],
+): Promise<Target[]> {
   const body = JSON.stringify({ amount: 25, currency: 'EUR', order_id: 'bench' });
-  const paymentId = await createOne(base, headers, body);
-
-  // The same app on a route without I/O: how much of the gap is framework, hooks and logging, not the database.
-  const health = await measure(`${label} app GET /healthz`, { url: `${base}/healthz` });
-  const status = await measure(`${label} GET status`, {
-    url: `${base}/payments/api/status/${paymentId}/`,
-    headers: { 'x-api-key': server.served.apiKey },
-  });
-  const create = await measure(`${label} POST create`, {
-    url: `${base}/payments/api/create/`,
-    method: 'POST',
-    headers,
-    body,
-  });
-  const rss = await server.stop();
-
-  // The same read with the status cache off: what a poll costs when its payment has just changed.
-  const uncachedServer = await startServer(scenario, databaseUrl, 'uncached');
-  const uncachedBase = `http://127.0.0.1:${uncachedServer.served.port}`;
-  const uncachedHeaders = { ...headers, 'x-api-key': uncachedServer.served.apiKey };
-  const uncachedId = await createOne(uncachedBase, uncachedHeaders, body);
-  const uncached = await measure(`${label} GET status, uncached`, {
-    url: `${uncachedBase}/payments/api/status/${uncachedId}/`,
-    headers: { 'x-api-key': uncachedServer.served.apiKey },
-  });
-  const uncachedRss = await uncachedServer.stop();
+  const start = async (variant: 'cached' | 'uncached') => {
+    const server = await startServer(scenario, databaseUrl(variant), variant);
+    servers.push(server);
+    const base = `http://127.0.0.1:${server.served.port}`;
+    const headers = { 'x-api-key': server.served.apiKey, 'content-type': 'application/json' };
+    const statusUrl = `${base}/payments/api/status/${await createOne(base, headers, body)}/`;
+    return { server, base, headers, statusUrl };
+  };
+  const cached = await start('cached');
+  const uncached = await start('uncached');
+  const apiKey = (s: typeof cached) => ({ 'x-api-key': s.server.served.apiKey });
   return [
-    row(health, baseline.requestsPerSecond, undefined, rss),
-    row(status, baseline.requestsPerSecond, 0.5, rss),
-    row(uncached, baseline.requestsPerSecond, undefined, uncachedRss),
-    row(create, baseline.requestsPerSecond, createGoal, rss),
+    { name: `${label} app GET /healthz`, server: cached.server, options: { url: `${cached.base}/healthz` } },
+    {
+      name: `${label} GET status`,
+      server: cached.server,
+      options: { url: cached.statusUrl, headers: apiKey(cached) },
+      goal: 0.5,
+    },
+    {
+      name: `${label} GET status, uncached`,
+      server: uncached.server,
+      options: { url: uncached.statusUrl, headers: apiKey(uncached) },
+    },
+    {
+      name: `${label} POST create`,
+      server: cached.server,
+      options: { url: `${cached.base}/payments/api/create/`, method: 'POST', headers: cached.headers, body },
+      goal: createGoal,
+      writes: true,
+    },
   ];
 }
 
@@ -134,33 +187,52 @@ async function createOne(base: string, headers: Record<string, string>, body: st
   return ((await created.json()) as { payment_id: string }).payment_id;
 }
 
-function row(m: Measured, baselineRps: number, goal: number | undefined, peakRssKb: number): string {
-  const ratio = m.requestsPerSecond / baselineRps;
+function row(
+  target: Target,
+  runs: readonly { measured: Measured; ratio: number }[],
+  peakRssKb: number,
+): string {
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  const ratio = median(runs.map((r) => r.ratio));
+  const rps = median(runs.map((r) => r.measured.requestsPerSecond));
+  const p99 = median(runs.map((r) => r.measured.p99Ms));
+  const failed = runs.reduce((n, r) => n + r.measured.non2xx + r.measured.errors, 0);
+  const { goal } = target;
   const verdict =
     goal === undefined ? 'reference' : `goal ≥ ${goal * 100} %: ${ratio >= goal ? 'met' : 'NOT met'}`;
-  const failures = m.non2xx + m.errors > 0 ? `, ${fmt(m.non2xx)} non-2xx, ${fmt(m.errors)} errors` : '';
-  return `  ${m.name.padEnd(30)} ${fmt(m.requestsPerSecond).padStart(8)} req/s  ${fmt(ratio * 100, 1).padStart(5)} %  p99 ${fmt(m.p99Ms, 1)} ms  peak RSS ${fmt(peakRssKb / 1024)} MiB  (${verdict}${failures})`;
+  // Each round's ratio, so the spread is in view; the baseline's own runs are its many rounds.
+  const spread =
+    goal === undefined && ratio === 1 ? '' : ` (${runs.map((r) => fmt(r.ratio * 100, 0)).join('/')})`;
+  const failures = failed > 0 ? `, ${fmt(failed)} non-2xx or errors` : '';
+  return `  ${target.name.padEnd(30)} ${fmt(rps).padStart(8)} req/s  ${fmt(ratio * 100, 1).padStart(5)} %${spread}  p99 ${fmt(p99, 1)} ms  peak RSS ${fmt(peakRssKb / 1024)} MiB  (${verdict}${failures})`;
 }
 
-async function measure(name: string, options: autocannon.Options): Promise<Measured> {
-  const common = { connections: CONNECTIONS, ...options };
-  await autocannon({ ...common, duration: WARMUP_S });
-  const result = await autocannon({ ...common, duration: DURATION_S });
-  return {
-    name,
-    requestsPerSecond: result.requests.average,
-    p99Ms: result.latency.p99,
-    non2xx: result.non2xx,
-    errors: result.errors + result.timeouts,
+/**
+ * One run, by a load generator in a fresh child process (bench/loadGenerator.ts): a long bench no longer carries
+ * the heap of the runs before into the client, which, when it is the slower side, is what the ratio measures.
+ */
+async function measure(options: autocannon.Options): Promise<Measured> {
+  const run: LoadRun = {
+    options: { connections: CONNECTIONS, ...options },
+    warmupSeconds: WARMUP_S,
+    seconds: DURATION_S,
   };
+  const child = fork(fileURLToPath(new URL('./loadGenerator.ts', import.meta.url)), [JSON.stringify(run)], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  return new Promise<Measured>((resolve, reject) => {
+    child.once('message', (message) => resolve(message as LoadResult));
+    child.once('exit', (code) => reject(new Error(`load generator exited with ${code}`)));
+  });
 }
 
-/** Starts a server in a child process; `stop` ends it and returns its peak RSS in KiB. */
+/** Starts a server in a child process. */
 async function startServer(
   scenario: Scenario,
   databaseUrl?: string,
   statusCache: 'cached' | 'uncached' = 'cached',
-): Promise<{ served: Served; stop: () => Promise<number> }> {
+): Promise<BenchServer> {
   const args = ['--serve', scenario, databaseUrl ?? '', statusCache];
   const child: ChildProcess = fork(fileURLToPath(import.meta.url), args, {
     // PAYLINK_BENCH_PROFILE=<dir>: each server writes a V8 CPU profile there (open it in Chrome DevTools).
@@ -179,8 +251,12 @@ async function startServer(
   });
   return {
     served,
+    // A server not being measured is frozen: idle servers' timers (metrics, pollers) would take turns on the CPU.
+    freeze: () => child.kill('SIGSTOP'),
+    thaw: () => child.kill('SIGCONT'),
     stop: () =>
       new Promise<number>((resolve) => {
+        child.kill('SIGCONT');
         child.once('message', (message) => resolve((message as { maxRssKb: number }).maxRssKb));
         child.send('stop');
       }),
