@@ -2,6 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type FollowedPaymentChanges,
+  PAYMENT_CHANGES_APPLICATION_NAME,
   PAYMENT_CHANGES_CHANNEL,
   postgresPaymentChanges,
 } from '../src/adapters/db/paymentChanges.ts';
@@ -69,7 +70,7 @@ describe.runIf(POSTGRES_ADMIN_URL)('payment change marks: the PostgreSQL listene
 
   beforeAll(async () => {
     database = await createTestDatabase('postgres');
-    changes = postgresPaymentChanges(database.url, capturingLogger().logger, { retryMs: 50, maxTracked: 2 });
+    changes = postgresPaymentChanges(database.url, capturingLogger().logger, { retryMs: 300, maxTracked: 2 });
     notifier = new pg.Client({ connectionString: database.url });
     await notifier.connect();
     await eventually(
@@ -107,17 +108,19 @@ describe.runIf(POSTGRES_ADMIN_URL)('payment change marks: the PostgreSQL listene
   it('has no marks while not listening, and new ones once listening again', async () => {
     const before = changes.markOf(PAYMENT_A);
     expect(before).not.toBeNull();
-    await notifier.query(
-      `select pg_terminate_backend(pid) from pg_stat_activity
-       where datname = current_database() and query = $1`,
-      [`listen ${PAYMENT_CHANGES_CHANNEL}`],
+    const { rows } = await notifier.query(
+      `select pg_terminate_backend(pid) as terminated from pg_stat_activity
+       where datname = current_database() and application_name = $1`,
+      [PAYMENT_CHANGES_APPLICATION_NAME],
     );
-    await eventually(
+    expect(rows).toStrictEqual([{ terminated: true }]);
+    const lost = await eventually(
       async () => changes.markOf(PAYMENT_A),
       (mark) => mark === null,
       100,
       20,
     );
+    expect(lost).toBeNull();
     const again = await eventually(
       async () => changes.markOf(PAYMENT_A),
       (mark) => mark !== null,

@@ -14,6 +14,8 @@ export const PAYMENT_CHANGES_CHANNEL = 'paylink_payment_changes';
 /** Payload of the listener's own check that notifications reach it; no payment id starts so. */
 const PROBE_PREFIX = 'probe:';
 const PROBE_TIMEOUT_MS = 5_000;
+/** How the listening connection shows in pg_stat_activity. */
+export const PAYMENT_CHANGES_APPLICATION_NAME = 'paylink-payment-changes';
 
 /** How often SQLite is asked whether another connection wrote (a check per read cost a fifth of a cached one). */
 const SQLITE_EXTERNAL_WRITES_POLL_MS = 100;
@@ -110,7 +112,7 @@ export function postgresPaymentChanges(
   };
 
   const listen = async () => {
-    const client = new pg.Client({ connectionString });
+    const client = new pg.Client({ connectionString, application_name: PAYMENT_CHANGES_APPLICATION_NAME });
     client.on('error', (error) => lose(client, error));
     client.on('end', () => lose(client));
     client.on('notification', noteChange);
