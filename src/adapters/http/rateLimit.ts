@@ -30,12 +30,17 @@ export type PolicyName = 'key' | 'ip';
  */
 export function registerRateLimiting(app: FastifyInstance, deps: RateLimitDeps): void {
   if (!deps.perKey && !deps.perIp) return;
+  // Fixed per policy: written once, not per request.
+  const policyFields = {
+    key: deps.perKey ? policyField('key', deps.perKey) : '',
+    ip: deps.perIp ? policyField('ip', deps.perIp) : '',
+  };
   app.addHook('onRequest', async (request, reply) => {
     if (!isLimited(request)) return;
     const bucket = await chooseBucket(deps, request);
     if (!bucket) return;
     const decision = await deps.store.take(bucket.key, bucket.policy, deps.clock.now());
-    reply.header('ratelimit-policy', policyField(bucket.name, bucket.policy));
+    reply.header('ratelimit-policy', policyFields[bucket.name]);
     reply.header('ratelimit', limitField(bucket.name, decision));
     if (decision.allowed) return;
     const retryAfterSeconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
