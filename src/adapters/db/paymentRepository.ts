@@ -112,7 +112,7 @@ function paymentRow(payment: Payment): Insertable<PaymentsTable> {
   };
 }
 
-/** Rows per group-committed insert: well under PostgreSQL's 65,535 bind parameters at 36 columns a row. */
+/** Rows per group-committed insert: at 34 columns a row, well under PostgreSQL's 65,535 bind parameters. */
 const MAX_INSERT_BATCH = 100;
 
 export function paymentRepository(handle: DatabaseHandle): PaymentStore {
