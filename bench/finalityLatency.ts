@@ -10,8 +10,6 @@ import { testUsdcAbi } from '../src/adapters/chain/deployContracts.ts';
 import { depositPlanner } from '../src/adapters/chain/depositPlanner.ts';
 import { migrateToLatest, openDatabase } from '../src/adapters/db/database.ts';
 import { inProcessSingletonLocks } from '../src/adapters/db/singletonLocks.ts';
-import { marketRates } from '../src/adapters/rates/marketRates.ts';
-import { staticSource } from '../src/adapters/rates/static.ts';
 import { createPayment } from '../src/app/createPayment.ts';
 import { createMerchant } from '../src/app/merchants/merchantAdmin.ts';
 import { systemClock } from '../src/app/ports.ts';
@@ -25,6 +23,7 @@ import {
 import { createStores } from '../src/main/wiring.ts';
 import { runWorker } from '../src/main/worker.ts';
 import { freePort } from '../test/helpers/net.ts';
+import { usdcOnlyRates } from '../test/helpers/rates.ts';
 import { fmt, isMain, percentile } from './support.ts';
 
 /**
@@ -81,15 +80,7 @@ export async function runFinalityLatencyBench(): Promise<string[]> {
     const deps = {
       ...stores,
       deposits: { live: depositPlanner(target) },
-      rates: marketRates({
-        sources: [staticSource({}, () => clock.now())],
-        clock,
-        cacheTtlMs: 1,
-        maxAgeMs: 1,
-        maxSpreadBps: 1,
-        timeoutMs: 1,
-        logger,
-      }),
+      rates: usdcOnlyRates(clock, logger),
       clock,
       maxAmountBaseUnits: 10n ** 12n,
       paymentTtlMs: 3_600_000,

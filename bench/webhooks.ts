@@ -9,8 +9,6 @@ import pino from 'pino';
 import { depositPlanner } from '../src/adapters/chain/depositPlanner.ts';
 import { migrateToLatest, openDatabase } from '../src/adapters/db/database.ts';
 import { createWebhookSender } from '../src/adapters/outbound/webhookSender.ts';
-import { marketRates } from '../src/adapters/rates/marketRates.ts';
-import { staticSource } from '../src/adapters/rates/static.ts';
 import { createPayment } from '../src/app/createPayment.ts';
 import { createMerchant } from '../src/app/merchants/merchantAdmin.ts';
 import { systemClock, type TransferRecord } from '../src/app/ports.ts';
@@ -19,6 +17,7 @@ import { dispatchWebhooks, runWebhookDispatcher } from '../src/app/webhooks/disp
 import { DEFAULT_RETRY_SCHEDULE_MS } from '../src/domain/webhookRetry.ts';
 import { signWebhook } from '../src/domain/webhookSignature.ts';
 import { createStores } from '../src/main/wiring.ts';
+import { usdcOnlyRates } from '../test/helpers/rates.ts';
 import { fmt, isMain, percentile, timed } from './support.ts';
 
 /**
@@ -75,15 +74,7 @@ export async function runWebhookBench(): Promise<string[]> {
     const paymentDeps = {
       payments: stores.payments,
       deposits: { live: depositPlanner(CHAIN) },
-      rates: marketRates({
-        sources: [staticSource({}, () => clock.now())],
-        cacheTtlMs: 60_000,
-        maxAgeMs: 600_000,
-        maxSpreadBps: 100,
-        timeoutMs: 1_000,
-        clock,
-        logger,
-      }),
+      rates: usdcOnlyRates(clock, logger),
       clock,
       paymentTtlMs: 3_600_000,
       maxAmountBaseUnits: 10n ** 12n,

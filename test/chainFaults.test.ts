@@ -7,8 +7,6 @@ import { type AnvilProcess, spawnAnvil } from '../src/adapters/chain/anvilProces
 import { chainReader, createRpcClient } from '../src/adapters/chain/chainReader.ts';
 import { testUsdcAbi } from '../src/adapters/chain/deployContracts.ts';
 import { depositPlanner } from '../src/adapters/chain/depositPlanner.ts';
-import { marketRates } from '../src/adapters/rates/marketRates.ts';
-import { staticSource } from '../src/adapters/rates/static.ts';
 import { createPayment } from '../src/app/createPayment.ts';
 import { createMerchant } from '../src/app/merchants/merchantAdmin.ts';
 import { pollChainOnce } from '../src/app/watchChain.ts';
@@ -23,6 +21,7 @@ import { TestClock } from './helpers/clock.ts';
 import { createTestDatabase, dialects, type TestDatabase } from './helpers/database.ts';
 import { capturingLogger } from './helpers/logCapture.ts';
 import { freePort } from './helpers/net.ts';
+import { usdcOnlyRates } from './helpers/rates.ts';
 
 describe.each(dialects)('chain watcher when the RPC goes down and comes back, %s', (dialect) => {
   let dir: string;
@@ -91,15 +90,7 @@ describe.each(dialects)('chain watcher when the RPC goes down and comes back, %s
             treasuryAddress: sandboxAccount(9).address,
           }),
         },
-        rates: marketRates({
-          sources: [staticSource({}, () => clock.now())],
-          clock,
-          cacheTtlMs: 1,
-          maxAgeMs: 1,
-          maxSpreadBps: 1,
-          timeoutMs: 1,
-          logger,
-        }),
+        rates: usdcOnlyRates(clock, logger),
         clock,
         maxAmountBaseUnits: 10n ** 12n,
         paymentTtlMs: 3_600_000,
