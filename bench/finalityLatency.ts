@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pino from 'pino';
 import { type Address, createPublicClient, createWalletClient, http } from 'viem';
 import { spawnAnvil } from '../src/adapters/chain/anvilProcess.ts';
-import { testUsdcAbi } from '../src/adapters/chain/deployContracts.ts';
+import { testUsdcAbi } from '../src/adapters/chain/contractAbis.ts';
 import { depositPlanner } from '../src/adapters/chain/depositPlanner.ts';
 import { migrateToLatest, openDatabase } from '../src/adapters/db/database.ts';
 import { inProcessSingletonLocks } from '../src/adapters/db/singletonLocks.ts';
@@ -65,6 +65,8 @@ export async function runFinalityLatencyBench(): Promise<string[]> {
     const target = {
       chainId: 31337,
       tokenAddress: usdc,
+      acceptedTokens: [{ symbol: 'USDC', address: usdc, decimals: 6 }],
+      noticedTokens: [],
       factoryAddress: factory,
       treasuryAddress: sandboxAccount(9).address,
     };

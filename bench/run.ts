@@ -1,6 +1,7 @@
 import { runApiBench } from './api.ts';
 import { runFinalityLatencyBench } from './finalityLatency.ts';
 import { runMatchingBench } from './matching.ts';
+import { runSettlementGasBench } from './settlementGas.ts';
 import { runWebhookBench } from './webhooks.ts';
 
 /**
@@ -10,6 +11,7 @@ import { runWebhookBench } from './webhooks.ts';
 const benches: [string, () => Promise<string[]>][] = [
   ['matching', runMatchingBench],
   ['finality latency', runFinalityLatencyBench],
+  ['settlement gas', runSettlementGasBench],
   ['webhooks', runWebhookBench],
   ['api', runApiBench],
 ];

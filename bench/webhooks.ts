@@ -92,6 +92,7 @@ export async function runWebhookBench(): Promise<string[]> {
         txHash: `0x${randomBytes(32).toString('hex')}`,
         blockHash,
         tokenAddress: CHAIN.tokenAddress.toLowerCase(),
+        tokenSymbol: 'USDC',
         fromAddress: '0x90f79bf6eb2c4f870365e785982e1f101e93b906',
         toAddress: payment.deposit!.depositAddress.toLowerCase(),
         amountBaseUnits: payment.quote.usdcBaseUnits,

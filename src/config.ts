@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { parseDecimal } from './domain/decimal.ts';
 import { parseDuration } from './domain/duration.ts';
 import { parseUsdc } from './domain/money.ts';
+import type { PayoutPolicy } from './domain/payout.ts';
 import { type BucketPolicy, parseRate } from './domain/tokenBucket.ts';
 import { DEFAULT_RETRY_SCHEDULE_MS, parseRetrySchedule } from './domain/webhookRetry.ts';
 
@@ -22,10 +23,25 @@ export type Finality =
   | { readonly kind: 'finalized' }
   | { readonly kind: 'confirmations'; readonly confirmations: number };
 
+/**
+ * A token the watcher reads: accepted (it pays: a USD stablecoin of 6 decimals, counted like USDC) or only noticed
+ * (sent by mistake: recorded, reported, and forwarded only when an operator sweeps it).
+ */
+export interface TokenSetting {
+  readonly symbol: string;
+  /** Undefined for the sandbox's own tokens, which the service deploys (chainSetup resolves them). */
+  readonly address: Address | undefined;
+  readonly decimals: number;
+}
+
 export interface NetworkPreset {
   readonly chainId: number;
   /** Circle's native USDC; the sandbox deploys its own. */
   readonly usdcAddress: Address | undefined;
+  /** Tokens known on the network by symbol, for PAYLINK_ACCEPTED_TOKENS and PAYLINK_NOTICED_TOKENS. */
+  readonly knownTokens: Readonly<Record<string, TokenSetting>>;
+  /** What is noticed when PAYLINK_NOTICED_TOKENS is not set (less what is accepted). */
+  readonly noticedByDefault: readonly string[];
   readonly explorerUrl: string;
   readonly name: string;
   /**
@@ -40,6 +56,12 @@ export const NETWORKS: Readonly<Record<Network, NetworkPreset>> = {
   sandbox: {
     chainId: 31337,
     usdcAddress: undefined,
+    // Deployed by the sandbox itself (sandboxChain.ts): a USDC, and a stand-in for bridged USDC.e.
+    knownTokens: {
+      USDC: { symbol: 'USDC', address: undefined, decimals: 6 },
+      'USDC.e': { symbol: 'USDC.e', address: undefined, decimals: 6 },
+    },
+    noticedByDefault: ['USDC.e'],
     explorerUrl: '',
     name: 'Sandbox (local anvil)',
     publicRpcUrl: undefined,
@@ -48,6 +70,14 @@ export const NETWORKS: Readonly<Record<Network, NetworkPreset>> = {
   polygon: {
     chainId: 137,
     usdcAddress: '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359',
+    knownTokens: {
+      USDC: { symbol: 'USDC', address: '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359', decimals: 6 },
+      // Bridged from Ethereum (PoS bridge): what exchanges and older wallets still send as "USDC".
+      'USDC.e': { symbol: 'USDC.e', address: '0x2791Bca1f2de4661ED88A30C99A7a9449Aa84174', decimals: 6 },
+      USDT: { symbol: 'USDT', address: '0xc2132D05D31c914a87C6611C10748AEb04B58e8F', decimals: 6 },
+      DAI: { symbol: 'DAI', address: '0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063', decimals: 18 },
+    },
+    noticedByDefault: ['USDC.e', 'USDT', 'DAI'],
     explorerUrl: 'https://polygonscan.com',
     name: 'Polygon',
     publicRpcUrl: 'https://polygon-rpc.com',
@@ -56,6 +86,10 @@ export const NETWORKS: Readonly<Record<Network, NetworkPreset>> = {
   amoy: {
     chainId: 80002,
     usdcAddress: '0x41E94Eb019C0762f9Bfcf9Fb1E58725BfB0e7582',
+    knownTokens: {
+      USDC: { symbol: 'USDC', address: '0x41E94Eb019C0762f9Bfcf9Fb1E58725BfB0e7582', decimals: 6 },
+    },
+    noticedByDefault: [],
     explorerUrl: 'https://amoy.polygonscan.com',
     name: 'Polygon Amoy',
     publicRpcUrl: 'https://rpc-amoy.polygon.technology',
@@ -68,6 +102,13 @@ export interface ChainConfig {
   readonly chainId: number;
   readonly rpcUrls: readonly string[];
   readonly usdcAddress: Address | undefined;
+  /**
+   * Tokens that pay (PAYLINK_ACCEPTED_TOKENS): USDC first — the token a payment asks for, at usdcAddress — then
+   * any other 6-decimal USD stablecoin enabled (USDC.e). Each is read in the watcher's one request per range.
+   */
+  readonly acceptedTokens: readonly TokenSetting[];
+  /** Tokens recorded when sent to a payment, but never counted (PAYLINK_NOTICED_TOKENS). */
+  readonly noticedTokens: readonly TokenSetting[];
   readonly factoryAddress: Address | undefined;
   readonly treasuryAddress: Address | undefined;
   readonly relayerKey: Hex | undefined;
@@ -112,6 +153,8 @@ export interface Config {
   };
   /** Fastify's trustProxy: which proxies' X-Forwarded-For gives the client address (the per-IP limit). */
   readonly trustProxy: boolean | number | readonly string[];
+  /** What one client may hold open on the API and checkout servers (request timeout, connections per address). */
+  readonly connectionLimits: ConnectionLimits;
   /** How long an authenticated API key is remembered by an API process (0: looked up on every request). */
   readonly authCacheTtlMs: number;
   /** Status responses an API process keeps until their payment changes (0: none; docs/decisions/0010). */
@@ -127,6 +170,11 @@ export interface Config {
     readonly leaseMs: number;
   };
   readonly logLevel: string;
+  /**
+   * When a payout's status says `delayed` (and `payment.payout_delayed` is owed), and the dust threshold below
+   * which final funds wait (the live chain's; the test chain uses the same).
+   */
+  readonly payoutPolicy: PayoutPolicy;
   readonly chain: ChainConfig;
   /**
    * The chain of test-mode payments (sk_test_ keys), or undefined when test mode is off. It may be the live
@@ -135,6 +183,17 @@ export interface Config {
   readonly testChain: ChainConfig | undefined;
   /** Sandbox only: where the demo merchant's webhook inbox listens. */
   readonly sandboxWebhookPort: number;
+}
+
+/** What one client may hold open on the API and checkout servers (adapters/http/connectionLimits.ts). */
+export interface ConnectionLimits {
+  /** The whole request, headers and body, must arrive within this; answered 408 and closed after it. */
+  readonly requestTimeoutMs: number;
+  /**
+   * Connections one client address may hold open at once; 0: no cap (behind a proxy every connection comes from
+   * the proxy, which must enforce its own).
+   */
+  readonly maxConnectionsPerClient: number;
 }
 
 export class ConfigError extends Error {
@@ -310,6 +369,13 @@ const envSchema = z.object({
       });
       return z.NEVER;
     }),
+  PAYLINK_REQUEST_TIMEOUT: duration('PAYLINK_REQUEST_TIMEOUT')
+    .default(30_000)
+    .refine((ms) => ms <= 300_000, 'PAYLINK_REQUEST_TIMEOUT must be at most 5m'),
+  PAYLINK_MAX_CONNECTIONS_PER_CLIENT: z
+    .string()
+    .regex(/^(\d{1,6}|off)$/, 'PAYLINK_MAX_CONNECTIONS_PER_CLIENT must be a number of connections, or off')
+    .optional(),
   PAYLINK_AUTH_CACHE_TTL: z
     .string()
     .default('5s')
@@ -331,6 +397,8 @@ const envSchema = z.object({
   PAYLINK_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PAYLINK_RPC_URL: rpcUrlList('PAYLINK_RPC_URL'),
   PAYLINK_USDC_ADDRESS: address('PAYLINK_USDC_ADDRESS').optional(),
+  PAYLINK_ACCEPTED_TOKENS: z.string().optional(),
+  PAYLINK_NOTICED_TOKENS: z.string().optional(),
   PAYLINK_FACTORY_ADDRESS: address('PAYLINK_FACTORY_ADDRESS').optional(),
   PAYLINK_TREASURY_ADDRESS: address('PAYLINK_TREASURY_ADDRESS').optional(),
   PAYLINK_RELAYER_KEY: privateKey('PAYLINK_RELAYER_KEY'),
@@ -358,6 +426,7 @@ const envSchema = z.object({
   PAYLINK_MAX_BLOCK_RANGE: z.coerce.number().int().min(1).max(100_000).default(2_000),
   PAYLINK_START_BLOCK: blockNumber('PAYLINK_START_BLOCK'),
   PAYLINK_DUST_THRESHOLD: usdcAmount('PAYLINK_DUST_THRESHOLD').default(10_000n),
+  PAYLINK_PAYOUT_DELAYED_AFTER: duration('PAYLINK_PAYOUT_DELAYED_AFTER').default(10 * 60_000),
   PAYLINK_RELAYER_LOW_BALANCE: z
     .string()
     .regex(/^\d+(\.\d{1,18})?$/, 'PAYLINK_RELAYER_LOW_BALANCE must be an amount of POL')
@@ -439,6 +508,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       redisUrl: e.PAYLINK_REDIS_URL,
     },
     trustProxy: e.PAYLINK_TRUST_PROXY,
+    connectionLimits: {
+      requestTimeoutMs: e.PAYLINK_REQUEST_TIMEOUT,
+      maxConnectionsPerClient: maxConnectionsPerClient(
+        e.PAYLINK_MAX_CONNECTIONS_PER_CLIENT,
+        e.PAYLINK_TRUST_PROXY,
+      ),
+    },
     authCacheTtlMs: e.PAYLINK_AUTH_CACHE_TTL,
     statusCacheEntries: e.PAYLINK_STATUS_CACHE_ENTRIES,
     readiness: { maxLagBlocks: e.PAYLINK_READY_MAX_LAG_BLOCKS, maxStallMs: e.PAYLINK_READY_MAX_STALL },
@@ -448,6 +524,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       leaseMs: e.PAYLINK_WEBHOOK_TIMEOUT + 60_000,
     },
     logLevel: e.PAYLINK_LOG_LEVEL,
+    payoutPolicy: {
+      dustThresholdBaseUnits: e.PAYLINK_DUST_THRESHOLD,
+      delayedAfterMs: e.PAYLINK_PAYOUT_DELAYED_AFTER,
+    },
     sandboxWebhookPort: e.PAYLINK_SANDBOX_WEBHOOK_PORT,
     chain: {
       network: e.PAYLINK_NETWORK,
@@ -457,6 +537,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           ? e.PAYLINK_RPC_URL
           : [SANDBOX_RPC_URL],
       usdcAddress: e.PAYLINK_USDC_ADDRESS ?? preset.usdcAddress,
+      ...tokenSettings(
+        preset,
+        e.PAYLINK_USDC_ADDRESS ?? preset.usdcAddress,
+        e.PAYLINK_ACCEPTED_TOKENS,
+        e.PAYLINK_NOTICED_TOKENS,
+        '',
+      ),
       factoryAddress: e.PAYLINK_FACTORY_ADDRESS,
       treasuryAddress: e.PAYLINK_TREASURY_ADDRESS,
       relayerKey: e.PAYLINK_RELAYER_KEY,
@@ -495,12 +582,94 @@ function testChainConfig(e: z.infer<typeof envSchema>, live: ChainConfig): Chain
     chainId: preset.chainId,
     rpcUrls,
     usdcAddress: e.PAYLINK_TEST_USDC_ADDRESS ?? (same ? live.usdcAddress : preset.usdcAddress),
+    // The live chain's token choices when it is the same network; the network's defaults otherwise.
+    ...(same
+      ? { acceptedTokens: live.acceptedTokens, noticedTokens: live.noticedTokens }
+      : tokenSettings(
+          preset,
+          e.PAYLINK_TEST_USDC_ADDRESS ?? preset.usdcAddress,
+          undefined,
+          undefined,
+          'TEST_',
+        )),
     factoryAddress: e.PAYLINK_TEST_FACTORY_ADDRESS ?? (same ? live.factoryAddress : undefined),
     treasuryAddress: e.PAYLINK_TEST_TREASURY_ADDRESS ?? (same ? live.treasuryAddress : undefined),
     relayerKey: e.PAYLINK_TEST_RELAYER_KEY ?? (same ? live.relayerKey : undefined),
     // A block number means nothing on another chain.
     startBlock: e.PAYLINK_TEST_START_BLOCK ?? (same ? live.startBlock : undefined),
   };
+}
+
+/**
+ * Open connections per client address: 64 by default; behind a proxy (PAYLINK_TRUST_PROXY set) every connection
+ * comes from the proxy, so there is no cap unless one is given.
+ */
+function maxConnectionsPerClient(setting: string | undefined, trustProxy: Config['trustProxy']): number {
+  if (setting === 'off') return 0;
+  if (setting !== undefined) return Number(setting);
+  return trustProxy === false ? 64 : 0;
+}
+
+/**
+ * PAYLINK_ACCEPTED_TOKENS and PAYLINK_NOTICED_TOKENS: comma-separated symbols of the network's known tokens
+ * (`USDC,USDC.e`), or `SYMBOL:0xaddress[:decimals]` for others. USDC is always accepted, first, at `usdc`; an
+ * accepted token must have 6 decimals (it is counted as USDC). Noticed by default: the network's usual mistakes.
+ */
+function tokenSettings(
+  preset: NetworkPreset,
+  usdc: Address | undefined,
+  acceptedSpec: string | undefined,
+  noticedSpec: string | undefined,
+  prefix: '' | 'TEST_',
+): { acceptedTokens: TokenSetting[]; noticedTokens: TokenSetting[] } {
+  const parse = (variable: string, spec: string): TokenSetting[] =>
+    spec
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean)
+      .map((entry) => {
+        const [symbol = '', address, decimals] = entry.split(':').map((part) => part.trim());
+        if (address === undefined) {
+          const known = preset.knownTokens[symbol];
+          if (!known) {
+            throw new ConfigError(
+              `Invalid configuration:\n  ${variable}: ${JSON.stringify(symbol)} is not a token known on this network (${Object.keys(preset.knownTokens).join(', ')}); give SYMBOL:0xaddress`,
+            );
+          }
+          return symbol === 'USDC' ? { ...known, address: usdc } : known;
+        }
+        if (
+          !/^[A-Za-z][\w.]{0,15}$/.test(symbol) ||
+          !isAddress(address, { strict: false }) ||
+          !/^\d{0,2}$/.test(decimals ?? '')
+        ) {
+          throw new ConfigError(
+            `Invalid configuration:\n  ${variable}: "${entry}" is not SYMBOL:0xaddress[:decimals]`,
+          );
+        }
+        return { symbol, address: getAddress(address), decimals: decimals ? Number(decimals) : 6 };
+      });
+  const acceptedVariable = `PAYLINK_${prefix}ACCEPTED_TOKENS`;
+  const accepted = parse(acceptedVariable, acceptedSpec ?? 'USDC');
+  if (accepted[0]?.symbol !== 'USDC') {
+    throw new ConfigError(
+      `Invalid configuration:\n  ${acceptedVariable} must start with USDC, the token payments ask for`,
+    );
+  }
+  for (const token of accepted) {
+    if (token.decimals !== 6) {
+      throw new ConfigError(
+        `Invalid configuration:\n  ${acceptedVariable}: ${token.symbol} has ${token.decimals} decimals; an accepted token is counted as USDC and must have 6`,
+      );
+    }
+  }
+  const isAccepted = (token: TokenSetting) => accepted.some((a) => a.symbol === token.symbol);
+  const noticed = (
+    noticedSpec === undefined
+      ? preset.noticedByDefault.map((symbol) => preset.knownTokens[symbol]!)
+      : parse(`PAYLINK_${prefix}NOTICED_TOKENS`, noticedSpec)
+  ).filter((token) => !isAccepted(token));
+  return { acceptedTokens: accepted, noticedTokens: noticed };
 }
 
 /** The sandbox's own anvil. */

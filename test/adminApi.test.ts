@@ -201,3 +201,139 @@ describe('admin API without PAYLINK_ADMIN_TOKEN', () => {
     }
   });
 });
+
+describe.each(dialects)('admin API guessing on %s', (dialect) => {
+  let h: ApiHarness;
+  beforeAll(async () => {
+    // As in production: unauthenticated requests limited per address (10/s, bursts of 20).
+    h = await startApiHarness(dialect, { env: { PAYLINK_RATE_LIMIT_IP: '10/s' } });
+  });
+  afterAll(() => h.close());
+
+  it('limits wrong admin tokens per address (429 with Retry-After) but never the admin', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 300; i += 1) {
+      const response = await h.app.inject({
+        method: 'GET',
+        url: '/admin/api/merchants/',
+        headers: { authorization: `Bearer wrong-admin-token-${i.toString().padStart(12, '0')}` },
+      });
+      statuses.push(response.statusCode);
+      if (response.statusCode === 429)
+        expect(Number(response.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    }
+    // The test clock stands still: the burst of 20 is all a guesser gets.
+    expect(statuses.filter((s) => s === 401)).toHaveLength(20);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(280);
+    const asAdmin = await h.app.inject({
+      method: 'GET',
+      url: '/admin/api/merchants/',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    expect(asAdmin.statusCode).toBe(200);
+  });
+});
+
+describe.each(dialects)('underpayment tolerance on %s', (dialect) => {
+  let h: ApiHarness;
+  beforeAll(async () => {
+    h = await startApiHarness(dialect);
+  });
+  afterAll(() => h.close());
+
+  it('is at most 10 %: a tolerance of 100 % would make 0.000001 USDC pay any price', async () => {
+    const { id } = await h.merchant();
+    const set = (percent: string) =>
+      h.app.inject({
+        method: 'PATCH',
+        url: `/admin/api/merchants/${id}/`,
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+        payload: JSON.stringify({ underpayment_tolerance_percent: percent }),
+      });
+    for (const percent of ['100', '10.01', '50']) {
+      const refused = await set(percent);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json()).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        field: 'underpayment_tolerance_percent',
+        error: 'underpayment_tolerance_percent: must be at most 10 (percent of the amount due)',
+      });
+    }
+    expect((await h.stores.merchants.find(id))!.underpaymentToleranceBps).toBe(0);
+    const accepted = await set('10');
+    expect(accepted.statusCode).toBe(200);
+    expect((await h.stores.merchants.find(id))!.underpaymentToleranceBps).toBe(1_000);
+  });
+});
+
+describe.each(dialects)('text fields on %s', (dialect) => {
+  let h: ApiHarness;
+  beforeAll(async () => {
+    h = await startApiHarness(dialect);
+  });
+  afterAll(() => h.close());
+
+  const send = (
+    method: 'POST' | 'PATCH' | 'GET',
+    url: string,
+    payload?: unknown,
+    auth = `Bearer ${ADMIN_TOKEN}`,
+  ) =>
+    h.app.inject({
+      method,
+      url,
+      headers: {
+        authorization: auth,
+        ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(payload === undefined ? {} : { payload: JSON.stringify(payload) }),
+    });
+
+  it('refuses a control character in any text field with 400 naming it, and stores nothing (NUL was a 500 on PostgreSQL)', async () => {
+    const before = (await h.stores.merchants.list(100)).length;
+    for (const [name, field] of [
+      ['Shop\u0000', 'name'],
+      ['Shop\u001b[31m', 'name'],
+      ['Shop\u0085', 'name'],
+      ['Shop\ud800', 'name'],
+    ] as const) {
+      const response = await send('POST', '/admin/api/merchants/', {
+        name,
+        wallet_address: '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc',
+        webhook_url: 'https://shop.example.test/hooks',
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({ code: 'VALIDATION_ERROR', field });
+      expect(response.json().error).toMatch(
+        /^name: must (not contain control characters|be valid Unicode text)$/,
+      );
+    }
+    expect((await h.stores.merchants.list(100)).length).toBe(before);
+
+    const { id, apiKey } = await h.merchant();
+    const patch = await send('PATCH', `/admin/api/merchants/${id}/`, {
+      webhook_url: 'https://a.example/\u0000',
+    });
+    expect(patch.statusCode).toBe(400);
+    expect(patch.json()).toMatchObject({ field: 'webhook_url' });
+    const created = await send(
+      'POST',
+      '/payments/api/create/',
+      { amount: 1, currency: 'USD', customer_email: 'ann\u0000@example.com', nested: { note: 'x\u0007' } },
+      `Bearer ${apiKey}`,
+    );
+    expect(created.statusCode).toBe(400);
+    expect(created.json()).toMatchObject({ field: 'customer_email' });
+    const query = await send(
+      'GET',
+      '/payments/api/convert/?amount=1&currency=US%00D',
+      undefined,
+      `Bearer ${apiKey}`,
+    );
+    expect(query.statusCode).toBe(400);
+    expect(query.json()).toMatchObject({ code: 'VALIDATION_ERROR', field: 'currency' });
+    const path = await send('GET', '/payments/api/status/%01/', undefined, `Bearer ${apiKey}`);
+    expect(path.statusCode).toBe(400);
+    expect(path.json()).toMatchObject({ field: 'payment_id' });
+  });
+});

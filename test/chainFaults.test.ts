@@ -5,7 +5,7 @@ import { type Address, createPublicClient, createWalletClient, http } from 'viem
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AnvilProcess, spawnAnvil } from '../src/adapters/chain/anvilProcess.ts';
 import { chainReader, createRpcClient } from '../src/adapters/chain/chainReader.ts';
-import { testUsdcAbi } from '../src/adapters/chain/deployContracts.ts';
+import { testUsdcAbi } from '../src/adapters/chain/contractAbis.ts';
 import { depositPlanner } from '../src/adapters/chain/depositPlanner.ts';
 import { createPayment } from '../src/app/createPayment.ts';
 import { createMerchant } from '../src/app/merchants/merchantAdmin.ts';
@@ -100,7 +100,12 @@ describe.each(dialects)('chain watcher when the RPC goes down and comes back, %s
       { amount: '10', currency: 'USDC' },
     );
     const deposit = payment.deposit!.depositAddress;
-    const watch = { chainId: 31337, tokenAddress: usdc.toLowerCase(), maxBlockRange: 5, startBlock: 0n };
+    const watch = {
+      chainId: 31337,
+      tokens: [{ address: usdc.toLowerCase(), symbol: 'USDC', decimals: 6, accepted: true }],
+      maxBlockRange: 5,
+      startBlock: 0n,
+    };
     const poll = () =>
       pollChainOnce(
         {

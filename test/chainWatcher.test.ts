@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { deployTestUsdc, testUsdcAbi } from '../src/adapters/chain/deployContracts.ts';
+import { testUsdcAbi } from '../src/adapters/chain/contractAbis.ts';
+import { deployTestUsdc } from '../src/adapters/chain/deployContracts.ts';
 import { expirePayments } from '../src/app/refreshPayments.ts';
 import { type ChainHarness, PAYMENT_TTL_MS, startChainHarness } from './helpers/chainHarness.ts';
 import { dialects } from './helpers/database.ts';
@@ -107,6 +108,25 @@ describe.each(dialects)('chain watcher on anvil, %s', (dialect) => {
     expect(await eventTypes(payment.id)).toEqual(['payment.expired']);
   });
 
+  it('sees a payment paid before the watcher’s first pass, however late that pass comes', async () => {
+    // The API sold the link while no watcher had run yet (started first, or the node unreachable).
+    const payment = await h.createPayment('10');
+    await h.pay(payment.deposit!.depositAddress, 10_000_000n);
+    await h.anvil.testClient.mine({ blocks: 20 });
+    // The first pass, with no configured start block: it must not start at the head it finds.
+    const result = await h.poll({ startBlock: undefined });
+    expect(result.nextBlock).toBe(result.head + 1n);
+    expect((await h.status(payment.id)).payment.status).toBe('paid');
+  });
+
+  it('starts a new cursor at the head when no payment exists yet', async () => {
+    await h.anvil.testClient.mine({ blocks: 5 });
+    const head = await h.anvil.publicClient.getBlockNumber({ cacheTime: 0 });
+    const first = await h.poll({ startBlock: undefined });
+    expect(first.nextBlock).toBe(head + 1n);
+    expect(h.logs()).toContain(`"startBlock":"${head}"`);
+  });
+
   it('a reorg removing a seen transfer takes the payment back to pending, without an event', async () => {
     const payment = await h.createPayment('10');
     await h.poll();
@@ -132,7 +152,7 @@ describe.each(dialects)('chain watcher on anvil, %s', (dialect) => {
     expect((await h.status(payment.id)).payment.status).toBe('pending');
   });
 
-  it('a transfer re-mined in another block after a reorg counts once', async () => {
+  it('a transfer re-mined in another block after a reorg counts once, and is announced once', async () => {
     const payment = await h.createPayment('10');
     const tx = await h.pay(payment.deposit!.depositAddress, 10_000_000n);
     await h.poll();
@@ -151,6 +171,28 @@ describe.each(dialects)('chain watcher on anvil, %s', (dialect) => {
     expect(state).toMatchObject({ status: 'paid', amountReceivedBaseUnits: 10_000_000n });
     const transfers = await h.stores.ledger.listTransfers(payment.id);
     expect(transfers.filter((t) => !t.orphaned)).toHaveLength(1);
+    // One event per change the merchant sees: back to pending and forward again is no change.
+    expect(await eventTypes(payment.id)).toEqual(['payment.processing', 'payment.paid']);
+  });
+
+  it('a transfer reorged away in one pass and mined again in a later one is announced once too', async () => {
+    const payment = await h.createPayment('10');
+    const tx = await h.pay(payment.deposit!.depositAddress, 10_000_000n);
+    await h.poll();
+    const signed = await h.anvil.testClient.request({
+      method: 'eth_getRawTransactionByHash',
+      params: [tx],
+    } as never);
+    await h.anvil.testClient.request({ method: 'anvil_reorg', params: [1, []] } as never);
+    await h.poll();
+    expect((await h.status(payment.id)).payment).toMatchObject({
+      status: 'pending',
+      announcedStatus: 'processing',
+    });
+    await h.anvil.testClient.request({ method: 'eth_sendRawTransaction', params: [signed] } as never);
+    await h.poll();
+    expect((await h.status(payment.id)).payment.status).toBe('processing');
+    expect(await eventTypes(payment.id)).toEqual(['payment.processing']);
   });
 
   it('ignores another token, transfers to unknown addresses, and transfers out of a deposit address', async () => {
@@ -225,7 +267,12 @@ describe.each(dialects)('chain watcher on anvil, %s', (dialect) => {
         clock: h.clock,
         logger: capturingLogger().logger,
       },
-      { chainId: h.anvil.chain.id, tokenAddress: h.usdc.toLowerCase(), maxBlockRange: 50, startBlock: 0n },
+      {
+        chainId: h.anvil.chain.id,
+        tokens: [{ address: h.usdc.toLowerCase(), symbol: 'USDC', decimals: 6, accepted: true }],
+        maxBlockRange: 50,
+        startBlock: 0n,
+      },
     );
     expect(original).toBeDefined();
     const head = await h.anvil.publicClient.getBlockNumber();

@@ -13,7 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { type Address, parseEventLogs } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testUsdcAbi } from '../src/adapters/chain/deployContracts.ts';
+import { testUsdcAbi } from '../src/adapters/chain/contractAbis.ts';
 import { depositPlanner } from '../src/adapters/chain/depositPlanner.ts';
 import { buildCheckoutApp } from '../src/adapters/checkout/buildCheckoutApp.ts';
 import { eip681TransferLink } from '../src/adapters/checkout/eip681.ts';

@@ -96,6 +96,7 @@ describe.each(dialects)('checkout on %s', (dialect) => {
       logIndex: 0,
       blockTimestamp: options.blockTimestamp ?? h.clock.now(),
       tokenAddress: TEST_CHAIN.tokenAddress.toLowerCase(),
+      tokenSymbol: 'USDC',
       fromAddress: '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc',
       toAddress: payment.deposit!.depositAddress.toLowerCase(),
       amountBaseUnits,

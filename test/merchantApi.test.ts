@@ -276,10 +276,13 @@ describe.each(dialects)('merchant API on %s', (dialect) => {
         order_id: 'order-9',
         usdc_amount: '108.11',
         amount_received: '0.00',
+        amount_due: '108.11',
         expires_at: created.details.expires_at,
         deposit_address: created.details.deposit_address,
         chain_id: 31337,
         token_address: TEST_CHAIN.tokenAddress,
+        token_symbol: 'USDC',
+        payout_status: 'pending',
       });
     });
 

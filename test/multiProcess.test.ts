@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type Address, createWalletClient, http, nonceManager } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testUsdcAbi } from '../src/adapters/chain/deployContracts.ts';
+import { testUsdcAbi } from '../src/adapters/chain/contractAbis.ts';
 import { openDatabase } from '../src/adapters/db/database.ts';
 import { deploySandboxContracts, sandboxPrivateKey } from '../src/main/sandboxChain.ts';
 import { type Anvil, startAnvil } from './helpers/anvil.ts';
@@ -85,8 +85,11 @@ describe.runIf(dialects.includes('postgres'))(
         PAYLINK_START_BLOCK: '0',
         PAYLINK_WEBHOOK_ALLOW_PRIVATE: 'true',
         PAYLINK_LOG_LEVEL: 'warn',
+        // The 200 concurrent clients below all come from 127.0.0.1: lift the per-address limits (requests and
+        // open connections) that would otherwise, rightly, treat them as one client.
         PAYLINK_RATE_LIMIT: '100000/s',
         PAYLINK_RATE_LIMIT_BURST: '100000',
+        PAYLINK_MAX_CONNECTIONS_PER_CLIENT: 'off',
       };
       expect((await runCli(['migrate'], env)).code).toBe(0);
       const created = await runCli(

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { monitoringRepository } from '../src/adapters/db/monitoringRepository.ts';
 import { createMetrics, type Metrics } from '../src/adapters/metrics/metrics.ts';
 import type { BlockHeader, MonitoringStore } from '../src/app/ports.ts';
-import { type ApiHarness, startApiHarness } from './helpers/apiHarness.ts';
+import { ADMIN_TOKEN, type ApiHarness, startApiHarness } from './helpers/apiHarness.ts';
 import { dialects } from './helpers/database.ts';
 
 const CHAIN_ID = 31337;
@@ -105,6 +105,7 @@ describe.each(dialects)('health, readiness and metrics on %s', (dialect) => {
         database: { status: 'ok' },
         rpc: { status: 'ok', details: { head_block: '1000' } },
         watcher: { status: 'ok', details: { lag_blocks: 0, seconds_since_advance: 0 } },
+        payouts: { status: 'ok', details: { pending: 0, delayed: 0 } },
       },
     });
     // Caught up, it may stay quiet for ever (no new blocks, nothing to write).
@@ -191,7 +192,14 @@ describe.each(dialects)('health, readiness and metrics on %s', (dialect) => {
       .execute();
     node.head = 1_010n;
     await saveCursor(1_001n);
-    metrics.setRelayerBalance(1_500_000_000_000_000_000n);
+    // Read by the settler in a worker process, reported by every API process.
+    await h.stores.settlements.recordRelayerBalance({
+      chainId: 31337,
+      address: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+      balanceWei: 1_500_000_000_000_000_000n,
+      lowBalanceWei: 1_000_000_000_000_000_000n,
+      observedAt: new Date(h.clock.now().getTime() - 30_000),
+    });
 
     const response = await get('/metrics');
     expect(response.statusCode).toBe(200);
@@ -212,10 +220,55 @@ describe.each(dialects)('health, readiness and metrics on %s', (dialect) => {
     expect(text).toContain('paylink_watcher_lag_blocks{chain_id="31337"} 10');
     expect(text).toContain('paylink_watcher_lag_seconds{chain_id="31337"} 20'); // 10 blocks of 2 s
     expect(text).toContain('paylink_finalized_head_age_seconds{chain_id="31337"} 40'); // head 1010 at the clock, finalized 990
-    expect(text).toContain('paylink_relayer_balance_pol 1.5');
+    expect(text).toContain('paylink_relayer_balance_pol{chain_id="31337"} 1.5');
+    expect(text).toContain('paylink_relayer_low_balance_pol{chain_id="31337"} 1');
+    expect(text).toContain('paylink_relayer_balance_age_seconds{chain_id="31337"} 30');
+    expect(text).toContain('paylink_payouts{state="pending"} 0');
+    expect(text).toContain('paylink_payouts{state="delayed"} 0');
+    expect(text).toContain('paylink_payout_oldest_delayed_age_seconds 0');
     expect(text).toContain('paylink_dependency_up{dependency="database"} 1');
     expect(text).toContain('paylink_dependency_up{dependency="rpc",chain_id="31337"} 1');
     expect(text).toContain('process_resident_memory_bytes');
+  });
+
+  it('/metrics and /readyz say when payouts are delayed and why, without making the API unready', async () => {
+    const created = await h.app.inject({
+      method: 'POST',
+      url: '/payments/api/create/',
+      headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+      payload: { amount: 5, currency: 'USD' },
+    });
+    const paymentId = created.json().payment_id as string;
+    const ago = (ms: number) => new Date(h.clock.now().getTime() - ms).toISOString();
+    await h.database.handle.db
+      .updateTable('payments')
+      .set((eb) => ({
+        status: 'paid',
+        amount_received_base_units: eb.ref('usdc_amount_base_units'),
+        payout_blocked_since: ago(11 * 60_000),
+        payout_blocked_reason: 'Blacklistable: account is blacklisted',
+        commission_blocked_since: ago(60_000),
+        commission_blocked_reason: 'Pausable: paused',
+      }))
+      .where('id', '=', paymentId)
+      .execute();
+    await saveCursor(1_010n);
+
+    const text = (await get('/metrics')).body;
+    expect(text).toContain('paylink_payouts{state="delayed"} 1');
+    expect(text).toContain('paylink_payouts{state="pending"} 0');
+    expect(text).toContain('paylink_payout_oldest_delayed_age_seconds 660');
+    expect(text).toContain(
+      'paylink_payouts_failing{share="merchant",reason="Blacklistable: account is blacklisted"} 1',
+    );
+    expect(text).toContain('paylink_payouts_failing{share="commission",reason="Pausable: paused"} 1');
+
+    const ready = await get('/readyz');
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json().checks.payouts).toEqual({
+      status: 'failing',
+      reason: `1 payout(s) delayed, the oldest failing since ${ago(11 * 60_000)}: Blacklistable: account is blacklisted`,
+    });
   });
 
   it('/metrics reports chain gauges as unknown (NaN) while the node is down, and says so', async () => {
@@ -240,6 +293,23 @@ describe.each(dialects)('health, readiness and metrics on %s', (dialect) => {
       headers: { authorization: `Bearer ${apiKey}` },
     });
     expect(h.logs()).not.toContain(apiKey);
+  });
+
+  it('never logs a secret sent in a query string, though the request is refused; other parameters stay readable', async () => {
+    const refused = await h.app.inject({
+      method: 'GET',
+      url: `/payments/api/convert/?amount=10&currency=EUR&api_key=${apiKey}`,
+    });
+    expect(refused.statusCode).toBe(401);
+    const admin = await h.app.inject({ method: 'GET', url: `/admin/api/merchants/?token=${ADMIN_TOKEN}` });
+    expect(admin.statusCode).toBe(401);
+    await h.app.inject({ method: 'GET', url: `/payments/api/status/x/?%61pi_key=${apiKey}&k=${apiKey}` });
+    const logs = h.logs();
+    expect(logs).not.toContain(apiKey);
+    expect(logs).not.toContain(ADMIN_TOKEN);
+    expect(logs).toContain('/payments/api/convert/?amount=10&currency=EUR&api_key=[redacted]');
+    expect(logs).toContain('/admin/api/merchants/?token=[redacted]');
+    expect(logs).toContain('?%61pi_key=[redacted]&k=[redacted]');
   });
 });
 

@@ -65,6 +65,7 @@ describe.each(dialects)('GET /payments/api/payments/ on %s', (dialect) => {
           blockHash: `0xblock${blockNumber}`,
           blockTimestamp: h.clock.now(),
           tokenAddress: '0x5fbdb2315678afecb367f032d93f642f64180aa3',
+          tokenSymbol: 'USDC',
           fromAddress: '0x0000000000000000000000000000000000000001',
           toAddress: '0x0000000000000000000000000000000000000002',
           amountBaseUnits: usdc * 1_000_000n,
@@ -83,6 +84,8 @@ describe.each(dialects)('GET /payments/api/payments/ on %s', (dialect) => {
           lastSeen: null,
         },
         txid: null,
+        paidWith: null,
+        announcedStatus: status,
         updatedAt: h.clock.now(),
       });
     });

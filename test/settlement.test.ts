@@ -4,24 +4,25 @@ import { chainReader, createRpcClient } from '../src/adapters/chain/chainReader.
 import { createRelayer } from '../src/adapters/chain/relayer.ts';
 import { settlementRepository } from '../src/adapters/db/settlementRepository.ts';
 import { createPaymentResponse, paymentStatusResponse } from '../src/adapters/http/presenters.ts';
-import type { Relayer } from '../src/app/ports.ts';
-import {
-  MAX_SETTLEMENT_FAILURES,
-  runSettler,
-  type SettleOptions,
-  type SettlePaymentsDeps,
-  type SettleResult,
-  settleOnce,
-} from '../src/app/settlePayments.ts';
+import { createWebhookSender } from '../src/adapters/outbound/webhookSender.ts';
+import type { SettleOptions, SettlePaymentsDeps } from '../src/app/settlement/options.ts';
+import type { Relayer } from '../src/app/settlement/ports.ts';
+import { runSettler, type SettleResult, settleOnce } from '../src/app/settlement/settleOnce.ts';
+import { dispatchWebhooks } from '../src/app/webhooks/dispatchWebhooks.ts';
 import { formatUsdc, parseUsdc } from '../src/domain/money.ts';
-import type { Payment } from '../src/domain/payment.ts';
+import { type Payment, payoutStateOf } from '../src/domain/payment.ts';
+import { settledBaseUnits } from '../src/domain/payout.ts';
 import { ANVIL_RELAYER_KEY, type ChainHarness, startChainHarness } from './helpers/chainHarness.ts';
 import { dialects } from './helpers/database.ts';
 import { capturingLogger } from './helpers/logCapture.ts';
+import { verifyAsMerchant, WebhookReceiver } from './helpers/webhookReceiver.ts';
 
-/** Bytecode that reverts on any call: stands in for a forwarder whose flush cannot succeed (see below). */
+/** Bytecode that reverts on any call: stands in for a forwarder whose flush cannot succeed at all. */
 const ALWAYS_REVERTS = '0x60006000fd';
 const ONE_ETHER = 10n ** 18n;
+const DELAYED_AFTER_MS = 10 * 60_000;
+const BLACKLISTED = 'Blacklistable: account is blacklisted';
+const PAUSED = 'Pausable: paused';
 
 describe.each(dialects)('settlement on anvil, %s', (dialect) => {
   let h: ChainHarness;
@@ -39,9 +40,10 @@ describe.each(dialects)('settlement on anvil, %s', (dialect) => {
     await h.close();
   });
 
+  const policy = { dustThresholdBaseUnits: 10_000n, delayedAfterMs: DELAYED_AFTER_MS };
   const options = (): SettleOptions => ({
     chainId: h.anvil.chain.id,
-    dustThresholdBaseUnits: 10_000n,
+    payoutPolicy: policy,
     relayerLowBalanceWei: ONE_ETHER,
     stuckAfterMs: 60_000,
   });
@@ -71,8 +73,12 @@ describe.each(dialects)('settlement on anvil, %s', (dialect) => {
     return { sent, applied };
   };
 
-  const paidPayment = async (amount: string, paidBaseUnits = parseUsdc(amount)!): Promise<Payment> => {
-    const payment = await h.createPayment(amount);
+  const paidPayment = async (
+    amount: string,
+    paidBaseUnits = parseUsdc(amount)!,
+    forwarderVersion: 1 | 2 = 2,
+  ): Promise<Payment> => {
+    const payment = await h.createPayment(amount, 'USDC', { forwarderVersion });
     await h.pay(payment.deposit!.depositAddress, paidBaseUnits);
     await h.finalizeAll();
     await h.poll();
@@ -87,6 +93,30 @@ describe.each(dialects)('settlement on anvil, %s', (dialect) => {
     deposit: await h.balanceOf(payment.deposit!.depositAddress),
   });
   const relayerNonce = () => h.anvil.publicClient.getTransactionCount({ address: h.addresses.relayer });
+  const stored = async (paymentId: string) => (await h.status(paymentId)).payment;
+  const settledOf = async (paymentId: string) => settledBaseUnits((await stored(paymentId)).payout);
+  /** The status response as the merchant API answers it now. */
+  const statusBody = async (paymentId: string) => {
+    const { payment, state } = await h.status(paymentId);
+    return paymentStatusResponse(payment, state, payoutStateOf(payment, state, policy, h.clock.now()));
+  };
+  /** The webhook bodies written for a payment, oldest first. */
+  const eventBodies = async (paymentId: string) =>
+    (await h.stores.ledger.listEvents(paymentId)).map(
+      (e) => JSON.parse(e.payload) as Record<string, unknown>,
+    );
+  const payoutEvents = async (paymentId: string) =>
+    (await eventBodies(paymentId)).filter((e) => String(e.event).startsWith('payment.payout_'));
+  /** Passes of the settler with the clock moved on between them, finalizing what each sends. */
+  const drive = async (passes: number, stepMs: number, deps = settler()) => {
+    const results: SettleResult[] = [];
+    for (let i = 0; i < passes; i += 1) {
+      h.clock.advance(stepMs);
+      results.push(await settle(deps));
+      await h.finalizeAll();
+    }
+    return results;
+  };
   const db = () => h.database.handle.db;
   const failuresOf = async (paymentId: string) =>
     Number(
@@ -102,9 +132,10 @@ describe.each(dialects)('settlement on anvil, %s', (dialect) => {
   const transactionRows = () =>
     db().selectFrom('relayer_transactions').selectAll().orderBy('created_at').execute();
 
-  it('pays an exact payment out to the base unit and shows the payout transaction', async () => {
+  it('pays an exact payment out to the base unit, shows the payout, and tells the merchant exactly what it got', async () => {
     const payment = await paidPayment('25.50');
     const before = await balances(payment);
+    expect((await statusBody(payment.id)).payout_status).toBe('pending');
     const { sent } = await settleFully();
     if (sent.send?.kind !== 'sent') throw new Error('not sent');
 
@@ -118,11 +149,29 @@ describe.each(dialects)('settlement on anvil, %s', (dialect) => {
     );
     expect(after.deposit).toBe(0n);
 
-    const { payment: stored, state } = await h.status(payment.id);
-    expect(stored.settledBaseUnits).toBe(25_500_000n);
-    expect(stored.payoutTxHash).toBe(sent.send.txHash.toLowerCase());
-    expect(stored.settledAt).not.toBeNull();
-    expect(paymentStatusResponse(stored, state).payout_txid).toBe(sent.send.txHash.toLowerCase());
+    const settled = await stored(payment.id);
+    expect(settled.payout).toMatchObject({
+      merchantPaidBaseUnits: quote.merchantShareBaseUnits,
+      treasuryPaidBaseUnits: quote.commissionBaseUnits,
+      txHash: sent.send.txHash.toLowerCase(),
+      failures: 0,
+      retryAt: null,
+      blockedSince: null,
+    });
+    expect(settled.payout.sentAt).not.toBeNull();
+    const body = await statusBody(payment.id);
+    expect(body).toMatchObject({ payout_status: 'sent', payout_txid: sent.send.txHash.toLowerCase() });
+    expect(body).not.toHaveProperty('payout_delayed_reason');
+    expect(await payoutEvents(payment.id)).toEqual([
+      expect.objectContaining({
+        event: 'payment.payout_sent',
+        payout_status: 'sent',
+        payout_txid: sent.send.txHash.toLowerCase(),
+        merchant_received_base_units: quote.merchantShareBaseUnits.toString(),
+        treasury_received_base_units: quote.commissionBaseUnits.toString(),
+        payout_delayed_reason: null,
+      }),
+    ]);
     const receipt = await h.anvil.publicClient.getTransactionReceipt({
       hash: sent.send.txHash as `0x${string}`,
     });
@@ -139,6 +188,34 @@ describe.each(dialects)('settlement on anvil, %s', (dialect) => {
     expect(await transactionRows()).toMatchObject([{ status: 'mined' }]);
   });
 
+  it('settles a payment created on the version 1 factory with version 1', async () => {
+    const v1 = await paidPayment('12', undefined, 1);
+    const v2 = await paidPayment('3');
+    expect(v1.deposit!.factoryAddress).toBe(h.factoryV1);
+    const before = await balances(v1);
+    // One factory per transaction: the pass that applies the first flush sends the second.
+    await settleFully();
+    await h.finalizeAll();
+    expect((await settle()).inFlight).toMatchObject({ kind: 'confirmed' });
+    const after = await balances(v1);
+    expect(after.deposit).toBe(0n);
+    expect(after.treasury - before.treasury).toBe(
+      v1.quote.commissionBaseUnits + v2.quote.commissionBaseUnits,
+    );
+    expect(after.merchant - before.merchant).toBe(
+      v1.quote.merchantShareBaseUnits + v2.quote.merchantShareBaseUnits,
+    );
+    expect(await settledOf(v1.id)).toBe(12_000_000n);
+    expect(await payoutEvents(v1.id)).toMatchObject([
+      {
+        event: 'payment.payout_sent',
+        merchant_received_base_units: v1.quote.merchantShareBaseUnits.toString(),
+      },
+    ]);
+    expect(logs()).toContain('"forwarderVersion":1');
+    expect(logs()).toContain('"forwarderVersion":2');
+  });
+
   it('splits an overpayment on the amount actually received', async () => {
     const payment = await paidPayment('10', 12_345_678n);
     const before = await balances(payment);
@@ -147,7 +224,8 @@ describe.each(dialects)('settlement on anvil, %s', (dialect) => {
     const commission = (12_345_678n * BigInt(payment.quote.commissionBps)) / 10_000n;
     expect(after.treasury - before.treasury).toBe(commission);
     expect(after.merchant - before.merchant).toBe(12_345_678n - commission);
-    expect((await h.status(payment.id)).payment.settledBaseUnits).toBe(12_345_678n);
+    expect(await settledOf(payment.id)).toBe(12_345_678n);
+    expect((await statusBody(payment.id)).payout_status).toBe('sent');
   });
 
   it('lets dust wait, then settles a late deposit to an already flushed forwarder again', async () => {
@@ -155,20 +233,22 @@ describe.each(dialects)('settlement on anvil, %s', (dialect) => {
     const first = await settleFully();
     const depositAddress = payment.deposit!.depositAddress;
 
-    // 0.005 USDC: below the 0.01 threshold, it waits.
+    // 0.005 USDC: below the 0.01 threshold, it waits, and the payout still counts as sent.
     await h.pay(depositAddress, 5_000n);
     await h.finalizeAll();
     await h.poll();
-    expect((await h.status(payment.id)).payment.amountReceivedBaseUnits).toBe(10_005_000n);
+    expect((await stored(payment.id)).amountReceivedBaseUnits).toBe(10_005_000n);
     const nonce = await relayerNonce();
     expect((await settle()).send).toEqual({ kind: 'idle' });
     expect(await relayerNonce()).toBe(nonce);
     expect(await h.balanceOf(depositAddress)).toBe(5_000n);
+    expect((await statusBody(payment.id)).payout_status).toBe('sent');
 
     // More arrives: 0.025 in all is due, and the deployed forwarder is flushed again.
     await h.pay(depositAddress, 20_000n);
     await h.finalizeAll();
     await h.poll();
+    expect((await statusBody(payment.id)).payout_status).toBe('pending');
     const before = await balances(payment);
     const second = await settleFully();
     const after = await balances(payment);
@@ -176,11 +256,15 @@ describe.each(dialects)('settlement on anvil, %s', (dialect) => {
     expect(after.treasury - before.treasury).toBe(commission);
     expect(after.merchant - before.merchant).toBe(25_000n - commission);
     expect(after.deposit).toBe(0n);
-    const { payment: stored } = await h.status(payment.id);
-    expect(stored.settledBaseUnits).toBe(10_025_000n);
+    const settled = await stored(payment.id);
+    expect(settledBaseUnits(settled.payout)).toBe(10_025_000n);
     if (second.sent.send?.kind !== 'sent' || first.sent.send?.kind !== 'sent') throw new Error('not sent');
-    expect(stored.payoutTxHash).toBe(second.sent.send.txHash.toLowerCase());
+    expect(settled.payout.txHash).toBe(second.sent.send.txHash.toLowerCase());
     expect(second.sent.send.txHash).not.toBe(first.sent.send.txHash);
+    expect((await payoutEvents(payment.id)).map((e) => e.merchant_received_base_units)).toEqual([
+      payment.quote.merchantShareBaseUnits.toString(),
+      (25_000n - commission).toString(),
+    ]);
   });
 
   it('flushes several payments in one transaction', async () => {
@@ -195,13 +279,179 @@ describe.each(dialects)('settlement on anvil, %s', (dialect) => {
     const items = await db().selectFrom('settlement_items').selectAll().execute();
     expect(items).toHaveLength(3);
     for (const payment of payments) {
-      const { payment: stored } = await h.status(payment.id);
-      expect(stored.settledBaseUnits).toBe(payment.quote.usdcBaseUnits);
-      expect(stored.payoutTxHash).toBe(sent.send.txHash.toLowerCase());
+      const settled = await stored(payment.id);
+      expect(settledBaseUnits(settled.payout)).toBe(payment.quote.usdcBaseUnits);
+      expect(settled.payout.txHash).toBe(sent.send.txHash.toLowerCase());
       expect(await h.balanceOf(payment.deposit!.depositAddress)).toBe(0n);
     }
     const shares = payments.reduce((sum, p) => sum + p.quote.merchantShareBaseUnits, 0n);
     expect((await h.balanceOf(h.addresses.merchant)) - before).toBe(shares);
+  });
+
+  it('treasury blacklisted: merchants still get exactly their share, the treasury its commission once it can receive — no command', async () => {
+    const payments = [await paidPayment('27'), await paidPayment('4.4')];
+    const before = await Promise.all(payments.map(balances));
+    await h.control('blacklist', h.addresses.treasury);
+
+    await settleFully();
+    const commissions = payments.reduce((sum, p) => sum + p.quote.commissionBaseUnits, 0n);
+    const shares = payments.reduce((sum, p) => sum + p.quote.merchantShareBaseUnits, 0n);
+    expect((await h.balanceOf(h.addresses.merchant)) - before[0]!.merchant).toBe(shares);
+    expect((await h.balanceOf(h.addresses.treasury)) - before[0]!.treasury).toBe(0n);
+    for (const payment of payments) {
+      // The commission waits in the forwarder, for the treasury alone; the merchant's payout is done.
+      expect(await h.balanceOf(payment.deposit!.depositAddress)).toBe(payment.quote.commissionBaseUnits);
+      expect(await statusBody(payment.id)).toMatchObject({ payout_status: 'sent' });
+      expect((await stored(payment.id)).payout).toMatchObject({
+        merchantPaidBaseUnits: payment.quote.merchantShareBaseUnits,
+        treasuryPaidBaseUnits: 0n,
+        blockedSince: null,
+        commissionBlockedReason: BLACKLISTED,
+        failures: 1,
+      });
+    }
+    expect(logs()).toContain(BLACKLISTED);
+
+    // Back-off: nothing is tried before it ends; then it is tried, and still refused.
+    const nonce = await relayerNonce();
+    expect((await settle()).send).toEqual({ kind: 'idle' });
+    h.clock.advance(10_000);
+    expect((await settle()).send).toMatchObject({ kind: 'stuck' });
+    expect(await relayerNonce()).toBe(nonce);
+    const waiting = (await stored(payments[0]!.id)).payout;
+    expect(waiting.failures).toBe(2);
+    expect(waiting.retryAt!.getTime() - h.clock.now().getTime()).toBe(20_000);
+
+    // Un-blacklisted: the next retry sends each commission, exactly, with no operator involved.
+    await h.control('unBlacklist', h.addresses.treasury);
+    await drive(3, 20_000);
+    expect((await h.balanceOf(h.addresses.treasury)) - before[0]!.treasury).toBe(commissions);
+    expect((await h.balanceOf(h.addresses.merchant)) - before[0]!.merchant).toBe(shares);
+    for (const payment of payments) {
+      expect(await h.balanceOf(payment.deposit!.depositAddress)).toBe(0n);
+      expect((await stored(payment.id)).payout).toMatchObject({
+        treasuryPaidBaseUnits: payment.quote.commissionBaseUnits,
+        failures: 0,
+        retryAt: null,
+        commissionBlockedSince: null,
+      });
+      // The merchant heard once, when its own money went out.
+      expect((await payoutEvents(payment.id)).map((e) => e.event)).toEqual(['payment.payout_sent']);
+    }
+  });
+
+  it('a version 1 payment held up by a blacklisted treasury says why, and resumes on its own', async () => {
+    const payment = await paidPayment('5', undefined, 1);
+    await h.control('blacklist', h.addresses.treasury);
+    expect((await settle()).send).toEqual({ kind: 'stuck', paymentIds: [payment.id] });
+    // Version 1 reverts the whole flush: the merchant waits too, and the token's words say why.
+    expect((await stored(payment.id)).payout).toMatchObject({
+      blockedReason: BLACKLISTED,
+      commissionBlockedReason: BLACKLISTED,
+      failures: 1,
+    });
+    await h.control('unBlacklist', h.addresses.treasury);
+    await drive(3, 10_000);
+    expect(await settledOf(payment.id)).toBe(5_000_000n);
+    expect((await stored(payment.id)).payout).toMatchObject({
+      blockedSince: null,
+      commissionBlockedSince: null,
+    });
+  });
+
+  it('token paused for 60 s: nothing is sent while paused, and every payout goes out on its own after unpause', async () => {
+    const payments = [await paidPayment('1'), await paidPayment('2'), await paidPayment('3')];
+    const before = await h.balanceOf(h.addresses.merchant);
+    await h.control('pause');
+    // Read after the pause: in this harness the relayer's account also owns the token.
+    const nonce = await relayerNonce();
+    expect((await settle()).send).toMatchObject({ kind: 'stuck' });
+    for (const payment of payments) {
+      expect((await stored(payment.id)).payout).toMatchObject({
+        blockedReason: PAUSED,
+        commissionBlockedReason: PAUSED,
+      });
+    }
+    // 60 s of passes every 5 s: retries come as each back-off ends, all refused, and no gas is spent.
+    const whilePaused = await drive(12, 5_000);
+    expect(whilePaused.some((r) => r.send?.kind === 'stuck')).toBe(true);
+    expect(await relayerNonce()).toBe(nonce);
+    expect((await stored(payments[0]!.id)).payout.failures).toBeGreaterThanOrEqual(3);
+
+    await h.control('unpause');
+    await drive(40, 5_000);
+    const shares = payments.reduce((sum, p) => sum + p.quote.merchantShareBaseUnits, 0n);
+    expect((await h.balanceOf(h.addresses.merchant)) - before).toBe(shares);
+    for (const payment of payments) {
+      expect(await h.balanceOf(payment.deposit!.depositAddress)).toBe(0n);
+      expect((await stored(payment.id)).payout).toMatchObject({ failures: 0, blockedSince: null });
+      expect((await statusBody(payment.id)).payout_status).toBe('sent');
+    }
+  });
+
+  it('merchant blacklisted: the treasury is paid, the merchant is told of the delay once, then paid on un-blacklisting — signed webhooks with exact amounts', async () => {
+    const receiver = await new WebhookReceiver().start();
+    try {
+      await h.stores.merchants.save({ ...h.merchant, webhookUrl: receiver.url() });
+      const payment = await paidPayment('40');
+      const { quote } = payment;
+      await h.control('blacklist', h.addresses.merchant);
+
+      await settleFully();
+      expect(await h.balanceOf(h.addresses.treasury)).toBe(quote.commissionBaseUnits);
+      expect(await h.balanceOf(payment.deposit!.depositAddress)).toBe(quote.merchantShareBaseUnits);
+      expect(await statusBody(payment.id)).toMatchObject({ payout_status: 'pending' });
+
+      // Failing for 10 minutes makes it delayed, with the token's reason, and owes one payment.payout_delayed.
+      await drive(9, 60_000);
+      expect((await statusBody(payment.id)).payout_status).toBe('pending');
+      await drive(3, 60_000);
+      expect(await statusBody(payment.id)).toMatchObject({
+        payout_status: 'delayed',
+        payout_delayed_reason: BLACKLISTED,
+      });
+      expect((await payoutEvents(payment.id)).map((e) => e.event)).toEqual(['payment.payout_delayed']);
+
+      await h.control('unBlacklist', h.addresses.merchant);
+      // The back-off after a dozen failures is capped at an hour: still tried, with no command.
+      await drive(3, 60 * 60_000);
+      expect(await h.balanceOf(h.addresses.merchant)).toBe(quote.merchantShareBaseUnits);
+      expect(await h.balanceOf(payment.deposit!.depositAddress)).toBe(0n);
+      expect(await statusBody(payment.id)).toMatchObject({ payout_status: 'sent' });
+
+      const webhookDeps = {
+        webhooks: h.stores.webhooks,
+        clock: h.clock,
+        logger,
+        sender: createWebhookSender({ allowPrivate: true, timeoutMs: 5_000 }),
+        config: { retryScheduleMs: [5_000], leaseMs: 60_000 },
+      };
+      await dispatchWebhooks(webhookDeps);
+      await webhookDeps.sender.close();
+      const bodies = receiver.received.map(
+        (r) => verifyAsMerchant(h.merchant.webhookSecret, r) as Record<string, unknown>,
+      );
+      const payouts = bodies.filter((b) => String(b.event).startsWith('payment.payout_'));
+      expect(payouts).toEqual([
+        expect.objectContaining({
+          event: 'payment.payout_delayed',
+          payment_id: payment.id,
+          payout_status: 'delayed',
+          payout_delayed_reason: BLACKLISTED,
+          payout_delayed_since: expect.any(String),
+        }),
+        expect.objectContaining({
+          event: 'payment.payout_sent',
+          payment_id: payment.id,
+          payout_status: 'sent',
+          merchant_received_base_units: quote.merchantShareBaseUnits.toString(),
+          // The commission went out in the earlier flush.
+          treasury_received_base_units: '0',
+        }),
+      ]);
+    } finally {
+      await receiver.stop();
+    }
   });
 
   it('sends nothing while the relayer is out of gas, and settles once topped up', async () => {
@@ -215,14 +465,18 @@ describe.each(dialects)('settlement on anvil, %s', (dialect) => {
     expect(await relayerNonce()).toBe(nonce);
     expect(await settlementRows()).toHaveLength(0);
     expect(await h.balanceOf(payment.deposit!.depositAddress)).toBe(10_000_000n);
-    expect((await h.status(payment.id)).payment.settledBaseUnits).toBe(0n);
+    expect(await settledOf(payment.id)).toBe(0n);
+    // The balance every process's /metrics reports.
+    expect(await h.stores.settlements.relayerBalances()).toMatchObject([
+      { chainId: h.anvil.chain.id, balanceWei: 0n, lowBalanceWei: ONE_ETHER },
+    ]);
 
     // Enough for the flush but under the 1 POL low-balance mark: it settles, and says the balance is low.
     await h.anvil.testClient.setBalance({ address: h.addresses.relayer, value: ONE_ETHER / 100n });
     await settleFully();
     expect(logs()).toContain('relayer gas balance low');
     expect(await h.balanceOf(payment.deposit!.depositAddress)).toBe(0n);
-    expect((await h.status(payment.id)).payment.settledBaseUnits).toBe(10_000_000n);
+    expect(await settledOf(payment.id)).toBe(10_000_000n);
   });
 
   it('after a crash between broadcast and receipt, a restarted settler applies the flush exactly once', async () => {
@@ -245,12 +499,13 @@ describe.each(dialects)('settlement on anvil, %s', (dialect) => {
       txHash: first.send.txHash,
     });
     // And again, after yet another restart: nothing more happens.
-    expect(await settle(settler())).toEqual({ inFlight: null, send: { kind: 'idle' } });
+    expect(await settle(settler())).toEqual({ inFlight: null, send: { kind: 'idle' }, delayNotices: [] });
 
     const after = await balances(payment);
     expect(after.merchant - before.merchant).toBe(payment.quote.merchantShareBaseUnits);
     expect(after.treasury - before.treasury).toBe(payment.quote.commissionBaseUnits);
-    expect((await h.status(payment.id)).payment.settledBaseUnits).toBe(10_000_000n);
+    expect(await settledOf(payment.id)).toBe(10_000_000n);
+    expect(await payoutEvents(payment.id)).toHaveLength(1);
     expect(await transactionRows()).toMatchObject([
       { status: 'mined', tx_hash: first.send.txHash.toLowerCase() },
     ]);
@@ -287,7 +542,7 @@ describe.each(dialects)('settlement on anvil, %s', (dialect) => {
     expect(BigInt(mined.nonce)).toBe(BigInt(nonce));
     const after = await balances(payment);
     expect(after.merchant - before.merchant).toBe(payment.quote.merchantShareBaseUnits);
-    expect((await h.status(payment.id)).payment.settledBaseUnits).toBe(10_000_000n);
+    expect(await settledOf(payment.id)).toBe(10_000_000n);
   });
 
   it('replaces a stuck transaction with higher fees, same nonce, and applies only the one mined', async () => {
@@ -328,18 +583,17 @@ describe.each(dialects)('settlement on anvil, %s', (dialect) => {
     const after = await balances(payment);
     expect(after.merchant - before.merchant).toBe(payment.quote.merchantShareBaseUnits);
     expect(after.treasury - before.treasury).toBe(payment.quote.commissionBaseUnits);
-    const { payment: stored } = await h.status(payment.id);
-    expect(stored.settledBaseUnits).toBe(10_000_000n);
-    expect(stored.payoutTxHash).toBe(replacement!.tx_hash);
+    const settled = await stored(payment.id);
+    expect(settledBaseUnits(settled.payout)).toBe(10_000_000n);
+    expect(settled.payout.txHash).toBe(replacement!.tx_hash);
   });
 
   /**
-   * TestUSDC has no blacklist, so no merchant address can refuse it. What a blacklisted merchant does to a
-   * real USDC flush (the forwarder's flush reverts) is reproduced by replacing the code at one deposit address
-   * with code that always reverts: the factory sees code there, skips the deployment and calls flush, which
-   * reverts — the whole batch would revert with it. The params stay valid, so the off-chain checks pass.
+   * A forwarder whose flush reverts outright (not a refused transfer, which version 2 absorbs): its deposit
+   * address is given code that always reverts, so the factory skips the deployment and its flush call reverts —
+   * the whole batch with it. The params stay valid, so the off-chain checks pass.
    */
-  it('isolates a payment whose flush reverts; the others settle and nothing is lost', async () => {
+  it('a batch never waits on its worst member; the worst is retried with a growing back-off, never given up', async () => {
     const good1 = await paidPayment('1');
     const bad = await paidPayment('2');
     const good2 = await paidPayment('3');
@@ -348,49 +602,49 @@ describe.each(dialects)('settlement on anvil, %s', (dialect) => {
       bytecode: ALWAYS_REVERTS,
     });
 
-    const { sent, applied } = await settleFully();
+    const { sent } = await settleFully();
     if (sent.send?.kind !== 'sent') throw new Error('not sent');
     expect([...sent.send.paymentIds].sort()).toEqual([good1.id, good2.id].sort());
-    expect(logs()).toContain('flush would revert');
-    for (const good of [good1, good2])
-      expect((await h.status(good.id)).payment.settledBaseUnits).toBe(good.quote.usdcBaseUnits);
-    // The pass that applied the flush went on to try the bad payment alone: refused again, nothing sent.
-    expect(applied.send).toEqual({ kind: 'rejected', paymentIds: [bad.id] });
-    expect(await failuresOf(bad.id)).toBe(2);
+    expect(logs()).toContain('payout cannot be sent now');
+    for (const good of [good1, good2]) expect(await settledOf(good.id)).toBe(good.quote.usdcBaseUnits);
+    expect((await stored(bad.id)).payout).toMatchObject({
+      failures: 1,
+      blockedReason: 'reverted without a reason',
+    });
 
-    // Alone, it keeps failing estimation: no transaction is sent for it, and after 5 failures it is left alone.
+    // Retried at each back-off's end (10 s, 20 s, 40 s …), refused each time, nothing sent, never set aside.
     const nonce = await relayerNonce();
-    const kinds: string[] = [];
-    for (let pass = 0; pass < 10; pass += 1) {
-      const result = await settle();
-      kinds.push(result.send?.kind ?? 'in-flight');
-      if (result.send?.kind === 'idle') break;
+    const waits: number[] = [];
+    for (let failures = 1; failures <= 7; failures += 1) {
+      const payout = (await stored(bad.id)).payout;
+      waits.push(payout.retryAt!.getTime() - h.clock.now().getTime());
+      expect((await settle()).send).toEqual({ kind: 'idle' });
+      h.clock.set(payout.retryAt!);
+      expect((await settle()).send).toEqual({ kind: 'stuck', paymentIds: [bad.id] });
     }
-    expect(kinds).toEqual(['rejected', 'rejected', 'rejected', 'idle']);
-    expect(logs()).toContain('no longer settled automatically');
-    expect(await failuresOf(bad.id)).toBe(MAX_SETTLEMENT_FAILURES);
+    expect(waits).toEqual([10_000, 20_000, 40_000, 80_000, 160_000, 320_000, 640_000]);
     expect(await relayerNonce()).toBe(nonce);
     expect(await h.balanceOf(bad.deposit!.depositAddress)).toBe(2_000_000n);
-    expect((await h.status(bad.id)).payment.settledBaseUnits).toBe(0n);
 
-    // The cause removed and the counter reset by an operator: it settles.
+    // The cause removed: it settles at its next retry, with no operator.
     await h.anvil.testClient.setCode({
       address: bad.deposit!.depositAddress as `0x${string}`,
       bytecode: '0x',
     });
-    await db().updateTable('payments').set({ settlement_failures: 0 }).where('id', '=', bad.id).execute();
+    h.clock.set((await stored(bad.id)).payout.retryAt!);
     await settleFully();
     expect(await h.balanceOf(bad.deposit!.depositAddress)).toBe(0n);
-    expect((await h.status(bad.id)).payment.settledBaseUnits).toBe(2_000_000n);
+    expect((await stored(bad.id)).payout).toMatchObject({ failures: 0, retryAt: null, blockedSince: null });
+    expect(await settledOf(bad.id)).toBe(2_000_000n);
   });
 
-  it('a batch that reverts on chain fails; its payments are retried alone and the good ones settle', async () => {
+  it('a batch that reverts on chain fails; its payments wait their back-off and the good ones settle', async () => {
     const good = await paidPayment('1');
     const bad = await paidPayment('2');
     await h.anvil.testClient.setAutomine(false);
     const sent = await settle();
     expect(sent.send).toMatchObject({ kind: 'sent', paymentIds: expect.arrayContaining([good.id, bad.id]) });
-    // Between the estimate and the block, the bad forwarder starts reverting: the whole batch reverts.
+    // Between the simulation and the block, the bad forwarder starts reverting: the whole batch reverts.
     await h.anvil.testClient.setCode({
       address: bad.deposit!.depositAddress as `0x${string}`,
       bytecode: ALWAYS_REVERTS,
@@ -402,21 +656,19 @@ describe.each(dialects)('settlement on anvil, %s', (dialect) => {
     const reverted = await settle();
     expect(reverted.inFlight).toMatchObject({ kind: 'reverted' });
     expect(logs()).toContain('settlement transaction reverted');
-    expect(await failuresOf(good.id)).toBeGreaterThanOrEqual(1);
-    // From now on each goes alone: the good one is sent and settles, the bad one is refused until set aside.
-    for (let pass = 0; pass < 10; pass += 1) {
-      const result = await settle();
-      if (result.inFlight === null && result.send?.kind === 'idle') break;
-      await h.finalizeAll();
-    }
-    expect((await h.status(good.id)).payment.settledBaseUnits).toBe(1_000_000n);
+    expect(await failuresOf(good.id)).toBe(1);
+    expect((await stored(good.id)).payout.blockedReason).toMatch(
+      /^settlement transaction 0x[0-9a-f]{64} reverted$/,
+    );
+    await drive(6, 10_000);
+    expect(await settledOf(good.id)).toBe(1_000_000n);
     expect(await failuresOf(good.id)).toBe(0);
-    expect(await failuresOf(bad.id)).toBe(MAX_SETTLEMENT_FAILURES);
+    expect(await failuresOf(bad.id)).toBeGreaterThanOrEqual(2);
     expect((await settlementRows()).map((s) => s.status)).toEqual(['failed', 'confirmed']);
     expect(await h.balanceOf(bad.deposit!.depositAddress)).toBe(2_000_000n);
   });
 
-  it('refuses to flush a payment whose stored params do not yield its deposit address', async () => {
+  it('does not flush a payment whose stored params do not yield its deposit address, and says why', async () => {
     const good = await paidPayment('1');
     const tampered = await paidPayment('2');
     // A flush with these params would deploy an empty forwarder elsewhere and move nothing.
@@ -427,7 +679,8 @@ describe.each(dialects)('settlement on anvil, %s', (dialect) => {
       .execute();
     const { sent } = await settleFully();
     expect(sent.send).toMatchObject({ paymentIds: [good.id] });
-    expect(await failuresOf(tampered.id)).toBe(MAX_SETTLEMENT_FAILURES);
+    expect(await failuresOf(tampered.id)).toBe(1);
+    expect((await stored(tampered.id)).payout.blockedReason).toContain('do not yield the deposit address');
     expect(await h.balanceOf(tampered.deposit!.depositAddress)).toBe(2_000_000n);
     expect(logs()).toContain('do not yield the deposit address');
   });
@@ -449,12 +702,14 @@ describe.each(dialects)('settlement on anvil, %s', (dialect) => {
     await until(() => (logs().match(/background job failed/g) ?? []).length >= 2);
     stopBroken.abort();
     await brokenLoop;
+    // An unreachable node is nobody's fault: no payment counts a failure for it.
+    expect(await failuresOf(payment.id)).toBe(0);
 
     const stop = new AbortController();
     const loop = runSettler(settler(), { ...options(), intervalMs: 5, signal: stop.signal });
     await until(async () => {
       await h.anvil.testClient.mine({ blocks: 1 });
-      return (await h.status(payment.id)).payment.settledBaseUnits === 10_000_000n;
+      return (await settledOf(payment.id)) === 10_000_000n;
     });
     stop.abort();
     await loop;

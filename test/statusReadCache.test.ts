@@ -71,6 +71,7 @@ describe.each(dialects)('status read cache on %s', (dialect) => {
           blockHash: `0xblock${block}`,
           blockTimestamp: h.clock.now(),
           tokenAddress: TEST_CHAIN.tokenAddress.toLowerCase(),
+          tokenSymbol: 'USDC',
           fromAddress: '0x0000000000000000000000000000000000000001',
           toAddress: payment.deposit!.depositAddress.toLowerCase(),
           amountBaseUnits: payment.quote.usdcBaseUnits,

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { type Address, createWalletClient, http, nonceManager } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testUsdcAbi } from '../src/adapters/chain/deployContracts.ts';
+import { testUsdcAbi } from '../src/adapters/chain/contractAbis.ts';
 import { depositPlanner } from '../src/adapters/chain/depositPlanner.ts';
 import { openDatabase } from '../src/adapters/db/database.ts';
 import { rotateApiKey } from '../src/app/merchants/merchantAdmin.ts';

@@ -1,3 +1,4 @@
+import type { PayoutPolicy } from '../domain/payout.ts';
 import type { ChainCursor, ChainReader, Clock, Ledger, MonitoringStore } from './ports.ts';
 
 /** A chain /readyz and /metrics probe: its node, and its watcher's cursor in the database. */
@@ -8,7 +9,9 @@ export interface ChainProbe {
 
 /** What /readyz and /metrics read: the database, the chain nodes and the watchers' cursors. */
 export interface HealthDeps {
-  readonly monitoring: Pick<MonitoringStore, 'ping'>;
+  readonly monitoring: Pick<MonitoringStore, 'ping' | 'payoutHealth'>;
+  /** When payouts count as delayed; absent: payouts are not reported. */
+  readonly payoutPolicy?: PayoutPolicy | undefined;
   readonly ledger: Pick<Ledger, 'cursor'>;
   readonly clock: Clock;
   /** The live chain; absent: the RPC and the watcher are not checked. */
@@ -39,6 +42,7 @@ export interface ReadinessReport {
     readonly watcher: CheckResult;
     readonly test_rpc?: CheckResult;
     readonly test_watcher?: CheckResult;
+    readonly payouts?: CheckResult;
   };
 }
 
@@ -49,16 +53,19 @@ export interface ReadinessReport {
  * quiet chain (the sandbox mines on demand) there is nothing to write.
  *
  * The test chain is checked the same way and reported beside, but a test network down (Amoy has its outages)
- * must not take the live API out of a load balancer: it never makes the process unready.
+ * must not take the live API out of a load balancer: it never makes the process unready. Delayed payouts are
+ * reported too (an operator's signal, with the reason), and never make it unready either: the API can still
+ * sell links while a token is paused, and taking it down would not bring a payout back.
  */
 export async function checkReadiness(deps: HealthDeps, options: ReadinessOptions): Promise<ReadinessReport> {
   const database = await settle(() => deps.monitoring.ping(), options.timeoutMs);
   const databaseCheck: CheckResult = database.ok
     ? { status: 'ok' }
     : { status: 'failing', reason: `database unreachable: ${database.error}` };
-  const [live, test] = await Promise.all([
+  const [live, test, payouts] = await Promise.all([
     deps.chain ? checkChain(deps, deps.chain, database.ok, options) : undefined,
     deps.testChain ? checkChain(deps, deps.testChain, database.ok, options) : undefined,
+    deps.payoutPolicy && database.ok ? checkPayouts(deps, deps.payoutPolicy, options) : undefined,
   ]);
   const skipped = { status: 'skipped', reason: 'no chain configured for this process' } as const;
   const checks = {
@@ -66,9 +73,30 @@ export async function checkReadiness(deps: HealthDeps, options: ReadinessOptions
     rpc: live?.rpc ?? skipped,
     watcher: live?.watcher ?? skipped,
     ...(test ? { test_rpc: test.rpc, test_watcher: test.watcher } : {}),
+    ...(payouts ? { payouts } : {}),
   };
   const ready = [checks.database, checks.rpc, checks.watcher].every((check) => check.status !== 'failing');
   return { ready, checks };
+}
+
+async function checkPayouts(
+  deps: HealthDeps,
+  policy: PayoutPolicy,
+  options: ReadinessOptions,
+): Promise<CheckResult> {
+  const now = deps.clock.now();
+  const health = await settle(
+    () => deps.monitoring.payoutHealth(policy, new Date(now.getTime() - policy.delayedAfterMs)),
+    options.timeoutMs,
+  );
+  if (!health.ok) return { status: 'skipped', reason: `payouts unreadable: ${health.error}` };
+  const { pending, delayed, oldestDelayedSince, failing } = health.value;
+  if (delayed === 0) return { status: 'ok', details: { pending, delayed } };
+  const reasons = [...new Set(failing.filter((f) => f.share === 'merchant').map((f) => f.reason))];
+  return {
+    status: 'failing',
+    reason: `${delayed} payout(s) delayed, the oldest failing since ${oldestDelayedSince?.toISOString()}: ${reasons.join('; ')}`,
+  };
 }
 
 async function checkChain(

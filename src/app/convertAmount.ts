@@ -1,4 +1,6 @@
-import { type LockedQuote, type QuoteAmountDeps, quoteAmount } from './quoteAmount.ts';
+import { parseAmount, parseCurrency } from '../domain/money.ts';
+import type { AgreedRate } from '../domain/rates.ts';
+import { type LockedQuote, priceAt, type QuoteAmountDeps, rateFor } from './quoteAmount.ts';
 
 export type ConvertAmountDeps = QuoteAmountDeps;
 
@@ -7,7 +9,36 @@ export interface ConvertAmountInput {
   readonly currency: string;
 }
 
-/** What `amount` of `currency` costs in USDC right now; nothing is stored. */
-export function convertAmount(deps: ConvertAmountDeps, input: ConvertAmountInput): Promise<LockedQuote> {
-  return quoteAmount(deps, { ...input, commissionBps: 0 });
+/** Answers kept per agreed rate; past this many, that rate's answers are forgotten and made again. */
+const MAX_ANSWERS_PER_RATE = 1_000;
+
+/**
+ * What `amount` of `currency` costs in USDC right now (nothing is stored), with what is made of each answer (`render`: the response body) remembered: a conversion is a pure
+ * function of the amount's text, the currency and the agreed rate, so while the rate provider hands out the same
+ * rate object the same input gets the same answer, made once. A new rate (refreshed, or too old) is a new object,
+ * and the answers made at the old one are never seen again. Invalid input is refused every time, never kept.
+ */
+export function rememberingConversions<T>(
+  deps: ConvertAmountDeps,
+  render: (locked: LockedQuote) => T,
+): (input: ConvertAmountInput) => Promise<T> {
+  const answers = new WeakMap<AgreedRate, Map<string, T>>();
+  return async (input) => {
+    const currency = parseCurrency('currency', input.currency);
+    const amount = parseAmount('amount', input.amount, currency);
+    const rate = await rateFor(deps, currency);
+    let atRate = answers.get(rate);
+    if (atRate === undefined) {
+      atRate = new Map();
+      answers.set(rate, atRate);
+    }
+    const key = `${currency.code} ${amount.minorUnits}`;
+    let answer = atRate.get(key);
+    if (answer === undefined) {
+      answer = render(priceAt(deps, amount, rate, 0));
+      if (atRate.size >= MAX_ANSWERS_PER_RATE) atRate.clear();
+      atRate.set(key, answer);
+    }
+    return answer;
+  };
 }

@@ -3,9 +3,11 @@ import type { KeyMode } from '../domain/credentials.ts';
 import { PaylinkError, ValidationError } from '../domain/errors.ts';
 import { type Merchant, missingPaymentConfiguration } from '../domain/merchant.ts';
 import type { Payment } from '../domain/payment.ts';
+import { NO_PAYOUT_YET } from '../domain/payout.ts';
 import { parseWebhookUrl } from '../domain/webhookUrl.ts';
 import type { DepositPlanner, DepositPlanners, HostResolver, PaymentStore } from './ports.ts';
 import { type QuoteAmountDeps, quoteAmount } from './quoteAmount.ts';
+import { assertTokenCanPay, type TokenControlsByMode } from './tokenControls.ts';
 import { checkWebhookHost } from './webhooks/checkWebhookHost.ts';
 
 export interface CreatePaymentDeps extends QuoteAmountDeps {
@@ -16,6 +18,8 @@ export interface CreatePaymentDeps extends QuoteAmountDeps {
   readonly webhookAllowPrivate: boolean;
   /** Resolves the webhook host name to refuse internal ones; without it only IP literals are checked. */
   readonly hostResolver?: HostResolver | undefined;
+  /** What each mode's token says of the merchant's wallet and of transfers now; absent: not checked. */
+  readonly tokenControls?: TokenControlsByMode | undefined;
 }
 
 export interface CreatePaymentInput {
@@ -90,6 +94,8 @@ export async function createPayment(
     : null;
   const returnUrl = input.returnUrl?.trim() ? parseReturnUrl(input.returnUrl) : null;
   await checkWebhookHost(deps, 'webhook_url', webhookUrl);
+  // Never sell a link whose money could not reach the merchant (a blacklisted wallet) or could not be sent.
+  await assertTokenCanPay(deps.tokenControls?.[mode], merchant.walletAddress);
 
   const locked = await quoteAmount(deps, {
     amount: input.amount,
@@ -112,6 +118,7 @@ export async function createPayment(
     orderId,
     customerEmail,
     status: 'pending',
+    announcedStatus: 'pending',
     amountReceivedBaseUnits: 0n,
     paidAt: null,
     late: false,
@@ -124,9 +131,8 @@ export async function createPayment(
       commissionBps: locked.quote.commissionBps,
     }),
     txid: null,
-    settledBaseUnits: 0n,
-    payoutTxHash: null,
-    settledAt: null,
+    paidWith: null,
+    payout: NO_PAYOUT_YET,
   };
   await deps.payments.insert(
     payment,

@@ -2,7 +2,7 @@ import type { KeyMode } from '../domain/credentials.ts';
 import { PaylinkError } from '../domain/errors.ts';
 import { type Payment, paymentTerms } from '../domain/payment.ts';
 import { derivePaymentState, type PaymentState } from '../domain/paymentStatus.ts';
-import type { Clock, Ledger, PaymentStore, TransferRecord } from './ports.ts';
+import type { Clock, Ledger, PaymentStore, TransferRecord, UnacceptedTransfer } from './ports.ts';
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -21,16 +21,20 @@ export async function getPaymentStatus(
   merchantId: string,
   paymentId: string,
   mode: KeyMode = 'live',
-): Promise<{ payment: Payment; state: PaymentState<TransferRecord> }> {
+): Promise<{ payment: Payment; state: PaymentState<TransferRecord>; unaccepted: UnacceptedTransfer[] }> {
   if (!UUID_PATTERN.test(paymentId)) throw new PaymentNotFoundError();
   const payment = await deps.payments.findForMerchant(merchantId, paymentId.toLowerCase(), mode);
   if (!payment) throw new PaymentNotFoundError();
-  return { payment, state: await currentState(deps, payment) };
+  const [state, unaccepted] = await Promise.all([
+    currentState(deps, payment),
+    deps.ledger.listUnacceptedTransfers(payment.id),
+  ]);
+  return { payment, state, unaccepted };
 }
 
 export interface PaymentStateDeps {
   readonly payments: PaymentStore;
-  readonly ledger: Pick<Ledger, 'listTransfers'>;
+  readonly ledger: Pick<Ledger, 'listTransfers' | 'listUnacceptedTransfers'>;
   readonly clock: Clock;
 }
 
@@ -43,7 +47,7 @@ export function isPaymentId(text: string): boolean {
  * or expirer pass; a reader always gets the derivation, so "expired" shows the moment the link expires.
  */
 export async function currentState(
-  deps: Omit<PaymentStateDeps, 'payments'>,
+  deps: { readonly ledger: Pick<Ledger, 'listTransfers'>; readonly clock: Clock },
   payment: Payment,
 ): Promise<PaymentState<TransferRecord>> {
   return derivePaymentState(

@@ -1,8 +1,10 @@
+import type { PayoutPolicy } from '../domain/payout.ts';
 import { type ChainProbe, type HealthDeps, settle, watcherLagBlocks } from './checkReadiness.ts';
-import type { MonitoringStore } from './ports.ts';
+import type { MonitoringStore, PayoutHealth } from './ports.ts';
 
 export interface MeasureDeps extends Omit<HealthDeps, 'monitoring'> {
   readonly monitoring: MonitoringStore;
+  readonly payoutPolicy: PayoutPolicy;
 }
 
 /** Gauges' values at one moment; a value that could not be read is absent (its gauge keeps no stale value). */
@@ -14,6 +16,25 @@ export interface ServiceMeasurements {
   readonly webhookOldestOwedSeconds?: number;
   /** One per chain this process probes (the live one, and the test one when it is another chain). */
   readonly chains: readonly ChainMeasurements[];
+  readonly payouts?: PayoutMeasurements;
+  /** Each relayer's gas balance as its settler last read it (any worker process). */
+  readonly relayers?: readonly RelayerMeasurements[];
+}
+
+export interface PayoutMeasurements {
+  readonly pending: number;
+  readonly delayed: number;
+  /** How long the oldest delayed payout has been failing; 0 when none is delayed. */
+  readonly oldestDelayedSeconds: number;
+  readonly failing: PayoutHealth['failing'];
+}
+
+export interface RelayerMeasurements {
+  readonly chainId: number;
+  readonly balanceWei: bigint;
+  readonly lowBalanceWei: bigint;
+  /** Since the settler last read the balance (it reads it before each flush it sends). */
+  readonly ageSeconds: number;
 }
 
 export interface ChainMeasurements {
@@ -38,10 +59,13 @@ const seconds = (ms: number) => Math.max(0, ms) / 1000;
 export async function measureService(deps: MeasureDeps, timeoutMs: number): Promise<ServiceMeasurements> {
   const nowMs = deps.clock.now().getTime();
   const chains = [deps.chain, deps.testChain].filter((chain) => chain !== undefined);
-  const [ping, payments, webhooks, ...chainMeasurements] = await Promise.all([
+  const delayedSince = new Date(nowMs - deps.payoutPolicy.delayedAfterMs);
+  const [ping, payments, webhooks, payouts, relayers, ...chainMeasurements] = await Promise.all([
     settle(() => deps.monitoring.ping(), timeoutMs),
     settle(() => deps.monitoring.countPaymentsByStatus(), timeoutMs),
     settle(() => deps.monitoring.webhookQueue(), timeoutMs),
+    settle(() => deps.monitoring.payoutHealth(deps.payoutPolicy, delayedSince), timeoutMs),
+    settle(() => deps.monitoring.relayerBalances(), timeoutMs),
     ...chains.map((chain) => measureChain(deps, chain, nowMs, timeoutMs)),
   ]);
   const result: { -readonly [K in keyof ServiceMeasurements]: ServiceMeasurements[K] } = {
@@ -49,6 +73,19 @@ export async function measureService(deps: MeasureDeps, timeoutMs: number): Prom
     chains: chainMeasurements,
   };
   if (payments.ok) result.paymentsByStatus = payments.value;
+  if (payouts.ok) {
+    const { pending, delayed, oldestDelayedSince, failing } = payouts.value;
+    const oldestDelayedSeconds = oldestDelayedSince ? seconds(nowMs - oldestDelayedSince.getTime()) : 0;
+    result.payouts = { pending, delayed, oldestDelayedSeconds, failing };
+  }
+  if (relayers.ok) {
+    result.relayers = relayers.value.map((r) => ({
+      chainId: r.chainId,
+      balanceWei: r.balanceWei,
+      lowBalanceWei: r.lowBalanceWei,
+      ageSeconds: seconds(nowMs - r.observedAt.getTime()),
+    }));
+  }
   if (webhooks.ok) {
     result.webhookEventsByStatus = webhooks.value.byStatus;
     const oldest = webhooks.value.oldestOwedAt;

@@ -1,12 +1,13 @@
 import type { KeyMode } from '../domain/credentials.ts';
 import type { Merchant } from '../domain/merchant.ts';
-import type { Deposit, Payment } from '../domain/payment.ts';
+import type { Deposit, PaidToken, Payment } from '../domain/payment.ts';
 import type {
   ObservedTransfer,
   PaymentEventType,
   PaymentState,
   PaymentStatus,
 } from '../domain/paymentStatus.ts';
+import type { PayoutPolicy } from '../domain/payout.ts';
 import type { AgreedRate } from '../domain/rates.ts';
 import type { BucketDecision, BucketPolicy } from '../domain/tokenBucket.ts';
 import type { AttemptOutcome, DeliveryStatus } from '../domain/webhookDelivery.ts';
@@ -158,6 +159,31 @@ export interface MonitoringStore {
   countPaymentsByStatus(): Promise<ReadonlyMap<string, number>>;
   /** Webhook events by delivery status, and when the oldest event still owed a delivery was written. */
   webhookQueue(): Promise<{ byStatus: ReadonlyMap<string, number>; oldestOwedAt: Date | null }>;
+  /** Payouts still owed, those delayed (failing since before `delayedSince`), and what fails now, by reason. */
+  payoutHealth(policy: PayoutPolicy, delayedSince: Date): Promise<PayoutHealth>;
+  /** Each relayer's gas balance as its settler last read it. */
+  relayerBalances(): Promise<readonly RelayerBalance[]>;
+}
+
+export interface PayoutHealth {
+  /** Payouts owed and not delayed: final funds waiting for a flush, or failing for less than the delay. */
+  readonly pending: number;
+  readonly delayed: number;
+  /** Since when the oldest delayed payout has been failing; null when none is delayed. */
+  readonly oldestDelayedSince: Date | null;
+  /** Payments whose merchant share, or commission, fails to go out now, by the last decoded reason. */
+  readonly failing: readonly {
+    readonly share: 'merchant' | 'commission';
+    readonly reason: string;
+    readonly count: number;
+  }[];
+}
+
+export interface RelayerBalance {
+  readonly chainId: number;
+  readonly balanceWei: bigint;
+  readonly lowBalanceWei: bigint;
+  readonly observedAt: Date;
 }
 
 /** A transfer into a deposit address, as recorded. Identified by the block it is in: a reorg makes a new one. */
@@ -167,9 +193,28 @@ export interface TransferRecord extends ObservedTransfer {
   readonly paymentId: string;
   readonly txHash: string;
   readonly blockHash: string;
+  /** An accepted token (PAYLINK_ACCEPTED_TOKENS): USDC, or another counted like it. */
   readonly tokenAddress: string;
+  readonly tokenSymbol: string;
   readonly fromAddress: string;
   readonly toAddress: string;
+}
+
+/** A transfer of a token that does not pay (sent by mistake) to a payment's deposit address: recorded, reported. */
+export interface UnacceptedTransfer {
+  readonly id: string;
+  readonly chainId: number;
+  readonly paymentId: string;
+  readonly txHash: string;
+  readonly blockNumber: bigint;
+  readonly blockHash: string;
+  readonly tokenAddress: string;
+  readonly tokenSymbol: string;
+  /** In the token's own base units (its decimals may not be 6). */
+  readonly amountBaseUnits: bigint;
+  readonly tokenDecimals: number;
+  readonly fromAddress: string;
+  readonly seenAt: Date;
 }
 
 export interface ChainCursor {
@@ -199,6 +244,10 @@ export interface OutboxEvent {
 export interface PaymentStateUpdate {
   readonly state: PaymentState;
   readonly txid: string | null;
+  /** The token of the transfer `txid` names. */
+  readonly paidWith: PaidToken | null;
+  /** The status of the last event written for the payment (this change's, if it owed one). */
+  readonly announcedStatus: PaymentStatus;
   readonly updatedAt: Date;
 }
 
@@ -206,6 +255,14 @@ export interface PaymentStateUpdate {
 export interface LedgerTransaction {
   /** Inserts transfers not yet recorded; returns the ids of the payments that gained one. */
   insertTransfers(transfers: readonly TransferRecord[]): Promise<string[]>;
+  /** Records transfers of tokens that do not pay (noticed tokens) not yet recorded; returns those that were new. */
+  insertUnacceptedTransfers(transfers: readonly UnacceptedTransfer[]): Promise<UnacceptedTransfer[]>;
+  /** What each accepted token brought the payment in final transfers: the settler's per-token balances. */
+  saveReceivedByToken(
+    paymentId: string,
+    chainId: number,
+    received: ReadonlyMap<string, bigint>,
+  ): Promise<void>;
   /** Orphans non-final transfers in blocks above `blockNumber` and forgets those blocks (a reorg). */
   rewindAbove(chainId: number, blockNumber: bigint): Promise<string[]>;
   /** Orphans the given transfers (their block is no longer canonical). */
@@ -220,6 +277,8 @@ export interface LedgerTransaction {
   lockPayment(paymentId: string): Promise<Payment | undefined>;
   listTransfers(paymentId: string): Promise<TransferRecord[]>;
   updatePaymentState(paymentId: string, update: PaymentStateUpdate): Promise<void>;
+  /** Marks the payment changed (its `updated_at`) without changing its state: what is shown of it did. */
+  touchPayment(paymentId: string, at: Date): Promise<void>;
   insertEvent(event: OutboxEvent): Promise<void>;
 }
 
@@ -232,14 +291,20 @@ export interface Ledger {
   recentBlocks(chainId: number, atOrBelow: bigint, limit: number): Promise<BlockRef[]>;
   /** Non-final, non-orphaned transfers in blocks up to `blockNumber` (to check before they become final). */
   transfersToFinalize(chainId: number, blockNumber: bigint, limit: number): Promise<TransferRecord[]>;
+  /** When the first payment with a deposit address on this chain was created (undefined: none yet). */
+  earliestPaymentCreatedAt(chainId: number): Promise<Date | undefined>;
   /** Payments still pending or processing whose link expired before `now`. */
   openPaymentsPastExpiry(now: Date, limit: number): Promise<string[]>;
   listTransfers(paymentId: string): Promise<TransferRecord[]>;
+  /** Transfers of tokens that do not pay, still on the canonical chain, oldest first. */
+  listUnacceptedTransfers(paymentId: string): Promise<UnacceptedTransfer[]>;
   listEvents(paymentId: string): Promise<OutboxEvent[]>;
 }
 
 /** A token `Transfer` log, decoded. */
 export interface TransferLog {
+  /** The token contract that emitted it. */
+  readonly token: string;
   readonly txHash: string;
   readonly logIndex: number;
   readonly blockNumber: bigint;
@@ -262,8 +327,11 @@ export interface ChainReader {
   finalizedBlockNumber(): Promise<bigint>;
   /** The canonical block at that height, or undefined if the chain is not that long (any more). */
   blockAt(number: bigint): Promise<BlockHeader | undefined>;
-  /** The token's Transfer logs in [fromBlock, toBlock]: one eth_getLogs, whatever the number of open payments. */
-  transferLogs(token: string, fromBlock: bigint, toBlock: bigint): Promise<TransferLog[]>;
+  /**
+   * The tokens' Transfer logs in [fromBlock, toBlock]: one eth_getLogs for all of them, whatever the number of
+   * open payments.
+   */
+  transferLogs(tokens: readonly string[], fromBlock: bigint, toBlock: bigint): Promise<TransferLog[]>;
 }
 
 /** An event claimed for one delivery attempt: what to send, where, and the secrets to sign it with. */
@@ -399,197 +467,4 @@ export interface WebhookSender {
 /** DNS: the addresses a host name resolves to (all of them). Throws when it does not resolve. */
 export interface HostResolver {
   resolve(hostname: string): Promise<string[]>;
-}
-
-/** A payment whose deposit address holds final funds not flushed yet. */
-export interface SettlementCandidate {
-  readonly paymentId: string;
-  readonly chainId: number;
-  readonly factoryAddress: string;
-  readonly tokenAddress: string;
-  readonly depositAddress: string;
-  /** The forwarder's parameters, exactly as its deposit address commits to them. */
-  readonly merchantAddress: string;
-  readonly treasuryAddress: string;
-  readonly commissionBps: number;
-  /** Final funds received minus what was flushed already. */
-  readonly unsettledBaseUnits: bigint;
-  readonly settlementFailures: number;
-}
-
-export type SettlementStatus = 'pending' | 'confirmed' | 'failed';
-export type RelayerTransactionStatus = 'signed' | 'broadcast' | 'mined' | 'replaced';
-
-export interface SettlementItem {
-  readonly paymentId: string;
-  readonly depositAddress: string;
-  readonly expectedBaseUnits: bigint;
-}
-
-/** A signed relayer transaction as persisted (before broadcast). Replacements share the settlement's nonce. */
-export interface RelayerTransactionRecord {
-  readonly id: string;
-  readonly settlementId: string;
-  readonly chainId: number;
-  readonly fromAddress: string;
-  readonly nonce: bigint;
-  readonly txHash: string;
-  readonly rawTx: string;
-  readonly gas: bigint;
-  readonly maxFeePerGas: bigint;
-  readonly maxPriorityFeePerGas: bigint;
-  readonly status: RelayerTransactionStatus;
-  readonly replacesId: string | null;
-  readonly createdAt: Date;
-  readonly broadcastAt: Date | null;
-}
-
-export interface SettlementRecord {
-  readonly id: string;
-  readonly chainId: number;
-  readonly nonce: bigint;
-  readonly status: SettlementStatus;
-  readonly payoutTxHash: string | null;
-  readonly failureReason: string | null;
-  readonly createdAt: Date;
-  readonly completedAt: Date | null;
-  readonly items: readonly SettlementItem[];
-  /** Oldest first; the last one has the highest fees. */
-  readonly transactions: readonly RelayerTransactionRecord[];
-}
-
-/** What a mined settlement transaction moved out of each deposit address (merchant share + commission). */
-export interface SettlementConfirmation {
-  readonly settlementId: string;
-  readonly minedTxId: string;
-  readonly payoutTxHash: string;
-  readonly flushedBaseUnits: ReadonlyMap<string, bigint>;
-  readonly completedAt: Date;
-}
-
-export interface SettlementFailure {
-  readonly settlementId: string;
-  readonly reason: string;
-  /** The transaction mined reverted, or null when the nonce went to a transaction of someone else's. */
-  readonly minedTxId: string | null;
-  /** Count a failure on each payment (a revert), or release them untouched (a dropped transaction). */
-  readonly countFailures: boolean;
-  readonly completedAt: Date;
-}
-
-/** The settler's records. Only a single settler per chain writes them (the one holding its worker lock). */
-export interface SettlementStore {
-  /** The settlement of this chain still pending, if any, with its items and transactions. */
-  inFlight(chainId: number): Promise<SettlementRecord | undefined>;
-  /**
-   * Payments paid or failed on this chain with at least `dustThresholdBaseUnits` final and unflushed and fewer
-   * than `maxFailures` failures: fewest failures first, then oldest.
-   */
-  candidates(
-    chainId: number,
-    filter: { dustThresholdBaseUnits: bigint; maxFailures: number; limit: number },
-  ): Promise<SettlementCandidate[]>;
-  /** The highest nonce any settlement of this chain used (each was consumed on chain). */
-  highestNonce(chainId: number): Promise<bigint | undefined>;
-  /** Settlement, items and first transaction, all or nothing; false if another is already in flight. */
-  create(
-    settlement: { id: string; chainId: number; nonce: bigint; createdAt: Date },
-    items: readonly SettlementItem[],
-    transaction: RelayerTransactionRecord,
-  ): Promise<boolean>;
-  /** A replacement transaction (same nonce, higher fees), persisted before it is broadcast. */
-  addTransaction(transaction: RelayerTransactionRecord): Promise<void>;
-  markBroadcast(transactionId: string, at: Date): Promise<void>;
-  /**
-   * Confirms the settlement, marks the mined transaction and the others replaced, and adds each payment's
-   * flushed amount to what it settled (a payment that moved nothing counts a failure) — in one transaction.
-   * False, with nothing written, if the settlement was no longer pending.
-   */
-  confirm(confirmation: SettlementConfirmation): Promise<boolean>;
-  /** Fails the settlement (and counts a failure on its payments if asked); false if no longer pending. */
-  fail(failure: SettlementFailure): Promise<boolean>;
-  /** Adds one failure to each payment, or raises its count to at least `atLeast` (1: it goes alone next). */
-  recordFailures(
-    paymentIds: readonly string[],
-    change: { readonly add: 1 } | { readonly atLeast: number },
-  ): Promise<void>;
-  /** Sets the payment's failure count back to 0 (an operator fixed the cause); its former count, if it exists. */
-  resetFailures(paymentId: string): Promise<number | undefined>;
-}
-
-/** One forwarder to deploy (if needed) and flush: the parameters its deposit address commits to. */
-export interface FlushItem {
-  readonly paymentId: string;
-  readonly merchantAddress: string;
-  readonly treasuryAddress: string;
-  readonly commissionBps: number;
-}
-
-/** `ForwarderFactory.flushBatch(items, token)` on one factory. */
-export interface FlushCall {
-  readonly factoryAddress: string;
-  readonly tokenAddress: string;
-  readonly items: readonly FlushItem[];
-}
-
-export interface FeesPerGas {
-  readonly maxFeePerGas: bigint;
-  readonly maxPriorityFeePerGas: bigint;
-}
-
-/** A gas estimate, or the reason the call would revert (an RPC failure throws instead). */
-export type GasEstimate =
-  | { readonly ok: true; readonly gas: bigint }
-  | { readonly ok: false; readonly reason: string };
-
-export interface SignedTransaction {
-  readonly rawTx: string;
-  readonly txHash: string;
-}
-
-/** Accepted includes "already known": the node has this very transaction. A rejection leaves it unsent. */
-export type BroadcastOutcome =
-  | { readonly accepted: true }
-  | { readonly accepted: false; readonly reason: string };
-
-/** A `Flushed` event of a forwarder, decoded. */
-export interface FlushedEvent {
-  readonly forwarderAddress: string;
-  readonly tokenAddress: string;
-  readonly paymentId: string;
-  readonly merchantBaseUnits: bigint;
-  readonly feeBaseUnits: bigint;
-}
-
-export interface RelayerReceipt {
-  readonly txHash: string;
-  readonly blockNumber: bigint;
-  readonly success: boolean;
-  /** Empty for a reverted transaction. */
-  readonly flushed: readonly FlushedEvent[];
-}
-
-/**
- * The relayer: one key that pays gas for flushes and holds nothing else. It signs locally; its key never
- * leaves the adapter (never in a return value, an error or a log).
- */
-export interface Relayer {
-  readonly address: string;
-  /** The account's nonce at the latest block: the next nonce, once nothing of ours is pending. */
-  nonce(): Promise<bigint>;
-  /** Native balance (POL), in wei. */
-  balance(): Promise<bigint>;
-  /** The deposit address these params yield on this factory, or undefined if the factory refuses them. */
-  depositAddressOf(factoryAddress: string, item: FlushItem): string | undefined;
-  estimateFlush(call: FlushCall): Promise<GasEstimate>;
-  currentFees(): Promise<FeesPerGas>;
-  signFlush(
-    call: FlushCall,
-    tx: { nonce: bigint; gas: bigint; fees: FeesPerGas },
-  ): Promise<SignedTransaction>;
-  /** The same transaction (same nonce, payload and gas) with other fees. */
-  signReplacement(rawTx: string, fees: FeesPerGas): Promise<SignedTransaction>;
-  broadcast(rawTx: string): Promise<BroadcastOutcome>;
-  /** The receipt of a mined transaction, or undefined while it is not mined (or not known). */
-  receipt(txHash: string): Promise<RelayerReceipt | undefined>;
 }

@@ -1,7 +1,8 @@
-import { USDC } from '../domain/currencies.ts';
+import { type Currency, USDC } from '../domain/currencies.ts';
 import { PaylinkError, ValidationError } from '../domain/errors.ts';
-import { formatUsdc, parseAmount, parseCurrency } from '../domain/money.ts';
+import { formatUsdc, type Money, parseAmount, parseCurrency } from '../domain/money.ts';
 import { ONE, type Quote, quote } from '../domain/quote.ts';
+import type { AgreedRate } from '../domain/rates.ts';
 import type { Clock, RateProvider } from './ports.ts';
 
 export interface QuoteAmountDeps {
@@ -30,21 +31,39 @@ export interface LockedQuote {
 export async function quoteAmount(deps: QuoteAmountDeps, input: QuoteAmountInput): Promise<LockedQuote> {
   const currency = parseCurrency('currency', input.currency);
   const amount = parseAmount('amount', input.amount, currency);
-  let locked: LockedQuote;
-  if (currency.code === USDC.code) {
-    locked = {
-      quote: quote(amount, ONE, input.commissionBps),
-      rateSource: 'fixed',
-      rateObservedAt: deps.clock.now(),
-    };
-  } else {
-    const rate = await deps.rates.usdcPerUnit(currency.code);
-    locked = {
-      quote: quote(amount, rate.usdcPerUnit, input.commissionBps),
-      rateSource: rate.sources.join('+'),
-      rateObservedAt: rate.observedAt,
-    };
-  }
+  return priceAt(deps, amount, await rateFor(deps, currency), input.commissionBps);
+}
+
+/** USDC priced in USDC: one for one, from no source. */
+const FIXED_USDC_RATE: AgreedRate = Object.freeze({
+  usdcPerUnit: ONE,
+  sources: Object.freeze(['fixed']),
+  observedAt: new Date(0),
+});
+
+/**
+ * The agreed rate for `currency` (the same object for as long as the rate provider keeps it: see
+ * `rememberingConversions`), or the fixed one-for-one rate of USDC itself.
+ */
+export function rateFor(deps: Pick<QuoteAmountDeps, 'rates'>, currency: Currency): Promise<AgreedRate> {
+  return currency.code === USDC.code
+    ? Promise.resolve(FIXED_USDC_RATE)
+    : deps.rates.usdcPerUnit(currency.code);
+}
+
+/** Prices a validated amount at a rate, within the configured bounds. */
+export function priceAt(
+  deps: Pick<QuoteAmountDeps, 'clock' | 'maxAmountBaseUnits'>,
+  amount: Money,
+  rate: AgreedRate,
+  commissionBps: number,
+): LockedQuote {
+  const fixed = rate === FIXED_USDC_RATE;
+  const locked: LockedQuote = {
+    quote: quote(amount, rate.usdcPerUnit, commissionBps),
+    rateSource: rate.sources.join('+'),
+    rateObservedAt: fixed ? deps.clock.now() : rate.observedAt,
+  };
   if (locked.quote.usdcBaseUnits > deps.maxAmountBaseUnits) {
     throw new ValidationError(
       'amount',

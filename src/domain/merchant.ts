@@ -1,5 +1,6 @@
 import { getAddress, isAddress } from 'viem';
 import { ValidationError } from './errors.ts';
+import { plainText } from './text.ts';
 
 export type MerchantStatus = 'active' | 'disabled';
 
@@ -12,6 +13,7 @@ export interface Merchant {
   readonly webhookUrl: string | null;
   readonly webhookSecret: string;
   readonly commissionBps: number;
+  /** How much short of the amount still counts as paid, in basis points: at most MAX_UNDERPAYMENT_TOLERANCE_BPS. */
   readonly underpaymentToleranceBps: number;
   readonly status: MerchantStatus;
   readonly createdAt: Date;
@@ -36,7 +38,13 @@ export function parseWalletAddress(field: string, input: string): string {
 }
 
 export function parseMerchantName(field: string, input: string): string {
-  const name = input.trim();
+  const name = plainText(field, input).trim();
   if (name.length === 0 || name.length > 200) throw new ValidationError(field, 'must be 1 to 200 characters');
   return name;
 }
+
+/**
+ * 10 %: the most an administrator may let a payment fall short and still count as paid. Without a bound, 100 %
+ * made a payment of 0.000001 USDC count as paid for a price of any size.
+ */
+export const MAX_UNDERPAYMENT_TOLERANCE_BPS = 1_000;

@@ -1,5 +1,7 @@
+import { getAddress } from 'viem';
 import type { KeyMode } from './credentials.ts';
 import type { PaymentStatus, PaymentTerms } from './paymentStatus.ts';
+import { derivePayoutState, type PayoutPolicy, type PayoutProgress, type PayoutState } from './payout.ts';
 import type { Quote } from './quote.ts';
 
 /** Where and how the customer pays: a USDC transfer to the payment's own deposit address on one chain. */
@@ -36,6 +38,11 @@ export interface Payment {
   readonly orderId: string | null;
   readonly customerEmail: string | null;
   readonly status: PaymentStatus;
+  /**
+   * The status the merchant was last told of by a webhook (`pending` until the first): a reorg may take a
+   * payment back to `pending` and forward again, which is no change the merchant needs to hear twice.
+   */
+  readonly announcedStatus: PaymentStatus;
   readonly amountReceivedBaseUnits: bigint;
   readonly paidAt: Date | null;
   readonly late: boolean;
@@ -46,10 +53,22 @@ export interface Payment {
   readonly deposit: Deposit | null;
   /** The customer's transfer that completed the payment (or the latest one seen). */
   readonly txid: string | null;
-  /** USDC flushed from the deposit address so far (merchant share + commission). */
-  readonly settledBaseUnits: bigint;
-  readonly payoutTxHash: string | null;
-  readonly settledAt: Date | null;
+  /** The accepted token of that transfer (USDC, or USDC.e where accepted); null while nothing was seen. */
+  readonly paidWith: PaidToken | null;
+  /** What the deposit address sent on to the merchant and the treasury so far, and what holds it up. */
+  readonly payout: PayoutProgress;
+}
+
+export interface PaidToken {
+  readonly address: string;
+  readonly symbol: string;
+}
+
+/** The token the payment is paid in, as the status response and webhooks name it: the one that paid, else USDC. */
+export function paymentToken(payment: Payment): PaidToken | null {
+  if (payment.paidWith)
+    return { address: getAddress(payment.paidWith.address), symbol: payment.paidWith.symbol };
+  return payment.deposit ? { address: payment.deposit.tokenAddress, symbol: 'USDC' } : null;
 }
 
 /** What a payment's status is derived against (`derivePaymentState`). */
@@ -59,4 +78,23 @@ export function paymentTerms(payment: Payment): PaymentTerms {
     underpaymentToleranceBps: payment.underpaymentToleranceBps,
     expiresAt: payment.expiresAt,
   };
+}
+
+/** The payout's state now, for the payment in `state` (derived now, or as stored by the last refresh). */
+export function payoutStateOf(
+  payment: Payment,
+  state: { readonly status: PaymentStatus; readonly amountReceivedBaseUnits: bigint },
+  policy: PayoutPolicy,
+  now: Date,
+): PayoutState {
+  return derivePayoutState(
+    {
+      status: state.status,
+      amountReceivedBaseUnits: state.amountReceivedBaseUnits,
+      commissionBps: payment.quote.commissionBps,
+      payout: payment.payout,
+    },
+    policy,
+    now,
+  );
 }

@@ -6,11 +6,18 @@
 export const PAYMENT_STATUSES = ['pending', 'processing', 'paid', 'failed', 'expired'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
+/**
+ * A change of status owes its event; so does the payout, once sent and when delayed (domain/payout.ts); and a
+ * token that does not pay, sent to the payment (the customer believes they paid).
+ */
 export const PAYMENT_EVENT_TYPES = [
   'payment.processing',
   'payment.paid',
   'payment.failed',
   'payment.expired',
+  'payment.payout_sent',
+  'payment.payout_delayed',
+  'payment.unaccepted_transfer',
 ] as const;
 export type PaymentEventType = (typeof PAYMENT_EVENT_TYPES)[number];
 
@@ -115,8 +122,12 @@ export function stateHoldsUntil(terms: PaymentTerms, state: PaymentState, now: D
   return terms.expiresAt;
 }
 
-/** The event a change of status owes the merchant, if any (a return to `pending` after a reorg owes none). */
-export function eventForTransition(previous: PaymentStatus, next: PaymentStatus): PaymentEventType | null {
-  if (previous === next || next === 'pending') return null;
+/**
+ * The event a change of status owes the merchant, if any: one per change the merchant would see. `announced` is
+ * the status of the last event sent (`pending` before any). A return to `pending` after a reorg owes none, so
+ * the same transfer mined again in another block goes back to the status already announced and owes none either.
+ */
+export function eventForTransition(announced: PaymentStatus, next: PaymentStatus): PaymentEventType | null {
+  if (announced === next || next === 'pending') return null;
   return `payment.${next}`;
 }

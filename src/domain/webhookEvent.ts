@@ -1,6 +1,9 @@
+import { getAddress } from 'viem';
+import { formatDecimal } from './decimal.ts';
 import { commissionOf, formatMoney, formatUsdc } from './money.ts';
-import type { Payment } from './payment.ts';
+import { type Payment, paymentToken } from './payment.ts';
 import type { PaymentEventType, PaymentState } from './paymentStatus.ts';
+import type { PayoutState, PayoutStatus } from './payout.ts';
 
 /**
  * The body of a webhook, compatible with integrations written for the API this one replaces
@@ -23,16 +26,67 @@ export interface WebhookEventBody {
   /** Plain decimal USDC (no unit), as the original integrations expect. */
   readonly payout_amount: string;
   readonly coin_type: 'polygon_usdc';
+  /** The token that paid (the transfer `txid` names): USDC, or USDC.e where accepted; USDC before any. */
+  readonly token_address: string | null;
+  readonly token_symbol: string | null;
   readonly txid: string | null;
   readonly paid_at: string | null;
   readonly late: boolean;
+  /** Where the merchant's money is (domain/payout.ts): pending, sent or delayed; null when nothing was received. */
+  readonly payout_status: PayoutStatus | null;
+  /** The latest settlement transaction that paid the merchant. */
   readonly payout_txid: string | null;
+  /** Why the payout is delayed (the token's own words), while it is. */
+  readonly payout_delayed_reason: string | null;
   /** False for a payment created with a test key (on the test chain): test money, never ship goods for it. */
   readonly livemode: boolean;
 }
 
+/** What `payment.payout_sent` adds: exactly what its transaction moved to each side, in base units. */
+export interface PayoutSentFields {
+  readonly merchant_received_base_units: string;
+  readonly treasury_received_base_units: string;
+}
+
+/** What `payment.unaccepted_transfer` adds: the token that does not pay, and how much of it arrived. */
+export interface UnacceptedTransferFields {
+  readonly unaccepted_transfer: {
+    readonly token_address: string;
+    readonly token_symbol: string;
+    /** In the token's own units (its decimals), as a decimal string. */
+    readonly amount: string;
+    readonly from_address: string;
+    readonly tx_hash: string;
+  };
+}
+
+export function describeUnacceptedTransfer(transfer: {
+  readonly tokenAddress: string;
+  readonly tokenSymbol: string;
+  readonly tokenDecimals: number;
+  readonly amountBaseUnits: bigint;
+  readonly fromAddress: string;
+  readonly txHash: string;
+}): UnacceptedTransferFields['unaccepted_transfer'] {
+  return {
+    token_address: getAddress(transfer.tokenAddress),
+    token_symbol: transfer.tokenSymbol,
+    amount: formatDecimal({ units: transfer.amountBaseUnits, scale: transfer.tokenDecimals }, 2),
+    from_address: getAddress(transfer.fromAddress),
+    tx_hash: transfer.txHash,
+  };
+}
+
+/** What `payment.payout_delayed` adds: since when the merchant's share has been failing. */
+export interface PayoutDelayedFields {
+  readonly payout_delayed_since: string;
+}
+
+/** The part of a payment's state an event reports: derived now, or as stored by the last refresh. */
+export type StatusFields = Pick<PaymentState, 'status' | 'amountReceivedBaseUnits' | 'paidAt' | 'late'>;
+
 /** What the merchant receives: the quoted share until paid, then the floor-split of what actually arrived. */
-export function payoutBaseUnits(payment: Payment, state: PaymentState): bigint {
+export function payoutBaseUnits(payment: Payment, state: StatusFields): bigint {
   if (state.status !== 'paid') return payment.quote.merchantShareBaseUnits;
   const received = state.amountReceivedBaseUnits;
   return received - commissionOf(received, payment.quote.commissionBps);
@@ -42,7 +96,8 @@ export function webhookEventBody(
   eventId: string,
   type: PaymentEventType,
   payment: Payment,
-  state: PaymentState,
+  state: StatusFields,
+  payout: PayoutState,
   createdAt: Date,
 ): WebhookEventBody {
   return {
@@ -59,10 +114,14 @@ export function webhookEventBody(
     amount_received: formatUsdc(state.amountReceivedBaseUnits),
     payout_amount: formatUsdc(payoutBaseUnits(payment, state)),
     coin_type: 'polygon_usdc',
+    token_address: paymentToken(payment)?.address ?? null,
+    token_symbol: paymentToken(payment)?.symbol ?? null,
     txid: payment.txid,
     paid_at: state.paidAt?.toISOString() ?? null,
     late: state.late,
-    payout_txid: payment.payoutTxHash,
+    payout_status: payout.status,
+    payout_txid: payment.payout.txHash,
+    payout_delayed_reason: payout.delayedReason,
     livemode: payment.mode === 'live',
   };
 }

@@ -1,7 +1,13 @@
 import type { Logger } from 'pino';
-import type { Hex } from 'viem';
-import type { ChainTarget } from '../adapters/chain/depositPlanner.ts';
-import { type ChainConfig, type Config, ConfigError, requireChainSetting } from '../config.ts';
+import type { Address, Hex } from 'viem';
+import type { ChainTarget, ChainToken } from '../adapters/chain/depositPlanner.ts';
+import {
+  type ChainConfig,
+  type Config,
+  ConfigError,
+  requireChainSetting,
+  type TokenSetting,
+} from '../config.ts';
 import { SANDBOX_ACCOUNTS, sandboxAccount, sandboxPrivateKey, startSandboxChain } from './sandboxChain.ts';
 
 export interface ResolvedChain {
@@ -57,10 +63,16 @@ async function resolveChainOf(
     const rpcUrl = chain.rpcUrls[0];
     if (!rpcUrl) throw new Error('no sandbox RPC URL');
     const sandbox = await startSandboxChain(rpcUrl, stateDir, logger);
+    const tokenAddress = chain.usdcAddress ?? sandbox.usdc;
+    const sandboxTokens: Readonly<Record<string, Address>> = {
+      USDC: tokenAddress,
+      'USDC.e': sandbox.bridgedUsdc,
+    };
     return {
       target: {
         chainId: chain.chainId,
-        tokenAddress: chain.usdcAddress ?? sandbox.usdc,
+        tokenAddress,
+        ...resolveTokens(chain, prefix, sandboxTokens),
         factoryAddress: chain.factoryAddress ?? sandbox.factory,
         treasuryAddress: chain.treasuryAddress ?? sandbox.treasury,
       },
@@ -71,10 +83,12 @@ async function resolveChainOf(
   }
   // Polygon and Amoy, or a sandbox whose contracts were deployed by someone else (several processes, tests).
   const sandbox = chain.network === 'sandbox';
+  const tokenAddress = requireChainSetting(config, 'usdcAddress', `${prefix}USDC_ADDRESS`, chain);
   return {
     target: {
       chainId: chain.chainId,
-      tokenAddress: requireChainSetting(config, 'usdcAddress', `${prefix}USDC_ADDRESS`, chain),
+      tokenAddress,
+      ...resolveTokens(chain, prefix, { USDC: tokenAddress }),
       factoryAddress: requireChainSetting(config, 'factoryAddress', `${prefix}FACTORY_ADDRESS`, chain),
       treasuryAddress: sandbox
         ? (chain.treasuryAddress ?? sandboxAccount(SANDBOX_ACCOUNTS.treasury).address)
@@ -83,5 +97,34 @@ async function resolveChainOf(
     rpcUrls: requireChainSetting(config, 'rpcUrls', `${prefix}RPC_URL`, chain),
     relayerKey: chain.relayerKey ?? (sandbox ? sandboxPrivateKey(SANDBOX_ACCOUNTS.relayer) : undefined),
     stop: async () => {},
+  };
+}
+
+/**
+ * The accepted and noticed tokens with their addresses: from the configuration, or for the sandbox's own tokens
+ * from what it deployed. A token whose address is known nowhere (the sandbox's USDC.e on a sandbox whose
+ * contracts were deployed elsewhere) stops the process naming the setting.
+ */
+function resolveTokens(
+  chain: ChainConfig,
+  prefix: 'PAYLINK_' | 'PAYLINK_TEST_',
+  known: Readonly<Record<string, Address>>,
+): { acceptedTokens: ChainToken[]; noticedTokens: ChainToken[] } {
+  const resolve =
+    (variable: string) =>
+    (token: TokenSetting): ChainToken => {
+      const address = token.symbol === 'USDC' ? known.USDC : (token.address ?? known[token.symbol]);
+      if (address === undefined) {
+        throw new ConfigError(
+          `Invalid configuration:\n  ${variable}: ${token.symbol} has no address on this chain; give it as ${token.symbol}:0xaddress`,
+        );
+      }
+      return { symbol: token.symbol, address, decimals: token.decimals };
+    };
+  // Noticed tokens nobody can locate are dropped rather than fatal: they only ever help report a mistake.
+  const noticed = chain.noticedTokens.filter((t) => t.address !== undefined || known[t.symbol] !== undefined);
+  return {
+    acceptedTokens: chain.acceptedTokens.map(resolve(`${prefix}ACCEPTED_TOKENS`)),
+    noticedTokens: noticed.map(resolve(`${prefix}NOTICED_TOKENS`)),
   };
 }

@@ -1,5 +1,7 @@
 import { Command, Option } from 'commander';
 import pino from 'pino';
+import { createRpcClient } from '../adapters/chain/chainReader.ts';
+import { createTokenControls } from '../adapters/chain/tokenControls.ts';
 import { migrateToLatest } from '../adapters/db/database.ts';
 import { DatabaseInUseError } from '../adapters/db/sqliteProcessLock.ts';
 import {
@@ -15,16 +17,19 @@ import {
   updateMerchant,
 } from '../app/merchants/merchantAdmin.ts';
 import { systemClock } from '../app/ports.ts';
+import type { TokenControls } from '../app/tokenControls.ts';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
 import type { KeyMode } from '../domain/credentials.ts';
 import { parseDuration } from '../domain/duration.ts';
 import { PaylinkError } from '../domain/errors.ts';
 import type { Merchant } from '../domain/merchant.ts';
 import { registerChainCommands } from './commands/chain.ts';
+import { registerPaymentCommands } from './commands/payments.ts';
 import { registerSettlementCommands } from './commands/settlements.ts';
 import { registerWebhookCommands } from './commands/webhooks.ts';
 import { createLogger } from './logger.ts';
-import { type Role, serve } from './server.ts';
+import { readSandboxContracts } from './sandboxChain.ts';
+import { type Role, serve, stateDirOf } from './server.ts';
 import { createStores, hostResolver, openConfiguredDatabase } from './wiring.ts';
 
 /** `paylink …`: the operator's command line. Each command only wires adapters and calls app/. */
@@ -44,10 +49,28 @@ async function withAdmin<T>(config: Config, run: (deps: MerchantAdminDeps) => Pr
       clock: systemClock,
       webhookAllowPrivate: config.webhookAllowPrivate,
       hostResolver,
+      tokenControls: liveTokenControls(config),
     });
   } finally {
     await database.close();
   }
+}
+
+/**
+ * The live token's controls, when this machine knows the token and a node: a payout wallet the token blacklists
+ * is refused. Unreachable, the wallet is not checked (said on stderr), as the API does.
+ */
+function liveTokenControls(config: Config): TokenControls | undefined {
+  const token =
+    config.chain.usdcAddress ??
+    (config.network === 'sandbox' ? readSandboxContracts(stateDirOf(config))?.usdc : undefined);
+  if (token === undefined || config.chain.rpcUrls.length === 0) return undefined;
+  return createTokenControls({
+    client: createRpcClient(config.chain.rpcUrls, 2_000),
+    token,
+    clock: systemClock,
+    logger: { warn: (_fields, message) => process.stderr.write(`warning: ${message}\n`) },
+  });
 }
 
 function printMerchant(merchant: Merchant): void {
@@ -232,6 +255,7 @@ export function buildCli(config: () => Config): Command {
     });
 
   registerChainCommands(program, config);
+  registerPaymentCommands(program, config);
   registerSettlementCommands(program, config);
   registerWebhookCommands(program, config);
   return program;

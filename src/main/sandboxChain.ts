@@ -9,10 +9,18 @@ import {
   getAddress,
   type Hex,
   http,
+  type PublicClient,
 } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { type AnvilProcess, rpcChainId, spawnAnvil } from '../adapters/chain/anvilProcess.ts';
-import { deployFactory, deployTestUsdc, testUsdcAbi } from '../adapters/chain/deployContracts.ts';
+import { forwarderFactoryV2Abi, testUsdcAbi } from '../adapters/chain/contractAbis.ts';
+import {
+  deployFactory,
+  deployTestUsdc,
+  LATEST_FORWARDER_VERSION,
+  TEST_TOKENS,
+} from '../adapters/chain/deployContracts.ts';
+import { revertReasonOf } from '../adapters/chain/revertReason.ts';
 
 /**
  * The sandbox's chain: a local anvil (2 s blocks; the `finalized` tag trails latest by 2 blocks, as on a
@@ -48,6 +56,8 @@ export const sandboxChain = (rpcUrl: string, chainId: number = SANDBOX_CHAIN_ID)
 
 export interface SandboxContracts {
   readonly usdc: Address;
+  /** The stand-in for bridged USDC.e (PAYLINK_ACCEPTED_TOKENS / PAYLINK_NOTICED_TOKENS). */
+  readonly bridgedUsdc: Address;
   readonly factory: Address;
 }
 
@@ -108,13 +118,33 @@ async function ensureContracts(rpcUrl: string, stateDir: string, logger: Logger)
   const chain = sandboxChain(rpcUrl);
   const publicClient = createPublicClient({ chain, transport: http(rpcUrl), pollingInterval: 250 });
   const file = join(stateDir, 'sandbox-chain.json');
+  const hasCode = async (address: Address | undefined) => {
+    if (address === undefined) return false;
+    const code = await publicClient.getCode({ address });
+    return code !== undefined && code !== '0x';
+  };
   if (existsSync(file)) {
-    const saved = JSON.parse(readFileSync(file, 'utf8')) as SandboxContracts;
-    const [usdcCode, factoryCode] = await Promise.all([
-      publicClient.getCode({ address: saved.usdc }),
-      publicClient.getCode({ address: saved.factory }),
-    ]);
-    if (usdcCode && usdcCode !== '0x' && factoryCode && factoryCode !== '0x') return saved;
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as Partial<SandboxContracts>;
+    if ((await hasCode(saved.usdc)) && (await hasCode(saved.factory))) {
+      // A sandbox made by an earlier version is brought up to date in place, keeping its token and what was
+      // paid on it: a version 2 factory for new payments (older ones keep theirs: each payment records its
+      // factory), and the USDC.e stand-in.
+      const deployer = sandboxDeployer(rpcUrl);
+      const upgraded: SandboxContracts = {
+        usdc: saved.usdc!,
+        factory: (await isLatestFactory(rpcUrl, saved.factory!))
+          ? saved.factory!
+          : getAddress((await deployFactory(deployer, publicClient)).factory),
+        bridgedUsdc: (await hasCode(saved.bridgedUsdc))
+          ? saved.bridgedUsdc!
+          : await deployFundedToken(deployer, publicClient, TEST_TOKENS['USDC.e']),
+      };
+      if (upgraded.factory !== saved.factory || upgraded.bridgedUsdc !== saved.bridgedUsdc) {
+        writeFileSync(file, `${JSON.stringify(upgraded, null, 2)}\n`);
+        logger.warn(upgraded, 'sandbox contracts upgraded');
+      }
+      return upgraded;
+    }
     logger.warn('sandbox chain has no contracts (state lost?): deploying them again');
   }
   const contracts = await deploySandboxContracts(rpcUrl);
@@ -134,21 +164,53 @@ export async function deploySandboxContracts(
   // The wallet client checks the node's chain id before sending: it must be the node's own.
   const chain = sandboxChain(rpcUrl, chainId);
   const publicClient = createPublicClient({ chain, transport: http(rpcUrl), pollingInterval: 50 });
-  const deployer = createWalletClient({
-    account: sandboxAccount(SANDBOX_ACCOUNTS.relayer),
-    chain,
-    transport: http(rpcUrl),
-  });
-  const usdc = await deployTestUsdc(deployer, publicClient);
+  const deployer = sandboxDeployer(rpcUrl, chainId);
+  const usdc = await deployFundedToken(deployer, publicClient, TEST_TOKENS.USDC);
+  const bridgedUsdc = await deployFundedToken(deployer, publicClient, TEST_TOKENS['USDC.e']);
   const { factory } = await deployFactory(deployer, publicClient);
+  return { usdc, bridgedUsdc, factory: getAddress(factory) };
+}
+
+/** A test token, with the sandbox customer holding 1,000,000 of it. */
+async function deployFundedToken(
+  deployer: ReturnType<typeof sandboxDeployer>,
+  publicClient: PublicClient,
+  token: { readonly name: string; readonly symbol: string },
+): Promise<Address> {
+  const address = await deployTestUsdc(deployer, publicClient, token);
   const mint = await deployer.writeContract({
-    address: usdc,
+    address,
     abi: testUsdcAbi,
     functionName: 'mint',
     args: [sandboxAccount(SANDBOX_ACCOUNTS.customer).address, CUSTOMER_FUNDING_BASE_UNITS],
   });
   await publicClient.waitForTransactionReceipt({ hash: mint });
-  return { usdc: getAddress(usdc), factory: getAddress(factory) };
+  return getAddress(address);
+}
+
+/** The sandbox's deployer (and relayer, and token owner): anvil's account 0. */
+function sandboxDeployer(rpcUrl: string, chainId: number = SANDBOX_CHAIN_ID) {
+  return createWalletClient({
+    account: sandboxAccount(SANDBOX_ACCOUNTS.relayer),
+    chain: sandboxChain(rpcUrl, chainId),
+    transport: http(rpcUrl),
+  });
+}
+
+/** Whether the factory is of the current forwarder version (version 1 has no VERSION(): the call reverts). */
+async function isLatestFactory(rpcUrl: string, factory: Address): Promise<boolean> {
+  const client = createPublicClient({ chain: sandboxChain(rpcUrl), transport: http(rpcUrl) });
+  try {
+    const version = await client.readContract({
+      address: factory,
+      abi: forwarderFactoryV2Abi,
+      functionName: 'VERSION',
+    });
+    return version === BigInt(LATEST_FORWARDER_VERSION);
+  } catch (error) {
+    if (revertReasonOf(error, forwarderFactoryV2Abi) === undefined) throw error;
+    return false;
+  }
 }
 
 /** The contracts of a running sandbox, as recorded when they were deployed. */

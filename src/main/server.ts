@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { chainReader, createRpcClient } from '../adapters/chain/chainReader.ts';
 import { depositPlanner } from '../adapters/chain/depositPlanner.ts';
+import { createTokenControls } from '../adapters/chain/tokenControls.ts';
 import { buildCheckoutApp } from '../adapters/checkout/buildCheckoutApp.ts';
 import type { CheckoutNetwork } from '../adapters/checkout/checkoutView.ts';
 import { migrateToLatest } from '../adapters/db/database.ts';
@@ -11,7 +12,8 @@ import { inProcessSingletonLocks, postgresSingletonLocks } from '../adapters/db/
 import { acquireSqliteProcessLock } from '../adapters/db/sqliteProcessLock.ts';
 import { buildApp } from '../adapters/http/buildApp.ts';
 import { createMetrics } from '../adapters/metrics/metrics.ts';
-import { systemClock } from '../app/ports.ts';
+import { type Clock, systemClock } from '../app/ports.ts';
+import type { TokenControls } from '../app/tokenControls.ts';
 import { type Config, NETWORKS, type Network } from '../config.ts';
 import { type ResolvedChain, resolveChain, resolveTestChain } from './chainSetup.ts';
 import { ensureDemoMerchant } from './sandbox.ts';
@@ -77,6 +79,10 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
       const api = await buildApp({
         ...stores,
         paymentChanges,
+        tokenControls: {
+          live: tokenControlsOf(chain, clock, logger),
+          test: testChain && tokenControlsOf(testChain, clock, logger),
+        },
         deposits: {
           live: depositPlanner(chain.target),
           test: testChain && depositPlanner(testChain.target),
@@ -105,6 +111,7 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
         ...stores,
         clock,
         logger,
+        connectionLimits: config.connectionLimits,
         // Each payment is shown on its own chain: the live one, or the test one for test-mode payments.
         network: [
           checkoutNetwork(config.network, chain),
@@ -171,6 +178,16 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
   await database.close();
   releaseProcessLock();
   logger.info('stopped');
+}
+
+/** The token's blacklist and pause, read with a short timeout: checked on the create path. */
+function tokenControlsOf(chain: ResolvedChain, clock: Clock, logger: Logger): TokenControls {
+  return createTokenControls({
+    client: createRpcClient(chain.rpcUrls, 2_000),
+    token: chain.target.tokenAddress,
+    clock,
+    logger,
+  });
 }
 
 function checkoutNetwork(network: Network, chain: ResolvedChain): CheckoutNetwork {

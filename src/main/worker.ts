@@ -1,14 +1,15 @@
 import type { Logger } from 'pino';
 import type { Hex } from 'viem';
 import { chainReader, createRpcClient } from '../adapters/chain/chainReader.ts';
-import type { ChainTarget } from '../adapters/chain/depositPlanner.ts';
+import type { ChainTarget, ChainToken } from '../adapters/chain/depositPlanner.ts';
 import { createRelayer } from '../adapters/chain/relayer.ts';
 import type { SingletonLocks } from '../adapters/db/singletonLocks.ts';
 import { runLoop } from '../app/jobLoop.ts';
-import type { Clock, Ledger, SettlementStore, WebhookStore } from '../app/ports.ts';
+import type { Clock, Ledger, WebhookStore } from '../app/ports.ts';
 import { expirePayments } from '../app/refreshPayments.ts';
-import { runSettler } from '../app/settlePayments.ts';
-import { pollChainOnce } from '../app/watchChain.ts';
+import type { SettlementStore } from '../app/settlement/ports.ts';
+import { runSettler } from '../app/settlement/settleOnce.ts';
+import { pollChainOnce, type WatchedToken } from '../app/watchChain.ts';
 import { runWebhookDispatcher } from '../app/webhooks/dispatchWebhooks.ts';
 import type { ChainConfig, Config } from '../config.ts';
 import { runAsSingleton } from './singleton.ts';
@@ -29,7 +30,6 @@ export interface WorkerDeps {
   readonly testChain?: WorkerChain | undefined;
   readonly settlements: SettlementStore;
   readonly webhooks: WebhookStore;
-  readonly observeRelayerBalance?: ((wei: bigint) => void) | undefined;
 }
 
 export interface WorkerChain {
@@ -48,15 +48,18 @@ const LAG_WORTH_LOGGING_BLOCKS = 10n;
 export async function runWorker(deps: WorkerDeps, signal: AbortSignal): Promise<void> {
   const { config, logger } = deps;
   const every = { intervalMs: config.chain.pollIntervalMs, signal, logger };
-  const jobs = chainJobs(deps, deps.chain, config.chain, deps.observeRelayerBalance, signal);
+  const jobs = chainJobs(deps, deps.chain, config.chain, signal);
   if (deps.testChain && config.testChain && deps.testChain.target.chainId !== deps.chain.target.chainId) {
-    // The relayer-balance metric is the live relayer's; a test relayer running dry is only logged.
-    jobs.push(...chainJobs(deps, deps.testChain, config.testChain, undefined, signal));
+    jobs.push(...chainJobs(deps, deps.testChain, config.testChain, signal));
   }
   // Expiry is safe to run twice (row locks), but one runner avoids wasted sweeps.
   const expirer = runAsSingleton(deps.locks, 'expirer', every, (held) =>
     runLoop({ ...every, name: 'expirer', signal: held }, async () => {
-      const changes = await expirePayments({ ledger: deps.ledger, clock: deps.clock });
+      const changes = await expirePayments({
+        ledger: deps.ledger,
+        clock: deps.clock,
+        payoutPolicy: config.payoutPolicy,
+      });
       return changes.length > 0 ? 'busy' : 'idle';
     }),
   );
@@ -72,12 +75,22 @@ export async function runWorker(deps: WorkerDeps, signal: AbortSignal): Promise<
   await Promise.all([...jobs, expirer, dispatcher]);
 }
 
+/** What the watcher reads: the accepted tokens (they pay) and the noticed ones (reported when sent). */
+export function watchedTokens(target: ChainTarget): WatchedToken[] {
+  const of = (accepted: boolean) => (t: ChainToken) => ({
+    address: t.address.toLowerCase(),
+    symbol: t.symbol,
+    decimals: t.decimals,
+    accepted,
+  });
+  return [...target.acceptedTokens.map(of(true)), ...target.noticedTokens.map(of(false))];
+}
+
 /** The chain watcher and the settler of one chain, each a singleton named by the chain id. */
 function chainJobs(
   deps: WorkerDeps,
   chain: WorkerChain,
   settings: ChainConfig,
-  observeRelayerBalance: ((wei: bigint) => void) | undefined,
   signal: AbortSignal,
 ): Promise<void>[] {
   const { logger: parentLogger } = deps;
@@ -86,7 +99,7 @@ function chainJobs(
   const reader = chainReader(client, settings.finality);
   const watch = {
     chainId: chain.target.chainId,
-    tokenAddress: chain.target.tokenAddress.toLowerCase(),
+    tokens: watchedTokens(chain.target),
     maxBlockRange: settings.maxBlockRange,
     startBlock: settings.startBlock,
   };
@@ -96,7 +109,13 @@ function chainJobs(
   const watcher = runAsSingleton(deps.locks, `chain-watcher:${watch.chainId}`, every, (held) =>
     runLoop({ ...every, name: 'chain-watcher', signal: held }, async () => {
       const result = await pollChainOnce(
-        { ledger: deps.ledger, chain: reader, clock: deps.clock, logger },
+        {
+          ledger: deps.ledger,
+          chain: reader,
+          clock: deps.clock,
+          logger,
+          payoutPolicy: deps.config.payoutPolicy,
+        },
         watch,
       );
       const nowMs = deps.clock.now().getTime();
@@ -125,11 +144,13 @@ function chainJobs(
             chain: reader,
             clock: deps.clock,
             logger,
-            observeRelayerBalance,
           },
           {
             chainId: watch.chainId,
-            dustThresholdBaseUnits: settings.dustThresholdBaseUnits,
+            payoutPolicy: {
+              ...deps.config.payoutPolicy,
+              dustThresholdBaseUnits: settings.dustThresholdBaseUnits,
+            },
             relayerLowBalanceWei: settings.relayerLowBalanceWei,
             intervalMs: settings.pollIntervalMs,
             signal: held,

@@ -1,6 +1,7 @@
 import type { Address } from 'viem';
 import { chainReader, createRpcClient } from '../../src/adapters/chain/chainReader.ts';
-import { deployFactory, deployTestUsdc, testUsdcAbi } from '../../src/adapters/chain/deployContracts.ts';
+import { testUsdcAbi } from '../../src/adapters/chain/contractAbis.ts';
+import { deployFactory, deployTestUsdc, TEST_TOKENS } from '../../src/adapters/chain/deployContracts.ts';
 import { depositPlanner } from '../../src/adapters/chain/depositPlanner.ts';
 import type { DialectName } from '../../src/adapters/db/database.ts';
 import { marketRates } from '../../src/adapters/rates/marketRates.ts';
@@ -8,7 +9,7 @@ import { staticSource } from '../../src/adapters/rates/static.ts';
 import { createPayment } from '../../src/app/createPayment.ts';
 import { currentState } from '../../src/app/getPaymentStatus.ts';
 import { createMerchant } from '../../src/app/merchants/merchantAdmin.ts';
-import { type PollResult, pollChainOnce } from '../../src/app/watchChain.ts';
+import { type PollResult, pollChainOnce, type WatchChainOptions } from '../../src/app/watchChain.ts';
 import type { Merchant } from '../../src/domain/merchant.ts';
 import type { Payment } from '../../src/domain/payment.ts';
 import { SANDBOX_ACCOUNTS } from '../../src/main/sandboxChain.ts';
@@ -33,11 +34,19 @@ export interface ChainHarness {
   readonly clock: TestClock;
   readonly logs: () => string;
   readonly usdc: Address;
+  /** A second USDC-like token (the sandbox's stand-in for USDC.e): accepted or only noticed, as asked. */
+  readonly bridgedUsdc: Address;
+  /** The current factory (forwarder version 2), where new payments go. */
   readonly factory: Address;
+  /** A version 1 factory on the same chain, for payments created before version 2. */
+  readonly factoryV1: Address;
   readonly merchant: Merchant;
   readonly addresses: { merchant: Address; customer: Address; treasury: Address; relayer: Address };
-  /** A payment created through the real use case. */
-  createPayment(amount: string, currency?: string): Promise<Payment>;
+  /** A payment created through the real use case (on the version 1 factory if asked). */
+  createPayment(amount: string, currency?: string, options?: { forwarderVersion?: 1 | 2 }): Promise<Payment>;
+  /** The token's owner controls, as Circle's would be used: blacklist, unBlacklist, pause, unpause. */
+  control(action: 'blacklist' | 'unBlacklist', account: Address): Promise<void>;
+  control(action: 'pause' | 'unpause'): Promise<void>;
   /** A plain USDC transfer from the customer (or `fromIndex`), mined in its own block. */
   pay(
     to: string,
@@ -46,7 +55,8 @@ export interface ChainHarness {
   ): Promise<`0x${string}`>;
   /** Mines blocks so that everything so far becomes final under the `finalized` tag. */
   finalizeAll(): Promise<void>;
-  poll(): Promise<PollResult>;
+  /** One watcher pass; `options` overrides the harness's (which starts a new cursor at block 0). */
+  poll(options?: Partial<WatchChainOptions>): Promise<PollResult>;
   /** The payment's stored row and its derived status now. */
   status(paymentId: string): Promise<{ payment: Payment; state: Awaited<ReturnType<typeof currentState>> }>;
   balanceOf(address: string, token?: Address): Promise<bigint>;
@@ -61,6 +71,7 @@ export interface ChainHarness {
 export async function startChainHarness(
   dialect: DialectName,
   anvilOptions: AnvilOptions = {},
+  harnessOptions: { readonly bridgedUsdc?: 'accepted' | 'noticed' } = {},
 ): Promise<ChainHarness> {
   const anvil = await startAnvil({
     ...anvilOptions,
@@ -69,32 +80,33 @@ export async function startChainHarness(
   const database = await createTestDatabase(dialect);
   const relayerWallet = anvil.wallet(ROLES.relayer);
   const usdc = await deployTestUsdc(relayerWallet, anvil.publicClient);
-  const { factory } = await deployFactory(relayerWallet, anvil.publicClient);
+  const bridgedUsdc = await deployTestUsdc(relayerWallet, anvil.publicClient, TEST_TOKENS['USDC.e']);
+  const { factory } = await deployFactory(relayerWallet, anvil.publicClient, 2);
+  const { factory: factoryV1 } = await deployFactory(relayerWallet, anvil.publicClient, 1);
   const addresses = {
     relayer: anvil.addresses[ROLES.relayer]!,
     merchant: anvil.addresses[ROLES.merchant]!,
     customer: anvil.addresses[ROLES.customer]!,
     treasury: anvil.addresses[ROLES.treasury]!,
   };
-  const mint = await relayerWallet.writeContract({
-    address: usdc,
-    abi: testUsdcAbi,
-    functionName: 'mint',
-    args: [addresses.customer, 1_000_000_000_000n],
-  });
-  await anvil.publicClient.waitForTransactionReceipt({ hash: mint });
+  for (const token of [usdc, bridgedUsdc]) {
+    const mint = await relayerWallet.writeContract({
+      address: token,
+      abi: testUsdcAbi,
+      functionName: 'mint',
+      args: [addresses.customer, 1_000_000_000_000n],
+    });
+    await anvil.publicClient.waitForTransactionReceipt({ hash: mint });
+  }
 
   const latest = await anvil.publicClient.getBlock();
   const clock = new TestClock(new Date(Number(latest.timestamp) * 1000));
   const { logger, text } = capturingLogger();
   const stores = createStores(database.handle);
   const chainId = anvil.chain.id;
-  const deposits = depositPlanner({
-    chainId,
-    tokenAddress: usdc,
-    factoryAddress: factory,
-    treasuryAddress: addresses.treasury,
-  });
+  const plannerOf = (factoryAddress: Address) =>
+    depositPlanner({ chainId, tokenAddress: usdc, factoryAddress, treasuryAddress: addresses.treasury });
+  const planners = { 1: plannerOf(factoryV1), 2: plannerOf(factory) };
   const rates = marketRates({
     sources: [staticSource({ EUR: '1.08' }, () => clock.now())],
     clock,
@@ -114,7 +126,20 @@ export async function startChainHarness(
     },
   );
   const reader = chainReader(createRpcClient([anvil.rpcUrl]), { kind: 'finalized' });
-  const watch = { chainId, tokenAddress: usdc.toLowerCase(), maxBlockRange: 50, startBlock: 0n };
+  const watch: WatchChainOptions = {
+    chainId,
+    tokens: [
+      { address: usdc.toLowerCase(), symbol: 'USDC', decimals: 6, accepted: true },
+      {
+        address: bridgedUsdc.toLowerCase(),
+        symbol: 'USDC.e',
+        decimals: 6,
+        accepted: harnessOptions.bridgedUsdc === 'accepted',
+      },
+    ],
+    maxBlockRange: 50,
+    startBlock: 0n,
+  };
 
   return {
     anvil,
@@ -123,14 +148,16 @@ export async function startChainHarness(
     clock,
     logs: text,
     usdc,
+    bridgedUsdc,
     factory,
+    factoryV1,
     merchant,
     addresses,
-    createPayment: (amount, currency = 'USDC') =>
+    createPayment: (amount, currency = 'USDC', options = {}) =>
       createPayment(
         {
           ...stores,
-          deposits: { live: deposits },
+          deposits: { live: planners[options.forwarderVersion ?? 2] },
           rates,
           clock,
           maxAmountBaseUnits: 10n ** 12n,
@@ -151,10 +178,21 @@ export async function startChainHarness(
       await anvil.publicClient.waitForTransactionReceipt({ hash });
       return hash;
     },
+    async control(action: 'blacklist' | 'unBlacklist' | 'pause' | 'unpause', account?: Address) {
+      const hash = await relayerWallet.writeContract({
+        address: usdc,
+        abi: testUsdcAbi,
+        functionName: action,
+        args: account === undefined ? [] : [account],
+      } as Parameters<typeof relayerWallet.writeContract>[0]);
+      const receipt = await anvil.publicClient.waitForTransactionReceipt({ hash });
+      if (receipt.status !== 'success') throw new Error(`${action} failed`);
+    },
     async finalizeAll() {
       await anvil.testClient.mine({ blocks: 3 });
     },
-    poll: () => pollChainOnce({ ledger: stores.ledger, chain: reader, clock, logger }, watch),
+    poll: (options = {}) =>
+      pollChainOnce({ ledger: stores.ledger, chain: reader, clock, logger }, { ...watch, ...options }),
     async status(paymentId) {
       const payment = await stores.payments.findById(paymentId);
       if (!payment) throw new Error(`no payment ${paymentId}`);

@@ -15,4 +15,8 @@ export class TestClock implements Clock {
   advance(ms: number): void {
     this.current += ms;
   }
+
+  set(date: Date): void {
+    this.current = date.getTime();
+  }
 }

@@ -85,6 +85,7 @@ export async function startWebhookHarness(dialect: DialectName): Promise<Webhook
         txHash: `0x${randomBytes(32).toString('hex')}`,
         blockHash,
         tokenAddress: TEST_CHAIN.tokenAddress.toLowerCase(),
+        tokenSymbol: 'USDC',
         fromAddress: '0x90f79bf6eb2c4f870365e785982e1f101e93b906',
         toAddress: payment.deposit.depositAddress.toLowerCase(),
         amountBaseUnits: payment.quote.usdcBaseUnits,

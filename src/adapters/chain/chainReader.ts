@@ -39,9 +39,10 @@ export function chainReader(client: PublicClient, finality: Finality): ChainRead
       }
     },
 
-    async transferLogs(token, fromBlock, toBlock) {
+    async transferLogs(tokens, fromBlock, toBlock) {
+      if (tokens.length === 0) return [];
       const logs = await client.getLogs({
-        address: token as Address,
+        address: tokens as Address[],
         event: transferEvent,
         fromBlock,
         toBlock,
@@ -57,6 +58,7 @@ export function chainReader(client: PublicClient, finality: Finality): ChainRead
           throw new Error('pending log where a mined one was expected');
         }
         return {
+          token: log.address.toLowerCase(),
           txHash: log.transactionHash,
           logIndex: log.logIndex,
           blockNumber: log.blockNumber,

@@ -13,7 +13,12 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Abi, Hex } from 'viem';
 
-export type ContractName = 'PaymentForwarder' | 'ForwarderFactory' | 'TestUSDC';
+export type ContractName =
+  | 'PaymentForwarder'
+  | 'ForwarderFactory'
+  | 'PaymentForwarderV2'
+  | 'ForwarderFactoryV2'
+  | 'TestUSDC';
 
 export type ContractArtifact = { abi: Abi; bytecode: Hex; deployedBytecode: Hex };
 
@@ -23,22 +28,34 @@ export const CONTRACTS_CACHE_PATH = fileURLToPath(new URL('./artifacts/contracts
 
 const require = createRequire(import.meta.url);
 const contractsDir = new URL('../../contracts/', import.meta.url);
-const contractNames: readonly ContractName[] = ['PaymentForwarder', 'ForwarderFactory', 'TestUSDC'];
 const ownUnitPrefix = 'contracts/';
-const cacheFormat = 1;
+const cacheFormat = 2;
 
-// Shanghai (PUSH0) rather than the compiler's newer default: every chain we target has it, and nothing here
-// needs Cancun's MCOPY or transient storage.
-const settings = {
-  evmVersion: 'shanghai',
-  optimizer: { enabled: true, runs: 200 },
-  outputSelection: Object.fromEntries(
-    contractNames.map((name) => [
-      `${ownUnitPrefix}${name}.sol`,
-      { [name]: ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object'] },
-    ]),
-  ),
-} as const;
+/**
+ * Two compilations. Version 1 of the forwarder and factory is deployed on chain and must compile to the very
+ * bytecode that was released: its sources and settings are frozen (test/contracts.test.ts checks the hash).
+ * Everything newer targets Cancun: version 2 guards `flush` with a transient-storage lock (EIP-1153), which
+ * Polygon PoS and Amoy have had since the Napoli upgrade.
+ */
+const compilations = [
+  { evmVersion: 'shanghai', contracts: ['PaymentForwarder', 'ForwarderFactory'] },
+  { evmVersion: 'cancun', contracts: ['PaymentForwarderV2', 'ForwarderFactoryV2', 'TestUSDC'] },
+] as const satisfies readonly { evmVersion: string; contracts: readonly ContractName[] }[];
+
+const contractNames: readonly ContractName[] = compilations.flatMap((c) => c.contracts);
+
+function settingsOf(compilation: (typeof compilations)[number]) {
+  return {
+    evmVersion: compilation.evmVersion,
+    optimizer: { enabled: true, runs: 200 },
+    outputSelection: Object.fromEntries(
+      compilation.contracts.map((name) => [
+        `${ownUnitPrefix}${name}.sol`,
+        { [name]: ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object'] },
+      ]),
+    ),
+  };
+}
 
 type SolcOutput = {
   errors?: { severity: 'error' | 'warning' | 'info'; formattedMessage: string }[];
@@ -83,40 +100,40 @@ async function loadOrCompile(): Promise<CompiledContracts> {
 async function compile(): Promise<CacheFile> {
   // Imported lazily: loading the compiler's wasm takes seconds, and a warm cache never needs it.
   const { default: solc } = await import('solc');
-  const sources: Record<string, string> = {};
-  for (const name of contractNames)
-    sources[`${ownUnitPrefix}${name}.sol`] = readUnit(`${ownUnitPrefix}${name}.sol`);
-  const imported: Record<string, string> = {};
-  const input = {
-    language: 'Solidity',
-    sources: Object.fromEntries(Object.entries(sources).map(([unit, content]) => [unit, { content }])),
-    settings,
-  };
+  const units: Record<string, string> = {};
   const findImports = (unit: string): { contents: string } | { error: string } => {
     try {
       const contents = readUnit(unit);
-      imported[unit] = contents;
+      units[unit] = contents;
       return { contents };
     } catch (error) {
       return { error: error instanceof Error ? error.message : String(error) };
     }
   };
-  const output = JSON.parse(solc.compile(JSON.stringify(input), { import: findImports })) as SolcOutput;
-  const errors = (output.errors ?? []).filter((diagnostic) => diagnostic.severity === 'error');
-  if (errors.length > 0) {
-    throw new Error(`Solidity compilation failed:\n${errors.map((e) => e.formattedMessage).join('\n')}`);
-  }
   const contracts = {} as CompiledContracts;
-  for (const name of contractNames) {
-    const contract = output.contracts?.[`${ownUnitPrefix}${name}.sol`]?.[name];
-    if (contract === undefined) throw new Error(`solc produced no output for ${name}`);
-    contracts[name] = {
-      abi: contract.abi,
-      bytecode: `0x${contract.evm.bytecode.object}`,
-      deployedBytecode: `0x${contract.evm.deployedBytecode.object}`,
-    };
+  for (const compilation of compilations) {
+    const sources: Record<string, { content: string }> = {};
+    for (const name of compilation.contracts) {
+      const unit = `${ownUnitPrefix}${name}.sol`;
+      units[unit] = readUnit(unit);
+      sources[unit] = { content: units[unit] };
+    }
+    const input = { language: 'Solidity', sources, settings: settingsOf(compilation) };
+    const output = JSON.parse(solc.compile(JSON.stringify(input), { import: findImports })) as SolcOutput;
+    const errors = (output.errors ?? []).filter((diagnostic) => diagnostic.severity === 'error');
+    if (errors.length > 0) {
+      throw new Error(`Solidity compilation failed:\n${errors.map((e) => e.formattedMessage).join('\n')}`);
+    }
+    for (const name of compilation.contracts) {
+      const contract = output.contracts?.[`${ownUnitPrefix}${name}.sol`]?.[name];
+      if (contract === undefined) throw new Error(`solc produced no output for ${name}`);
+      contracts[name] = {
+        abi: contract.abi,
+        bytecode: `0x${contract.evm.bytecode.object}`,
+        deployedBytecode: `0x${contract.evm.deployedBytecode.object}`,
+      };
+    }
   }
-  const units = { ...sources, ...imported };
   return {
     format: cacheFormat,
     inputHash: hashInput(units),
@@ -165,9 +182,39 @@ function hashInput(units: Record<string, string>): string {
   // The npm package version pins the compiler build; reading it avoids loading the compiler to check a cache.
   const { version } = require('solc/package.json') as { version: string };
   const hash = createHash('sha256');
-  hash.update(JSON.stringify({ format: cacheFormat, solc: version, settings }));
+  hash.update(JSON.stringify({ format: cacheFormat, solc: version, settings: compilations.map(settingsOf) }));
   for (const unit of Object.keys(units).sort()) {
     hash.update(`\0${unit}\0${units[unit]}`);
   }
   return hash.digest('hex');
+}
+
+/** The TypeScript name of each contract's ABI in the generated module (`contractAbis.ts`). */
+const abiExportNames: Readonly<Record<ContractName, string>> = {
+  PaymentForwarder: 'paymentForwarderV1Abi',
+  ForwarderFactory: 'forwarderFactoryV1Abi',
+  PaymentForwarderV2: 'paymentForwarderV2Abi',
+  ForwarderFactoryV2: 'forwarderFactoryV2Abi',
+  TestUSDC: 'testUsdcAbi',
+};
+
+export const CONTRACT_ABIS_MODULE_PATH = fileURLToPath(new URL('./contractAbis.ts', import.meta.url));
+
+/**
+ * The source of `contractAbis.ts`: every compiled ABI as a `const` literal, so that viem types calls, results and
+ * events from what the compiler produced rather than from ABIs written by hand. Written by
+ * `scripts/compile-contracts.ts`; test/contracts.test.ts fails when the committed module differs.
+ */
+export function abiModuleSource(contracts: CompiledContracts): string {
+  const lines = [
+    '// Generated by scripts/compile-contracts.ts (npm run build) from the compiled contracts: do not edit.',
+    '// test/contracts.test.ts fails when this file differs from what the Solidity sources compile to.',
+  ];
+  for (const name of contractNames) {
+    lines.push(
+      '',
+      `export const ${abiExportNames[name]} = ${JSON.stringify(contracts[name].abi, null, 2)} as const;`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
 }

@@ -6,64 +6,77 @@ import {
   type Account,
   type Address,
   type Chain,
-  erc20Abi,
+  concat,
+  encodeAbiParameters,
   getAddress,
   type Hex,
   type PublicClient,
   type Transport,
   type WalletClient,
 } from 'viem';
+import { forwarderFactoryV2Abi } from './contractAbis.ts';
 import { loadContracts } from './contracts.ts';
-import { forwarderFactoryAbi } from './forwarder.ts';
 
 export type DeployWalletClient = WalletClient<Transport, Chain, Account>;
 
-export type DeployFactoryReturnType = { factory: Address; implementation: Address };
+/**
+ * The forwarder generations. 1: the first release, whose flush reverts when either transfer fails. 2: each
+ * recipient is paid on its own and a failed share waits in the forwarder (PaymentForwarderV2.sol). New
+ * deployments use the latest; payments keep the factory they were created with.
+ */
+export type ForwarderVersion = 1 | 2;
+export const LATEST_FORWARDER_VERSION: ForwarderVersion = 2;
 
-/** ERC-20 plus the owner-only `mint` of `TestUSDC`. */
-export const testUsdcAbi = [
-  ...erc20Abi,
-  {
-    type: 'function',
-    name: 'mint',
-    inputs: [
-      { name: 'to', type: 'address' },
-      { name: 'amount', type: 'uint256' },
-    ],
-    outputs: [],
-    stateMutability: 'nonpayable',
-  },
-] as const;
+export type DeployFactoryReturnType = {
+  factory: Address;
+  implementation: Address;
+  version: ForwarderVersion;
+};
 
 export async function deployFactory(
   walletClient: DeployWalletClient,
   publicClient: PublicClient,
+  version: ForwarderVersion = LATEST_FORWARDER_VERSION,
 ): Promise<DeployFactoryReturnType> {
-  const { ForwarderFactory } = await loadContracts();
-  const factory = await deploy(walletClient, publicClient, ForwarderFactory.bytecode);
+  const contracts = await loadContracts();
+  const artifact = version === 1 ? contracts.ForwarderFactory : contracts.ForwarderFactoryV2;
+  const factory = await deploy(walletClient, publicClient, artifact.bytecode);
+  // Both versions expose `implementation()` with the same signature.
   const implementation = await publicClient.readContract({
     address: factory,
-    abi: forwarderFactoryAbi,
+    abi: forwarderFactoryV2Abi,
     functionName: 'implementation',
   });
-  return { factory, implementation };
+  return { factory, implementation, version };
 }
+
+/** The sandbox's USDC, and its stand-in for bridged USDC.e. */
+export const TEST_TOKENS = {
+  USDC: { name: 'USD Coin (sandbox)', symbol: 'USDC' },
+  'USDC.e': { name: 'USD Coin (PoS) (sandbox)', symbol: 'USDC.e' },
+} as const;
 
 export async function deployTestUsdc(
   walletClient: DeployWalletClient,
   publicClient: PublicClient,
+  token: { readonly name: string; readonly symbol: string } = TEST_TOKENS.USDC,
 ): Promise<Address> {
   const { TestUSDC } = await loadContracts();
-  return deploy(walletClient, publicClient, TestUSDC.bytecode);
+  return deploy(
+    walletClient,
+    publicClient,
+    TestUSDC.bytecode,
+    encodeAbiParameters([{ type: 'string' }, { type: 'string' }], [token.name, token.symbol]),
+  );
 }
 
 async function deploy(
   walletClient: DeployWalletClient,
   publicClient: PublicClient,
   bytecode: Hex,
+  constructorArgs: Hex = '0x',
 ): Promise<Address> {
-  // Neither constructor takes arguments, so the bytecode alone is the deployment data.
-  const hash = await walletClient.deployContract({ abi: [], bytecode });
+  const hash = await walletClient.sendTransaction({ data: concat([bytecode, constructorArgs]) });
   const receipt = await publicClient.waitForTransactionReceipt({ hash });
   if (receipt.status !== 'success' || !receipt.contractAddress) {
     throw new Error(`contract deployment ${hash} failed (status ${receipt.status})`);

@@ -2,9 +2,21 @@ import { type Address, getAddress, getContractAddress } from 'viem';
 import type { DepositPlanner } from '../../app/ports.ts';
 import { predictDepositAddress } from './forwarder.ts';
 
+/** A token the watcher reads on a chain, with its address known. */
+export interface ChainToken {
+  readonly symbol: string;
+  readonly address: Address;
+  readonly decimals: number;
+}
+
 export interface ChainTarget {
   readonly chainId: number;
+  /** USDC: the token a payment asks for (the first accepted token). */
   readonly tokenAddress: Address;
+  /** Every token that pays, USDC first (6 decimals each). */
+  readonly acceptedTokens: readonly ChainToken[];
+  /** Tokens recorded when sent to a payment but not counted. */
+  readonly noticedTokens: readonly ChainToken[];
   readonly factoryAddress: Address;
   readonly treasuryAddress: Address;
 }
@@ -18,7 +30,13 @@ export function forwarderImplementationOf(factory: Address): Address {
   return getContractAddress({ from: factory, nonce: 1n });
 }
 
-export function depositPlanner(target: ChainTarget): DepositPlanner {
+/** What a deposit address is derived from: the chain, its USDC, its factory and the treasury. */
+export type DepositTarget = Pick<
+  ChainTarget,
+  'chainId' | 'tokenAddress' | 'factoryAddress' | 'treasuryAddress'
+>;
+
+export function depositPlanner(target: DepositTarget): DepositPlanner {
   const implementation = forwarderImplementationOf(target.factoryAddress);
   // Checksummed once: they are the same for every payment on this chain.
   const chain = {

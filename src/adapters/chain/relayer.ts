@@ -7,14 +7,12 @@ import {
   type Abi,
   type Address,
   BaseError,
-  decodeErrorResult,
-  ExecutionRevertedError,
+  decodeFunctionResult,
   encodeFunctionData,
   erc20Abi,
   getAddress,
   type Hex,
   HttpRequestError,
-  isHex,
   keccak256,
   type PublicClient,
   parseEventLogs,
@@ -29,20 +27,26 @@ import type {
   FeesPerGas,
   FlushCall,
   FlushItem,
+  ForwarderVersion,
   GasEstimate,
   Relayer,
   SignedTransaction,
-} from '../../app/ports.ts';
+} from '../../app/settlement/ports.ts';
+import {
+  forwarderFactoryV1Abi,
+  forwarderFactoryV2Abi,
+  paymentForwarderV1Abi,
+  paymentForwarderV2Abi,
+} from './contractAbis.ts';
 import { forwarderImplementationOf } from './depositPlanner.ts';
 import {
   bytes16ToUuid,
   type ForwarderParams,
-  forwarderFactoryAbi,
   MAX_FLUSH_BATCH,
-  paymentForwarderAbi,
   predictDepositAddress,
   toForwarderStruct,
 } from './forwarder.ts';
+import { revertReasonOf } from './revertReason.ts';
 
 export interface RelayerOptions {
   /** Reads, estimates and broadcasts; `createRpcClient` gives one over every configured RPC URL. */
@@ -53,8 +57,20 @@ export interface RelayerOptions {
   readonly relayerKey: Hex;
 }
 
-/** Every revert a flush can produce, to name it in logs (`ZeroAddress`, `ERC20InsufficientBalance`, …). */
-const revertAbi = [...forwarderFactoryAbi, ...paymentForwarderAbi, ...erc20Abi, ...erc20Errors()] as Abi;
+/** Every revert a flush or a token transfer can produce, to name it (`ZeroAddress`, `ERC20InsufficientBalance`, …). */
+const revertAbi = [
+  ...forwarderFactoryV2Abi,
+  ...forwarderFactoryV1Abi,
+  ...paymentForwarderV2Abi,
+  ...paymentForwarderV1Abi,
+  ...erc20Abi,
+  ...erc20Errors(),
+] as Abi;
+
+/** `VERSION()` of a version 2 factory; version 1 has no such function. */
+const versionAbi = [
+  { type: 'function', name: 'VERSION', inputs: [], outputs: [{ type: 'uint256' }], stateMutability: 'view' },
+] as const;
 
 /** Node answers meaning "I have this transaction already": a re-broadcast after a crash is not an error. */
 const alreadyKnown = /already known|known transaction|already imported|already exists|alreadyknown/i;
@@ -73,14 +89,35 @@ export function createRelayer(options: RelayerOptions): Relayer {
   const flushData = (call: FlushCall): Hex => {
     if (call.items.length === 0 || call.items.length > MAX_FLUSH_BATCH)
       throw new RangeError(`a flush batch holds 1..${MAX_FLUSH_BATCH} items, not ${call.items.length}`);
+    // Both versions take the same arguments; encoding with the version's own ABI keeps that honest.
     return encodeFunctionData({
-      abi: forwarderFactoryAbi,
+      abi: call.version === 1 ? forwarderFactoryV1Abi : forwarderFactoryV2Abi,
       functionName: 'flushBatch',
       args: [
         call.items.map((item) => toForwarderStruct(forwarderParams(item))),
         getAddress(call.tokenAddress),
       ],
     });
+  };
+
+  // A factory's code never changes, nor therefore its version: read once per factory and process.
+  const versions = new Map<string, Promise<ForwarderVersion>>();
+  const readVersion = async (factory: Address): Promise<ForwarderVersion> => {
+    try {
+      const version = await client.readContract({
+        address: factory,
+        abi: versionAbi,
+        functionName: 'VERSION',
+      });
+      if (version !== 2n) throw new Error(`factory ${factory} reports unknown forwarder version ${version}`);
+      return 2;
+    } catch (error) {
+      // Version 1 has no VERSION(): the call reverts. Anything else (the node down) is not an answer.
+      if (revertReasonOf(error, revertAbi) === undefined) throw error;
+      const code = await client.getCode({ address: factory });
+      if (code === undefined || code === '0x') throw new Error(`no factory deployed at ${factory}`);
+      return 1;
+    }
   };
 
   const sign = async (tx: {
@@ -126,6 +163,42 @@ export function createRelayer(options: RelayerOptions): Relayer {
       }
     },
 
+    forwarderVersion(factoryAddress) {
+      const factory = getAddress(factoryAddress);
+      let version = versions.get(factory);
+      if (version === undefined) {
+        version = readVersion(factory);
+        versions.set(factory, version);
+        // A failed read (node down) is not remembered: the next pass asks again.
+        version.catch(() => versions.delete(factory));
+      }
+      return version;
+    },
+
+    async simulateFlush(call) {
+      let data: Hex | undefined;
+      try {
+        ({ data } = await client.call({
+          account: address,
+          to: getAddress(call.factoryAddress),
+          data: flushData(call),
+        }));
+      } catch (error) {
+        const reason = revertReasonOf(error, revertAbi);
+        if (reason === undefined) throw error;
+        return { ok: false, reason };
+      }
+      if (call.version === 1) return { ok: true, outcomes: null };
+      const outcomes = decodeFunctionResult({
+        abi: forwarderFactoryV2Abi,
+        functionName: 'flushBatch',
+        data: data ?? '0x',
+      });
+      if (outcomes.length !== call.items.length)
+        throw new Error(`flushBatch returned ${outcomes.length} outcomes for ${call.items.length} items`);
+      return { ok: true, outcomes };
+    },
+
     async estimateFlush(call) {
       try {
         // The account as a bare address: viem then adds no fees, so the node checks no balance and an empty
@@ -137,10 +210,33 @@ export function createRelayer(options: RelayerOptions): Relayer {
         });
         return { ok: true, gas } satisfies GasEstimate;
       } catch (error) {
-        const reason = revertReason(error);
+        const reason = revertReasonOf(error, revertAbi);
         if (reason === undefined) throw error;
         return { ok: false, reason } satisfies GasEstimate;
       }
+    },
+
+    async transferRefusal(token, from, to, amountBaseUnits) {
+      let data: Hex | undefined;
+      try {
+        ({ data } = await client.call({
+          account: getAddress(from),
+          to: getAddress(token),
+          data: encodeFunctionData({
+            abi: erc20Abi,
+            functionName: 'transfer',
+            args: [getAddress(to), amountBaseUnits],
+          }),
+        }));
+      } catch (error) {
+        const reason = revertReasonOf(error, revertAbi);
+        if (reason === undefined) throw error;
+        return reason;
+      }
+      // Tokens that return nothing succeed by not reverting; one that returns false refuses quietly.
+      if (data === undefined || data === '0x') return null;
+      const moved = decodeFunctionResult({ abi: erc20Abi, functionName: 'transfer', data });
+      return moved ? null : 'the token refused the transfer (returned false)';
     },
 
     async currentFees() {
@@ -188,20 +284,38 @@ export function createRelayer(options: RelayerOptions): Relayer {
         throw error;
       }
       const success = receipt.status === 'success';
+      // Version 1 and 2 forwarders emit the same Flushed event; only version 2 withholds.
       const events = success
-        ? parseEventLogs({ abi: paymentForwarderAbi, eventName: 'Flushed', logs: receipt.logs, strict: true })
+        ? parseEventLogs({ abi: paymentForwarderV2Abi, logs: receipt.logs, strict: true })
         : [];
+      const flushed = [];
+      const withheld = [];
+      for (const event of events) {
+        const common = {
+          forwarderAddress: getAddress(event.address),
+          tokenAddress: getAddress(event.args.token),
+          paymentId: bytes16ToUuid(event.args.paymentId),
+        };
+        if (event.eventName === 'Flushed') {
+          flushed.push({
+            ...common,
+            merchantBaseUnits: event.args.merchantAmount,
+            feeBaseUnits: event.args.fee,
+          });
+        } else {
+          withheld.push({
+            ...common,
+            merchantOwedBaseUnits: event.args.merchantOwed,
+            feeOwedBaseUnits: event.args.feeOwed,
+          });
+        }
+      }
       return {
         txHash: receipt.transactionHash,
         blockNumber: receipt.blockNumber,
         success,
-        flushed: events.map((event) => ({
-          forwarderAddress: getAddress(event.address),
-          tokenAddress: getAddress(event.args.token),
-          paymentId: bytes16ToUuid(event.args.paymentId),
-          merchantBaseUnits: event.args.merchantAmount,
-          feeBaseUnits: event.args.fee,
-        })),
+        flushed,
+        withheld,
       };
     },
   };
@@ -214,24 +328,6 @@ function forwarderParams(item: FlushItem): ForwarderParams {
     feeBps: item.commissionBps,
     paymentId: item.paymentId,
   };
-}
-
-/** The revert's name (or message) if the error is the call reverting; undefined for any other failure. */
-function revertReason(error: unknown): string | undefined {
-  if (!(error instanceof BaseError)) return undefined;
-  const reverted = error.walk((e) => e instanceof ExecutionRevertedError);
-  if (!(reverted instanceof ExecutionRevertedError)) return undefined;
-  const withData = error.walk((e) => e instanceof RpcRequestError && isHex(e.data));
-  const data = withData instanceof RpcRequestError ? (withData.data as Hex) : undefined;
-  if (data && data.length >= 10) {
-    try {
-      const decoded = decodeErrorResult({ abi: revertAbi, data });
-      return decoded.errorName;
-    } catch {
-      // An error of some other contract (a token's own): fall back to the node's words.
-    }
-  }
-  return reverted.shortMessage;
 }
 
 function isTransportError(error: unknown): boolean {

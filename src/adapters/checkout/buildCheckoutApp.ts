@@ -4,6 +4,13 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequ
 import type { Logger } from 'pino';
 import { currentState, isPaymentId } from '../../app/getPaymentStatus.ts';
 import type { Clock, Ledger, MerchantStore, PaymentStore } from '../../app/ports.ts';
+import type { ConnectionLimits } from '../../config.ts';
+import {
+  capConnectionsPerClient,
+  connectionLimitOptions,
+  DEFAULT_CONNECTION_LIMITS,
+} from '../http/connectionLimits.ts';
+import { OneLinePerRequest } from '../http/requestLog.ts';
 import { type CheckoutNetwork, type CheckoutView, checkoutStatusJson, checkoutView } from './checkoutView.ts';
 import { isLanguage, type Language, negotiateLanguage } from './language.ts';
 import { qrSvg } from './qrCode.ts';
@@ -23,6 +30,8 @@ export interface CheckoutDeps {
   readonly network: CheckoutNetwork | readonly CheckoutNetwork[];
   /** How often an open page asks for its status (default 3 s). */
   readonly pollIntervalMs?: number | undefined;
+  /** Request timeout and connections per client (the page is public: anyone may connect); default: the defaults. */
+  readonly connectionLimits?: ConnectionLimits | undefined;
 }
 
 const DEFAULT_POLL_INTERVAL_MS = 3_000;
@@ -65,10 +74,14 @@ export async function buildCheckoutApp(deps: CheckoutDeps): Promise<FastifyInsta
     stylesheet: `/assets/checkout.css?v=${stylesheet.version}`,
   };
 
+  const limits = deps.connectionLimits ?? DEFAULT_CONNECTION_LIMITS;
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
+    ...connectionLimitOptions(limits),
     routerOptions: { ignoreTrailingSlash: true },
+    logController: new OneLinePerRequest(),
   });
+  capConnectionsPerClient(app.server, limits.maxConnectionsPerClient);
 
   app.addHook('onSend', async (_request, reply, payload) => {
     reply.headers(SECURITY_HEADERS);

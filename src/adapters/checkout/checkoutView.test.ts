@@ -3,6 +3,7 @@ import type { TransferRecord } from '../../app/ports.ts';
 import { findCurrency } from '../../domain/currencies.ts';
 import type { Deposit, Payment } from '../../domain/payment.ts';
 import { derivePaymentState } from '../../domain/paymentStatus.ts';
+import { NO_PAYOUT_YET } from '../../domain/payout.ts';
 import { quote } from '../../domain/quote.ts';
 import { type CheckoutStage, checkoutStatusJson, checkoutView } from './checkoutView.ts';
 
@@ -33,6 +34,7 @@ function payment(toleranceBps = 0): Payment {
     orderId: 'private',
     customerEmail: 'private@example.com',
     status: 'pending',
+    announcedStatus: 'pending',
     amountReceivedBaseUnits: 0n,
     paidAt: null,
     late: false,
@@ -41,9 +43,8 @@ function payment(toleranceBps = 0): Payment {
     updatedAt: CREATED,
     deposit: DEPOSIT,
     txid: null,
-    settledBaseUnits: 0n,
-    payoutTxHash: null,
-    settledAt: null,
+    paidWith: null,
+    payout: NO_PAYOUT_YET,
   };
 }
 
@@ -60,6 +61,7 @@ function transfer(amountBaseUnits: bigint, final: boolean): TransferRecord {
     logIndex: 0,
     blockTimestamp: CREATED,
     tokenAddress: DEPOSIT.tokenAddress.toLowerCase(),
+    tokenSymbol: 'USDC',
     fromAddress: '0x0000000000000000000000000000000000000001',
     toAddress: DEPOSIT.depositAddress.toLowerCase(),
     amountBaseUnits,

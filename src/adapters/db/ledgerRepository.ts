@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Ledger, LedgerTransaction, OutboxEvent, TransferRecord } from '../../app/ports.ts';
 import { PAYMENT_EVENT_TYPES, type PaymentEventType } from '../../domain/paymentStatus.ts';
 import type { DatabaseHandle } from './database.ts';
+import { insertOutboxEvent } from './outbox.ts';
 import { toPayment } from './paymentRepository.ts';
 import type { DatabaseSchema, EventsTable, TransfersTable } from './schema.ts';
 
@@ -23,6 +24,7 @@ function toTransfer(row: Selectable<TransfersTable>): TransferRecord {
     blockHash: row.block_hash,
     blockTimestamp: new Date(row.block_timestamp),
     tokenAddress: row.token_address,
+    tokenSymbol: row.token_symbol,
     fromAddress: row.from_address,
     toAddress: row.to_address,
     amountBaseUnits: BigInt(row.amount_base_units),
@@ -42,6 +44,7 @@ function transferRow(t: TransferRecord, createdAt: string): Selectable<Transfers
     block_hash: t.blockHash,
     block_timestamp: t.blockTimestamp.toISOString(),
     token_address: t.tokenAddress,
+    token_symbol: t.tokenSymbol,
     from_address: t.fromAddress,
     to_address: t.toAddress,
     amount_base_units: t.amountBaseUnits.toString(),
@@ -85,6 +88,65 @@ function transactionOf(trx: Kysely<DatabaseSchema>, dialect: DatabaseHandle['dia
         .execute();
       return unique(inserted);
     },
+    async insertUnacceptedTransfers(transfers) {
+      if (transfers.length === 0) return [];
+      const known = new Set(
+        (
+          await trx
+            .selectFrom('unaccepted_transfers')
+            .select('id')
+            .where(
+              'id',
+              'in',
+              transfers.map((t) => t.id),
+            )
+            .execute()
+        ).map((r) => r.id),
+      );
+      const fresh = transfers.filter((t) => !known.has(t.id));
+      if (fresh.length === 0) return [];
+      await trx
+        .insertInto('unaccepted_transfers')
+        .values(
+          fresh.map((t) => ({
+            id: t.id,
+            chain_id: t.chainId,
+            payment_id: t.paymentId,
+            tx_hash: t.txHash,
+            block_number: blockParam(t.blockNumber),
+            block_hash: t.blockHash,
+            token_address: t.tokenAddress,
+            token_symbol: t.tokenSymbol,
+            token_decimals: t.tokenDecimals,
+            from_address: t.fromAddress,
+            amount_base_units: t.amountBaseUnits.toString(),
+            seen_at: t.seenAt.toISOString(),
+          })),
+        )
+        .execute();
+      return fresh;
+    },
+    async saveReceivedByToken(paymentId, chainId, received) {
+      for (const [token, amount] of received) {
+        const row = {
+          owner_id: paymentId,
+          owner_kind: 'payment',
+          chain_id: chainId,
+          token_address: token.toLowerCase(),
+          accepted: 1,
+          received_base_units: amount.toString(),
+        };
+        await trx
+          .insertInto('deposit_balances')
+          .values(row)
+          .onConflict((oc) =>
+            oc
+              .columns(['owner_id', 'token_address'])
+              .doUpdateSet({ received_base_units: row.received_base_units }),
+          )
+          .execute();
+      }
+    },
     async rewindAbove(chainId, blockNumber) {
       const orphaned = await trx
         .updateTable('transfers')
@@ -94,6 +156,12 @@ function transactionOf(trx: Kysely<DatabaseSchema>, dialect: DatabaseHandle['dia
         .where('orphaned', '=', 0)
         .where('block_number', '>', blockParam(blockNumber))
         .returning('payment_id')
+        .execute();
+      await trx
+        .updateTable('unaccepted_transfers')
+        .set({ orphaned: 1 })
+        .where('chain_id', '=', chainId)
+        .where('block_number', '>', blockParam(blockNumber))
         .execute();
       await trx
         .deleteFrom('chain_blocks')
@@ -172,11 +240,14 @@ function transactionOf(trx: Kysely<DatabaseSchema>, dialect: DatabaseHandle['dia
         .execute();
       return rows.map(toTransfer);
     },
-    async updatePaymentState(paymentId, { state, txid, updatedAt }) {
+    async updatePaymentState(paymentId, { state, txid, paidWith, announcedStatus, updatedAt }) {
       await trx
         .updateTable('payments')
         .set({
           status: state.status,
+          announced_status: announcedStatus,
+          paid_token_address: paidWith?.address.toLowerCase() ?? null,
+          paid_token_symbol: paidWith?.symbol ?? null,
           amount_received_base_units: state.amountReceivedBaseUnits.toString(),
           paid_at: state.paidAt?.toISOString() ?? null,
           late: state.late ? 1 : 0,
@@ -186,26 +257,14 @@ function transactionOf(trx: Kysely<DatabaseSchema>, dialect: DatabaseHandle['dia
         .where('id', '=', paymentId)
         .execute();
     },
-    async insertEvent(event) {
-      // The payment row is locked by this transaction (lockPayment), so max + 1 cannot race.
-      const last = await trx
-        .selectFrom('events')
-        .select((eb) => eb.fn.max('sequence').as('last'))
-        .where('payment_id', '=', event.paymentId)
-        .executeTakeFirst();
+    async touchPayment(paymentId, at) {
       await trx
-        .insertInto('events')
-        .values({
-          id: event.id,
-          payment_id: event.paymentId,
-          merchant_id: event.merchantId,
-          sequence: Number(last?.last ?? 0) + 1,
-          type: event.type,
-          payload: event.payload,
-          created_at: event.createdAt.toISOString(),
-        })
+        .updateTable('payments')
+        .set({ updated_at: at.toISOString() })
+        .where('id', '=', paymentId)
         .execute();
     },
+    insertEvent: (event) => insertOutboxEvent(trx, event),
   };
 }
 
@@ -271,6 +330,15 @@ export function ledgerRepository(handle: DatabaseHandle): Ledger {
       return rows.map(toTransfer);
     },
 
+    async earliestPaymentCreatedAt(chainId) {
+      const row = await db
+        .selectFrom('payments')
+        .select((eb) => eb.fn.min('created_at').as('earliest'))
+        .where('chain_id', '=', chainId)
+        .executeTakeFirst();
+      return row?.earliest ? new Date(row.earliest) : undefined;
+    },
+
     async openPaymentsPastExpiry(now, limit) {
       const rows = await db
         .selectFrom('payments')
@@ -292,6 +360,31 @@ export function ledgerRepository(handle: DatabaseHandle): Ledger {
         .orderBy('log_index')
         .execute();
       return rows.map(toTransfer);
+    },
+
+    async listUnacceptedTransfers(paymentId) {
+      const rows = await db
+        .selectFrom('unaccepted_transfers')
+        .selectAll()
+        .where('payment_id', '=', paymentId)
+        .where('orphaned', '=', 0)
+        .orderBy('block_number')
+        .orderBy('id')
+        .execute();
+      return rows.map((row) => ({
+        id: row.id,
+        chainId: Number(row.chain_id),
+        paymentId: row.payment_id,
+        txHash: row.tx_hash,
+        blockNumber: BigInt(row.block_number),
+        blockHash: row.block_hash,
+        tokenAddress: row.token_address,
+        tokenSymbol: row.token_symbol,
+        tokenDecimals: Number(row.token_decimals),
+        amountBaseUnits: BigInt(row.amount_base_units),
+        fromAddress: row.from_address,
+        seenAt: new Date(row.seen_at),
+      }));
     },
 
     async listEvents(paymentId) {

@@ -1,6 +1,7 @@
-import { sql } from 'kysely';
+import { type ExpressionBuilder, sql } from 'kysely';
 import type { MonitoringStore } from '../../app/ports.ts';
 import type { Db } from './database.ts';
+import type { DatabaseSchema } from './schema.ts';
 
 /** Delivery statuses of an event still owed a delivery (domain/webhookDelivery.ts). */
 const OWED = ['pending', 'delivering'];
@@ -37,6 +38,74 @@ export function monitoringRepository(db: Db): MonitoringStore {
         byStatus: new Map(rows.map((row) => [row.delivery_status, Number(row.count)])),
         oldestOwedAt: oldest?.oldest ? new Date(oldest.oldest) : null,
       };
+    },
+    async payoutHealth(policy, delayedSince) {
+      const dust = Number(policy.dustThresholdBaseUnits);
+      if (!Number.isSafeInteger(dust) || dust < 0) throw new RangeError('dust threshold out of range');
+      const count = (eb: ExpressionBuilder<DatabaseSchema, 'payments'>) => eb.fn.countAll<string | number>();
+      // The settler's own predicate (settlementRepository's unsettledQuery), served by payments_unsettled.
+      const owed = await db
+        .selectFrom('payments')
+        .select((eb) => count(eb).as('count'))
+        .where(sql<boolean>`amount_received_base_units <> settled_base_units`)
+        .where('status', 'in', ['paid', 'failed'])
+        .where((eb) =>
+          eb.or([
+            eb(
+              sql`cast(amount_received_base_units as bigint) - cast(settled_base_units as bigint)`,
+              '>=',
+              dust,
+            ),
+            eb('payout_blocked_since', 'is not', null),
+            eb('commission_blocked_since', 'is not', null),
+          ]),
+        )
+        .executeTakeFirst();
+      const delayed = await db
+        .selectFrom('payments')
+        .select((eb) => [count(eb).as('count'), eb.fn.min('payout_blocked_since').as('oldest')])
+        .where('payout_blocked_since', 'is not', null)
+        .where('payout_blocked_since', '<=', delayedSince.toISOString())
+        .executeTakeFirst();
+      const merchant = await db
+        .selectFrom('payments')
+        .select((eb) => ['payout_blocked_reason as reason', count(eb).as('count')])
+        .where('payout_blocked_since', 'is not', null)
+        .groupBy('payout_blocked_reason')
+        .execute();
+      const commission = await db
+        .selectFrom('payments')
+        .select((eb) => ['commission_blocked_reason as reason', count(eb).as('count')])
+        .where('commission_blocked_since', 'is not', null)
+        .groupBy('commission_blocked_reason')
+        .execute();
+      const delayedCount = Number(delayed?.count ?? 0);
+      return {
+        pending: Math.max(0, Number(owed?.count ?? 0) - delayedCount),
+        delayed: delayedCount,
+        oldestDelayedSince: delayed?.oldest ? new Date(delayed.oldest) : null,
+        failing: [
+          ...merchant.map((r) => ({
+            share: 'merchant' as const,
+            reason: r.reason ?? '',
+            count: Number(r.count),
+          })),
+          ...commission.map((r) => ({
+            share: 'commission' as const,
+            reason: r.reason ?? '',
+            count: Number(r.count),
+          })),
+        ],
+      };
+    },
+    async relayerBalances() {
+      const rows = await db.selectFrom('relayer_accounts').selectAll().orderBy('chain_id').execute();
+      return rows.map((row) => ({
+        chainId: Number(row.chain_id),
+        balanceWei: BigInt(row.balance_wei),
+        lowBalanceWei: BigInt(row.low_balance_wei),
+        observedAt: new Date(row.observed_at),
+      }));
     },
   };
 }

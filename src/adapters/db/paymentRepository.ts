@@ -5,6 +5,7 @@ import { findCurrency } from '../../domain/currencies.ts';
 import { parseDecimal } from '../../domain/decimal.ts';
 import type { Deposit, Payment } from '../../domain/payment.ts';
 import { PAYMENT_STATUSES, type PaymentStatus } from '../../domain/paymentStatus.ts';
+import { type PayoutProgress, settledBaseUnits } from '../../domain/payout.ts';
 import { formatRate } from '../../domain/quote.ts';
 import type { DatabaseHandle, Db } from './database.ts';
 import { groupCommit } from './groupCommit.ts';
@@ -15,9 +16,7 @@ export function toPayment(row: Selectable<PaymentsTable>): Payment {
   const currency = findCurrency(row.currency);
   const rate = parseDecimal(row.exchange_rate);
   if (!currency || typeof rate === 'string') throw new Error(`payment ${row.id} has a corrupt quote`);
-  if (!(PAYMENT_STATUSES as readonly string[]).includes(row.status)) {
-    throw new Error(`payment ${row.id} has an unknown status`);
-  }
+  paymentStatus(row.id, row.status);
   return {
     id: row.id,
     merchantId: row.merchant_id,
@@ -39,6 +38,7 @@ export function toPayment(row: Selectable<PaymentsTable>): Payment {
     orderId: row.order_id,
     customerEmail: row.customer_email,
     status: row.status as PaymentStatus,
+    announcedStatus: paymentStatus(row.id, row.announced_status),
     amountReceivedBaseUnits: BigInt(row.amount_received_base_units),
     paidAt: row.paid_at === null ? null : new Date(row.paid_at),
     late: Number(row.late) === 1,
@@ -47,9 +47,40 @@ export function toPayment(row: Selectable<PaymentsTable>): Payment {
     updatedAt: new Date(row.updated_at),
     deposit: toDeposit(row),
     txid: row.txid,
-    settledBaseUnits: BigInt(row.settled_base_units),
-    payoutTxHash: row.payout_tx_hash,
-    settledAt: row.settled_at === null ? null : new Date(row.settled_at),
+    paidWith:
+      row.paid_token_address && row.paid_token_symbol
+        ? { address: getAddress(row.paid_token_address), symbol: row.paid_token_symbol }
+        : null,
+    payout: toPayoutProgress(row),
+  };
+}
+
+function paymentStatus(id: string, text: string): PaymentStatus {
+  if (!(PAYMENT_STATUSES as readonly string[]).includes(text))
+    throw new Error(`payment ${id} has an unknown status`);
+  return text as PaymentStatus;
+}
+
+const dateOrNull = (text: string | null) => (text === null ? null : new Date(text));
+
+function toPayoutProgress(row: Selectable<PaymentsTable>): PayoutProgress {
+  const merchantPaid = BigInt(row.merchant_paid_base_units);
+  const treasuryPaid = BigInt(row.treasury_paid_base_units);
+  // Written together by the settler in one statement; a mismatch means the row was edited by hand.
+  if (merchantPaid + treasuryPaid !== BigInt(row.settled_base_units))
+    throw new Error(`payment ${row.id} has inconsistent payout amounts`);
+  return {
+    merchantPaidBaseUnits: merchantPaid,
+    treasuryPaidBaseUnits: treasuryPaid,
+    txHash: row.payout_tx_hash,
+    sentAt: dateOrNull(row.settled_at),
+    failures: Number(row.settlement_failures),
+    retryAt: dateOrNull(row.settlement_retry_at),
+    blockedSince: dateOrNull(row.payout_blocked_since),
+    blockedReason: row.payout_blocked_reason,
+    commissionBlockedSince: dateOrNull(row.commission_blocked_since),
+    commissionBlockedReason: row.commission_blocked_reason,
+    delayNotifiedAt: dateOrNull(row.payout_delay_notified_at),
   };
 }
 
@@ -74,6 +105,9 @@ function toDeposit(row: Selectable<PaymentsTable>): Deposit | null {
 
 function paymentRow(payment: Payment): Insertable<PaymentsTable> {
   const { quote } = payment;
+  // Only the settler records payouts, on stored rows; a new row carrying one would silently drop it.
+  if (settledBaseUnits(payment.payout) !== 0n || payment.payout.txHash !== null)
+    throw new Error(`payment ${payment.id} cannot be inserted with a payout`);
   return {
     id: payment.id,
     merchant_id: payment.merchantId,
@@ -94,6 +128,7 @@ function paymentRow(payment: Payment): Insertable<PaymentsTable> {
     order_id: payment.orderId,
     customer_email: payment.customerEmail,
     status: payment.status,
+    announced_status: payment.announcedStatus,
     amount_received_base_units: payment.amountReceivedBaseUnits.toString(),
     paid_at: payment.paidAt?.toISOString() ?? null,
     late: payment.late ? 1 : 0,
@@ -106,42 +141,64 @@ function paymentRow(payment: Payment): Insertable<PaymentsTable> {
     treasury_address: payment.deposit?.treasuryAddress.toLowerCase() ?? null,
     deposit_address: payment.deposit?.depositAddress.toLowerCase() ?? null,
     txid: payment.txid,
-    settled_base_units: payment.settledBaseUnits.toString(),
-    payout_tx_hash: payment.payoutTxHash,
-    settled_at: payment.settledAt?.toISOString() ?? null,
+    paid_token_address: payment.paidWith?.address.toLowerCase() ?? null,
+    paid_token_symbol: payment.paidWith?.symbol ?? null,
+    // A new payment has paid nothing out: the payout columns keep their defaults (the settler writes them).
   };
 }
 
-/** Rows per group-committed insert: at 34 columns a row, well under PostgreSQL's 65,535 bind parameters. */
+/** Rows per group-committed insert: at 37 columns a row, well under PostgreSQL's 65,535 bind parameters. */
 const MAX_INSERT_BATCH = 100;
+
+/** A payment to insert, and the idempotency key it answers (completed in the same transaction). */
+interface PendingInsert {
+  readonly row: Insertable<PaymentsTable>;
+  readonly idempotency?: { readonly merchantId: string; readonly storedKey: string };
+}
 
 export function paymentRepository(handle: DatabaseHandle): PaymentStore {
   const { db } = handle;
-  const insertRows = (rows: readonly Insertable<PaymentsTable>[]) =>
-    db
-      .insertInto('payments')
-      .values([...rows])
-      .execute()
-      .then(() => {});
-  const insertRow =
-    handle.dialect === 'postgres'
-      ? groupCommit(insertRows, MAX_INSERT_BATCH)
-      : (row: Insertable<PaymentsTable>) => insertRows([row]);
+  const insertBatch = async (items: readonly PendingInsert[]) => {
+    const keyed = items.filter((item) => item.idempotency !== undefined);
+    if (keyed.length === 0) {
+      // One statement is its own transaction: one commit.
+      await db
+        .insertInto('payments')
+        .values(items.map((item) => item.row))
+        .execute();
+      return;
+    }
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('payments')
+        .values(items.map((item) => item.row))
+        .execute();
+      for (const { row, idempotency } of keyed) {
+        await trx
+          .updateTable('idempotency_keys')
+          .set({ payment_id: row.id })
+          .where('merchant_id', '=', idempotency!.merchantId)
+          .where('key', '=', idempotency!.storedKey)
+          .execute();
+      }
+    });
+  };
+  // Every create's insert is group-committed, with or without an idempotency key: on SQLite each commit is an
+  // fsync (synchronous = FULL), on PostgreSQL a WAL flush.
+  const insert = groupCommit(insertBatch, MAX_INSERT_BATCH, { gather: handle.dialect === 'sqlite' });
   return {
     async insert(payment, options = {}) {
       const { idempotencyKey } = options;
-      if (idempotencyKey === undefined) {
-        await insertRow(paymentRow(payment));
-        return;
-      }
-      await db.transaction().execute(async (trx) => {
-        await trx.insertInto('payments').values(paymentRow(payment)).execute();
-        await trx
-          .updateTable('idempotency_keys')
-          .set({ payment_id: payment.id })
-          .where('merchant_id', '=', payment.merchantId)
-          .where('key', '=', storedIdempotencyKey(payment.mode, idempotencyKey))
-          .execute();
+      await insert({
+        row: paymentRow(payment),
+        ...(idempotencyKey === undefined
+          ? {}
+          : {
+              idempotency: {
+                merchantId: payment.merchantId,
+                storedKey: storedIdempotencyKey(payment.mode, idempotencyKey),
+              },
+            }),
       });
     },
     async findById(id) {

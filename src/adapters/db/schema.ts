@@ -50,6 +50,8 @@ export interface PaymentsTable {
   order_id: string | null;
   customer_email: string | null;
   status: string;
+  /** The status of the last event written for the payment (migration 0012). */
+  announced_status: Generated<string>;
   amount_received_base_units: string;
   paid_at: string | null;
   late: number;
@@ -64,12 +66,28 @@ export interface PaymentsTable {
   deposit_address: string | null;
   /** The customer's transfer that completed (or last moved) the payment. */
   txid: string | null;
-  settled_base_units: string;
+  /** The accepted token of that transfer (migration 0013). */
+  paid_token_address: string | null;
+  paid_token_symbol: string | null;
+  settled_base_units: Generated<string>;
   payout_tx_hash: string | null;
   settled_at: string | null;
   return_url: string | null;
-  /** Flushes that reverted or moved nothing (migration 0005): > 0 goes alone in a batch, 5 stops retrying. */
+  /** Flush attempts that failed in a row (migration 0005); the back-off grows with them (migration 0011). */
   settlement_failures: Generated<number>;
+  /** What went to each recipient (migration 0011); their sum is `settled_base_units`. */
+  merchant_paid_base_units: Generated<string>;
+  treasury_paid_base_units: Generated<string>;
+  /** Back-off: not flushed again before this. */
+  settlement_retry_at: string | null;
+  /** Since when the merchant's share fails to go out, and the decoded reason of the last failure. */
+  payout_blocked_since: string | null;
+  payout_blocked_reason: string | null;
+  /** The same for the treasury's commission alone. */
+  commission_blocked_since: string | null;
+  commission_blocked_reason: string | null;
+  /** When `payment.payout_delayed` was written for the current delay. */
+  payout_delay_notified_at: string | null;
   /** The mode of the key that created the payment (migration 0008); 'live' for every older payment. */
   mode: Generated<'live' | 'test'>;
 }
@@ -86,12 +104,44 @@ export interface TransfersTable {
   block_hash: string;
   block_timestamp: string;
   token_address: string;
+  /** Which accepted token (migration 0013). */
+  token_symbol: string;
   from_address: string;
   to_address: string;
   amount_base_units: string;
   final: number;
   orphaned: number;
   created_at: string;
+}
+
+/** A token that does not pay, sent to a deposit address (migration 0013). */
+export interface UnacceptedTransfersTable {
+  id: string;
+  chain_id: number;
+  payment_id: string;
+  tx_hash: string;
+  block_number: string | number;
+  block_hash: string;
+  token_address: string;
+  token_symbol: string;
+  token_decimals: number;
+  from_address: string;
+  amount_base_units: string;
+  orphaned: Generated<number>;
+  seen_at: string;
+}
+
+/** Per deposit address and token: what arrived (final) and what went out to each side (migration 0013). */
+export interface DepositBalancesTable {
+  owner_id: string;
+  owner_kind: Generated<string>;
+  chain_id: number;
+  token_address: string;
+  accepted: number;
+  received_base_units: Generated<string>;
+  merchant_paid_base_units: Generated<string>;
+  treasury_paid_base_units: Generated<string>;
+  settled_base_units: Generated<string>;
 }
 
 export interface ChainCursorsTable {
@@ -178,6 +228,15 @@ export interface RelayerTransactionsTable {
   broadcast_at: string | null;
 }
 
+/** The relayer's gas balance as its settler last read it (migration 0011): /metrics of any process reports it. */
+export interface RelayerAccountsTable {
+  chain_id: number;
+  address: string;
+  balance_wei: string;
+  low_balance_wei: string;
+  observed_at: string;
+}
+
 export interface IdempotencyKeysTable {
   merchant_id: string;
   key: string;
@@ -194,6 +253,8 @@ export interface DatabaseSchema {
   api_keys: ApiKeysTable;
   payments: PaymentsTable;
   transfers: TransfersTable;
+  unaccepted_transfers: UnacceptedTransfersTable;
+  deposit_balances: DepositBalancesTable;
   chain_cursors: ChainCursorsTable;
   chain_blocks: ChainBlocksTable;
   events: EventsTable;
@@ -202,6 +263,7 @@ export interface DatabaseSchema {
   settlements: SettlementsTable;
   settlement_items: SettlementItemsTable;
   relayer_transactions: RelayerTransactionsTable;
+  relayer_accounts: RelayerAccountsTable;
 }
 
 export type { Generated };

@@ -1,4 +1,5 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
+import { getAddress } from 'viem';
 import type {
   RelayerTransactionRecord,
   RelayerTransactionStatus,
@@ -6,9 +7,13 @@ import type {
   SettlementRecord,
   SettlementStatus,
   SettlementStore,
-} from '../../app/ports.ts';
+  SettlementTransaction,
+} from '../../app/settlement/ports.ts';
+import { type PayoutProgress, settledBaseUnits } from '../../domain/payout.ts';
 import type { DatabaseHandle } from './database.ts';
-import type { DatabaseSchema, RelayerTransactionsTable, SettlementsTable } from './schema.ts';
+import { insertOutboxEvent } from './outbox.ts';
+import { toPayment } from './paymentRepository.ts';
+import type { DatabaseSchema, PaymentsTable, RelayerTransactionsTable, SettlementsTable } from './schema.ts';
 
 const SETTLEMENT_STATUSES: readonly SettlementStatus[] = ['pending', 'confirmed', 'failed'];
 const TRANSACTION_STATUSES: readonly RelayerTransactionStatus[] = [
@@ -128,64 +133,84 @@ export function settlementRepository(handle: DatabaseHandle): SettlementStore {
 
   /** Row locks in a stable order (PostgreSQL); SQLite has one writer at a time already. */
   async function lockPayments(trx: Kysely<DatabaseSchema>, ids: readonly string[]) {
+    if (ids.length === 0) return [];
     let query = trx
       .selectFrom('payments')
-      .select(['id', 'settled_base_units', 'settlement_failures'])
+      .selectAll()
       .where('id', 'in', [...ids])
       .orderBy('id');
     if (dialect === 'postgres') query = query.forUpdate();
-    return query.execute();
+    return (await query.execute()).map(toPayment);
   }
 
-  async function itemIds(trx: Kysely<DatabaseSchema>, settlementId: string): Promise<string[]> {
-    const rows = await trx
-      .selectFrom('settlement_items')
-      .select('payment_id')
-      .where('settlement_id', '=', settlementId)
-      .orderBy('payment_id')
-      .execute();
-    return rows.map((r) => r.payment_id);
-  }
-
-  /** Pending → done, only once: whoever loses a race writes nothing. */
-  async function close(
-    trx: Kysely<DatabaseSchema>,
-    settlementId: string,
-    set: {
-      status: 'confirmed' | 'failed';
-      payout_tx_hash?: string;
-      failure_reason?: string;
-      completed_at: string;
-    },
-  ): Promise<boolean> {
-    const result = await trx
-      .updateTable('settlements')
-      .set(set)
-      .where('id', '=', settlementId)
-      .where('status', '=', 'pending')
-      .executeTakeFirst();
-    return result.numUpdatedRows === 1n;
-  }
-
-  async function closeTransactions(
-    trx: Kysely<DatabaseSchema>,
-    settlementId: string,
-    minedTxId: string | null,
-  ) {
-    await trx
-      .updateTable('relayer_transactions')
-      .set({ status: 'replaced' })
-      .where('settlement_id', '=', settlementId)
-      .$if(minedTxId !== null, (q) => q.where('id', '<>', minedTxId!))
-      .execute();
-    if (minedTxId !== null) {
-      await trx
-        .updateTable('relayer_transactions')
-        .set({ status: 'mined' })
-        .where('id', '=', minedTxId)
-        .where('settlement_id', '=', settlementId)
-        .execute();
-    }
+  function transactionOf(trx: Kysely<DatabaseSchema>): SettlementTransaction {
+    return {
+      async closeSettlement(settlementId, closing, at) {
+        const result = await trx
+          .updateTable('settlements')
+          .set(
+            closing.status === 'confirmed'
+              ? {
+                  status: 'confirmed',
+                  payout_tx_hash: closing.payoutTxHash.toLowerCase(),
+                  completed_at: at.toISOString(),
+                }
+              : { status: 'failed', failure_reason: closing.reason, completed_at: at.toISOString() },
+          )
+          .where('id', '=', settlementId)
+          .where('status', '=', 'pending')
+          .executeTakeFirst();
+        // Pending → done, only once: whoever loses a race writes nothing.
+        if (result.numUpdatedRows !== 1n) return false;
+        await trx
+          .updateTable('relayer_transactions')
+          .set({ status: 'replaced' })
+          .where('settlement_id', '=', settlementId)
+          .$if(closing.minedTxId !== null, (q) => q.where('id', '<>', closing.minedTxId!))
+          .execute();
+        if (closing.minedTxId !== null) {
+          await trx
+            .updateTable('relayer_transactions')
+            .set({ status: 'mined' })
+            .where('id', '=', closing.minedTxId)
+            .where('settlement_id', '=', settlementId)
+            .execute();
+        }
+        return true;
+      },
+      lockPayments: (ids) => lockPayments(trx, ids),
+      async recordFlush(ownerId, tokenAddress, merchantSent, feeSent) {
+        const token = tokenAddress.toLowerCase();
+        const row = await trx
+          .selectFrom('deposit_balances')
+          .selectAll()
+          .where('owner_id', '=', ownerId)
+          .where('token_address', '=', token)
+          .executeTakeFirst();
+        if (!row) return { accepted: false };
+        const merchant = BigInt(row.merchant_paid_base_units) + merchantSent;
+        const treasury = BigInt(row.treasury_paid_base_units) + feeSent;
+        await trx
+          .updateTable('deposit_balances')
+          .set({
+            merchant_paid_base_units: merchant.toString(),
+            treasury_paid_base_units: treasury.toString(),
+            settled_base_units: (merchant + treasury).toString(),
+          })
+          .where('owner_id', '=', ownerId)
+          .where('token_address', '=', token)
+          .execute();
+        return { accepted: Number(row.accepted) === 1 };
+      },
+      async savePayout(paymentId, payout, at) {
+        await trx
+          .updateTable('payments')
+          .set(payoutColumns(payout, at))
+          .where('id', '=', paymentId)
+          .execute();
+      },
+      insertEvent: (event) => insertOutboxEvent(trx, event),
+    };
   }
 
   return {
@@ -200,59 +225,96 @@ export function settlementRepository(handle: DatabaseHandle): SettlementStore {
       return row && load(db, row);
     },
 
-    async candidates(chainId, { dustThresholdBaseUnits, maxFailures, limit }) {
+    async candidates(chainId, { dustThresholdBaseUnits, now, limit }) {
       const dust = Number(dustThresholdBaseUnits);
       if (!Number.isSafeInteger(dust) || dust < 0) throw new RangeError('dust threshold out of range');
+      // One candidate per deposit address and token: a forwarder is flushed one token at a time.
       const rows = await db
-        .selectFrom('payments')
+        .selectFrom('deposit_balances as b')
+        .innerJoin('payments', 'payments.id', 'b.owner_id')
+        .selectAll('payments')
         .select([
-          'id',
-          'chain_id',
-          'factory_address',
-          'token_address',
-          'deposit_address',
-          'payout_address',
-          'treasury_address',
-          'commission_bps',
-          'amount_received_base_units',
-          'settled_base_units',
-          'settlement_failures',
+          'b.token_address as balance_token',
+          'b.accepted as balance_accepted',
+          'b.received_base_units as balance_received',
+          'b.settled_base_units as balance_settled',
         ])
-        .where('chain_id', '=', chainId)
-        // Verbatim the predicate of the partial index payments_unsettled (migration 0005).
-        .where(sql<boolean>`amount_received_base_units <> settled_base_units`)
-        .where('status', 'in', ['paid', 'failed'])
-        .where('settlement_failures', '<', maxFailures)
-        .where('deposit_address', 'is not', null)
-        // Base units of USDC stay far below 2^63; the domain re-checks the difference in bigint below.
-        .where(
-          sql<boolean>`cast(amount_received_base_units as bigint) - cast(settled_base_units as bigint) >= ${dust}`,
+        .where('b.chain_id', '=', chainId)
+        // Verbatim the predicate of the partial index deposit_balances_unsettled (migration 0013).
+        .where(sql<boolean>`b.received_base_units <> b.settled_base_units`)
+        .where('payments.deposit_address', 'is not', null)
+        .where((eb) =>
+          eb.or([
+            eb('payments.settlement_retry_at', 'is', null),
+            eb('payments.settlement_retry_at', '<=', now.toISOString()),
+          ]),
         )
-        .orderBy('settlement_failures')
-        .orderBy('created_at')
-        .orderBy('id')
+        // An accepted token is paid out once the payment is paid (or failed: what arrived is the merchant's);
+        // a token swept by an operator goes whatever the payment's status.
+        .where((eb) => eb.or([eb('b.accepted', '=', 0), eb('payments.status', 'in', ['paid', 'failed'])]))
+        .orderBy('payments.created_at')
+        .orderBy('payments.id')
+        .orderBy('b.token_address')
         .limit(limit)
         .execute();
       const candidates: SettlementCandidate[] = [];
       for (const row of rows) {
-        const unsettled = BigInt(row.amount_received_base_units) - BigInt(row.settled_base_units);
-        if (unsettled < dustThresholdBaseUnits) continue;
-        if (!row.factory_address || !row.token_address || !row.deposit_address || !row.treasury_address)
-          throw new Error(`payment ${row.id} has an incomplete deposit`);
+        const payment = toPayment(row);
+        const accepted = Number(row.balance_accepted) === 1;
+        const unsettled = BigInt(row.balance_received) - BigInt(row.balance_settled);
+        if (accepted ? !isDue(unsettled, payment.payout, dustThresholdBaseUnits) : unsettled <= 0n) continue;
+        const deposit = payment.deposit;
+        if (!deposit) throw new Error(`payment ${row.id} has an incomplete deposit`);
         candidates.push({
-          paymentId: row.id,
-          chainId: Number(row.chain_id),
-          factoryAddress: row.factory_address,
-          tokenAddress: row.token_address,
-          depositAddress: row.deposit_address,
-          merchantAddress: row.payout_address,
-          treasuryAddress: row.treasury_address,
-          commissionBps: Number(row.commission_bps),
+          paymentId: payment.id,
+          chainId: deposit.chainId,
+          factoryAddress: deposit.factoryAddress,
+          tokenAddress: getAddress(row.balance_token),
+          acceptedToken: accepted,
+          depositAddress: deposit.depositAddress,
+          merchantAddress: payment.payoutAddress,
+          treasuryAddress: deposit.treasuryAddress,
+          commissionBps: payment.quote.commissionBps,
           unsettledBaseUnits: unsettled,
-          settlementFailures: Number(row.settlement_failures),
+          payout: payment.payout,
         });
       }
       return candidates;
+    },
+
+    async requestSweep(paymentId, tokenAddress, balanceBaseUnits) {
+      return db.transaction().execute(async (trx) => {
+        const payment = await trx
+          .selectFrom('payments')
+          .select(['id', 'chain_id', 'token_address'])
+          .where('id', '=', paymentId)
+          .executeTakeFirst();
+        if (!payment || payment.chain_id === null) return false;
+        const token = tokenAddress.toLowerCase();
+        const existing = await trx
+          .selectFrom('deposit_balances')
+          .select(['settled_base_units', 'accepted'])
+          .where('owner_id', '=', paymentId)
+          .where('token_address', '=', token)
+          .executeTakeFirst();
+        if (existing && Number(existing.accepted) === 1) return false;
+        // What the forwarder holds now, on top of what it already sent: due until the settler has flushed it.
+        const received = (BigInt(existing?.settled_base_units ?? '0') + balanceBaseUnits).toString();
+        await trx
+          .insertInto('deposit_balances')
+          .values({
+            owner_id: paymentId,
+            chain_id: Number(payment.chain_id),
+            token_address: token,
+            accepted: 0,
+            received_base_units: received,
+          })
+          .onConflict((oc) =>
+            oc.columns(['owner_id', 'token_address']).doUpdateSet({ received_base_units: received }),
+          )
+          .execute();
+        return true;
+      });
     },
 
     async highestNonce(chainId) {
@@ -314,98 +376,136 @@ export function settlementRepository(handle: DatabaseHandle): SettlementStore {
         .execute();
     },
 
-    confirm: (confirmation) =>
-      db.transaction().execute(async (trx) => {
-        const completedAt = confirmation.completedAt.toISOString();
-        const closed = await close(trx, confirmation.settlementId, {
-          status: 'confirmed',
-          payout_tx_hash: confirmation.payoutTxHash.toLowerCase(),
-          completed_at: completedAt,
-        });
-        if (!closed) return false;
-        await closeTransactions(trx, confirmation.settlementId, confirmation.minedTxId);
-        const ids = await itemIds(trx, confirmation.settlementId);
-        for (const row of await lockPayments(trx, ids)) {
-          const flushed = confirmation.flushedBaseUnits.get(row.id) ?? 0n;
-          if (flushed < 0n) throw new RangeError(`negative flush for payment ${row.id}`);
-          if (flushed === 0n) {
-            // Nothing moved (someone else flushed it first, or its params do not match its address).
-            await trx
-              .updateTable('payments')
-              .set({ settlement_failures: Number(row.settlement_failures) + 1 })
-              .where('id', '=', row.id)
-              .execute();
-            continue;
-          }
-          await trx
-            .updateTable('payments')
-            .set({
-              settled_base_units: (BigInt(row.settled_base_units) + flushed).toString(),
-              payout_tx_hash: confirmation.payoutTxHash.toLowerCase(),
-              settled_at: completedAt,
-              settlement_failures: 0,
-              updated_at: completedAt,
-            })
-            .where('id', '=', row.id)
-            .execute();
-        }
-        return true;
-      }),
+    transaction: (work) => db.transaction().execute((trx) => work(transactionOf(trx))),
 
-    fail: (failure) =>
-      db.transaction().execute(async (trx) => {
-        const closed = await close(trx, failure.settlementId, {
-          status: 'failed',
-          failure_reason: failure.reason,
-          completed_at: failure.completedAt.toISOString(),
-        });
-        if (!closed) return false;
-        await closeTransactions(trx, failure.settlementId, failure.minedTxId);
-        if (failure.countFailures) {
-          const ids = await itemIds(trx, failure.settlementId);
-          await lockPayments(trx, ids);
-          await trx
-            .updateTable('payments')
-            .set((eb) => ({ settlement_failures: eb('settlement_failures', '+', 1) }))
-            .where('id', 'in', ids)
-            .execute();
-        }
-        return true;
-      }),
+    async delayedUnnotified(chainId, blockedBefore, limit) {
+      const rows = await db
+        .selectFrom('payments')
+        .select('id')
+        // Verbatim the predicate of the partial index payments_payout_blocked (migration 0011).
+        .where('payout_blocked_since', 'is not', null)
+        .where('payout_blocked_since', '<=', blockedBefore.toISOString())
+        .where('payout_delay_notified_at', 'is', null)
+        .where('chain_id', '=', chainId)
+        .orderBy('payout_blocked_since')
+        .limit(limit)
+        .execute();
+      return rows.map((r) => r.id);
+    },
 
-    async recordFailures(paymentIds, change) {
-      if (paymentIds.length === 0) return;
-      if ('add' in change) {
-        await db
-          .updateTable('payments')
-          .set((eb) => ({ settlement_failures: eb('settlement_failures', '+', change.add) }))
-          .where('id', 'in', [...paymentIds])
-          .execute();
-        return;
+    async listUnsettled({ dustThresholdBaseUnits, failingOnly, limit }) {
+      let query = unsettledQuery(dustThresholdBaseUnits);
+      if (failingOnly) {
+        query = query.where((eb) =>
+          eb.or([eb('payout_blocked_since', 'is not', null), eb('commission_blocked_since', 'is not', null)]),
+        );
       }
-      await db
+      const rows = await query.orderBy('created_at').orderBy('id').limit(limit).execute();
+      return rows
+        .map(toPayment)
+        .map((payment) => ({
+          payment,
+          unsettledBaseUnits: payment.amountReceivedBaseUnits - settledBaseUnits(payment.payout),
+        }))
+        .filter(({ payment, unsettledBaseUnits }) =>
+          isDue(unsettledBaseUnits, payment.payout, dustThresholdBaseUnits),
+        );
+    },
+
+    async retryNow(target) {
+      const result = await db
         .updateTable('payments')
-        .set({ settlement_failures: change.atLeast })
-        .where('id', 'in', [...paymentIds])
-        .where('settlement_failures', '<', change.atLeast)
+        .set({ settlement_retry_at: null })
+        .where('settlement_retry_at', 'is not', null)
+        .$if('paymentId' in target, (q) => q.where('id', '=', (target as { paymentId: string }).paymentId))
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    },
+
+    async recordRelayerBalance(reading) {
+      const row = {
+        chain_id: reading.chainId,
+        address: reading.address.toLowerCase(),
+        balance_wei: reading.balanceWei.toString(),
+        low_balance_wei: reading.lowBalanceWei.toString(),
+        observed_at: reading.observedAt.toISOString(),
+      };
+      await db
+        .insertInto('relayer_accounts')
+        .values(row)
+        .onConflict((oc) => oc.column('chain_id').doUpdateSet(row))
         .execute();
     },
 
-    async resetFailures(paymentId) {
-      return db.transaction().execute(async (trx) => {
-        const row = await trx
-          .selectFrom('payments')
-          .select('settlement_failures')
-          .where('id', '=', paymentId)
-          .executeTakeFirst();
-        if (!row) return undefined;
-        await trx
-          .updateTable('payments')
-          .set({ settlement_failures: 0 })
-          .where('id', '=', paymentId)
-          .execute();
-        return Number(row.settlement_failures);
-      });
+    async relayerBalances() {
+      const rows = await db.selectFrom('relayer_accounts').selectAll().orderBy('chain_id').execute();
+      return rows.map((row) => ({
+        chainId: Number(row.chain_id),
+        address: row.address,
+        balanceWei: BigInt(row.balance_wei),
+        lowBalanceWei: BigInt(row.low_balance_wei),
+        observedAt: new Date(row.observed_at),
+      }));
     },
+  };
+
+  /**
+   * Paid or failed payments whose deposit address still owes something: final funds not flushed, or a share that
+   * failed to go out. The coarse filter runs in SQL (the partial index payments_unsettled covers it); `isDue`
+   * decides in bigint.
+   */
+  function unsettledQuery(dustThresholdBaseUnits: bigint) {
+    const dust = Number(dustThresholdBaseUnits);
+    if (!Number.isSafeInteger(dust) || dust < 0) throw new RangeError('dust threshold out of range');
+    return (
+      db
+        .selectFrom('payments')
+        .selectAll()
+        // Verbatim the predicate of the partial index payments_unsettled (migration 0005).
+        .where(sql<boolean>`amount_received_base_units <> settled_base_units`)
+        .where('status', 'in', ['paid', 'failed'])
+        // Base units of USDC stay far below 2^63; `isDue` re-checks the difference in bigint.
+        .where((eb) =>
+          eb.or([
+            eb(
+              sql`cast(amount_received_base_units as bigint) - cast(settled_base_units as bigint)`,
+              '>=',
+              dust,
+            ),
+            eb('payout_blocked_since', 'is not', null),
+            eb('commission_blocked_since', 'is not', null),
+          ]),
+        )
+    );
+  }
+}
+
+/** Due: enough to be worth the gas, or a share that failed and must go out whatever its size. */
+function isDue(unsettled: bigint, payout: PayoutProgress, dustThresholdBaseUnits: bigint): boolean {
+  if (unsettled <= 0n) return false;
+  return (
+    unsettled >= dustThresholdBaseUnits ||
+    payout.blockedSince !== null ||
+    payout.commissionBlockedSince !== null
+  );
+}
+
+/** The payout columns of a payment; `settled_base_units` is their sum, kept for the unsettled index. */
+function payoutColumns(payout: PayoutProgress, at: Date): Partial<Selectable<PaymentsTable>> {
+  const iso = (date: Date | null) => date?.toISOString() ?? null;
+  return {
+    merchant_paid_base_units: payout.merchantPaidBaseUnits.toString(),
+    treasury_paid_base_units: payout.treasuryPaidBaseUnits.toString(),
+    settled_base_units: settledBaseUnits(payout).toString(),
+    payout_tx_hash: payout.txHash?.toLowerCase() ?? null,
+    settled_at: iso(payout.sentAt),
+    settlement_failures: payout.failures,
+    settlement_retry_at: iso(payout.retryAt),
+    payout_blocked_since: iso(payout.blockedSince),
+    payout_blocked_reason: payout.blockedReason,
+    commission_blocked_since: iso(payout.commissionBlockedSince),
+    commission_blocked_reason: payout.commissionBlockedReason,
+    payout_delay_notified_at: iso(payout.delayNotifiedAt),
+    updated_at: at.toISOString(),
   };
 }

@@ -1,13 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, {
-  type FastifyBaseLogger,
-  type FastifyInstance,
-  type FastifyReply,
-  type FastifyRequest,
-  LogController,
-} from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import {
   jsonSchemaTransform,
   jsonSchemaTransformObject,
@@ -31,12 +25,16 @@ import type {
   RateProvider,
   WebhookStore,
 } from '../../app/ports.ts';
+import type { TokenControlsByMode } from '../../app/tokenControls.ts';
 import type { Config } from '../../config.ts';
 import { cachedMerchantStore } from '../cache/cachedMerchantStore.ts';
 import type { Metrics } from '../metrics/metrics.ts';
+import { capConnectionsPerClient, connectionLimitOptions } from './connectionLimits.ts';
 import { frameworkErrorHandler, registerErrorHandling } from './errorHandler.ts';
+import { registerInputTextCheck } from './inputText.ts';
 import { registerLosslessJsonParser } from './losslessJson.ts';
 import { fastifyTrustProxy, registerPlatform } from './platform.ts';
+import { OneLinePerRequest } from './requestLog.ts';
 import { adminApi } from './routes/adminApi.ts';
 import { adminWebhooksApi } from './routes/adminWebhooksApi.ts';
 import { merchantApi } from './routes/merchantApi.ts';
@@ -56,6 +54,8 @@ export interface ApiDeps {
   readonly webhooks: WebhookStore;
   /** Resolves webhook host names when they are saved, to refuse internal ones; without it only IP literals are. */
   readonly hostResolver?: HostResolver | undefined;
+  /** Each mode's token controls (blacklist, pause), checked before a link is sold or a wallet set. */
+  readonly tokenControls?: TokenControlsByMode | undefined;
   readonly clock: Clock;
   readonly logger: Logger;
   /** Aggregate reads for /metrics and /readyz (adapters/db/monitoringRepository.ts). */
@@ -81,28 +81,9 @@ export interface ApiDeps {
     | 'readiness'
     | 'authCacheTtlMs'
     | 'statusCacheEntries'
+    | 'payoutPolicy'
+    | 'connectionLimits'
   >;
-}
-
-/**
- * One log line per request, on completion, with what the incoming line would have said: Fastify's two lines per
- * request were a sixth of a request's CPU in the API benchmark.
- */
-class OneLinePerRequest extends LogController {
-  override incomingRequest(): void {}
-
-  override requestCompleted(error: Error | null, request: FastifyRequest, reply: FastifyReply): void {
-    const line = {
-      method: request.method,
-      url: request.url,
-      statusCode: reply.statusCode,
-      ms: Math.round(reply.elapsedTime),
-      merchant: request.merchant?.id,
-      mode: request.keyMode,
-    };
-    if (error) reply.log.error({ ...line, err: error }, 'request errored');
-    else reply.log.info(line, 'request completed');
-  }
 }
 
 const REQUEST_ID_PATTERN = /^[\w.:-]{1,64}$/;
@@ -117,6 +98,7 @@ export async function buildApp(appDeps: ApiDeps): Promise<FastifyInstance> {
   };
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
+    ...connectionLimitOptions(deps.config.connectionLimits),
     bodyLimit: 64 * 1024,
     // A caller's X-Request-Id is kept when it is a plain token, so its logs and ours can be joined.
     genReqId: (request) => {
@@ -131,9 +113,11 @@ export async function buildApp(appDeps: ApiDeps): Promise<FastifyInstance> {
     logController: new OneLinePerRequest(),
   }).withTypeProvider<ZodTypeProvider>();
 
+  capConnectionsPerClient(app.server, deps.config.connectionLimits.maxConnectionsPerClient);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerLosslessJsonParser(app);
+  registerInputTextCheck(app);
   registerErrorHandling(app);
   // Callback-style hooks where nothing is awaited: an async hook costs a promise per request.
   app.addHook('onRequest', (request, reply, done) => {

@@ -11,6 +11,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
       const body: Record<string, string> = { error: error.message, code: error.code };
       if (error.field) body.field = error.field;
       if (error.status >= 500) request.log.warn({ err: error.cause ?? error }, error.message);
+      // A paused token is the issuer's decision, usually lifted within minutes: a client may ask again then.
+      if (error.code === 'TOKEN_PAUSED') reply.header('retry-after', '60');
       return reply.status(error.status).send(body);
     }
     if (error.validation) {

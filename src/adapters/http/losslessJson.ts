@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { parse } from 'lossless-json';
 import { ValidationError } from '../../domain/errors.ts';
+import { findBadText } from './inputText.ts';
 
 /**
  * A JSON number exactly as the client wrote it. Bodies are parsed losslessly: `100.10` keeps its text and
@@ -31,14 +32,19 @@ export function registerLosslessJsonParser(app: FastifyInstance): void {
       done(new ValidationError('body', 'must be a JSON object'), undefined);
       return;
     }
+    let parsed: unknown;
     try {
-      done(
-        null,
-        parse(text, null, (numberText: string) => new JsonNumber(numberText)),
-      );
+      parsed = parse(text, null, (numberText: string) => new JsonNumber(numberText));
     } catch (error) {
       const reason = error instanceof Error ? error.message.split(' (')[0] : 'invalid JSON';
       done(new ValidationError('body', `is not valid JSON (${reason})`), undefined);
+      return;
     }
+    const bad = findBadText(parsed, '');
+    if (bad) {
+      done(new ValidationError(bad.field || 'body', bad.problem), undefined);
+      return;
+    }
+    done(null, parsed);
   });
 }

@@ -4,6 +4,7 @@ import type { Config } from '../../config.ts';
 import { createMetrics } from '../metrics/metrics.ts';
 import { memoryBucketStore } from '../rateLimit/memoryBucketStore.ts';
 import { redisBucketStore } from '../rateLimit/redisBucketStore.ts';
+import { adminTokenCheck } from './adminAuth.ts';
 import type { ApiDeps } from './buildApp.ts';
 import { registerHttpMetrics } from './httpMetrics.ts';
 import { registerRateLimiting } from './rateLimit.ts';
@@ -34,6 +35,7 @@ export async function registerPlatform(app: FastifyInstance, deps: ApiDeps): Pro
       merchants: deps.merchants,
       clock: deps.clock,
       onRefused: (policy) => metrics.countRateLimited(policy),
+      isAdmin: deps.config.adminToken ? adminTokenCheck(deps.config.adminToken) : undefined,
     });
   }
 
@@ -47,6 +49,8 @@ export async function registerPlatform(app: FastifyInstance, deps: ApiDeps): Pro
         },
         countPaymentsByStatus: () => Promise.reject(new Error('no monitoring store')),
         webhookQueue: () => Promise.reject(new Error('no monitoring store')),
+        payoutHealth: () => Promise.reject(new Error('no monitoring store')),
+        relayerBalances: () => Promise.reject(new Error('no monitoring store')),
       },
       ledger: deps.ledger,
       clock: deps.clock,
@@ -54,6 +58,7 @@ export async function registerPlatform(app: FastifyInstance, deps: ApiDeps): Pro
       testChain: deps.testChainProbe,
       metrics,
       readiness: deps.config.readiness,
+      payoutPolicy: deps.config.payoutPolicy,
     }),
   );
 }

@@ -1,8 +1,10 @@
+import type { UnacceptedTransfer } from '../../app/ports.ts';
 import { formatMoney, formatUsdc } from '../../domain/money.ts';
-import type { Payment } from '../../domain/payment.ts';
+import { type Payment, paymentToken } from '../../domain/payment.ts';
 import type { PaymentState } from '../../domain/paymentStatus.ts';
+import type { PayoutState } from '../../domain/payout.ts';
 import { formatRate } from '../../domain/quote.ts';
-import { payoutBaseUnits } from '../../domain/webhookEvent.ts';
+import { describeUnacceptedTransfer, payoutBaseUnits } from '../../domain/webhookEvent.ts';
 
 /** Payments as the merchant API shows them: field names and formats of the spec. */
 
@@ -40,8 +42,19 @@ function depositFields(payment: Payment) {
   };
 }
 
-export function paymentStatusResponse(payment: Payment, state: PaymentState) {
+/**
+ * The status response. `unaccepted`: tokens that do not pay sent to the payment (the status endpoint reads
+ * them; the listing leaves them out).
+ */
+export function paymentStatusResponse(
+  payment: Payment,
+  state: PaymentState,
+  payout: PayoutState,
+  unaccepted?: readonly UnacceptedTransfer[],
+) {
   const { quote } = payment;
+  const token = paymentToken(payment);
+  const seen = state.amountSeenBaseUnits;
   return {
     payment_id: payment.id,
     status: state.status,
@@ -52,9 +65,19 @@ export function paymentStatusResponse(payment: Payment, state: PaymentState) {
     order_id: payment.orderId,
     usdc_amount: formatUsdc(quote.usdcBaseUnits),
     amount_received: formatUsdc(state.amountReceivedBaseUnits),
+    // What is still missing, counting transfers seen but not final yet: what the customer has left to send.
+    amount_due: formatUsdc(
+      state.status === 'paid' || seen >= quote.usdcBaseUnits ? 0n : quote.usdcBaseUnits - seen,
+    ),
     expires_at: payment.expiresAt.toISOString(),
     ...depositFields(payment),
+    ...(token ? { token_address: token.address, token_symbol: token.symbol } : {}),
+    ...(unaccepted && unaccepted.length > 0
+      ? { unaccepted_transfers: unaccepted.map(describeUnacceptedTransfer) }
+      : {}),
     ...(payment.txid ? { txid: payment.txid } : {}),
-    ...(payment.payoutTxHash ? { payout_txid: payment.payoutTxHash } : {}),
+    ...(payout.status ? { payout_status: payout.status } : {}),
+    ...(payment.payout.txHash ? { payout_txid: payment.payout.txHash } : {}),
+    ...(payout.delayedReason !== null ? { payout_delayed_reason: payout.delayedReason } : {}),
   };
 }

@@ -16,6 +16,8 @@ export interface RateLimitDeps {
   readonly clock: Clock;
   /** Told of each refusal, for the metrics. */
   readonly onRefused?: ((policy: PolicyName) => void) | undefined;
+  /** Whether a request to the admin API carries the admin token; absent: there is no admin API. */
+  readonly isAdmin?: ((request: FastifyRequest) => boolean) | undefined;
 }
 
 export type PolicyName = 'key' | 'ip';
@@ -23,7 +25,9 @@ export type PolicyName = 'key' | 'ip';
 /**
  * Rate limits on the merchant API (docs/decisions/0007-rate-limits.md): a token bucket per API key id for
  * authenticated requests, and a stricter one per client address for the rest (no key, or a wrong one), so
- * guessing keys is slow and one merchant's burst never spends another's allowance.
+ * guessing keys is slow and one merchant's burst never spends another's allowance. The admin API is not limited
+ * for the admin, but every request without its token spends the client address's bucket too: guessing the
+ * admin token is as slow as guessing a key.
  *
  * Runs first, in onRequest (before the body is read). Every limited response carries the IETF draft's
  * `RateLimit-Policy` and `RateLimit` fields; a refusal is 429 RATE_LIMITED with `Retry-After`.
@@ -37,7 +41,7 @@ export function registerRateLimiting(app: FastifyInstance, deps: RateLimitDeps):
   };
   app.addHook('onRequest', async (request, reply) => {
     if (!isLimited(request)) return;
-    const bucket = await chooseBucket(deps, request);
+    const bucket = isAdminRoute(request) ? adminBucket(deps, request) : await chooseBucket(deps, request);
     if (!bucket) return;
     const decision = await deps.store.take(bucket.key, bucket.policy, deps.clock.now());
     reply.header('ratelimit-policy', policyFields[bucket.name]);
@@ -50,10 +54,26 @@ export function registerRateLimiting(app: FastifyInstance, deps: RateLimitDeps):
   });
 }
 
-/** The merchant API, and unknown paths (scanners). Health, metrics, documentation and admin are not limited. */
+/** The merchant and admin APIs, and unknown paths (scanners). Health, metrics and documentation are not limited. */
 function isLimited(request: FastifyRequest): boolean {
   if (request.is404) return true;
-  return request.routeOptions.url?.startsWith('/payments/') ?? true;
+  const route = request.routeOptions.url;
+  return route === undefined || route.startsWith('/payments/') || route.startsWith('/admin/');
+}
+
+function isAdminRoute(request: FastifyRequest): boolean {
+  return request.routeOptions.url?.startsWith('/admin/') === true && !request.is404;
+}
+
+/** The admin is not limited; anyone else trying the admin API spends its address's bucket. */
+function adminBucket(
+  deps: RateLimitDeps,
+  request: FastifyRequest,
+): { name: PolicyName; key: string; policy: BucketPolicy } | undefined {
+  if (deps.isAdmin?.(request)) return undefined;
+  return deps.perIp
+    ? { name: 'ip', key: `ip:${clientPartition(request.ip)}`, policy: deps.perIp }
+    : undefined;
 }
 
 async function chooseBucket(

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PAYMENT_STATUSES } from '../../domain/paymentStatus.ts';
+import { PAYOUT_STATUSES } from '../../domain/payout.ts';
 import { JsonNumber } from './losslessJson.ts';
 
 /** Request and response schemas. Fastify validates and serializes with them; /openapi.json is built from them. */
@@ -26,14 +27,10 @@ export const DecimalInput = z
 const requiredString = (description: string) =>
   z.string({ error: requiredMessage('a string') }).meta({ description });
 
-/** PostgreSQL text cannot hold U+0000 (the insert would fail with a 500); no legitimate value needs it. */
-export const hasNoNul = (value: string) => !value.includes('\u0000');
-
 const optionalString = (description: string, maxLength: number) =>
   z
     .string({ error: 'must be a string' })
     .max(maxLength, { error: `must be at most ${maxLength} characters` })
-    .refine(hasNoNul, { error: 'must not contain the NUL character' })
     .nullish()
     .transform((value) => value ?? undefined)
     .meta({ description });
@@ -103,12 +100,43 @@ export const PaymentStatusResponse = z
     order_id: z.string().nullable(),
     usdc_amount: decimalString,
     amount_received: decimalString.meta({ description: 'USDC received in final transfers' }),
+    amount_due: decimalString.meta({
+      description:
+        'USDC still to send: the amount less every transfer seen (final or not); 0 once paid or covered, never negative',
+    }),
     expires_at: timestamp,
     ...depositFields,
+    token_symbol: z.string().optional().meta({
+      description:
+        'The token that paid (USDC, or USDC.e where the operator accepts it); token_address is its contract',
+    }),
+    unaccepted_transfers: z
+      .array(
+        z.object({
+          token_address: address,
+          token_symbol: z.string(),
+          amount: decimalString.meta({ description: "In the token's own units" }),
+          from_address: address,
+          tx_hash: txHash,
+        }),
+      )
+      .optional()
+      .meta({
+        description:
+          'Tokens that do not pay sent to this payment by mistake (USDT, say): not counted; the operator can forward them to you',
+      }),
     txid: txHash.optional().meta({ description: "The customer's transfer that completed the payment" }),
+    payout_status: z.enum(PAYOUT_STATUSES).optional().meta({
+      description:
+        "Where the merchant's money is: pending (not paid yet, or on its way), sent, or delayed (failing for a while; see payout_delayed_reason). Absent for an expired payment, which has nothing to pay out",
+    }),
     payout_txid: txHash
       .optional()
-      .meta({ description: 'The transaction that forwarded the funds to the merchant' }),
+      .meta({ description: 'The latest transaction that forwarded funds to the merchant' }),
+    payout_delayed_reason: z.string().optional().meta({
+      description: "Present only when payout_status is delayed: why, in the token's own words",
+      example: 'Blacklistable: account is blacklisted',
+    }),
   })
   .meta({ id: 'PaymentStatusResponse' });
 

@@ -12,11 +12,6 @@ export interface Metrics {
   /** One HTTP request served: `route` is the route's pattern (never the raw URL: bounded label values). */
   observeRequest(method: string, route: string, statusCode: number, seconds: number): void;
   countRateLimited(policy: string): void;
-  /**
-   * The relayer's gas balance, in wei, whenever the settler reads it. Only this process's settler can set it:
-   * in a deployment where the settler runs in a worker process, that process must expose its own registry.
-   */
-  setRelayerBalance(wei: bigint): void;
   /** Gauges read from shared state at scrape time (app/measureService.ts). */
   record(measurements: ServiceMeasurements): void;
 }
@@ -36,6 +31,8 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers,
   });
+  // Routes are patterns and status codes few: the label sets are bounded.
+  const httpDurationByLabels = new Map<string, { observe(value: number): void }>();
   const rateLimited = new Counter({
     name: 'paylink_rate_limited_total',
     help: 'Requests refused with 429, by policy (key: per API key; ip: unauthenticated, per address)',
@@ -96,7 +93,37 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
   });
   const relayerBalance = new Gauge({
     name: 'paylink_relayer_balance_pol',
-    help: 'Native balance of the relayer account (pays settlement gas), in POL',
+    help: 'Native balance of the relayer account (pays settlement gas), in POL, as its settler last read it',
+    labelNames: ['chain_id'] as const,
+    registers,
+  });
+  const relayerLowBalance = new Gauge({
+    name: 'paylink_relayer_low_balance_pol',
+    help: 'The relayer balance below which the settler warns (PAYLINK_RELAYER_LOW_BALANCE), in POL',
+    labelNames: ['chain_id'] as const,
+    registers,
+  });
+  const relayerBalanceAge = new Gauge({
+    name: 'paylink_relayer_balance_age_seconds',
+    help: 'Time since the settler last read the relayer balance (it reads it before each flush it sends)',
+    labelNames: ['chain_id'] as const,
+    registers,
+  });
+  const payouts = new Gauge({
+    name: 'paylink_payouts',
+    help: 'Payouts owed to merchants: pending (waiting for a flush, or failing for less than PAYLINK_PAYOUT_DELAYED_AFTER) or delayed',
+    labelNames: ['state'] as const,
+    registers,
+  });
+  const oldestDelayed = new Gauge({
+    name: 'paylink_payout_oldest_delayed_age_seconds',
+    help: 'How long the oldest delayed payout has been failing (0 when none is delayed)',
+    registers,
+  });
+  const failing = new Gauge({
+    name: 'paylink_payouts_failing',
+    help: "Payments whose share fails to go out now (merchant: the merchant's; commission: the treasury's), by the token's reason",
+    labelNames: ['share', 'reason'] as const,
     registers,
   });
 
@@ -122,14 +149,17 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     registry,
     contentType: registry.contentType,
     observeRequest(method, route, statusCode, seconds) {
-      httpDuration.observe({ method, route, status_code: String(statusCode) }, seconds);
+      // One child per label set, made once: prom-client hashes the labels of every plain observe().
+      const key = `${method} ${statusCode} ${route}`;
+      let child = httpDurationByLabels.get(key);
+      if (child === undefined) {
+        child = httpDuration.labels({ method, route, status_code: String(statusCode) });
+        httpDurationByLabels.set(key, child);
+      }
+      child.observe(seconds);
     },
     countRateLimited(policy) {
       rateLimited.inc({ policy });
-    },
-    setRelayerBalance(wei) {
-      // Whole POL plus the fraction to 1e-6: exact enough for a gauge, and no float ever sees 18 decimals.
-      relayerBalance.set(Number(wei / WEI_PER_POL) + Number((wei % WEI_PER_POL) / 10n ** 12n) / 1e6);
     },
     record(m) {
       up.reset();
@@ -139,6 +169,19 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
       const owed = m.webhookEventsByStatus;
       setOrUnknown(webhookQueueDepth, owed && (owed.get('pending') ?? 0) + (owed.get('delivering') ?? 0));
       setOrUnknown(webhookOldest, m.webhookOldestOwedSeconds);
+      payouts.reset();
+      failing.reset();
+      setOrUnknown(payouts, m.payouts?.pending, { state: 'pending' });
+      setOrUnknown(payouts, m.payouts?.delayed, { state: 'delayed' });
+      setOrUnknown(oldestDelayed, m.payouts?.oldestDelayedSeconds);
+      for (const f of m.payouts?.failing ?? []) failing.set({ share: f.share, reason: f.reason }, f.count);
+      for (const gauge of [relayerBalance, relayerLowBalance, relayerBalanceAge]) gauge.reset();
+      for (const r of m.relayers ?? []) {
+        const labels = { chain_id: String(r.chainId) };
+        relayerBalance.set(labels, pol(r.balanceWei));
+        relayerLowBalance.set(labels, pol(r.lowBalanceWei));
+        relayerBalanceAge.set(labels, r.ageSeconds);
+      }
       // A chain no longer probed leaves no series behind.
       for (const gauge of [lagBlocks, lagSeconds, cursorAge, finalizedAge]) gauge.reset();
       for (const chain of m.chains) {
@@ -151,4 +194,9 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
       }
     },
   };
+}
+
+/** Whole POL plus the fraction to 1e-6: exact enough for a gauge, and no float ever sees 18 decimals. */
+function pol(wei: bigint): number {
+  return Number(wei / WEI_PER_POL) + Number((wei % WEI_PER_POL) / 10n ** 12n) / 1e6;
 }

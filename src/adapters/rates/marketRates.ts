@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Clock, RateProvider } from '../../app/ports.ts';
 import { PaylinkError } from '../../domain/errors.ts';
-import { agreeOnRate, type RateObservation } from '../../domain/rates.ts';
+import { type AgreedRate, agreeOnRate, type RateObservation } from '../../domain/rates.ts';
 import type { RateSource, RateTable } from './rateSource.ts';
 
 export interface MarketRatesOptions {
@@ -29,12 +29,19 @@ interface CacheEntry {
  */
 export function marketRates(options: MarketRatesOptions): RateProvider {
   const cache = new Map<string, CacheEntry>(options.sources.map((s) => [s.name, { fetchedAtMs: -Infinity }]));
+  /**
+   * The agreed rate per currency, for as long as it would come out the same: until a source's table changes, or
+   * the oldest observation it rests on grows too old. Every convert and create asks; most ask within the TTL.
+   */
+  let tablesVersion = 0;
+  const agreedRates = new Map<string, { agreed: AgreedRate; version: number; validUntilMs: number }>();
 
   function refresh(source: RateSource, entry: CacheEntry): Promise<void> {
     entry.inFlight ??= source
       .fetchTable(AbortSignal.timeout(options.timeoutMs))
       .then((table) => {
         entry.table = table;
+        tablesVersion += 1;
       })
       .catch((error: unknown) => {
         options.logger.warn(
@@ -59,6 +66,10 @@ export function marketRates(options: MarketRatesOptions): RateProvider {
           return nowMs - entry.fetchedAtMs >= options.cacheTtlMs ? refresh(source, entry) : entry.inFlight;
         }),
       );
+      const known = agreedRates.get(code);
+      if (known && known.version === tablesVersion && options.clock.now().getTime() <= known.validUntilMs) {
+        return known.agreed;
+      }
       const observations: RateObservation[] = [];
       for (const source of options.sources) {
         const table = cache.get(source.name)?.table;
@@ -83,6 +94,12 @@ export function marketRates(options: MarketRatesOptions): RateProvider {
           `No reliable ${code} to USDC rate is available right now; try again shortly`,
         );
       }
+      // Every observation it rests on stays fresh until the oldest of them is maxAge old.
+      agreedRates.set(code, {
+        agreed,
+        version: tablesVersion,
+        validUntilMs: agreed.observedAt.getTime() + options.maxAgeMs,
+      });
       return agreed;
     },
   };

@@ -9,9 +9,15 @@ import {
   newWebhookSecret,
 } from '../../domain/credentials.ts';
 import { PaylinkError, ValidationError } from '../../domain/errors.ts';
-import { type Merchant, parseMerchantName, parseWalletAddress } from '../../domain/merchant.ts';
+import {
+  MAX_UNDERPAYMENT_TOLERANCE_BPS,
+  type Merchant,
+  parseMerchantName,
+  parseWalletAddress,
+} from '../../domain/merchant.ts';
 import { parseWebhookUrl } from '../../domain/webhookUrl.ts';
 import type { ApiKeyRecord, Clock, HostResolver, MerchantStore } from '../ports.ts';
+import { assertWalletCanReceive, type TokenControls } from '../tokenControls.ts';
 import { checkWebhookHost } from '../webhooks/checkWebhookHost.ts';
 
 /**
@@ -24,6 +30,8 @@ export interface MerchantAdminDeps {
   readonly webhookAllowPrivate: boolean;
   /** Resolves webhook host names to refuse internal ones when saved; without it only IP literals are checked. */
   readonly hostResolver?: HostResolver | undefined;
+  /** The live token's controls: a wallet it blacklists is refused. Absent: not checked. */
+  readonly tokenControls?: TokenControls | undefined;
 }
 
 /** Fields as an administrator writes them: commission and tolerance as percent strings ("2.5"). */
@@ -58,6 +66,17 @@ function percentField(field: string, percent: string): number {
   return bps;
 }
 
+function toleranceField(percent: string): number {
+  const bps = percentField('underpayment_tolerance_percent', percent);
+  if (bps > MAX_UNDERPAYMENT_TOLERANCE_BPS) {
+    throw new ValidationError(
+      'underpayment_tolerance_percent',
+      `must be at most ${bpsToPercent(MAX_UNDERPAYMENT_TOLERANCE_BPS)} (percent of the amount due)`,
+    );
+  }
+  return bps;
+}
+
 function applyFields(
   deps: MerchantAdminDeps,
   merchant: Merchant,
@@ -83,7 +102,7 @@ function applyFields(
     underpaymentToleranceBps:
       fields.underpaymentTolerancePercent === undefined
         ? merchant.underpaymentToleranceBps
-        : percentField('underpayment_tolerance_percent', fields.underpaymentTolerancePercent),
+        : toleranceField(fields.underpaymentTolerancePercent),
     updatedAt: now,
   };
 }
@@ -125,6 +144,7 @@ export async function createMerchant(
   };
   const merchant = applyFields(deps, blank, fields, now);
   await checkWebhookHost(deps, 'webhook_url', merchant.webhookUrl);
+  await assertWalletCanReceive(deps.tokenControls, merchant.walletAddress);
   const { key, record } = issueKey(merchant.id, 'live', now);
   const test = options.testKey ? issueKey(merchant.id, 'test', now) : undefined;
   await deps.merchants.insert(merchant, record, test ? [test.record] : []);
@@ -144,6 +164,7 @@ export async function updateMerchant(
 ): Promise<Merchant> {
   const merchant = applyFields(deps, await getMerchant(deps, id), fields, deps.clock.now());
   if (fields.webhookUrl !== undefined) await checkWebhookHost(deps, 'webhook_url', merchant.webhookUrl);
+  if (fields.wallet !== undefined) await assertWalletCanReceive(deps.tokenControls, merchant.walletAddress);
   await deps.merchants.save(merchant);
   return merchant;
 }

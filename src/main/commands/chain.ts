@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { createPublicClient, createWalletClient, defineChain, getAddress, http, isAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { deployFactory, testUsdcAbi } from '../../adapters/chain/deployContracts.ts';
+import { testUsdcAbi } from '../../adapters/chain/contractAbis.ts';
+import { deployFactory } from '../../adapters/chain/deployContracts.ts';
 import { migrateToLatest } from '../../adapters/db/database.ts';
 import { isPaymentId } from '../../app/getPaymentStatus.ts';
 import { type Config, ConfigError, requireChainSetting, SANDBOX_RPC_URL } from '../../config.ts';

@@ -1,29 +1,100 @@
 import type { Command } from 'commander';
 import { migrateToLatest } from '../../adapters/db/database.ts';
-import { retrySettlement } from '../../app/retrySettlement.ts';
-import { MAX_SETTLEMENT_FAILURES } from '../../app/settlePayments.ts';
+import { systemClock } from '../../app/ports.ts';
+import { listPayouts, type PayoutView } from '../../app/settlement/listPayouts.ts';
+import { retrySettlement } from '../../app/settlement/retrySettlement.ts';
 import type { Config } from '../../config.ts';
+import { PaylinkError } from '../../domain/errors.ts';
 import { createStores, openConfiguredDatabase } from '../wiring.ts';
 
-/** `paylink settlements retry <payment_id>`: the operator's way back after a payment's flush kept failing. */
+function out(text: string): void {
+  process.stdout.write(`${text}\n`);
+}
+
+/** Opens the database (migrated), runs one operation, closes it. */
+async function withStores<T>(
+  config: Config,
+  run: (stores: ReturnType<typeof createStores>) => Promise<T>,
+): Promise<T> {
+  const database = openConfiguredDatabase(config);
+  try {
+    await migrateToLatest(database.db);
+    return await run(createStores(database));
+  } finally {
+    await database.close();
+  }
+}
+
+const COLUMNS: readonly [string, number, (view: PayoutView) => string][] = [
+  ['PAYMENT', 36, (v) => v.payment_id],
+  ['PAYOUT', 7, (v) => v.payout_status ?? '-'],
+  ['UNSETTLED', 12, (v) => v.unsettled],
+  ['TRIES', 5, (v) => String(v.failures)],
+  ['NEXT ATTEMPT', 24, (v) => v.next_attempt_at ?? 'next pass'],
+  ['WHY', 0, (v) => why(v)],
+];
+
+function why(view: PayoutView): string {
+  const parts = [];
+  if (view.payout_blocked_reason)
+    parts.push(`merchant share since ${view.payout_blocked_since}: ${view.payout_blocked_reason}`);
+  if (view.commission_blocked_reason)
+    parts.push(`commission since ${view.commission_blocked_since}: ${view.commission_blocked_reason}`);
+  return parts.join('; ') || 'waiting for the next flush';
+}
+
+/** `paylink settlements …`: payouts still owed, why they wait, and trying them again now. */
 export function registerSettlementCommands(program: Command, config: () => Config): void {
-  program
+  const settlements = program
     .command('settlements')
-    .description('settlement of deposit addresses to merchants')
-    .command('retry <payment_id>')
-    .description(
-      `try again to flush a payment whose settlement failed (after ${MAX_SETTLEMENT_FAILURES} failures it is left alone)`,
-    )
-    .action(async (paymentId: string) => {
-      const database = openConfiguredDatabase(config());
-      try {
-        await migrateToLatest(database.db);
-        const previous = await retrySettlement(createStores(database), paymentId);
-        process.stdout.write(
-          `Payment ${paymentId} will be settled again by the next settler pass (it had ${previous} failed attempt${previous === 1 ? '' : 's'}).\n`,
+    .description('payouts from deposit addresses to merchants and the treasury');
+
+  settlements
+    .command('list')
+    .description('payouts not fully sent yet, oldest first, with why they wait')
+    .option('--delayed', 'only payouts whose transfers are failing')
+    .option('--limit <n>', 'at most this many (1–500)', '100')
+    .option('--json', 'print JSON')
+    .action(async (options: { delayed?: boolean; limit: string; json?: boolean }) => {
+      const cfg = config();
+      const limit = /^\d{1,3}$/.test(options.limit) ? Number(options.limit) : Number.NaN;
+      if (!(limit >= 1 && limit <= 500)) throw new PaylinkError('VALIDATION_ERROR', '--limit must be 1–500');
+      const views = await withStores(cfg, (stores) =>
+        listPayouts({ settlements: stores.settlements, clock: systemClock }, cfg.payoutPolicy, {
+          failingOnly: options.delayed === true,
+          limit,
+        }),
+      );
+      if (options.json) return out(JSON.stringify({ payouts: views }));
+      if (views.length === 0)
+        return out(options.delayed ? 'No payout is failing.' : 'Every payout has gone out.');
+      out(
+        COLUMNS.map(([title, width]) => title.padEnd(width))
+          .join('  ')
+          .trimEnd(),
+      );
+      for (const view of views)
+        out(
+          COLUMNS.map(([, width, cell]) => cell(view).padEnd(width))
+            .join('  ')
+            .trimEnd(),
         );
-      } finally {
-        await database.close();
-      }
+    });
+
+  settlements
+    .command('retry [payment_id]')
+    .description('flush a failing payout on the next settler pass instead of after its back-off')
+    .option('--all', 'every payout waiting for a retry')
+    .action(async (paymentId: string | undefined, options: { all?: boolean }) => {
+      if ((paymentId === undefined) === (options.all !== true))
+        throw new PaylinkError('VALIDATION_ERROR', 'give either a payment id or --all');
+      const count = await withStores(config(), (stores) =>
+        retrySettlement(stores, options.all ? { all: true } : { paymentId: paymentId! }),
+      );
+      out(
+        options.all
+          ? `${count} payout${count === 1 ? '' : 's'} will be tried again on the next settler pass.`
+          : `Payment ${paymentId} will be tried again on the next settler pass.`,
+      );
     });
 }

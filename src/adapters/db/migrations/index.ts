@@ -7,6 +7,9 @@ import * as idempotency from './0006_idempotency.ts';
 import * as testMode from './0008_test_mode.ts';
 import * as paymentChangeNotifications from './0009_payment_change_notifications.ts';
 import * as dropSupersededPaymentIndex from './0010_drop_superseded_payment_index.ts';
+import * as payouts from './0011_payouts.ts';
+import * as hardening from './0012_hardening.ts';
+import * as acceptedTokens from './0013_accepted_tokens.ts';
 
 /** Every migration, in order. Names sort lexically; a migration, once released, is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +21,7 @@ export const migrations: Record<string, Migration> = {
   '0008_test_mode': testMode,
   '0009_payment_change_notifications': paymentChangeNotifications,
   '0010_drop_superseded_payment_index': dropSupersededPaymentIndex,
+  '0011_payouts': payouts,
+  '0012_hardening': hardening,
+  '0013_accepted_tokens': acceptedTokens,
 };

@@ -1,5 +1,3 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -13,7 +11,8 @@ import {
   updateMerchant,
 } from '../../../app/merchants/merchantAdmin.ts';
 import { parseDuration } from '../../../domain/duration.ts';
-import { PaylinkError, ValidationError } from '../../../domain/errors.ts';
+import { ValidationError } from '../../../domain/errors.ts';
+import { requireAdminToken } from '../adminAuth.ts';
 import type { ApiDeps } from '../buildApp.ts';
 import { JsonNumber } from '../losslessJson.ts';
 import { ErrorBody } from '../schemas.ts';
@@ -84,20 +83,6 @@ function fields(input: z.output<typeof MerchantInput>): MerchantFields {
   };
 }
 
-const sha256 = (text: string) => createHash('sha256').update(text).digest();
-
-/** The `onRequest` hook of every admin route: `Authorization: Bearer $PAYLINK_ADMIN_TOKEN` or 401. */
-export function requireAdminToken(adminToken: string): (request: FastifyRequest) => Promise<void> {
-  const expected = sha256(adminToken);
-  return async (request) => {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
-    // Hashing both sides gives equal lengths, so the comparison is constant-time whatever was sent.
-    if (!match?.[1] || !timingSafeEqual(sha256(match[1]), expected)) {
-      throw new PaylinkError('UNAUTHORIZED', 'Invalid or missing admin token');
-    }
-  };
-}
-
 /**
  * Merchant administration over HTTP, the same operations as `paylink merchant …`, behind
  * `Authorization: Bearer $PAYLINK_ADMIN_TOKEN`. Registered only when a token is configured.
@@ -105,7 +90,11 @@ export function requireAdminToken(adminToken: string): (request: FastifyRequest)
 export function adminApi(deps: ApiDeps, adminToken: string): FastifyPluginAsyncZod {
   return async (app) => {
     app.addHook('onRequest', requireAdminToken(adminToken));
-    const admin = { ...deps, webhookAllowPrivate: deps.config.webhookAllowPrivate };
+    const admin = {
+      ...deps,
+      webhookAllowPrivate: deps.config.webhookAllowPrivate,
+      tokenControls: deps.tokenControls?.live,
+    };
 
     app.post(
       '/admin/api/merchants/',

@@ -10,10 +10,10 @@ import { resendWebhookEvent } from '../../../app/webhooks/resendWebhookEvent.ts'
 import { DEFAULT_SECRET_OVERLAP_MS, rotateWebhookSecret } from '../../../app/webhooks/rotateWebhookSecret.ts';
 import { parseDuration } from '../../../domain/duration.ts';
 import { ValidationError } from '../../../domain/errors.ts';
+import { requireAdminToken } from '../adminAuth.ts';
 import type { ApiDeps } from '../buildApp.ts';
 import { ErrorBody } from '../schemas.ts';
 import { LimitQuery, WebhookEventList, WebhookEventView } from '../webhookSchemas.ts';
-import { requireAdminToken } from './adminApi.ts';
 
 const security = [{ adminToken: [] }];
 const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody };

@@ -3,10 +3,12 @@ import { z } from 'zod';
 import { checkReadiness, type HealthDeps, type ReadinessOptions } from '../../../app/checkReadiness.ts';
 import { measureService } from '../../../app/measureService.ts';
 import type { MonitoringStore } from '../../../app/ports.ts';
+import type { PayoutPolicy } from '../../../domain/payout.ts';
 import type { Metrics } from '../../metrics/metrics.ts';
 
-export interface HealthApiDeps extends Omit<HealthDeps, 'monitoring'> {
+export interface HealthApiDeps extends Omit<HealthDeps, 'monitoring' | 'payoutPolicy'> {
   readonly monitoring: MonitoringStore;
+  readonly payoutPolicy: PayoutPolicy;
   readonly metrics: Metrics;
   readonly readiness: Omit<ReadinessOptions, 'timeoutMs'>;
 }
@@ -25,6 +27,7 @@ const Checks = z.object({
   watcher: Check,
   test_rpc: Check.optional(),
   test_watcher: Check.optional(),
+  payouts: Check.optional(),
 });
 
 /**

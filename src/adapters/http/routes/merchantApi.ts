@@ -1,12 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { convertAmount } from '../../../app/convertAmount.ts';
+import { rememberingConversions } from '../../../app/convertAmount.ts';
 import { createPayment } from '../../../app/createPayment.ts';
 import { createPaymentOnce } from '../../../app/createPaymentOnce.ts';
 import { getPaymentStatus } from '../../../app/getPaymentStatus.ts';
 import { formatMoney, formatUsdc } from '../../../domain/money.ts';
-import { type Payment, paymentTerms } from '../../../domain/payment.ts';
+import { type Payment, paymentTerms, payoutStateOf } from '../../../domain/payment.ts';
 import { stateHoldsUntil } from '../../../domain/paymentStatus.ts';
+import { payoutStateHoldsUntil } from '../../../domain/payout.ts';
 import { formatRate } from '../../../domain/quote.ts';
 import type { ApiDeps } from '../buildApp.ts';
 import { authenticated, keyModeOf, merchantSecurity, requireMerchant } from '../merchantAuth.ts';
@@ -30,6 +31,19 @@ export function merchantApi(deps: ApiDeps): FastifyPluginAsyncZod {
     deps.paymentChanges && deps.config.statusCacheEntries > 0
       ? statusReadCache(deps.paymentChanges, deps.config.statusCacheEntries)
       : undefined;
+  // Convert answers are made once per amount, currency and agreed rate, checked against the route's schema.
+  const conversions = rememberingConversions(
+    { ...deps, maxAmountBaseUnits: deps.config.maxAmountBaseUnits },
+    ({ quote }) =>
+      JSON.stringify(
+        ConvertResponse.parse({
+          amount: formatMoney(quote.amount),
+          currency: quote.amount.currency.code,
+          usdc_amount: formatUsdc(quote.usdcBaseUnits),
+          exchange_rate: formatRate(quote.rate),
+        }),
+      ),
+  );
   return async (app) => {
     requireMerchant(app, deps);
 
@@ -111,14 +125,21 @@ export function merchantApi(deps: ApiDeps): FastifyPluginAsyncZod {
         if (cached !== undefined) return reply.send(cached as never);
 
         const mark = statusReads?.mark(paymentId) ?? null;
-        const { payment, state } = await getPaymentStatus(deps, merchantId, paymentId, mode);
+        const { payment, state, unaccepted } = await getPaymentStatus(deps, merchantId, paymentId, mode);
+        const now = deps.clock.now();
+        const policy = deps.config.payoutPolicy;
+        const payout = payoutStateOf(payment, state, policy, now);
         // Serialized by the route's schema here rather than by Fastify after return, so the cache keeps it.
-        const body = String(reply.serialize(paymentStatusResponse(payment, state)));
+        const body = String(reply.serialize(paymentStatusResponse(payment, state, payout, unaccepted)));
         statusReads?.remember(paymentId, mark, {
           merchantId,
           mode,
           body,
-          holdsUntil: stateHoldsUntil(paymentTerms(payment), state, deps.clock.now()),
+          // Until the clock alone would change it: the link expiring, or a failing payout becoming delayed.
+          holdsUntil: earliest(
+            stateHoldsUntil(paymentTerms(payment), state, now),
+            payoutStateHoldsUntil(payment.payout, policy, now),
+          ),
         });
         return reply.send(body as never);
       },
@@ -135,18 +156,17 @@ export function merchantApi(deps: ApiDeps): FastifyPluginAsyncZod {
           response: { 200: ConvertResponse, ...errors },
         },
       },
-      async (request) => {
-        const { quote } = await convertAmount(
-          { ...deps, maxAmountBaseUnits: deps.config.maxAmountBaseUnits },
-          request.query,
-        );
-        return {
-          amount: formatMoney(quote.amount),
-          currency: quote.amount.currency.code,
-          usdc_amount: formatUsdc(quote.usdcBaseUnits),
-          exchange_rate: formatRate(quote.rate),
-        };
+      async (request, reply) => {
+        reply.type('application/json; charset=utf-8');
+        // A serialized body is sent as it is; the route's types only know the unserialized response.
+        return reply.send((await conversions(request.query)) as never);
       },
     );
   };
+}
+
+function earliest(a: Date | null, b: Date | null): Date | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return a.getTime() <= b.getTime() ? a : b;
 }

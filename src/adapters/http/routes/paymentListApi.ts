@@ -1,11 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { listPayments, MAX_LIST_LIMIT } from '../../../app/listPayments.ts';
+import { payoutStateOf } from '../../../domain/payment.ts';
 import { PAYMENT_STATUSES } from '../../../domain/paymentStatus.ts';
 import type { ApiDeps } from '../buildApp.ts';
 import { authenticated, keyModeOf, merchantSecurity, requireMerchant } from '../merchantAuth.ts';
 import { paymentStatusResponse } from '../presenters.ts';
-import { ErrorBody, hasNoNul, PaymentStatusResponse } from '../schemas.ts';
+import { ErrorBody, PaymentStatusResponse } from '../schemas.ts';
 
 const DEFAULT_LIMIT = 20;
 
@@ -18,7 +19,6 @@ const ListPaymentsQuery = z.object({
     .string({ error: 'must be a string' })
     .min(1, { error: 'must not be empty' })
     .max(255, { error: 'must be at most 255 characters' })
-    .refine(hasNoNul, { error: 'must not contain the NUL character' })
     .optional()
     .meta({ description: 'Only payments created with this order_id' }),
   created_after: z.iso
@@ -75,8 +75,15 @@ export function paymentListApi(deps: ApiDeps): FastifyPluginAsyncZod {
           cursor: query.cursor,
           mode: keyModeOf(request),
         });
+        const now = deps.clock.now();
         return {
-          payments: payments.map(({ payment, state }) => paymentStatusResponse(payment, state)),
+          payments: payments.map(({ payment, state }) =>
+            paymentStatusResponse(
+              payment,
+              state,
+              payoutStateOf(payment, state, deps.config.payoutPolicy, now),
+            ),
+          ),
           next_cursor: nextCursor,
         };
       },

@@ -1,0 +1,216 @@
+import type { PayoutFailureCause } from '../../domain/payout.ts';
+import { newRelayerTransactionId, newSettlementId } from './ids.ts';
+import type { SettleOptions, SettlePaymentsDeps } from './options.ts';
+import type { RelayerTransactionRecord, SettlementCandidate } from './ports.ts';
+import { flushCall, flushItemOf, probeBatch } from './probeBatch.ts';
+import { recordPayoutFailures } from './recordPayoutFailures.ts';
+
+/** What the pass did about payments due, once nothing was in flight. */
+export type SendOutcome =
+  | { readonly kind: 'idle' }
+  | {
+      readonly kind: 'sent';
+      readonly settlementId: string;
+      readonly nonce: bigint;
+      readonly txHash: string;
+      readonly paymentIds: readonly string[];
+      /** False when the node refused it for now: it stays signed and the next pass broadcasts it again. */
+      readonly broadcast: boolean;
+    }
+  | { readonly kind: 'out-of-gas'; readonly balanceWei: bigint; readonly neededWei: bigint }
+  /** Every candidate of the batch would move nothing (each waits its back-off, its reason recorded). */
+  | { readonly kind: 'stuck'; readonly paymentIds: readonly string[] }
+  /** Another settler opened a settlement first. */
+  | { readonly kind: 'busy' };
+
+export const DEFAULT_SETTLE_BATCH = 50;
+/** Mirrors the factories' MAX_BATCH (the adapter refuses longer batches too). */
+const MAX_SETTLE_BATCH = 100;
+/** A late deposit between estimate and mining may cost a little more gas; unused gas is not paid for. */
+const GAS_HEADROOM_PERCENT = 120n;
+
+/**
+ * Flushes the payments due in one transaction: one factory and one token per batch (others wait for a later
+ * pass), members that would move nothing set aside with their reason, the rest signed, persisted, then broadcast.
+ */
+export async function sendDue(deps: SettlePaymentsDeps, options: SettleOptions): Promise<SendOutcome> {
+  const { relayer, logger, settlements } = deps;
+  const limit = options.maxBatch ?? DEFAULT_SETTLE_BATCH;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SETTLE_BATCH)
+    throw new RangeError(`maxBatch must be 1..${MAX_SETTLE_BATCH}`);
+  const due = await settlements.candidates(options.chainId, {
+    dustThresholdBaseUnits: options.payoutPolicy.dustThresholdBaseUnits,
+    now: deps.clock.now(),
+    limit,
+  });
+  const first = due[0];
+  if (!first) return { kind: 'idle' };
+  let batch = due.filter(
+    (c) =>
+      sameAddress(c.factoryAddress, first.factoryAddress) && sameAddress(c.tokenAddress, first.tokenAddress),
+  );
+
+  // The stored params must reproduce the stored address, or the flush would deploy some other, empty forwarder.
+  const mismatched = batch.filter((c) => {
+    const predicted = relayer.depositAddressOf(c.factoryAddress, flushItemOf(c));
+    return predicted === undefined || !sameAddress(predicted, c.depositAddress);
+  });
+  const setAside = (candidates: readonly SettlementCandidate[], cause: PayoutFailureCause) =>
+    candidates.map((candidate) => ({ candidate, cause }));
+  const stuck = setAside(mismatched, {
+    merchant: 'the stored forwarder params do not yield the deposit address (an operator must look)',
+  });
+  batch = batch.filter((c) => !mismatched.includes(c));
+
+  const version = await relayer.forwarderVersion(first.factoryAddress);
+  const probed = batch.length > 0 ? await probeBatch(relayer, version, batch) : { movable: [], stuck: [] };
+  stuck.push(...probed.stuck);
+  // A share a flush would hold back counts as a failure of that share now: its back-off and reason start here.
+  const held = probed.movable.flatMap((m) => (m.held ? [{ candidate: m.candidate, cause: m.held }] : []));
+  await recordPayoutFailures(
+    deps,
+    [...stuck, ...held].map((s) => ({ paymentId: s.candidate.paymentId, cause: s.cause })),
+  );
+  for (const { candidate, cause } of stuck) {
+    logger.warn(
+      {
+        chainId: options.chainId,
+        paymentId: candidate.paymentId,
+        depositAddress: candidate.depositAddress,
+        reason: cause.merchant ?? cause.commission,
+        failures: candidate.payout.failures + 1,
+      },
+      'payout cannot be sent now; retried after its back-off',
+    );
+  }
+  for (const { candidate, cause } of held) {
+    logger.warn(
+      {
+        chainId: options.chainId,
+        paymentId: candidate.paymentId,
+        merchantReason: cause.merchant,
+        commissionReason: cause.commission,
+      },
+      'one share of a payout is held in its forwarder; the other is sent now',
+    );
+  }
+  const movable = probed.movable.map((m) => m.candidate);
+  if (movable.length === 0) return { kind: 'stuck', paymentIds: stuck.map((s) => s.candidate.paymentId) };
+
+  const call = flushCall(version, movable);
+  const estimate = await relayer.estimateFlush(call);
+  if (!estimate.ok) {
+    // The simulation passed a moment ago: the chain moved in between. Each waits its back-off.
+    await recordPayoutFailures(
+      deps,
+      movable.map((c) => ({
+        paymentId: c.paymentId,
+        cause: { merchant: estimate.reason, commission: estimate.reason },
+      })),
+    );
+    logger.warn(
+      { chainId: options.chainId, reason: estimate.reason },
+      'flush batch no longer passes its estimate',
+    );
+    return { kind: 'stuck', paymentIds: movable.map((c) => c.paymentId) };
+  }
+
+  const fees = await relayer.currentFees();
+  const gas = (estimate.gas * GAS_HEADROOM_PERCENT + 99n) / 100n;
+  const needed = gas * fees.maxFeePerGas;
+  const balance = await relayer.balance();
+  await settlements.recordRelayerBalance({
+    chainId: options.chainId,
+    address: relayer.address,
+    balanceWei: balance,
+    lowBalanceWei: options.relayerLowBalanceWei,
+    observedAt: deps.clock.now(),
+  });
+  if (balance < needed) {
+    logger.error(
+      {
+        chainId: options.chainId,
+        relayer: relayer.address,
+        balanceWei: balance.toString(),
+        neededWei: needed.toString(),
+        paymentsWaiting: movable.length,
+      },
+      'relayer out of gas: nothing sent; top up the relayer address',
+    );
+    return { kind: 'out-of-gas', balanceWei: balance, neededWei: needed };
+  }
+  if (balance < options.relayerLowBalanceWei) {
+    logger.warn(
+      {
+        chainId: options.chainId,
+        relayer: relayer.address,
+        balanceWei: balance.toString(),
+        lowBalanceWei: options.relayerLowBalanceWei.toString(),
+      },
+      'relayer gas balance low; top up the relayer address',
+    );
+  }
+
+  // The chain's count, or past every nonce we used already (a lagging fallback RPC must not make us reuse one).
+  const highest = await settlements.highestNonce(options.chainId);
+  const chainNonce = await relayer.nonce();
+  const nonce = highest !== undefined && highest + 1n > chainNonce ? highest + 1n : chainNonce;
+
+  const signed = await relayer.signFlush(call, { nonce, gas, fees });
+  const now = deps.clock.now();
+  const settlementId = newSettlementId();
+  const tx: RelayerTransactionRecord = {
+    id: newRelayerTransactionId(),
+    settlementId,
+    chainId: options.chainId,
+    fromAddress: relayer.address,
+    nonce,
+    txHash: signed.txHash,
+    rawTx: signed.rawTx,
+    gas,
+    maxFeePerGas: fees.maxFeePerGas,
+    maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+    status: 'signed',
+    replacesId: null,
+    createdAt: now,
+    broadcastAt: null,
+  };
+  const created = await settlements.create(
+    { id: settlementId, chainId: options.chainId, nonce, createdAt: now },
+    movable.map((c) => ({
+      paymentId: c.paymentId,
+      depositAddress: c.depositAddress,
+      expectedBaseUnits: c.unsettledBaseUnits,
+    })),
+    tx,
+  );
+  if (!created) {
+    logger.warn({ chainId: options.chainId }, 'another settler opened a settlement first; nothing sent');
+    return { kind: 'busy' };
+  }
+  const paymentIds = movable.map((c) => c.paymentId);
+  const context = { settlementId, nonce: nonce.toString(), txHash: signed.txHash };
+  logger.info(
+    {
+      ...context,
+      payments: paymentIds.length,
+      forwarderVersion: version,
+      gas: gas.toString(),
+      maxFeePerGas: fees.maxFeePerGas.toString(),
+    },
+    'settlement signed and persisted',
+  );
+
+  const outcome = await relayer.broadcast(signed.rawTx);
+  if (!outcome.accepted) {
+    logger.warn({ ...context, reason: outcome.reason }, 'settlement broadcast refused; retried next pass');
+    return { kind: 'sent', settlementId, nonce, txHash: signed.txHash, paymentIds, broadcast: false };
+  }
+  await settlements.markBroadcast(tx.id, deps.clock.now());
+  logger.info(context, 'settlement transaction broadcast');
+  return { kind: 'sent', settlementId, nonce, txHash: signed.txHash, paymentIds, broadcast: true };
+}
+
+function sameAddress(a: string, b: string): boolean {
+  return a.toLowerCase() === b.toLowerCase();
+}

@@ -1,0 +1,62 @@
+import { runLoop } from '../jobLoop.ts';
+import { advanceInFlight, type InFlightOutcome, RESOLVED } from './advanceInFlight.ts';
+import { notifyDelayedPayouts } from './notifyDelayedPayouts.ts';
+import type { SettleOptions, SettlePaymentsDeps } from './options.ts';
+import { type SendOutcome, sendDue } from './sendDue.ts';
+
+export interface SettleResult {
+  readonly inFlight: InFlightOutcome | null;
+  /** Null while a settlement is still in flight. */
+  readonly send: SendOutcome | null;
+  /** Payments whose merchant was told this pass that its payout is delayed. */
+  readonly delayNotices: readonly string[];
+}
+
+/**
+ * One bounded pass of the settler. If a settlement is in flight (one at a time per chain, so a dropped
+ * transaction never leaves a nonce gap), move it on. Otherwise flush the payments due in one transaction. Then
+ * tell merchants whose payout has been failing too long.
+ *
+ * Every transaction is persisted before it is broadcast and identified by its hash, and a settlement is
+ * applied in the same database transaction that closes it (pending → confirmed, once): after a crash at any
+ * point the next pass resumes the same transaction, and each flush is counted exactly once. A flush itself
+ * can only ever move a deposit address's funds to the merchant and treasury it commits to, so a duplicate
+ * broadcast could cost gas, never money. A payout that fails is retried after a back-off (10 s doubling to
+ * 1 h) for as long as it takes: it never needs an operator to resume.
+ */
+export async function settleOnce(deps: SettlePaymentsDeps, options: SettleOptions): Promise<SettleResult> {
+  const pending = await deps.settlements.inFlight(options.chainId);
+  let inFlight: InFlightOutcome | null = null;
+  let send: SendOutcome | null = null;
+  if (pending) inFlight = await advanceInFlight(deps, options, pending);
+  if (inFlight === null || RESOLVED.has(inFlight.kind)) send = await sendDue(deps, options);
+  const delayNotices = await notifyDelayedPayouts(deps, options);
+  return { inFlight, send, delayNotices };
+}
+
+export interface RunSettlerOptions extends SettleOptions {
+  readonly intervalMs: number;
+  readonly signal: AbortSignal;
+  /** Upper bound of the wait after consecutive failed passes; default 60 s. */
+  readonly maxBackoffMs?: number;
+}
+
+/**
+ * Runs `settleOnce` every `intervalMs` until `signal` aborts. A failed pass (RPC or database down) is logged
+ * and retried with exponential backoff; the loop never throws, and a pass is never cut short by the signal.
+ */
+export function runSettler(deps: SettlePaymentsDeps, options: RunSettlerOptions): Promise<void> {
+  return runLoop(
+    {
+      name: 'settler',
+      intervalMs: options.intervalMs,
+      signal: options.signal,
+      logger: deps.logger,
+      maxBackoffMs: options.maxBackoffMs ?? 60_000,
+    },
+    async () => {
+      await settleOnce(deps, options);
+      return 'idle';
+    },
+  );
+}

@@ -1,0 +1,197 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  DEFAULT_PAYOUT_POLICY,
+  derivePayoutState,
+  NO_PAYOUT_YET,
+  type PayoutProgress,
+  payoutAfterFailure,
+  payoutAfterFlush,
+  payoutStateHoldsUntil,
+  SETTLEMENT_RETRY_MAX_MS,
+  settlementRetryDelayMs,
+} from './payout.ts';
+
+const T0 = new Date('2026-11-23T10:00:00.000Z');
+const at = (ms: number) => new Date(T0.getTime() + ms);
+const policy = DEFAULT_PAYOUT_POLICY; // dust 0.01 USDC, delayed after 10 minutes
+/** 27.00 USDC received at 1 %: the merchant's share is 26.73, the commission 0.27. */
+const paid = (payout: Partial<PayoutProgress> = {}) => ({
+  status: 'paid' as const,
+  amountReceivedBaseUnits: 27_000_000n,
+  commissionBps: 100,
+  payout: { ...NO_PAYOUT_YET, ...payout },
+});
+
+describe('payout status', () => {
+  it('is pending until the merchant share goes out, then sent', () => {
+    expect(derivePayoutState(paid(), policy, T0)).toEqual({
+      status: 'pending',
+      delayedReason: null,
+      merchantOwedBaseUnits: 26_730_000n,
+    });
+    expect(derivePayoutState(paid({ merchantPaidBaseUnits: 26_730_000n }), policy, T0).status).toBe('sent');
+    // Sent, though the treasury's commission is still held: the merchant has all of its money.
+    expect(
+      derivePayoutState(
+        paid({
+          merchantPaidBaseUnits: 26_730_000n,
+          commissionBlockedSince: T0,
+          commissionBlockedReason: 'x',
+        }),
+        policy,
+        at(3_600_000),
+      ).status,
+    ).toBe('sent');
+  });
+
+  it('is pending for a payment not paid yet, and absent for one that expired with nothing', () => {
+    expect(
+      derivePayoutState({ ...paid(), status: 'processing', amountReceivedBaseUnits: 0n }, policy, T0).status,
+    ).toBe('pending');
+    expect(
+      derivePayoutState({ ...paid(), status: 'expired', amountReceivedBaseUnits: 0n }, policy, T0).status,
+    ).toBeNull();
+  });
+
+  it('is delayed from exactly the configured time after the merchant share started failing, with the reason', () => {
+    const failing = paid({ blockedSince: T0, blockedReason: 'Blacklistable: account is blacklisted' });
+    expect(derivePayoutState(failing, policy, at(policy.delayedAfterMs - 1)).status).toBe('pending');
+    expect(derivePayoutState(failing, policy, at(policy.delayedAfterMs))).toEqual({
+      status: 'delayed',
+      delayedReason: 'Blacklistable: account is blacklisted',
+      merchantOwedBaseUnits: 26_730_000n,
+    });
+    expect(payoutStateHoldsUntil(failing.payout, policy, at(1))).toEqual(at(policy.delayedAfterMs));
+    expect(payoutStateHoldsUntil(failing.payout, policy, at(policy.delayedAfterMs))).toBeNull();
+    expect(payoutStateHoldsUntil(NO_PAYOUT_YET, policy, T0)).toBeNull();
+  });
+
+  it('counts as sent while what is left is dust waiting for more', () => {
+    const received = 27_005_000n; // 0.005 arrived after the flush of 27.00
+    const state = {
+      ...paid({ merchantPaidBaseUnits: 26_730_000n, treasuryPaidBaseUnits: 270_000n }),
+      amountReceivedBaseUnits: received,
+    };
+    expect(derivePayoutState(state, policy, T0)).toMatchObject({
+      status: 'sent',
+      merchantOwedBaseUnits: 4_950n,
+    });
+    expect(derivePayoutState({ ...state, amountReceivedBaseUnits: 27_010_000n }, policy, T0).status).toBe(
+      'pending',
+    );
+  });
+});
+
+describe('payout progress', () => {
+  it('backs off 10 s doubling to an hour, and keeps trying at an hour for ever', () => {
+    expect([1, 2, 3, 4, 5, 6, 7, 8, 9].map(settlementRetryDelayMs)).toEqual([
+      10_000, 20_000, 40_000, 80_000, 160_000, 320_000, 640_000, 1_280_000, 2_560_000,
+    ]);
+    expect(settlementRetryDelayMs(10)).toBe(SETTLEMENT_RETRY_MAX_MS);
+    expect(settlementRetryDelayMs(1_000_000)).toBe(SETTLEMENT_RETRY_MAX_MS);
+    expect(() => settlementRetryDelayMs(0)).toThrow(RangeError);
+  });
+
+  it('a failure counts, waits its back-off, and keeps the first moment and the last reason of each share', () => {
+    const once = payoutAfterFailure(NO_PAYOUT_YET, { commission: 'Pausable: paused' }, T0);
+    expect(once).toMatchObject({
+      failures: 1,
+      retryAt: at(10_000),
+      blockedSince: null,
+      commissionBlockedSince: T0,
+      commissionBlockedReason: 'Pausable: paused',
+    });
+    const twice = payoutAfterFailure(once, { merchant: 'm', commission: 'c' }, at(10_000));
+    expect(twice).toMatchObject({
+      failures: 2,
+      retryAt: at(30_000),
+      blockedSince: at(10_000),
+      blockedReason: 'm',
+      commissionBlockedSince: T0,
+      commissionBlockedReason: 'c',
+    });
+    expect(() => payoutAfterFailure(NO_PAYOUT_YET, {}, T0)).toThrow(RangeError);
+  });
+
+  it('a flush adds what each side got; a share still held keeps its failure, one paid clears it', () => {
+    const failing = payoutAfterFailure(NO_PAYOUT_YET, { merchant: 'm', commission: 'c' }, T0);
+    const delayed = { ...failing, delayNotifiedAt: at(1) };
+    const commissionStillHeld = payoutAfterFlush(delayed, {
+      merchantSentBaseUnits: 26_730_000n,
+      feeSentBaseUnits: 0n,
+      merchantOwedBaseUnits: 0n,
+      feeOwedBaseUnits: 270_000n,
+      txHash: '0xaa',
+      at: at(2),
+    });
+    expect(commissionStillHeld).toMatchObject({
+      merchantPaidBaseUnits: 26_730_000n,
+      txHash: '0xaa',
+      sentAt: at(2),
+      failures: 1,
+      retryAt: failing.retryAt,
+      blockedSince: null,
+      blockedReason: null,
+      delayNotifiedAt: null,
+      commissionBlockedSince: T0,
+    });
+    const done = payoutAfterFlush(commissionStillHeld, {
+      merchantSentBaseUnits: 0n,
+      feeSentBaseUnits: 270_000n,
+      merchantOwedBaseUnits: 0n,
+      feeOwedBaseUnits: 0n,
+      txHash: '0xbb',
+      at: at(3),
+    });
+    // The commission alone moved: the merchant's payout transaction stays the one that paid it.
+    expect(done).toMatchObject({
+      treasuryPaidBaseUnits: 270_000n,
+      txHash: '0xaa',
+      sentAt: at(2),
+      failures: 0,
+      retryAt: null,
+      commissionBlockedSince: null,
+    });
+    expect(() =>
+      payoutAfterFlush(NO_PAYOUT_YET, {
+        merchantSentBaseUnits: 0n,
+        feeSentBaseUnits: 0n,
+        merchantOwedBaseUnits: 1n,
+        feeOwedBaseUnits: 0n,
+        txHash: '0x',
+        at: T0,
+      }),
+    ).toThrow(RangeError);
+  });
+
+  it('what was paid only ever grows, by exactly what was sent', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.bigInt({ min: 0n, max: 10n ** 12n }), fc.bigInt({ min: 0n, max: 10n ** 10n })), {
+          maxLength: 20,
+        }),
+        (flushes) => {
+          let payout = NO_PAYOUT_YET;
+          let merchant = 0n;
+          let treasury = 0n;
+          for (const [m, f] of flushes) {
+            if (m + f === 0n) continue;
+            payout = payoutAfterFlush(payout, {
+              merchantSentBaseUnits: m,
+              feeSentBaseUnits: f,
+              merchantOwedBaseUnits: 0n,
+              feeOwedBaseUnits: 0n,
+              txHash: '0x1',
+              at: T0,
+            });
+            merchant += m;
+            treasury += f;
+          }
+          expect(payout.merchantPaidBaseUnits).toBe(merchant);
+          expect(payout.treasuryPaidBaseUnits).toBe(treasury);
+        },
+      ),
+    );
+  });
+});

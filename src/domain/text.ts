@@ -1,0 +1,25 @@
+import { ValidationError } from './errors.ts';
+
+/** C0 and C1 control characters and DEL: no name, id, e-mail address or URL needs one. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is this pattern's purpose
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
+/** Half of a UTF-16 surrogate pair on its own: not a character, and no database stores it as sent. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * What is wrong with a text field a client or an operator sent, if anything. The same rule for every text
+ * field, on both databases: PostgreSQL refuses U+0000 in text (a 500 if it reached the insert) where SQLite
+ * stores it, and control characters in names end up in logs, CSV exports and terminals.
+ */
+export function textProblem(text: string): string | undefined {
+  if (CONTROL_CHARACTER.test(text)) return 'must not contain control characters';
+  if (LONE_SURROGATE.test(text)) return 'must be valid Unicode text';
+  return undefined;
+}
+
+/** The text, or a ValidationError naming the field. */
+export function plainText(field: string, text: string): string {
+  const problem = textProblem(text);
+  if (problem) throw new ValidationError(field, problem);
+  return text;
+}
