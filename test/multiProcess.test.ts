@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
 import { type Address, createWalletClient, http, nonceManager } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -126,6 +126,23 @@ describe.runIf(dialects.includes('postgres'))(
         transport: http(anvil.rpcUrl),
       });
 
+    const SINGLETONS = ['paylink:expirer', 'paylink:chain-watcher:31337', 'paylink:relayer:31337'];
+    /** Who holds each worker singleton now: its name → the PostgreSQL backend pid of the holding connection. */
+    const singletonHolders = async (): Promise<Map<string, number>> => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        const { rows: held } = await client.query<{ name: string; pid: number }>(
+          `select a.application_name as name, a.pid from pg_locks l join pg_stat_activity a on a.pid = l.pid
+           where l.locktype = 'advisory' and l.granted and a.application_name like 'paylink:%'`,
+        );
+        return new Map(held.map((row) => [row.name, row.pid]));
+      } finally {
+        await client.end();
+      }
+    };
+    const holdsAll = (holders: Map<string, number>) => SINGLETONS.every((name) => holders.has(name));
+
     const rows = async (ids: readonly string[]) => {
       const db = openDatabase(url).db;
       try {
@@ -221,7 +238,10 @@ describe.runIf(dialects.includes('postgres'))(
 
     it('1 API + 2 workers: the worker holding the locks is killed, the other takes over, nothing is lost', async () => {
       const first = await serve('worker');
-      await sleep(1_000); // both stand up; whichever holds the locks, killing "first" exercises the takeover often
+      // Every singleton is held (by `first`, or by a worker of the test before) before `second` starts: the
+      // holders are among the workers killed below, never `second`.
+      const before = await eventually(singletonHolders, holdsAll);
+      expect([...before.keys()].sort()).toEqual([...SINGLETONS].sort());
       const second = await serve('worker');
       expect(second.child.exitCode).toBeNull();
       const api = await serve('api');
@@ -241,6 +261,13 @@ describe.runIf(dialects.includes('postgres'))(
         await stop(child, 'SIGKILL');
       }
       expect(first.child.signalCode).toBe('SIGKILL');
+      // `second`, the only worker left, takes every role over: each lock is now held on a new connection.
+      const after = await eventually(
+        singletonHolders,
+        (holders) => holdsAll(holders) && SINGLETONS.every((name) => holders.get(name) !== before.get(name)),
+      );
+      for (const name of SINGLETONS) expect(after.get(name)).not.toBe(before.get(name));
+      expect(second.child.exitCode).toBeNull();
       const wallet = customer();
       for (const p of created) {
         await anvil.publicClient.waitForTransactionReceipt({

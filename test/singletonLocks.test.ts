@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -79,11 +80,34 @@ describe('one serving process on SQLite', () => {
     }
   });
 
-  it('takes over a lock left by a process that died', () => {
+  it('takes over a lock left by a process that died, and then holds it against others', async () => {
     const path = join(dir, 'stale.db');
-    writeFileSync(`${path}.serve.lock`, '999999999');
+    const lockFile = `${path}.serve.lock`;
+    writeFileSync(lockFile, '999999999'); // no such process
     const release = acquireSqliteProcessLock(path);
-    release();
-    expect(DatabaseInUseError).toBeDefined();
+    try {
+      expect(readFileSync(lockFile, 'utf8')).toBe(String(process.pid));
+      const second = await runCli(['serve', '--role', 'api'], {
+        PAYLINK_DATABASE_URL: `sqlite:${path}`,
+        PAYLINK_NETWORK: 'polygon',
+      });
+      expect(second.code).toBe(2);
+      expect(second.stderr).toContain(`Another paylink process (pid ${process.pid}) is serving`);
+    } finally {
+      release();
+    }
+    expect(existsSync(lockFile)).toBe(false);
+  });
+
+  it('refuses while the owner is alive, naming it', () => {
+    const path = join(dir, 'alive.db');
+    const owner = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)'], { stdio: 'ignore' });
+    try {
+      writeFileSync(`${path}.serve.lock`, String(owner.pid));
+      expect(() => acquireSqliteProcessLock(path)).toThrow(DatabaseInUseError);
+      expect(() => acquireSqliteProcessLock(path)).toThrow(`pid ${owner.pid}`);
+    } finally {
+      owner.kill('SIGKILL');
+    }
   });
 });
