@@ -1,8 +1,11 @@
+import { type Address, encodeFunctionData } from 'viem';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { chainReader, createRpcClient } from '../src/adapters/chain/chainReader.ts';
 import { testUsdcAbi } from '../src/adapters/chain/contractAbis.ts';
 import { deployTestUsdc } from '../src/adapters/chain/deployContracts.ts';
+import type { ChainReader } from '../src/app/ports.ts';
 import { expirePayments } from '../src/app/refreshPayments.ts';
-import { type ChainHarness, PAYMENT_TTL_MS, startChainHarness } from './helpers/chainHarness.ts';
+import { type ChainHarness, PAYMENT_TTL_MS, ROLES, startChainHarness } from './helpers/chainHarness.ts';
 import { dialects } from './helpers/database.ts';
 
 describe.each(dialects)('chain watcher on anvil, %s', (dialect) => {
@@ -193,6 +196,122 @@ describe.each(dialects)('chain watcher on anvil, %s', (dialect) => {
     await h.poll();
     expect((await h.status(payment.id)).payment.status).toBe('processing');
     expect(await eventTypes(payment.id)).toEqual(['payment.processing']);
+  });
+
+  /** The status now, with the transfer's block and the finalized block the chain reports. */
+  const blockOf = async (tx: `0x${string}`) =>
+    (await h.anvil.publicClient.getTransactionReceipt({ hash: tx })).blockNumber;
+
+  it('counts a transfer final when the finalized block reaches its block, and not one block before', async () => {
+    const payment = await h.createPayment('10');
+    const transferBlock = await blockOf(await h.pay(payment.deposit!.depositAddress, 10_000_000n));
+    const seen = new Map<bigint, string>();
+    for (let i = 0; i < 6 && !seen.has(transferBlock); i += 1) {
+      // Nothing else is mined meanwhile: the finalized block read here is the one the pass sees.
+      const finalized = (await h.anvil.publicClient.getBlock({ blockTag: 'finalized' })).number;
+      await h.poll();
+      seen.set(finalized, (await h.status(payment.id)).payment.status);
+      await h.anvil.testClient.mine({ blocks: 1 });
+    }
+    expect(seen.get(transferBlock - 1n)).toBe('processing');
+    expect(seen.get(transferBlock)).toBe('paid');
+  });
+
+  it('with confirmations:3 against the chain, a transfer is final with exactly 3 blocks on top of it', async () => {
+    const confirmations = chainReader(createRpcClient([h.anvil.rpcUrl]), {
+      kind: 'confirmations',
+      confirmations: 3,
+    });
+    const payment = await h.createPayment('10');
+    const transferBlock = await blockOf(await h.pay(payment.deposit!.depositAddress, 10_000_000n));
+    const statusAtHead = async () => {
+      await h.poll({}, confirmations);
+      const head = await h.anvil.publicClient.getBlockNumber({ cacheTime: 0 });
+      return [head - transferBlock, (await h.status(payment.id)).payment.status] as const;
+    };
+    expect(await statusAtHead()).toEqual([0n, 'processing']);
+    await h.anvil.testClient.mine({ blocks: 2 });
+    expect(await statusAtHead()).toEqual([2n, 'processing']);
+    await h.anvil.testClient.mine({ blocks: 1 });
+    expect(await statusAtHead()).toEqual([3n, 'paid']);
+  });
+
+  it('a transfer in a block timestamped exactly at expires_at is on time; one second later is late', async () => {
+    const onTime = await h.createPayment('10');
+    const late = await h.createPayment('10');
+    expect(late.expiresAt).toEqual(onTime.expiresAt);
+    const expiresAtS = BigInt(onTime.expiresAt.getTime()) / 1000n;
+    expect(expiresAtS * 1000n).toBe(BigInt(onTime.expiresAt.getTime())); // a whole second: the chain's unit
+    await h.anvil.testClient.setNextBlockTimestamp({ timestamp: expiresAtS });
+    await h.pay(onTime.deposit!.depositAddress, 10_000_000n);
+    await h.anvil.testClient.setNextBlockTimestamp({ timestamp: expiresAtS + 1n });
+    await h.pay(late.deposit!.depositAddress, 10_000_000n);
+    h.clock.advance(PAYMENT_TTL_MS + 60_000);
+    await h.finalizeAll();
+    await h.poll();
+    expect((await h.status(onTime.id)).state).toMatchObject({
+      status: 'paid',
+      late: false,
+      paidAt: onTime.expiresAt,
+    });
+    expect((await h.status(late.id)).state).toMatchObject({
+      status: 'paid',
+      late: true,
+      paidAt: new Date(onTime.expiresAt.getTime() + 1_000),
+    });
+  });
+
+  it('a zero-value transfer changes nothing: the payment stays pending, then expires, never fails', async () => {
+    const payment = await h.createPayment('10');
+    await h.pay(payment.deposit!.depositAddress, 0n);
+    await h.finalizeAll();
+    await h.poll();
+    expect((await h.status(payment.id)).state).toMatchObject({ status: 'pending', amountSeenBaseUnits: 0n });
+    expect(await eventTypes(payment.id)).toEqual([]);
+    await advanceTime(PAYMENT_TTL_MS + 1_000);
+    await h.poll();
+    await expirePayments({ ledger: h.stores.ledger, clock: h.clock });
+    expect((await h.status(payment.id)).payment.status).toBe('expired');
+    expect(await eventTypes(payment.id)).toEqual(['payment.expired']);
+  });
+
+  it('a range whose last block is replaced while its logs are read is not recorded, and is read again', async () => {
+    const payment = await h.createPayment('10');
+    await h.poll();
+    await h.anvil.testClient.mine({ blocks: 1 }); // the next range's last block, empty when its logs are read
+    // The customer's transfer, signed now and mined only in the block that replaces that one.
+    const customer = h.anvil.wallet(ROLES.customer);
+    const signed = await customer.signTransaction(
+      await customer.prepareTransactionRequest({
+        to: h.usdc,
+        data: encodeFunctionData({
+          abi: testUsdcAbi,
+          functionName: 'transfer',
+          args: [payment.deposit!.depositAddress as Address, 10_000_000n],
+        }),
+      }),
+    );
+    const real = chainReader(createRpcClient([h.anvil.rpcUrl]), { kind: 'finalized' });
+    let replaced = false;
+    const racing: ChainReader = {
+      ...real,
+      async transferLogs(tokens, from, to) {
+        const logs = await real.transferLogs(tokens, from, to);
+        if (!replaced) {
+          replaced = true;
+          await h.anvil.testClient.request({ method: 'anvil_reorg', params: [1, [[signed, 0]]] } as never);
+        }
+        return logs;
+      },
+    };
+    // Recording that range would skip the transfer for good: the cursor would move past its block.
+    await expect(h.poll({}, racing)).rejects.toThrow('changed during the scan');
+    expect(await h.stores.ledger.listTransfers(payment.id)).toEqual([]);
+    await h.poll();
+    expect((await h.status(payment.id)).state).toMatchObject({
+      status: 'processing',
+      amountSeenBaseUnits: 10_000_000n,
+    });
   });
 
   it('ignores another token, transfers to unknown addresses, and transfers out of a deposit address', async () => {

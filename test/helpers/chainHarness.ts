@@ -9,6 +9,7 @@ import { staticSource } from '../../src/adapters/rates/static.ts';
 import { createPayment } from '../../src/app/createPayment.ts';
 import { currentState } from '../../src/app/getPaymentStatus.ts';
 import { createMerchant } from '../../src/app/merchants/merchantAdmin.ts';
+import type { ChainReader } from '../../src/app/ports.ts';
 import { type PollResult, pollChainOnce, type WatchChainOptions } from '../../src/app/watchChain.ts';
 import type { Merchant } from '../../src/domain/merchant.ts';
 import type { Payment } from '../../src/domain/payment.ts';
@@ -55,8 +56,11 @@ export interface ChainHarness {
   ): Promise<`0x${string}`>;
   /** Mines blocks so that everything so far becomes final under the `finalized` tag. */
   finalizeAll(): Promise<void>;
-  /** One watcher pass; `options` overrides the harness's (which starts a new cursor at block 0). */
-  poll(options?: Partial<WatchChainOptions>): Promise<PollResult>;
+  /**
+   * One watcher pass; `options` overrides the harness's (which starts a new cursor at block 0), and `chain` its
+   * reader (the `finalized` tag over JSON-RPC).
+   */
+  poll(options?: Partial<WatchChainOptions>, chain?: ChainReader): Promise<PollResult>;
   /** The payment's stored row and its derived status now. */
   status(paymentId: string): Promise<{ payment: Payment; state: Awaited<ReturnType<typeof currentState>> }>;
   balanceOf(address: string, token?: Address): Promise<bigint>;
@@ -191,8 +195,8 @@ export async function startChainHarness(
     async finalizeAll() {
       await anvil.testClient.mine({ blocks: 3 });
     },
-    poll: (options = {}) =>
-      pollChainOnce({ ledger: stores.ledger, chain: reader, clock, logger }, { ...watch, ...options }),
+    poll: (options = {}, chain = reader) =>
+      pollChainOnce({ ledger: stores.ledger, chain, clock, logger }, { ...watch, ...options }),
     async status(paymentId) {
       const payment = await stores.payments.findById(paymentId);
       if (!payment) throw new Error(`no payment ${paymentId}`);
