@@ -12,7 +12,7 @@ import { dispatchWebhooks } from '../src/app/webhooks/dispatchWebhooks.ts';
 import { formatUsdc, parseUsdc } from '../src/domain/money.ts';
 import { type Payment, payoutStateOf } from '../src/domain/payment.ts';
 import { settledBaseUnits } from '../src/domain/payout.ts';
-import { ANVIL_RELAYER_KEY, type ChainHarness, startChainHarness } from './helpers/chainHarness.ts';
+import { ANVIL_RELAYER_KEY, type ChainHarness, ROLES, startChainHarness } from './helpers/chainHarness.ts';
 import { dialects } from './helpers/database.ts';
 import { capturingLogger } from './helpers/logCapture.ts';
 import { verifyAsMerchant, WebhookReceiver } from './helpers/webhookReceiver.ts';
@@ -543,6 +543,85 @@ describe.each(dialects)('settlement on anvil, %s', (dialect) => {
     const after = await balances(payment);
     expect(after.merchant - before.merchant).toBe(payment.quote.merchantShareBaseUnits);
     expect(await settledOf(payment.id)).toBe(10_000_000n);
+  });
+
+  it('with confirmations:3, applies a mined flush with exactly 3 blocks on top of it, not one block before', async () => {
+    const payment = await paidPayment('10');
+    const deps = settler({
+      chain: chainReader(createRpcClient([h.anvil.rpcUrl]), { kind: 'confirmations', confirmations: 3 }),
+    });
+    const sent = await settle(deps);
+    if (sent.send?.kind !== 'sent') throw new Error('not sent');
+    const minedIn = (
+      await h.anvil.publicClient.getTransactionReceipt({ hash: sent.send.txHash as `0x${string}` })
+    ).blockNumber;
+    const confirmationsNow = async () =>
+      (await h.anvil.publicClient.getBlockNumber({ cacheTime: 0 })) - minedIn;
+
+    await h.anvil.testClient.mine({ blocks: 2 });
+    expect(await confirmationsNow()).toBe(2n);
+    expect((await settle(deps)).inFlight).toMatchObject({ kind: 'awaiting-finality' });
+    expect(await settledOf(payment.id)).toBe(0n);
+    expect((await statusBody(payment.id)).payout_status).toBe('pending');
+
+    await h.anvil.testClient.mine({ blocks: 1 });
+    expect(await confirmationsNow()).toBe(3n);
+    expect((await settle(deps)).inFlight).toMatchObject({ kind: 'confirmed', txHash: sent.send.txHash });
+    expect(await settledOf(payment.id)).toBe(10_000_000n);
+  });
+
+  it('a nonce taken by another transaction of the relayer key: the settlement is dropped, and the payout sent once on the next nonce', async () => {
+    const payment = await paidPayment('10');
+    const before = await balances(payment);
+    const real = settler().relayer;
+    const crashing: Relayer = {
+      ...real,
+      broadcast: async () => {
+        throw new Error('process killed before broadcasting');
+      },
+    };
+    await expect(settle(settler({ relayer: crashing }))).rejects.toThrow('process killed');
+    const [persisted] = await transactionRows();
+    // Meanwhile the operator used the relayer's key for something else: that transaction takes the nonce.
+    const other = await h.anvil
+      .wallet(ROLES.relayer)
+      .sendTransaction({ to: h.addresses.treasury, value: 1n });
+    await h.anvil.publicClient.waitForTransactionReceipt({ hash: other });
+    const otherNonce = (await h.anvil.publicClient.getTransaction({ hash: other })).nonce;
+    expect(BigInt(otherNonce)).toBe(BigInt(persisted!.nonce));
+
+    const dropped = await settle(settler());
+    expect(dropped.inFlight).toMatchObject({ kind: 'dropped' });
+    expect(logs()).toContain('settlement dropped; its payments are released');
+    expect(await settledOf(payment.id)).toBe(0n);
+    await h.finalizeAll();
+    await drive(4, 61_000);
+
+    const rows = await settlementRows();
+    expect(rows.map((row) => row.status)).toEqual(['failed', 'confirmed']);
+    const mined = (await transactionRows()).filter((row) => row.status === 'mined');
+    expect(mined).toHaveLength(1);
+    expect(BigInt(mined[0]!.nonce)).toBe(BigInt(persisted!.nonce) + 1n);
+    const after = await balances(payment);
+    expect(after.merchant - before.merchant).toBe(payment.quote.merchantShareBaseUnits);
+    expect(after.treasury - before.treasury).toBe(payment.quote.commissionBaseUnits);
+    expect(await settledOf(payment.id)).toBe(10_000_000n);
+  });
+
+  it('a node that reports an old nonce never makes the settler reuse one of its own', async () => {
+    await paidPayment('1');
+    const { sent: first } = await settleFully();
+    if (first.send?.kind !== 'sent') throw new Error('not sent');
+    const payment = await paidPayment('2');
+    const real = settler().relayer;
+    // A fallback RPC a block behind: it has not seen the settler's last transaction yet.
+    const lagging: Relayer = { ...real, nonce: async () => (await real.nonce()) - 1n };
+    const deps = settler({ relayer: lagging });
+    const sent = await settle(deps);
+    expect(sent.send).toMatchObject({ kind: 'sent', broadcast: true, nonce: first.send.nonce + 1n });
+    await h.finalizeAll();
+    expect((await settle(deps)).inFlight).toMatchObject({ kind: 'confirmed' });
+    expect(await settledOf(payment.id)).toBe(2_000_000n);
   });
 
   it('replaces a stuck transaction with higher fees, same nonce, and applies only the one mined', async () => {
