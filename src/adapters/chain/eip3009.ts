@@ -1,0 +1,201 @@
+/**
+ * EIP-3009 `transferWithAuthorization` on a token, for gasless payments: whether the token supports it, with
+ * the EIP-712 domain read from the token itself (never assumed), who signed an authorization, and the call that
+ * submits one. Native USDC on Polygon and Amoy supports it; bridged USDC.e does not.
+ */
+import {
+  type Address,
+  BaseError,
+  encodeFunctionData,
+  getAddress,
+  type Hex,
+  hashDomain,
+  isHex,
+  type PublicClient,
+  parseSignature,
+  recoverTypedDataAddress,
+} from 'viem';
+import type { TransferAuthorization } from '../../domain/transferAuthorization.ts';
+
+export const eip3009Abi = [
+  { type: 'function', name: 'name', inputs: [], outputs: [{ type: 'string' }], stateMutability: 'view' },
+  { type: 'function', name: 'version', inputs: [], outputs: [{ type: 'string' }], stateMutability: 'view' },
+  {
+    type: 'function',
+    name: 'DOMAIN_SEPARATOR',
+    inputs: [],
+    outputs: [{ type: 'bytes32' }],
+    stateMutability: 'view',
+  },
+  {
+    type: 'function',
+    name: 'authorizationState',
+    inputs: [
+      { name: 'authorizer', type: 'address' },
+      { name: 'nonce', type: 'bytes32' },
+    ],
+    outputs: [{ type: 'bool' }],
+    stateMutability: 'view',
+  },
+  {
+    type: 'function',
+    name: 'transferWithAuthorization',
+    inputs: [
+      { name: 'from', type: 'address' },
+      { name: 'to', type: 'address' },
+      { name: 'value', type: 'uint256' },
+      { name: 'validAfter', type: 'uint256' },
+      { name: 'validBefore', type: 'uint256' },
+      { name: 'nonce', type: 'bytes32' },
+      { name: 'v', type: 'uint8' },
+      { name: 'r', type: 'bytes32' },
+      { name: 's', type: 'bytes32' },
+    ],
+    outputs: [],
+    stateMutability: 'nonpayable',
+  },
+] as const;
+
+/** The EIP-712 typed data a wallet signs (`eth_signTypedData_v4`), as EIP-3009 defines it. */
+export const TRANSFER_WITH_AUTHORIZATION_TYPES = {
+  TransferWithAuthorization: [
+    { name: 'from', type: 'address' },
+    { name: 'to', type: 'address' },
+    { name: 'value', type: 'uint256' },
+    { name: 'validAfter', type: 'uint256' },
+    { name: 'validBefore', type: 'uint256' },
+    { name: 'nonce', type: 'bytes32' },
+  ],
+} as const;
+
+export interface AuthorizationDomain {
+  readonly name: string;
+  readonly version: string;
+  readonly chainId: number;
+  readonly verifyingContract: Address;
+}
+
+/**
+ * The token's EIP-712 domain if it supports EIP-3009, else undefined. Supported means: it answers `name()`,
+ * `version()`, `DOMAIN_SEPARATOR()` and `authorizationState(…)`, and its separator is the hash of exactly that
+ * domain on this chain — so a signature made over the domain given to the wallet is one the token accepts.
+ * A node that fails to answer throws (the caller decides what to do); a token that lacks a function does not.
+ */
+export async function readAuthorizationDomain(
+  client: PublicClient,
+  token: string,
+  chainId: number,
+): Promise<AuthorizationDomain | undefined> {
+  const address = getAddress(token);
+  const call = <T>(read: Promise<T>): Promise<T | undefined> =>
+    read.catch((error: unknown) => {
+      if (isMissingFunction(error)) return undefined;
+      throw error;
+    });
+  const [name, version, separator, state] = await Promise.all([
+    call(client.readContract({ address, abi: eip3009Abi, functionName: 'name' })),
+    call(client.readContract({ address, abi: eip3009Abi, functionName: 'version' })),
+    call(client.readContract({ address, abi: eip3009Abi, functionName: 'DOMAIN_SEPARATOR' })),
+    call(
+      client.readContract({
+        address,
+        abi: eip3009Abi,
+        functionName: 'authorizationState',
+        args: [address, `0x${'00'.repeat(32)}`],
+      }),
+    ),
+  ]);
+  if (name === undefined || version === undefined || separator === undefined || state === undefined)
+    return undefined;
+  const domain: AuthorizationDomain = { name, version, chainId, verifyingContract: address };
+  const expected = hashDomain({
+    domain: { ...domain, chainId: BigInt(chainId) },
+    types: {
+      EIP712Domain: [
+        { name: 'name', type: 'string' },
+        { name: 'version', type: 'string' },
+        { name: 'chainId', type: 'uint256' },
+        { name: 'verifyingContract', type: 'address' },
+      ],
+    },
+  });
+  return expected.toLowerCase() === separator.toLowerCase() ? domain : undefined;
+}
+
+/** A reverted or empty answer means the token has no such function; anything else is the node's failure. */
+function isMissingFunction(error: unknown): boolean {
+  if (!(error instanceof BaseError)) return false;
+  return (
+    error.walk((e) =>
+      ['ContractFunctionRevertedError', 'ContractFunctionZeroDataError', 'AbiDecodingZeroDataError'].includes(
+        (e as Error).name,
+      ),
+    ) !== null
+  );
+}
+
+/** The address that signed this authorization over this domain (lowercase), or undefined for a malformed one. */
+export async function recoverAuthorizer(
+  domain: AuthorizationDomain,
+  authorization: TransferAuthorization,
+  signature: string,
+): Promise<string | undefined> {
+  if (!isHex(signature) || (signature.length !== 132 && signature.length !== 130)) return undefined;
+  try {
+    const signer = await recoverTypedDataAddress({
+      domain,
+      types: TRANSFER_WITH_AUTHORIZATION_TYPES,
+      primaryType: 'TransferWithAuthorization',
+      message: {
+        from: getAddress(authorization.from),
+        to: getAddress(authorization.to),
+        value: authorization.valueBaseUnits,
+        validAfter: authorization.validAfter,
+        validBefore: authorization.validBefore,
+        nonce: authorization.nonce as Hex,
+      },
+      signature: signature as Hex,
+    });
+    return signer.toLowerCase();
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the token has already used (or seen canceled) this nonce of this authorizer. */
+export function isAuthorizationUsed(
+  client: PublicClient,
+  token: string,
+  authorizer: string,
+  nonce: string,
+): Promise<boolean> {
+  return client.readContract({
+    address: getAddress(token),
+    abi: eip3009Abi,
+    functionName: 'authorizationState',
+    args: [getAddress(authorizer), nonce as Hex],
+  });
+}
+
+/**
+ * The calldata that submits it: the (v, r, s) form, which every FiatToken version since 2 has (the `bytes`
+ * form came only with 2.2).
+ */
+export function transferWithAuthorizationCall(authorization: TransferAuthorization, signature: string): Hex {
+  const { r, s, v, yParity } = parseSignature(signature as Hex);
+  return encodeFunctionData({
+    abi: eip3009Abi,
+    functionName: 'transferWithAuthorization',
+    args: [
+      getAddress(authorization.from),
+      getAddress(authorization.to),
+      authorization.valueBaseUnits,
+      authorization.validAfter,
+      authorization.validBefore,
+      authorization.nonce as Hex,
+      Number(v ?? BigInt(yParity + 27)),
+      r,
+      s,
+    ],
+  });
+}

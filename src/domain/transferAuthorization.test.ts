@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import {
+  AUTHORIZATION_REFUSALS,
+  MIN_VALIDITY_LEFT_S,
+  refuseAuthorization,
+  type TransferAuthorization,
+  VALID_BEFORE_AFTER_EXPIRY_S,
+} from './transferAuthorization.ts';
+
+const DEPOSIT = '0x1111111111111111111111111111111111111111';
+const CUSTOMER = '0x2222222222222222222222222222222222222222';
+const NOW_S = 1_800_000_000n;
+const EXPIRES_S = NOW_S + 3_600n;
+const terms = {
+  depositAddress: DEPOSIT,
+  amountDueBaseUnits: 27_000_000n,
+  expiresAt: new Date(Number(EXPIRES_S) * 1000),
+  now: new Date(Number(NOW_S) * 1000 + 400), // mid-second: the token compares whole seconds
+};
+const fits: TransferAuthorization = {
+  from: CUSTOMER,
+  to: DEPOSIT,
+  valueBaseUnits: 27_000_000n,
+  validAfter: 0n,
+  validBefore: EXPIRES_S,
+  nonce: `0x${'ab'.repeat(32)}`,
+};
+const refusal = (changes: Partial<TransferAuthorization>, termChanges: Partial<typeof terms> = {}) =>
+  refuseAuthorization({ ...fits, ...changes }, { ...terms, ...termChanges });
+
+describe('refuseAuthorization', () => {
+  it('accepts an authorization of exactly the amount due to the deposit address', () => {
+    expect(refusal({})).toBeUndefined();
+  });
+
+  it('refuses another recipient, and a transfer signed by the deposit address itself', () => {
+    expect(refusal({ to: CUSTOMER })).toBe('WRONG_RECIPIENT');
+    expect(refusal({ from: DEPOSIT })).toBe('SELF_TRANSFER');
+  });
+
+  it('takes at most what is due: one base unit more is refused, a part is accepted', () => {
+    expect(refusal({ valueBaseUnits: 27_000_001n })).toBe('VALUE_ABOVE_DUE');
+    expect(refusal({ valueBaseUnits: 1n })).toBeUndefined();
+    expect(refusal({ valueBaseUnits: 0n })).toBe('ZERO_VALUE');
+    expect(refusal({ valueBaseUnits: 5n }, { amountDueBaseUnits: 5n })).toBeUndefined();
+    expect(refusal({ valueBaseUnits: 1n }, { amountDueBaseUnits: 0n })).toBe('NOTHING_DUE');
+  });
+
+  it('must be valid now: validAfter strictly before the current second', () => {
+    expect(refusal({ validAfter: NOW_S - 1n })).toBeUndefined();
+    expect(refusal({ validAfter: NOW_S })).toBe('NOT_YET_VALID');
+  });
+
+  it(`must stay valid ${MIN_VALIDITY_LEFT_S} s more, to be mined`, () => {
+    expect(refusal({ validBefore: NOW_S + MIN_VALIDITY_LEFT_S })).toBeUndefined();
+    expect(refusal({ validBefore: NOW_S + MIN_VALIDITY_LEFT_S - 1n })).toBe('EXPIRES_TOO_SOON');
+  });
+
+  it(`may outlive the link by ${VALID_BEFORE_AFTER_EXPIRY_S} s, not one second more`, () => {
+    expect(refusal({ validBefore: EXPIRES_S + VALID_BEFORE_AFTER_EXPIRY_S })).toBeUndefined();
+    expect(refusal({ validBefore: EXPIRES_S + VALID_BEFORE_AFTER_EXPIRY_S + 1n })).toBe('OUTLIVES_LINK');
+    // A link expiring mid-second counts from the next whole second.
+    const midSecond = new Date(Number(EXPIRES_S) * 1000 - 500);
+    expect(refusal({ validBefore: EXPIRES_S + VALID_BEFORE_AFTER_EXPIRY_S }, { expiresAt: midSecond })).toBe(
+      undefined,
+    );
+  });
+
+  it('explains every refusal in words', () => {
+    for (const message of Object.values(AUTHORIZATION_REFUSALS)) expect(message.length).toBeGreaterThan(10);
+  });
+});

@@ -1,0 +1,77 @@
+/**
+ * Gasless payment: an EIP-3009 `transferWithAuthorization`, as native USDC implements it. The customer signs a
+ * transfer of `value` from their address to the payment's deposit address, valid strictly between `validAfter`
+ * and `validBefore` (unix seconds), named by a random 32-byte nonce; anyone may submit it and pay the gas. The
+ * relayer spends gas on an authorization only once it is certain to pay this payment and nothing else: these
+ * checks come before any signature recovery, storage or transaction.
+ */
+export interface TransferAuthorization {
+  /** Lowercase addresses. */
+  readonly from: string;
+  readonly to: string;
+  readonly valueBaseUnits: bigint;
+  readonly validAfter: bigint;
+  readonly validBefore: bigint;
+  /** 0x and 64 lowercase hex digits. */
+  readonly nonce: string;
+}
+
+/** What the authorization must fit: the payment as it stands now. */
+export interface AuthorizationTerms {
+  /** Lowercase. */
+  readonly depositAddress: string;
+  /** Still missing: the price less what has arrived (never negative). */
+  readonly amountDueBaseUnits: bigint;
+  readonly expiresAt: Date;
+  readonly now: Date;
+}
+
+/**
+ * An authorization may outlive the link by this much: a customer who signs in the link's last minute must still
+ * be mined, and a transfer included in a block after expiry still counts (late). Beyond it the relayer could
+ * be asked to submit, days later, a transfer to a payment nobody watches any more.
+ */
+export const VALID_BEFORE_AFTER_EXPIRY_S = 600n;
+/** The least validity left when submitted: time for the relayer's transaction to be mined. */
+export const MIN_VALIDITY_LEFT_S = 60n;
+
+export type AuthorizationRefusal =
+  | 'WRONG_RECIPIENT'
+  | 'NOTHING_DUE'
+  | 'ZERO_VALUE'
+  | 'VALUE_ABOVE_DUE'
+  | 'SELF_TRANSFER'
+  | 'NOT_YET_VALID'
+  | 'EXPIRES_TOO_SOON'
+  | 'OUTLIVES_LINK';
+
+/** Why each refusal is one: shown to the customer as it is. */
+export const AUTHORIZATION_REFUSALS: Readonly<Record<AuthorizationRefusal, string>> = {
+  WRONG_RECIPIENT: 'The authorization pays another address than this payment’s deposit address',
+  NOTHING_DUE: 'Nothing is due on this payment any more',
+  ZERO_VALUE: 'The authorization transfers nothing',
+  VALUE_ABOVE_DUE: 'The authorization transfers more than is due on this payment',
+  SELF_TRANSFER: 'The authorization is signed by the deposit address itself',
+  NOT_YET_VALID: 'The authorization is not valid yet',
+  EXPIRES_TOO_SOON: 'The authorization expires too soon to be mined',
+  OUTLIVES_LINK: 'The authorization stays valid too long after the payment link expires',
+};
+
+/** The first reason this authorization cannot pay this payment, or undefined when it can. */
+export function refuseAuthorization(
+  authorization: TransferAuthorization,
+  terms: AuthorizationTerms,
+): AuthorizationRefusal | undefined {
+  const nowS = BigInt(Math.floor(terms.now.getTime() / 1000));
+  const expiresAtS = BigInt(Math.ceil(terms.expiresAt.getTime() / 1000));
+  if (authorization.to !== terms.depositAddress) return 'WRONG_RECIPIENT';
+  if (authorization.from === terms.depositAddress) return 'SELF_TRANSFER';
+  if (terms.amountDueBaseUnits <= 0n) return 'NOTHING_DUE';
+  if (authorization.valueBaseUnits <= 0n) return 'ZERO_VALUE';
+  if (authorization.valueBaseUnits > terms.amountDueBaseUnits) return 'VALUE_ABOVE_DUE';
+  // The token requires validAfter < block.timestamp < validBefore.
+  if (authorization.validAfter >= nowS) return 'NOT_YET_VALID';
+  if (authorization.validBefore < nowS + MIN_VALIDITY_LEFT_S) return 'EXPIRES_TOO_SOON';
+  if (authorization.validBefore > expiresAtS + VALID_BEFORE_AFTER_EXPIRY_S) return 'OUTLIVES_LINK';
+  return undefined;
+}
