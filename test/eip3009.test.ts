@@ -9,14 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testUsdcAbi } from '../src/adapters/chain/contractAbis.ts';
 import { deployFactory, deployTestUsdc } from '../src/adapters/chain/deployContracts.ts';
 import {
-  type AuthorizationDomain,
   isAuthorizationUsed,
   readAuthorizationDomain,
   recoverAuthorizer,
   TRANSFER_WITH_AUTHORIZATION_TYPES,
   transferWithAuthorizationCall,
 } from '../src/adapters/chain/eip3009.ts';
-import type { TransferAuthorization } from '../src/domain/transferAuthorization.ts';
+import type { AuthorizationDomain, TransferAuthorization } from '../src/domain/transferAuthorization.ts';
 import { type Anvil, startAnvil } from './helpers/anvil.ts';
 
 describe('EIP-3009 on a USDC-like token', () => {

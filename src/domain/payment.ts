@@ -1,6 +1,6 @@
 import { getAddress } from 'viem';
 import type { KeyMode } from './credentials.ts';
-import type { PaymentStatus, PaymentTerms } from './paymentStatus.ts';
+import type { PaymentState, PaymentStatus, PaymentTerms } from './paymentStatus.ts';
 import { derivePayoutState, type PayoutPolicy, type PayoutProgress, type PayoutState } from './payout.ts';
 import type { Quote } from './quote.ts';
 
@@ -97,4 +97,14 @@ export function payoutStateOf(
     policy,
     now,
   );
+}
+
+/**
+ * What the customer still has to send: the price less every transfer seen (final or not), never negative, and
+ * nothing once paid (a tolerated shortfall is not owed).
+ */
+export function amountDueBaseUnits(payment: Payment, state: PaymentState): bigint {
+  const price = payment.quote.usdcBaseUnits;
+  const seen = state.amountSeenBaseUnits;
+  return state.status === 'paid' || seen >= price ? 0n : price - seen;
 }

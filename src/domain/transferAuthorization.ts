@@ -16,6 +16,15 @@ export interface TransferAuthorization {
   readonly nonce: string;
 }
 
+/** The token's EIP-712 domain, read from the token itself: what the wallet is asked to sign over. */
+export interface AuthorizationDomain {
+  readonly name: string;
+  readonly version: string;
+  readonly chainId: number;
+  /** The token; checksummed. */
+  readonly verifyingContract: `0x${string}`;
+}
+
 /** What the authorization must fit: the payment as it stands now. */
 export interface AuthorizationTerms {
   /** Lowercase. */

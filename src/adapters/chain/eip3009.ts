@@ -15,9 +15,24 @@ import {
   parseSignature,
   recoverTypedDataAddress,
 } from 'viem';
-import type { TransferAuthorization } from '../../domain/transferAuthorization.ts';
+import type { AuthorizationChain } from '../../app/gasless/ports.ts';
+import type { AuthorizationDomain, TransferAuthorization } from '../../domain/transferAuthorization.ts';
+import { revertReasonOf } from './revertReason.ts';
 
 export const eip3009Abi = [
+  // ERC-6093's standard ERC-20 errors, so that a token built on them says why in words (FiatToken reverts with
+  // strings, which need no entry).
+  {
+    type: 'error',
+    name: 'ERC20InsufficientBalance',
+    inputs: [
+      { name: 'sender', type: 'address' },
+      { name: 'balance', type: 'uint256' },
+      { name: 'needed', type: 'uint256' },
+    ],
+  },
+  { type: 'error', name: 'ERC20InvalidSender', inputs: [{ name: 'sender', type: 'address' }] },
+  { type: 'error', name: 'ERC20InvalidReceiver', inputs: [{ name: 'receiver', type: 'address' }] },
   { type: 'function', name: 'name', inputs: [], outputs: [{ type: 'string' }], stateMutability: 'view' },
   { type: 'function', name: 'version', inputs: [], outputs: [{ type: 'string' }], stateMutability: 'view' },
   {
@@ -67,13 +82,6 @@ export const TRANSFER_WITH_AUTHORIZATION_TYPES = {
     { name: 'nonce', type: 'bytes32' },
   ],
 } as const;
-
-export interface AuthorizationDomain {
-  readonly name: string;
-  readonly version: string;
-  readonly chainId: number;
-  readonly verifyingContract: Address;
-}
 
 /**
  * The token's EIP-712 domain if it supports EIP-3009, else undefined. Supported means: it answers `name()`,
@@ -198,4 +206,47 @@ export function transferWithAuthorizationCall(authorization: TransferAuthorizati
       s,
     ],
   });
+}
+
+/**
+ * The gasless path's reads on one chain. The domain is read once per token and kept (a token's name, version
+ * and address do not change; the separator check would fail after an upgrade that changed them, and a restart
+ * reads it again); the relayer's call is simulated from the relayer's own address.
+ */
+export function authorizationChain(
+  client: PublicClient,
+  chainId: number,
+  relayerAddress: string,
+): AuthorizationChain {
+  const domains = new Map<string, Promise<AuthorizationDomain | undefined>>();
+  return {
+    chainId,
+    domainOf(token) {
+      const key = token.toLowerCase();
+      let domain = domains.get(key);
+      if (!domain) {
+        domain = readAuthorizationDomain(client, key, chainId);
+        domains.set(key, domain);
+        // A node that failed to answer is asked again next time.
+        domain.catch(() => domains.delete(key));
+      }
+      return domain;
+    },
+    recoverSigner: recoverAuthorizer,
+    isUsed: (token, authorizer, nonce) => isAuthorizationUsed(client, token, authorizer, nonce),
+    async refusalOf(token, authorization, signature) {
+      try {
+        await client.call({
+          account: getAddress(relayerAddress),
+          to: getAddress(token),
+          data: transferWithAuthorizationCall(authorization, signature),
+        });
+        return undefined;
+      } catch (error) {
+        const reason = revertReasonOf(error, eip3009Abi);
+        if (reason === undefined) throw error;
+        return reason;
+      }
+    },
+  };
 }

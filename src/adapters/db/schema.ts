@@ -237,6 +237,29 @@ export interface RelayerAccountsTable {
   observed_at: string;
 }
 
+/** A customer's signed EIP-3009 authorization and what became of it (migration 0014). */
+export interface GaslessAuthorizationsTable {
+  id: string;
+  payment_id: string;
+  chain_id: number;
+  token_address: string;
+  from_address: string;
+  to_address: string;
+  value_base_units: string;
+  valid_after: string;
+  valid_before: string;
+  nonce: string;
+  signature: string;
+  client_address: string;
+  status: string;
+  tx_hash: string | null;
+  gas_used: string | null;
+  fee_wei: string | null;
+  failure_reason: string | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
 export interface IdempotencyKeysTable {
   merchant_id: string;
   key: string;
@@ -264,6 +287,7 @@ export interface DatabaseSchema {
   settlement_items: SettlementItemsTable;
   relayer_transactions: RelayerTransactionsTable;
   relayer_accounts: RelayerAccountsTable;
+  gasless_authorizations: GaslessAuthorizationsTable;
 }
 
 export type { Generated };

@@ -14,6 +14,7 @@ import type { DatabaseHandle } from './database.ts';
 import { insertOutboxEvent } from './outbox.ts';
 import { toPayment } from './paymentRepository.ts';
 import type { DatabaseSchema, PaymentsTable, RelayerTransactionsTable, SettlementsTable } from './schema.ts';
+import { isUniqueViolation } from './uniqueViolation.ts';
 
 const SETTLEMENT_STATUSES: readonly SettlementStatus[] = ['pending', 'confirmed', 'failed'];
 const TRANSACTION_STATUSES: readonly RelayerTransactionStatus[] = [
@@ -68,12 +69,6 @@ function transactionRow(t: RelayerTransactionRecord): Selectable<RelayerTransact
     created_at: t.createdAt.toISOString(),
     broadcast_at: t.broadcastAt?.toISOString() ?? null,
   };
-}
-
-/** Both drivers' words for a unique index refusing a row. */
-function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
 export function settlementRepository(handle: DatabaseHandle): SettlementStore {

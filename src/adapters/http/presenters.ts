@@ -1,6 +1,6 @@
 import type { UnacceptedTransfer } from '../../app/ports.ts';
 import { formatMoney, formatUsdc } from '../../domain/money.ts';
-import { type Payment, paymentToken } from '../../domain/payment.ts';
+import { amountDueBaseUnits, type Payment, paymentToken } from '../../domain/payment.ts';
 import type { PaymentState } from '../../domain/paymentStatus.ts';
 import type { PayoutState } from '../../domain/payout.ts';
 import { formatRate } from '../../domain/quote.ts';
@@ -54,7 +54,6 @@ export function paymentStatusResponse(
 ) {
   const { quote } = payment;
   const token = paymentToken(payment);
-  const seen = state.amountSeenBaseUnits;
   return {
     payment_id: payment.id,
     status: state.status,
@@ -65,10 +64,7 @@ export function paymentStatusResponse(
     order_id: payment.orderId,
     usdc_amount: formatUsdc(quote.usdcBaseUnits),
     amount_received: formatUsdc(state.amountReceivedBaseUnits),
-    // What is still missing, counting transfers seen but not final yet: what the customer has left to send.
-    amount_due: formatUsdc(
-      state.status === 'paid' || seen >= quote.usdcBaseUnits ? 0n : quote.usdcBaseUnits - seen,
-    ),
+    amount_due: formatUsdc(amountDueBaseUnits(payment, state)),
     expires_at: payment.expiresAt.toISOString(),
     ...depositFields(payment),
     ...(token ? { token_address: token.address, token_symbol: token.symbol } : {}),

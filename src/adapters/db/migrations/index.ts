@@ -10,6 +10,7 @@ import * as dropSupersededPaymentIndex from './0010_drop_superseded_payment_inde
 import * as payouts from './0011_payouts.ts';
 import * as hardening from './0012_hardening.ts';
 import * as acceptedTokens from './0013_accepted_tokens.ts';
+import * as gaslessAuthorizations from './0014_gasless_authorizations.ts';
 
 /** Every migration, in order. Names sort lexically; a migration, once released, is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '0011_payouts': payouts,
   '0012_hardening': hardening,
   '0013_accepted_tokens': acceptedTokens,
+  '0014_gasless_authorizations': gaslessAuthorizations,
 };

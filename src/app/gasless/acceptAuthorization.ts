@@ -1,0 +1,108 @@
+import { randomToken } from '../../domain/credentials.ts';
+import { PaylinkError } from '../../domain/errors.ts';
+import { amountDueBaseUnits, paymentTerms } from '../../domain/payment.ts';
+import { derivePaymentState } from '../../domain/paymentStatus.ts';
+import {
+  AUTHORIZATION_REFUSALS,
+  refuseAuthorization,
+  type TransferAuthorization,
+} from '../../domain/transferAuthorization.ts';
+import type { Clock, Ledger, PaymentStore } from '../ports.ts';
+import type { AuthorizationChain, GaslessAuthorization, GaslessStore } from './ports.ts';
+
+export interface AcceptAuthorizationDeps {
+  readonly payments: Pick<PaymentStore, 'findById'>;
+  readonly ledger: Pick<Ledger, 'listTransfers'>;
+  readonly gasless: GaslessStore;
+  /** The chains gasless payment is offered on (an operator may switch it off: then none). */
+  readonly chains: readonly AuthorizationChain[];
+  readonly clock: Clock;
+}
+
+export interface AcceptAuthorizationInput {
+  readonly paymentId: string;
+  readonly authorization: TransferAuthorization;
+  readonly signature: string;
+  readonly clientAddress: string;
+}
+
+/**
+ * Takes a customer's signed EIP-3009 authorization for a payment, to be relayed by the worker. Everything that
+ * could make the relayer spend gas for nothing is checked first, cheapest first: the payment and what is still
+ * due, the authorization's terms, the token's support, the signature, the nonce, then a simulation of the very
+ * call the relayer will make (the token's own reason, e.g. a balance too low, is passed on). Nothing is stored
+ * unless all of that holds, and a payment never has two authorizations in flight.
+ */
+export async function acceptAuthorization(
+  deps: AcceptAuthorizationDeps,
+  input: AcceptAuthorizationInput,
+): Promise<GaslessAuthorization> {
+  const payment = await deps.payments.findById(input.paymentId);
+  if (!payment?.deposit) throw new PaylinkError('NOT_FOUND', 'Payment not found');
+  const { deposit } = payment;
+  const chain = deps.chains.find((c) => c.chainId === deposit.chainId);
+  if (!chain)
+    throw new PaylinkError(
+      'GASLESS_UNAVAILABLE',
+      'Gasless payment is not offered here; send USDC from your wallet',
+    );
+
+  const now = deps.clock.now();
+  const state = derivePaymentState(paymentTerms(payment), await deps.ledger.listTransfers(payment.id), now);
+  // A transfer mined after expiry still counts (late), but nobody should be asked to sign one then.
+  if (now.getTime() > payment.expiresAt.getTime())
+    throw new PaylinkError('PAYMENT_EXPIRED', 'This payment link has expired');
+  const { authorization } = input;
+  const refusal = refuseAuthorization(authorization, {
+    depositAddress: deposit.depositAddress.toLowerCase(),
+    amountDueBaseUnits: amountDueBaseUnits(payment, state),
+    expiresAt: payment.expiresAt,
+    now,
+  });
+  if (refusal) throw new PaylinkError('VALIDATION_ERROR', AUTHORIZATION_REFUSALS[refusal]);
+
+  const token = deposit.tokenAddress.toLowerCase();
+  const domain = await chain.domainOf(token);
+  if (!domain)
+    throw new PaylinkError(
+      'GASLESS_UNAVAILABLE',
+      'This token does not support signed transfers; send it from your wallet',
+    );
+  const signer = await chain.recoverSigner(domain, authorization, input.signature);
+  if (signer !== authorization.from)
+    throw new PaylinkError(
+      'VALIDATION_ERROR',
+      'The signature does not match the authorization: nothing was sent',
+    );
+  if (await chain.isUsed(token, authorization.from, authorization.nonce))
+    throw new PaylinkError('AUTHORIZATION_USED', 'This authorization was already used; sign a new one');
+  const tokenRefusal = await chain.refusalOf(token, authorization, input.signature);
+  if (tokenRefusal !== undefined)
+    throw new PaylinkError('VALIDATION_ERROR', `The token would refuse this transfer: ${tokenRefusal}`);
+
+  const record: GaslessAuthorization = {
+    ...authorization,
+    id: `gas_${randomToken(22)}`,
+    paymentId: payment.id,
+    chainId: deposit.chainId,
+    tokenAddress: token,
+    signature: input.signature.toLowerCase(),
+    clientAddress: input.clientAddress,
+    status: 'pending',
+    txHash: null,
+    gasUsed: null,
+    feeWei: null,
+    failureReason: null,
+    createdAt: now,
+    finishedAt: null,
+  };
+  const outcome = await deps.gasless.insert(record);
+  if (outcome === 'nonce-used')
+    throw new PaylinkError('AUTHORIZATION_USED', 'This authorization was already submitted; sign a new one');
+  if (outcome === 'in-flight')
+    throw new PaylinkError(
+      'AUTHORIZATION_IN_FLIGHT',
+      'A signed payment for this link is already on its way; wait for it',
+    );
+  return record;
+}

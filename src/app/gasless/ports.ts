@@ -1,0 +1,58 @@
+import type { AuthorizationDomain, TransferAuthorization } from '../../domain/transferAuthorization.ts';
+
+export type GaslessStatus = 'pending' | 'sent' | 'mined' | 'failed';
+
+/** A customer's signed authorization as stored, and what became of it. */
+export interface GaslessAuthorization extends TransferAuthorization {
+  /** `gas_…` */
+  readonly id: string;
+  readonly paymentId: string;
+  readonly chainId: number;
+  /** Lowercase. */
+  readonly tokenAddress: string;
+  readonly signature: string;
+  /** Who sent it to the checkout (for rate limits and abuse reports); never shown to merchants. */
+  readonly clientAddress: string;
+  readonly status: GaslessStatus;
+  readonly txHash: string | null;
+  readonly gasUsed: bigint | null;
+  readonly feeWei: bigint | null;
+  readonly failureReason: string | null;
+  readonly createdAt: Date;
+  readonly finishedAt: Date | null;
+}
+
+export type GaslessInsertOutcome = 'inserted' | 'nonce-used' | 'in-flight';
+
+export interface GaslessStore {
+  /**
+   * Stores a new `pending` authorization, unless the token's (authorizer, nonce) was submitted before
+   * (`nonce-used`) or the payment already has one pending or sent (`in-flight`).
+   */
+  insert(authorization: GaslessAuthorization): Promise<GaslessInsertOutcome>;
+  listForPayment(paymentId: string): Promise<GaslessAuthorization[]>;
+}
+
+/** What the gasless path reads from one chain, each read before any gas is spent. */
+export interface AuthorizationChain {
+  readonly chainId: number;
+  /** The token's domain when it supports EIP-3009, else undefined (a token without it pays with gas). */
+  domainOf(token: string): Promise<AuthorizationDomain | undefined>;
+  /** Who signed it over that domain (lowercase), or undefined for a malformed signature. */
+  recoverSigner(
+    domain: AuthorizationDomain,
+    authorization: TransferAuthorization,
+    signature: string,
+  ): Promise<string | undefined>;
+  /** Whether the token has already used (or seen canceled) this nonce of this authorizer. */
+  isUsed(token: string, authorizer: string, nonce: string): Promise<boolean>;
+  /**
+   * Why the token would refuse to execute it now, in its own words (balance, blacklist, pause…), found by
+   * simulating the relayer's call; undefined when it would go through.
+   */
+  refusalOf(
+    token: string,
+    authorization: TransferAuthorization,
+    signature: string,
+  ): Promise<string | undefined>;
+}
