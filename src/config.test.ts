@@ -109,3 +109,52 @@ describe('the test-mode chain', () => {
     }
   });
 });
+
+describe('PAYLINK_PUBLIC_RPC_URL', () => {
+  it("overrides the network preset's public RPC, for the wallet button only", () => {
+    expect(loadConfig({ PAYLINK_NETWORK: 'polygon' }).chain.publicRpcUrl).toBe('https://polygon-rpc.com');
+    const config = loadConfig({
+      PAYLINK_NETWORK: 'polygon',
+      PAYLINK_RPC_URL: 'https://polygon.provider.example/v2/secret-key',
+      PAYLINK_PUBLIC_RPC_URL: 'https://rpc.pay.example.com/',
+    });
+    expect(config.chain.publicRpcUrl).toBe('https://rpc.pay.example.com');
+    expect(config.chain.rpcUrls).toEqual(['https://polygon.provider.example/v2/secret-key']);
+    // Another test network keeps its own preset.
+    const withAmoy = loadConfig({
+      PAYLINK_NETWORK: 'polygon',
+      PAYLINK_TEST_NETWORK: 'amoy',
+      PAYLINK_PUBLIC_RPC_URL: 'https://rpc.pay.example.com',
+    });
+    expect(withAmoy.testChain?.publicRpcUrl).toBe('https://rpc-amoy.polygon.technology');
+    // The sandbox has none unless told (the service offers its own node), and then both modes share it.
+    expect(loadConfig({}).chain.publicRpcUrl).toBeUndefined();
+    const sandbox = loadConfig({ PAYLINK_PUBLIC_RPC_URL: 'http://192.168.1.5:8545' });
+    expect(sandbox.chain.publicRpcUrl).toBe('http://192.168.1.5:8545');
+    expect(sandbox.testChain?.publicRpcUrl).toBe('http://192.168.1.5:8545');
+  });
+
+  it('takes http only on the sandbox or a loopback host', () => {
+    expect(
+      loadConfig({ PAYLINK_NETWORK: 'amoy', PAYLINK_PUBLIC_RPC_URL: 'http://127.0.0.1:8545' }).chain
+        .publicRpcUrl,
+    ).toBe('http://127.0.0.1:8545');
+    expect(
+      loadConfig({ PAYLINK_NETWORK: 'amoy', PAYLINK_PUBLIC_RPC_URL: 'http://localhost:8545' }).chain
+        .publicRpcUrl,
+    ).toBe('http://localhost:8545');
+  });
+
+  it.each([
+    ['polygon', 'http://rpc.example.com'],
+    ['polygon', 'ftp://rpc.example.com'],
+    ['polygon', 'wss://rpc.example.com'],
+    ['polygon', 'not a url'],
+    ['sandbox', 'https://user:hunter2@rpc.example.com'],
+  ])('stops on %s with %s, naming it and never echoing it', (network, value) => {
+    const load = () => loadConfig({ PAYLINK_NETWORK: network, PAYLINK_PUBLIC_RPC_URL: value });
+    expect(load).toThrow(ConfigError);
+    expect(load).toThrow('PAYLINK_PUBLIC_RPC_URL');
+    expect(load).not.toThrow(/hunter2/);
+  });
+});

@@ -109,6 +109,11 @@ export interface ChainConfig {
   readonly acceptedTokens: readonly TokenSetting[];
   /** Tokens recorded when sent to a payment, but never counted (PAYLINK_NOTICED_TOKENS). */
   readonly noticedTokens: readonly TokenSetting[];
+  /**
+   * The public RPC the checkout's wallet button offers (wallet_addEthereumChain): PAYLINK_PUBLIC_RPC_URL, else
+   * the network preset's. Shown to every customer, so never a provider URL with an API key.
+   */
+  readonly publicRpcUrl: string | undefined;
   readonly factoryAddress: Address | undefined;
   readonly treasuryAddress: Address | undefined;
   readonly relayerKey: Hex | undefined;
@@ -396,6 +401,7 @@ const envSchema = z.object({
   PAYLINK_READY_MAX_STALL: duration('PAYLINK_READY_MAX_STALL').default(120_000),
   PAYLINK_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PAYLINK_RPC_URL: rpcUrlList('PAYLINK_RPC_URL'),
+  PAYLINK_PUBLIC_RPC_URL: url.optional(),
   PAYLINK_USDC_ADDRESS: address('PAYLINK_USDC_ADDRESS').optional(),
   PAYLINK_ACCEPTED_TOKENS: z.string().optional(),
   PAYLINK_NOTICED_TOKENS: z.string().optional(),
@@ -537,6 +543,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           ? e.PAYLINK_RPC_URL
           : [SANDBOX_RPC_URL],
       usdcAddress: e.PAYLINK_USDC_ADDRESS ?? preset.usdcAddress,
+      publicRpcUrl: publicRpcUrl(e.PAYLINK_PUBLIC_RPC_URL, e.PAYLINK_NETWORK) ?? preset.publicRpcUrl,
       ...tokenSettings(
         preset,
         e.PAYLINK_USDC_ADDRESS ?? preset.usdcAddress,
@@ -582,6 +589,8 @@ function testChainConfig(e: z.infer<typeof envSchema>, live: ChainConfig): Chain
     chainId: preset.chainId,
     rpcUrls,
     usdcAddress: e.PAYLINK_TEST_USDC_ADDRESS ?? (same ? live.usdcAddress : preset.usdcAddress),
+    // PAYLINK_PUBLIC_RPC_URL is the live network's: another test network keeps its preset.
+    publicRpcUrl: same ? live.publicRpcUrl : preset.publicRpcUrl,
     // The live chain's token choices when it is the same network; the network's defaults otherwise.
     ...(same
       ? { acceptedTokens: live.acceptedTokens, noticedTokens: live.noticedTokens }
@@ -598,6 +607,23 @@ function testChainConfig(e: z.infer<typeof envSchema>, live: ChainConfig): Chain
     // A block number means nothing on another chain.
     startBlock: e.PAYLINK_TEST_START_BLOCK ?? (same ? live.startBlock : undefined),
   };
+}
+
+/**
+ * PAYLINK_PUBLIC_RPC_URL: https, or http only on the sandbox or to a loopback host (a customer's browser cannot
+ * reach anything else over plain http safely). Never with credentials: every customer's wallet is handed it.
+ */
+function publicRpcUrl(setting: string | undefined, network: Network): string | undefined {
+  if (setting === undefined) return undefined;
+  const parsed = new URL(setting);
+  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(parsed.hostname);
+  if (parsed.protocol === 'http:' && network !== 'sandbox' && !loopback)
+    throw new ConfigError(
+      'Invalid configuration:\n  PAYLINK_PUBLIC_RPC_URL must be an https URL (http only on the sandbox or a loopback host)',
+    );
+  if (parsed.username || parsed.password)
+    throw new ConfigError('Invalid configuration:\n  PAYLINK_PUBLIC_RPC_URL must not carry credentials');
+  return setting;
 }
 
 /**
