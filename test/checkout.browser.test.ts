@@ -2,7 +2,9 @@
  * The checkout page in a real browser (Debian's Chromium driven by playwright-core), served by the real
  * checkout server on a real port, for payments on a real chain (anvil) recorded by the real chain watcher.
  * A test wallet is injected as an EIP-1193 provider backed by an anvil account (anvil's accounts are unlocked,
- * so eth_sendTransaction goes straight to the node). Screenshots of every state land in test-results/checkout/.
+ * so eth_sendTransaction goes straight to the node), or several announced through EIP-6963. Screenshots of every
+ * state land in test-results/checkout-<name>.png. Every page opened here must log no console error and throw
+ * nothing (checked after each test).
  *
  * Nothing here asserts on time: each step waits for the page to show a state, within generous limits.
  */
@@ -12,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { type Address, parseEventLogs } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { testUsdcAbi } from '../src/adapters/chain/contractAbis.ts';
 import { depositPlanner } from '../src/adapters/chain/depositPlanner.ts';
 import { buildCheckoutApp } from '../src/adapters/checkout/buildCheckoutApp.ts';
@@ -35,7 +37,7 @@ declare const document: {
 };
 declare const navigator: { clipboard: { readText(): Promise<string> } };
 
-const SCREENSHOTS = 'test-results/checkout';
+const SCREENSHOTS = 'test-results';
 const CHROMIUM = process.env.PAYLINK_CHROMIUM ?? '/usr/bin/chromium';
 /** Generous: the machines are shared; a state that never comes still fails, just not on a stopwatch. */
 const UI_TIMEOUT_MS = 30_000;
@@ -46,7 +48,12 @@ const EMPTY_ACCOUNT = 3;
 let h: ChainHarness;
 let checkout: FastifyInstance;
 let checkoutUrl: string;
+/** The same checkout, for a network with a block explorer (links on each transfer). */
+let explorerCheckout: FastifyInstance;
+let explorerCheckoutUrl: string;
 let browser: Browser;
+/** Console errors and uncaught exceptions of every page opened with `open`, checked after each test. */
+let pageErrors: string[] = [];
 let newPayment: (amount: string, currency?: string) => Promise<Payment>;
 
 beforeAll(async () => {
@@ -99,6 +106,14 @@ beforeAll(async () => {
     pollIntervalMs: 200,
   });
   checkoutUrl = await checkout.listen({ host: '127.0.0.1', port: 0 });
+  explorerCheckout = await buildCheckoutApp({
+    ...h.stores,
+    clock: h.clock,
+    logger,
+    network: { name: 'Polygon', chainId: h.anvil.chain.id, explorerUrl: 'https://polygonscan.com' },
+    pollIntervalMs: 200,
+  });
+  explorerCheckoutUrl = await explorerCheckout.listen({ host: '127.0.0.1', port: 0 });
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: [
@@ -113,8 +128,15 @@ beforeAll(async () => {
   });
 });
 
+afterEach(() => {
+  const errors = pageErrors;
+  pageErrors = [];
+  expect(errors).toEqual([]);
+});
+
 afterAll(async () => {
   await browser?.close();
+  await explorerCheckout?.close();
   await checkout?.close();
   await h?.close();
 });
@@ -128,7 +150,18 @@ interface WalletOptions {
   readonly knowsChain?: boolean;
   /** Methods the user rejects (EIP-1193 code 4001). */
   readonly reject?: readonly string[];
+  /**
+   * Wallets announced through EIP-6963, each its own provider with its own anvil account and call log
+   * (`__walletCallsBy[name]`); window.ethereum is then the first of them, as extensions do.
+   */
+  readonly announce?: readonly { readonly name: string; readonly accountIndex: number }[];
+  /** No wallet at all: neither window.ethereum nor an announcement. */
+  readonly none?: boolean;
 }
+
+const WALLET_ICON = `data:image/svg+xml,${encodeURIComponent(
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><rect width="24" height="24" rx="6" fill="#f59e0b"/><circle cx="12" cy="12" r="5" fill="#fff"/></svg>',
+)}`;
 
 /**
  * A browser context with a test wallet injected as `window.ethereum`, EIP-1193 style: account and chain
@@ -136,7 +169,8 @@ interface WalletOptions {
  * binding (outside the page, as a wallet extension does, so the page's CSP connect-src is not involved).
  */
 async function walletContext(options: WalletOptions = {}, contextOptions = {}): Promise<BrowserContext> {
-  const context = await browser.newContext({ locale: 'en-GB', ...contextOptions });
+  const context = await browser.newContext({ locale: 'en-GB', timezoneId: 'UTC', ...contextOptions });
+  if (options.none) return context;
   await context.exposeFunction('__anvilRpc', async (method: string, params: unknown[]) => {
     const response = await fetch(h.anvil.rpcUrl, {
       method: 'POST',
@@ -147,49 +181,79 @@ async function walletContext(options: WalletOptions = {}, contextOptions = {}): 
   });
   const account = h.anvil.addresses[options.accountIndex ?? ROLES.customer]!;
   await context.addInitScript(
-    ({ account, chainId, startChainId, knowsChain, reject }) => {
+    ({ account, chainId, startChainId, knowsChain, reject, announce, icon }) => {
       type RpcAnswer = { result?: unknown; error?: { code: number; message: string } };
+      type Call = { method: string; params: unknown };
       const w = window as unknown as {
         __anvilRpc(method: string, params: unknown[]): Promise<RpcAnswer>;
-        __walletCalls: { method: string; params: unknown }[];
+        __walletCalls: Call[];
+        __walletCallsBy: Record<string, Call[]>;
         ethereum: unknown;
+        addEventListener(type: string, listener: () => void): void;
+        dispatchEvent(event: unknown): boolean;
+        CustomEvent: new (type: string, init: { detail: unknown }) => unknown;
       };
-      let current = startChainId;
-      const known = new Set(['0x1', ...(knowsChain ? [chainId] : [])]);
       const fail = (code: number, message: string) => Object.assign(new Error(message), { code });
-      w.__walletCalls = [];
-      w.ethereum = {
-        isTestWallet: true,
-        async request({ method, params }: { method: string; params?: unknown[] }) {
-          w.__walletCalls.push({ method, params });
-          if (reject.includes(method)) throw fail(4001, 'User rejected the request.');
-          switch (method) {
-            case 'eth_requestAccounts':
-            case 'eth_accounts':
-              return [account];
-            case 'eth_chainId':
-              return current;
-            case 'wallet_switchEthereumChain': {
-              const [{ chainId: wanted }] = params as [{ chainId: string }];
-              if (!known.has(wanted)) throw fail(4902, `Unrecognized chain ID ${wanted}`);
-              current = wanted;
-              return null;
+      const wallet = (account: string, calls: Call[]) => {
+        let current = startChainId;
+        const known = new Set(['0x1', ...(knowsChain ? [chainId] : [])]);
+        return {
+          isTestWallet: true,
+          async request({ method, params }: { method: string; params?: unknown[] }) {
+            calls.push({ method, params });
+            if (reject.includes(method)) throw fail(4001, 'User rejected the request.');
+            switch (method) {
+              case 'eth_requestAccounts':
+              case 'eth_accounts':
+                return [account];
+              case 'eth_chainId':
+                return current;
+              case 'wallet_switchEthereumChain': {
+                const [{ chainId: wanted }] = params as [{ chainId: string }];
+                if (!known.has(wanted)) throw fail(4902, `Unrecognized chain ID ${wanted}`);
+                current = wanted;
+                return null;
+              }
+              case 'wallet_addEthereumChain': {
+                const [added] = params as [{ chainId: string }];
+                known.add(added.chainId);
+                current = added.chainId; // as MetaMask does once the user approves
+                return null;
+              }
+              default: {
+                if (current !== chainId) throw fail(4100, 'test wallet: the node is only reachable on anvil');
+                const answer = await w.__anvilRpc(method, params ?? []);
+                if (answer.error) throw fail(answer.error.code, answer.error.message);
+                return answer.result;
+              }
             }
-            case 'wallet_addEthereumChain': {
-              const [added] = params as [{ chainId: string }];
-              known.add(added.chainId);
-              current = added.chainId; // as MetaMask does once the user approves
-              return null;
-            }
-            default: {
-              if (current !== chainId) throw fail(4100, 'test wallet: the node is only reachable on anvil');
-              const answer = await w.__anvilRpc(method, params ?? []);
-              if (answer.error) throw fail(answer.error.code, answer.error.message);
-              return answer.result;
-            }
-          }
-        },
+          },
+        };
       };
+      w.__walletCalls = [];
+      w.__walletCallsBy = {};
+      if (announce.length === 0) {
+        w.ethereum = wallet(account, w.__walletCalls);
+        return;
+      }
+      // EIP-6963: each wallet answers every request for providers, and announces itself once at load.
+      const wallets = announce.map(({ name, account }, i) => {
+        w.__walletCallsBy[name] = [];
+        const info = Object.freeze({
+          uuid: `00000000-0000-4000-8000-00000000000${i}`,
+          name,
+          icon,
+          rdns: `test.wallet${i}`,
+        });
+        return Object.freeze({ info, provider: wallet(account, w.__walletCallsBy[name]!) });
+      });
+      w.ethereum = wallets[0]!.provider;
+      const announceAll = () => {
+        for (const detail of wallets)
+          w.dispatchEvent(new w.CustomEvent('eip6963:announceProvider', { detail }));
+      };
+      w.addEventListener('eip6963:requestProvider', announceAll);
+      announceAll();
     },
     {
       account,
@@ -197,16 +261,25 @@ async function walletContext(options: WalletOptions = {}, contextOptions = {}): 
       startChainId: options.startChainId ?? '0x1',
       knowsChain: options.knowsChain ?? false,
       reject: [...(options.reject ?? [])],
+      announce: (options.announce ?? []).map((a) => ({
+        name: a.name,
+        account: h.anvil.addresses[a.accountIndex]!,
+      })),
+      icon: WALLET_ICON,
     },
   );
   return context;
 }
 
-const payUrl = (payment: Payment) => `${checkoutUrl}/pay/${payment.id}`;
+const payUrl = (payment: Payment, base = checkoutUrl) => `${base}/pay/${payment.id}`;
 
-async function open(context: BrowserContext, payment: Payment): Promise<Page> {
+async function open(context: BrowserContext, payment: Payment, base = checkoutUrl): Promise<Page> {
   const page = await context.newPage();
-  const response = await page.goto(payUrl(payment));
+  page.on('console', (message) => {
+    if (message.type() === 'error') pageErrors.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => pageErrors.push(`pageerror: ${error.message}`));
+  const response = await page.goto(payUrl(payment, base));
   expect(response?.status()).toBe(200);
   // A marker that a reload would wipe: the page must reach its later states without one.
   await page.evaluate(() => {
@@ -225,7 +298,11 @@ async function stillSameDocument(page: Page): Promise<boolean> {
 }
 
 async function screenshot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true, animations: 'disabled' });
+  await page.screenshot({
+    path: `${SCREENSHOTS}/checkout-${name}.png`,
+    fullPage: true,
+    animations: 'disabled',
+  });
 }
 
 describe('checkout in Chromium', () => {
@@ -245,6 +322,19 @@ describe('checkout in Chromium', () => {
       await waitForStage(page, 'pay');
       expect(await page.locator('h1').textContent()).toBe('Chain Shop');
       expect(await page.locator('.price strong').textContent()).toBe('25.00 EUR');
+      // The rate and its lock until the expiry, in the browser's zone (UTC here), and the exchange fee up front.
+      const until = payment.expiresAt.toISOString().slice(11, 16);
+      expect(await page.locator('[data-rate]').textContent()).toBe(
+        `25.00 EUR = 27.00 USDC at 1.08 EUR/USDC, until ${until} UTC`,
+      );
+      expect(await page.locator('.fee').textContent()).toMatch(
+        /deducts its withdrawal fee from what arrives: send the amount shown plus any fee/,
+      );
+      // Desktop: the QR first, the wallet link below it, no "Show QR code" toggle.
+      expect(await page.getByText('Show QR code').isVisible()).toBe(false);
+      const qrBox = await page.locator('img[data-qr]').boundingBox();
+      const linkBox = await page.locator('[data-payment-link]').boundingBox();
+      expect(qrBox!.y).toBeLessThan(linkBox!.y);
       expect(await page.locator('#amount').textContent()).toBe('27.00');
       expect(await page.locator('#deposit-address').textContent()).toBe(deposit.depositAddress);
       expect(await page.locator('#token-address').textContent()).toBe(h.usdc);
@@ -265,7 +355,7 @@ describe('checkout in Chromium', () => {
       expect(await page.getByRole('button', { name: 'Pay with browser wallet' }).isVisible()).toBe(true);
       expect(await page.getByRole('button', { name: 'Copy the deposit address' }).isVisible()).toBe(true);
       expect(await page.locator('[data-countdown]').textContent()).toMatch(/^(1:00:00|59:\d\d)$/);
-      await screenshot(page, '01-waiting');
+      await screenshot(page, 'waiting');
 
       // The copy button puts the exact address on the clipboard.
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: checkoutUrl });
@@ -300,7 +390,7 @@ describe('checkout in Chromium', () => {
       // (Playwright's getByText skips <noscript>, so this one is found by its class.)
       const notice = page.locator('section[data-stage="pay"] .notice', { hasText: 'JavaScript is off' });
       expect(await notice.isVisible()).toBe(true);
-      await screenshot(page, '02-no-javascript');
+      await screenshot(page, 'no-javascript');
     } finally {
       await noScript.close();
     }
@@ -358,10 +448,8 @@ describe('checkout in Chromium', () => {
       // The chain watcher sees it: processing (not final yet) → the page shows "confirming".
       await h.poll();
       await waitForStage(page, 'confirming');
-      expect(await page.locator('section[data-stage="confirming"] [data-field="txid"]').textContent()).toBe(
-        hash,
-      );
-      await screenshot(page, '03-confirming');
+      expect(await page.locator('section[data-stage="confirming"] [data-t="txid"]').textContent()).toBe(hash);
+      await screenshot(page, 'confirming');
 
       // Final → paid: the success screen, its transaction and the merchant's return link, same document.
       await h.finalizeAll();
@@ -369,34 +457,92 @@ describe('checkout in Chromium', () => {
       await waitForStage(page, 'paid');
       const paid = page.locator('section[data-stage="paid"]');
       expect(await paid.locator('h2').textContent()).toBe('Payment complete');
-      expect(await paid.locator('[data-field="txid"]').textContent()).toBe(hash);
-      expect(await paid.locator('[data-field="received"]').textContent()).toBe('27.00');
+      expect(await paid.locator('[data-t="txid"]').allTextContents()).toEqual([hash]);
+      expect(await paid.locator('[data-field="received"]').first().textContent()).toBe('27.00');
       expect(await paid.getByRole('link', { name: 'Return to Chain Shop' }).getAttribute('href')).toBe(
         RETURN_URL,
       );
       expect(await page.locator('[data-live]').textContent()).toBe('Payment complete');
       expect(await stillSameDocument(page)).toBe(true);
-      await screenshot(page, '04-paid');
+      await screenshot(page, 'paid');
     } finally {
       await context.close();
     }
   });
 
-  it('tells the customer clearly: no wallet, rejected, wrong chain, insufficient balance', async () => {
+  it('lists every wallet announced through EIP-6963 and pays with the one chosen', async () => {
+    const payment = await newPayment('25', 'EUR');
+    // The first wallet holds no USDC: paying with it would stop at the balance check.
+    const context = await walletContext({
+      knowsChain: true,
+      announce: [
+        { name: 'Empty Wallet', accountIndex: EMPTY_ACCOUNT },
+        { name: 'Funded Wallet', accountIndex: ROLES.customer },
+      ],
+    });
+    try {
+      const page = await open(context, payment);
+      const chooser = page.getByRole('group', { name: 'Choose the wallet to pay with' });
+      await chooser.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+      // One button per wallet, named and with its icon; the single button is gone.
+      expect(await chooser.getByRole('button').allTextContents()).toEqual([
+        'Pay with Empty Wallet',
+        'Pay with Funded Wallet',
+      ]);
+      expect(await page.getByRole('button', { name: 'Pay with browser wallet' }).isVisible()).toBe(false);
+      const icons = chooser.locator('img');
+      expect(await icons.count()).toBe(2);
+      for (const icon of await icons.all()) {
+        expect(await icon.getAttribute('src')).toBe(WALLET_ICON);
+        expect(
+          await icon.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
+        ).toBeGreaterThan(0);
+      }
+      await screenshot(page, 'wallet-chooser');
+
+      await chooser.getByRole('button', { name: 'Pay with Funded Wallet' }).click();
+      await page
+        .locator('[data-wallet-message="sent"]')
+        .waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+      const calls = await page.evaluate(
+        () =>
+          (window as unknown as { __walletCallsBy: Record<string, { method: string }[]> }).__walletCallsBy,
+      );
+      expect(calls['Empty Wallet']).toEqual([]);
+      expect(calls['Funded Wallet']!.map((c) => c.method).at(-1)).toBe('eth_sendTransaction');
+      // While it is on its way, neither wallet can send it twice.
+      for (const button of await chooser.getByRole('button').all())
+        expect(await button.isDisabled()).toBe(true);
+      await h.poll();
+      await waitForStage(page, 'confirming');
+      expect(await h.balanceOf(payment.deposit!.depositAddress)).toBe(27_000_000n);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('shows no wallet button when the browser has no wallet', async () => {
+    const payment = await newPayment('12.5');
+    const context = await walletContext({ none: true });
+    try {
+      const page = await open(context, payment);
+      // The script has run (the copy buttons it reveals are there) and the page has loaded.
+      await page
+        .getByRole('button', { name: 'Copy the deposit address' })
+        .waitFor({ timeout: UI_TIMEOUT_MS });
+      await page.waitForLoadState('load');
+      expect(await page.getByRole('button', { name: /^Pay with/ }).count()).toBe(0);
+      expect(await page.locator('[data-wallet]').isVisible()).toBe(false);
+      await screenshot(page, 'no-wallet');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('tells the customer clearly: rejected, wrong chain, insufficient balance', async () => {
     const payment = await newPayment('12.5');
     const message = (page: Page, kind: string) => page.locator(`[data-wallet-message="${kind}"]`);
     const click = (page: Page) => page.getByRole('button', { name: 'Pay with browser wallet' }).click();
-
-    const noWallet = await browser.newContext({ locale: 'en-GB' });
-    try {
-      const page = await open(noWallet, payment);
-      await click(page);
-      await message(page, 'none').waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-      expect(await message(page, 'none').textContent()).toMatch(/^No browser wallet was found/);
-      await screenshot(page, '05-wallet-none');
-    } finally {
-      await noWallet.close();
-    }
 
     const cases: [string, WalletOptions, RegExp][] = [
       ['rejected', { knowsChain: true, reject: ['eth_sendTransaction'] }, /rejected in your wallet/],
@@ -422,12 +568,52 @@ describe('checkout in Chromium', () => {
         expect(await page.locator('[data-wallet-message]:visible').count()).toBe(1);
         // Nothing was sent, and the customer may try again.
         expect(await page.getByRole('button', { name: 'Pay with browser wallet' }).isEnabled()).toBe(true);
-        await screenshot(page, `06-wallet-${kind}`);
+        await screenshot(page, `wallet-${kind}`);
       } finally {
         await context.close();
       }
     }
     expect(await h.balanceOf(payment.deposit!.depositAddress)).toBe(0n);
+  });
+
+  it('lists every transfer with its explorer link, and states an overpayment plainly', async () => {
+    const payment = await newPayment('25', 'EUR'); // 27.00 USDC
+    const context = await walletContext();
+    try {
+      const page = await open(context, payment, explorerCheckoutUrl);
+      const hashes = [
+        await h.pay(payment.deposit!.depositAddress, 20_000_000n),
+        await h.pay(payment.deposit!.depositAddress, 17_000_000n),
+      ];
+      await h.finalizeAll();
+      await h.poll();
+      await waitForStage(page, 'paid');
+      const paid = page.locator('section[data-stage="paid"]');
+      await paid.locator('[data-overpaid]').waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+      expect(await paid.locator('[data-overpaid]').textContent()).toBe(
+        'You sent 37.00 USDC, 10.00 USDC more than the price; the merchant can refund the difference.',
+      );
+      const items = paid.locator('[data-transfers] li');
+      expect(await items.count()).toBe(2);
+      for (const [i, hash] of hashes.entries()) {
+        const item = items.nth(i);
+        expect(await item.locator('[data-t="amount"]').textContent()).toBe(i === 0 ? '20.00' : '17.00');
+        expect(await item.locator('[data-t="txid"]').textContent()).toBe(hash);
+        expect(
+          await item.getByRole('link', { name: 'View on the block explorer' }).getAttribute('href'),
+        ).toBe(`https://polygonscan.com/tx/${hash}`);
+      }
+      // The rate belongs to the payment step, not the end screens.
+      expect(await page.locator('[data-rate]').isVisible()).toBe(false);
+      await screenshot(page, 'paid-overpaid-two-transfers');
+
+      // What the script built live is what the server renders on a fresh load.
+      const live = await paid.textContent();
+      await page.reload();
+      expect(await page.locator('section[data-stage="paid"]').textContent()).toBe(live);
+    } finally {
+      await context.close();
+    }
   });
 
   it('shows a partial payment with what remains, then the underpaid (failed) screen at expiry', async () => {
@@ -446,7 +632,7 @@ describe('checkout in Chromium', () => {
       // The QR and the wallet link now ask for the rest only.
       await page.locator('img[data-qr][src$="?amount=6000000"]').waitFor({ timeout: UI_TIMEOUT_MS });
       expect(await page.locator('[data-payment-link]').getAttribute('href')).toMatch(/&uint256=6000000$/);
-      await screenshot(page, '07-partial');
+      await screenshot(page, 'partial');
 
       h.clock.advance(PAYMENT_TTL_MS + 1_000);
       await waitForStage(page, 'failed');
@@ -455,7 +641,7 @@ describe('checkout in Chromium', () => {
       expect(await failed.textContent()).toMatch(/Only 4\.00 USDC of the 10\.00 USDC due arrived/);
       expect(await failed.textContent()).toMatch(/Contact them with the payment reference below/);
       expect(await stillSameDocument(page)).toBe(true);
-      await screenshot(page, '08-failed-underpaid');
+      await screenshot(page, 'failed-underpaid');
     } finally {
       await context.close();
     }
@@ -475,7 +661,7 @@ describe('checkout in Chromium', () => {
         RETURN_URL,
       );
       expect(await stillSameDocument(page)).toBe(true);
-      await screenshot(page, '09-expired');
+      await screenshot(page, 'expired');
     } finally {
       await context.close();
     }
@@ -501,7 +687,7 @@ describe('checkout in Chromium', () => {
       expect(framed.url()).not.toBe(payUrl(payment));
       expect(await framed.locator('#checkout').count()).toBe(0);
       expect(refusals.join('\n')).toMatch(/frame-ancestors/);
-      await screenshot(page, '10-iframe-refused');
+      await screenshot(page, 'iframe-refused');
     } finally {
       await context.close();
       await parent.close();
@@ -517,32 +703,54 @@ describe('checkout in Chromium', () => {
         expect(response?.status()).toBe(404);
         expect(await page.locator('h1').textContent()).toBe('Payment not found');
       }
-      await screenshot(page, '11-not-found');
+      await screenshot(page, 'not-found');
     } finally {
       await context.close();
     }
   });
 
-  it('is readable on a phone, in French, German and Spanish', async () => {
-    const payment = await newPayment('25', 'EUR');
+  it('is readable on a phone, in French, German and Spanish, with their own number formats', async () => {
     const phone = {
       viewport: { width: 390, height: 844 },
       isMobile: true,
       hasTouch: true,
       deviceScaleFactor: 2,
     };
-    for (const [locale, heading] of [
-      ['fr-FR', 'En attente de votre paiement'],
-      ['de-DE', 'Warten auf Ihre Zahlung'],
-      ['es-ES', 'Esperando su pago'],
+    for (const [locale, heading, rate] of [
+      ['fr-FR', 'En attente de votre paiement', '25,00 EUR = 27,00 USDC au taux de 1,08 EUR/USDC'],
+      ['de-DE', 'Warten auf Ihre Zahlung', '25,00 EUR = 27,00 USDC zum Kurs von 1,08 EUR/USDC'],
+      ['es-ES', 'Esperando su pago', '25,00 EUR = 27,00 USDC a 1,08 EUR/USDC'],
     ] as const) {
+      const payment = await newPayment('25', 'EUR');
       const context = await walletContext({}, { ...phone, locale });
       try {
         const page = await open(context, payment);
         expect(await page.locator('section[data-stage="pay"] h2').textContent()).toBe(heading);
+        expect(await page.locator('#amount').textContent()).toBe('27,00');
+        expect(await page.locator('[data-rate]').textContent()).toContain(rate);
         // Nothing wider than the screen: no sideways scrolling on a phone.
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-        await screenshot(page, `12-phone-${locale}`);
+        // The wallet link first, the QR code folded away behind its disclosure.
+        const link = page.locator('[data-payment-link]');
+        const toggle = page.locator('[data-qr-details] > summary');
+        expect(await link.isVisible()).toBe(true);
+        expect(await toggle.isVisible()).toBe(true);
+        expect((await link.boundingBox())!.y).toBeLessThan((await toggle.boundingBox())!.y);
+        expect(await page.locator('img[data-qr]').isVisible()).toBe(false);
+        await screenshot(page, `phone-${locale}`);
+        if (locale === 'de-DE') {
+          await toggle.click();
+          await page.locator('img[data-qr]').waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+          await screenshot(page, 'phone-de-DE-qr-shown');
+        }
+
+        // Live updates are written the same way: 4.50 arrives, 22,50 remain…
+        await h.pay(payment.deposit!.depositAddress, 4_500_000n);
+        await h.poll();
+        await page.locator('#amount').getByText('22,50', { exact: true }).waitFor({ timeout: UI_TIMEOUT_MS });
+        expect(await page.locator('[data-partial] [data-field="detected"]').textContent()).toBe('4,50');
+        // …and copied as a wallet reads them.
+        expect(await page.locator('#amount').getAttribute('data-value')).toBe('22.50');
       } finally {
         await context.close();
       }

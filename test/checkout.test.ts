@@ -141,7 +141,15 @@ describe.each(dialects)('checkout on %s', (dialect) => {
       expect(page).toContain('<h1>Corner Café</h1>');
       expect(page).toContain('<strong>25.00 EUR</strong>');
       // 25.00 EUR × 1.08 = 27.00 USDC
-      expect(page).toContain('<span id="amount" data-field="remaining">27.00</span> USDC');
+      expect(page).toContain('<span id="amount" data-field="remaining" data-value="27.00">27.00</span> USDC');
+      // The rate and how long it holds, and the exchange fee, up front.
+      expect(page).toContain(
+        `25.00 EUR = 27.00 USDC at 1.08 EUR/USDC, until <time datetime="${payment.expiresAt.toISOString()}" data-moment="time">`,
+      );
+      expect(page).toContain(
+        'It deducts its withdrawal fee from what arrives: send the amount shown plus any fee.',
+      );
+      expect(page).toMatch(/<link rel="icon" href="\/favicon\.svg\?v=[0-9a-f]{12}" type="image\/svg\+xml">/);
       expect(page).toContain('Sandbox (local anvil) · chain ID 31337');
       expect(page).toContain(
         `<code class="address small" id="token-address">${TEST_CHAIN.tokenAddress}</code>`,
@@ -179,6 +187,40 @@ describe.each(dialects)('checkout on %s', (dialect) => {
       }
     });
 
+    it('writes numbers and times in the page language, and copies the amount as a wallet reads it', async () => {
+      const { url, payment } = await createPayment({ amount: '1234.5' });
+      const cases = [
+        ['fr', '1\u202f333,26', '1\u202f234,50 EUR', '1,08 EUR/USDC'],
+        ['de', '1.333,26', '1.234,50 EUR', '1,08 EUR/USDC'],
+        ['es', '1333,26', '1234,50 EUR', '1,08 EUR/USDC'],
+        ['en', '1,333.26', '1,234.50 EUR', '1.08 EUR/USDC'],
+      ] as const;
+      for (const [language, usdc, price, rate] of cases) {
+        const page = (await get(`${url}?lang=${language}`)).body;
+        expect(page, language).toContain(`data-value="1333.26">${usdc}</span>`);
+        expect(page, language).toContain(`<strong>${price}</strong>`);
+        expect(page, language).toContain(rate);
+      }
+      expect((await get(`${url}?lang=de`)).body).toContain(
+        `1.234,50 EUR = 1.333,26 USDC zum Kurs von 1,08 EUR/USDC, gültig bis <time datetime="${payment.expiresAt.toISOString()}" data-moment="time">`,
+      );
+      // A USDC price has no rate to show.
+      const usdcPage = (await get((await createPayment({ amount: '10', currency: 'USDC' })).url)).body;
+      expect(usdcPage).not.toContain('data-rate');
+    });
+
+    it('serves a favicon, and stays small: page, script, stylesheet and icon under 60 KB', async () => {
+      const { id, url } = await createPayment();
+      const page = await get(url);
+      const icon = await get('/favicon.svg');
+      expect(icon.statusCode).toBe(200);
+      expect(icon.headers['content-type']).toBe('image/svg+xml');
+      let total = page.rawPayload.length + icon.rawPayload.length;
+      for (const asset of ['/assets/checkout.js', '/assets/checkout.css', `/pay/${id}/qr.svg`])
+        total += (await get(asset)).rawPayload.length;
+      expect(total).toBeLessThanOrEqual(60 * 1024);
+    });
+
     it('escapes a hostile merchant name everywhere it appears', async () => {
       const { url, payment } = await createPayment(
         { return_url: 'https://shop.example.test/back?a=1&b="x"' },
@@ -212,6 +254,8 @@ describe.each(dialects)('checkout on %s', (dialect) => {
         const response = await get(path);
         expect(response.headers, path).toMatchObject(EXPECTED_HEADERS);
       }
+      // Wallet icons announced through EIP-6963 are data: URIs; nothing else from outside the page.
+      expect(CONTENT_SECURITY_POLICY).toContain("img-src 'self' data:;");
       expect((await get(url)).headers['cache-control']).toBe('no-store');
       expect((await get(`/pay/${id}/status.json`)).headers['cache-control']).toBe('no-store');
       expect(CONTENT_SECURITY_POLICY).toContain("frame-ancestors 'none'");
@@ -330,6 +374,8 @@ describe.each(dialects)('checkout on %s', (dialect) => {
         amount_detected: '0.00',
         amount_remaining: '27.00',
         amount_remaining_base_units: '27000000',
+        amount_overpaid: '0.00',
+        transfers: [],
         expires_at: payment.expiresAt.toISOString(),
         seconds_left: 3600,
         paid_at: null,
@@ -361,6 +407,7 @@ describe.each(dialects)('checkout on %s', (dialect) => {
       expect(page).toMatch(/<p data-partial-confirming>/); // part of it still awaits finality
 
       await finalizeAll();
+      const first = `0x${(blockNumber * 7n).toString(16).padStart(64, 'a')}`;
       const last = await recordTransfer(payment, 17_000_000n, { final: false });
       expect(await status(id)).toMatchObject({
         status: 'processing',
@@ -377,17 +424,27 @@ describe.each(dialects)('checkout on %s', (dialect) => {
         txid: last,
         tx_url: null, // the sandbox has no explorer
         paid_at: h.clock.now().toISOString(),
+        amount_overpaid: '0.00',
+        transfers: [
+          { txid: first, amount: '10.00', final: true, tx_url: null },
+          { txid: last, amount: '17.00', final: true, tx_url: null },
+        ],
       });
       page = (await get(url)).body;
       expect(visibleStages(page)).toEqual(['paid']);
       expect(page).toContain('Payment complete');
-      expect(page).toContain(`<code class="hash" data-field="txid">${last}</code>`);
+      // Both transfers on the paid screen (no explorer link on the sandbox), and no overpayment stated.
+      const paid = page.slice(page.indexOf('data-stage="paid"'), page.indexOf('data-stage="expired"'));
+      expect(paid).toContain(`<code class="hash" data-t="txid">${first}</code>`);
+      expect(paid).toContain(`<code class="hash" data-t="txid">${last}</code>`);
+      expect(paid).toMatch(/<a data-t="link" href="#" hidden>/);
+      expect(paid).toMatch(/<p class="notice" data-overpaid hidden>/);
       expect(page).toContain(
         '<a class="button primary" href="https://shop.example.test/thanks">Return to Corner Café</a>',
       );
     });
 
-    it('links the transaction to the network explorer when there is one', async () => {
+    it('links each transfer to the network explorer when there is one, and states an overpayment', async () => {
       const polygonCheckout = await buildCheckoutApp({
         ...h.stores,
         clock: h.clock,
@@ -396,12 +453,25 @@ describe.each(dialects)('checkout on %s', (dialect) => {
       });
       try {
         const { id, payment } = await createPayment();
-        const tx = await recordTransfer(payment, payment.quote.usdcBaseUnits, { final: true });
+        const tx = await recordTransfer(payment, 20_000_000n, { final: true });
+        const extra = await recordTransfer(payment, 17_000_000n, { final: true });
         const response = await polygonCheckout.inject({ method: 'GET', url: `/pay/${id}/status.json` });
-        expect(response.json().tx_url).toBe(`https://polygonscan.com/tx/${tx}`);
+        expect(response.json()).toMatchObject({
+          tx_url: `https://polygonscan.com/tx/${extra}`,
+          amount_overpaid: '10.00',
+          transfers: [
+            { txid: tx, amount: '20.00', tx_url: `https://polygonscan.com/tx/${tx}` },
+            { txid: extra, amount: '17.00', tx_url: `https://polygonscan.com/tx/${extra}` },
+          ],
+        });
         const page = (await polygonCheckout.inject({ method: 'GET', url: `/pay/${id}` })).body;
-        expect(page).toContain(
-          `<a data-tx-link href="https://polygonscan.com/tx/${tx}">View on the block explorer</a>`,
+        for (const hash of [tx, extra])
+          expect(page).toContain(
+            `<a data-t="link" href="https://polygonscan.com/tx/${hash}">View on the block explorer</a>`,
+          );
+        // 37.00 sent for a 27.00 price: said plainly, without promising a refund the merchant decides.
+        expect(page).toMatch(
+          /<p class="notice" data-overpaid>You sent <strong class="nowrap"><span data-field="received">37\.00<\/span> USDC<\/strong>, <strong class="nowrap"><span data-field="overpaid">10\.00<\/span> USDC<\/strong> more than the price; the merchant can refund the difference\.<\/p>/,
         );
         expect(page).toContain('Polygon · chain ID 31337');
       } finally {

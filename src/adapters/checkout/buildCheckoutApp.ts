@@ -2,9 +2,11 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import { currentState, isPaymentId } from '../../app/getPaymentStatus.ts';
+import { isPaymentId } from '../../app/getPaymentStatus.ts';
 import type { Clock, Ledger, MerchantStore, PaymentStore } from '../../app/ports.ts';
 import type { ConnectionLimits } from '../../config.ts';
+import { paymentTerms } from '../../domain/payment.ts';
+import { derivePaymentState } from '../../domain/paymentStatus.ts';
 import {
   capConnectionsPerClient,
   connectionLimitOptions,
@@ -60,7 +62,7 @@ type PaymentRequest = FastifyRequest<{
  * different origin from the API, so the API's credentials and the page never share an origin).
  *
  * `GET /pay/:id` the page · `GET /pay/:id/status.json` its live status · `GET /pay/:id/qr.svg` its QR code ·
- * `GET /assets/*` its script and stylesheet. Unknown and malformed ids get the same 404.
+ * `GET /assets/*` its script and stylesheet · `GET /favicon.svg` its icon. Unknown and malformed ids get the same 404.
  */
 export async function buildCheckoutApp(deps: CheckoutDeps): Promise<FastifyInstance> {
   const pollIntervalMs = deps.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
@@ -69,9 +71,11 @@ export async function buildCheckoutApp(deps: CheckoutDeps): Promise<FastifyInsta
     : [deps.network as CheckoutNetwork];
   const script = loadAsset('checkout.js', 'text/javascript; charset=utf-8');
   const stylesheet = loadAsset('checkout.css', 'text/css; charset=utf-8');
+  const favicon = loadAsset('favicon.svg', 'image/svg+xml');
   const pageAssets: PageAssets = {
     script: `/assets/checkout.js?v=${script.version}`,
     stylesheet: `/assets/checkout.css?v=${stylesheet.version}`,
+    favicon: `/favicon.svg?v=${favicon.version}`,
   };
 
   const limits = deps.connectionLimits ?? DEFAULT_CONNECTION_LIMITS;
@@ -103,10 +107,12 @@ export async function buildCheckoutApp(deps: CheckoutDeps): Promise<FastifyInsta
     // A payment from before deposit addresses existed cannot be paid here: nothing to show.
     if (!payment?.deposit) return undefined;
     const now = deps.clock.now();
-    const [merchant, state] = await Promise.all([
+    const [merchant, transfers] = await Promise.all([
       deps.merchants.find(payment.merchantId),
-      currentState({ ledger: deps.ledger, clock: { now: () => now } }, payment),
+      deps.ledger.listTransfers(payment.id),
     ]);
+    // As currentState derives it, keeping the transfers: the paid screen lists each one.
+    const state = derivePaymentState(paymentTerms(payment), transfers, now);
     // Never show a network name the payment is not on: the chain id always comes from the payment itself.
     const chainId = payment.deposit.chainId;
     const network = networks.find((n) => n.chainId === chainId) ?? {
@@ -118,6 +124,7 @@ export async function buildCheckoutApp(deps: CheckoutDeps): Promise<FastifyInsta
       payment,
       deposit: payment.deposit,
       state,
+      transfers,
       merchantName: merchant?.name ?? '',
       network,
       now,
@@ -175,6 +182,7 @@ export async function buildCheckoutApp(deps: CheckoutDeps): Promise<FastifyInsta
   for (const [path, asset] of [
     ['/assets/checkout.js', script],
     ['/assets/checkout.css', stylesheet],
+    ['/favicon.svg', favicon],
   ] as const) {
     app.get(path, { logLevel: 'warn' }, async (request, reply) => {
       const { v } = request.query as { v?: string };

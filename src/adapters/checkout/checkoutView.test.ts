@@ -5,7 +5,7 @@ import type { Deposit, Payment } from '../../domain/payment.ts';
 import { derivePaymentState } from '../../domain/paymentStatus.ts';
 import { NO_PAYOUT_YET } from '../../domain/payout.ts';
 import { quote } from '../../domain/quote.ts';
-import { type CheckoutStage, checkoutStatusJson, checkoutView } from './checkoutView.ts';
+import { type CheckoutStage, checkoutStatusJson, checkoutView, explorerTxUrl } from './checkoutView.ts';
 
 const CREATED = new Date('2026-11-21T12:00:00.000Z');
 const EXPIRES = new Date('2026-11-21T13:00:00.000Z');
@@ -77,7 +77,15 @@ function view(transfers: TransferRecord[], now: Date, toleranceBps = 0) {
     transfers,
     now,
   );
-  return checkoutView({ payment: p, deposit: DEPOSIT, state, merchantName: 'Shop', network: NETWORK, now });
+  return checkoutView({
+    payment: p,
+    deposit: DEPOSIT,
+    state,
+    transfers,
+    merchantName: 'Shop',
+    network: NETWORK,
+    now,
+  });
 }
 
 const BEFORE = new Date('2026-11-21T12:30:00.000Z');
@@ -127,5 +135,64 @@ describe('checkoutView stage', () => {
   it('links the paying transaction on the explorer (without a doubled slash)', () => {
     const v = view([transfer(10_000_000n, true)], BEFORE);
     expect(v.txUrl).toBe(`https://polygonscan.com/tx/${v.txid}`);
+  });
+});
+
+describe('checkoutView trust details', () => {
+  it('lists every transfer that counts, oldest first, each on the explorer; orphaned and zero ones left out', () => {
+    const first = transfer(3_000_000n, true);
+    const orphaned = { ...transfer(5_000_000n, true), orphaned: true };
+    const zero = transfer(0n, true);
+    const second = transfer(7_000_000n, false);
+    const v = view([second, zero, orphaned, first], BEFORE);
+    expect(v.transfers).toEqual([
+      {
+        txid: first.txHash,
+        amountBaseUnits: 3_000_000n,
+        final: true,
+        url: `https://polygonscan.com/tx/${first.txHash}`,
+      },
+      {
+        txid: second.txHash,
+        amountBaseUnits: 7_000_000n,
+        final: false,
+        url: `https://polygonscan.com/tx/${second.txHash}`,
+      },
+    ]);
+    expect(checkoutStatusJson(v).transfers).toEqual([
+      {
+        txid: first.txHash,
+        amount: '3.00',
+        final: true,
+        tx_url: `https://polygonscan.com/tx/${first.txHash}`,
+      },
+      {
+        txid: second.txHash,
+        amount: '7.00',
+        final: false,
+        tx_url: `https://polygonscan.com/tx/${second.txHash}`,
+      },
+    ]);
+  });
+
+  it('states an overpayment from final transfers only', () => {
+    expect(checkoutStatusJson(view([transfer(13_500_000n, true)], BEFORE)).amount_overpaid).toBe('3.50');
+    expect(view([transfer(10_000_000n, true)], BEFORE).overpaidBaseUnits).toBe(0n);
+    // Not final yet: nothing is stated until it is.
+    expect(view([transfer(10_000_000n, true), transfer(5_000_000n, false)], BEFORE).overpaidBaseUnits).toBe(
+      0n,
+    );
+  });
+
+  it('has no rate for a USDC price (it converts at exactly 1)', () => {
+    expect(view([], BEFORE).rate).toBeNull();
+  });
+
+  it('links the explorer of each network, and none on the sandbox', () => {
+    expect(explorerTxUrl('https://amoy.polygonscan.com', '0xab')).toBe(
+      'https://amoy.polygonscan.com/tx/0xab',
+    );
+    expect(explorerTxUrl('https://polygonscan.com///', '0xab')).toBe('https://polygonscan.com/tx/0xab');
+    expect(explorerTxUrl('', '0xab')).toBeNull();
   });
 });

@@ -1,4 +1,6 @@
 import type { TransferRecord } from '../../app/ports.ts';
+import { isFiat } from '../../domain/currencies.ts';
+import { formatDecimal } from '../../domain/decimal.ts';
 import { formatMoney, formatUsdc } from '../../domain/money.ts';
 import type { Deposit, Payment } from '../../domain/payment.ts';
 import type { PaymentState, PaymentStatus } from '../../domain/paymentStatus.ts';
@@ -28,6 +30,15 @@ export interface CheckoutNetwork {
  */
 export type CheckoutStage = 'pay' | 'confirming' | 'paid' | 'expired' | 'failed';
 
+/** One transfer that counts towards the payment (not orphaned, not zero), oldest first. */
+export interface CheckoutTransfer {
+  readonly txid: string;
+  readonly amountBaseUnits: bigint;
+  readonly final: boolean;
+  /** On the network's block explorer; null without one (the sandbox). */
+  readonly url: string | null;
+}
+
 export interface CheckoutView {
   readonly paymentId: string;
   readonly status: PaymentStatus;
@@ -36,6 +47,11 @@ export interface CheckoutView {
   /** The merchant's price as quoted ("25.00" EUR). */
   readonly priceAmount: string;
   readonly priceCurrency: string;
+  /**
+   * The locked exchange rate, USDC per one unit of the price's currency ("1.08" for EUR: 1 EUR = 1.08 USDC),
+   * trimmed to its significant decimals; null when the price is in USDC itself.
+   */
+  readonly rate: string | null;
   readonly requiredBaseUnits: bigint;
   /** Final transfers. */
   readonly receivedBaseUnits: bigint;
@@ -43,6 +59,9 @@ export interface CheckoutView {
   readonly detectedBaseUnits: bigint;
   /** What is left to send: required minus everything seen, never below zero. */
   readonly remainingBaseUnits: bigint;
+  /** Final transfers beyond the price, never below zero: stated on the paid screen, refundable by the merchant. */
+  readonly overpaidBaseUnits: bigint;
+  readonly transfers: readonly CheckoutTransfer[];
   readonly expiresAt: Date;
   /** From the server's clock, so a customer whose clock is wrong still sees the right countdown. */
   readonly secondsLeft: number;
@@ -65,6 +84,8 @@ export function checkoutView(input: {
   payment: Payment;
   deposit: Deposit;
   state: PaymentState<TransferRecord>;
+  /** The payment's recorded transfers (listTransfers), in any order; orphaned and zero ones are left out. */
+  transfers: readonly TransferRecord[];
   merchantName: string;
   network: CheckoutNetwork;
   now: Date;
@@ -90,6 +111,18 @@ export function checkoutView(input: {
   else stage = 'pay';
 
   const txid = (state.completedBy ?? state.lastSeen)?.txHash ?? null;
+  const received = state.amountReceivedBaseUnits;
+  const transfers = input.transfers
+    .filter((t) => !t.orphaned && t.amountBaseUnits > 0n)
+    .sort((a, b) =>
+      a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1,
+    )
+    .map((t) => ({
+      txid: t.txHash,
+      amountBaseUnits: t.amountBaseUnits,
+      final: t.final,
+      url: explorerTxUrl(network.explorerUrl, t.txHash),
+    }));
   return {
     paymentId: payment.id,
     status: state.status,
@@ -97,16 +130,19 @@ export function checkoutView(input: {
     merchantName: input.merchantName,
     priceAmount: formatMoney(payment.quote.amount),
     priceCurrency: payment.quote.amount.currency.code,
+    rate: isFiat(payment.quote.amount.currency) ? formatDecimal(payment.quote.rate) : null,
     requiredBaseUnits: required,
-    receivedBaseUnits: state.amountReceivedBaseUnits,
+    receivedBaseUnits: received,
     detectedBaseUnits: seen,
     remainingBaseUnits: remaining,
+    overpaidBaseUnits: received > required ? received - required : 0n,
+    transfers,
     expiresAt: payment.expiresAt,
     secondsLeft,
     paidAt: state.paidAt,
     late: state.late,
     txid,
-    txUrl: txid && network.explorerUrl ? `${network.explorerUrl.replace(/\/+$/, '')}/tx/${txid}` : null,
+    txUrl: txid ? explorerTxUrl(network.explorerUrl, txid) : null,
     returnUrl: payment.returnUrl,
     network,
     deposit,
@@ -117,6 +153,11 @@ export function checkoutView(input: {
       amountBaseUnits: remaining > 0n ? remaining : required,
     }),
   };
+}
+
+/** `https://polygonscan.com/tx/0x…` (without a doubled slash); null for a network without an explorer. */
+export function explorerTxUrl(explorerUrl: string, txid: string): string | null {
+  return explorerUrl ? `${explorerUrl.replace(/\/+$/, '')}/tx/${txid}` : null;
 }
 
 /**
@@ -133,6 +174,15 @@ export interface CheckoutStatusJson {
   readonly amount_remaining: string;
   /** Integer digits, for the wallet button (BigInt in the browser). */
   readonly amount_remaining_base_units: string;
+  /** Final USDC beyond the price ("10.00"), "0.00" when none. */
+  readonly amount_overpaid: string;
+  /** Every transfer that counts, oldest first: each on its explorer (tx_url null without one). */
+  readonly transfers: readonly {
+    readonly txid: string;
+    readonly amount: string;
+    readonly final: boolean;
+    readonly tx_url: string | null;
+  }[];
   readonly expires_at: string;
   readonly seconds_left: number;
   readonly paid_at: string | null;
@@ -152,6 +202,13 @@ export function checkoutStatusJson(view: CheckoutView): CheckoutStatusJson {
     amount_detected: formatUsdc(view.detectedBaseUnits),
     amount_remaining: formatUsdc(view.remainingBaseUnits),
     amount_remaining_base_units: view.remainingBaseUnits.toString(),
+    amount_overpaid: formatUsdc(view.overpaidBaseUnits),
+    transfers: view.transfers.map((t) => ({
+      txid: t.txid,
+      amount: formatUsdc(t.amountBaseUnits),
+      final: t.final,
+      tx_url: t.url,
+    })),
     expires_at: view.expiresAt.toISOString(),
     seconds_left: view.secondsLeft,
     paid_at: view.paidAt?.toISOString() ?? null,

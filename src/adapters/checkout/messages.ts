@@ -3,8 +3,8 @@ import type { Language } from './language.ts';
 /**
  * Everything checkout says, in each language. `{name}` placeholders are filled by `format` (html.ts), which
  * escapes the text and the parameters. French puts a no-break space (\u00a0) before : ? ! ; so that they never
- * begin a line. Amounts stay as exact decimal strings with a dot in every language:
- * they are what the customer types or pastes into a wallet, and a wallet reads "12.50", not "12,50".
+ * begin a line. Amounts are written in the language's own format ("27,00": localeFormat.ts); what the copy
+ * button puts on the clipboard stays "27.00", which every wallet reads.
  */
 export interface Messages {
   readonly documentTitle: string;
@@ -50,7 +50,14 @@ export interface Messages {
   readonly orWallet: string;
   readonly payWithWallet: string;
   readonly walletWorking: string;
-  readonly walletNone: string;
+  readonly chooseWallet: string;
+  readonly payWithNamed: string;
+  readonly rateLine: string;
+  readonly exchangeFee: string;
+  readonly showQr: string;
+  readonly transfers: string;
+  readonly transferConfirming: string;
+  readonly overpaid: string;
   readonly walletRejected: string;
   readonly walletWrongChain: string;
   readonly walletInsufficient: string;
@@ -114,8 +121,15 @@ const en: Messages = {
   orWallet: 'Or pay from this browser',
   payWithWallet: 'Pay with browser wallet',
   walletWorking: 'Confirm the request in your wallet…',
-  walletNone:
-    'No browser wallet was found. Send the amount from any wallet or exchange with the address or QR code above.',
+  chooseWallet: 'Choose the wallet to pay with',
+  payWithNamed: 'Pay with {wallet}',
+  rateLine: '{price} = {usdc} at {rate} {pair}, until {time}',
+  exchangeFee:
+    'Paying from an exchange? It deducts its withdrawal fee from what arrives: send the amount shown plus any fee.',
+  showQr: 'Show QR code',
+  transfers: 'Transfers received',
+  transferConfirming: 'confirming',
+  overpaid: 'You sent {sent}, {extra} more than the price; the merchant can refund the difference.',
   walletRejected: 'The request was rejected in your wallet. Nothing was sent.',
   walletWrongChain:
     'Your wallet is on another network. Switch it to {network}, chain ID {chainId}, and try again.',
@@ -181,8 +195,16 @@ const fr: Messages = {
   orWallet: 'Ou payez depuis ce navigateur',
   payWithWallet: 'Payer avec le portefeuille du navigateur',
   walletWorking: 'Confirmez la demande dans votre portefeuille…',
-  walletNone:
-    'Aucun portefeuille de navigateur trouvé. Envoyez le montant depuis n’importe quel portefeuille ou plateforme d’échange avec l’adresse ou le QR code ci-dessus.',
+  chooseWallet: 'Choisissez le portefeuille avec lequel payer',
+  payWithNamed: 'Payer avec {wallet}',
+  rateLine: '{price} = {usdc} au taux de {rate} {pair}, jusqu’à {time}',
+  exchangeFee:
+    'Vous payez depuis une plateforme d’échange\u00a0? Elle déduit ses frais de retrait de ce qui arrive\u00a0: envoyez le montant affiché plus ces frais.',
+  showQr: 'Afficher le QR code',
+  transfers: 'Virements reçus',
+  transferConfirming: 'en cours de confirmation',
+  overpaid:
+    'Vous avez envoyé {sent}, soit {extra} de plus que le prix\u00a0; le marchand peut vous rembourser la différence.',
   walletRejected: 'La demande a été refusée dans votre portefeuille. Rien n’a été envoyé.',
   walletWrongChain:
     'Votre portefeuille est sur un autre réseau. Passez sur {network}, ID de chaîne {chainId}, et réessayez.',
@@ -250,8 +272,16 @@ const de: Messages = {
   orWallet: 'Oder direkt aus diesem Browser bezahlen',
   payWithWallet: 'Mit Browser-Wallet bezahlen',
   walletWorking: 'Bestätigen Sie die Anfrage in Ihrer Wallet…',
-  walletNone:
-    'Keine Browser-Wallet gefunden. Senden Sie den Betrag von einer beliebigen Wallet oder Börse an die Adresse oder den QR-Code oben.',
+  chooseWallet: 'Wählen Sie die Wallet zum Bezahlen',
+  payWithNamed: 'Mit {wallet} bezahlen',
+  rateLine: '{price} = {usdc} zum Kurs von {rate} {pair}, gültig bis {time}',
+  exchangeFee:
+    'Sie zahlen von einer Börse? Sie zieht ihre Auszahlungsgebühr vom ankommenden Betrag ab: Senden Sie den angezeigten Betrag plus Gebühr.',
+  showQr: 'QR-Code anzeigen',
+  transfers: 'Eingegangene Überweisungen',
+  transferConfirming: 'wird bestätigt',
+  overpaid:
+    'Sie haben {sent} gesendet, {extra} mehr als der Preis; der Händler kann Ihnen die Differenz erstatten.',
   walletRejected: 'Die Anfrage wurde in Ihrer Wallet abgelehnt. Es wurde nichts gesendet.',
   walletWrongChain:
     'Ihre Wallet ist mit einem anderen Netzwerk verbunden. Wechseln Sie zu {network}, Chain-ID {chainId}, und versuchen Sie es erneut.',
@@ -319,8 +349,15 @@ const es: Messages = {
   orWallet: 'O pague desde este navegador',
   payWithWallet: 'Pagar con la billetera del navegador',
   walletWorking: 'Confirme la solicitud en su billetera…',
-  walletNone:
-    'No se encontró ninguna billetera en el navegador. Envíe el importe desde cualquier billetera o plataforma de intercambio con la dirección o el código QR de arriba.',
+  chooseWallet: 'Elija la billetera con la que pagar',
+  payWithNamed: 'Pagar con {wallet}',
+  rateLine: '{price} = {usdc} a {rate} {pair}, hasta las {time}',
+  exchangeFee:
+    '¿Paga desde una plataforma de intercambio? Descuenta su comisión de retiro de lo que llega: envíe el importe indicado más la comisión.',
+  showQr: 'Mostrar código QR',
+  transfers: 'Transferencias recibidas',
+  transferConfirming: 'confirmando',
+  overpaid: 'Ha enviado {sent}, {extra} más que el precio; el comercio puede reembolsarle la diferencia.',
   walletRejected: 'La solicitud fue rechazada en su billetera. No se envió nada.',
   walletWrongChain:
     'Su billetera está en otra red. Cámbiela a {network}, ID de cadena {chainId}, y vuelva a intentarlo.',
@@ -346,12 +383,4 @@ export const LANGUAGE_NAMES: Readonly<Record<Language, string>> = {
   fr: 'Français',
   de: 'Deutsch',
   es: 'Español',
-};
-
-/** The locale used to write dates (month names, day order) in each language. */
-export const DATE_LOCALES: Readonly<Record<Language, string>> = {
-  en: 'en-GB',
-  fr: 'fr-FR',
-  de: 'de-DE',
-  es: 'es-ES',
 };

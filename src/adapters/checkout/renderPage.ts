@@ -1,8 +1,17 @@
 import { formatUsdc } from '../../domain/money.ts';
-import type { CheckoutStage, CheckoutView } from './checkoutView.ts';
+import type { CheckoutStage, CheckoutTransfer, CheckoutView } from './checkoutView.ts';
 import { format, html, type SafeHtml } from './html.ts';
 import { LANGUAGES, type Language } from './language.ts';
-import { DATE_LOCALES, LANGUAGE_NAMES, MESSAGES, type Messages } from './messages.ts';
+import {
+  formatMoment,
+  formatPriceAmount,
+  formatRateValue,
+  formatUsdcAmount,
+  LOCALES,
+  type MomentStyle,
+  momentStyle,
+} from './localeFormat.ts';
+import { LANGUAGE_NAMES, MESSAGES, type Messages } from './messages.ts';
 
 /**
  * The checkout's HTML, rendered on the server so that the amount, the address and the network are readable
@@ -13,6 +22,7 @@ import { DATE_LOCALES, LANGUAGE_NAMES, MESSAGES, type Messages } from './message
 export interface PageAssets {
   readonly stylesheet: string;
   readonly script: string;
+  readonly favicon: string;
 }
 
 export interface CheckoutPageInput {
@@ -25,13 +35,18 @@ export interface CheckoutPageInput {
 export function renderCheckoutPage(input: CheckoutPageInput): string {
   const { view, language } = input;
   const m = MESSAGES[language];
-  const usdc = (amount: string, field: string) =>
-    html`<strong class="nowrap"><span data-field="${field}">${amount}</span> USDC</strong>`;
-  const remaining = formatUsdc(view.remainingBaseUnits);
-  const required = formatUsdc(view.requiredBaseUnits);
-  const detected = formatUsdc(view.detectedBaseUnits);
-  const received = formatUsdc(view.receivedBaseUnits);
-  const expiry = formatExpiry(view.expiresAt, language);
+  const amount = (baseUnits: bigint) => formatUsdcAmount(formatUsdc(baseUnits), language);
+  const usdc = (text: string, field: string) =>
+    html`<strong class="nowrap"><span data-field="${field}">${text}</span> USDC</strong>`;
+  const remaining = amount(view.remainingBaseUnits);
+  const required = amount(view.requiredBaseUnits);
+  const detected = amount(view.detectedBaseUnits);
+  const received = amount(view.receivedBaseUnits);
+  const now = new Date(view.expiresAt.getTime() - view.secondsLeft * 1000);
+  // The rate line's lock reads "until 14:05" when it is near; the expiry sentences always name the date.
+  const lock = moment(view.expiresAt, language, momentStyle(view.expiresAt, now));
+  const expiry = moment(view.expiresAt, language, 'date');
+  const price = `${formatPriceAmount(view.priceAmount, language)} ${view.priceCurrency}`;
   const networkValue = format(m.networkValue, { network: view.network.name, chainId: view.deposit.chainId });
   const qrUrl = `/pay/${view.paymentId}/qr.svg`;
   const returnLink = view.returnUrl
@@ -39,11 +54,24 @@ export function renderCheckoutPage(input: CheckoutPageInput): string {
     : null;
   const hidden = (stage: CheckoutStage) => view.stage !== stage;
   const partial = view.stage === 'pay' && view.detectedBaseUnits > 0n;
+  const ended = view.stage === 'paid' || view.stage === 'expired' || view.stage === 'failed';
+  const rateLine =
+    view.rate === null
+      ? null
+      : html`<p class="rate muted small" data-rate${hiddenAttr(ended)}>${format(m.rateLine, {
+          price,
+          usdc: `${required} USDC`,
+          rate: formatRateValue(view.rate, language),
+          pair: `${view.priceCurrency}/USDC`,
+          time: lock,
+        })}</p>`;
+  const transfers = transferList(view.transfers, language, m);
 
   const body = html`<main id="checkout" class="card"
   data-status-url="/pay/${view.paymentId}/status.json"
   data-qr-url="${qrUrl}"
   data-poll-ms="${input.pollIntervalMs}"
+  data-locale="${LOCALES[language]}"
   data-stage="${view.stage}"
   data-seconds-left="${view.secondsLeft}"
   data-remaining="${view.remainingBaseUnits.toString()}"
@@ -57,7 +85,8 @@ export function renderCheckoutPage(input: CheckoutPageInput): string {
 <header class="merchant">
   <p class="eyebrow">${m.paymentTo}</p>
   <h1>${view.merchantName}</h1>
-  <p class="price"><span class="label">${m.price}</span> <strong>${view.priceAmount} ${view.priceCurrency}</strong></p>
+  <p class="price"><span class="label">${m.price}</span> <strong>${price}</strong></p>
+  ${rateLine}
 </header>
 <p class="visually-hidden" role="status" aria-live="polite" data-live></p>
 
@@ -68,6 +97,7 @@ export function renderCheckoutPage(input: CheckoutPageInput): string {
     <p class="countdown"><span>${m.timeLeft}</span> <time data-countdown datetime="${view.expiresAt.toISOString()}">${formatCountdown(view.secondsLeft)}</time></p>
   </div>
   <p class="muted">${m.waitingBody}</p>
+  <p class="fee" role="note">${m.exchangeFee}</p>
   <div class="notice" data-partial${hiddenAttr(!partial)}>
     <p><strong>${m.partialTitle}</strong></p>
     <p>${format(m.partialBody, { received: usdc(detected, 'detected'), remaining: usdc(remaining, 'remaining') })}</p>
@@ -76,7 +106,7 @@ export function renderCheckoutPage(input: CheckoutPageInput): string {
   <dl class="facts">
     <div class="fact">
       <dt>${m.amountToSend}</dt>
-      <dd class="with-action"><span class="amount"><span id="amount" data-field="remaining">${remaining}</span> USDC</span>
+      <dd class="with-action"><span class="amount"><span id="amount" data-field="remaining" data-value="${formatUsdc(view.remainingBaseUnits)}">${remaining}</span> USDC</span>
         <button type="button" class="copy" data-copy="amount" aria-label="${m.copyAmount}" data-copied="${m.copied}" hidden>${m.copy}</button></dd>
     </div>
     <div class="fact">
@@ -94,11 +124,14 @@ export function renderCheckoutPage(input: CheckoutPageInput): string {
     </div>
   </dl>
   <div class="qr">
-    <img data-qr src="${qrUrl}?amount=${view.remainingBaseUnits.toString()}" width="232" height="232"
-      alt="${format(m.qrAlt, { amount: remaining, network: view.network.name, address: view.deposit.depositAddress })}">
-    <p class="muted small">${m.scanHint}</p>
-    <p><a class="button secondary" data-payment-link href="${view.paymentLink}">${m.openInWallet}</a></p>
-    <details>
+    <p class="open-wallet"><a class="button secondary" data-payment-link href="${view.paymentLink}">${m.openInWallet}</a></p>
+    <details class="qr-code" data-qr-details open>
+      <summary>${m.showQr}</summary>
+      <img data-qr src="${qrUrl}?amount=${view.remainingBaseUnits.toString()}" width="232" height="232"
+        alt="${format(m.qrAlt, { amount: remaining, network: view.network.name, address: view.deposit.depositAddress })}">
+      <p class="muted small">${m.scanHint}</p>
+    </details>
+    <details class="address-only">
       <summary>${m.addressOnly}</summary>
       <img src="${qrUrl}?kind=address" width="200" height="200" loading="lazy"
         alt="${format(m.qrAddressAlt, { address: view.deposit.depositAddress })}">
@@ -112,9 +145,13 @@ export function renderCheckoutPage(input: CheckoutPageInput): string {
   <div class="wallet" data-wallet hidden>
     <p class="divider"><span>${m.orWallet}</span></p>
     <button type="button" class="button primary" id="pay-wallet">${m.payWithWallet}</button>
+    <div class="wallet-chooser" role="group" aria-labelledby="choose-wallet" data-wallet-chooser hidden>
+      <p id="choose-wallet">${m.chooseWallet}</p>
+      <ul data-wallet-list></ul>
+    </div>
+    <template data-wallet-template><li><button type="button" class="button wallet-choice"><img alt="" width="24" height="24" hidden><span>${format(m.payWithNamed, { wallet: html`<span data-wallet-name></span>` })}</span></button></li></template>
     <div class="wallet-messages" aria-live="assertive">
       <p class="wallet-message" data-wallet-message="working" hidden>${m.walletWorking}</p>
-      <p class="wallet-message error" data-wallet-message="none" hidden>${m.walletNone}</p>
       <p class="wallet-message error" data-wallet-message="rejected" hidden>${m.walletRejected}</p>
       <p class="wallet-message error" data-wallet-message="wrong-chain" hidden>${format(m.walletWrongChain, { network: view.network.name, chainId: view.deposit.chainId })}</p>
       <p class="wallet-message error" data-wallet-message="insufficient" hidden>${format(
@@ -139,7 +176,7 @@ export function renderCheckoutPage(input: CheckoutPageInput): string {
     <h2 id="title-confirming">${m.confirmingTitle}</h2>
   </div>
   <p>${format(m.confirmingBody, { amount: usdc(detected, 'detected') })}</p>
-  ${transactionLine(view, m)}
+  ${transfers}
   <noscript><p class="notice">${m.noScript}</p></noscript>
 </section>
 
@@ -147,8 +184,12 @@ export function renderCheckoutPage(input: CheckoutPageInput): string {
   <svg class="badge ok" viewBox="0 0 48 48" width="64" height="64" aria-hidden="true" focusable="false"><circle cx="24" cy="24" r="22"/><path d="M14 25l7 7 13-15"/></svg>
   <h2 id="title-paid">${m.paidTitle}</h2>
   <p>${format(m.paidBody, { merchant: view.merchantName, amount: usdc(received, 'received') })}</p>
+  <p class="notice" data-overpaid${hiddenAttr(view.overpaidBaseUnits === 0n)}>${format(m.overpaid, {
+    sent: usdc(received, 'received'),
+    extra: usdc(amount(view.overpaidBaseUnits), 'overpaid'),
+  })}</p>
   <p class="muted" data-late${hiddenAttr(!view.late)}>${m.paidLate}</p>
-  ${transactionLine(view, m)}
+  ${transfers}
   ${returnLink}
 </section>
 
@@ -164,10 +205,11 @@ export function renderCheckoutPage(input: CheckoutPageInput): string {
   <h2 id="title-failed">${m.failedTitle}</h2>
   <p>${format(m.failedBody, { received: usdc(received, 'received'), required: usdc(required, 'required') })}</p>
   <p>${format(m.failedHelp, { merchant: view.merchantName })}</p>
-  ${transactionLine(view, m)}
+  ${transfers}
   ${returnLink}
 </section>
 
+<template data-transfer-template>${transferItem(null, language, m)}</template>
 <p class="notice error" data-connection-lost hidden>${m.connectionLost}</p>
 <footer>
   <p class="reference"><span>${m.reference}</span> <code>${view.paymentId}</code></p>
@@ -225,6 +267,7 @@ function layout(input: {
 <meta name="robots" content="noindex, nofollow">
 <meta name="color-scheme" content="light">
 <title>${input.title}</title>
+<link rel="icon" href="${input.assets.favicon}" type="image/svg+xml">
 <link rel="stylesheet" href="${input.assets.stylesheet}">
 ${script}
 </head>
@@ -235,10 +278,25 @@ ${input.body}
 `.toString();
 }
 
-function transactionLine(view: CheckoutView, m: Messages): SafeHtml {
-  return html`<p class="tx" data-tx${hiddenAttr(view.txid === null)}><span class="label">${m.transaction}</span>
-    <code class="hash" data-field="txid">${view.txid ?? ''}</code>
-    <a data-tx-link href="${view.txUrl ?? '#'}"${hiddenAttr(view.txUrl === null)}>${m.viewOnExplorer}</a></p>`;
+/**
+ * Every transfer that counts, each with its explorer link: the script rebuilds the list from status.json with
+ * clones of the same item (the <template> rendered below), so both agree.
+ */
+function transferList(transfers: readonly CheckoutTransfer[], language: Language, m: Messages): SafeHtml {
+  return html`<div class="tx" data-tx${hiddenAttr(transfers.length === 0)}><p class="label">${m.transfers}</p>
+    <ul data-transfers>${transfers.map((t) => transferItem(t, language, m))}</ul></div>`;
+}
+
+function transferItem(t: CheckoutTransfer | null, language: Language, m: Messages): SafeHtml {
+  const amount = t ? formatUsdcAmount(formatUsdc(t.amountBaseUnits), language) : '';
+  return html`<li><strong class="nowrap"><span data-t="amount">${amount}</span> USDC</strong> <span class="muted" data-t="pending"${hiddenAttr(t?.final !== false)}>(${m.transferConfirming})</span>
+      <code class="hash" data-t="txid">${t?.txid ?? ''}</code>
+      <a data-t="link" href="${t?.url ?? '#'}"${hiddenAttr(!t?.url)}>${m.viewOnExplorer}</a></li>`;
+}
+
+/** A moment the script rewrites in the customer's own time zone (the server writes UTC). */
+function moment(date: Date, language: Language, style: MomentStyle): SafeHtml {
+  return html`<time datetime="${date.toISOString()}" data-moment="${style}">${formatMoment(date, language, style)}</time>`;
 }
 
 function languageSwitcher(current: Language, m: Messages): SafeHtml {
@@ -252,16 +310,6 @@ function languageSwitcher(current: Language, m: Messages): SafeHtml {
 
 function hiddenAttr(isHidden: boolean): SafeHtml | null {
   return isHidden ? html` hidden` : null;
-}
-
-/** "21 Nov 2026, 12:00 UTC" in the page's language; always UTC, so it never depends on the server's zone. */
-export function formatExpiry(date: Date, language: Language): string {
-  const text = new Intl.DateTimeFormat(DATE_LOCALES[language], {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-    timeZone: 'UTC',
-  }).format(date);
-  return `${text} UTC`;
 }
 
 /** "4:05", "59:59", "1:00:00": what the script shows too, so the first paint and the first tick agree. */

@@ -6,7 +6,8 @@
  * current browser; `X-Frame-Options: DENY` does the same for older ones.
  *
  * The content policy starts from nothing (`default-src 'none'`) and allows only what the page uses: its own
- * script, stylesheet and images, and `fetch` of its own status. No inline script or style at all (so no nonce
+ * script, stylesheet and images, `data:` images (the icons browser wallets announce through EIP-6963 are data
+ * URIs; an image cannot run script), and `fetch` of its own status. No inline script or style at all (so no nonce
  * is needed), no plugins, no <base>, no forms. `require-trusted-types-for 'script'` makes the browser refuse
  * any string-to-markup sink (innerHTML and the like) — the script uses textContent only.
  */
@@ -14,7 +15,7 @@ export const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",
-  "img-src 'self'",
+  "img-src 'self' data:",
   "connect-src 'self'",
   "base-uri 'none'",
   "form-action 'none'",

@@ -1,5 +1,6 @@
 /*
- * Paylink checkout: live status, countdown, copy buttons and "Pay with browser wallet".
+ * Paylink checkout: live status, countdown, copy buttons and "Pay with browser wallet" (every wallet the
+ * browser announces through EIP-6963, else window.ethereum).
  *
  * Served by the checkout itself (the CSP allows scripts from 'self' only). No dependencies: the one contract
  * call it makes, an ERC-20 transfer, is encoded by hand below. It never writes markup — every text it shows
@@ -30,6 +31,33 @@
     explorerUrl: data.explorerUrl,
     token: data.token,
     deposit: data.deposit,
+    locale: data.locale || 'en-GB',
+  };
+
+  // Numbers and times in the page's language, with the options localeFormat.ts uses on the server. Amounts
+  // are formatted from their exact decimal strings (Intl.NumberFormat reads a string as a decimal).
+  const number = (min, max) =>
+    new Intl.NumberFormat(config.locale, {
+      minimumFractionDigits: min,
+      maximumFractionDigits: max,
+      roundingMode: 'trunc',
+    });
+  const usdcFormat = number(2, 6);
+  const amountText = (decimal) => usdcFormat.format(decimal);
+  const momentFormats = {
+    time: new Intl.DateTimeFormat(config.locale, {
+      hour: '2-digit',
+      minute: '2-digit',
+      timeZoneName: 'short',
+    }),
+    date: new Intl.DateTimeFormat(config.locale, {
+      day: 'numeric',
+      month: 'short',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      timeZoneName: 'short',
+    }),
   };
 
   let stage = data.stage;
@@ -45,8 +73,25 @@
   const $ = (selector) => root.querySelector(selector);
   const $$ = (selector) => Array.from(root.querySelectorAll(selector));
 
-  // Progressive enhancement: controls that need this script are hidden in the HTML and shown here.
-  for (const el of $$('[data-copy], [data-wallet]')) el.hidden = false;
+  // Progressive enhancement: controls that need this script are hidden in the HTML and shown here (the
+  // wallet button only once a wallet is found, below).
+  for (const el of $$('[data-copy]')) el.hidden = false;
+
+  // Times: the server wrote UTC; the customer reads their own zone.
+  for (const el of $$('time[data-moment]')) {
+    const format = momentFormats[el.dataset.moment];
+    const date = new Date(el.getAttribute('datetime'));
+    if (format && !Number.isNaN(date.getTime())) el.textContent = format.format(date);
+  }
+
+  /* ---------- QR code: shown on wide screens, behind "Show QR code" on phones (the wallet link comes first) */
+  const qrDetails = $('[data-qr-details]');
+  const narrow = window.matchMedia('(max-width: 600px)');
+  const fitQr = () => {
+    if (qrDetails) qrDetails.open = !narrow.matches;
+  };
+  fitQr();
+  narrow.addEventListener('change', fitQr);
 
   /* ---------- copy buttons ---------- */
   for (const button of $$('[data-copy]')) {
@@ -54,7 +99,8 @@
     button.addEventListener('click', async () => {
       const source = document.getElementById(button.dataset.copy);
       if (!source) return;
-      const text = source.textContent.trim();
+      // The amount is shown as "27,00" in French, but copied as "27.00": what every wallet reads.
+      const text = (source.dataset.value ?? source.textContent).trim();
       try {
         await navigator.clipboard.writeText(text);
       } catch {
@@ -114,22 +160,47 @@
       if (active) title = section.querySelector('h2')?.textContent ?? '';
     }
     if (live) live.textContent = title;
+    const rate = $('[data-rate]');
+    if (rate) rate.hidden = next !== 'pay' && next !== 'confirming';
+  }
+
+  const transferTemplate = $('template[data-transfer-template]');
+  let shownTransfers = '';
+  function showTransfers(transfers) {
+    const key = JSON.stringify(transfers);
+    if (key === shownTransfers || !transferTemplate) return;
+    shownTransfers = key;
+    for (const list of $$('[data-transfers]')) {
+      list.replaceChildren(
+        ...transfers.map((t) => {
+          const item = transferTemplate.content.firstElementChild.cloneNode(true);
+          const part = (name) => item.querySelector(`[data-t="${name}"]`);
+          part('amount').textContent = amountText(t.amount);
+          part('txid').textContent = t.txid;
+          part('pending').hidden = t.final;
+          const link = part('link');
+          link.hidden = !t.tx_url;
+          if (t.tx_url) link.href = t.tx_url;
+          return item;
+        }),
+      );
+    }
+    for (const el of $$('[data-tx]')) el.hidden = transfers.length === 0;
   }
 
   function apply(status) {
     remaining = BigInt(status.amount_remaining_base_units);
     deadline = performance.now() + status.seconds_left * 1000;
     if (status.seconds_left > 0) expiryAsked = false;
-    setText('remaining', status.amount_remaining);
-    setText('detected', status.amount_detected);
-    setText('received', status.amount_received);
-    setText('required', status.usdc_amount);
-    if (status.txid) setText('txid', status.txid);
-    for (const el of $$('[data-tx]')) el.hidden = !status.txid;
-    for (const link of $$('[data-tx-link]')) {
-      link.hidden = !status.tx_url;
-      if (status.tx_url) link.href = status.tx_url;
-    }
+    setText('remaining', amountText(status.amount_remaining));
+    const amount = $('#amount');
+    if (amount) amount.dataset.value = status.amount_remaining;
+    setText('detected', amountText(status.amount_detected));
+    setText('received', amountText(status.amount_received));
+    setText('required', amountText(status.usdc_amount));
+    setText('overpaid', amountText(status.amount_overpaid));
+    for (const el of $$('[data-overpaid]')) el.hidden = status.amount_overpaid === '0.00';
+    showTransfers(status.transfers);
     for (const el of $$('[data-late]')) el.hidden = !status.late;
 
     const partial = status.stage === 'pay' && status.amount_detected !== '0.00';
@@ -184,11 +255,73 @@
     if (document.visibilityState === 'visible' && stage !== 'paid') pollNow();
   });
 
-  /* ---------- pay with a browser wallet (EIP-1193) ---------- */
+  /* ---------- pay with a browser wallet (EIP-6963 discovery, EIP-1193 requests) ---------- */
   const payButton = document.getElementById('pay-wallet');
+  const walletBox = $('[data-wallet]');
+  const chooser = $('[data-wallet-chooser]');
+  const walletList = $('[data-wallet-list]');
+  const walletTemplate = $('template[data-wallet-template]');
+  /** Announced wallets by uuid, in the order they announced: { info: { uuid, name, icon, rdns }, provider }. */
+  const announced = new Map();
+  /** A wallet request is under way: every wallet button waits. */
+  let busy = false;
+
+  const isProvider = (p) => p && typeof p === 'object' && typeof p.request === 'function';
+  // Only image data URIs: the CSP allows `data:` images and nothing else from outside the page.
+  const safeIcon = (icon) =>
+    typeof icon === 'string' && /^data:image\/(svg\+xml|png|webp|jpeg|gif)[;,]/i.test(icon) ? icon : '';
+
+  function walletButtons() {
+    return walletList ? Array.from(walletList.querySelectorAll('button')) : [];
+  }
+
+  /** The button for one wallet, or the chooser for several; nothing without a wallet. */
+  function showWallets() {
+    const wallets = Array.from(announced.values());
+    const fallback = isProvider(window.ethereum) ? window.ethereum : null;
+    if (walletBox) walletBox.hidden = wallets.length === 0 && !fallback;
+    if (payButton) payButton.hidden = wallets.length > 1;
+    if (!chooser || !walletList || !walletTemplate) return;
+    chooser.hidden = wallets.length <= 1;
+    if (wallets.length <= 1) return;
+    walletList.replaceChildren(
+      ...wallets.map(({ info, provider }) => {
+        const item = walletTemplate.content.firstElementChild.cloneNode(true);
+        const button = item.querySelector('button');
+        item.querySelector('[data-wallet-name]').textContent = String(info.name || info.rdns || '').slice(
+          0,
+          60,
+        );
+        const icon = safeIcon(info.icon);
+        if (icon) {
+          const img = item.querySelector('img');
+          img.src = icon;
+          img.hidden = false;
+        }
+        button.addEventListener('click', () => payWithWallet(provider));
+        return item;
+      }),
+    );
+    updateWalletButton();
+  }
+
+  window.addEventListener('eip6963:announceProvider', (event) => {
+    const detail = event.detail;
+    const uuid = detail?.info?.uuid;
+    if (typeof uuid !== 'string' || !isProvider(detail.provider) || announced.has(uuid)) return;
+    announced.set(uuid, { info: detail.info, provider: detail.provider });
+    showWallets();
+  });
+  window.dispatchEvent(new Event('eip6963:requestProvider'));
+  // Wallets that inject window.ethereum late (some in-app browsers) say so with this event, or by load.
+  window.addEventListener('ethereum#initialized', showWallets, { once: true });
+  window.addEventListener('load', showWallets, { once: true });
+  showWallets();
 
   function updateWalletButton() {
-    if (payButton) payButton.disabled = pendingTx !== null || remaining <= 0n || stage !== 'pay';
+    const disabled = busy || pendingTx !== null || remaining <= 0n || stage !== 'pay';
+    if (payButton) payButton.disabled = disabled;
+    for (const button of walletButtons()) button.disabled = disabled;
   }
 
   function showWalletMessage(kind, fields = {}) {
@@ -255,15 +388,12 @@
     if (Number.parseInt(after, 16) !== config.chainId) throw new WrongChainError();
   }
 
-  async function payWithWallet() {
-    const ethereum = window.ethereum;
-    if (!ethereum || typeof ethereum.request !== 'function') {
-      showWalletMessage('none');
-      return;
-    }
+  async function payWithWallet(ethereum) {
+    if (!isProvider(ethereum)) return;
     const amount = remaining;
-    if (amount <= 0n) return;
-    payButton.disabled = true;
+    if (amount <= 0n || busy) return;
+    busy = true;
+    updateWalletButton();
     showWalletMessage('working');
     try {
       const accounts = await ethereum.request({ method: 'eth_requestAccounts' });
@@ -277,7 +407,7 @@
       });
       const balance = balanceWord && balanceWord !== '0x' ? BigInt(balanceWord) : 0n;
       if (balance < amount) {
-        showWalletMessage('insufficient', { 'wallet-balance': formatUsdc(balance) });
+        showWalletMessage('insufficient', { 'wallet-balance': amountText(formatUsdc(balance)) });
         return;
       }
 
@@ -303,10 +433,16 @@
         showWalletMessage('error', { 'wallet-error': message.slice(0, 300) });
       }
     } finally {
+      busy = false;
       updateWalletButton();
     }
   }
 
-  if (payButton) payButton.addEventListener('click', payWithWallet);
+  // One wallet announced: that one; none: window.ethereum (several: the chooser's buttons).
+  if (payButton)
+    payButton.addEventListener('click', () => {
+      const [only] = announced.values();
+      payWithWallet(only ? only.provider : window.ethereum);
+    });
   updateWalletButton();
 })();
