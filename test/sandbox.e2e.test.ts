@@ -14,6 +14,7 @@ describe('the sandbox, as a newcomer runs it (npm start + paylink sandbox pay)',
   let server: ChildProcess;
   let apiKey: string;
   let baseUrl: string;
+  let checkoutUrl: string;
   /** Everything the server printed: the banner, then its JSON log lines. */
   let output = '';
 
@@ -26,6 +27,7 @@ describe('the sandbox, as a newcomer runs it (npm start + paylink sandbox pay)',
       await freePort(),
     ];
     baseUrl = `http://127.0.0.1:${apiPort}`;
+    checkoutUrl = `http://127.0.0.1:${checkoutPort}`;
     env = {
       PATH: process.env.PATH ?? '',
       // A directory that does not exist yet, as ./data on a fresh checkout.
@@ -36,6 +38,8 @@ describe('the sandbox, as a newcomer runs it (npm start + paylink sandbox pay)',
       PAYLINK_SANDBOX_WEBHOOK_PORT: String(inboxPort),
       PAYLINK_POLL_INTERVAL: '250ms',
       PAYLINK_LOG_LEVEL: 'info',
+      // What the checkout offers wallets (wallet_addEthereumChain) instead of the sandbox node's own URL.
+      PAYLINK_PUBLIC_RPC_URL: 'http://rpc.sandbox.test:8545',
     };
     server = spawn(process.execPath, [PAYLINK_BIN, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let errors = '';
@@ -96,6 +100,8 @@ describe('the sandbox, as a newcomer runs it (npm start + paylink sandbox pay)',
       payout_amount: '26.73 USDC',
     });
     expect(final.txid).toBe(paid.stdout.trim().split(': ')[1]);
+    const page = await fetch(`${checkoutUrl}/pay/${id}`).then((r) => r.text());
+    expect(page).toContain('data-rpc-url="http://rpc.sandbox.test:8545"');
 
     // Then settled: the forwarder flushed to the merchant's wallet, by the sandbox's relayer.
     const settled = await eventually(status, (s) => typeof s.payout_txid === 'string');

@@ -14,7 +14,7 @@ import { buildApp } from '../adapters/http/buildApp.ts';
 import { createMetrics } from '../adapters/metrics/metrics.ts';
 import { type Clock, systemClock } from '../app/ports.ts';
 import type { TokenControls } from '../app/tokenControls.ts';
-import { type Config, NETWORKS, type Network } from '../config.ts';
+import { type ChainConfig, type Config, NETWORKS, type Network } from '../config.ts';
 import { type ResolvedChain, resolveChain, resolveTestChain } from './chainSetup.ts';
 import { ensureDemoMerchant } from './sandbox.ts';
 import { startSandboxWebhookInbox } from './sandboxWebhookInbox.ts';
@@ -114,9 +114,9 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
         connectionLimits: config.connectionLimits,
         // Each payment is shown on its own chain: the live one, or the test one for test-mode payments.
         network: [
-          checkoutNetwork(config.network, chain),
+          checkoutNetwork(config.network, chain, config.chain),
           ...(testChain && config.testChain && testChain.target.chainId !== chain.target.chainId
-            ? [checkoutNetwork(config.testChain.network, testChain)]
+            ? [checkoutNetwork(config.testChain.network, testChain, config.testChain)]
             : []),
         ],
       });
@@ -190,18 +190,15 @@ function tokenControlsOf(chain: ResolvedChain, clock: Clock, logger: Logger): To
   });
 }
 
-function checkoutNetwork(network: Network, chain: ResolvedChain): CheckoutNetwork {
+function checkoutNetwork(network: Network, chain: ResolvedChain, settings: ChainConfig): CheckoutNetwork {
   const preset = NETWORKS[network];
+  // PAYLINK_PUBLIC_RPC_URL, else the preset's; the sandbox's own node is on this machine, like the browser.
+  const publicRpcUrl = settings.publicRpcUrl ?? (network === 'sandbox' ? chain.rpcUrls[0] : undefined);
   return {
     name: preset.name,
     chainId: chain.target.chainId,
     explorerUrl: preset.explorerUrl,
-    // The sandbox's own node is on this machine, like the customer's browser.
-    ...(network === 'sandbox'
-      ? { publicRpcUrl: chain.rpcUrls[0] }
-      : preset.publicRpcUrl
-        ? { publicRpcUrl: preset.publicRpcUrl }
-        : {}),
+    ...(publicRpcUrl ? { publicRpcUrl } : {}),
     nativeCurrencySymbol: preset.nativeCurrencySymbol,
   };
 }
