@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { percentToBps } from './commission.ts';
+import { bpsToPercent, percentToBps } from './commission.ts';
 import {
   apiKeyMode,
+  apiKeyPrefix,
   digestsEqual,
   hashApiKey,
   newApiKey,
+  newEventId,
   newMerchantId,
+  newWebhookSecret,
   randomToken,
 } from './credentials.ts';
 import { parseDuration } from './duration.ts';
@@ -51,5 +54,34 @@ describe('percentToBps and parseDuration', () => {
     expect(parseDuration('0')).toBe(0);
     expect(parseDuration('1.5h')).toBeUndefined();
     expect(parseDuration('-5m')).toBeUndefined();
+  });
+});
+
+describe('credentials, one by one', () => {
+  it('tells a key’s mode from its prefix only', () => {
+    expect(apiKeyMode('sk_test_abc')).toBe('test');
+    expect(apiKeyMode('sk_live_abc')).toBe('live');
+    expect(apiKeyMode('pk_live_abc')).toBeUndefined();
+    expect(apiKeyMode('sk_live')).toBeUndefined();
+    expect(apiKeyMode('x_sk_test_')).toBeUndefined();
+  });
+
+  it('draws every character of a token, the first ones included, from the random bytes', () => {
+    // Too few random bytes would leave the token padded with leading zeros.
+    const tokens = Array.from({ length: 50 }, () => randomToken(43));
+    expect(tokens.filter((token) => token.startsWith('00')).length).toBeLessThan(5);
+  });
+
+  it('shows 12 characters of a key, and issues prefixed ids and secrets', () => {
+    expect(apiKeyPrefix('sk_live_0123456789')).toBe('sk_live_0123');
+    expect(newEventId()).toMatch(/^evt_[0-9A-Za-z]{22}$/);
+    expect(Buffer.from(newWebhookSecret().replace(/^whsec_/, ''), 'base64')).toHaveLength(32);
+    expect(newWebhookSecret()).toMatch(/^whsec_/);
+  });
+
+  it('reads a percentage with spaces around it, and writes basis points back as one', () => {
+    expect(percentToBps(' 2.5 ')).toBe(250);
+    expect(bpsToPercent(250)).toBe('2.5');
+    expect(bpsToPercent(0)).toBe('0');
   });
 });

@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { divide, exactAtScale, formatDecimal, parseDecimal, roundToScale } from './decimal.ts';
+import {
+  compareDecimals,
+  divide,
+  exactAtScale,
+  formatDecimal,
+  parseDecimal,
+  roundToScale,
+  trimTrailingZeros,
+} from './decimal.ts';
 
 describe('parseDecimal', () => {
   it.each([
@@ -85,5 +93,73 @@ describe('formatting and rescaling', () => {
     expect(exactAtScale({ units: 12340n, scale: 3 }, 2)).toBe(1234n);
     expect(exactAtScale({ units: 12345n, scale: 3 }, 2)).toBeUndefined();
     expect(roundToScale({ units: 12345n, scale: 3 }, 2, 'up')).toStrictEqual({ units: 1235n, scale: 2 });
+  });
+});
+
+describe('parseDecimal at its limits', () => {
+  it('reads exponents written with leading zeros', () => {
+    expect(parseDecimal('1e0001')).toStrictEqual({ units: 10n, scale: 0 });
+    expect(parseDecimal('1e+00001')).toStrictEqual({ units: 10n, scale: 0 });
+    expect(parseDecimal('1e-0001')).toStrictEqual({ units: 1n, scale: 1 });
+  });
+
+  it('refuses an exponent of more than 3 digits before looking further', () => {
+    expect(parseDecimal('0e-100')).toStrictEqual({ units: 0n, scale: 0 });
+    expect(parseDecimal('0e-1000')).toBe('too_many_digits');
+  });
+
+  it('counts significant digits only: leading zeros of a fraction and trailing zeros do not count', () => {
+    expect(parseDecimal(`0.${'0'.repeat(35)}1`)).toStrictEqual({ units: 1n, scale: 36 });
+    const thirtyThenZeros = `${'1'.repeat(30)}00`;
+    expect(parseDecimal(thirtyThenZeros)).toStrictEqual({ units: BigInt(thirtyThenZeros), scale: 0 });
+    // Zeros inside a number are significant.
+    expect(parseDecimal(`100${'1'.repeat(29)}`)).toBe('too_many_digits');
+  });
+
+  it('takes up to 31 digits once an exponent is applied', () => {
+    expect(parseDecimal('1e30')).toStrictEqual({ units: 10n ** 30n, scale: 0 });
+    expect(parseDecimal('1e31')).toBe('too_many_digits');
+  });
+
+  it('keeps up to 36 decimals as written, and trims zeros past them', () => {
+    expect(parseDecimal(`0.${'0'.repeat(34)}10`)).toStrictEqual({ units: 10n, scale: 36 });
+    expect(parseDecimal(`0.${'0'.repeat(35)}10`)).toStrictEqual({ units: 1n, scale: 36 });
+    expect(parseDecimal(`0.${'0'.repeat(36)}1`)).toBe('too_many_digits');
+  });
+});
+
+describe('trimTrailingZeros', () => {
+  it('trims fractional zeros only, never the integer’s', () => {
+    expect(trimTrailingZeros({ units: 100n, scale: 0 })).toStrictEqual({ units: 100n, scale: 0 });
+    expect(trimTrailingZeros({ units: 0n, scale: 0 })).toStrictEqual({ units: 0n, scale: 0 });
+    expect(trimTrailingZeros({ units: 1200n, scale: 3 })).toStrictEqual({ units: 12n, scale: 1 });
+  });
+});
+
+describe('divide and roundToScale guards', () => {
+  it('refuses a negative numerator and a zero or negative denominator', () => {
+    for (const [a, b] of [
+      [1n, 0n],
+      [1n, -1n],
+      [-1n, 2n],
+    ] as const) {
+      expect(() => divide(a, b, 'down')).toThrow(new RangeError('divide expects a >= 0 and b > 0'));
+    }
+  });
+
+  it('widens to a larger scale exactly', () => {
+    expect(roundToScale({ units: 15n, scale: 1 }, 3, 'down')).toStrictEqual({ units: 1500n, scale: 3 });
+    expect(roundToScale({ units: 15n, scale: 1 }, 1, 'up')).toStrictEqual({ units: 15n, scale: 1 });
+  });
+});
+
+describe('compareDecimals', () => {
+  it('compares values, whatever their scales', () => {
+    expect(compareDecimals({ units: 15n, scale: 1 }, { units: 2n, scale: 0 })).toBe(-1);
+    expect(compareDecimals({ units: 2n, scale: 0 }, { units: 15n, scale: 1 })).toBe(1);
+    expect(compareDecimals({ units: 20n, scale: 1 }, { units: 2n, scale: 0 })).toBe(0);
+    expect(compareDecimals({ units: 2n, scale: 0 }, { units: 200n, scale: 2 })).toBe(0);
+    expect(compareDecimals({ units: 199n, scale: 2 }, { units: 2n, scale: 0 })).toBe(-1);
+    expect(compareDecimals({ units: 201n, scale: 2 }, { units: 2n, scale: 0 })).toBe(1);
   });
 });

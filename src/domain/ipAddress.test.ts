@@ -119,3 +119,56 @@ describe('blockedAddressReason', () => {
     expect(refuse('localhost')).toBe('not an IP address');
   });
 });
+
+describe('parseIpAddress at the edges of each spelling', () => {
+  const v4 = (text: string) => {
+    const address = parseIpAddress(text);
+    return address ? formatIpAddress(address) : undefined;
+  };
+
+  it('reads a bare 0x part as 0, and a 12-character part', () => {
+    expect(v4('0x7f.0x.0.1')).toBe('127.0.0.1');
+    expect(v4(`${'0'.repeat(11)}1`)).toBe('0.0.0.1');
+  });
+
+  it('refuses parts that are not wholly hex, octal or decimal', () => {
+    for (const text of [
+      '120x5',
+      '0x1g',
+      '018',
+      '1.2.3.4.0',
+      `${'0'.repeat(12)}1`,
+      `1.${'0'.repeat(12)}1`,
+      '1.2.3.256',
+      '1.2.65536',
+    ]) {
+      expect(parseIpAddress(text), text).toBeUndefined();
+    }
+  });
+
+  it('refuses malformed IPv6: bad tails, bad groups, too many or too few groups', () => {
+    for (const text of [
+      '::ffff:1.2.3',
+      '::ffff:1.2.3.256',
+      '::ffff:1.2.3.01',
+      '::ffff:1.2.3.a4',
+      '::ffff:1.2.3.4a',
+      '::1.2.3.4:1',
+      '::12345',
+      '1:2:3:4::5:6:7:8',
+      '1:2:3:4:5:6:7:8::1::2',
+      '1:2:3',
+      'fe80::1%eth0:1',
+      '[::1',
+      'x::1]',
+    ]) {
+      expect(parseIpAddress(text), text).toBeUndefined();
+    }
+  });
+
+  it('reads an IPv4 tail up to 255 and a zone', () => {
+    expect(parseIpAddress('::ffff:1.2.3.255')).toStrictEqual({ family: 6, value: 0xffff01_0203ffn });
+    expect(parseIpAddress('fe80::1%eth0')).toStrictEqual({ family: 6, value: (0xfe80n << 112n) | 1n });
+    expect(parseIpAddress('[::1]')).toStrictEqual({ family: 6, value: 1n });
+  });
+});

@@ -140,3 +140,83 @@ describe('eventForTransition', () => {
     expect(eventForTransition('paid', 'paid')).toBeNull();
   });
 });
+
+describe('derivePaymentState, transfer by transfer', () => {
+  const at = (
+    blockNumber: bigint,
+    logIndex: number,
+    amount: bigint,
+    blockTimestamp = before,
+  ): ObservedTransfer => ({
+    amountBaseUnits: amount,
+    blockNumber,
+    logIndex,
+    blockTimestamp,
+    final: true,
+    orphaned: false,
+  });
+
+  it('refuses a payment of nothing', () => {
+    expect(() => derivePaymentState({ ...terms, requiredBaseUnits: 0n }, [], before)).toThrow(
+      new RangeError('a payment requires a positive amount'),
+    );
+  });
+
+  it('counts transfers in chain order (block, then log index), whatever order they come in', () => {
+    const early = at(1n, 5, 50_000_000n, new Date('2026-11-21T12:01:00Z'));
+    const late = at(2n, 0, 60_000_000n, new Date('2026-11-21T12:02:00Z'));
+    const paid = derivePaymentState(terms, [late, early], before);
+    expect(paid.completedBy).toBe(late);
+    expect(paid.lastSeen).toBe(late);
+    expect(paid.paidAt).toStrictEqual(late.blockTimestamp);
+
+    const first = at(7n, 1, 50_000_000n);
+    const second = at(7n, 3, 50_000_000n);
+    const third = at(8n, 0, 1n);
+    for (const order of [
+      [third, second, first],
+      [second, third, first],
+      [first, second, third],
+    ]) {
+      const state = derivePaymentState(terms, order, before);
+      expect(state.completedBy).toBe(second);
+      expect(state.lastSeen).toBe(third);
+    }
+  });
+
+  it('is completed by the first transfer that covers the amount, not a later one', () => {
+    const covering = at(1n, 0, 100_000_000n);
+    const extra = at(2n, 0, 5_000_000n, after);
+    const paid = derivePaymentState(terms, [covering, extra], after);
+    expect(paid.completedBy).toBe(covering);
+    expect(paid.paidAt).toStrictEqual(before);
+    expect(paid.late).toBe(false);
+    expect(paid.amountReceivedBaseUnits).toBe(105_000_000n);
+  });
+
+  it('ignores transfers of nothing', () => {
+    const real = at(1n, 0, 10_000_000n);
+    const zero = at(2n, 0, 0n);
+    const state = derivePaymentState(terms, [real, zero], before);
+    expect(state.lastSeen).toBe(real);
+    expect(state.status).toBe('processing');
+  });
+
+  it('is not late when paid in the very millisecond the link expires', () => {
+    expect(derivePaymentState(terms, [at(1n, 0, 100_000_000n, expiresAt)], after).late).toBe(false);
+    expect(derivePaymentState(terms, [at(1n, 0, 100_000_000n, after)], after).late).toBe(true);
+  });
+
+  it('is never late while unpaid', () => {
+    expect(derivePaymentState(terms, [], after).late).toBe(false);
+    expect(derivePaymentState(terms, [at(1n, 0, 1n)], after).late).toBe(false);
+  });
+});
+
+describe('stateHoldsUntil, at expiry', () => {
+  it('still holds an unpaid state until the expiry itself, and for ever after it', () => {
+    const pending = derivePaymentState(terms, [], expiresAt);
+    expect(stateHoldsUntil(terms, pending, expiresAt)).toStrictEqual(expiresAt);
+    expect(stateHoldsUntil(terms, derivePaymentState(terms, [], after), after)).toBeNull();
+  });
+});

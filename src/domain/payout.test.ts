@@ -195,3 +195,88 @@ describe('payout progress', () => {
     );
   });
 });
+
+describe('payout status, at its edges', () => {
+  it('never owes a negative amount, even when more went out than the share', () => {
+    expect(derivePayoutState(paid({ merchantPaidBaseUnits: 30_000_000n }), policy, T0)).toEqual({
+      status: 'sent',
+      delayedReason: null,
+      merchantOwedBaseUnits: 0n,
+    });
+  });
+
+  it('is not delayed once nothing is owed, however long ago a share failed', () => {
+    const state = derivePayoutState(
+      paid({ merchantPaidBaseUnits: 26_730_000n, blockedSince: at(-3_600_000), blockedReason: 'x' }),
+      policy,
+      T0,
+    );
+    expect(state.status).toBe('sent');
+    expect(state.delayedReason).toBeNull();
+  });
+
+  it('says why it refuses a failure count below 1', () => {
+    expect(() => settlementRetryDelayMs(0)).toThrow(new RangeError('failures must be ≥ 1, got 0'));
+  });
+});
+
+describe('payout progress after an attempt, share by share', () => {
+  it('records a merchant share that failed without touching the commission', () => {
+    const next = payoutAfterFailure(NO_PAYOUT_YET, { merchant: 'blocked' }, T0);
+    expect(next.blockedSince).toStrictEqual(T0);
+    expect(next.blockedReason).toBe('blocked');
+    expect(next.commissionBlockedSince).toBeNull();
+    expect(next.commissionBlockedReason).toBeNull();
+    expect(next.failures).toBe(1);
+  });
+
+  it('says a failure must name a share', () => {
+    expect(() => payoutAfterFailure(NO_PAYOUT_YET, {}, T0)).toThrow(
+      new RangeError('a payout failure names the share that failed'),
+    );
+  });
+
+  const flush = (amounts: {
+    merchantSent: bigint;
+    feeSent: bigint;
+    merchantOwed?: bigint;
+    feeOwed?: bigint;
+  }) => ({
+    merchantSentBaseUnits: amounts.merchantSent,
+    feeSentBaseUnits: amounts.feeSent,
+    merchantOwedBaseUnits: amounts.merchantOwed ?? 0n,
+    feeOwedBaseUnits: amounts.feeOwed ?? 0n,
+    txHash: '0xabc',
+    at: T0,
+  });
+
+  it('refuses a flush with a negative amount, or one that sent nothing', () => {
+    for (const amounts of [
+      { merchantSent: -1n, feeSent: 2n },
+      { merchantSent: 1n, feeSent: -1n },
+      { merchantSent: 1n, feeSent: 0n, merchantOwed: -1n },
+      { merchantSent: 1n, feeSent: 0n, feeOwed: -1n },
+    ]) {
+      expect(() => payoutAfterFlush(NO_PAYOUT_YET, flush(amounts))).toThrow(
+        new RangeError('a flush moves no negative amount'),
+      );
+    }
+    expect(() => payoutAfterFlush(NO_PAYOUT_YET, flush({ merchantSent: 0n, feeSent: 0n }))).toThrow(
+      new RangeError('a flush that sent nothing is a failure (payoutAfterFailure)'),
+    );
+  });
+
+  it('takes a flush that sent the same to both sides', () => {
+    const next = payoutAfterFlush(NO_PAYOUT_YET, flush({ merchantSent: 5n, feeSent: 5n }));
+    expect(next.merchantPaidBaseUnits).toBe(5n);
+    expect(next.treasuryPaidBaseUnits).toBe(5n);
+  });
+
+  it('keeps the merchant share’s failure while part of it is still held', () => {
+    const failing = payoutAfterFailure(NO_PAYOUT_YET, { merchant: 'blocked' }, at(-60_000));
+    const next = payoutAfterFlush(failing, flush({ merchantSent: 0n, feeSent: 7n, merchantOwed: 10n }));
+    expect(next.blockedSince).toStrictEqual(at(-60_000));
+    expect(next.blockedReason).toBe('blocked');
+    expect(next.failures).toBe(1);
+  });
+});

@@ -57,3 +57,30 @@ describe('quote', () => {
     );
   });
 });
+
+describe('quote refuses what cannot be priced', () => {
+  const eur: Money = { currency: findCurrency('EUR')!, minorUnits: 10_000n };
+
+  it('refuses a rate of zero or below', () => {
+    for (const units of [0n, -1n]) {
+      expect(() => quote(eur, { units, scale: RATE_SCALE }, 0)).toThrow(
+        new RangeError('rate must be positive'),
+      );
+    }
+  });
+
+  it('prices USDC only at exactly 1, however that 1 is written', () => {
+    const usdc: Money = { currency: USDC, minorUnits: 1_000_000n };
+    expect(quote(usdc, { units: 100_000_000n, scale: 8 }, 0).usdcBaseUnits).toBe(1_000_000n);
+    expect(() => quote(usdc, { units: 2n, scale: 0 }, 0)).toThrow(
+      new RangeError('USDC converts at exactly 1'),
+    );
+  });
+
+  it('never splits into a negative share', () => {
+    // parseAmount refuses such amounts; quote checks again rather than trusting every caller.
+    const negative: Money = { currency: USDC, minorUnits: -100n };
+    expect(() => quote(negative, ONE, 0)).toThrow('quote split went negative');
+    expect(() => quote(negative, ONE, 10_000)).toThrow('quote split went negative');
+  });
+});

@@ -51,3 +51,29 @@ describe('agreeOnRate', () => {
     });
   });
 });
+
+describe('rates, at their edges', () => {
+  it('refuses to invert a price of zero', () => {
+    expect(() => invertPrice({ units: 0n, scale: 2 })).toThrow(new RangeError('a price must be positive'));
+  });
+
+  it('counts an observation exactly maxAgeMs old as fresh, and ignores a rate of zero', () => {
+    const edge = new Date(now.getTime() - options.maxAgeMs);
+    expect(agreeOnRate([obs('old', 108000000n, edge)], options)).toMatchObject({ sources: ['old'] });
+    expect(agreeOnRate([obs('zero', 0n), obs('b', 108000000n)], options)).toMatchObject({ sources: ['b'] });
+  });
+
+  it('rounds an observation with more than 8 decimals half-up', () => {
+    const fine = { source: 'fine', usdcPerUnit: { units: 1080000005n, scale: 9 }, observedAt: now };
+    expect(agreeOnRate([fine], options)).toMatchObject({ usdcPerUnit: { units: 108000001n, scale: 8 } });
+  });
+
+  it('takes the mean of the middle two of an even count, observed as of the oldest', () => {
+    const older = at('2026-11-21T11:55:00Z');
+    expect(agreeOnRate([obs('a', 100000000n, older), obs('b', 101000000n)], options)).toStrictEqual({
+      usdcPerUnit: { units: 100500000n, scale: 8 },
+      sources: ['a', 'b'],
+      observedAt: older,
+    });
+  });
+});

@@ -98,3 +98,27 @@ describe('parseRate', () => {
     expect(refillMs(policy)).toBe(2000);
   });
 });
+
+describe('takeToken, from a stored state', () => {
+  const slow: BucketPolicy = { ratePerSecond: 1, burst: 5 };
+
+  it('allows a request on a token short by no more than the floating-point slack', () => {
+    const next = takeToken(slow, { tokens: 1 - 1e-9, updatedAtMs: 1_000 }, 1_000);
+    expect(next.decision.allowed).toBe(true);
+    expect(next.state.tokens).toBe(0);
+  });
+
+  it('takes nothing from a refused request, and says when the next token comes', () => {
+    const next = takeToken(slow, { tokens: 0.25, updatedAtMs: 1_000 }, 1_000);
+    expect(next.decision).toStrictEqual({ allowed: false, remaining: 0, retryAfterMs: 750, fullInMs: 4_750 });
+    expect(next.state).toStrictEqual({ tokens: 0.25, updatedAtMs: 1_000 });
+  });
+});
+
+describe('parseRate, at its edges', () => {
+  it('takes up to 6 decimals and nothing after the unit', () => {
+    expect(parseRate('0.25/s')).toBe(0.25);
+    expect(parseRate('0.000001/s')).toBe(0.000001);
+    expect(parseRate('100/sx')).toBeUndefined();
+  });
+});

@@ -94,3 +94,20 @@ describe('nextDelivery', () => {
     expect(second.status).toBe('failed');
   });
 });
+
+describe('nextDelivery, at its edges', () => {
+  it('retries a 300 like any other redirect', () => {
+    expect(classifyResponse(300)).toBe('retry');
+  });
+
+  it('names the outcome of each attempt', () => {
+    expect(decide(response(410)).outcome).toBe('stopped');
+    expect(decide(response(500)).outcome).toBe('retry');
+    expect(decide({ kind: 'error', error: 'ECONNREFUSED' }).outcome).toBe('retry');
+  });
+
+  it('refuses a negative or fractional schedule step', () => {
+    expect(() => decide(response(500), -1)).toThrow(new RangeError('bad schedule step -1'));
+    expect(() => decide(response(500), 1.5)).toThrow(new RangeError('bad schedule step 1.5'));
+  });
+});

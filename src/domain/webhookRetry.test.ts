@@ -60,3 +60,21 @@ describe('Retry-After', () => {
     expect(clampRetryAfter(30 * 86_400_000, DEFAULT_RETRY_AFTER_BOUNDS)).toBe(86_400_000);
   });
 });
+
+describe('retry settings, at their edges', () => {
+  it('takes a schedule of one delay, and of up to MAX_RETRIES delays', () => {
+    expect(parseRetrySchedule('5s')).toStrictEqual([5_000]);
+    expect(parseRetrySchedule(Array(50).fill('1s').join(','))).toHaveLength(50);
+    expect(parseRetrySchedule(Array(51).fill('1s').join(','))).toBeUndefined();
+    expect(parseRetrySchedule('')).toBeUndefined();
+  });
+
+  it('reads Retry-After with spaces around it, and only a whole HTTP date', () => {
+    const now = new Date('2026-10-21T07:28:00Z');
+    expect(parseRetryAfter(' 120 ', now)).toBe(120_000);
+    expect(parseRetryAfter(' Wed, 21 Oct 2026 07:30:00 GMT ', now)).toBe(120_000);
+    // Date.parse would read both of these; neither is an HTTP date.
+    expect(parseRetryAfter('Sun Wed, 21 Oct 2026 07:30:00 GMT', now)).toBeUndefined();
+    expect(parseRetryAfter('Wed, 21 Oct 2026 07:30:00 GMT+0100', now)).toBeUndefined();
+  });
+});

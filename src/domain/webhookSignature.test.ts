@@ -1,7 +1,8 @@
+import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it, vi } from 'vitest';
 import { newWebhookSecret } from './credentials.ts';
-import { signingSecrets, signWebhook } from './webhookSignature.ts';
+import { signingSecrets, signWebhook, webhookSignature } from './webhookSignature.ts';
 
 const body = '{"id":"evt_1","event":"payment.paid","amount":"10.00","note":"é ✓"}';
 
@@ -68,5 +69,37 @@ describe('signingSecrets', () => {
       'whsec_new',
     ]);
     expect(signingSecrets('whsec_new', null, now)).toStrictEqual(['whsec_new']);
+  });
+});
+
+describe('signing, at its edges', () => {
+  const timestamp = new Date('2026-11-21T12:00:00Z');
+
+  it('signs with a key of 16 bytes, and refuses a shorter one', () => {
+    const sixteen = `whsec_${Buffer.alloc(16, 7).toString('base64')}`;
+    const key = Buffer.alloc(16, 7);
+    const expected = createHmac('sha256', key).update('evt_1.1.body').digest('base64');
+    expect(webhookSignature(sixteen, 'evt_1', 1, 'body')).toBe(`v1,${expected}`);
+    expect(() =>
+      webhookSignature(`whsec_${Buffer.alloc(15, 7).toString('base64')}`, 'evt_1', 1, 'b'),
+    ).toThrow('webhook secret is not a whsec_ base64 key');
+  });
+
+  it('says why it refuses to sign', () => {
+    expect(() => signWebhook({ id: 'evt_1', timestamp, body: '{}', secrets: [] })).toThrow(
+      'no secret to sign with',
+    );
+    expect(() => signWebhook({ id: 'evt 1', timestamp, body: '{}', secrets: [newWebhookSecret()] })).toThrow(
+      'webhook id must be a plain token',
+    );
+  });
+
+  it('signs once when the previous secret is the current one', () => {
+    const until = new Date(timestamp.getTime() + 60_000);
+    expect(signingSecrets('whsec_a', { secret: 'whsec_a', until }, timestamp)).toStrictEqual(['whsec_a']);
+    expect(signingSecrets('whsec_a', { secret: 'whsec_b', until }, timestamp)).toStrictEqual([
+      'whsec_a',
+      'whsec_b',
+    ]);
   });
 });

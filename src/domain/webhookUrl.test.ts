@@ -76,3 +76,37 @@ describe('parseWebhookUrl', () => {
     );
   });
 });
+
+describe('parseWebhookUrl, at its edges', () => {
+  const strict = { allowInsecure: false };
+  const dev = { allowInsecure: true };
+
+  it('takes up to 2048 characters, spaces around the URL not counted', () => {
+    const base = 'https://example.com/';
+    const longest = base + 'a'.repeat(2048 - base.length);
+    expect(parseWebhookUrl('url', ` ${longest} `, strict)).toBe(longest);
+    expect(() => parseWebhookUrl('url', `${longest}a`, strict)).toThrow(
+      'url: must be at most 2048 characters',
+    );
+  });
+
+  it('takes only http and https, even in development', () => {
+    expect(() => parseWebhookUrl('url', 'ftp://example.com/x', dev)).toThrow('url: must be an http(s) URL');
+    expect(parseWebhookUrl('url', 'http://example.com/x', dev)).toBe('http://example.com/x');
+  });
+
+  it('refuses a user name alone as credentials too', () => {
+    expect(() => parseWebhookUrl('url', 'https://user@example.com/x', strict)).toThrow(
+      'url: must not contain credentials',
+    );
+  });
+
+  it('refuses internal names written with a trailing dot, and takes public names that merely contain one', () => {
+    expect(() => parseWebhookUrl('url', 'https://printer.local./x', strict)).toThrow(
+      'url: must name a public host',
+    );
+    expect(parseWebhookUrl('url', 'https://shop.internal.example.com/x', strict)).toBe(
+      'https://shop.internal.example.com/x',
+    );
+  });
+});

@@ -1,0 +1,25 @@
+// Mutation testing: `npm run mutate`. See docs/testing.md ("Mutation testing") for what is mutated, what is not
+// yet and why, the last scores and the surviving mutants judged equivalent.
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: 'vitest',
+  // Only the unit tests in src/ (no chain, database or browser, no contract compilation): see the file.
+  vitest: { configFile: 'vitest.stryker.config.ts' },
+  plugins: ['@stryker-mutator/vitest-runner'],
+  mutate: [
+    'src/domain/**/*.ts',
+    '!src/domain/**/*.test.ts',
+    // Priced by the domain, and tested by fast unit tests (src/app/convertAmount.test.ts).
+    'src/app/convertAmount.ts',
+    'src/app/quoteAmount.ts',
+  ],
+  coverageAnalysis: 'perTest',
+  // The machines have two cores; the other one is for whoever else is working.
+  concurrency: 1,
+  ignoreStatic: true,
+  reporters: ['clear-text', 'progress', 'html', 'json'],
+  htmlReporter: { fileName: 'reports/mutation/mutation.html' },
+  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  tempDirName: 'reports/.stryker-tmp',
+  cleanTempDir: true,
+};
