@@ -4,7 +4,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { type Address, type Hex, toHex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createRpcClient } from '../src/adapters/chain/chainReader.ts';
 import { testUsdcAbi } from '../src/adapters/chain/contractAbis.ts';
 import {
   authorizationChain,
@@ -12,12 +14,16 @@ import {
   TRANSFER_WITH_AUTHORIZATION_TYPES,
   transferWithAuthorizationCall,
 } from '../src/adapters/chain/eip3009.ts';
+import { createRelayer } from '../src/adapters/chain/relayer.ts';
 import { gaslessRepository } from '../src/adapters/db/gaslessRepository.ts';
 import { type AcceptAuthorizationDeps, acceptAuthorization } from '../src/app/gasless/acceptAuthorization.ts';
+import { type RelayAuthorizationsDeps, relayOnce } from '../src/app/gasless/relayAuthorizations.ts';
 import type { Payment } from '../src/domain/payment.ts';
 import type { AuthorizationDomain, TransferAuthorization } from '../src/domain/transferAuthorization.ts';
+import { sandboxPrivateKey } from '../src/main/sandboxChain.ts';
 import { type ChainHarness, PAYMENT_TTL_MS, ROLES, startChainHarness } from './helpers/chainHarness.ts';
 import { dialects } from './helpers/database.ts';
+import { capturingLogger } from './helpers/logCapture.ts';
 
 describe.each(dialects)('accepting a signed authorization on %s', (dialect) => {
   let h: ChainHarness;
@@ -194,5 +200,173 @@ describe.each(dialects)('accepting a signed authorization on %s', (dialect) => {
         },
       ),
     ).rejects.toMatchObject({ code: 'GASLESS_UNAVAILABLE', status: 409 });
+  });
+});
+
+describe.each(dialects)('relaying signed authorizations on %s', (dialect) => {
+  /** Anvil account 5: the gasless relayer's own key, never the settler's. */
+  const GASLESS_RELAYER = 5;
+  let h: ChainHarness;
+  let accepting: AcceptAuthorizationDeps;
+  let relaying: RelayAuthorizationsDeps;
+  let domain: AuthorizationDomain;
+  beforeEach(async () => {
+    h = await startChainHarness(dialect);
+    const chain = authorizationChain(
+      h.anvil.publicClient,
+      h.anvil.chain.id,
+      h.anvil.addresses[GASLESS_RELAYER]!,
+    );
+    const gasless = gaslessRepository(h.database.handle);
+    accepting = {
+      payments: h.stores.payments,
+      ledger: h.stores.ledger,
+      gasless,
+      chains: [chain],
+      clock: h.clock,
+    };
+    relaying = {
+      gasless,
+      chain,
+      relayer: createRelayer({
+        client: createRpcClient([h.anvil.rpcUrl]),
+        chainId: h.anvil.chain.id,
+        relayerKey: sandboxPrivateKey(GASLESS_RELAYER),
+      }),
+      payments: h.stores.payments,
+      ledger: h.stores.ledger,
+      clock: h.clock,
+      logger: capturingLogger().logger,
+    };
+    domain = (await readAuthorizationDomain(h.anvil.publicClient, h.usdc, h.anvil.chain.id))!;
+  });
+  afterEach(() => h.close());
+
+  /** A customer who holds USDC and no POL at all, as most buyers from an exchange do. */
+  const gaslessCustomer = async (baseUnits: bigint) => {
+    const account = privateKeyToAccount(generatePrivateKey());
+    const hash = await h.anvil.wallet(ROLES.relayer).writeContract({
+      address: h.usdc,
+      abi: testUsdcAbi,
+      functionName: 'mint',
+      args: [account.address, baseUnits],
+    });
+    await h.anvil.publicClient.waitForTransactionReceipt({ hash });
+    expect(await h.anvil.publicClient.getBalance({ address: account.address })).toBe(0n);
+    return account;
+  };
+  const signedFor = async (payment: Payment, customer: ReturnType<typeof privateKeyToAccount>) => {
+    const authorization: TransferAuthorization = {
+      from: customer.address.toLowerCase(),
+      to: payment.deposit!.depositAddress.toLowerCase(),
+      valueBaseUnits: payment.quote.usdcBaseUnits,
+      validAfter: 0n,
+      validBefore: BigInt(payment.expiresAt.getTime() / 1000),
+      nonce: toHex(randomBytes(32)),
+    };
+    const signature = await customer.signTypedData({
+      domain,
+      types: TRANSFER_WITH_AUTHORIZATION_TYPES,
+      primaryType: 'TransferWithAuthorization',
+      message: {
+        from: customer.address,
+        to: authorization.to as Address,
+        value: authorization.valueBaseUnits,
+        validAfter: authorization.validAfter,
+        validBefore: authorization.validBefore,
+        nonce: authorization.nonce as Hex,
+      },
+    });
+    return acceptAuthorization(accepting, {
+      paymentId: payment.id,
+      authorization,
+      signature,
+      clientAddress: '198.51.100.4',
+    });
+  };
+  const relayerNonce = () =>
+    h.anvil.publicClient.getTransactionCount({ address: h.anvil.addresses[GASLESS_RELAYER]! });
+
+  it('a customer with USDC and no POL pays: relayed, mined, paid, and what it cost the relayer recorded', async () => {
+    const payment = await h.createPayment('27');
+    const customer = await gaslessCustomer(27_000_000n);
+    const accepted = await signedFor(payment, customer);
+
+    const sent = await relayOnce(relaying);
+    expect(sent).toMatchObject({ kind: 'sent', id: accepted.id });
+    const mined = await relayOnce(relaying);
+    expect(mined).toMatchObject({ kind: 'mined', id: accepted.id });
+    if (mined.kind !== 'mined') throw new Error('not mined');
+    expect(mined.feeWei).toBeGreaterThan(0n);
+    const [stored] = await relaying.gasless.listForPayment(payment.id);
+    const receipt = await h.anvil.publicClient.getTransactionReceipt({ hash: stored!.txHash as Hex });
+    expect(stored).toMatchObject({ status: 'mined', gasUsed: receipt.gasUsed, feeWei: mined.feeWei });
+    expect(mined.feeWei).toBe(receipt.gasUsed * receipt.effectiveGasPrice);
+    expect(receipt.from.toLowerCase()).toBe(h.anvil.addresses[GASLESS_RELAYER]!.toLowerCase());
+
+    expect(await h.balanceOf(payment.deposit!.depositAddress)).toBe(27_000_000n);
+    expect(await h.anvil.publicClient.getBalance({ address: customer.address })).toBe(0n);
+    await h.finalizeAll();
+    await h.poll();
+    expect((await h.status(payment.id)).payment.status).toBe('paid');
+    expect(await relayOnce(relaying)).toEqual({ kind: 'idle' });
+  });
+
+  it('holds authorizations while the hourly cap is spent, and sends them once the hour has passed', async () => {
+    const first = await h.createPayment('27');
+    await signedFor(first, await gaslessCustomer(27_000_000n));
+    await relayOnce(relaying);
+    const mined = await relayOnce(relaying);
+    if (mined.kind !== 'mined') throw new Error('not mined');
+    const second = await h.createPayment('27');
+    const waiting = await signedFor(second, await gaslessCustomer(27_000_000n));
+    const nonce = await relayerNonce();
+
+    // Spent exactly the cap: nothing more this hour.
+    const capped = await relayOnce(relaying, { maxFeeWeiPerHour: mined.feeWei });
+    expect(capped).toEqual({ kind: 'capped', id: waiting.id, spentWei: mined.feeWei });
+    expect(await relayerNonce()).toBe(nonce);
+    expect(await relayOnce(relaying, { maxFeeWeiPerHour: mined.feeWei + 1n })).toMatchObject({
+      kind: 'sent',
+    });
+  });
+
+  it('fails, without spending gas, an authorization the payment no longer needs', async () => {
+    const payment = await h.createPayment('27');
+    const accepted = await signedFor(payment, await gaslessCustomer(27_000_000n));
+    // Meanwhile the customer paid from another wallet, with gas.
+    await h.pay(payment.deposit!.depositAddress, 27_000_000n);
+    await h.poll();
+    const nonce = await relayerNonce();
+    expect(await relayOnce(relaying)).toEqual({
+      kind: 'failed',
+      id: accepted.id,
+      reason: 'the payment no longer needs it (paid meanwhile)',
+    });
+    expect(await relayerNonce()).toBe(nonce);
+    // The payment is free for another authorization again (none in flight).
+    expect((await relaying.gasless.listForPayment(payment.id))[0]).toMatchObject({ status: 'failed' });
+  });
+
+  it('after a crash between persisting and broadcasting, sends the very same transaction, once', async () => {
+    const payment = await h.createPayment('27');
+    await signedFor(payment, await gaslessCustomer(27_000_000n));
+    const crashing = {
+      ...relaying,
+      relayer: {
+        ...relaying.relayer,
+        broadcast: async () => {
+          throw new Error('process killed before broadcasting');
+        },
+      },
+    };
+    await expect(relayOnce(crashing)).rejects.toThrow('process killed');
+    const [persisted] = await relaying.gasless.listForPayment(payment.id);
+    expect(persisted).toMatchObject({ status: 'sent' });
+    expect(await relayOnce(relaying)).toEqual({ kind: 'awaiting-receipt', id: persisted!.id });
+    expect(await relayOnce(relaying)).toMatchObject({ kind: 'mined', id: persisted!.id });
+    const [done] = await relaying.gasless.listForPayment(payment.id);
+    expect(done!.txHash).toBe(persisted!.txHash);
+    expect(await h.balanceOf(payment.deposit!.depositAddress)).toBe(27_000_000n);
   });
 });

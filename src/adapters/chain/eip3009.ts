@@ -233,6 +233,7 @@ export function authorizationChain(
       return domain;
     },
     recoverSigner: recoverAuthorizer,
+    callData: transferWithAuthorizationCall,
     isUsed: (token, authorizer, nonce) => isAuthorizationUsed(client, token, authorizer, nonce),
     async refusalOf(token, authorization, signature) {
       try {

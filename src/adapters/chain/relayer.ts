@@ -143,6 +143,19 @@ export function createRelayer(options: RelayerOptions): Relayer {
     return { rawTx, txHash: keccak256(rawTx) };
   };
 
+  const estimate = async (to: Address, data: Hex): Promise<GasEstimate> => {
+    try {
+      // The account as a bare address: viem then adds no fees, so the node checks no balance and an empty
+      // relayer still learns what a call would cost (and the settler can say so).
+      const gas = await client.estimateGas({ account: address, to, data });
+      return { ok: true, gas };
+    } catch (error) {
+      const reason = revertReasonOf(error, revertAbi);
+      if (reason === undefined) throw error;
+      return { ok: false, reason };
+    }
+  };
+
   return {
     address,
 
@@ -199,22 +212,9 @@ export function createRelayer(options: RelayerOptions): Relayer {
       return { ok: true, outcomes };
     },
 
-    async estimateFlush(call) {
-      try {
-        // The account as a bare address: viem then adds no fees, so the node checks no balance and an empty
-        // relayer still learns what a flush would cost (and the settler can say so).
-        const gas = await client.estimateGas({
-          account: address,
-          to: getAddress(call.factoryAddress),
-          data: flushData(call),
-        });
-        return { ok: true, gas } satisfies GasEstimate;
-      } catch (error) {
-        const reason = revertReasonOf(error, revertAbi);
-        if (reason === undefined) throw error;
-        return { ok: false, reason } satisfies GasEstimate;
-      }
-    },
+    estimateFlush: (call) => estimate(getAddress(call.factoryAddress), flushData(call)),
+
+    estimateCall: (to, data) => estimate(getAddress(to), data as Hex),
 
     async transferRefusal(token, from, to, amountBaseUnits) {
       let data: Hex | undefined;
@@ -245,6 +245,8 @@ export function createRelayer(options: RelayerOptions): Relayer {
     },
 
     signFlush: (call, tx) => sign({ to: getAddress(call.factoryAddress), data: flushData(call), ...tx }),
+
+    signCall: (call, tx) => sign({ to: getAddress(call.to), data: call.data as Hex, ...tx }),
 
     async signReplacement(rawTx, fees) {
       // Rebuilt from the signed bytes themselves: a replacement can differ from the original in its fees only.
@@ -314,6 +316,8 @@ export function createRelayer(options: RelayerOptions): Relayer {
         txHash: receipt.transactionHash,
         blockNumber: receipt.blockNumber,
         success,
+        gasUsed: receipt.gasUsed,
+        feeWei: receipt.gasUsed * receipt.effectiveGasPrice,
         flushed,
         withheld,
       };

@@ -34,6 +34,67 @@ export function gaslessRepository(handle: DatabaseHandle): GaslessStore {
       }
     },
 
+    async inFlight(chainId) {
+      const row = await db
+        .selectFrom('gasless_authorizations')
+        .selectAll()
+        .where('chain_id', '=', chainId)
+        .where('status', '=', 'sent')
+        .orderBy('created_at')
+        .limit(1)
+        .executeTakeFirst();
+      return row && toAuthorization(row);
+    },
+
+    async nextPending(chainId) {
+      const row = await db
+        .selectFrom('gasless_authorizations')
+        .selectAll()
+        .where('chain_id', '=', chainId)
+        .where('status', '=', 'pending')
+        .orderBy('created_at')
+        .orderBy('id')
+        .limit(1)
+        .executeTakeFirst();
+      return row && toAuthorization(row);
+    },
+
+    async markSent(id, tx) {
+      await db
+        .updateTable('gasless_authorizations')
+        .set({ status: 'sent', tx_hash: tx.txHash, raw_tx: tx.rawTx, relayer_nonce: tx.nonce.toString() })
+        .where('id', '=', id)
+        .where('status', '=', 'pending')
+        .execute();
+    },
+
+    async finish(id, outcome, at) {
+      await db
+        .updateTable('gasless_authorizations')
+        .set({
+          status: outcome.status,
+          gas_used: outcome.gasUsed?.toString() ?? null,
+          fee_wei: outcome.feeWei?.toString() ?? null,
+          failure_reason: outcome.reason ?? null,
+          finished_at: at.toISOString(),
+        })
+        .where('id', '=', id)
+        .where('status', 'in', ['pending', 'sent'])
+        .execute();
+    },
+
+    async feesSince(chainId, since) {
+      // Few rows an hour (the cap bounds them); summed here as exact integers, never as floats.
+      const rows = await db
+        .selectFrom('gasless_authorizations')
+        .select('fee_wei')
+        .where('chain_id', '=', chainId)
+        .where('fee_wei', 'is not', null)
+        .where('finished_at', '>=', since.toISOString())
+        .execute();
+      return rows.reduce((sum, row) => sum + BigInt(row.fee_wei!), 0n);
+    },
+
     async listForPayment(paymentId) {
       const rows = await db
         .selectFrom('gasless_authorizations')
@@ -63,6 +124,8 @@ function toRow(a: GaslessAuthorization): GaslessAuthorizationsTable {
     client_address: a.clientAddress,
     status: a.status,
     tx_hash: a.txHash,
+    raw_tx: a.rawTx,
+    relayer_nonce: a.relayerNonce?.toString() ?? null,
     gas_used: a.gasUsed?.toString() ?? null,
     fee_wei: a.feeWei?.toString() ?? null,
     failure_reason: a.failureReason,
@@ -90,6 +153,8 @@ function toAuthorization(row: Selectable<GaslessAuthorizationsTable>): GaslessAu
     clientAddress: row.client_address,
     status: row.status as GaslessStatus,
     txHash: row.tx_hash,
+    rawTx: row.raw_tx,
+    relayerNonce: bigOrNull(row.relayer_nonce),
     gasUsed: bigOrNull(row.gas_used),
     feeWei: bigOrNull(row.fee_wei),
     failureReason: row.failure_reason,

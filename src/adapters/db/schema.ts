@@ -253,6 +253,8 @@ export interface GaslessAuthorizationsTable {
   client_address: string;
   status: string;
   tx_hash: string | null;
+  raw_tx: string | null;
+  relayer_nonce: string | null;
   gas_used: string | null;
   fee_wei: string | null;
   failure_reason: string | null;

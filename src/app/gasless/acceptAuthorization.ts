@@ -90,6 +90,8 @@ export async function acceptAuthorization(
     clientAddress: input.clientAddress,
     status: 'pending',
     txHash: null,
+    rawTx: null,
+    relayerNonce: null,
     gasUsed: null,
     feeWei: null,
     failureReason: null,

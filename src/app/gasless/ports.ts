@@ -14,7 +14,10 @@ export interface GaslessAuthorization extends TransferAuthorization {
   /** Who sent it to the checkout (for rate limits and abuse reports); never shown to merchants. */
   readonly clientAddress: string;
   readonly status: GaslessStatus;
+  /** The relayer's transaction, once signed (persisted before it is broadcast). */
   readonly txHash: string | null;
+  readonly rawTx: string | null;
+  readonly relayerNonce: bigint | null;
   readonly gasUsed: bigint | null;
   readonly feeWei: bigint | null;
   readonly failureReason: string | null;
@@ -31,6 +34,25 @@ export interface GaslessStore {
    */
   insert(authorization: GaslessAuthorization): Promise<GaslessInsertOutcome>;
   listForPayment(paymentId: string): Promise<GaslessAuthorization[]>;
+  /** The one sent and not yet mined or failed on this chain, if any. */
+  inFlight(chainId: number): Promise<GaslessAuthorization | undefined>;
+  /** The oldest one waiting to be sent on this chain. */
+  nextPending(chainId: number): Promise<GaslessAuthorization | undefined>;
+  /** Records the signed transaction (status `sent`) before it is broadcast. */
+  markSent(id: string, tx: { txHash: string; rawTx: string; nonce: bigint }): Promise<void>;
+  /** Ends it: `mined` with what it cost, or `failed` with why (and what it cost, if it was mined and reverted). */
+  finish(
+    id: string,
+    outcome: {
+      status: 'mined' | 'failed';
+      gasUsed?: bigint;
+      feeWei?: bigint;
+      reason?: string;
+    },
+    at: Date,
+  ): Promise<void>;
+  /** What the relayer paid, in wei, for the authorizations of this chain that finished since `since`. */
+  feesSince(chainId: number, since: Date): Promise<bigint>;
 }
 
 /** What the gasless path reads from one chain, each read before any gas is spent. */
@@ -55,4 +77,6 @@ export interface AuthorizationChain {
     authorization: TransferAuthorization,
     signature: string,
   ): Promise<string | undefined>;
+  /** The calldata of the token's `transferWithAuthorization` that submits it. */
+  callData(authorization: TransferAuthorization, signature: string): string;
 }

@@ -231,6 +231,9 @@ export interface RelayerReceipt {
   readonly txHash: string;
   readonly blockNumber: bigint;
   readonly success: boolean;
+  /** What the transaction cost the relayer: gas used × effective gas price, in wei. */
+  readonly gasUsed: bigint;
+  readonly feeWei: bigint;
   /** Empty for a reverted transaction. */
   readonly flushed: readonly FlushedEvent[];
   readonly withheld: readonly WithheldEvent[];
@@ -261,6 +264,12 @@ export interface Relayer {
   currentFees(): Promise<FeesPerGas>;
   signFlush(
     call: FlushCall,
+    tx: { nonce: bigint; gas: bigint; fees: FeesPerGas },
+  ): Promise<SignedTransaction>;
+  /** Any other call the relayer pays for (a customer's signed transfer): the gas it would take, or why not. */
+  estimateCall(to: string, data: string): Promise<GasEstimate>;
+  signCall(
+    call: { to: string; data: string },
     tx: { nonce: bigint; gas: bigint; fees: FeesPerGas },
   ): Promise<SignedTransaction>;
   /** The same transaction (same nonce, payload and gas) with other fees. */

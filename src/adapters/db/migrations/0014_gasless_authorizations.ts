@@ -26,7 +26,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('client_address', 'text', (c) => c.notNull())
     // pending → sent → mined | failed
     .addColumn('status', 'text', (c) => c.notNull())
+    // The relayer's signed transaction, persisted before it is broadcast (resumed after a crash).
     .addColumn('tx_hash', 'text')
+    .addColumn('raw_tx', 'text')
+    .addColumn('relayer_nonce', 'text')
     .addColumn('gas_used', 'text')
     .addColumn('fee_wei', 'text')
     .addColumn('failure_reason', 'text')
@@ -51,6 +54,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .on('gasless_authorizations')
     .columns(['chain_id', 'created_at'])
     .where(sql<boolean>`status in ('pending', 'sent')`)
+    .execute();
+  // The hourly cap sums the fees of the last hour.
+  await db.schema
+    .createIndex('gasless_authorizations_finished')
+    .on('gasless_authorizations')
+    .columns(['chain_id', 'finished_at'])
     .execute();
 }
 

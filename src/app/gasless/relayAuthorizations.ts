@@ -1,0 +1,151 @@
+import type { Logger } from 'pino';
+import { amountDueBaseUnits, paymentTerms } from '../../domain/payment.ts';
+import { derivePaymentState } from '../../domain/paymentStatus.ts';
+import { MIN_VALIDITY_LEFT_S } from '../../domain/transferAuthorization.ts';
+import type { Clock, Ledger, PaymentStore } from '../ports.ts';
+import type { Relayer } from '../settlement/ports.ts';
+import type { AuthorizationChain, GaslessAuthorization, GaslessStore } from './ports.ts';
+
+export interface RelayAuthorizationsDeps {
+  readonly gasless: GaslessStore;
+  /** The gasless relayer's own key: the settler's nonces are never shared (decision 0012). */
+  readonly relayer: Pick<
+    Relayer,
+    'address' | 'nonce' | 'currentFees' | 'estimateCall' | 'signCall' | 'broadcast' | 'receipt'
+  >;
+  readonly chain: Pick<AuthorizationChain, 'chainId' | 'isUsed' | 'refusalOf' | 'callData'>;
+  readonly payments: Pick<PaymentStore, 'findById'>;
+  readonly ledger: Pick<Ledger, 'listTransfers'>;
+  readonly clock: Clock;
+  readonly logger: Pick<Logger, 'info' | 'warn'>;
+}
+
+export interface RelayOptions {
+  /** The most the relayer may pay for gasless transfers in any hour, in wei; undefined: no cap. */
+  readonly maxFeeWeiPerHour?: bigint | undefined;
+}
+
+export type RelayOutcome =
+  | { readonly kind: 'idle' }
+  | { readonly kind: 'awaiting-receipt'; readonly id: string }
+  | { readonly kind: 'mined'; readonly id: string; readonly feeWei: bigint }
+  | { readonly kind: 'failed'; readonly id: string; readonly reason: string }
+  | { readonly kind: 'sent'; readonly id: string; readonly txHash: string }
+  | { readonly kind: 'capped'; readonly id: string; readonly spentWei: bigint };
+
+const HOUR_MS = 60 * 60_000;
+/** Gas estimates are for the chain as it is now; a little room keeps a busy block from running it out. */
+const GAS_MARGIN_PERCENT = 120n;
+
+/**
+ * One pass of the gasless relayer on one chain, a singleton per chain (it owns its key's nonces). One
+ * transaction in flight at a time: first the one sent (its receipt records what it cost; a nonce taken by
+ * another transaction fails it), otherwise the oldest authorization waiting, checked again now — the payment
+ * may have been paid meanwhile, the customer may have used the nonce or spent the money, the signature may be
+ * about to lapse — then signed, persisted and broadcast. Within the hourly cap only: above it, authorizations
+ * wait (the customer can still pay with gas).
+ */
+export async function relayOnce(
+  deps: RelayAuthorizationsDeps,
+  options: RelayOptions = {},
+): Promise<RelayOutcome> {
+  const { chainId } = deps.chain;
+  const sent = await deps.gasless.inFlight(chainId);
+  if (sent) return advanceSent(deps, sent);
+
+  const next = await deps.gasless.nextPending(chainId);
+  if (!next) return { kind: 'idle' };
+  const now = deps.clock.now();
+  const stale = await whyNoLonger(deps, next, now);
+  if (stale) return fail(deps, next, stale);
+
+  if (options.maxFeeWeiPerHour !== undefined) {
+    const spentWei = await deps.gasless.feesSince(chainId, new Date(now.getTime() - HOUR_MS));
+    if (spentWei >= options.maxFeeWeiPerHour) {
+      deps.logger.warn(
+        { chainId, spentWei: spentWei.toString(), capWei: options.maxFeeWeiPerHour.toString() },
+        'gasless relaying paused: the hourly gas cap is reached',
+      );
+      return { kind: 'capped', id: next.id, spentWei };
+    }
+  }
+
+  const call = { to: next.tokenAddress, data: deps.chain.callData(next, next.signature) };
+  const estimate = await deps.relayer.estimateCall(call.to, call.data);
+  if (!estimate.ok) return fail(deps, next, `the token refuses it now: ${estimate.reason}`);
+  const nonce = await deps.relayer.nonce();
+  const signed = await deps.relayer.signCall(call, {
+    nonce,
+    gas: (estimate.gas * GAS_MARGIN_PERCENT) / 100n,
+    fees: await deps.relayer.currentFees(),
+  });
+  await deps.gasless.markSent(next.id, { ...signed, nonce });
+  const broadcast = await deps.relayer.broadcast(signed.rawTx);
+  if (!broadcast.accepted) return fail(deps, next, `the node refused the transaction: ${broadcast.reason}`);
+  deps.logger.info(
+    { chainId, authorizationId: next.id, paymentId: next.paymentId, txHash: signed.txHash },
+    'gasless transfer sent',
+  );
+  return { kind: 'sent', id: next.id, txHash: signed.txHash };
+}
+
+/** Why a waiting authorization should not be sent any more, if it should not. */
+async function whyNoLonger(
+  deps: RelayAuthorizationsDeps,
+  authorization: GaslessAuthorization,
+  now: Date,
+): Promise<string | undefined> {
+  const nowS = BigInt(Math.floor(now.getTime() / 1000));
+  if (authorization.validBefore < nowS + MIN_VALIDITY_LEFT_S) return 'it lapsed before it could be sent';
+  const payment = await deps.payments.findById(authorization.paymentId);
+  if (!payment) return 'its payment is gone';
+  const state = derivePaymentState(paymentTerms(payment), await deps.ledger.listTransfers(payment.id), now);
+  if (authorization.valueBaseUnits > amountDueBaseUnits(payment, state))
+    return 'the payment no longer needs it (paid meanwhile)';
+  if (await deps.chain.isUsed(authorization.tokenAddress, authorization.from, authorization.nonce))
+    return 'the customer used or canceled it elsewhere';
+  const refusal = await deps.chain.refusalOf(
+    authorization.tokenAddress,
+    authorization,
+    authorization.signature,
+  );
+  return refusal === undefined ? undefined : `the token refuses it now: ${refusal}`;
+}
+
+async function advanceSent(deps: RelayAuthorizationsDeps, sent: GaslessAuthorization): Promise<RelayOutcome> {
+  const receipt = await deps.relayer.receipt(sent.txHash!);
+  if (receipt) {
+    const cost = { gasUsed: receipt.gasUsed, feeWei: receipt.feeWei };
+    if (!receipt.success) return fail(deps, sent, 'the transfer reverted on chain', cost);
+    await deps.gasless.finish(sent.id, { status: 'mined', ...cost }, deps.clock.now());
+    deps.logger.info(
+      {
+        authorizationId: sent.id,
+        paymentId: sent.paymentId,
+        txHash: sent.txHash,
+        feeWei: cost.feeWei.toString(),
+      },
+      'gasless transfer mined',
+    );
+    return { kind: 'mined', id: sent.id, feeWei: receipt.feeWei };
+  }
+  if ((await deps.relayer.nonce()) > sent.relayerNonce!)
+    return fail(deps, sent, `nonce ${sent.relayerNonce} was used by a transaction that is not this one`);
+  // Not mined yet: send the same bytes again (a node that lost it takes it back; one that has it says so).
+  await deps.relayer.broadcast(sent.rawTx!);
+  return { kind: 'awaiting-receipt', id: sent.id };
+}
+
+async function fail(
+  deps: RelayAuthorizationsDeps,
+  authorization: GaslessAuthorization,
+  reason: string,
+  cost: { gasUsed?: bigint; feeWei?: bigint } = {},
+): Promise<RelayOutcome> {
+  await deps.gasless.finish(authorization.id, { status: 'failed', reason, ...cost }, deps.clock.now());
+  deps.logger.warn(
+    { authorizationId: authorization.id, paymentId: authorization.paymentId, reason },
+    'gasless transfer not relayed',
+  );
+  return { kind: 'failed', id: authorization.id, reason };
+}
