@@ -14,6 +14,7 @@ import {
 } from '../http/connectionLimits.ts';
 import { OneLinePerRequest } from '../http/requestLog.ts';
 import { type CheckoutNetwork, type CheckoutView, checkoutStatusJson, checkoutView } from './checkoutView.ts';
+import { type CheckoutGasless, registerGaslessRoutes } from './gaslessRoutes.ts';
 import { isLanguage, type Language, negotiateLanguage } from './language.ts';
 import { qrSvg } from './qrCode.ts';
 import { type PageAssets, renderCheckoutPage, renderErrorPage, renderNotFoundPage } from './renderPage.ts';
@@ -34,6 +35,8 @@ export interface CheckoutDeps {
   readonly pollIntervalMs?: number | undefined;
   /** Request timeout and connections per client (the page is public: anyone may connect); default: the defaults. */
   readonly connectionLimits?: ConnectionLimits | undefined;
+  /** Gasless payment (EIP-3009) where the operator offers it; absent: the page offers transfers with gas only. */
+  readonly gasless?: CheckoutGasless | undefined;
 }
 
 const DEFAULT_POLL_INTERVAL_MS = 3_000;
@@ -138,6 +141,16 @@ export async function buildCheckoutApp(deps: CheckoutDeps): Promise<FastifyInsta
 
   app.setErrorHandler((error, request, reply) => {
     const status = (error as { statusCode?: number }).statusCode;
+    if (status !== undefined && status >= 400 && status < 500 && request.method === 'POST') {
+      // The one thing posted here is a gasless authorization: its client reads the API's error shape.
+      if (status === 415)
+        return reply.status(415).send({ error: 'Send application/json', code: 'UNSUPPORTED_MEDIA_TYPE' });
+      const tooLarge = status === 413;
+      return reply.status(tooLarge ? 413 : 400).send({
+        error: tooLarge ? 'The request body is too large' : 'The request body is not valid JSON',
+        code: 'VALIDATION_ERROR',
+      });
+    }
     if (status !== undefined && status >= 400 && status < 500) {
       // A malformed request (bad query string, say) is the client's: answer as for a missing page.
       reply.status(404).type(HTML);
@@ -194,6 +207,8 @@ export async function buildCheckoutApp(deps: CheckoutDeps): Promise<FastifyInsta
       return asset.body;
     });
   }
+
+  if (deps.gasless) registerGaslessRoutes(app, { ...deps, gasless: deps.gasless });
 
   return app;
 }

@@ -1,0 +1,139 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { AcceptAuthorizationInput } from '../../app/gasless/acceptAuthorization.ts';
+import type { GaslessAuthorization } from '../../app/gasless/ports.ts';
+import { isPaymentId } from '../../app/getPaymentStatus.ts';
+import type { Clock, Ledger, PaymentStore, RateLimitStore } from '../../app/ports.ts';
+import { PaylinkError } from '../../domain/errors.ts';
+import { amountDueBaseUnits, paymentTerms } from '../../domain/payment.ts';
+import { derivePaymentState } from '../../domain/paymentStatus.ts';
+import type { BucketPolicy } from '../../domain/tokenBucket.ts';
+import type { AuthorizationDomain, TransferAuthorization } from '../../domain/transferAuthorization.ts';
+
+/** What the checkout needs to offer gasless payment; absent when the operator switched it off. */
+export interface CheckoutGasless {
+  /** The token's EIP-712 domain on that chain, or undefined when gasless payment is not offered there. */
+  domainFor(chainId: number, token: string): Promise<AuthorizationDomain | undefined>;
+  accept(input: AcceptAuthorizationInput): Promise<GaslessAuthorization>;
+  readonly buckets: RateLimitStore;
+}
+
+/**
+ * Submissions per payment and per client address: a page sends one, perhaps a second after the customer
+ * cancels in the wallet; more is someone trying signatures against the server.
+ */
+export const GASLESS_LIMITS: { readonly perPayment: BucketPolicy; readonly perClient: BucketPolicy } = {
+  perPayment: { ratePerSecond: 1 / 60, burst: 5 },
+  perClient: { ratePerSecond: 1 / 60, burst: 10 },
+};
+
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const UINT = /^\d{1,78}$/;
+const BYTES32 = /^0x[0-9a-fA-F]{64}$/;
+const SIGNATURE = /^0x[0-9a-fA-F]{130}$/;
+
+interface Params {
+  Params: { id: string };
+}
+
+/**
+ * `GET /pay/:id/gasless.json`: what the wallet is asked to sign (the token's domain, the deposit address, the
+ * amount due, the latest validity the server accepts), or 409 GASLESS_UNAVAILABLE.
+ * `POST /pay/:id/authorization`: the signed authorization → 202 once accepted (relayed by the worker), or the
+ * API's error shape with the reason. Rate limited per payment and per client address.
+ */
+export function registerGaslessRoutes(
+  app: FastifyInstance,
+  deps: {
+    readonly gasless: CheckoutGasless;
+    readonly payments: Pick<PaymentStore, 'findById'>;
+    readonly ledger: Pick<Ledger, 'listTransfers'>;
+    readonly clock: Clock;
+  },
+): void {
+  const fail = (reply: FastifyReply, error: PaylinkError) =>
+    reply.status(error.status).send({ error: error.message, code: error.code });
+
+  app.get<Params>('/pay/:id/gasless.json', { logLevel: 'warn' }, async (request, reply) => {
+    const id = request.params.id.toLowerCase();
+    const payment = isPaymentId(id) ? await deps.payments.findById(id) : undefined;
+    if (!payment?.deposit) return fail(reply, new PaylinkError('NOT_FOUND', 'Payment not found'));
+    const now = deps.clock.now();
+    const state = derivePaymentState(paymentTerms(payment), await deps.ledger.listTransfers(id), now);
+    // What is still due: the price less every transfer seen, as the page shows it.
+    const due = amountDueBaseUnits(payment, state);
+    const domain = await deps.gasless.domainFor(payment.deposit.chainId, payment.deposit.tokenAddress);
+    if (!domain)
+      return fail(
+        reply,
+        new PaylinkError('GASLESS_UNAVAILABLE', 'Gasless payment is not offered for this token'),
+      );
+    return {
+      domain,
+      to: payment.deposit.depositAddress,
+      value: due.toString(),
+      // The link's expiry: the server accepts up to 10 minutes more, the wallet shows this.
+      valid_before: Math.ceil(payment.expiresAt.getTime() / 1000).toString(),
+    };
+  });
+
+  // An authorization is a few hundred bytes of JSON.
+  app.post<Params>('/pay/:id/authorization', { bodyLimit: 4_096 }, async (request, reply) => {
+    const id = request.params.id.toLowerCase();
+    if (!isPaymentId(id)) return fail(reply, new PaylinkError('NOT_FOUND', 'Payment not found'));
+    const now = deps.clock.now();
+    const [forPayment, forClient] = await Promise.all([
+      deps.gasless.buckets.take(`gasless:payment:${id}`, GASLESS_LIMITS.perPayment, now),
+      deps.gasless.buckets.take(`gasless:client:${request.ip}`, GASLESS_LIMITS.perClient, now),
+    ]);
+    if (!forPayment.allowed || !forClient.allowed) {
+      const retryAfterS = Math.ceil(Math.max(forPayment.retryAfterMs, forClient.retryAfterMs) / 1000);
+      reply.header('retry-after', String(retryAfterS));
+      return fail(reply, new PaylinkError('RATE_LIMITED', `Too many requests; retry after ${retryAfterS} s`));
+    }
+    const parsed = parseAuthorization(request.body);
+    if (parsed instanceof PaylinkError) return fail(reply, parsed);
+    try {
+      const accepted = await deps.gasless.accept({
+        paymentId: id,
+        authorization: parsed.authorization,
+        signature: parsed.signature,
+        clientAddress: request.ip,
+      });
+      return reply.status(202).send({ authorization_id: accepted.id, status: accepted.status });
+    } catch (error) {
+      if (error instanceof PaylinkError) return fail(reply, error);
+      throw error;
+    }
+  });
+}
+
+function parseAuthorization(
+  body: unknown,
+): { authorization: TransferAuthorization; signature: string } | PaylinkError {
+  const field = (name: string, pattern: RegExp): string | PaylinkError => {
+    const value = (body as Record<string, unknown> | null)?.[name];
+    return typeof value === 'string' && pattern.test(value)
+      ? value
+      : new PaylinkError('VALIDATION_ERROR', `${name}: missing or malformed`, { field: name });
+  };
+  const from = field('from', ADDRESS);
+  const to = field('to', ADDRESS);
+  const value = field('value', UINT);
+  const validAfter = field('valid_after', UINT);
+  const validBefore = field('valid_before', UINT);
+  const nonce = field('nonce', BYTES32);
+  const signature = field('signature', SIGNATURE);
+  for (const parsed of [from, to, value, validAfter, validBefore, nonce, signature])
+    if (parsed instanceof PaylinkError) return parsed;
+  return {
+    authorization: {
+      from: (from as string).toLowerCase(),
+      to: (to as string).toLowerCase(),
+      valueBaseUnits: BigInt(value as string),
+      validAfter: BigInt(validAfter as string),
+      validBefore: BigInt(validBefore as string),
+      nonce: (nonce as string).toLowerCase(),
+    },
+    signature: (signature as string).toLowerCase(),
+  };
+}
