@@ -158,3 +158,40 @@ describe('PAYLINK_PUBLIC_RPC_URL', () => {
     expect(load).not.toThrow(/hunter2/);
   });
 });
+
+describe('gasless payment settings', () => {
+  const key = `0x${'22'.repeat(32)}`;
+  it('is on by default with a 5 POL hourly cap, and off with PAYLINK_GASLESS=off', () => {
+    expect(loadConfig({ PAYLINK_GASLESS_RELAYER_KEY: key }).chain.gasless).toEqual({
+      enabled: true,
+      relayerKey: key,
+      maxFeeWeiPerHour: 5n * 10n ** 18n,
+    });
+    expect(loadConfig({ PAYLINK_GASLESS: 'off' }).chain.gasless.enabled).toBe(false);
+    expect(loadConfig({ PAYLINK_GASLESS_MAX_FEE_PER_HOUR: '0.25' }).chain.gasless.maxFeeWeiPerHour).toBe(
+      25n * 10n ** 16n,
+    );
+  });
+
+  it('lends the key to a test chain only when it is the live network', () => {
+    const sandbox = loadConfig({ PAYLINK_GASLESS_RELAYER_KEY: key });
+    expect(sandbox.testChain?.gasless.relayerKey).toBe(key);
+    const polygon = loadConfig({
+      PAYLINK_NETWORK: 'polygon',
+      PAYLINK_GASLESS_RELAYER_KEY: key,
+      PAYLINK_TEST_NETWORK: 'amoy',
+    });
+    expect(polygon.testChain?.gasless.relayerKey).toBeUndefined();
+  });
+
+  it('refuses a bad value naming the variable, without echoing a key', () => {
+    expect(() => loadConfig({ PAYLINK_GASLESS: 'maybe' })).toThrow(/PAYLINK_GASLESS/);
+    expect(() => loadConfig({ PAYLINK_GASLESS_MAX_FEE_PER_HOUR: '1e3' })).toThrow(
+      /PAYLINK_GASLESS_MAX_FEE_PER_HOUR/,
+    );
+    expect(() => loadConfig({ PAYLINK_GASLESS_RELAYER_KEY: '0xdeadbeef' })).toThrow(
+      /PAYLINK_GASLESS_RELAYER_KEY/,
+    );
+    expect(() => loadConfig({ PAYLINK_GASLESS_RELAYER_KEY: '0xdeadbeef' })).not.toThrow(/deadbeef/);
+  });
+});

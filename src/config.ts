@@ -127,6 +127,16 @@ export interface ChainConfig {
   readonly dustThresholdBaseUnits: bigint;
   /** The relayer's gas balance below which the service warns loudly, in wei. */
   readonly relayerLowBalanceWei: bigint;
+  /**
+   * Gasless payment (decision 0012): offered when PAYLINK_GASLESS is on and this key is set (the sandbox has
+   * its own). A key of its own: the settler's relayer key has one writer of its nonces.
+   */
+  readonly gasless: {
+    readonly enabled: boolean;
+    readonly relayerKey: Hex | undefined;
+    /** The most the gasless relayer may pay for gas in any hour, in wei (PAYLINK_GASLESS_MAX_FEE_PER_HOUR). */
+    readonly maxFeeWeiPerHour: bigint;
+  };
 }
 
 export interface Config {
@@ -437,6 +447,12 @@ const envSchema = z.object({
     .string()
     .regex(/^\d+(\.\d{1,18})?$/, 'PAYLINK_RELAYER_LOW_BALANCE must be an amount of POL')
     .default('1'),
+  PAYLINK_GASLESS: z.enum(['on', 'off']).default('on'),
+  PAYLINK_GASLESS_RELAYER_KEY: privateKey('PAYLINK_GASLESS_RELAYER_KEY'),
+  PAYLINK_GASLESS_MAX_FEE_PER_HOUR: z
+    .string()
+    .regex(/^\d+(\.\d{1,18})?$/, 'PAYLINK_GASLESS_MAX_FEE_PER_HOUR must be an amount of POL')
+    .default('5'),
 });
 
 export function parseRateSources(
@@ -560,6 +576,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       startBlock: e.PAYLINK_START_BLOCK,
       dustThresholdBaseUnits: e.PAYLINK_DUST_THRESHOLD,
       relayerLowBalanceWei: polToWei(e.PAYLINK_RELAYER_LOW_BALANCE),
+      gasless: {
+        enabled: e.PAYLINK_GASLESS === 'on',
+        relayerKey: e.PAYLINK_GASLESS_RELAYER_KEY,
+        maxFeeWeiPerHour: polToWei(e.PAYLINK_GASLESS_MAX_FEE_PER_HOUR),
+      },
     },
   };
   return deepFreeze({ ...config, testChain: testChainConfig(e, config.chain) });
@@ -604,6 +625,8 @@ function testChainConfig(e: z.infer<typeof envSchema>, live: ChainConfig): Chain
     factoryAddress: e.PAYLINK_TEST_FACTORY_ADDRESS ?? (same ? live.factoryAddress : undefined),
     treasuryAddress: e.PAYLINK_TEST_TREASURY_ADDRESS ?? (same ? live.treasuryAddress : undefined),
     relayerKey: e.PAYLINK_TEST_RELAYER_KEY ?? (same ? live.relayerKey : undefined),
+    // The gasless relayer's key is the live chain's; another test network offers it only on the sandbox.
+    gasless: { ...live.gasless, relayerKey: same ? live.gasless.relayerKey : undefined },
     // A block number means nothing on another chain.
     startBlock: e.PAYLINK_TEST_START_BLOCK ?? (same ? live.startBlock : undefined),
   };

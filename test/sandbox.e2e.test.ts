@@ -1,8 +1,15 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createPublicClient, createWalletClient, type Hex, http, toHex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { foundry } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testUsdcAbi } from '../src/adapters/chain/contractAbis.ts';
+import { TRANSFER_WITH_AUTHORIZATION_TYPES } from '../src/adapters/chain/eip3009.ts';
+import { SANDBOX_ACCOUNTS, sandboxPrivateKey } from '../src/main/sandboxChain.ts';
 import { startAnvil } from './helpers/anvil.ts';
 import { PAYLINK_BIN, runCli } from './helpers/cli.ts';
 import { eventually, freePort } from './helpers/net.ts';
@@ -115,6 +122,79 @@ describe('the sandbox, as a newcomer runs it (npm start + paylink sandbox pay)',
         .map((line) => JSON.parse(line) as { event: string; paymentId: string })
         .some((line) => line.event === 'payment.paid' && line.paymentId === id);
     expect(await eventually(async () => verifiedPaid(), Boolean)).toBe(true);
+  });
+
+  it('takes a payment signed by a customer who holds USDC and no POL, relayed by the worker (gasless)', async () => {
+    const created = await fetch(`${baseUrl}/payments/api/create/`, {
+      method: 'POST',
+      headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ amount: 10, currency: 'USDC' }),
+    });
+    const { payment_id: id } = (await created.json()) as { payment_id: string };
+    const offer = (await fetch(`${checkoutUrl}/pay/${id}/gasless.json`).then((r) => r.json())) as {
+      domain: { name: string; version: string; chainId: number; verifyingContract: Hex };
+      to: Hex;
+      value: string;
+      valid_before: string;
+    };
+    expect(offer.value).toBe('10000000');
+
+    // A customer fresh from an exchange: USDC (minted by the sandbox token's owner), no POL at all.
+    const rpc = http(env.PAYLINK_RPC_URL);
+    const chainClient = createPublicClient({ chain: foundry, transport: rpc });
+    const customer = privateKeyToAccount(generatePrivateKey());
+    const owner = createWalletClient({
+      account: privateKeyToAccount(sandboxPrivateKey(SANDBOX_ACCOUNTS.relayer)),
+      chain: foundry,
+      transport: rpc,
+    });
+    const usdc = offer.domain.verifyingContract;
+    await chainClient.waitForTransactionReceipt({
+      hash: await owner.writeContract({
+        address: usdc,
+        abi: testUsdcAbi,
+        functionName: 'mint',
+        args: [customer.address, 10_000_000n],
+      }),
+    });
+    const message = {
+      from: customer.address,
+      to: offer.to,
+      value: 10_000_000n,
+      validAfter: 0n,
+      validBefore: BigInt(offer.valid_before),
+      nonce: toHex(randomBytes(32)),
+    };
+    const signature = await customer.signTypedData({
+      domain: offer.domain,
+      types: TRANSFER_WITH_AUTHORIZATION_TYPES,
+      primaryType: 'TransferWithAuthorization',
+      message,
+    });
+    const posted = await fetch(`${checkoutUrl}/pay/${id}/authorization`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        from: message.from,
+        to: message.to,
+        value: message.value.toString(),
+        valid_after: '0',
+        valid_before: message.validBefore.toString(),
+        nonce: message.nonce,
+        signature,
+      }),
+    });
+    expect(posted.status).toBe(202);
+
+    const status = () =>
+      fetch(`${baseUrl}/payments/api/status/${id}/`, { headers: { 'x-api-key': apiKey } }).then(
+        (r) => r.json() as Promise<Record<string, unknown>>,
+      );
+    expect(await eventually(status, (s) => s.status === 'paid')).toMatchObject({
+      status: 'paid',
+      amount_received: '10.00',
+    });
+    expect(await chainClient.getBalance({ address: customer.address })).toBe(0n);
   });
 
   it('refuses to pay an unknown payment', async () => {

@@ -14,6 +14,8 @@ export interface ResolvedChain {
   readonly target: ChainTarget;
   readonly rpcUrls: readonly string[];
   readonly relayerKey: Hex | undefined;
+  /** The gasless relayer's key where gasless payment is offered (decision 0012), else undefined. */
+  readonly gaslessRelayerKey: Hex | undefined;
   stop(): Promise<void>;
 }
 
@@ -78,6 +80,7 @@ async function resolveChainOf(
       },
       rpcUrls: chain.rpcUrls,
       relayerKey: chain.relayerKey ?? sandbox.relayerKey,
+      gaslessRelayerKey: gaslessRelayerKey(chain),
       stop: () => sandbox.stop(),
     };
   }
@@ -96,8 +99,18 @@ async function resolveChainOf(
     },
     rpcUrls: requireChainSetting(config, 'rpcUrls', `${prefix}RPC_URL`, chain),
     relayerKey: chain.relayerKey ?? (sandbox ? sandboxPrivateKey(SANDBOX_ACCOUNTS.relayer) : undefined),
+    gaslessRelayerKey: gaslessRelayerKey(chain),
     stop: async () => {},
   };
+}
+
+/** The operator's key, or on the sandbox an account of its own; none when PAYLINK_GASLESS is off. */
+function gaslessRelayerKey(chain: ChainConfig): Hex | undefined {
+  if (!chain.gasless.enabled) return undefined;
+  return (
+    chain.gasless.relayerKey ??
+    (chain.network === 'sandbox' ? sandboxPrivateKey(SANDBOX_ACCOUNTS.gaslessRelayer) : undefined)
+  );
 }
 
 /**

@@ -7,6 +7,7 @@ const SECRET_FIELDS = new Set([
   'webhookSecret',
   'webhook_secret',
   'relayerKey',
+  'gaslessRelayerKey',
   'adminToken',
 ]);
 

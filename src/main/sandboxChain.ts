@@ -32,7 +32,13 @@ import { revertReasonOf } from '../adapters/chain/revertReason.ts';
  */
 export const SANDBOX_CHAIN_ID = 31337;
 const SANDBOX_MNEMONIC = 'test test test test test test test test test test test junk';
-export const SANDBOX_ACCOUNTS = { relayer: 0, merchant: 1, customer: 2, treasury: 9 } as const;
+export const SANDBOX_ACCOUNTS = {
+  relayer: 0,
+  merchant: 1,
+  customer: 2,
+  gaslessRelayer: 5,
+  treasury: 9,
+} as const;
 const CUSTOMER_FUNDING_BASE_UNITS = 1_000_000n * 1_000_000n; // 1,000,000 USDC
 
 export function sandboxAccount(index: number) {

@@ -2,16 +2,22 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { privateKeyToAccount } from 'viem/accounts';
 import { chainReader, createRpcClient } from '../adapters/chain/chainReader.ts';
 import { depositPlanner } from '../adapters/chain/depositPlanner.ts';
+import { authorizationChain } from '../adapters/chain/eip3009.ts';
 import { createTokenControls } from '../adapters/chain/tokenControls.ts';
 import { buildCheckoutApp } from '../adapters/checkout/buildCheckoutApp.ts';
 import type { CheckoutNetwork } from '../adapters/checkout/checkoutView.ts';
+import type { CheckoutGasless } from '../adapters/checkout/gaslessRoutes.ts';
 import { migrateToLatest } from '../adapters/db/database.ts';
 import { inProcessSingletonLocks, postgresSingletonLocks } from '../adapters/db/singletonLocks.ts';
 import { acquireSqliteProcessLock } from '../adapters/db/sqliteProcessLock.ts';
 import { buildApp } from '../adapters/http/buildApp.ts';
 import { createMetrics } from '../adapters/metrics/metrics.ts';
+import { memoryBucketStore } from '../adapters/rateLimit/memoryBucketStore.ts';
+import { acceptAuthorization } from '../app/gasless/acceptAuthorization.ts';
+import type { AuthorizationChain } from '../app/gasless/ports.ts';
 import { type Clock, systemClock } from '../app/ports.ts';
 import type { TokenControls } from '../app/tokenControls.ts';
 import { type ChainConfig, type Config, NETWORKS, type Network } from '../config.ts';
@@ -112,6 +118,7 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
         clock,
         logger,
         connectionLimits: config.connectionLimits,
+        gasless: checkoutGasless(stores, [chain, testChain], clock, logger),
         // Each payment is shown on its own chain: the live one, or the test one for test-mode payments.
         network: [
           checkoutNetwork(config.network, chain, config.chain),
@@ -188,6 +195,46 @@ function tokenControlsOf(chain: ResolvedChain, clock: Clock, logger: Logger): To
     clock,
     logger,
   });
+}
+
+/**
+ * Gasless payment on the chains whose gasless relayer has a key (decision 0012), or undefined where none has.
+ * Submissions are rate limited in this process's memory: each API process counts its own.
+ */
+function checkoutGasless(
+  stores: ReturnType<typeof createStores>,
+  chains: readonly (ResolvedChain | undefined)[],
+  clock: Clock,
+  logger: Logger,
+): CheckoutGasless | undefined {
+  const offered = new Map<number, AuthorizationChain>();
+  for (const chain of chains) {
+    if (!chain?.gaslessRelayerKey || offered.has(chain.target.chainId)) continue;
+    const relayerAddress = privateKeyToAccount(chain.gaslessRelayerKey).address;
+    const client = createRpcClient(chain.rpcUrls, 2_000);
+    offered.set(chain.target.chainId, authorizationChain(client, chain.target.chainId, relayerAddress));
+  }
+  if (offered.size === 0) return undefined;
+  const deps = {
+    payments: stores.payments,
+    ledger: stores.ledger,
+    gasless: stores.gaslessAuthorizations,
+    chains: [...offered.values()],
+    clock,
+  };
+  return {
+    async domainFor(chainId, token) {
+      try {
+        return await offered.get(chainId)?.domainOf(token);
+      } catch (error) {
+        // A node that does not answer: the page offers the transfer with gas meanwhile.
+        logger.warn({ err: error, chainId }, 'could not read the token’s EIP-712 domain');
+        return undefined;
+      }
+    },
+    accept: (input) => acceptAuthorization(deps, input),
+    buckets: memoryBucketStore(),
+  };
 }
 
 function checkoutNetwork(network: Network, chain: ResolvedChain, settings: ChainConfig): CheckoutNetwork {

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { type DatabaseHandle, openDatabase } from '../adapters/db/database.ts';
+import { gaslessRepository } from '../adapters/db/gaslessRepository.ts';
 import { idempotencyRepository } from '../adapters/db/idempotencyRepository.ts';
 import { ledgerRepository } from '../adapters/db/ledgerRepository.ts';
 import { merchantRepository } from '../adapters/db/merchantRepository.ts';
@@ -45,6 +46,7 @@ export function createStores(handle: DatabaseHandle) {
     idempotency: idempotencyRepository(handle.db),
     webhooks: webhookRepository(handle),
     monitoring: monitoringRepository(handle.db),
+    gaslessAuthorizations: gaslessRepository(handle),
   };
 }
 

@@ -2,10 +2,13 @@ import type { Logger } from 'pino';
 import type { Hex } from 'viem';
 import { chainReader, createRpcClient } from '../adapters/chain/chainReader.ts';
 import type { ChainTarget, ChainToken } from '../adapters/chain/depositPlanner.ts';
+import { authorizationChain } from '../adapters/chain/eip3009.ts';
 import { createRelayer } from '../adapters/chain/relayer.ts';
 import type { SingletonLocks } from '../adapters/db/singletonLocks.ts';
+import type { GaslessStore } from '../app/gasless/ports.ts';
+import { relayOnce } from '../app/gasless/relayAuthorizations.ts';
 import { runLoop } from '../app/jobLoop.ts';
-import type { Clock, Ledger, WebhookStore } from '../app/ports.ts';
+import type { Clock, Ledger, PaymentStore, WebhookStore } from '../app/ports.ts';
 import { expirePayments } from '../app/refreshPayments.ts';
 import type { SettlementStore } from '../app/settlement/ports.ts';
 import { runSettler } from '../app/settlement/settleOnce.ts';
@@ -30,6 +33,8 @@ export interface WorkerDeps {
   readonly testChain?: WorkerChain | undefined;
   readonly settlements: SettlementStore;
   readonly webhooks: WebhookStore;
+  readonly payments: Pick<PaymentStore, 'findById'>;
+  readonly gaslessAuthorizations: GaslessStore;
 }
 
 export interface WorkerChain {
@@ -37,6 +42,8 @@ export interface WorkerChain {
   readonly rpcUrls: readonly string[];
   /** Without one the deposit addresses are not flushed (anyone may flush them; nothing is lost). */
   readonly relayerKey?: Hex | undefined;
+  /** Where gasless payment is offered: the key that submits customers' signed authorizations. */
+  readonly gaslessRelayerKey?: Hex | undefined;
 }
 
 const LAG_LOG_EVERY_MS = 30_000;
@@ -161,6 +168,31 @@ function chainJobs(
   } else {
     logger.warn(
       `${settings === deps.config.chain ? 'PAYLINK_RELAYER_KEY' : 'PAYLINK_TEST_RELAYER_KEY'} is not set: deposit addresses will not be flushed to merchants by this service`,
+    );
+  }
+  const { gaslessRelayerKey } = chain;
+  if (gaslessRelayerKey) {
+    const relayer = createRelayer({ client, chainId: watch.chainId, relayerKey: gaslessRelayerKey });
+    const relaying = {
+      gasless: deps.gaslessAuthorizations,
+      relayer,
+      chain: authorizationChain(client, watch.chainId, relayer.address),
+      payments: deps.payments,
+      ledger: deps.ledger,
+      clock: deps.clock,
+      logger,
+    };
+    // Its own key, its own singleton: one writer of that key's nonces.
+    jobs.push(
+      runAsSingleton(deps.locks, `gasless-relayer:${watch.chainId}`, every, (held) =>
+        runLoop({ ...every, name: 'gasless-relayer', signal: held }, async () => {
+          const outcome = await relayOnce(relaying, { maxFeeWeiPerHour: settings.gasless.maxFeeWeiPerHour });
+          // Another authorization may be waiting once one is sent or done; a receipt or the cap takes time.
+          return outcome.kind === 'sent' || outcome.kind === 'mined' || outcome.kind === 'failed'
+            ? 'busy'
+            : 'idle';
+        }),
+      ),
     );
   }
   return jobs;
