@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gaslessRepository } from '../src/adapters/db/gaslessRepository.ts';
 import { monitoringRepository } from '../src/adapters/db/monitoringRepository.ts';
 import { createMetrics, type Metrics } from '../src/adapters/metrics/metrics.ts';
 import type { BlockHeader, MonitoringStore } from '../src/app/ports.ts';
-import { ADMIN_TOKEN, type ApiHarness, startApiHarness } from './helpers/apiHarness.ts';
+import { ADMIN_TOKEN, type ApiHarness, startApiHarness, TEST_CHAIN } from './helpers/apiHarness.ts';
 import { dialects } from './helpers/database.ts';
 
 const CHAIN_ID = 31337;
@@ -201,6 +202,42 @@ describe.each(dialects)('health, readiness and metrics on %s', (dialect) => {
       observedAt: new Date(h.clock.now().getTime() - 30_000),
     });
 
+    // What the gasless relayer paid: one transfer mined an hour and a half ago, one 10 minutes ago, one waiting.
+    const gasless = gaslessRepository(h.database.handle);
+    const relayed = (
+      id: string,
+      nonce: string,
+      status: 'pending' | 'mined',
+      feeWei: bigint | null,
+      agoMs: number,
+    ) =>
+      gasless.insert({
+        id,
+        paymentId: payment.payment_id,
+        chainId: 31337,
+        tokenAddress: TEST_CHAIN.tokenAddress.toLowerCase(),
+        from: '0x00000000000000000000000000000000000000c1',
+        to: payment.details.deposit_address.toLowerCase(),
+        valueBaseUnits: 1n,
+        validAfter: 0n,
+        validBefore: 1n,
+        nonce: `0x${nonce.repeat(64)}`,
+        signature: '0x',
+        clientAddress: '203.0.113.9',
+        status,
+        txHash: null,
+        rawTx: null,
+        relayerNonce: null,
+        gasUsed: null,
+        feeWei,
+        failureReason: null,
+        createdAt: new Date(h.clock.now().getTime() - agoMs),
+        finishedAt: status === 'mined' ? new Date(h.clock.now().getTime() - agoMs) : null,
+      });
+    await relayed('gas_old', '1', 'mined', 250_000_000_000_000_000n, 90 * 60_000);
+    await relayed('gas_new', '2', 'mined', 3_000_000_000_000_000n, 10 * 60_000);
+    expect(await relayed('gas_wait', '3', 'pending', null, 0)).toBe('inserted');
+
     const response = await get('/metrics');
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
@@ -223,6 +260,10 @@ describe.each(dialects)('health, readiness and metrics on %s', (dialect) => {
     expect(text).toContain('paylink_relayer_balance_pol{chain_id="31337"} 1.5');
     expect(text).toContain('paylink_relayer_low_balance_pol{chain_id="31337"} 1');
     expect(text).toContain('paylink_relayer_balance_age_seconds{chain_id="31337"} 30');
+    expect(text).toContain('paylink_gasless_authorizations{chain_id="31337",status="mined"} 2');
+    expect(text).toContain('paylink_gasless_authorizations{chain_id="31337",status="pending"} 1');
+    expect(text).toContain('paylink_gasless_fees_pol{chain_id="31337",window="total"} 0.253');
+    expect(text).toContain('paylink_gasless_fees_pol{chain_id="31337",window="1h"} 0.003');
     expect(text).toContain('paylink_payouts{state="pending"} 0');
     expect(text).toContain('paylink_payouts{state="delayed"} 0');
     expect(text).toContain('paylink_payout_oldest_delayed_age_seconds 0');

@@ -1,6 +1,6 @@
 import type { PayoutPolicy } from '../domain/payout.ts';
 import { type ChainProbe, type HealthDeps, settle, watcherLagBlocks } from './checkReadiness.ts';
-import type { MonitoringStore, PayoutHealth } from './ports.ts';
+import type { GaslessRelaySummary, MonitoringStore, PayoutHealth } from './ports.ts';
 
 export interface MeasureDeps extends Omit<HealthDeps, 'monitoring'> {
   readonly monitoring: MonitoringStore;
@@ -19,6 +19,8 @@ export interface ServiceMeasurements {
   readonly payouts?: PayoutMeasurements;
   /** Each relayer's gas balance as its settler last read it (any worker process). */
   readonly relayers?: readonly RelayerMeasurements[];
+  /** Gasless payment per chain: authorizations by status, and what the gasless relayer paid in gas. */
+  readonly gasless?: readonly GaslessRelaySummary[];
 }
 
 export interface PayoutMeasurements {
@@ -50,6 +52,7 @@ export interface ChainMeasurements {
 }
 
 const seconds = (ms: number) => Math.max(0, ms) / 1000;
+const HOUR_MS = 60 * 60_000;
 
 /**
  * Reads what /metrics reports, from the database and the chain nodes: the API process exposes the numbers of
@@ -60,12 +63,13 @@ export async function measureService(deps: MeasureDeps, timeoutMs: number): Prom
   const nowMs = deps.clock.now().getTime();
   const chains = [deps.chain, deps.testChain].filter((chain) => chain !== undefined);
   const delayedSince = new Date(nowMs - deps.payoutPolicy.delayedAfterMs);
-  const [ping, payments, webhooks, payouts, relayers, ...chainMeasurements] = await Promise.all([
+  const [ping, payments, webhooks, payouts, relayers, gasless, ...chainMeasurements] = await Promise.all([
     settle(() => deps.monitoring.ping(), timeoutMs),
     settle(() => deps.monitoring.countPaymentsByStatus(), timeoutMs),
     settle(() => deps.monitoring.webhookQueue(), timeoutMs),
     settle(() => deps.monitoring.payoutHealth(deps.payoutPolicy, delayedSince), timeoutMs),
     settle(() => deps.monitoring.relayerBalances(), timeoutMs),
+    settle(() => deps.monitoring.gaslessRelays(new Date(nowMs - HOUR_MS)), timeoutMs),
     ...chains.map((chain) => measureChain(deps, chain, nowMs, timeoutMs)),
   ]);
   const result: { -readonly [K in keyof ServiceMeasurements]: ServiceMeasurements[K] } = {
@@ -86,6 +90,7 @@ export async function measureService(deps: MeasureDeps, timeoutMs: number): Prom
       ageSeconds: seconds(nowMs - r.observedAt.getTime()),
     }));
   }
+  if (gasless.ok) result.gasless = gasless.value;
   if (webhooks.ok) {
     result.webhookEventsByStatus = webhooks.value.byStatus;
     const oldest = webhooks.value.oldestOwedAt;

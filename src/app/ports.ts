@@ -163,6 +163,15 @@ export interface MonitoringStore {
   payoutHealth(policy: PayoutPolicy, delayedSince: Date): Promise<PayoutHealth>;
   /** Each relayer's gas balance as its settler last read it. */
   relayerBalances(): Promise<readonly RelayerBalance[]>;
+  /** Gasless authorizations per chain: how many are in each status, and the gas fees paid, all time and since. */
+  gaslessRelays(since: Date): Promise<readonly GaslessRelaySummary[]>;
+}
+
+export interface GaslessRelaySummary {
+  readonly chainId: number;
+  readonly byStatus: ReadonlyMap<string, number>;
+  readonly feeWeiTotal: bigint;
+  readonly feeWeiSince: bigint;
 }
 
 export interface PayoutHealth {

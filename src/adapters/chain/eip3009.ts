@@ -4,7 +4,6 @@
  * submits one. Native USDC on Polygon and Amoy supports it; bridged USDC.e does not.
  */
 import {
-  type Address,
   BaseError,
   encodeFunctionData,
   getAddress,

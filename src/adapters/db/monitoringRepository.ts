@@ -107,5 +107,40 @@ export function monitoringRepository(db: Db): MonitoringStore {
         observedAt: new Date(row.observed_at),
       }));
     },
+
+    async gaslessRelays(since) {
+      // Grouped by chain and status; fees summed here as exact integers (a few rows per group and hour).
+      const counts = await db
+        .selectFrom('gasless_authorizations')
+        .select(['chain_id', 'status', (eb) => eb.fn.countAll<string | number>().as('count')])
+        .groupBy(['chain_id', 'status'])
+        .execute();
+      const fees = await db
+        .selectFrom('gasless_authorizations')
+        .select(['chain_id', 'fee_wei', 'finished_at'])
+        .where('fee_wei', 'is not', null)
+        .execute();
+      const byChain = new Map<
+        number,
+        { byStatus: Map<string, number>; feeWeiTotal: bigint; feeWeiSince: bigint }
+      >();
+      const of = (chainId: number) => {
+        let entry = byChain.get(chainId);
+        if (!entry) {
+          entry = { byStatus: new Map(), feeWeiTotal: 0n, feeWeiSince: 0n };
+          byChain.set(chainId, entry);
+        }
+        return entry;
+      };
+      for (const row of counts) of(Number(row.chain_id)).byStatus.set(row.status, Number(row.count));
+      const sinceIso = since.toISOString();
+      for (const row of fees) {
+        const entry = of(Number(row.chain_id));
+        const fee = BigInt(row.fee_wei!);
+        entry.feeWeiTotal += fee;
+        if (row.finished_at !== null && row.finished_at >= sinceIso) entry.feeWeiSince += fee;
+      }
+      return [...byChain].map(([chainId, entry]) => ({ chainId, ...entry }));
+    },
   };
 }

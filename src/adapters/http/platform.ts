@@ -51,6 +51,7 @@ export async function registerPlatform(app: FastifyInstance, deps: ApiDeps): Pro
         webhookQueue: () => Promise.reject(new Error('no monitoring store')),
         payoutHealth: () => Promise.reject(new Error('no monitoring store')),
         relayerBalances: () => Promise.reject(new Error('no monitoring store')),
+        gaslessRelays: () => Promise.reject(new Error('no monitoring store')),
       },
       ledger: deps.ledger,
       clock: deps.clock,

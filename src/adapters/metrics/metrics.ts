@@ -109,6 +109,18 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     labelNames: ['chain_id'] as const,
     registers,
   });
+  const gaslessAuthorizations = new Gauge({
+    name: 'paylink_gasless_authorizations',
+    help: 'Customers’ signed EIP-3009 authorizations by chain and status (pending, sent, mined, failed)',
+    labelNames: ['chain_id', 'status'],
+    registers,
+  });
+  const gaslessFees = new Gauge({
+    name: 'paylink_gasless_fees_pol',
+    help: 'Gas fees the gasless relayer paid, in POL: all time, and over the last hour (the cap’s window)',
+    labelNames: ['chain_id', 'window'],
+    registers,
+  });
   const payouts = new Gauge({
     name: 'paylink_payouts',
     help: 'Payouts owed to merchants: pending (waiting for a flush, or failing for less than PAYLINK_PAYOUT_DELAYED_AFTER) or delayed',
@@ -181,6 +193,13 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
         relayerBalance.set(labels, pol(r.balanceWei));
         relayerLowBalance.set(labels, pol(r.lowBalanceWei));
         relayerBalanceAge.set(labels, r.ageSeconds);
+      }
+      for (const gauge of [gaslessAuthorizations, gaslessFees]) gauge.reset();
+      for (const g of m.gasless ?? []) {
+        const chain_id = String(g.chainId);
+        for (const [status, count] of g.byStatus) gaslessAuthorizations.set({ chain_id, status }, count);
+        gaslessFees.set({ chain_id, window: 'total' }, pol(g.feeWeiTotal));
+        gaslessFees.set({ chain_id, window: '1h' }, pol(g.feeWeiSince));
       }
       // A chain no longer probed leaves no series behind.
       for (const gauge of [lagBlocks, lagSeconds, cursorAge, finalizedAge]) gauge.reset();
