@@ -195,3 +195,15 @@ describe('gasless payment settings', () => {
     expect(() => loadConfig({ PAYLINK_GASLESS_RELAYER_KEY: '0xdeadbeef' })).not.toThrow(/deadbeef/);
   });
 });
+
+describe('PAYLINK_DEFAULT_TOLERANCE', () => {
+  it('is a percentage up to the 10 % bound, 0 by default', () => {
+    expect(loadConfig({}).defaultToleranceBps).toBe(0);
+    expect(loadConfig({ PAYLINK_DEFAULT_TOLERANCE: '1.5' }).defaultToleranceBps).toBe(150);
+    expect(loadConfig({ PAYLINK_DEFAULT_TOLERANCE: '10' }).defaultToleranceBps).toBe(1_000);
+    for (const bad of ['10.01', '-1', 'one', '1.234'])
+      expect(() => loadConfig({ PAYLINK_DEFAULT_TOLERANCE: bad })).toThrow(
+        /PAYLINK_DEFAULT_TOLERANCE must be/,
+      );
+  });
+});

@@ -1,7 +1,9 @@
 import { type Address, getAddress, type Hex, isAddress, isHex } from 'viem';
 import { z } from 'zod';
+import { percentToBps } from './domain/commission.ts';
 import { parseDecimal } from './domain/decimal.ts';
 import { parseDuration } from './domain/duration.ts';
+import { MAX_UNDERPAYMENT_TOLERANCE_BPS } from './domain/merchant.ts';
 import { parseUsdc } from './domain/money.ts';
 import type { PayoutPolicy } from './domain/payout.ts';
 import { type BucketPolicy, parseRate } from './domain/tokenBucket.ts';
@@ -190,6 +192,8 @@ export interface Config {
    * which final funds wait (the live chain's; the test chain uses the same).
    */
   readonly payoutPolicy: PayoutPolicy;
+  /** A new merchant's underpayment tolerance when none is given, in basis points (PAYLINK_DEFAULT_TOLERANCE). */
+  readonly defaultToleranceBps: number;
   readonly chain: ChainConfig;
   /**
    * The chain of test-mode payments (sk_test_ keys), or undefined when test mode is off. It may be the live
@@ -447,6 +451,20 @@ const envSchema = z.object({
     .string()
     .regex(/^\d+(\.\d{1,18})?$/, 'PAYLINK_RELAYER_LOW_BALANCE must be an amount of POL')
     .default('1'),
+  PAYLINK_DEFAULT_TOLERANCE: z
+    .string()
+    .default('0')
+    .transform((text, ctx) => {
+      const bps = percentToBps(text.trim());
+      if (bps === undefined || bps > MAX_UNDERPAYMENT_TOLERANCE_BPS) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `PAYLINK_DEFAULT_TOLERANCE must be a percentage from 0 to ${MAX_UNDERPAYMENT_TOLERANCE_BPS / 100} with at most 2 decimals`,
+        });
+        return z.NEVER;
+      }
+      return bps;
+    }),
   PAYLINK_GASLESS: z.enum(['on', 'off']).default('on'),
   PAYLINK_GASLESS_RELAYER_KEY: privateKey('PAYLINK_GASLESS_RELAYER_KEY'),
   PAYLINK_GASLESS_MAX_FEE_PER_HOUR: z
@@ -546,6 +564,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       leaseMs: e.PAYLINK_WEBHOOK_TIMEOUT + 60_000,
     },
     logLevel: e.PAYLINK_LOG_LEVEL,
+    defaultToleranceBps: e.PAYLINK_DEFAULT_TOLERANCE,
     payoutPolicy: {
       dustThresholdBaseUnits: e.PAYLINK_DUST_THRESHOLD,
       delayedAfterMs: e.PAYLINK_PAYOUT_DELAYED_AFTER,

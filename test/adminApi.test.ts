@@ -266,6 +266,37 @@ describe.each(dialects)('underpayment tolerance on %s', (dialect) => {
   });
 });
 
+describe.each(dialects)('the deployment’s default tolerance on %s', (dialect) => {
+  let h: ApiHarness;
+  beforeAll(async () => {
+    h = await startApiHarness(dialect, { env: { PAYLINK_DEFAULT_TOLERANCE: '1.5' } });
+  });
+  afterAll(() => h.close());
+
+  const create = (extra: Record<string, string>) =>
+    h.app.inject({
+      method: 'POST',
+      url: '/admin/api/merchants/',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({
+        name: 'Exchange-friendly Shop',
+        wallet: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+        webhook_url: 'https://shop.example/hooks',
+        commission_percent: '1',
+        ...extra,
+      }),
+    });
+
+  it('applies PAYLINK_DEFAULT_TOLERANCE to a new merchant given none; one given wins', async () => {
+    const defaulted = await create({});
+    expect(defaulted.statusCode).toBe(201);
+    expect(defaulted.json().merchant.underpayment_tolerance_percent).toBe('1.5');
+    const explicit = await create({ underpayment_tolerance_percent: '0' });
+    expect(explicit.statusCode).toBe(201);
+    expect(explicit.json().merchant.underpayment_tolerance_percent).toBe('0');
+  });
+});
+
 describe.each(dialects)('text fields on %s', (dialect) => {
   let h: ApiHarness;
   beforeAll(async () => {

@@ -50,6 +50,7 @@ async function withAdmin<T>(config: Config, run: (deps: MerchantAdminDeps) => Pr
       webhookAllowPrivate: config.webhookAllowPrivate,
       hostResolver,
       tokenControls: liveTokenControls(config),
+      defaultToleranceBps: config.defaultToleranceBps,
     });
   } finally {
     await database.close();

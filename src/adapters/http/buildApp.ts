@@ -83,6 +83,7 @@ export interface ApiDeps {
     | 'statusCacheEntries'
     | 'payoutPolicy'
     | 'connectionLimits'
+    | 'defaultToleranceBps'
   >;
 }
 

@@ -32,6 +32,11 @@ export interface MerchantAdminDeps {
   readonly hostResolver?: HostResolver | undefined;
   /** The live token's controls: a wallet it blacklists is refused. Absent: not checked. */
   readonly tokenControls?: TokenControls | undefined;
+  /**
+   * A new merchant's underpayment tolerance when none is given (PAYLINK_DEFAULT_TOLERANCE): what an exchange's
+   * withdrawal fee may take off a payment that still counts as paid. Default 0.
+   */
+  readonly defaultToleranceBps?: number | undefined;
 }
 
 /** Fields as an administrator writes them: commission and tolerance as percent strings ("2.5"). */
@@ -137,7 +142,7 @@ export async function createMerchant(
     webhookUrl: null,
     webhookSecret: newWebhookSecret(),
     commissionBps: 0,
-    underpaymentToleranceBps: 0,
+    underpaymentToleranceBps: deps.defaultToleranceBps ?? 0,
     status: 'active',
     createdAt: now,
     updatedAt: now,

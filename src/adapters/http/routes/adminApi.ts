@@ -94,6 +94,7 @@ export function adminApi(deps: ApiDeps, adminToken: string): FastifyPluginAsyncZ
       ...deps,
       webhookAllowPrivate: deps.config.webhookAllowPrivate,
       tokenControls: deps.tokenControls?.live,
+      defaultToleranceBps: deps.config.defaultToleranceBps,
     };
 
     app.post(
