@@ -3,7 +3,8 @@
  * checkout server on a real port, for payments on a real chain (anvil) recorded by the real chain watcher.
  * A test wallet is injected as an EIP-1193 provider backed by an anvil account (anvil's accounts are unlocked,
  * so eth_sendTransaction goes straight to the node), or several announced through EIP-6963. Screenshots of every
- * state land in test-results/checkout-<name>.png. Every page opened here must log no console error and throw
+ * state land in test-results/checkout-<name>.png. A wallet may also hold a key of its own (a customer with USDC and
+ * no gas at all): it signs typed data outside the page, and the gasless checkout's relayer sends the transfer. Every page opened here must log no console error and throw
  * nothing (checked after each test).
  *
  * Nothing here asserts on time: each step waits for the page to show a state, within generous limits.
@@ -13,17 +14,27 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { type Address, parseEventLogs } from 'viem';
+import { type Address, type Hex, parseEventLogs, type TypedDataDefinition } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createRpcClient } from '../src/adapters/chain/chainReader.ts';
 import { testUsdcAbi } from '../src/adapters/chain/contractAbis.ts';
 import { depositPlanner } from '../src/adapters/chain/depositPlanner.ts';
+import { authorizationChain } from '../src/adapters/chain/eip3009.ts';
+import { createRelayer } from '../src/adapters/chain/relayer.ts';
 import { buildCheckoutApp } from '../src/adapters/checkout/buildCheckoutApp.ts';
 import { eip681TransferLink } from '../src/adapters/checkout/eip681.ts';
 import { qrSvg } from '../src/adapters/checkout/qrCode.ts';
+import { gaslessRepository } from '../src/adapters/db/gaslessRepository.ts';
+import { memoryBucketStore } from '../src/adapters/rateLimit/memoryBucketStore.ts';
 import { marketRates } from '../src/adapters/rates/marketRates.ts';
 import { staticSource } from '../src/adapters/rates/static.ts';
 import { createPayment } from '../src/app/createPayment.ts';
+import { acceptAuthorization } from '../src/app/gasless/acceptAuthorization.ts';
+import type { GaslessStore } from '../src/app/gasless/ports.ts';
+import { type RelayAuthorizationsDeps, relayOnce } from '../src/app/gasless/relayAuthorizations.ts';
 import type { Payment } from '../src/domain/payment.ts';
+import { sandboxPrivateKey } from '../src/main/sandboxChain.ts';
 import { type ChainHarness, PAYMENT_TTL_MS, ROLES, startChainHarness } from './helpers/chainHarness.ts';
 import { capturingLogger } from './helpers/logCapture.ts';
 
@@ -44,6 +55,8 @@ const UI_TIMEOUT_MS = 30_000;
 const RETURN_URL = 'https://shop.example.test/orders/42/thanks';
 /** Anvil's account 3 holds no USDC. */
 const EMPTY_ACCOUNT = 3;
+/** Anvil account 5: the gasless relayer's own key, as in the gasless tests. */
+const GASLESS_RELAYER = 5;
 
 let h: ChainHarness;
 let checkout: FastifyInstance;
@@ -51,6 +64,11 @@ let checkoutUrl: string;
 /** The same checkout, for a network with a block explorer (links on each transfer). */
 let explorerCheckout: FastifyInstance;
 let explorerCheckoutUrl: string;
+/** The same checkout offering gasless payment (EIP-3009), with the store and the relayer behind it. */
+let gaslessCheckout: FastifyInstance;
+let gaslessCheckoutUrl: string;
+let gaslessStore: GaslessStore;
+let relaying: RelayAuthorizationsDeps;
 let browser: Browser;
 /** Console errors and uncaught exceptions of every page opened with `open`, checked after each test. */
 let pageErrors: string[] = [];
@@ -114,6 +132,55 @@ beforeAll(async () => {
     pollIntervalMs: 200,
   });
   explorerCheckoutUrl = await explorerCheckout.listen({ host: '127.0.0.1', port: 0 });
+
+  const chain = authorizationChain(
+    h.anvil.publicClient,
+    h.anvil.chain.id,
+    h.anvil.addresses[GASLESS_RELAYER]!,
+  );
+  gaslessStore = gaslessRepository(h.database.handle);
+  gaslessCheckout = await buildCheckoutApp({
+    ...h.stores,
+    clock: h.clock,
+    logger,
+    network: {
+      name: 'Sandbox (local anvil)',
+      chainId: h.anvil.chain.id,
+      explorerUrl: '',
+      publicRpcUrl: h.anvil.rpcUrl,
+      nativeCurrencySymbol: 'ETH',
+    },
+    pollIntervalMs: 200,
+    gasless: {
+      domainFor: async (chainId, token) => (chainId === chain.chainId ? chain.domainOf(token) : undefined),
+      accept: (input) =>
+        acceptAuthorization(
+          {
+            payments: h.stores.payments,
+            ledger: h.stores.ledger,
+            gasless: gaslessStore,
+            chains: [chain],
+            clock: h.clock,
+          },
+          input,
+        ),
+      buckets: memoryBucketStore(),
+    },
+  });
+  gaslessCheckoutUrl = await gaslessCheckout.listen({ host: '127.0.0.1', port: 0 });
+  relaying = {
+    gasless: gaslessStore,
+    chain,
+    relayer: createRelayer({
+      client: createRpcClient([h.anvil.rpcUrl]),
+      chainId: h.anvil.chain.id,
+      relayerKey: sandboxPrivateKey(GASLESS_RELAYER),
+    }),
+    payments: h.stores.payments,
+    ledger: h.stores.ledger,
+    clock: h.clock,
+    logger,
+  };
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: [
@@ -136,6 +203,7 @@ afterEach(() => {
 
 afterAll(async () => {
   await browser?.close();
+  await gaslessCheckout?.close();
   await explorerCheckout?.close();
   await checkout?.close();
   await h?.close();
@@ -157,6 +225,11 @@ interface WalletOptions {
   readonly announce?: readonly { readonly name: string; readonly accountIndex: number }[];
   /** No wallet at all: neither window.ethereum nor an announcement. */
   readonly none?: boolean;
+  /**
+   * A key of the wallet's own instead of an anvil account: it signs typed data (eth_signTypedData_v4) with
+   * viem outside the page; anything it would send still goes to anvil, which does not hold the key.
+   */
+  readonly privateKey?: Hex;
 }
 
 const WALLET_ICON = `data:image/svg+xml,${encodeURIComponent(
@@ -179,13 +252,30 @@ async function walletContext(options: WalletOptions = {}, contextOptions = {}): 
     });
     return response.json();
   });
-  const account = h.anvil.addresses[options.accountIndex ?? ROLES.customer]!;
+  const own = options.privateKey ? privateKeyToAccount(options.privateKey) : undefined;
+  if (own)
+    await context.exposeFunction('__signTypedData', async (address: string, json: string) => {
+      if (address.toLowerCase() !== own.address.toLowerCase()) throw new Error(`test wallet: not ${address}`);
+      // What a wallet does with eth_signTypedData_v4: parse, sign (viem derives the EIP712Domain type itself).
+      const { types, domain, primaryType, message } = JSON.parse(json) as TypedDataDefinition & {
+        types: Record<string, unknown>;
+      };
+      const { EIP712Domain: _, ...messageTypes } = types;
+      return own.signTypedData({
+        domain,
+        types: messageTypes,
+        primaryType,
+        message,
+      } as TypedDataDefinition);
+    });
+  const account = own?.address ?? h.anvil.addresses[options.accountIndex ?? ROLES.customer]!;
   await context.addInitScript(
-    ({ account, chainId, startChainId, knowsChain, reject, announce, icon }) => {
+    ({ account, chainId, startChainId, knowsChain, reject, announce, icon, signsLocally }) => {
       type RpcAnswer = { result?: unknown; error?: { code: number; message: string } };
       type Call = { method: string; params: unknown };
       const w = window as unknown as {
         __anvilRpc(method: string, params: unknown[]): Promise<RpcAnswer>;
+        __signTypedData(address: string, json: string): Promise<string>;
         __walletCalls: Call[];
         __walletCallsBy: Record<string, Call[]>;
         ethereum: unknown;
@@ -220,6 +310,15 @@ async function walletContext(options: WalletOptions = {}, contextOptions = {}): 
                 current = added.chainId; // as MetaMask does once the user approves
                 return null;
               }
+              case 'eth_signTypedData_v4':
+                if (signsLocally) {
+                  const [address, json] = params as [string, string];
+                  return w.__signTypedData(address, json);
+                }
+                return w.__anvilRpc(method, params ?? []).then((answer) => {
+                  if (answer.error) throw fail(answer.error.code, answer.error.message);
+                  return answer.result;
+                });
               default: {
                 if (current !== chainId) throw fail(4100, 'test wallet: the node is only reachable on anvil');
                 const answer = await w.__anvilRpc(method, params ?? []);
@@ -266,6 +365,7 @@ async function walletContext(options: WalletOptions = {}, contextOptions = {}): 
         account: h.anvil.addresses[a.accountIndex]!,
       })),
       icon: WALLET_ICON,
+      signsLocally: own !== undefined,
     },
   );
   return context;
@@ -516,6 +616,199 @@ describe('checkout in Chromium', () => {
       await h.poll();
       await waitForStage(page, 'confirming');
       expect(await h.balanceOf(payment.deposit!.depositAddress)).toBe(27_000_000n);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('pays without gas: the wallet signs, the relayer sends it, and the page reaches paid by itself', async () => {
+    const payment = await newPayment('25', 'EUR'); // 27.00 USDC
+    const deposit = payment.deposit!;
+    // A customer who bought USDC on an exchange: 27 USDC, not one wei of gas.
+    const key = generatePrivateKey();
+    const customer = privateKeyToAccount(key);
+    const minted = await h.anvil.wallet(ROLES.relayer).writeContract({
+      address: h.usdc,
+      abi: testUsdcAbi,
+      functionName: 'mint',
+      args: [customer.address, 27_000_000n],
+    });
+    await h.anvil.publicClient.waitForTransactionReceipt({ hash: minted });
+    expect(await h.anvil.publicClient.getBalance({ address: customer.address })).toBe(0n);
+
+    const context = await walletContext({ privateKey: key, knowsChain: true });
+    try {
+      const page = await open(context, payment, gaslessCheckoutUrl);
+      // Before anything is asked: no network fee, and the transfer with gas one click away.
+      const hint = page.locator('[data-gasless-hint]');
+      await hint.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+      expect(await hint.textContent()).toBe(
+        'No network fee: your wallet only signs the transfer, and we send it for you.',
+      );
+      const withGas = page.getByRole('button', {
+        name: 'Pay with a normal transfer instead (you pay the network fee)',
+      });
+      expect(await withGas.isVisible()).toBe(true);
+
+      await page.getByRole('button', { name: 'Pay with browser wallet' }).click();
+      const signed = page.locator('[data-wallet-message="signed"]');
+      await signed.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+      expect(await signed.textContent()).toBe(
+        'Signed — your payment is on its way, with no network fee for you. This page updates when it arrives.',
+      );
+      expect(await page.locator('[data-wallet-message]:visible').count()).toBe(1);
+      // Neither way of paying can be used twice while it is on its way.
+      expect(await page.getByRole('button', { name: 'Pay with browser wallet' }).isDisabled()).toBe(true);
+      expect(await withGas.isDisabled()).toBe(true);
+
+      // What the page asked of the wallet: the balance, then one signature, and no transaction at all.
+      const calls = await page.evaluate(
+        () => (window as unknown as { __walletCalls: { method: string; params: unknown }[] }).__walletCalls,
+      );
+      const methods = calls.map((c) => c.method);
+      expect(methods).toContain('eth_call');
+      expect(methods).not.toContain('eth_sendTransaction');
+      expect(methods.at(-1)).toBe('eth_signTypedData_v4');
+      const [signer, json] = calls.at(-1)!.params as [string, string];
+      expect(signer).toBe(customer.address);
+      const typedData = JSON.parse(json);
+      expect(typedData).toEqual({
+        types: {
+          EIP712Domain: [
+            { name: 'name', type: 'string' },
+            { name: 'version', type: 'string' },
+            { name: 'chainId', type: 'uint256' },
+            { name: 'verifyingContract', type: 'address' },
+          ],
+          TransferWithAuthorization: [
+            { name: 'from', type: 'address' },
+            { name: 'to', type: 'address' },
+            { name: 'value', type: 'uint256' },
+            { name: 'validAfter', type: 'uint256' },
+            { name: 'validBefore', type: 'uint256' },
+            { name: 'nonce', type: 'bytes32' },
+          ],
+        },
+        domain: {
+          name: expect.any(String),
+          version: expect.any(String),
+          chainId: h.anvil.chain.id,
+          verifyingContract: h.usdc,
+        },
+        primaryType: 'TransferWithAuthorization',
+        message: {
+          from: customer.address,
+          to: deposit.depositAddress,
+          value: '27000000',
+          validAfter: '0',
+          validBefore: String(Math.ceil(payment.expiresAt.getTime() / 1000)),
+          nonce: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+        },
+      });
+      const [stored] = await gaslessStore.listForPayment(payment.id);
+      expect(stored).toMatchObject({
+        status: 'pending',
+        from: customer.address.toLowerCase(),
+        valueBaseUnits: 27_000_000n,
+        nonce: typedData.message.nonce,
+      });
+      await screenshot(page, 'gasless-signed');
+
+      // The worker relays it with its own key; the watcher sees the transfer; the page follows by itself.
+      expect(await relayOnce(relaying)).toMatchObject({ kind: 'sent', id: stored!.id });
+      expect(await relayOnce(relaying)).toMatchObject({ kind: 'mined', id: stored!.id });
+      const [mined] = await gaslessStore.listForPayment(payment.id);
+      await h.poll();
+      await waitForStage(page, 'confirming');
+      await h.finalizeAll();
+      await h.poll();
+      await waitForStage(page, 'paid');
+      const paid = page.locator('section[data-stage="paid"]');
+      expect(await paid.locator('h2').textContent()).toBe('Payment complete');
+      expect(await paid.locator('[data-t="txid"]').allTextContents()).toEqual([mined!.txHash]);
+      expect(await paid.locator('[data-field="received"]').first().textContent()).toBe('27.00');
+      expect(await stillSameDocument(page)).toBe(true);
+      await screenshot(page, 'gasless-paid');
+
+      expect(await h.balanceOf(deposit.depositAddress)).toBe(27_000_000n);
+      expect(await h.balanceOf(customer.address)).toBe(0n);
+      expect(await h.anvil.publicClient.getBalance({ address: customer.address })).toBe(0n);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('says so when the customer rejects the signature, and nothing is stored or sent', async () => {
+    const payment = await newPayment('12.5');
+    const context = await walletContext({ knowsChain: true, reject: ['eth_signTypedData_v4'] });
+    try {
+      const page = await open(context, payment, gaslessCheckoutUrl);
+      await page.locator('[data-gasless-hint]').waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+      await page.getByRole('button', { name: 'Pay with browser wallet' }).click();
+      const rejected = page.locator('[data-wallet-message="rejected"]');
+      await rejected.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+      expect(await rejected.textContent()).toBe('The request was rejected in your wallet. Nothing was sent.');
+      // Both ways stay open: sign again, or the normal transfer.
+      expect(await page.getByRole('button', { name: 'Pay with browser wallet' }).isEnabled()).toBe(true);
+      expect(await page.locator('[data-pay-with-gas] button').isEnabled()).toBe(true);
+      expect(await gaslessStore.listForPayment(payment.id)).toEqual([]);
+      expect(await h.balanceOf(payment.deposit!.depositAddress)).toBe(0n);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('pays with a normal transfer when the customer chooses it on a gasless checkout', async () => {
+    const payment = await newPayment('12.5');
+    const context = await walletContext({ knowsChain: true });
+    try {
+      const page = await open(context, payment, gaslessCheckoutUrl);
+      const withGas = page.getByRole('button', {
+        name: 'Pay with a normal transfer instead (you pay the network fee)',
+      });
+      await withGas.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+      await withGas.click();
+      await page
+        .locator('[data-wallet-message="sent"]')
+        .waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+      const methods = await page.evaluate(() =>
+        (window as unknown as { __walletCalls: { method: string }[] }).__walletCalls.map((c) => c.method),
+      );
+      expect(methods).not.toContain('eth_signTypedData_v4');
+      expect(methods.at(-1)).toBe('eth_sendTransaction');
+      // Chosen once, it stays chosen: the offer of a signature is gone.
+      expect(await page.locator('[data-gasless-hint]').isVisible()).toBe(false);
+      expect(await gaslessStore.listForPayment(payment.id)).toEqual([]);
+      await h.poll();
+      await waitForStage(page, 'confirming');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('pays with a normal transfer, as before, where gasless payment is not offered', async () => {
+    const payment = await newPayment('12.5');
+    const context = await walletContext({ knowsChain: true });
+    try {
+      const asked: string[] = [];
+      context.on('request', (request) => asked.push(new URL(request.url()).pathname));
+      const page = await open(context, payment); // the checkout built without a `gasless` dependency
+      await page.getByRole('button', { name: 'Pay with browser wallet' }).click();
+      await page
+        .locator('[data-wallet-message="sent"]')
+        .waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+      const methods = await page.evaluate(() =>
+        (window as unknown as { __walletCalls: { method: string }[] }).__walletCalls.map((c) => c.method),
+      );
+      expect(methods).not.toContain('eth_signTypedData_v4');
+      expect(methods.at(-1)).toBe('eth_sendTransaction');
+      // It never asks for what is not there, and never offers it.
+      expect(asked.filter((path) => /gasless|authorization/.test(path))).toEqual([]);
+      expect(await page.locator('[data-gasless-hint]').isVisible()).toBe(false);
+      expect(await page.locator('[data-pay-with-gas]').isVisible()).toBe(false);
+      await h.poll();
+      await waitForStage(page, 'confirming');
+      expect(await h.balanceOf(payment.deposit!.depositAddress)).toBe(12_500_000n);
     } finally {
       await context.close();
     }

@@ -3,6 +3,7 @@
  * when the relayer could not spend gas on it for nothing — on anvil with the USDC stand-in, on each database.
  */
 import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
 import { type Address, type Hex, toHex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -15,8 +16,12 @@ import {
   transferWithAuthorizationCall,
 } from '../src/adapters/chain/eip3009.ts';
 import { createRelayer } from '../src/adapters/chain/relayer.ts';
+import { buildCheckoutApp } from '../src/adapters/checkout/buildCheckoutApp.ts';
+import type { CheckoutGasless } from '../src/adapters/checkout/gaslessRoutes.ts';
 import { gaslessRepository } from '../src/adapters/db/gaslessRepository.ts';
+import { memoryBucketStore } from '../src/adapters/rateLimit/memoryBucketStore.ts';
 import { type AcceptAuthorizationDeps, acceptAuthorization } from '../src/app/gasless/acceptAuthorization.ts';
+import type { GaslessStore } from '../src/app/gasless/ports.ts';
 import { type RelayAuthorizationsDeps, relayOnce } from '../src/app/gasless/relayAuthorizations.ts';
 import type { Payment } from '../src/domain/payment.ts';
 import type { AuthorizationDomain, TransferAuthorization } from '../src/domain/transferAuthorization.ts';
@@ -368,5 +373,195 @@ describe.each(dialects)('relaying signed authorizations on %s', (dialect) => {
     const [done] = await relaying.gasless.listForPayment(payment.id);
     expect(done!.txHash).toBe(persisted!.txHash);
     expect(await h.balanceOf(payment.deposit!.depositAddress)).toBe(27_000_000n);
+  });
+});
+
+describe.each(dialects)('the checkout’s gasless endpoints over HTTP on %s', (dialect) => {
+  let h: ChainHarness;
+  let app: FastifyInstance;
+  let gasless: GaslessStore;
+  let domain: AuthorizationDomain;
+  const checkoutFor = (domainFor: CheckoutGasless['domainFor']) => {
+    const chain = authorizationChain(h.anvil.publicClient, h.anvil.chain.id, h.anvil.addresses[5]!);
+    return buildCheckoutApp({
+      ...h.stores,
+      clock: h.clock,
+      logger: capturingLogger().logger,
+      network: { name: 'Sandbox', chainId: h.anvil.chain.id, explorerUrl: '' },
+      gasless: {
+        domainFor,
+        accept: (input) =>
+          acceptAuthorization(
+            {
+              payments: h.stores.payments,
+              ledger: h.stores.ledger,
+              gasless,
+              chains: [chain],
+              clock: h.clock,
+            },
+            input,
+          ),
+        buckets: memoryBucketStore(),
+      },
+    });
+  };
+  beforeEach(async () => {
+    h = await startChainHarness(dialect);
+    gasless = gaslessRepository(h.database.handle);
+    const chain = authorizationChain(h.anvil.publicClient, h.anvil.chain.id, h.anvil.addresses[5]!);
+    app = await checkoutFor(async (chainId, token) =>
+      chainId === chain.chainId ? chain.domainOf(token) : undefined,
+    );
+    domain = (await readAuthorizationDomain(h.anvil.publicClient, h.usdc, h.anvil.chain.id))!;
+  });
+  afterEach(async () => {
+    await app.close();
+    await h.close();
+  });
+
+  /** What the page posts: the terms of gasless.json, signed by the customer (or `signer`), as decimal strings. */
+  const signedBody = async (payment: Payment, signer: number = ROLES.customer) => {
+    const message = {
+      from: h.addresses.customer,
+      to: payment.deposit!.depositAddress as Address,
+      value: payment.quote.usdcBaseUnits,
+      validAfter: 0n,
+      validBefore: BigInt(Math.ceil(payment.expiresAt.getTime() / 1000)),
+      nonce: toHex(randomBytes(32)),
+    };
+    const signature = await h.anvil.wallet(signer).signTypedData({
+      domain,
+      types: TRANSFER_WITH_AUTHORIZATION_TYPES,
+      primaryType: 'TransferWithAuthorization',
+      message,
+    });
+    return {
+      from: message.from,
+      to: message.to,
+      value: message.value.toString(),
+      valid_after: '0',
+      valid_before: message.validBefore.toString(),
+      nonce: message.nonce,
+      signature,
+    };
+  };
+  const post = (id: string, payload: unknown, contentType = 'application/json') =>
+    app.inject({
+      method: 'POST',
+      url: `/pay/${id}/authorization`,
+      headers: { 'content-type': contentType },
+      payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
+    });
+  const terms = (id: string) => app.inject({ method: 'GET', url: `/pay/${id}/gasless.json` });
+
+  it('gasless.json gives the token’s domain, the deposit address and what is still due', async () => {
+    const payment = await h.createPayment('27');
+    const response = await terms(payment.id);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      domain: { ...domain },
+      to: payment.deposit!.depositAddress,
+      value: '27000000',
+      valid_before: String(Math.ceil(payment.expiresAt.getTime() / 1000)),
+    });
+    expect(response.json().domain).toMatchObject({ chainId: h.anvil.chain.id, verifyingContract: h.usdc });
+
+    await h.pay(payment.deposit!.depositAddress, 10_000_000n);
+    await h.poll();
+    expect((await terms(payment.id)).json()).toMatchObject({ value: '17000000' });
+  });
+
+  it('gasless.json is 409 GASLESS_UNAVAILABLE for a token without EIP-3009', async () => {
+    const payment = await h.createPayment('27');
+    const without = await checkoutFor(async () => undefined);
+    try {
+      const response = await without.inject({ method: 'GET', url: `/pay/${payment.id}/gasless.json` });
+      expect(response.statusCode).toBe(409);
+      expect(response.json()).toEqual({
+        error: 'Gasless payment is not offered for this token',
+        code: 'GASLESS_UNAVAILABLE',
+      });
+    } finally {
+      await without.close();
+    }
+  });
+
+  it('a valid signed authorization is 202 and stored, pending', async () => {
+    const payment = await h.createPayment('27');
+    const response = await post(payment.id, await signedBody(payment));
+    expect(response.statusCode).toBe(202);
+    const answer = response.json();
+    expect(answer).toEqual({ authorization_id: expect.stringMatching(/^gas_/), status: 'pending' });
+    const stored = await gasless.listForPayment(payment.id);
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).toMatchObject({
+      id: answer.authorization_id,
+      status: 'pending',
+      from: h.addresses.customer.toLowerCase(),
+      valueBaseUnits: 27_000_000n,
+      validAfter: 0n,
+    });
+  });
+
+  it('refuses a malformed body, a missing or malformed field, and a forged signature with 400; text/plain with 415', async () => {
+    const payment = await h.createPayment('27');
+    const malformed = await post(payment.id, '{"from": "0x', 'application/json');
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json()).toEqual({
+      error: 'The request body is not valid JSON',
+      code: 'VALIDATION_ERROR',
+    });
+
+    // JSON that is not an object names the first field, never a 500 (another payment: 5 per payment a minute).
+    const another = await h.createPayment('27');
+    for (const odd of ['null', '[]', '"x"'])
+      expect((await post(another.id, odd)).json()).toEqual({
+        error: 'from: missing or malformed',
+        code: 'VALIDATION_ERROR',
+      });
+
+    const { nonce: _, ...withoutNonce } = await signedBody(payment);
+    const missing = await post(payment.id, withoutNonce);
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json()).toEqual({ error: 'nonce: missing or malformed', code: 'VALIDATION_ERROR' });
+    const badValue = await post(payment.id, { ...(await signedBody(payment)), value: '27.00' });
+    expect(badValue.statusCode).toBe(400);
+    expect(badValue.json()).toEqual({ error: 'value: missing or malformed', code: 'VALIDATION_ERROR' });
+
+    const forged = await post(payment.id, await signedBody(payment, ROLES.merchant));
+    expect(forged.statusCode).toBe(400);
+    expect(forged.json()).toEqual({
+      error: 'The signature does not match the authorization: nothing was sent',
+      code: 'VALIDATION_ERROR',
+    });
+
+    const plain = await post(payment.id, JSON.stringify(await signedBody(payment)), 'text/plain');
+    expect(plain.statusCode).toBe(415);
+    expect(plain.json()).toEqual({ error: 'Send application/json', code: 'UNSUPPORTED_MEDIA_TYPE' });
+    expect(await gasless.listForPayment(payment.id)).toEqual([]);
+  });
+
+  it('a 6th submission for the same payment within a minute is 429 with retry-after', async () => {
+    const payment = await h.createPayment('27');
+    const body = { ...(await signedBody(payment)), signature: `0x${'11'.repeat(65)}` };
+    for (let i = 0; i < 5; i++) expect((await post(payment.id, body)).statusCode).toBe(400);
+    const limited = await post(payment.id, body);
+    expect(limited.statusCode).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(limited.json()).toMatchObject({ code: 'RATE_LIMITED' });
+    // Another payment from the same client is not held back by this one's limit.
+    const other = await h.createPayment('27');
+    expect((await post(other.id, await signedBody(other))).statusCode).toBe(202);
+  });
+
+  it('an unknown or malformed payment id is 404 NOT_FOUND, for both endpoints', async () => {
+    const payment = await h.createPayment('27');
+    const body = await signedBody(payment);
+    for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-payment']) {
+      for (const response of [await terms(id), await post(id, body)]) {
+        expect(response.statusCode).toBe(404);
+        expect(response.json()).toEqual({ error: 'Payment not found', code: 'NOT_FOUND' });
+      }
+    }
   });
 });

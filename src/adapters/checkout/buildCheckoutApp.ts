@@ -169,7 +169,13 @@ export async function buildCheckoutApp(deps: CheckoutDeps): Promise<FastifyInsta
     reply.type(HTML).header('vary', 'accept-language').header('content-language', language);
     const view = await loadView(request.params.id);
     if (!view) return reply.status(404).send(renderNotFoundPage(language, pageAssets));
-    return renderCheckoutPage({ view, language, assets: pageAssets, pollIntervalMs });
+    return renderCheckoutPage({
+      view,
+      language,
+      assets: pageAssets,
+      pollIntervalMs,
+      gasless: deps.gasless !== undefined,
+    });
   });
 
   // Polled every few seconds by every open page: log only problems.

@@ -63,6 +63,10 @@ export interface Messages {
   readonly walletInsufficient: string;
   readonly walletSent: string;
   readonly walletError: string;
+  readonly gaslessHint: string;
+  readonly payWithGas: string;
+  readonly walletSigning: string;
+  readonly walletSigned: string;
   readonly noScript: string;
   readonly connectionLost: string;
   readonly nonCustodial: string;
@@ -136,6 +140,11 @@ const en: Messages = {
   walletInsufficient: 'Your wallet holds {balance} USDC on {network}, but {amount} USDC is needed.',
   walletSent: 'Transaction sent: {hash}. This page updates when it arrives.',
   walletError: 'The wallet reported an error: {message}',
+  gaslessHint: 'No network fee: your wallet only signs the transfer, and we send it for you.',
+  payWithGas: 'Pay with a normal transfer instead (you pay the network fee)',
+  walletSigning: 'Sign the transfer in your wallet. There is no network fee for you.',
+  walletSigned:
+    'Signed — your payment is on its way, with no network fee for you. This page updates when it arrives.',
   noScript: 'JavaScript is off: reload this page to see whether your payment has arrived.',
   connectionLost: 'Connection lost. Retrying…',
   nonCustodial:
@@ -212,6 +221,12 @@ const fr: Messages = {
     'Votre portefeuille contient {balance} USDC sur {network}, mais {amount} USDC sont nécessaires.',
   walletSent: 'Transaction envoyée\u00a0: {hash}. Cette page se met à jour à son arrivée.',
   walletError: 'Le portefeuille a signalé une erreur\u00a0: {message}',
+  gaslessHint:
+    'Aucuns frais de réseau\u00a0: votre portefeuille signe seulement le virement, et nous l’envoyons pour vous.',
+  payWithGas: 'Payer plutôt par un virement normal (vous payez les frais de réseau)',
+  walletSigning: 'Signez le virement dans votre portefeuille. Vous n’avez aucuns frais de réseau.',
+  walletSigned:
+    'Signé — votre paiement est en route, sans frais de réseau pour vous. Cette page se met à jour à son arrivée.',
   noScript: 'JavaScript est désactivé\u00a0: rechargez cette page pour voir si votre paiement est arrivé.',
   connectionLost: 'Connexion perdue. Nouvelle tentative…',
   nonCustodial:
@@ -288,6 +303,11 @@ const de: Messages = {
   walletInsufficient: 'Ihre Wallet enthält {balance} USDC auf {network}, benötigt werden aber {amount} USDC.',
   walletSent: 'Transaktion gesendet: {hash}. Diese Seite aktualisiert sich, sobald sie ankommt.',
   walletError: 'Die Wallet meldete einen Fehler: {message}',
+  gaslessHint: 'Keine Netzwerkgebühr: Ihre Wallet signiert nur die Überweisung, wir senden sie für Sie.',
+  payWithGas: 'Stattdessen normal überweisen (Sie zahlen die Netzwerkgebühr)',
+  walletSigning: 'Signieren Sie die Überweisung in Ihrer Wallet. Für Sie fällt keine Netzwerkgebühr an.',
+  walletSigned:
+    'Signiert — Ihre Zahlung ist unterwegs, ohne Netzwerkgebühr für Sie. Diese Seite aktualisiert sich, sobald sie ankommt.',
   noScript:
     'JavaScript ist deaktiviert: Laden Sie diese Seite neu, um zu sehen, ob Ihre Zahlung angekommen ist.',
   connectionLost: 'Verbindung unterbrochen. Neuer Versuch…',
@@ -364,6 +384,12 @@ const es: Messages = {
   walletInsufficient: 'Su billetera tiene {balance} USDC en {network}, pero se necesitan {amount} USDC.',
   walletSent: 'Transacción enviada: {hash}. Esta página se actualizará cuando llegue.',
   walletError: 'La billetera informó de un error: {message}',
+  gaslessHint:
+    'Sin comisión de red: su billetera solo firma la transferencia y nosotros la enviamos por usted.',
+  payWithGas: 'Pagar con una transferencia normal (usted paga la comisión de red)',
+  walletSigning: 'Firme la transferencia en su billetera. No paga ninguna comisión de red.',
+  walletSigned:
+    'Firmado: su pago está en camino, sin comisión de red para usted. Esta página se actualizará cuando llegue.',
   noScript: 'JavaScript está desactivado: recargue esta página para ver si su pago ha llegado.',
   connectionLost: 'Conexión perdida. Reintentando…',
   nonCustodial:

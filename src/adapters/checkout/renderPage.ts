@@ -30,6 +30,11 @@ export interface CheckoutPageInput {
   readonly language: Language;
   readonly assets: PageAssets;
   readonly pollIntervalMs: number;
+  /**
+   * Whether this checkout offers gasless payment (EIP-3009) at all: the page then asks `gasless.json` whether
+   * this payment's token supports it. Absent or false: transfers with gas only, and no request for it.
+   */
+  readonly gasless?: boolean | undefined;
 }
 
 export function renderCheckoutPage(input: CheckoutPageInput): string {
@@ -81,7 +86,13 @@ export function renderCheckoutPage(input: CheckoutPageInput): string {
   data-native-symbol="${view.network.nativeCurrencySymbol ?? 'POL'}"
   data-explorer-url="${view.network.explorerUrl}"
   data-token="${view.deposit.tokenAddress}"
-  data-deposit="${view.deposit.depositAddress}">
+  data-deposit="${view.deposit.depositAddress}"${
+    input.gasless
+      ? html`
+  data-gasless-url="/pay/${view.paymentId}/gasless.json"
+  data-authorization-url="/pay/${view.paymentId}/authorization"`
+      : null
+  }>
 <header class="merchant">
   <p class="eyebrow">${m.paymentTo}</p>
   <h1>${view.merchantName}</h1>
@@ -145,6 +156,7 @@ export function renderCheckoutPage(input: CheckoutPageInput): string {
   <div class="wallet" data-wallet hidden>
     <p class="divider"><span>${m.orWallet}</span></p>
     <button type="button" class="button primary" id="pay-wallet">${m.payWithWallet}</button>
+    <p class="muted small gasless-hint" data-gasless-hint hidden>${m.gaslessHint}</p>
     <div class="wallet-chooser" role="group" aria-labelledby="choose-wallet" data-wallet-chooser hidden>
       <p id="choose-wallet">${m.chooseWallet}</p>
       <ul data-wallet-list></ul>
@@ -164,7 +176,11 @@ export function renderCheckoutPage(input: CheckoutPageInput): string {
       )}</p>
       <p class="wallet-message ok" data-wallet-message="sent" hidden>${format(m.walletSent, { hash: html`<code class="hash" data-field="wallet-tx"></code>` })}</p>
       <p class="wallet-message error" data-wallet-message="error" hidden>${format(m.walletError, { message: html`<span data-field="wallet-error"></span>` })}</p>
+      <p class="wallet-message" data-wallet-message="signing" hidden>${m.walletSigning}</p>
+      <p class="wallet-message ok" data-wallet-message="signed" hidden>${m.walletSigned}</p>
+      <p class="wallet-message error" data-wallet-message="refused" hidden><span data-field="wallet-refusal"></span></p>
     </div>
+    <p class="pay-with-gas" data-pay-with-gas hidden><button type="button" class="link">${m.payWithGas}</button></p>
   </div>
   <p class="muted small">${format(m.expiresAt, { time: expiry })}</p>
   <noscript><p class="notice">${m.noScript}</p></noscript>

@@ -1,6 +1,8 @@
 /*
  * Paylink checkout: live status, countdown, copy buttons and "Pay with browser wallet" (every wallet the
- * browser announces through EIP-6963, else window.ethereum).
+ * browser announces through EIP-6963, else window.ethereum). Where the checkout offers gasless payment
+ * (EIP-3009: data-gasless-url), the wallet signs a TransferWithAuthorization that the server's relayer sends,
+ * paying the gas; a normal transfer (with gas) stays one click away, and is the fallback.
  *
  * Served by the checkout itself (the CSP allows scripts from 'self' only). No dependencies: the one contract
  * call it makes, an ERC-20 transfer, is encoded by hand below. It never writes markup — every text it shows
@@ -15,6 +17,8 @@
   const TRANSFER_SELECTOR = '0xa9059cbb'; // transfer(address,uint256)
   const BALANCE_OF_SELECTOR = '0x70a08231'; // balanceOf(address)
   const USER_REJECTED = 4001; // EIP-1193
+  const UNSUPPORTED_METHOD = 4200; // EIP-1193
+  const METHOD_NOT_FOUND = -32601; // JSON-RPC
   const UNRECOGNIZED_CHAIN = 4902; // wallet_switchEthereumChain: the wallet does not know the chain
   const SLOW_POLL_MS = 15_000; // expired/failed may still turn paid (late), so keep looking, slowly
   const MAX_BACKOFF_MS = 30_000;
@@ -32,6 +36,8 @@
     token: data.token,
     deposit: data.deposit,
     locale: data.locale || 'en-GB',
+    gaslessUrl: data.gaslessUrl,
+    authorizationUrl: data.authorizationUrl,
   };
 
   // Numbers and times in the page's language, with the options localeFormat.ts uses on the server. Amounts
@@ -265,6 +271,14 @@
   const announced = new Map();
   /** A wallet request is under way: every wallet button waits. */
   let busy = false;
+  const gaslessHint = $('[data-gasless-hint]');
+  const gasBox = $('[data-pay-with-gas]');
+  const gasButton = gasBox?.querySelector('button');
+  /** The wallet last used, for "pay with a normal transfer instead". */
+  let lastProvider = null;
+  /** The customer chose the transfer with gas: no signature is asked for any more. */
+  let preferGas = false;
+  let gaslessProbed = false;
 
   const isProvider = (p) => p && typeof p === 'object' && typeof p.request === 'function';
   // Only image data URIs: the CSP allows `data:` images and nothing else from outside the page.
@@ -280,6 +294,11 @@
     const wallets = Array.from(announced.values());
     const fallback = isProvider(window.ethereum) ? window.ethereum : null;
     if (walletBox) walletBox.hidden = wallets.length === 0 && !fallback;
+    if ((wallets.length > 0 || fallback) && config.gaslessUrl && !gaslessProbed) {
+      // A wallet is there: ask once whether this payment can be paid with a signature alone, to say so.
+      gaslessProbed = true;
+      gaslessTerms().then((terms) => showGasless(terms !== null));
+    }
     if (payButton) payButton.hidden = wallets.length > 1;
     if (!chooser || !walletList || !walletTemplate) return;
     chooser.hidden = wallets.length <= 1;
@@ -321,8 +340,132 @@
   function updateWalletButton() {
     const disabled = busy || pendingTx !== null || remaining <= 0n || stage !== 'pay';
     if (payButton) payButton.disabled = disabled;
+    if (gasButton) gasButton.disabled = disabled;
     for (const button of walletButtons()) button.disabled = disabled;
   }
+
+  /* ---------- gasless payment: the wallet signs an EIP-3009 authorization, the server relays it ---------- */
+  function showGasless(offered) {
+    if (gaslessHint) gaslessHint.hidden = !offered || preferGas;
+    if (gasBox) gasBox.hidden = !offered || preferGas;
+  }
+
+  /** What to sign for this payment now ({ domain, to, value, valid_before }), or null: pay with gas. */
+  async function gaslessTerms() {
+    try {
+      const response = await fetch(config.gaslessUrl, {
+        cache: 'no-store',
+        headers: { accept: 'application/json' },
+      });
+      return response.status === 200 ? await response.json() : null;
+    } catch {
+      return null;
+    }
+  }
+
+  function randomNonce() {
+    const bytes = crypto.getRandomValues(new Uint8Array(32));
+    return `0x${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+  }
+
+  /** A wallet that cannot sign typed data: the transfer with gas is the way. */
+  function unsupported(error) {
+    const code = errorCode(error);
+    if (code === UNSUPPORTED_METHOD || code === METHOD_NOT_FOUND) return true;
+    const message = error && typeof error.message === 'string' ? error.message : '';
+    return /not supported|unsupported|does not exist/i.test(message);
+  }
+
+  /**
+   * Asks the wallet to sign a transfer of what is due to the deposit address, and posts it: true once the
+   * server took it or refused it (the page says which), false when the payment should go with gas instead.
+   */
+  async function payGasless(ethereum, from) {
+    const terms = await gaslessTerms();
+    if (!terms) return false;
+    showGasless(true);
+    const nonce = randomNonce();
+    const message = {
+      from,
+      to: terms.to,
+      value: terms.value,
+      validAfter: '0',
+      validBefore: terms.valid_before,
+      nonce,
+    };
+    const typedData = {
+      types: {
+        EIP712Domain: [
+          { name: 'name', type: 'string' },
+          { name: 'version', type: 'string' },
+          { name: 'chainId', type: 'uint256' },
+          { name: 'verifyingContract', type: 'address' },
+        ],
+        TransferWithAuthorization: [
+          { name: 'from', type: 'address' },
+          { name: 'to', type: 'address' },
+          { name: 'value', type: 'uint256' },
+          { name: 'validAfter', type: 'uint256' },
+          { name: 'validBefore', type: 'uint256' },
+          { name: 'nonce', type: 'bytes32' },
+        ],
+      },
+      domain: terms.domain,
+      primaryType: 'TransferWithAuthorization',
+      message,
+    };
+    showWalletMessage('signing');
+    let signature;
+    try {
+      signature = await ethereum.request({
+        method: 'eth_signTypedData_v4',
+        params: [from, JSON.stringify(typedData)],
+      });
+    } catch (error) {
+      if (errorCode(error) !== USER_REJECTED && unsupported(error)) return false;
+      throw error;
+    }
+    const response = await fetch(config.authorizationUrl, {
+      method: 'POST',
+      cache: 'no-store',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({
+        from,
+        to: terms.to,
+        value: terms.value,
+        valid_after: '0',
+        valid_before: terms.valid_before,
+        nonce,
+        signature,
+      }),
+    });
+    const answer = await response.json().catch(() => ({}));
+    if (response.status === 202) {
+      pendingTx = String(answer.authorization_id || nonce);
+      showWalletMessage('signed');
+      pollNow();
+      return true;
+    }
+    if (answer.code === 'GASLESS_UNAVAILABLE') {
+      showGasless(false);
+      return false;
+    }
+    // The server's refusals are written for customers: shown as they are.
+    const reason = typeof answer.error === 'string' ? answer.error : `HTTP ${response.status}`;
+    showWalletMessage('refused', { 'wallet-refusal': reason.slice(0, 300) });
+    return true;
+  }
+
+  if (gasButton)
+    gasButton.addEventListener('click', () => {
+      preferGas = true;
+      showGasless(false);
+      const [only, second] = announced.values();
+      const provider = lastProvider ?? (second ? null : only ? only.provider : window.ethereum);
+      // Several wallets and none chosen yet: the chooser's buttons now pay with gas.
+      if (provider) payWithWallet(provider);
+      else walletButtons()[0]?.focus();
+    });
 
   function showWalletMessage(kind, fields = {}) {
     for (const [field, text] of Object.entries(fields)) setText(field, text);
@@ -393,6 +536,7 @@
     const amount = remaining;
     if (amount <= 0n || busy) return;
     busy = true;
+    lastProvider = ethereum;
     updateWalletButton();
     showWalletMessage('working');
     try {
@@ -411,6 +555,9 @@
         return;
       }
 
+      if (config.gaslessUrl && config.authorizationUrl && !preferGas && (await payGasless(ethereum, from)))
+        return;
+      showWalletMessage('working');
       const hash = await ethereum.request({
         method: 'eth_sendTransaction',
         params: [
