@@ -1,4 +1,5 @@
 import { runApiBench } from './api.ts';
+import { runCheckoutBench } from './checkout.ts';
 import { runFinalityLatencyBench } from './finalityLatency.ts';
 import { runMatchingBench } from './matching.ts';
 import { runSettlementGasBench } from './settlementGas.ts';
@@ -13,6 +14,7 @@ const benches: [string, () => Promise<string[]>][] = [
   ['finality latency', runFinalityLatencyBench],
   ['settlement gas', runSettlementGasBench],
   ['webhooks', runWebhookBench],
+  ['checkout page', runCheckoutBench],
   ['api', runApiBench],
 ];
 
