@@ -15,6 +15,7 @@ import { sweepToken } from '../src/app/settlement/sweepToken.ts';
 import { payoutStateOf } from '../src/domain/payment.ts';
 import { DEFAULT_PAYOUT_POLICY, settledBaseUnits } from '../src/domain/payout.ts';
 import { ANVIL_RELAYER_KEY, type ChainHarness, startChainHarness } from './helpers/chainHarness.ts';
+import { runCli } from './helpers/cli.ts';
 import { dialects } from './helpers/database.ts';
 import { capturingLogger } from './helpers/logCapture.ts';
 
@@ -165,5 +166,35 @@ describe.each(dialects)('accepted and noticed tokens on anvil, %s', (dialect) =>
     expect(after.status).toBe('pending');
     // Nothing is left to sweep.
     await expect(sweep(h.bridgedUsdc)).rejects.toMatchObject({ code: 'CONFLICT' });
+  });
+
+  it('paylink payments sweep: forwards a noticed token through the CLI, and says why it will not', async () => {
+    await start('noticed');
+    const payment = await h.createPayment('10');
+    await h.pay(payment.deposit!.depositAddress, 4_000_000n, { token: h.bridgedUsdc });
+    await h.finalizeAll();
+    await h.poll();
+    const env = {
+      PAYLINK_DATABASE_URL: h.database.url,
+      PAYLINK_NETWORK: 'sandbox',
+      PAYLINK_RPC_URL: h.anvil.rpcUrl,
+      PAYLINK_USDC_ADDRESS: h.usdc,
+    };
+    const swept = await runCli(['payments', 'sweep', payment.id, '--token', h.bridgedUsdc], env);
+    expect(swept.stderr).toBe('');
+    expect(swept.code).toBe(0);
+    expect(swept.stdout).toContain(`forward 4000000 base units of ${h.bridgedUsdc}`);
+    await settleAll();
+    expect(await h.balanceOf(payment.deposit!.depositAddress, h.bridgedUsdc)).toBe(0n);
+
+    const again = await runCli(['payments', 'sweep', payment.id, '--token', h.bridgedUsdc], env);
+    expect(again.code).toBe(2);
+    expect(again.stderr).not.toBe('');
+    const unknown = await runCli(
+      ['payments', 'sweep', '6f1c1f2e-8a4b-4c1e-9d3a-2b7e5f0a9c11', '--token', h.bridgedUsdc],
+      env,
+    );
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('not found');
   });
 });
