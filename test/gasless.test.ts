@@ -23,10 +23,12 @@ import { memoryBucketStore } from '../src/adapters/rateLimit/memoryBucketStore.t
 import { type AcceptAuthorizationDeps, acceptAuthorization } from '../src/app/gasless/acceptAuthorization.ts';
 import type { GaslessStore } from '../src/app/gasless/ports.ts';
 import { type RelayAuthorizationsDeps, relayOnce } from '../src/app/gasless/relayAuthorizations.ts';
+import { formatDecimal } from '../src/domain/decimal.ts';
 import type { Payment } from '../src/domain/payment.ts';
 import type { AuthorizationDomain, TransferAuthorization } from '../src/domain/transferAuthorization.ts';
 import { sandboxPrivateKey } from '../src/main/sandboxChain.ts';
 import { type ChainHarness, PAYMENT_TTL_MS, ROLES, startChainHarness } from './helpers/chainHarness.ts';
+import { runCli } from './helpers/cli.ts';
 import { dialects } from './helpers/database.ts';
 import { capturingLogger } from './helpers/logCapture.ts';
 
@@ -373,6 +375,33 @@ describe.each(dialects)('relaying signed authorizations on %s', (dialect) => {
     const [done] = await relaying.gasless.listForPayment(payment.id);
     expect(done!.txHash).toBe(persisted!.txHash);
     expect(await h.balanceOf(payment.deposit!.depositAddress)).toBe(27_000_000n);
+  });
+
+  it('paylink payments gasless shows an operator each signed transfer, its transaction and what its gas cost', async () => {
+    const payment = await h.createPayment('27');
+    await signedFor(payment, await gaslessCustomer(27_000_000n));
+    await relayOnce(relaying);
+    const mined = await relayOnce(relaying);
+    if (mined.kind !== 'mined') throw new Error('not mined');
+    const env = { PAYLINK_DATABASE_URL: h.database.url, PAYLINK_NETWORK: 'polygon' };
+    const listed = await runCli(['payments', 'gasless', payment.id, '--json'], env);
+    expect(listed.code).toBe(0);
+    const { authorizations } = JSON.parse(listed.stdout) as { authorizations: Record<string, unknown>[] };
+    const [stored] = await relaying.gasless.listForPayment(payment.id);
+    expect(authorizations).toEqual([
+      expect.objectContaining({
+        id: stored!.id,
+        status: 'mined',
+        amount: '27.00',
+        tx_hash: stored!.txHash,
+        gas_used: stored!.gasUsed!.toString(),
+        fee_pol: formatDecimal({ units: mined.feeWei, scale: 18 }),
+      }),
+    ]);
+    const text = await runCli(['payments', 'gasless', payment.id], env);
+    expect(text.stdout).toContain(`${stored!.id}  mined    27.00 USDC from`);
+    const none = await runCli(['payments', 'gasless', '6f1c1f2e-8a4b-4c1e-9d3a-2b7e5f0a9c11'], env);
+    expect(none.stdout).toContain('No signed transfer was submitted');
   });
 });
 

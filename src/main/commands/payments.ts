@@ -4,6 +4,8 @@ import { createRpcClient } from '../../adapters/chain/chainReader.ts';
 import { migrateToLatest } from '../../adapters/db/database.ts';
 import { sweepToken } from '../../app/settlement/sweepToken.ts';
 import { type Config, ConfigError } from '../../config.ts';
+import { formatDecimal } from '../../domain/decimal.ts';
+import { formatUsdc } from '../../domain/money.ts';
 import { createStores, openConfiguredDatabase } from '../wiring.ts';
 
 function out(text: string): void {
@@ -12,9 +14,47 @@ function out(text: string): void {
 
 /** `paylink payments …`: operations on one payment. */
 export function registerPaymentCommands(program: Command, config: () => Config): void {
-  program
-    .command('payments')
-    .description('operations on one payment')
+  const payments = program.command('payments').description('operations on one payment');
+
+  payments
+    .command('gasless <payment_id>')
+    .description(
+      "the customer's signed (gasless) transfers for a payment: what became of each, what its gas cost",
+    )
+    .option('--json', 'print JSON')
+    .action(async (paymentId: string, options: { json?: boolean }) => {
+      const database = openConfiguredDatabase(config());
+      try {
+        await migrateToLatest(database.db);
+        const rows = await createStores(database).gaslessAuthorizations.listForPayment(
+          paymentId.trim().toLowerCase(),
+        );
+        const views = rows.map((row) => ({
+          id: row.id,
+          status: row.status,
+          from: getAddress(row.from),
+          amount: formatUsdc(row.valueBaseUnits),
+          tx_hash: row.txHash,
+          gas_used: row.gasUsed?.toString() ?? null,
+          fee_pol: row.feeWei === null ? null : formatDecimal({ units: row.feeWei, scale: 18 }),
+          reason: row.failureReason,
+          created_at: row.createdAt.toISOString(),
+        }));
+        if (options.json) return out(JSON.stringify({ authorizations: views }));
+        if (views.length === 0) return out(`No signed transfer was submitted for payment ${paymentId}.`);
+        for (const v of views) {
+          const cost = v.fee_pol === null ? '' : `  gas ${v.gas_used}, fee ${v.fee_pol} POL`;
+          out(
+            `${v.id}  ${v.status.padEnd(7)}  ${v.amount} USDC from ${v.from}${v.tx_hash ? `  tx ${v.tx_hash}` : ''}${cost}`,
+          );
+          if (v.reason) out(`    ${v.reason}`);
+        }
+      } finally {
+        await database.close();
+      }
+    });
+
+  payments
     .command('sweep <payment_id>')
     .description(
       "forward a token that does not pay (sent by mistake) out of the payment's deposit address to the merchant",
