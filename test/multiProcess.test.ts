@@ -126,7 +126,12 @@ describe.runIf(dialects.includes('postgres'))(
         transport: http(anvil.rpcUrl),
       });
 
-    const SINGLETONS = ['paylink:expirer', 'paylink:chain-watcher:31337', 'paylink:relayer:31337'];
+    const SINGLETONS = [
+      'paylink:expirer',
+      'paylink:chain-watcher:31337',
+      'paylink:relayer:31337',
+      'paylink:gasless-relayer:31337',
+    ];
     /** Who holds each worker singleton now: its name → the PostgreSQL backend pid of the holding connection. */
     const singletonHolders = async (): Promise<Map<string, number>> => {
       const client = new pg.Client({ connectionString: url });
