@@ -192,7 +192,12 @@ describe.each(dialects)('chain watcher on anvil, %s', (dialect) => {
       status: 'pending',
       announcedStatus: 'processing',
     });
-    await h.anvil.testClient.request({ method: 'eth_sendRawTransaction', params: [signed] } as never);
+    const again = await h.anvil.testClient.request({
+      method: 'eth_sendRawTransaction',
+      params: [signed],
+    } as never);
+    // Mined before the pass reads the chain (on a loaded machine the answer can come before the block).
+    await h.anvil.publicClient.waitForTransactionReceipt({ hash: again as `0x${string}` });
     await h.poll();
     expect((await h.status(payment.id)).payment.status).toBe('processing');
     expect(await eventTypes(payment.id)).toEqual(['payment.processing']);
