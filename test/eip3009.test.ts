@@ -12,11 +12,11 @@ import {
   isAuthorizationUsed,
   readAuthorizationDomain,
   recoverAuthorizer,
-  TRANSFER_WITH_AUTHORIZATION_TYPES,
   transferWithAuthorizationCall,
 } from '../src/adapters/chain/eip3009.ts';
 import type { AuthorizationDomain, TransferAuthorization } from '../src/domain/transferAuthorization.ts';
 import { type Anvil, startAnvil } from './helpers/anvil.ts';
+import { signAuthorization } from './helpers/transferAuthorization.ts';
 
 describe('EIP-3009 on a USDC-like token', () => {
   let anvil: Anvil;
@@ -52,19 +52,7 @@ describe('EIP-3009 on a USDC-like token', () => {
     ...changes,
   });
   const sign = (auth: TransferAuthorization, signingDomain = domain): Promise<Hex> =>
-    anvil.wallet(CUSTOMER).signTypedData({
-      domain: signingDomain,
-      types: TRANSFER_WITH_AUTHORIZATION_TYPES,
-      primaryType: 'TransferWithAuthorization',
-      message: {
-        from: auth.from as Address,
-        to: auth.to as Address,
-        value: auth.valueBaseUnits,
-        validAfter: auth.validAfter,
-        validBefore: auth.validBefore,
-        nonce: auth.nonce as Hex,
-      },
-    });
+    signAuthorization(anvil.wallet(CUSTOMER), signingDomain, auth);
 
   it('reads the domain from the token itself, checked against its DOMAIN_SEPARATOR', async () => {
     expect(domain).toEqual({

@@ -25,12 +25,17 @@ import type { GaslessStore } from '../src/app/gasless/ports.ts';
 import { type RelayAuthorizationsDeps, relayOnce } from '../src/app/gasless/relayAuthorizations.ts';
 import { formatDecimal } from '../src/domain/decimal.ts';
 import type { Payment } from '../src/domain/payment.ts';
-import type { AuthorizationDomain, TransferAuthorization } from '../src/domain/transferAuthorization.ts';
+import {
+  type AuthorizationDomain,
+  TRANSFER_AUTHORIZATION_TYPES,
+  type TransferAuthorization,
+} from '../src/domain/transferAuthorization.ts';
 import { sandboxPrivateKey } from '../src/main/sandboxChain.ts';
 import { type ChainHarness, PAYMENT_TTL_MS, ROLES, startChainHarness } from './helpers/chainHarness.ts';
 import { runCli } from './helpers/cli.ts';
 import { dialects } from './helpers/database.ts';
 import { capturingLogger } from './helpers/logCapture.ts';
+import { signAuthorization } from './helpers/transferAuthorization.ts';
 
 describe.each(dialects)('accepting a signed authorization on %s', (dialect) => {
   let h: ChainHarness;
@@ -60,19 +65,7 @@ describe.each(dialects)('accepting a signed authorization on %s', (dialect) => {
     ...changes,
   });
   const sign = (auth: TransferAuthorization, signer: number = ROLES.customer): Promise<Hex> =>
-    h.anvil.wallet(signer).signTypedData({
-      domain,
-      types: TRANSFER_WITH_AUTHORIZATION_TYPES,
-      primaryType: 'TransferWithAuthorization',
-      message: {
-        from: auth.from as Address,
-        to: auth.to as Address,
-        value: auth.valueBaseUnits,
-        validAfter: auth.validAfter,
-        validBefore: auth.validBefore,
-        nonce: auth.nonce as Hex,
-      },
-    });
+    signAuthorization(h.anvil.wallet(signer), domain, auth);
   const accept = async (payment: Payment, auth: TransferAuthorization, signature?: Hex) =>
     acceptAuthorization(deps, {
       paymentId: payment.id,
@@ -271,19 +264,7 @@ describe.each(dialects)('relaying signed authorizations on %s', (dialect) => {
       validBefore: BigInt(payment.expiresAt.getTime() / 1000),
       nonce: toHex(randomBytes(32)),
     };
-    const signature = await customer.signTypedData({
-      domain,
-      types: TRANSFER_WITH_AUTHORIZATION_TYPES,
-      primaryType: 'TransferWithAuthorization',
-      message: {
-        from: customer.address,
-        to: authorization.to as Address,
-        value: authorization.valueBaseUnits,
-        validAfter: authorization.validAfter,
-        validBefore: authorization.validBefore,
-        nonce: authorization.nonce as Hex,
-      },
-    });
+    const signature = await signAuthorization(customer, domain, authorization);
     return acceptAuthorization(accepting, {
       paymentId: payment.id,
       authorization,
@@ -488,6 +469,8 @@ describe.each(dialects)('the checkout’s gasless endpoints over HTTP on %s', (d
     const response = await terms(payment.id);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
+      types: TRANSFER_AUTHORIZATION_TYPES,
+      primary_type: 'TransferWithAuthorization',
       domain: { ...domain },
       to: payment.deposit!.depositAddress,
       value: '27000000',

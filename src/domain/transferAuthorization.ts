@@ -16,6 +16,24 @@ export interface TransferAuthorization {
   readonly nonce: string;
 }
 
+/** EIP-712 types of a transfer authorization, as EIP-3009 defines them (what `eth_signTypedData_v4` is given). */
+export const TRANSFER_AUTHORIZATION_TYPES = {
+  EIP712Domain: [
+    { name: 'name', type: 'string' },
+    { name: 'version', type: 'string' },
+    { name: 'chainId', type: 'uint256' },
+    { name: 'verifyingContract', type: 'address' },
+  ],
+  TransferWithAuthorization: [
+    { name: 'from', type: 'address' },
+    { name: 'to', type: 'address' },
+    { name: 'value', type: 'uint256' },
+    { name: 'validAfter', type: 'uint256' },
+    { name: 'validBefore', type: 'uint256' },
+    { name: 'nonce', type: 'bytes32' },
+  ],
+} as const;
+
 /** The token's EIP-712 domain, read from the token itself: what the wallet is asked to sign over. */
 export interface AuthorizationDomain {
   readonly name: string;

@@ -15,7 +15,11 @@ import {
   recoverTypedDataAddress,
 } from 'viem';
 import type { AuthorizationChain } from '../../app/gasless/ports.ts';
-import type { AuthorizationDomain, TransferAuthorization } from '../../domain/transferAuthorization.ts';
+import {
+  type AuthorizationDomain,
+  TRANSFER_AUTHORIZATION_TYPES,
+  type TransferAuthorization,
+} from '../../domain/transferAuthorization.ts';
 import { revertReasonOf } from './revertReason.ts';
 
 export const eip3009Abi = [
@@ -70,16 +74,9 @@ export const eip3009Abi = [
   },
 ] as const;
 
-/** The EIP-712 typed data a wallet signs (`eth_signTypedData_v4`), as EIP-3009 defines it. */
+/** The message types alone (viem derives EIP712Domain from the domain it is given). */
 export const TRANSFER_WITH_AUTHORIZATION_TYPES = {
-  TransferWithAuthorization: [
-    { name: 'from', type: 'address' },
-    { name: 'to', type: 'address' },
-    { name: 'value', type: 'uint256' },
-    { name: 'validAfter', type: 'uint256' },
-    { name: 'validBefore', type: 'uint256' },
-    { name: 'nonce', type: 'bytes32' },
-  ],
+  TransferWithAuthorization: TRANSFER_AUTHORIZATION_TYPES.TransferWithAuthorization,
 } as const;
 
 /**
@@ -117,14 +114,7 @@ export async function readAuthorizationDomain(
   const domain: AuthorizationDomain = { name, version, chainId, verifyingContract: address };
   const expected = hashDomain({
     domain: { ...domain, chainId: BigInt(chainId) },
-    types: {
-      EIP712Domain: [
-        { name: 'name', type: 'string' },
-        { name: 'version', type: 'string' },
-        { name: 'chainId', type: 'uint256' },
-        { name: 'verifyingContract', type: 'address' },
-      ],
-    },
+    types: { EIP712Domain: TRANSFER_AUTHORIZATION_TYPES.EIP712Domain },
   });
   return expected.toLowerCase() === separator.toLowerCase() ? domain : undefined;
 }

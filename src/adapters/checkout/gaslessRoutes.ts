@@ -7,7 +7,11 @@ import { PaylinkError } from '../../domain/errors.ts';
 import { amountDueBaseUnits, paymentTerms } from '../../domain/payment.ts';
 import { derivePaymentState } from '../../domain/paymentStatus.ts';
 import type { BucketPolicy } from '../../domain/tokenBucket.ts';
-import type { AuthorizationDomain, TransferAuthorization } from '../../domain/transferAuthorization.ts';
+import {
+  type AuthorizationDomain,
+  TRANSFER_AUTHORIZATION_TYPES,
+  type TransferAuthorization,
+} from '../../domain/transferAuthorization.ts';
 
 /** What the checkout needs to offer gasless payment; absent when the operator switched it off. */
 export interface CheckoutGasless {
@@ -72,6 +76,9 @@ export function registerGaslessRoutes(
         new PaylinkError('GASLESS_UNAVAILABLE', 'Gasless payment is not offered for this token'),
       );
     return {
+      // The typed data to sign, but for the message the page completes (from, nonce): nothing restated there.
+      types: TRANSFER_AUTHORIZATION_TYPES,
+      primary_type: 'TransferWithAuthorization',
       domain,
       to: payment.deposit.depositAddress,
       value: due.toString(),
