@@ -188,18 +188,14 @@ async function databaseTargets(
   const cached = await start('cached');
   const uncached = await start('uncached');
   const apiKey = (s: typeof cached) => ({ 'x-api-key': s.server.served.apiKey });
-  // The reference read is always SQLite's (the goal's terms); on PostgreSQL runs it is still a useful yardstick.
-  const selectServer = await startServer(
-    'reference-select',
-    scenario === 'sqlite' ? databaseUrl('cached') : '',
-  );
+  // A primary-key read of the status payment's own row from the same database: the goal is stated against
+  // SQLite's; on PostgreSQL the same read over a pool is that database's yardstick.
+  const selectServer = await startServer('reference-select', databaseUrl('cached'));
   servers.push(selectServer);
   const selectReference: Target = {
     name: `${label}: primary-key SELECT (reference)`,
     server: selectServer,
-    options: {
-      url: `http://127.0.0.1:${selectServer.served.port}/${scenario === 'sqlite' ? cached.paymentId : ''}`,
-    },
+    options: { url: `http://127.0.0.1:${selectServer.served.port}/${cached.paymentId}` },
   };
   const goal = (value: number) => (withGoals ? { goal: value } : {});
   return [
@@ -428,6 +424,14 @@ function referenceApp(scenario: Scenario, databaseUrl: string): Promise<FastifyI
         return row ?? reply.status(404).send({ error: 'not found' });
       });
       app.addHook('onClose', async () => sqlite.close());
+    } else {
+      // PostgreSQL's own yardstick: the same read over a pool (the goal itself is stated against SQLite's).
+      const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+      app.get<{ Params: { id: string } }>('/:id', async (request, reply) => {
+        const { rows } = await pool.query('select * from payments where id = $1', [request.params.id]);
+        return rows[0] ?? reply.status(404).send({ error: 'not found' });
+      });
+      app.addHook('onClose', async () => pool.end());
     }
     return Promise.resolve(app);
   }
