@@ -715,7 +715,11 @@ describe('checkout in Chromium', () => {
       await screenshot(page, 'gasless-signed');
 
       // The worker relays it with its own key; the watcher sees the transfer; the page follows by itself.
-      expect(await relayOnce(relaying)).toMatchObject({ kind: 'sent', id: stored!.id });
+      const sent = await relayOnce(relaying);
+      expect(sent).toMatchObject({ kind: 'sent', id: stored!.id });
+      if (sent.kind !== 'sent') throw new Error('not sent');
+      // Mined before the pass that records it (the broadcast's answer can come before the block).
+      await h.anvil.publicClient.waitForTransactionReceipt({ hash: sent.txHash as `0x${string}` });
       expect(await relayOnce(relaying)).toMatchObject({ kind: 'mined', id: stored!.id });
       const [mined] = await gaslessStore.listForPayment(payment.id);
       await h.poll();

@@ -22,7 +22,11 @@ import { gaslessRepository } from '../src/adapters/db/gaslessRepository.ts';
 import { memoryBucketStore } from '../src/adapters/rateLimit/memoryBucketStore.ts';
 import { type AcceptAuthorizationDeps, acceptAuthorization } from '../src/app/gasless/acceptAuthorization.ts';
 import type { GaslessStore } from '../src/app/gasless/ports.ts';
-import { type RelayAuthorizationsDeps, relayOnce } from '../src/app/gasless/relayAuthorizations.ts';
+import {
+  type RelayAuthorizationsDeps,
+  type RelayOptions,
+  relayOnce,
+} from '../src/app/gasless/relayAuthorizations.ts';
 import { formatDecimal } from '../src/domain/decimal.ts';
 import type { Payment } from '../src/domain/payment.ts';
 import {
@@ -274,15 +278,24 @@ describe.each(dialects)('relaying signed authorizations on %s', (dialect) => {
   };
   const relayerNonce = () =>
     h.anvil.publicClient.getTransactionCount({ address: h.anvil.addresses[GASLESS_RELAYER]! });
+  /**
+   * The pass that sends, then the pass that records the receipt — once anvil has mined the transaction (on a
+   * loaded machine its answer to the broadcast can come before the block).
+   */
+  const relayAndMine = async (options?: RelayOptions) => {
+    const sent = await relayOnce(relaying, options);
+    if (sent.kind !== 'sent') throw new Error(`expected a transaction sent, not ${sent.kind}`);
+    await h.anvil.publicClient.waitForTransactionReceipt({ hash: sent.txHash as Hex });
+    return { sent, mined: await relayOnce(relaying, options) };
+  };
 
   it('a customer with USDC and no POL pays: relayed, mined, paid, and what it cost the relayer recorded', async () => {
     const payment = await h.createPayment('27');
     const customer = await gaslessCustomer(27_000_000n);
     const accepted = await signedFor(payment, customer);
 
-    const sent = await relayOnce(relaying);
+    const { sent, mined } = await relayAndMine();
     expect(sent).toMatchObject({ kind: 'sent', id: accepted.id });
-    const mined = await relayOnce(relaying);
     expect(mined).toMatchObject({ kind: 'mined', id: accepted.id });
     if (mined.kind !== 'mined') throw new Error('not mined');
     expect(mined.feeWei).toBeGreaterThan(0n);
@@ -303,8 +316,7 @@ describe.each(dialects)('relaying signed authorizations on %s', (dialect) => {
   it('holds authorizations while the hourly cap is spent, and sends them once the hour has passed', async () => {
     const first = await h.createPayment('27');
     await signedFor(first, await gaslessCustomer(27_000_000n));
-    await relayOnce(relaying);
-    const mined = await relayOnce(relaying);
+    const { mined } = await relayAndMine();
     if (mined.kind !== 'mined') throw new Error('not mined');
     const second = await h.createPayment('27');
     const waiting = await signedFor(second, await gaslessCustomer(27_000_000n));
@@ -352,6 +364,7 @@ describe.each(dialects)('relaying signed authorizations on %s', (dialect) => {
     const [persisted] = await relaying.gasless.listForPayment(payment.id);
     expect(persisted).toMatchObject({ status: 'sent' });
     expect(await relayOnce(relaying)).toEqual({ kind: 'awaiting-receipt', id: persisted!.id });
+    await h.anvil.publicClient.waitForTransactionReceipt({ hash: persisted!.txHash as Hex });
     expect(await relayOnce(relaying)).toMatchObject({ kind: 'mined', id: persisted!.id });
     const [done] = await relaying.gasless.listForPayment(payment.id);
     expect(done!.txHash).toBe(persisted!.txHash);
@@ -361,8 +374,7 @@ describe.each(dialects)('relaying signed authorizations on %s', (dialect) => {
   it('paylink payments gasless shows an operator each signed transfer, its transaction and what its gas cost', async () => {
     const payment = await h.createPayment('27');
     await signedFor(payment, await gaslessCustomer(27_000_000n));
-    await relayOnce(relaying);
-    const mined = await relayOnce(relaying);
+    const { mined } = await relayAndMine();
     if (mined.kind !== 'mined') throw new Error('not mined');
     const env = { PAYLINK_DATABASE_URL: h.database.url, PAYLINK_NETWORK: 'polygon' };
     const listed = await runCli(['payments', 'gasless', payment.id, '--json'], env);
