@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { type DatabaseHandle, openDatabase } from '../adapters/db/database.ts';
+import { type DatabaseHandle, migrateToLatest, openDatabase } from '../adapters/db/database.ts';
 import { gaslessRepository } from '../adapters/db/gaslessRepository.ts';
 import { idempotencyRepository } from '../adapters/db/idempotencyRepository.ts';
 import { ledgerRepository } from '../adapters/db/ledgerRepository.ts';
@@ -74,4 +74,18 @@ export function createWebhookDispatcherDeps(
 
 export function openConfiguredDatabase(config: Config): DatabaseHandle {
   return openDatabase(config.databaseUrl);
+}
+
+/** For a CLI command: opens the database (migrated), runs one operation on its stores, closes it. */
+export async function withStores<T>(
+  config: Config,
+  run: (stores: ReturnType<typeof createStores>) => Promise<T>,
+): Promise<T> {
+  const database = openConfiguredDatabase(config);
+  try {
+    await migrateToLatest(database.db);
+    return await run(createStores(database));
+  } finally {
+    await database.close();
+  }
 }

@@ -1,12 +1,11 @@
 import type { Command } from 'commander';
 import { erc20Abi, getAddress } from 'viem';
 import { createRpcClient } from '../../adapters/chain/chainReader.ts';
-import { migrateToLatest } from '../../adapters/db/database.ts';
 import { sweepToken } from '../../app/settlement/sweepToken.ts';
 import { type Config, ConfigError } from '../../config.ts';
 import { formatDecimal } from '../../domain/decimal.ts';
 import { formatUsdc } from '../../domain/money.ts';
-import { createStores, openConfiguredDatabase } from '../wiring.ts';
+import { withStores } from '../wiring.ts';
 
 function out(text: string): void {
   process.stdout.write(`${text}\n`);
@@ -23,34 +22,28 @@ export function registerPaymentCommands(program: Command, config: () => Config):
     )
     .option('--json', 'print JSON')
     .action(async (paymentId: string, options: { json?: boolean }) => {
-      const database = openConfiguredDatabase(config());
-      try {
-        await migrateToLatest(database.db);
-        const rows = await createStores(database).gaslessAuthorizations.listForPayment(
-          paymentId.trim().toLowerCase(),
+      const rows = await withStores(config(), (stores) =>
+        stores.gaslessAuthorizations.listForPayment(paymentId.trim().toLowerCase()),
+      );
+      const views = rows.map((row) => ({
+        id: row.id,
+        status: row.status,
+        from: getAddress(row.from),
+        amount: formatUsdc(row.valueBaseUnits),
+        tx_hash: row.txHash,
+        gas_used: row.gasUsed?.toString() ?? null,
+        fee_pol: row.feeWei === null ? null : formatDecimal({ units: row.feeWei, scale: 18 }),
+        reason: row.failureReason,
+        created_at: row.createdAt.toISOString(),
+      }));
+      if (options.json) return out(JSON.stringify({ authorizations: views }));
+      if (views.length === 0) return out(`No signed transfer was submitted for payment ${paymentId}.`);
+      for (const v of views) {
+        const cost = v.fee_pol === null ? '' : `  gas ${v.gas_used}, fee ${v.fee_pol} POL`;
+        out(
+          `${v.id}  ${v.status.padEnd(7)}  ${v.amount} USDC from ${v.from}${v.tx_hash ? `  tx ${v.tx_hash}` : ''}${cost}`,
         );
-        const views = rows.map((row) => ({
-          id: row.id,
-          status: row.status,
-          from: getAddress(row.from),
-          amount: formatUsdc(row.valueBaseUnits),
-          tx_hash: row.txHash,
-          gas_used: row.gasUsed?.toString() ?? null,
-          fee_pol: row.feeWei === null ? null : formatDecimal({ units: row.feeWei, scale: 18 }),
-          reason: row.failureReason,
-          created_at: row.createdAt.toISOString(),
-        }));
-        if (options.json) return out(JSON.stringify({ authorizations: views }));
-        if (views.length === 0) return out(`No signed transfer was submitted for payment ${paymentId}.`);
-        for (const v of views) {
-          const cost = v.fee_pol === null ? '' : `  gas ${v.gas_used}, fee ${v.fee_pol} POL`;
-          out(
-            `${v.id}  ${v.status.padEnd(7)}  ${v.amount} USDC from ${v.from}${v.tx_hash ? `  tx ${v.tx_hash}` : ''}${cost}`,
-          );
-          if (v.reason) out(`    ${v.reason}`);
-        }
-      } finally {
-        await database.close();
+        if (v.reason) out(`    ${v.reason}`);
       }
     });
 
@@ -62,11 +55,8 @@ export function registerPaymentCommands(program: Command, config: () => Config):
     .requiredOption('--token <address>', 'the token contract')
     .action(async (paymentId: string, options: { token: string }) => {
       const cfg = config();
-      const database = openConfiguredDatabase(cfg);
-      try {
-        await migrateToLatest(database.db);
-        const stores = createStores(database);
-        const swept = await sweepToken(
+      const swept = await withStores(cfg, (stores) =>
+        sweepToken(
           {
             payments: stores.payments,
             settlements: stores.settlements,
@@ -85,12 +75,10 @@ export function registerPaymentCommands(program: Command, config: () => Config):
           },
           paymentId,
           options.token,
-        );
-        out(
-          `The settler will forward ${swept.toString()} base units of ${getAddress(options.token)} on its next pass (the merchant's share to its wallet, the commission to the treasury).`,
-        );
-      } finally {
-        await database.close();
-      }
+        ),
+      );
+      out(
+        `The settler will forward ${swept.toString()} base units of ${getAddress(options.token)} on its next pass (the merchant's share to its wallet, the commission to the treasury).`,
+      );
     });
 }

@@ -1,28 +1,13 @@
 import type { Command } from 'commander';
-import { migrateToLatest } from '../../adapters/db/database.ts';
 import { systemClock } from '../../app/ports.ts';
 import { listPayouts, type PayoutView } from '../../app/settlement/listPayouts.ts';
 import { retrySettlement } from '../../app/settlement/retrySettlement.ts';
 import type { Config } from '../../config.ts';
 import { PaylinkError } from '../../domain/errors.ts';
-import { createStores, openConfiguredDatabase } from '../wiring.ts';
+import { withStores } from '../wiring.ts';
 
 function out(text: string): void {
   process.stdout.write(`${text}\n`);
-}
-
-/** Opens the database (migrated), runs one operation, closes it. */
-async function withStores<T>(
-  config: Config,
-  run: (stores: ReturnType<typeof createStores>) => Promise<T>,
-): Promise<T> {
-  const database = openConfiguredDatabase(config);
-  try {
-    await migrateToLatest(database.db);
-    return await run(createStores(database));
-  } finally {
-    await database.close();
-  }
 }
 
 const COLUMNS: readonly [string, number, (view: PayoutView) => string][] = [

@@ -1,5 +1,4 @@
 import { type Command, Option } from 'commander';
-import { migrateToLatest } from '../../adapters/db/database.ts';
 import { describeMerchant } from '../../app/merchants/merchantAdmin.ts';
 import { systemClock } from '../../app/ports.ts';
 import {
@@ -14,26 +13,12 @@ import type { Config } from '../../config.ts';
 import { parseDuration } from '../../domain/duration.ts';
 import { PaylinkError } from '../../domain/errors.ts';
 import { DELIVERY_STATUSES } from '../../domain/webhookDelivery.ts';
-import { createStores, openConfiguredDatabase } from '../wiring.ts';
+import { withStores } from '../wiring.ts';
 
 /** `paylink webhooks …` and `paylink merchant rotate-webhook-secret`: the webhook log and its operations. */
 
 function out(text: string): void {
   process.stdout.write(`${text}\n`);
-}
-
-/** Opens the database (migrated), runs one operation, closes it. */
-async function withStores<T>(
-  config: Config,
-  run: (stores: ReturnType<typeof createStores>) => Promise<T>,
-): Promise<T> {
-  const database = openConfiguredDatabase(config);
-  try {
-    await migrateToLatest(database.db);
-    return await run(createStores(database));
-  } finally {
-    await database.close();
-  }
 }
 
 function printEvent(view: WebhookEventView, withAttempts: boolean): void {
