@@ -150,6 +150,8 @@ export interface Config {
   readonly checkoutUrl: string;
   readonly network: Network;
   readonly paymentTtlMs: number;
+  /** How long a customer has to give a refund's address on its claim page. */
+  readonly refundClaimTtlMs: number;
   readonly maxAmountBaseUnits: bigint;
   readonly rates: {
     readonly sources: readonly RateSourceConfig[];
@@ -320,6 +322,7 @@ const envSchema = z.object({
   PAYLINK_CHECKOUT_URL: url.optional(),
   PAYLINK_NETWORK: z.enum(['sandbox', 'polygon', 'amoy']).default('sandbox'),
   PAYLINK_PAYMENT_TTL: duration('PAYLINK_PAYMENT_TTL').default(60 * 60_000),
+  PAYLINK_REFUND_CLAIM_TTL: duration('PAYLINK_REFUND_CLAIM_TTL').default(30 * 24 * 60 * 60_000),
   PAYLINK_MAX_AMOUNT: z
     .string()
     .default('1000000')
@@ -532,6 +535,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     checkoutUrl: e.PAYLINK_CHECKOUT_URL ?? `http://${urlHost}:${e.PAYLINK_CHECKOUT_PORT}`,
     network: e.PAYLINK_NETWORK,
     paymentTtlMs: e.PAYLINK_PAYMENT_TTL,
+    refundClaimTtlMs: e.PAYLINK_REFUND_CLAIM_TTL,
     maxAmountBaseUnits: e.PAYLINK_MAX_AMOUNT,
     rates: {
       sources,

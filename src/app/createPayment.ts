@@ -106,6 +106,7 @@ export async function createPayment(
   const id = randomUUID();
   const payment: Payment = {
     id,
+    kind: 'payment',
     merchantId: merchant.id,
     mode,
     quote: locked.quote,

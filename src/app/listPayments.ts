@@ -129,13 +129,13 @@ function cursorCheck(position: string, fingerprint: string): string {
   return createHash('sha256').update(`${fingerprint}\n${position}`).digest('base64url').slice(0, 22);
 }
 
-function encodeCursor(position: { createdAt: Date; id: string }, fingerprint: string): string {
+export function encodeCursor(position: { createdAt: Date; id: string }, fingerprint: string): string {
   const body = [CURSOR_VERSION, position.createdAt.getTime(), position.id];
   const encoded = Buffer.from(JSON.stringify(body), 'utf8').toString('base64url');
   return `${encoded}.${cursorCheck(encoded, fingerprint)}`;
 }
 
-function decodeCursor(cursor: string, fingerprint: string): { createdAt: Date; id: string } {
+export function decodeCursor(cursor: string, fingerprint: string): { createdAt: Date; id: string } {
   const invalid = () => new ValidationError('cursor', 'is not a cursor returned for this query');
   const match = CURSOR_PATTERN.exec(cursor);
   if (!match || cursorCheck(match[1]!, fingerprint) !== match[2]) throw invalid();

@@ -71,7 +71,16 @@ export interface IdempotencyStore {
  * wallet, the treasury, the commission and the payment id. No key of that address exists anywhere.
  */
 export interface DepositPlanner {
-  plan(params: { paymentId: string; merchantWallet: string; commissionBps: number }): Deposit;
+  /** `treasury` defaults to the operator's; a refund's forwarder names the customer on both sides. */
+  plan(params: {
+    paymentId: string;
+    merchantWallet: string;
+    commissionBps: number;
+    treasury?: string;
+  }): Deposit;
+  readonly chainId: number;
+  /** The contracts deposits go through (token, factory, forwarder implementation): never a refund address. */
+  readonly contracts: readonly string[];
 }
 
 /** The deposit planner of each mode's chain; no `test` when the deployment has no test chain. */

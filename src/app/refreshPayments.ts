@@ -61,7 +61,8 @@ export async function refreshPayments(
       updatedAt: now,
     });
     let eventId: string | null = null;
-    if (type) {
+    // A refund's deposit address owes no payment events: the refund announcer tells its funding and payout.
+    if (type && payment.kind === 'payment') {
       eventId = newEventId();
       const changed = { ...payment, txid, paidWith };
       const payout = payoutStateOf(changed, state, payoutPolicy, now);
@@ -105,6 +106,7 @@ export async function reportUnacceptedTransfers(
     if (!payment) continue;
     // Its status response now lists the transfer: a touch tells the status read caches.
     await tx.touchPayment(payment.id, now);
+    if (payment.kind !== 'payment') continue;
     const eventId = newEventId();
     const body: ReturnType<typeof webhookEventBody> & UnacceptedTransferFields = {
       ...webhookEventBody(

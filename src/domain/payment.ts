@@ -16,9 +16,16 @@ export interface Deposit {
   readonly depositAddress: string;
 }
 
+export type PaymentKind = 'payment' | 'refund';
+
 export interface Payment {
   /** UUID, as the spec requires. */
   readonly id: string;
+  /**
+   * `payment`, or `refund` for a refund's deposit address (domain/refund.ts): a payment in reverse that the
+   * pipeline watches and flushes like any other, and that no merchant ever sees as a payment.
+   */
+  readonly kind: PaymentKind;
   readonly merchantId: string;
   /**
    * The mode of the API key that created it: a test payment is on the test chain and is only ever seen

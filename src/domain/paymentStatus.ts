@@ -18,6 +18,13 @@ export const PAYMENT_EVENT_TYPES = [
   'payment.payout_sent',
   'payment.payout_delayed',
   'payment.unaccepted_transfer',
+  // A refund's events are on its payment's timeline (domain/refund.ts).
+  'refund.created',
+  'refund.address_provided',
+  'refund.funded',
+  'refund.refunded',
+  'refund.canceled',
+  'refund.expired',
 ] as const;
 export type PaymentEventType = (typeof PAYMENT_EVENT_TYPES)[number];
 

@@ -4,6 +4,7 @@ import { commissionOf, formatMoney, formatUsdc } from './money.ts';
 import { type Payment, paymentToken } from './payment.ts';
 import type { PaymentEventType, PaymentState } from './paymentStatus.ts';
 import type { PayoutState, PayoutStatus } from './payout.ts';
+import { overpaidBaseUnits } from './refund.ts';
 
 /**
  * The body of a webhook, compatible with integrations written for the API this one replaces
@@ -23,6 +24,8 @@ export interface WebhookEventBody {
   readonly currency: string;
   readonly usdc_amount: string;
   readonly amount_received: string;
+  /** What arrived beyond the price (USDC, decimal; "0.00" when none): the merchant may refund it. */
+  readonly amount_overpaid: string;
   /** Plain decimal USDC (no unit), as the original integrations expect. */
   readonly payout_amount: string;
   readonly coin_type: 'polygon_usdc';
@@ -112,6 +115,7 @@ export function webhookEventBody(
     currency: payment.quote.amount.currency.code,
     usdc_amount: formatUsdc(payment.quote.usdcBaseUnits),
     amount_received: formatUsdc(state.amountReceivedBaseUnits),
+    amount_overpaid: formatUsdc(overpaidBaseUnits(payment, state)),
     payout_amount: formatUsdc(payoutBaseUnits(payment, state)),
     coin_type: 'polygon_usdc',
     token_address: paymentToken(payment)?.address ?? null,

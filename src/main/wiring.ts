@@ -6,6 +6,7 @@ import { ledgerRepository } from '../adapters/db/ledgerRepository.ts';
 import { merchantRepository } from '../adapters/db/merchantRepository.ts';
 import { monitoringRepository } from '../adapters/db/monitoringRepository.ts';
 import { paymentRepository } from '../adapters/db/paymentRepository.ts';
+import { refundRepository } from '../adapters/db/refundRepository.ts';
 import { settlementRepository } from '../adapters/db/settlementRepository.ts';
 import { webhookRepository } from '../adapters/db/webhookRepository.ts';
 import { systemHostResolver } from '../adapters/outbound/hostResolver.ts';
@@ -47,6 +48,7 @@ export function createStores(handle: DatabaseHandle) {
     webhooks: webhookRepository(handle),
     monitoring: monitoringRepository(handle.db),
     gaslessAuthorizations: gaslessRepository(handle),
+    refunds: refundRepository(handle),
   };
 }
 

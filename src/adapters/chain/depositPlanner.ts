@@ -46,18 +46,21 @@ export function depositPlanner(target: DepositTarget): DepositPlanner {
     treasuryAddress: getAddress(target.treasuryAddress),
   };
   return {
-    plan({ paymentId, merchantWallet, commissionBps }) {
+    plan({ paymentId, merchantWallet, commissionBps, treasury }) {
+      const treasuryAddress = treasury === undefined ? chain.treasuryAddress : getAddress(treasury);
       const depositAddress = predictDepositAddress({
         factory: chain.factoryAddress,
         implementation,
         params: {
           merchant: getAddress(merchantWallet),
-          treasury: chain.treasuryAddress,
+          treasury: treasuryAddress,
           feeBps: commissionBps,
           paymentId,
         },
       });
-      return { ...chain, depositAddress };
+      return { ...chain, treasuryAddress, depositAddress };
     },
+    chainId: chain.chainId,
+    contracts: [chain.tokenAddress, chain.factoryAddress, getAddress(implementation)],
   };
 }

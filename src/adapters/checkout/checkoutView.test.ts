@@ -22,6 +22,7 @@ function payment(toleranceBps = 0): Payment {
   const usdc = findCurrency('USDC')!;
   return {
     id: '7d1c3c0e-4b8e-4a53-9d43-0c1f1c2b3a4d',
+    kind: 'payment',
     merchantId: 'mch_1',
     mode: 'live',
     quote: quote({ currency: usdc, minorUnits: 10_000_000n }, { units: 1n, scale: 0 }, 100),

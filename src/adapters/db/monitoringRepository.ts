@@ -19,6 +19,7 @@ export function monitoringRepository(db: Db): MonitoringStore {
       const rows = await db
         .selectFrom('payments')
         .select((eb) => ['status', eb.fn.countAll<string | number>().as('count')])
+        .where('kind', '=', 'payment')
         .groupBy('status')
         .execute();
       return new Map(rows.map((row) => [row.status, Number(row.count)]));

@@ -19,6 +19,7 @@ export function toPayment(row: Selectable<PaymentsTable>): Payment {
   paymentStatus(row.id, row.status);
   return {
     id: row.id,
+    kind: row.kind === 'refund' ? 'refund' : 'payment',
     merchantId: row.merchant_id,
     mode: row.mode === 'test' ? 'test' : 'live',
     quote: {
@@ -103,13 +104,14 @@ function toDeposit(row: Selectable<PaymentsTable>): Deposit | null {
   };
 }
 
-function paymentRow(payment: Payment): Insertable<PaymentsTable> {
+export function paymentRow(payment: Payment): Insertable<PaymentsTable> {
   const { quote } = payment;
   // Only the settler records payouts, on stored rows; a new row carrying one would silently drop it.
   if (settledBaseUnits(payment.payout) !== 0n || payment.payout.txHash !== null)
     throw new Error(`payment ${payment.id} cannot be inserted with a payout`);
   return {
     id: payment.id,
+    kind: payment.kind,
     merchant_id: payment.merchantId,
     mode: payment.mode,
     amount_minor_units: quote.amount.minorUnits.toString(),
@@ -202,7 +204,12 @@ export function paymentRepository(handle: DatabaseHandle): PaymentStore {
       });
     },
     async findById(id) {
-      const row = await db.selectFrom('payments').selectAll().where('id', '=', id).executeTakeFirst();
+      const row = await db
+        .selectFrom('payments')
+        .selectAll()
+        .where('id', '=', id)
+        .where('kind', '=', 'payment')
+        .executeTakeFirst();
       return row && toPayment(row);
     },
     async findForMerchant(merchantId, id, mode) {
@@ -212,6 +219,7 @@ export function paymentRepository(handle: DatabaseHandle): PaymentStore {
         .where('id', '=', id)
         .where('merchant_id', '=', merchantId)
         .where('mode', '=', mode)
+        .where('kind', '=', 'payment')
         .executeTakeFirst();
       return row && toPayment(row);
     },
@@ -228,7 +236,8 @@ async function listForMerchant(db: Db, query: PaymentListQuery): Promise<Payment
     .selectFrom('payments')
     .selectAll()
     .where('merchant_id', '=', query.merchantId)
-    .where('mode', '=', query.mode);
+    .where('mode', '=', query.mode)
+    .where('kind', '=', 'payment');
   const { statuses, orderId, createdAfter, after } = query;
   if (statuses !== undefined) {
     select = select.where((eb) =>

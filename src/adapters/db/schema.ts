@@ -90,6 +90,33 @@ export interface PaymentsTable {
   payout_delay_notified_at: string | null;
   /** The mode of the key that created the payment (migration 0008); 'live' for every older payment. */
   mode: Generated<'live' | 'test'>;
+  /** 'payment', or 'refund' for a refund's deposit address (migration 0015; same id as the refund). */
+  kind: Generated<string>;
+}
+
+/** A refund a merchant asked for (migration 0015); its deposit address, once known, is a `payments` row. */
+export interface RefundsTable {
+  id: string;
+  merchant_id: string;
+  mode: 'live' | 'test';
+  /** The payment refunded. */
+  payment_id: string;
+  amount_base_units: string;
+  requested_amount: string;
+  requested_currency: string;
+  reason: string | null;
+  /** Checksummed; null until the merchant or the customer gives it. */
+  address: string | null;
+  address_source: 'merchant' | 'customer' | null;
+  address_given_at: string | null;
+  claim_expires_at: string;
+  canceled_at: string | null;
+  /** The status of the last refund event written. */
+  announced_status: string;
+  idempotency_key: string | null;
+  request_hash: string | null;
+  created_at: string;
+  updated_at: string;
 }
 
 export interface TransfersTable {
@@ -277,6 +304,7 @@ export interface DatabaseSchema {
   merchants: MerchantsTable;
   api_keys: ApiKeysTable;
   payments: PaymentsTable;
+  refunds: RefundsTable;
   transfers: TransfersTable;
   unaccepted_transfers: UnacceptedTransfersTable;
   deposit_balances: DepositBalancesTable;

@@ -25,6 +25,7 @@ import type {
   RateProvider,
   WebhookStore,
 } from '../../app/ports.ts';
+import type { RefundStore } from '../../app/refunds/ports.ts';
 import type { TokenControlsByMode } from '../../app/tokenControls.ts';
 import type { Config } from '../../config.ts';
 import { cachedMerchantStore } from '../cache/cachedMerchantStore.ts';
@@ -40,6 +41,7 @@ import { adminWebhooksApi } from './routes/adminWebhooksApi.ts';
 import { merchantApi } from './routes/merchantApi.ts';
 import { merchantWebhooksApi } from './routes/merchantWebhooksApi.ts';
 import { paymentListApi } from './routes/paymentListApi.ts';
+import { refundApi } from './routes/refundApi.ts';
 
 export interface ApiDeps {
   readonly merchants: MerchantStore;
@@ -50,6 +52,8 @@ export interface ApiDeps {
   /** Tells the status read cache when payments change; absent: status is read from the database every time. */
   readonly paymentChanges?: PaymentChangeMarks | undefined;
   readonly idempotency: IdempotencyStore;
+  /** Refunds and their deposit rows; absent: the refund endpoints are not served. */
+  readonly refunds?: RefundStore | undefined;
   readonly rates: RateProvider;
   readonly webhooks: WebhookStore;
   /** Resolves webhook host names when they are saved, to refuse internal ones; without it only IP literals are. */
@@ -73,6 +77,7 @@ export interface ApiDeps {
     | 'checkoutUrl'
     | 'baseUrl'
     | 'paymentTtlMs'
+    | 'refundClaimTtlMs'
     | 'maxAmountBaseUnits'
     | 'webhookAllowPrivate'
     | 'adminToken'
@@ -153,6 +158,7 @@ export async function buildApp(appDeps: ApiDeps): Promise<FastifyInstance> {
   await app.register(merchantApi(deps));
   await app.register(merchantWebhooksApi(deps));
   await app.register(paymentListApi(deps));
+  if (deps.refunds) await app.register(refundApi({ ...deps, refunds: deps.refunds }));
   if (deps.config.adminToken) {
     await app.register(adminApi(deps, deps.config.adminToken));
     await app.register(adminWebhooksApi(deps, deps.config.adminToken));

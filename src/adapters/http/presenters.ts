@@ -8,6 +8,9 @@ import { describeUnacceptedTransfer, payoutBaseUnits } from '../../domain/webhoo
 
 /** Payments as the merchant API shows them: field names and formats of the spec. */
 
+import type { RefundRecord } from '../../app/refunds/ports.ts';
+import { deriveRefundStatus, overpaidBaseUnits, refundFundingOf } from '../../domain/refund.ts';
+
 export function paymentUrl(checkoutUrl: string, paymentId: string): string {
   return `${checkoutUrl}/pay/${paymentId}`;
 }
@@ -51,6 +54,7 @@ export function paymentStatusResponse(
   state: PaymentState,
   payout: PayoutState,
   unaccepted?: readonly UnacceptedTransfer[],
+  refunds?: { readonly records: readonly RefundRecord[]; readonly now: Date },
 ) {
   const { quote } = payment;
   const token = paymentToken(payment);
@@ -65,6 +69,8 @@ export function paymentStatusResponse(
     usdc_amount: formatUsdc(quote.usdcBaseUnits),
     amount_received: formatUsdc(state.amountReceivedBaseUnits),
     amount_due: formatUsdc(amountDueBaseUnits(payment, state)),
+    amount_overpaid: formatUsdc(overpaidBaseUnits(payment, state)),
+    ...(refunds ? refundSummary(refunds.records, refunds.now) : {}),
     expires_at: payment.expiresAt.toISOString(),
     ...depositFields(payment),
     ...(token ? { token_address: token.address, token_symbol: token.symbol } : {}),
@@ -76,4 +82,19 @@ export function paymentStatusResponse(
     ...(payment.payout.txHash ? { payout_txid: payment.payout.txHash } : {}),
     ...(payout.delayedReason !== null ? { payout_delayed_reason: payout.delayedReason } : {}),
   };
+}
+
+/** What the payment's status says of its refunds: what reached the customer, and each refund's status. */
+function refundSummary(records: readonly RefundRecord[], now: Date) {
+  let refunded = 0n;
+  const refunds = records.map(({ refund, deposit }) => {
+    const funding = refundFundingOf(deposit);
+    refunded += funding.sentBaseUnits;
+    return {
+      refund_id: refund.id,
+      status: deriveRefundStatus(refund, funding, now),
+      amount: formatUsdc(refund.amountBaseUnits),
+    };
+  });
+  return { amount_refunded: formatUsdc(refunded), refunds };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PAYMENT_STATUSES } from '../../domain/paymentStatus.ts';
 import { PAYOUT_STATUSES } from '../../domain/payout.ts';
+import { REFUND_STATUSES } from '../../domain/refund.ts';
 import { JsonNumber } from './losslessJson.ts';
 
 /** Request and response schemas. Fastify validates and serializes with them; /openapi.json is built from them. */
@@ -104,6 +105,16 @@ export const PaymentStatusResponse = z
       description:
         'USDC still to send: the amount less every transfer seen (final or not); 0 once paid or covered, never negative',
     }),
+    amount_overpaid: decimalString.meta({
+      description: 'USDC received beyond the price (final); refund it with amount "overpaid"',
+    }),
+    amount_refunded: decimalString
+      .optional()
+      .meta({ description: 'USDC that reached the customer through refunds (status endpoint only)' }),
+    refunds: z
+      .array(z.object({ refund_id: z.uuid(), status: z.enum(REFUND_STATUSES), amount: decimalString }))
+      .optional()
+      .meta({ description: "This payment's refunds, oldest first (status endpoint only)" }),
     expires_at: timestamp,
     ...depositFields,
     token_symbol: z.string().optional().meta({

@@ -112,7 +112,9 @@ export async function applyMined(
       };
       if (unexpected.merchant || unexpected.commission) payout = payoutAfterFailure(payout, unexpected, now);
       await t.savePayout(payment.id, payout, now);
-      if (flush.merchantSent > 0n) await insertPayoutSent(t, options, { ...payment, payout }, flush, now);
+      // A refund's deposit pays the customer: `refund.refunded` is told by the refund announcer instead.
+      if (flush.merchantSent > 0n && payment.kind === 'payment')
+        await insertPayoutSent(t, options, { ...payment, payout }, flush, now);
     }
     return true;
   });

@@ -25,7 +25,8 @@ export async function notifyDelayedPayouts(
     for (const payment of await t.lockPayments(due)) {
       if (payment.payout.delayNotifiedAt !== null || payment.payout.blockedSince === null) continue;
       const payout = payoutStateOf(payment, payment, policy, now);
-      if (payout.status === 'delayed') {
+      // A refund's delay shows on the refund itself (its status and reason); its merchant has no payout.
+      if (payout.status === 'delayed' && payment.kind === 'payment') {
         const eventId = newEventId();
         const body: ReturnType<typeof webhookEventBody> & PayoutDelayedFields = {
           ...webhookEventBody(eventId, 'payment.payout_delayed', payment, payment, payout, now),

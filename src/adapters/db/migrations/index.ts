@@ -11,6 +11,7 @@ import * as payouts from './0011_payouts.ts';
 import * as hardening from './0012_hardening.ts';
 import * as acceptedTokens from './0013_accepted_tokens.ts';
 import * as gaslessAuthorizations from './0014_gasless_authorizations.ts';
+import * as refunds from './0015_refunds.ts';
 
 /** Every migration, in order. Names sort lexically; a migration, once released, is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '0012_hardening': hardening,
   '0013_accepted_tokens': acceptedTokens,
   '0014_gasless_authorizations': gaslessAuthorizations,
+  '0015_refunds': refunds,
 };

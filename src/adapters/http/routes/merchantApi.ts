@@ -126,11 +126,16 @@ export function merchantApi(deps: ApiDeps): FastifyPluginAsyncZod {
 
         const mark = statusReads?.mark(paymentId) ?? null;
         const { payment, state, unaccepted } = await getPaymentStatus(deps, merchantId, paymentId, mode);
+        const refunds = deps.refunds ? await deps.refunds.listForPayment(payment.id) : undefined;
         const now = deps.clock.now();
         const policy = deps.config.payoutPolicy;
         const payout = payoutStateOf(payment, state, policy, now);
         // Serialized by the route's schema here rather than by Fastify after return, so the cache keeps it.
-        const body = String(reply.serialize(paymentStatusResponse(payment, state, payout, unaccepted)));
+        const body = String(
+          reply.serialize(
+            paymentStatusResponse(payment, state, payout, unaccepted, refunds && { records: refunds, now }),
+          ),
+        );
         statusReads?.remember(paymentId, mark, {
           merchantId,
           mode,

@@ -1,0 +1,252 @@
+import type { Selectable } from 'kysely';
+import type { RefundRecord, RefundStore, RefundTransaction } from '../../app/refunds/ports.ts';
+import { REFUND_STATUSES, type Refund, type RefundStatus } from '../../domain/refund.ts';
+import type { DatabaseHandle, Db } from './database.ts';
+import { insertOutboxEvent } from './outbox.ts';
+import { paymentRow, toPayment } from './paymentRepository.ts';
+import type { RefundsTable } from './schema.ts';
+
+function refundStatus(id: string, text: string): RefundStatus {
+  if (!(REFUND_STATUSES as readonly string[]).includes(text))
+    throw new Error(`refund ${id} has an unknown status`);
+  return text as RefundStatus;
+}
+
+const dateOrNull = (text: string | null) => (text === null ? null : new Date(text));
+
+function toRefund(row: Selectable<RefundsTable>): Refund {
+  return {
+    id: row.id,
+    merchantId: row.merchant_id,
+    mode: row.mode === 'test' ? 'test' : 'live',
+    paymentId: row.payment_id,
+    amountBaseUnits: BigInt(row.amount_base_units),
+    requestedAmount: row.requested_amount,
+    requestedCurrency: row.requested_currency,
+    reason: row.reason,
+    address: row.address,
+    addressSource: row.address_source,
+    addressGivenAt: dateOrNull(row.address_given_at),
+    claimExpiresAt: new Date(row.claim_expires_at),
+    canceledAt: dateOrNull(row.canceled_at),
+    announcedStatus: refundStatus(row.id, row.announced_status),
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
+}
+
+/** The refunds of these rows with their deposit rows (one query for all of them). */
+async function withDeposits(db: Db, rows: readonly Selectable<RefundsTable>[]): Promise<RefundRecord[]> {
+  const withAddress = rows.filter((row) => row.address !== null).map((row) => row.id);
+  const deposits =
+    withAddress.length === 0
+      ? []
+      : await db
+          .selectFrom('payments')
+          .selectAll()
+          .where('kind', '=', 'refund')
+          .where('id', 'in', withAddress)
+          .execute();
+  const byId = new Map(deposits.map((row) => [row.id, toPayment(row)]));
+  return rows.map((row) => ({ refund: toRefund(row), deposit: byId.get(row.id) }));
+}
+
+function transactionOf(trx: Db): RefundTransaction {
+  return {
+    async lockPayment(paymentId, at) {
+      // A write first: it takes SQLite's write lock at once (a read first could not upgrade under a concurrent
+      // writer), PostgreSQL's row lock, and tells the status read caches that the payment's refunds changed.
+      const touched = await trx
+        .updateTable('payments')
+        .set({ updated_at: at.toISOString() })
+        .where('id', '=', paymentId)
+        .where('kind', '=', 'payment')
+        .executeTakeFirst();
+      if (touched.numUpdatedRows === 0n) return undefined;
+      const row = await trx
+        .selectFrom('payments')
+        .selectAll()
+        .where('id', '=', paymentId)
+        .executeTakeFirstOrThrow();
+      return toPayment(row);
+    },
+    async refundsOf(paymentId) {
+      const rows = await trx
+        .selectFrom('refunds')
+        .selectAll()
+        .where('payment_id', '=', paymentId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
+      return withDeposits(trx, rows);
+    },
+    async findByIdempotencyKey(merchantId, mode, key) {
+      const row = await trx
+        .selectFrom('refunds')
+        .selectAll()
+        .where('merchant_id', '=', merchantId)
+        .where('mode', '=', mode)
+        .where('idempotency_key', '=', key)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      const [record] = await withDeposits(trx, [row]);
+      return { record: record!, requestHash: row.request_hash };
+    },
+    async insertRefund(refund, idempotency) {
+      await trx
+        .insertInto('refunds')
+        .values({
+          id: refund.id,
+          merchant_id: refund.merchantId,
+          mode: refund.mode,
+          payment_id: refund.paymentId,
+          amount_base_units: refund.amountBaseUnits.toString(),
+          requested_amount: refund.requestedAmount,
+          requested_currency: refund.requestedCurrency,
+          reason: refund.reason,
+          address: refund.address,
+          address_source: refund.addressSource,
+          address_given_at: refund.addressGivenAt?.toISOString() ?? null,
+          claim_expires_at: refund.claimExpiresAt.toISOString(),
+          canceled_at: refund.canceledAt?.toISOString() ?? null,
+          announced_status: refund.announcedStatus,
+          idempotency_key: idempotency?.key ?? null,
+          request_hash: idempotency?.requestHash ?? null,
+          created_at: refund.createdAt.toISOString(),
+          updated_at: refund.updatedAt.toISOString(),
+        })
+        .execute();
+    },
+    async insertDeposit(deposit) {
+      if (deposit.kind !== 'refund') throw new Error('a refund deposit must be of kind refund');
+      await trx.insertInto('payments').values(paymentRow(deposit)).execute();
+    },
+    async setAddress(refundId, address, source, at) {
+      await trx
+        .updateTable('refunds')
+        .set({
+          address,
+          address_source: source,
+          address_given_at: at.toISOString(),
+          updated_at: at.toISOString(),
+        })
+        .where('id', '=', refundId)
+        .where('address', 'is', null)
+        .execute();
+    },
+    async cancel(refundId, at) {
+      await trx
+        .updateTable('refunds')
+        .set({ canceled_at: at.toISOString(), updated_at: at.toISOString() })
+        .where('id', '=', refundId)
+        .execute();
+    },
+    async setAnnounced(refundId, status, at) {
+      await trx
+        .updateTable('refunds')
+        .set({ announced_status: status, updated_at: at.toISOString() })
+        .where('id', '=', refundId)
+        .execute();
+    },
+    insertEvent: (event) => insertOutboxEvent(trx, event),
+  };
+}
+
+export function refundRepository(handle: DatabaseHandle): RefundStore {
+  const { db } = handle;
+  const one = async (rows: Selectable<RefundsTable>[]) => (await withDeposits(db, rows))[0];
+  return {
+    transaction: (work) => db.transaction().execute((trx) => work(transactionOf(trx))),
+    async find(refundId) {
+      return one(await db.selectFrom('refunds').selectAll().where('id', '=', refundId).execute());
+    },
+    async findForMerchant(merchantId, mode, refundId) {
+      return one(
+        await db
+          .selectFrom('refunds')
+          .selectAll()
+          .where('id', '=', refundId)
+          .where('merchant_id', '=', merchantId)
+          .where('mode', '=', mode)
+          .execute(),
+      );
+    },
+    async listForMerchant(query) {
+      if (!Number.isSafeInteger(query.limit) || query.limit < 1 || query.limit > 1_000)
+        throw new RangeError('bad list limit');
+      let select = db
+        .selectFrom('refunds')
+        .selectAll()
+        .where('merchant_id', '=', query.merchantId)
+        .where('mode', '=', query.mode);
+      if (query.paymentId !== undefined) select = select.where('payment_id', '=', query.paymentId);
+      const { after } = query;
+      if (after !== undefined) {
+        const createdAt = after.createdAt.toISOString();
+        select = select.where((eb) =>
+          eb.or([
+            eb('created_at', '<', createdAt),
+            eb.and([eb('created_at', '=', createdAt), eb('id', '<', after.id)]),
+          ]),
+        );
+      }
+      const rows = await select
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(query.limit)
+        .execute();
+      return withDeposits(db, rows);
+    },
+    async listForPayment(paymentId) {
+      const rows = await db
+        .selectFrom('refunds')
+        .selectAll()
+        .where('payment_id', '=', paymentId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
+      return withDeposits(db, rows);
+    },
+    async listDue(now, limit) {
+      // Only refunds whose status has moved since the merchant was told, each by its own predicate, so refunds
+      // waiting for a long time (unfunded, or a payout held by a blacklist) never crowd out the rest.
+      const rows = await db
+        .selectFrom('refunds')
+        .leftJoin('payments as d', (join) =>
+          join.onRef('d.id', '=', 'refunds.id').on('d.kind', '=', 'refund'),
+        )
+        .selectAll('refunds')
+        .where((eb) =>
+          eb.or([
+            eb.and([
+              eb('refunds.announced_status', '=', 'awaiting_address'),
+              eb('refunds.claim_expires_at', '<=', now.toISOString()),
+            ]),
+            // Funded (a canceled refund funded anyway included: it is sent to the customer all the same).
+            eb.and([
+              eb('refunds.announced_status', 'in', ['awaiting_funds', 'canceled']),
+              eb('d.status', '=', 'paid'),
+            ]),
+            // Sent: everything received went on (both integers in canonical text, so text equality is exact).
+            eb.and([
+              eb('refunds.announced_status', '=', 'processing'),
+              eb('d.merchant_paid_base_units', '=', eb.ref('d.amount_received_base_units')),
+            ]),
+          ]),
+        )
+        .orderBy('refunds.created_at')
+        .limit(limit)
+        .execute();
+      return withDeposits(db, rows);
+    },
+    async isDepositAddress(chainId, address) {
+      const row = await db
+        .selectFrom('payments')
+        .select('id')
+        .where('chain_id', '=', chainId)
+        .where('deposit_address', '=', address.toLowerCase())
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+  };
+}

@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+import type { KeyMode } from '../../domain/credentials.ts';
+import { PaylinkError, ValidationError } from '../../domain/errors.ts';
+import {
+  assertWithinReceived,
+  countsAgainstPayment,
+  deriveRefundStatus,
+  OVERPAID,
+  type Refund,
+  refundAmountBaseUnits,
+  refundDepositPayment,
+  refundFundingOf,
+} from '../../domain/refund.ts';
+import { plainText } from '../../domain/text.ts';
+import { depositPlannerFor } from '../createPayment.ts';
+import type { Clock } from '../ports.ts';
+import type { RefundRecord, RefundStore } from './ports.ts';
+import { checkRefundAddress, type RefundAddressDeps } from './refundAddress.ts';
+import { insertRefundEvent } from './refundEvents.ts';
+
+export interface CreateRefundDeps extends RefundAddressDeps {
+  readonly refunds: RefundStore;
+  readonly clock: Clock;
+  /** How long the customer has to give an address (default 30 days). */
+  readonly refundClaimTtlMs: number;
+}
+
+export interface CreateRefundInput {
+  readonly paymentId: string;
+  readonly amount: string;
+  readonly currency?: string | undefined;
+  readonly reason?: string | undefined;
+  readonly address?: string | undefined;
+}
+
+const MAX_REASON_LENGTH = 500;
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * Creates a refund of a payment, in one transaction holding the payment's row: so two concurrent refunds can
+ * never together exceed what it received. With an address its deposit address exists at once; without, the
+ * customer gives one on the claim page. With an idempotency key the same key and body give the same refund.
+ */
+export async function createRefund(
+  deps: CreateRefundDeps,
+  merchantId: string,
+  mode: KeyMode,
+  input: CreateRefundInput,
+  idempotency?: { readonly key: string; readonly requestHash: string },
+): Promise<{ record: RefundRecord; replayed: boolean }> {
+  const paymentId = input.paymentId.trim().toLowerCase();
+  if (!UUID_PATTERN.test(paymentId)) throw new ValidationError('payment_id', 'must be a payment id (UUID)');
+  if (idempotency && !KEY_PATTERN.test(idempotency.key))
+    throw new ValidationError('Idempotency-Key', 'must be 1 to 255 visible ASCII characters');
+  const reason = input.reason?.trim() ? plainText('reason', input.reason.trim()) : null;
+  if (reason !== null && reason.length > MAX_REASON_LENGTH)
+    throw new ValidationError('reason', `must be at most ${MAX_REASON_LENGTH} characters`);
+  const planner = depositPlannerFor(deps.deposits, mode);
+  const address = input.address?.trim()
+    ? await checkRefundAddress(deps, mode, 'address', input.address)
+    : null;
+
+  const now = deps.clock.now();
+  return deps.refunds.transaction(async (t) => {
+    const payment = await t.lockPayment(paymentId, now);
+    if (!payment || payment.merchantId !== merchantId || payment.mode !== mode)
+      throw new PaylinkError('NOT_FOUND', 'Payment not found');
+    if (idempotency) {
+      const earlier = await t.findByIdempotencyKey(merchantId, mode, idempotency.key);
+      if (earlier) {
+        if (earlier.requestHash !== idempotency.requestHash)
+          throw new PaylinkError(
+            'IDEMPOTENCY_KEY_REUSED',
+            'This Idempotency-Key was used with a different request body',
+          );
+        return { record: earlier.record, replayed: true };
+      }
+    }
+    const amountBaseUnits = refundAmountBaseUnits(payment, input);
+    const counted = (await t.refundsOf(paymentId))
+      .filter((r) => countsAgainstPayment(deriveRefundStatus(r.refund, refundFundingOf(r.deposit), now)))
+      .map((r) => r.refund.amountBaseUnits);
+    assertWithinReceived(payment, amountBaseUnits, counted);
+
+    const refund: Refund = {
+      id: randomUUID(),
+      merchantId,
+      mode,
+      paymentId,
+      amountBaseUnits,
+      requestedAmount: input.amount.trim(),
+      requestedCurrency:
+        input.amount.trim() === OVERPAID ? 'USDC' : (input.currency ?? 'USDC').trim().toUpperCase(),
+      reason,
+      address,
+      addressSource: address ? 'merchant' : null,
+      addressGivenAt: address ? now : null,
+      claimExpiresAt: new Date(now.getTime() + deps.refundClaimTtlMs),
+      canceledAt: null,
+      announcedStatus: address ? 'awaiting_funds' : 'awaiting_address',
+      createdAt: now,
+      updatedAt: now,
+    };
+    await t.insertRefund(refund, idempotency);
+    const deposit = address
+      ? refundDepositPayment(
+          refund,
+          address,
+          planner.plan({
+            paymentId: refund.id,
+            merchantWallet: address,
+            commissionBps: 0,
+            treasury: address,
+          }),
+          now,
+        )
+      : undefined;
+    if (deposit) await t.insertDeposit(deposit);
+    const record = { refund, deposit };
+    await insertRefundEvent(t, 'refund.created', record, refund.announcedStatus, now);
+    return { record, replayed: false };
+  });
+}

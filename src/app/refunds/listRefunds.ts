@@ -1,0 +1,55 @@
+import type { KeyMode } from '../../domain/credentials.ts';
+import { PaylinkError } from '../../domain/errors.ts';
+import { decodeCursor, encodeCursor } from '../listPayments.ts';
+import type { RefundRecord, RefundStore } from './ports.ts';
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** One of the merchant's refunds; unknown, malformed and other merchants' or modes' ids are the same 404. */
+export async function getRefund(
+  deps: { readonly refunds: RefundStore },
+  merchantId: string,
+  mode: KeyMode,
+  refundId: string,
+): Promise<RefundRecord> {
+  const record = UUID_PATTERN.test(refundId)
+    ? await deps.refunds.findForMerchant(merchantId, mode, refundId.toLowerCase())
+    : undefined;
+  if (!record) throw new PaylinkError('NOT_FOUND', 'Refund not found');
+  return record;
+}
+
+/** The merchant's refunds (of one payment, if asked), newest first, with the payment list's opaque cursors. */
+export async function listRefunds(
+  deps: { readonly refunds: RefundStore },
+  merchantId: string,
+  mode: KeyMode,
+  input: {
+    readonly paymentId?: string | undefined;
+    readonly limit: number;
+    readonly cursor?: string | undefined;
+  },
+): Promise<{ records: RefundRecord[]; nextCursor: string | null }> {
+  const paymentId = input.paymentId?.trim().toLowerCase();
+  if (paymentId !== undefined && !UUID_PATTERN.test(paymentId))
+    throw new PaylinkError('VALIDATION_ERROR', 'payment_id: must be a payment id (UUID)', {
+      field: 'payment_id',
+    });
+  // The cursor is bound to the merchant, the mode and the filter, like the payment list's.
+  const fingerprint = JSON.stringify(['refunds', merchantId, mode, paymentId ?? null]);
+  const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor, fingerprint);
+  const records = await deps.refunds.listForMerchant({
+    merchantId,
+    mode,
+    paymentId,
+    limit: input.limit + 1,
+    after,
+  });
+  const more = records.length > input.limit;
+  const page = records.slice(0, input.limit);
+  const last = page.at(-1)?.refund;
+  return {
+    records: page,
+    nextCursor: more && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }, fingerprint) : null,
+  };
+}

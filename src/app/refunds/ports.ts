@@ -1,0 +1,54 @@
+import type { KeyMode } from '../../domain/credentials.ts';
+import type { Payment } from '../../domain/payment.ts';
+import type { Refund, RefundStatus } from '../../domain/refund.ts';
+import type { OutboxEvent } from '../ports.ts';
+
+/** A refund and its deposit row (a payment of kind `refund`), absent until its address is known. */
+export interface RefundRecord {
+  readonly refund: Refund;
+  readonly deposit: Payment | undefined;
+}
+
+export interface RefundListQuery {
+  readonly merchantId: string;
+  readonly mode: KeyMode;
+  readonly paymentId?: string | undefined;
+  readonly limit: number;
+  /** Keyset cursor: refunds strictly older than this one (newest first). */
+  readonly after?: { readonly createdAt: Date; readonly id: string } | undefined;
+}
+
+/** Inside one transaction that holds the refunded payment's row: refunds of one payment never race. */
+export interface RefundTransaction {
+  /** Takes the payment's row for writing first (on SQLite too), then reads it; only payments of kind `payment`. */
+  lockPayment(paymentId: string, at: Date): Promise<Payment | undefined>;
+  refundsOf(paymentId: string): Promise<RefundRecord[]>;
+  findByIdempotencyKey(
+    merchantId: string,
+    mode: KeyMode,
+    key: string,
+  ): Promise<{ readonly record: RefundRecord; readonly requestHash: string | null } | undefined>;
+  insertRefund(
+    refund: Refund,
+    idempotency?: { readonly key: string; readonly requestHash: string },
+  ): Promise<void>;
+  /** The refund's deposit row, inserted when its address becomes known. */
+  insertDeposit(deposit: Payment): Promise<void>;
+  setAddress(refundId: string, address: string, source: 'merchant' | 'customer', at: Date): Promise<void>;
+  cancel(refundId: string, at: Date): Promise<void>;
+  setAnnounced(refundId: string, status: RefundStatus, at: Date): Promise<void>;
+  insertEvent(event: OutboxEvent): Promise<void>;
+}
+
+export interface RefundStore {
+  /** Runs `work` in one transaction; its first statement should be `lockPayment`. */
+  transaction<T>(work: (t: RefundTransaction) => Promise<T>): Promise<T>;
+  find(refundId: string): Promise<RefundRecord | undefined>;
+  findForMerchant(merchantId: string, mode: KeyMode, refundId: string): Promise<RefundRecord | undefined>;
+  listForMerchant(query: RefundListQuery): Promise<RefundRecord[]>;
+  listForPayment(paymentId: string): Promise<RefundRecord[]>;
+  /** Refunds whose status moved since their merchant was told (the announcer's queue), oldest first. */
+  listDue(now: Date, limit: number): Promise<RefundRecord[]>;
+  /** Whether the address is the deposit address of any payment or refund on the chain. */
+  isDepositAddress(chainId: number, address: string): Promise<boolean>;
+}
