@@ -127,23 +127,28 @@ export function overpaidBaseUnits(
 export const OVERPAID = 'overpaid';
 
 /**
- * The USDC a refund request asks for: `"overpaid"` (what the payment received beyond its price), an amount in
+ * The USDC a refund request asks for: `"overpaid"` (what the payment received beyond its price, less the refunds
+ * already made), an amount in
  * USDC, or an amount in the payment's own currency converted at the payment's locked rate, rounded up to the cent
  * so the customer never gets less than the price they were charged for it.
  */
 export function refundAmountBaseUnits(
   payment: Payment,
   input: { readonly amount: string; readonly currency?: string | undefined },
+  /** The refunds that already count against the payment: "overpaid" is what is left of the overpayment. */
+  alreadyRefundedBaseUnits = 0n,
 ): bigint {
   const currencyCode = (input.currency ?? 'USDC').trim().toUpperCase();
   if (input.amount.trim() === OVERPAID) {
     if (currencyCode !== 'USDC' && currencyCode !== payment.quote.amount.currency.code)
       throw new ValidationError('currency', `must be USDC or ${payment.quote.amount.currency.code}`);
-    const overpaid = overpaidBaseUnits(payment);
-    if (overpaid === 0n)
-      throw new PaylinkError('PAYMENT_NOT_OVERPAID', 'The payment did not receive more than its price', {
-        field: 'amount',
-      });
+    const overpaid = overpaidBaseUnits(payment) - alreadyRefundedBaseUnits;
+    if (overpaid <= 0n)
+      throw new PaylinkError(
+        'PAYMENT_NOT_OVERPAID',
+        'The payment did not receive more than its price, or its refunds already cover what it did',
+        { field: 'amount' },
+      );
     return overpaid;
   }
   let baseUnits: bigint;

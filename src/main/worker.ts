@@ -10,6 +10,8 @@ import { relayOnce } from '../app/gasless/relayAuthorizations.ts';
 import { runLoop } from '../app/jobLoop.ts';
 import type { Clock, Ledger, PaymentStore, WebhookStore } from '../app/ports.ts';
 import { expirePayments } from '../app/refreshPayments.ts';
+import { announceRefunds } from '../app/refunds/announceRefunds.ts';
+import type { RefundStore } from '../app/refunds/ports.ts';
 import type { SettlementStore } from '../app/settlement/ports.ts';
 import { runSettler } from '../app/settlement/settleOnce.ts';
 import { pollChainOnce, type WatchedToken } from '../app/watchChain.ts';
@@ -35,6 +37,7 @@ export interface WorkerDeps {
   readonly webhooks: WebhookStore;
   readonly payments: Pick<PaymentStore, 'findById'>;
   readonly gaslessAuthorizations: GaslessStore;
+  readonly refunds: RefundStore;
 }
 
 export interface WorkerChain {
@@ -59,7 +62,7 @@ export async function runWorker(deps: WorkerDeps, signal: AbortSignal): Promise<
   if (deps.testChain && config.testChain && deps.testChain.target.chainId !== deps.chain.target.chainId) {
     jobs.push(...chainJobs(deps, deps.testChain, config.testChain, signal));
   }
-  // Expiry is safe to run twice (row locks), but one runner avoids wasted sweeps.
+  // Expiry and refund announcements are safe to run twice (row locks, marks), but one runner avoids wasted sweeps.
   const expirer = runAsSingleton(deps.locks, 'expirer', every, (held) =>
     runLoop({ ...every, name: 'expirer', signal: held }, async () => {
       const changes = await expirePayments({
@@ -67,7 +70,9 @@ export async function runWorker(deps: WorkerDeps, signal: AbortSignal): Promise<
         clock: deps.clock,
         payoutPolicy: config.payoutPolicy,
       });
-      return changes.length > 0 ? 'busy' : 'idle';
+      // Refunds funded, sent or expired since the last pass: their merchants are told.
+      const told = await announceRefunds({ refunds: deps.refunds, clock: deps.clock });
+      return changes.length > 0 || told.length > 0 ? 'busy' : 'idle';
     }),
   );
   // Webhook delivery runs in every worker: claims are leased rows (SKIP LOCKED), not a singleton.

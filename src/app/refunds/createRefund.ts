@@ -77,10 +77,14 @@ export async function createRefund(
         return { record: earlier.record, replayed: true };
       }
     }
-    const amountBaseUnits = refundAmountBaseUnits(payment, input);
     const counted = (await t.refundsOf(paymentId))
       .filter((r) => countsAgainstPayment(deriveRefundStatus(r.refund, refundFundingOf(r.deposit), now)))
       .map((r) => r.refund.amountBaseUnits);
+    const amountBaseUnits = refundAmountBaseUnits(
+      payment,
+      input,
+      counted.reduce((sum, amount) => sum + amount, 0n),
+    );
     assertWithinReceived(payment, amountBaseUnits, counted);
 
     const refund: Refund = {

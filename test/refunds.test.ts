@@ -1,0 +1,446 @@
+import type { FastifyInstance } from 'fastify';
+import type { Address } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chainReader, createRpcClient } from '../src/adapters/chain/chainReader.ts';
+import { depositPlanner } from '../src/adapters/chain/depositPlanner.ts';
+import { createRelayer } from '../src/adapters/chain/relayer.ts';
+import { settlementRepository } from '../src/adapters/db/settlementRepository.ts';
+import { buildApp } from '../src/adapters/http/buildApp.ts';
+import { createWebhookSender } from '../src/adapters/outbound/webhookSender.ts';
+import { marketRates } from '../src/adapters/rates/marketRates.ts';
+import { staticSource } from '../src/adapters/rates/static.ts';
+import { createMerchant } from '../src/app/merchants/merchantAdmin.ts';
+import { announceRefunds } from '../src/app/refunds/announceRefunds.ts';
+import { claimRefund } from '../src/app/refunds/claimRefund.ts';
+import { settleOnce } from '../src/app/settlement/settleOnce.ts';
+import { dispatchWebhooks } from '../src/app/webhooks/dispatchWebhooks.ts';
+import { loadConfig } from '../src/config.ts';
+import { ANVIL_RELAYER_KEY, type ChainHarness, ROLES, startChainHarness } from './helpers/chainHarness.ts';
+import { dialects } from './helpers/database.ts';
+import { capturingLogger } from './helpers/logCapture.ts';
+import { verifyAsMerchant, WebhookReceiver } from './helpers/webhookReceiver.ts';
+
+const CLAIM_TTL_MS = 7 * 24 * 60 * 60_000;
+const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
+
+/**
+ * Refunds end to end (issue "Refunds and overpayments"): the merchant API over a real app, the customer paying
+ * and the merchant funding with plain transfers on anvil, the real watcher, settler and refund announcer, and the
+ * webhooks delivered to a real HTTP server and verified with `standardwebhooks`.
+ */
+describe.each(dialects)('refunds on %s', (dialect) => {
+  let h: ChainHarness;
+  let app: FastifyInstance;
+  let apiKey: string;
+  let webhookSecret: string;
+  let receiver: WebhookReceiver;
+  const { logger } = capturingLogger();
+  /** Where refunds go: a wallet of the customer's that holds nothing, so balances are exact. */
+  let refundWallet: Address;
+  let otherWallet: Address;
+  let claimDeps: Parameters<typeof claimRefund>[0];
+
+  beforeAll(async () => {
+    h = await startChainHarness(dialect);
+    refundWallet = h.anvil.addresses[3]!;
+    otherWallet = h.anvil.addresses[4]!;
+    receiver = await new WebhookReceiver().start();
+    const created = await createMerchant(
+      { merchants: h.stores.merchants, clock: h.clock, webhookAllowPrivate: true },
+      {
+        name: 'Refund Shop',
+        wallet: h.addresses.merchant,
+        webhookUrl: receiver.url(),
+        commissionPercent: '2.5',
+      },
+    );
+    apiKey = created.apiKey;
+    webhookSecret = created.merchant.webhookSecret;
+    const config = loadConfig({
+      PAYLINK_DATABASE_URL: h.database.url,
+      PAYLINK_CHECKOUT_URL: 'https://pay.example.test',
+      PAYLINK_BASE_URL: 'https://api.example.test',
+      PAYLINK_NETWORK: 'sandbox',
+      PAYLINK_RATES: 'static:EUR=1.08',
+      PAYLINK_RATE_LIMIT: 'off',
+      PAYLINK_RATE_LIMIT_IP: 'off',
+      PAYLINK_REFUND_CLAIM_TTL: `${CLAIM_TTL_MS}`,
+    });
+    const deposits = {
+      live: depositPlanner({
+        chainId: h.anvil.chain.id,
+        tokenAddress: h.usdc,
+        factoryAddress: h.factory,
+        treasuryAddress: h.addresses.treasury,
+      }),
+    };
+    claimDeps = { refunds: h.stores.refunds, clock: h.clock, deposits };
+    app = await buildApp({
+      ...h.stores,
+      deposits,
+      rates: marketRates({
+        sources: [staticSource({ EUR: '1.08' }, () => h.clock.now())],
+        clock: h.clock,
+        cacheTtlMs: 60_000,
+        maxAgeMs: 60_000,
+        maxSpreadBps: 100,
+        timeoutMs: 1_000,
+        logger,
+      }),
+      clock: h.clock,
+      logger,
+      config,
+    });
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await receiver?.stop();
+    await h?.close();
+  });
+
+  const call = async (
+    method: 'GET' | 'POST',
+    url: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ) => {
+    const response = await app.inject({
+      method,
+      url,
+      headers: {
+        'x-api-key': apiKey,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+      },
+      ...(body === undefined ? {} : { payload: typeof body === 'string' ? body : JSON.stringify(body) }),
+    });
+    return { status: response.statusCode, body: response.json() as Record<string, any> };
+  };
+  const refund = (body: unknown, headers?: Record<string, string>) =>
+    call('POST', '/payments/api/refunds/', body, headers);
+  const getRefund = async (id: string) => (await call('GET', `/payments/api/refunds/${id}/`)).body;
+  const paymentStatus = async (id: string) => (await call('GET', `/payments/api/status/${id}/`)).body;
+
+  const settler = () => ({
+    settlements: settlementRepository(h.database.handle),
+    relayer: createRelayer({
+      client: createRpcClient([h.anvil.rpcUrl]),
+      chainId: h.anvil.chain.id,
+      relayerKey: ANVIL_RELAYER_KEY,
+    }),
+    chain: chainReader(createRpcClient([h.anvil.rpcUrl]), { kind: 'finalized' }),
+    clock: h.clock,
+    logger,
+  });
+  const settleOptions = () => ({
+    chainId: h.anvil.chain.id,
+    payoutPolicy: { dustThresholdBaseUnits: 0n, delayedAfterMs: 10 * 60_000 },
+    relayerLowBalanceWei: 10n ** 18n,
+    stuckAfterMs: 60_000,
+  });
+
+  /** What the worker does in a pass or two: watch to finality, flush and apply the flush, tell the refunds. */
+  const workerPasses = async () => {
+    await h.finalizeAll();
+    await h.poll();
+    const deps = settler();
+    await settleOnce(deps, settleOptions());
+    await h.finalizeAll();
+    await settleOnce(deps, settleOptions());
+    await h.poll();
+    return announceRefunds({ refunds: h.stores.refunds, clock: h.clock });
+  };
+
+  /** A payment created through the API and paid with a plain transfer, final and recorded. */
+  const paidPayment = async (amount: string, paidBaseUnits: bigint, currency = 'USDC') => {
+    const created = await call('POST', '/payments/api/create/', { amount, currency });
+    expect(created.status).toBe(201);
+    await h.pay(created.body.details.deposit_address, paidBaseUnits);
+    await h.finalizeAll();
+    await h.poll();
+    return created.body.payment_id as string;
+  };
+
+  /** The merchant funds a refund from its wallet or exchange: a plain transfer (here from a funded account). */
+  const fund = (depositAddress: string, baseUnits: bigint) =>
+    h.pay(depositAddress, baseUnits, { fromIndex: ROLES.customer });
+
+  it('a full refund to an address the merchant knows: funded by a plain transfer, received to the base unit', async () => {
+    const paymentId = await paidPayment('27.00', 27_000_000n);
+    const before = await h.balanceOf(refundWallet);
+    const created = await refund({
+      payment_id: paymentId,
+      amount: '27.00',
+      address: refundWallet.toLowerCase(),
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      payment_id: paymentId,
+      status: 'awaiting_funds',
+      amount: '27.00',
+      currency: 'USDC',
+      address: refundWallet,
+      address_source: 'merchant',
+      chain_id: h.anvil.chain.id,
+      token_address: h.usdc,
+    });
+    expect(created.body.claim_url).toBeUndefined();
+    const deposit = created.body.deposit_address as string;
+    expect(created.body.funding_uri).toBe(
+      `ethereum:${h.usdc}@${h.anvil.chain.id}/transfer?address=${deposit}&uint256=27000000`,
+    );
+    // The refund's deposit address is no payment: the payment API does not know it.
+    expect((await call('GET', `/payments/api/status/${created.body.refund_id}/`)).status).toBe(404);
+
+    await fund(deposit, 27_000_000n);
+    // Seen but not final: still awaiting funds.
+    await h.poll();
+    expect((await getRefund(created.body.refund_id)).status).toBe('awaiting_funds');
+
+    const told = await workerPasses();
+    expect(told).toContain(created.body.refund_id);
+    expect(await h.balanceOf(refundWallet)).toBe(before + 27_000_000n);
+    expect(await h.balanceOf(deposit)).toBe(0n);
+    const done = await getRefund(created.body.refund_id);
+    expect(done).toMatchObject({ status: 'refunded', amount_funded: '27.00', amount_sent: '27.00' });
+    expect(done.txid).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(await paymentStatus(paymentId)).toMatchObject({
+      amount_refunded: '27.00',
+      amount_overpaid: '0.00',
+      refunds: [{ refund_id: created.body.refund_id, status: 'refunded', amount: '27.00' }],
+    });
+    // A second full refund would exceed what the payment received.
+    const again = await refund({ payment_id: paymentId, amount: '0.01', address: refundWallet });
+    expect(again).toMatchObject({ status: 409, body: { code: 'REFUND_EXCEEDS_PAYMENT' } });
+  });
+
+  it('two partial refunds up to what was received, a third refused; a payment with nothing received is not refundable', async () => {
+    const paymentId = await paidPayment('20.00', 20_000_000n);
+    const first = await refund({ payment_id: paymentId, amount: '12.5', reason: 'one item returned' });
+    h.clock.advance(1_000);
+    const second = await refund({ payment_id: paymentId, amount: 7.5 });
+    expect([first.status, second.status]).toEqual([201, 201]);
+    expect(first.body).toMatchObject({
+      status: 'awaiting_address',
+      amount: '12.50',
+      reason: 'one item returned',
+    });
+    expect(first.body.claim_url).toBe(`https://pay.example.test/refunds/${first.body.refund_id}`);
+    expect(first.body.deposit_address).toBeUndefined();
+    const third = await refund({ payment_id: paymentId, amount: '0.000001' });
+    expect(third).toMatchObject({ status: 409, body: { code: 'REFUND_EXCEEDS_PAYMENT', field: 'amount' } });
+
+    const unpaid = await call('POST', '/payments/api/create/', { amount: '5', currency: 'USDC' });
+    const nothing = await refund({ payment_id: unpaid.body.payment_id, amount: '1' });
+    expect(nothing).toMatchObject({ status: 409, body: { code: 'PAYMENT_NOT_REFUNDABLE' } });
+
+    // A canceled refund no longer counts: its amount may be refunded again.
+    h.clock.advance(1_000);
+    const canceled = await call('POST', `/payments/api/refunds/${second.body.refund_id}/cancel/`);
+    expect(canceled).toMatchObject({ status: 200, body: { status: 'canceled' } });
+    expect((await refund({ payment_id: paymentId, amount: '7.50' })).status).toBe(201);
+
+    const listed = await call('GET', `/payments/api/refunds/?payment_id=${paymentId}&limit=2`);
+    expect(listed.status).toBe(200);
+    expect(listed.body.refunds).toHaveLength(2);
+    const rest = await call(
+      'GET',
+      `/payments/api/refunds/?payment_id=${paymentId}&limit=2&cursor=${listed.body.next_cursor}`,
+    );
+    expect(rest.body.refunds.map((r: { refund_id: string }) => r.refund_id)).toEqual([first.body.refund_id]);
+    expect(rest.body.next_cursor).toBeNull();
+  });
+
+  it('the customer claims with an address (checked), is paid exactly; a used claim says so', async () => {
+    const paymentId = await paidPayment('10.00', 10_000_000n);
+    const created = await refund({ payment_id: paymentId, amount: '4.00' });
+    const refundId = created.body.refund_id as string;
+    // The checksummed address with one letter's case flipped: a typo the checksum catches.
+    const letter = otherWallet.slice(2).search(/[a-fA-F]/) + 2;
+    const flipped = otherWallet[letter]!;
+    const mixed = `${otherWallet.slice(0, letter)}${flipped === flipped.toLowerCase() ? flipped.toUpperCase() : flipped.toLowerCase()}${otherWallet.slice(letter + 1)}`;
+    const bad = [
+      'not an address',
+      '0x0000000000000000000000000000000000000000',
+      h.usdc,
+      h.factory,
+      (
+        await getRefund(
+          (
+            await refund({ payment_id: paymentId, amount: '1', address: otherWallet })
+          ).body.refund_id,
+        )
+      ).deposit_address,
+    ];
+    for (const address of bad)
+      await expect(claimRefund(claimDeps, refundId, address)).rejects.toMatchObject({
+        code: 'VALIDATION_ERROR',
+      });
+    await expect(claimRefund(claimDeps, refundId, mixed)).rejects.toMatchObject({
+      code: 'VALIDATION_ERROR',
+      message: expect.stringContaining('checksum'),
+    });
+
+    const claimed = await claimRefund(claimDeps, refundId, refundWallet);
+    expect(claimed.refund).toMatchObject({ address: refundWallet, addressSource: 'customer' });
+    await expect(claimRefund(claimDeps, refundId, otherWallet)).rejects.toMatchObject({
+      code: 'REFUND_ALREADY_CLAIMED',
+    });
+    const view = await getRefund(refundId);
+    expect(view).toMatchObject({
+      status: 'awaiting_funds',
+      address: refundWallet,
+      address_source: 'customer',
+    });
+
+    const before = await h.balanceOf(refundWallet);
+    await fund(view.deposit_address, 4_000_000n);
+    await workerPasses();
+    expect(await h.balanceOf(refundWallet)).toBe(before + 4_000_000n);
+    expect((await getRefund(refundId)).status).toBe('refunded');
+  });
+
+  it('an overfunded refund sends everything to the customer and reports what was funded', async () => {
+    const paymentId = await paidPayment('30.00', 30_000_000n);
+    const created = await refund({ payment_id: paymentId, amount: '10', address: otherWallet });
+    const before = await h.balanceOf(otherWallet);
+    await fund(created.body.deposit_address, 11_500_001n);
+    await workerPasses();
+    expect(await h.balanceOf(otherWallet)).toBe(before + 11_500_001n);
+    expect(await getRefund(created.body.refund_id)).toMatchObject({
+      status: 'refunded',
+      amount: '10.00',
+      amount_funded: '11.500001',
+      amount_sent: '11.500001',
+    });
+  });
+
+  it('an overpayment is reported and refunded in one call; a fiat refund converts at the locked rate, rounded up', async () => {
+    const overpaid = await paidPayment('27.00', 37_000_000n);
+    expect(await paymentStatus(overpaid)).toMatchObject({ status: 'paid', amount_overpaid: '10.00' });
+    const back = await refund({ payment_id: overpaid, amount: 'overpaid' });
+    expect(back.body).toMatchObject({ amount: '10.00', requested_amount: 'overpaid' });
+    // The overpayment is refunded: "overpaid" has nothing left, though the price itself could still be refunded.
+    expect((await refund({ payment_id: overpaid, amount: 'overpaid' })).body.code).toBe(
+      'PAYMENT_NOT_OVERPAID',
+    );
+    expect((await refund({ payment_id: overpaid, amount: '27' })).status).toBe(201);
+    const exact = await paidPayment('5.00', 5_000_000n);
+    expect((await refund({ payment_id: exact, amount: 'overpaid' })).body.code).toBe('PAYMENT_NOT_OVERPAID');
+
+    // 10.00 EUR at 1.08 = 10.80 USDC; 3.33 EUR = 3.5964 → 3.60 (never less for the customer).
+    const fiat = await paidPayment('10.00', 10_800_000n, 'EUR');
+    const part = await refund({ payment_id: fiat, amount: '3.33', currency: 'eur' });
+    expect(part.body).toMatchObject({ amount: '3.60', requested_amount: '3.33', requested_currency: 'EUR' });
+    expect((await refund({ payment_id: fiat, amount: '1', currency: 'USD' })).body).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      field: 'currency',
+    });
+  });
+
+  it('cancel only before funding; an unclaimed refund expires, and its link is closed', async () => {
+    const paymentId = await paidPayment('8.00', 8_000_000n);
+    const open = await refund({ payment_id: paymentId, amount: '2' });
+    const funded = await refund({ payment_id: paymentId, amount: '2', address: refundWallet });
+    await fund(funded.body.deposit_address, 2_000_000n);
+    await h.poll();
+    // A transfer seen (not final yet) already makes it not cancelable.
+    expect(await call('POST', `/payments/api/refunds/${funded.body.refund_id}/cancel/`)).toMatchObject({
+      status: 409,
+      body: { code: 'REFUND_NOT_CANCELABLE' },
+    });
+    const canceled = await call('POST', `/payments/api/refunds/${open.body.refund_id}/cancel/`);
+    expect(canceled.body.status).toBe('canceled');
+    expect((await call('POST', `/payments/api/refunds/${open.body.refund_id}/cancel/`)).body.code).toBe(
+      'REFUND_NOT_CANCELABLE',
+    );
+
+    const unclaimed = await refund({ payment_id: paymentId, amount: '1' });
+    h.clock.advance(CLAIM_TTL_MS - 1);
+    expect((await getRefund(unclaimed.body.refund_id)).status).toBe('awaiting_address');
+    h.clock.advance(1);
+    expect((await getRefund(unclaimed.body.refund_id)).status).toBe('expired');
+    await expect(claimRefund(claimDeps, unclaimed.body.refund_id, refundWallet)).rejects.toMatchObject({
+      code: 'REFUND_CLOSED',
+    });
+    const told = await announceRefunds({ refunds: h.stores.refunds, clock: h.clock });
+    expect(told).toContain(unclaimed.body.refund_id);
+    // Told once: a second pass finds nothing more to tell about it.
+    expect(await announceRefunds({ refunds: h.stores.refunds, clock: h.clock })).not.toContain(
+      unclaimed.body.refund_id,
+    );
+  });
+
+  it('is idempotent with a key, and refuses bad input on every endpoint with the error shape', async () => {
+    const paymentId = await paidPayment('6.00', 6_000_000n);
+    const body = { payment_id: paymentId, amount: '1.00' };
+    const once = await refund(body, { 'idempotency-key': 'refund-1' });
+    const twice = await refund(body, { 'idempotency-key': 'refund-1' });
+    expect(twice.body.refund_id).toBe(once.body.refund_id);
+    expect((await refund({ ...body, amount: '2' }, { 'idempotency-key': 'refund-1' })).status).toBe(422);
+
+    const cases: [number, string, Promise<{ status: number; body: Record<string, any> }>][] = [
+      [400, 'VALIDATION_ERROR', refund({ amount: '1' })],
+      [400, 'VALIDATION_ERROR', refund({ payment_id: 'nope', amount: '1' })],
+      [400, 'VALIDATION_ERROR', refund({ payment_id: paymentId, amount: '-1' })],
+      [400, 'VALIDATION_ERROR', refund({ payment_id: paymentId, amount: '0' })],
+      [400, 'VALIDATION_ERROR', refund({ payment_id: paymentId, amount: '1.0000001' })],
+      [400, 'VALIDATION_ERROR', refund({ payment_id: paymentId, amount: 'all' })],
+      [400, 'VALIDATION_ERROR', refund({ payment_id: paymentId, amount: '1', address: '0x1234' })],
+      [400, 'VALIDATION_ERROR', refund({ payment_id: paymentId, amount: '1', reason: 'a\u0000b' })],
+      [400, 'VALIDATION_ERROR', refund({ payment_id: paymentId, amount: '1', reason: 'x'.repeat(501) })],
+      [400, 'VALIDATION_ERROR', refund('[1,2')],
+      [400, 'VALIDATION_ERROR', refund([])],
+      [404, 'NOT_FOUND', refund({ payment_id: UNKNOWN_ID, amount: '1' })],
+      [401, 'UNAUTHORIZED', refund(body, { 'x-api-key': 'sk_live_wrong' })],
+      [404, 'NOT_FOUND', call('GET', `/payments/api/refunds/${UNKNOWN_ID}/`)],
+      [404, 'NOT_FOUND', call('GET', '/payments/api/refunds/not-a-uuid/')],
+      [404, 'NOT_FOUND', call('POST', `/payments/api/refunds/${UNKNOWN_ID}/cancel/`)],
+      [400, 'VALIDATION_ERROR', call('GET', '/payments/api/refunds/?payment_id=nope')],
+      [400, 'VALIDATION_ERROR', call('GET', '/payments/api/refunds/?limit=0')],
+      [400, 'VALIDATION_ERROR', call('GET', '/payments/api/refunds/?cursor=forged.AAAAAAAAAAAAAAAAAAAAAA')],
+    ];
+    for (const [status, code, pending] of cases) {
+      const response = await pending;
+      expect({ status: response.status, code: response.body.code }).toEqual({ status, code });
+      expect(typeof response.body.error).toBe('string');
+    }
+  });
+
+  it('tells every step as a signed webhook, verified with standardwebhooks', async () => {
+    const deps = {
+      webhooks: h.stores.webhooks,
+      clock: h.clock,
+      logger,
+      sender: createWebhookSender({ allowPrivate: true, timeoutMs: 5_000 }),
+      config: { retryScheduleMs: [5_000], leaseMs: 60_000 },
+    };
+    try {
+      await dispatchWebhooks(deps);
+      while ((await dispatchWebhooks(deps)).attempted > 0);
+    } finally {
+      await deps.sender.close();
+    }
+    const bodies = receiver.received.map((r) => verifyAsMerchant(webhookSecret, r) as Record<string, any>);
+    const refundEvents = bodies.filter((b) => String(b.event).startsWith('refund.'));
+    const types = new Set(refundEvents.map((b) => b.event));
+    for (const type of [
+      'refund.created',
+      'refund.address_provided',
+      'refund.funded',
+      'refund.refunded',
+      'refund.canceled',
+      'refund.expired',
+    ])
+      expect(types).toContain(type);
+    const refunded = refundEvents.find((b) => b.event === 'refund.refunded')!;
+    expect(refunded).toMatchObject({ status: 'refunded', txid: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    // Refund deposits are no payments: no payment event ever names a refund.
+    const refundIds = new Set(refundEvents.map((b) => b.refund_id));
+    for (const body of bodies.filter((b) => String(b.event).startsWith('payment.')))
+      expect(refundIds.has(body.payment_id)).toBe(false);
+    const paid = bodies.find((b) => b.event === 'payment.paid' && b.amount_overpaid === '10.00');
+    expect(paid).toBeDefined();
+  });
+});
