@@ -20,6 +20,9 @@ import { dialects } from './helpers/database.ts';
 import { capturingLogger } from './helpers/logCapture.ts';
 import { verifyAsMerchant, WebhookReceiver } from './helpers/webhookReceiver.ts';
 
+// biome-ignore lint/suspicious/noExplicitAny: bodies are read field by field, and each field is asserted
+type Body = Record<string, any>;
+
 const CLAIM_TTL_MS = 7 * 24 * 60 * 60_000;
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
@@ -115,7 +118,7 @@ describe.each(dialects)('refunds on %s', (dialect) => {
       },
       ...(body === undefined ? {} : { payload: typeof body === 'string' ? body : JSON.stringify(body) }),
     });
-    return { status: response.statusCode, body: response.json() as Record<string, any> };
+    return { status: response.statusCode, body: response.json() as Body };
   };
   const refund = (body: unknown, headers?: Record<string, string>) =>
     call('POST', '/payments/api/refunds/', body, headers);
@@ -380,7 +383,7 @@ describe.each(dialects)('refunds on %s', (dialect) => {
     expect(twice.body.refund_id).toBe(once.body.refund_id);
     expect((await refund({ ...body, amount: '2' }, { 'idempotency-key': 'refund-1' })).status).toBe(422);
 
-    const cases: [number, string, Promise<{ status: number; body: Record<string, any> }>][] = [
+    const cases: [number, string, Promise<{ status: number; body: Body }>][] = [
       [400, 'VALIDATION_ERROR', refund({ amount: '1' })],
       [400, 'VALIDATION_ERROR', refund({ payment_id: 'nope', amount: '1' })],
       [400, 'VALIDATION_ERROR', refund({ payment_id: paymentId, amount: '-1' })],
@@ -422,7 +425,7 @@ describe.each(dialects)('refunds on %s', (dialect) => {
     } finally {
       await deps.sender.close();
     }
-    const bodies = receiver.received.map((r) => verifyAsMerchant(webhookSecret, r) as Record<string, any>);
+    const bodies = receiver.received.map((r) => verifyAsMerchant(webhookSecret, r) as Body);
     const refundEvents = bodies.filter((b) => String(b.event).startsWith('refund.'));
     const types = new Set(refundEvents.map((b) => b.event));
     for (const type of [
