@@ -25,7 +25,8 @@ export interface IdempotentRequest {
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60_000;
 /** A claim older than this with no payment belongs to a request that died; a retry may take it over. */
 export const STALE_CLAIM_MS = 60_000;
-const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+/** What an Idempotency-Key may be (refunds take the same keys). */
+export const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 /**
  * Payment creation made safe to retry: the same key and body give the same payment (the response is rebuilt

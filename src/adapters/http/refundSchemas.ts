@@ -1,16 +1,8 @@
 import { z } from 'zod';
 import { REFUND_STATUSES } from '../../domain/refund.ts';
-import { DecimalInput } from './schemas.ts';
+import { DecimalInput, optionalString } from './schemas.ts';
 
 /** The refund endpoints' request and response schemas (validated, serialized, and in /openapi.json). */
-
-const optionalString = (description: string, maxLength: number) =>
-  z
-    .string({ error: 'must be a string' })
-    .max(maxLength, { error: `must be at most ${maxLength} characters` })
-    .nullish()
-    .transform((value) => value ?? undefined)
-    .meta({ description });
 
 export const CreateRefundBody = z.object(
   {

@@ -28,7 +28,7 @@ export const DecimalInput = z
 const requiredString = (description: string) =>
   z.string({ error: requiredMessage('a string') }).meta({ description });
 
-const optionalString = (description: string, maxLength: number) =>
+export const optionalString = (description: string, maxLength: number) =>
   z
     .string({ error: 'must be a string' })
     .max(maxLength, { error: `must be at most ${maxLength} characters` })

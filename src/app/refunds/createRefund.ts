@@ -13,6 +13,8 @@ import {
 } from '../../domain/refund.ts';
 import { plainText } from '../../domain/text.ts';
 import { depositPlannerFor } from '../createPayment.ts';
+import { KEY_PATTERN } from '../createPaymentOnce.ts';
+import { isPaymentId } from '../getPaymentStatus.ts';
 import type { Clock } from '../ports.ts';
 import type { RefundRecord, RefundStore } from './ports.ts';
 import { checkRefundAddress, type RefundAddressDeps } from './refundAddress.ts';
@@ -34,8 +36,6 @@ export interface CreateRefundInput {
 }
 
 const MAX_REASON_LENGTH = 500;
-const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
  * Creates a refund of a payment, in one transaction holding the payment's row: so two concurrent refunds can
@@ -50,7 +50,7 @@ export async function createRefund(
   idempotency?: { readonly key: string; readonly requestHash: string },
 ): Promise<{ record: RefundRecord; replayed: boolean }> {
   const paymentId = input.paymentId.trim().toLowerCase();
-  if (!UUID_PATTERN.test(paymentId)) throw new ValidationError('payment_id', 'must be a payment id (UUID)');
+  if (!isPaymentId(paymentId)) throw new ValidationError('payment_id', 'must be a payment id (UUID)');
   if (idempotency && !KEY_PATTERN.test(idempotency.key))
     throw new ValidationError('Idempotency-Key', 'must be 1 to 255 visible ASCII characters');
   const reason = input.reason?.trim() ? plainText('reason', input.reason.trim()) : null;

@@ -1,9 +1,8 @@
 import type { KeyMode } from '../../domain/credentials.ts';
 import { PaylinkError } from '../../domain/errors.ts';
+import { isPaymentId } from '../getPaymentStatus.ts';
 import { decodeCursor, encodeCursor } from '../listPayments.ts';
 import type { RefundRecord, RefundStore } from './ports.ts';
-
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** One of the merchant's refunds; unknown, malformed and other merchants' or modes' ids are the same 404. */
 export async function getRefund(
@@ -12,7 +11,7 @@ export async function getRefund(
   mode: KeyMode,
   refundId: string,
 ): Promise<RefundRecord> {
-  const record = UUID_PATTERN.test(refundId)
+  const record = isPaymentId(refundId)
     ? await deps.refunds.findForMerchant(merchantId, mode, refundId.toLowerCase())
     : undefined;
   if (!record) throw new PaylinkError('NOT_FOUND', 'Refund not found');
@@ -31,7 +30,7 @@ export async function listRefunds(
   },
 ): Promise<{ records: RefundRecord[]; nextCursor: string | null }> {
   const paymentId = input.paymentId?.trim().toLowerCase();
-  if (paymentId !== undefined && !UUID_PATTERN.test(paymentId))
+  if (paymentId !== undefined && !isPaymentId(paymentId))
     throw new PaylinkError('VALIDATION_ERROR', 'payment_id: must be a payment id (UUID)', {
       field: 'payment_id',
     });
