@@ -1,10 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chainReader, createRpcClient } from '../src/adapters/chain/chainReader.ts';
 import { depositPlanner } from '../src/adapters/chain/depositPlanner.ts';
-import { createRelayer } from '../src/adapters/chain/relayer.ts';
-import { settlementRepository } from '../src/adapters/db/settlementRepository.ts';
 import { buildApp } from '../src/adapters/http/buildApp.ts';
 import { createWebhookSender } from '../src/adapters/outbound/webhookSender.ts';
 import { marketRates } from '../src/adapters/rates/marketRates.ts';
@@ -12,12 +9,12 @@ import { staticSource } from '../src/adapters/rates/static.ts';
 import { createMerchant } from '../src/app/merchants/merchantAdmin.ts';
 import { announceRefunds } from '../src/app/refunds/announceRefunds.ts';
 import { claimRefund } from '../src/app/refunds/claimRefund.ts';
-import { settleOnce } from '../src/app/settlement/settleOnce.ts';
 import { dispatchWebhooks } from '../src/app/webhooks/dispatchWebhooks.ts';
 import { loadConfig } from '../src/config.ts';
-import { ANVIL_RELAYER_KEY, type ChainHarness, ROLES, startChainHarness } from './helpers/chainHarness.ts';
+import { type ChainHarness, ROLES, startChainHarness } from './helpers/chainHarness.ts';
 import { dialects } from './helpers/database.ts';
 import { capturingLogger } from './helpers/logCapture.ts';
+import { refundWorkerPasses } from './helpers/refundWorker.ts';
 import { verifyAsMerchant, WebhookReceiver } from './helpers/webhookReceiver.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: bodies are read field by field, and each field is asserted
@@ -125,35 +122,8 @@ describe.each(dialects)('refunds on %s', (dialect) => {
   const getRefund = async (id: string) => (await call('GET', `/payments/api/refunds/${id}/`)).body;
   const paymentStatus = async (id: string) => (await call('GET', `/payments/api/status/${id}/`)).body;
 
-  const settler = () => ({
-    settlements: settlementRepository(h.database.handle),
-    relayer: createRelayer({
-      client: createRpcClient([h.anvil.rpcUrl]),
-      chainId: h.anvil.chain.id,
-      relayerKey: ANVIL_RELAYER_KEY,
-    }),
-    chain: chainReader(createRpcClient([h.anvil.rpcUrl]), { kind: 'finalized' }),
-    clock: h.clock,
-    logger,
-  });
-  const settleOptions = () => ({
-    chainId: h.anvil.chain.id,
-    payoutPolicy: { dustThresholdBaseUnits: 0n, delayedAfterMs: 10 * 60_000 },
-    relayerLowBalanceWei: 10n ** 18n,
-    stuckAfterMs: 60_000,
-  });
-
   /** What the worker does in a pass or two: watch to finality, flush and apply the flush, tell the refunds. */
-  const workerPasses = async () => {
-    await h.finalizeAll();
-    await h.poll();
-    const deps = settler();
-    await settleOnce(deps, settleOptions());
-    await h.finalizeAll();
-    await settleOnce(deps, settleOptions());
-    await h.poll();
-    return announceRefunds({ refunds: h.stores.refunds, clock: h.clock });
-  };
+  const workerPasses = () => refundWorkerPasses(h, logger);
 
   /** A payment created through the API and paid with a plain transfer, final and recorded. */
   const paidPayment = async (amount: string, paidBaseUnits: bigint, currency = 'USDC') => {

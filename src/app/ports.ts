@@ -79,6 +79,8 @@ export interface DepositPlanner {
     treasury?: string;
   }): Deposit;
   readonly chainId: number;
+  /** The token payments and refunds are made in (USDC), checksummed. */
+  readonly tokenAddress: string;
   /** The contracts deposits go through (token, factory, forwarder implementation): never a refund address. */
   readonly contracts: readonly string[];
 }

@@ -199,13 +199,32 @@ const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 export function parseRefundAddress(field: string, input: string): string {
   const text = input.trim();
   if (!/^0x[0-9a-fA-F]{40}$/.test(text))
-    throw new ValidationError(field, 'must be an address: 0x and 40 hex digits');
+    throw new RefundAddressError(field, 'format', 'must be an address: 0x and 40 hex digits');
   const mixedCase =
     text.slice(2) !== text.slice(2).toLowerCase() && text.slice(2) !== text.slice(2).toUpperCase();
   if (mixedCase && !isAddress(text, { strict: true }))
-    throw new ValidationError(field, 'has a wrong checksum: check it for a typo, or paste it again');
-  if (text.toLowerCase() === ZERO_ADDRESS) throw new ValidationError(field, 'must not be the zero address');
+    throw new RefundAddressError(
+      field,
+      'checksum',
+      'has a wrong checksum: check it for a typo, or paste it again',
+    );
+  if (text.toLowerCase() === ZERO_ADDRESS)
+    throw new RefundAddressError(field, 'zero', 'must not be the zero address');
   return getAddress(text);
+}
+
+/**
+ * Why an address cannot receive a refund, as a word the claim page translates: `format`, `checksum`, `zero`,
+ * `service_contract` (the token, the factory, the forwarder) or `deposit_address` (any payment's or refund's).
+ */
+export type RefundAddressProblem = 'format' | 'checksum' | 'zero' | 'service_contract' | 'deposit_address';
+
+export class RefundAddressError extends ValidationError {
+  readonly problem: RefundAddressProblem;
+  constructor(field: string, problem: RefundAddressProblem, message: string) {
+    super(field, message);
+    this.problem = problem;
+  }
 }
 
 /** What the refund's deposit row (a payment of kind `refund`) says of its funding and payout. */

@@ -10,6 +10,7 @@ import { createTokenControls } from '../adapters/chain/tokenControls.ts';
 import { buildCheckoutApp } from '../adapters/checkout/buildCheckoutApp.ts';
 import type { CheckoutNetwork } from '../adapters/checkout/checkoutView.ts';
 import type { CheckoutGasless } from '../adapters/checkout/gaslessRoutes.ts';
+import type { CheckoutRefunds } from '../adapters/checkout/refundRoutes.ts';
 import { migrateToLatest } from '../adapters/db/database.ts';
 import { inProcessSingletonLocks, postgresSingletonLocks } from '../adapters/db/singletonLocks.ts';
 import { acquireSqliteProcessLock } from '../adapters/db/sqliteProcessLock.ts';
@@ -18,7 +19,7 @@ import { createMetrics } from '../adapters/metrics/metrics.ts';
 import { memoryBucketStore } from '../adapters/rateLimit/memoryBucketStore.ts';
 import { acceptAuthorization } from '../app/gasless/acceptAuthorization.ts';
 import type { AuthorizationChain } from '../app/gasless/ports.ts';
-import { type Clock, systemClock } from '../app/ports.ts';
+import { type Clock, type DepositPlanners, systemClock } from '../app/ports.ts';
 import type { TokenControls } from '../app/tokenControls.ts';
 import { type ChainConfig, type Config, NETWORKS, type Network } from '../config.ts';
 import { type ResolvedChain, resolveChain, resolveTestChain } from './chainSetup.ts';
@@ -80,6 +81,10 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
   let worker: Promise<void> = Promise.resolve();
   try {
     if (role !== 'worker') {
+      const deposits = {
+        live: depositPlanner(chain.target),
+        test: testChain && depositPlanner(testChain.target),
+      };
       const paymentChanges = database.followPaymentChanges(logger);
       closers.push(paymentChanges.close);
       const api = await buildApp({
@@ -89,10 +94,7 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
           live: tokenControlsOf(chain, clock, logger),
           test: testChain && tokenControlsOf(testChain, clock, logger),
         },
-        deposits: {
-          live: depositPlanner(chain.target),
-          test: testChain && depositPlanner(testChain.target),
-        },
+        deposits,
         hostResolver,
         metrics,
         chainProbe: {
@@ -114,6 +116,7 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
       servers.push(api);
       await api.listen({ host: config.host, port: config.apiPort });
       const checkout = await buildCheckoutApp({
+        refundClaims: checkoutRefunds(stores, deposits, [chain, testChain], clock),
         ...stores,
         clock,
         logger,
@@ -233,6 +236,32 @@ function checkoutGasless(
       }
     },
     accept: (input) => acceptAuthorization(deps, input),
+    buckets: memoryBucketStore(),
+  };
+}
+
+/**
+ * Refund claim pages: the same checks and planning as the merchant API's, and a look at the chain for code at
+ * the address (the page warns before a contract). Claims are rate limited in this process's memory.
+ */
+function checkoutRefunds(
+  stores: ReturnType<typeof createStores>,
+  deposits: DepositPlanners,
+  chains: readonly (ResolvedChain | undefined)[],
+  clock: Clock,
+): CheckoutRefunds {
+  const clients = new Map<number, ReturnType<typeof createRpcClient>>();
+  for (const chain of chains)
+    if (chain && !clients.has(chain.target.chainId))
+      clients.set(chain.target.chainId, createRpcClient(chain.rpcUrls, 2_000));
+  return {
+    claim: { refunds: stores.refunds, deposits, clock },
+    async isContract(chainId, address) {
+      const client = clients.get(chainId);
+      if (!client) throw new Error(`no RPC client for chain ${chainId}`);
+      const code = await client.getCode({ address: address as `0x${string}` });
+      return code !== undefined && code !== '0x';
+    },
     buckets: memoryBucketStore(),
   };
 }

@@ -61,6 +61,7 @@ export function depositPlanner(target: DepositTarget): DepositPlanner {
       return { ...chain, treasuryAddress, depositAddress };
     },
     chainId: chain.chainId,
+    tokenAddress: chain.tokenAddress,
     contracts: [chain.tokenAddress, chain.factoryAddress, getAddress(implementation)],
   };
 }

@@ -16,8 +16,10 @@ import { OneLinePerRequest } from '../http/requestLog.ts';
 import { type CheckoutNetwork, type CheckoutView, checkoutStatusJson, checkoutView } from './checkoutView.ts';
 import { type CheckoutGasless, registerGaslessRoutes } from './gaslessRoutes.ts';
 import { isLanguage, type Language, negotiateLanguage } from './language.ts';
+import type { PageAssets } from './pageLayout.ts';
 import { qrSvg } from './qrCode.ts';
-import { type PageAssets, renderCheckoutPage, renderErrorPage, renderNotFoundPage } from './renderPage.ts';
+import { type CheckoutRefunds, registerRefundRoutes } from './refundRoutes.ts';
+import { renderCheckoutPage, renderErrorPage, renderNotFoundPage } from './renderPage.ts';
 import { SECURITY_HEADERS } from './securityHeaders.ts';
 
 export interface CheckoutDeps {
@@ -37,6 +39,8 @@ export interface CheckoutDeps {
   readonly connectionLimits?: ConnectionLimits | undefined;
   /** Gasless payment (EIP-3009) where the operator offers it; absent: the page offers transfers with gas only. */
   readonly gasless?: CheckoutGasless | undefined;
+  /** Refund claim pages (`/refunds/:id`); absent: not served. */
+  readonly refundClaims?: CheckoutRefunds | undefined;
 }
 
 const DEFAULT_POLL_INTERVAL_MS = 3_000;
@@ -65,6 +69,7 @@ type PaymentRequest = FastifyRequest<{
  * different origin from the API, so the API's credentials and the page never share an origin).
  *
  * `GET /pay/:id` the page · `GET /pay/:id/status.json` its live status · `GET /pay/:id/qr.svg` its QR code ·
+ * `/refunds/:id` the refund claim page and its routes (refundRoutes.ts) ·
  * `GET /assets/*` its script and stylesheet · `GET /favicon.svg` its icon. Unknown and malformed ids get the same 404.
  */
 export async function buildCheckoutApp(deps: CheckoutDeps): Promise<FastifyInstance> {
@@ -73,10 +78,12 @@ export async function buildCheckoutApp(deps: CheckoutDeps): Promise<FastifyInsta
     ? deps.network
     : [deps.network as CheckoutNetwork];
   const script = loadAsset('checkout.js', 'text/javascript; charset=utf-8');
+  const refundScript = loadAsset('refund.js', 'text/javascript; charset=utf-8');
   const stylesheet = loadAsset('checkout.css', 'text/css; charset=utf-8');
   const favicon = loadAsset('favicon.svg', 'image/svg+xml');
   const pageAssets: PageAssets = {
     script: `/assets/checkout.js?v=${script.version}`,
+    refundScript: `/assets/refund.js?v=${refundScript.version}`,
     stylesheet: `/assets/checkout.css?v=${stylesheet.version}`,
     favicon: `/favicon.svg?v=${favicon.version}`,
   };
@@ -90,6 +97,10 @@ export async function buildCheckoutApp(deps: CheckoutDeps): Promise<FastifyInsta
   });
   capConnectionsPerClient(app.server, limits.maxConnectionsPerClient);
 
+  // Only JSON is posted here (gasless authorizations, refund claims): Fastify parses text/plain by default,
+  // which would reach the field checks as a string (400); without its parser it is 415, as any other type.
+  app.removeContentTypeParser('text/plain');
+
   app.addHook('onSend', async (_request, reply, payload) => {
     reply.headers(SECURITY_HEADERS);
     // Pages and status change from one second to the next and name a payment: never cache them.
@@ -102,6 +113,9 @@ export async function buildCheckoutApp(deps: CheckoutDeps): Promise<FastifyInsta
     if (isLanguage(query?.lang)) return query.lang;
     return negotiateLanguage(request.headers['accept-language']);
   };
+
+  const networkOf = (chainId: number): CheckoutNetwork =>
+    networks.find((n) => n.chainId === chainId) ?? { name: `Chain ${chainId}`, chainId, explorerUrl: '' };
 
   /** The payment's view as of one instant (status and countdown from the same clock reading). */
   const loadView = async (id: string): Promise<CheckoutView | undefined> => {
@@ -117,12 +131,7 @@ export async function buildCheckoutApp(deps: CheckoutDeps): Promise<FastifyInsta
     // As currentState derives it, keeping the transfers: the paid screen lists each one.
     const state = derivePaymentState(paymentTerms(payment), transfers, now);
     // Never show a network name the payment is not on: the chain id always comes from the payment itself.
-    const chainId = payment.deposit.chainId;
-    const network = networks.find((n) => n.chainId === chainId) ?? {
-      name: `Chain ${chainId}`,
-      chainId,
-      explorerUrl: '',
-    };
+    const network = networkOf(payment.deposit.chainId);
     return checkoutView({
       payment,
       deposit: payment.deposit,
@@ -142,7 +151,7 @@ export async function buildCheckoutApp(deps: CheckoutDeps): Promise<FastifyInsta
   app.setErrorHandler((error, request, reply) => {
     const status = (error as { statusCode?: number }).statusCode;
     if (status !== undefined && status >= 400 && status < 500 && request.method === 'POST') {
-      // The one thing posted here is a gasless authorization: its client reads the API's error shape.
+      // What is posted here (a gasless authorization, a refund address) comes from a script that reads the API's error shape.
       if (status === 415)
         return reply.status(415).send({ error: 'Send application/json', code: 'UNSUPPORTED_MEDIA_TYPE' });
       const tooLarge = status === 413;
@@ -200,6 +209,7 @@ export async function buildCheckoutApp(deps: CheckoutDeps): Promise<FastifyInsta
 
   for (const [path, asset] of [
     ['/assets/checkout.js', script],
+    ['/assets/refund.js', refundScript],
     ['/assets/checkout.css', stylesheet],
     ['/favicon.svg', favicon],
   ] as const) {
@@ -215,6 +225,15 @@ export async function buildCheckoutApp(deps: CheckoutDeps): Promise<FastifyInsta
   }
 
   if (deps.gasless) registerGaslessRoutes(app, { ...deps, gasless: deps.gasless });
+  if (deps.refundClaims)
+    registerRefundRoutes(app, {
+      refunds: deps.refundClaims,
+      merchants: deps.merchants,
+      networkOf,
+      languageOf,
+      assets: pageAssets,
+      pollIntervalMs,
+    });
 
   return app;
 }

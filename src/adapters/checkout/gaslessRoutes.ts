@@ -57,10 +57,6 @@ export function registerGaslessRoutes(
   const fail = (reply: FastifyReply, error: PaylinkError) =>
     reply.status(error.status).send({ error: error.message, code: error.code });
 
-  // Only JSON is posted here: Fastify parses text/plain by default, which would reach the field checks as a
-  // string (400); without its parser it is 415, as any other type.
-  app.removeContentTypeParser('text/plain');
-
   app.get<Params>('/pay/:id/gasless.json', { logLevel: 'warn' }, async (request, reply) => {
     const id = request.params.id.toLowerCase();
     const payment = isPaymentId(id) ? await deps.payments.findById(id) : undefined;

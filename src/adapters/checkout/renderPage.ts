@@ -1,17 +1,16 @@
 import { formatUsdc } from '../../domain/money.ts';
 import type { CheckoutStage, CheckoutTransfer, CheckoutView } from './checkoutView.ts';
 import { format, html, type SafeHtml } from './html.ts';
-import { LANGUAGES, type Language } from './language.ts';
+import type { Language } from './language.ts';
 import {
-  formatMoment,
   formatPriceAmount,
   formatRateValue,
   formatUsdcAmount,
   LOCALES,
-  type MomentStyle,
   momentStyle,
 } from './localeFormat.ts';
-import { LANGUAGE_NAMES, MESSAGES, type Messages } from './messages.ts';
+import { MESSAGES, type Messages } from './messages.ts';
+import { hiddenAttr, languageSwitcher, layout, messagePage, moment, type PageAssets } from './pageLayout.ts';
 
 /**
  * The checkout's HTML, rendered on the server so that the amount, the address and the network are readable
@@ -19,12 +18,6 @@ import { LANGUAGE_NAMES, MESSAGES, type Messages } from './messages.ts';
  * script (assets/checkout.js) switches between them and fills in the numbers as the status changes — with
  * textContent only, so the text it inserts is never markup.
  */
-export interface PageAssets {
-  readonly stylesheet: string;
-  readonly script: string;
-  readonly favicon: string;
-}
-
 export interface CheckoutPageInput {
   readonly view: CheckoutView;
   readonly language: Language;
@@ -230,7 +223,7 @@ export function renderCheckoutPage(input: CheckoutPageInput): string {
 <footer>
   <p class="reference"><span>${m.reference}</span> <code>${view.paymentId}</code></p>
   <p class="muted small">${m.nonCustodial}</p>
-  ${languageSwitcher(language, m)}
+  ${languageSwitcher(language)}
 </footer>
 </main>`;
   return layout({
@@ -238,7 +231,7 @@ export function renderCheckoutPage(input: CheckoutPageInput): string {
     title: format(m.documentTitle, { merchant: view.merchantName }),
     assets: input.assets,
     body,
-    script: true,
+    script: input.assets.script,
   });
 }
 
@@ -252,46 +245,6 @@ export function renderNotFoundPage(language: Language, assets: PageAssets): stri
 export function renderErrorPage(language: Language, assets: PageAssets): string {
   const m = MESSAGES[language];
   return messagePage(language, assets, m.errorTitle, m.errorBody);
-}
-
-function messagePage(language: Language, assets: PageAssets, title: string, text: string): string {
-  const m = MESSAGES[language];
-  const body = html`<main class="card">
-<section class="stage end" aria-labelledby="title">
-  <svg class="badge muted" viewBox="0 0 48 48" width="64" height="64" aria-hidden="true" focusable="false"><circle cx="24" cy="24" r="22"/><path d="M17 17l14 14M31 17L17 31"/></svg>
-  <h1 id="title">${title}</h1>
-  <p>${text}</p>
-</section>
-<footer>${languageSwitcher(language, m)}</footer>
-</main>`;
-  return layout({ language, title, assets, body, script: false });
-}
-
-function layout(input: {
-  language: Language;
-  title: SafeHtml | string;
-  assets: PageAssets;
-  body: SafeHtml;
-  script: boolean;
-}): string {
-  const script = input.script ? html`<script src="${input.assets.script}" defer></script>` : null;
-  return html`<!doctype html>
-<html lang="${input.language}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<meta name="color-scheme" content="light">
-<title>${input.title}</title>
-<link rel="icon" href="${input.assets.favicon}" type="image/svg+xml">
-<link rel="stylesheet" href="${input.assets.stylesheet}">
-${script}
-</head>
-<body>
-${input.body}
-</body>
-</html>
-`.toString();
 }
 
 /**
@@ -308,24 +261,6 @@ function transferItem(t: CheckoutTransfer | null, language: Language, m: Message
   return html`<li><strong class="nowrap"><span data-t="amount">${amount}</span> USDC</strong> <span class="muted" data-t="pending"${hiddenAttr(t?.final !== false)}>(${m.transferConfirming})</span>
       <code class="hash" data-t="txid">${t?.txid ?? ''}</code>
       <a data-t="link" href="${t?.url ?? '#'}"${hiddenAttr(!t?.url)}>${m.viewOnExplorer}</a></li>`;
-}
-
-/** A moment the script rewrites in the customer's own time zone (the server writes UTC). */
-function moment(date: Date, language: Language, style: MomentStyle): SafeHtml {
-  return html`<time datetime="${date.toISOString()}" data-moment="${style}">${formatMoment(date, language, style)}</time>`;
-}
-
-function languageSwitcher(current: Language, m: Messages): SafeHtml {
-  const links = LANGUAGES.map((language) =>
-    language === current
-      ? html`<li><span aria-current="true">${LANGUAGE_NAMES[language]}</span></li>`
-      : html`<li><a href="?lang=${language}" hreflang="${language}" lang="${language}">${LANGUAGE_NAMES[language]}</a></li>`,
-  );
-  return html`<nav class="languages" aria-label="${m.language}"><ul>${links}</ul></nav>`;
-}
-
-function hiddenAttr(isHidden: boolean): SafeHtml | null {
-  return isHidden ? html` hidden` : null;
 }
 
 /** "4:05", "59:59", "1:00:00": what the script shows too, so the first paint and the first tick agree. */

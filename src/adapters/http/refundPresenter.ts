@@ -1,7 +1,7 @@
 import type { RefundRecord } from '../../app/refunds/ports.ts';
 import { deriveRefundStatus, refundFundingOf } from '../../domain/refund.ts';
 import { refundFields } from '../../domain/refundEvent.ts';
-import { eip681TransferLink } from '../checkout/eip681.ts';
+import { refundFundingLink } from '../checkout/refundView.ts';
 
 export function refundClaimUrl(checkoutUrl: string, refundId: string): string {
   return `${checkoutUrl}/refunds/${refundId}`;
@@ -26,12 +26,7 @@ export function refundResponse(record: RefundRecord, now: Date, checkoutUrl: str
           deposit_address: where.depositAddress,
           chain_id: where.chainId,
           token_address: where.tokenAddress,
-          funding_uri: eip681TransferLink({
-            tokenAddress: where.tokenAddress,
-            chainId: where.chainId,
-            recipient: where.depositAddress,
-            amountBaseUnits: refund.amountBaseUnits,
-          }),
+          funding_uri: refundFundingLink(record),
           funding_qr_url: `${refundClaimUrl(checkoutUrl, refund.id)}/funding.svg`,
         }
       : {}),

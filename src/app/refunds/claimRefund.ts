@@ -1,9 +1,9 @@
 import { PaylinkError } from '../../domain/errors.ts';
-import { deriveRefundStatus, refundDepositPayment, refundFundingOf } from '../../domain/refund.ts';
+import { deriveRefundStatus, refundFundingOf } from '../../domain/refund.ts';
 import { depositPlannerFor } from '../createPayment.ts';
 import type { Clock } from '../ports.ts';
 import type { RefundRecord, RefundStore } from './ports.ts';
-import { checkRefundAddress, type RefundAddressDeps } from './refundAddress.ts';
+import { checkRefundAddress, type RefundAddressDeps, refundDeposit } from './refundAddress.ts';
 import { insertRefundEvent } from './refundEvents.ts';
 
 export interface ClaimRefundDeps extends RefundAddressDeps {
@@ -43,12 +43,7 @@ export async function claimRefund(
       announcedStatus: 'awaiting_funds' as const,
       updatedAt: now,
     };
-    const deposit = refundDepositPayment(
-      refund,
-      address,
-      planner.plan({ paymentId: refund.id, merchantWallet: address, commissionBps: 0, treasury: address }),
-      now,
-    );
+    const deposit = refundDeposit(planner, refund, address, now);
     await t.insertDeposit(deposit);
     await t.setAnnounced(refundId, 'awaiting_funds', now);
     const record = { refund, deposit };

@@ -8,7 +8,6 @@ import {
   OVERPAID,
   type Refund,
   refundAmountBaseUnits,
-  refundDepositPayment,
   refundFundingOf,
 } from '../../domain/refund.ts';
 import { plainText } from '../../domain/text.ts';
@@ -17,7 +16,7 @@ import { KEY_PATTERN } from '../createPaymentOnce.ts';
 import { isPaymentId } from '../getPaymentStatus.ts';
 import type { Clock } from '../ports.ts';
 import type { RefundRecord, RefundStore } from './ports.ts';
-import { checkRefundAddress, type RefundAddressDeps } from './refundAddress.ts';
+import { checkRefundAddress, type RefundAddressDeps, refundDeposit } from './refundAddress.ts';
 import { insertRefundEvent } from './refundEvents.ts';
 
 export interface CreateRefundDeps extends RefundAddressDeps {
@@ -107,19 +106,7 @@ export async function createRefund(
       updatedAt: now,
     };
     await t.insertRefund(refund, idempotency);
-    const deposit = address
-      ? refundDepositPayment(
-          refund,
-          address,
-          planner.plan({
-            paymentId: refund.id,
-            merchantWallet: address,
-            commissionBps: 0,
-            treasury: address,
-          }),
-          now,
-        )
-      : undefined;
+    const deposit = address ? refundDeposit(planner, refund, address, now) : undefined;
     if (deposit) await t.insertDeposit(deposit);
     const record = { refund, deposit };
     await insertRefundEvent(t, 'refund.created', record, refund.announcedStatus, now);

@@ -1,8 +1,13 @@
 import type { KeyMode } from '../../domain/credentials.ts';
-import { ValidationError } from '../../domain/errors.ts';
-import { parseRefundAddress } from '../../domain/refund.ts';
+import type { Payment } from '../../domain/payment.ts';
+import {
+  parseRefundAddress,
+  type Refund,
+  RefundAddressError,
+  refundDepositPayment,
+} from '../../domain/refund.ts';
 import { depositPlannerFor } from '../createPayment.ts';
-import type { DepositPlanners } from '../ports.ts';
+import type { DepositPlanner, DepositPlanners } from '../ports.ts';
 import type { RefundStore } from './ports.ts';
 
 export interface RefundAddressDeps {
@@ -24,8 +29,30 @@ export async function checkRefundAddress(
   const address = parseRefundAddress(field, input);
   const planner = depositPlannerFor(deps.deposits, mode);
   if (planner.contracts.some((contract) => contract.toLowerCase() === address.toLowerCase()))
-    throw new ValidationError(field, "is one of the payment network's contracts, not a wallet");
+    throw new RefundAddressError(
+      field,
+      'service_contract',
+      "is one of the payment network's contracts, not a wallet",
+    );
   if (await deps.refunds.isDepositAddress(planner.chainId, address))
-    throw new ValidationError(field, 'is a payment deposit address, not the wallet the refund should reach');
+    throw new RefundAddressError(
+      field,
+      'deposit_address',
+      'is a payment deposit address, not the wallet the refund should reach',
+    );
   return address;
+}
+
+/**
+ * The refund's deposit row once its address is known: a forwarder whose merchant and treasury are both the
+ * customer's address, with no commission, committed to the refund's id — it can pay nobody else.
+ */
+export function refundDeposit(planner: DepositPlanner, refund: Refund, address: string, now: Date): Payment {
+  const deposit = planner.plan({
+    paymentId: refund.id,
+    merchantWallet: address,
+    commissionBps: 0,
+    treasury: address,
+  });
+  return refundDepositPayment(refund, address, deposit, now);
 }

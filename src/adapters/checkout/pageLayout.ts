@@ -1,0 +1,74 @@
+import { html, type SafeHtml } from './html.ts';
+import { LANGUAGES, type Language } from './language.ts';
+import { formatMoment, type MomentStyle } from './localeFormat.ts';
+import { LANGUAGE_NAMES, MESSAGES } from './messages.ts';
+
+/** The files every page of the checkout origin links, each with its content hash in the URL. */
+export interface PageAssets {
+  readonly stylesheet: string;
+  /** The payment page's script. */
+  readonly script: string;
+  /** The refund claim page's script. */
+  readonly refundScript: string;
+  readonly favicon: string;
+}
+
+/** The document around a page's body: language, title, icon, stylesheet, and the page's script if it has one. */
+export function layout(input: {
+  language: Language;
+  title: SafeHtml | string;
+  assets: PageAssets;
+  body: SafeHtml;
+  /** The script's URL; null for a page that needs none. */
+  script: string | null;
+}): string {
+  const script = input.script ? html`<script src="${input.script}" defer></script>` : null;
+  return html`<!doctype html>
+<html lang="${input.language}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow">
+<meta name="color-scheme" content="light">
+<title>${input.title}</title>
+<link rel="icon" href="${input.assets.favicon}" type="image/svg+xml">
+<link rel="stylesheet" href="${input.assets.stylesheet}">
+${script}
+</head>
+<body>
+${input.body}
+</body>
+</html>
+`.toString();
+}
+
+/** A moment the script rewrites in the customer's own time zone (the server writes UTC). */
+export function moment(date: Date, language: Language, style: MomentStyle): SafeHtml {
+  return html`<time datetime="${date.toISOString()}" data-moment="${style}">${formatMoment(date, language, style)}</time>`;
+}
+
+export function languageSwitcher(current: Language): SafeHtml {
+  const links = LANGUAGES.map((language) =>
+    language === current
+      ? html`<li><span aria-current="true">${LANGUAGE_NAMES[language]}</span></li>`
+      : html`<li><a href="?lang=${language}" hreflang="${language}" lang="${language}">${LANGUAGE_NAMES[language]}</a></li>`,
+  );
+  return html`<nav class="languages" aria-label="${MESSAGES[current].language}"><ul>${links}</ul></nav>`;
+}
+
+export function hiddenAttr(isHidden: boolean): SafeHtml | null {
+  return isHidden ? html` hidden` : null;
+}
+
+/** A page that only says something: a title and a sentence (404, 500, a refund not found). */
+export function messagePage(language: Language, assets: PageAssets, title: string, text: string): string {
+  const body = html`<main class="card">
+<section class="stage end" aria-labelledby="title">
+  <svg class="badge muted" viewBox="0 0 48 48" width="64" height="64" aria-hidden="true" focusable="false"><circle cx="24" cy="24" r="22"/><path d="M17 17l14 14M31 17L17 31"/></svg>
+  <h1 id="title">${title}</h1>
+  <p>${text}</p>
+</section>
+<footer>${languageSwitcher(language)}</footer>
+</main>`;
+  return layout({ language, title, assets, body, script: null });
+}
