@@ -2,8 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { depositPlanner } from '../src/adapters/chain/depositPlanner.ts';
+import { buildCheckoutApp } from '../src/adapters/checkout/buildCheckoutApp.ts';
 import { buildApp } from '../src/adapters/http/buildApp.ts';
 import { createWebhookSender } from '../src/adapters/outbound/webhookSender.ts';
+import { memoryBucketStore } from '../src/adapters/rateLimit/memoryBucketStore.ts';
 import { marketRates } from '../src/adapters/rates/marketRates.ts';
 import { staticSource } from '../src/adapters/rates/static.ts';
 import { createMerchant } from '../src/app/merchants/merchantAdmin.ts';
@@ -22,6 +24,8 @@ type Body = Record<string, any>;
 
 const CLAIM_TTL_MS = 7 * 24 * 60 * 60_000;
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
+/** An address given code on anvil: a contract that is not one of ours (a smart-contract wallet, say). */
+const CONTRACT_WALLET = '0x00000000000000000000000000000000c0ffee02' as Address;
 
 /**
  * Refunds end to end (issue "Refunds and overpayments"): the merchant API over a real app, the customer paying
@@ -39,6 +43,8 @@ describe.each(dialects)('refunds on %s', (dialect) => {
   let refundWallet: Address;
   let otherWallet: Address;
   let claimDeps: Parameters<typeof claimRefund>[0];
+  /** The checkout, serving the claim pages. */
+  let checkout: FastifyInstance;
 
   beforeAll(async () => {
     h = await startChainHarness(dialect);
@@ -75,6 +81,21 @@ describe.each(dialects)('refunds on %s', (dialect) => {
       }),
     };
     claimDeps = { refunds: h.stores.refunds, clock: h.clock, deposits };
+    await h.anvil.testClient.setCode({ address: CONTRACT_WALLET, bytecode: '0x6000' });
+    checkout = await buildCheckoutApp({
+      ...h.stores,
+      clock: h.clock,
+      logger,
+      network: { name: 'Sandbox', chainId: h.anvil.chain.id, explorerUrl: '' },
+      refundClaims: {
+        claim: claimDeps,
+        async isContract(_chainId, address) {
+          const code = await h.anvil.publicClient.getCode({ address: address as Address });
+          return code !== undefined && code !== '0x';
+        },
+        buckets: memoryBucketStore(),
+      },
+    });
     app = await buildApp({
       ...h.stores,
       deposits,
@@ -94,6 +115,7 @@ describe.each(dialects)('refunds on %s', (dialect) => {
   });
 
   afterAll(async () => {
+    await checkout?.close();
     await app?.close();
     await receiver?.stop();
     await h?.close();
@@ -116,6 +138,23 @@ describe.each(dialects)('refunds on %s', (dialect) => {
       ...(body === undefined ? {} : { payload: typeof body === 'string' ? body : JSON.stringify(body) }),
     });
     return { status: response.statusCode, body: response.json() as Body };
+  };
+  /** A request to the claim page's routes on the checkout (no API key: the customer's browser). */
+  const claimPage = async (
+    method: 'GET' | 'POST',
+    url: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ) => {
+    const response = await checkout.inject({
+      method,
+      url,
+      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      ...(body === undefined ? {} : { payload: typeof body === 'string' ? body : JSON.stringify(body) }),
+    });
+    const text = response.body;
+    const json = response.headers['content-type']?.toString().startsWith('application/json');
+    return { status: response.statusCode, body: (json ? JSON.parse(text) : {}) as Body, text };
   };
   const refund = (body: unknown, headers?: Record<string, string>) =>
     call('POST', '/payments/api/refunds/', body, headers);
@@ -225,40 +264,76 @@ describe.each(dialects)('refunds on %s', (dialect) => {
     expect(rest.body.next_cursor).toBeNull();
   });
 
-  it('the customer claims with an address (checked), is paid exactly; a used claim says so', async () => {
+  it('the customer claims on the claim page (address checked, contracts warned), is paid exactly; a used claim says so', async () => {
     const paymentId = await paidPayment('10.00', 10_000_000n);
     const created = await refund({ payment_id: paymentId, amount: '4.00' });
     const refundId = created.body.refund_id as string;
+    const page = await claimPage('GET', `/refunds/${refundId}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Where should your refund go?');
+    expect((await claimPage('GET', `/refunds/${refundId}/funding.svg`)).status).toBe(404);
     // The checksummed address with one letter's case flipped: a typo the checksum catches.
     const letter = otherWallet.slice(2).search(/[a-fA-F]/) + 2;
     const flipped = otherWallet[letter]!;
     const mixed = `${otherWallet.slice(0, letter)}${flipped === flipped.toLowerCase() ? flipped.toUpperCase() : flipped.toLowerCase()}${otherWallet.slice(letter + 1)}`;
-    const bad = [
-      'not an address',
-      '0x0000000000000000000000000000000000000000',
-      h.usdc,
-      h.factory,
-      (
-        await getRefund(
-          (
-            await refund({ payment_id: paymentId, amount: '1', address: otherWallet })
-          ).body.refund_id,
-        )
-      ).deposit_address,
+    const paymentDeposit = (
+      await getRefund(
+        (
+          await refund({ payment_id: paymentId, amount: '1', address: otherWallet })
+        ).body.refund_id,
+      )
+    ).deposit_address as string;
+    const bad: [string, string][] = [
+      ['not an address', 'format'],
+      [mixed, 'checksum'],
+      ['0x0000000000000000000000000000000000000000', 'zero'],
+      [h.usdc, 'service_contract'],
+      [h.factory, 'service_contract'],
+      [paymentDeposit, 'deposit_address'],
     ];
-    for (const address of bad)
-      await expect(claimRefund(claimDeps, refundId, address)).rejects.toMatchObject({
-        code: 'VALIDATION_ERROR',
-      });
-    await expect(claimRefund(claimDeps, refundId, mixed)).rejects.toMatchObject({
-      code: 'VALIDATION_ERROR',
-      message: expect.stringContaining('checksum'),
+    for (const [address, problem] of bad) {
+      // A customer's pace (the page limits attempts per refund and per client; the next test hits that limit).
+      h.clock.advance(60_000);
+      const checked = await claimPage('POST', `/refunds/${refundId}/check`, { address });
+      expect(checked).toMatchObject({ status: 200, body: { valid: false, problem } });
+      const claimed = await claimPage('POST', `/refunds/${refundId}/claim`, { address });
+      expect(claimed).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR', problem } });
+    }
+    // A contract is allowed, with a warning the page shows first; an ordinary wallet is not one.
+    expect(await claimPage('POST', `/refunds/${refundId}/check`, { address: CONTRACT_WALLET })).toMatchObject(
+      {
+        status: 200,
+        body: { valid: true, contract: true },
+      },
+    );
+    expect(
+      await claimPage('POST', `/refunds/${refundId}/check`, { address: refundWallet.toLowerCase() }),
+    ).toEqual({
+      status: 200,
+      body: { valid: true, address: refundWallet, contract: false },
+      text: expect.any(String),
     });
+    expect((await h.stores.refunds.find(refundId))?.refund.address).toBeNull();
 
-    const claimed = await claimRefund(claimDeps, refundId, refundWallet);
-    expect(claimed.refund).toMatchObject({ address: refundWallet, addressSource: 'customer' });
-    await expect(claimRefund(claimDeps, refundId, otherWallet)).rejects.toMatchObject({
-      code: 'REFUND_ALREADY_CLAIMED',
+    h.clock.advance(60_000);
+    const claimed = await claimPage('POST', `/refunds/${refundId}/claim`, { address: refundWallet });
+    expect(claimed).toMatchObject({
+      status: 200,
+      body: {
+        refund_id: refundId,
+        status: 'awaiting_funds',
+        amount: '4.00',
+        address: refundWallet,
+        txid: null,
+      },
+    });
+    // Only what the page shows: nothing of the merchant's (payment, reason).
+    expect(Object.keys(claimed.body).sort()).toEqual(
+      ['address', 'amount', 'amount_sent', 'refund_id', 'status', 'tx_url', 'txid'].sort(),
+    );
+    expect(await claimPage('POST', `/refunds/${refundId}/claim`, { address: otherWallet })).toMatchObject({
+      status: 409,
+      body: { code: 'REFUND_ALREADY_CLAIMED' },
     });
     const view = await getRefund(refundId);
     expect(view).toMatchObject({
@@ -266,12 +341,72 @@ describe.each(dialects)('refunds on %s', (dialect) => {
       address: refundWallet,
       address_source: 'customer',
     });
+    const qr = await claimPage('GET', `/refunds/${refundId}/funding.svg`);
+    expect(qr.status).toBe(200);
+    expect(qr.text).toMatch(/^<svg/);
 
     const before = await h.balanceOf(refundWallet);
     await fund(view.deposit_address, 4_000_000n);
     await workerPasses();
     expect(await h.balanceOf(refundWallet)).toBe(before + 4_000_000n);
     expect((await getRefund(refundId)).status).toBe('refunded');
+    expect(await claimPage('GET', `/refunds/${refundId}/status.json`)).toMatchObject({
+      status: 200,
+      body: { status: 'refunded', amount_sent: '4.00', txid: (await getRefund(refundId)).txid },
+    });
+  });
+
+  it('the claim page answers bad requests with the error shape, never a 5xx', async () => {
+    const paymentId = await paidPayment('2.00', 2_000_000n);
+    const refundId = (await refund({ payment_id: paymentId, amount: '1.00' })).body.refund_id as string;
+    for (const path of ['check', 'claim']) {
+      const url = `/refunds/${refundId}/${path}`;
+      const cases: [unknown, Record<string, string>, number, string][] = [
+        [{}, {}, 400, 'VALIDATION_ERROR'],
+        [{ address: 42 }, {}, 400, 'VALIDATION_ERROR'],
+        ['null', {}, 400, 'VALIDATION_ERROR'],
+        ['{"address":', {}, 400, 'VALIDATION_ERROR'],
+        [`{"address":"${'a'.repeat(2_000)}"}`, {}, 413, 'VALIDATION_ERROR'],
+        [
+          'address=0x1',
+          { 'content-type': 'application/x-www-form-urlencoded' },
+          415,
+          'UNSUPPORTED_MEDIA_TYPE',
+        ],
+        ['0x1', { 'content-type': 'text/plain' }, 415, 'UNSUPPORTED_MEDIA_TYPE'],
+      ];
+      for (const [body, headers, status, code] of cases) {
+        h.clock.advance(60_000);
+        const answer = await claimPage('POST', url, body, headers);
+        expect(answer, `${path} ${JSON.stringify(body).slice(0, 40)}`).toMatchObject({
+          status,
+          body: { code, error: expect.any(String) },
+        });
+      }
+      for (const id of [UNKNOWN_ID, 'not-an-id'])
+        expect(await claimPage('POST', `/refunds/${id}/${path}`, { address: refundWallet })).toMatchObject({
+          status: 404,
+          body: { code: 'NOT_FOUND' },
+        });
+    }
+    expect((await claimPage('GET', `/refunds/${UNKNOWN_ID}/status.json`)).status).toBe(404);
+    expect((await claimPage('GET', `/refunds/${UNKNOWN_ID}`)).text).toContain('Refund not found');
+    // Someone trying address after address is slowed down, per refund: 429 with when to come back.
+    h.clock.advance(10 * 60_000);
+    const answers = [];
+    for (let i = 0; i < 11; i++)
+      answers.push(await claimPage('POST', `/refunds/${refundId}/check`, { address: refundWallet }));
+    expect(answers.slice(0, 10).map((a) => a.status)).toEqual(Array(10).fill(200));
+    expect(answers[10]).toMatchObject({ status: 429, body: { code: 'RATE_LIMITED' } });
+
+    // A canceled refund's claim is closed.
+    h.clock.advance(10 * 60_000);
+    await call('POST', `/payments/api/refunds/${refundId}/cancel/`);
+    expect(await claimPage('POST', `/refunds/${refundId}/claim`, { address: refundWallet })).toMatchObject({
+      status: 409,
+      body: { code: 'REFUND_CLOSED' },
+    });
+    expect((await h.stores.refunds.find(refundId))?.refund.address).toBeNull();
   });
 
   it('an overfunded refund sends everything to the customer and reports what was funded', async () => {
