@@ -14,6 +14,7 @@ import { claimRefund } from '../src/app/refunds/claimRefund.ts';
 import { dispatchWebhooks } from '../src/app/webhooks/dispatchWebhooks.ts';
 import { loadConfig } from '../src/config.ts';
 import { type ChainHarness, ROLES, startChainHarness } from './helpers/chainHarness.ts';
+import { runCli } from './helpers/cli.ts';
 import { dialects } from './helpers/database.ts';
 import { capturingLogger } from './helpers/logCapture.ts';
 import { refundWorkerPasses } from './helpers/refundWorker.ts';
@@ -24,6 +25,7 @@ type Body = Record<string, any>;
 
 const CLAIM_TTL_MS = 7 * 24 * 60 * 60_000;
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
+const ADMIN_TOKEN = 'refunds-admin-token-0123456789abcdef';
 /** An address given code on anvil: a contract that is not one of ours (a smart-contract wallet, say). */
 const CONTRACT_WALLET = '0x00000000000000000000000000000000c0ffee02' as Address;
 
@@ -36,6 +38,7 @@ describe.each(dialects)('refunds on %s', (dialect) => {
   let h: ChainHarness;
   let app: FastifyInstance;
   let apiKey: string;
+  let merchantId: string;
   let webhookSecret: string;
   let receiver: WebhookReceiver;
   const { logger } = capturingLogger();
@@ -61,6 +64,7 @@ describe.each(dialects)('refunds on %s', (dialect) => {
       },
     );
     apiKey = created.apiKey;
+    merchantId = created.merchant.id;
     webhookSecret = created.merchant.webhookSecret;
     const config = loadConfig({
       PAYLINK_DATABASE_URL: h.database.url,
@@ -71,6 +75,7 @@ describe.each(dialects)('refunds on %s', (dialect) => {
       PAYLINK_RATE_LIMIT: 'off',
       PAYLINK_RATE_LIMIT_IP: 'off',
       PAYLINK_REFUND_CLAIM_TTL: `${CLAIM_TTL_MS}`,
+      PAYLINK_ADMIN_TOKEN: ADMIN_TOKEN,
     });
     const deposits = {
       live: depositPlanner({
@@ -550,5 +555,99 @@ describe.each(dialects)('refunds on %s', (dialect) => {
       expect(refundIds.has(body.payment_id)).toBe(false);
     const paid = bodies.find((b) => b.event === 'payment.paid' && b.amount_overpaid === '10.00');
     expect(paid).toBeDefined();
+  });
+
+  it('administrators list refunds by merchant and by payment, and show one, in the API and the CLI', async () => {
+    const paymentId = await paidPayment('9.00', 9_000_000n);
+    const first = (await refund({ payment_id: paymentId, amount: '2.00' })).body.refund_id as string;
+    h.clock.advance(1_000);
+    const second = (await refund({ payment_id: paymentId, amount: '3.00', address: refundWallet })).body
+      .refund_id as string;
+    const admin = async (url: string, token = ADMIN_TOKEN) => {
+      const response = await app.inject({
+        method: 'GET',
+        url,
+        headers: { authorization: `Bearer ${token}` },
+      });
+      return { status: response.statusCode, body: response.json() as Body };
+    };
+
+    const byPayment = await admin(`/admin/api/refunds/?payment_id=${paymentId}`);
+    expect(byPayment.status).toBe(200);
+    expect(byPayment.body.refunds.map((r: Body) => [r.refund_id, r.status, r.merchant_id])).toEqual([
+      [second, 'awaiting_funds', merchantId],
+      [first, 'awaiting_address', merchantId],
+    ]);
+    const byMerchant = await admin(`/admin/api/refunds/?merchant_id=${merchantId}&limit=1`);
+    expect(byMerchant.body.refunds.map((r: Body) => r.refund_id)).toEqual([second]);
+    const next = await admin(
+      `/admin/api/refunds/?merchant_id=${merchantId}&limit=100&cursor=${byMerchant.body.next_cursor}`,
+    );
+    expect(next.body.refunds[0].refund_id).toBe(first);
+    // Every refund of the merchant's live mode, none twice, none of another mode.
+    expect(new Set(next.body.refunds.map((r: Body) => r.refund_id)).size).toBe(next.body.refunds.length);
+    expect((await admin(`/admin/api/refunds/?merchant_id=${merchantId}&mode=test`)).body.refunds).toEqual([]);
+    expect(await admin(`/admin/api/refunds/${second}/`)).toMatchObject({
+      status: 200,
+      body: {
+        refund_id: second,
+        merchant_id: merchantId,
+        amount: '3.00',
+        deposit_address: expect.any(String),
+      },
+    });
+    for (const [url, status, code] of [
+      ['/admin/api/refunds/', 400, 'VALIDATION_ERROR'],
+      [`/admin/api/refunds/?merchant_id=${merchantId}&mode=prod`, 400, 'VALIDATION_ERROR'],
+      [`/admin/api/refunds/?merchant_id=${merchantId}&limit=0`, 400, 'VALIDATION_ERROR'],
+      [`/admin/api/refunds/?payment_id=${UNKNOWN_ID}`, 404, 'NOT_FOUND'],
+      [`/admin/api/refunds/?payment_id=${paymentId}&merchant_id=someone-else`, 404, 'NOT_FOUND'],
+      ['/admin/api/refunds/?merchant_id=nobody', 404, 'NOT_FOUND'],
+      [`/admin/api/refunds/${UNKNOWN_ID}/`, 404, 'NOT_FOUND'],
+      ['/admin/api/refunds/nope/', 404, 'NOT_FOUND'],
+    ] as const)
+      expect(await admin(url), url).toMatchObject({ status, body: { code } });
+    expect((await admin(`/admin/api/refunds/${second}/`, 'wrong-token')).status).toBe(401);
+    // A merchant's key is no admin token.
+    const asMerchant = await app.inject({
+      method: 'GET',
+      url: `/admin/api/refunds/${second}/`,
+      headers: { 'x-api-key': apiKey },
+    });
+    expect(asMerchant.statusCode).toBe(401);
+
+    const env = {
+      PAYLINK_DATABASE_URL: h.database.url,
+      PAYLINK_NETWORK: 'polygon',
+      PAYLINK_CHECKOUT_URL: 'https://pay.example.test',
+    };
+    const listed = await runCli(['refunds', 'list', '--payment', paymentId], env);
+    expect(listed).toMatchObject({ code: 0, stderr: '' });
+    const lines = listed.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^${second}\\s+awaiting_funds\\s+3\\.00 USDC\\s+payment ${paymentId}\\s+fund 3\\.00 USDC to 0x[0-9a-fA-F]{40}$`,
+      ),
+    );
+    expect(lines[1]).toBe(
+      `${first}  awaiting_address          2.00 USDC  payment ${paymentId}  claim https://pay.example.test/refunds/${first}`,
+    );
+    const json = await runCli(['refunds', 'list', '--merchant', merchantId, '--limit', '2', '--json'], env);
+    expect(JSON.parse(json.stdout).refunds.map((r: Body) => r.refund_id)).toEqual([second, first]);
+    const shown = await runCli(['refunds', 'show', second], env);
+    expect(JSON.parse(shown.stdout)).toMatchObject({
+      refund_id: second,
+      merchant_id: merchantId,
+      status: 'awaiting_funds',
+    });
+    expect(await runCli(['refunds', 'show', UNKNOWN_ID], env)).toMatchObject({
+      code: 2,
+      stderr: 'error: Refund not found\n',
+    });
+    expect(await runCli(['refunds', 'list'], env)).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('merchant_id'),
+    });
   });
 });

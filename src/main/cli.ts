@@ -25,6 +25,7 @@ import { PaylinkError } from '../domain/errors.ts';
 import type { Merchant } from '../domain/merchant.ts';
 import { registerChainCommands } from './commands/chain.ts';
 import { registerPaymentCommands } from './commands/payments.ts';
+import { registerRefundCommands } from './commands/refunds.ts';
 import { registerSettlementCommands } from './commands/settlements.ts';
 import { registerWebhookCommands } from './commands/webhooks.ts';
 import { createLogger } from './logger.ts';
@@ -257,6 +258,7 @@ export function buildCli(config: () => Config): Command {
 
   registerChainCommands(program, config);
   registerPaymentCommands(program, config);
+  registerRefundCommands(program, config);
   registerSettlementCommands(program, config);
   registerWebhookCommands(program, config);
   return program;

@@ -37,6 +37,7 @@ import { registerLosslessJsonParser } from './losslessJson.ts';
 import { fastifyTrustProxy, registerPlatform } from './platform.ts';
 import { OneLinePerRequest } from './requestLog.ts';
 import { adminApi } from './routes/adminApi.ts';
+import { adminRefundsApi } from './routes/adminRefundsApi.ts';
 import { adminWebhooksApi } from './routes/adminWebhooksApi.ts';
 import { merchantApi } from './routes/merchantApi.ts';
 import { merchantWebhooksApi } from './routes/merchantWebhooksApi.ts';
@@ -162,6 +163,8 @@ export async function buildApp(appDeps: ApiDeps): Promise<FastifyInstance> {
   if (deps.config.adminToken) {
     await app.register(adminApi(deps, deps.config.adminToken));
     await app.register(adminWebhooksApi(deps, deps.config.adminToken));
+    if (deps.refunds)
+      await app.register(adminRefundsApi({ ...deps, refunds: deps.refunds }, deps.config.adminToken));
   }
   return app;
 }

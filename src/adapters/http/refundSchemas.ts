@@ -88,3 +88,18 @@ export const RefundList = z
     next_cursor: z.string().nullable(),
   })
   .meta({ id: 'RefundList' });
+
+/** A refund as an administrator sees it: the merchant's view, with whose it is. */
+export const AdminRefund = RefundResponse.extend({ merchant_id: z.string() }).meta({ id: 'AdminRefund' });
+
+export const AdminListRefundsQuery = ListRefundsQuery.extend({
+  merchant_id: z.string({ error: 'must be a string' }).max(64).optional(),
+  mode: z.enum(['live', 'test'], { error: 'must be live or test' }).optional(),
+});
+
+export const AdminRefundList = z
+  .object({
+    refunds: z.array(AdminRefund).meta({ description: 'Newest first' }),
+    next_cursor: z.string().nullable(),
+  })
+  .meta({ id: 'AdminRefundList' });

@@ -1,7 +1,8 @@
 import type { KeyMode } from '../../domain/credentials.ts';
-import { PaylinkError } from '../../domain/errors.ts';
-import { isPaymentId } from '../getPaymentStatus.ts';
+import { PaylinkError, ValidationError } from '../../domain/errors.ts';
+import { isPaymentId, PaymentNotFoundError } from '../getPaymentStatus.ts';
 import { decodeCursor, encodeCursor } from '../listPayments.ts';
+import type { MerchantStore, PaymentStore } from '../ports.ts';
 import type { RefundRecord, RefundStore } from './ports.ts';
 
 /** One of the merchant's refunds; unknown, malformed and other merchants' or modes' ids are the same 404. */
@@ -51,4 +52,46 @@ export async function listRefunds(
     records: page,
     nextCursor: more && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }, fingerprint) : null,
   };
+}
+
+/**
+ * Refunds for an administrator: of one payment (any merchant's), or of one merchant in one mode; newest first,
+ * with the same cursors. An unknown payment or merchant is a 404, as is a payment of another merchant than named.
+ */
+export async function listRefundsAsAdmin(
+  deps: {
+    readonly refunds: RefundStore;
+    readonly payments: Pick<PaymentStore, 'findById'>;
+    readonly merchants: Pick<MerchantStore, 'find'>;
+  },
+  input: {
+    readonly merchantId?: string | undefined;
+    readonly paymentId?: string | undefined;
+    readonly mode?: KeyMode | undefined;
+    readonly limit: number;
+    readonly cursor?: string | undefined;
+  },
+): Promise<{ records: RefundRecord[]; nextCursor: string | null }> {
+  const paymentId = input.paymentId?.trim().toLowerCase();
+  if (paymentId) {
+    const payment = isPaymentId(paymentId) ? await deps.payments.findById(paymentId) : undefined;
+    if (!payment || (input.merchantId !== undefined && payment.merchantId !== input.merchantId.trim()))
+      throw new PaymentNotFoundError();
+    return listRefunds(deps, payment.merchantId, payment.mode, { ...input, paymentId });
+  }
+  const merchantId = input.merchantId?.trim();
+  if (!merchantId)
+    throw new ValidationError('merchant_id', 'give merchant_id or payment_id: whose refunds to list');
+  if (!(await deps.merchants.find(merchantId))) throw new PaylinkError('NOT_FOUND', 'Merchant not found');
+  return listRefunds(deps, merchantId, input.mode ?? 'live', { ...input, paymentId: undefined });
+}
+
+/** Any refund, by id, for an administrator. */
+export async function getRefundAsAdmin(
+  deps: { readonly refunds: RefundStore },
+  refundId: string,
+): Promise<RefundRecord> {
+  const record = isPaymentId(refundId) ? await deps.refunds.find(refundId.toLowerCase()) : undefined;
+  if (!record) throw new PaylinkError('NOT_FOUND', 'Refund not found');
+  return record;
 }
