@@ -197,6 +197,44 @@ describe('the sandbox, as a newcomer runs it (npm start + paylink sandbox pay)',
     expect(await chainClient.getBalance({ address: customer.address })).toBe(0n);
   });
 
+  it('refunds in the sandbox: the customer claims on the claim page, `paylink sandbox pay <refund_id>` funds it', async () => {
+    const call = (path: string, body?: unknown) =>
+      fetch(`${baseUrl}${path}`, {
+        method: body ? 'POST' : 'GET',
+        headers: { 'x-api-key': apiKey, ...(body ? { 'content-type': 'application/json' } : {}) },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, string> }));
+    const created = await call('/payments/api/create/', { amount: '3.00', currency: 'USDC' });
+    const id = created.body.payment_id!;
+    await runCli(['sandbox', 'pay', id], env);
+    await eventually(
+      () => call(`/payments/api/status/${id}/`),
+      (r) => r.body.status === 'paid',
+    );
+    const refund = await call('/payments/api/refunds/', { payment_id: id, amount: '1.25' });
+    expect(refund.status).toBe(201);
+    const refundId = refund.body.refund_id!;
+    expect(refund.body.claim_url).toBe(`${checkoutUrl}/refunds/${refundId}`);
+    // Not fundable before the customer gave an address: there is no deposit address yet.
+    expect((await runCli(['sandbox', 'pay', refundId], env)).code).toBe(2);
+
+    const customerWallet = '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65';
+    const claimed = await fetch(`${checkoutUrl}/refunds/${refundId}/claim`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ address: customerWallet }),
+    });
+    expect(claimed.status).toBe(200);
+    const funded = await runCli(['sandbox', 'pay', refundId], env);
+    expect(funded.stderr).toBe('');
+    expect(funded.stdout).toMatch(/^Sent 1\.25 USDC to 0x[0-9a-fA-F]{40}: 0x[0-9a-f]{64}/);
+    const done = await eventually(
+      () => call(`/payments/api/refunds/${refundId}/`),
+      (r) => r.body.status === 'refunded',
+    );
+    expect(done.body).toMatchObject({ status: 'refunded', address: customerWallet, amount_sent: '1.25' });
+  });
+
   it('refuses to pay an unknown payment', async () => {
     const result = await runCli(['sandbox', 'pay', '6f1c1f2e-8a4b-4c1e-9d3a-2b7e5f0a9c11'], env);
     expect(result.code).toBe(2);

@@ -56,7 +56,9 @@ export function registerChainCommands(program: Command, config: () => Config): v
     .command('sandbox')
     .description('sandbox helpers')
     .command('pay <payment_id>')
-    .description("send USDC to a payment's deposit address from the sandbox customer")
+    .description(
+      "send USDC to a payment's deposit address from the sandbox customer; given a refund id, fund the refund (the same account stands in for the merchant's wallet)",
+    )
     .option('--amount <usdc>', 'USDC to send (default: exactly the amount due)')
     .action(async (paymentId: string, options: { amount?: string }) => {
       const cfg = config();
@@ -65,10 +67,14 @@ export function registerChainCommands(program: Command, config: () => Config): v
       const database = openConfiguredDatabase(cfg);
       try {
         await migrateToLatest(database.db);
-        const payment = isPaymentId(paymentId)
-          ? await createStores(database).payments.findById(paymentId.toLowerCase())
+        const stores = createStores(database);
+        const id = paymentId.toLowerCase();
+        // A refund's deposit is a row of kind `refund`, which the payment reads leave out.
+        const payment = isPaymentId(id)
+          ? ((await stores.payments.findById(id)) ?? (await stores.refunds.find(id))?.deposit)
           : undefined;
-        if (!payment?.deposit) throw new PaylinkError('NOT_FOUND', 'Payment not found');
+        if (!payment?.deposit)
+          throw new PaylinkError('NOT_FOUND', 'Payment not found (nor a refund with an address)');
         const amount = options.amount === undefined ? payment.quote.usdcBaseUnits : parseUsdc(options.amount);
         if (amount === undefined || amount <= 0n)
           throw new ValidationError('amount', 'must be a positive USDC amount');
