@@ -414,6 +414,32 @@ describe.each(dialects)('refunds on %s', (dialect) => {
     expect((await h.stores.refunds.find(refundId))?.refund.address).toBeNull();
   });
 
+  it('a refund to a blacklisted address waits and says why, then goes out once the token lets it', async () => {
+    const paymentId = await paidPayment('6.00', 6_000_000n);
+    const blocked = h.anvil.addresses[6]!;
+    await h.control('blacklist', blocked);
+    try {
+      const created = await refund({ payment_id: paymentId, amount: '6.00', address: blocked });
+      expect(created.status).toBe(201);
+      await fund(created.body.deposit_address, 6_000_000n);
+      await workerPasses();
+      const waiting = await getRefund(created.body.refund_id);
+      expect(waiting).toMatchObject({ status: 'processing', amount_funded: '6.00', amount_sent: '0.00' });
+      expect(waiting.payout_delayed_reason).toContain('blacklisted');
+      expect(await h.balanceOf(created.body.deposit_address)).toBe(6_000_000n);
+
+      await h.control('unBlacklist', blocked);
+      // Past the settler's back-off: the next pass sends it.
+      h.clock.advance(2 * 60 * 60_000);
+      await workerPasses();
+      const sent = await getRefund(created.body.refund_id);
+      expect(sent).toMatchObject({ status: 'refunded', amount_sent: '6.00', payout_delayed_reason: null });
+      expect(await h.balanceOf(blocked)).toBe(6_000_000n);
+    } finally {
+      await h.control('unBlacklist', blocked);
+    }
+  });
+
   it('an overfunded refund sends everything to the customer and reports what was funded', async () => {
     const paymentId = await paidPayment('30.00', 30_000_000n);
     const created = await refund({ payment_id: paymentId, amount: '10', address: otherWallet });
