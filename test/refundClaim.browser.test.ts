@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import type { Address } from 'viem';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { holdsCode } from '../src/adapters/chain/contractCode.ts';
 import { depositPlanner } from '../src/adapters/chain/depositPlanner.ts';
 import { buildCheckoutApp } from '../src/adapters/checkout/buildCheckoutApp.ts';
 import { memoryBucketStore } from '../src/adapters/rateLimit/memoryBucketStore.ts';
@@ -57,10 +58,7 @@ beforeAll(async () => {
     pollIntervalMs: 200,
     refundClaims: {
       claim: { refunds: h.stores.refunds, deposits: { live: deposits }, clock: h.clock },
-      async isContract(_chainId, address) {
-        const code = await h.anvil.publicClient.getCode({ address: address as Address });
-        return code !== undefined && code !== '0x';
-      },
+      isContract: (_chainId, address) => holdsCode(h.anvil.publicClient, address),
       buckets: memoryBucketStore(),
     },
   });

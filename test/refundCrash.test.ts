@@ -172,6 +172,16 @@ describe.each(dialects)('a refund flush interrupted by SIGKILL on %s', { timeout
       (r) => r.body.status === 'paid',
     );
     expect(paid.body.status).toBe('paid');
+    // The payment's own payout goes first and must be final (a block at a time): the settler keeps one flush
+    // in flight, and the refund's must be the only one when the process is killed.
+    const settled = await eventually(
+      async () => {
+        await anvil.testClient.mine({ blocks: 1 });
+        return api('GET', `/payments/api/status/${payment.body.payment_id}/`);
+      },
+      (r) => r.body.payout_status === 'sent',
+    );
+    expect(settled.body.payout_status).toBe('sent');
 
     const refundWallet = anvil.addresses[7]!;
     const before = await balanceOf(refundWallet);

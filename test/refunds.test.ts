@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { holdsCode } from '../src/adapters/chain/contractCode.ts';
 import { depositPlanner } from '../src/adapters/chain/depositPlanner.ts';
 import { buildCheckoutApp } from '../src/adapters/checkout/buildCheckoutApp.ts';
 import { buildApp } from '../src/adapters/http/buildApp.ts';
@@ -94,10 +95,7 @@ describe.each(dialects)('refunds on %s', (dialect) => {
       network: { name: 'Sandbox', chainId: h.anvil.chain.id, explorerUrl: '' },
       refundClaims: {
         claim: claimDeps,
-        async isContract(_chainId, address) {
-          const code = await h.anvil.publicClient.getCode({ address: address as Address });
-          return code !== undefined && code !== '0x';
-        },
+        isContract: (_chainId, address) => holdsCode(h.anvil.publicClient, address),
         buckets: memoryBucketStore(),
       },
     });

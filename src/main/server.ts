@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { privateKeyToAccount } from 'viem/accounts';
 import { chainReader, createRpcClient } from '../adapters/chain/chainReader.ts';
+import { holdsCode } from '../adapters/chain/contractCode.ts';
 import { depositPlanner } from '../adapters/chain/depositPlanner.ts';
 import { authorizationChain } from '../adapters/chain/eip3009.ts';
 import { createTokenControls } from '../adapters/chain/tokenControls.ts';
@@ -259,8 +260,7 @@ function checkoutRefunds(
     async isContract(chainId, address) {
       const client = clients.get(chainId);
       if (!client) throw new Error(`no RPC client for chain ${chainId}`);
-      const code = await client.getCode({ address: address as `0x${string}` });
-      return code !== undefined && code !== '0x';
+      return holdsCode(client, address);
     },
     buckets: memoryBucketStore(),
   };

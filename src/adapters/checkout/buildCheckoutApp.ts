@@ -151,7 +151,8 @@ export async function buildCheckoutApp(deps: CheckoutDeps): Promise<FastifyInsta
   app.setErrorHandler((error, request, reply) => {
     const status = (error as { statusCode?: number }).statusCode;
     if (status !== undefined && status >= 400 && status < 500 && request.method === 'POST') {
-      // What is posted here (a gasless authorization, a refund address) comes from a script that reads the API's error shape.
+      // What is posted here (a gasless authorization, a refund address) comes from a script that reads the
+      // API's error shape.
       if (status === 415)
         return reply.status(415).send({ error: 'Send application/json', code: 'UNSUPPORTED_MEDIA_TYPE' });
       const tooLarge = status === 413;

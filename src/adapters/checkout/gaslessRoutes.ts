@@ -12,6 +12,7 @@ import {
   TRANSFER_AUTHORIZATION_TYPES,
   type TransferAuthorization,
 } from '../../domain/transferAuthorization.ts';
+import { refusedByRateLimits } from './pageRateLimit.ts';
 
 /** What the checkout needs to offer gasless payment; absent when the operator switched it off. */
 export interface CheckoutGasless {
@@ -87,16 +88,16 @@ export function registerGaslessRoutes(
   app.post<Params>('/pay/:id/authorization', { bodyLimit: 4_096 }, async (request, reply) => {
     const id = request.params.id.toLowerCase();
     if (!isPaymentId(id)) return fail(reply, new PaylinkError('NOT_FOUND', 'Payment not found'));
-    const now = deps.clock.now();
-    const [forPayment, forClient] = await Promise.all([
-      deps.gasless.buckets.take(`gasless:payment:${id}`, GASLESS_LIMITS.perPayment, now),
-      deps.gasless.buckets.take(`gasless:client:${request.ip}`, GASLESS_LIMITS.perClient, now),
-    ]);
-    if (!forPayment.allowed || !forClient.allowed) {
-      const retryAfterS = Math.ceil(Math.max(forPayment.retryAfterMs, forClient.retryAfterMs) / 1000);
-      reply.header('retry-after', String(retryAfterS));
-      return fail(reply, new PaylinkError('RATE_LIMITED', `Too many requests; retry after ${retryAfterS} s`));
-    }
+    const limited = await refusedByRateLimits(
+      deps.gasless.buckets,
+      [
+        [`gasless:payment:${id}`, GASLESS_LIMITS.perPayment],
+        [`gasless:client:${request.ip}`, GASLESS_LIMITS.perClient],
+      ],
+      deps.clock.now(),
+      reply,
+    );
+    if (limited) return fail(reply, limited);
     const parsed = parseAuthorization(request.body);
     if (parsed instanceof PaylinkError) return fail(reply, parsed);
     try {

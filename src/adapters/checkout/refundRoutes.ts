@@ -11,6 +11,7 @@ import type { BucketPolicy } from '../../domain/tokenBucket.ts';
 import type { CheckoutNetwork } from './checkoutView.ts';
 import type { Language } from './language.ts';
 import type { PageAssets } from './pageLayout.ts';
+import { refusedByRateLimits } from './pageRateLimit.ts';
 import { qrSvg } from './qrCode.ts';
 import { type RefundView, refundFundingLink, refundStatusJson, refundView } from './refundView.ts';
 import { renderRefundNotFoundPage, renderRefundPage } from './renderRefundPage.ts';
@@ -84,19 +85,16 @@ export function registerRefundRoutes(
     const address = (request.body as { address?: unknown } | null)?.address;
     if (!isPaymentId(id)) return void fail(reply, NOT_FOUND);
     if (typeof address !== 'string') return void fail(reply, new ValidationError('address', 'is required'));
-    const now = claim.clock.now();
-    const [perRefund, perClient] = await Promise.all([
-      deps.refunds.buckets.take(`claim:refund:${id}`, CLAIM_LIMITS.perRefund, now),
-      deps.refunds.buckets.take(`claim:client:${request.ip}`, CLAIM_LIMITS.perClient, now),
-    ]);
-    if (!perRefund.allowed || !perClient.allowed) {
-      const retryAfterS = Math.ceil(Math.max(perRefund.retryAfterMs, perClient.retryAfterMs) / 1000);
-      reply.header('retry-after', String(retryAfterS));
-      return void fail(
-        reply,
-        new PaylinkError('RATE_LIMITED', `Too many requests; retry after ${retryAfterS} s`),
-      );
-    }
+    const limited = await refusedByRateLimits(
+      deps.refunds.buckets,
+      [
+        [`claim:refund:${id}`, CLAIM_LIMITS.perRefund],
+        [`claim:client:${request.ip}`, CLAIM_LIMITS.perClient],
+      ],
+      claim.clock.now(),
+      reply,
+    );
+    if (limited) return void fail(reply, limited);
     return { id, address };
   };
   const answerErrors =
