@@ -13,10 +13,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { holdsCode } from '../src/adapters/chain/contractCode.ts';
 import { depositPlanner } from '../src/adapters/chain/depositPlanner.ts';
 import { buildCheckoutApp } from '../src/adapters/checkout/buildCheckoutApp.ts';
+import type { DialectName } from '../src/adapters/db/database.ts';
 import { memoryBucketStore } from '../src/adapters/rateLimit/memoryBucketStore.ts';
 import { cancelRefund } from '../src/app/refunds/cancelRefund.ts';
 import { createRefund } from '../src/app/refunds/createRefund.ts';
 import { type ChainHarness, ROLES, startChainHarness } from './helpers/chainHarness.ts';
+import { dialects } from './helpers/database.ts';
 import { capturingLogger } from './helpers/logCapture.ts';
 import { refundWorkerPasses } from './helpers/refundWorker.ts';
 
@@ -42,7 +44,25 @@ let deposits: ReturnType<typeof depositPlanner>;
 
 beforeAll(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  h = await startChainHarness('sqlite');
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
+});
+
+afterEach(() => {
+  const errors = pageErrors;
+  pageErrors = [];
+  expect(errors).toEqual([]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** A chain, a database of the dialect and the checkout serving claim pages, for one describe block. */
+async function startClaimPages(dialect: DialectName): Promise<void> {
+  h = await startChainHarness(dialect);
   deposits = depositPlanner({
     chainId: h.anvil.chain.id,
     tokenAddress: h.usdc,
@@ -63,23 +83,12 @@ beforeAll(async () => {
     },
   });
   checkoutUrl = await checkout.listen({ host: '127.0.0.1', port: 0 });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-  });
-});
+}
 
-afterEach(() => {
-  const errors = pageErrors;
-  pageErrors = [];
-  expect(errors).toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
+async function stopClaimPages(): Promise<void> {
   await checkout?.close();
   await h?.close();
-});
+}
 
 /** A payment paid in full and final, then a refund of it without an address: the customer claims it. */
 async function refundToClaim(amount: string, paidBaseUnits: bigint): Promise<string> {
@@ -139,7 +148,10 @@ async function waitForStage(page: Page, stage: string): Promise<void> {
 const screenshot = (page: Page, name: string) =>
   page.screenshot({ path: `${SCREENSHOTS}/refund-${name}.png`, fullPage: true, animations: 'disabled' });
 
-describe('refund claim page in Chromium', () => {
+describe.each(dialects)('refund claim page in Chromium, on %s', (dialect) => {
+  beforeAll(() => startClaimPages(dialect));
+  afterAll(stopClaimPages);
+
   it('a typed address: a typo is caught, the right one claimed, the refund followed to "refunded" with its transaction', async () => {
     const refundId = await refundToClaim('12.00', 12_000_000n);
     const wallet = h.anvil.addresses[TYPED_WALLET]!;
