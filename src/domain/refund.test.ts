@@ -1,15 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { findCurrency } from './currencies.ts';
+import type { PaylinkError } from './errors.ts';
 import type { Payment } from './payment.ts';
 import { NO_PAYOUT_YET } from './payout.ts';
 import { quote } from './quote.ts';
 import {
   assertWithinReceived,
   cancelable,
+  countsAgainstPayment,
   deriveRefundStatus,
   NO_FUNDING,
   parseRefundAddress,
+  REFUND_STATUSES,
   type Refund,
+  type RefundAddressError,
   type RefundFunding,
   refundAmountBaseUnits,
   refundDepositPayment,
@@ -128,6 +132,8 @@ describe('refund status', () => {
     const deposit = payment('USDC', 10_000_000n, '1', 0n);
     expect(refundFundingOf(deposit).seenBaseUnits).toBe(false);
     expect(refundFundingOf({ ...deposit, status: 'processing' }).seenBaseUnits).toBe(true);
+    // Still `pending` as last stored, but something final already arrived: seen.
+    expect(refundFundingOf({ ...deposit, amountReceivedBaseUnits: 1n }).seenBaseUnits).toBe(true);
     expect(
       refundFundingOf({
         ...deposit,
@@ -145,7 +151,57 @@ describe('refund status', () => {
   });
 });
 
+describe('what counts against a payment', () => {
+  it('every refund but a canceled or an expired one', () => {
+    expect(REFUND_STATUSES.filter(countsAgainstPayment)).toEqual([
+      'awaiting_address',
+      'awaiting_funds',
+      'processing',
+      'refunded',
+    ]);
+  });
+});
+
 describe('refund amounts', () => {
+  it('reads its input trimmed, and names the field at fault', () => {
+    const eur = payment('EUR', 1_000n, '1.08', 20_000_000n);
+    expect(refundAmountBaseUnits(eur, { amount: ' 2.5 ' })).toBe(2_500_000n);
+    expect(refundAmountBaseUnits(eur, { amount: ' 1 ', currency: ' eur ' })).toBe(1_080_000n);
+    expect(refundAmountBaseUnits(eur, { amount: ' overpaid ', currency: ' Eur ' })).toBe(9_200_000n);
+    const fieldOf = (run: () => unknown) => {
+      try {
+        run();
+      } catch (error) {
+        return { field: (error as PaylinkError).field, message: (error as PaylinkError).message };
+      }
+      throw new Error('did not throw');
+    };
+    expect(fieldOf(() => refundAmountBaseUnits(eur, { amount: 'ten' }))).toEqual({
+      field: 'amount',
+      message: 'amount: must be a USDC amount with at most 6 decimals, or "overpaid"',
+    });
+    expect(fieldOf(() => refundAmountBaseUnits(eur, { amount: '0' }))).toEqual({
+      field: 'amount',
+      message: 'amount: must be greater than zero',
+    });
+    expect(fieldOf(() => refundAmountBaseUnits(eur, { amount: 'ten', currency: 'EUR' })).field).toBe(
+      'amount',
+    );
+    expect(fieldOf(() => refundAmountBaseUnits(eur, { amount: '1', currency: 'GBP' }))).toEqual({
+      field: 'currency',
+      message: 'currency: must be USDC or EUR',
+    });
+    expect(fieldOf(() => refundAmountBaseUnits(eur, { amount: 'overpaid', currency: 'GBP' }))).toEqual({
+      field: 'currency',
+      message: 'currency: must be USDC or EUR',
+    });
+    const exact = payment('USDC', 5_000_000n, '1', 5_000_000n);
+    expect(fieldOf(() => refundAmountBaseUnits(exact, { amount: 'overpaid' }))).toEqual({
+      field: 'amount',
+      message: 'The payment did not receive more than its price, or its refunds already cover what it did',
+    });
+  });
+
   it('takes USDC, or the payment currency at its locked rate rounded up to the cent', () => {
     const eur = payment('EUR', 1_000n, '1.08', 10_800_000n);
     expect(refundAmountBaseUnits(eur, { amount: '10.8' })).toBe(10_800_000n);
@@ -176,7 +232,16 @@ describe('refund amounts', () => {
       expect.objectContaining({ code: 'REFUND_EXCEEDS_PAYMENT' }),
     );
     expect(() => assertWithinReceived({ ...paid, amountReceivedBaseUnits: 0n }, 1n, [])).toThrow(
-      expect.objectContaining({ code: 'PAYMENT_NOT_REFUNDABLE' }),
+      expect.objectContaining({
+        code: 'PAYMENT_NOT_REFUNDABLE',
+        message: 'The payment has received nothing to refund',
+      }),
+    );
+    expect(() => assertWithinReceived(paid, 2_000_000n, [19_000_000n])).toThrow(
+      expect.objectContaining({
+        field: 'amount',
+        message: 'The refunds would exceed what the payment received: at most 1.00 USDC is left to refund',
+      }),
     );
   });
 });
@@ -194,6 +259,27 @@ describe('refund addresses', () => {
     expect(() => parseRefundAddress('address', CUSTOMER.slice(0, 41))).toThrow(/40 hex digits/);
     expect(() => parseRefundAddress('address', `${CUSTOMER}0`)).toThrow(/40 hex digits/);
     expect(() => parseRefundAddress('address', `0x${'0'.repeat(40)}`)).toThrow(/zero address/);
+    expect(() => parseRefundAddress('address', `ab${CUSTOMER}`)).toThrow(/40 hex digits/);
+  });
+
+  it("names each problem, for the claim page to say it in the customer's language", () => {
+    const problemOf = (input: string) => {
+      try {
+        parseRefundAddress('address', input);
+      } catch (error) {
+        return { problem: (error as RefundAddressError).problem, field: (error as RefundAddressError).field };
+      }
+      return undefined;
+    };
+    const typo = `${CUSTOMER.slice(0, 3)}${CUSTOMER[3] === 'F' ? 'f' : 'F'}${CUSTOMER.slice(4)}`;
+    expect(problemOf(typo)).toEqual({ problem: 'checksum', field: 'address' });
+    expect(problemOf('0x12')).toEqual({ problem: 'format', field: 'address' });
+    expect(problemOf(`0x${'0'.repeat(40)}`)).toEqual({ problem: 'zero', field: 'address' });
+    // Letters in one case only carry no checksum: accepted as they are, lower or upper.
+    expect(problemOf(`0x${'ab'.repeat(20)}`)).toBeUndefined();
+    expect(problemOf(`0x${'AB'.repeat(20)}`)).toBeUndefined();
+    // A checksum valid only when the 0x prefix is read case-insensitively is still refused.
+    expect(problemOf(`0X${CUSTOMER.slice(2)}`)).toEqual({ problem: 'format', field: 'address' });
   });
 });
 
@@ -206,7 +292,15 @@ describe('a refund deposit', () => {
       deposit.deposit!,
       NOW,
     );
-    expect(row).toMatchObject({ kind: 'refund', payoutAddress: CUSTOMER, underpaymentToleranceBps: 0 });
+    expect(row).toMatchObject({
+      kind: 'refund',
+      payoutAddress: CUSTOMER,
+      underpaymentToleranceBps: 0,
+      rateSource: 'refund',
+      status: 'pending',
+      announcedStatus: 'pending',
+      late: false,
+    });
     expect(row.quote).toMatchObject({
       usdcBaseUnits: 4_000_001n,
       commissionBaseUnits: 0n,
