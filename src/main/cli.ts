@@ -27,6 +27,7 @@ import { registerChainCommands } from './commands/chain.ts';
 import { registerPaymentCommands } from './commands/payments.ts';
 import { registerRefundCommands } from './commands/refunds.ts';
 import { registerSettlementCommands } from './commands/settlements.ts';
+import { registerUserCommands } from './commands/users.ts';
 import { registerWebhookCommands } from './commands/webhooks.ts';
 import { createLogger } from './logger.ts';
 import { readSandboxContracts } from './sandboxChain.ts';
@@ -259,6 +260,7 @@ export function buildCli(config: () => Config): Command {
   registerChainCommands(program, config);
   registerPaymentCommands(program, config);
   registerRefundCommands(program, config);
+  registerUserCommands(program, config);
   registerSettlementCommands(program, config);
   registerWebhookCommands(program, config);
   return program;

@@ -8,6 +8,7 @@ import { monitoringRepository } from '../adapters/db/monitoringRepository.ts';
 import { paymentRepository } from '../adapters/db/paymentRepository.ts';
 import { refundRepository } from '../adapters/db/refundRepository.ts';
 import { settlementRepository } from '../adapters/db/settlementRepository.ts';
+import { userRepository } from '../adapters/db/userRepository.ts';
 import { webhookRepository } from '../adapters/db/webhookRepository.ts';
 import { systemHostResolver } from '../adapters/outbound/hostResolver.ts';
 import { type ClosableWebhookSender, createWebhookSender } from '../adapters/outbound/webhookSender.ts';
@@ -49,6 +50,7 @@ export function createStores(handle: DatabaseHandle) {
     monitoring: monitoringRepository(handle.db),
     gaslessAuthorizations: gaslessRepository(handle),
     refunds: refundRepository(handle),
+    users: userRepository(handle.db),
   };
 }
 

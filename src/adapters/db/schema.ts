@@ -300,6 +300,39 @@ export interface IdempotencyKeysTable {
   expires_at: string;
 }
 
+export interface DashboardUsersTable {
+  id: string;
+  email: string;
+  /** 'operator' | 'merchant' */
+  role: string;
+  /** The merchant a merchant user belongs to; null for operators. */
+  merchant_id: string | null;
+  /** `scrypt$…` (passwordHash.ts); null until the person sets a password. */
+  password_hash: string | null;
+  /** 'active' | 'disabled' */
+  status: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DashboardPasswordLinksTable {
+  token_hash: string;
+  user_id: string;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
+}
+
+export interface DashboardSessionsTable {
+  token_hash: string;
+  user_id: string;
+  csrf_token: string;
+  created_at: string;
+  last_seen_at: string;
+  /** The absolute end, whatever the activity. */
+  expires_at: string;
+}
+
 export interface DatabaseSchema {
   merchants: MerchantsTable;
   api_keys: ApiKeysTable;
@@ -318,6 +351,9 @@ export interface DatabaseSchema {
   relayer_transactions: RelayerTransactionsTable;
   relayer_accounts: RelayerAccountsTable;
   gasless_authorizations: GaslessAuthorizationsTable;
+  dashboard_users: DashboardUsersTable;
+  dashboard_password_links: DashboardPasswordLinksTable;
+  dashboard_sessions: DashboardSessionsTable;
 }
 
 export type { Generated };

@@ -11,6 +11,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import type { ChainProbe } from '../../app/checkReadiness.ts';
+import type { PasswordHasher, UserStore } from '../../app/dashboard/ports.ts';
 import type {
   Clock,
   DepositPlanners,
@@ -29,7 +30,11 @@ import type { RefundStore } from '../../app/refunds/ports.ts';
 import type { TokenControlsByMode } from '../../app/tokenControls.ts';
 import type { Config } from '../../config.ts';
 import { cachedMerchantStore } from '../cache/cachedMerchantStore.ts';
+import { isCommonPassword } from '../crypto/commonPasswords.ts';
+import { scryptPasswords } from '../crypto/scryptPasswords.ts';
+import { dashboardRoutes } from '../dashboard/dashboardRoutes.ts';
 import type { Metrics } from '../metrics/metrics.ts';
+import { memoryBucketStore } from '../rateLimit/memoryBucketStore.ts';
 import { capConnectionsPerClient, connectionLimitOptions } from './connectionLimits.ts';
 import { frameworkErrorHandler, registerErrorHandling } from './errorHandler.ts';
 import { registerInputTextCheck } from './inputText.ts';
@@ -55,6 +60,10 @@ export interface ApiDeps {
   readonly idempotency: IdempotencyStore;
   /** Refunds and their deposit rows; absent: the refund endpoints are not served. */
   readonly refunds?: RefundStore | undefined;
+  /** Dashboard users and sessions; absent: the dashboard is not served. */
+  readonly users?: UserStore | undefined;
+  /** Password hashing for the dashboard (default scrypt at full cost; tests may pass a cheaper one). */
+  readonly passwords?: PasswordHasher | undefined;
   readonly rates: RateProvider;
   readonly webhooks: WebhookStore;
   /** Resolves webhook host names when they are saved, to refuse internal ones; without it only IP literals are. */
@@ -131,7 +140,7 @@ export async function buildApp(appDeps: ApiDeps): Promise<FastifyInstance> {
     reply.header('x-request-id', request.id);
     done();
   });
-  await registerPlatform(app, deps);
+  const buckets = await registerPlatform(app, deps);
 
   await app.register(swagger, {
     openapi: {
@@ -160,6 +169,27 @@ export async function buildApp(appDeps: ApiDeps): Promise<FastifyInstance> {
   await app.register(merchantWebhooksApi(deps));
   await app.register(paymentListApi(deps));
   if (deps.refunds) await app.register(refundApi({ ...deps, refunds: deps.refunds }));
+  if (deps.users) {
+    // Sign-in attempts are always limited, rate limiting of the API on or off.
+    let signInBuckets = buckets;
+    if (!signInBuckets) {
+      const owned = memoryBucketStore();
+      app.addHook('onClose', async () => owned.close());
+      signInBuckets = owned;
+    }
+    await app.register(
+      dashboardRoutes({
+        ...deps,
+        // Uncached: a merchant disabled is signed out at its next request, not after the auth cache's TTL.
+        merchants: appDeps.merchants,
+        users: deps.users,
+        passwords: deps.passwords ?? scryptPasswords(),
+        buckets: signInBuckets,
+        isCommonPassword,
+        baseUrl: deps.config.baseUrl,
+      }),
+    );
+  }
   if (deps.config.adminToken) {
     await app.register(adminApi(deps, deps.config.adminToken));
     await app.register(adminWebhooksApi(deps, deps.config.adminToken));

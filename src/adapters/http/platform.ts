@@ -14,9 +14,12 @@ import { healthApi } from './routes/healthApi.ts';
  * What the platform needs around the merchant API: the latency histogram and rate limits (root hooks, so they
  * see every route; registered before the routes), and /healthz, /readyz, /metrics. A rate-limit store or
  * metrics registry passed in deps is the caller's to close; one made here from the configuration is closed
- * with the app.
+ * with the app. Returns the rate-limit store, if any, for the other limits of the app (sign-in) to share.
  */
-export async function registerPlatform(app: FastifyInstance, deps: ApiDeps): Promise<void> {
+export async function registerPlatform(
+  app: FastifyInstance,
+  deps: ApiDeps,
+): Promise<RateLimitStore | undefined> {
   const metrics = deps.metrics ?? createMetrics();
   registerHttpMetrics(app, metrics);
 
@@ -62,6 +65,7 @@ export async function registerPlatform(app: FastifyInstance, deps: ApiDeps): Pro
       payoutPolicy: deps.config.payoutPolicy,
     }),
   );
+  return store;
 }
 
 /** PAYLINK_TRUST_PROXY as Fastify takes it: a hop count becomes "trust the nearest n hops". */

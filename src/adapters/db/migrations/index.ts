@@ -12,6 +12,7 @@ import * as hardening from './0012_hardening.ts';
 import * as acceptedTokens from './0013_accepted_tokens.ts';
 import * as gaslessAuthorizations from './0014_gasless_authorizations.ts';
 import * as refunds from './0015_refunds.ts';
+import * as dashboardUsers from './0016_dashboard_users.ts';
 
 /** Every migration, in order. Names sort lexically; a migration, once released, is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '0013_accepted_tokens': acceptedTokens,
   '0014_gasless_authorizations': gaslessAuthorizations,
   '0015_refunds': refunds,
+  '0016_dashboard_users': dashboardUsers,
 };

@@ -1,0 +1,255 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { PasswordHasher, UserStore } from '../../app/dashboard/ports.ts';
+import { type SignInDeps, sessionUser, setPassword, signIn, signOut } from '../../app/dashboard/signIn.ts';
+import { getPaymentStatus, PaymentNotFoundError } from '../../app/getPaymentStatus.ts';
+import { listPayments } from '../../app/listPayments.ts';
+import type { Clock, Ledger, MerchantStore, PaymentStore, RateLimitStore } from '../../app/ports.ts';
+import type { DashboardUser } from '../../domain/dashboardUser.ts';
+import { PaylinkError } from '../../domain/errors.ts';
+import { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from '../checkout/securityHeaders.ts';
+import {
+  type DashboardAssets,
+  renderLogin,
+  renderMerchants,
+  renderNotFound,
+  renderPayment,
+  renderPayments,
+  renderSetPassword,
+} from './renderDashboard.ts';
+
+export interface DashboardDeps {
+  readonly users: UserStore;
+  readonly merchants: MerchantStore;
+  readonly payments: PaymentStore;
+  readonly ledger: Ledger;
+  readonly passwords: PasswordHasher;
+  readonly buckets: RateLimitStore;
+  readonly clock: Clock;
+  readonly isCommonPassword: (password: string) => boolean;
+  /** The API's public URL (PAYLINK_BASE_URL): the origin the dashboard's forms are posted from. */
+  readonly baseUrl: string;
+}
+
+export const SESSION_COOKIE = 'paylink_session';
+const HTML = 'text/html; charset=utf-8';
+const PAGE_SIZE = 50;
+/** The checkout's policy, but forms post to this origin (the dashboard's forms do; the checkout has none). */
+const DASHBOARD_CSP = CONTENT_SECURITY_POLICY.replace("form-action 'none'", "form-action 'self'");
+
+function asset(name: string) {
+  const body = readFileSync(new URL(`./assets/${name}`, import.meta.url));
+  return { body, version: createHash('sha256').update(body).digest('hex').slice(0, 12) };
+}
+
+type FormRequest = FastifyRequest<{ Body: Record<string, string | undefined> }>;
+
+/**
+ * The dashboard (decision 0014) on the API origin, under `/dashboard/`: sign-in with a server-side session, the
+ * merchant's payments, an operator's merchants. Registered as its own plugin, so its form parser, cookies and
+ * headers stay here and the API keeps answering only JSON.
+ */
+export function dashboardRoutes(deps: DashboardDeps) {
+  const css = asset('dashboard.css');
+  const js = asset('dashboard.js');
+  const assets: DashboardAssets = {
+    stylesheet: `/dashboard/assets/dashboard.css?v=${css.version}`,
+    script: `/dashboard/assets/dashboard.js?v=${js.version}`,
+  };
+  const signInDeps: SignInDeps = deps;
+  const publicOrigin = new URL(deps.baseUrl).origin;
+  // Over plain http (the sandbox) the cookie cannot be `Secure`: browsers would drop it.
+  const secureCookies = publicOrigin.startsWith('https:');
+
+  return async (app: FastifyInstance) => {
+    // Pages, not API: kept out of the OpenAPI document.
+    app.addHook('onRoute', (route) => {
+      route.schema = { ...route.schema, hide: true };
+    });
+    await app.register(cookie);
+    await app.register(formbody, { bodyLimit: 4_096 });
+
+    app.addHook('onSend', async (_request, reply, payload) => {
+      reply.headers({
+        ...SECURITY_HEADERS,
+        'content-security-policy': DASHBOARD_CSP,
+        // `no-referrer` (the checkout's) makes browsers send `Origin: null` with a form post, and the origin
+        // check needs it: nothing leaves for another site either way.
+        'referrer-policy': 'same-origin',
+      });
+      if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+      return payload;
+    });
+
+    // Every state-changing request must come from a page of this origin (the public URL, or the host asked for
+    // when no proxy stands between): browsers send Origin on every POST, a form of another site's included, so a
+    // cross-site form is refused before anything else.
+    app.addHook('preHandler', async (request, reply) => {
+      if (request.method !== 'POST') return;
+      const origin = request.headers.origin;
+      if (
+        origin === undefined ||
+        (origin !== publicOrigin && origin !== `${request.protocol}://${request.headers.host}`)
+      )
+        return reply
+          .status(403)
+          .type(HTML)
+          .send(
+            renderLogin(assets, {
+              kind: 'error',
+              text: 'Refused: this form did not come from the dashboard.',
+            }),
+          );
+    });
+
+    const setCookie = (reply: FastifyReply, token: string, maxAgeS: number) =>
+      reply.setCookie(SESSION_COOKIE, token, {
+        path: '/dashboard',
+        httpOnly: true,
+        secure: secureCookies,
+        sameSite: 'lax',
+        maxAge: maxAgeS,
+      });
+
+    /** The signed-in user, or a redirect to the sign-in page (then undefined). */
+    const requireUser = async (request: FastifyRequest, reply: FastifyReply) => {
+      const signedIn = await sessionUser(deps, request.cookies[SESSION_COOKIE]);
+      if (!signedIn) {
+        reply.clearCookie(SESSION_COOKIE, { path: '/dashboard' }).redirect('/dashboard/login', 303);
+        return undefined;
+      }
+      return signedIn;
+    };
+
+    const csrfMatches = (expected: string, given: string | undefined) => {
+      const a = Buffer.from(expected);
+      const b = Buffer.from(given ?? '');
+      return a.length === b.length && timingSafeEqual(a, b);
+    };
+
+    for (const [path, file, type] of [
+      ['/dashboard/assets/dashboard.css', css, 'text/css; charset=utf-8'],
+      ['/dashboard/assets/dashboard.js', js, 'text/javascript; charset=utf-8'],
+    ] as const)
+      app.get(path, { logLevel: 'warn' }, async (_request, reply) =>
+        reply.type(type).header('cache-control', 'public, max-age=31536000, immutable').send(file.body),
+      );
+
+    app.get('/dashboard/login', async (request, reply) => {
+      const { password } = request.query as { password?: string };
+      reply.type(HTML);
+      return renderLogin(
+        assets,
+        password === 'set' ? { kind: 'notice', text: 'Your password is set. Sign in with it.' } : undefined,
+      );
+    });
+
+    app.post('/dashboard/login', async (request: FormRequest, reply) => {
+      reply.type(HTML);
+      try {
+        const { token } = await signIn(signInDeps, {
+          email: String(request.body?.email ?? ''),
+          password: String(request.body?.password ?? ''),
+          clientAddress: request.ip,
+        });
+        // A fresh token at every sign-in: whatever cookie the browser had before is worth nothing now.
+        setCookie(reply, token, Math.floor((12 * 60 * 60_000) / 1000));
+        return reply.redirect('/dashboard/', 303);
+      } catch (error) {
+        if (!(error instanceof PaylinkError)) throw error;
+        if (error.code === 'RATE_LIMITED') reply.header('retry-after', '60');
+        return reply.status(error.status).send(renderLogin(assets, { kind: 'error', text: error.message }));
+      }
+    });
+
+    app.get('/dashboard/set-password', async (_request, reply) =>
+      reply.type(HTML).send(renderSetPassword(assets)),
+    );
+
+    app.post('/dashboard/set-password', async (request: FormRequest, reply) => {
+      reply.type(HTML);
+      try {
+        await setPassword(
+          signInDeps,
+          String(request.body?.token ?? ''),
+          String(request.body?.password ?? ''),
+        );
+        return reply.redirect('/dashboard/login?password=set', 303);
+      } catch (error) {
+        if (!(error instanceof PaylinkError)) throw error;
+        // The token stays out of the page: a failed attempt needs the link again (or a new one).
+        return reply.status(error.status).send(renderSetPassword(assets, error.message));
+      }
+    });
+
+    app.post('/dashboard/logout', async (request: FormRequest, reply) => {
+      const token = request.cookies[SESSION_COOKIE];
+      const signedIn = await sessionUser(deps, token);
+      if (signedIn && !csrfMatches(signedIn.session.csrfToken, request.body?.csrf))
+        return reply
+          .status(403)
+          .type(HTML)
+          .send(renderNotFound(assets, signedIn.user, signedIn.session.csrfToken));
+      await signOut(deps, token);
+      return reply.clearCookie(SESSION_COOKIE, { path: '/dashboard' }).redirect('/dashboard/login', 303);
+    });
+
+    app.get('/dashboard', async (request, reply) => {
+      const signedIn = await requireUser(request, reply);
+      if (!signedIn) return reply;
+      const { user, session } = signedIn;
+      reply.type(HTML);
+      if (user.role === 'operator')
+        return renderMerchants({
+          assets,
+          user,
+          csrf: session.csrfToken,
+          merchants: await deps.merchants.list(200),
+        });
+      const merchantId = merchantOf(user);
+      const { cursor } = request.query as { cursor?: string };
+      try {
+        const page = await listPayments(deps, merchantId, { limit: PAGE_SIZE, cursor });
+        return renderPayments({
+          assets,
+          user,
+          csrf: session.csrfToken,
+          merchant: await deps.merchants.find(merchantId),
+          payments: page.payments,
+          nextCursor: page.nextCursor,
+        });
+      } catch (error) {
+        if (error instanceof PaylinkError && error.code === 'VALIDATION_ERROR')
+          return reply.redirect('/dashboard/', 303);
+        throw error;
+      }
+    });
+
+    app.get('/dashboard/payments/:id', async (request, reply) => {
+      const signedIn = await requireUser(request, reply);
+      if (!signedIn) return reply;
+      const { user, session } = signedIn;
+      reply.type(HTML);
+      const { id } = request.params as { id: string };
+      try {
+        // A merchant user reads its own merchant's payments only: another's is the same 404 as none.
+        if (user.role !== 'merchant') throw new PaymentNotFoundError();
+        const { payment, state } = await getPaymentStatus(deps, merchantOf(user), id);
+        const transfers = await deps.ledger.listTransfers(payment.id);
+        return renderPayment({ assets, user, csrf: session.csrfToken, payment, state, transfers });
+      } catch (error) {
+        if (error instanceof PaymentNotFoundError)
+          return reply.status(404).send(renderNotFound(assets, user, session.csrfToken));
+        throw error;
+      }
+    });
+  };
+}
+
+function merchantOf(user: DashboardUser): string {
+  if (user.merchantId === null) throw new Error('a merchant user without a merchant');
+  return user.merchantId;
+}

@@ -1,0 +1,153 @@
+import type { Selectable } from 'kysely';
+import type { DashboardSession, UserStore } from '../../app/dashboard/ports.ts';
+import type { DashboardUser } from '../../domain/dashboardUser.ts';
+import { PaylinkError } from '../../domain/errors.ts';
+import type { Db } from './database.ts';
+import type { DashboardSessionsTable, DashboardUsersTable } from './schema.ts';
+import { isUniqueViolation } from './uniqueViolation.ts';
+
+function toUser(row: Selectable<DashboardUsersTable>): DashboardUser {
+  return {
+    id: row.id,
+    email: row.email,
+    role: row.role as DashboardUser['role'],
+    merchantId: row.merchant_id,
+    passwordHash: row.password_hash,
+    status: row.status as DashboardUser['status'],
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
+}
+
+function toSession(row: Selectable<DashboardSessionsTable>): DashboardSession {
+  return {
+    tokenHash: row.token_hash,
+    userId: row.user_id,
+    csrfToken: row.csrf_token,
+    createdAt: new Date(row.created_at),
+    lastSeenAt: new Date(row.last_seen_at),
+    expiresAt: new Date(row.expires_at),
+  };
+}
+
+/** Dashboard users, their one-time password links and their sessions. */
+export function userRepository(db: Db): UserStore {
+  return {
+    async insert(user) {
+      try {
+        await db
+          .insertInto('dashboard_users')
+          .values({
+            id: user.id,
+            email: user.email,
+            role: user.role,
+            merchant_id: user.merchantId,
+            password_hash: user.passwordHash,
+            status: user.status,
+            created_at: user.createdAt.toISOString(),
+            updated_at: user.updatedAt.toISOString(),
+          })
+          .execute();
+      } catch (error) {
+        if (isUniqueViolation(error))
+          throw new PaylinkError('CONFLICT', 'A user with this e-mail address exists already', {
+            field: 'email',
+          });
+        throw error;
+      }
+    },
+    async findById(id) {
+      const row = await db.selectFrom('dashboard_users').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && toUser(row);
+    },
+    async findByEmail(email) {
+      const row = await db
+        .selectFrom('dashboard_users')
+        .selectAll()
+        .where('email', '=', email)
+        .executeTakeFirst();
+      return row && toUser(row);
+    },
+    async list() {
+      const rows = await db
+        .selectFrom('dashboard_users')
+        .selectAll()
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
+      return rows.map(toUser);
+    },
+    async setStatus(id, status, at) {
+      await db
+        .updateTable('dashboard_users')
+        .set({ status, updated_at: at.toISOString() })
+        .where('id', '=', id)
+        .execute();
+    },
+    async setPasswordHash(id, hash, at) {
+      await db
+        .updateTable('dashboard_users')
+        .set({ password_hash: hash, updated_at: at.toISOString() })
+        .where('id', '=', id)
+        .execute();
+    },
+    async insertPasswordLink(link) {
+      await db
+        .insertInto('dashboard_password_links')
+        .values({
+          token_hash: link.tokenHash,
+          user_id: link.userId,
+          expires_at: link.expiresAt.toISOString(),
+          used_at: null,
+          created_at: link.createdAt.toISOString(),
+        })
+        .execute();
+    },
+    async usePasswordLink(tokenHash, now) {
+      // One statement: of two concurrent uses, only one finds it unused.
+      const row = await db
+        .updateTable('dashboard_password_links')
+        .set({ used_at: now.toISOString() })
+        .where('token_hash', '=', tokenHash)
+        .where('used_at', 'is', null)
+        .where('expires_at', '>', now.toISOString())
+        .returning('user_id')
+        .executeTakeFirst();
+      return row?.user_id;
+    },
+    async insertSession(session) {
+      await db
+        .insertInto('dashboard_sessions')
+        .values({
+          token_hash: session.tokenHash,
+          user_id: session.userId,
+          csrf_token: session.csrfToken,
+          created_at: session.createdAt.toISOString(),
+          last_seen_at: session.lastSeenAt.toISOString(),
+          expires_at: session.expiresAt.toISOString(),
+        })
+        .execute();
+    },
+    async findSession(tokenHash) {
+      const row = await db
+        .selectFrom('dashboard_sessions')
+        .selectAll()
+        .where('token_hash', '=', tokenHash)
+        .executeTakeFirst();
+      return row && toSession(row);
+    },
+    async touchSession(tokenHash, at) {
+      await db
+        .updateTable('dashboard_sessions')
+        .set({ last_seen_at: at.toISOString() })
+        .where('token_hash', '=', tokenHash)
+        .execute();
+    },
+    async deleteSession(tokenHash) {
+      await db.deleteFrom('dashboard_sessions').where('token_hash', '=', tokenHash).execute();
+    },
+    async deleteSessionsOf(userId) {
+      await db.deleteFrom('dashboard_sessions').where('user_id', '=', userId).execute();
+    },
+  };
+}

@@ -1,0 +1,43 @@
+import type { DashboardUser } from '../../domain/dashboardUser.ts';
+
+/** A signed-in browser: found by the SHA-256 of its cookie's token, with the token its forms must carry. */
+export interface DashboardSession {
+  readonly tokenHash: string;
+  readonly userId: string;
+  /** Every state-changing request must send this back (a hidden form field): a CSRF synchronizer token. */
+  readonly csrfToken: string;
+  readonly createdAt: Date;
+  readonly lastSeenAt: Date;
+  readonly expiresAt: Date;
+}
+
+export interface UserStore {
+  /** Throws EMAIL_TAKEN when another user has the address. */
+  insert(user: DashboardUser): Promise<void>;
+  findById(id: string): Promise<DashboardUser | undefined>;
+  findByEmail(email: string): Promise<DashboardUser | undefined>;
+  /** Oldest first. */
+  list(): Promise<DashboardUser[]>;
+  setStatus(id: string, status: DashboardUser['status'], at: Date): Promise<void>;
+  setPasswordHash(id: string, hash: string, at: Date): Promise<void>;
+  insertPasswordLink(link: {
+    readonly tokenHash: string;
+    readonly userId: string;
+    readonly expiresAt: Date;
+    readonly createdAt: Date;
+  }): Promise<void>;
+  /** Marks the link used and returns its user's id, only if it was unused and unexpired (one statement). */
+  usePasswordLink(tokenHash: string, now: Date): Promise<string | undefined>;
+  insertSession(session: DashboardSession): Promise<void>;
+  findSession(tokenHash: string): Promise<DashboardSession | undefined>;
+  touchSession(tokenHash: string, at: Date): Promise<void>;
+  deleteSession(tokenHash: string): Promise<void>;
+  /** Signs the user out everywhere (disabled, or a new password). */
+  deleteSessionsOf(userId: string): Promise<void>;
+}
+
+/** Password hashing (scrypt): `hash` for a new password, `verify` in constant time. */
+export interface PasswordHasher {
+  hash(password: string): Promise<string>;
+  verify(password: string, hash: string): Promise<boolean>;
+}

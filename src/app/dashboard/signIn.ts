@@ -1,0 +1,133 @@
+import { randomBytes } from 'node:crypto';
+import { checkNewPassword, type DashboardUser, MAX_PASSWORD_LENGTH } from '../../domain/dashboardUser.ts';
+import { PaylinkError } from '../../domain/errors.ts';
+import type { BucketPolicy } from '../../domain/tokenBucket.ts';
+import type { Clock, MerchantStore, RateLimitStore } from '../ports.ts';
+import type { DashboardSession, PasswordHasher, UserStore } from './ports.ts';
+import { newSecretToken, tokenHash } from './users.ts';
+
+/** A session ends after 30 minutes without a request, and after 12 hours whatever happens. */
+export const SESSION_IDLE_MS = 30 * 60_000;
+export const SESSION_MAX_MS = 12 * 60 * 60_000;
+
+/**
+ * Sign-in attempts, per account and per client address: a person mistyping gets several tries a minute; a guesser
+ * gets one every few minutes per account once the burst is spent (a lockout that ends by itself).
+ */
+export const SIGN_IN_LIMITS: { readonly perAccount: BucketPolicy; readonly perClient: BucketPolicy } = {
+  perAccount: { ratePerSecond: 1 / 300, burst: 5 },
+  perClient: { ratePerSecond: 1 / 60, burst: 20 },
+};
+
+export const WRONG_CREDENTIALS = 'Wrong e-mail or password';
+
+export interface SignInDeps {
+  readonly users: UserStore;
+  readonly merchants: Pick<MerchantStore, 'find'>;
+  readonly passwords: PasswordHasher;
+  readonly buckets: RateLimitStore;
+  readonly clock: Clock;
+  /** Checked against a published list of common passwords. */
+  readonly isCommonPassword: (password: string) => boolean;
+}
+
+/** Hashed once: an unknown e-mail costs the same hashing as a known one, so timing does not tell them apart. */
+let decoyHash: Promise<string> | undefined;
+
+/**
+ * Signs a person in with e-mail and password: a new session (a fresh token: never one the browser had before),
+ * or `401 UNAUTHORIZED` saying nothing of which was wrong, or `429 RATE_LIMITED`.
+ */
+export async function signIn(
+  deps: SignInDeps,
+  input: { readonly email: string; readonly password: string; readonly clientAddress: string },
+): Promise<{ readonly token: string; readonly session: DashboardSession; readonly user: DashboardUser }> {
+  const email = input.email.trim().toLowerCase();
+  const now = deps.clock.now();
+  const [perAccount, perClient] = await Promise.all([
+    deps.buckets.take(`signin:account:${email}`, SIGN_IN_LIMITS.perAccount, now),
+    deps.buckets.take(`signin:client:${input.clientAddress}`, SIGN_IN_LIMITS.perClient, now),
+  ]);
+  if (!perAccount.allowed || !perClient.allowed) {
+    const seconds = Math.ceil(Math.max(perAccount.retryAfterMs, perClient.retryAfterMs) / 1000);
+    throw new PaylinkError('RATE_LIMITED', `Too many sign-in attempts; try again in ${seconds} s`);
+  }
+  const user = email.length <= 254 ? await deps.users.findByEmail(email) : undefined;
+  const password = input.password.length <= MAX_PASSWORD_LENGTH * 4 ? input.password : '';
+  decoyHash ??= deps.passwords.hash(randomBytes(16).toString('hex'));
+  const matches = await deps.passwords.verify(password, user?.passwordHash ?? (await decoyHash));
+  if (!user?.passwordHash || !matches || !(await isActive(deps, user)))
+    throw new PaylinkError('UNAUTHORIZED', WRONG_CREDENTIALS);
+  const { token, hash } = newSecretToken();
+  const session: DashboardSession = {
+    tokenHash: hash,
+    userId: user.id,
+    csrfToken: randomBytes(32).toString('base64url'),
+    createdAt: now,
+    lastSeenAt: now,
+    expiresAt: new Date(now.getTime() + SESSION_MAX_MS),
+  };
+  await deps.users.insertSession(session);
+  return { token, session, user };
+}
+
+/** The user and merchant may be disabled since: a session of either is refused at once. */
+async function isActive(deps: Pick<SignInDeps, 'merchants'>, user: DashboardUser): Promise<boolean> {
+  if (user.status !== 'active') return false;
+  if (user.merchantId === null) return true;
+  const merchant = await deps.merchants.find(user.merchantId);
+  return merchant !== undefined && merchant.status === 'active';
+}
+
+/**
+ * The signed-in user of a request's session cookie, or undefined: unknown token, idle too long, past its end, or
+ * user or merchant disabled. A session in use is kept alive (its last request noted).
+ */
+export async function sessionUser(
+  deps: Pick<SignInDeps, 'users' | 'merchants' | 'clock'>,
+  token: string | undefined,
+): Promise<{ readonly user: DashboardUser; readonly session: DashboardSession } | undefined> {
+  if (!token) return undefined;
+  const session = await deps.users.findSession(tokenHash(token));
+  if (!session) return undefined;
+  const now = deps.clock.now();
+  if (now >= session.expiresAt || now.getTime() - session.lastSeenAt.getTime() >= SESSION_IDLE_MS) {
+    await deps.users.deleteSession(session.tokenHash);
+    return undefined;
+  }
+  const user = await deps.users.findById(session.userId);
+  if (!user || !(await isActive(deps, user))) {
+    await deps.users.deleteSession(session.tokenHash);
+    return undefined;
+  }
+  await deps.users.touchSession(session.tokenHash, now);
+  return { user, session };
+}
+
+export async function signOut(deps: Pick<SignInDeps, 'users'>, token: string | undefined): Promise<void> {
+  if (token) await deps.users.deleteSession(tokenHash(token));
+}
+
+/**
+ * Sets the password of the link's user: the link is used up in the same statement that checks it, the password
+ * checked (length, not common), and every session of the user ends (whoever had the old password is out).
+ */
+export async function setPassword(
+  deps: Pick<SignInDeps, 'users' | 'passwords' | 'clock' | 'isCommonPassword'>,
+  token: string,
+  password: string,
+): Promise<DashboardUser> {
+  checkNewPassword(password, deps.isCommonPassword);
+  const now = deps.clock.now();
+  const userId = await deps.users.usePasswordLink(tokenHash(token.trim()), now);
+  if (!userId)
+    throw new PaylinkError(
+      'NOT_FOUND',
+      'This link is not valid: it was used already or has expired. Ask an operator for a new one.',
+    );
+  const user = await deps.users.findById(userId);
+  if (!user) throw new PaylinkError('NOT_FOUND', 'User not found');
+  await deps.users.setPasswordHash(user.id, await deps.passwords.hash(password), now);
+  await deps.users.deleteSessionsOf(user.id);
+  return { ...user, updatedAt: now };
+}

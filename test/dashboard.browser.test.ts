@@ -1,0 +1,161 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { scryptPasswords } from '../src/adapters/crypto/scryptPasswords.ts';
+import { createUser } from '../src/app/dashboard/users.ts';
+import { type ApiHarness, startApiHarness } from './helpers/apiHarness.ts';
+import { dialects } from './helpers/database.ts';
+import { freePort } from './helpers/net.ts';
+
+declare const window: { document: { documentElement: { scrollWidth: number } }; location: { hash: string } };
+
+const SCREENSHOTS = 'test-results';
+const CHROMIUM = process.env.PAYLINK_CHROMIUM ?? '/usr/bin/chromium';
+const UI_TIMEOUT_MS = 30_000;
+const PASSWORD = 'correct horse battery staple';
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+let browser: Browser;
+let pageErrors: string[] = [];
+
+beforeAll(async () => {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
+});
+afterEach(() => {
+  const errors = pageErrors;
+  pageErrors = [];
+  expect(errors).toEqual([]);
+});
+afterAll(() => browser?.close());
+
+/** axe-core's serious and critical violations on the page as it is (evaluated outside the page's CSP). */
+async function accessibilityViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE);
+  const results = await page.evaluate(async () => {
+    const axe = (
+      window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string }[] }> } }
+    ).axe;
+    return (await axe.run()).violations.map((v) => ({ id: v.id, impact: v.impact }));
+  });
+  return results.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
+}
+
+/**
+ * The dashboard in Chromium over a real server, on each database: the one-time link (its token read from the
+ * fragment by the page's script), sign-in by keyboard, the payments list and a payment, sign-out; axe-core finds
+ * no serious or critical violation on any of these pages; readable at 390 px.
+ */
+describe.each(dialects)('dashboard in Chromium on %s', (dialect) => {
+  let h: ApiHarness;
+  let base: string;
+  let paymentId: string;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    h = await startApiHarness(dialect, {
+      env: { PAYLINK_BASE_URL: base },
+      overrides: { passwords: scryptPasswords({ N: 2 ** 10, r: 8, p: 1 }) },
+    });
+    await h.app.listen({ host: '127.0.0.1', port });
+    const shop = await h.merchant({ name: 'Corner Shop' });
+    const created = await h.app.inject({
+      method: 'POST',
+      url: '/payments/api/create/',
+      headers: { 'x-api-key': shop.apiKey, 'content-type': 'application/json' },
+      payload: { amount: '25.00', currency: 'EUR', order_id: 'order-1042' },
+    });
+    paymentId = created.json().payment_id;
+    const { token } = await createUser(
+      { users: h.stores.users, merchants: h.stores.merchants, clock: h.clock },
+      { email: 'ana@corner.example', role: 'merchant', merchantId: shop.id },
+    );
+    linkToken = token;
+  });
+  afterAll(() => h?.close());
+  let linkToken: string;
+
+  const open = async (path: string, viewport = { width: 1280, height: 900 }) => {
+    const context = await browser.newContext({ viewport, locale: 'en-GB', timezoneId: 'UTC' });
+    const page = await context.newPage();
+    page.on('console', (m) => {
+      if (m.type() === 'error') pageErrors.push(`console: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => pageErrors.push(`pageerror: ${e.message}`));
+    await page.goto(`${base}${path}`);
+    return page;
+  };
+
+  it('sets the password from the one-time link, signs in by keyboard, shows the payments and one payment', async () => {
+    const setPage = await open(`/dashboard/set-password#${linkToken}`);
+    // The script took the token out of the address bar, into the form.
+    await expect.poll(() => setPage.evaluate(() => window.location.hash)).toBe('');
+    expect(await setPage.locator('input[name="token"]').inputValue()).toBe(linkToken);
+    expect(await accessibilityViolations(setPage)).toEqual([]);
+    await setPage.screenshot({ path: `${SCREENSHOTS}/dashboard-${dialect}-set-password.png` });
+    await setPage.locator('#password').fill(PASSWORD);
+    await setPage.locator('button[type="submit"]').click();
+    await setPage.waitForURL(`${base}/dashboard/login?password=set`, { timeout: UI_TIMEOUT_MS });
+    expect(await setPage.locator('[role="status"]').textContent()).toContain('Your password is set');
+    expect(await accessibilityViolations(setPage)).toEqual([]);
+
+    // A wrong password first, then by keyboard only.
+    await setPage.locator('#email').fill('ana@corner.example');
+    await setPage.locator('#password').fill('not the password at all');
+    await setPage.keyboard.press('Enter');
+    await setPage.locator('[role="alert"]').waitFor({ timeout: UI_TIMEOUT_MS });
+    expect(await setPage.locator('[role="alert"]').textContent()).toBe('Wrong e-mail or password');
+    // The browser logs the 401 answer itself: expected here, and the only one.
+    expect(pageErrors.splice(0)).toEqual([
+      'console: Failed to load resource: the server responded with a status of 401 (Unauthorized)',
+    ]);
+    await setPage.screenshot({ path: `${SCREENSHOTS}/dashboard-${dialect}-login-error.png` });
+    await setPage.locator('#email').focus();
+    await setPage.keyboard.press('Control+A');
+    await setPage.keyboard.type('ana@corner.example');
+    await setPage.keyboard.press('Tab');
+    await setPage.keyboard.type(PASSWORD);
+    await setPage.keyboard.press('Enter');
+    await setPage.waitForURL(`${base}/dashboard/`, { timeout: UI_TIMEOUT_MS });
+
+    expect(await setPage.locator('h1').textContent()).toBe('Payments · Corner Shop');
+    const row = setPage.locator('tbody tr');
+    expect(await row.count()).toBe(1);
+    expect(await row.locator('td').allTextContents()).toEqual([
+      expect.stringMatching(/UTC$/),
+      paymentId,
+      'pending',
+      '25.00 EUR',
+      '27.00',
+      '0.00',
+      'order-1042',
+    ]);
+    expect(await accessibilityViolations(setPage)).toEqual([]);
+    await setPage.screenshot({ path: `${SCREENSHOTS}/dashboard-${dialect}-payments.png`, fullPage: true });
+
+    await setPage.locator(`a[href="/dashboard/payments/${paymentId}"]`).click();
+    await setPage.waitForURL(`${base}/dashboard/payments/${paymentId}`, { timeout: UI_TIMEOUT_MS });
+    expect(await setPage.locator('dl.facts').textContent()).toContain('order-1042');
+    expect(await accessibilityViolations(setPage)).toEqual([]);
+    await setPage.screenshot({ path: `${SCREENSHOTS}/dashboard-${dialect}-payment.png`, fullPage: true });
+
+    await setPage.getByRole('button', { name: 'Sign out' }).click();
+    await setPage.waitForURL(`${base}/dashboard/login`, { timeout: UI_TIMEOUT_MS });
+    await setPage.goto(`${base}/dashboard/`);
+    expect(setPage.url()).toBe(`${base}/dashboard/login`);
+    await setPage.context().close();
+  });
+
+  it('is readable at 390 px wide', async () => {
+    const page = await open('/dashboard/login', { width: 390, height: 844 });
+    expect(await page.evaluate(() => window.document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await page.screenshot({ path: `${SCREENSHOTS}/dashboard-${dialect}-login-phone.png` });
+    await page.context().close();
+  });
+});

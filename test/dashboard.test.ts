@@ -1,0 +1,309 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scryptPasswords } from '../src/adapters/crypto/scryptPasswords.ts';
+import { SESSION_COOKIE } from '../src/adapters/dashboard/dashboardRoutes.ts';
+import { SESSION_IDLE_MS, SIGN_IN_LIMITS } from '../src/app/dashboard/signIn.ts';
+import { createUser, disableUser } from '../src/app/dashboard/users.ts';
+import { disableMerchant } from '../src/app/merchants/merchantAdmin.ts';
+import { type ApiHarness, startApiHarness } from './helpers/apiHarness.ts';
+import { runCli } from './helpers/cli.ts';
+import { dialects } from './helpers/database.ts';
+
+/** The harness's PAYLINK_BASE_URL: where the dashboard's forms come from. */
+const ORIGIN = 'https://api.example.test';
+const PASSWORD = 'correct horse battery staple';
+
+/**
+ * The dashboard's sign-in and first pages over the real app, on each database: users made by an operator, the
+ * one-time link, passwords checked, sessions and their ends, CSRF and origin checks, and a merchant user who
+ * sees its own payments only.
+ */
+describe.each(dialects)('dashboard sign-in on %s', (dialect) => {
+  let h: ApiHarness;
+  let shop: { id: string; apiKey: string };
+  let other: { id: string; apiKey: string };
+  let otherPayment: string;
+
+  beforeAll(async () => {
+    // A cheaper scrypt cost: the same code, fewer iterations, so the suite stays fast.
+    h = await startApiHarness(dialect, {
+      overrides: { passwords: scryptPasswords({ N: 2 ** 10, r: 8, p: 1 }) },
+    });
+    shop = await h.merchant({ name: 'Corner Shop' });
+    other = await h.merchant({ name: 'Other Shop' });
+    otherPayment = (await create(other.apiKey, '12.00')).payment_id;
+  });
+  afterAll(() => h?.close());
+
+  const create = async (apiKey: string, amount: string) =>
+    (
+      await h.app.inject({
+        method: 'POST',
+        url: '/payments/api/create/',
+        headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+        payload: { amount, currency: 'USDC', order_id: `order-${amount}` },
+      })
+    ).json() as { payment_id: string };
+
+  const admin = { users: () => h.stores.users, merchants: () => h.stores.merchants };
+  const adminDeps = () => ({ users: admin.users(), merchants: admin.merchants(), clock: h.clock });
+
+  const post = (url: string, form: Record<string, string>, headers: Record<string, string> = {}) =>
+    h.app.inject({
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN, ...headers },
+      payload: new URLSearchParams(form).toString(),
+    });
+  const get = (url: string, cookie?: string) =>
+    h.app.inject({ method: 'GET', url, headers: cookie ? { cookie: `${SESSION_COOKIE}=${cookie}` } : {} });
+  const sessionOf = (response: Awaited<ReturnType<typeof post>>) =>
+    response.cookies.find((c) => c.name === SESSION_COOKIE)?.value;
+
+  /** A merchant user of `shop` with a password set through the one-time link. */
+  const merchantUser = async (email: string) => {
+    const { user, token } = await createUser(adminDeps(), { email, role: 'merchant', merchantId: shop.id });
+    const set = await post('/dashboard/set-password', { token, password: PASSWORD });
+    expect(set.statusCode).toBe(303);
+    expect(set.headers.location).toBe('/dashboard/login?password=set');
+    return user;
+  };
+  const signIn = async (email: string, password = PASSWORD) => {
+    h.clock.advance(60_000); // a person's pace: the per-client sign-in bucket refills
+    return post('/dashboard/login', { email, password });
+  };
+
+  it('a link sets the password once; a short or common password is refused; the hash is scrypt', async () => {
+    const { user, token } = await createUser(adminDeps(), {
+      email: ' Ana@Corner.example ',
+      role: 'merchant',
+      merchantId: shop.id,
+    });
+    expect(user.email).toBe('ana@corner.example');
+    const short = await post('/dashboard/set-password', { token, password: 'too short' });
+    expect(short.statusCode).toBe(400);
+    expect(short.body).toContain('at least 12 characters');
+    const common = await post('/dashboard/set-password', { token, password: 'Qwerty123456' });
+    expect(common.statusCode).toBe(400);
+    expect(common.body).toContain('most common passwords');
+    // Refused attempts did not use the link up.
+    expect((await post('/dashboard/set-password', { token, password: PASSWORD })).statusCode).toBe(303);
+    const again = await post('/dashboard/set-password', { token, password: `${PASSWORD}!` });
+    expect(again.statusCode).toBe(404);
+    expect(again.body).toContain('used already or has expired');
+    const stored = await h.stores.users.findById(user.id);
+    expect(stored?.passwordHash).toMatch(/^scrypt\$1024\$8\$1\$[\w-]+\$[\w-]+$/);
+    expect(stored?.passwordHash).not.toContain(PASSWORD);
+    // The token never reaches a log: it travels in the link's fragment, never sent to a server.
+    expect(h.logs()).not.toContain(token);
+  });
+
+  it('a link expires after 24 hours', async () => {
+    const { token } = await createUser(adminDeps(), { email: 'late@corner.example', role: 'operator' });
+    h.clock.advance(24 * 60 * 60_000);
+    expect((await post('/dashboard/set-password', { token, password: PASSWORD })).statusCode).toBe(404);
+  });
+
+  it('signs in with the right password only; the session shows the merchant its own payments, not another’s', async () => {
+    await merchantUser('bob@corner.example');
+    const own = await create(shop.apiKey, '27.00');
+    const wrong = await signIn('bob@corner.example', `${PASSWORD}x`);
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.body).toContain('Wrong e-mail or password');
+    expect(sessionOf(wrong)).toBeUndefined();
+    const unknown = await signIn('nobody@corner.example');
+    expect(unknown.statusCode).toBe(401);
+    expect(unknown.body).toContain('Wrong e-mail or password');
+
+    const ok = await signIn('BOB@corner.example');
+    expect(ok.statusCode).toBe(303);
+    expect(ok.headers.location).toBe('/dashboard/');
+    const setCookie = String(ok.headers['set-cookie']);
+    expect(setCookie).toMatch(/HttpOnly/i);
+    expect(setCookie).toMatch(/SameSite=Lax/i);
+    expect(setCookie).toMatch(/Secure/i); // the harness's base URL is https
+    const cookie = sessionOf(ok)!;
+
+    const list = await get('/dashboard/', cookie);
+    expect(list.statusCode).toBe(200);
+    expect(list.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(list.headers['content-security-policy']).toContain("form-action 'self'");
+    expect(list.body).toContain(own.payment_id);
+    expect(list.body).toContain('27.00');
+    expect(list.body).not.toContain(otherPayment);
+    const detail = await get(`/dashboard/payments/${own.payment_id}`, cookie);
+    expect(detail.statusCode).toBe(200);
+    expect(detail.body).toContain('order-27.00');
+    // Another merchant's payment, by URL: the same 404 as none at all.
+    expect((await get(`/dashboard/payments/${otherPayment}`, cookie)).statusCode).toBe(404);
+    expect((await get('/dashboard/payments/not-an-id', cookie)).statusCode).toBe(404);
+
+    // Without a session: to the sign-in page.
+    const anonymous = await get('/dashboard/');
+    expect(anonymous.statusCode).toBe(303);
+    expect(anonymous.headers.location).toBe('/dashboard/login');
+    expect((await get('/dashboard/', 'forged-token')).headers.location).toBe('/dashboard/login');
+  });
+
+  it('refuses a form from another origin, and a sign-out without its CSRF token', async () => {
+    await merchantUser('carla@corner.example');
+    h.clock.advance(60_000);
+    const crossSite = await post(
+      '/dashboard/login',
+      { email: 'carla@corner.example', password: PASSWORD },
+      { origin: 'https://evil.example' },
+    );
+    expect(crossSite.statusCode).toBe(403);
+    expect(sessionOf(crossSite)).toBeUndefined();
+    const noOrigin = await h.app.inject({
+      method: 'POST',
+      url: '/dashboard/login',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ email: 'carla@corner.example', password: PASSWORD }).toString(),
+    });
+    expect(noOrigin.statusCode).toBe(403);
+
+    const cookie = sessionOf(await signIn('carla@corner.example'))!;
+    const page = await get('/dashboard/', cookie);
+    const csrf = /name="csrf" value="([^"]+)"/.exec(page.body)?.[1];
+    expect(csrf).toMatch(/^[\w-]{43}$/);
+    const forged = await post(
+      '/dashboard/logout',
+      { csrf: 'x'.repeat(43) },
+      { cookie: `${SESSION_COOKIE}=${cookie}` },
+    );
+    expect(forged.statusCode).toBe(403);
+    expect((await get('/dashboard/', cookie)).statusCode).toBe(200); // still signed in
+    const out = await post('/dashboard/logout', { csrf: csrf! }, { cookie: `${SESSION_COOKIE}=${cookie}` });
+    expect(out.statusCode).toBe(303);
+    expect((await get('/dashboard/', cookie)).headers.location).toBe('/dashboard/login');
+  });
+
+  it('locks an account after repeated wrong passwords, for a while, even with the right one', async () => {
+    await merchantUser('dan@corner.example');
+    const tries = [];
+    for (let i = 0; i < SIGN_IN_LIMITS.perAccount.burst; i++)
+      tries.push(
+        (await post('/dashboard/login', { email: 'dan@corner.example', password: `guess-${i}-wrong!` }))
+          .statusCode,
+      );
+    expect(tries).toEqual(Array(SIGN_IN_LIMITS.perAccount.burst).fill(401));
+    const locked = await post('/dashboard/login', { email: 'dan@corner.example', password: PASSWORD });
+    expect(locked.statusCode).toBe(429);
+    expect(sessionOf(locked)).toBeUndefined();
+    // One token back after 1 / ratePerSecond seconds.
+    h.clock.advance(Math.ceil(1000 / SIGN_IN_LIMITS.perAccount.ratePerSecond));
+    expect(
+      (await post('/dashboard/login', { email: 'dan@corner.example', password: PASSWORD })).statusCode,
+    ).toBe(303);
+  });
+
+  it('ends a session when idle, and at once when the user or its merchant is disabled', async () => {
+    const user = await merchantUser('eve@corner.example');
+    const idle = sessionOf(await signIn('eve@corner.example'))!;
+    h.clock.advance(SESSION_IDLE_MS - 1_000);
+    expect((await get('/dashboard/', idle)).statusCode).toBe(200); // used: kept alive
+    h.clock.advance(SESSION_IDLE_MS - 1_000);
+    expect((await get('/dashboard/', idle)).statusCode).toBe(200);
+    h.clock.advance(SESSION_IDLE_MS);
+    expect((await get('/dashboard/', idle)).headers.location).toBe('/dashboard/login');
+
+    const live = sessionOf(await signIn('eve@corner.example'))!;
+    await disableUser(adminDeps(), user.id);
+    expect((await get('/dashboard/', live)).headers.location).toBe('/dashboard/login');
+    expect((await signIn('eve@corner.example')).statusCode).toBe(401);
+
+    const merchant = await h.merchant({ name: 'Closing Shop' });
+    const { token } = await createUser(adminDeps(), {
+      email: 'fay@closing.example',
+      role: 'merchant',
+      merchantId: merchant.id,
+    });
+    await post('/dashboard/set-password', { token, password: PASSWORD });
+    const session = sessionOf(await signIn('fay@closing.example'))!;
+    expect((await get('/dashboard/', session)).statusCode).toBe(200);
+    await disableMerchant(
+      { merchants: h.stores.merchants, clock: h.clock, webhookAllowPrivate: false },
+      merchant.id,
+    );
+    expect((await get('/dashboard/', session)).headers.location).toBe('/dashboard/login');
+  });
+
+  it('shows an operator the merchants; refuses bad users', async () => {
+    const { token } = await createUser(adminDeps(), { email: 'ops@paylink.example', role: 'operator' });
+    await post('/dashboard/set-password', { token, password: PASSWORD });
+    const cookie = sessionOf(await signIn('ops@paylink.example'))!;
+    const page = await get('/dashboard/', cookie);
+    expect(page.body).toContain('Corner Shop');
+    expect(page.body).toContain('Other Shop');
+    // An operator reads no merchant's payment page (that is the merchant's view).
+    expect((await get(`/dashboard/payments/${otherPayment}`, cookie)).statusCode).toBe(404);
+
+    await expect(
+      createUser(adminDeps(), { email: 'ops@paylink.example', role: 'operator' }),
+    ).rejects.toMatchObject({
+      code: 'CONFLICT',
+    });
+    await expect(createUser(adminDeps(), { email: 'not-an-email', role: 'operator' })).rejects.toMatchObject({
+      code: 'VALIDATION_ERROR',
+    });
+    await expect(createUser(adminDeps(), { email: 'x@y.example', role: 'root' })).rejects.toMatchObject({
+      code: 'VALIDATION_ERROR',
+    });
+    await expect(createUser(adminDeps(), { email: 'x@y.example', role: 'merchant' })).rejects.toMatchObject({
+      field: 'merchant',
+    });
+    await expect(
+      createUser(adminDeps(), { email: 'x@y.example', role: 'merchant', merchantId: 'mch_nobody' }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('is administered from the CLI: create prints the one-time link, list, disable', async () => {
+    const env = {
+      PAYLINK_DATABASE_URL: h.database.url,
+      PAYLINK_NETWORK: 'polygon',
+      PAYLINK_BASE_URL: 'https://api.example.test',
+    };
+    const created = await runCli(
+      [
+        'user',
+        'create',
+        '--email',
+        'gus@corner.example',
+        '--role',
+        'merchant',
+        '--merchant',
+        shop.id,
+        '--json',
+      ],
+      env,
+    );
+    expect(created).toMatchObject({ code: 0, stderr: '' });
+    const body = JSON.parse(created.stdout);
+    expect(body.user).toMatchObject({
+      email: 'gus@corner.example',
+      role: 'merchant',
+      merchant_id: shop.id,
+      password_set: false,
+    });
+    expect(body.set_password_url).toMatch(
+      /^https:\/\/api\.example\.test\/dashboard\/set-password#[\w-]{43}$/,
+    );
+    const token = body.set_password_url.split('#')[1];
+    expect((await post('/dashboard/set-password', { token, password: PASSWORD })).statusCode).toBe(303);
+
+    const listed = await runCli(['user', 'list'], env);
+    expect(listed.stdout).toMatch(
+      new RegExp(`${body.user.id}\\s+active\\s+merchant\\s+gus@corner\\.example\\s+merchant ${shop.id}\\n`),
+    );
+    const disabled = await runCli(['user', 'disable', body.user.id], env);
+    expect(disabled).toMatchObject({
+      code: 0,
+      stdout: `User ${body.user.id} disabled; their sessions have ended.\n`,
+    });
+    expect(await runCli(['user', 'disable', 'usr_nobody'], env)).toMatchObject({
+      code: 2,
+      stderr: 'error: User not found\n',
+    });
+    expect((await runCli(['user', 'create', '--email', 'x@y.example', '--role', 'boss'], env)).code).toBe(2);
+  });
+});
