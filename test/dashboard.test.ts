@@ -4,7 +4,7 @@ import { SESSION_COOKIE } from '../src/adapters/dashboard/dashboardRoutes.ts';
 import { SESSION_IDLE_MS, SIGN_IN_LIMITS } from '../src/app/dashboard/signIn.ts';
 import { createUser, disableUser } from '../src/app/dashboard/users.ts';
 import { disableMerchant } from '../src/app/merchants/merchantAdmin.ts';
-import { type ApiHarness, startApiHarness } from './helpers/apiHarness.ts';
+import { ADMIN_TOKEN, type ApiHarness, startApiHarness } from './helpers/apiHarness.ts';
 import { runCli } from './helpers/cli.ts';
 import { dialects } from './helpers/database.ts';
 
@@ -305,5 +305,46 @@ describe.each(dialects)('dashboard sign-in on %s', (dialect) => {
       stderr: 'error: User not found\n',
     });
     expect((await runCli(['user', 'create', '--email', 'x@y.example', '--role', 'boss'], env)).code).toBe(2);
+  });
+
+  it('is administered through the admin API too, with the error shape for bad input', async () => {
+    const call = (method: 'GET' | 'POST', url: string, payload?: unknown, token = ADMIN_TOKEN) =>
+      h.app.inject({
+        method,
+        url,
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(payload ? { 'content-type': 'application/json' } : {}),
+        },
+        ...(payload ? { payload: JSON.stringify(payload) } : {}),
+      });
+    const created = await call('POST', '/admin/api/users/', {
+      email: 'hal@corner.example',
+      role: 'merchant',
+      merchant_id: shop.id,
+    });
+    expect(created.statusCode).toBe(201);
+    const body = created.json();
+    expect(body.user).toMatchObject({ email: 'hal@corner.example', status: 'active', password_set: false });
+    expect(body.set_password_url).toMatch(
+      /^https:\/\/api\.example\.test\/dashboard\/set-password#[\w-]{43}$/,
+    );
+    expect(JSON.stringify((await call('GET', '/admin/api/users/')).json())).not.toContain('scrypt');
+    const reset = await call('POST', `/admin/api/users/${body.user.id}/reset-password/`);
+    expect(reset.json().set_password_url).not.toBe(body.set_password_url);
+    expect((await call('POST', `/admin/api/users/${body.user.id}/disable/`)).json().status).toBe('disabled');
+    expect((await call('POST', `/admin/api/users/${body.user.id}/enable/`)).json().status).toBe('active');
+    for (const [payload, status, code] of [
+      [{ email: 'hal@corner.example', role: 'operator' }, 409, 'CONFLICT'],
+      [{ email: 'nope', role: 'operator' }, 400, 'VALIDATION_ERROR'],
+      [{ email: 'ivy@corner.example' }, 400, 'VALIDATION_ERROR'],
+      [{ email: 'ivy@corner.example', role: 'merchant', merchant_id: 'mch_nobody' }, 404, 'NOT_FOUND'],
+    ] as const) {
+      const answer = await call('POST', '/admin/api/users/', payload);
+      expect(answer.statusCode, JSON.stringify(payload)).toBe(status);
+      expect(answer.json().code).toBe(code);
+    }
+    expect((await call('POST', '/admin/api/users/usr_nobody/disable/')).statusCode).toBe(404);
+    expect((await call('GET', '/admin/api/users/', undefined, 'wrong')).statusCode).toBe(401);
   });
 });

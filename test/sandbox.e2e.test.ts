@@ -235,6 +235,27 @@ describe('the sandbox, as a newcomer runs it (npm start + paylink sandbox pay)',
     expect(done.body).toMatchObject({ status: 'refunded', address: customerWallet, amount_sent: '1.25' });
   });
 
+  it('prints dashboard users that sign in: the merchant sees its payments', async () => {
+    const line = /^\s+merchant\s+(\S+)\s+password (\S+)$/m.exec(output);
+    expect(line).not.toBeNull();
+    const [, email, password] = line!;
+    expect(output).toMatch(/^\s+operator\s+operator@sandbox\.paylink\.test\s+password \S{16}$/m);
+    const signedIn = await fetch(`${baseUrl}/dashboard/login`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: baseUrl },
+      body: new URLSearchParams({ email: email!, password: password! }).toString(),
+    });
+    expect(signedIn.status).toBe(303);
+    // Plain http: the session cookie is not `Secure`, or the browser would drop it.
+    const cookie = signedIn.headers.get('set-cookie') ?? '';
+    expect(cookie).toMatch(/^paylink_session=[\w-]+;/);
+    expect(cookie).not.toMatch(/Secure/i);
+    const page = await fetch(`${baseUrl}/dashboard/`, { headers: { cookie: cookie.split(';')[0]! } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('Payments · Demo Shop');
+  });
+
   it('refuses to pay an unknown payment', async () => {
     const result = await runCli(['sandbox', 'pay', '6f1c1f2e-8a4b-4c1e-9d3a-2b7e5f0a9c11'], env);
     expect(result.code).toBe(2);

@@ -1,5 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setPassword } from '../app/dashboard/signIn.ts';
+import { createUser, resetPassword, type UserAdminDeps } from '../app/dashboard/users.ts';
 import { createMerchant, type MerchantAdminDeps, rotateApiKey } from '../app/merchants/merchantAdmin.ts';
 import { hashApiKey } from '../domain/credentials.ts';
 import { SANDBOX_ACCOUNTS, sandboxAccount } from './sandboxChain.ts';
@@ -56,4 +59,44 @@ function save(file: string, credentials: SandboxCredentials): SandboxCredentials
   writeFileSync(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);
   return credentials;
+}
+
+export interface SandboxUsers {
+  readonly operator: { readonly email: string; readonly password: string };
+  readonly merchant: { readonly email: string; readonly password: string };
+}
+
+/**
+ * The sandbox's demo dashboard users, an operator and a user of the demo merchant, made as an operator would
+ * (a one-time link, used at once to set a random password). Their passwords are kept in a 0600 file so `npm
+ * start` can print them — the sandbox only; real passwords are chosen by their owners and never stored.
+ */
+export async function ensureDemoUsers(
+  deps: UserAdminDeps & Parameters<typeof setPassword>[0],
+  stateDir: string,
+  merchantId: string,
+): Promise<SandboxUsers> {
+  const file = join(stateDir, 'sandbox-users.json');
+  if (existsSync(file)) {
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as SandboxUsers;
+    const operator = await deps.users.findByEmail(saved.operator.email);
+    const merchant = await deps.users.findByEmail(saved.merchant.email);
+    if (operator?.passwordHash && merchant?.passwordHash && merchant.merchantId === merchantId) return saved;
+  }
+  const make = async (email: string, role: 'operator' | 'merchant') => {
+    const existing = await deps.users.findByEmail(email);
+    const password = randomBytes(12).toString('base64url');
+    const { token } = existing
+      ? await resetPassword(deps, existing.id)
+      : await createUser(deps, { email, role, merchantId: role === 'merchant' ? merchantId : undefined });
+    await setPassword(deps, token, password);
+    return { email, password };
+  };
+  const users = {
+    operator: await make('operator@sandbox.paylink.test', 'operator'),
+    merchant: await make(`shop-${merchantId.slice(-6).toLowerCase()}@sandbox.paylink.test`, 'merchant'),
+  };
+  writeFileSync(file, `${JSON.stringify(users, null, 2)}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return users;
 }

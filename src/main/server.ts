@@ -12,6 +12,8 @@ import { buildCheckoutApp } from '../adapters/checkout/buildCheckoutApp.ts';
 import type { CheckoutNetwork } from '../adapters/checkout/checkoutView.ts';
 import type { CheckoutGasless } from '../adapters/checkout/gaslessRoutes.ts';
 import type { CheckoutRefunds } from '../adapters/checkout/refundRoutes.ts';
+import { isCommonPassword } from '../adapters/crypto/commonPasswords.ts';
+import { scryptPasswords } from '../adapters/crypto/scryptPasswords.ts';
 import { migrateToLatest } from '../adapters/db/database.ts';
 import { inProcessSingletonLocks, postgresSingletonLocks } from '../adapters/db/singletonLocks.ts';
 import { acquireSqliteProcessLock } from '../adapters/db/sqliteProcessLock.ts';
@@ -24,7 +26,7 @@ import { type Clock, type DepositPlanners, systemClock } from '../app/ports.ts';
 import type { TokenControls } from '../app/tokenControls.ts';
 import { type ChainConfig, type Config, NETWORKS, type Network } from '../config.ts';
 import { type ResolvedChain, resolveChain, resolveTestChain } from './chainSetup.ts';
-import { ensureDemoMerchant } from './sandbox.ts';
+import { ensureDemoMerchant, ensureDemoUsers, type SandboxUsers } from './sandbox.ts';
 import { startSandboxWebhookInbox } from './sandboxWebhookInbox.ts';
 import { createRates, createStores, hostResolver, openConfiguredDatabase } from './wiring.ts';
 import { runWorker } from './worker.ts';
@@ -158,7 +160,18 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
         });
         if (inbox) closers.push(inbox.close);
       }
-      printSandboxBanner(config, demo);
+      const users = await ensureDemoUsers(
+        {
+          users: stores.users,
+          merchants: stores.merchants,
+          passwords: scryptPasswords(),
+          isCommonPassword,
+          clock,
+        },
+        stateDir,
+        demo.merchantId,
+      );
+      printSandboxBanner(config, demo, users);
     }
   } catch (error) {
     stopWorker.abort();
@@ -282,6 +295,7 @@ function checkoutNetwork(network: Network, chain: ResolvedChain, settings: Chain
 function printSandboxBanner(
   config: Config,
   demo: { merchantId: string; apiKey: string; testApiKey?: string | undefined },
+  users: SandboxUsers,
 ): void {
   const lines = [
     '',
@@ -293,6 +307,9 @@ function printSandboxBanner(
     ...(demo.testApiKey && config.testChain
       ? [`  Test API key   ${demo.testApiKey}   (test mode: same local chain, livemode false)`]
       : []),
+    `  Dashboard      ${config.baseUrl}/dashboard/`,
+    `    merchant     ${users.merchant.email}   password ${users.merchant.password}`,
+    `    operator     ${users.operator.email}   password ${users.operator.password}`,
     '',
     '  Try it:',
     `  curl -s -X POST ${config.baseUrl}/payments/api/create/ \\`,

@@ -43,6 +43,7 @@ import { fastifyTrustProxy, registerPlatform } from './platform.ts';
 import { OneLinePerRequest } from './requestLog.ts';
 import { adminApi } from './routes/adminApi.ts';
 import { adminRefundsApi } from './routes/adminRefundsApi.ts';
+import { adminUsersApi } from './routes/adminUsersApi.ts';
 import { adminWebhooksApi } from './routes/adminWebhooksApi.ts';
 import { merchantApi } from './routes/merchantApi.ts';
 import { merchantWebhooksApi } from './routes/merchantWebhooksApi.ts';
@@ -195,6 +196,7 @@ export async function buildApp(appDeps: ApiDeps): Promise<FastifyInstance> {
     await app.register(adminWebhooksApi(deps, deps.config.adminToken));
     if (deps.refunds)
       await app.register(adminRefundsApi({ ...deps, refunds: deps.refunds }, deps.config.adminToken));
+    if (deps.users) await app.register(adminUsersApi({ ...deps, users: deps.users }, deps.config.adminToken));
   }
   return app;
 }
