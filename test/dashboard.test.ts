@@ -144,6 +144,25 @@ describe.each(dialects)('dashboard sign-in on %s', (dialect) => {
     expect((await get('/dashboard/', 'forged-token')).headers.location).toBe('/dashboard/login');
   });
 
+  it('exports the merchant user’s own payments as CSV', async () => {
+    await merchantUser('ida@corner.example');
+    const own = await create(shop.apiKey, '31.00');
+    const cookie = sessionOf(await signIn('ida@corner.example'))!;
+    const csv = await get('/dashboard/export.csv', cookie);
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
+    const lines = csv.body.split('\r\n');
+    expect(lines[0]).toMatch(/^payment_id,created_at,status,amount,/);
+    expect(lines.find((l) => l.startsWith(own.payment_id))).toMatch(
+      /,pending,31\.00,USDC,31\.00,0\.00,0\.00,,,,order-31\.00,true$/,
+    );
+    expect(csv.body).not.toContain(otherPayment);
+    const bad = await get('/dashboard/export.csv?from=someday', cookie);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain('from: must be a date');
+    expect((await get('/dashboard/export.csv')).headers.location).toBe('/dashboard/login');
+  });
+
   it('refuses a form from another origin, and a sign-out without its CSRF token', async () => {
     await merchantUser('carla@corner.example');
     h.clock.advance(60_000);

@@ -157,6 +157,10 @@ export interface PaymentListQuery {
   readonly orderId?: string | undefined;
   /** Created strictly after. */
   readonly createdAfter?: Date | undefined;
+  /** Created at or after (an export's `from`). */
+  readonly createdFrom?: Date | undefined;
+  /** Created strictly before (an export's `to`). */
+  readonly createdBefore?: Date | undefined;
   /** Keyset position: only payments that come after this one in the listing order. */
   readonly after?: { readonly createdAt: Date; readonly id: string } | undefined;
   readonly limit: number;

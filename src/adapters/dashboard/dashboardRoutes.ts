@@ -1,10 +1,12 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { PasswordHasher, UserStore } from '../../app/dashboard/ports.ts';
 import { type SignInDeps, sessionUser, setPassword, signIn, signOut } from '../../app/dashboard/signIn.ts';
+import { exportPaymentsCsv, exportRange } from '../../app/exportPayments.ts';
 import { getPaymentStatus, PaymentNotFoundError } from '../../app/getPaymentStatus.ts';
 import { listPayments } from '../../app/listPayments.ts';
 import type { Clock, Ledger, MerchantStore, PaymentStore, RateLimitStore } from '../../app/ports.ts';
@@ -226,6 +228,33 @@ export function dashboardRoutes(deps: DashboardDeps) {
           return reply.redirect('/dashboard/', 303);
         throw error;
       }
+    });
+
+    // The same export as the API's (exportPayments.ts), for the signed-in merchant user.
+    app.get('/dashboard/export.csv', async (request, reply) => {
+      const signedIn = await requireUser(request, reply);
+      if (!signedIn) return reply;
+      const { user, session } = signedIn;
+      if (user.role !== 'merchant')
+        return reply
+          .status(404)
+          .type(HTML)
+          .send(renderNotFound(assets, user, session.csrfToken));
+      const { from, to } = request.query as { from?: string; to?: string };
+      let range: ReturnType<typeof exportRange>;
+      try {
+        range = exportRange(from, to);
+      } catch (error) {
+        if (!(error instanceof PaylinkError)) throw error;
+        return reply
+          .status(400)
+          .type(HTML)
+          .send(renderNotFound(assets, user, session.csrfToken, error.message));
+      }
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', 'attachment; filename="payments.csv"')
+        .send(Readable.from(exportPaymentsCsv(deps, merchantOf(user), 'live', range)));
     });
 
     app.get('/dashboard/payments/:id', async (request, reply) => {

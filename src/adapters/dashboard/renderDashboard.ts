@@ -114,6 +114,11 @@ export function renderPayments(input: {
 </tr>`,
   );
   const body = html`<h1>Payments${input.merchant ? html` · ${input.merchant.name}` : null}</h1>
+<form class="export" method="get" action="/dashboard/export.csv">
+  <label for="from">From</label> <input id="from" name="from" type="date">
+  <label for="to">To (not included)</label> <input id="to" name="to" type="date">
+  <button type="submit">Export CSV</button>
+</form>
 ${
   input.payments.length === 0
     ? html`<p class="muted">No payments yet.</p>`
@@ -187,7 +192,13 @@ export function renderMerchants(input: {
   return layout({ title: 'Merchants', assets: input.assets, body, user: input.user, csrf: input.csrf });
 }
 
-export function renderNotFound(assets: DashboardAssets, user?: DashboardUser, csrf?: string): string {
-  const body = html`<div class="card narrow"><h1>Not found</h1><p><a href="/dashboard/">Back to the dashboard</a></p></div>`;
-  return layout({ title: 'Not found', assets, body, user, csrf });
+export function renderNotFound(
+  assets: DashboardAssets,
+  user?: DashboardUser,
+  csrf?: string,
+  problem?: string,
+): string {
+  const title = problem ? 'Cannot do that' : 'Not found';
+  const body = html`<div class="card narrow"><h1>${title}</h1>${problem ? html`<p class="error" role="alert">${problem}</p>` : null}<p><a href="/dashboard/">Back to the dashboard</a></p></div>`;
+  return layout({ title, assets, body, user, csrf });
 }

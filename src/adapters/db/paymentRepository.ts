@@ -238,7 +238,7 @@ async function listForMerchant(db: Db, query: PaymentListQuery): Promise<Payment
     .where('merchant_id', '=', query.merchantId)
     .where('mode', '=', query.mode)
     .where('kind', '=', 'payment');
-  const { statuses, orderId, createdAfter, after } = query;
+  const { statuses, orderId, createdAfter, createdFrom, createdBefore, after } = query;
   if (statuses !== undefined) {
     select = select.where((eb) =>
       eb.or(
@@ -254,6 +254,8 @@ async function listForMerchant(db: Db, query: PaymentListQuery): Promise<Payment
   }
   if (orderId !== undefined) select = select.where('order_id', '=', orderId);
   if (createdAfter !== undefined) select = select.where('created_at', '>', createdAfter.toISOString());
+  if (createdFrom !== undefined) select = select.where('created_at', '>=', createdFrom.toISOString());
+  if (createdBefore !== undefined) select = select.where('created_at', '<', createdBefore.toISOString());
   if (after !== undefined) {
     const createdAt = after.createdAt.toISOString();
     select = select.where((eb) =>

@@ -1,5 +1,7 @@
+import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { exportPaymentsCsv, exportRange } from '../../../app/exportPayments.ts';
 import { listPayments, MAX_LIST_LIMIT } from '../../../app/listPayments.ts';
 import { payoutStateOf } from '../../../domain/payment.ts';
 import { PAYMENT_STATUSES } from '../../../domain/paymentStatus.ts';
@@ -86,6 +88,41 @@ export function paymentListApi(deps: ApiDeps): FastifyPluginAsyncZod {
           ),
           next_cursor: nextCursor,
         };
+      },
+    );
+
+    app.get(
+      '/payments/api/payments/export/',
+      {
+        schema: {
+          summary: 'Export payments as CSV',
+          description:
+            'Payments created from `from` (inclusive) to `to` (exclusive), newest first, as RFC 4180 CSV with exact ' +
+            'decimal amounts, streamed. Text cells a spreadsheet would run as a formula begin with an apostrophe.',
+          tags: ['payments'],
+          security: merchantSecurity,
+          querystring: z.object({
+            from: z.string({ error: 'must be a string' }).max(40).optional(),
+            to: z.string({ error: 'must be a string' }).max(40).optional(),
+          }),
+          response: {
+            200: z.string().meta({ description: 'text/csv: a header line, then one line per payment' }),
+            400: ErrorBody,
+            401: ErrorBody,
+            429: ErrorBody,
+          },
+        },
+      },
+      async (request, reply) => {
+        const range = exportRange(request.query.from, request.query.to);
+        const csv = Readable.from(
+          exportPaymentsCsv(deps, authenticated(request).id, keyModeOf(request), range),
+        );
+        // Fastify pipes a stream as it is, without the serializer the schema's type stands for.
+        return reply
+          .type('text/csv; charset=utf-8')
+          .header('content-disposition', 'attachment; filename="payments.csv"')
+          .send(csv as unknown as string);
       },
     );
   };

@@ -1,0 +1,181 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiHarness, startApiHarness } from './helpers/apiHarness.ts';
+import { dialects } from './helpers/database.ts';
+
+/** A small RFC 4180 reader, to check the export as a spreadsheet would read it (CRLF records, quoted fields). */
+function parseCsv(text: string): string[][] {
+  const records: string[][] = [];
+  let record: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') {
+      record.push(field);
+      field = '';
+    } else if (c === '\r' && text[i + 1] === '\n') {
+      record.push(field);
+      records.push(record);
+      record = [];
+      field = '';
+      i++;
+    } else field += c;
+  }
+  expect(field).toBe(''); // the last record ended with CRLF
+  return records;
+}
+
+/** `GET /payments/api/payments/export/`: CSV checked value by value, on each database. */
+describe.each(dialects)('payment export on %s', (dialect) => {
+  let h: ApiHarness;
+  let apiKey: string;
+  const created: { id: string; at: string; orderId: string }[] = [];
+
+  beforeAll(async () => {
+    h = await startApiHarness(dialect);
+    ({ apiKey } = await h.merchant());
+    const other = await h.merchant({ name: 'Other' });
+    const orders = ['plain-1', 'comma, and "quotes"', '=HYPERLINK("http://evil")', '+1 555', '@cmd', '-5'];
+    for (const [i, orderId] of orders.entries()) {
+      h.clock.advance(60_000);
+      const response = await h.app.inject({
+        method: 'POST',
+        url: '/payments/api/create/',
+        headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+        payload: {
+          amount: i === 0 ? '25.00' : `${i}.5`,
+          currency: i === 0 ? 'EUR' : 'USDC',
+          order_id: orderId,
+        },
+      });
+      expect(response.statusCode).toBe(201);
+      created.push({ id: response.json().payment_id, at: h.clock.now().toISOString(), orderId });
+    }
+    // Another merchant's payment never appears.
+    await h.app.inject({
+      method: 'POST',
+      url: '/payments/api/create/',
+      headers: { 'x-api-key': other.apiKey, 'content-type': 'application/json' },
+      payload: { amount: '9', currency: 'USDC', order_id: 'not-yours' },
+    });
+    // The first is paid and overpaid by 0.000001 USDC, as the worker would have stored it.
+    await h.database.handle.db
+      .updateTable('payments')
+      .set({
+        status: 'paid',
+        amount_received_base_units: '27000001',
+        paid_at: '2026-11-21T12:30:00.000Z',
+        txid: `0x${'ab'.repeat(32)}`,
+      })
+      .where('id', '=', created[0]!.id)
+      .execute();
+  });
+  afterAll(() => h?.close());
+
+  const exportCsv = (query = '') =>
+    h.app.inject({
+      method: 'GET',
+      url: `/payments/api/payments/export/${query}`,
+      headers: { 'x-api-key': apiKey },
+    });
+
+  it('writes every payment, newest first, with exact amounts and defused text cells', async () => {
+    const response = await exportCsv();
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(response.headers['content-disposition']).toBe('attachment; filename="payments.csv"');
+    const [header, ...rows] = parseCsv(response.body);
+    expect(header).toEqual([
+      'payment_id',
+      'created_at',
+      'status',
+      'amount',
+      'currency',
+      'usdc_amount',
+      'amount_received',
+      'amount_overpaid',
+      'paid_at',
+      'txid',
+      'payout_txid',
+      'order_id',
+      'livemode',
+    ]);
+    expect(rows.map((r) => r[0])).toEqual(created.map((c) => c.id).reverse());
+    const first = rows.at(-1)!;
+    expect(first).toEqual([
+      created[0]!.id,
+      created[0]!.at,
+      'paid',
+      '25.00',
+      'EUR',
+      '27.00',
+      '27.000001',
+      '0.000001',
+      '2026-11-21T12:30:00.000Z',
+      `0x${'ab'.repeat(32)}`,
+      '',
+      'plain-1',
+      'true',
+    ]);
+    const byId = new Map(rows.map((r) => [r[0], r]));
+    expect(byId.get(created[1]!.id)).toEqual([
+      created[1]!.id,
+      created[1]!.at,
+      'pending',
+      '1.50',
+      'USDC',
+      '1.50',
+      '0.00',
+      '0.00',
+      '',
+      '',
+      '',
+      'comma, and "quotes"',
+      'true',
+    ]);
+    // Text a spreadsheet would run as a formula begins with an apostrophe; the rest is as given.
+    expect(rows.map((r) => r[11]).reverse()).toEqual([
+      'plain-1',
+      'comma, and "quotes"',
+      '\'=HYPERLINK("http://evil")',
+      "'+1 555",
+      "'@cmd",
+      "'-5",
+    ]);
+    expect(response.body).not.toContain('not-yours');
+  });
+
+  it('takes a range: from included, to excluded, to the millisecond', async () => {
+    const [, second, third, fourth] = created;
+    const ids = async (query: string) =>
+      parseCsv((await exportCsv(query)).body)
+        .slice(1)
+        .map((r) => r[0]);
+    expect(await ids(`?from=${second!.at}&to=${fourth!.at}`)).toEqual([third!.id, second!.id]);
+    const justAfter = new Date(Date.parse(second!.at) + 1).toISOString();
+    expect(await ids(`?from=${justAfter}&to=${fourth!.at}`)).toEqual([third!.id]);
+    expect(await ids(`?from=${created[5]!.at}`)).toEqual([created[5]!.id]);
+    expect(await ids('?to=2000-01-01')).toEqual([]);
+  });
+
+  it('refuses a bad range with the error shape', async () => {
+    for (const query of [
+      '?from=yesterday',
+      '?to=2026-13-45',
+      `?from=${created[2]!.at}&to=${created[1]!.at}`,
+    ]) {
+      const response = await exportCsv(query);
+      expect(response.statusCode, query).toBe(400);
+      expect(response.json()).toMatchObject({ code: 'VALIDATION_ERROR' });
+    }
+    const anonymous = await h.app.inject({ method: 'GET', url: '/payments/api/payments/export/' });
+    expect(anonymous.statusCode).toBe(401);
+  });
+});
