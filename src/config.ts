@@ -152,6 +152,8 @@ export interface Config {
   readonly paymentTtlMs: number;
   /** How long a customer has to give a refund's address on its claim page. */
   readonly refundClaimTtlMs: number;
+  /** Operators must enroll a TOTP second factor before the dashboard serves them anything else. */
+  readonly dashboardRequire2fa: boolean;
   readonly maxAmountBaseUnits: bigint;
   readonly rates: {
     readonly sources: readonly RateSourceConfig[];
@@ -323,6 +325,7 @@ const envSchema = z.object({
   PAYLINK_NETWORK: z.enum(['sandbox', 'polygon', 'amoy']).default('sandbox'),
   PAYLINK_PAYMENT_TTL: duration('PAYLINK_PAYMENT_TTL').default(60 * 60_000),
   PAYLINK_REFUND_CLAIM_TTL: duration('PAYLINK_REFUND_CLAIM_TTL').default(30 * 24 * 60 * 60_000),
+  PAYLINK_DASHBOARD_REQUIRE_2FA: boolean.optional(),
   PAYLINK_MAX_AMOUNT: z
     .string()
     .default('1000000')
@@ -536,6 +539,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     network: e.PAYLINK_NETWORK,
     paymentTtlMs: e.PAYLINK_PAYMENT_TTL,
     refundClaimTtlMs: e.PAYLINK_REFUND_CLAIM_TTL,
+    dashboardRequire2fa: e.PAYLINK_DASHBOARD_REQUIRE_2FA ?? false,
     maxAmountBaseUnits: e.PAYLINK_MAX_AMOUNT,
     rates: {
       sources,

@@ -109,7 +109,7 @@ describe.each(dialects)('dashboard in Chromium on %s', (dialect) => {
     await setPage.locator('#password').fill('not the password at all');
     await setPage.keyboard.press('Enter');
     await setPage.locator('[role="alert"]').waitFor({ timeout: UI_TIMEOUT_MS });
-    expect(await setPage.locator('[role="alert"]').textContent()).toBe('Wrong e-mail or password');
+    expect(await setPage.locator('[role="alert"]').textContent()).toBe('Wrong e-mail, password or code');
     // The browser logs the 401 answer itself: expected here, and the only one.
     expect(pageErrors.splice(0)).toEqual([
       'console: Failed to load resource: the server responded with a status of 401 (Unauthorized)',
@@ -143,6 +143,12 @@ describe.each(dialects)('dashboard in Chromium on %s', (dialect) => {
     expect(await setPage.locator('dl.facts').textContent()).toContain('order-1042');
     expect(await accessibilityViolations(setPage)).toEqual([]);
     await setPage.screenshot({ path: `${SCREENSHOTS}/dashboard-${dialect}-payment.png`, fullPage: true });
+
+    await setPage.getByRole('link', { name: 'Security' }).click();
+    await setPage.waitForURL(`${base}/dashboard/security`, { timeout: UI_TIMEOUT_MS });
+    expect(await setPage.locator('img[alt="QR code of your authenticator secret"]').isVisible()).toBe(true);
+    expect(await accessibilityViolations(setPage)).toEqual([]);
+    await setPage.screenshot({ path: `${SCREENSHOTS}/dashboard-${dialect}-security.png`, fullPage: true });
 
     await setPage.getByRole('button', { name: 'Sign out' }).click();
     await setPage.waitForURL(`${base}/dashboard/login`, { timeout: UI_TIMEOUT_MS });

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scryptPasswords } from '../src/adapters/crypto/scryptPasswords.ts';
+import { totpSecondFactor } from '../src/adapters/crypto/totp.ts';
 import { SESSION_COOKIE } from '../src/adapters/dashboard/dashboardRoutes.ts';
 import { SESSION_IDLE_MS, SIGN_IN_LIMITS } from '../src/app/dashboard/signIn.ts';
-import { createUser, disableUser } from '../src/app/dashboard/users.ts';
+import { createUser, disableUser, removeSecondFactor } from '../src/app/dashboard/users.ts';
 import { disableMerchant } from '../src/app/merchants/merchantAdmin.ts';
 import { ADMIN_TOKEN, type ApiHarness, startApiHarness } from './helpers/apiHarness.ts';
 import { runCli } from './helpers/cli.ts';
@@ -108,11 +109,11 @@ describe.each(dialects)('dashboard sign-in on %s', (dialect) => {
     const own = await create(shop.apiKey, '27.00');
     const wrong = await signIn('bob@corner.example', `${PASSWORD}x`);
     expect(wrong.statusCode).toBe(401);
-    expect(wrong.body).toContain('Wrong e-mail or password');
+    expect(wrong.body).toContain('Wrong e-mail, password or code');
     expect(sessionOf(wrong)).toBeUndefined();
     const unknown = await signIn('nobody@corner.example');
     expect(unknown.statusCode).toBe(401);
-    expect(unknown.body).toContain('Wrong e-mail or password');
+    expect(unknown.body).toContain('Wrong e-mail, password or code');
 
     const ok = await signIn('BOB@corner.example');
     expect(ok.statusCode).toBe(303);
@@ -161,6 +162,127 @@ describe.each(dialects)('dashboard sign-in on %s', (dialect) => {
     expect(bad.statusCode).toBe(400);
     expect(bad.body).toContain('from: must be a date');
     expect((await get('/dashboard/export.csv')).headers.location).toBe('/dashboard/login');
+  });
+
+  it('a second factor: enrolled with a code from the app, then asked at sign-in, each code good once', async () => {
+    await merchantUser('kim@corner.example');
+    const cookie = sessionOf(await signIn('kim@corner.example'))!;
+    const page = await get('/dashboard/security', cookie);
+    const secret = /data-secret>([A-Z2-7]{32})</.exec(page.body)?.[1];
+    const csrf = /name="csrf" value="([^"]+)"/.exec(page.body)?.[1];
+    expect(secret).toBeDefined();
+    expect(page.body).toContain('src="data:image/svg+xml;base64,');
+    const form = (code: string) => ({ csrf: csrf!, secret: secret!, code });
+    const withCookie = { cookie: `${SESSION_COOKIE}=${cookie}` };
+    const wrong = await post('/dashboard/security/totp', form('000000'), withCookie);
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.body).toContain('not the code your app shows now');
+    expect(
+      (
+        await post(
+          '/dashboard/security/totp',
+          { ...form(totpSecondFactor.codeAt(secret!, h.clock.now())), csrf: 'x' },
+          withCookie,
+        )
+      ).statusCode,
+    ).toBe(403);
+    const on = await post(
+      '/dashboard/security/totp',
+      form(totpSecondFactor.codeAt(secret!, h.clock.now())),
+      withCookie,
+    );
+    expect(on.statusCode).toBe(303);
+    expect((await get('/dashboard/security', cookie)).body).toContain('On: signing in asks for a code');
+
+    h.clock.advance(60_000);
+    expect(
+      (await post('/dashboard/login', { email: 'kim@corner.example', password: PASSWORD })).statusCode,
+    ).toBe(401);
+    h.clock.advance(60_000);
+    const code = totpSecondFactor.codeAt(secret!, h.clock.now());
+    const withCode = await post('/dashboard/login', {
+      email: 'kim@corner.example',
+      password: PASSWORD,
+      code,
+    });
+    expect(withCode.statusCode).toBe(303);
+    // The same code again, within its 30 seconds: refused (replayed).
+    expect(
+      (await post('/dashboard/login', { email: 'kim@corner.example', password: PASSWORD, code })).statusCode,
+    ).toBe(401);
+    // A code a step later works; the right code with a wrong password does not. (Five attempts so far: wait
+    // for the account's sign-in bucket to give one more.)
+    h.clock.advance(Math.ceil(1000 / SIGN_IN_LIMITS.perAccount.ratePerSecond) * 2);
+    const next = totpSecondFactor.codeAt(secret!, h.clock.now());
+    expect(
+      (await post('/dashboard/login', { email: 'kim@corner.example', password: `${PASSWORD}x`, code: next }))
+        .statusCode,
+    ).toBe(401);
+    expect(
+      (await post('/dashboard/login', { email: 'kim@corner.example', password: PASSWORD, code: next }))
+        .statusCode,
+    ).toBe(303);
+
+    // A lost phone: an operator turns the factor off; the password alone signs in again.
+    const kim = await h.stores.users.findByEmail('kim@corner.example');
+    await removeSecondFactor(adminDeps(), kim!.id);
+    h.clock.advance(Math.ceil(1000 / SIGN_IN_LIMITS.perAccount.ratePerSecond));
+    expect(
+      (await post('/dashboard/login', { email: 'kim@corner.example', password: PASSWORD })).statusCode,
+    ).toBe(303);
+  });
+
+  it('with PAYLINK_DASHBOARD_REQUIRE_2FA, sends an operator to enroll before anything else', async () => {
+    const strict = await startApiHarness(dialect, {
+      env: { PAYLINK_DASHBOARD_REQUIRE_2FA: 'true' },
+      overrides: { passwords: scryptPasswords({ N: 2 ** 10, r: 8, p: 1 }) },
+    });
+    try {
+      const deps = { users: strict.stores.users, merchants: strict.stores.merchants, clock: strict.clock };
+      const { token } = await createUser(deps, { email: 'root@paylink.example', role: 'operator' });
+      const form = (url: string, body: Record<string, string>, cookie?: string) =>
+        strict.app.inject({
+          method: 'POST',
+          url,
+          headers: {
+            'content-type': 'application/x-www-form-urlencoded',
+            origin: ORIGIN,
+            ...(cookie ? { cookie: `${SESSION_COOKIE}=${cookie}` } : {}),
+          },
+          payload: new URLSearchParams(body).toString(),
+        });
+      await form('/dashboard/set-password', { token, password: PASSWORD });
+      const signedIn = await form('/dashboard/login', { email: 'root@paylink.example', password: PASSWORD });
+      const cookie = sessionOf(signedIn)!;
+      const home = await strict.app.inject({
+        method: 'GET',
+        url: '/dashboard/',
+        headers: { cookie: `${SESSION_COOKIE}=${cookie}` },
+      });
+      expect(home.statusCode).toBe(303);
+      expect(home.headers.location).toBe('/dashboard/security');
+      const security = await strict.app.inject({
+        method: 'GET',
+        url: '/dashboard/security',
+        headers: { cookie: `${SESSION_COOKIE}=${cookie}` },
+      });
+      expect(security.body).toContain('Operators must set up a second factor');
+      const secret = /data-secret>([A-Z2-7]{32})</.exec(security.body)![1]!;
+      const csrf = /name="csrf" value="([^"]+)"/.exec(security.body)![1]!;
+      await form(
+        '/dashboard/security/totp',
+        { csrf, secret, code: totpSecondFactor.codeAt(secret, strict.clock.now()) },
+        cookie,
+      );
+      const after = await strict.app.inject({
+        method: 'GET',
+        url: '/dashboard/',
+        headers: { cookie: `${SESSION_COOKIE}=${cookie}` },
+      });
+      expect(after.statusCode).toBe(200);
+    } finally {
+      await strict.close();
+    }
   });
 
   it('refuses a form from another origin, and a sign-out without its CSRF token', async () => {

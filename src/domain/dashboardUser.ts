@@ -15,6 +15,8 @@ export interface DashboardUser {
   /** The merchant a merchant user belongs to; null for an operator. */
   readonly merchantId: string | null;
   readonly passwordHash: string | null;
+  /** The TOTP secret (base32) once a second factor is enrolled; null without one. */
+  readonly totpSecret: string | null;
   readonly status: 'active' | 'disabled';
   readonly createdAt: Date;
   readonly updatedAt: Date;

@@ -4,14 +4,22 @@ import { Readable } from 'node:stream';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { PasswordHasher, UserStore } from '../../app/dashboard/ports.ts';
-import { type SignInDeps, sessionUser, setPassword, signIn, signOut } from '../../app/dashboard/signIn.ts';
+import type { PasswordHasher, SecondFactor, UserStore } from '../../app/dashboard/ports.ts';
+import {
+  enrollSecondFactor,
+  type SignInDeps,
+  sessionUser,
+  setPassword,
+  signIn,
+  signOut,
+} from '../../app/dashboard/signIn.ts';
 import { exportPaymentsCsv, exportRange } from '../../app/exportPayments.ts';
 import { getPaymentStatus, PaymentNotFoundError } from '../../app/getPaymentStatus.ts';
 import { listPayments } from '../../app/listPayments.ts';
 import type { Clock, Ledger, MerchantStore, PaymentStore, RateLimitStore } from '../../app/ports.ts';
 import type { DashboardUser } from '../../domain/dashboardUser.ts';
 import { PaylinkError } from '../../domain/errors.ts';
+import { qrSvg } from '../checkout/qrCode.ts';
 import { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from '../checkout/securityHeaders.ts';
 import {
   type DashboardAssets,
@@ -20,6 +28,7 @@ import {
   renderNotFound,
   renderPayment,
   renderPayments,
+  renderSecurity,
   renderSetPassword,
 } from './renderDashboard.ts';
 
@@ -29,6 +38,9 @@ export interface DashboardDeps {
   readonly payments: PaymentStore;
   readonly ledger: Ledger;
   readonly passwords: PasswordHasher;
+  readonly secondFactor: SecondFactor;
+  /** PAYLINK_DASHBOARD_REQUIRE_2FA: an operator without a second factor is sent to enroll one first. */
+  readonly requireOperatorSecondFactor: boolean;
   readonly buckets: RateLimitStore;
   readonly clock: Clock;
   readonly isCommonPassword: (password: string) => boolean;
@@ -116,11 +128,24 @@ export function dashboardRoutes(deps: DashboardDeps) {
         maxAge: maxAgeS,
       });
 
-    /** The signed-in user, or a redirect to the sign-in page (then undefined). */
-    const requireUser = async (request: FastifyRequest, reply: FastifyReply) => {
+    /**
+     * The signed-in user, or a redirect (then undefined): to the sign-in page without a session, to the second
+     * factor's page for an operator who must enroll one first.
+     */
+    const requireUser = async (request: FastifyRequest, reply: FastifyReply, enrolling = false) => {
       const signedIn = await sessionUser(deps, request.cookies[SESSION_COOKIE]);
       if (!signedIn) {
         reply.clearCookie(SESSION_COOKIE, { path: '/dashboard' }).redirect('/dashboard/login', 303);
+        return undefined;
+      }
+      const { user } = signedIn;
+      if (
+        !enrolling &&
+        deps.requireOperatorSecondFactor &&
+        user.role === 'operator' &&
+        user.totpSecret === null
+      ) {
+        reply.redirect('/dashboard/security', 303);
         return undefined;
       }
       return signedIn;
@@ -155,6 +180,7 @@ export function dashboardRoutes(deps: DashboardDeps) {
         const { token } = await signIn(signInDeps, {
           email: String(request.body?.email ?? ''),
           password: String(request.body?.password ?? ''),
+          code: request.body?.code,
           clientAddress: request.ip,
         });
         // A fresh token at every sign-in: whatever cookie the browser had before is worth nothing now.
@@ -184,6 +210,58 @@ export function dashboardRoutes(deps: DashboardDeps) {
         if (!(error instanceof PaylinkError)) throw error;
         // The token stays out of the page: a failed attempt needs the link again (or a new one).
         return reply.status(error.status).send(renderSetPassword(assets, error.message));
+      }
+    });
+
+    app.get('/dashboard/security', async (request, reply) => {
+      const signedIn = await requireUser(request, reply, true);
+      if (!signedIn) return reply;
+      const { user, session } = signedIn;
+      reply.type(HTML);
+      if (user.totpSecret !== null) return renderSecurity({ assets, user, csrf: session.csrfToken });
+      const secret = deps.secondFactor.newSecret();
+      const uri = deps.secondFactor.enrollmentUri(secret, user.email);
+      return renderSecurity({
+        assets,
+        user,
+        csrf: session.csrfToken,
+        enroll: {
+          secret,
+          qrDataUri: `data:image/svg+xml;base64,${Buffer.from(await qrSvg(uri)).toString('base64')}`,
+        },
+        required: deps.requireOperatorSecondFactor && user.role === 'operator',
+      });
+    });
+
+    app.post('/dashboard/security/totp', async (request: FormRequest, reply) => {
+      const signedIn = await requireUser(request, reply, true);
+      if (!signedIn) return reply;
+      const { user, session } = signedIn;
+      reply.type(HTML);
+      if (!csrfMatches(session.csrfToken, request.body?.csrf))
+        return reply
+          .status(403)
+          .send(renderNotFound(assets, user, session.csrfToken, 'Refused: reload the page and try again.'));
+      if (user.totpSecret !== null) return reply.redirect('/dashboard/security', 303);
+      const secret = String(request.body?.secret ?? '');
+      try {
+        await enrollSecondFactor(deps, user, secret, String(request.body?.code ?? ''));
+        return reply.redirect('/dashboard/security', 303);
+      } catch (error) {
+        if (!(error instanceof PaylinkError)) throw error;
+        const uri = deps.secondFactor.enrollmentUri(secret, user.email);
+        return reply.status(400).send(
+          renderSecurity({
+            assets,
+            user,
+            csrf: session.csrfToken,
+            enroll: {
+              secret,
+              qrDataUri: `data:image/svg+xml;base64,${Buffer.from(await qrSvg(uri)).toString('base64')}`,
+            },
+            error: error.message,
+          }),
+        );
       }
     });
 

@@ -29,6 +29,7 @@ function layout(input: {
   <strong>Paylink</strong>
   <nav aria-label="Main"><ul>
     <li><a href="/dashboard/">${input.user.role === 'operator' ? 'Merchants' : 'Payments'}</a></li>
+    <li><a href="/dashboard/security">Security</a></li>
   </ul></nav>
   <form method="post" action="/dashboard/logout">
     <input type="hidden" name="csrf" value="${input.csrf ?? ''}">
@@ -73,6 +74,8 @@ export function renderLogin(
     <input id="email" name="email" type="email" autocomplete="username" required>
     <label for="password">Password</label>
     <input id="password" name="password" type="password" autocomplete="current-password" required>
+    <label for="code">Authentication code <span class="muted">(if you set one up)</span></label>
+    <input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6">
     <button type="submit">Sign in</button>
   </form>
 </div>`;
@@ -201,4 +204,33 @@ export function renderNotFound(
   const title = problem ? 'Cannot do that' : 'Not found';
   const body = html`<div class="card narrow"><h1>${title}</h1>${problem ? html`<p class="error" role="alert">${problem}</p>` : null}<p><a href="/dashboard/">Back to the dashboard</a></p></div>`;
   return layout({ title, assets, body, user, csrf });
+}
+
+/** The second factor: on, or how to turn it on (scan, then confirm with a code). */
+export function renderSecurity(input: {
+  assets: DashboardAssets;
+  user: DashboardUser;
+  csrf: string;
+  enroll?: { secret: string; qrDataUri: string };
+  required?: boolean;
+  error?: string;
+}): string {
+  const body = input.enroll
+    ? html`<div class="card narrow">
+  <h1>Second factor</h1>
+  ${input.required ? html`<p class="notice" role="status">Operators must set up a second factor before going on.</p>` : null}
+  ${input.error ? html`<p class="error" role="alert">${input.error}</p>` : null}
+  <p>Scan this with an authenticator app, then type the code it shows.</p>
+  <p><img src="${input.enroll.qrDataUri}" alt="QR code of your authenticator secret" width="200" height="200"></p>
+  <p class="muted">Or type this secret into the app: <code data-secret>${input.enroll.secret}</code></p>
+  <form class="stack" method="post" action="/dashboard/security/totp">
+    <input type="hidden" name="csrf" value="${input.csrf}">
+    <input type="hidden" name="secret" value="${input.enroll.secret}">
+    <label for="code">Code from the app</label>
+    <input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6" required>
+    <button type="submit">Turn on</button>
+  </form>
+</div>`
+    : html`<div class="card narrow"><h1>Second factor</h1><p role="status">On: signing in asks for a code from your authenticator app.</p></div>`;
+  return layout({ title: 'Second factor', assets: input.assets, body, user: input.user, csrf: input.csrf });
 }

@@ -309,6 +309,10 @@ export interface DashboardUsersTable {
   merchant_id: string | null;
   /** `scrypt$…` (passwordHash.ts); null until the person sets a password. */
   password_hash: string | null;
+  /** Base32 TOTP secret once the user enrolled a second factor. */
+  totp_secret: string | null;
+  /** The last TOTP time step accepted: a code is good once. */
+  totp_last_step: string | number | bigint | null;
   /** 'active' | 'disabled' */
   status: string;
   created_at: string;

@@ -13,6 +13,7 @@ function toUser(row: Selectable<DashboardUsersTable>): DashboardUser {
     role: row.role as DashboardUser['role'],
     merchantId: row.merchant_id,
     passwordHash: row.password_hash,
+    totpSecret: row.totp_secret,
     status: row.status as DashboardUser['status'],
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
@@ -43,6 +44,8 @@ export function userRepository(db: Db): UserStore {
             role: user.role,
             merchant_id: user.merchantId,
             password_hash: user.passwordHash,
+            totp_secret: user.totpSecret,
+            totp_last_step: null,
             status: user.status,
             created_at: user.createdAt.toISOString(),
             updated_at: user.updatedAt.toISOString(),
@@ -90,6 +93,22 @@ export function userRepository(db: Db): UserStore {
         .set({ password_hash: hash, updated_at: at.toISOString() })
         .where('id', '=', id)
         .execute();
+    },
+    async setTotpSecret(id, secret, at) {
+      await db
+        .updateTable('dashboard_users')
+        .set({ totp_secret: secret, totp_last_step: null, updated_at: at.toISOString() })
+        .where('id', '=', id)
+        .execute();
+    },
+    async useTotpStep(id, step) {
+      const result = await db
+        .updateTable('dashboard_users')
+        .set({ totp_last_step: step })
+        .where('id', '=', id)
+        .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
     },
     async insertPasswordLink(link) {
       await db

@@ -32,6 +32,7 @@ import type { Config } from '../../config.ts';
 import { cachedMerchantStore } from '../cache/cachedMerchantStore.ts';
 import { isCommonPassword } from '../crypto/commonPasswords.ts';
 import { scryptPasswords } from '../crypto/scryptPasswords.ts';
+import { totpSecondFactor } from '../crypto/totp.ts';
 import { dashboardRoutes } from '../dashboard/dashboardRoutes.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { memoryBucketStore } from '../rateLimit/memoryBucketStore.ts';
@@ -89,6 +90,7 @@ export interface ApiDeps {
     | 'baseUrl'
     | 'paymentTtlMs'
     | 'refundClaimTtlMs'
+    | 'dashboardRequire2fa'
     | 'maxAmountBaseUnits'
     | 'webhookAllowPrivate'
     | 'adminToken'
@@ -185,6 +187,8 @@ export async function buildApp(appDeps: ApiDeps): Promise<FastifyInstance> {
         merchants: appDeps.merchants,
         users: deps.users,
         passwords: deps.passwords ?? scryptPasswords(),
+        secondFactor: totpSecondFactor,
+        requireOperatorSecondFactor: deps.config.dashboardRequire2fa,
         buckets: signInBuckets,
         isCommonPassword,
         baseUrl: deps.config.baseUrl,

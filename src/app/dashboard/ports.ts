@@ -20,6 +20,10 @@ export interface UserStore {
   list(): Promise<DashboardUser[]>;
   setStatus(id: string, status: DashboardUser['status'], at: Date): Promise<void>;
   setPasswordHash(id: string, hash: string, at: Date): Promise<void>;
+  /** Null turns the second factor off (a lost phone: an operator's decision). */
+  setTotpSecret(id: string, secret: string | null, at: Date): Promise<void>;
+  /** Records a TOTP time step as used, only if it is later than the last one (one statement): false if not. */
+  useTotpStep(id: string, step: number): Promise<boolean>;
   insertPasswordLink(link: {
     readonly tokenHash: string;
     readonly userId: string;
@@ -40,4 +44,16 @@ export interface UserStore {
 export interface PasswordHasher {
   hash(password: string): Promise<string>;
   verify(password: string, hash: string): Promise<boolean>;
+}
+
+/** The TOTP second factor (RFC 6238). */
+export interface SecondFactor {
+  /** A new random secret, base32, for an authenticator app. */
+  newSecret(): string;
+  /** The `otpauth://` URI an app scans (as a QR code) to enroll the secret. */
+  enrollmentUri(secret: string, email: string): string;
+  /** The time step the code is valid for at `now` (within a step either side), or undefined. */
+  step(secret: string, code: string, now: Date): number | undefined;
+  /** The code at a moment: what an authenticator app shows (for tests and the sandbox). */
+  codeAt(secret: string, at: Date): string;
 }

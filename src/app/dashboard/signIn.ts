@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { checkNewPassword, type DashboardUser, MAX_PASSWORD_LENGTH } from '../../domain/dashboardUser.ts';
-import { PaylinkError } from '../../domain/errors.ts';
+import { PaylinkError, ValidationError } from '../../domain/errors.ts';
 import type { BucketPolicy } from '../../domain/tokenBucket.ts';
 import type { Clock, MerchantStore, RateLimitStore } from '../ports.ts';
-import type { DashboardSession, PasswordHasher, UserStore } from './ports.ts';
+import type { DashboardSession, PasswordHasher, SecondFactor, UserStore } from './ports.ts';
 import { newSecretToken, tokenHash } from './users.ts';
 
 /** A session ends after 30 minutes without a request, and after 12 hours whatever happens. */
@@ -19,12 +19,13 @@ export const SIGN_IN_LIMITS: { readonly perAccount: BucketPolicy; readonly perCl
   perClient: { ratePerSecond: 1 / 60, burst: 20 },
 };
 
-export const WRONG_CREDENTIALS = 'Wrong e-mail or password';
+export const WRONG_CREDENTIALS = 'Wrong e-mail, password or code';
 
 export interface SignInDeps {
   readonly users: UserStore;
   readonly merchants: Pick<MerchantStore, 'find'>;
   readonly passwords: PasswordHasher;
+  readonly secondFactor: SecondFactor;
   readonly buckets: RateLimitStore;
   readonly clock: Clock;
   /** Checked against a published list of common passwords. */
@@ -40,7 +41,13 @@ let decoyHash: Promise<string> | undefined;
  */
 export async function signIn(
   deps: SignInDeps,
-  input: { readonly email: string; readonly password: string; readonly clientAddress: string },
+  input: {
+    readonly email: string;
+    readonly password: string;
+    /** The authenticator app's code, for a user with a second factor. */
+    readonly code?: string | undefined;
+    readonly clientAddress: string;
+  },
 ): Promise<{ readonly token: string; readonly session: DashboardSession; readonly user: DashboardUser }> {
   const email = input.email.trim().toLowerCase();
   const now = deps.clock.now();
@@ -58,6 +65,12 @@ export async function signIn(
   const matches = await deps.passwords.verify(password, user?.passwordHash ?? (await decoyHash));
   if (!user?.passwordHash || !matches || !(await isActive(deps, user)))
     throw new PaylinkError('UNAUTHORIZED', WRONG_CREDENTIALS);
+  if (user.totpSecret !== null) {
+    // A code is good once: its time step must be later than the last one accepted.
+    const step = deps.secondFactor.step(user.totpSecret, (input.code ?? '').trim(), now);
+    if (step === undefined || !(await deps.users.useTotpStep(user.id, step)))
+      throw new PaylinkError('UNAUTHORIZED', WRONG_CREDENTIALS);
+  }
   const { token, hash } = newSecretToken();
   const session: DashboardSession = {
     tokenHash: hash,
@@ -130,4 +143,26 @@ export async function setPassword(
   await deps.users.setPasswordHash(user.id, await deps.passwords.hash(password), now);
   await deps.users.deleteSessionsOf(user.id);
   return { ...user, updatedAt: now };
+}
+
+/**
+ * Turns the second factor on: the secret the page showed, confirmed by a code from the app that scanned it (so
+ * a mistyped or unscanned secret never locks the person out). The code's step is used up at once.
+ */
+export async function enrollSecondFactor(
+  deps: Pick<SignInDeps, 'users' | 'secondFactor' | 'clock'>,
+  user: DashboardUser,
+  secret: string,
+  code: string,
+): Promise<void> {
+  if (!/^[A-Z2-7]{32}$/.test(secret)) throw new ValidationError('secret', 'is not a secret this page gave');
+  const now = deps.clock.now();
+  const step = deps.secondFactor.step(secret, code.trim(), now);
+  if (step === undefined)
+    throw new ValidationError(
+      'code',
+      'is not the code your app shows now: check the app, and the time on your phone',
+    );
+  await deps.users.setTotpSecret(user.id, secret, now);
+  await deps.users.useTotpStep(user.id, step);
 }

@@ -66,6 +66,7 @@ export async function createUser(
     role,
     merchantId,
     passwordHash: null,
+    totpSecret: null,
     status: 'active',
     createdAt: now,
     updatedAt: now,
@@ -98,6 +99,15 @@ export async function disableUser(deps: UserAdminDeps, userId: string): Promise<
   return { ...user, status: 'disabled', updatedAt: now };
 }
 
+/** A lost phone: the second factor is turned off, and the user's sessions end; they enroll again at sign-in. */
+export async function removeSecondFactor(deps: UserAdminDeps, userId: string): Promise<DashboardUser> {
+  const user = await existing(deps, userId);
+  const now = deps.clock.now();
+  await deps.users.setTotpSecret(user.id, null, now);
+  await deps.users.deleteSessionsOf(user.id);
+  return { ...user, totpSecret: null, updatedAt: now };
+}
+
 export async function enableUser(deps: UserAdminDeps, userId: string): Promise<DashboardUser> {
   const user = await existing(deps, userId);
   const now = deps.clock.now();
@@ -114,6 +124,7 @@ export function describeUser(user: DashboardUser) {
     merchant_id: user.merchantId,
     status: user.status,
     password_set: user.passwordHash !== null,
+    second_factor: user.totpSecret !== null,
     created_at: user.createdAt.toISOString(),
   };
 }

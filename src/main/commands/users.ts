@@ -5,6 +5,7 @@ import {
   disableUser,
   enableUser,
   passwordLinkUrl,
+  removeSecondFactor,
   resetPassword,
 } from '../../app/dashboard/users.ts';
 import { systemClock } from '../../app/ports.ts';
@@ -85,6 +86,14 @@ export function registerUserCommands(program: Command, config: () => Config): vo
     .action(async (userId: string) => {
       const disabled = await withStores(config(), (stores) => disableUser(deps(stores), userId));
       out(`User ${disabled.id} disabled; their sessions have ended.`);
+    });
+
+  user
+    .command('remove-second-factor <user_id>')
+    .description('turn off their authenticator code (a lost phone); their sessions end')
+    .action(async (userId: string) => {
+      const changed = await withStores(config(), (stores) => removeSecondFactor(deps(stores), userId));
+      out(`User ${changed.id} signs in with the password alone until they set up a second factor again.`);
     });
 
   user

@@ -17,6 +17,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('role', 'text', (c) => c.notNull())
     .addColumn('merchant_id', 'text', (c) => c.references('merchants.id'))
     .addColumn('password_hash', 'text')
+    // TOTP (RFC 6238) second factor: the base32 secret once enrolled, and the last time step used (no replay).
+    .addColumn('totp_secret', 'text')
+    .addColumn('totp_last_step', 'bigint')
     .addColumn('status', 'text', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())

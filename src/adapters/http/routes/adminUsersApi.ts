@@ -25,6 +25,7 @@ const User = z
     merchant_id: z.string().nullable(),
     status: z.enum(['active', 'disabled']),
     password_set: z.boolean(),
+    second_factor: z.boolean(),
     created_at: z.string(),
   })
   .meta({ id: 'DashboardUser' });
