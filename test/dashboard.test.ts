@@ -8,6 +8,7 @@ import { disableMerchant } from '../src/app/merchants/merchantAdmin.ts';
 import { ADMIN_TOKEN, type ApiHarness, startApiHarness } from './helpers/apiHarness.ts';
 import { runCli } from './helpers/cli.ts';
 import { dialects } from './helpers/database.ts';
+import { payInFull } from './helpers/webhookHarness.ts';
 
 /** The harness's PAYLINK_BASE_URL: where the dashboard's forms come from. */
 const ORIGIN = 'https://api.example.test';
@@ -283,6 +284,45 @@ describe.each(dialects)('dashboard sign-in on %s', (dialect) => {
     } finally {
       await strict.close();
     }
+  });
+
+  it('shows a payment’s webhooks with their attempts, and sends one again; never another merchant’s', async () => {
+    await merchantUser('lou@corner.example');
+    const paid = await create(shop.apiKey, '14.00');
+    const eventId = await payInFull(h, paid.payment_id);
+    const otherPaid = await create(other.apiKey, '15.00');
+    const otherEvent = await payInFull(h, otherPaid.payment_id);
+    const cookie = sessionOf(await signIn('lou@corner.example'))!;
+    const page = await get(`/dashboard/payments/${paid.payment_id}`, cookie);
+    expect(page.body).toContain('<strong>payment.paid</strong> · pending');
+    expect(page.body).toContain(`action="/dashboard/webhooks/${eventId}/resend"`);
+    const csrf = /name="csrf" value="([^"]+)"/.exec(page.body)![1]!;
+    const withCookie = { cookie: `${SESSION_COOKIE}=${cookie}` };
+
+    // Delivered once (as the dispatcher records it), then sent again from the dashboard.
+    await h.database.handle.db
+      .updateTable('events')
+      .set({ delivery_status: 'delivered', delivered_at: h.clock.now().toISOString() })
+      .where('id', '=', eventId)
+      .execute();
+    expect(
+      (await post(`/dashboard/webhooks/${eventId}/resend`, { csrf: 'forged' }, withCookie)).statusCode,
+    ).toBe(403);
+    const resent = await post(`/dashboard/webhooks/${eventId}/resend`, { csrf }, withCookie);
+    expect(resent.statusCode).toBe(303);
+    expect(resent.headers.location).toBe(`/dashboard/payments/${paid.payment_id}`);
+    expect((await h.stores.webhooks.findEvent(eventId))?.deliveryStatus).toBe('pending');
+    // Another merchant's event, by id: the same 404 as none, and nothing requeued.
+    await h.database.handle.db
+      .updateTable('events')
+      .set({ delivery_status: 'delivered' })
+      .where('id', '=', otherEvent)
+      .execute();
+    expect((await post(`/dashboard/webhooks/${otherEvent}/resend`, { csrf }, withCookie)).statusCode).toBe(
+      404,
+    );
+    expect((await h.stores.webhooks.findEvent(otherEvent))?.deliveryStatus).toBe('delivered');
+    expect((await post('/dashboard/webhooks/evt_nope/resend', { csrf }, withCookie)).statusCode).toBe(404);
   });
 
   it('refuses a form from another origin, and a sign-out without its CSRF token', async () => {

@@ -43,7 +43,6 @@ export async function startWebhookHarness(dialect: DialectName): Promise<Webhook
   const merchant = await api.merchant();
   const { logger, text } = capturingLogger();
   const sender = createWebhookSender({ allowPrivate: true, timeoutMs: TEST_WEBHOOK_TIMEOUT_MS });
-  let block = 1n;
 
   return {
     api,
@@ -74,35 +73,7 @@ export async function startWebhookHarness(dialect: DialectName): Promise<Webhook
       if (response.statusCode !== 201) throw new Error(`payment not created: ${response.body}`);
       return response.json().payment_id as string;
     },
-    async pay(paymentId) {
-      const payment = await api.stores.payments.findById(paymentId);
-      if (!payment?.deposit) throw new Error('no such payment');
-      const blockHash = `0x${randomBytes(32).toString('hex')}`;
-      const transfer: TransferRecord = {
-        id: `${TEST_CHAIN.chainId}:${blockHash}:0`,
-        chainId: TEST_CHAIN.chainId,
-        paymentId,
-        txHash: `0x${randomBytes(32).toString('hex')}`,
-        blockHash,
-        tokenAddress: TEST_CHAIN.tokenAddress.toLowerCase(),
-        tokenSymbol: 'USDC',
-        fromAddress: '0x90f79bf6eb2c4f870365e785982e1f101e93b906',
-        toAddress: payment.deposit.depositAddress.toLowerCase(),
-        amountBaseUnits: payment.quote.usdcBaseUnits,
-        blockNumber: block++,
-        logIndex: 0,
-        blockTimestamp: api.clock.now(),
-        final: true,
-        orphaned: false,
-      };
-      const now = api.clock.now();
-      const changes = await api.stores.ledger.transaction(async (tx) =>
-        refreshPayments(tx, await tx.insertTransfers([transfer]), now),
-      );
-      const eventId = changes[0]?.eventId;
-      if (!eventId) throw new Error('the payment owed no event');
-      return eventId;
-    },
+    pay: (paymentId) => payInFull(api, paymentId),
     async setMerchantWebhookUrl(url) {
       await updateMerchant(
         { merchants: api.stores.merchants, clock: api.clock, webhookAllowPrivate: true },
@@ -116,4 +87,40 @@ export async function startWebhookHarness(dialect: DialectName): Promise<Webhook
       await api.close();
     },
   };
+}
+
+let block = 1n;
+
+/**
+ * The payment paid in full by one final transfer, recorded as the chain watcher records one (without a chain):
+ * returns the id of the event it owes (payment.paid).
+ */
+export async function payInFull(api: ApiHarness, paymentId: string): Promise<string> {
+  const payment = await api.stores.payments.findById(paymentId);
+  if (!payment?.deposit) throw new Error('no such payment');
+  const blockHash = `0x${randomBytes(32).toString('hex')}`;
+  const transfer: TransferRecord = {
+    id: `${TEST_CHAIN.chainId}:${blockHash}:0`,
+    chainId: TEST_CHAIN.chainId,
+    paymentId,
+    txHash: `0x${randomBytes(32).toString('hex')}`,
+    blockHash,
+    tokenAddress: TEST_CHAIN.tokenAddress.toLowerCase(),
+    tokenSymbol: 'USDC',
+    fromAddress: '0x90f79bf6eb2c4f870365e785982e1f101e93b906',
+    toAddress: payment.deposit.depositAddress.toLowerCase(),
+    amountBaseUnits: payment.quote.usdcBaseUnits,
+    blockNumber: block++,
+    logIndex: 0,
+    blockTimestamp: api.clock.now(),
+    final: true,
+    orphaned: false,
+  };
+  const now = api.clock.now();
+  const changes = await api.stores.ledger.transaction(async (tx) =>
+    refreshPayments(tx, await tx.insertTransfers([transfer]), now),
+  );
+  const eventId = changes[0]?.eventId;
+  if (!eventId) throw new Error('the payment owed no event');
+  return eventId;
 }

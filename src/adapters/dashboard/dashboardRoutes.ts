@@ -16,7 +16,20 @@ import {
 import { exportPaymentsCsv, exportRange } from '../../app/exportPayments.ts';
 import { getPaymentStatus, PaymentNotFoundError } from '../../app/getPaymentStatus.ts';
 import { listPayments } from '../../app/listPayments.ts';
-import type { Clock, Ledger, MerchantStore, PaymentStore, RateLimitStore } from '../../app/ports.ts';
+import type {
+  Clock,
+  Ledger,
+  MerchantStore,
+  PaymentStore,
+  RateLimitStore,
+  WebhookStore,
+} from '../../app/ports.ts';
+import {
+  getWebhookEvent,
+  listMerchantWebhookEvents,
+  WebhookEventNotFoundError,
+} from '../../app/webhooks/listWebhookEvents.ts';
+import { resendWebhookEvent } from '../../app/webhooks/resendWebhookEvent.ts';
 import type { DashboardUser } from '../../domain/dashboardUser.ts';
 import { PaylinkError } from '../../domain/errors.ts';
 import { qrSvg } from '../checkout/qrCode.ts';
@@ -37,6 +50,7 @@ export interface DashboardDeps {
   readonly merchants: MerchantStore;
   readonly payments: PaymentStore;
   readonly ledger: Ledger;
+  readonly webhooks: WebhookStore;
   readonly passwords: PasswordHasher;
   readonly secondFactor: SecondFactor;
   /** PAYLINK_DASHBOARD_REQUIRE_2FA: an operator without a second factor is sent to enroll one first. */
@@ -265,6 +279,38 @@ export function dashboardRoutes(deps: DashboardDeps) {
       }
     });
 
+    // Sends a webhook of the merchant's own payment again: same id and body, a fresh schedule.
+    app.post('/dashboard/webhooks/:id/resend', async (request: FormRequest, reply) => {
+      const signedIn = await requireUser(request, reply);
+      if (!signedIn) return reply;
+      const { user, session } = signedIn;
+      reply.type(HTML);
+      if (!csrfMatches(session.csrfToken, request.body?.csrf))
+        return reply
+          .status(403)
+          .send(renderNotFound(assets, user, session.csrfToken, 'Refused: reload the page and try again.'));
+      const { id } = request.params as { id: string };
+      try {
+        const { event } = await getWebhookEvent(deps, id);
+        // Another merchant's event (or any, for an operator here) is the same 404 as none.
+        if (user.role !== 'merchant' || event.merchantId !== user.merchantId)
+          throw new WebhookEventNotFoundError();
+        await resendWebhookEvent(deps, event.id);
+        return reply.redirect(
+          event.paymentId ? `/dashboard/payments/${event.paymentId}` : '/dashboard/',
+          303,
+        );
+      } catch (error) {
+        if (error instanceof WebhookEventNotFoundError)
+          return reply.status(404).send(renderNotFound(assets, user, session.csrfToken));
+        if (error instanceof PaylinkError)
+          return reply
+            .status(error.status)
+            .send(renderNotFound(assets, user, session.csrfToken, error.message));
+        throw error;
+      }
+    });
+
     app.post('/dashboard/logout', async (request: FormRequest, reply) => {
       const token = request.cookies[SESSION_COOKIE];
       const signedIn = await sessionUser(deps, token);
@@ -345,8 +391,11 @@ export function dashboardRoutes(deps: DashboardDeps) {
         // A merchant user reads its own merchant's payments only: another's is the same 404 as none.
         if (user.role !== 'merchant') throw new PaymentNotFoundError();
         const { payment, state } = await getPaymentStatus(deps, merchantOf(user), id);
-        const transfers = await deps.ledger.listTransfers(payment.id);
-        return renderPayment({ assets, user, csrf: session.csrfToken, payment, state, transfers });
+        const [transfers, webhooks] = await Promise.all([
+          deps.ledger.listTransfers(payment.id),
+          listMerchantWebhookEvents(deps, merchantOf(user), { paymentId: payment.id, limit: 50 }),
+        ]);
+        return renderPayment({ assets, user, csrf: session.csrfToken, payment, state, transfers, webhooks });
       } catch (error) {
         if (error instanceof PaymentNotFoundError)
           return reply.status(404).send(renderNotFound(assets, user, session.csrfToken));

@@ -1,5 +1,6 @@
 import type { ListedPayment } from '../../app/listPayments.ts';
 import type { TransferRecord } from '../../app/ports.ts';
+import type { WebhookEventWithAttempts } from '../../app/webhooks/listWebhookEvents.ts';
 import { bpsToPercent } from '../../domain/commission.ts';
 import type { DashboardUser } from '../../domain/dashboardUser.ts';
 import type { Merchant } from '../../domain/merchant.ts';
@@ -142,8 +143,26 @@ export function renderPayment(input: {
   payment: Payment;
   state: PaymentState<TransferRecord>;
   transfers: readonly TransferRecord[];
+  webhooks: readonly WebhookEventWithAttempts[];
 }): string {
   const { payment, state } = input;
+  const webhooks = input.webhooks.map(
+    ({ event, attempts }) => html`<li>
+  <p><strong>${event.type}</strong> · ${event.deliveryStatus} · ${time(event.createdAt)}</p>
+  ${
+    attempts.length === 0
+      ? html`<p class="muted">No attempt yet.</p>`
+      : html`<ol class="attempts">${attempts.map(
+          (a) =>
+            html`<li>${a.statusCode === null ? (a.error ?? 'no answer') : `HTTP ${a.statusCode}`}${a.durationMs === null ? '' : ` in ${a.durationMs} ms`} · ${a.outcome ?? 'in flight'}${a.responseBody ? html` · <code>${a.responseBody.slice(0, 200)}</code>` : null}</li>`,
+        )}</ol>`
+  }
+  <form method="post" action="/dashboard/webhooks/${event.id}/resend">
+    <input type="hidden" name="csrf" value="${input.csrf}">
+    <button type="submit" class="link">Send again</button>
+  </form>
+</li>`,
+  );
   const transfers = input.transfers.map(
     (t) =>
       html`<tr><td><code>${t.txHash}</code></td><td class="amount">${formatUsdc(t.amountBaseUnits)}</td><td>${t.orphaned ? 'orphaned (reorg)' : t.final ? 'final' : 'confirming'}</td></tr>`,
@@ -167,7 +186,9 @@ ${
   input.transfers.length === 0
     ? html`<p class="muted">None seen yet.</p>`
     : html`<div class="table-wrap"><table><thead><tr><th scope="col">Transaction</th><th scope="col">USDC</th><th scope="col">Finality</th></tr></thead><tbody>${transfers}</tbody></table></div>`
-}`;
+}
+<h2>Webhooks</h2>
+${input.webhooks.length === 0 ? html`<p class="muted">None sent yet.</p>` : html`<ul class="webhooks">${webhooks}</ul>`}`;
   return layout({
     title: `Payment ${payment.id}`,
     assets: input.assets,
