@@ -9,11 +9,10 @@
  *
  * Nothing here asserts on time: each step waits for the page to show a state, within generous limits.
  */
-import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { type Address, type Hex, parseEventLogs, type TypedDataDefinition } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -35,6 +34,7 @@ import type { GaslessStore } from '../src/app/gasless/ports.ts';
 import { type RelayAuthorizationsDeps, relayOnce } from '../src/app/gasless/relayAuthorizations.ts';
 import type { Payment } from '../src/domain/payment.ts';
 import { sandboxPrivateKey } from '../src/main/sandboxChain.ts';
+import { launchChromium, SCREENSHOTS, UI_TIMEOUT_MS } from './helpers/browser.ts';
 import { type ChainHarness, PAYMENT_TTL_MS, ROLES, startChainHarness } from './helpers/chainHarness.ts';
 import { capturingLogger } from './helpers/logCapture.ts';
 
@@ -48,10 +48,6 @@ declare const document: {
 };
 declare const navigator: { clipboard: { readText(): Promise<string> } };
 
-const SCREENSHOTS = 'test-results';
-const CHROMIUM = process.env.PAYLINK_CHROMIUM ?? '/usr/bin/chromium';
-/** Generous: the machines are shared; a state that never comes still fails, just not on a stopwatch. */
-const UI_TIMEOUT_MS = 30_000;
 const RETURN_URL = 'https://shop.example.test/orders/42/thanks';
 /** Anvil's account 3 holds no USDC. */
 const EMPTY_ACCOUNT = 3;
@@ -75,7 +71,6 @@ let pageErrors: string[] = [];
 let newPayment: (amount: string, currency?: string) => Promise<Payment>;
 
 beforeAll(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true });
   h = await startChainHarness('sqlite');
   const { logger } = capturingLogger();
   // The same deposit planner and rates the harness uses, so the payment can carry a return URL too.
@@ -181,18 +176,7 @@ beforeAll(async () => {
     clock: h.clock,
     logger,
   };
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 });
 
 afterEach(() => {

@@ -1,18 +1,16 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { scryptPasswords } from '../src/adapters/crypto/scryptPasswords.ts';
 import { createUser } from '../src/app/dashboard/users.ts';
 import { type ApiHarness, startApiHarness } from './helpers/apiHarness.ts';
+import { collectPageErrors, launchChromium, SCREENSHOTS, UI_TIMEOUT_MS } from './helpers/browser.ts';
 import { dialects } from './helpers/database.ts';
 import { freePort } from './helpers/net.ts';
 
 declare const window: { document: { documentElement: { scrollWidth: number } }; location: { hash: string } };
 
-const SCREENSHOTS = 'test-results';
-const CHROMIUM = process.env.PAYLINK_CHROMIUM ?? '/usr/bin/chromium';
-const UI_TIMEOUT_MS = 30_000;
 const PASSWORD = 'correct horse battery staple';
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -20,11 +18,7 @@ let browser: Browser;
 let pageErrors: string[] = [];
 
 beforeAll(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-  });
+  browser = await launchChromium();
 });
 afterEach(() => {
   const errors = pageErrors;
@@ -83,10 +77,7 @@ describe.each(dialects)('dashboard in Chromium on %s', (dialect) => {
   const open = async (path: string, viewport = { width: 1280, height: 900 }) => {
     const context = await browser.newContext({ viewport, locale: 'en-GB', timezoneId: 'UTC' });
     const page = await context.newPage();
-    page.on('console', (m) => {
-      if (m.type() === 'error') pageErrors.push(`console: ${m.text()}`);
-    });
-    page.on('pageerror', (e) => pageErrors.push(`pageerror: ${e.message}`));
+    collectPageErrors(page, pageErrors);
     await page.goto(`${base}${path}`);
     return page;
   };

@@ -5,9 +5,8 @@
  * announcer run, and the page reaches "refunded" by itself with the transaction hash. Every page opened here
  * must log no console error and throw nothing. Nothing here asserts on time.
  */
-import { mkdirSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { Address } from 'viem';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { holdsCode } from '../src/adapters/chain/contractCode.ts';
@@ -17,6 +16,7 @@ import type { DialectName } from '../src/adapters/db/database.ts';
 import { memoryBucketStore } from '../src/adapters/rateLimit/memoryBucketStore.ts';
 import { cancelRefund } from '../src/app/refunds/cancelRefund.ts';
 import { createRefund } from '../src/app/refunds/createRefund.ts';
+import { collectPageErrors, launchChromium, SCREENSHOTS, UI_TIMEOUT_MS } from './helpers/browser.ts';
 import { type ChainHarness, ROLES, startChainHarness } from './helpers/chainHarness.ts';
 import { dialects } from './helpers/database.ts';
 import { capturingLogger } from './helpers/logCapture.ts';
@@ -24,9 +24,6 @@ import { refundWorkerPasses } from './helpers/refundWorker.ts';
 
 declare const window: unknown;
 
-const SCREENSHOTS = 'test-results';
-const CHROMIUM = process.env.PAYLINK_CHROMIUM ?? '/usr/bin/chromium';
-const UI_TIMEOUT_MS = 30_000;
 const CLAIM_TTL_MS = 7 * 24 * 60 * 60_000;
 /** Anvil's accounts 3 and 4 hold no USDC: refunds land there, so balances are exact. */
 const TYPED_WALLET = 3;
@@ -43,11 +40,7 @@ const { logger } = capturingLogger();
 let deposits: ReturnType<typeof depositPlanner>;
 
 beforeAll(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-  });
+  browser = await launchChromium();
 });
 
 afterEach(() => {
@@ -130,10 +123,7 @@ async function walletContext(account: Address | null, locale = 'en-GB'): Promise
 
 async function open(context: BrowserContext, refundId: string, query = ''): Promise<Page> {
   const page = await context.newPage();
-  page.on('console', (message) => {
-    if (message.type() === 'error') pageErrors.push(`console: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => pageErrors.push(`pageerror: ${error.message}`));
+  collectPageErrors(page, pageErrors);
   const response = await page.goto(`${checkoutUrl}/refunds/${refundId}${query}`);
   expect(response?.status()).toBe(200);
   expect(response?.headers()['content-security-policy']).toContain("frame-ancestors 'none'");

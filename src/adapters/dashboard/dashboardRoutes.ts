@@ -165,6 +165,28 @@ export function dashboardRoutes(deps: DashboardDeps) {
       return signedIn;
     };
 
+    /** The secret to enroll, with its `otpauth://` URI as a QR code (a `data:` image: the CSP allows those). */
+    const enrollment = async (secret: string, email: string) => ({
+      secret,
+      qrDataUri: `data:image/svg+xml;base64,${Buffer.from(
+        await qrSvg(deps.secondFactor.enrollmentUri(secret, email)),
+      ).toString('base64')}`,
+    });
+
+    /** A signed-in user's form without its session's CSRF token: refused (then true). */
+    const refusedForgery = (
+      request: FormRequest,
+      reply: FastifyReply,
+      { user, session }: { user: DashboardUser; session: { csrfToken: string } },
+    ) => {
+      if (csrfMatches(session.csrfToken, request.body?.csrf)) return false;
+      reply
+        .status(403)
+        .type(HTML)
+        .send(renderNotFound(assets, user, session.csrfToken, 'Refused: reload the page and try again.'));
+      return true;
+    };
+
     const csrfMatches = (expected: string, given: string | undefined) => {
       const a = Buffer.from(expected);
       const b = Buffer.from(given ?? '');
@@ -233,16 +255,11 @@ export function dashboardRoutes(deps: DashboardDeps) {
       const { user, session } = signedIn;
       reply.type(HTML);
       if (user.totpSecret !== null) return renderSecurity({ assets, user, csrf: session.csrfToken });
-      const secret = deps.secondFactor.newSecret();
-      const uri = deps.secondFactor.enrollmentUri(secret, user.email);
       return renderSecurity({
         assets,
         user,
         csrf: session.csrfToken,
-        enroll: {
-          secret,
-          qrDataUri: `data:image/svg+xml;base64,${Buffer.from(await qrSvg(uri)).toString('base64')}`,
-        },
+        enroll: await enrollment(deps.secondFactor.newSecret(), user.email),
         required: deps.requireOperatorSecondFactor && user.role === 'operator',
       });
     });
@@ -252,10 +269,7 @@ export function dashboardRoutes(deps: DashboardDeps) {
       if (!signedIn) return reply;
       const { user, session } = signedIn;
       reply.type(HTML);
-      if (!csrfMatches(session.csrfToken, request.body?.csrf))
-        return reply
-          .status(403)
-          .send(renderNotFound(assets, user, session.csrfToken, 'Refused: reload the page and try again.'));
+      if (refusedForgery(request, reply, signedIn)) return reply;
       if (user.totpSecret !== null) return reply.redirect('/dashboard/security', 303);
       const secret = String(request.body?.secret ?? '');
       try {
@@ -263,16 +277,12 @@ export function dashboardRoutes(deps: DashboardDeps) {
         return reply.redirect('/dashboard/security', 303);
       } catch (error) {
         if (!(error instanceof PaylinkError)) throw error;
-        const uri = deps.secondFactor.enrollmentUri(secret, user.email);
         return reply.status(400).send(
           renderSecurity({
             assets,
             user,
             csrf: session.csrfToken,
-            enroll: {
-              secret,
-              qrDataUri: `data:image/svg+xml;base64,${Buffer.from(await qrSvg(uri)).toString('base64')}`,
-            },
+            enroll: await enrollment(secret, user.email),
             error: error.message,
           }),
         );
@@ -285,10 +295,7 @@ export function dashboardRoutes(deps: DashboardDeps) {
       if (!signedIn) return reply;
       const { user, session } = signedIn;
       reply.type(HTML);
-      if (!csrfMatches(session.csrfToken, request.body?.csrf))
-        return reply
-          .status(403)
-          .send(renderNotFound(assets, user, session.csrfToken, 'Refused: reload the page and try again.'));
+      if (refusedForgery(request, reply, signedIn)) return reply;
       const { id } = request.params as { id: string };
       try {
         const { event } = await getWebhookEvent(deps, id);
@@ -314,11 +321,7 @@ export function dashboardRoutes(deps: DashboardDeps) {
     app.post('/dashboard/logout', async (request: FormRequest, reply) => {
       const token = request.cookies[SESSION_COOKIE];
       const signedIn = await sessionUser(deps, token);
-      if (signedIn && !csrfMatches(signedIn.session.csrfToken, request.body?.csrf))
-        return reply
-          .status(403)
-          .type(HTML)
-          .send(renderNotFound(assets, signedIn.user, signedIn.session.csrfToken));
+      if (signedIn && refusedForgery(request, reply, signedIn)) return reply;
       await signOut(deps, token);
       return reply.clearCookie(SESSION_COOKIE, { path: '/dashboard' }).redirect('/dashboard/login', 303);
     });
