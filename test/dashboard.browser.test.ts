@@ -75,7 +75,8 @@ describe.each(dialects)('dashboard in Chromium on %s', (dialect) => {
   let linkToken: string;
 
   const open = async (path: string, viewport = { width: 1280, height: 900 }) => {
-    const context = await browser.newContext({ viewport, locale: 'en-GB', timezoneId: 'UTC' });
+    // A person in Tokyo (UTC+9): times are shown in their zone, with UTC on hover.
+    const context = await browser.newContext({ viewport, locale: 'en-GB', timezoneId: 'Asia/Tokyo' });
     const page = await context.newPage();
     collectPageErrors(page, pageErrors);
     await page.goto(`${base}${path}`);
@@ -117,8 +118,9 @@ describe.each(dialects)('dashboard in Chromium on %s', (dialect) => {
     expect(await setPage.locator('h1').textContent()).toBe('Payments · Corner Shop');
     const row = setPage.locator('tbody tr');
     expect(await row.count()).toBe(1);
+    expect(await row.locator('td time').getAttribute('title')).toBe('2026-11-21 12:00 UTC');
     expect(await row.locator('td').allTextContents()).toEqual([
-      expect.stringMatching(/UTC$/),
+      '21 Nov 2026, 21:00',
       paymentId,
       'pending',
       '25.00 EUR',
@@ -146,6 +148,31 @@ describe.each(dialects)('dashboard in Chromium on %s', (dialect) => {
     await setPage.goto(`${base}/dashboard/`);
     expect(setPage.url()).toBe(`${base}/dashboard/login`);
     await setPage.context().close();
+  });
+
+  it('an operator sees the merchants and the payouts console, accessible', async () => {
+    const { token } = await createUser(
+      { users: h.stores.users, merchants: h.stores.merchants, clock: h.clock },
+      { email: 'ops@paylink.example', role: 'operator' },
+    );
+    const page = await open(`/dashboard/set-password#${token}`);
+    await page.locator('#password').fill(PASSWORD);
+    await page.locator('button[type="submit"]').click();
+    await page.waitForURL(`${base}/dashboard/login?password=set`, { timeout: UI_TIMEOUT_MS });
+    await page.locator('#email').fill('ops@paylink.example');
+    await page.locator('#password').fill(PASSWORD);
+    await page.locator('button[type="submit"]').click();
+    await page.waitForURL(`${base}/dashboard/`, { timeout: UI_TIMEOUT_MS });
+    expect(await page.locator('h1').textContent()).toBe('Merchants');
+    expect(await page.locator('tbody').textContent()).toContain('Corner Shop');
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await page.screenshot({ path: `${SCREENSHOTS}/dashboard-${dialect}-merchants.png`, fullPage: true });
+    await page.getByRole('link', { name: 'Payouts' }).click();
+    await page.waitForURL(`${base}/dashboard/payouts`, { timeout: UI_TIMEOUT_MS });
+    expect(await page.locator('h1').textContent()).toBe('Delayed payouts');
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await page.screenshot({ path: `${SCREENSHOTS}/dashboard-${dialect}-payouts.png`, fullPage: true });
+    await page.context().close();
   });
 
   it('is readable at 390 px wide', async () => {

@@ -325,6 +325,61 @@ describe.each(dialects)('dashboard sign-in on %s', (dialect) => {
     expect((await post('/dashboard/webhooks/evt_nope/resend', { csrf }, withCookie)).statusCode).toBe(404);
   });
 
+  it('shows an operator the delayed payouts with the token’s reason, and retries one now', async () => {
+    const delayed = await create(shop.apiKey, '10.00');
+    const inAMinute = new Date(h.clock.now().getTime() + 60_000).toISOString();
+    await h.database.handle.db
+      .updateTable('payments')
+      .set((eb) => ({
+        status: 'paid',
+        amount_received_base_units: eb.ref('usdc_amount_base_units'),
+        settlement_failures: 3,
+        settlement_retry_at: inAMinute,
+        payout_blocked_since: h.clock.now().toISOString(),
+        payout_blocked_reason: 'Blacklistable: account is blacklisted',
+      }))
+      .where('id', '=', delayed.payment_id)
+      .execute();
+    const { token } = await createUser(adminDeps(), { email: 'ops2@paylink.example', role: 'operator' });
+    await post('/dashboard/set-password', { token, password: PASSWORD });
+    const cookie = sessionOf(await signIn('ops2@paylink.example'))!;
+    const page = await get('/dashboard/payouts', cookie);
+    expect(page.statusCode).toBe(200);
+    const row = page.body.split('<tr>').find((r) => r.includes(delayed.payment_id));
+    expect(row).toContain('merchant share: Blacklistable: account is blacklisted');
+    expect(row).toContain(inAMinute);
+    expect(row).toMatch(/<td class="amount">10\.00<\/td>/);
+    const csrf = /name="csrf" value="([^"]+)"/.exec(page.body)![1]!;
+    const retried = await post(
+      `/dashboard/payouts/${delayed.payment_id}/retry`,
+      { csrf },
+      { cookie: `${SESSION_COOKIE}=${cookie}` },
+    );
+    expect(retried.statusCode).toBe(303);
+    const stored = await h.database.handle.db
+      .selectFrom('payments')
+      .select('settlement_retry_at')
+      .where('id', '=', delayed.payment_id)
+      .executeTakeFirstOrThrow();
+    expect(
+      stored.settlement_retry_at === null || stored.settlement_retry_at <= h.clock.now().toISOString(),
+    ).toBe(true);
+    expect(
+      (
+        await post(
+          `/dashboard/payouts/${delayed.payment_id}/retry`,
+          { csrf: 'forged' },
+          { cookie: `${SESSION_COOKIE}=${cookie}` },
+        )
+      ).statusCode,
+    ).toBe(403);
+
+    // Not a merchant user's page.
+    await merchantUser('max@corner.example');
+    const merchantCookie = sessionOf(await signIn('max@corner.example'))!;
+    expect((await get('/dashboard/payouts', merchantCookie)).statusCode).toBe(404);
+  });
+
   it('refuses a form from another origin, and a sign-out without its CSRF token', async () => {
     await merchantUser('carla@corner.example');
     h.clock.advance(60_000);

@@ -24,6 +24,9 @@ import type {
   RateLimitStore,
   WebhookStore,
 } from '../../app/ports.ts';
+import { listPayouts } from '../../app/settlement/listPayouts.ts';
+import type { SettlementStore } from '../../app/settlement/ports.ts';
+import { retrySettlement } from '../../app/settlement/retrySettlement.ts';
 import {
   getWebhookEvent,
   listMerchantWebhookEvents,
@@ -32,6 +35,7 @@ import {
 import { resendWebhookEvent } from '../../app/webhooks/resendWebhookEvent.ts';
 import type { DashboardUser } from '../../domain/dashboardUser.ts';
 import { PaylinkError } from '../../domain/errors.ts';
+import type { PayoutPolicy } from '../../domain/payout.ts';
 import { qrSvg } from '../checkout/qrCode.ts';
 import { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from '../checkout/securityHeaders.ts';
 import {
@@ -41,6 +45,7 @@ import {
   renderNotFound,
   renderPayment,
   renderPayments,
+  renderPayouts,
   renderSecurity,
   renderSetPassword,
 } from './renderDashboard.ts';
@@ -53,6 +58,8 @@ export interface DashboardDeps {
   readonly webhooks: WebhookStore;
   readonly passwords: PasswordHasher;
   readonly secondFactor: SecondFactor;
+  /** Payouts owed and why they wait, for operators; absent: no payouts page. */
+  readonly payouts?: { readonly settlements: SettlementStore; readonly policy: PayoutPolicy } | undefined;
   /** PAYLINK_DASHBOARD_REQUIRE_2FA: an operator without a second factor is sent to enroll one first. */
   readonly requireOperatorSecondFactor: boolean;
   readonly buckets: RateLimitStore;
@@ -315,6 +322,42 @@ export function dashboardRoutes(deps: DashboardDeps) {
             .status(error.status)
             .send(renderNotFound(assets, user, session.csrfToken, error.message));
         throw error;
+      }
+    });
+
+    // Operators: payouts still owed, failing ones first in mind (the default view), each with "Retry now".
+    app.get('/dashboard/payouts', async (request, reply) => {
+      const signedIn = await requireUser(request, reply);
+      if (!signedIn) return reply;
+      const { user, session } = signedIn;
+      reply.type(HTML);
+      if (user.role !== 'operator' || !deps.payouts)
+        return reply.status(404).send(renderNotFound(assets, user, session.csrfToken));
+      const all = (request.query as { all?: string }).all === '1';
+      const payouts = await listPayouts(
+        { settlements: deps.payouts.settlements, clock: deps.clock },
+        deps.payouts.policy,
+        { failingOnly: !all, limit: 200 },
+      );
+      return renderPayouts({ assets, user, csrf: session.csrfToken, payouts, all });
+    });
+
+    app.post('/dashboard/payouts/:id/retry', async (request: FormRequest, reply) => {
+      const signedIn = await requireUser(request, reply);
+      if (!signedIn) return reply;
+      const { user, session } = signedIn;
+      reply.type(HTML);
+      if (user.role !== 'operator' || !deps.payouts)
+        return reply.status(404).send(renderNotFound(assets, user, session.csrfToken));
+      if (refusedForgery(request, reply, signedIn)) return reply;
+      try {
+        await retrySettlement(deps.payouts, { paymentId: (request.params as { id: string }).id });
+        return reply.redirect('/dashboard/payouts', 303);
+      } catch (error) {
+        if (!(error instanceof PaylinkError)) throw error;
+        return reply
+          .status(error.status)
+          .send(renderNotFound(assets, user, session.csrfToken, error.message));
       }
     });
 

@@ -1,5 +1,6 @@
 import type { ListedPayment } from '../../app/listPayments.ts';
 import type { TransferRecord } from '../../app/ports.ts';
+import type { PayoutView } from '../../app/settlement/listPayouts.ts';
 import type { WebhookEventWithAttempts } from '../../app/webhooks/listWebhookEvents.ts';
 import { bpsToPercent } from '../../domain/commission.ts';
 import type { DashboardUser } from '../../domain/dashboardUser.ts';
@@ -30,6 +31,7 @@ function layout(input: {
   <strong>Paylink</strong>
   <nav aria-label="Main"><ul>
     <li><a href="/dashboard/">${input.user.role === 'operator' ? 'Merchants' : 'Payments'}</a></li>
+    ${input.user.role === 'operator' ? html`<li><a href="/dashboard/payouts">Payouts</a></li>` : null}
     <li><a href="/dashboard/security">Security</a></li>
   </ul></nav>
   <form method="post" action="/dashboard/logout">
@@ -254,4 +256,43 @@ export function renderSecurity(input: {
 </div>`
     : html`<div class="card narrow"><h1>Second factor</h1><p role="status">On: signing in asks for a code from your authenticator app.</p></div>`;
   return layout({ title: 'Second factor', assets: input.assets, body, user: input.user, csrf: input.csrf });
+}
+
+/** Operators: payouts not fully sent, with why each waits and when it is tried next. */
+export function renderPayouts(input: {
+  assets: DashboardAssets;
+  user: DashboardUser;
+  csrf: string;
+  payouts: readonly PayoutView[];
+  all: boolean;
+}): string {
+  const why = (p: PayoutView) =>
+    [
+      p.payout_blocked_reason && `merchant share: ${p.payout_blocked_reason}`,
+      p.commission_blocked_reason && `commission: ${p.commission_blocked_reason}`,
+    ]
+      .filter(Boolean)
+      .join('; ') || 'waiting for the next flush';
+  const rows = input.payouts.map(
+    (p) => html`<tr>
+  <td><code>${p.payment_id}</code></td>
+  <td><code>${p.merchant_id}</code></td>
+  <td class="amount">${p.unsettled}</td>
+  <td>${p.failures}</td>
+  <td>${p.next_attempt_at ?? 'next pass'}</td>
+  <td>${why(p)}</td>
+  <td><form method="post" action="/dashboard/payouts/${p.payment_id}/retry"><input type="hidden" name="csrf" value="${input.csrf}"><button type="submit" class="link">Retry now</button></form></td>
+</tr>`,
+  );
+  const body = html`<h1>${input.all ? 'Payouts owed' : 'Delayed payouts'}</h1>
+<p><a href="${input.all ? '/dashboard/payouts' : '/dashboard/payouts?all=1'}">${input.all ? 'Only the delayed ones' : 'Every payout still owed'}</a></p>
+${
+  input.payouts.length === 0
+    ? html`<p class="muted">${input.all ? 'Nothing is owed.' : 'No payout is failing.'}</p>`
+    : html`<div class="table-wrap"><table>
+  <thead><tr><th scope="col">Payment</th><th scope="col">Merchant</th><th scope="col">USDC owed</th><th scope="col">Tries</th><th scope="col">Next attempt</th><th scope="col">Why</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
+  <tbody>${rows}</tbody>
+</table></div>`
+}`;
+  return layout({ title: 'Payouts', assets: input.assets, body, user: input.user, csrf: input.csrf });
 }

@@ -27,6 +27,7 @@ import type {
   WebhookStore,
 } from '../../app/ports.ts';
 import type { RefundStore } from '../../app/refunds/ports.ts';
+import type { SettlementStore } from '../../app/settlement/ports.ts';
 import type { TokenControlsByMode } from '../../app/tokenControls.ts';
 import type { Config } from '../../config.ts';
 import { cachedMerchantStore } from '../cache/cachedMerchantStore.ts';
@@ -62,6 +63,8 @@ export interface ApiDeps {
   readonly idempotency: IdempotencyStore;
   /** Refunds and their deposit rows; absent: the refund endpoints are not served. */
   readonly refunds?: RefundStore | undefined;
+  /** Payouts owed, for the operator's console; absent: the console has no payouts page. */
+  readonly settlements?: SettlementStore | undefined;
   /** Dashboard users and sessions; absent: the dashboard is not served. */
   readonly users?: UserStore | undefined;
   /** Password hashing for the dashboard (default scrypt at full cost; tests may pass a cheaper one). */
@@ -91,6 +94,7 @@ export interface ApiDeps {
     | 'paymentTtlMs'
     | 'refundClaimTtlMs'
     | 'dashboardRequire2fa'
+    | 'payoutPolicy'
     | 'maxAmountBaseUnits'
     | 'webhookAllowPrivate'
     | 'adminToken'
@@ -189,6 +193,7 @@ export async function buildApp(appDeps: ApiDeps): Promise<FastifyInstance> {
         passwords: deps.passwords ?? scryptPasswords(),
         secondFactor: totpSecondFactor,
         requireOperatorSecondFactor: deps.config.dashboardRequire2fa,
+        payouts: deps.settlements && { settlements: deps.settlements, policy: deps.config.payoutPolicy },
         buckets: signInBuckets,
         isCommonPassword,
         baseUrl: deps.config.baseUrl,

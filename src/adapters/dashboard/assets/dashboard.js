@@ -12,3 +12,17 @@
     window.history.replaceState(null, '', window.location.pathname);
   }
 })();
+
+/*
+ * Times: the server writes them in UTC (readable without this script); the person reads them in their own time
+ * zone, with the UTC time kept on hover.
+ */
+(() => {
+  const local = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  for (const el of document.querySelectorAll('time[datetime]')) {
+    const date = new Date(el.getAttribute('datetime'));
+    if (Number.isNaN(date.getTime())) continue;
+    el.title = el.textContent;
+    el.textContent = local.format(date);
+  }
+})();
