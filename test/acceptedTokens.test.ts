@@ -4,20 +4,18 @@
  */
 import type { Logger } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { chainReader, createRpcClient } from '../src/adapters/chain/chainReader.ts';
-import { createRelayer } from '../src/adapters/chain/relayer.ts';
-import { settlementRepository } from '../src/adapters/db/settlementRepository.ts';
 import { paymentStatusResponse } from '../src/adapters/http/presenters.ts';
 import { getPaymentStatus } from '../src/app/getPaymentStatus.ts';
-import type { SettleOptions, SettlePaymentsDeps } from '../src/app/settlement/options.ts';
+import type { SettleOptions } from '../src/app/settlement/options.ts';
 import { settleOnce } from '../src/app/settlement/settleOnce.ts';
 import { sweepToken } from '../src/app/settlement/sweepToken.ts';
 import { payoutStateOf } from '../src/domain/payment.ts';
 import { DEFAULT_PAYOUT_POLICY, settledBaseUnits } from '../src/domain/payout.ts';
-import { ANVIL_RELAYER_KEY, type ChainHarness, startChainHarness } from './helpers/chainHarness.ts';
+import { type ChainHarness, startChainHarness } from './helpers/chainHarness.ts';
 import { runCli } from './helpers/cli.ts';
 import { dialects } from './helpers/database.ts';
 import { capturingLogger } from './helpers/logCapture.ts';
+import { freshSettler } from './helpers/settler.ts';
 
 describe.each(dialects)('accepted and noticed tokens on anvil, %s', (dialect) => {
   let h: ChainHarness;
@@ -30,17 +28,7 @@ describe.each(dialects)('accepted and noticed tokens on anvil, %s', (dialect) =>
     h = await startChainHarness(dialect, {}, { bridgedUsdc });
     ({ logger } = capturingLogger());
   };
-  const settler = (): SettlePaymentsDeps => ({
-    settlements: settlementRepository(h.database.handle),
-    relayer: createRelayer({
-      client: createRpcClient([h.anvil.rpcUrl]),
-      chainId: h.anvil.chain.id,
-      relayerKey: ANVIL_RELAYER_KEY,
-    }),
-    chain: chainReader(createRpcClient([h.anvil.rpcUrl]), { kind: 'finalized' }),
-    clock: h.clock,
-    logger,
-  });
+  const settler = () => freshSettler(h, logger);
   const options = (): SettleOptions => ({
     chainId: h.anvil.chain.id,
     payoutPolicy: DEFAULT_PAYOUT_POLICY,

@@ -18,7 +18,6 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createRpcClient } from '../src/adapters/chain/chainReader.ts';
 import { testUsdcAbi } from '../src/adapters/chain/contractAbis.ts';
-import { depositPlanner } from '../src/adapters/chain/depositPlanner.ts';
 import { authorizationChain } from '../src/adapters/chain/eip3009.ts';
 import { createRelayer } from '../src/adapters/chain/relayer.ts';
 import { buildCheckoutApp } from '../src/adapters/checkout/buildCheckoutApp.ts';
@@ -26,8 +25,6 @@ import { eip681TransferLink } from '../src/adapters/checkout/eip681.ts';
 import { qrSvg } from '../src/adapters/checkout/qrCode.ts';
 import { gaslessRepository } from '../src/adapters/db/gaslessRepository.ts';
 import { memoryBucketStore } from '../src/adapters/rateLimit/memoryBucketStore.ts';
-import { marketRates } from '../src/adapters/rates/marketRates.ts';
-import { staticSource } from '../src/adapters/rates/static.ts';
 import { createPayment } from '../src/app/createPayment.ts';
 import { acceptAuthorization } from '../src/app/gasless/acceptAuthorization.ts';
 import type { GaslessStore } from '../src/app/gasless/ports.ts';
@@ -73,22 +70,8 @@ let newPayment: (amount: string, currency?: string) => Promise<Payment>;
 beforeAll(async () => {
   h = await startChainHarness('sqlite');
   const { logger } = capturingLogger();
-  // The same deposit planner and rates the harness uses, so the payment can carry a return URL too.
-  const deposits = depositPlanner({
-    chainId: h.anvil.chain.id,
-    tokenAddress: h.usdc,
-    factoryAddress: h.factory,
-    treasuryAddress: h.addresses.treasury,
-  });
-  const rates = marketRates({
-    sources: [staticSource({ EUR: '1.08' }, () => h.clock.now())],
-    clock: h.clock,
-    cacheTtlMs: 60_000,
-    maxAgeMs: 60_000,
-    maxSpreadBps: 100,
-    timeoutMs: 1_000,
-    logger,
-  });
+  // The harness's own deposit planner and rates, so the payment can carry a return URL too.
+  const { deposits, rates } = h;
   newPayment = (amount, currency = 'USDC') =>
     createPayment(
       {

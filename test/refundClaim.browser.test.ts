@@ -10,7 +10,6 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { Address } from 'viem';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { holdsCode } from '../src/adapters/chain/contractCode.ts';
-import { depositPlanner } from '../src/adapters/chain/depositPlanner.ts';
 import { buildCheckoutApp } from '../src/adapters/checkout/buildCheckoutApp.ts';
 import type { DialectName } from '../src/adapters/db/database.ts';
 import { memoryBucketStore } from '../src/adapters/rateLimit/memoryBucketStore.ts';
@@ -37,7 +36,6 @@ let checkoutUrl: string;
 let browser: Browser;
 let pageErrors: string[] = [];
 const { logger } = capturingLogger();
-let deposits: ReturnType<typeof depositPlanner>;
 
 beforeAll(async () => {
   browser = await launchChromium();
@@ -56,12 +54,6 @@ afterAll(async () => {
 /** A chain, a database of the dialect and the checkout serving claim pages, for one describe block. */
 async function startClaimPages(dialect: DialectName): Promise<void> {
   h = await startChainHarness(dialect);
-  deposits = depositPlanner({
-    chainId: h.anvil.chain.id,
-    tokenAddress: h.usdc,
-    factoryAddress: h.factory,
-    treasuryAddress: h.addresses.treasury,
-  });
   await h.anvil.testClient.setCode({ address: CONTRACT_WALLET, bytecode: '0x6000' });
   checkout = await buildCheckoutApp({
     ...h.stores,
@@ -70,7 +62,7 @@ async function startClaimPages(dialect: DialectName): Promise<void> {
     network: { name: 'Polygon', chainId: h.anvil.chain.id, explorerUrl: 'https://polygonscan.com' },
     pollIntervalMs: 200,
     refundClaims: {
-      claim: { refunds: h.stores.refunds, deposits: { live: deposits }, clock: h.clock },
+      claim: { refunds: h.stores.refunds, deposits: { live: h.deposits }, clock: h.clock },
       isContract: (_chainId, address) => holdsCode(h.anvil.publicClient, address),
       buckets: memoryBucketStore(),
     },
@@ -92,7 +84,7 @@ async function refundToClaim(amount: string, paidBaseUnits: bigint): Promise<str
   const { record } = await createRefund(
     {
       refunds: h.stores.refunds,
-      deposits: { live: deposits },
+      deposits: { live: h.deposits },
       clock: h.clock,
       refundClaimTtlMs: CLAIM_TTL_MS,
     },

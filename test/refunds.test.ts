@@ -2,13 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { holdsCode } from '../src/adapters/chain/contractCode.ts';
-import { depositPlanner } from '../src/adapters/chain/depositPlanner.ts';
 import { buildCheckoutApp } from '../src/adapters/checkout/buildCheckoutApp.ts';
 import { buildApp } from '../src/adapters/http/buildApp.ts';
 import { createWebhookSender } from '../src/adapters/outbound/webhookSender.ts';
 import { memoryBucketStore } from '../src/adapters/rateLimit/memoryBucketStore.ts';
-import { marketRates } from '../src/adapters/rates/marketRates.ts';
-import { staticSource } from '../src/adapters/rates/static.ts';
 import { createMerchant } from '../src/app/merchants/merchantAdmin.ts';
 import { announceRefunds } from '../src/app/refunds/announceRefunds.ts';
 import { claimRefund } from '../src/app/refunds/claimRefund.ts';
@@ -78,14 +75,7 @@ describe.each(dialects)('refunds on %s', (dialect) => {
       PAYLINK_REFUND_CLAIM_TTL: `${CLAIM_TTL_MS}`,
       PAYLINK_ADMIN_TOKEN: ADMIN_TOKEN,
     });
-    const deposits = {
-      live: depositPlanner({
-        chainId: h.anvil.chain.id,
-        tokenAddress: h.usdc,
-        factoryAddress: h.factory,
-        treasuryAddress: h.addresses.treasury,
-      }),
-    };
+    const deposits = { live: h.deposits };
     claimDeps = { refunds: h.stores.refunds, clock: h.clock, deposits };
     await h.anvil.testClient.setCode({ address: CONTRACT_WALLET, bytecode: '0x6000' });
     checkout = await buildCheckoutApp({
@@ -102,15 +92,7 @@ describe.each(dialects)('refunds on %s', (dialect) => {
     app = await buildApp({
       ...h.stores,
       deposits,
-      rates: marketRates({
-        sources: [staticSource({ EUR: '1.08' }, () => h.clock.now())],
-        clock: h.clock,
-        cacheTtlMs: 60_000,
-        maxAgeMs: 60_000,
-        maxSpreadBps: 100,
-        timeoutMs: 1_000,
-        logger,
-      }),
+      rates: h.rates,
       clock: h.clock,
       logger,
       config,

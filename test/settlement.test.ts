@@ -2,7 +2,6 @@ import type { Logger } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { chainReader, createRpcClient } from '../src/adapters/chain/chainReader.ts';
 import { createRelayer } from '../src/adapters/chain/relayer.ts';
-import { settlementRepository } from '../src/adapters/db/settlementRepository.ts';
 import { createPaymentResponse, paymentStatusResponse } from '../src/adapters/http/presenters.ts';
 import { createWebhookSender } from '../src/adapters/outbound/webhookSender.ts';
 import type { SettleOptions, SettlePaymentsDeps } from '../src/app/settlement/options.ts';
@@ -15,6 +14,7 @@ import { settledBaseUnits } from '../src/domain/payout.ts';
 import { ANVIL_RELAYER_KEY, type ChainHarness, ROLES, startChainHarness } from './helpers/chainHarness.ts';
 import { dialects } from './helpers/database.ts';
 import { capturingLogger } from './helpers/logCapture.ts';
+import { freshSettler } from './helpers/settler.ts';
 import { verifyAsMerchant, WebhookReceiver } from './helpers/webhookReceiver.ts';
 
 /** Bytecode that reverts on any call: stands in for a forwarder whose flush cannot succeed at all. */
@@ -49,18 +49,7 @@ describe.each(dialects)('settlement on anvil, %s', (dialect) => {
   });
 
   /** A settler as a freshly started worker builds it: new clients, new repository, nothing in memory. */
-  const settler = (overrides: Partial<SettlePaymentsDeps> = {}): SettlePaymentsDeps => ({
-    settlements: settlementRepository(h.database.handle),
-    relayer: createRelayer({
-      client: createRpcClient([h.anvil.rpcUrl]),
-      chainId: h.anvil.chain.id,
-      relayerKey: ANVIL_RELAYER_KEY,
-    }),
-    chain: chainReader(createRpcClient([h.anvil.rpcUrl]), { kind: 'finalized' }),
-    clock: h.clock,
-    logger,
-    ...overrides,
-  });
+  const settler = (overrides: Partial<SettlePaymentsDeps> = {}) => freshSettler(h, logger, overrides);
   const settle = (deps = settler()) => settleOnce(deps, options());
 
   /** Sends, makes the transaction final, applies it: the normal two passes. */

@@ -9,7 +9,7 @@ import { staticSource } from '../../src/adapters/rates/static.ts';
 import { createPayment } from '../../src/app/createPayment.ts';
 import { currentState } from '../../src/app/getPaymentStatus.ts';
 import { createMerchant } from '../../src/app/merchants/merchantAdmin.ts';
-import type { ChainReader } from '../../src/app/ports.ts';
+import type { ChainReader, DepositPlanner, RateProvider } from '../../src/app/ports.ts';
 import { type PollResult, pollChainOnce, type WatchChainOptions } from '../../src/app/watchChain.ts';
 import type { Merchant } from '../../src/domain/merchant.ts';
 import type { Payment } from '../../src/domain/payment.ts';
@@ -42,6 +42,10 @@ export interface ChainHarness {
   /** A version 1 factory on the same chain, for payments created before version 2. */
   readonly factoryV1: Address;
   readonly merchant: Merchant;
+  /** The deposit planner of the current factory (version 2), as the API plans with it. */
+  readonly deposits: DepositPlanner;
+  /** Market rates from a static table (EUR = 1.08 USDC) on the harness's clock. */
+  readonly rates: RateProvider;
   readonly addresses: { merchant: Address; customer: Address; treasury: Address; relayer: Address };
   /** A payment created through the real use case (on the version 1 factory if asked). */
   createPayment(amount: string, currency?: string, options?: { forwarderVersion?: 1 | 2 }): Promise<Payment>;
@@ -156,6 +160,8 @@ export async function startChainHarness(
     factory,
     factoryV1,
     merchant,
+    deposits: planners[2],
+    rates,
     addresses,
     createPayment: (amount, currency = 'USDC', options = {}) =>
       createPayment(

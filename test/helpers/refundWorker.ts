@@ -1,10 +1,8 @@
 import type { Logger } from 'pino';
-import { chainReader, createRpcClient } from '../../src/adapters/chain/chainReader.ts';
-import { createRelayer } from '../../src/adapters/chain/relayer.ts';
-import { settlementRepository } from '../../src/adapters/db/settlementRepository.ts';
 import { announceRefunds } from '../../src/app/refunds/announceRefunds.ts';
 import { settleOnce } from '../../src/app/settlement/settleOnce.ts';
-import { ANVIL_RELAYER_KEY, type ChainHarness } from './chainHarness.ts';
+import type { ChainHarness } from './chainHarness.ts';
+import { freshSettler } from './settler.ts';
 
 /**
  * What the worker does for refunds in a pass or two, with the real parts: watch to finality, flush the
@@ -14,17 +12,7 @@ import { ANVIL_RELAYER_KEY, type ChainHarness } from './chainHarness.ts';
 export async function refundWorkerPasses(h: ChainHarness, logger: Logger): Promise<string[]> {
   await h.finalizeAll();
   await h.poll();
-  const deps = {
-    settlements: settlementRepository(h.database.handle),
-    relayer: createRelayer({
-      client: createRpcClient([h.anvil.rpcUrl]),
-      chainId: h.anvil.chain.id,
-      relayerKey: ANVIL_RELAYER_KEY,
-    }),
-    chain: chainReader(createRpcClient([h.anvil.rpcUrl]), { kind: 'finalized' }),
-    clock: h.clock,
-    logger,
-  };
+  const deps = freshSettler(h, logger);
   const options = {
     chainId: h.anvil.chain.id,
     payoutPolicy: { dustThresholdBaseUnits: 0n, delayedAfterMs: 10 * 60_000 },

@@ -62,7 +62,7 @@ function paymentStatus(id: string, text: string): PaymentStatus {
   return text as PaymentStatus;
 }
 
-const dateOrNull = (text: string | null) => (text === null ? null : new Date(text));
+export const dateOrNull = (text: string | null) => (text === null ? null : new Date(text));
 
 function toPayoutProgress(row: Selectable<PaymentsTable>): PayoutProgress {
   const merchantPaid = BigInt(row.merchant_paid_base_units);

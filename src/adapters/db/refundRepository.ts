@@ -3,7 +3,7 @@ import type { RefundRecord, RefundStore, RefundTransaction } from '../../app/ref
 import { REFUND_STATUSES, type Refund, type RefundStatus } from '../../domain/refund.ts';
 import type { DatabaseHandle, Db } from './database.ts';
 import { insertOutboxEvent } from './outbox.ts';
-import { paymentRow, toPayment } from './paymentRepository.ts';
+import { dateOrNull, paymentRow, toPayment } from './paymentRepository.ts';
 import type { RefundsTable } from './schema.ts';
 
 function refundStatus(id: string, text: string): RefundStatus {
@@ -11,8 +11,6 @@ function refundStatus(id: string, text: string): RefundStatus {
     throw new Error(`refund ${id} has an unknown status`);
   return text as RefundStatus;
 }
-
-const dateOrNull = (text: string | null) => (text === null ? null : new Date(text));
 
 function toRefund(row: Selectable<RefundsTable>): Refund {
   return {
@@ -51,6 +49,18 @@ async function withDeposits(db: Db, rows: readonly Selectable<RefundsTable>[]): 
   return rows.map((row) => ({ refund: toRefund(row), deposit: byId.get(row.id) }));
 }
 
+/** A payment's refunds, oldest first, with their deposit rows: in a transaction or outside one. */
+async function refundsOfPayment(db: Db, paymentId: string): Promise<RefundRecord[]> {
+  const rows = await db
+    .selectFrom('refunds')
+    .selectAll()
+    .where('payment_id', '=', paymentId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return withDeposits(db, rows);
+}
+
 function transactionOf(trx: Db): RefundTransaction {
   return {
     async lockPayment(paymentId, at) {
@@ -70,16 +80,7 @@ function transactionOf(trx: Db): RefundTransaction {
         .executeTakeFirstOrThrow();
       return toPayment(row);
     },
-    async refundsOf(paymentId) {
-      const rows = await trx
-        .selectFrom('refunds')
-        .selectAll()
-        .where('payment_id', '=', paymentId)
-        .orderBy('created_at')
-        .orderBy('id')
-        .execute();
-      return withDeposits(trx, rows);
-    },
+    refundsOf: (paymentId) => refundsOfPayment(trx, paymentId),
     async findByIdempotencyKey(merchantId, mode, key) {
       const row = await trx
         .selectFrom('refunds')
@@ -197,16 +198,7 @@ export function refundRepository(handle: DatabaseHandle): RefundStore {
         .execute();
       return withDeposits(db, rows);
     },
-    async listForPayment(paymentId) {
-      const rows = await db
-        .selectFrom('refunds')
-        .selectAll()
-        .where('payment_id', '=', paymentId)
-        .orderBy('created_at')
-        .orderBy('id')
-        .execute();
-      return withDeposits(db, rows);
-    },
+    listForPayment: (paymentId) => refundsOfPayment(db, paymentId),
     async listDue(now, limit) {
       // Only refunds whose status has moved since the merchant was told, each by its own predicate, so refunds
       // waiting for a long time (unfunded, or a payout held by a blacklist) never crowd out the rest.
