@@ -56,6 +56,19 @@ export function languageSwitcher(current: Language): SafeHtml {
   return html`<nav class="languages" aria-label="${MESSAGES[current].language}"><ul>${links}</ul></nav>`;
 }
 
+const BADGES = {
+  done: { tone: 'ok', path: 'M14 25l7 7 13-15' },
+  closed: { tone: 'muted', path: 'M17 17l14 14M31 17L17 31' },
+  clock: { tone: 'muted', path: 'M24 12v13l8 5' },
+  warning: { tone: 'warn', path: 'M24 13v14M24 33v2' },
+} as const;
+
+/** The round icon at the top of an end screen: a tick, a cross, a clock or an exclamation mark. */
+export function badge(kind: keyof typeof BADGES): SafeHtml {
+  const { tone, path } = BADGES[kind];
+  return html`<svg class="badge ${tone}" viewBox="0 0 48 48" width="64" height="64" aria-hidden="true" focusable="false"><circle cx="24" cy="24" r="22"/><path d="${path}"/></svg>`;
+}
+
 export function hiddenAttr(isHidden: boolean): SafeHtml | null {
   return isHidden ? html` hidden` : null;
 }
@@ -64,7 +77,7 @@ export function hiddenAttr(isHidden: boolean): SafeHtml | null {
 export function messagePage(language: Language, assets: PageAssets, title: string, text: string): string {
   const body = html`<main class="card">
 <section class="stage end" aria-labelledby="title">
-  <svg class="badge muted" viewBox="0 0 48 48" width="64" height="64" aria-hidden="true" focusable="false"><circle cx="24" cy="24" r="22"/><path d="M17 17l14 14M31 17L17 31"/></svg>
+  ${badge('closed')}
   <h1 id="title">${title}</h1>
   <p>${text}</p>
 </section>

@@ -10,7 +10,15 @@ import {
   momentStyle,
 } from './localeFormat.ts';
 import { MESSAGES, type Messages } from './messages.ts';
-import { hiddenAttr, languageSwitcher, layout, messagePage, moment, type PageAssets } from './pageLayout.ts';
+import {
+  badge,
+  hiddenAttr,
+  languageSwitcher,
+  layout,
+  messagePage,
+  moment,
+  type PageAssets,
+} from './pageLayout.ts';
 
 /**
  * The checkout's HTML, rendered on the server so that the amount, the address and the network are readable
@@ -190,7 +198,7 @@ export function renderCheckoutPage(input: CheckoutPageInput): string {
 </section>
 
 <section class="stage end" data-stage="paid" aria-labelledby="title-paid"${hiddenAttr(hidden('paid'))}>
-  <svg class="badge ok" viewBox="0 0 48 48" width="64" height="64" aria-hidden="true" focusable="false"><circle cx="24" cy="24" r="22"/><path d="M14 25l7 7 13-15"/></svg>
+  ${badge('done')}
   <h2 id="title-paid">${m.paidTitle}</h2>
   <p>${format(m.paidBody, { merchant: view.merchantName, amount: usdc(received, 'received') })}</p>
   <p class="notice" data-overpaid${hiddenAttr(view.overpaidBaseUnits === 0n)}>${format(m.overpaid, {
@@ -203,14 +211,14 @@ export function renderCheckoutPage(input: CheckoutPageInput): string {
 </section>
 
 <section class="stage end" data-stage="expired" aria-labelledby="title-expired"${hiddenAttr(hidden('expired'))}>
-  <svg class="badge muted" viewBox="0 0 48 48" width="64" height="64" aria-hidden="true" focusable="false"><circle cx="24" cy="24" r="22"/><path d="M24 12v13l8 5"/></svg>
+  ${badge('clock')}
   <h2 id="title-expired">${m.expiredTitle}</h2>
   <p>${format(m.expiredBody, { time: expiry, merchant: view.merchantName })}</p>
   ${returnLink}
 </section>
 
 <section class="stage end" data-stage="failed" aria-labelledby="title-failed"${hiddenAttr(hidden('failed'))}>
-  <svg class="badge warn" viewBox="0 0 48 48" width="64" height="64" aria-hidden="true" focusable="false"><circle cx="24" cy="24" r="22"/><path d="M24 13v14M24 33v2"/></svg>
+  ${badge('warning')}
   <h2 id="title-failed">${m.failedTitle}</h2>
   <p>${format(m.failedBody, { received: usdc(received, 'received'), required: usdc(required, 'required') })}</p>
   <p>${format(m.failedHelp, { merchant: view.merchantName })}</p>

@@ -4,7 +4,15 @@ import { format, html, type SafeHtml } from './html.ts';
 import type { Language } from './language.ts';
 import { formatUsdcAmount, LOCALES } from './localeFormat.ts';
 import { MESSAGES } from './messages.ts';
-import { hiddenAttr, languageSwitcher, layout, messagePage, moment, type PageAssets } from './pageLayout.ts';
+import {
+  badge,
+  hiddenAttr,
+  languageSwitcher,
+  layout,
+  messagePage,
+  moment,
+  type PageAssets,
+} from './pageLayout.ts';
 import { REFUND_MESSAGES } from './refundMessages.ts';
 import type { RefundView } from './refundView.ts';
 
@@ -106,7 +114,7 @@ export function renderRefundPage(input: {
 </section>
 
 <section class="stage end" data-stage="refunded" aria-labelledby="title-refunded"${hiddenAttr(hidden('refunded'))}>
-  <svg class="badge ok" viewBox="0 0 48 48" width="64" height="64" aria-hidden="true" focusable="false"><circle cx="24" cy="24" r="22"/><path d="M14 25l7 7 13-15"/></svg>
+  ${badge('done')}
   <h2 id="title-refunded">${m.refundedTitle}</h2>
   <p>${format(m.refundedBody, {
     amount: html`<strong class="nowrap"><span data-field="sent">${formatUsdcAmount(
@@ -121,13 +129,13 @@ export function renderRefundPage(input: {
 </section>
 
 <section class="stage end" data-stage="canceled" aria-labelledby="title-canceled"${hiddenAttr(hidden('canceled'))}>
-  <svg class="badge muted" viewBox="0 0 48 48" width="64" height="64" aria-hidden="true" focusable="false"><circle cx="24" cy="24" r="22"/><path d="M17 17l14 14M31 17L17 31"/></svg>
+  ${badge('closed')}
   <h2 id="title-canceled">${m.canceledTitle}</h2>
   <p>${format(m.canceledBody, { merchant })}</p>
 </section>
 
 <section class="stage end" data-stage="expired" aria-labelledby="title-expired"${hiddenAttr(hidden('expired'))}>
-  <svg class="badge muted" viewBox="0 0 48 48" width="64" height="64" aria-hidden="true" focusable="false"><circle cx="24" cy="24" r="22"/><path d="M24 12v13l8 5"/></svg>
+  ${badge('clock')}
   <h2 id="title-expired">${m.expiredTitle}</h2>
   <p>${format(m.expiredBody, { merchant, time: moment(view.claimExpiresAt, language, 'date') })}</p>
 </section>
