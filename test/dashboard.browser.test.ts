@@ -8,6 +8,7 @@ import { type ApiHarness, startApiHarness } from './helpers/apiHarness.ts';
 import { collectPageErrors, launchChromium, SCREENSHOTS, UI_TIMEOUT_MS } from './helpers/browser.ts';
 import { dialects } from './helpers/database.ts';
 import { freePort } from './helpers/net.ts';
+import { payInFull } from './helpers/webhookHarness.ts';
 
 declare const window: { document: { documentElement: { scrollWidth: number } }; location: { hash: string } };
 
@@ -48,6 +49,8 @@ describe.each(dialects)('dashboard in Chromium on %s', (dialect) => {
   let h: ApiHarness;
   let base: string;
   let paymentId: string;
+  let paidId: string;
+  let paidDepositAddress: string;
 
   beforeAll(async () => {
     const port = await freePort();
@@ -65,6 +68,16 @@ describe.each(dialects)('dashboard in Chromium on %s', (dialect) => {
       payload: { amount: '25.00', currency: 'EUR', order_id: 'order-1042' },
     });
     paymentId = created.json().payment_id;
+    const paid = await h.app.inject({
+      method: 'POST',
+      url: '/payments/api/create/',
+      headers: { 'x-api-key': shop.apiKey, 'content-type': 'application/json' },
+      payload: { amount: '30.00', currency: 'USDC', order_id: 'order-1043' },
+    });
+    paidId = paid.json().payment_id;
+    paidDepositAddress =
+      paid.json().address ?? (await h.stores.payments.findById(paidId))!.deposit!.depositAddress;
+    await payInFull(h, paidId);
     const { token } = await createUser(
       { users: h.stores.users, merchants: h.stores.merchants, clock: h.clock },
       { email: 'ana@corner.example', role: 'merchant', merchantId: shop.id },
@@ -113,11 +126,11 @@ describe.each(dialects)('dashboard in Chromium on %s', (dialect) => {
     await setPage.keyboard.press('Tab');
     await setPage.keyboard.type(PASSWORD);
     await setPage.keyboard.press('Enter');
-    await setPage.waitForURL(`${base}/dashboard/`, { timeout: UI_TIMEOUT_MS });
+    await setPage.waitForURL(`${base}/dashboard/payments`, { timeout: UI_TIMEOUT_MS });
 
     expect(await setPage.locator('h1').textContent()).toBe('Payments · Corner Shop');
-    const row = setPage.locator('tbody tr');
-    expect(await row.count()).toBe(1);
+    const row = setPage.locator('tbody tr', { hasText: 'order-1042' });
+    expect(await setPage.locator('tbody tr').count()).toBe(2);
     expect(await row.locator('td time').getAttribute('title')).toBe('2026-11-21 12:00 UTC');
     expect(await row.locator('td').allTextContents()).toEqual([
       '21 Nov 2026, 21:00',
@@ -136,6 +149,36 @@ describe.each(dialects)('dashboard in Chromium on %s', (dialect) => {
     expect(await setPage.locator('dl.facts').textContent()).toContain('order-1042');
     expect(await accessibilityViolations(setPage)).toEqual([]);
     await setPage.screenshot({ path: `${SCREENSHOTS}/dashboard-${dialect}-payment.png`, fullPage: true });
+
+    // Found by its deposit address from the search box, then refunded in part: the claim link to copy.
+    await setPage.getByRole('link', { name: 'Payments' }).click();
+    await setPage.locator('#q').fill(paidDepositAddress);
+    await setPage.keyboard.press('Enter');
+    await setPage.waitForURL(`${base}/dashboard/payments/${paidId}`, { timeout: UI_TIMEOUT_MS });
+    expect(await setPage.locator('ol.timeline').textContent()).toContain(
+      'Transfer of 30.00 USDC seen, final',
+    );
+    await setPage.locator('#refund-amount').fill('12.50');
+    await setPage.locator('#refund-reason').fill('one item was missing');
+    await setPage.getByRole('button', { name: 'Start refund' }).click();
+    await setPage.waitForURL(`${base}/dashboard/payments/${paidId}#refunds`, { timeout: UI_TIMEOUT_MS });
+    const claimLink = setPage.locator('ul.refunds input[readonly]');
+    expect(await claimLink.inputValue()).toMatch(/^https:\/\/pay\.example\.test\/refunds\/[0-9a-f-]{36}$/);
+    expect(await setPage.locator('ul.refunds button[data-copy]').isVisible()).toBe(true);
+    expect(await setPage.locator('ul.refunds').textContent()).toContain('12.50 USDC');
+    expect(await accessibilityViolations(setPage)).toEqual([]);
+    await setPage.screenshot({ path: `${SCREENSHOTS}/dashboard-${dialect}-refund.png`, fullPage: true });
+
+    await setPage.getByRole('link', { name: 'Developers' }).click();
+    await setPage.waitForURL(`${base}/dashboard/developers`, { timeout: UI_TIMEOUT_MS });
+    expect(await setPage.locator('h1').textContent()).toBe('Developers');
+    expect(await accessibilityViolations(setPage)).toEqual([]);
+    await setPage.screenshot({ path: `${SCREENSHOTS}/dashboard-${dialect}-developers.png`, fullPage: true });
+    await setPage.getByRole('button', { name: 'Roll test key' }).click();
+    await setPage.waitForURL(`${base}/dashboard/developers/roll-key`, { timeout: UI_TIMEOUT_MS });
+    expect(await setPage.locator('#secret-0').inputValue()).toMatch(/^sk_test_/);
+    expect(await accessibilityViolations(setPage)).toEqual([]);
+    await setPage.screenshot({ path: `${SCREENSHOTS}/dashboard-${dialect}-new-key.png`, fullPage: true });
 
     await setPage.getByRole('link', { name: 'Security' }).click();
     await setPage.waitForURL(`${base}/dashboard/security`, { timeout: UI_TIMEOUT_MS });
@@ -162,7 +205,7 @@ describe.each(dialects)('dashboard in Chromium on %s', (dialect) => {
     await page.locator('#email').fill('ops@paylink.example');
     await page.locator('#password').fill(PASSWORD);
     await page.locator('button[type="submit"]').click();
-    await page.waitForURL(`${base}/dashboard/`, { timeout: UI_TIMEOUT_MS });
+    await page.waitForURL(`${base}/dashboard/merchants`, { timeout: UI_TIMEOUT_MS });
     expect(await page.locator('h1').textContent()).toBe('Merchants');
     expect(await page.locator('tbody').textContent()).toContain('Corner Shop');
     expect(await accessibilityViolations(page)).toEqual([]);
@@ -172,11 +215,51 @@ describe.each(dialects)('dashboard in Chromium on %s', (dialect) => {
     expect(await page.locator('h1').textContent()).toBe('Delayed payouts');
     expect(await accessibilityViolations(page)).toEqual([]);
     await page.screenshot({ path: `${SCREENSHOTS}/dashboard-${dialect}-payouts.png`, fullPage: true });
+
+    // Each screen of the console, by keyboard-reachable links, each checked by axe.
+    for (const [link, heading, shot] of [
+      ['Webhooks', 'Failing webhook endpoints', 'webhooks'],
+      ['Health', 'Health', 'health'],
+      ['Merchants', 'Merchants', 'merchants'],
+    ] as const) {
+      await page.getByRole('link', { name: link, exact: true }).click();
+      await page.locator('h1', { hasText: heading }).waitFor({ timeout: UI_TIMEOUT_MS });
+      expect(await accessibilityViolations(page)).toEqual([]);
+      await page.screenshot({ path: `${SCREENSHOTS}/dashboard-${dialect}-${shot}.png`, fullPage: true });
+    }
+    await page.getByRole('link', { name: 'Corner Shop' }).click();
+    await page.locator('h1', { hasText: 'Corner Shop' }).waitFor({ timeout: UI_TIMEOUT_MS });
+    expect(await page.locator('#commission_percent').inputValue()).toBe('1.5');
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await page.screenshot({ path: `${SCREENSHOTS}/dashboard-${dialect}-merchant.png`, fullPage: true });
+    await page.getByRole('link', { name: 'Merchants', exact: true }).click();
+    await page.getByRole('link', { name: 'New merchant' }).click();
+    await page.locator('#name').fill('Night Market');
+    await page.locator('#wallet').fill('0x70997970C51812dc3A010C7d01b50e0d17dc79C8');
+    await page.locator('#webhook_url').fill('https://night.example/hooks');
+    await page.getByRole('button', { name: 'Create merchant' }).click();
+    await page
+      .locator('h1', { hasText: 'Merchant Night Market created' })
+      .waitFor({ timeout: UI_TIMEOUT_MS });
+    expect(await page.locator('#secret-0').inputValue()).toMatch(/^sk_live_/);
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await page.screenshot({
+      path: `${SCREENSHOTS}/dashboard-${dialect}-merchant-created.png`,
+      fullPage: true,
+    });
     await page.context().close();
   });
 
   it('is readable at 390 px wide', async () => {
     const page = await open('/dashboard/login', { width: 390, height: 844 });
+    await page.locator('#email').fill('ana@corner.example');
+    await page.locator('#password').fill(PASSWORD);
+    h.clock.advance(60_000);
+    await page.locator('button[type="submit"]').click();
+    await page.waitForURL(`${base}/dashboard/payments`, { timeout: UI_TIMEOUT_MS });
+    expect(await page.evaluate(() => window.document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: `${SCREENSHOTS}/dashboard-${dialect}-payments-phone.png`, fullPage: true });
+    await page.goto(`${base}/dashboard/payments/${paidId}`);
     expect(await page.evaluate(() => window.document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     expect(await accessibilityViolations(page)).toEqual([]);
     await page.screenshot({ path: `${SCREENSHOTS}/dashboard-${dialect}-login-phone.png` });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scryptPasswords } from '../src/adapters/crypto/scryptPasswords.ts';
 import { totpSecondFactor } from '../src/adapters/crypto/totp.ts';
-import { SESSION_COOKIE } from '../src/adapters/dashboard/dashboardRoutes.ts';
+import { SESSION_COOKIE } from '../src/adapters/dashboard/pageKit.ts';
 import { SESSION_IDLE_MS, SIGN_IN_LIMITS } from '../src/app/dashboard/signIn.ts';
 import { createUser, disableUser, removeSecondFactor } from '../src/app/dashboard/users.ts';
 import { disableMerchant } from '../src/app/merchants/merchantAdmin.ts';
@@ -125,7 +125,9 @@ describe.each(dialects)('dashboard sign-in on %s', (dialect) => {
     expect(setCookie).toMatch(/Secure/i); // the harness's base URL is https
     const cookie = sessionOf(ok)!;
 
-    const list = await get('/dashboard/', cookie);
+    const home = await get('/dashboard/', cookie);
+    expect(home.headers.location).toBe('/dashboard/payments');
+    const list = await get('/dashboard/payments', cookie);
     expect(list.statusCode).toBe(200);
     expect(list.headers['content-security-policy']).toContain("frame-ancestors 'none'");
     expect(list.headers['content-security-policy']).toContain("form-action 'self'");
@@ -277,7 +279,7 @@ describe.each(dialects)('dashboard sign-in on %s', (dialect) => {
       );
       const after = await strict.app.inject({
         method: 'GET',
-        url: '/dashboard/',
+        url: '/dashboard/merchants',
         headers: { cookie: `${SESSION_COOKIE}=${cookie}` },
       });
       expect(after.statusCode).toBe(200);
@@ -399,7 +401,7 @@ describe.each(dialects)('dashboard sign-in on %s', (dialect) => {
     expect(noOrigin.statusCode).toBe(403);
 
     const cookie = sessionOf(await signIn('carla@corner.example'))!;
-    const page = await get('/dashboard/', cookie);
+    const page = await get('/dashboard/payments', cookie);
     const csrf = /name="csrf" value="([^"]+)"/.exec(page.body)?.[1];
     expect(csrf).toMatch(/^[\w-]{43}$/);
     const forged = await post(
@@ -408,7 +410,7 @@ describe.each(dialects)('dashboard sign-in on %s', (dialect) => {
       { cookie: `${SESSION_COOKIE}=${cookie}` },
     );
     expect(forged.statusCode).toBe(403);
-    expect((await get('/dashboard/', cookie)).statusCode).toBe(200); // still signed in
+    expect((await get('/dashboard/payments', cookie)).statusCode).toBe(200); // still signed in
     const out = await post('/dashboard/logout', { csrf: csrf! }, { cookie: `${SESSION_COOKIE}=${cookie}` });
     expect(out.statusCode).toBe(303);
     expect((await get('/dashboard/', cookie)).headers.location).toBe('/dashboard/login');
@@ -437,15 +439,15 @@ describe.each(dialects)('dashboard sign-in on %s', (dialect) => {
     const user = await merchantUser('eve@corner.example');
     const idle = sessionOf(await signIn('eve@corner.example'))!;
     h.clock.advance(SESSION_IDLE_MS - 1_000);
-    expect((await get('/dashboard/', idle)).statusCode).toBe(200); // used: kept alive
+    expect((await get('/dashboard/payments', idle)).statusCode).toBe(200); // used: kept alive
     h.clock.advance(SESSION_IDLE_MS - 1_000);
-    expect((await get('/dashboard/', idle)).statusCode).toBe(200);
+    expect((await get('/dashboard/payments', idle)).statusCode).toBe(200);
     h.clock.advance(SESSION_IDLE_MS);
-    expect((await get('/dashboard/', idle)).headers.location).toBe('/dashboard/login');
+    expect((await get('/dashboard/payments', idle)).headers.location).toBe('/dashboard/login');
 
     const live = sessionOf(await signIn('eve@corner.example'))!;
     await disableUser(adminDeps(), user.id);
-    expect((await get('/dashboard/', live)).headers.location).toBe('/dashboard/login');
+    expect((await get('/dashboard/payments', live)).headers.location).toBe('/dashboard/login');
     expect((await signIn('eve@corner.example')).statusCode).toBe(401);
 
     const merchant = await h.merchant({ name: 'Closing Shop' });
@@ -456,23 +458,27 @@ describe.each(dialects)('dashboard sign-in on %s', (dialect) => {
     });
     await post('/dashboard/set-password', { token, password: PASSWORD });
     const session = sessionOf(await signIn('fay@closing.example'))!;
-    expect((await get('/dashboard/', session)).statusCode).toBe(200);
+    expect((await get('/dashboard/payments', session)).statusCode).toBe(200);
     await disableMerchant(
       { merchants: h.stores.merchants, clock: h.clock, webhookAllowPrivate: false },
       merchant.id,
     );
-    expect((await get('/dashboard/', session)).headers.location).toBe('/dashboard/login');
+    expect((await get('/dashboard/payments', session)).headers.location).toBe('/dashboard/login');
   });
 
   it('shows an operator the merchants; refuses bad users', async () => {
     const { token } = await createUser(adminDeps(), { email: 'ops@paylink.example', role: 'operator' });
     await post('/dashboard/set-password', { token, password: PASSWORD });
     const cookie = sessionOf(await signIn('ops@paylink.example'))!;
-    const page = await get('/dashboard/', cookie);
+    expect((await get('/dashboard/', cookie)).headers.location).toBe('/dashboard/merchants');
+    const page = await get('/dashboard/merchants', cookie);
     expect(page.body).toContain('Corner Shop');
     expect(page.body).toContain('Other Shop');
-    // An operator reads no merchant's payment page (that is the merchant's view).
-    expect((await get(`/dashboard/payments/${otherPayment}`, cookie)).statusCode).toBe(404);
+    // An operator reads any merchant's payment, but acts on none: no "Send again", no refund form.
+    const payment = await get(`/dashboard/payments/${otherPayment}`, cookie);
+    expect(payment.statusCode).toBe(200);
+    expect(payment.body).toContain('order-12.00');
+    expect(payment.body).not.toContain('Start refund');
 
     await expect(
       createUser(adminDeps(), { email: 'ops@paylink.example', role: 'operator' }),

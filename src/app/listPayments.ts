@@ -12,6 +12,10 @@ export interface ListPaymentsInput {
   readonly orderId?: string | undefined;
   /** Only payments created strictly after this moment. */
   readonly createdAfter?: Date | undefined;
+  /** Only payments created at or after this moment (a date range's start). */
+  readonly createdFrom?: Date | undefined;
+  /** Only payments created strictly before this moment (a date range's end). */
+  readonly createdBefore?: Date | undefined;
   readonly limit: number;
   /** `nextCursor` of the previous page, for the same filters. */
   readonly cursor?: string | undefined;
@@ -67,6 +71,8 @@ export async function listPayments(
       statuses,
       orderId: input.orderId,
       createdAfter: input.createdAfter,
+      createdFrom: input.createdFrom,
+      createdBefore: input.createdBefore,
       after: position,
       limit: wanted + 1,
     });
@@ -121,6 +127,9 @@ function filterFingerprint(merchantId: string, input: ListPaymentsInput): string
     input.status ?? null,
     input.orderId ?? null,
     input.createdAfter?.getTime() ?? null,
+    // Appended only when set, so cursors handed out before these filters existed stay valid.
+    ...(input.createdFrom ? [['from', input.createdFrom.getTime()]] : []),
+    ...(input.createdBefore ? [['before', input.createdBefore.getTime()]] : []),
   ];
   return JSON.stringify(filters);
 }

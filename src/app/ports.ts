@@ -130,6 +130,11 @@ export interface PaymentStore {
   findById(paymentId: string): Promise<Payment | undefined>;
   /** A merchant's payments of one mode, newest first (created_at, then id, descending), at most `query.limit`. */
   listForMerchant(query: PaymentListQuery): Promise<Payment[]>;
+  /** Ids of the merchant's payments (any mode) with this deposit address, or paid by a transfer in this transaction. */
+  searchForMerchant(
+    merchantId: string,
+    term: { readonly depositAddress: string } | { readonly txHash: string },
+  ): Promise<string[]>;
 }
 
 /**

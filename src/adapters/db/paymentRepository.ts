@@ -224,6 +224,28 @@ export function paymentRepository(handle: DatabaseHandle): PaymentStore {
       return row && toPayment(row);
     },
     listForMerchant: (query) => listForMerchant(db, query),
+    async searchForMerchant(merchantId, term) {
+      // Both columns are stored lowercase (the watcher matches logs on them).
+      const rows =
+        'depositAddress' in term
+          ? await db
+              .selectFrom('payments')
+              .select('id')
+              .where('deposit_address', '=', term.depositAddress.toLowerCase())
+              .where('merchant_id', '=', merchantId)
+              .where('kind', '=', 'payment')
+              .execute()
+          : await db
+              .selectFrom('transfers')
+              .innerJoin('payments', 'payments.id', 'transfers.payment_id')
+              .select('payments.id')
+              .distinct()
+              .where('transfers.tx_hash', '=', term.txHash.toLowerCase())
+              .where('payments.merchant_id', '=', merchantId)
+              .where('payments.kind', '=', 'payment')
+              .execute();
+      return rows.map((row) => row.id);
+    },
   };
 }
 

@@ -36,6 +36,7 @@ import { scryptPasswords } from '../crypto/scryptPasswords.ts';
 import { totpSecondFactor } from '../crypto/totp.ts';
 import { dashboardRoutes } from '../dashboard/dashboardRoutes.ts';
 import type { Metrics } from '../metrics/metrics.ts';
+import { createWebhookSender } from '../outbound/webhookSender.ts';
 import { memoryBucketStore } from '../rateLimit/memoryBucketStore.ts';
 import { capConnectionsPerClient, connectionLimitOptions } from './connectionLimits.ts';
 import { frameworkErrorHandler, registerErrorHandling } from './errorHandler.ts';
@@ -63,6 +64,8 @@ export interface ApiDeps {
   readonly idempotency: IdempotencyStore;
   /** Refunds and their deposit rows; absent: the refund endpoints are not served. */
   readonly refunds?: RefundStore | undefined;
+  /** Each chain's block explorer, for the dashboard's links to transactions. */
+  readonly explorers?: ReadonlyMap<number, string> | undefined;
   /** Payouts owed, for the operator's console; absent: the console has no payouts page. */
   readonly settlements?: SettlementStore | undefined;
   /** Dashboard users and sessions; absent: the dashboard is not served. */
@@ -106,6 +109,7 @@ export interface ApiDeps {
     | 'payoutPolicy'
     | 'connectionLimits'
     | 'defaultToleranceBps'
+    | 'webhooks'
   >;
 }
 
@@ -147,7 +151,7 @@ export async function buildApp(appDeps: ApiDeps): Promise<FastifyInstance> {
     reply.header('x-request-id', request.id);
     done();
   });
-  const buckets = await registerPlatform(app, deps);
+  const { buckets, measure } = await registerPlatform(app, deps);
 
   await app.register(swagger, {
     openapi: {
@@ -184,12 +188,31 @@ export async function buildApp(appDeps: ApiDeps): Promise<FastifyInstance> {
       app.addHook('onClose', async () => owned.close());
       signInBuckets = owned;
     }
+    // "Send test webhook": the same guarded sender as the worker's, so the same addresses are refused.
+    const webhookSender = createWebhookSender({
+      allowPrivate: deps.config.webhookAllowPrivate,
+      timeoutMs: deps.config.webhooks.timeoutMs,
+    });
+    app.addHook('onClose', async () => webhookSender.close());
     await app.register(
       dashboardRoutes({
         ...deps,
         // Uncached: a merchant disabled is signed out at its next request, not after the auth cache's TTL.
         merchants: appDeps.merchants,
         users: deps.users,
+        merchantAdmin: {
+          ...deps,
+          webhookAllowPrivate: deps.config.webhookAllowPrivate,
+          tokenControls: deps.tokenControls?.live,
+          defaultToleranceBps: deps.config.defaultToleranceBps,
+        },
+        refunds: deps.refunds && {
+          store: deps.refunds,
+          claimTtlMs: deps.config.refundClaimTtlMs,
+          checkoutUrl: deps.config.checkoutUrl,
+        },
+        measure,
+        webhookSender,
         passwords: deps.passwords ?? scryptPasswords(),
         secondFactor: totpSecondFactor,
         requireOperatorSecondFactor: deps.config.dashboardRequire2fa,

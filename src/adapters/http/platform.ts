@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { measureService, type ServiceMeasurements } from '../../app/measureService.ts';
 import type { RateLimitStore } from '../../app/ports.ts';
 import type { Config } from '../../config.ts';
 import { createMetrics } from '../metrics/metrics.ts';
@@ -8,18 +9,23 @@ import { adminTokenCheck } from './adminAuth.ts';
 import type { ApiDeps } from './buildApp.ts';
 import { registerHttpMetrics } from './httpMetrics.ts';
 import { registerRateLimiting } from './rateLimit.ts';
-import { healthApi } from './routes/healthApi.ts';
+import { healthApi, PROBE_TIMEOUT_MS } from './routes/healthApi.ts';
 
 /**
  * What the platform needs around the merchant API: the latency histogram and rate limits (root hooks, so they
  * see every route; registered before the routes), and /healthz, /readyz, /metrics. A rate-limit store or
  * metrics registry passed in deps is the caller's to close; one made here from the configuration is closed
- * with the app. Returns the rate-limit store, if any, for the other limits of the app (sign-in) to share.
+ * with the app. Returns the rate-limit store, if any, for the other limits of the app (sign-in) to share, and
+ * the reading of /metrics' figures.
  */
 export async function registerPlatform(
   app: FastifyInstance,
   deps: ApiDeps,
-): Promise<RateLimitStore | undefined> {
+): Promise<{
+  readonly buckets: RateLimitStore | undefined;
+  /** What /metrics reports, read now (the operator's health page shows it). */
+  readonly measure: () => Promise<ServiceMeasurements>;
+}> {
   const metrics = deps.metrics ?? createMetrics();
   registerHttpMetrics(app, metrics);
 
@@ -42,30 +48,29 @@ export async function registerPlatform(
     });
   }
 
-  await app.register(
-    healthApi({
-      // Until a monitoring store is wired, reading the watcher's cursor is the database probe and the
-      // aggregate gauges stay empty.
-      monitoring: deps.monitoring ?? {
-        ping: async () => {
-          await deps.ledger.cursor(deps.chainProbe?.chainId ?? 0);
-        },
-        countPaymentsByStatus: () => Promise.reject(new Error('no monitoring store')),
-        webhookQueue: () => Promise.reject(new Error('no monitoring store')),
-        payoutHealth: () => Promise.reject(new Error('no monitoring store')),
-        relayerBalances: () => Promise.reject(new Error('no monitoring store')),
-        gaslessRelays: () => Promise.reject(new Error('no monitoring store')),
+  const health = {
+    // Until a monitoring store is wired, reading the watcher's cursor is the database probe and the
+    // aggregate gauges stay empty.
+    monitoring: deps.monitoring ?? {
+      ping: async () => {
+        await deps.ledger.cursor(deps.chainProbe?.chainId ?? 0);
       },
-      ledger: deps.ledger,
-      clock: deps.clock,
-      chain: deps.chainProbe,
-      testChain: deps.testChainProbe,
-      metrics,
-      readiness: deps.config.readiness,
-      payoutPolicy: deps.config.payoutPolicy,
-    }),
-  );
-  return store;
+      countPaymentsByStatus: () => Promise.reject(new Error('no monitoring store')),
+      webhookQueue: () => Promise.reject(new Error('no monitoring store')),
+      payoutHealth: () => Promise.reject(new Error('no monitoring store')),
+      relayerBalances: () => Promise.reject(new Error('no monitoring store')),
+      gaslessRelays: () => Promise.reject(new Error('no monitoring store')),
+    },
+    ledger: deps.ledger,
+    clock: deps.clock,
+    chain: deps.chainProbe,
+    testChain: deps.testChainProbe,
+    metrics,
+    readiness: deps.config.readiness,
+    payoutPolicy: deps.config.payoutPolicy,
+  };
+  await app.register(healthApi(health));
+  return { buckets: store, measure: () => measureService(health, PROBE_TIMEOUT_MS) };
 }
 
 /** PAYLINK_TRUST_PROXY as Fastify takes it: a hop count becomes "trust the nearest n hops". */

@@ -92,6 +92,12 @@ async function isActive(deps: Pick<SignInDeps, 'merchants'>, user: DashboardUser
   return merchant !== undefined && merchant.status === 'active';
 }
 
+/** A signed-in person: the user, and the session their browser holds (with its CSRF token). */
+export interface SignedIn {
+  readonly user: DashboardUser;
+  readonly session: DashboardSession;
+}
+
 /**
  * The signed-in user of a request's session cookie, or undefined: unknown token, idle too long, past its end, or
  * user or merchant disabled. A session in use is kept alive (its last request noted).
@@ -99,7 +105,7 @@ async function isActive(deps: Pick<SignInDeps, 'merchants'>, user: DashboardUser
 export async function sessionUser(
   deps: Pick<SignInDeps, 'users' | 'merchants' | 'clock'>,
   token: string | undefined,
-): Promise<{ readonly user: DashboardUser; readonly session: DashboardSession } | undefined> {
+): Promise<SignedIn | undefined> {
   if (!token) return undefined;
   const session = await deps.users.findSession(tokenHash(token));
   if (!session) return undefined;

@@ -194,12 +194,21 @@ export async function rotateApiKey(
 }
 
 /** A disabled merchant's keys stop authenticating at once; its payments and records stay. */
-export async function disableMerchant(deps: MerchantAdminDeps, id: string): Promise<Merchant> {
-  const merchant: Merchant = {
-    ...(await getMerchant(deps, id)),
-    status: 'disabled',
-    updatedAt: deps.clock.now(),
-  };
+export function disableMerchant(deps: MerchantAdminDeps, id: string): Promise<Merchant> {
+  return setMerchantStatus(deps, id, 'disabled');
+}
+
+/** Its keys (those not rotated out meanwhile) work again, and its users can sign in again. */
+export function enableMerchant(deps: MerchantAdminDeps, id: string): Promise<Merchant> {
+  return setMerchantStatus(deps, id, 'active');
+}
+
+async function setMerchantStatus(
+  deps: MerchantAdminDeps,
+  id: string,
+  status: Merchant['status'],
+): Promise<Merchant> {
+  const merchant: Merchant = { ...(await getMerchant(deps, id)), status, updatedAt: deps.clock.now() };
   await deps.merchants.save(merchant);
   return merchant;
 }

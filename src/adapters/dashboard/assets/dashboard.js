@@ -26,3 +26,23 @@
     el.textContent = local.format(date);
   }
 })();
+
+/*
+ * "Copy" buttons beside a read-only field (a claim link, a new key): without this script the field can still be
+ * selected and copied by hand, so the buttons appear only when the script runs.
+ */
+(() => {
+  for (const button of document.querySelectorAll('button[data-copy]')) {
+    const field = document.getElementById(button.getAttribute('data-copy'));
+    if (!field || !navigator.clipboard) continue;
+    button.hidden = false;
+    button.addEventListener('click', async () => {
+      try {
+        await navigator.clipboard.writeText(field.value);
+        button.textContent = 'Copied';
+      } catch {
+        field.select();
+      }
+    });
+  }
+})();

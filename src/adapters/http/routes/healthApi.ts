@@ -14,7 +14,7 @@ export interface HealthApiDeps extends Omit<HealthDeps, 'monitoring' | 'payoutPo
 }
 
 /** Each dependency gets this long to answer a probe: a load balancer's check usually times out at 5 s. */
-const PROBE_TIMEOUT_MS = 2_000;
+export const PROBE_TIMEOUT_MS = 2_000;
 
 const Check = z.object({
   status: z.enum(['ok', 'failing', 'skipped']),

@@ -1,0 +1,266 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { SignedIn } from '../../app/dashboard/signIn.ts';
+import {
+  createMerchant,
+  disableMerchant,
+  enableMerchant,
+  getMerchant,
+  type MerchantFields,
+  rotateApiKey,
+  updateMerchant,
+} from '../../app/merchants/merchantAdmin.ts';
+import { listPayouts } from '../../app/settlement/listPayouts.ts';
+import { retrySettlement } from '../../app/settlement/retrySettlement.ts';
+import { failingEndpoints } from '../../app/webhooks/failingEndpoints.ts';
+import { rotateWebhookSecret } from '../../app/webhooks/rotateWebhookSecret.ts';
+import type { KeyMode } from '../../domain/credentials.ts';
+import { PaylinkError } from '../../domain/errors.ts';
+import type { DashboardDeps } from './dashboardDeps.ts';
+import type { FormRequest, PageKit } from './pageKit.ts';
+import { renderShownOnce } from './renderMerchantPages.ts';
+import {
+  type MerchantForm,
+  renderFailingEndpoints,
+  renderHealth,
+  renderMerchant,
+  renderMerchants,
+  renderNewMerchant,
+  renderPayouts,
+} from './renderOperatorPages.ts';
+
+/** How long old keys keep working after an operator rolls them, as offered by the form. */
+const GRACE_CHOICES_MS: Readonly<Record<string, number>> = {
+  '0': 0,
+  '1h': 3_600_000,
+  '24h': 86_400_000,
+  '7d': 604_800_000,
+};
+
+/**
+ * The operator's console: merchants (create, edit, disable, enable, roll keys, rotate the webhook secret),
+ * payouts that wait and why (with "Retry now"), failing webhook endpoints, and the service's health. Merchant
+ * changes go through the same use cases as `paylink merchant …` and the admin API, so they refuse alike.
+ */
+export function operatorPages(app: FastifyInstance, deps: DashboardDeps, kit: PageKit): void {
+  const { requireUser, requireRole, refusedForgery, refuse, guard } = kit;
+  const operator = (request: FastifyRequest, reply: FastifyReply) => requireRole('operator', request, reply);
+  /** An operator's form, checked for its CSRF token; undefined when refused (the reply is sent). */
+  const operatorForm = async (request: FormRequest, reply: FastifyReply) => {
+    const signedIn = await operator(request, reply);
+    return signedIn && !refusedForgery(request, reply, signedIn) ? signedIn : undefined;
+  };
+
+  // Each person's home: the payments of a merchant user, the merchants of an operator.
+  app.get('/dashboard', async (request, reply) => {
+    const signedIn = await requireUser(request, reply);
+    if (!signedIn) return reply;
+    return reply.redirect(
+      signedIn.user.role === 'operator' ? '/dashboard/merchants' : '/dashboard/payments',
+      303,
+    );
+  });
+
+  app.get('/dashboard/merchants', async (request, reply) => {
+    const signedIn = await operator(request, reply);
+    if (!signedIn) return reply;
+    return renderMerchants({ signedIn, assets: kit.assets, merchants: await deps.merchants.list(1000) });
+  });
+
+  app.get('/dashboard/merchants/new', async (request, reply) => {
+    const signedIn = await operator(request, reply);
+    if (!signedIn) return reply;
+    return renderNewMerchant({ signedIn, assets: kit.assets, form: {} });
+  });
+
+  app.post('/dashboard/merchants', async (request: FormRequest, reply) => {
+    const signedIn = await operatorForm(request, reply);
+    if (!signedIn) return reply;
+    const form = merchantForm(request.body);
+    try {
+      const issued = await createMerchant(deps.merchantAdmin, { ...fieldsOf(form), name: form.name ?? '' });
+      request.log.info({ merchant: issued.merchant.id }, 'merchant created from the dashboard');
+      return renderShownOnce({
+        signedIn,
+        assets: kit.assets,
+        title: `Merchant ${issued.merchant.name} created`,
+        secrets: [
+          { label: 'Live API key', value: issued.apiKey },
+          { label: 'Webhook signing secret', value: issued.merchant.webhookSecret },
+        ],
+        note: 'Give both to the merchant over a safe channel.',
+        back: `/dashboard/merchants/${issued.merchant.id}`,
+      });
+    } catch (error) {
+      if (!(error instanceof PaylinkError)) throw error;
+      return reply
+        .status(error.status)
+        .send(renderNewMerchant({ signedIn, assets: kit.assets, form, problem: error.message }));
+    }
+  });
+
+  const showMerchant = async (
+    signedIn: SignedIn,
+    reply: FastifyReply,
+    id: string,
+    edit?: { form: MerchantForm; problem: string; status: number },
+  ) => {
+    const merchant = await getMerchant(deps, id);
+    const keys = await deps.merchants.listKeys(merchant.id);
+    const now = deps.clock.now();
+    return reply.status(edit?.status ?? 200).send(
+      renderMerchant({
+        signedIn,
+        assets: kit.assets,
+        merchant,
+        keys: keys.filter((k) => k.expiresAt === null || k.expiresAt > now),
+        form: edit?.form,
+        problem: edit?.problem,
+      }),
+    );
+  };
+
+  app.get('/dashboard/merchants/:id', async (request: FastifyRequest<{ Params: { id: string } }>, reply) => {
+    const signedIn = await operator(request, reply);
+    if (!signedIn) return reply;
+    return guard(reply, signedIn, () => showMerchant(signedIn, reply, request.params.id));
+  });
+
+  app.post('/dashboard/merchants/:id', async (request: FormRequest, reply) => {
+    const signedIn = await operatorForm(request, reply);
+    if (!signedIn) return reply;
+    const { id } = request.params as { id: string };
+    const form = merchantForm(request.body);
+    return guard(reply, signedIn, async () => {
+      try {
+        await updateMerchant(deps.merchantAdmin, id, fieldsOf(form));
+      } catch (error) {
+        if (!(error instanceof PaylinkError) || error.code === 'NOT_FOUND') throw error;
+        return showMerchant(signedIn, reply, id, { form, problem: error.message, status: error.status });
+      }
+      return reply.redirect(`/dashboard/merchants/${id}`, 303);
+    });
+  });
+
+  for (const [action, change] of [
+    ['disable', disableMerchant],
+    ['enable', enableMerchant],
+  ] as const)
+    app.post(`/dashboard/merchants/:id/${action}`, async (request: FormRequest, reply) => {
+      const signedIn = await operatorForm(request, reply);
+      if (!signedIn) return reply;
+      const { id } = request.params as { id: string };
+      return guard(reply, signedIn, async () => {
+        await change(deps.merchantAdmin, id);
+        request.log.info({ merchant: id }, `merchant ${action}d from the dashboard`);
+        return reply.redirect(`/dashboard/merchants/${id}`, 303);
+      });
+    });
+
+  app.post('/dashboard/merchants/:id/roll-key', async (request: FormRequest, reply) => {
+    const signedIn = await operatorForm(request, reply);
+    if (!signedIn) return reply;
+    const { id } = request.params as { id: string };
+    const mode: KeyMode = request.body?.mode === 'test' ? 'test' : 'live';
+    const graceMs = GRACE_CHOICES_MS[request.body?.grace ?? ''] ?? GRACE_CHOICES_MS['24h']!;
+    return guard(reply, signedIn, async () => {
+      const issued = await rotateApiKey(deps.merchantAdmin, id, graceMs, mode);
+      request.log.info({ merchant: id, mode }, 'API key rolled from the dashboard');
+      return renderShownOnce({
+        signedIn,
+        assets: kit.assets,
+        title: `New ${mode} API key for ${issued.merchant.name}`,
+        secrets: [{ label: 'API key', value: issued.apiKey }],
+        note:
+          graceMs === 0
+            ? `The previous ${mode} keys stopped working now.`
+            : `The previous ${mode} keys keep working until`,
+        until: graceMs === 0 ? undefined : new Date(deps.clock.now().getTime() + graceMs),
+        back: `/dashboard/merchants/${id}`,
+      });
+    });
+  });
+
+  app.post('/dashboard/merchants/:id/rotate-webhook-secret', async (request: FormRequest, reply) => {
+    const signedIn = await operatorForm(request, reply);
+    if (!signedIn) return reply;
+    const { id } = request.params as { id: string };
+    return guard(reply, signedIn, async () => {
+      const rotated = await rotateWebhookSecret(deps, id);
+      request.log.info({ merchant: id }, 'webhook secret rotated from the dashboard');
+      return renderShownOnce({
+        signedIn,
+        assets: kit.assets,
+        title: `New webhook signing secret for ${rotated.merchant.name}`,
+        secrets: [{ label: 'Signing secret', value: rotated.webhookSecret }],
+        note: 'Webhooks carry a signature with the previous secret as well until',
+        until: rotated.previousSecretValidUntil,
+        back: `/dashboard/merchants/${id}`,
+      });
+    });
+  });
+
+  // Payouts still owed, the failing ones by default, each with "Retry now".
+  app.get('/dashboard/payouts', async (request, reply) => {
+    const signedIn = await operator(request, reply);
+    if (!signedIn) return reply;
+    if (!deps.payouts) return refuse(reply, signedIn, 404);
+    const all = (request.query as { all?: string }).all === '1';
+    const payouts = await listPayouts(
+      { settlements: deps.payouts.settlements, clock: deps.clock },
+      deps.payouts.policy,
+      { failingOnly: !all, limit: 200 },
+    );
+    return renderPayouts({ signedIn, assets: kit.assets, payouts, all });
+  });
+
+  app.post('/dashboard/payouts/:id/retry', async (request: FormRequest, reply) => {
+    const signedIn = await operatorForm(request, reply);
+    if (!signedIn) return reply;
+    const payouts = deps.payouts;
+    if (!payouts) return refuse(reply, signedIn, 404);
+    return guard(reply, signedIn, async () => {
+      await retrySettlement(payouts, { paymentId: (request.params as { id: string }).id });
+      return reply.redirect('/dashboard/payouts', 303);
+    });
+  });
+
+  app.get('/dashboard/webhooks', async (request, reply) => {
+    const signedIn = await operator(request, reply);
+    if (!signedIn) return reply;
+    return renderFailingEndpoints({ signedIn, assets: kit.assets, endpoints: await failingEndpoints(deps) });
+  });
+
+  app.get('/dashboard/health', async (request, reply) => {
+    const signedIn = await operator(request, reply);
+    if (!signedIn) return reply;
+    if (!deps.measure) return refuse(reply, signedIn, 404);
+    return renderHealth({
+      signedIn,
+      assets: kit.assets,
+      measured: await deps.measure(),
+      at: deps.clock.now(),
+    });
+  });
+}
+
+function merchantForm(body: Record<string, string | undefined> | undefined): MerchantForm {
+  return {
+    name: body?.name,
+    wallet: body?.wallet,
+    webhookUrl: body?.webhook_url,
+    commissionPercent: body?.commission_percent,
+    tolerancePercent: body?.underpayment_tolerance_percent,
+  };
+}
+
+/** Blank fields clear the wallet and webhook URL; blank percentages leave them as they are. */
+function fieldsOf(form: MerchantForm): MerchantFields {
+  const percent = (value: string | undefined) => (value?.trim() ? value.trim() : undefined);
+  return {
+    name: form.name,
+    wallet: form.wallet,
+    webhookUrl: form.webhookUrl,
+    commissionPercent: percent(form.commissionPercent),
+    underpaymentTolerancePercent: percent(form.tolerancePercent),
+  };
+}

@@ -1,0 +1,111 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { type SignedIn, type SignInDeps, sessionUser } from '../../app/dashboard/signIn.ts';
+import type { DashboardUser } from '../../domain/dashboardUser.ts';
+import { PaylinkError } from '../../domain/errors.ts';
+import { type DashboardAssets, renderNotFound } from './renderDashboard.ts';
+
+export const SESSION_COOKIE = 'paylink_session';
+export const HTML = 'text/html; charset=utf-8';
+
+export type FormRequest = FastifyRequest<{ Body: Record<string, string | undefined> }>;
+
+/**
+ * What every dashboard page handler needs: who is signed in (or a redirect), the CSRF check of its forms, and
+ * the page for a refusal. Shared by the merchant's pages and the operator's console, so both guard alike.
+ */
+export interface PageKit {
+  readonly assets: DashboardAssets;
+  /**
+   * The signed-in user, or undefined after a redirect: to sign-in without a session, to the second factor's page
+   * for an operator who must enroll one first (unless `enrolling`).
+   */
+  requireUser(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    enrolling?: boolean,
+  ): Promise<SignedIn | undefined>;
+  /** As `requireUser`, and a user of the other role gets the same 404 as a page that does not exist. */
+  requireRole(
+    role: DashboardUser['role'],
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<SignedIn | undefined>;
+  /** A signed-in user's form without its session's CSRF token: refused with 403 (then true). */
+  refusedForgery(request: FormRequest, reply: FastifyReply, signedIn: SignedIn): boolean;
+  /** A refusal page: 404 without a problem, else the problem in words, with the error's status. */
+  refuse(reply: FastifyReply, signedIn: SignedIn, status: number, problem?: string): FastifyReply;
+  /** Runs an action; a PaylinkError becomes its refusal page, anything else propagates (a 500). */
+  guard(reply: FastifyReply, signedIn: SignedIn, action: () => Promise<unknown>): Promise<unknown>;
+}
+
+function csrfMatches(expected: string, given: string | undefined): boolean {
+  const a = Buffer.from(expected);
+  const b = Buffer.from(given ?? '');
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+export function pageKit(
+  deps: Pick<SignInDeps, 'users' | 'merchants' | 'clock'> & { readonly requireOperatorSecondFactor: boolean },
+  assets: DashboardAssets,
+): PageKit {
+  const refuse: PageKit['refuse'] = (reply, { user, session }, status, problem) =>
+    reply
+      .status(status)
+      .type(HTML)
+      .send(renderNotFound(assets, user, session.csrfToken, problem));
+
+  const requireUser: PageKit['requireUser'] = async (request, reply, enrolling = false) => {
+    const signedIn = await sessionUser(deps, request.cookies[SESSION_COOKIE]);
+    if (!signedIn) {
+      reply.clearCookie(SESSION_COOKIE, { path: '/dashboard' }).redirect('/dashboard/login', 303);
+      return undefined;
+    }
+    const { user } = signedIn;
+    if (
+      !enrolling &&
+      deps.requireOperatorSecondFactor &&
+      user.role === 'operator' &&
+      user.totpSecret === null
+    ) {
+      reply.redirect('/dashboard/security', 303);
+      return undefined;
+    }
+    reply.type(HTML);
+    return signedIn;
+  };
+
+  return {
+    assets,
+    requireUser,
+    async requireRole(role, request, reply) {
+      const signedIn = await requireUser(request, reply);
+      if (!signedIn) return undefined;
+      if (signedIn.user.role !== role) {
+        refuse(reply, signedIn, 404);
+        return undefined;
+      }
+      return signedIn;
+    },
+    refusedForgery(request, reply, signedIn) {
+      if (csrfMatches(signedIn.session.csrfToken, request.body?.csrf)) return false;
+      refuse(reply, signedIn, 403, 'Refused: reload the page and try again.');
+      return true;
+    },
+    refuse,
+    async guard(reply, signedIn, action) {
+      try {
+        return await action();
+      } catch (error) {
+        if (!(error instanceof PaylinkError)) throw error;
+        return refuse(reply, signedIn, error.status, error.code === 'NOT_FOUND' ? undefined : error.message);
+      }
+    },
+  };
+}
+
+/** A merchant user's merchant (users of role merchant always have one: the database says so). */
+export function merchantOf(user: DashboardUser): string {
+  if (user.merchantId === null) throw new Error('a merchant user without a merchant');
+  return user.merchantId;
+}
