@@ -1,5 +1,6 @@
 import { runApiBench } from './api.ts';
 import { runCheckoutBench } from './checkout.ts';
+import { runDashboardBench } from './dashboard.ts';
 import { runFinalityLatencyBench } from './finalityLatency.ts';
 import { runMatchingBench } from './matching.ts';
 import { runSettlementGasBench } from './settlementGas.ts';
@@ -15,6 +16,7 @@ const benches: [string, () => Promise<string[]>][] = [
   ['settlement gas', runSettlementGasBench],
   ['webhooks', runWebhookBench],
   ['checkout page', runCheckoutBench],
+  ['dashboard', runDashboardBench],
   ['api', runApiBench],
 ];
 

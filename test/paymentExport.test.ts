@@ -178,4 +178,106 @@ describe.each(dialects)('payment export on %s', (dialect) => {
     const anonymous = await h.app.inject({ method: 'GET', url: '/payments/api/payments/export/' });
     expect(anonymous.statusCode).toBe(401);
   });
+
+  it('exports refunds the same way: exact amounts, status derived now, reason defused, a range, the right merchant', async () => {
+    const refund = async (body: Record<string, string>) => {
+      h.clock.advance(60_000);
+      const response = await h.app.inject({
+        method: 'POST',
+        url: '/payments/api/refunds/',
+        headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+        payload: { payment_id: created[0]!.id, ...body },
+      });
+      expect(response.statusCode, response.body).toBe(201);
+      return { id: response.json().refund_id as string, at: h.clock.now().toISOString() };
+    };
+    const overpaid = await refund({ amount: 'overpaid', reason: '=SUM(A1:A9)' });
+    const partial = await refund({
+      amount: '10.5',
+      currency: 'USDC',
+      address: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
+    });
+    const response = await h.app.inject({
+      method: 'GET',
+      url: '/payments/api/refunds/export/',
+      headers: { 'x-api-key': apiKey },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-disposition']).toBe('attachment; filename="refunds.csv"');
+    const [header, ...rows] = parseCsv(response.body);
+    expect(header).toEqual([
+      'refund_id',
+      'created_at',
+      'payment_id',
+      'status',
+      'amount',
+      'currency',
+      'requested_amount',
+      'requested_currency',
+      'amount_funded',
+      'amount_sent',
+      'address',
+      'txid',
+      'reason',
+      'livemode',
+    ]);
+    expect(rows).toEqual([
+      [
+        partial.id,
+        partial.at,
+        created[0]!.id,
+        'awaiting_funds',
+        '10.50',
+        'USDC',
+        '10.5',
+        'USDC',
+        '0.00',
+        '0.00',
+        '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
+        '',
+        '',
+        'true',
+      ],
+      [
+        overpaid.id,
+        overpaid.at,
+        created[0]!.id,
+        'awaiting_address',
+        '0.000001',
+        'USDC',
+        'overpaid',
+        'USDC',
+        '0.00',
+        '0.00',
+        '',
+        '',
+        "'=SUM(A1:A9)",
+        'true',
+      ],
+    ]);
+    const ranged = await h.app.inject({
+      method: 'GET',
+      url: `/payments/api/refunds/export/?from=${partial.at}`,
+      headers: { 'x-api-key': apiKey },
+    });
+    expect(
+      parseCsv(ranged.body)
+        .slice(1)
+        .map((r) => r[0]),
+    ).toEqual([partial.id]);
+    const bad = await h.app.inject({
+      method: 'GET',
+      url: '/payments/api/refunds/export/?to=2026-02-30',
+      headers: { 'x-api-key': apiKey },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ code: 'VALIDATION_ERROR' });
+    const other = await h.merchant({ name: 'Nobody' });
+    const theirs = await h.app.inject({
+      method: 'GET',
+      url: '/payments/api/refunds/export/',
+      headers: { 'x-api-key': other.apiKey },
+    });
+    expect(parseCsv(theirs.body)).toHaveLength(1); // the header only
+  });
 });

@@ -7,6 +7,7 @@ import { listPayments } from '../../app/listPayments.ts';
 import { rotateApiKey } from '../../app/merchants/merchantAdmin.ts';
 import { cancelRefund } from '../../app/refunds/cancelRefund.ts';
 import { createRefund } from '../../app/refunds/createRefund.ts';
+import { exportRefundsCsv } from '../../app/refunds/exportRefunds.ts';
 import { listRefunds } from '../../app/refunds/listRefunds.ts';
 import { searchPayments } from '../../app/searchPayments.ts';
 import {
@@ -34,6 +35,8 @@ import {
 } from './renderMerchantPages.ts';
 
 const PAGE_SIZE = 50;
+
+type ExportRange = ReturnType<typeof exportRange>;
 /** Old keys keep working this long after "Roll key": time to deploy the new one. */
 const KEY_GRACE_MS = 24 * 3_600_000;
 
@@ -251,23 +254,36 @@ export function merchantPages(app: FastifyInstance, deps: DashboardDeps, kit: Pa
     });
   });
 
-  // The same export as the API's (exportPayments.ts), for the signed-in merchant user.
-  app.get('/dashboard/export.csv', async (request, reply) => {
-    const signedIn = await requireRole('merchant', request, reply);
-    if (!signedIn) return reply;
-    const { from, to, mode } = request.query as { from?: string; to?: string; mode?: string };
-    return guard(reply, signedIn, async () => {
-      const range = exportRange(from, to);
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', 'attachment; filename="payments.csv"')
-        .send(
-          Readable.from(
-            exportPaymentsCsv(deps, merchantOf(signedIn.user), mode === 'test' ? 'test' : 'live', range),
-          ),
-        );
+  // The same exports as the API's (exportPayments.ts, exportRefunds.ts), for the signed-in merchant user.
+  for (const [path, file, rows] of [
+    [
+      '/dashboard/export.csv',
+      'payments.csv',
+      (merchantId: string, mode: KeyMode, range: ExportRange) =>
+        exportPaymentsCsv(deps, merchantId, mode, range),
+    ],
+    [
+      '/dashboard/refunds.csv',
+      'refunds.csv',
+      (merchantId: string, mode: KeyMode, range: ExportRange) =>
+        deps.refunds
+          ? exportRefundsCsv({ refunds: deps.refunds.store, clock: deps.clock }, merchantId, mode, range)
+          : undefined,
+    ],
+  ] as const)
+    app.get(path, async (request, reply) => {
+      const signedIn = await requireRole('merchant', request, reply);
+      if (!signedIn) return reply;
+      const { from, to, mode } = request.query as { from?: string; to?: string; mode?: string };
+      return guard(reply, signedIn, async () => {
+        const csv = rows(merchantOf(signedIn.user), mode === 'test' ? 'test' : 'live', exportRange(from, to));
+        if (!csv) return refuse(reply, signedIn, 404);
+        return reply
+          .type('text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="${file}"`)
+          .send(Readable.from(csv));
+      });
     });
-  });
 
   const developersPage = async (
     signedIn: SignedIn,

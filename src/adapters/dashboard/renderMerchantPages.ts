@@ -104,7 +104,8 @@ ${
   <input type="hidden" name="mode" value="${filters.mode}">
   <label for="export-from">Export from</label> <input id="export-from" name="from" type="date" value="${filters.from ?? ''}">
   <label for="export-to">to (not included)</label> <input id="export-to" name="to" type="date" value="${filters.to ?? ''}">
-  <button type="submit">Export CSV</button>
+  <button type="submit">Export payments</button>
+  <button type="submit" formaction="/dashboard/refunds.csv">Export refunds</button>
 </form>`
     : null
 }

@@ -181,6 +181,10 @@ export function refundRepository(handle: DatabaseHandle): RefundStore {
         .where('merchant_id', '=', query.merchantId)
         .where('mode', '=', query.mode);
       if (query.paymentId !== undefined) select = select.where('payment_id', '=', query.paymentId);
+      if (query.createdFrom !== undefined)
+        select = select.where('created_at', '>=', query.createdFrom.toISOString());
+      if (query.createdBefore !== undefined)
+        select = select.where('created_at', '<', query.createdBefore.toISOString());
       const { after } = query;
       if (after !== undefined) {
         const createdAt = after.createdAt.toISOString();

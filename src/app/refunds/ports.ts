@@ -13,6 +13,10 @@ export interface RefundListQuery {
   readonly merchantId: string;
   readonly mode: KeyMode;
   readonly paymentId?: string | undefined;
+  /** Created at or after (an export's `from`). */
+  readonly createdFrom?: Date | undefined;
+  /** Created strictly before (an export's `to`). */
+  readonly createdBefore?: Date | undefined;
   readonly limit: number;
   /** Keyset cursor: refunds strictly older than this one (newest first). */
   readonly after?: { readonly createdAt: Date; readonly id: string } | undefined;

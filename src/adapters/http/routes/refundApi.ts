@@ -1,7 +1,10 @@
+import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { exportRange } from '../../../app/exportPayments.ts';
 import { cancelRefund } from '../../../app/refunds/cancelRefund.ts';
 import { createRefund } from '../../../app/refunds/createRefund.ts';
+import { exportRefundsCsv } from '../../../app/refunds/exportRefunds.ts';
 import { getRefund, listRefunds } from '../../../app/refunds/listRefunds.ts';
 import type { RefundStore } from '../../../app/refunds/ports.ts';
 import type { ApiDeps } from '../buildApp.ts';
@@ -90,6 +93,39 @@ export function refundApi(deps: ApiDeps & { readonly refunds: RefundStore }): Fa
           },
         );
         return { refunds: records.map(respond), next_cursor: nextCursor };
+      },
+    );
+
+    app.get(
+      '/payments/api/refunds/export/',
+      {
+        schema: {
+          summary: 'Export refunds as CSV',
+          description:
+            'Refunds created from `from` (inclusive) to `to` (exclusive), newest first, as RFC 4180 CSV with exact ' +
+            'decimal amounts, streamed, like the payments export.',
+          tags: ['refunds'],
+          security: merchantSecurity,
+          querystring: z.object({
+            from: z.string({ error: 'must be a string' }).max(40).optional(),
+            to: z.string({ error: 'must be a string' }).max(40).optional(),
+          }),
+          response: {
+            200: z.string().meta({ description: 'text/csv: a header line, then one line per refund' }),
+            ...errors,
+          },
+        },
+      },
+      async (request, reply) => {
+        const range = exportRange(request.query.from, request.query.to);
+        const csv = Readable.from(
+          exportRefundsCsv(deps, authenticated(request).id, keyModeOf(request), range),
+        );
+        // Fastify pipes a stream as it is, without the serializer the schema's type stands for.
+        return reply
+          .type('text/csv; charset=utf-8')
+          .header('content-disposition', 'attachment; filename="refunds.csv"')
+          .send(csv as unknown as string);
       },
     );
 
