@@ -81,9 +81,9 @@ export function dashboardRoutes(deps: DashboardDeps) {
           .status(403)
           .type(HTML)
           .send(
-            renderLogin(assets, {
+            renderLogin(kit.context(request), {
               kind: 'error',
-              text: 'Refused: this form did not come from the dashboard.',
+              text: kit.context(request).t.refusal.otherOrigin,
             }),
           );
     });
@@ -116,9 +116,10 @@ export function dashboardRoutes(deps: DashboardDeps) {
     app.get('/dashboard/login', async (request, reply) => {
       const { password } = request.query as { password?: string };
       reply.type(HTML);
+      const ctx = kit.context(request);
       return renderLogin(
-        assets,
-        password === 'set' ? { kind: 'notice', text: 'Your password is set. Sign in with it.' } : undefined,
+        ctx,
+        password === 'set' ? { kind: 'notice', text: ctx.t.signIn.passwordSet } : undefined,
       );
     });
 
@@ -137,12 +138,20 @@ export function dashboardRoutes(deps: DashboardDeps) {
       } catch (error) {
         if (!(error instanceof PaylinkError)) throw error;
         if (error.code === 'RATE_LIMITED') reply.header('retry-after', '60');
-        return reply.status(error.status).send(renderLogin(assets, { kind: 'error', text: error.message }));
+        const ctx = kit.context(request);
+        // One message for every failure (the use case's), in the person's language.
+        const text =
+          error.code === 'UNAUTHORIZED'
+            ? ctx.t.signIn.wrong
+            : error.code === 'RATE_LIMITED'
+              ? ctx.t.signIn.tooMany
+              : error.message;
+        return reply.status(error.status).send(renderLogin(ctx, { kind: 'error', text }));
       }
     });
 
-    app.get('/dashboard/set-password', async (_request, reply) =>
-      reply.type(HTML).send(renderSetPassword(assets)),
+    app.get('/dashboard/set-password', async (request, reply) =>
+      reply.type(HTML).send(renderSetPassword(kit.context(request))),
     );
 
     app.post('/dashboard/set-password', async (request: FormRequest, reply) => {
@@ -157,7 +166,7 @@ export function dashboardRoutes(deps: DashboardDeps) {
       } catch (error) {
         if (!(error instanceof PaylinkError)) throw error;
         // The token stays out of the page: a failed attempt needs the link again (or a new one).
-        return reply.status(error.status).send(renderSetPassword(assets, error.message));
+        return reply.status(error.status).send(renderSetPassword(kit.context(request), error.message));
       }
     });
 
@@ -166,9 +175,10 @@ export function dashboardRoutes(deps: DashboardDeps) {
       if (!signedIn) return reply;
       const { user, session } = signedIn;
       reply.type(HTML);
-      if (user.totpSecret !== null) return renderSecurity({ assets, user, csrf: session.csrfToken });
+      const ctx = kit.context(request);
+      if (user.totpSecret !== null) return renderSecurity({ ctx, user, csrf: session.csrfToken });
       return renderSecurity({
-        assets,
+        ctx,
         user,
         csrf: session.csrfToken,
         enroll: await enrollment(deps.secondFactor.newSecret(), user.email),
@@ -191,7 +201,7 @@ export function dashboardRoutes(deps: DashboardDeps) {
         if (!(error instanceof PaylinkError)) throw error;
         return reply.status(400).send(
           renderSecurity({
-            assets,
+            ctx: kit.context(request),
             user,
             csrf: session.csrfToken,
             enroll: await enrollment(secret, user.email),

@@ -24,6 +24,7 @@ import { PAYMENT_STATUSES, type PaymentStatus } from '../../domain/paymentStatus
 import { qrSvg } from '../checkout/qrCode.ts';
 import { refundResponse } from '../http/refundPresenter.ts';
 import type { DashboardDeps } from './dashboardDeps.ts';
+import { fill } from './dashboardMessages.ts';
 import { type FormRequest, merchantOf, type PageKit } from './pageKit.ts';
 import {
   type PaymentFilters,
@@ -78,7 +79,7 @@ export function merchantPages(app: FastifyInstance, deps: DashboardDeps, kit: Pa
       merchant: signedIn.user.role === 'operator' ? merchantId : undefined,
     };
     const render = (page: Parameters<typeof renderPayments>[0]['page'], problem?: string) =>
-      renderPayments({ signedIn, assets: kit.assets, merchant, filters, page, problem });
+      renderPayments({ signedIn, ctx: kit.context(reply.request), merchant, filters, page, problem });
     try {
       if (filters.q !== undefined) {
         const ids = await searchPayments(deps, merchantId, filters.q);
@@ -166,7 +167,7 @@ export function merchantPages(app: FastifyInstance, deps: DashboardDeps, kit: Pa
     return reply.status(refundForm ? 400 : 200).send(
       renderPayment({
         signedIn,
-        assets: kit.assets,
+        ctx: kit.context(reply.request),
         payment,
         state,
         transfers,
@@ -300,7 +301,7 @@ export function merchantPages(app: FastifyInstance, deps: DashboardDeps, kit: Pa
     return reply.send(
       renderDevelopers({
         signedIn,
-        assets: kit.assets,
+        ctx: kit.context(reply.request),
         merchant,
         keys: keys.filter((k) => k.expiresAt === null || k.expiresAt > deps.clock.now()),
         deliveries,
@@ -321,16 +322,17 @@ export function merchantPages(app: FastifyInstance, deps: DashboardDeps, kit: Pa
     const signedIn = await requireRole('merchant', request, reply);
     if (!signedIn || refusedForgery(request, reply, signedIn)) return reply;
     const mode: KeyMode = request.body?.mode === 'test' ? 'test' : 'live';
+    const o = kit.context(request).t.shownOnce;
     return guard(reply, signedIn, async () => {
       const issued = await rotateApiKey(deps.merchantAdmin, merchantOf(signedIn.user), KEY_GRACE_MS, mode);
       request.log.info({ merchant: issued.merchant.id, mode }, 'API key rolled from the dashboard');
       return reply.send(
         renderShownOnce({
           signedIn,
-          assets: kit.assets,
-          title: mode === 'test' ? 'New test API key' : 'New API key',
-          secrets: [{ label: 'API key', value: issued.apiKey }],
-          note: `Your previous ${mode} keys keep working until`,
+          ctx: kit.context(reply.request),
+          title: fill(o.newKey, { mode }),
+          secrets: [{ label: o.apiKey, value: issued.apiKey }],
+          note: fill(o.keysKeepWorking, { mode }),
           until: new Date(deps.clock.now().getTime() + KEY_GRACE_MS),
         }),
       );
@@ -341,16 +343,17 @@ export function merchantPages(app: FastifyInstance, deps: DashboardDeps, kit: Pa
   app.post('/dashboard/developers/rotate-webhook-secret', async (request: FormRequest, reply) => {
     const signedIn = await requireRole('merchant', request, reply);
     if (!signedIn || refusedForgery(request, reply, signedIn)) return reply;
+    const o = kit.context(request).t.shownOnce;
     return guard(reply, signedIn, async () => {
       const rotated = await rotateWebhookSecret(deps, merchantOf(signedIn.user));
       request.log.info({ merchant: rotated.merchant.id }, 'webhook secret rotated from the dashboard');
       return reply.send(
         renderShownOnce({
           signedIn,
-          assets: kit.assets,
-          title: 'New webhook signing secret',
-          secrets: [{ label: 'Signing secret', value: rotated.webhookSecret }],
-          note: 'Switch your verification to this secret: webhooks carry a signature with the previous one as well until',
+          ctx: kit.context(reply.request),
+          title: o.newSecret,
+          secrets: [{ label: o.signingSecret, value: rotated.webhookSecret }],
+          note: o.switchSecret,
           until: rotated.previousSecretValidUntil,
         }),
       );

@@ -16,6 +16,7 @@ import { rotateWebhookSecret } from '../../app/webhooks/rotateWebhookSecret.ts';
 import type { KeyMode } from '../../domain/credentials.ts';
 import { PaylinkError } from '../../domain/errors.ts';
 import type { DashboardDeps } from './dashboardDeps.ts';
+import { fill } from './dashboardMessages.ts';
 import type { FormRequest, PageKit } from './pageKit.ts';
 import { renderShownOnce } from './renderMerchantPages.ts';
 import {
@@ -63,38 +64,43 @@ export function operatorPages(app: FastifyInstance, deps: DashboardDeps, kit: Pa
   app.get('/dashboard/merchants', async (request, reply) => {
     const signedIn = await operator(request, reply);
     if (!signedIn) return reply;
-    return renderMerchants({ signedIn, assets: kit.assets, merchants: await deps.merchants.list(1000) });
+    return renderMerchants({
+      signedIn,
+      ctx: kit.context(reply.request),
+      merchants: await deps.merchants.list(1000),
+    });
   });
 
   app.get('/dashboard/merchants/new', async (request, reply) => {
     const signedIn = await operator(request, reply);
     if (!signedIn) return reply;
-    return renderNewMerchant({ signedIn, assets: kit.assets, form: {} });
+    return renderNewMerchant({ signedIn, ctx: kit.context(reply.request), form: {} });
   });
 
   app.post('/dashboard/merchants', async (request: FormRequest, reply) => {
     const signedIn = await operatorForm(request, reply);
     if (!signedIn) return reply;
     const form = merchantForm(request.body);
+    const { operator: o, shownOnce: shown } = kit.context(request).t;
     try {
       const issued = await createMerchant(deps.merchantAdmin, { ...fieldsOf(form), name: form.name ?? '' });
       request.log.info({ merchant: issued.merchant.id }, 'merchant created from the dashboard');
       return renderShownOnce({
         signedIn,
-        assets: kit.assets,
-        title: `Merchant ${issued.merchant.name} created`,
+        ctx: kit.context(reply.request),
+        title: fill(o.created, { name: issued.merchant.name }),
         secrets: [
-          { label: 'Live API key', value: issued.apiKey },
-          { label: 'Webhook signing secret', value: issued.merchant.webhookSecret },
+          { label: o.liveKey, value: issued.apiKey },
+          { label: shown.signingSecret, value: issued.merchant.webhookSecret },
         ],
-        note: 'Give both to the merchant over a safe channel.',
+        note: o.giveBoth,
         back: `/dashboard/merchants/${issued.merchant.id}`,
       });
     } catch (error) {
       if (!(error instanceof PaylinkError)) throw error;
       return reply
         .status(error.status)
-        .send(renderNewMerchant({ signedIn, assets: kit.assets, form, problem: error.message }));
+        .send(renderNewMerchant({ signedIn, ctx: kit.context(reply.request), form, problem: error.message }));
     }
   });
 
@@ -110,7 +116,7 @@ export function operatorPages(app: FastifyInstance, deps: DashboardDeps, kit: Pa
     return reply.status(edit?.status ?? 200).send(
       renderMerchant({
         signedIn,
-        assets: kit.assets,
+        ctx: kit.context(reply.request),
         merchant,
         keys: keys.filter((k) => k.expiresAt === null || k.expiresAt > now),
         form: edit?.form,
@@ -162,18 +168,16 @@ export function operatorPages(app: FastifyInstance, deps: DashboardDeps, kit: Pa
     const { id } = request.params as { id: string };
     const mode: KeyMode = request.body?.mode === 'test' ? 'test' : 'live';
     const graceMs = GRACE_CHOICES_MS[request.body?.grace ?? ''] ?? GRACE_CHOICES_MS['24h']!;
+    const { operator: o, shownOnce: shown } = kit.context(request).t;
     return guard(reply, signedIn, async () => {
       const issued = await rotateApiKey(deps.merchantAdmin, id, graceMs, mode);
       request.log.info({ merchant: id, mode }, 'API key rolled from the dashboard');
       return renderShownOnce({
         signedIn,
-        assets: kit.assets,
-        title: `New ${mode} API key for ${issued.merchant.name}`,
-        secrets: [{ label: 'API key', value: issued.apiKey }],
-        note:
-          graceMs === 0
-            ? `The previous ${mode} keys stopped working now.`
-            : `The previous ${mode} keys keep working until`,
+        ctx: kit.context(reply.request),
+        title: fill(o.newKeyFor, { mode, name: issued.merchant.name }),
+        secrets: [{ label: shown.apiKey, value: issued.apiKey }],
+        note: fill(graceMs === 0 ? shown.keysStopped : shown.keysKeepWorking, { mode }),
         until: graceMs === 0 ? undefined : new Date(deps.clock.now().getTime() + graceMs),
         back: `/dashboard/merchants/${id}`,
       });
@@ -184,15 +188,16 @@ export function operatorPages(app: FastifyInstance, deps: DashboardDeps, kit: Pa
     const signedIn = await operatorForm(request, reply);
     if (!signedIn) return reply;
     const { id } = request.params as { id: string };
+    const { operator: o, shownOnce: shown } = kit.context(request).t;
     return guard(reply, signedIn, async () => {
       const rotated = await rotateWebhookSecret(deps, id);
       request.log.info({ merchant: id }, 'webhook secret rotated from the dashboard');
       return renderShownOnce({
         signedIn,
-        assets: kit.assets,
-        title: `New webhook signing secret for ${rotated.merchant.name}`,
-        secrets: [{ label: 'Signing secret', value: rotated.webhookSecret }],
-        note: 'Webhooks carry a signature with the previous secret as well until',
+        ctx: kit.context(reply.request),
+        title: fill(o.newSecretFor, { name: rotated.merchant.name }),
+        secrets: [{ label: shown.signingSecret, value: rotated.webhookSecret }],
+        note: shown.switchSecret,
         until: rotated.previousSecretValidUntil,
         back: `/dashboard/merchants/${id}`,
       });
@@ -210,7 +215,7 @@ export function operatorPages(app: FastifyInstance, deps: DashboardDeps, kit: Pa
       deps.payouts.policy,
       { failingOnly: !all, limit: 200 },
     );
-    return renderPayouts({ signedIn, assets: kit.assets, payouts, all });
+    return renderPayouts({ signedIn, ctx: kit.context(reply.request), payouts, all });
   });
 
   app.post('/dashboard/payouts/:id/retry', async (request: FormRequest, reply) => {
@@ -227,7 +232,11 @@ export function operatorPages(app: FastifyInstance, deps: DashboardDeps, kit: Pa
   app.get('/dashboard/webhooks', async (request, reply) => {
     const signedIn = await operator(request, reply);
     if (!signedIn) return reply;
-    return renderFailingEndpoints({ signedIn, assets: kit.assets, endpoints: await failingEndpoints(deps) });
+    return renderFailingEndpoints({
+      signedIn,
+      ctx: kit.context(reply.request),
+      endpoints: await failingEndpoints(deps),
+    });
   });
 
   app.get('/dashboard/health', async (request, reply) => {
@@ -236,7 +245,7 @@ export function operatorPages(app: FastifyInstance, deps: DashboardDeps, kit: Pa
     if (!deps.measure) return refuse(reply, signedIn, 404);
     return renderHealth({
       signedIn,
-      assets: kit.assets,
+      ctx: kit.context(reply.request),
       measured: await deps.measure(),
       at: deps.clock.now(),
     });

@@ -3,7 +3,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type SignedIn, type SignInDeps, sessionUser } from '../../app/dashboard/signIn.ts';
 import type { DashboardUser } from '../../domain/dashboardUser.ts';
 import { PaylinkError } from '../../domain/errors.ts';
-import { type DashboardAssets, renderNotFound } from './renderDashboard.ts';
+import { isLanguage, negotiateLanguage } from '../checkout/language.ts';
+import { DASHBOARD_TEXT } from './dashboardMessages.ts';
+import { type DashboardAssets, type PageContext, renderNotFound } from './renderDashboard.ts';
 
 export const SESSION_COOKIE = 'paylink_session';
 export const HTML = 'text/html; charset=utf-8';
@@ -15,7 +17,8 @@ export type FormRequest = FastifyRequest<{ Body: Record<string, string | undefin
  * the page for a refusal. Shared by the merchant's pages and the operator's console, so both guard alike.
  */
 export interface PageKit {
-  readonly assets: DashboardAssets;
+  /** The page's assets and the person's language: `?lang=`, else the browser's Accept-Language. */
+  context(request: FastifyRequest): PageContext;
   /**
    * The signed-in user, or undefined after a redirect: to sign-in without a session, to the second factor's page
    * for an operator who must enroll one first (unless `enrolling`).
@@ -49,11 +52,17 @@ export function pageKit(
   deps: Pick<SignInDeps, 'users' | 'merchants' | 'clock'> & { readonly requireOperatorSecondFactor: boolean },
   assets: DashboardAssets,
 ): PageKit {
+  const context: PageKit['context'] = (request) => {
+    const query = request.query as { lang?: unknown } | undefined;
+    const lang = isLanguage(query?.lang) ? query.lang : negotiateLanguage(request.headers['accept-language']);
+    return { assets, lang, t: DASHBOARD_TEXT[lang] };
+  };
+
   const refuse: PageKit['refuse'] = (reply, { user, session }, status, problem) =>
     reply
       .status(status)
       .type(HTML)
-      .send(renderNotFound(assets, user, session.csrfToken, problem));
+      .send(renderNotFound(context(reply.request), user, session.csrfToken, problem));
 
   const requireUser: PageKit['requireUser'] = async (request, reply, enrolling = false) => {
     const signedIn = await sessionUser(deps, request.cookies[SESSION_COOKIE]);
@@ -76,7 +85,7 @@ export function pageKit(
   };
 
   return {
-    assets,
+    context,
     requireUser,
     async requireRole(role, request, reply) {
       const signedIn = await requireUser(request, reply);
@@ -89,7 +98,7 @@ export function pageKit(
     },
     refusedForgery(request, reply, signedIn) {
       if (csrfMatches(signedIn.session.csrfToken, request.body?.csrf)) return false;
-      refuse(reply, signedIn, 403, 'Refused: reload the page and try again.');
+      refuse(reply, signedIn, 403, context(request).t.refusal.forged);
       return true;
     },
     refuse,

@@ -9,9 +9,9 @@ import type { Merchant } from '../../domain/merchant.ts';
 import { formatMoney, formatUsdc } from '../../domain/money.ts';
 import type { Payment } from '../../domain/payment.ts';
 import { PAYMENT_STATUSES, type PaymentState, type PaymentStatus } from '../../domain/paymentStatus.ts';
-import { html, type SafeHtml } from '../checkout/html.ts';
+import { format, html, type SafeHtml } from '../checkout/html.ts';
 import type { refundResponse } from '../http/refundPresenter.ts';
-import { type DashboardAssets, layout, time } from './renderDashboard.ts';
+import { layout, type PageContext, time } from './renderDashboard.ts';
 
 /** The payments list's filters, as the person typed them (kept in the form and in the next page's link). */
 export interface PaymentFilters {
@@ -27,8 +27,8 @@ export interface PaymentFilters {
 
 export type RefundView = ReturnType<typeof refundResponse> & { readonly fundingQr?: string | undefined };
 
-const page = (signedIn: SignedIn, assets: DashboardAssets, title: string, body: SafeHtml) =>
-  layout({ title, assets, body, user: signedIn.user, csrf: signedIn.session.csrfToken });
+const page = (signedIn: SignedIn, ctx: PageContext, title: string, body: SafeHtml) =>
+  layout({ title, ctx, body, user: signedIn.user, csrf: signedIn.session.csrfToken });
 
 const csrfField = (signedIn: SignedIn) =>
   html`<input type="hidden" name="csrf" value="${signedIn.session.csrfToken}">`;
@@ -62,19 +62,20 @@ function filterQuery(filters: PaymentFilters, cursor: string): string {
 
 export function renderPayments(input: {
   signedIn: SignedIn;
-  assets: DashboardAssets;
+  ctx: PageContext;
   merchant: Merchant | undefined;
   filters: PaymentFilters;
   page: { readonly payments: readonly ListedPayment[]; readonly nextCursor: string | null };
   problem?: string | undefined;
 }): string {
-  const { filters } = input;
+  const { filters, ctx } = input;
+  const l = ctx.t.list;
   const isMerchant = input.signedIn.user.role === 'merchant';
   const rows = input.page.payments.map(
     ({ payment, state }) => html`<tr>
   <td>${time(payment.createdAt)}</td>
   <td><a href="/dashboard/payments/${payment.id}"><code>${payment.id}</code></a></td>
-  <td><span class="status status-${state.status}">${state.status}</span></td>
+  <td><span class="status status-${state.status}">${ctx.t.status[state.status]}</span></td>
   <td class="amount">${formatMoney(payment.quote.amount)} ${payment.quote.amount.currency.code}</td>
   <td class="amount">${formatUsdc(payment.quote.usdcBaseUnits)}</td>
   <td class="amount">${formatUsdc(state.amountReceivedBaseUnits)}</td>
@@ -83,43 +84,43 @@ export function renderPayments(input: {
   );
   const option = (value: string, label: string, selected: boolean) =>
     html`<option value="${value}"${selected ? html` selected` : null}>${label}</option>`;
-  const body = html`<h1>Payments${input.merchant ? html` · ${input.merchant.name}` : null}${filters.mode === 'test' ? html` <span class="badge">Test mode</span>` : null}</h1>
+  const body = html`<h1>${l.title}${input.merchant ? html` · ${input.merchant.name}` : null}${filters.mode === 'test' ? html` <span class="badge">${l.testMode}</span>` : null}</h1>
 ${problemBox(input.problem)}
-<form class="filters" method="get" action="/dashboard/payments" role="search" aria-label="Find payments">
+<form class="filters" method="get" action="/dashboard/payments" role="search" aria-label="${l.find}">
   ${filters.merchant ? html`<input type="hidden" name="merchant" value="${filters.merchant}">` : null}
-  <div><label for="q">Payment id, deposit address or transaction</label>
+  <div><label for="q">${l.search}</label>
   <input id="q" name="q" type="search" value="${filters.q ?? ''}" spellcheck="false" autocomplete="off"></div>
-  <div><label for="status">Status</label>
-  <select id="status" name="status">${option('', 'Any', !filters.status)}${PAYMENT_STATUSES.map((s) => option(s, s, filters.status === s))}</select></div>
-  <div><label for="from">Created from</label> <input id="from" name="from" type="date" value="${filters.from ?? ''}"></div>
-  <div><label for="to">Created before</label> <input id="to" name="to" type="date" value="${filters.to ?? ''}"></div>
-  <div><label for="order_id">Order id</label> <input id="order_id" name="order_id" value="${filters.orderId ?? ''}"></div>
-  <div><label for="mode">Mode</label>
-  <select id="mode" name="mode">${option('live', 'Live', filters.mode === 'live')}${option('test', 'Test', filters.mode === 'test')}</select></div>
-  <div class="actions"><button type="submit">Show</button> <a href="/dashboard/payments${filters.merchant ? `?merchant=${filters.merchant}` : ''}">Clear</a></div>
+  <div><label for="status">${l.status}</label>
+  <select id="status" name="status">${option('', l.any, !filters.status)}${PAYMENT_STATUSES.map((s) => option(s, ctx.t.status[s], filters.status === s))}</select></div>
+  <div><label for="from">${l.from}</label> <input id="from" name="from" type="date" value="${filters.from ?? ''}"></div>
+  <div><label for="to">${l.before}</label> <input id="to" name="to" type="date" value="${filters.to ?? ''}"></div>
+  <div><label for="order_id">${l.orderId}</label> <input id="order_id" name="order_id" value="${filters.orderId ?? ''}"></div>
+  <div><label for="mode">${l.mode}</label>
+  <select id="mode" name="mode">${option('live', l.live, filters.mode === 'live')}${option('test', l.test, filters.mode === 'test')}</select></div>
+  <div class="actions"><button type="submit">${l.show}</button> <a href="/dashboard/payments${filters.merchant ? `?merchant=${filters.merchant}` : ''}">${l.clear}</a></div>
 </form>
 ${
   isMerchant
     ? html`<form class="export" method="get" action="/dashboard/export.csv">
   <input type="hidden" name="mode" value="${filters.mode}">
-  <label for="export-from">Export from</label> <input id="export-from" name="from" type="date" value="${filters.from ?? ''}">
-  <label for="export-to">to (not included)</label> <input id="export-to" name="to" type="date" value="${filters.to ?? ''}">
-  <button type="submit">Export payments</button>
-  <button type="submit" formaction="/dashboard/refunds.csv">Export refunds</button>
+  <label for="export-from">${l.exportFrom}</label> <input id="export-from" name="from" type="date" value="${filters.from ?? ''}">
+  <label for="export-to">${l.exportTo}</label> <input id="export-to" name="to" type="date" value="${filters.to ?? ''}">
+  <button type="submit">${l.exportPayments}</button>
+  <button type="submit" formaction="/dashboard/refunds.csv">${l.exportRefunds}</button>
 </form>`
     : null
 }
 ${
   input.page.payments.length === 0
-    ? html`<p class="muted" role="status">${filters.q ? `No payment matches ${filters.q}.` : 'No payments match.'}</p>`
-    : html`<div class="table-wrap" tabindex="0" role="region" aria-label="Payments"><table>
-  <caption class="muted">Newest first</caption>
-  <thead><tr><th scope="col">Created</th><th scope="col">Payment</th><th scope="col">Status</th><th scope="col">Price</th><th scope="col">USDC due</th><th scope="col">USDC received</th><th scope="col">Order</th></tr></thead>
+    ? html`<p class="muted" role="status">${filters.q ? format(l.noMatchFor, { term: filters.q }) : l.noMatch}</p>`
+    : html`<div class="table-wrap" tabindex="0" role="region" aria-label="${l.title}"><table>
+  <caption class="muted">${l.newestFirst}</caption>
+  <thead><tr><th scope="col">${l.created}</th><th scope="col">${l.payment}</th><th scope="col">${l.status}</th><th scope="col">${l.price}</th><th scope="col">${l.usdcDue}</th><th scope="col">${l.usdcReceived}</th><th scope="col">${l.order}</th></tr></thead>
   <tbody>${rows}</tbody>
 </table></div>`
 }
-${input.page.nextCursor ? html`<p><a href="/dashboard/payments?${filterQuery(filters, input.page.nextCursor)}">Older payments</a></p>` : null}`;
-  return page(input.signedIn, input.assets, 'Payments', body);
+${input.page.nextCursor ? html`<p><a href="/dashboard/payments?${filterQuery(filters, input.page.nextCursor)}">${l.older}</a></p>` : null}`;
+  return page(input.signedIn, ctx, l.title, body);
 }
 
 /** One step of a payment's life, in the order it happened. */
@@ -129,67 +130,108 @@ interface TimelineEntry {
 }
 
 function timeline(
+  ctx: PageContext,
   payment: Payment,
   state: PaymentState<TransferRecord>,
   transfers: readonly TransferRecord[],
   explorerUrl: string | undefined,
 ): TimelineEntry[] {
+  const p = ctx.t.payment;
+  const price = payment.quote.amount;
   const entries: TimelineEntry[] = [
     {
       at: payment.createdAt,
-      what: html`Created: ${usdc(payment.quote.usdcBaseUnits)} due${payment.quote.amount.currency.code === 'USDC' ? null : html` (${formatMoney(payment.quote.amount)} ${payment.quote.amount.currency.code})`}`,
+      what: html`${format(p.createdDue, { due: usdc(payment.quote.usdcBaseUnits) })}${price.currency.code === 'USDC' ? null : ` (${formatMoney(price)} ${price.currency.code})`}`,
     },
   ];
   for (const t of transfers)
     entries.push({
-      at: t.blockTimestamp ?? null,
-      what: html`Transfer of ${usdc(t.amountBaseUnits)} seen, ${t.orphaned ? 'orphaned by a reorg' : t.final ? 'final' : 'confirming'}: ${txLink(t.txHash, explorerUrl)}`,
+      at: t.blockTimestamp,
+      what: html`${format(p.transferSeen, {
+        amount: usdc(t.amountBaseUnits),
+        finality: t.orphaned ? p.orphaned : t.final ? p.final : p.confirming,
+      })} ${txLink(t.txHash, explorerUrl)}`,
     });
-  if (state.paidAt)
-    entries.push({ at: state.paidAt, what: html`Paid${state.late ? ' (after the link expired)' : ''}` });
+  if (state.paidAt) entries.push({ at: state.paidAt, what: html`${state.late ? p.paidLate : p.paidEvent}` });
   const { payout } = payment;
   if (payout.txHash)
     entries.push({
       at: payout.sentAt,
-      what: html`Payout sent: the merchant received ${usdc(payout.merchantPaidBaseUnits)}, the commission was ${usdc(payout.treasuryPaidBaseUnits)}: ${txLink(payout.txHash, explorerUrl)}`,
+      what: html`${format(p.payoutSent, {
+        merchant: usdc(payout.merchantPaidBaseUnits),
+        commission: usdc(payout.treasuryPaidBaseUnits),
+      })} ${txLink(payout.txHash, explorerUrl)}`,
     });
   if (payout.blockedSince)
     entries.push({
       at: payout.blockedSince,
-      what: html`Payout delayed: ${payout.blockedReason ?? 'the transfer failed'} (tried ${payout.failures} times)`,
+      what: format(p.payoutDelayed, { reason: payout.blockedReason ?? '—', tries: payout.failures }),
     });
   if (state.status === 'expired' || state.status === 'failed')
     entries.push({
       at: payment.expiresAt,
-      what: html`${state.status === 'expired' ? 'Expired' : 'Failed: underpaid at expiry'}`,
+      what: html`${state.status === 'expired' ? p.expired : p.underpaid}`,
     });
-  return entries.sort(
-    (a, b) => (a.at?.getTime() ?? Number.MAX_SAFE_INTEGER) - (b.at?.getTime() ?? Number.MAX_SAFE_INTEGER),
-  );
+  const order = (entry: TimelineEntry) => entry.at?.getTime() ?? Number.MAX_SAFE_INTEGER;
+  return entries.sort((a, b) => order(a) - order(b));
 }
 
-function refundItem(signedIn: SignedIn, refund: RefundView, explorerUrl: string | undefined): SafeHtml {
+function refundItem(
+  ctx: PageContext,
+  signedIn: SignedIn,
+  refund: RefundView,
+  explorerUrl: string | undefined,
+): SafeHtml {
+  const r = ctx.t.refunds;
   const open = refund.status === 'awaiting_address' || refund.status === 'awaiting_funds';
   return html`<li class="card">
-  <p><strong>${refund.amount} USDC</strong> · <span class="status">${refund.status.replaceAll('_', ' ')}</span> · ${time(new Date(refund.created_at))}${refund.reason ? html` · ${refund.reason}` : null}</p>
+  <p><strong>${refund.amount} USDC</strong> · <span class="status">${ctx.t.refundStatus[refund.status]}</span> · ${time(new Date(refund.created_at))}${refund.reason ? html` · ${refund.reason}` : null}</p>
   ${
     'claim_url' in refund && refund.claim_url
-      ? html`<p><label for="claim-${refund.refund_id}">Link for the customer to give an address</label>
-  <span class="copy-row"><input id="claim-${refund.refund_id}" type="text" readonly value="${refund.claim_url}"> <button type="button" class="link" data-copy="claim-${refund.refund_id}" hidden>Copy</button></span></p>`
+      ? html`<p><label for="claim-${refund.refund_id}">${r.claimLink}</label>
+  <span class="copy-row"><input id="claim-${refund.refund_id}" type="text" readonly value="${refund.claim_url}"> <button type="button" class="link" data-copy="claim-${refund.refund_id}" data-copied="${ctx.t.shownOnce.copied}" hidden>${ctx.t.shownOnce.copy}</button></span></p>`
       : null
   }
-  ${refund.address ? html`<p>To <code>${refund.address}</code></p>` : null}
+  ${refund.address ? html`<p>${r.to} <code>${refund.address}</code></p>` : null}
   ${
     'deposit_address' in refund && refund.deposit_address && refund.status === 'awaiting_funds'
-      ? html`<div class="funding"><p>Fund it: send ${refund.amount} USDC to <code>${refund.deposit_address}</code> (chain ${refund.chain_id}), from any wallet, or <a href="${refund.funding_uri}">open it in a wallet app</a>.</p>
-  ${refund.fundingQr ? html`<img src="${refund.fundingQr}" alt="QR code to send ${refund.amount} USDC to the refund's deposit address" width="160" height="160">` : null}</div>`
+      ? html`<div class="funding"><p>${format(r.fundIt, {
+          amount: refund.amount,
+          address: html`<code>${refund.deposit_address}</code>`,
+          chain: refund.chain_id,
+        })} <a href="${refund.funding_uri}">${r.openInWallet}</a>.</p>
+  ${refund.fundingQr ? html`<img src="${refund.fundingQr}" alt="${format(r.fundingQrAlt, { amount: refund.amount })}" width="160" height="160">` : null}</div>`
       : null
   }
-  ${refund.txid ? html`<p>Sent: ${txLink(refund.txid, explorerUrl)}</p>` : null}
-  ${refund.payout_delayed_reason ? html`<p class="error">Delayed: ${refund.payout_delayed_reason}</p>` : null}
+  ${refund.txid ? html`<p>${r.sent} ${txLink(refund.txid, explorerUrl)}</p>` : null}
+  ${refund.payout_delayed_reason ? html`<p class="error">${format(r.delayed, { reason: refund.payout_delayed_reason })}</p>` : null}
   ${
     open && signedIn.user.role === 'merchant'
-      ? html`<form method="post" action="/dashboard/refunds/${refund.refund_id}/cancel">${csrfField(signedIn)}<input type="hidden" name="mode" value="${refund.livemode ? 'live' : 'test'}"><button type="submit" class="link">Cancel this refund</button></form>`
+      ? html`<form method="post" action="/dashboard/refunds/${refund.refund_id}/cancel">${csrfField(signedIn)}<input type="hidden" name="mode" value="${refund.livemode ? 'live' : 'test'}"><button type="submit" class="link">${r.cancel}</button></form>`
+      : null
+  }
+</li>`;
+}
+
+/** A webhook event with every attempt, and (for the merchant) "Send again". */
+function webhookItem(ctx: PageContext, signedIn: SignedIn, { event, attempts }: WebhookEventWithAttempts) {
+  const p = ctx.t.payment;
+  return html`<li>
+  <p><strong>${event.type}</strong> · ${event.deliveryStatus} · ${time(event.createdAt)}</p>
+  ${
+    attempts.length === 0
+      ? html`<p class="muted">${p.noAttempt}</p>`
+      : html`<ol class="attempts">${attempts.map(
+          (a) =>
+            html`<li>${a.statusCode === null ? (a.error ?? p.noAnswer) : `HTTP ${a.statusCode}`}${a.durationMs === null ? '' : ` · ${a.durationMs} ms`} · ${a.outcome ?? p.inFlight}${a.responseBody ? html` · <code>${a.responseBody.slice(0, 200)}</code>` : null}</li>`,
+        )}</ol>`
+  }
+  ${
+    signedIn.user.role === 'merchant'
+      ? html`<form method="post" action="/dashboard/webhooks/${event.id}/resend">
+    ${csrfField(signedIn)}
+    <button type="submit" class="link">${p.sendAgain}</button>
+  </form>`
       : null
   }
 </li>`;
@@ -197,7 +239,7 @@ function refundItem(signedIn: SignedIn, refund: RefundView, explorerUrl: string 
 
 export function renderPayment(input: {
   signedIn: SignedIn;
-  assets: DashboardAssets;
+  ctx: PageContext;
   payment: Payment;
   state: PaymentState<TransferRecord>;
   transfers: readonly TransferRecord[];
@@ -207,111 +249,98 @@ export function renderPayment(input: {
   refundForm?: { problem: string; amount: string } | undefined;
   explorerUrl: string | undefined;
 }): string {
-  const { payment, state, signedIn } = input;
+  const { payment, state, signedIn, ctx } = input;
+  const { t } = ctx;
+  const p = t.payment;
+  const r = t.refunds;
   const isMerchant = signedIn.user.role === 'merchant';
   const received = state.amountReceivedBaseUnits;
   const overpaid = received > payment.quote.usdcBaseUnits ? received - payment.quote.usdcBaseUnits : 0n;
-  const webhooks = input.webhooks.map(
-    ({ event, attempts }) => html`<li>
-  <p><strong>${event.type}</strong> · ${event.deliveryStatus} · ${time(event.createdAt)}</p>
-  ${
-    attempts.length === 0
-      ? html`<p class="muted">No attempt yet.</p>`
-      : html`<ol class="attempts">${attempts.map(
-          (a) =>
-            html`<li>${a.statusCode === null ? (a.error ?? 'no answer') : `HTTP ${a.statusCode}`}${a.durationMs === null ? '' : ` in ${a.durationMs} ms`} · ${a.outcome ?? 'in flight'}${a.responseBody ? html` · <code>${a.responseBody.slice(0, 200)}</code>` : null}</li>`,
-        )}</ol>`
-  }
-  ${
-    isMerchant
-      ? html`<form method="post" action="/dashboard/webhooks/${event.id}/resend">
-    ${csrfField(signedIn)}
-    <button type="submit" class="link">Send again</button>
-  </form>`
-      : null
-  }
-</li>`,
-  );
+  const finality = (t2: TransferRecord) => (t2.orphaned ? p.orphaned : t2.final ? p.final : p.confirming);
   const transfers = input.transfers.map(
-    (t) =>
-      html`<tr><td>${txLink(t.txHash, input.explorerUrl)}</td><td class="amount">${formatUsdc(t.amountBaseUnits)}</td><td>${t.orphaned ? 'orphaned (reorg)' : t.final ? 'final' : 'confirming'}</td></tr>`,
+    (t2) =>
+      html`<tr><td>${txLink(t2.txHash, input.explorerUrl)}</td><td class="amount">${formatUsdc(t2.amountBaseUnits)}</td><td>${finality(t2)}</td></tr>`,
   );
   const refundForm =
     isMerchant && input.refundsEnabled && received > 0n
       ? html`<form class="stack card" method="post" action="/dashboard/payments/${payment.id}/refunds">
-  <h3>Refund this payment</h3>
+  <h3>${r.formTitle}</h3>
   ${problemBox(input.refundForm?.problem)}
   ${csrfField(signedIn)}
-  <label for="refund-amount">Amount (USDC)</label>
+  <label for="refund-amount">${r.amount}</label>
   <input id="refund-amount" name="amount" inputmode="decimal" required value="${input.refundForm?.amount ?? formatUsdc(received)}" aria-describedby="refund-hint">
-  <p id="refund-hint" class="muted">Received ${usdc(received)}${overpaid > 0n ? `, of which ${usdc(overpaid)} beyond the price` : ''}. A smaller amount is a partial refund.</p>
-  <label for="refund-reason">Reason <span class="muted">(optional, shown to the customer)</span></label>
+  <p id="refund-hint" class="muted">${overpaid > 0n ? format(r.receivedOverpaid, { received: usdc(received), overpaid: usdc(overpaid) }) : format(r.received, { received: usdc(received) })}</p>
+  <label for="refund-reason">${r.reason} <span class="muted">${r.reasonHint}</span></label>
   <input id="refund-reason" name="reason" maxlength="500">
-  <label for="refund-address">Customer's address <span class="muted">(optional: without one, you get a link to send them)</span></label>
+  <label for="refund-address">${r.address} <span class="muted">${r.addressHint}</span></label>
   <input id="refund-address" name="address" spellcheck="false" autocomplete="off">
-  <button type="submit">Start refund</button>
+  <button type="submit">${r.start}</button>
 </form>`
       : null;
-  const body = html`<h1>Payment <code>${payment.id}</code>${payment.mode === 'test' ? html` <span class="badge">Test mode</span>` : null}</h1>
+  const l = t.list;
+  const body = html`<h1>${p.title} <code>${payment.id}</code>${payment.mode === 'test' ? html` <span class="badge">${l.testMode}</span>` : null}</h1>
 <div class="card">
 <dl class="facts">
-  <dt>Status</dt><dd><span class="status status-${state.status}">${state.status}</span></dd>
-  <dt>Created</dt><dd>${time(payment.createdAt)}</dd>
-  <dt>Price</dt><dd>${formatMoney(payment.quote.amount)} ${payment.quote.amount.currency.code}</dd>
-  <dt>USDC due</dt><dd>${formatUsdc(payment.quote.usdcBaseUnits)}</dd>
-  <dt>USDC received</dt><dd>${formatUsdc(received)}</dd>
-  <dt>Deposit address</dt><dd><code>${payment.deposit?.depositAddress ?? ''}</code></dd>
-  <dt>Order</dt><dd>${payment.orderId ?? ''}</dd>
-  <dt>Paid</dt><dd>${state.paidAt ? time(state.paidAt) : '—'}</dd>
-  <dt>Payout</dt><dd>${payment.payout.txHash ? html`${usdc(payment.payout.merchantPaidBaseUnits)} to the merchant, ${usdc(payment.payout.treasuryPaidBaseUnits)} commission` : '—'}</dd>
+  <dt>${l.status}</dt><dd><span class="status status-${state.status}">${t.status[state.status]}</span></dd>
+  <dt>${l.created}</dt><dd>${time(payment.createdAt)}</dd>
+  <dt>${l.price}</dt><dd>${formatMoney(payment.quote.amount)} ${payment.quote.amount.currency.code}</dd>
+  <dt>${l.usdcDue}</dt><dd>${formatUsdc(payment.quote.usdcBaseUnits)}</dd>
+  <dt>${l.usdcReceived}</dt><dd>${formatUsdc(received)}</dd>
+  <dt>${p.depositAddress}</dt><dd><code>${payment.deposit?.depositAddress ?? ''}</code></dd>
+  <dt>${l.order}</dt><dd>${payment.orderId ?? ''}</dd>
+  <dt>${p.paid}</dt><dd>${state.paidAt ? time(state.paidAt) : '—'}</dd>
+  <dt>${p.payout}</dt><dd>${payment.payout.txHash ? format(p.payoutValue, { merchant: usdc(payment.payout.merchantPaidBaseUnits), commission: usdc(payment.payout.treasuryPaidBaseUnits) }) : '—'}</dd>
 </dl>
 </div>
-<h2>Timeline</h2>
-<ol class="timeline">${timeline(payment, state, input.transfers, input.explorerUrl).map(
+<h2>${p.timeline}</h2>
+<ol class="timeline">${timeline(ctx, payment, state, input.transfers, input.explorerUrl).map(
     (entry) => html`<li>${entry.at ? time(entry.at) : html`<span class="muted">—</span>`} ${entry.what}</li>`,
   )}</ol>
-<h2>Transfers</h2>
+<h2>${p.transfers}</h2>
 ${
   input.transfers.length === 0
-    ? html`<p class="muted">None seen yet.</p>`
-    : html`<div class="table-wrap" tabindex="0" role="region" aria-label="Transfers"><table><thead><tr><th scope="col">Transaction</th><th scope="col">USDC</th><th scope="col">Finality</th></tr></thead><tbody>${transfers}</tbody></table></div>`
+    ? html`<p class="muted">${p.noTransfer}</p>`
+    : html`<div class="table-wrap" tabindex="0" role="region" aria-label="${p.transfers}"><table><thead><tr><th scope="col">${p.transaction}</th><th scope="col">${p.usdc}</th><th scope="col">${p.finality}</th></tr></thead><tbody>${transfers}</tbody></table></div>`
 }
 ${
   input.refundsEnabled
-    ? html`<h2 id="refunds">Refunds</h2>
-${input.refunds.length === 0 ? html`<p class="muted">None.</p>` : html`<ul class="refunds">${input.refunds.map((r) => refundItem(signedIn, r, input.explorerUrl))}</ul>`}
+    ? html`<h2 id="refunds">${r.title}</h2>
+${input.refunds.length === 0 ? html`<p class="muted">${r.none}</p>` : html`<ul class="refunds">${input.refunds.map((refund) => refundItem(ctx, signedIn, refund, input.explorerUrl))}</ul>`}
 ${refundForm}`
     : null
 }
-<h2>Webhooks</h2>
-${input.webhooks.length === 0 ? html`<p class="muted">None sent yet.</p>` : html`<ul class="webhooks">${webhooks}</ul>`}`;
-  return page(signedIn, input.assets, `Payment ${payment.id}`, body);
+<h2>${p.webhooks}</h2>
+${input.webhooks.length === 0 ? html`<p class="muted">${p.noWebhook}</p>` : html`<ul class="webhooks">${input.webhooks.map((w) => webhookItem(ctx, signedIn, w))}</ul>`}`;
+  return page(signedIn, ctx, `${p.title} ${payment.id}`, body);
 }
 
 /** Keys (prefixes only), the webhook settings, a test webhook and the last deliveries. */
 export function renderDevelopers(input: {
   signedIn: SignedIn;
-  assets: DashboardAssets;
+  ctx: PageContext;
   merchant: Merchant;
   keys: readonly ApiKeyRecord[];
   deliveries: readonly WebhookEventWithAttempts[];
   canTest: boolean;
   test?: TestWebhookResult | undefined;
 }): string {
-  const { signedIn, merchant } = input;
+  const { signedIn, merchant, ctx } = input;
+  const d = ctx.t.developers;
   const keyRows = input.keys.map(
     (k) =>
-      html`<tr><td><code>${k.keyPrefix}…</code></td><td>${k.mode}</td><td>${time(k.createdAt)}</td><td>${k.expiresAt ? html`until ${time(k.expiresAt)}` : 'current'}</td></tr>`,
+      html`<tr><td><code>${k.keyPrefix}…</code></td><td>${k.mode}</td><td>${time(k.createdAt)}</td><td>${k.expiresAt ? html`${d.until} ${time(k.expiresAt)}` : d.current}</td></tr>`,
   );
   const rollForm = (mode: KeyMode) =>
-    html`<form method="post" action="/dashboard/developers/roll-key">${csrfField(signedIn)}<input type="hidden" name="mode" value="${mode}"><button type="submit">Roll ${mode} key</button></form>`;
+    html`<form method="post" action="/dashboard/developers/roll-key">${csrfField(signedIn)}<input type="hidden" name="mode" value="${mode}"><button type="submit">${format(d.roll, { mode })}</button></form>`;
   const test = input.test;
-  const testResult = test
-    ? html`<div class="card" role="status"><h3>Test webhook sent</h3>
-  <p>${test.response.kind === 'response' ? `Your server answered HTTP ${test.response.statusCode} in ${test.response.durationMs} ms` : `No answer: ${test.response.error}`}${test.response.kind === 'response' && test.response.statusCode >= 200 && test.response.statusCode < 300 ? ': received.' : '.'}</p>
-  ${test.response.kind === 'response' && test.response.body ? html`<p>Response: <code>${test.response.body.slice(0, 200)}</code></p>` : null}
-  <p class="muted">Sent <code>${test.body}</code> to ${test.url}</p></div>`
-    : null;
+  const answer = test?.response;
+  const testResult =
+    test && answer
+      ? html`<div class="card" role="status"><h3>${d.testSent}</h3>
+  <p>${answer.kind === 'response' ? format(d.answered, { status: answer.statusCode, ms: answer.durationMs }) : format(d.noAnswer, { error: answer.error })}${answer.kind === 'response' && answer.statusCode >= 200 && answer.statusCode < 300 ? html`: ${d.received}` : '.'}</p>
+  ${answer.kind === 'response' && answer.body ? html`<p>${d.response} <code>${answer.body.slice(0, 200)}</code></p>` : null}
+  <p class="muted">${format(d.sentBody, { body: html`<code>${test.body}</code>`, url: test.url })}</p></div>`
+      : null;
   const deliveries = input.deliveries.map(({ event, attempts }) => {
     const last = attempts.at(-1);
     return html`<tr>
@@ -319,56 +348,57 @@ export function renderDevelopers(input: {
   <td>${event.type}</td>
   <td><a href="/dashboard/payments/${event.paymentId}"><code>${event.paymentId}</code></a></td>
   <td>${event.deliveryStatus}</td>
-  <td>${last ? (last.statusCode === null ? (last.error ?? 'no answer') : `HTTP ${last.statusCode}`) : '—'}</td>
-  <td><form method="post" action="/dashboard/webhooks/${event.id}/resend">${csrfField(signedIn)}<input type="hidden" name="back" value="developers"><button type="submit" class="link">Send again</button></form></td>
+  <td>${last ? (last.statusCode === null ? (last.error ?? ctx.t.payment.noAnswer) : `HTTP ${last.statusCode}`) : '—'}</td>
+  <td><form method="post" action="/dashboard/webhooks/${event.id}/resend">${csrfField(signedIn)}<input type="hidden" name="back" value="developers"><button type="submit" class="link">${ctx.t.payment.sendAgain}</button></form></td>
 </tr>`;
   });
-  const body = html`<h1>Developers</h1>
-<h2>API keys</h2>
-<p class="muted">Only the start of each key is kept. Rolling a key shows the new one once; the old one keeps working for 24 hours.</p>
-<div class="table-wrap" tabindex="0" role="region" aria-label="API keys"><table><thead><tr><th scope="col">Key</th><th scope="col">Mode</th><th scope="col">Created</th><th scope="col">Valid</th></tr></thead><tbody>${keyRows}</tbody></table></div>
+  const body = html`<h1>${d.title}</h1>
+<h2>${d.apiKeys}</h2>
+<p class="muted">${d.keysHint}</p>
+<div class="table-wrap" tabindex="0" role="region" aria-label="${d.apiKeys}"><table><thead><tr><th scope="col">${d.key}</th><th scope="col">${d.mode}</th><th scope="col">${d.created}</th><th scope="col">${d.valid}</th></tr></thead><tbody>${keyRows}</tbody></table></div>
 <div class="actions">${rollForm('live')} ${rollForm('test')}</div>
-<h2>Webhooks</h2>
+<h2>${d.webhooks}</h2>
 <div class="card"><dl class="facts">
-  <dt>Endpoint</dt><dd>${merchant.webhookUrl ? html`<code>${merchant.webhookUrl}</code>` : 'none set'}</dd>
-  <dt>Payout wallet</dt><dd><code>${merchant.walletAddress ?? 'none set'}</code></dd>
-  <dt>Commission</dt><dd>${bpsToPercent(merchant.commissionBps)} %</dd>
-  <dt>Underpayment tolerance</dt><dd>${bpsToPercent(merchant.underpaymentToleranceBps)} %</dd>
+  <dt>${d.endpoint}</dt><dd>${merchant.webhookUrl ? html`<code>${merchant.webhookUrl}</code>` : d.noneSet}</dd>
+  <dt>${d.wallet}</dt><dd><code>${merchant.walletAddress ?? d.noneSet}</code></dd>
+  <dt>${d.commission}</dt><dd>${bpsToPercent(merchant.commissionBps)} %</dd>
+  <dt>${d.tolerance}</dt><dd>${bpsToPercent(merchant.underpaymentToleranceBps)} %</dd>
 </dl>
-<p class="muted">Your administrator sets these.</p></div>
+<p class="muted">${d.setByAdministrator}</p></div>
 <div class="actions">
-<form method="post" action="/dashboard/developers/rotate-webhook-secret">${csrfField(signedIn)}<button type="submit">Rotate signing secret</button></form>
-${input.canTest ? html`<form method="post" action="/dashboard/developers/test-webhook">${csrfField(signedIn)}<button type="submit">Send test webhook</button></form>` : null}
+<form method="post" action="/dashboard/developers/rotate-webhook-secret">${csrfField(signedIn)}<button type="submit">${d.rotateSecret}</button></form>
+${input.canTest ? html`<form method="post" action="/dashboard/developers/test-webhook">${csrfField(signedIn)}<button type="submit">${d.sendTest}</button></form>` : null}
 </div>
 ${testResult}
-<h2>Last deliveries</h2>
+<h2>${d.lastDeliveries}</h2>
 ${
   input.deliveries.length === 0
-    ? html`<p class="muted">No webhook yet.</p>`
-    : html`<div class="table-wrap" tabindex="0" role="region" aria-label="Last deliveries"><table><thead><tr><th scope="col">Created</th><th scope="col">Event</th><th scope="col">Payment</th><th scope="col">Delivery</th><th scope="col">Last answer</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead><tbody>${deliveries}</tbody></table></div>`
+    ? html`<p class="muted">${d.noDelivery}</p>`
+    : html`<div class="table-wrap" tabindex="0" role="region" aria-label="${d.lastDeliveries}"><table><thead><tr><th scope="col">${d.created}</th><th scope="col">${d.event}</th><th scope="col">${ctx.t.list.payment}</th><th scope="col">${d.delivery}</th><th scope="col">${d.lastAnswer}</th><th scope="col"><span class="visually-hidden">${d.action}</span></th></tr></thead><tbody>${deliveries}</tbody></table></div>`
 }`;
-  return page(signedIn, input.assets, 'Developers', body);
+  return page(signedIn, ctx, d.title, body);
 }
 
 /** New secrets (API key, signing secret), shown this once: only a key's hash is kept, and neither is shown again. */
 export function renderShownOnce(input: {
   signedIn: SignedIn;
-  assets: DashboardAssets;
+  ctx: PageContext;
   title: string;
   secrets: readonly { readonly label: string; readonly value: string }[];
   note: string;
   until?: Date | undefined;
   back?: string | undefined;
 }): string {
+  const o = input.ctx.t.shownOnce;
   const body = html`<div class="card narrow">
   <h1>${input.title}</h1>
-  <p class="notice" role="status">Copy ${input.secrets.length > 1 ? 'them' : 'it'} now: ${input.secrets.length > 1 ? 'they are' : 'it is'} not shown again.</p>
+  <p class="notice" role="status">${input.secrets.length > 1 ? o.copyThem : o.copyIt}</p>
   ${input.secrets.map(
     (secret, i) => html`<label for="secret-${i}">${secret.label}</label>
-  <span class="copy-row"><input id="secret-${i}" type="text" readonly value="${secret.value}" spellcheck="false"> <button type="button" class="link" data-copy="secret-${i}" hidden>Copy</button></span>`,
+  <span class="copy-row"><input id="secret-${i}" type="text" readonly value="${secret.value}" spellcheck="false"> <button type="button" class="link" data-copy="secret-${i}" data-copied="${o.copied}" hidden>${o.copy}</button></span>`,
   )}
   <p>${input.note}${input.until ? html` ${time(input.until)}` : null}</p>
-  <p><a href="${input.back ?? '/dashboard/developers'}">Done</a></p>
+  <p><a href="${input.back ?? '/dashboard/developers'}">${o.done}</a></p>
 </div>`;
-  return page(input.signedIn, input.assets, input.title, body);
+  return page(input.signedIn, input.ctx, input.title, body);
 }

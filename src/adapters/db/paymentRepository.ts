@@ -280,12 +280,17 @@ async function listForMerchant(db: Db, query: PaymentListQuery): Promise<Payment
   if (createdBefore !== undefined) select = select.where('created_at', '<', createdBefore.toISOString());
   if (after !== undefined) {
     const createdAt = after.createdAt.toISOString();
-    select = select.where((eb) =>
-      eb.or([
-        eb('created_at', '<', createdAt),
-        eb.and([eb('created_at', '=', createdAt), eb('id', '<', after.id)]),
-      ]),
-    );
+    // The first condition is implied by the second; it is there for the planner, which turns it into a range
+    // on the index: without it SQLite reads the index from the newest row at every page (an export of a
+    // million rows took minutes instead of seconds).
+    select = select
+      .where('created_at', '<=', createdAt)
+      .where((eb) =>
+        eb.or([
+          eb('created_at', '<', createdAt),
+          eb.and([eb('created_at', '=', createdAt), eb('id', '<', after.id)]),
+        ]),
+      );
   }
   const rows = await select.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit).execute();
   return rows.map(toPayment);

@@ -18,7 +18,13 @@
  * zone, with the UTC time kept on hover.
  */
 (() => {
-  const local = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  // In the page's language (the server chose it), with the browser's own regional format when it speaks that
+  // language (en-GB stays day-first), in the browser's time zone.
+  const pageLanguage = document.documentElement.lang;
+  const browserLocale = navigator.language || pageLanguage;
+  const locale =
+    pageLanguage && !browserLocale.toLowerCase().startsWith(pageLanguage) ? pageLanguage : browserLocale;
+  const local = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
   for (const el of document.querySelectorAll('time[datetime]')) {
     const date = new Date(el.getAttribute('datetime'));
     if (Number.isNaN(date.getTime())) continue;
@@ -39,7 +45,7 @@
     button.addEventListener('click', async () => {
       try {
         await navigator.clipboard.writeText(field.value);
-        button.textContent = 'Copied';
+        button.textContent = button.getAttribute('data-copied') || button.textContent;
       } catch {
         field.select();
       }
