@@ -340,4 +340,34 @@ describe.each(dialects)('dashboard console on %s', (dialect) => {
     expect((await merchantUser.get('/dashboard/health')).statusCode).toBe(404);
     expect((await merchantUser.get('/dashboard/webhooks')).statusCode).toBe(404);
   });
+
+  it('answers in the language asked for: Accept-Language, or ?lang= over it; English otherwise', async () => {
+    const page = (url: string, language?: string) =>
+      h.app.inject({ method: 'GET', url, headers: language ? { 'accept-language': language } : {} });
+    const german = await page('/dashboard/login', 'de-CH,de;q=0.9,en;q=0.5');
+    expect(german.body).toContain('<html lang="de">');
+    expect(german.body).toContain('<h1>Anmelden</h1>');
+    const spanish = await page('/dashboard/login?lang=es', 'de');
+    expect(spanish.body).toContain('<h1>Iniciar sesión</h1>');
+    expect((await page('/dashboard/login', 'ja')).body).toContain('<h1>Sign in</h1>');
+    const wrong = await h.app.inject({
+      method: 'POST',
+      url: '/dashboard/login',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: 'https://api.example.test',
+        'accept-language': 'fr-FR',
+      },
+      payload: new URLSearchParams({
+        email: 'nobody@example.test',
+        password: 'not the password!',
+      }).toString(),
+    });
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.body).toContain('E-mail, mot de passe ou code incorrect');
+    // A signed-in page: the operator's console in French.
+    const merchants = await ops.get('/dashboard/merchants?lang=fr');
+    expect(merchants.body).toContain('<h1>Marchands</h1>');
+    expect(merchants.body).toContain('Nouveau marchand');
+  });
 });
