@@ -81,7 +81,7 @@ export async function runDashboardBench(): Promise<string[]> {
       `dashboard payments page: median ${fmt(percentile(pageMs, 50), 2)} ms, p95 ${fmt(percentile(pageMs, 95), 2)} ms`,
       `page / listing: ${fmt(ratio, 2)}× (goal ≤ 2×) ${ratio <= 2 ? 'met' : 'NOT MET'}`,
       `CSV export: ${fmt(exported.rows)} rows, ${fmt(exported.bytes / 1e6, 1)} MB in ${fmt(exported.seconds, 1)} s (${fmt(exported.rows / exported.seconds)} rows/s)`,
-      `CSV export live heap growth: ${fmt(exported.heapGrowth / 1e6, 1)} MB = ${fmt(exported.heapGrowth / exported.bytes, 3)}× the CSV (streamed: ≪ 1)`,
+      `CSV export live heap growth: ${fmt(exported.heapGrowth / 1e3)} KB = ${fmt(exported.heapGrowth / exported.bytes, 4)}× the CSV (streamed: ≪ 1)`,
     ];
   } finally {
     await h.close();

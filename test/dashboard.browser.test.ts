@@ -51,6 +51,7 @@ describe.each(dialects)('dashboard in Chromium on %s', (dialect) => {
   let paymentId: string;
   let paidId: string;
   let paidDepositAddress: string;
+  let shopKey: string;
 
   beforeAll(async () => {
     const port = await freePort();
@@ -61,6 +62,7 @@ describe.each(dialects)('dashboard in Chromium on %s', (dialect) => {
     });
     await h.app.listen({ host: '127.0.0.1', port });
     const shop = await h.merchant({ name: 'Corner Shop' });
+    shopKey = shop.apiKey;
     const created = await h.app.inject({
       method: 'POST',
       url: '/payments/api/create/',
@@ -286,6 +288,86 @@ describe.each(dialects)('dashboard in Chromium on %s', (dialect) => {
       await page.goto(`${base}/dashboard/payments/${paidId}`);
       expect(await page.locator('form.card h3').textContent()).toBe(refund);
       expect(await accessibilityViolations(page)).toEqual([]);
+      await context.close();
+    }
+  });
+
+  it('funds a refund from the browser wallet: exactly what is due, to its deposit address; declined, wrong chain', async () => {
+    const created = await h.app.inject({
+      method: 'POST',
+      url: '/payments/api/refunds/',
+      headers: { 'x-api-key': shopKey, 'content-type': 'application/json' },
+      payload: {
+        payment_id: paidId,
+        amount: '7.25',
+        currency: 'USDC',
+        address: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
+      },
+    });
+    expect(created.statusCode).toBe(201);
+    const refund = created.json() as { deposit_address: string; token_address: string; chain_id: number };
+    const TX = `0x${'c4'.repeat(32)}`;
+    for (const [behaviour, expected] of [
+      ['sends', `Transaction: ${TX}`],
+      ['declines', 'You declined in your wallet: nothing was sent.'],
+      ['other-chain', `switch it to chain ${refund.chain_id}`],
+    ] as const) {
+      const context = await browser.newContext({ locale: 'en-GB' });
+      // A wallet as the page sees one (EIP-1193 on window.ethereum), recording what it is asked.
+      await context.addInitScript(
+        ({ behaviour, chainId, tx }) => {
+          const calls: { method: string; params?: unknown }[] = [];
+          (window as unknown as { walletCalls: typeof calls }).walletCalls = calls;
+          (window as unknown as { ethereum: unknown }).ethereum = {
+            async request({ method, params }: { method: string; params?: unknown }) {
+              calls.push({ method, params });
+              if (method === 'eth_requestAccounts') return ['0x90f79bf6eb2c4f870365e785982e1f101e93b906'];
+              if (method === 'eth_chainId')
+                return behaviour === 'other-chain' ? '0x1' : `0x${chainId.toString(16)}`;
+              if (method === 'wallet_switchEthereumChain')
+                throw Object.assign(new Error('no'), { code: 4902 });
+              if (method === 'eth_sendTransaction') {
+                if (behaviour === 'declines') throw Object.assign(new Error('User rejected'), { code: 4001 });
+                return tx;
+              }
+              throw new Error(`unexpected ${method}`);
+            },
+          };
+        },
+        { behaviour, chainId: refund.chain_id, tx: TX },
+      );
+      const page = await context.newPage();
+      collectPageErrors(page, pageErrors);
+      await page.goto(`${base}/dashboard/login`);
+      await page.locator('#email').fill('ana@corner.example');
+      await page.locator('#password').fill(PASSWORD);
+      h.clock.advance(5 * 60_000);
+      await page.locator('button[type="submit"]').click();
+      await page.waitForURL(`${base}/dashboard/payments`, { timeout: UI_TIMEOUT_MS });
+      await page.goto(`${base}/dashboard/payments/${paidId}`);
+      await page.getByRole('button', { name: 'Fund from my browser wallet' }).click();
+      const status = page.locator('[data-fund-status]:not([hidden])');
+      await status.waitFor({ timeout: UI_TIMEOUT_MS });
+      expect(await status.textContent()).toContain(expected);
+      if (behaviour === 'sends') {
+        const calls = (await page.evaluate(
+          () => (window as unknown as { walletCalls: unknown[] }).walletCalls,
+        )) as {
+          method: string;
+          params: { to: string; data: string; value: string }[];
+        }[];
+        const sent = calls.find((c) => c.method === 'eth_sendTransaction')!.params[0]!;
+        expect(sent.to).toBe(refund.token_address);
+        expect(sent.value).toBe('0x0');
+        expect(sent.data).toBe(
+          `0xa9059cbb${refund.deposit_address.slice(2).toLowerCase().padStart(64, '0')}${(7_250_000).toString(16).padStart(64, '0')}`,
+        );
+        expect(await accessibilityViolations(page)).toEqual([]);
+        await page.screenshot({
+          path: `${SCREENSHOTS}/dashboard-${dialect}-refund-funding.png`,
+          fullPage: true,
+        });
+      }
       await context.close();
     }
   });

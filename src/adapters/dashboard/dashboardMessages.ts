@@ -123,6 +123,11 @@ export interface DashboardText {
     readonly to: string;
     readonly fundIt: string;
     readonly openInWallet: string;
+    readonly fundFromWallet: string;
+    readonly fundSent: string;
+    readonly fundRejected: string;
+    readonly fundWrongChain: string;
+    readonly fundError: string;
     readonly fundingQrAlt: string;
     readonly sent: string;
     readonly delayed: string;
@@ -407,6 +412,11 @@ const en: DashboardText = {
     to: 'To',
     fundIt: 'Fund it: send {amount} USDC to {address} (chain {chain}), from any wallet, or',
     openInWallet: 'open it in a wallet app',
+    fundFromWallet: 'Fund from my browser wallet',
+    fundSent: 'Sent from your wallet; the refund goes out once it is final. Transaction:',
+    fundRejected: 'You declined in your wallet: nothing was sent.',
+    fundWrongChain: 'Your wallet is on another network: switch it to chain {chain} and try again.',
+    fundError: 'Your wallet could not send it:',
     fundingQrAlt: "QR code to send {amount} USDC to the refund's deposit address",
     sent: 'Sent:',
     delayed: 'Delayed: {reason}',
@@ -696,6 +706,13 @@ const fr: DashboardText = {
     fundIt:
       "Financez-le\u00a0: envoyez {amount} USDC à {address} (chaîne {chain}), depuis n'importe quel portefeuille, ou",
     openInWallet: 'ouvrez-le dans une application de portefeuille',
+    fundFromWallet: 'Financer depuis mon portefeuille de navigateur',
+    fundSent:
+      'Envoyé depuis votre portefeuille\u00a0; le remboursement part dès que c’est définitif. Transaction\u00a0:',
+    fundRejected: 'Vous avez refusé dans votre portefeuille\u00a0: rien n’a été envoyé.',
+    fundWrongChain:
+      'Votre portefeuille est sur un autre réseau\u00a0: passez sur la chaîne {chain} et réessayez.',
+    fundError: 'Votre portefeuille n’a pas pu l’envoyer\u00a0:',
     fundingQrAlt: "QR code pour envoyer {amount} USDC à l'adresse de dépôt du remboursement",
     sent: 'Envoyé\u00a0:',
     delayed: 'Retardé\u00a0: {reason}',
@@ -985,6 +1002,12 @@ const de: DashboardText = {
     fundIt:
       'Decken Sie sie: Senden Sie {amount} USDC an {address} (Chain {chain}) aus einer beliebigen Wallet, oder',
     openInWallet: 'öffnen Sie sie in einer Wallet-App',
+    fundFromWallet: 'Aus meiner Browser-Wallet decken',
+    fundSent: 'Aus Ihrer Wallet gesendet; die Erstattung geht raus, sobald dies endgültig ist. Transaktion:',
+    fundRejected: 'Sie haben in Ihrer Wallet abgelehnt: Nichts wurde gesendet.',
+    fundWrongChain:
+      'Ihre Wallet ist in einem anderen Netzwerk: Wechseln Sie zu Chain {chain} und versuchen Sie es erneut.',
+    fundError: 'Ihre Wallet konnte es nicht senden:',
     fundingQrAlt: 'QR-Code, um {amount} USDC an die Einzahlungsadresse der Erstattung zu senden',
     sent: 'Gesendet:',
     delayed: 'Verzögert: {reason}',
@@ -1273,6 +1296,11 @@ const es: DashboardText = {
     to: 'A',
     fundIt: 'Fináncielo: envíe {amount} USDC a {address} (cadena {chain}) desde cualquier billetera, o',
     openInWallet: 'ábralo en una aplicación de billetera',
+    fundFromWallet: 'Financiar desde mi billetera del navegador',
+    fundSent: 'Enviado desde su billetera; el reembolso sale en cuanto sea definitivo. Transacción:',
+    fundRejected: 'Lo rechazó en su billetera: no se envió nada.',
+    fundWrongChain: 'Su billetera está en otra red: cámbiela a la cadena {chain} e inténtelo de nuevo.',
+    fundError: 'Su billetera no pudo enviarlo:',
     fundingQrAlt: 'Código QR para enviar {amount} USDC a la dirección de depósito del reembolso',
     sent: 'Enviado:',
     delayed: 'Retrasado: {reason}',

@@ -142,8 +142,14 @@ export function merchantPages(app: FastifyInstance, deps: DashboardDeps, kit: Pa
       records.map(async (record) => {
         const view = refundResponse(record, now, deps.refunds!.checkoutUrl);
         const fundingUri = 'funding_uri' in view ? view.funding_uri : undefined;
+        const { refund, deposit } = record;
+        const funded = deposit?.amountReceivedBaseUnits ?? 0n;
         return {
           ...view,
+          fundingBaseUnits:
+            view.status === 'awaiting_funds' && refund.amountBaseUnits > funded
+              ? refund.amountBaseUnits - funded
+              : undefined,
           fundingQr: fundingUri
             ? `data:image/svg+xml;base64,${Buffer.from(await qrSvg(fundingUri)).toString('base64')}`
             : undefined,

@@ -11,6 +11,7 @@ import type { Payment } from '../../domain/payment.ts';
 import { PAYMENT_STATUSES, type PaymentState, type PaymentStatus } from '../../domain/paymentStatus.ts';
 import { format, html, type SafeHtml } from '../checkout/html.ts';
 import type { refundResponse } from '../http/refundPresenter.ts';
+import { fill } from './dashboardMessages.ts';
 import { layout, type PageContext, time } from './renderDashboard.ts';
 
 /** The payments list's filters, as the person typed them (kept in the form and in the next page's link). */
@@ -25,7 +26,11 @@ export interface PaymentFilters {
   readonly merchant?: string | undefined;
 }
 
-export type RefundView = ReturnType<typeof refundResponse> & { readonly fundingQr?: string | undefined };
+export type RefundView = ReturnType<typeof refundResponse> & {
+  readonly fundingQr?: string | undefined;
+  /** What is still to send to its deposit address, in base units, while it awaits funds. */
+  readonly fundingBaseUnits?: bigint | undefined;
+};
 
 const page = (signedIn: SignedIn, ctx: PageContext, title: string, body: SafeHtml) =>
   layout({ title, ctx, body, user: signedIn.user, csrf: signedIn.session.csrfToken });
@@ -200,7 +205,20 @@ function refundItem(
           address: html`<code>${refund.deposit_address}</code>`,
           chain: refund.chain_id,
         })} <a href="${refund.funding_uri}">${r.openInWallet}</a>.</p>
-  ${refund.fundingQr ? html`<img src="${refund.fundingQr}" alt="${format(r.fundingQrAlt, { amount: refund.amount })}" width="160" height="160">` : null}</div>`
+  ${refund.fundingQr ? html`<img src="${refund.fundingQr}" alt="${format(r.fundingQrAlt, { amount: refund.amount })}" width="160" height="160">` : null}
+  ${
+    signedIn.user.role === 'merchant' &&
+    refund.fundingBaseUnits !== undefined &&
+    refund.token_address !== undefined &&
+    refund.chain_id !== undefined
+      ? walletFunding(ctx, {
+          token: refund.token_address,
+          to: refund.deposit_address,
+          chain: refund.chain_id,
+          baseUnits: refund.fundingBaseUnits,
+        })
+      : null
+  }</div>`
       : null
   }
   ${refund.txid ? html`<p>${r.sent} ${txLink(refund.txid, explorerUrl)}</p>` : null}
@@ -211,6 +229,19 @@ function refundItem(
       : null
   }
 </li>`;
+}
+
+/**
+ * "Fund from my browser wallet" (EIP-1193, dashboard.js): hidden until the script finds a wallet; the words of
+ * each outcome travel as data attributes, in the page's language.
+ */
+function walletFunding(
+  ctx: PageContext,
+  transfer: { token: string; to: string; chain: number; baseUnits: bigint },
+): SafeHtml {
+  const r = ctx.t.refunds;
+  return html`<p><button type="button" hidden data-fund data-token="${transfer.token}" data-to="${transfer.to}" data-amount="${transfer.baseUnits}" data-chain="${transfer.chain}">${r.fundFromWallet}</button></p>
+  <p role="status" data-fund-status hidden data-sent="${r.fundSent}" data-rejected="${r.fundRejected}" data-wrong-chain="${fill(r.fundWrongChain, { chain: transfer.chain })}" data-error="${r.fundError}"></p>`;
 }
 
 /** A webhook event with every attempt, and (for the merchant) "Send again". */

@@ -52,3 +52,79 @@
     });
   }
 })();
+
+/*
+ * "Fund from my browser wallet" on a refund awaiting its funds: an ERC-20 transfer of exactly what is still to
+ * send, from the merchant's wallet (EIP-1193) to the refund's deposit address. The button stays hidden when the
+ * browser has no wallet; the address, the QR code and the wallet link beside it work without one.
+ */
+(() => {
+  const buttons = document.querySelectorAll('button[data-fund]');
+  if (buttons.length === 0) return;
+  const TRANSFER_SELECTOR = '0xa9059cbb'; // transfer(address,uint256)
+  const USER_REJECTED = 4001;
+  const announced = [];
+  window.addEventListener('eip6963:announceProvider', (event) => {
+    if (event.detail?.provider) announced.push(event.detail.provider);
+    show();
+  });
+  window.dispatchEvent(new Event('eip6963:requestProvider'));
+  const provider = () => announced[0] ?? window.ethereum;
+  function show() {
+    for (const button of buttons) button.hidden = !provider();
+  }
+  show();
+
+  const word = (hex) => hex.replace(/^0x/, '').toLowerCase().padStart(64, '0');
+  const code = (error) => error?.code ?? error?.data?.originalError?.code;
+
+  for (const button of buttons) {
+    const status = button.parentElement.nextElementSibling;
+    const say = (key, detail) => {
+      status.hidden = false;
+      status.textContent = detail ? `${status.getAttribute(key)} ${detail}` : status.getAttribute(key);
+    };
+    button.addEventListener('click', async () => {
+      const ethereum = provider();
+      if (!ethereum || button.disabled) return;
+      button.disabled = true;
+      try {
+        const [from] = await ethereum.request({ method: 'eth_requestAccounts' });
+        const chain = Number(button.dataset.chain);
+        if (Number.parseInt(await ethereum.request({ method: 'eth_chainId' }), 16) !== chain) {
+          try {
+            await ethereum.request({
+              method: 'wallet_switchEthereumChain',
+              params: [{ chainId: `0x${chain.toString(16)}` }],
+            });
+          } catch {}
+          if (Number.parseInt(await ethereum.request({ method: 'eth_chainId' }), 16) !== chain) {
+            say('data-wrong-chain');
+            return;
+          }
+        }
+        const hash = await ethereum.request({
+          method: 'eth_sendTransaction',
+          params: [
+            {
+              from,
+              to: button.dataset.token,
+              value: '0x0',
+              data:
+                TRANSFER_SELECTOR +
+                word(button.dataset.to) +
+                word(BigInt(button.dataset.amount).toString(16)),
+            },
+          ],
+        });
+        say('data-sent', String(hash));
+        button.hidden = true;
+      } catch (error) {
+        if (code(error) === USER_REJECTED) say('data-rejected');
+        else say('data-error', String(error?.message ?? error).slice(0, 300));
+      } finally {
+        button.disabled = false;
+      }
+    });
+  }
+})();
