@@ -309,6 +309,18 @@ describe.each(dialects)('dashboard console on %s', (dialect) => {
     expect((await user.get(`/dashboard/payments/${id}`)).body).toContain('canceled');
     const again = await user.post(`/dashboard/refunds/${refundId}/cancel`);
     expect(again.statusCode).toBe(409);
+    // An overpaid payment offers to refund exactly the part beyond its price.
+    const over = await createPayment(m.apiKey, '20.00', 'shoes-2');
+    await payInFull(h, over, 20_500_000n);
+    const overPage = await user.get(`/dashboard/payments/${over}`);
+    expect(overPage.body).toContain('Received 20.50 USDC, of which 0.50 USDC beyond the price.');
+    expect(overPage.body).toContain('Refund the 0.50 USDC beyond the price');
+    expect((await user.post(`/dashboard/payments/${over}/refunds`, { amount: 'overpaid' })).statusCode).toBe(
+      303,
+    );
+    const overRefunded = await user.get(`/dashboard/payments/${over}`);
+    expect(overRefunded.body).toContain('<strong>0.50 USDC</strong>');
+    expect(overRefunded.body).not.toContain('Refund the 0.50 USDC beyond the price'); // nothing more is over
     // The operator reads the refunds but gets no form to start one.
     const opsView = await ops.get(`/dashboard/payments/${id}`);
     expect(opsView.body).toContain('wrong size');

@@ -95,7 +95,12 @@ let block = 1n;
  * The payment paid in full by one final transfer, recorded as the chain watcher records one (without a chain):
  * returns the id of the event it owes (payment.paid).
  */
-export async function payInFull(api: ApiHarness, paymentId: string): Promise<string> {
+export async function payInFull(
+  api: ApiHarness,
+  paymentId: string,
+  /** What the transfer carries; the amount due when left out. */
+  amountBaseUnits?: bigint,
+): Promise<string> {
   const payment = await api.stores.payments.findById(paymentId);
   if (!payment?.deposit) throw new Error('no such payment');
   const blockHash = `0x${randomBytes(32).toString('hex')}`;
@@ -109,7 +114,7 @@ export async function payInFull(api: ApiHarness, paymentId: string): Promise<str
     tokenSymbol: 'USDC',
     fromAddress: '0x90f79bf6eb2c4f870365e785982e1f101e93b906',
     toAddress: payment.deposit.depositAddress.toLowerCase(),
-    amountBaseUnits: payment.quote.usdcBaseUnits,
+    amountBaseUnits: amountBaseUnits ?? payment.quote.usdcBaseUnits,
     blockNumber: block++,
     logIndex: 0,
     blockTimestamp: api.clock.now(),

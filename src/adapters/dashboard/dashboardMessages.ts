@@ -141,6 +141,7 @@ export interface DashboardText {
     readonly address: string;
     readonly addressHint: string;
     readonly start: string;
+    readonly refundOverpaid: string;
   };
   readonly developers: {
     readonly title: string;
@@ -431,6 +432,7 @@ const en: DashboardText = {
     address: "Customer's address",
     addressHint: '(optional: without one, you get a link to send them)',
     start: 'Start refund',
+    refundOverpaid: 'Refund the {overpaid} beyond the price',
   },
   developers: {
     title: 'Developers',
@@ -727,6 +729,7 @@ const fr: DashboardText = {
     address: 'Adresse du client',
     addressHint: '(facultative\u00a0: sans elle, vous obtenez un lien à lui envoyer)',
     start: 'Lancer le remboursement',
+    refundOverpaid: 'Rembourser les {overpaid} au-delà du prix',
   },
   developers: {
     title: 'Développeurs',
@@ -1022,6 +1025,7 @@ const de: DashboardText = {
     address: 'Adresse des Kunden',
     addressHint: '(optional: ohne sie erhalten Sie einen Link, den Sie ihm schicken)',
     start: 'Erstattung starten',
+    refundOverpaid: 'Die {overpaid} über dem Preis erstatten',
   },
   developers: {
     title: 'Entwickler',
@@ -1315,6 +1319,7 @@ const es: DashboardText = {
     address: 'Dirección del cliente',
     addressHint: '(opcional: sin ella, obtiene un enlace para enviarle)',
     start: 'Iniciar reembolso',
+    refundOverpaid: 'Reembolsar los {overpaid} por encima del precio',
   },
   developers: {
     title: 'Desarrolladores',

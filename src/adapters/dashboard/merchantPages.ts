@@ -146,6 +146,7 @@ export function merchantPages(app: FastifyInstance, deps: DashboardDeps, kit: Pa
         const funded = deposit?.amountReceivedBaseUnits ?? 0n;
         return {
           ...view,
+          amountBaseUnits: refund.amountBaseUnits,
           fundingBaseUnits:
             view.status === 'awaiting_funds' && refund.amountBaseUnits > funded
               ? refund.amountBaseUnits - funded

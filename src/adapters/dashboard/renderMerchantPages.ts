@@ -9,6 +9,7 @@ import type { Merchant } from '../../domain/merchant.ts';
 import { formatMoney, formatUsdc } from '../../domain/money.ts';
 import type { Payment } from '../../domain/payment.ts';
 import { PAYMENT_STATUSES, type PaymentState, type PaymentStatus } from '../../domain/paymentStatus.ts';
+import { countsAgainstPayment, overpaidBaseUnits, refundableBaseUnits } from '../../domain/refund.ts';
 import { format, html, type SafeHtml } from '../checkout/html.ts';
 import type { refundResponse } from '../http/refundPresenter.ts';
 import { fill } from './dashboardMessages.ts';
@@ -28,6 +29,7 @@ export interface PaymentFilters {
 
 export type RefundView = ReturnType<typeof refundResponse> & {
   readonly fundingQr?: string | undefined;
+  readonly amountBaseUnits: bigint;
   /** What is still to send to its deposit address, in base units, while it awaits funds. */
   readonly fundingBaseUnits?: bigint | undefined;
 };
@@ -286,27 +288,37 @@ export function renderPayment(input: {
   const r = t.refunds;
   const isMerchant = signedIn.user.role === 'merchant';
   const received = state.amountReceivedBaseUnits;
-  const overpaid = received > payment.quote.usdcBaseUnits ? received - payment.quote.usdcBaseUnits : 0n;
+  // What is left: received less every refund that counts (as the refund use case reckons it).
+  const counted = input.refunds
+    .filter((r2) => countsAgainstPayment(r2.status))
+    .map((r2) => r2.amountBaseUnits);
+  const left = refundableBaseUnits(received, counted);
+  const overpaidLeft = refundableBaseUnits(overpaidBaseUnits(payment, state), counted);
   const finality = (t2: TransferRecord) => (t2.orphaned ? p.orphaned : t2.final ? p.final : p.confirming);
   const transfers = input.transfers.map(
     (t2) =>
       html`<tr><td>${txLink(t2.txHash, input.explorerUrl)}</td><td class="amount">${formatUsdc(t2.amountBaseUnits)}</td><td>${finality(t2)}</td></tr>`,
   );
   const refundForm =
-    isMerchant && input.refundsEnabled && received > 0n
+    isMerchant && input.refundsEnabled && left > 0n
       ? html`<form class="stack card" method="post" action="/dashboard/payments/${payment.id}/refunds">
   <h3>${r.formTitle}</h3>
   ${problemBox(input.refundForm?.problem)}
   ${csrfField(signedIn)}
   <label for="refund-amount">${r.amount}</label>
-  <input id="refund-amount" name="amount" inputmode="decimal" required value="${input.refundForm?.amount ?? formatUsdc(received)}" aria-describedby="refund-hint">
-  <p id="refund-hint" class="muted">${overpaid > 0n ? format(r.receivedOverpaid, { received: usdc(received), overpaid: usdc(overpaid) }) : format(r.received, { received: usdc(received) })}</p>
+  <input id="refund-amount" name="amount" inputmode="decimal" required value="${input.refundForm?.amount ?? formatUsdc(left)}" aria-describedby="refund-hint">
+  <p id="refund-hint" class="muted">${overpaidLeft > 0n ? format(r.receivedOverpaid, { received: usdc(received), overpaid: usdc(overpaidLeft) }) : format(r.received, { received: usdc(received) })}</p>
   <label for="refund-reason">${r.reason} <span class="muted">${r.reasonHint}</span></label>
   <input id="refund-reason" name="reason" maxlength="500">
   <label for="refund-address">${r.address} <span class="muted">${r.addressHint}</span></label>
   <input id="refund-address" name="address" spellcheck="false" autocomplete="off">
   <button type="submit">${r.start}</button>
-</form>`
+</form>
+${
+  overpaidLeft > 0n
+    ? html`<form method="post" action="/dashboard/payments/${payment.id}/refunds">${csrfField(signedIn)}<input type="hidden" name="amount" value="overpaid"><button type="submit" class="link">${format(r.refundOverpaid, { overpaid: usdc(overpaidLeft) })}</button></form>`
+    : null
+}`
       : null;
   const l = t.list;
   const body = html`<h1>${p.title} <code>${payment.id}</code>${payment.mode === 'test' ? html` <span class="badge">${l.testMode}</span>` : null}</h1>
