@@ -244,9 +244,20 @@ describe.each(dialects)('dashboard console on %s', (dialect) => {
     expect(test.body).toContain('Test mode');
     expect(test.body).not.toContain(second);
 
-    // An operator reads one merchant's list by its id, and gets a 404 for none.
-    expect((await ops.get(`/dashboard/payments?merchant=${m.id}`)).body).toContain(second);
-    expect((await ops.get('/dashboard/payments')).statusCode).toBe(404);
+    // An operator reads one merchant's list by its id (a 404 for an unknown one), or every merchant's, and
+    // finds any merchant's payment by its transaction.
+    const onlyBooks = await ops.get(`/dashboard/payments?merchant=${m.id}`);
+    expect(onlyBooks.body).toContain(second);
+    expect(onlyBooks.body).not.toContain(foreign);
+    expect((await ops.get('/dashboard/payments?merchant=mch_nope')).statusCode).toBe(404);
+    const everyone = await ops.get('/dashboard/payments');
+    expect(everyone.body).toContain(second);
+    expect(everyone.body).toContain(foreign);
+    const found = await ops.get(`/dashboard/payments?q=${transfer!.txHash}`);
+    expect(found.headers.location).toBe(`/dashboard/payments/${second}`);
+    expect((await ops.get(`/dashboard/payments?q=${foreign}`)).headers.location).toBe(
+      `/dashboard/payments/${foreign}`,
+    );
   });
 
   it('starts a refund from the payment page, shows its claim link or funding QR, and cancels it', async () => {

@@ -50,7 +50,8 @@ const MAX_READS_PER_PAGE = 5;
  */
 export async function listPayments(
   deps: PaymentStateDeps,
-  merchantId: string,
+  /** Null: every merchant's payments (the operator's console). */
+  merchantId: string | null,
   input: ListPaymentsInput,
 ): Promise<ListPaymentsResult> {
   if (!Number.isSafeInteger(input.limit) || input.limit < 1 || input.limit > MAX_LIST_LIMIT) {
@@ -119,7 +120,7 @@ const CURSOR_VERSION = 1;
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const CURSOR_PATTERN = /^([A-Za-z0-9_-]{1,200})\.([A-Za-z0-9_-]{22})$/;
 
-function filterFingerprint(merchantId: string, input: ListPaymentsInput): string {
+function filterFingerprint(merchantId: string | null, input: ListPaymentsInput): string {
   // A live cursor replayed with a test key (or the reverse) is refused like any other filter change.
   const filters = [
     merchantId,

@@ -128,11 +128,14 @@ export interface PaymentStore {
   findForMerchant(merchantId: string, paymentId: string, mode: KeyMode): Promise<Payment | undefined>;
   /** Any payment by id (for the public checkout page, which shows no private field). */
   findById(paymentId: string): Promise<Payment | undefined>;
-  /** A merchant's payments of one mode, newest first (created_at, then id, descending), at most `query.limit`. */
+  /** A merchant's (or every merchant's) payments of one mode, newest first (created_at, then id, descending). */
   listForMerchant(query: PaymentListQuery): Promise<Payment[]>;
-  /** Ids of the merchant's payments (any mode) with this deposit address, or paid by a transfer in this transaction. */
+  /**
+   * Ids of the merchant's payments (any mode; null: any merchant's, for operators) with this deposit address, or
+   * paid by a transfer in this transaction.
+   */
   searchForMerchant(
-    merchantId: string,
+    merchantId: string | null,
     term: { readonly depositAddress: string } | { readonly txHash: string },
   ): Promise<string[]>;
 }
@@ -155,7 +158,8 @@ export interface StoredStatusMatch {
 }
 
 export interface PaymentListQuery {
-  readonly merchantId: string;
+  /** One merchant's payments; null: every merchant's (the operator's console only, never a merchant's key). */
+  readonly merchantId: string | null;
   readonly mode: KeyMode;
   /** Payments matching any of these; absent: every status. */
   readonly statuses?: readonly StoredStatusMatch[] | undefined;

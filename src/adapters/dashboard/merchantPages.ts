@@ -53,10 +53,14 @@ type ListQuery = Partial<
 export function merchantPages(app: FastifyInstance, deps: DashboardDeps, kit: PageKit): void {
   const { requireUser, requireRole, refusedForgery, refuse, guard } = kit;
 
-  /** The merchant whose payments a user reads: a merchant user's own; for an operator, the one asked for. */
+  /**
+   * The merchant whose payments a user reads: a merchant user's own; for an operator, the one asked for, or
+   * every merchant's (null) when none is; undefined when the one asked for does not exist.
+   */
   const scopeOf = async ({ user }: SignedIn, asked: string | undefined) => {
     if (user.role === 'merchant') return merchantOf(user);
-    return asked && (await deps.merchants.find(asked)) ? asked : undefined;
+    if (!asked) return null;
+    return (await deps.merchants.find(asked)) ? asked : undefined;
   };
 
   app.get('/dashboard/payments', async (request: FastifyRequest<{ Querystring: ListQuery }>, reply) => {
@@ -64,8 +68,8 @@ export function merchantPages(app: FastifyInstance, deps: DashboardDeps, kit: Pa
     if (!signedIn) return reply;
     const query = request.query;
     const merchantId = await scopeOf(signedIn, query.merchant);
-    if (!merchantId) return refuse(reply, signedIn, 404);
-    const merchant = await deps.merchants.find(merchantId);
+    if (merchantId === undefined) return refuse(reply, signedIn, 404);
+    const merchant = merchantId === null ? undefined : await deps.merchants.find(merchantId);
     const mode: KeyMode = query.mode === 'test' ? 'test' : 'live';
     const filters: PaymentFilters = {
       status: (PAYMENT_STATUSES as readonly string[]).includes(query.status ?? '')
@@ -76,7 +80,7 @@ export function merchantPages(app: FastifyInstance, deps: DashboardDeps, kit: Pa
       orderId: query.order_id?.trim() || undefined,
       q: query.q?.trim() || undefined,
       mode,
-      merchant: signedIn.user.role === 'operator' ? merchantId : undefined,
+      merchant: signedIn.user.role === 'operator' ? (merchantId ?? undefined) : undefined,
     };
     const render = (page: Parameters<typeof renderPayments>[0]['page'], problem?: string) =>
       renderPayments({ signedIn, ctx: kit.context(reply.request), merchant, filters, page, problem });

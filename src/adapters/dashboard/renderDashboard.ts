@@ -27,6 +27,7 @@ const MERCHANT_NAV = [
 ] as const;
 const OPERATOR_NAV = [
   ['/dashboard/merchants', 'merchants'],
+  ['/dashboard/payments', 'payments'],
   ['/dashboard/payouts', 'payouts'],
   ['/dashboard/webhooks', 'webhooks'],
   ['/dashboard/health', 'health'],

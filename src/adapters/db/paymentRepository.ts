@@ -232,7 +232,7 @@ export function paymentRepository(handle: DatabaseHandle): PaymentStore {
               .selectFrom('payments')
               .select('id')
               .where('deposit_address', '=', term.depositAddress.toLowerCase())
-              .where('merchant_id', '=', merchantId)
+              .$if(merchantId !== null, (q) => q.where('merchant_id', '=', merchantId as string))
               .where('kind', '=', 'payment')
               .execute()
           : await db
@@ -241,7 +241,7 @@ export function paymentRepository(handle: DatabaseHandle): PaymentStore {
               .select('payments.id')
               .distinct()
               .where('transfers.tx_hash', '=', term.txHash.toLowerCase())
-              .where('payments.merchant_id', '=', merchantId)
+              .$if(merchantId !== null, (q) => q.where('payments.merchant_id', '=', merchantId as string))
               .where('payments.kind', '=', 'payment')
               .execute();
       return rows.map((row) => row.id);
@@ -249,7 +249,10 @@ export function paymentRepository(handle: DatabaseHandle): PaymentStore {
   };
 }
 
-/** Keyset pagination on (created_at, id), newest first: the index payments_merchant_mode_created serves it. */
+/**
+ * Keyset pagination on (created_at, id), newest first: the index payments_merchant_mode_created serves one
+ * merchant's, payments_mode_created every merchant's.
+ */
 async function listForMerchant(db: Db, query: PaymentListQuery): Promise<Payment[]> {
   if (!Number.isSafeInteger(query.limit) || query.limit < 1 || query.limit > 1_000) {
     throw new RangeError('bad list limit');
@@ -257,9 +260,9 @@ async function listForMerchant(db: Db, query: PaymentListQuery): Promise<Payment
   let select = db
     .selectFrom('payments')
     .selectAll()
-    .where('merchant_id', '=', query.merchantId)
     .where('mode', '=', query.mode)
     .where('kind', '=', 'payment');
+  if (query.merchantId !== null) select = select.where('merchant_id', '=', query.merchantId);
   const { statuses, orderId, createdAfter, createdFrom, createdBefore, after } = query;
   if (statuses !== undefined) {
     select = select.where((eb) =>

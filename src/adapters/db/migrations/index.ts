@@ -13,7 +13,7 @@ import * as acceptedTokens from './0013_accepted_tokens.ts';
 import * as gaslessAuthorizations from './0014_gasless_authorizations.ts';
 import * as refunds from './0015_refunds.ts';
 import * as dashboardUsers from './0016_dashboard_users.ts';
-import * as transferTxHash from './0017_transfer_tx_hash.ts';
+import * as dashboardIndexes from './0017_dashboard_indexes.ts';
 
 /** Every migration, in order. Names sort lexically; a migration, once released, is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -31,5 +31,5 @@ export const migrations: Record<string, Migration> = {
   '0014_gasless_authorizations': gaslessAuthorizations,
   '0015_refunds': refunds,
   '0016_dashboard_users': dashboardUsers,
-  '0017_transfer_tx_hash': transferTxHash,
+  '0017_dashboard_indexes': dashboardIndexes,
 };
