@@ -79,6 +79,12 @@ describe.each(dialects)('paylink CLI on %s', (dialect) => {
     expect(
       JSON.parse((await runCli(['merchant', 'show', merchant.public_id, '--json'], env)).stdout).status,
     ).toBe('disabled');
+    const enabled = await runCli(['merchant', 'enable', merchant.public_id, '--json'], env);
+    expect(enabled.code).toBe(0);
+    expect(JSON.parse(enabled.stdout).status).toBe('active');
+    const unknown = await runCli(['merchant', 'enable', 'mch_nope'], env);
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toContain('Merchant not found');
   });
 
   it('prints the key once in human form too, and refuses bad input with a clear message and exit code 2', async () => {

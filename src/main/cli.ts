@@ -8,6 +8,7 @@ import {
   createMerchant,
   describeMerchant,
   disableMerchant,
+  enableMerchant,
   getMerchant,
   type IssuedCredentials,
   listMerchants,
@@ -255,6 +256,16 @@ export function buildCli(config: () => Config): Command {
       const disabled = await withAdmin(config(), (deps) => disableMerchant(deps, id));
       if (options.json) return out(JSON.stringify(describeMerchant(disabled)));
       out(`Merchant ${disabled.id} disabled.`);
+    });
+
+  merchant
+    .command('enable <public_id>')
+    .description('enable a disabled merchant: its API keys (those not rotated out since) work again')
+    .option('--json', 'print JSON')
+    .action(async (id: string, options: { json?: boolean }) => {
+      const enabled = await withAdmin(config(), (deps) => enableMerchant(deps, id));
+      if (options.json) return out(JSON.stringify(describeMerchant(enabled)));
+      out(`Merchant ${enabled.id} enabled.`);
     });
 
   registerChainCommands(program, config);
