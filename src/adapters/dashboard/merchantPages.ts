@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SignedIn } from '../../app/dashboard/signIn.ts';
 import { exportPaymentsCsv, exportRange } from '../../app/exportPayments.ts';
@@ -22,6 +21,7 @@ import type { KeyMode } from '../../domain/credentials.ts';
 import { PaylinkError } from '../../domain/errors.ts';
 import { PAYMENT_STATUSES, type PaymentStatus } from '../../domain/paymentStatus.ts';
 import { qrSvg } from '../checkout/qrCode.ts';
+import { sendCsv } from '../http/csvDownload.ts';
 import { refundResponse } from '../http/refundPresenter.ts';
 import type { DashboardDeps } from './dashboardDeps.ts';
 import { fill } from './dashboardMessages.ts';
@@ -290,10 +290,7 @@ export function merchantPages(app: FastifyInstance, deps: DashboardDeps, kit: Pa
       return guard(reply, signedIn, async () => {
         const csv = rows(merchantOf(signedIn.user), mode === 'test' ? 'test' : 'live', exportRange(from, to));
         if (!csv) return refuse(reply, signedIn, 404);
-        return reply
-          .type('text/csv; charset=utf-8')
-          .header('content-disposition', `attachment; filename="${file}"`)
-          .send(Readable.from(csv));
+        return sendCsv(reply, file, csv);
       });
     });
 

@@ -1,3 +1,5 @@
+import type { SignedIn } from '../../app/dashboard/signIn.ts';
+import type { ApiKeyRecord } from '../../app/ports.ts';
 import type { DashboardUser } from '../../domain/dashboardUser.ts';
 import { html, type SafeHtml } from '../checkout/html.ts';
 import type { Language } from '../checkout/language.ts';
@@ -76,6 +78,27 @@ ${input.body}
 </body>
 </html>
 `.toString();
+}
+
+/** A signed-in person's page: the layout with their navigation and sign-out form. */
+export const signedInPage = (signedIn: SignedIn, ctx: PageContext, title: string, body: SafeHtml) =>
+  layout({ title, ctx, body, user: signedIn.user, csrf: signedIn.session.csrfToken });
+
+/** The session's CSRF token, for every form that changes something. */
+export const csrfField = (signedIn: SignedIn) =>
+  html`<input type="hidden" name="csrf" value="${signedIn.session.csrfToken}">`;
+
+/** What a form's last submission was refused for, read out to screen readers. */
+export const problemBox = (problem: string | undefined) =>
+  problem ? html`<p class="error" role="alert">${problem}</p>` : null;
+
+/** A merchant's API keys, by their kept prefix only: the merchant's developer page and the operator's. */
+export function keysTable(ctx: PageContext, keys: readonly ApiKeyRecord[]): SafeHtml {
+  const d = ctx.t.developers;
+  return html`<div class="table-wrap" tabindex="0" role="region" aria-label="${d.apiKeys}"><table><thead><tr><th scope="col">${d.key}</th><th scope="col">${d.mode}</th><th scope="col">${d.created}</th><th scope="col">${d.valid}</th></tr></thead><tbody>${keys.map(
+    (k) =>
+      html`<tr><td><code>${k.keyPrefix}…</code></td><td>${k.mode}</td><td>${time(k.createdAt)}</td><td>${k.expiresAt ? html`${d.until} ${time(k.expiresAt)}` : d.current}</td></tr>`,
+  )}</tbody></table></div>`;
 }
 
 /** A moment in UTC (readable without the script), which the script rewrites in the person's zone and language. */

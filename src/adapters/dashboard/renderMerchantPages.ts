@@ -13,7 +13,7 @@ import { countsAgainstPayment, overpaidBaseUnits, refundableBaseUnits } from '..
 import { format, html, type SafeHtml } from '../checkout/html.ts';
 import type { refundResponse } from '../http/refundPresenter.ts';
 import { fill } from './dashboardMessages.ts';
-import { layout, type PageContext, time } from './renderDashboard.ts';
+import { csrfField, keysTable, type PageContext, problemBox, signedInPage, time } from './renderDashboard.ts';
 
 /** The payments list's filters, as the person typed them (kept in the form and in the next page's link). */
 export interface PaymentFilters {
@@ -34,14 +34,7 @@ export type RefundView = ReturnType<typeof refundResponse> & {
   readonly fundingBaseUnits?: bigint | undefined;
 };
 
-const page = (signedIn: SignedIn, ctx: PageContext, title: string, body: SafeHtml) =>
-  layout({ title, ctx, body, user: signedIn.user, csrf: signedIn.session.csrfToken });
-
-const csrfField = (signedIn: SignedIn) =>
-  html`<input type="hidden" name="csrf" value="${signedIn.session.csrfToken}">`;
-
-const problemBox = (problem: string | undefined) =>
-  problem ? html`<p class="error" role="alert">${problem}</p>` : null;
+const page = signedInPage;
 
 const usdc = (baseUnits: bigint) => `${formatUsdc(baseUnits)} USDC`;
 
@@ -369,10 +362,6 @@ export function renderDevelopers(input: {
 }): string {
   const { signedIn, merchant, ctx } = input;
   const d = ctx.t.developers;
-  const keyRows = input.keys.map(
-    (k) =>
-      html`<tr><td><code>${k.keyPrefix}…</code></td><td>${k.mode}</td><td>${time(k.createdAt)}</td><td>${k.expiresAt ? html`${d.until} ${time(k.expiresAt)}` : d.current}</td></tr>`,
-  );
   const rollForm = (mode: KeyMode) =>
     html`<form method="post" action="/dashboard/developers/roll-key">${csrfField(signedIn)}<input type="hidden" name="mode" value="${mode}"><button type="submit">${format(d.roll, { mode })}</button></form>`;
   const test = input.test;
@@ -398,7 +387,7 @@ export function renderDevelopers(input: {
   const body = html`<h1>${d.title}</h1>
 <h2>${d.apiKeys}</h2>
 <p class="muted">${d.keysHint}</p>
-<div class="table-wrap" tabindex="0" role="region" aria-label="${d.apiKeys}"><table><thead><tr><th scope="col">${d.key}</th><th scope="col">${d.mode}</th><th scope="col">${d.created}</th><th scope="col">${d.valid}</th></tr></thead><tbody>${keyRows}</tbody></table></div>
+${keysTable(ctx, input.keys)}
 <div class="actions">${rollForm('live')} ${rollForm('test')}</div>
 <h2>${d.webhooks}</h2>
 <div class="card"><dl class="facts">

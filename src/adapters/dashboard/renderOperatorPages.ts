@@ -7,7 +7,7 @@ import { bpsToPercent } from '../../domain/commission.ts';
 import { formatDecimal } from '../../domain/decimal.ts';
 import type { Merchant } from '../../domain/merchant.ts';
 import { format, html, type SafeHtml } from '../checkout/html.ts';
-import { layout, type PageContext, time } from './renderDashboard.ts';
+import { csrfField, keysTable, type PageContext, problemBox, signedInPage, time } from './renderDashboard.ts';
 
 /** The merchant form's fields as typed, kept when the form is shown again with a problem. */
 export interface MerchantForm {
@@ -18,14 +18,7 @@ export interface MerchantForm {
   readonly tolerancePercent?: string | undefined;
 }
 
-const page = (signedIn: SignedIn, ctx: PageContext, title: string, body: SafeHtml) =>
-  layout({ title, ctx, body, user: signedIn.user, csrf: signedIn.session.csrfToken });
-
-const csrfField = (signedIn: SignedIn) =>
-  html`<input type="hidden" name="csrf" value="${signedIn.session.csrfToken}">`;
-
-const problemBox = (problem: string | undefined) =>
-  problem ? html`<p class="error" role="alert">${problem}</p>` : null;
+const page = signedInPage;
 
 export function renderMerchants(input: {
   signedIn: SignedIn;
@@ -90,7 +83,6 @@ export function renderMerchant(input: {
 }): string {
   const { merchant, signedIn, ctx } = input;
   const o = ctx.t.operator;
-  const d = ctx.t.developers;
   const action = (path: string, label: string, extra?: SafeHtml) =>
     html`<form method="post" action="/dashboard/merchants/${merchant.id}/${path}">${csrfField(signedIn)}${extra ?? null}<button type="submit">${label}</button></form>`;
   const graceSelect = (mode: string) => html`<input type="hidden" name="mode" value="${mode}">
@@ -108,10 +100,7 @@ export function renderMerchant(input: {
   </form>
 </div>
 <h2>${o.apiKeys}</h2>
-<div class="table-wrap" tabindex="0" role="region" aria-label="${o.apiKeys}"><table><thead><tr><th scope="col">${d.key}</th><th scope="col">${d.mode}</th><th scope="col">${d.created}</th><th scope="col">${d.valid}</th></tr></thead><tbody>${input.keys.map(
-    (k) =>
-      html`<tr><td><code>${k.keyPrefix}…</code></td><td>${k.mode}</td><td>${time(k.createdAt)}</td><td>${k.expiresAt ? html`${d.until} ${time(k.expiresAt)}` : d.current}</td></tr>`,
-  )}</tbody></table></div>
+${keysTable(ctx, input.keys)}
 <div class="actions">
   ${action('roll-key', o.rollLive, graceSelect('live'))}
   ${action('roll-key', o.rollTest, graceSelect('test'))}

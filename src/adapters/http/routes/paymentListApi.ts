@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { exportPaymentsCsv, exportRange } from '../../../app/exportPayments.ts';
@@ -6,6 +5,7 @@ import { listPayments, MAX_LIST_LIMIT } from '../../../app/listPayments.ts';
 import { payoutStateOf } from '../../../domain/payment.ts';
 import { PAYMENT_STATUSES } from '../../../domain/paymentStatus.ts';
 import type { ApiDeps } from '../buildApp.ts';
+import { ExportRangeQuery, sendCsv } from '../csvDownload.ts';
 import { authenticated, keyModeOf, merchantSecurity, requireMerchant } from '../merchantAuth.ts';
 import { paymentStatusResponse } from '../presenters.ts';
 import { ErrorBody, PaymentStatusResponse } from '../schemas.ts';
@@ -101,10 +101,7 @@ export function paymentListApi(deps: ApiDeps): FastifyPluginAsyncZod {
             'decimal amounts, streamed. Text cells a spreadsheet would run as a formula begin with an apostrophe.',
           tags: ['payments'],
           security: merchantSecurity,
-          querystring: z.object({
-            from: z.string({ error: 'must be a string' }).max(40).optional(),
-            to: z.string({ error: 'must be a string' }).max(40).optional(),
-          }),
+          querystring: ExportRangeQuery,
           response: {
             200: z.string().meta({ description: 'text/csv: a header line, then one line per payment' }),
             400: ErrorBody,
@@ -115,14 +112,11 @@ export function paymentListApi(deps: ApiDeps): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const range = exportRange(request.query.from, request.query.to);
-        const csv = Readable.from(
+        return sendCsv(
+          reply,
+          'payments.csv',
           exportPaymentsCsv(deps, authenticated(request).id, keyModeOf(request), range),
         );
-        // Fastify pipes a stream as it is, without the serializer the schema's type stands for.
-        return reply
-          .type('text/csv; charset=utf-8')
-          .header('content-disposition', 'attachment; filename="payments.csv"')
-          .send(csv as unknown as string);
       },
     );
   };

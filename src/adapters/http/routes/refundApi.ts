@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { exportRange } from '../../../app/exportPayments.ts';
@@ -8,6 +7,7 @@ import { exportRefundsCsv } from '../../../app/refunds/exportRefunds.ts';
 import { getRefund, listRefunds } from '../../../app/refunds/listRefunds.ts';
 import type { RefundStore } from '../../../app/refunds/ports.ts';
 import type { ApiDeps } from '../buildApp.ts';
+import { ExportRangeQuery, sendCsv } from '../csvDownload.ts';
 import { authenticated, keyModeOf, merchantSecurity, requireMerchant } from '../merchantAuth.ts';
 import { refundResponse } from '../refundPresenter.ts';
 import {
@@ -106,10 +106,7 @@ export function refundApi(deps: ApiDeps & { readonly refunds: RefundStore }): Fa
             'decimal amounts, streamed, like the payments export.',
           tags: ['refunds'],
           security: merchantSecurity,
-          querystring: z.object({
-            from: z.string({ error: 'must be a string' }).max(40).optional(),
-            to: z.string({ error: 'must be a string' }).max(40).optional(),
-          }),
+          querystring: ExportRangeQuery,
           response: {
             200: z.string().meta({ description: 'text/csv: a header line, then one line per refund' }),
             ...errors,
@@ -118,14 +115,11 @@ export function refundApi(deps: ApiDeps & { readonly refunds: RefundStore }): Fa
       },
       async (request, reply) => {
         const range = exportRange(request.query.from, request.query.to);
-        const csv = Readable.from(
+        return sendCsv(
+          reply,
+          'refunds.csv',
           exportRefundsCsv(deps, authenticated(request).id, keyModeOf(request), range),
         );
-        // Fastify pipes a stream as it is, without the serializer the schema's type stands for.
-        return reply
-          .type('text/csv; charset=utf-8')
-          .header('content-disposition', 'attachment; filename="refunds.csv"')
-          .send(csv as unknown as string);
       },
     );
 
