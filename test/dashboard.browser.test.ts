@@ -220,6 +220,7 @@ describe.each(dialects)('dashboard in Chromium on %s', (dialect) => {
 
     // Each screen of the console, by keyboard-reachable links, each checked by axe.
     for (const [link, heading, shot] of [
+      ['Payments', 'Payments', 'all-payments'],
       ['Webhooks', 'Failing webhook endpoints', 'webhooks'],
       ['Health', 'Health', 'health'],
       ['Merchants', 'Merchants', 'merchants'],
@@ -236,6 +237,9 @@ describe.each(dialects)('dashboard in Chromium on %s', (dialect) => {
     await page.screenshot({ path: `${SCREENSHOTS}/dashboard-${dialect}-merchant.png`, fullPage: true });
     await page.getByRole('link', { name: 'Merchants', exact: true }).click();
     await page.getByRole('link', { name: 'New merchant' }).click();
+    await page.locator('h1', { hasText: 'New merchant' }).waitFor({ timeout: UI_TIMEOUT_MS });
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await page.screenshot({ path: `${SCREENSHOTS}/dashboard-${dialect}-new-merchant.png`, fullPage: true });
     await page.locator('#name').fill('Night Market');
     await page.locator('#wallet').fill('0x70997970C51812dc3A010C7d01b50e0d17dc79C8');
     await page.locator('#webhook_url').fill('https://night.example/hooks');
