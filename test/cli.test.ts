@@ -50,6 +50,9 @@ describe.each(dialects)('paylink CLI on %s', (dialect) => {
       status: 'active',
     });
 
+    const table = (await runCli(['merchant', 'list'], env)).stdout.split('\n');
+    expect(table[0]).toMatch(/^PUBLIC ID\s+STATUS\s+COMMISSION\s+NAME$/);
+    expect(table.some((line) => line.startsWith(merchant.public_id) && line.includes('active'))).toBe(true);
     const listed = JSON.parse((await runCli(['merchant', 'list', '--json'], env)).stdout);
     expect(listed.merchants.map((m: { public_id: string }) => m.public_id)).toContain(merchant.public_id);
 
@@ -98,7 +101,9 @@ describe.each(dialects)('paylink CLI on %s', (dialect) => {
       env,
     );
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('wallet_address: must be a 0x-prefixed EVM address');
+    // Named by the flag that was typed, not by the database field.
+    expect(bad.stderr).toContain('error: --wallet: must be a 0x-prefixed EVM address');
+    expect(bad.stderr).not.toContain('wallet_address');
     expect(bad.stdout).toBe('');
 
     const unknown = await runCli(['merchant', 'show', 'mch_nope'], env);

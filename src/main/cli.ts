@@ -193,9 +193,12 @@ export function buildCli(config: () => Config): Command {
       if (options.json) return out(JSON.stringify({ merchants: merchants.map(describeMerchant) }));
       if (merchants.length === 0)
         return out('No merchants yet. Create one with: paylink merchant create --name …');
+      const row = (id: string, status: string, commission: string, name: string) =>
+        out(`${id.padEnd(26)}  ${status.padEnd(8)}  ${commission.padStart(10)}  ${name}`);
+      row('PUBLIC ID', 'STATUS', 'COMMISSION', 'NAME');
       for (const m of merchants) {
         const v = describeMerchant(m);
-        out(`${v.public_id}  ${v.status.padEnd(8)}  ${v.commission_percent.padStart(6)}%  ${v.name}`);
+        row(v.public_id, v.status, `${v.commission_percent}%`, v.name);
       }
     });
 
@@ -277,6 +280,25 @@ export function buildCli(config: () => Config): Command {
   return program;
 }
 
+/** The fields the use cases name, as the flags a person typed them with (`wallet_address` is `--wallet`). */
+const FLAG_OF_FIELD: Readonly<Record<string, string>> = {
+  wallet_address: '--wallet',
+  webhook_url: '--webhook-url',
+  commission_percent: '--commission',
+  underpayment_tolerance_percent: '--tolerance',
+  name: '--name',
+  grace: '--grace',
+};
+
+function inFlags(error: Error): string {
+  const field = error instanceof PaylinkError ? error.field : undefined;
+  if (field === undefined) return error.message;
+  const flag = FLAG_OF_FIELD[field];
+  return flag && error.message.startsWith(`${field}:`)
+    ? `${flag}${error.message.slice(field.length)}`
+    : error.message;
+}
+
 export async function main(argv: string[]): Promise<number> {
   let loaded: Config | undefined;
   const config = () => {
@@ -292,7 +314,7 @@ export async function main(argv: string[]): Promise<number> {
       error instanceof PaylinkError ||
       error instanceof DatabaseInUseError
     ) {
-      process.stderr.write(`error: ${error.message}\n`);
+      process.stderr.write(`error: ${inFlags(error)}\n`);
       return 2;
     }
     if (error instanceof Error && 'exitCode' in error && typeof error.exitCode === 'number') {
