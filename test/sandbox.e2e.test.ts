@@ -95,9 +95,13 @@ describe('the sandbox, as a newcomer runs it (npm start + paylink sandbox pay)',
       );
     expect((await status()).status).toBe('pending');
 
+    // Part of it first; once the watcher has seen that, `sandbox pay` sends what is still due, not all of it.
+    const part = await runCli(['sandbox', 'pay', id, '--amount', '10'], env);
+    expect(part.stdout).toMatch(/^Sent 10\.00 USDC to /);
+    await eventually(status, (s) => s.status === 'processing');
     const paid = await runCli(['sandbox', 'pay', id], env);
     expect(paid.stderr).toBe('');
-    expect(paid.stdout).toMatch(/^Sent 27\.00 USDC to 0x[0-9a-fA-F]{40}: 0x[0-9a-f]{64}/);
+    expect(paid.stdout).toMatch(/^Sent 17\.00 USDC to 0x[0-9a-fA-F]{40}: 0x[0-9a-f]{64}/);
 
     const final = await eventually(status, (s) => s.status === 'paid');
     expect(final).toMatchObject({
@@ -107,6 +111,9 @@ describe('the sandbox, as a newcomer runs it (npm start + paylink sandbox pay)',
       payout_amount: '26.73 USDC',
     });
     expect(final.txid).toBe(paid.stdout.trim().split(': ')[1]);
+    const again = await runCli(['sandbox', 'pay', id], env);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('Nothing is due: 27.00 USDC has arrived already');
     const page = await fetch(`${checkoutUrl}/pay/${id}`).then((r) => r.text());
     expect(page).toContain('data-rpc-url="http://rpc.sandbox.test:8545"');
 

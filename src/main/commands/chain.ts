@@ -59,7 +59,10 @@ export function registerChainCommands(program: Command, config: () => Config): v
     .description(
       "send USDC to a payment's deposit address from the sandbox customer; given a refund id, fund the refund (the same account stands in for the merchant's wallet)",
     )
-    .option('--amount <usdc>', 'USDC to send (default: exactly the amount due)')
+    .option(
+      '--amount <usdc>',
+      'USDC to send (default: what is still due, once the transfers seen are counted)',
+    )
     .action(async (paymentId: string, options: { amount?: string }) => {
       const cfg = config();
       if (cfg.network !== 'sandbox')
@@ -75,9 +78,24 @@ export function registerChainCommands(program: Command, config: () => Config): v
           : undefined;
         if (!payment?.deposit)
           throw new PaylinkError('NOT_FOUND', 'Payment not found (nor a refund with an address)');
-        const amount = options.amount === undefined ? payment.quote.usdcBaseUnits : parseUsdc(options.amount);
-        if (amount === undefined || amount <= 0n)
-          throw new ValidationError('amount', 'must be a positive USDC amount');
+        let amount: bigint | undefined;
+        if (options.amount === undefined) {
+          // What is still due: the price less every transfer the watcher has seen (final or not), so a second
+          // `sandbox pay` after a partial one completes the payment instead of paying it again.
+          const seen = (await stores.ledger.listTransfers(payment.id))
+            .filter((transfer) => !transfer.orphaned)
+            .reduce((sum, transfer) => sum + transfer.amountBaseUnits, 0n);
+          amount = payment.quote.usdcBaseUnits - seen;
+          if (amount <= 0n)
+            throw new PaylinkError(
+              'CONFLICT',
+              `Nothing is due: ${formatUsdc(seen)} USDC has arrived already (pay more with --amount)`,
+            );
+        } else {
+          amount = parseUsdc(options.amount);
+          if (amount === undefined || amount <= 0n)
+            throw new ValidationError('amount', 'must be a positive USDC amount');
+        }
         const contracts = readSandboxContracts(stateDirOf(cfg));
         const token = cfg.chain.usdcAddress ?? contracts?.usdc;
         if (!token || !isAddress(token))
