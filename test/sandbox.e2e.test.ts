@@ -66,6 +66,8 @@ describe('the sandbox, as a newcomer runs it (npm start + paylink sandbox pay)',
     );
     apiKey = JSON.parse(readFileSync(join(dir, 'data', 'sandbox-merchant.json'), 'utf8')).apiKey;
     expect(output).toContain(apiKey);
+    // No admin token in this environment: the banner says the admin API is off, and how to turn it on.
+    expect(output).toContain('Admin API      off: set PAYLINK_ADMIN_TOKEN');
   });
 
   afterAll(async () => {

@@ -307,6 +307,9 @@ function printSandboxBanner(
     ...(demo.testApiKey && config.testChain
       ? [`  Test API key   ${demo.testApiKey}   (test mode: same local chain, livemode false)`]
       : []),
+    config.adminToken
+      ? `  Admin API      ${config.baseUrl}/admin/api/   (Authorization: Bearer $PAYLINK_ADMIN_TOKEN)`
+      : '  Admin API      off: set PAYLINK_ADMIN_TOKEN (24+ random characters) to serve /admin/api/',
     `  Dashboard      ${config.baseUrl}/dashboard/`,
     `    merchant     ${users.merchant.email}   password ${users.merchant.password}`,
     `    operator     ${users.operator.email}   password ${users.operator.password}`,
