@@ -8,6 +8,6 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
-    globalSetup: ['test/setup/compileContracts.ts'],
+    globalSetup: ['test/setup/announceSkippedParts.ts', 'test/setup/compileContracts.ts'],
   },
 });
