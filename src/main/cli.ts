@@ -30,7 +30,7 @@ import { registerRefundCommands } from './commands/refunds.ts';
 import { registerSettlementCommands } from './commands/settlements.ts';
 import { registerUserCommands } from './commands/users.ts';
 import { registerWebhookCommands } from './commands/webhooks.ts';
-import { createLogger } from './logger.ts';
+import { createLogger, logDestination } from './logger.ts';
 import { readSandboxContracts } from './sandboxChain.ts';
 import { type Role, serve, stateDirOf } from './server.ts';
 import { createStores, hostResolver, openConfiguredDatabase } from './wiring.ts';
@@ -129,7 +129,7 @@ export function buildCli(config: () => Config): Command {
     )
     .action(async (options: { role: Role }) => {
       const cfg = config();
-      await serve(cfg, createLogger(cfg.logLevel), options.role);
+      await serve(cfg, createLogger(cfg.logLevel, logDestination(process.stdout)), options.role);
     });
 
   program

@@ -1,5 +1,7 @@
+import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { capturingLogger } from '../../test/helpers/logCapture.ts';
+import { createLogger, logDestination } from './logger.ts';
 
 describe('logger', () => {
   it('redacts secrets wherever a log line puts them', () => {
@@ -21,5 +23,28 @@ describe('logger', () => {
       note: 'kept',
       nested: { webhookSecret: '[redacted]' },
     });
+  });
+
+  it('writes readable lines to a terminal, still without secrets, and JSON elsewhere', async () => {
+    let written = '';
+    const terminal = Object.assign(
+      new Writable({
+        write(chunk, _encoding, done) {
+          written += chunk.toString();
+          done();
+        },
+      }),
+      { isTTY: true },
+    );
+    const destination = logDestination(terminal);
+    expect(destination).toBeDefined();
+    const logger = createLogger('info', destination);
+    logger.info({ apiKey: 'sk_live_SECRET9', paymentId: 'p-1' }, 'payment created');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(written).toContain('payment created');
+    expect(written).toContain('p-1');
+    expect(written).not.toContain('SECRET9');
+    expect(() => JSON.parse(written.trim())).toThrow(); // a line for people, not JSON
+    expect(logDestination(new Writable())).toBeUndefined(); // not a terminal: pino's JSON lines
   });
 });

@@ -1,4 +1,5 @@
 import pino, { type Logger } from 'pino';
+import pretty from 'pino-pretty';
 
 /** Fields that carry a secret (API keys, webhook secrets, the relayer key, the admin token) under any name used. */
 const SECRET_FIELDS = new Set([
@@ -35,6 +36,23 @@ export function createLogger(level: string, destination?: pino.DestinationStream
     },
     destination,
   );
+}
+
+/**
+ * Where the service's log goes: readable lines on a terminal (a person running `npm start`), one JSON object per
+ * line otherwise (a file, a pipe, a log collector). Secrets are redacted before either.
+ */
+export function logDestination(
+  output: NodeJS.WritableStream & { isTTY?: boolean },
+): pino.DestinationStream | undefined {
+  if (!output.isTTY) return undefined; // pino's own: JSON to stdout
+  return pretty({
+    destination: output,
+    colorize: true,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname',
+    singleLine: true,
+  });
 }
 
 function censorNestedSecretFields(line: Record<string, unknown>): Record<string, unknown> {
