@@ -47,7 +47,7 @@ describe.each(dialects)('chain watcher on anvil, %s', (dialect) => {
       payment_id: payment.id,
       status: 'paid',
       txid: tx,
-      payout_amount: '24.8625', // 25.50 − 2.5% (0.6375)
+      payout_amount: '24.8625 USDC', // 25.50 − 2.5% (0.6375)
       coin_type: 'polygon_usdc',
     });
   });

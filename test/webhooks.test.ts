@@ -52,7 +52,7 @@ describe.each(dialects)('webhook delivery on %s', (dialect) => {
       amount: '10.00',
       currency: 'USDC',
       usdc_amount: '10.00',
-      payout_amount: expect.stringMatching(/^\d+\.\d+$/),
+      payout_amount: expect.stringMatching(/^\d+\.\d+ USDC$/),
       coin_type: 'polygon_usdc',
       txid: expect.stringMatching(/^0x[0-9a-f]{64}$/),
       paid_at: expect.any(String),

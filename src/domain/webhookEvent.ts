@@ -26,7 +26,7 @@ export interface WebhookEventBody {
   readonly amount_received: string;
   /** What arrived beyond the price (USDC, decimal; "0.00" when none): the merchant may refund it. */
   readonly amount_overpaid: string;
-  /** Plain decimal USDC (no unit), as the original integrations expect. */
+  /** "<decimal> USDC", the same format as the status response's (the spec's). */
   readonly payout_amount: string;
   readonly coin_type: 'polygon_usdc';
   /** The token that paid (the transfer `txid` names): USDC, or USDC.e where accepted; USDC before any. */
@@ -116,7 +116,7 @@ export function webhookEventBody(
     usdc_amount: formatUsdc(payment.quote.usdcBaseUnits),
     amount_received: formatUsdc(state.amountReceivedBaseUnits),
     amount_overpaid: formatUsdc(overpaidBaseUnits(payment, state)),
-    payout_amount: formatUsdc(payoutBaseUnits(payment, state)),
+    payout_amount: `${formatUsdc(payoutBaseUnits(payment, state))} USDC`,
     coin_type: 'polygon_usdc',
     token_address: paymentToken(payment)?.address ?? null,
     token_symbol: paymentToken(payment)?.symbol ?? null,
