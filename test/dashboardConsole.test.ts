@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiHarness, startApiHarness } from './helpers/apiHarness.ts';
+import { type ApiHarness, startApiHarness, TEST_CHAIN } from './helpers/apiHarness.ts';
 import { type DashboardSession, dashboardClient } from './helpers/dashboardClient.ts';
 import { dialects } from './helpers/database.ts';
 import { payInFull } from './helpers/webhookHarness.ts';
@@ -29,7 +29,10 @@ describe.each(dialects)('dashboard console on %s', (dialect) => {
 
   beforeAll(async () => {
     // The receivers of this suite are on this machine: private addresses allowed, as in the sandbox.
-    h = await startApiHarness(dialect, { env: { PAYLINK_WEBHOOK_ALLOW_PRIVATE: 'true' } });
+    h = await startApiHarness(dialect, {
+      env: { PAYLINK_WEBHOOK_ALLOW_PRIVATE: 'true' },
+      overrides: { explorers: new Map([[TEST_CHAIN.chainId, 'https://explorer.example/']]) },
+    });
     client = dashboardClient(h);
     ops = await client.signedIn('ops@paylink.example', 'operator');
     shop = await h.merchant({ name: 'Corner Shop' });
@@ -270,9 +273,12 @@ describe.each(dialects)('dashboard console on %s', (dialect) => {
     expect(page.body).toMatch(/id="refund-amount" name="amount"[^>]*value="40\.00"/);
     expect(page.body).toContain('Payment <code>');
     expect(page.body).toMatch(/Transfer of 40\.00 USDC seen, final/);
+    // Each transaction links to the chain's explorer (one slash, however the base URL ends).
+    const [paidBy] = await h.stores.ledger.listTransfers(id);
+    expect(page.body).toContain(`href="https://explorer.example/tx/${paidBy!.txHash}"`);
 
     const tooMuch = await user.post(`/dashboard/payments/${id}/refunds`, { amount: '40.01' });
-    expect(tooMuch.statusCode).toBe(400);
+    expect(tooMuch.statusCode).toBe(409); // the API's status for REFUND_EXCEEDS_PAYMENT
     expect(tooMuch.body).toMatch(/role="alert">[^<]*40/);
     expect(tooMuch.body).toContain('value="40.01"');
     const refundsOf = async () =>

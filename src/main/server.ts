@@ -93,6 +93,13 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
       const api = await buildApp({
         ...stores,
         paymentChanges,
+        // The dashboard links transactions to each chain's explorer (the sandbox has none).
+        explorers: new Map([
+          ...(testChain && config.testChain
+            ? ([[testChain.target.chainId, NETWORKS[config.testChain.network].explorerUrl]] as const)
+            : []),
+          [chain.target.chainId, NETWORKS[config.network].explorerUrl],
+        ]),
         tokenControls: {
           live: tokenControlsOf(chain, clock, logger),
           test: testChain && tokenControlsOf(testChain, clock, logger),

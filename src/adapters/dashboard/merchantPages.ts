@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SignedIn } from '../../app/dashboard/signIn.ts';
 import { exportPaymentsCsv, exportRange } from '../../app/exportPayments.ts';
-import { getPaymentStatus, PaymentNotFoundError } from '../../app/getPaymentStatus.ts';
+import { getPaymentStatus, isPaymentId, PaymentNotFoundError } from '../../app/getPaymentStatus.ts';
 import { listPayments } from '../../app/listPayments.ts';
 import { rotateApiKey } from '../../app/merchants/merchantAdmin.ts';
 import { cancelRefund } from '../../app/refunds/cancelRefund.ts';
@@ -36,11 +36,10 @@ import {
 } from './renderMerchantPages.ts';
 
 const PAGE_SIZE = 50;
-
-type ExportRange = ReturnType<typeof exportRange>;
 /** Old keys keep working this long after "Roll key": time to deploy the new one. */
 const KEY_GRACE_MS = 24 * 3_600_000;
 
+type ExportRange = ReturnType<typeof exportRange>;
 type ListQuery = Partial<
   Record<'status' | 'from' | 'to' | 'order_id' | 'q' | 'mode' | 'cursor' | 'merchant', string>
 >;
@@ -48,7 +47,8 @@ type ListQuery = Partial<
 /**
  * A merchant's pages: its payments (list, search, filters, each payment with its timeline and refunds), the CSV
  * export, and the developer page (keys, webhook secret, test webhook, last deliveries). An operator reads the
- * payments of any merchant (`?merchant=`) but acts on none of them: refunds and keys are the merchant's.
+ * payments of one merchant (`?merchant=`) or of every one, but acts on none of them: refunds and keys are the
+ * merchant's.
  */
 export function merchantPages(app: FastifyInstance, deps: DashboardDeps, kit: PageKit): void {
   const { requireUser, requireRole, refusedForgery, refuse, guard } = kit;
@@ -130,21 +130,22 @@ export function merchantPages(app: FastifyInstance, deps: DashboardDeps, kit: Pa
       }
       throw new PaymentNotFoundError();
     }
-    const payment = /^[0-9a-f-]{36}$/i.test(id) ? await deps.payments.findById(id.toLowerCase()) : undefined;
+    const payment = isPaymentId(id) ? await deps.payments.findById(id.toLowerCase()) : undefined;
     if (!payment) throw new PaymentNotFoundError();
     return getPaymentStatus(deps, payment.merchantId, payment.id, payment.mode);
   };
 
   const refundViews = async (merchantId: string, mode: KeyMode, paymentId: string): Promise<RefundView[]> => {
-    if (!deps.refunds) return [];
-    const { records } = await listRefunds({ refunds: deps.refunds.store }, merchantId, mode, {
+    const { refunds } = deps;
+    if (!refunds) return [];
+    const { records } = await listRefunds({ refunds: refunds.store }, merchantId, mode, {
       paymentId,
       limit: 100,
     });
     const now = deps.clock.now();
     return Promise.all(
       records.map(async (record) => {
-        const view = refundResponse(record, now, deps.refunds!.checkoutUrl);
+        const view = refundResponse(record, now, refunds.checkoutUrl);
         const fundingUri = 'funding_uri' in view ? view.funding_uri : undefined;
         const { refund, deposit } = record;
         const funded = deposit?.amountReceivedBaseUnits ?? 0n;
@@ -167,7 +168,7 @@ export function merchantPages(app: FastifyInstance, deps: DashboardDeps, kit: Pa
     signedIn: SignedIn,
     reply: FastifyReply,
     id: string,
-    refundForm?: { problem: string; amount: string },
+    refundForm?: { problem: string; amount: string; status: number },
   ) => {
     const { payment, state } = await loadPayment(signedIn, id);
     const [transfers, webhooks, refunds] = await Promise.all([
@@ -175,7 +176,7 @@ export function merchantPages(app: FastifyInstance, deps: DashboardDeps, kit: Pa
       listMerchantWebhookEvents(deps, payment.merchantId, { paymentId: payment.id, limit: 50 }, payment.mode),
       refundViews(payment.merchantId, payment.mode, payment.id),
     ]);
-    return reply.status(refundForm ? 400 : 200).send(
+    return reply.status(refundForm?.status ?? 200).send(
       renderPayment({
         signedIn,
         ctx: kit.context(reply.request),
@@ -227,7 +228,11 @@ export function merchantPages(app: FastifyInstance, deps: DashboardDeps, kit: Pa
     } catch (error) {
       if (error instanceof PaymentNotFoundError) return refuse(reply, signedIn, 404);
       if (!(error instanceof PaylinkError)) throw error;
-      return showPayment(signedIn, reply, id, { problem: error.message, amount: String(body.amount ?? '') });
+      return showPayment(signedIn, reply, id, {
+        problem: error.message,
+        amount: String(body.amount ?? ''),
+        status: error.status,
+      });
     }
   });
 
