@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { scryptPasswords } from '../src/adapters/crypto/scryptPasswords.ts';
+import { SESSION_COOKIE } from '../src/adapters/dashboard/pageKit.ts';
 import { createUser } from '../src/app/dashboard/users.ts';
 import { type ApiHarness, startApiHarness } from './helpers/apiHarness.ts';
 import { collectPageErrors, launchChromium, SCREENSHOTS, UI_TIMEOUT_MS } from './helpers/browser.ts';
@@ -96,6 +97,25 @@ describe.each(dialects)('dashboard in Chromium on %s', (dialect) => {
     collectPageErrors(page, pageErrors);
     await page.goto(`${base}${path}`);
     return page;
+  };
+
+  /**
+   * A browser context already signed in as the merchant user: the session cookie of a sign-in made over HTTP (the
+   * sign-in form itself is driven by the first test), so later tests spend their time on the page they check.
+   */
+  const signedInContext = async (options: Parameters<Browser['newContext']>[0] = {}) => {
+    h.clock.advance(5 * 60_000); // the per-account sign-in bucket refills one try per 5 minutes
+    const signIn = await h.app.inject({
+      method: 'POST',
+      url: '/dashboard/login',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base },
+      payload: new URLSearchParams({ email: 'ana@corner.example', password: PASSWORD }).toString(),
+    });
+    const cookie = signIn.cookies.find((c) => c.name === SESSION_COOKIE);
+    if (!cookie) throw new Error(`sign-in answered ${signIn.statusCode}`);
+    const context = await browser.newContext(options);
+    await context.addCookies([{ name: cookie.name, value: cookie.value, url: `${base}/dashboard` }]);
+    return context;
   };
 
   it('sets the password from the one-time link, signs in by keyboard, shows the payments and one payment', async () => {
@@ -262,16 +282,11 @@ describe.each(dialects)('dashboard in Chromium on %s', (dialect) => {
       ['de-DE', 'Zahlungen · Corner Shop', 'ausstehend', 'Diese Zahlung erstatten'],
       ['es-ES', 'Pagos · Corner Shop', 'pendiente', 'Reembolsar este pago'],
     ] as const) {
-      const context = await browser.newContext({ locale, timezoneId: 'Europe/Paris' });
+      const context = await signedInContext({ locale, timezoneId: 'Europe/Paris' });
       const page = await context.newPage();
       collectPageErrors(page, pageErrors);
-      await page.goto(`${base}/dashboard/login`);
+      await page.goto(`${base}/dashboard/payments`);
       expect(await page.locator('html').getAttribute('lang')).toBe(locale.slice(0, 2));
-      await page.locator('#email').fill('ana@corner.example');
-      await page.locator('#password').fill(PASSWORD);
-      h.clock.advance(5 * 60_000); // the per-account sign-in bucket refills one try per 5 minutes
-      await page.locator('button[type="submit"]').click();
-      await page.waitForURL(`${base}/dashboard/payments`, { timeout: UI_TIMEOUT_MS });
       expect(await page.locator('h1').textContent()).toBe(heading);
       const row = page.locator('tbody tr', { hasText: 'order-1042' });
       expect(await row.locator('td').nth(2).textContent()).toBe(status);
@@ -284,14 +299,14 @@ describe.each(dialects)('dashboard in Chromium on %s', (dialect) => {
           timeZone: 'Europe/Paris',
         }).format(new Date('2026-11-21T12:00:00Z')),
       );
-      expect(await accessibilityViolations(page)).toEqual([]);
+      // The same templates as in English (checked on every page there); once more in a language, for its words.
+      if (locale === 'fr-FR') expect(await accessibilityViolations(page)).toEqual([]);
       await page.screenshot({
         path: `${SCREENSHOTS}/dashboard-${dialect}-payments-${locale}.png`,
         fullPage: true,
       });
       await page.goto(`${base}/dashboard/payments/${paidId}`);
       expect(await page.locator('form.card h3').textContent()).toBe(refund);
-      expect(await accessibilityViolations(page)).toEqual([]);
       await context.close();
     }
   });
@@ -316,7 +331,7 @@ describe.each(dialects)('dashboard in Chromium on %s', (dialect) => {
       ['declines', 'You declined in your wallet: nothing was sent.'],
       ['other-chain', `switch it to chain ${refund.chain_id}`],
     ] as const) {
-      const context = await browser.newContext({ locale: 'en-GB' });
+      const context = await signedInContext({ locale: 'en-GB' });
       // A wallet as the page sees one (EIP-1193 on window.ethereum), recording what it is asked.
       await context.addInitScript(
         ({ behaviour, chainId, tx }) => {
@@ -342,12 +357,6 @@ describe.each(dialects)('dashboard in Chromium on %s', (dialect) => {
       );
       const page = await context.newPage();
       collectPageErrors(page, pageErrors);
-      await page.goto(`${base}/dashboard/login`);
-      await page.locator('#email').fill('ana@corner.example');
-      await page.locator('#password').fill(PASSWORD);
-      h.clock.advance(5 * 60_000);
-      await page.locator('button[type="submit"]').click();
-      await page.waitForURL(`${base}/dashboard/payments`, { timeout: UI_TIMEOUT_MS });
       await page.goto(`${base}/dashboard/payments/${paidId}`);
       await page.getByRole('button', { name: 'Fund from my browser wallet' }).click();
       const status = page.locator('[data-fund-status]:not([hidden])');
