@@ -17,8 +17,8 @@ export interface FailingEndpoint {
 
 /**
  * Merchants whose endpoint is failing, the worst first (most events given up on, then most being retried),
- * from the newest events of each kind (at most MAX_EVENT_LIMIT of each: enough to name every failing endpoint
- * of a deployment, and bounded whatever the backlog).
+ * from the newest events of each kind (at most MAX_EVENT_LIMIT of each, so the page costs the same whatever the
+ * backlog; a merchant whose failures are all older than those is not named until they are resent or newer).
  */
 export async function failingEndpoints(deps: {
   readonly webhooks: WebhookStore;
