@@ -1,5 +1,5 @@
 import type { KeyMode } from '../domain/credentials.ts';
-import { csvHeader, csvRecord, number, text } from '../domain/csv.ts';
+import { type CsvCell, csvHeader, csvRecord, number, text } from '../domain/csv.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { formatMoney, formatUsdc } from '../domain/money.ts';
 import { overpaidBaseUnits } from '../domain/refund.ts';
@@ -57,43 +57,65 @@ export function exportRange(
  * Amounts are exact decimals; the status is the stored one, which the worker keeps current (at most one pass
  * behind the clock).
  */
-export async function* exportPaymentsCsv(
+export function exportPaymentsCsv(
   deps: { readonly payments: Pick<PaymentStore, 'listForMerchant'> },
   merchantId: string,
   mode: KeyMode,
   range: { readonly from?: Date | undefined; readonly to?: Date | undefined },
 ): AsyncGenerator<string> {
-  yield csvHeader(EXPORT_COLUMNS);
-  let after: { createdAt: Date; id: string } | undefined;
+  return keysetCsv(
+    EXPORT_COLUMNS,
+    (after) =>
+      deps.payments.listForMerchant({
+        merchantId,
+        mode,
+        createdFrom: range.from,
+        createdBefore: range.to,
+        after,
+        limit: EXPORT_PAGE_ROWS,
+      }),
+    (p) => [
+      text(p.id),
+      text(p.createdAt.toISOString()),
+      text(p.status),
+      number(formatMoney(p.quote.amount)),
+      text(p.quote.amount.currency.code),
+      number(formatUsdc(p.quote.usdcBaseUnits)),
+      number(formatUsdc(p.amountReceivedBaseUnits)),
+      number(formatUsdc(overpaidBaseUnits(p))),
+      text(p.paidAt?.toISOString()),
+      text(p.txid),
+      text(p.payout.txHash),
+      text(p.orderId),
+      text(p.mode === 'live' ? 'true' : 'false'),
+    ],
+    (p) => p,
+  );
+}
+
+/** A row's place in a newest-first keyset listing: the next page starts after it. */
+type KeysetPosition = { readonly createdAt: Date; readonly id: string };
+
+/**
+ * CSV of a newest-first keyset listing, read EXPORT_PAGE_ROWS at a time (the payments' and the refunds'
+ * exports): one page in memory whatever the range, and a consumer that reads slowly holds the next query back.
+ */
+export async function* keysetCsv<T>(
+  columns: readonly string[],
+  readPage: (after: KeysetPosition | undefined) => Promise<readonly T[]>,
+  record: (row: T) => CsvCell[],
+  positionOf: (row: T) => KeysetPosition,
+): AsyncGenerator<string> {
+  yield csvHeader(columns);
+  let after: KeysetPosition | undefined;
   for (;;) {
-    const page = await deps.payments.listForMerchant({
-      merchantId,
-      mode,
-      createdFrom: range.from,
-      createdBefore: range.to,
-      after,
-      limit: EXPORT_PAGE_ROWS,
-    });
+    const page = await readPage(after);
     let chunk = '';
-    for (const p of page)
-      chunk += csvRecord([
-        text(p.id),
-        text(p.createdAt.toISOString()),
-        text(p.status),
-        number(formatMoney(p.quote.amount)),
-        text(p.quote.amount.currency.code),
-        number(formatUsdc(p.quote.usdcBaseUnits)),
-        number(formatUsdc(p.amountReceivedBaseUnits)),
-        number(formatUsdc(overpaidBaseUnits(p))),
-        text(p.paidAt?.toISOString()),
-        text(p.txid),
-        text(p.payout.txHash),
-        text(p.orderId),
-        text(p.mode === 'live' ? 'true' : 'false'),
-      ]);
+    for (const row of page) chunk += csvRecord(record(row));
     if (chunk) yield chunk;
     const last = page.at(-1);
-    if (page.length < EXPORT_PAGE_ROWS || !last) return;
-    after = { createdAt: last.createdAt, id: last.id };
+    if (page.length < EXPORT_PAGE_ROWS || last === undefined) return;
+    const { createdAt, id } = positionOf(last);
+    after = { createdAt, id };
   }
 }

@@ -3,7 +3,7 @@ import type { SignedIn } from '../../app/dashboard/signIn.ts';
 import { exportPaymentsCsv, exportRange } from '../../app/exportPayments.ts';
 import { getPaymentStatus, isPaymentId, PaymentNotFoundError } from '../../app/getPaymentStatus.ts';
 import { listPayments } from '../../app/listPayments.ts';
-import { rotateApiKey } from '../../app/merchants/merchantAdmin.ts';
+import { listWorkingKeys, rotateApiKey } from '../../app/merchants/merchantAdmin.ts';
 import { cancelRefund } from '../../app/refunds/cancelRefund.ts';
 import { createRefund } from '../../app/refunds/createRefund.ts';
 import { exportRefundsCsv } from '../../app/refunds/exportRefunds.ts';
@@ -307,7 +307,7 @@ export function merchantPages(app: FastifyInstance, deps: DashboardDeps, kit: Pa
     const merchantId = merchantOf(signedIn.user);
     const [merchant, keys, deliveries] = await Promise.all([
       deps.merchants.find(merchantId),
-      deps.merchants.listKeys(merchantId),
+      listWorkingKeys(deps, merchantId),
       listMerchantWebhookEvents(deps, merchantId, { limit: 20 }),
     ]);
     if (!merchant) return refuse(reply, signedIn, 404);
@@ -316,7 +316,7 @@ export function merchantPages(app: FastifyInstance, deps: DashboardDeps, kit: Pa
         signedIn,
         ctx: kit.context(reply.request),
         merchant,
-        keys: keys.filter((k) => k.expiresAt === null || k.expiresAt > deps.clock.now()),
+        keys,
         deliveries,
         canTest: deps.webhookSender !== undefined,
         test,

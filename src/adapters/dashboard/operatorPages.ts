@@ -5,6 +5,7 @@ import {
   disableMerchant,
   enableMerchant,
   getMerchant,
+  listWorkingKeys,
   type MerchantFields,
   rotateApiKey,
   updateMerchant,
@@ -111,14 +112,13 @@ export function operatorPages(app: FastifyInstance, deps: DashboardDeps, kit: Pa
     edit?: { form: MerchantForm; problem: string; status: number },
   ) => {
     const merchant = await getMerchant(deps, id);
-    const keys = await deps.merchants.listKeys(merchant.id);
-    const now = deps.clock.now();
+    const keys = await listWorkingKeys(deps, merchant.id);
     return reply.status(edit?.status ?? 200).send(
       renderMerchant({
         signedIn,
         ctx: kit.context(reply.request),
         merchant,
-        keys: keys.filter((k) => k.expiresAt === null || k.expiresAt > now),
+        keys,
         form: edit?.form,
         problem: edit?.problem,
       }),

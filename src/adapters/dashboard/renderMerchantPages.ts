@@ -1,7 +1,7 @@
 import type { SignedIn } from '../../app/dashboard/signIn.ts';
 import type { ListedPayment } from '../../app/listPayments.ts';
 import type { ApiKeyRecord, TransferRecord } from '../../app/ports.ts';
-import type { WebhookEventWithAttempts } from '../../app/webhooks/listWebhookEvents.ts';
+import { attemptAnswer, type WebhookEventWithAttempts } from '../../app/webhooks/listWebhookEvents.ts';
 import type { TestWebhookResult } from '../../app/webhooks/sendTestWebhook.ts';
 import { bpsToPercent } from '../../domain/commission.ts';
 import type { KeyMode } from '../../domain/credentials.ts';
@@ -249,7 +249,7 @@ function webhookItem(ctx: PageContext, signedIn: SignedIn, { event, attempts }: 
       ? html`<p class="muted">${p.noAttempt}</p>`
       : html`<ol class="attempts">${attempts.map(
           (a) =>
-            html`<li>${a.statusCode === null ? (a.error ?? p.noAnswer) : `HTTP ${a.statusCode}`}${a.durationMs === null ? '' : ` · ${a.durationMs} ms`} · ${a.outcome ?? p.inFlight}${a.responseBody ? html` · <code>${a.responseBody.slice(0, 200)}</code>` : null}</li>`,
+            html`<li>${attemptAnswer(a) ?? p.noAnswer}${a.durationMs === null ? '' : ` · ${a.durationMs} ms`} · ${a.outcome ?? p.inFlight}${a.responseBody ? html` · <code>${a.responseBody.slice(0, 200)}</code>` : null}</li>`,
         )}</ol>`
   }
   ${
@@ -380,7 +380,7 @@ export function renderDevelopers(input: {
   <td>${event.type}</td>
   <td><a href="/dashboard/payments/${event.paymentId}"><code>${event.paymentId}</code></a></td>
   <td>${event.deliveryStatus}</td>
-  <td>${last ? (last.statusCode === null ? (last.error ?? ctx.t.payment.noAnswer) : `HTTP ${last.statusCode}`) : '—'}</td>
+  <td>${last ? (attemptAnswer(last) ?? ctx.t.payment.noAnswer) : '—'}</td>
   <td><form method="post" action="/dashboard/webhooks/${event.id}/resend">${csrfField(signedIn)}<input type="hidden" name="back" value="developers"><button type="submit" class="link">${ctx.t.payment.sendAgain}</button></form></td>
 </tr>`;
   });

@@ -213,6 +213,15 @@ async function setMerchantStatus(
   return merchant;
 }
 
+/** The merchant's keys that still authenticate: current ones, and rotated ones still within their grace. */
+export async function listWorkingKeys(
+  deps: Pick<MerchantAdminDeps, 'merchants' | 'clock'>,
+  merchantId: string,
+): Promise<ApiKeyRecord[]> {
+  const now = deps.clock.now();
+  return (await deps.merchants.listKeys(merchantId)).filter((k) => k.expiresAt === null || k.expiresAt > now);
+}
+
 export function listMerchants(deps: Pick<MerchantAdminDeps, 'merchants'>, limit = 1000): Promise<Merchant[]> {
   return deps.merchants.list(limit);
 }

@@ -1,8 +1,8 @@
 import type { KeyMode } from '../../domain/credentials.ts';
-import { csvHeader, csvRecord, number, text } from '../../domain/csv.ts';
+import { number, text } from '../../domain/csv.ts';
 import { formatUsdc } from '../../domain/money.ts';
 import { deriveRefundStatus, refundFundingOf } from '../../domain/refund.ts';
-import { EXPORT_PAGE_ROWS } from '../exportPayments.ts';
+import { EXPORT_PAGE_ROWS, keysetCsv } from '../exportPayments.ts';
 import type { Clock } from '../ports.ts';
 import type { RefundStore } from './ports.ts';
 
@@ -28,28 +28,30 @@ export const REFUND_EXPORT_COLUMNS = [
  * export (exportPayments.ts): exact decimals, RFC 4180, formula-safe text. The status is derived now, as the
  * refund endpoint shows it.
  */
-export async function* exportRefundsCsv(
+export function exportRefundsCsv(
   deps: { readonly refunds: Pick<RefundStore, 'listForMerchant'>; readonly clock: Clock },
   merchantId: string,
   mode: KeyMode,
   range: { readonly from?: Date | undefined; readonly to?: Date | undefined },
 ): AsyncGenerator<string> {
-  yield csvHeader(REFUND_EXPORT_COLUMNS);
-  let after: { createdAt: Date; id: string } | undefined;
-  for (;;) {
-    const page = await deps.refunds.listForMerchant({
-      merchantId,
-      mode,
-      createdFrom: range.from,
-      createdBefore: range.to,
-      after,
-      limit: EXPORT_PAGE_ROWS,
-    });
-    const now = deps.clock.now();
-    let chunk = '';
-    for (const { refund, deposit } of page) {
+  // Each page's statuses are derived at the moment it is read.
+  let now = deps.clock.now();
+  return keysetCsv(
+    REFUND_EXPORT_COLUMNS,
+    (after) => {
+      now = deps.clock.now();
+      return deps.refunds.listForMerchant({
+        merchantId,
+        mode,
+        createdFrom: range.from,
+        createdBefore: range.to,
+        after,
+        limit: EXPORT_PAGE_ROWS,
+      });
+    },
+    ({ refund, deposit }) => {
       const funding = refundFundingOf(deposit);
-      chunk += csvRecord([
+      return [
         text(refund.id),
         text(refund.createdAt.toISOString()),
         text(refund.paymentId),
@@ -64,11 +66,8 @@ export async function* exportRefundsCsv(
         text(funding.txid),
         text(refund.reason),
         text(refund.mode === 'live' ? 'true' : 'false'),
-      ]);
-    }
-    if (chunk) yield chunk;
-    const last = page.at(-1);
-    if (page.length < EXPORT_PAGE_ROWS || !last) return;
-    after = { createdAt: last.refund.createdAt, id: last.refund.id };
-  }
+      ];
+    },
+    ({ refund }) => refund,
+  );
 }

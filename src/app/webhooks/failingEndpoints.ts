@@ -1,5 +1,5 @@
 import type { MerchantStore, WebhookStore } from '../ports.ts';
-import { listWebhookEvents, MAX_EVENT_LIMIT } from './listWebhookEvents.ts';
+import { attemptAnswer, listWebhookEvents, MAX_EVENT_LIMIT } from './listWebhookEvents.ts';
 
 /** A merchant whose webhook endpoint does not take its events: what it owes, and what the endpoint last said. */
 export interface FailingEndpoint {
@@ -40,7 +40,7 @@ export async function failingEndpoints(deps: {
       const attempt = attempts.at(-1);
       if (attempt && (entry.last === null || attempt.startedAt > entry.last)) {
         entry.last = attempt.startedAt;
-        entry.answer = attempt.statusCode !== null ? `HTTP ${attempt.statusCode}` : attempt.error;
+        entry.answer = attemptAnswer(attempt);
       }
       byMerchant.set(event.merchantId, entry);
     }

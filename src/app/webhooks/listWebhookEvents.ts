@@ -103,6 +103,11 @@ export async function getWebhookEvent(
   return found!;
 }
 
+/** What an attempt got: `HTTP 500`, or the error when no response came (null while it is in flight). */
+export function attemptAnswer(attempt: WebhookAttemptRecord): string | null {
+  return attempt.statusCode !== null ? `HTTP ${attempt.statusCode}` : attempt.error;
+}
+
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 
 /** The JSON view shared by the CLI, the admin API and the merchant API. */
