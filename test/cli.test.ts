@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from './helpers/cli.ts';
+import { runCli, spawnCli } from './helpers/cli.ts';
 import { createEmptyDatabase, dialects } from './helpers/database.ts';
 
 describe.each(dialects)('paylink CLI on %s', (dialect) => {
@@ -13,11 +13,12 @@ describe.each(dialects)('paylink CLI on %s', (dialect) => {
   });
   afterAll(() => drop());
 
+  // The bin itself, as a process: the other commands run in the test's process (helpers/cli.ts says why).
   it('migrates, then says the database is up to date', async () => {
-    const first = await runCli(['migrate'], env);
+    const first = await spawnCli(['migrate'], env);
     expect(first).toMatchObject({ code: 0 });
     expect(first.stdout).toContain('0001_initial');
-    const second = await runCli(['migrate'], env);
+    const second = await spawnCli(['migrate'], env);
     expect(second.stdout).toContain('up to date');
   });
 
@@ -114,7 +115,7 @@ describe.each(dialects)('paylink CLI on %s', (dialect) => {
 
 describe('paylink CLI configuration', () => {
   it('stops with a message naming the variable when the environment is invalid', async () => {
-    const result = await runCli(['migrate'], {
+    const result = await spawnCli(['migrate'], {
       PAYLINK_DATABASE_URL: 'mysql://nope',
       PAYLINK_PAYMENT_TTL: 'soon',
     });

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresSingletonLocks } from '../src/adapters/db/singletonLocks.ts';
 import { acquireSqliteProcessLock, DatabaseInUseError } from '../src/adapters/db/sqliteProcessLock.ts';
-import { runCli } from './helpers/cli.ts';
+import { spawnCli } from './helpers/cli.ts';
 import { createEmptyDatabase, dialects } from './helpers/database.ts';
 
 describe.runIf(dialects.includes('postgres'))('worker singletons on PostgreSQL advisory locks', () => {
@@ -68,7 +68,7 @@ describe('one serving process on SQLite', () => {
     const release = acquireSqliteProcessLock(path);
     try {
       expect(() => acquireSqliteProcessLock(path)).not.toThrow(); // the same process may re-enter
-      const second = await runCli(['serve', '--role', 'api'], {
+      const second = await spawnCli(['serve', '--role', 'api'], {
         PAYLINK_DATABASE_URL: `sqlite:${path}`,
         PAYLINK_NETWORK: 'polygon',
       });
@@ -87,7 +87,7 @@ describe('one serving process on SQLite', () => {
     const release = acquireSqliteProcessLock(path);
     try {
       expect(readFileSync(lockFile, 'utf8')).toBe(String(process.pid));
-      const second = await runCli(['serve', '--role', 'api'], {
+      const second = await spawnCli(['serve', '--role', 'api'], {
         PAYLINK_DATABASE_URL: `sqlite:${path}`,
         PAYLINK_NETWORK: 'polygon',
       });

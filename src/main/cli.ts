@@ -31,15 +31,12 @@ import { registerSettlementCommands } from './commands/settlements.ts';
 import { registerUserCommands } from './commands/users.ts';
 import { registerWebhookCommands } from './commands/webhooks.ts';
 import { createLogger, logDestination } from './logger.ts';
-import { readSandboxContracts } from './sandboxChain.ts';
-import { type Role, serve, stateDirOf } from './server.ts';
+import { readSandboxContracts, stateDirOf } from './sandboxChain.ts';
+import type { Role } from './server.ts';
+import { complain, out, type Terminal, terminal, withTerminal } from './terminal.ts';
 import { createStores, hostResolver, openConfiguredDatabase } from './wiring.ts';
 
 /** `paylink …`: the operator's command line. Each command only wires adapters and calls app/. */
-
-function out(text: string): void {
-  process.stdout.write(`${text}\n`);
-}
 
 /** Opens the database (migrated), runs one admin operation, closes it. */
 async function withAdmin<T>(config: Config, run: (deps: MerchantAdminDeps) => Promise<T>): Promise<T> {
@@ -73,7 +70,7 @@ function liveTokenControls(config: Config): TokenControls | undefined {
     client: createRpcClient(config.chain.rpcUrls, 2_000),
     token,
     clock: systemClock,
-    logger: { warn: (_fields, message) => process.stderr.write(`warning: ${message}\n`) },
+    logger: { warn: (_fields, message) => complain(`warning: ${message}`) },
   });
 }
 
@@ -119,7 +116,11 @@ export function buildCli(config: () => Config): Command {
   const program = new Command('paylink')
     .description('Paylink: USDC payment links on Polygon')
     .showHelpAfterError()
-    .exitOverride();
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => terminal().stdout(text),
+      writeErr: (text) => terminal().stderr(text),
+    });
 
   program
     .command('serve')
@@ -129,6 +130,8 @@ export function buildCli(config: () => Config): Command {
     )
     .action(async (options: { role: Role }) => {
       const cfg = config();
+      // Loaded here: the HTTP servers and the worker are most of the code, and no other command needs them.
+      const { serve } = await import('./server.ts');
       await serve(cfg, createLogger(cfg.logLevel, logDestination(process.stdout)), options.role);
     });
 
@@ -299,10 +302,21 @@ function inFlags(error: Error): string {
     : error.message;
 }
 
-export async function main(argv: string[]): Promise<number> {
+/**
+ * Runs one command and answers its exit code. `env` and `terminal` default to the process's own: the test suite
+ * gives its own to run commands without starting a process for each.
+ */
+export function main(
+  argv: string[],
+  { env = process.env, terminal: given }: { env?: NodeJS.ProcessEnv; terminal?: Terminal } = {},
+): Promise<number> {
+  return withTerminal(given, () => run(argv, env));
+}
+
+async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   let loaded: Config | undefined;
   const config = () => {
-    loaded ??= loadConfig();
+    loaded ??= loadConfig(env);
     return loaded;
   };
   try {
@@ -314,13 +328,16 @@ export async function main(argv: string[]): Promise<number> {
       error instanceof PaylinkError ||
       error instanceof DatabaseInUseError
     ) {
-      process.stderr.write(`error: ${inFlags(error)}\n`);
+      complain(`error: ${inFlags(error)}`);
       return 2;
     }
     if (error instanceof Error && 'exitCode' in error && typeof error.exitCode === 'number') {
       return error.exitCode; // commander has already printed its usage message
     }
-    pino({ level: 'error' }, pino.destination(2)).error({ err: error }, 'command failed');
+    pino({ level: 'error' }, { write: (line: string) => terminal().stderr(line) }).error(
+      { err: error },
+      'command failed',
+    );
     return 1;
   }
 }

@@ -1,5 +1,5 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { Logger } from 'pino';
 import {
   type Address,
@@ -21,6 +21,7 @@ import {
   TEST_TOKENS,
 } from '../adapters/chain/deployContracts.ts';
 import { revertReasonOf } from '../adapters/chain/revertReason.ts';
+import type { Config } from '../config.ts';
 
 /**
  * The sandbox's chain: a local anvil (2 s blocks; the `finalized` tag trails latest by 2 blocks, as on a
@@ -220,6 +221,15 @@ async function isLatestFactory(rpcUrl: string, factory: Address): Promise<boolea
 }
 
 /** The contracts of a running sandbox, as recorded when they were deployed. */
+/** Where the sandbox keeps its state: beside the SQLite database, or ./data. */
+export function stateDirOf(config: Config): string {
+  const dir = config.databaseUrl.startsWith('sqlite:')
+    ? dirname(config.databaseUrl.slice('sqlite:'.length))
+    : 'data';
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
 export function readSandboxContracts(stateDir: string): SandboxContracts | undefined {
   const file = join(stateDir, 'sandbox-chain.json');
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as SandboxContracts) : undefined;

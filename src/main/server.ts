@@ -1,5 +1,3 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -27,6 +25,7 @@ import type { TokenControls } from '../app/tokenControls.ts';
 import { type ChainConfig, type Config, NETWORKS, type Network } from '../config.ts';
 import { type ResolvedChain, resolveChain, resolveTestChain } from './chainSetup.ts';
 import { ensureDemoMerchant, ensureDemoUsers, type SandboxUsers } from './sandbox.ts';
+import { stateDirOf } from './sandboxChain.ts';
 import { startSandboxWebhookInbox } from './sandboxWebhookInbox.ts';
 import { createRates, createStores, hostResolver, openConfiguredDatabase } from './wiring.ts';
 import { runWorker } from './worker.ts';
@@ -34,15 +33,6 @@ import { runWorker } from './worker.ts';
 export type Role = 'all' | 'api' | 'worker';
 
 const SHUTDOWN_GRACE_MS = 30_000;
-
-/** Where the sandbox keeps its state: beside the SQLite database, or ./data. */
-export function stateDirOf(config: Config): string {
-  const dir = config.databaseUrl.startsWith('sqlite:')
-    ? dirname(config.databaseUrl.slice('sqlite:'.length))
-    : 'data';
-  mkdirSync(dir, { recursive: true });
-  return dir;
-}
 
 /**
  * Runs the service until SIGINT/SIGTERM: migrations, the chain, then the API and checkout servers and/or the

@@ -8,13 +8,15 @@ import { isPaymentId } from '../../app/getPaymentStatus.ts';
 import { type Config, ConfigError, requireChainSetting, SANDBOX_RPC_URL } from '../../config.ts';
 import { PaylinkError, ValidationError } from '../../domain/errors.ts';
 import { formatUsdc, parseUsdc } from '../../domain/money.ts';
-import { readSandboxContracts, SANDBOX_ACCOUNTS, sandboxAccount, sandboxChain } from '../sandboxChain.ts';
-import { stateDirOf } from '../server.ts';
+import {
+  readSandboxContracts,
+  SANDBOX_ACCOUNTS,
+  sandboxAccount,
+  sandboxChain,
+  stateDirOf,
+} from '../sandboxChain.ts';
+import { out } from '../terminal.ts';
 import { createStores, openConfiguredDatabase } from '../wiring.ts';
-
-function out(text: string): void {
-  process.stdout.write(`${text}\n`);
-}
 
 /** `paylink contracts deploy` and `paylink sandbox pay`: the commands that touch the chain. */
 export function registerChainCommands(program: Command, config: () => Config): void {

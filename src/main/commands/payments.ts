@@ -5,11 +5,8 @@ import { sweepToken } from '../../app/settlement/sweepToken.ts';
 import { type Config, ConfigError } from '../../config.ts';
 import { formatDecimal } from '../../domain/decimal.ts';
 import { formatUsdc } from '../../domain/money.ts';
+import { out } from '../terminal.ts';
 import { withStores } from '../wiring.ts';
-
-function out(text: string): void {
-  process.stdout.write(`${text}\n`);
-}
 
 /** `paylink payments …`: operations on one payment. */
 export function registerPaymentCommands(program: Command, config: () => Config): void {

@@ -5,11 +5,8 @@ import { getRefundAsAdmin, listRefundsAsAdmin } from '../../app/refunds/listRefu
 import type { RefundRecord } from '../../app/refunds/ports.ts';
 import type { Config } from '../../config.ts';
 import { ValidationError } from '../../domain/errors.ts';
+import { out } from '../terminal.ts';
 import { withStores } from '../wiring.ts';
-
-function out(text: string): void {
-  process.stdout.write(`${text}\n`);
-}
 
 type RefundView = ReturnType<typeof refundResponse> & { readonly merchant_id: string };
 

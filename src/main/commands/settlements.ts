@@ -4,11 +4,8 @@ import { listPayouts, type PayoutView } from '../../app/settlement/listPayouts.t
 import { retrySettlement } from '../../app/settlement/retrySettlement.ts';
 import type { Config } from '../../config.ts';
 import { PaylinkError } from '../../domain/errors.ts';
+import { out } from '../terminal.ts';
 import { withStores } from '../wiring.ts';
-
-function out(text: string): void {
-  process.stdout.write(`${text}\n`);
-}
 
 const COLUMNS: readonly [string, number, (view: PayoutView) => string][] = [
   ['PAYMENT', 36, (v) => v.payment_id],

@@ -10,11 +10,8 @@ import {
 } from '../../app/dashboard/users.ts';
 import { systemClock } from '../../app/ports.ts';
 import type { Config } from '../../config.ts';
+import { out } from '../terminal.ts';
 import { withStores } from '../wiring.ts';
-
-function out(text: string): void {
-  process.stdout.write(`${text}\n`);
-}
 
 /** `paylink user …`: the people who sign in to the dashboard (operators only). */
 export function registerUserCommands(program: Command, config: () => Config): void {

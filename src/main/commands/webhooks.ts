@@ -13,13 +13,10 @@ import type { Config } from '../../config.ts';
 import { parseDuration } from '../../domain/duration.ts';
 import { PaylinkError } from '../../domain/errors.ts';
 import { DELIVERY_STATUSES } from '../../domain/webhookDelivery.ts';
+import { out } from '../terminal.ts';
 import { withStores } from '../wiring.ts';
 
 /** `paylink webhooks …` and `paylink merchant rotate-webhook-secret`: the webhook log and its operations. */
-
-function out(text: string): void {
-  process.stdout.write(`${text}\n`);
-}
 
 function printEvent(view: WebhookEventView, withAttempts: boolean): void {
   const next = view.next_attempt_at ? `  next ${view.next_attempt_at}` : '';
