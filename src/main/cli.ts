@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
 import pino from 'pino';
+import { AnvilMissingError } from '../adapters/chain/anvilProcess.ts';
 import { createRpcClient } from '../adapters/chain/chainReader.ts';
 import { createTokenControls } from '../adapters/chain/tokenControls.ts';
 import { migrateToLatest } from '../adapters/db/database.ts';
@@ -326,7 +327,8 @@ async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     if (
       error instanceof ConfigError ||
       error instanceof PaylinkError ||
-      error instanceof DatabaseInUseError
+      error instanceof DatabaseInUseError ||
+      error instanceof AnvilMissingError
     ) {
       complain(`error: ${inFlags(error)}`);
       return 2;

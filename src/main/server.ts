@@ -180,12 +180,21 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
   }
 
   await new Promise<void>((resolve) => {
+    let stopping = false;
+    // Kept for every signal, not once: Ctrl-C under `npm start` delivers SIGINT twice (the terminal sends it to
+    // npm and to us, and npm forwards its own), and a second signal with no handler would kill the process
+    // before it has drained its servers and stopped its chain.
     const stop = (signal: NodeJS.Signals) => {
+      if (stopping) {
+        logger.info({ signal }, 'already shutting down');
+        return;
+      }
+      stopping = true;
       logger.info({ signal }, 'shutting down');
       resolve();
     };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
   });
   stopWorker.abort();
   // Draining waits for in-flight requests and job passes; one that hangs must not keep the process forever.

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 
 /**
  * A local anvil node from the `@foundry-rs/anvil` npm package, for the sandbox and the tests: started on a
- * port, awaited until it answers, stopped (and killed with this process, so no node outlives its owner).
+ * port, awaited until it answers, stopped, and never outliving the process that started it (see `WATCHDOG`).
  */
 export interface AnvilProcess {
   readonly rpcUrl: string;
@@ -21,10 +21,37 @@ const STDERR_LIMIT_CHARS = 4_000;
 const running = new Set<ChildProcess>();
 let exitHooksInstalled = false;
 
-/** The package's launcher, which finds the binary of this platform's optional dependency. */
-export function anvilLauncher(): string {
-  return createRequire(import.meta.url).resolve('@foundry-rs/anvil/bin.mjs');
+/**
+ * The anvil binary of this platform, from the package's platform-specific optional dependency. Not the
+ * package's `bin.mjs` launcher: that is a Node process in front of the binary, which forwards SIGTERM but dies
+ * alone on SIGKILL and leaves the node running.
+ */
+export function anvilBinary(): string {
+  const require = createRequire(import.meta.url);
+  const arch = process.arch === 'x64' ? 'amd64' : process.arch;
+  try {
+    return require.resolve(`@foundry-rs/anvil-${process.platform}-${arch}/bin/anvil`);
+  } catch {
+    throw new AnvilMissingError();
+  }
 }
+
+export class AnvilMissingError extends Error {
+  override readonly name = 'AnvilMissingError';
+  constructor() {
+    super(
+      'anvil is not installed: the sandbox runs a local chain with it. Install the development dependencies ' +
+        '(`npm install`, which includes @foundry-rs/anvil), or point PAYLINK_RPC_URL at a running node.',
+    );
+  }
+}
+
+/**
+ * Runs anvil under `sh`, which holds the read end of a pipe whose write end only this process has. When this
+ * process ends, however it ends (SIGKILL included), the pipe closes, `read` returns, and anvil gets SIGTERM.
+ * Node cannot ask the kernel to do that itself (Linux's PR_SET_PDEATHSIG is not exposed).
+ */
+const WATCHDOG = '"$@" </dev/null & node=$!; read -r _; kill -TERM "$node" 2>/dev/null; wait "$node"';
 
 export async function spawnAnvil(options: {
   host?: string;
@@ -35,9 +62,12 @@ export async function spawnAnvil(options: {
   installExitHooks();
   const host = options.host ?? '127.0.0.1';
   const child = spawn(
-    process.execPath,
+    'sh',
     [
-      anvilLauncher(),
+      '-c',
+      WATCHDOG,
+      'anvil-watchdog',
+      anvilBinary(),
       '--host',
       host,
       '--port',
@@ -46,7 +76,8 @@ export async function spawnAnvil(options: {
       String(options.chainId),
       ...(options.args ?? []),
     ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
+    // Its own process group, so that stopping it can kill the watchdog and the node together.
+    { stdio: ['pipe', 'ignore', 'pipe'], detached: true },
   );
   running.add(child);
   let stderr = '';
@@ -97,18 +128,27 @@ async function waitUntilReady(anvil: AnvilProcess, chainId: number): Promise<voi
 async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode === null && child.signalCode === null) {
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    // SIGTERM lets anvil write its --state file before it exits.
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+    // Closing the pipe makes the watchdog send anvil SIGTERM, which lets it write its --state file.
+    child.stdin?.end();
+    const timer = setTimeout(() => killGroup(child), STOP_GRACE_MS);
     await exited;
     clearTimeout(timer);
   }
   running.delete(child);
 }
 
+function killGroup(child: ChildProcess): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
+
 /** Kills every node this process started, at once (for exit paths that cannot wait). */
 export function killAllAnvils(): void {
-  for (const child of running) child.kill('SIGKILL');
+  for (const child of running) killGroup(child);
   running.clear();
 }
 
