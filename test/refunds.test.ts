@@ -351,7 +351,7 @@ describe.each(dialects)('refunds on %s', (dialect) => {
         [{ address: 42 }, {}, 400, 'VALIDATION_ERROR'],
         ['null', {}, 400, 'VALIDATION_ERROR'],
         ['{"address":', {}, 400, 'VALIDATION_ERROR'],
-        [`{"address":"${'a'.repeat(2_000)}"}`, {}, 413, 'VALIDATION_ERROR'],
+        [`{"address":"${'a'.repeat(2_000)}"}`, {}, 413, 'PAYLOAD_TOO_LARGE'],
         [
           'address=0x1',
           { 'content-type': 'application/x-www-form-urlencoded' },

@@ -29,10 +29,13 @@ export type ErrorCode =
   | 'RATE_LIMITED'
   | 'TEST_MODE_UNAVAILABLE'
   | 'SERVICE_UNAVAILABLE'
+  | 'BAD_REQUEST'
+  | 'PAYLOAD_TOO_LARGE'
   | 'INTERNAL_ERROR';
 
 const statusByCode: Record<ErrorCode, number> = {
   VALIDATION_ERROR: 400,
+  BAD_REQUEST: 400,
   UNAUTHORIZED: 401,
   NOT_FOUND: 404,
   MERCHANT_NOT_CONFIGURED: 409,
@@ -51,6 +54,7 @@ const statusByCode: Record<ErrorCode, number> = {
   IDEMPOTENCY_IN_PROGRESS: 409,
   TEST_MODE_UNAVAILABLE: 409,
   IDEMPOTENCY_KEY_REUSED: 422,
+  PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
@@ -58,6 +62,21 @@ const statusByCode: Record<ErrorCode, number> = {
   TOKEN_PAUSED: 503,
   SERVICE_UNAVAILABLE: 503,
 };
+
+/** Every code a caller can receive, in one list: docs/api.md documents each (test/apiReference.test.ts). */
+export const ERROR_CODES = Object.keys(statusByCode) as readonly ErrorCode[];
+
+/** The HTTP status a code is answered with. */
+export function statusOfCode(code: ErrorCode): number {
+  return statusByCode[code];
+}
+
+/** The body of every error answer: `field` names the request field at fault, when there is one. */
+export interface ErrorResponse {
+  readonly error: string;
+  readonly code: ErrorCode;
+  readonly field?: string;
+}
 
 export class PaylinkError extends Error {
   override readonly name = 'PaylinkError';

@@ -1,7 +1,8 @@
 /**
  * A payment's status is a pure function of its quote, the transfers seen to its deposit address and the clock.
  * Nothing edits a status; every writer recomputes it with `derivePaymentState` and stores the result together
- * with the events for the change (docs/decisions/0003-derived-status.md has the table and the choices).
+ * with the events for the change (docs/architecture.md has the table, docs/decisions/0003-derived-status.md
+ * the choices).
  */
 export const PAYMENT_STATUSES = ['pending', 'processing', 'paid', 'failed', 'expired'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];

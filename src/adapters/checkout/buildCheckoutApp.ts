@@ -155,11 +155,11 @@ export async function buildCheckoutApp(deps: CheckoutDeps): Promise<FastifyInsta
       // API's error shape.
       if (status === 415)
         return reply.status(415).send({ error: 'Send application/json', code: 'UNSUPPORTED_MEDIA_TYPE' });
-      const tooLarge = status === 413;
-      return reply.status(tooLarge ? 413 : 400).send({
-        error: tooLarge ? 'The request body is too large' : 'The request body is not valid JSON',
-        code: 'VALIDATION_ERROR',
-      });
+      if (status === 413)
+        return reply.status(413).send({ error: 'The request body is too large', code: 'PAYLOAD_TOO_LARGE' });
+      return reply
+        .status(400)
+        .send({ error: 'The request body is not valid JSON', code: 'VALIDATION_ERROR' });
     }
     if (status !== undefined && status >= 400 && status < 500) {
       // A malformed request (bad query string, say) is the client's: answer as for a missing page.

@@ -2,13 +2,7 @@ import { randomUUID } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import {
-  jsonSchemaTransform,
-  jsonSchemaTransformObject,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import type { ChainProbe } from '../../app/checkReadiness.ts';
 import type { PasswordHasher, UserStore } from '../../app/dashboard/ports.ts';
@@ -42,6 +36,7 @@ import { capConnectionsPerClient, connectionLimitOptions } from './connectionLim
 import { frameworkErrorHandler, registerErrorHandling } from './errorHandler.ts';
 import { registerInputTextCheck } from './inputText.ts';
 import { registerLosslessJsonParser } from './losslessJson.ts';
+import { openApiOptions, SWAGGER_UI_OPTIONS } from './openApiDocument.ts';
 import { fastifyTrustProxy, registerPlatform } from './platform.ts';
 import { OneLinePerRequest } from './requestLog.ts';
 import { adminApi } from './routes/adminApi.ts';
@@ -153,27 +148,8 @@ export async function buildApp(appDeps: ApiDeps): Promise<FastifyInstance> {
   });
   const { buckets, measure } = await registerPlatform(app, deps);
 
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Paylink API',
-        version: VERSION,
-        description: 'USDC payment links on Polygon. See docs/merchant-guide.md.',
-      },
-      servers: [{ url: deps.config.baseUrl }],
-      components: {
-        securitySchemes: {
-          apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
-          bearer: { type: 'http', scheme: 'bearer' },
-          adminToken: { type: 'http', scheme: 'bearer', description: 'PAYLINK_ADMIN_TOKEN' },
-        },
-      },
-    },
-    transform: jsonSchemaTransform,
-    transformObject: jsonSchemaTransformObject,
-  });
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
+  await app.register(swagger, openApiOptions(deps.config.baseUrl, VERSION));
+  await app.register(swaggerUi, SWAGGER_UI_OPTIONS);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(merchantApi(deps));

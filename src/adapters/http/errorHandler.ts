@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { PaylinkError } from '../../domain/errors.ts';
+import { type ErrorCode, type ErrorResponse, PaylinkError } from '../../domain/errors.ts';
 
 /**
  * Every error leaves in the spec's shape `{"error", "code"}`. PaylinkErrors carry their own status and public
@@ -8,8 +8,7 @@ import { PaylinkError } from '../../domain/errors.ts';
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | PaylinkError, request, reply) => {
     if (error instanceof PaylinkError) {
-      const body: Record<string, string> = { error: error.message, code: error.code };
-      if (error.field) body.field = error.field;
+      const body = errorResponse(error.code, error.message, error.field || undefined);
       if (error.status >= 500) request.log.warn({ err: error.cause ?? error }, error.message);
       // A paused token is the issuer's decision, usually lifted within minutes: a client may ask again then.
       if (error.code === 'TOKEN_PAUSED') reply.header('retry-after', '60');
@@ -20,20 +19,20 @@ export function registerErrorHandling(app: FastifyInstance): void {
       const path = first?.instancePath?.replace(/^\//, '').replaceAll('/', '.');
       const field = path || error.validationContext || 'request';
       const problem = first?.message ?? 'is invalid';
-      return reply.status(400).send({ error: `${field}: ${problem}`, code: 'VALIDATION_ERROR', field });
+      return reply.status(400).send(errorResponse('VALIDATION_ERROR', `${field}: ${problem}`, field));
     }
     switch (error.code) {
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
         return reply
           .status(415)
-          .send({ error: 'Content-Type must be application/json', code: 'UNSUPPORTED_MEDIA_TYPE' });
+          .send(errorResponse('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json'));
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        return reply.status(413).send({ error: 'Request body is too large', code: 'PAYLOAD_TOO_LARGE' });
+        return reply.status(413).send(errorResponse('PAYLOAD_TOO_LARGE', 'Request body is too large'));
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
         return reply
           .status(400)
-          .send({ error: 'body: must be a JSON object', code: 'VALIDATION_ERROR', field: 'body' });
+          .send(errorResponse('VALIDATION_ERROR', 'body: must be a JSON object', 'body'));
     }
     if (isDatabaseUnavailable(error)) {
       // Transient: the pool replaces the lost connection, so the client's retry will most likely succeed.
@@ -41,17 +40,17 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply
         .status(503)
         .header('retry-after', '1')
-        .send({ error: 'Service temporarily unavailable; retry shortly', code: 'SERVICE_UNAVAILABLE' });
+        .send(errorResponse('SERVICE_UNAVAILABLE', 'Service temporarily unavailable; retry shortly'));
     }
     if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
-      return reply.status(error.statusCode).send({ error: 'Bad request', code: 'BAD_REQUEST' });
+      return reply.status(error.statusCode).send(errorResponse('BAD_REQUEST', 'Bad request'));
     }
     request.log.error({ err: error }, 'unexpected error');
-    return reply.status(500).send({ error: 'Internal error', code: 'INTERNAL_ERROR' });
+    return reply.status(500).send(errorResponse('INTERNAL_ERROR', 'Internal error'));
   });
 
   app.setNotFoundHandler((_request, reply) => {
-    reply.status(404).send({ error: 'Route not found', code: 'NOT_FOUND' });
+    reply.status(404).send(errorResponse('NOT_FOUND', 'Route not found'));
   });
 }
 
@@ -92,13 +91,18 @@ export function frameworkErrorHandler(
   reply: FastifyReply,
 ): void {
   if (error.code === 'FST_ERR_BAD_URL') {
-    reply.code(400).send({ error: 'The URL is not valid percent-encoding', code: 'BAD_REQUEST' });
+    reply.code(400).send(errorResponse('BAD_REQUEST', 'The URL is not valid percent-encoding'));
     return;
   }
   const status = error.statusCode;
   if (status !== undefined && status >= 400 && status < 500) {
-    reply.code(status).send({ error: 'Bad request', code: 'BAD_REQUEST' });
+    reply.code(status).send(errorResponse('BAD_REQUEST', 'Bad request'));
     return;
   }
-  reply.code(500).send({ error: 'Internal error', code: 'INTERNAL_ERROR' });
+  reply.code(500).send(errorResponse('INTERNAL_ERROR', 'Internal error'));
+}
+
+/** An error body; its code is one of ErrorCode, so every code a caller sees is listed in domain/errors.ts. */
+function errorResponse(code: ErrorCode, error: string, field?: string): ErrorResponse {
+  return field === undefined ? { error, code } : { error, code, field };
 }
