@@ -1,7 +1,24 @@
 #!/usr/bin/env node
-// Runs the TypeScript sources through tsx (esbuild); `npm run build` type-checks them.
-import { register } from 'tsx/esm/api';
+// A checkout with its development dependencies runs the TypeScript sources through tsx (esbuild); a production
+// install (`npm ci --omit=dev`, which has no tsx) runs the JavaScript that `npm run build` wrote to dist/.
+import { existsSync } from 'node:fs';
 
-register();
-const { main } = await import('../src/main/cli.ts');
+const main = await loadMain();
 process.exitCode = await main(process.argv.slice(2));
+
+async function loadMain() {
+  let register;
+  try {
+    ({ register } = await import('tsx/esm/api'));
+  } catch (error) {
+    if (error?.code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    const built = new URL('../dist/main/cli.js', import.meta.url);
+    if (!existsSync(built)) {
+      process.stderr.write('error: no build in dist/ and no tsx to run the sources: run `npm run build`\n');
+      process.exit(2);
+    }
+    return (await import(built.href)).main;
+  }
+  register();
+  return (await import('../src/main/cli.ts')).main;
+}

@@ -6,7 +6,7 @@
  * dependency recompiles instead of silently deploying stale bytecode.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
@@ -90,11 +90,24 @@ export function loadContracts(): Promise<CompiledContracts> {
 }
 
 async function loadOrCompile(): Promise<CompiledContracts> {
+  if (!existsSync(contractsDir)) return readBuiltArtifacts();
   const cached = await readCache();
   if (cached !== undefined) return cached;
   const compiled = await compile();
   await writeCache(compiled);
   return compiled.contracts;
+}
+
+/**
+ * A production build (dist/) ships the artifacts `npm run build` compiled, and neither the Solidity sources nor
+ * the compiler: they are taken as built (test/productionBuild.test.ts checks them against the sources).
+ */
+async function readBuiltArtifacts(): Promise<CompiledContracts> {
+  try {
+    return (JSON.parse(await readFile(CONTRACTS_CACHE_PATH, 'utf8')) as CacheFile).contracts;
+  } catch {
+    throw new Error(`no compiled contracts at ${CONTRACTS_CACHE_PATH}: this build is incomplete (npm run build)`);
+  }
 }
 
 async function compile(): Promise<CacheFile> {
