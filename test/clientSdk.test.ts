@@ -426,6 +426,22 @@ describe('the client SDK’s retries', () => {
     expect(keys[1]).toBe(keys[0]);
   });
 
+  it('asks again while the first attempt of the same idempotency key is still running', async () => {
+    await serve(error(409, 'IDEMPOTENCY_IN_PROGRESS'), CREATED, error(409, 'IDEMPOTENCY_KEY_REUSED'));
+    await client().createPayment({ amount: '1', currency: 'USDC' }, { idempotencyKey: 'order-7' });
+    // Reused for another body is final: not asked again.
+    expect(
+      await client()
+        .createPayment({ amount: '1', currency: 'USDC' })
+        .catch((e: unknown) => e),
+    ).toMatchObject({ status: 409, code: 'IDEMPOTENCY_KEY_REUSED', attempts: 1 });
+    expect(server.requests.map((r) => r.headers['idempotency-key'])).toStrictEqual([
+      'order-7',
+      'order-7',
+      expect.stringMatching(UUID),
+    ]);
+  });
+
   it('retries a create without idempotency key only after a 429, which the server gives before reading it', async () => {
     await serve(error(503, 'SERVICE_UNAVAILABLE', { 'retry-after': '0' }), CREATED);
     const failure = await client()

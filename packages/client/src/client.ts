@@ -169,11 +169,12 @@ export class PaylinkClient {
   }
 
   async #json<T>(request: ApiRequest): Promise<T> {
-    return (await (await send(this.#transport, request)).json()) as T;
+    // Amounts are strings in every answer, so plain JSON.parse loses no precision.
+    return JSON.parse(await send(this.#transport, request)) as T;
   }
 
-  async #text(request: ApiRequest): Promise<string> {
-    return (await send(this.#transport, request)).text();
+  #text(request: ApiRequest): Promise<string> {
+    return send(this.#transport, request);
   }
 }
 

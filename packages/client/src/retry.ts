@@ -1,7 +1,7 @@
 /**
- * When a failed request is tried again, and after how long. Only 429 and 503 are retried: the API answers 429
- * before it reads the request (rate limit) and 503 when its database was briefly unavailable, both with
- * `Retry-After`. Every other error would fail the same way again.
+ * When a failed request is tried again, and after how long. 429 and 503 are retried: the API answers 429 before
+ * it reads the request (rate limit) and 503 when it is briefly unable to serve (its database, an exchange rate,
+ * a paused token), with `Retry-After`. Other errors would fail the same way again.
  */
 
 export interface RetryOptions {
@@ -32,9 +32,14 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
  */
 export type Repeatability = 'repeatable' | 'once';
 
-export function isRetryableStatus(status: number, repeatability: Repeatability): boolean {
+/**
+ * Whether an error answer is worth sending again. Besides 429 and 503, a repeated create meeting its own first
+ * attempt still running (`409 IDEMPOTENCY_IN_PROGRESS`, after a lost answer) gets the outcome a moment later.
+ */
+export function isRetryableAnswer(status: number, code: string, repeatability: Repeatability): boolean {
   if (status === 429) return true;
-  return status === 503 && repeatability === 'repeatable';
+  if (repeatability !== 'repeatable') return false;
+  return status === 503 || (status === 409 && code === 'IDEMPOTENCY_IN_PROGRESS');
 }
 
 /** A connection failure or timeout: the request may or may not have reached the server. */

@@ -1,8 +1,8 @@
 import { PaylinkApiError, PaylinkConnectionError } from './errors.ts';
 import {
   backoffDelayMs,
+  isRetryableAnswer,
   isRetryableFailure,
-  isRetryableStatus,
   parseRetryAfter,
   type Repeatability,
   type RetryPolicy,
@@ -30,8 +30,8 @@ export interface ApiRequest {
   readonly repeatability: Repeatability;
 }
 
-/** The successful (2xx) response; anything else is thrown after the retries the policy allows. */
-export async function send(config: TransportConfig, request: ApiRequest): Promise<Response> {
+/** The body of the successful (2xx) answer; anything else is thrown after the retries the policy allows. */
+export async function send(config: TransportConfig, request: ApiRequest): Promise<string> {
   const url = requestUrl(config.baseUrl, request);
   const headers: Record<string, string> = {
     accept: 'application/json',
@@ -44,6 +44,7 @@ export async function send(config: TransportConfig, request: ApiRequest): Promis
   for (let attempt = 1; ; attempt++) {
     const canRetry = attempt < config.retry.maxAttempts;
     let response: Response;
+    let text: string;
     try {
       response = await config.fetch(url, {
         method: request.method,
@@ -51,6 +52,8 @@ export async function send(config: TransportConfig, request: ApiRequest): Promis
         ...(body === undefined ? {} : { body }),
         signal: AbortSignal.timeout(config.timeoutMs),
       });
+      // Read within the same timeout: an answer cut off half-way is no answer.
+      text = await response.text();
     } catch (error) {
       if (canRetry && isRetryableFailure(request.repeatability)) {
         await config.sleep(backoffDelayMs(attempt, config.retry));
@@ -58,21 +61,19 @@ export async function send(config: TransportConfig, request: ApiRequest): Promis
       }
       throw connectionError(error, request, attempt);
     }
-    if (response.ok) return response;
+    if (response.ok) return text;
 
+    const failure = apiError(response, text, attempt);
     const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), new Date());
-    const waitMs = retryAfterMs ?? backoffDelayMs(attempt, config.retry);
     if (
       canRetry &&
-      isRetryableStatus(response.status, request.repeatability) &&
+      isRetryableAnswer(failure.status, failure.code, request.repeatability) &&
       (retryAfterMs === undefined || retryAfterMs <= config.retry.maxRetryAfterMs)
     ) {
-      // The body is not needed: read it anyway so the connection can be reused.
-      await response.arrayBuffer().catch(() => undefined);
-      await config.sleep(waitMs);
+      await config.sleep(retryAfterMs ?? backoffDelayMs(attempt, config.retry));
       continue;
     }
-    throw await apiError(response, attempt);
+    throw failure;
   }
 }
 
@@ -98,20 +99,20 @@ function connectionError(error: unknown, request: ApiRequest, attempts: number):
 }
 
 /** The API's `{"error", "code", "field"}` body; a body in another shape (a proxy's page) keeps the status. */
-async function apiError(response: Response, attempts: number): Promise<PaylinkApiError> {
+function apiError(response: Response, text: string, attempts: number): PaylinkApiError {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(await response.text());
+    parsed = JSON.parse(text);
   } catch {
     parsed = undefined;
   }
   const fields = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as Record<string, unknown>;
-  const text = (name: string) => (typeof fields[name] === 'string' ? (fields[name] as string) : undefined);
+  const field = (name: string) => (typeof fields[name] === 'string' ? (fields[name] as string) : undefined);
   return new PaylinkApiError({
     status: response.status,
-    code: text('code') ?? `HTTP_${response.status}`,
-    message: text('error') ?? `The API answered ${response.status}`,
-    field: text('field'),
+    code: field('code') ?? `HTTP_${response.status}`,
+    message: field('error') ?? `The API answered ${response.status}`,
+    field: field('field'),
     requestId: response.headers.get('x-request-id') ?? undefined,
     attempts,
   });
