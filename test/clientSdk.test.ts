@@ -555,7 +555,10 @@ function run(command: string, args: string[]): Promise<string> {
 
 describe('the client SDK’s generated types', () => {
   it('are what `npm run generate:client` makes from the server’s routes now', async () => {
-    // Fails when a merchant route changed without regenerating: run `npm run generate:client` and commit.
-    expect(await generateClientTypes()).toBe(readFileSync(GENERATED_TYPES_PATH, 'utf8'));
+    // Fails when a merchant route changed without regenerating the SDK's types.
+    expect(
+      await generateClientTypes(),
+      'packages/client is out of date: run `npm run generate:client` and commit the result',
+    ).toBe(readFileSync(GENERATED_TYPES_PATH, 'utf8'));
   });
 });
