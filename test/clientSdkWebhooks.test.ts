@@ -157,7 +157,7 @@ describe('verifyWebhook', () => {
     expect(
       await refusal(verifyWebhook(BODY, { ...headers, 'webhook-timestamp': '17e8' }, secret, { now: NOW })),
     ).toBe('INVALID_HEADERS');
-    for (const unusable of ['whsec_', 'whsec_c2hvcnQ=', 'whsec_not base64!']) {
+    for (const unusable of ['whsec_', 'whsec_c2hvcnQ=', 'whsec_not base64!', [], [secret, 'whsec_']]) {
       expect(await refusal(verifyWebhook(BODY, headers, unusable, { now: NOW }))).toBe('INVALID_SECRET');
     }
     for (const body of ['not json', '[1, 2]', '{"id": "evt_1"}']) {

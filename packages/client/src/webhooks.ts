@@ -56,7 +56,10 @@ export async function verifyWebhook(
     .filter((part) => part.startsWith('v1,'))
     .map((part) => base64Bytes(part.slice('v1,'.length)))
     .filter((bytes) => bytes !== undefined);
-  const keys = await Promise.all((typeof secret === 'string' ? [secret] : secret).map(hmacKey));
+  const secrets = typeof secret === 'string' ? [secret] : secret;
+  if (secrets.length === 0)
+    throw new WebhookVerificationError('INVALID_SECRET', 'No webhook secret was given');
+  const keys = await Promise.all(secrets.map(hmacKey));
   let matched = false;
   for (const key of keys) {
     for (const candidate of candidates) {
