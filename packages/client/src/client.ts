@@ -1,0 +1,195 @@
+import { DEFAULT_RETRY_POLICY, type RetryOptions } from './retry.ts';
+import { type ApiRequest, send, type TransportConfig } from './transport.ts';
+import type {
+  Conversion,
+  ConvertParams,
+  CreatedPayment,
+  CreatePaymentParams,
+  CreateRefundParams,
+  ExportRange,
+  ListPaymentsParams,
+  ListRefundsParams,
+  ListWebhookEventsParams,
+  Payment,
+  PaymentPage,
+  Refund,
+  RefundPage,
+  WebhookEventLogList,
+} from './types.ts';
+
+export interface PaylinkClientOptions {
+  /** `sk_live_…` or `sk_test_…`. Keep it on your server. */
+  readonly apiKey: string;
+  /** The API's address, e.g. `https://api.example.com`. */
+  readonly baseUrl: string;
+  /** Per attempt (default 30 s). */
+  readonly timeoutMs?: number;
+  readonly retry?: RetryOptions;
+  /** Another `fetch` (a proxy agent, a test double); the global one by default. */
+  readonly fetch?: typeof fetch;
+  /** How to wait between attempts (default `setTimeout`); tests pass a clock of their own. */
+  readonly sleep?: (ms: number) => Promise<void>;
+}
+
+export interface CreateOptions {
+  /**
+   * Same key and body within 24 h: the same payment or refund, never a second one. A random key is made when
+   * none is given, so the client's own retries are safe; pass your order id to be safe across processes too.
+   * `null` sends none; such a create is retried only after a 429 (refused before it was read).
+   */
+  readonly idempotencyKey?: string | null;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** The Paylink merchant API: one method per endpoint, typed from the server's OpenAPI document. */
+export class PaylinkClient {
+  readonly #transport: TransportConfig;
+
+  constructor(options: PaylinkClientOptions) {
+    if (!options.apiKey) throw new TypeError('apiKey is required');
+    const fetchFunction = options.fetch ?? globalThis.fetch;
+    this.#transport = {
+      apiKey: options.apiKey,
+      baseUrl: new URL(options.baseUrl).toString().replace(/\/+$/, ''),
+      // Called unbound, a browser's fetch throws "Illegal invocation".
+      fetch: (input, init) => fetchFunction(input, init),
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      retry: { ...DEFAULT_RETRY_POLICY, ...definedOnly(options.retry ?? {}) },
+      sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+    };
+  }
+
+  /** `POST /payments/api/create/`: a payment link; redirect the customer to `payment_url`. */
+  createPayment(params: CreatePaymentParams, options: CreateOptions = {}): Promise<CreatedPayment> {
+    return this.#json({
+      method: 'POST',
+      path: '/payments/api/create/',
+      body: params,
+      ...idempotency(options),
+    });
+  }
+
+  /** `GET /payments/api/status/{payment_id}/`: the payment's status now, with its refunds. */
+  getPayment(paymentId: string): Promise<Payment> {
+    return this.#json({
+      method: 'GET',
+      path: `/payments/api/status/${segment(paymentId)}/`,
+      repeatability: 'repeatable',
+    });
+  }
+
+  /** `GET /payments/api/payments/`: newest first; pass `next_cursor` back as `cursor` for the next page. */
+  listPayments(params: ListPaymentsParams = {}): Promise<PaymentPage> {
+    return this.#json({
+      method: 'GET',
+      path: '/payments/api/payments/',
+      query: params,
+      repeatability: 'repeatable',
+    });
+  }
+
+  /** `GET /payments/api/payments/export/`: RFC 4180 CSV text. */
+  exportPayments(range: ExportRange = {}): Promise<string> {
+    return this.#text({
+      method: 'GET',
+      path: '/payments/api/payments/export/',
+      query: range,
+      repeatability: 'repeatable',
+    });
+  }
+
+  /** `GET /payments/api/convert/`: what an amount would cost in USDC now, without creating a payment. */
+  convert(params: ConvertParams): Promise<Conversion> {
+    return this.#json({
+      method: 'GET',
+      path: '/payments/api/convert/',
+      query: params,
+      repeatability: 'repeatable',
+    });
+  }
+
+  /** `POST /payments/api/refunds/`: refund a payment, fully or in part. */
+  createRefund(params: CreateRefundParams, options: CreateOptions = {}): Promise<Refund> {
+    return this.#json({
+      method: 'POST',
+      path: '/payments/api/refunds/',
+      body: params,
+      ...idempotency(options),
+    });
+  }
+
+  /** `GET /payments/api/refunds/{refund_id}/`. */
+  getRefund(refundId: string): Promise<Refund> {
+    return this.#json({
+      method: 'GET',
+      path: `/payments/api/refunds/${segment(refundId)}/`,
+      repeatability: 'repeatable',
+    });
+  }
+
+  /** `GET /payments/api/refunds/`: newest first, optionally one payment's. */
+  listRefunds(params: ListRefundsParams = {}): Promise<RefundPage> {
+    return this.#json({
+      method: 'GET',
+      path: '/payments/api/refunds/',
+      query: params,
+      repeatability: 'repeatable',
+    });
+  }
+
+  /** `POST /payments/api/refunds/{refund_id}/cancel/`: only before it is funded. */
+  cancelRefund(refundId: string): Promise<Refund> {
+    return this.#json({
+      method: 'POST',
+      path: `/payments/api/refunds/${segment(refundId)}/cancel/`,
+      // Canceling twice cancels once; a retry after a lost answer may see 409 REFUND_NOT_CANCELABLE.
+      repeatability: 'repeatable',
+    });
+  }
+
+  /** `GET /payments/api/refunds/export/`: RFC 4180 CSV text. */
+  exportRefunds(range: ExportRange = {}): Promise<string> {
+    return this.#text({
+      method: 'GET',
+      path: '/payments/api/refunds/export/',
+      query: range,
+      repeatability: 'repeatable',
+    });
+  }
+
+  /** `GET /payments/api/webhooks/`: recent webhook events and each delivery attempt, to debug your endpoint. */
+  listWebhookEvents(params: ListWebhookEventsParams = {}): Promise<WebhookEventLogList> {
+    return this.#json({
+      method: 'GET',
+      path: '/payments/api/webhooks/',
+      query: params,
+      repeatability: 'repeatable',
+    });
+  }
+
+  async #json<T>(request: ApiRequest): Promise<T> {
+    // Amounts are strings in every answer, so plain JSON.parse loses no precision.
+    return JSON.parse(await send(this.#transport, request)) as T;
+  }
+
+  #text(request: ApiRequest): Promise<string> {
+    return send(this.#transport, request);
+  }
+}
+
+function idempotency(options: CreateOptions): Pick<ApiRequest, 'headers' | 'repeatability'> {
+  const key = options.idempotencyKey === undefined ? globalThis.crypto.randomUUID() : options.idempotencyKey;
+  return key === null
+    ? { repeatability: 'once' }
+    : { headers: { 'idempotency-key': key }, repeatability: 'repeatable' };
+}
+
+/** An id as one path segment: an id holding `/` or `?` must not reach another route. */
+function segment(id: string): string {
+  return encodeURIComponent(id);
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

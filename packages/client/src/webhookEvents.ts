@@ -1,0 +1,105 @@
+import type { PaymentStatus, RefundStatus } from './types.ts';
+
+/**
+ * The bodies of the webhooks Paylink sends (docs/webhooks.md), one type per kind, told apart by `event`.
+ * Webhooks are not in the OpenAPI document, so these are written out; test/clientSdk.test.ts checks at compile
+ * time that the server's own body types fit them. Amounts are decimal strings. New fields may be added.
+ */
+
+/** Every payment event carries the payment as it stands after the change. */
+export interface PaymentEventFields {
+  /** The event id, also the `webhook-id` header: de-duplicate on it. */
+  readonly id: string;
+  readonly created_at: string;
+  readonly payment_id: string;
+  /** Your `order_id`, under both names. */
+  readonly merchant_order_id: string | null;
+  readonly order_id: string | null;
+  readonly status: PaymentStatus;
+  readonly amount: string;
+  readonly currency: string;
+  readonly usdc_amount: string;
+  readonly amount_received: string;
+  readonly amount_overpaid: string;
+  /** `"<decimal> USDC"`. */
+  readonly payout_amount: string;
+  readonly coin_type: 'polygon_usdc';
+  readonly token_address: string | null;
+  readonly token_symbol: string | null;
+  readonly txid: string | null;
+  readonly paid_at: string | null;
+  /** Paid after the link expired. */
+  readonly late: boolean;
+  readonly payout_status: 'pending' | 'sent' | 'delayed' | null;
+  readonly payout_txid: string | null;
+  readonly payout_delayed_reason: string | null;
+  /** False for a payment made with a test key: never ship goods for it. */
+  readonly livemode: boolean;
+}
+
+export interface PaymentStatusEvent extends PaymentEventFields {
+  readonly event: 'payment.processing' | 'payment.paid' | 'payment.failed' | 'payment.expired';
+}
+
+export interface PayoutSentEvent extends PaymentEventFields {
+  readonly event: 'payment.payout_sent';
+  /** Base units (1 USDC = 1000000) that transaction sent to your wallet. */
+  readonly merchant_received_base_units: string;
+  readonly treasury_received_base_units: string;
+}
+
+export interface PayoutDelayedEvent extends PaymentEventFields {
+  readonly event: 'payment.payout_delayed';
+  readonly payout_delayed_since: string;
+}
+
+export interface UnacceptedTransferEvent extends PaymentEventFields {
+  readonly event: 'payment.unaccepted_transfer';
+  readonly unaccepted_transfer: {
+    readonly token_address: string;
+    readonly token_symbol: string;
+    /** In the token's own units, decimal. */
+    readonly amount: string;
+    readonly from_address: string;
+    readonly tx_hash: string;
+  };
+}
+
+/** A refund's events carry the refund as `GET /payments/api/refunds/{refund_id}/` shows it. */
+export interface RefundEvent {
+  readonly id: string;
+  readonly event:
+    | 'refund.created'
+    | 'refund.address_provided'
+    | 'refund.funded'
+    | 'refund.refunded'
+    | 'refund.canceled'
+    | 'refund.expired';
+  /** When the event happened; the refund's own creation is `refund_created_at`. */
+  readonly created_at: string;
+  readonly refund_id: string;
+  readonly payment_id: string;
+  readonly status: RefundStatus;
+  readonly amount: string;
+  readonly currency: 'USDC';
+  readonly requested_amount: string;
+  readonly requested_currency: string;
+  readonly reason: string | null;
+  readonly address: string | null;
+  readonly address_source: 'merchant' | 'customer' | null;
+  readonly amount_funded: string;
+  readonly amount_sent: string;
+  readonly txid: string | null;
+  readonly payout_delayed_reason: string | null;
+  readonly refund_created_at: string;
+  readonly livemode: boolean;
+}
+
+export type WebhookEvent =
+  | PaymentStatusEvent
+  | PayoutSentEvent
+  | PayoutDelayedEvent
+  | UnacceptedTransferEvent
+  | RefundEvent;
+
+export type WebhookEventType = WebhookEvent['event'];
