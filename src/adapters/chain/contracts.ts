@@ -106,7 +106,9 @@ async function readBuiltArtifacts(): Promise<CompiledContracts> {
   try {
     return (JSON.parse(await readFile(CONTRACTS_CACHE_PATH, 'utf8')) as CacheFile).contracts;
   } catch {
-    throw new Error(`no compiled contracts at ${CONTRACTS_CACHE_PATH}: this build is incomplete (npm run build)`);
+    throw new Error(
+      `no compiled contracts at ${CONTRACTS_CACHE_PATH}: this build is incomplete (npm run build)`,
+    );
   }
 }
 
