@@ -124,6 +124,7 @@ describe('the production build', { timeout: 180_000 }, () => {
       body: JSON.stringify({ amount: '12.50', currency: 'USDC' }),
     });
     expect(payment.status).toBe(201);
-    expect((await payment.json()).details.deposit_address).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    const body = (await payment.json()) as { details: { deposit_address: string } };
+    expect(body.details.deposit_address).toMatch(/^0x[0-9a-fA-F]{40}$/);
   });
 });
