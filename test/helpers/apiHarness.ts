@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { depositPlanner } from '../../src/adapters/chain/depositPlanner.ts';
 import type { DialectName } from '../../src/adapters/db/database.ts';
-import { type ApiDeps, buildApp } from '../../src/adapters/http/buildApp.ts';
+import type { ApiDeps } from '../../src/adapters/http/apiDeps.ts';
+import { buildApp } from '../../src/adapters/http/buildApp.ts';
 import { createMerchant, type MerchantFields } from '../../src/app/merchants/merchantAdmin.ts';
 import type { RateProvider } from '../../src/app/ports.ts';
 import { loadConfig } from '../../src/config.ts';

@@ -3,35 +3,14 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { Logger } from 'pino';
-import type { ChainProbe } from '../../app/checkReadiness.ts';
-import type { PasswordHasher, UserStore } from '../../app/dashboard/ports.ts';
-import type {
-  Clock,
-  DepositPlanners,
-  HostResolver,
-  IdempotencyStore,
-  Ledger,
-  MerchantStore,
-  MonitoringStore,
-  PaymentChangeMarks,
-  PaymentStore,
-  RateLimitStore,
-  RateProvider,
-  WebhookStore,
-} from '../../app/ports.ts';
-import type { RefundStore } from '../../app/refunds/ports.ts';
-import type { SettlementStore } from '../../app/settlement/ports.ts';
-import type { TokenControlsByMode } from '../../app/tokenControls.ts';
-import type { Config } from '../../config.ts';
 import { cachedMerchantStore } from '../cache/cachedMerchantStore.ts';
 import { isCommonPassword } from '../crypto/commonPasswords.ts';
 import { scryptPasswords } from '../crypto/scryptPasswords.ts';
 import { totpSecondFactor } from '../crypto/totp.ts';
 import { dashboardRoutes } from '../dashboard/dashboardRoutes.ts';
-import type { Metrics } from '../metrics/metrics.ts';
 import { createWebhookSender } from '../outbound/webhookSender.ts';
 import { memoryBucketStore } from '../rateLimit/memoryBucketStore.ts';
+import type { ApiDeps } from './apiDeps.ts';
 import { capConnectionsPerClient, connectionLimitOptions } from './connectionLimits.ts';
 import { frameworkErrorHandler, registerErrorHandling } from './errorHandler.ts';
 import { registerInputTextCheck } from './inputText.ts';
@@ -47,66 +26,6 @@ import { merchantApi } from './routes/merchantApi.ts';
 import { merchantWebhooksApi } from './routes/merchantWebhooksApi.ts';
 import { paymentListApi } from './routes/paymentListApi.ts';
 import { refundApi } from './routes/refundApi.ts';
-
-export interface ApiDeps {
-  readonly merchants: MerchantStore;
-  readonly payments: PaymentStore;
-  /** Deposit planning on each mode's chain; without `test`, test keys get 409 TEST_MODE_UNAVAILABLE on create. */
-  readonly deposits: DepositPlanners;
-  readonly ledger: Ledger;
-  /** Tells the status read cache when payments change; absent: status is read from the database every time. */
-  readonly paymentChanges?: PaymentChangeMarks | undefined;
-  readonly idempotency: IdempotencyStore;
-  /** Refunds and their deposit rows; absent: the refund endpoints are not served. */
-  readonly refunds?: RefundStore | undefined;
-  /** Each chain's block explorer, for the dashboard's links to transactions. */
-  readonly explorers?: ReadonlyMap<number, string> | undefined;
-  /** Payouts owed, for the operator's console; absent: the console has no payouts page. */
-  readonly settlements?: SettlementStore | undefined;
-  /** Dashboard users and sessions; absent: the dashboard is not served. */
-  readonly users?: UserStore | undefined;
-  /** Password hashing for the dashboard (default scrypt at full cost; tests may pass a cheaper one). */
-  readonly passwords?: PasswordHasher | undefined;
-  readonly rates: RateProvider;
-  readonly webhooks: WebhookStore;
-  /** Resolves webhook host names when they are saved, to refuse internal ones; without it only IP literals are. */
-  readonly hostResolver?: HostResolver | undefined;
-  /** Each mode's token controls (blacklist, pause), checked before a link is sold or a wallet set. */
-  readonly tokenControls?: TokenControlsByMode | undefined;
-  readonly clock: Clock;
-  readonly logger: Logger;
-  /** Aggregate reads for /metrics and /readyz (adapters/db/monitoringRepository.ts). */
-  readonly monitoring?: MonitoringStore | undefined;
-  /** The chain /readyz and /metrics probe; absent: RPC and watcher are reported as not checked. */
-  readonly chainProbe?: ChainProbe | undefined;
-  /** The test-mode chain when it is another chain: probed and reported too, never gating readiness. */
-  readonly testChainProbe?: ChainProbe | undefined;
-  /** This process's registry, shared with its background jobs; absent: the app makes its own. */
-  readonly metrics?: Metrics | undefined;
-  /** Rate-limit buckets; absent: Redis when PAYLINK_REDIS_URL is set, else memory (closed with the app). */
-  readonly rateLimitStore?: RateLimitStore | undefined;
-  readonly config: Pick<
-    Config,
-    | 'checkoutUrl'
-    | 'baseUrl'
-    | 'paymentTtlMs'
-    | 'refundClaimTtlMs'
-    | 'dashboardRequire2fa'
-    | 'payoutPolicy'
-    | 'maxAmountBaseUnits'
-    | 'webhookAllowPrivate'
-    | 'adminToken'
-    | 'rateLimit'
-    | 'trustProxy'
-    | 'readiness'
-    | 'authCacheTtlMs'
-    | 'statusCacheEntries'
-    | 'payoutPolicy'
-    | 'connectionLimits'
-    | 'defaultToleranceBps'
-    | 'webhooks'
-  >;
-}
 
 const REQUEST_ID_PATTERN = /^[\w.:-]{1,64}$/;
 const VERSION = '0.1.0';

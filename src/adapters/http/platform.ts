@@ -6,7 +6,7 @@ import { createMetrics } from '../metrics/metrics.ts';
 import { memoryBucketStore } from '../rateLimit/memoryBucketStore.ts';
 import { redisBucketStore } from '../rateLimit/redisBucketStore.ts';
 import { adminTokenCheck } from './adminAuth.ts';
-import type { ApiDeps } from './buildApp.ts';
+import type { ApiDeps } from './apiDeps.ts';
 import { registerHttpMetrics } from './httpMetrics.ts';
 import { registerRateLimiting } from './rateLimit.ts';
 import { healthApi, PROBE_TIMEOUT_MS } from './routes/healthApi.ts';

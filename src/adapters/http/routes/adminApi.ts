@@ -13,7 +13,7 @@ import {
 import { parseDuration } from '../../../domain/duration.ts';
 import { ValidationError } from '../../../domain/errors.ts';
 import { requireAdminToken } from '../adminAuth.ts';
-import type { ApiDeps } from '../buildApp.ts';
+import type { ApiDeps } from '../apiDeps.ts';
 import { JsonNumber } from '../losslessJson.ts';
 import { ErrorBody } from '../schemas.ts';
 

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { getRefundAsAdmin, listRefundsAsAdmin } from '../../../app/refunds/listRefunds.ts';
 import type { RefundRecord, RefundStore } from '../../../app/refunds/ports.ts';
 import { requireAdminToken } from '../adminAuth.ts';
-import type { ApiDeps } from '../buildApp.ts';
+import type { ApiDeps } from '../apiDeps.ts';
 import { refundResponse } from '../refundPresenter.ts';
 import { AdminListRefundsQuery, AdminRefund, AdminRefundList, RefundParams } from '../refundSchemas.ts';
 import { ErrorBody } from '../schemas.ts';

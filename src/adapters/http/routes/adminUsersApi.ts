@@ -11,7 +11,7 @@ import {
 } from '../../../app/dashboard/users.ts';
 import { USER_ROLES } from '../../../domain/dashboardUser.ts';
 import { requireAdminToken } from '../adminAuth.ts';
-import type { ApiDeps } from '../buildApp.ts';
+import type { ApiDeps } from '../apiDeps.ts';
 import { ErrorBody } from '../schemas.ts';
 
 const security = [{ adminToken: [] }];

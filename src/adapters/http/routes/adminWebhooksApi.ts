@@ -11,7 +11,7 @@ import { DEFAULT_SECRET_OVERLAP_MS, rotateWebhookSecret } from '../../../app/web
 import { parseDuration } from '../../../domain/duration.ts';
 import { ValidationError } from '../../../domain/errors.ts';
 import { requireAdminToken } from '../adminAuth.ts';
-import type { ApiDeps } from '../buildApp.ts';
+import type { ApiDeps } from '../apiDeps.ts';
 import { ErrorBody } from '../schemas.ts';
 import { LimitQuery, WebhookEventList, WebhookEventView } from '../webhookSchemas.ts';
 

@@ -9,7 +9,7 @@ import { type Payment, paymentTerms, payoutStateOf } from '../../../domain/payme
 import { stateHoldsUntil } from '../../../domain/paymentStatus.ts';
 import { payoutStateHoldsUntil } from '../../../domain/payout.ts';
 import { formatRate } from '../../../domain/quote.ts';
-import type { ApiDeps } from '../buildApp.ts';
+import type { ApiDeps } from '../apiDeps.ts';
 import { authenticated, keyModeOf, merchantSecurity, requireMerchant } from '../merchantAuth.ts';
 import { createPaymentResponse, paymentStatusResponse } from '../presenters.ts';
 import {

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { describeWebhookEvent, listMerchantWebhookEvents } from '../../../app/webhooks/listWebhookEvents.ts';
-import type { ApiDeps } from '../buildApp.ts';
+import type { ApiDeps } from '../apiDeps.ts';
 import { authenticated, keyModeOf, merchantSecurity, requireMerchant } from '../merchantAuth.ts';
 import { ErrorBody } from '../schemas.ts';
 import { LimitQuery, WebhookEventList } from '../webhookSchemas.ts';

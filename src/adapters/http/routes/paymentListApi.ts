@@ -4,7 +4,7 @@ import { exportPaymentsCsv, exportRange } from '../../../app/exportPayments.ts';
 import { listPayments, MAX_LIST_LIMIT } from '../../../app/listPayments.ts';
 import { payoutStateOf } from '../../../domain/payment.ts';
 import { PAYMENT_STATUSES } from '../../../domain/paymentStatus.ts';
-import type { ApiDeps } from '../buildApp.ts';
+import type { ApiDeps } from '../apiDeps.ts';
 import { ExportRangeQuery, sendCsv } from '../csvDownload.ts';
 import { authenticated, keyModeOf, merchantSecurity, requireMerchant } from '../merchantAuth.ts';
 import { paymentStatusResponse } from '../presenters.ts';

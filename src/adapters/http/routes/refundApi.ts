@@ -6,7 +6,7 @@ import { createRefund } from '../../../app/refunds/createRefund.ts';
 import { exportRefundsCsv } from '../../../app/refunds/exportRefunds.ts';
 import { getRefund, listRefunds } from '../../../app/refunds/listRefunds.ts';
 import type { RefundStore } from '../../../app/refunds/ports.ts';
-import type { ApiDeps } from '../buildApp.ts';
+import type { ApiDeps } from '../apiDeps.ts';
 import { ExportRangeQuery, sendCsv } from '../csvDownload.ts';
 import { authenticated, keyModeOf, merchantSecurity, requireMerchant } from '../merchantAuth.ts';
 import { refundResponse } from '../refundPresenter.ts';
