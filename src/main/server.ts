@@ -39,7 +39,28 @@ const SHUTDOWN_GRACE_MS = 30_000;
  * background jobs of `role`. On a signal it stops taking requests, lets in-flight ones and the current job
  * passes finish, then closes the database and the sandbox chain.
  */
+/**
+ * Resolves at the first SIGINT or SIGTERM. The handlers stay for every later one: Ctrl-C under `npm start`
+ * delivers SIGINT twice (the terminal sends it to npm and to us, and npm forwards its own), and a second signal
+ * with no handler would kill the process before it has drained its servers and stopped its chain.
+ */
+function stopSignal(logger: Logger): Promise<void> {
+  return new Promise<void>((resolve) => {
+    let stopping = false;
+    const stop = (signal: NodeJS.Signals) => {
+      logger.info({ signal }, stopping ? 'already shutting down' : 'shutting down');
+      stopping = true;
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
 export async function serve(config: Config, logger: Logger, role: Role): Promise<void> {
+  // Listened for before anything starts: a SIGTERM while starting (a supervisor that gives up, a quick Ctrl-C)
+  // must still stop the chain and release the locks, once starting is done, rather than kill the process.
+  const stopRequested = stopSignal(logger);
   const sqlitePath = config.databaseUrl.startsWith('sqlite:')
     ? config.databaseUrl.slice('sqlite:'.length)
     : undefined;
@@ -179,23 +200,7 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
     throw error;
   }
 
-  await new Promise<void>((resolve) => {
-    let stopping = false;
-    // Kept for every signal, not once: Ctrl-C under `npm start` delivers SIGINT twice (the terminal sends it to
-    // npm and to us, and npm forwards its own), and a second signal with no handler would kill the process
-    // before it has drained its servers and stopped its chain.
-    const stop = (signal: NodeJS.Signals) => {
-      if (stopping) {
-        logger.info({ signal }, 'already shutting down');
-        return;
-      }
-      stopping = true;
-      logger.info({ signal }, 'shutting down');
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
+  await stopRequested;
   stopWorker.abort();
   // Draining waits for in-flight requests and job passes; one that hangs must not keep the process forever.
   const forceExit = setTimeout(() => {

@@ -67,11 +67,6 @@ const revertAbi = [
   ...erc20Errors(),
 ] as Abi;
 
-/** `VERSION()` of a version 2 factory; version 1 has no such function. */
-const versionAbi = [
-  { type: 'function', name: 'VERSION', inputs: [], outputs: [{ type: 'uint256' }], stateMutability: 'view' },
-] as const;
-
 /** Node answers meaning "I have this transaction already": a re-broadcast after a crash is not an error. */
 const alreadyKnown = /already known|known transaction|already imported|already exists|alreadyknown/i;
 
@@ -106,7 +101,8 @@ export function createRelayer(options: RelayerOptions): Relayer {
     try {
       const version = await client.readContract({
         address: factory,
-        abi: versionAbi,
+        // Version 2's compiled ABI: version 1 has no VERSION(), and the call reverts.
+        abi: forwarderFactoryV2Abi,
         functionName: 'VERSION',
       });
       if (version !== 2n) throw new Error(`factory ${factory} reports unknown forwarder version ${version}`);
