@@ -453,6 +453,33 @@ describe('finality', () => {
     ]);
   });
 
+  it('un-counts transfers above a replaced block found at finality, final or not yet', async () => {
+    const w = await watcher({ payments: [testPayment(1), testPayment(2)] });
+    w.chain.mine(1); // 6
+    w.chain.mineTransfers([pay(1)]); // 7
+    w.chain.mine(1); // 8
+    w.chain.mineTransfers([pay(2)]); // 9
+    w.chain.mine(1); // 10
+    await w.poll();
+    expect(w.ledger.payment(testPayment(2).id).status).toBe('processing');
+    // The chain reorganises from block 7 between the reorg check and the finality check of the next pass.
+    w.chain.finalizedTag = 7n;
+    w.chain.afterNextBlockAt = () => {
+      w.chain.reorgFrom(7n);
+      w.chain.mine(4);
+    };
+    const result = await w.poll();
+    expect(w.ledger.allTransfers().map((t) => [t.blockNumber, t.orphaned])).toEqual([
+      [7n, true],
+      [9n, true],
+    ]);
+    expect(result.changes.map((c) => [c.paymentId, c.to])).toEqual([
+      [testPayment(1).id, 'pending'],
+      [testPayment(2).id, 'pending'],
+    ]);
+    expect(w.ledger.payment(testPayment(2).id).status).toBe('pending');
+  });
+
   it('forgets recorded blocks more than 128 below the finalized block, and only those', async () => {
     const w = await watcher();
     w.chain.mine(300);
