@@ -112,6 +112,36 @@ describe('where a new cursor starts', () => {
   });
 });
 
+describe('a cursor at block 0', () => {
+  it('scans from the genesis block without looking for a reorg below it', async () => {
+    const chain = new FakeChain();
+    chain.mine(3);
+    const ledger = new MemoryLedger();
+    const deps = { ledger, chain, clock: { now: () => NOW }, logger: recordingLogger() };
+    const options = { chainId: CHAIN_ID, tokens: TOKENS, maxBlockRange: 1000, startBlock: 0n };
+    // No range this pass: nothing scanned, nothing to make final below block 0.
+    const idle = await pollChainOnce(deps, { ...options, maxRangesPerPass: 0 });
+    expect(idle).toEqual({
+      head: 3n,
+      finalized: 0n,
+      nextBlock: 0n,
+      lagBlocks: 4n,
+      reorgDepth: 0,
+      changes: [],
+    });
+    const result = await pollChainOnce(deps, options);
+    expect(result).toEqual({
+      head: 3n,
+      finalized: 0n,
+      nextBlock: 4n,
+      lagBlocks: 0n,
+      reorgDepth: 0,
+      changes: [],
+    });
+    expect(chain.calls.transferLogs).toEqual([{ tokens: [USDC, USDC_E, USDT], from: 0n, to: 3n }]);
+  });
+});
+
 describe('scanning', () => {
   it('records a transfer to a deposit address, ignores the others, and announces processing', async () => {
     const w = await watcher({ payments: [testPayment(1), testPayment(2)] });
@@ -221,6 +251,7 @@ describe('scanning', () => {
     });
     expect(result).toMatchObject({ head: 10n, nextBlock: 15n, lagBlocks: 0n });
     expect(chain.calls.transferLogs).toEqual([]);
+    expect(await ledger.cursor(CHAIN_ID)).toMatchObject({ nextBlock: 15n, headBlock: 10n });
   });
 
   it('fetches the headers of many blocks with transfers, sixteen at a time, each at its own height', async () => {
@@ -235,6 +266,7 @@ describe('scanning', () => {
       expect(t.blockHash).toBe(header.hash);
     }
     expect(w.ledger.recordedBlocks(CHAIN_ID)).toHaveLength(41);
+    expect(w.chain.maxConcurrentBlockReads).toBe(16);
   });
 
   it('records a zero-value transfer but counts nothing: no change, no event', async () => {
@@ -308,7 +340,9 @@ describe('a chain that moves during the scan', () => {
       w.chain.reorgFrom(8n);
       w.chain.mine();
     };
-    await expect(w.poll()).rejects.toThrow(new ChainMovedError('block 8 changed during the scan'));
+    const error = await w.poll().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ChainMovedError);
+    expect(error).toMatchObject({ name: 'ChainMovedError', message: 'block 8 changed during the scan' });
     expect(w.ledger.allTransfers()).toEqual([]);
     expect(await w.ledger.cursor(CHAIN_ID)).toEqual(before);
     // The next pass reads it again, on the chain as it now is.
@@ -362,6 +396,7 @@ describe('finality', () => {
     });
     expect(w.ledger.receivedByToken(testPayment(1).id)).toEqual(new Map([[USDC, TEN_USDC]]));
     expect((await w.ledger.cursor(CHAIN_ID))?.finalizedBlock).toBe(6n);
+    expect(w.logger.lines.filter((l) => l.level === 'warn')).toEqual([]);
   });
 
   it('makes final only what was scanned, even when more is finalized', async () => {
@@ -480,6 +515,37 @@ describe('finality', () => {
     expect(w.ledger.payment(testPayment(2).id).status).toBe('pending');
   });
 
+  it('rewinds to the lowest of several replaced blocks', async () => {
+    const w = await watcher({ payments: [testPayment(1), testPayment(2)] });
+    w.chain.mineTransfers([pay(1)]); // 6
+    w.chain.mine(1); // 7
+    w.chain.mineTransfers([pay(2)]); // 8
+    w.chain.mine(2); // 10
+    await w.poll();
+    w.chain.replaceBlock(6n);
+    w.chain.replaceBlock(8n);
+    w.chain.finalizedTag = 10n;
+    await w.poll();
+    expect(await w.ledger.cursor(CHAIN_ID)).toMatchObject({ nextBlock: 6n });
+    await w.poll();
+    expect(w.ledger.payment(testPayment(1).id).status).toBe('paid');
+    expect(w.ledger.payment(testPayment(2).id).status).toBe('paid');
+  });
+
+  it('orphans a transfer whose block is gone from a chain that became shorter', async () => {
+    const w = await watcher({ payments: [testPayment(1)] });
+    w.chain.mine(1); // 6
+    w.chain.mineTransfers([pay(1)]); // 7
+    w.chain.mine(3); // 10
+    await w.poll();
+    w.chain.finalizedTag = 8n;
+    w.chain.afterNextBlockAt = () => w.chain.reorgFrom(7n);
+    const result = await w.poll();
+    expect(w.ledger.allTransfers()).toMatchObject([{ orphaned: true, final: false }]);
+    expect(result.changes.map((c) => c.to)).toEqual(['pending']);
+    expect(await w.ledger.cursor(CHAIN_ID)).toMatchObject({ nextBlock: 7n });
+  });
+
   it('forgets recorded blocks more than 128 below the finalized block, and only those', async () => {
     const w = await watcher();
     w.chain.mine(300);
@@ -576,6 +642,23 @@ describe('a reorg between passes', () => {
     const result = await w.poll();
     expect(result).toMatchObject({ reorgDepth: 1, nextBlock: 9n });
     expect(w.chain.calls.transferLogs.at(-1)).toMatchObject({ from: 8n, to: 8n });
+  });
+
+  it('does not take a lower recorded block for the last scanned one', async () => {
+    const w = await watcher({ payments: [testPayment(1)] });
+    w.chain.mineTransfers([pay(1)]); // 6
+    w.chain.mine(2); // 8
+    await w.poll();
+    // Blocks 7 and 8 no longer recorded (as after a rewind to 6 whose cursor was not written yet).
+    const cursor = (await w.ledger.cursor(CHAIN_ID))!;
+    await w.ledger.transaction(async (tx) => {
+      await tx.rewindAbove(CHAIN_ID, 6n);
+      await tx.saveCursor(cursor);
+    });
+    w.chain.mine(1);
+    const result = await w.poll();
+    expect(result).toMatchObject({ reorgDepth: 0, nextBlock: 10n });
+    expect(w.logger.lines.filter((l) => l.message === 'reorg followed')).toEqual([]);
   });
 
   it('does not look for a reorg when the last scanned block was not recorded', async () => {

@@ -31,6 +31,9 @@ export class FakeChain implements ChainReader {
   /** Runs once, after the next `blockAt` read its block and before it returns it. */
   afterNextBlockAt: (() => void) | undefined;
   readonly calls = { transferLogs: [] as { tokens: readonly string[]; from: bigint; to: bigint }[] };
+  /** The most block reads ever in flight at once: what a node's rate limits see. */
+  maxConcurrentBlockReads = 0;
+  private blockReadsInFlight = 0;
 
   constructor(
     private readonly genesisTime = new Date('2026-01-01T00:00:00.000Z'),
@@ -100,6 +103,11 @@ export class FakeChain implements ChainReader {
 
   async blockAt(number: bigint): Promise<BlockHeader | undefined> {
     if (number < 0n) throw new Error('a negative block number is no block');
+    this.blockReadsInFlight += 1;
+    this.maxConcurrentBlockReads = Math.max(this.maxConcurrentBlockReads, this.blockReadsInFlight);
+    // A request takes a moment: reads started together overlap, as over the network.
+    await new Promise((resolve) => setImmediate(resolve));
+    this.blockReadsInFlight -= 1;
     const header = this.headers[Number(number)];
     const after = this.afterNextBlockAt;
     this.afterNextBlockAt = undefined;
