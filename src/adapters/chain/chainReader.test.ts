@@ -1,6 +1,6 @@
 import { BlockNotFoundError, type PublicClient } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { chainReader } from './chainReader.ts';
+import { chainReader, createRpcClient } from './chainReader.ts';
 
 const HASH = `0x${'ab'.repeat(32)}`;
 
@@ -9,9 +9,16 @@ function client(
   head: bigint,
   answers: { finalized?: bigint; getBlock?: () => unknown; logs?: unknown[] } = {},
 ) {
-  const calls: { getBlock: unknown[]; getLogs: unknown[] } = { getBlock: [], getLogs: [] };
+  const calls: { getBlockNumber: unknown[]; getBlock: unknown[]; getLogs: unknown[] } = {
+    getBlockNumber: [],
+    getBlock: [],
+    getLogs: [],
+  };
   const fake = {
-    getBlockNumber: async () => head,
+    getBlockNumber: async (args: unknown) => {
+      calls.getBlockNumber.push(args);
+      return head;
+    },
     getBlock: async (args: { blockTag?: string; blockNumber?: bigint }) => {
       calls.getBlock.push(args);
       if (answers.getBlock) return answers.getBlock();
@@ -44,6 +51,33 @@ describe('chainReader finality', () => {
     const { client: c, calls } = client(head);
     expect(await chainReader(c, { kind: 'confirmations', confirmations }).finalizedBlockNumber()).toBe(final);
     expect(calls.getBlock).toEqual([]);
+    // The head itself, never a cached one: a stale head would make final what is not yet.
+    expect(calls.getBlockNumber).toEqual([{ cacheTime: 0 }]);
+  });
+
+  it('reads the head uncached', async () => {
+    const { client: c, calls } = client(42n);
+    expect(await chainReader(c, { kind: 'finalized' }).latestBlockNumber()).toBe(42n);
+    expect(calls.getBlockNumber).toEqual([{ cacheTime: 0 }]);
+  });
+});
+
+describe('createRpcClient', () => {
+  it('refuses no URL', () => {
+    expect(() => createRpcClient([])).toThrow('no RPC URL configured');
+  });
+
+  it('uses one URL directly, with its timeout and one retry, and falls back across several; nothing cached', () => {
+    const one = createRpcClient(['http://127.0.0.1:1'], 1234);
+    expect(one.transport).toMatchObject({ type: 'http', timeout: 1234, retryCount: 1 });
+    expect(one.cacheTime).toBe(0);
+    const two = createRpcClient(['http://127.0.0.1:1', 'http://127.0.0.1:2']);
+    expect(two.transport.type).toBe('fallback');
+    const transports = (two.transport as unknown as { transports: { config: object }[] }).transports;
+    expect(transports.map((t) => t.config)).toMatchObject([
+      { type: 'http', timeout: 10_000, retryCount: 1 },
+      { type: 'http', timeout: 10_000, retryCount: 1 },
+    ]);
   });
 });
 
@@ -78,6 +112,10 @@ describe('chainReader blocks', () => {
     const pending = client(10n, { getBlock: () => ({ number: null, hash: null, timestamp: 1n }) });
     await expect(chainReader(pending.client, { kind: 'finalized' }).blockAt(1n)).rejects.toThrow(
       'pending block where a mined one was expected',
+    );
+    const noNumber = client(10n, { getBlock: () => ({ number: null, hash: HASH, timestamp: 1n }) });
+    await expect(chainReader(noNumber.client, { kind: 'finalized' }).blockAt(1n)).rejects.toThrow(
+      'pending block',
     );
     const noHash = client(10n, { getBlock: () => ({ number: 1n, hash: null, timestamp: 1n }) });
     await expect(chainReader(noHash.client, { kind: 'finalized' }).blockAt(1n)).rejects.toThrow(

@@ -309,13 +309,63 @@ describe('a mined settlement', () => {
     expect(s.settlements.payment(P2.id).payout).toMatchObject({ merchantPaidBaseUnits: 0n, failures: 1 });
   });
 
-  it('refuses a negative flush amount and writes nothing', async () => {
+  it.each([
+    ['merchant', { merchantBaseUnits: -1n }],
+    ['fee', { feeBaseUnits: -1n }],
+  ])('refuses a negative %s amount and writes nothing', async (_, negative) => {
     const s = setUp();
     const tx = relayerTx(1);
     const base = receipt(tx).flushed;
-    s.relayer.receipts.set(tx.txHash, receipt(tx, { flushed: [{ ...base[0]!, feeBaseUnits: -1n }] }));
+    s.relayer.receipts.set(tx.txHash, receipt(tx, { flushed: [{ ...base[0]!, ...negative }] }));
     await expect(s.advance()).rejects.toThrow(new RangeError('negative flush amount'));
     expect(s.settlements.settlement('stl_1').status).toBe('pending');
+  });
+
+  it('keeps, without counting it again, the failure of a share that was already held back', async () => {
+    const failedAt = new Date('2026-01-01T01:00:00.000Z');
+    const retryAt = new Date('2026-01-01T01:05:00.000Z');
+    const failing = testPayment(1, {
+      status: 'paid',
+      amountReceivedBaseUnits: 10_000_000n,
+      payout: {
+        ...P1.payout,
+        failures: 2,
+        retryAt,
+        blockedSince: failedAt,
+        blockedReason: 'merchant blacklisted',
+        commissionBlockedSince: failedAt,
+        commissionBlockedReason: 'treasury blacklisted',
+      },
+    });
+    const s = setUp(settlement([relayerTx(1)], [failing]), [failing]);
+    const tx = relayerTx(1);
+    const base = receipt(tx).flushed;
+    s.relayer.receipts.set(
+      tx.txHash,
+      receipt(tx, {
+        // Half of each share went out; the rest stays held, as before.
+        flushed: [{ ...base[0]!, merchantBaseUnits: 4_950_000n, feeBaseUnits: 50_000n }],
+        withheld: [
+          {
+            forwarderAddress: base[0]!.forwarderAddress,
+            tokenAddress: USDC,
+            paymentId: P1.id,
+            merchantOwedBaseUnits: 4_950_000n,
+            feeOwedBaseUnits: 50_000n,
+          },
+        ],
+      }),
+    );
+    await s.advance();
+    expect(s.settlements.payment(P1.id).payout).toMatchObject({
+      merchantPaidBaseUnits: 4_950_000n,
+      failures: 2,
+      retryAt,
+      blockedSince: failedAt,
+      blockedReason: 'merchant blacklisted',
+      commissionBlockedSince: failedAt,
+      commissionBlockedReason: 'treasury blacklisted',
+    });
   });
 
   it('keeps a share the token held back as a failure, with what stays owed', async () => {
@@ -453,7 +503,13 @@ describe('a settlement not mined', () => {
       status: 'broadcast',
       broadcastAt: NOW,
     });
-    expect(s.logger.lines[0]?.message).toBe('settlement transaction broadcast (resumed)');
+    expect(s.logger.lines).toEqual([
+      {
+        level: 'info',
+        fields: { settlementId: 'stl_1', nonce: '7', txHash: signed.txHash },
+        message: 'settlement transaction broadcast (resumed)',
+      },
+    ]);
   });
 
   it('is left to wait when the node refuses the resumed broadcast', async () => {

@@ -165,6 +165,47 @@ describe('probeBatch, version 2 (each share on its own)', () => {
     expect(probed.movable.map((m) => m.held !== null)).toEqual(outcomes.map((o) => o === held));
   });
 
+  it('moves a member whose shares are equal, and notes both shares held when equal amounts stay', async () => {
+    const relayer = withOutcomes([
+      { merchantSent: 5n, feeSent: 5n, merchantOwed: 0n, feeOwed: 0n },
+      { merchantSent: 1n, feeSent: 0n, merchantOwed: 5n, feeOwed: 5n },
+    ]);
+    const probed = await probeBatch(relayer, 2, batch(2));
+    expect(probed.stuck).toEqual([]);
+    expect(probed.movable.map((m) => m.held)).toEqual([
+      null,
+      {
+        merchant: 'the transfer failed inside the forwarder, though the token accepts it now (retried)',
+        commission: 'the transfer failed inside the forwarder, though the token accepts it now (retried)',
+      },
+    ]);
+  });
+
+  it('classifies what the rest of a bisected batch would do', async () => {
+    const relayer = revertingWith(new Map([[1, 'paused']]));
+    relayer.simulate = (call) =>
+      call.items.some((i) => i.paymentId === settlementCandidate(1).paymentId)
+        ? { ok: false, reason: 'paused' }
+        : {
+            ok: true,
+            outcomes: call.items.map(() => ({
+              merchantSent: 0n,
+              feeSent: 1n,
+              merchantOwed: 1n,
+              feeOwed: 0n,
+            })),
+          };
+    relayer.refusals.set(MERCHANT, 'merchant blacklisted');
+    const probed = await probeBatch(relayer, 2, batch(3));
+    expect(probed.stuck).toEqual([{ candidate: settlementCandidate(1), cause: both('paused') }]);
+    expect(probed.movable).toEqual(
+      [2, 3].map((n) => ({
+        candidate: settlementCandidate(n),
+        held: { merchant: 'merchant blacklisted', commission: undefined },
+      })),
+    );
+  });
+
   it('bisects with simulations when the whole batch would revert', async () => {
     const relayer = revertingWith(new Map([[3, 'paused']]));
     const probed = await probeBatch(relayer, 2, batch(3));

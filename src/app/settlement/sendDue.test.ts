@@ -195,6 +195,14 @@ describe('sendDue', () => {
     });
   });
 
+  it('is stuck without probing when no member’s params yield its deposit address', async () => {
+    const s = setUp([settlementCandidate(1)]);
+    s.relayer.deposits.clear();
+    expect(await s.send()).toEqual({ kind: 'stuck', paymentIds: [testPayment(1).id] });
+    expect(s.relayer.calls.simulate).toEqual([]);
+    expect(s.settlements.payment(testPayment(1).id).payout.failures).toBe(1);
+  });
+
   it('is stuck, sending nothing, when no member of the batch would move anything', async () => {
     const failing = settlementCandidate(1, { payout: { ...settlementCandidate(1).payout, failures: 2 } });
     const s = setUp([failing]);
