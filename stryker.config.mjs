@@ -12,6 +12,16 @@ export default {
     // Priced by the domain, and tested by fast unit tests (src/app/convertAmount.test.ts).
     'src/app/convertAmount.ts',
     'src/app/quoteAmount.ts',
+    // The chain watcher, status refreshes and settlement steps, tested over in-memory fakes of their ports
+    // (src/app/testing/): their own unit tests, beside them, run in milliseconds.
+    'src/app/watchChain.ts',
+    'src/app/refreshPayments.ts',
+    'src/app/settlement/applyMined.ts',
+    'src/app/settlement/advanceInFlight.ts',
+    'src/app/settlement/probeBatch.ts',
+    'src/app/settlement/sendDue.ts',
+    // Where PAYLINK_FINALITY=confirmations:N becomes a finalized block (src/adapters/chain/chainReader.test.ts).
+    'src/adapters/chain/chainReader.ts',
   ],
   coverageAnalysis: 'perTest',
   // The machines have two cores; the other one is for whoever else is working.

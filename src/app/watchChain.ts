@@ -368,14 +368,17 @@ async function finalize(
   }
   return deps.ledger.transaction(async (tx) => {
     const orphaned = await tx.orphanTransfers(orphans.map((t) => t.id));
-    if (lowestOrphan !== undefined) await tx.rewindAbove(options.chainId, lowestOrphan - 1n);
+    // The rewind orphans the transfers above the replaced block too (not yet final, so not checked here): their
+    // payments must be refreshed as well, or they keep counting transfers no longer on the chain.
+    const rewound =
+      lowestOrphan === undefined ? [] : await tx.rewindAbove(options.chainId, lowestOrphan - 1n);
     const finalizedIds = await tx.markFinal(
       options.chainId,
       lowestOrphan === undefined ? upTo : minBig(upTo, lowestOrphan - 1n),
     );
     await tx.saveCursor(next);
     await tx.pruneBlocksBelow(options.chainId, pruneBelow);
-    return refreshPayments(tx, [...orphaned, ...finalizedIds], now, deps.payoutPolicy);
+    return refreshPayments(tx, [...orphaned, ...rewound, ...finalizedIds], now, deps.payoutPolicy);
   });
 }
 
