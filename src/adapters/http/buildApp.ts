@@ -94,6 +94,7 @@ export interface ApiDeps {
     | 'dashboardRequire2fa'
     | 'payoutPolicy'
     | 'maxAmountBaseUnits'
+    | 'minAmountBaseUnits'
     | 'webhookAllowPrivate'
     | 'adminToken'
     | 'rateLimit'
