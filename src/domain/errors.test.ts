@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkEvery, errorResponseOf, PaylinkError, ValidationError } from './errors.ts';
+import { checkEvery, errorResponseOf, PaylinkError, problemsText, ValidationError } from './errors.ts';
 
 describe('PaylinkError', () => {
   it('carries its code, HTTP status, field and name', () => {
@@ -89,5 +89,26 @@ describe('checkEvery', () => {
         bad('a'),
       ]),
     ).toThrow(boom);
+  });
+});
+
+describe('problemsText', () => {
+  it('names each field with its problem, in the reader’s words; a sentence of its own stays as it is', () => {
+    const two = new ValidationError([
+      { field: 'wallet_address', message: 'is required' },
+      { field: 'name', message: 'must be 1 to 200 characters' },
+    ]);
+    expect(problemsText(two)).toBe('wallet_address: is required; name: must be 1 to 200 characters');
+    expect(problemsText(two, (field) => (field === 'name' ? '--name' : field))).toBe(
+      'wallet_address: is required; --name: must be 1 to 200 characters',
+    );
+    expect(problemsText(new ValidationError('grace', 'must be ≥ 0'), () => '--grace')).toBe(
+      '--grace: must be ≥ 0',
+    );
+    const sentence = new PaylinkError('VALIDATION_ERROR', 'The signature does not match', {
+      field: 'signature',
+    });
+    expect(problemsText(sentence)).toBe('The signature does not match');
+    expect(problemsText(new PaylinkError('NOT_FOUND', 'Merchant not found'))).toBe('Merchant not found');
   });
 });

@@ -163,6 +163,20 @@ export function checkEvery<T extends readonly unknown[]>(checks: { readonly [K i
   return results as unknown as T;
 }
 
+/**
+ * The error for a person reading one line (a dashboard form, the CLI): each field at fault with its problem,
+ * `name` translating a field to what that person typed (a form label, a flag).
+ */
+export function problemsText(
+  error: PaylinkError,
+  name: (field: string) => string = (field) => field,
+): string {
+  const named = error.details.map(({ field, message }) => `${name(field)}: ${message}`).join('; ');
+  // A single problem keeps its own sentence unless it is the field's ("wallet_address: …" → "--wallet: …").
+  if (error.details.length === 1 && !error.message.startsWith(`${error.field}: `)) return error.message;
+  return named || error.message;
+}
+
 /** The answer body of an error: `details` on every VALIDATION_ERROR, `field` whenever one is at fault. */
 export function errorResponseOf(error: PaylinkError): ErrorResponse {
   return {
