@@ -43,6 +43,9 @@ describe('loadConfig', () => {
     ['PAYLINK_NETWORK', 'mainnet'],
     ['PAYLINK_PAYMENT_TTL', 'forever'],
     ['PAYLINK_MAX_AMOUNT', '-1'],
+    ['PAYLINK_MIN_AMOUNT', '0'],
+    ['PAYLINK_MIN_AMOUNT', '0.0000001'],
+    ['PAYLINK_MIN_AMOUNT', 'half'],
     ['PAYLINK_RATES', 'static:EUR=abc'],
     ['PAYLINK_RATES', 'bloomberg'],
     ['PAYLINK_ADMIN_TOKEN', 'short'],
@@ -51,6 +54,18 @@ describe('loadConfig', () => {
   ])('stops on a bad %s, naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);
+  });
+
+  it('reads PAYLINK_MIN_AMOUNT as exact USDC (default 0.50), never above PAYLINK_MAX_AMOUNT', () => {
+    expect(loadConfig({}).minAmountBaseUnits).toBe(500_000n);
+    expect(loadConfig({ PAYLINK_MIN_AMOUNT: '0.000001' }).minAmountBaseUnits).toBe(1n);
+    expect(loadConfig({ PAYLINK_MIN_AMOUNT: '2.1' }).minAmountBaseUnits).toBe(2_100_000n);
+    expect(loadConfig({ PAYLINK_MIN_AMOUNT: '5', PAYLINK_MAX_AMOUNT: '5' }).minAmountBaseUnits).toBe(
+      5_000_000n,
+    );
+    expect(() => loadConfig({ PAYLINK_MIN_AMOUNT: '5.000001', PAYLINK_MAX_AMOUNT: '5' })).toThrow(
+      'PAYLINK_MIN_AMOUNT must not be above PAYLINK_MAX_AMOUNT',
+    );
   });
 
   it('never echoes a secret value in its error', () => {

@@ -155,6 +155,8 @@ export interface Config {
   /** Operators must enroll a TOTP second factor before the dashboard serves them anything else. */
   readonly dashboardRequire2fa: boolean;
   readonly maxAmountBaseUnits: bigint;
+  /** The least USDC a payment link may ask for, after conversion (PAYLINK_MIN_AMOUNT). */
+  readonly minAmountBaseUnits: bigint;
   readonly rates: {
     readonly sources: readonly RateSourceConfig[];
     readonly cacheTtlMs: number;
@@ -333,6 +335,19 @@ const envSchema = z.object({
       const units = parseUsdc(text);
       if (units === undefined || units <= 0n) {
         ctx.addIssue({ code: 'custom', message: 'PAYLINK_MAX_AMOUNT must be a positive USDC amount' });
+        return z.NEVER;
+      }
+      return units;
+    }),
+  // The least a link may ask for, in USDC after conversion: below it the network fee and the commission's
+  // rounding eat a real share (5 JPY is 0.04 USDC).
+  PAYLINK_MIN_AMOUNT: z
+    .string()
+    .default('0.50')
+    .transform((text, ctx) => {
+      const units = parseUsdc(text);
+      if (units === undefined || units <= 0n) {
+        ctx.addIssue({ code: 'custom', message: 'PAYLINK_MIN_AMOUNT must be a positive USDC amount' });
         return z.NEVER;
       }
       return units;
@@ -527,6 +542,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     coingecko: e.PAYLINK_RATES_COINGECKO_URL,
   });
   if (typeof sources === 'string') throw new ConfigError(`Invalid configuration:\n  ${sources}`);
+  if (e.PAYLINK_MIN_AMOUNT > e.PAYLINK_MAX_AMOUNT) {
+    throw new ConfigError(
+      'Invalid configuration:\n  PAYLINK_MIN_AMOUNT must not be above PAYLINK_MAX_AMOUNT: no link could be created',
+    );
+  }
   const preset = NETWORKS[e.PAYLINK_NETWORK];
   const urlHost = e.PAYLINK_HOST === '0.0.0.0' || e.PAYLINK_HOST === '::' ? '127.0.0.1' : e.PAYLINK_HOST;
   const config: Omit<Config, 'testChain'> = {
@@ -541,6 +561,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     refundClaimTtlMs: e.PAYLINK_REFUND_CLAIM_TTL,
     dashboardRequire2fa: e.PAYLINK_DASHBOARD_REQUIRE_2FA ?? false,
     maxAmountBaseUnits: e.PAYLINK_MAX_AMOUNT,
+    minAmountBaseUnits: e.PAYLINK_MIN_AMOUNT,
     rates: {
       sources,
       cacheTtlMs: e.PAYLINK_RATES_CACHE_TTL,

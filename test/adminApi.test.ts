@@ -116,6 +116,45 @@ describe.each(dialects)('admin API on %s', (dialect) => {
     });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ code: 'VALIDATION_ERROR', field });
+    expect(response.json().details).toEqual([{ field, message: expect.any(String) }]);
+    expect((await admin('GET', '/admin/api/merchants/')).json().merchants.length).toBe(before);
+  });
+
+  it('names every bad field at once: in the schema, and in the checks after it', async () => {
+    const before = (await admin('GET', '/admin/api/merchants/')).json().merchants.length;
+    const schema = await admin('POST', '/admin/api/merchants/', {
+      name: 'Shop',
+      wallet_address: 42,
+      test_key: 'yes',
+    });
+    expect(schema.statusCode).toBe(400);
+    expect(schema.json()).toMatchObject({ code: 'VALIDATION_ERROR', field: 'wallet_address' });
+    expect(
+      schema
+        .json()
+        .details.map(({ field }: { field: string }) => field)
+        .sort(),
+    ).toEqual(['test_key', 'wallet_address']);
+    const checks = await admin('POST', '/admin/api/merchants/', {
+      name: 'Shop',
+      wallet_address: '0x1234',
+      webhook_url: 'ftp://shop.example.test',
+      commission_percent: 100.01,
+    });
+    expect(checks.statusCode).toBe(400);
+    expect(checks.json()).toStrictEqual({
+      error: '3 fields are invalid: wallet_address, webhook_url, commission_percent',
+      code: 'VALIDATION_ERROR',
+      field: 'wallet_address',
+      details: [
+        { field: 'wallet_address', message: 'must be a 0x-prefixed EVM address' },
+        { field: 'webhook_url', message: expect.any(String) },
+        {
+          field: 'commission_percent',
+          message: 'must be a percentage from 0 to 100 with at most 2 decimals',
+        },
+      ],
+    });
     expect((await admin('GET', '/admin/api/merchants/')).json().merchants.length).toBe(before);
   });
 

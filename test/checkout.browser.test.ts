@@ -80,6 +80,8 @@ beforeAll(async () => {
         rates,
         clock: h.clock,
         maxAmountBaseUnits: 10n ** 12n,
+        // No minimum to speak of: amounts here are whatever the test needs (the minimum: test/merchantApi.test.ts).
+        minAmountBaseUnits: 1n,
         paymentTtlMs: PAYMENT_TTL_MS,
         webhookAllowPrivate: true,
       },

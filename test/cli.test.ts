@@ -106,6 +106,15 @@ describe.each(dialects)('paylink CLI on %s', (dialect) => {
     expect(bad.stderr).toContain('error: --wallet: must be a 0x-prefixed EVM address');
     expect(bad.stderr).not.toContain('wallet_address');
     expect(bad.stdout).toBe('');
+    // Every bad flag at once, each with its problem.
+    const twice = await runCli(
+      ['merchant', 'create', '--name', 'Bad', '--wallet', '0x12', '--commission', '101'],
+      env,
+    );
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toContain(
+      'error: --wallet: must be a 0x-prefixed EVM address; --commission: must be a percentage from 0 to 100',
+    );
 
     const unknown = await runCli(['merchant', 'show', 'mch_nope'], env);
     expect(unknown.code).toBe(2);

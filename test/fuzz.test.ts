@@ -21,11 +21,20 @@ function expectWellFormed(response: LightMyRequestResponse): void {
   if (response.statusCode < 400) return;
   const body: unknown = JSON.parse(response.body);
   expect(body).toBeTypeOf('object');
-  const { error, code, field, ...rest } = body as Record<string, unknown>;
+  const { error, code, field, details, ...rest } = body as Record<string, unknown>;
   expect(error).toBeTypeOf('string');
   expect(code).toBeTypeOf('string');
   expect(code).toMatch(/^[A-Z_]+$/);
   if (field !== undefined) expect(field).toBeTypeOf('string');
+  // Every validation error lists each field at fault, the first of them being `field`; no other error has them.
+  if (code === 'VALIDATION_ERROR') {
+    expect(details).toBeInstanceOf(Array);
+    for (const detail of details as unknown[])
+      expect(detail).toStrictEqual({ field: expect.any(String), message: expect.any(String) });
+    expect((details as { field: string }[])[0]?.field).toBe(field);
+  } else {
+    expect(details).toBeUndefined();
+  }
   expect(rest).toStrictEqual({});
 }
 
@@ -255,6 +264,19 @@ describe.each(dialects)('fuzzing the merchant API on %s', (dialect) => {
     });
     expect(create.statusCode).toBe(400);
     expect(create.json()).toMatchObject({ code: 'VALIDATION_ERROR', field: 'order_id' });
+    // Bad text in several fields: each is named, not only the first.
+    const several = await h.app.inject({
+      method: 'POST',
+      url: '/payments/api/create/',
+      headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+      payload: { amount: 1, currency: 'USD\u0000', order_id: 'a\u0000b', metadata: { note: '\u0007' } },
+    });
+    expect(several.statusCode).toBe(400);
+    expect(several.json().details.map(({ field }: { field: string }) => field)).toEqual([
+      'currency',
+      'order_id',
+      'metadata.note',
+    ]);
     const list = await h.app.inject({
       method: 'GET',
       url: '/payments/api/payments/?order_id=%00',

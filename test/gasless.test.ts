@@ -532,31 +532,54 @@ describe.each(dialects)('the checkout’s gasless endpoints over HTTP on %s', (d
     const malformed = await post(payment.id, '{"from": "0x', 'application/json');
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json()).toEqual({
-      error: 'The request body is not valid JSON',
+      error: 'body: is not valid JSON',
       code: 'VALIDATION_ERROR',
+      field: 'body',
+      details: [{ field: 'body', message: 'is not valid JSON' }],
     });
 
-    // JSON that is not an object names the first field, never a 500 (another payment: 5 per payment a minute).
+    // JSON that is not an object names every field, never a 500 (another payment: 5 per payment a minute).
+    const fields = ['from', 'to', 'value', 'valid_after', 'valid_before', 'nonce', 'signature'];
     const another = await h.createPayment('27');
     for (const odd of ['null', '[]', '"x"'])
       expect((await post(another.id, odd)).json()).toEqual({
-        error: 'from: missing or malformed',
+        error: `7 fields are invalid: ${fields.join(', ')}`,
         code: 'VALIDATION_ERROR',
+        field: 'from',
+        details: fields.map((field) => ({ field, message: 'missing or malformed' })),
       });
 
     const { nonce: _, ...withoutNonce } = await signedBody(payment);
     const missing = await post(payment.id, withoutNonce);
     expect(missing.statusCode).toBe(400);
-    expect(missing.json()).toEqual({ error: 'nonce: missing or malformed', code: 'VALIDATION_ERROR' });
-    const badValue = await post(payment.id, { ...(await signedBody(payment)), value: '27.00' });
+    expect(missing.json()).toEqual({
+      error: 'nonce: missing or malformed',
+      code: 'VALIDATION_ERROR',
+      field: 'nonce',
+      details: [{ field: 'nonce', message: 'missing or malformed' }],
+    });
+    // Two fields wrong: both named.
+    const badValue = await post(payment.id, { ...(await signedBody(payment)), value: '27.00', to: '0x12' });
     expect(badValue.statusCode).toBe(400);
-    expect(badValue.json()).toEqual({ error: 'value: missing or malformed', code: 'VALIDATION_ERROR' });
+    expect(badValue.json()).toEqual({
+      error: '2 fields are invalid: to, value',
+      code: 'VALIDATION_ERROR',
+      field: 'to',
+      details: [
+        { field: 'to', message: 'missing or malformed' },
+        { field: 'value', message: 'missing or malformed' },
+      ],
+    });
 
     const forged = await post(payment.id, await signedBody(payment, ROLES.merchant));
     expect(forged.statusCode).toBe(400);
     expect(forged.json()).toEqual({
       error: 'The signature does not match the authorization: nothing was sent',
       code: 'VALIDATION_ERROR',
+      field: 'signature',
+      details: [
+        { field: 'signature', message: 'The signature does not match the authorization: nothing was sent' },
+      ],
     });
 
     const plain = await post(payment.id, JSON.stringify(await signedBody(payment)), 'text/plain');

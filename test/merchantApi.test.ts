@@ -121,9 +121,9 @@ describe.each(dialects)('merchant API on %s', (dialect) => {
       const exponent = await create('{"amount": 1e2, "currency": "USD"}');
       expect(exponent.statusCode).toBe(201);
       expect(exponent.json().details.amount).toBe('100.00');
-      // 0.1 + 0.2 style float error would show up here: 0.30 USD × 1.0002 = 0.30006 → 0.31 (rounded up).
-      const small = await create('{"amount": 0.30, "currency": "USD"}');
-      expect(small.json().details.usdc_amount).toBe('0.31');
+      // 0.1 + 0.2 style float error would show up here: 0.70 USD × 1.0002 = 0.70014 → 0.71 (rounded up).
+      const small = await create('{"amount": 0.70, "currency": "USD"}');
+      expect(small.json().details.usdc_amount).toBe('0.71');
     });
 
     it('accepts a numeric string and USDC itself (exact, at a rate of 1)', async () => {
@@ -202,7 +202,82 @@ describe.each(dialects)('merchant API on %s', (dialect) => {
       expect(body.code).toBe('VALIDATION_ERROR');
       expect(body.field).toBe(field);
       expect(body.error).toContain(field);
+      expect(body.details).toEqual([{ field, message: expect.any(String) }]);
       expect(await countPayments()).toBe(before); // nothing half-written
+    });
+
+    it('names every field the schema refuses in details, not only the first', async () => {
+      const before = await countPayments();
+      const response = await create({
+        order_id: 12,
+        customer_email: ['a@b.example'],
+        return_url: 'x'.repeat(2049),
+      });
+      expect(response.statusCode).toBe(400);
+      const body = response.json();
+      expect(body).toMatchObject({ code: 'VALIDATION_ERROR', field: 'amount' });
+      expect(body.error).toBe('5 fields are invalid: amount, currency, customer_email, order_id, return_url');
+      expect(body.details).toHaveLength(5);
+      expect(body.details).toEqual(
+        expect.arrayContaining([
+          { field: 'amount', message: 'is required' },
+          { field: 'currency', message: 'is required' },
+          { field: 'order_id', message: 'must be a string' },
+          { field: 'customer_email', message: 'must be a string' },
+          { field: 'return_url', message: 'must be at most 2048 characters' },
+        ]),
+      );
+      expect(await countPayments()).toBe(before);
+    });
+
+    it('names every field the use case refuses in details: amount, currency, e-mail and URLs together', async () => {
+      const before = await countPayments();
+      const response = await create({
+        amount: 'ten',
+        currency: 'XYZ',
+        customer_email: 'not-an-email',
+        return_url: 'http://shop.example.test/done',
+        order_id: 'fine-1',
+      });
+      expect(response.statusCode).toBe(400);
+      const body = response.json();
+      expect(body.code).toBe('VALIDATION_ERROR');
+      expect(body.error).toBe('4 fields are invalid: amount, currency, customer_email, return_url');
+      expect(body.details).toEqual([
+        { field: 'amount', message: 'must be a decimal number' },
+        { field: 'currency', message: 'unsupported currency "XYZ"' },
+        { field: 'customer_email', message: 'must be an e-mail address' },
+        { field: 'return_url', message: 'must be an absolute https URL' },
+      ]);
+      expect(body.field).toBe('amount');
+      expect(await countPayments()).toBe(before);
+    });
+
+    it('refuses an amount below PAYLINK_MIN_AMOUNT (0.50 USDC) after conversion: 5 JPY is 0.04 USDC', async () => {
+      const before = await countPayments();
+      const yen = await create({ amount: 5, currency: 'JPY' });
+      expect(yen.statusCode).toBe(400);
+      expect(yen.json()).toStrictEqual({
+        error: 'amount: must be at least the equivalent of 0.50 USDC; it converts to 0.04 USDC',
+        code: 'VALIDATION_ERROR',
+        field: 'amount',
+        details: [
+          {
+            field: 'amount',
+            message: 'must be at least the equivalent of 0.50 USDC; it converts to 0.04 USDC',
+          },
+        ],
+      });
+      // One base unit below the minimum is refused; the minimum itself is a payment link.
+      const below = await create({ amount: '0.499999', currency: 'USDC' });
+      expect(below.statusCode).toBe(400);
+      expect(below.json().error).toContain('it converts to 0.499999 USDC');
+      expect(await countPayments()).toBe(before);
+      const exactly = await create({ amount: '0.50', currency: 'USDC' });
+      expect(exactly.statusCode).toBe(201);
+      expect(exactly.json().details.usdc_amount).toBe('0.50');
+      // 76 JPY is 0.5016 USDC, priced at 0.51: above the minimum once converted.
+      expect((await create({ amount: 76, currency: 'JPY' })).statusCode).toBe(201);
     });
 
     it('refuses a 40-digit number instead of rounding it', async () => {
@@ -353,6 +428,21 @@ describe.each(dialects)('merchant API on %s', (dialect) => {
       const response = await convert(query);
       expect(response.statusCode).toBe(400);
       expect(response.json()).toMatchObject({ code: 'VALIDATION_ERROR', field });
+      expect(response.json().details).toContainEqual({ field, message: expect.any(String) });
+    });
+
+    it('names both an amount and a currency that are wrong', async () => {
+      const response = await convert('amount=abc&currency=ZZZ');
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toStrictEqual({
+        error: '2 fields are invalid: amount, currency',
+        code: 'VALIDATION_ERROR',
+        field: 'amount',
+        details: [
+          { field: 'amount', message: 'must be a decimal number' },
+          { field: 'currency', message: 'unsupported currency "ZZZ"' },
+        ],
+      });
     });
   });
 

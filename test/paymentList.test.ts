@@ -245,6 +245,7 @@ describe.each(dialects)('GET /payments/api/payments/ on %s', (dialect) => {
         error: 'cursor: is not a cursor returned for this query',
         code: 'VALIDATION_ERROR',
         field: 'cursor',
+        details: [{ field: 'cursor', message: 'is not a cursor returned for this query' }],
       });
     }
     expect((await list(`?limit=1&cursor=${cursor}`)).statusCode).toBe(200);

@@ -281,6 +281,7 @@ describe.each(dialects)('webhook URLs refused when configured, %s', (dialect) =>
         error: `webhook_url: must not point to a ${reason} address`,
         code: 'VALIDATION_ERROR',
         field: 'webhook_url',
+        details: [{ field: 'webhook_url', message: `must not point to a ${reason} address` }],
       });
     }
   });

@@ -1,4 +1,4 @@
-import { parseAmount, parseCurrency } from '../domain/money.ts';
+import { parsePrice } from '../domain/money.ts';
 import type { AgreedRate } from '../domain/rates.ts';
 import { type LockedQuote, priceAt, type QuoteAmountDeps, rateFor } from './quoteAmount.ts';
 
@@ -24,8 +24,8 @@ export function rememberingConversions<T>(
 ): (input: ConvertAmountInput) => Promise<T> {
   const answers = new WeakMap<AgreedRate, Map<string, T>>();
   return async (input) => {
-    const currency = parseCurrency('currency', input.currency);
-    const amount = parseAmount('amount', input.amount, currency);
+    const amount = parsePrice(input.amount, input.currency);
+    const { currency } = amount;
     const rate = await rateFor(deps, currency);
     let atRate = answers.get(rate);
     if (atRate === undefined) {

@@ -1,17 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import type { KeyMode } from '../domain/credentials.ts';
-import { PaylinkError, ValidationError } from '../domain/errors.ts';
+import { checkEvery, PaylinkError, ValidationError } from '../domain/errors.ts';
 import { type Merchant, missingPaymentConfiguration } from '../domain/merchant.ts';
+import { formatUsdc, type Money, parsePrice } from '../domain/money.ts';
 import type { Payment } from '../domain/payment.ts';
 import { NO_PAYOUT_YET } from '../domain/payout.ts';
 import { parseWebhookUrl } from '../domain/webhookUrl.ts';
 import type { DepositPlanner, DepositPlanners, HostResolver, PaymentStore } from './ports.ts';
-import { type QuoteAmountDeps, quoteAmount } from './quoteAmount.ts';
+import { priceAt, type QuoteAmountDeps, rateFor } from './quoteAmount.ts';
 import { assertTokenCanPay, type TokenControlsByMode } from './tokenControls.ts';
 import { checkWebhookHost } from './webhooks/checkWebhookHost.ts';
 
 export interface CreatePaymentDeps extends QuoteAmountDeps {
   readonly payments: PaymentStore;
+  /** The least USDC a link may ask for (PAYLINK_MIN_AMOUNT), after conversion. */
+  readonly minAmountBaseUnits: bigint;
   /** One planner per mode's chain: a test payment's deposit address is on the test chain. */
   readonly deposits: DepositPlanners;
   readonly paymentTtlMs: number;
@@ -49,6 +52,36 @@ function parseReturnUrl(input: string): string {
   return url.toString();
 }
 
+function parseOrderId(input: string | undefined): string | null {
+  const orderId = input?.trim() || null;
+  if (orderId !== null && orderId.length > MAX_ORDER_ID_LENGTH) {
+    throw new ValidationError('order_id', `must be at most ${MAX_ORDER_ID_LENGTH} characters`);
+  }
+  return orderId;
+}
+
+function parseCustomerEmail(input: string | undefined): string | null {
+  const customerEmail = input?.trim() || null;
+  if (customerEmail !== null && (customerEmail.length > 254 || !EMAIL_PATTERN.test(customerEmail))) {
+    throw new ValidationError('customer_email', 'must be an e-mail address');
+  }
+  return customerEmail;
+}
+
+/**
+ * A link must ask for at least PAYLINK_MIN_AMOUNT of USDC, whatever its currency: below it, the network's fee
+ * and the commission's rounding are a real share of the payment (5 JPY asks for 0.04 USDC). Checked on the USDC
+ * the customer would send, so the same rule holds in every currency.
+ */
+function assertAtLeastMinimum(minAmountBaseUnits: bigint, usdcBaseUnits: bigint): void {
+  if (usdcBaseUnits < minAmountBaseUnits) {
+    throw new ValidationError(
+      'amount',
+      `must be at least the equivalent of ${formatUsdc(minAmountBaseUnits)} USDC; it converts to ${formatUsdc(usdcBaseUnits)} USDC`,
+    );
+  }
+}
+
 /** The planner of the mode's chain, or TEST_MODE_UNAVAILABLE when this deployment has no test chain. */
 export function depositPlannerFor(deposits: DepositPlanners, mode: KeyMode): DepositPlanner {
   if (mode === 'live') return deposits.live;
@@ -81,27 +114,26 @@ export async function createPayment(
       `The merchant account has no ${missing.join(' and no ')} configured; ask the administrator to set it`,
     );
   }
-  const orderId = input.orderId?.trim() || null;
-  if (orderId !== null && orderId.length > MAX_ORDER_ID_LENGTH) {
-    throw new ValidationError('order_id', `must be at most ${MAX_ORDER_ID_LENGTH} characters`);
-  }
-  const customerEmail = input.customerEmail?.trim() || null;
-  if (customerEmail !== null && (customerEmail.length > 254 || !EMAIL_PATTERN.test(customerEmail))) {
-    throw new ValidationError('customer_email', 'must be an e-mail address');
-  }
-  const webhookUrl = input.webhookUrl?.trim()
-    ? parseWebhookUrl('webhook_url', input.webhookUrl, { allowInsecure: deps.webhookAllowPrivate })
-    : null;
-  const returnUrl = input.returnUrl?.trim() ? parseReturnUrl(input.returnUrl) : null;
+  // Every field the client can fix is checked before anything is looked up, and all are named at once.
+  // In the order of the request's fields.
+  const [price, customerEmail, webhookUrl, orderId, returnUrl] = checkEvery<
+    [Money, string | null, string | null, string | null, string | null]
+  >([
+    () => parsePrice(input.amount, input.currency),
+    () => parseCustomerEmail(input.customerEmail),
+    () =>
+      input.webhookUrl?.trim()
+        ? parseWebhookUrl('webhook_url', input.webhookUrl, { allowInsecure: deps.webhookAllowPrivate })
+        : null,
+    () => parseOrderId(input.orderId),
+    () => (input.returnUrl?.trim() ? parseReturnUrl(input.returnUrl) : null),
+  ]);
   await checkWebhookHost(deps, 'webhook_url', webhookUrl);
   // Never sell a link whose money could not reach the merchant (a blacklisted wallet) or could not be sent.
   await assertTokenCanPay(deps.tokenControls?.[mode], merchant.walletAddress);
 
-  const locked = await quoteAmount(deps, {
-    amount: input.amount,
-    currency: input.currency,
-    commissionBps: merchant.commissionBps,
-  });
+  const locked = priceAt(deps, price, await rateFor(deps, price.currency), merchant.commissionBps);
+  assertAtLeastMinimum(deps.minAmountBaseUnits, locked.quote.usdcBaseUnits);
   const now = deps.clock.now();
   const id = randomUUID();
   const payment: Payment = {

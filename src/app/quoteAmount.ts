@@ -1,6 +1,6 @@
 import { type Currency, USDC } from '../domain/currencies.ts';
-import { PaylinkError, ValidationError } from '../domain/errors.ts';
-import { formatUsdc, type Money, parseAmount, parseCurrency } from '../domain/money.ts';
+import { ValidationError } from '../domain/errors.ts';
+import { formatUsdc, type Money } from '../domain/money.ts';
 import { ONE, type Quote, quote } from '../domain/quote.ts';
 import type { AgreedRate } from '../domain/rates.ts';
 import type { Clock, RateProvider } from './ports.ts';
@@ -11,27 +11,10 @@ export interface QuoteAmountDeps {
   readonly maxAmountBaseUnits: bigint;
 }
 
-export interface QuoteAmountInput {
-  /** Exact text of the amount (a JSON number's source text or a numeric string). */
-  readonly amount: string;
-  readonly currency: string;
-  readonly commissionBps: number;
-}
-
 export interface LockedQuote {
   readonly quote: Quote;
   readonly rateSource: string;
   readonly rateObservedAt: Date;
-}
-
-/**
- * Validates an amount in a currency and prices it in USDC at the agreed market rate — the one path shared by
- * conversion and payment creation, so both answer the same for the same input.
- */
-export async function quoteAmount(deps: QuoteAmountDeps, input: QuoteAmountInput): Promise<LockedQuote> {
-  const currency = parseCurrency('currency', input.currency);
-  const amount = parseAmount('amount', input.amount, currency);
-  return priceAt(deps, amount, await rateFor(deps, currency), input.commissionBps);
 }
 
 /** USDC priced in USDC: one for one, from no source. */
@@ -51,7 +34,10 @@ export function rateFor(deps: Pick<QuoteAmountDeps, 'rates'>, currency: Currency
     : deps.rates.usdcPerUnit(currency.code);
 }
 
-/** Prices a validated amount at a rate, within the configured bounds. */
+/**
+ * Prices a validated amount (domain/money.ts `parsePrice`) in USDC at the agreed market rate, within the
+ * configured maximum — the one path shared by conversion and payment creation, so both price alike.
+ */
 export function priceAt(
   deps: Pick<QuoteAmountDeps, 'clock' | 'maxAmountBaseUnits'>,
   amount: Money,
@@ -71,7 +57,7 @@ export function priceAt(
     );
   }
   if (locked.quote.usdcBaseUnits <= 0n) {
-    throw new PaylinkError('VALIDATION_ERROR', 'amount: is too small to price in USDC', { field: 'amount' });
+    throw new ValidationError('amount', 'is too small to price in USDC');
   }
   return locked;
 }

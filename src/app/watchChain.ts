@@ -90,10 +90,7 @@ export async function pollChainOnce(deps: WatchChainDeps, options: WatchChainOpt
       updatedAt: deps.clock.now(),
     };
     await ledger.transaction((tx) => tx.saveCursor(cursor!));
-    deps.logger.info(
-      { chainId: options.chainId, startBlock: cursor.nextBlock.toString() },
-      'chain watcher starts',
-    );
+    deps.logger.info({ startBlock: cursor.nextBlock.toString() }, 'chain watcher starts');
   }
   const changes: StatusChange[] = [];
 
@@ -194,10 +191,7 @@ async function followReorg(
     return refreshPayments(tx, affected, now, deps.payoutPolicy);
   });
   const depth = Number(lastScanned - rewindTo);
-  deps.logger.warn(
-    { chainId: options.chainId, from: lastScanned.toString(), to: rewindTo.toString(), depth },
-    'reorg followed',
-  );
+  deps.logger.warn({ from: lastScanned.toString(), to: rewindTo.toString(), depth }, 'reorg followed');
   return { cursor: next, changes, depth };
 }
 
@@ -301,13 +295,13 @@ async function scanRange(
   });
   if (unaccepted.length > 0) {
     deps.logger.warn(
-      { chainId: options.chainId, transfers: unaccepted.map((u) => `${u.tokenSymbol} to ${u.paymentId}`) },
+      { transfers: unaccepted.map((u) => `${u.tokenSymbol} to ${u.paymentId}`) },
       'tokens that do not pay were sent to payments; the merchants are told',
     );
   }
   if (transfers.length > 0) {
     deps.logger.info(
-      { chainId: options.chainId, from: from.toString(), to: to.toString(), transfers: transfers.length },
+      { from: from.toString(), to: to.toString(), transfers: transfers.length },
       'transfers recorded',
     );
   }
@@ -362,7 +356,7 @@ async function finalize(
   };
   if (orphans.length > 0) {
     deps.logger.warn(
-      { chainId: options.chainId, transfers: orphans.map((t) => t.id) },
+      { transfers: orphans.map((t) => t.id) },
       'transfers in replaced blocks orphaned before finality',
     );
   }

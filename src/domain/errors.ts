@@ -71,32 +71,120 @@ export function statusOfCode(code: ErrorCode): number {
   return statusByCode[code];
 }
 
-/** The body of every error answer: `field` names the request field at fault, when there is one. */
+/** One request field at fault and what is wrong with it: `{"field": "amount", "message": "is required"}`. */
+export interface FieldProblem {
+  readonly field: string;
+  readonly message: string;
+}
+
+/**
+ * The body of every error answer: `field` names the (first) request field at fault, when there is one;
+ * `details` lists every field at fault, and is present on every VALIDATION_ERROR (empty when the problem is
+ * not one field's), so a client can show each problem beside its field at once.
+ */
 export interface ErrorResponse {
   readonly error: string;
   readonly code: ErrorCode;
   readonly field?: string;
+  readonly details?: readonly FieldProblem[];
 }
 
 export class PaylinkError extends Error {
   override readonly name = 'PaylinkError';
   readonly code: ErrorCode;
   readonly status: number;
-  /** The request field the error is about, when there is one. */
+  /** The request field the error is about, when there is one (the first, when there are several). */
   readonly field: string | undefined;
+  /** Every request field at fault: for a single `field`, that one, its message without the field's prefix. */
+  readonly details: readonly FieldProblem[];
 
-  constructor(code: ErrorCode, message: string, options: { field?: string; cause?: unknown } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { field?: string; details?: readonly FieldProblem[]; cause?: unknown } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.status = statusByCode[code];
-    this.field = options.field;
+    this.field = options.field ?? options.details?.[0]?.field;
+    const field = options.field;
+    this.details =
+      options.details ??
+      (field === undefined ? [] : [{ field, message: withoutPrefix(message, `${field}: `) }]);
   }
 }
 
+const withoutPrefix = (text: string, prefix: string) =>
+  text.startsWith(prefix) ? text.slice(prefix.length) : text;
+
 export class ValidationError extends PaylinkError {
-  constructor(field: string, problem: string) {
-    super('VALIDATION_ERROR', `${field}: ${problem}`, { field });
+  /** One field at fault, or several (at least one), each with its problem. */
+  constructor(field: string, problem: string);
+  constructor(problems: readonly FieldProblem[]);
+  constructor(fieldOrProblems: string | readonly FieldProblem[], problem = '') {
+    const details =
+      typeof fieldOrProblems === 'string'
+        ? [{ field: fieldOrProblems, message: problem }]
+        : firstOfEach(fieldOrProblems);
+    super('VALIDATION_ERROR', validationMessage(details), { details });
   }
+}
+
+/** Each field once, with its first problem: a field is fixed as a whole, whatever else is wrong with it. */
+function firstOfEach(problems: readonly FieldProblem[]): FieldProblem[] {
+  const seen = new Set<string>();
+  return problems.filter(({ field }) => !seen.has(field) && seen.add(field));
+}
+
+/** "amount: is required" for one field; "2 fields are invalid: amount, currency" for more. */
+function validationMessage(details: readonly FieldProblem[]): string {
+  const [first] = details;
+  if (first === undefined) return 'The request is invalid';
+  if (details.length === 1) return `${first.field}: ${first.message}`;
+  return `${details.length} fields are invalid: ${details.map(({ field }) => field).join(', ')}`;
+}
+
+/**
+ * Runs every check and answers their results, or throws one ValidationError naming every field the checks
+ * refused (each check throws a ValidationError of its own): a client learns all its mistakes in one answer.
+ */
+export function checkEvery<T extends readonly unknown[]>(checks: { readonly [K in keyof T]: () => T[K] }): T {
+  const problems: FieldProblem[] = [];
+  const results = checks.map((check) => {
+    try {
+      return check();
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      problems.push(...error.details);
+      return undefined;
+    }
+  });
+  if (problems.length > 0) throw new ValidationError(problems);
+  return results as unknown as T;
+}
+
+/**
+ * The error for a person reading one line (a dashboard form, the CLI): each field at fault with its problem,
+ * `name` translating a field to what that person typed (a form label, a flag).
+ */
+export function problemsText(
+  error: PaylinkError,
+  name: (field: string) => string = (field) => field,
+): string {
+  const named = error.details.map(({ field, message }) => `${name(field)}: ${message}`).join('; ');
+  // A single problem keeps its own sentence unless it is the field's ("wallet_address: …" → "--wallet: …").
+  if (error.details.length === 1 && !error.message.startsWith(`${error.field}: `)) return error.message;
+  return named || error.message;
+}
+
+/** The answer body of an error: `details` on every VALIDATION_ERROR, `field` whenever one is at fault. */
+export function errorResponseOf(error: PaylinkError): ErrorResponse {
+  return {
+    error: error.message,
+    code: error.code,
+    ...(error.field === undefined ? {} : { field: error.field }),
+    ...(error.code === 'VALIDATION_ERROR' ? { details: error.details } : {}),
+  };
 }
 
 export const UNAUTHORIZED_MESSAGE = 'Invalid or missing API key';

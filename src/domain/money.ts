@@ -1,6 +1,6 @@
 import { type Currency, findCurrency, USDC } from './currencies.ts';
 import { type Decimal, exactAtScale, formatDecimal, parseDecimal, trimTrailingZeros } from './decimal.ts';
-import { ValidationError } from './errors.ts';
+import { checkEvery, ValidationError } from './errors.ts';
 
 /** An amount of one currency, exact, in that currency's minor units (USDC: 6 decimals, i.e. base units). */
 export interface Money {
@@ -29,10 +29,7 @@ export function parseCurrency(field: string, input: unknown): Currency {
  * given currency. Refused: non-numbers, zero and below, more decimals than the currency has, too many digits.
  */
 export function parseAmount(field: string, input: string, currency: Currency): Money {
-  const parsed = parseDecimal(input.trim());
-  if (parsed === 'not_a_number') throw new ValidationError(field, 'must be a decimal number');
-  if (parsed === 'too_many_digits') throw new ValidationError(field, 'has too many digits');
-  if (parsed.units <= 0n) throw new ValidationError(field, 'must be greater than 0');
+  const parsed = parsePositiveDecimal(field, input);
   const minorUnits = exactAtScale(parsed, currency.minorUnits);
   if (minorUnits === undefined) {
     const places = currency.minorUnits;
@@ -42,6 +39,30 @@ export function parseAmount(field: string, input: string, currency: Currency): M
     );
   }
   return { currency, minorUnits };
+}
+
+/**
+ * Reads an amount sent by a client as a positive decimal, whatever its currency: what can be checked of an
+ * amount before its currency is known.
+ */
+export function parsePositiveDecimal(field: string, input: string): Decimal {
+  const parsed = parseDecimal(input.trim());
+  if (parsed === 'not_a_number') throw new ValidationError(field, 'must be a decimal number');
+  if (parsed === 'too_many_digits') throw new ValidationError(field, 'has too many digits');
+  if (parsed.units <= 0n) throw new ValidationError(field, 'must be greater than 0');
+  return parsed;
+}
+
+/**
+ * An amount in a currency, both sent by a client (fields `amount` and `currency`): both are checked, so an
+ * answer names each that is wrong; the amount's decimal places are checked once the currency is known.
+ */
+export function parsePrice(amount: string, currency: unknown): Money {
+  const [, parsedCurrency] = checkEvery<[Decimal, Currency]>([
+    () => parsePositiveDecimal('amount', amount),
+    () => parseCurrency('currency', currency),
+  ]);
+  return parseAmount('amount', amount, parsedCurrency);
 }
 
 export function moneyAsDecimal(money: Money): Decimal {

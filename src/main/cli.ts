@@ -23,7 +23,7 @@ import type { TokenControls } from '../app/tokenControls.ts';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
 import type { KeyMode } from '../domain/credentials.ts';
 import { parseDuration } from '../domain/duration.ts';
-import { PaylinkError } from '../domain/errors.ts';
+import { PaylinkError, problemsText } from '../domain/errors.ts';
 import type { Merchant } from '../domain/merchant.ts';
 import { registerChainCommands } from './commands/chain.ts';
 import { registerPaymentCommands } from './commands/payments.ts';
@@ -295,12 +295,8 @@ const FLAG_OF_FIELD: Readonly<Record<string, string>> = {
 };
 
 function inFlags(error: Error): string {
-  const field = error instanceof PaylinkError ? error.field : undefined;
-  if (field === undefined) return error.message;
-  const flag = FLAG_OF_FIELD[field];
-  return flag && error.message.startsWith(`${field}:`)
-    ? `${flag}${error.message.slice(field.length)}`
-    : error.message;
+  if (!(error instanceof PaylinkError)) return error.message;
+  return problemsText(error, (field) => FLAG_OF_FIELD[field] ?? field);
 }
 
 /**

@@ -106,6 +106,8 @@ function chainJobs(
   signal: AbortSignal,
 ): Promise<void>[] {
   const { logger: parentLogger } = deps;
+  // The one place a chain job's lines get their chainId: the jobs never add it again (a key twice on one line is
+  // ambiguous JSON; test/workerLogs.test.ts). Their use cases assume a logger that names the chain.
   const logger = parentLogger.child({ chainId: chain.target.chainId });
   const client = createRpcClient(chain.rpcUrls);
   const reader = chainReader(client, settings.finality);

@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { isPaymentId } from '../../app/getPaymentStatus.ts';
 import type { Clock, Ledger, MerchantStore, PaymentStore } from '../../app/ports.ts';
 import type { ConnectionLimits } from '../../config.ts';
+import { errorResponseOf, ValidationError } from '../../domain/errors.ts';
 import { paymentTerms } from '../../domain/payment.ts';
 import { derivePaymentState } from '../../domain/paymentStatus.ts';
 import {
@@ -157,9 +158,7 @@ export async function buildCheckoutApp(deps: CheckoutDeps): Promise<FastifyInsta
         return reply.status(415).send({ error: 'Send application/json', code: 'UNSUPPORTED_MEDIA_TYPE' });
       if (status === 413)
         return reply.status(413).send({ error: 'The request body is too large', code: 'PAYLOAD_TOO_LARGE' });
-      return reply
-        .status(400)
-        .send({ error: 'The request body is not valid JSON', code: 'VALIDATION_ERROR' });
+      return reply.status(400).send(errorResponseOf(new ValidationError('body', 'is not valid JSON')));
     }
     if (status !== undefined && status >= 400 && status < 500) {
       // A malformed request (bad query string, say) is the client's: answer as for a missing page.

@@ -3,7 +3,7 @@ import type { AcceptAuthorizationInput } from '../../app/gasless/acceptAuthoriza
 import type { GaslessAuthorization } from '../../app/gasless/ports.ts';
 import { isPaymentId } from '../../app/getPaymentStatus.ts';
 import type { Clock, Ledger, PaymentStore, RateLimitStore } from '../../app/ports.ts';
-import { PaylinkError } from '../../domain/errors.ts';
+import { errorResponseOf, type FieldProblem, PaylinkError, ValidationError } from '../../domain/errors.ts';
 import { amountDueBaseUnits, paymentTerms } from '../../domain/payment.ts';
 import { derivePaymentState } from '../../domain/paymentStatus.ts';
 import type { BucketPolicy } from '../../domain/tokenBucket.ts';
@@ -56,7 +56,7 @@ export function registerGaslessRoutes(
   },
 ): void {
   const fail = (reply: FastifyReply, error: PaylinkError) =>
-    reply.status(error.status).send({ error: error.message, code: error.code });
+    reply.status(error.status).send(errorResponseOf(error));
 
   app.get<Params>('/pay/:id/gasless.json', { logLevel: 'warn' }, async (request, reply) => {
     const id = request.params.id.toLowerCase();
@@ -118,11 +118,12 @@ export function registerGaslessRoutes(
 function parseAuthorization(
   body: unknown,
 ): { authorization: TransferAuthorization; signature: string } | PaylinkError {
-  const field = (name: string, pattern: RegExp): string | PaylinkError => {
+  const problems: FieldProblem[] = [];
+  const field = (name: string, pattern: RegExp): string => {
     const value = (body as Record<string, unknown> | null)?.[name];
-    return typeof value === 'string' && pattern.test(value)
-      ? value
-      : new PaylinkError('VALIDATION_ERROR', `${name}: missing or malformed`, { field: name });
+    if (typeof value === 'string' && pattern.test(value)) return value;
+    problems.push({ field: name, message: 'missing or malformed' });
+    return '';
   };
   const from = field('from', ADDRESS);
   const to = field('to', ADDRESS);
@@ -131,17 +132,17 @@ function parseAuthorization(
   const validBefore = field('valid_before', UINT);
   const nonce = field('nonce', BYTES32);
   const signature = field('signature', SIGNATURE);
-  for (const parsed of [from, to, value, validAfter, validBefore, nonce, signature])
-    if (parsed instanceof PaylinkError) return parsed;
+  // Every field at fault in one answer: the page's script can show them together.
+  if (problems.length > 0) return new ValidationError(problems);
   return {
     authorization: {
-      from: (from as string).toLowerCase(),
-      to: (to as string).toLowerCase(),
-      valueBaseUnits: BigInt(value as string),
-      validAfter: BigInt(validAfter as string),
-      validBefore: BigInt(validBefore as string),
-      nonce: (nonce as string).toLowerCase(),
+      from: from.toLowerCase(),
+      to: to.toLowerCase(),
+      valueBaseUnits: BigInt(value),
+      validAfter: BigInt(validAfter),
+      validBefore: BigInt(validBefore),
+      nonce: nonce.toLowerCase(),
     },
-    signature: (signature as string).toLowerCase(),
+    signature: signature.toLowerCase(),
   };
 }

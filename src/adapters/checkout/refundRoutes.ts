@@ -5,7 +5,7 @@ import type { MerchantStore, RateLimitStore } from '../../app/ports.ts';
 import { type ClaimRefundDeps, claimRefund } from '../../app/refunds/claimRefund.ts';
 import type { RefundRecord } from '../../app/refunds/ports.ts';
 import { checkRefundAddress } from '../../app/refunds/refundAddress.ts';
-import { PaylinkError, ValidationError } from '../../domain/errors.ts';
+import { errorResponseOf, PaylinkError, ValidationError } from '../../domain/errors.ts';
 import { RefundAddressError } from '../../domain/refund.ts';
 import type { BucketPolicy } from '../../domain/tokenBucket.ts';
 import type { CheckoutNetwork } from './checkoutView.ts';
@@ -74,8 +74,7 @@ export function registerRefundRoutes(
   };
   const fail = (reply: FastifyReply, error: PaylinkError) =>
     reply.status(error.status).send({
-      error: error.message,
-      code: error.code,
+      ...errorResponseOf(error),
       // The page shows the problem in the customer's language.
       ...(error instanceof RefundAddressError ? { problem: error.problem } : {}),
     });

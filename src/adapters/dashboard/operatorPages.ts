@@ -15,7 +15,7 @@ import { retrySettlement } from '../../app/settlement/retrySettlement.ts';
 import { failingEndpoints } from '../../app/webhooks/failingEndpoints.ts';
 import { rotateWebhookSecret } from '../../app/webhooks/rotateWebhookSecret.ts';
 import type { KeyMode } from '../../domain/credentials.ts';
-import { PaylinkError } from '../../domain/errors.ts';
+import { PaylinkError, problemsText } from '../../domain/errors.ts';
 import type { DashboardDeps } from './dashboardDeps.ts';
 import { fill } from './dashboardMessages.ts';
 import type { FormRequest, PageKit } from './pageKit.ts';
@@ -99,9 +99,14 @@ export function operatorPages(app: FastifyInstance, deps: DashboardDeps, kit: Pa
       });
     } catch (error) {
       if (!(error instanceof PaylinkError)) throw error;
-      return reply
-        .status(error.status)
-        .send(renderNewMerchant({ signedIn, ctx: kit.context(reply.request), form, problem: error.message }));
+      return reply.status(error.status).send(
+        renderNewMerchant({
+          signedIn,
+          ctx: kit.context(reply.request),
+          form,
+          problem: problemsText(error),
+        }),
+      );
     }
   });
 
@@ -141,7 +146,11 @@ export function operatorPages(app: FastifyInstance, deps: DashboardDeps, kit: Pa
         await updateMerchant(deps.merchantAdmin, id, fieldsOf(form));
       } catch (error) {
         if (!(error instanceof PaylinkError) || error.code === 'NOT_FOUND') throw error;
-        return showMerchant(signedIn, reply, id, { form, problem: error.message, status: error.status });
+        return showMerchant(signedIn, reply, id, {
+          form,
+          problem: problemsText(error),
+          status: error.status,
+        });
       }
       return reply.redirect(`/dashboard/merchants/${id}`, 303);
     });

@@ -71,6 +71,7 @@ export interface ApiDeps {
     | 'dashboardRequire2fa'
     | 'payoutPolicy'
     | 'maxAmountBaseUnits'
+    | 'minAmountBaseUnits'
     | 'webhookAllowPrivate'
     | 'adminToken'
     | 'rateLimit'

@@ -1,5 +1,12 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type ErrorCode, type ErrorResponse, PaylinkError } from '../../domain/errors.ts';
+import {
+  type ErrorCode,
+  type ErrorResponse,
+  errorResponseOf,
+  type FieldProblem,
+  PaylinkError,
+  ValidationError,
+} from '../../domain/errors.ts';
 
 /**
  * Every error leaves in the spec's shape `{"error", "code"}`. PaylinkErrors carry their own status and public
@@ -8,18 +15,15 @@ import { type ErrorCode, type ErrorResponse, PaylinkError } from '../../domain/e
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | PaylinkError, request, reply) => {
     if (error instanceof PaylinkError) {
-      const body = errorResponse(error.code, error.message, error.field || undefined);
+      const body = errorResponseOf(error);
       if (error.status >= 500) request.log.warn({ err: error.cause ?? error }, error.message);
       // A paused token is the issuer's decision, usually lifted within minutes: a client may ask again then.
       if (error.code === 'TOKEN_PAUSED') reply.header('retry-after', '60');
       return reply.status(error.status).send(body);
     }
     if (error.validation) {
-      const first = error.validation[0];
-      const path = first?.instancePath?.replace(/^\//, '').replaceAll('/', '.');
-      const field = path || error.validationContext || 'request';
-      const problem = first?.message ?? 'is invalid';
-      return reply.status(400).send(errorResponse('VALIDATION_ERROR', `${field}: ${problem}`, field));
+      const problems = fieldProblems(error.validation, error.validationContext ?? 'request');
+      return reply.status(400).send(errorResponseOf(new ValidationError(problems)));
     }
     switch (error.code) {
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
@@ -30,9 +34,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
         return reply.status(413).send(errorResponse('PAYLOAD_TOO_LARGE', 'Request body is too large'));
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-        return reply
-          .status(400)
-          .send(errorResponse('VALIDATION_ERROR', 'body: must be a JSON object', 'body'));
+        return reply.status(400).send(errorResponseOf(new ValidationError('body', 'must be a JSON object')));
     }
     if (isDatabaseUnavailable(error)) {
       // Transient: the pool replaces the lost connection, so the client's retry will most likely succeed.
@@ -52,6 +54,28 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setNotFoundHandler((_request, reply) => {
     reply.status(404).send(errorResponse('NOT_FOUND', 'Route not found'));
   });
+}
+
+/** One schema issue as reported by the validator (fastify-type-provider-zod maps each zod issue to one). */
+interface SchemaIssue {
+  readonly instancePath?: string;
+  readonly message?: string;
+  readonly params?: Record<string, unknown>;
+}
+
+/**
+ * Every field the schema refused, named as the client sent it (`order_id`, nested `metadata.foo`); an issue of
+ * the whole body or query (an unknown key, a body that is no object) names each key, or the part. (A field
+ * with several issues is named once: ValidationError keeps the first.)
+ */
+function fieldProblems(issues: readonly SchemaIssue[], part: string): FieldProblem[] {
+  const problems = issues.flatMap((issue) => {
+    const path = issue.instancePath?.replace(/^\//, '').replaceAll('/', '.') ?? '';
+    const keys = issue.params?.keys;
+    const fields = path === '' && Array.isArray(keys) && keys.length > 0 ? keys.map(String) : [path || part];
+    return fields.map((field) => ({ field, message: issue.message ?? 'is invalid' }));
+  });
+  return problems.length > 0 ? problems : [{ field: part, message: 'is invalid' }];
 }
 
 /**
@@ -103,6 +127,6 @@ export function frameworkErrorHandler(
 }
 
 /** An error body; its code is one of ErrorCode, so every code a caller sees is listed in domain/errors.ts. */
-function errorResponse(code: ErrorCode, error: string, field?: string): ErrorResponse {
-  return field === undefined ? { error, code } : { error, code, field };
+function errorResponse(code: ErrorCode, error: string): ErrorResponse {
+  return { error, code };
 }

@@ -1,35 +1,32 @@
 import type { FastifyInstance } from 'fastify';
-import { ValidationError } from '../../domain/errors.ts';
+import { type FieldProblem, ValidationError } from '../../domain/errors.ts';
 import { textProblem } from '../../domain/text.ts';
 
 /**
- * The first text in a parsed body (a value or a key, at any depth) that no field may hold — control characters,
- * broken Unicode (domain/text.ts) — with its path (`name`, `items[0].note`): one rule for every route. (A
- * parsed JSON number is an object holding its digits: walked like the rest, it never fails.)
+ * Every text in a parsed body (a value or a key, at any depth) that no field may hold — control characters,
+ * broken Unicode (domain/text.ts) — with its path (`name`, `items[0].note`): one rule for every route, each
+ * field at fault named once. (A parsed JSON number is an object holding its digits: walked like the rest, it
+ * never fails.)
  */
-export function findBadText(value: unknown, path: string): { field: string; problem: string } | undefined {
+export function findBadText(value: unknown, path: string): FieldProblem[] {
   if (typeof value === 'string') {
     const problem = textProblem(value);
-    return problem ? { field: path, problem } : undefined;
+    return problem ? [{ field: path, message: problem }] : [];
   }
-  if (Array.isArray(value)) {
-    for (const [i, item] of value.entries()) {
-      const bad = findBadText(item, `${path}[${i}]`);
-      if (bad) return bad;
-    }
-    return undefined;
-  }
+  if (Array.isArray(value)) return value.flatMap((item, i) => findBadText(item, `${path}[${i}]`));
   if (value !== null && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
-      const field = path ? `${path}.${key}` : key;
+    return Object.entries(value).flatMap(([key, item]) => {
       const keyProblem = textProblem(key);
-      if (keyProblem)
-        return { field: path || 'body', problem: `has a key that ${keyProblem.replace(/^must/, 'must')}` };
-      const bad = findBadText(item, field);
-      if (bad) return bad;
-    }
+      if (keyProblem) return [{ field: path || 'body', message: `has a key that ${keyProblem}` }];
+      return findBadText(item, path ? `${path}.${key}` : key);
+    });
   }
-  return undefined;
+  return [];
+}
+
+/** The problems, a whole-part problem (no path) named as the part. */
+export function namedOr(problems: readonly FieldProblem[], part: string): FieldProblem[] {
+  return problems.map(({ field, message }) => ({ field: field || part, message }));
 }
 
 /**
@@ -38,7 +35,7 @@ export function findBadText(value: unknown, path: string): { field: string; prob
  */
 export function registerInputTextCheck(app: FastifyInstance): void {
   app.addHook('preValidation', (request, _reply, done) => {
-    const bad = findBadText(request.query, '') ?? findBadText(request.params, '');
-    done(bad ? new ValidationError(bad.field || 'query', bad.problem) : undefined);
+    const bad = [...findBadText(request.query, ''), ...findBadText(request.params, '')];
+    done(bad.length > 0 ? new ValidationError(namedOr(bad, 'query')) : undefined);
   });
 }

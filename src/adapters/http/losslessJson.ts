@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { parse } from 'lossless-json';
 import { ValidationError } from '../../domain/errors.ts';
-import { findBadText } from './inputText.ts';
+import { findBadText, namedOr } from './inputText.ts';
 
 /**
  * A JSON number exactly as the client wrote it. Bodies are parsed losslessly: `100.10` keeps its text and
@@ -41,8 +41,8 @@ export function registerLosslessJsonParser(app: FastifyInstance): void {
       return;
     }
     const bad = findBadText(parsed, '');
-    if (bad) {
-      done(new ValidationError(bad.field || 'body', bad.problem), undefined);
+    if (bad.length > 0) {
+      done(new ValidationError(namedOr(bad, 'body')), undefined);
       return;
     }
     done(null, parsed);

@@ -10,7 +10,23 @@ export const ErrorBody = z
   .object({
     error: z.string().meta({ description: 'What went wrong, for a human' }),
     code: z.string().meta({ description: 'Stable machine-readable code', example: 'VALIDATION_ERROR' }),
-    field: z.string().optional().meta({ description: 'The request field at fault, when there is one' }),
+    field: z.string().optional().meta({
+      description: 'The request field at fault, when there is one (the first, when there are several)',
+    }),
+    details: z
+      .array(
+        z.object({
+          field: z
+            .string()
+            .meta({ description: 'A request field, as sent (`amount`; nested: `metadata.foo`)' }),
+          message: z.string().meta({ description: 'What is wrong with it, for a human' }),
+        }),
+      )
+      .optional()
+      .meta({
+        description:
+          'Every request field at fault; present whenever code is VALIDATION_ERROR (empty when the problem is no single field’s)',
+      }),
   })
   .meta({ id: 'Error' });
 

@@ -73,6 +73,7 @@ export async function acceptAuthorization(
     throw new PaylinkError(
       'VALIDATION_ERROR',
       'The signature does not match the authorization: nothing was sent',
+      { field: 'signature' },
     );
   if (await chain.isUsed(token, authorization.from, authorization.nonce))
     throw new PaylinkError('AUTHORIZATION_USED', 'This authorization was already used; sign a new one');

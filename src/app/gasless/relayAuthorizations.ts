@@ -63,7 +63,7 @@ export async function relayOnce(
     const spentWei = await deps.gasless.feesSince(chainId, new Date(now.getTime() - HOUR_MS));
     if (spentWei >= options.maxFeeWeiPerHour) {
       deps.logger.warn(
-        { chainId, spentWei: spentWei.toString(), capWei: options.maxFeeWeiPerHour.toString() },
+        { spentWei: spentWei.toString(), capWei: options.maxFeeWeiPerHour.toString() },
         'gasless relaying paused: the hourly gas cap is reached',
       );
       return { kind: 'capped', id: next.id, spentWei };
@@ -83,7 +83,7 @@ export async function relayOnce(
   const broadcast = await deps.relayer.broadcast(signed.rawTx);
   if (!broadcast.accepted) return fail(deps, next, `the node refused the transaction: ${broadcast.reason}`);
   deps.logger.info(
-    { chainId, authorizationId: next.id, paymentId: next.paymentId, txHash: signed.txHash },
+    { authorizationId: next.id, paymentId: next.paymentId, txHash: signed.txHash },
     'gasless transfer sent',
   );
   return { kind: 'sent', id: next.id, txHash: signed.txHash };

@@ -8,7 +8,7 @@ import {
   newMerchantId,
   newWebhookSecret,
 } from '../../domain/credentials.ts';
-import { PaylinkError, ValidationError } from '../../domain/errors.ts';
+import { checkEvery, PaylinkError, ValidationError } from '../../domain/errors.ts';
 import {
   MAX_UNDERPAYMENT_TOLERANCE_BPS,
   type Merchant,
@@ -92,22 +92,32 @@ function applyFields(
     value == null || value.trim() === '' ? null : value;
   const wallet = fields.wallet === undefined ? merchant.walletAddress : optionalText(fields.wallet);
   const webhookUrl = fields.webhookUrl === undefined ? merchant.webhookUrl : optionalText(fields.webhookUrl);
-  return {
-    ...merchant,
-    name: fields.name === undefined ? merchant.name : parseMerchantName('name', fields.name),
-    walletAddress: wallet === null ? null : parseWalletAddress('wallet_address', wallet),
-    webhookUrl:
+  // Every field is checked, and all that are wrong are named in one answer.
+  const [name, walletAddress, parsedWebhookUrl, commissionBps, underpaymentToleranceBps] = checkEvery<
+    [string, string | null, string | null, number, number]
+  >([
+    () => (fields.name === undefined ? merchant.name : parseMerchantName('name', fields.name)),
+    () => (wallet === null ? null : parseWalletAddress('wallet_address', wallet)),
+    () =>
       webhookUrl === null
         ? null
         : parseWebhookUrl('webhook_url', webhookUrl, { allowInsecure: deps.webhookAllowPrivate }),
-    commissionBps:
+    () =>
       fields.commissionPercent === undefined
         ? merchant.commissionBps
         : percentField('commission_percent', fields.commissionPercent),
-    underpaymentToleranceBps:
+    () =>
       fields.underpaymentTolerancePercent === undefined
         ? merchant.underpaymentToleranceBps
         : toleranceField(fields.underpaymentTolerancePercent),
+  ]);
+  return {
+    ...merchant,
+    name,
+    walletAddress,
+    webhookUrl: parsedWebhookUrl,
+    commissionBps,
+    underpaymentToleranceBps,
     updatedAt: now,
   };
 }

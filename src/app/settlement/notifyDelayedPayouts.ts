@@ -49,10 +49,7 @@ export async function notifyDelayedPayouts(
     return told;
   });
   for (const paymentId of notified) {
-    deps.logger.warn(
-      { chainId: options.chainId, paymentId },
-      'payout delayed: the merchant is told (payment.payout_delayed)',
-    );
+    deps.logger.warn({ paymentId }, 'payout delayed: the merchant is told (payment.payout_delayed)');
   }
   return notified;
 }

@@ -74,7 +74,6 @@ export async function sendDue(deps: SettlePaymentsDeps, options: SettleOptions):
   for (const { candidate, cause } of stuck) {
     logger.warn(
       {
-        chainId: options.chainId,
         paymentId: candidate.paymentId,
         depositAddress: candidate.depositAddress,
         reason: cause.merchant ?? cause.commission,
@@ -86,7 +85,6 @@ export async function sendDue(deps: SettlePaymentsDeps, options: SettleOptions):
   for (const { candidate, cause } of held) {
     logger.warn(
       {
-        chainId: options.chainId,
         paymentId: candidate.paymentId,
         merchantReason: cause.merchant,
         commissionReason: cause.commission,
@@ -108,10 +106,7 @@ export async function sendDue(deps: SettlePaymentsDeps, options: SettleOptions):
         cause: { merchant: estimate.reason, commission: estimate.reason },
       })),
     );
-    logger.warn(
-      { chainId: options.chainId, reason: estimate.reason },
-      'flush batch no longer passes its estimate',
-    );
+    logger.warn({ reason: estimate.reason }, 'flush batch no longer passes its estimate');
     return { kind: 'stuck', paymentIds: movable.map((c) => c.paymentId) };
   }
 
@@ -129,7 +124,6 @@ export async function sendDue(deps: SettlePaymentsDeps, options: SettleOptions):
   if (balance < needed) {
     logger.error(
       {
-        chainId: options.chainId,
         relayer: relayer.address,
         balanceWei: balance.toString(),
         neededWei: needed.toString(),
@@ -142,7 +136,6 @@ export async function sendDue(deps: SettlePaymentsDeps, options: SettleOptions):
   if (balance < options.relayerLowBalanceWei) {
     logger.warn(
       {
-        chainId: options.chainId,
         relayer: relayer.address,
         balanceWei: balance.toString(),
         lowBalanceWei: options.relayerLowBalanceWei.toString(),
@@ -185,7 +178,7 @@ export async function sendDue(deps: SettlePaymentsDeps, options: SettleOptions):
     tx,
   );
   if (!created) {
-    logger.warn({ chainId: options.chainId }, 'another settler opened a settlement first; nothing sent');
+    logger.warn('another settler opened a settlement first; nothing sent');
     return { kind: 'busy' };
   }
   const paymentIds = movable.map((c) => c.paymentId);

@@ -70,6 +70,7 @@ export function merchantApi(deps: ApiDeps): FastifyPluginAsyncZod {
           ...deps,
           paymentTtlMs: deps.config.paymentTtlMs,
           maxAmountBaseUnits: deps.config.maxAmountBaseUnits,
+          minAmountBaseUnits: deps.config.minAmountBaseUnits,
           webhookAllowPrivate: deps.config.webhookAllowPrivate,
         };
         const input = {
