@@ -56,7 +56,7 @@ describe('where a new cursor starts', () => {
     expect(result).toMatchObject({ head: 10n, nextBlock: 11n, lagBlocks: 0n, reorgDepth: 0, changes: [] });
     expect(logger.lines[0]).toEqual({
       level: 'info',
-      fields: { chainId: CHAIN_ID, startBlock: '10' },
+      fields: { startBlock: '10' },
       message: 'chain watcher starts',
     });
     expect(await ledger.cursor(CHAIN_ID)).toEqual({
@@ -187,7 +187,7 @@ describe('scanning', () => {
     expect(w.logger.lines).toEqual([
       {
         level: 'info',
-        fields: { chainId: CHAIN_ID, from: '6', to: '8', transfers: 1 },
+        fields: { from: '6', to: '8', transfers: 1 },
         message: 'transfers recorded',
       },
     ]);
@@ -323,7 +323,7 @@ describe('scanning', () => {
     expect(w.logger.lines).toEqual([
       {
         level: 'warn',
-        fields: { chainId: CHAIN_ID, transfers: [`USDT to ${testPayment(1).id}`] },
+        fields: { transfers: [`USDT to ${testPayment(1).id}`] },
         message: 'tokens that do not pay were sent to payments; the merchants are told',
       },
     ]);
@@ -473,7 +473,7 @@ describe('finality', () => {
     expect(w.ledger.recordedBlocks(CHAIN_ID).map((b) => b.number)).toEqual([5n, 6n]);
     expect(w.logger.lines.at(-1)).toEqual({
       level: 'warn',
-      fields: { chainId: CHAIN_ID, transfers: [replacedId] },
+      fields: { transfers: [replacedId] },
       message: 'transfers in replaced blocks orphaned before finality',
     });
     expect(await w.ledger.cursor(CHAIN_ID)).toMatchObject({ nextBlock: 7n, finalizedBlock: 10n });
@@ -589,7 +589,7 @@ describe('a reorg between passes', () => {
     expect(result.reorgDepth).toBe(5);
     expect(w.logger.lines[0]).toEqual({
       level: 'warn',
-      fields: { chainId: CHAIN_ID, from: '10', to: '5', depth: 5 },
+      fields: { from: '10', to: '5', depth: 5 },
       message: 'reorg followed',
     });
     expect(w.ledger.allTransfers().map((t) => [t.blockNumber, t.orphaned])).toEqual([

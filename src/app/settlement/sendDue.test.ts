@@ -185,7 +185,6 @@ describe('sendDue', () => {
     expect(s.logger.lines[0]).toEqual({
       level: 'warn',
       fields: {
-        chainId: CHAIN_ID,
         paymentId: testPayment(2).id,
         depositAddress: settlementCandidate(2).depositAddress,
         reason,
@@ -228,7 +227,6 @@ describe('sendDue', () => {
     expect(s.logger.lines[0]).toEqual({
       level: 'warn',
       fields: {
-        chainId: CHAIN_ID,
         paymentId: testPayment(1).id,
         merchantReason: undefined,
         commissionReason: 'treasury blacklisted',
@@ -249,7 +247,7 @@ describe('sendDue', () => {
     expect(s.logger.lines).toEqual([
       {
         level: 'warn',
-        fields: { chainId: CHAIN_ID, reason: 'moved' },
+        fields: { reason: 'moved' },
         message: 'flush batch no longer passes its estimate',
       },
     ]);
@@ -264,7 +262,6 @@ describe('sendDue', () => {
     expect(s.logger.lines.at(-1)).toEqual({
       level: 'error',
       fields: {
-        chainId: CHAIN_ID,
         relayer: s.relayer.address,
         balanceWei: (needed - 1n).toString(),
         neededWei: needed.toString(),
@@ -287,7 +284,6 @@ describe('sendDue', () => {
     expect(t.logger.lines[0]).toEqual({
       level: 'warn',
       fields: {
-        chainId: CHAIN_ID,
         relayer: t.relayer.address,
         balanceWei: (LOW_BALANCE - 1n).toString(),
         lowBalanceWei: LOW_BALANCE.toString(),
@@ -303,7 +299,7 @@ describe('sendDue', () => {
     expect(s.relayer.broadcasts).toEqual([]);
     expect(s.logger.lines.at(-1)).toEqual({
       level: 'warn',
-      fields: { chainId: CHAIN_ID },
+      fields: {},
       message: 'another settler opened a settlement first; nothing sent',
     });
   });

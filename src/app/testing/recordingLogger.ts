@@ -18,6 +18,9 @@ export function recordingLogger(): {
   const at =
     (level: LoggedLine['level']): LogCall =>
     (fields, message) =>
-      lines.push({ level, fields: { ...(fields as Record<string, unknown>) }, message });
+      // pino's two shapes: (fields, message) and (message) alone.
+      typeof fields === 'string'
+        ? lines.push({ level, fields: {}, message: fields })
+        : lines.push({ level, fields: { ...(fields as Record<string, unknown>) }, message });
   return { lines, info: at('info'), warn: at('warn'), error: at('error') };
 }

@@ -985,8 +985,15 @@ export interface components {
              * @example VALIDATION_ERROR
              */
             code: string;
-            /** @description The request field at fault, when there is one */
+            /** @description The request field at fault, when there is one (the first, when there are several) */
             field?: string;
+            /** @description Every request field at fault; present whenever code is VALIDATION_ERROR (empty when the problem is no single field’s) */
+            details?: {
+                /** @description A request field, as sent (`amount`; nested: `metadata.foo`) */
+                field: string;
+                /** @description What is wrong with it, for a human */
+                message: string;
+            }[];
         };
         PaymentList: {
             /** @description Newest first */
