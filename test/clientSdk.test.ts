@@ -223,13 +223,16 @@ describe.each(dialects)('the client SDK against the real server on %s', (dialect
     expect(invalid).toBeInstanceOf(PaylinkApiError);
     expect(invalid).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', field: 'currency', attempts: 1 });
     expect((invalid as PaylinkApiError).requestId).toEqual(expect.any(String));
+    // Every bad field, not only the first.
+    const twoBad = await failure(client.createPayment({ amount: '-1', currency: 'NOPE' }));
+    expect((twoBad as PaylinkApiError).details.map((d) => d.field).sort()).toEqual(['amount', 'currency']);
 
     expect(await failure(client.getPayment(UNKNOWN_PAYMENT))).toMatchObject({
       status: 404,
       code: 'NOT_FOUND',
       attempts: 1,
     });
-    expect(recorder.requests).toHaveLength(2);
+    expect(recorder.requests).toHaveLength(3);
 
     const wrongKey = new PaylinkClient({ apiKey: 'sk_live_not-a-real-key', baseUrl });
     const unauthorized = await failure(wrongKey.listPayments());

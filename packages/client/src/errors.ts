@@ -39,6 +39,12 @@ export type WebhookErrorCode =
   | 'INVALID_SIGNATURE'
   | 'INVALID_PAYLOAD';
 
+/** One bad request field, as a VALIDATION_ERROR's `details` lists it. */
+export interface FieldProblem {
+  readonly field: string;
+  readonly message: string;
+}
+
 export abstract class PaylinkError extends Error {
   abstract readonly code: string;
 }
@@ -48,8 +54,10 @@ export class PaylinkApiError extends PaylinkError {
   override readonly name = 'PaylinkApiError';
   readonly code: ApiErrorCode;
   readonly status: number;
-  /** The request field at fault, when the API names one. */
+  /** The request field at fault, when the API names one (the first, when several are). */
   readonly field: string | undefined;
+  /** Every bad field of a VALIDATION_ERROR, each with what is wrong with it; empty otherwise. */
+  readonly details: readonly FieldProblem[];
   /** The server's `x-request-id`, to quote when asking the operator. */
   readonly requestId: string | undefined;
   /** How many attempts were made before giving up (more than 1 after retries). */
@@ -60,6 +68,7 @@ export class PaylinkApiError extends PaylinkError {
     code: string;
     message: string;
     field?: string | undefined;
+    details?: readonly FieldProblem[] | undefined;
     requestId?: string | undefined;
     attempts: number;
   }) {
@@ -67,6 +76,7 @@ export class PaylinkApiError extends PaylinkError {
     this.status = init.status;
     this.code = init.code;
     this.field = init.field;
+    this.details = init.details ?? [];
     this.requestId = init.requestId;
     this.attempts = init.attempts;
   }

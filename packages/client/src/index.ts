@@ -4,6 +4,7 @@ export { type CreateOptions, PaylinkClient, type PaylinkClientOptions } from './
 export {
   type ApiErrorCode,
   type ConnectionErrorCode,
+  type FieldProblem,
   PaylinkApiError,
   PaylinkConnectionError,
   PaylinkError,

@@ -1,4 +1,4 @@
-import { PaylinkApiError, PaylinkConnectionError } from './errors.ts';
+import { type FieldProblem, PaylinkApiError, PaylinkConnectionError } from './errors.ts';
 import {
   backoffDelayMs,
   isRetryableAnswer,
@@ -98,7 +98,19 @@ function connectionError(error: unknown, request: ApiRequest, attempts: number):
       );
 }
 
-/** The API's `{"error", "code", "field"}` body; a body in another shape (a proxy's page) keeps the status. */
+/** A VALIDATION_ERROR's `details`, keeping only well-formed entries. */
+function fieldProblems(details: unknown): FieldProblem[] {
+  if (!Array.isArray(details)) return [];
+  return details.filter(
+    (entry): entry is FieldProblem =>
+      typeof entry === 'object' &&
+      entry !== null &&
+      typeof (entry as Record<string, unknown>).field === 'string' &&
+      typeof (entry as Record<string, unknown>).message === 'string',
+  );
+}
+
+/** The API's `{"error", "code", "field", "details"}` body; a body in another shape (a proxy's page) keeps the status. */
 function apiError(response: Response, text: string, attempts: number): PaylinkApiError {
   let parsed: unknown;
   try {
@@ -113,6 +125,7 @@ function apiError(response: Response, text: string, attempts: number): PaylinkAp
     code: field('code') ?? `HTTP_${response.status}`,
     message: field('error') ?? `The API answered ${response.status}`,
     field: field('field'),
+    details: fieldProblems(fields.details),
     requestId: response.headers.get('x-request-id') ?? undefined,
     attempts,
   });
