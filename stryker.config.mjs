@@ -15,10 +15,14 @@ export default {
     // (src/app/testing/): their own unit tests, beside them, run in milliseconds.
     'src/app/watchChain.ts',
     'src/app/refreshPayments.ts',
+    // The status the API answers, derived now from the ledger (src/app/getPaymentStatus.test.ts).
+    'src/app/getPaymentStatus.ts',
     'src/app/settlement/applyMined.ts',
     'src/app/settlement/advanceInFlight.ts',
     'src/app/settlement/probeBatch.ts',
     'src/app/settlement/sendDue.ts',
+    'src/app/settlement/settleOnce.ts',
+    'src/app/settlement/notifyDelayedPayouts.ts',
     // Where PAYLINK_FINALITY=confirmations:N becomes a finalized block (src/adapters/chain/chainReader.test.ts).
     'src/adapters/chain/chainReader.ts',
   ],

@@ -36,7 +36,8 @@ const notUsed = (name: string) => () => {
  * adapters/db/settlementRepository.ts: a settlement closes once (pending → confirmed or failed, else false and
  * nothing written), closing marks its other transactions replaced, payments are locked in id order, a flush is
  * added to the deposit's balance of a token it has (accepted or not), a broadcast is marked only on a `signed`
- * transaction, and a transaction that throws leaves nothing behind.
+ * transaction, a transaction that throws leaves nothing behind, and the payouts delayed and not told yet are
+ * found as its `delayedUnnotified` query finds them.
  */
 export class MemorySettlements implements SettlementStore {
   private state: SettlementsState = {
@@ -158,7 +159,22 @@ export class MemorySettlements implements SettlementStore {
     return true;
   }
 
-  delayedUnnotified = notUsed('delayedUnnotified');
+  async delayedUnnotified(chainId: number, blockedBefore: Date, limit: number): Promise<string[]> {
+    // The adapter's query: failing since at or before `blockedBefore`, not told yet, on this chain, oldest first.
+    const since = (p: Payment) => p.payout.blockedSince?.getTime() ?? Number.NaN;
+    return [...this.state.payments.values()]
+      .filter(
+        (p) =>
+          p.payout.blockedSince !== null &&
+          since(p) <= blockedBefore.getTime() &&
+          p.payout.delayNotifiedAt === null &&
+          p.deposit?.chainId === chainId,
+      )
+      .sort((a, b) => since(a) - since(b))
+      .slice(0, limit)
+      .map((p) => p.id);
+  }
+
   listUnsettled = notUsed('listUnsettled');
   requestSweep = notUsed('requestSweep');
   retryNow = notUsed('retryNow');

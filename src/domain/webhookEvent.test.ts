@@ -1,0 +1,154 @@
+import { describe, expect, it } from 'vitest';
+import { findCurrency } from './currencies.ts';
+import type { Payment } from './payment.ts';
+import { NO_PAYOUT_YET, type PayoutState } from './payout.ts';
+import { quote } from './quote.ts';
+import { payoutBaseUnits, type StatusFields, webhookEventBody } from './webhookEvent.ts';
+
+const CREATED = new Date('2026-01-01T00:00:00.000Z');
+const PAID_AT = new Date('2026-01-01T00:05:00.000Z');
+const NOW = new Date('2026-01-01T00:06:00.000Z');
+const EVENT_ID = 'evt_00000000-0000-4000-8000-000000000009';
+const TX = `0x${'ab'.repeat(32)}`;
+const PAYOUT_TX = `0x${'cd'.repeat(32)}`;
+
+/** 25.00 EUR at 1.08: 27.00 USDC, of which 0.27 commission (1 %) and 26.73 the merchant's quoted share. */
+function payment(overrides: Partial<Payment> = {}): Payment {
+  return {
+    id: '00000000-0000-4000-8000-000000000001',
+    kind: 'payment',
+    merchantId: 'mch_1',
+    mode: 'live',
+    quote: quote({ currency: findCurrency('EUR')!, minorUnits: 2500n }, { units: 108n, scale: 2 }, 100),
+    rateSource: 'ecb',
+    rateObservedAt: CREATED,
+    underpaymentToleranceBps: 0,
+    payoutAddress: '0x90F79bf6EB2c4f870365E785982E1f101E93b906',
+    webhookUrl: 'https://shop.example/hooks',
+    returnUrl: null,
+    orderId: 'order-42',
+    customerEmail: null,
+    status: 'pending',
+    announcedStatus: 'pending',
+    amountReceivedBaseUnits: 0n,
+    paidAt: null,
+    late: false,
+    expiresAt: new Date(CREATED.getTime() + 3_600_000),
+    createdAt: CREATED,
+    updatedAt: CREATED,
+    deposit: {
+      chainId: 137,
+      tokenAddress: '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359',
+      factoryAddress: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512',
+      treasuryAddress: '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720',
+      depositAddress: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+    },
+    txid: null,
+    paidWith: null,
+    payout: NO_PAYOUT_YET,
+    ...overrides,
+  };
+}
+
+const PENDING: StatusFields = { status: 'pending', amountReceivedBaseUnits: 0n, paidAt: null, late: false };
+const NO_PAYOUT: PayoutState = { status: null, delayedReason: null, merchantOwedBaseUnits: 0n };
+
+describe('payoutBaseUnits', () => {
+  it('is the quoted merchant share until paid, whatever arrived so far', () => {
+    expect(payoutBaseUnits(payment(), PENDING)).toBe(26_730_000n);
+    expect(
+      payoutBaseUnits(payment(), { ...PENDING, status: 'processing', amountReceivedBaseUnits: 30_000_000n }),
+    ).toBe(26_730_000n);
+  });
+
+  it('is what arrived less its floor commission once paid', () => {
+    // 28.000001 USDC: commission floor(280000.01) = 280000, the merchant 27.720001.
+    const paid: StatusFields = {
+      status: 'paid',
+      amountReceivedBaseUnits: 28_000_001n,
+      paidAt: PAID_AT,
+      late: false,
+    };
+    expect(payoutBaseUnits(payment(), paid)).toBe(27_720_001n);
+  });
+});
+
+describe('webhookEventBody', () => {
+  it('describes a paid, overpaid live payment in the fields integrations read', () => {
+    const paid = payment({
+      txid: TX,
+      paidWith: { address: '0x2791bca1f2de4661ed88a30c99a7a9449aa84174', symbol: 'USDC.e' },
+      payout: { ...NO_PAYOUT_YET, merchantPaidBaseUnits: 27_720_000n, txHash: PAYOUT_TX, sentAt: NOW },
+    });
+    const state: StatusFields = {
+      status: 'paid',
+      amountReceivedBaseUnits: 28_000_000n,
+      paidAt: PAID_AT,
+      late: true,
+    };
+    const payout: PayoutState = { status: 'sent', delayedReason: null, merchantOwedBaseUnits: 0n };
+    expect(webhookEventBody(EVENT_ID, 'payment.paid', paid, state, payout, NOW)).toEqual({
+      id: EVENT_ID,
+      event: 'payment.paid',
+      created_at: '2026-01-01T00:06:00.000Z',
+      payment_id: '00000000-0000-4000-8000-000000000001',
+      merchant_order_id: 'order-42',
+      order_id: 'order-42',
+      status: 'paid',
+      amount: '25.00',
+      currency: 'EUR',
+      usdc_amount: '27.00',
+      amount_received: '28.00',
+      amount_overpaid: '1.00',
+      payout_amount: '27.72 USDC',
+      coin_type: 'polygon_usdc',
+      token_address: '0x2791Bca1f2de4661ED88A30C99A7a9449Aa84174',
+      token_symbol: 'USDC.e',
+      txid: TX,
+      paid_at: '2026-01-01T00:05:00.000Z',
+      late: true,
+      payout_status: 'sent',
+      payout_txid: PAYOUT_TX,
+      payout_delayed_reason: null,
+      livemode: true,
+    });
+  });
+
+  it('gives nulls, not empty strings, for what a pending test payment without a deposit address lacks', () => {
+    const body = webhookEventBody(
+      EVENT_ID,
+      'payment.expired',
+      payment({ mode: 'test', orderId: null, deposit: null }),
+      { ...PENDING, status: 'expired' },
+      NO_PAYOUT,
+      NOW,
+    );
+    expect(body).toMatchObject({
+      status: 'expired',
+      merchant_order_id: null,
+      order_id: null,
+      amount_received: '0.00',
+      amount_overpaid: '0.00',
+      payout_amount: '26.73 USDC',
+      token_address: null,
+      token_symbol: null,
+      txid: null,
+      paid_at: null,
+      late: false,
+      payout_status: null,
+      payout_txid: null,
+      livemode: false,
+    });
+  });
+
+  it('passes on why a payout is delayed', () => {
+    const delayed: PayoutState = {
+      status: 'delayed',
+      delayedReason: 'blacklisted',
+      merchantOwedBaseUnits: 1n,
+    };
+    const body = webhookEventBody(EVENT_ID, 'payment.payout_delayed', payment(), PENDING, delayed, NOW);
+    expect(body.payout_status).toBe('delayed');
+    expect(body.payout_delayed_reason).toBe('blacklisted');
+  });
+});
