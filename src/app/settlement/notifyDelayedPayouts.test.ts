@@ -75,7 +75,7 @@ describe('notifyDelayedPayouts', () => {
     expect(s.logger.lines).toEqual([
       {
         level: 'warn',
-        fields: { chainId: CHAIN_ID, paymentId: p.id },
+        fields: { paymentId: p.id },
         message: 'payout delayed: the merchant is told (payment.payout_delayed)',
       },
     ]);
