@@ -11,6 +11,7 @@ export default {
     '!src/domain/**/*.test.ts',
     // Priced by the domain, and tested by fast unit tests (src/app/convertAmount.test.ts).
     'src/app/convertAmount.ts',
+    'src/app/quoteAmount.ts',
     // The chain watcher, status refreshes and settlement steps, tested over in-memory fakes of their ports
     // (src/app/testing/): their own unit tests, beside them, run in milliseconds.
     'src/app/watchChain.ts',

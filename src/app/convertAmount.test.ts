@@ -38,6 +38,37 @@ describe('conversions, remembered per agreed rate', () => {
     expect(made).toBe(3);
   });
 
+  it('keeps an answer per amount at one rate, and forgets them all past 1000 answers at that rate', async () => {
+    const atOneRate = rate('1.08');
+    let made = 0;
+    const convert = rememberingConversions(
+      {
+        rates: { usdcPerUnit: async () => atOneRate },
+        clock: { now: () => new Date() },
+        maxAmountBaseUnits: 10n ** 12n,
+      },
+      ({ quote }) => {
+        made += 1;
+        return formatUsdc(quote.usdcBaseUnits);
+      },
+    );
+    expect(await convert({ amount: '100.50', currency: 'EUR' })).toBe('108.54');
+    expect(await convert({ amount: '200.50', currency: 'EUR' })).toBe('216.54');
+    // Both are kept: asking either again makes nothing.
+    expect(await convert({ amount: '100.50', currency: 'EUR' })).toBe('108.54');
+    expect(made).toBe(2);
+    for (let amount = 1; amount <= 998; amount += 1)
+      await convert({ amount: String(amount), currency: 'EUR' });
+    expect(made).toBe(1000);
+    // 1000 answers kept; the next new one is made, and the others are forgotten to make room.
+    expect(await convert({ amount: '100.50', currency: 'EUR' })).toBe('108.54');
+    expect(made).toBe(1000);
+    await convert({ amount: '999', currency: 'EUR' });
+    expect(made).toBe(1001);
+    expect(await convert({ amount: '100.50', currency: 'EUR' })).toBe('108.54');
+    expect(made).toBe(1002);
+  });
+
   it('refuses bad input every time, remembering nothing of it', async () => {
     const convert = rememberingConversions(
       {
