@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMerchant } from '../src/app/merchants/merchantAdmin.ts';
-import type { HostResolver } from '../src/app/ports.ts';
+import type { HostResolver } from '../src/app/ports/webhookSender.ts';
 import { dispatchWebhooks } from '../src/app/webhooks/dispatchWebhooks.ts';
 import { ValidationError } from '../src/domain/errors.ts';
 import { ADMIN_TOKEN, type ApiHarness, startApiHarness } from './helpers/apiHarness.ts';

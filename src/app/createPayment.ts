@@ -5,7 +5,9 @@ import { type Merchant, missingPaymentConfiguration } from '../domain/merchant.t
 import type { Payment } from '../domain/payment.ts';
 import { NO_PAYOUT_YET } from '../domain/payout.ts';
 import { parseWebhookUrl } from '../domain/webhookUrl.ts';
-import type { DepositPlanner, DepositPlanners, HostResolver, PaymentStore } from './ports.ts';
+import type { DepositPlanner, DepositPlanners } from './ports/deposits.ts';
+import type { PaymentStore } from './ports/payments.ts';
+import type { HostResolver } from './ports/webhookSender.ts';
 import { type QuoteAmountDeps, quoteAmount } from './quoteAmount.ts';
 import { assertTokenCanPay, type TokenControlsByMode } from './tokenControls.ts';
 import { checkWebhookHost } from './webhooks/checkWebhookHost.ts';

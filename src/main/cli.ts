@@ -18,7 +18,7 @@ import {
   rotateApiKey,
   updateMerchant,
 } from '../app/merchants/merchantAdmin.ts';
-import { systemClock } from '../app/ports.ts';
+import { systemClock } from '../app/ports/clock.ts';
 import type { TokenControls } from '../app/tokenControls.ts';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
 import type { KeyMode } from '../domain/credentials.ts';

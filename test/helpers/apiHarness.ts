@@ -4,7 +4,7 @@ import type { DialectName } from '../../src/adapters/db/database.ts';
 import type { ApiDeps } from '../../src/adapters/http/apiDeps.ts';
 import { buildApp } from '../../src/adapters/http/buildApp.ts';
 import { createMerchant, type MerchantFields } from '../../src/app/merchants/merchantAdmin.ts';
-import type { RateProvider } from '../../src/app/ports.ts';
+import type { RateProvider } from '../../src/app/ports/rates.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createRates, createStores } from '../../src/main/wiring.ts';
 import { TestClock } from './clock.ts';

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { depositPlannerFor } from '../../app/createPayment.ts';
 import { isPaymentId } from '../../app/getPaymentStatus.ts';
-import type { MerchantStore, RateLimitStore } from '../../app/ports.ts';
+import type { MerchantStore } from '../../app/ports/merchants.ts';
+import type { RateLimitStore } from '../../app/ports/rateLimit.ts';
 import { type ClaimRefundDeps, claimRefund } from '../../app/refunds/claimRefund.ts';
 import type { RefundRecord } from '../../app/refunds/ports.ts';
 import { checkRefundAddress } from '../../app/refunds/refundAddress.ts';

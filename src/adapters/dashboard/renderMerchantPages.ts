@@ -1,6 +1,7 @@
 import type { SignedIn } from '../../app/dashboard/signIn.ts';
 import type { ListedPayment } from '../../app/listPayments.ts';
-import type { ApiKeyRecord, TransferRecord } from '../../app/ports.ts';
+import type { TransferRecord } from '../../app/ports/ledger.ts';
+import type { ApiKeyRecord } from '../../app/ports/merchants.ts';
 import { attemptAnswer, type WebhookEventWithAttempts } from '../../app/webhooks/listWebhookEvents.ts';
 import type { TestWebhookResult } from '../../app/webhooks/sendTestWebhook.ts';
 import { bpsToPercent } from '../../domain/commission.ts';

@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { UnauthorizedError } from '../../app/authenticateMerchant.ts';
-import type { Clock, MerchantStore, RateLimitStore } from '../../app/ports.ts';
+import type { Clock } from '../../app/ports/clock.ts';
+import type { MerchantStore } from '../../app/ports/merchants.ts';
+import type { RateLimitStore } from '../../app/ports/rateLimit.ts';
 import { PaylinkError } from '../../domain/errors.ts';
 import { parseIpAddress } from '../../domain/ipAddress.ts';
 import type { BucketDecision, BucketPolicy } from '../../domain/tokenBucket.ts';

@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { checkNewPassword, type DashboardUser, MAX_PASSWORD_LENGTH } from '../../domain/dashboardUser.ts';
 import { PaylinkError, ValidationError } from '../../domain/errors.ts';
 import type { BucketPolicy } from '../../domain/tokenBucket.ts';
-import type { Clock, MerchantStore, RateLimitStore } from '../ports.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { MerchantStore } from '../ports/merchants.ts';
+import type { RateLimitStore } from '../ports/rateLimit.ts';
 import type { DashboardSession, PasswordHasher, SecondFactor, UserStore } from './ports.ts';
 import { newSecretToken, tokenHash } from './users.ts';
 
