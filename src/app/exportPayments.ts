@@ -8,7 +8,7 @@ import type { PaymentStore } from './ports/payments.ts';
 /** Rows read per query: memory stays one page, however many payments the range holds. */
 export const EXPORT_PAGE_ROWS = 1_000;
 
-export const EXPORT_COLUMNS = [
+const EXPORT_COLUMNS = [
   'payment_id',
   'created_at',
   'status',

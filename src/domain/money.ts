@@ -44,7 +44,7 @@ export function parseAmount(field: string, input: string, currency: Currency): M
   return { currency, minorUnits };
 }
 
-export function moneyAsDecimal(money: Money): Decimal {
+function moneyAsDecimal(money: Money): Decimal {
   return { units: money.minorUnits, scale: money.currency.minorUnits };
 }
 

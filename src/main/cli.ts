@@ -113,7 +113,7 @@ function fieldsFrom(options: FieldOptions): MerchantFields {
   };
 }
 
-export function buildCli(config: () => Config): Command {
+function buildCli(config: () => Config): Command {
   const program = new Command('paylink')
     .description('Paylink: USDC payment links on Polygon')
     .showHelpAfterError()

@@ -91,7 +91,7 @@ export async function runWorker(deps: WorkerDeps, signal: AbortSignal): Promise<
 }
 
 /** What the watcher reads: the accepted tokens (they pay) and the noticed ones (reported when sent). */
-export function watchedTokens(target: ChainTarget): WatchedToken[] {
+function watchedTokens(target: ChainTarget): WatchedToken[] {
   const of = (accepted: boolean) => (t: ChainToken) => ({
     address: t.address.toLowerCase(),
     symbol: t.symbol,

@@ -29,7 +29,7 @@ export interface CheckoutGasless {
  * Submissions per payment and per client address: a page sends one, perhaps a second after the customer
  * cancels in the wallet; more is someone trying signatures against the server.
  */
-export const GASLESS_LIMITS: { readonly perPayment: BucketPolicy; readonly perClient: BucketPolicy } = {
+const GASLESS_LIMITS: { readonly perPayment: BucketPolicy; readonly perClient: BucketPolicy } = {
   perPayment: { ratePerSecond: 1 / 60, burst: 5 },
   perClient: { ratePerSecond: 1 / 60, burst: 10 },
 };

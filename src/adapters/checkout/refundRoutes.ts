@@ -33,7 +33,7 @@ export interface CheckoutRefunds {
  * Address checks and claims per refund and per client address: a customer checks an address or two and claims
  * once; more is someone probing the server.
  */
-export const CLAIM_LIMITS: { readonly perRefund: BucketPolicy; readonly perClient: BucketPolicy } = {
+const CLAIM_LIMITS: { readonly perRefund: BucketPolicy; readonly perClient: BucketPolicy } = {
   perRefund: { ratePerSecond: 1 / 30, burst: 10 },
   perClient: { ratePerSecond: 1 / 30, burst: 20 },
 };

@@ -40,7 +40,7 @@ const page = signedInPage;
 const usdc = (baseUnits: bigint) => `${formatUsdc(baseUnits)} USDC`;
 
 /** A transaction hash, linked to the chain's explorer when it has one. */
-export function txLink(txHash: string, explorerUrl: string | undefined): SafeHtml {
+function txLink(txHash: string, explorerUrl: string | undefined): SafeHtml {
   return explorerUrl
     ? html`<a href="${explorerUrl.replace(/\/+$/, '')}/tx/${txHash}" rel="noopener noreferrer"><code>${txHash}</code></a>`
     : html`<code>${txHash}</code>`;

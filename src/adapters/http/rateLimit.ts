@@ -117,12 +117,12 @@ export function clientPartition(ip: string): string {
  * `"key";q=200;w=2`: a client sending at most q requests per w seconds is never refused. A token bucket allows
  * that: w is the time the bucket takes to refill from empty, rounded up (the draft wants whole seconds).
  */
-export function policyField(name: PolicyName, policy: BucketPolicy): string {
+function policyField(name: PolicyName, policy: BucketPolicy): string {
   const windowSeconds = Math.max(1, Math.ceil(policy.burst / policy.ratePerSecond));
   return `"${name}";q=${Math.floor(policy.burst)};w=${windowSeconds}`;
 }
 
 /** `"key";r=150;t=1`: requests that may be sent at once now, and seconds until the bucket is full again. */
-export function limitField(name: PolicyName, decision: BucketDecision): string {
+function limitField(name: PolicyName, decision: BucketDecision): string {
   return `"${name}";r=${decision.remaining};t=${Math.ceil(decision.fullInMs / 1000)}`;
 }

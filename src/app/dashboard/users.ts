@@ -6,7 +6,7 @@ import type { MerchantStore } from '../ports/merchants.ts';
 import type { UserStore } from './ports.ts';
 
 /** A set-password link is good for one use within a day. */
-export const PASSWORD_LINK_TTL_MS = 24 * 60 * 60_000;
+const PASSWORD_LINK_TTL_MS = 24 * 60 * 60_000;
 
 export interface UserAdminDeps {
   readonly users: UserStore;

@@ -6,7 +6,7 @@ import { EXPORT_PAGE_ROWS, keysetCsv } from '../exportPayments.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { RefundStore } from './ports.ts';
 
-export const REFUND_EXPORT_COLUMNS = [
+const REFUND_EXPORT_COLUMNS = [
   'refund_id',
   'created_at',
   'payment_id',

@@ -44,8 +44,8 @@ export interface DispatchResult {
   readonly more: boolean;
 }
 
-export const DEFAULT_BATCH_SIZE = 32;
-export const DEFAULT_MAX_ATTEMPTS_PER_PASS = 1_000;
+const DEFAULT_BATCH_SIZE = 32;
+const DEFAULT_MAX_ATTEMPTS_PER_PASS = 1_000;
 
 /**
  * One bounded pass of webhook delivery: claims due events, sends each to its URL (the payment's own, else the

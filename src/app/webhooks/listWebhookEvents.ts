@@ -14,7 +14,7 @@ export interface WebhookEventWithAttempts {
   readonly attempts: readonly WebhookAttemptRecord[];
 }
 
-export const DEFAULT_EVENT_LIMIT = 50;
+const DEFAULT_EVENT_LIMIT = 50;
 export const MAX_EVENT_LIMIT = 100;
 /** Attempts listed per event at most (a schedule has 10 per round; resends add rounds). */
 const MAX_ATTEMPTS_PER_EVENT = 100;

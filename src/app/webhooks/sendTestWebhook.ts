@@ -6,7 +6,7 @@ import type { Clock } from '../ports/clock.ts';
 import type { MerchantStore } from '../ports/merchants.ts';
 import type { WebhookResponse, WebhookSender } from '../ports/webhookSender.ts';
 
-export const TEST_WEBHOOK_EVENT = 'webhook.test';
+const TEST_WEBHOOK_EVENT = 'webhook.test';
 
 export interface TestWebhookResult {
   readonly id: string;
