@@ -13,7 +13,7 @@ import { depositPlanner } from '../src/adapters/chain/depositPlanner.ts';
 import { migrateToLatest, openDatabase } from '../src/adapters/db/database.ts';
 import { buildApp } from '../src/adapters/http/buildApp.ts';
 import { createMerchant } from '../src/app/merchants/merchantAdmin.ts';
-import { systemClock } from '../src/app/ports.ts';
+import { systemClock } from '../src/app/ports/clock.ts';
 import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/main/logger.ts';
 import { createRates, createStores } from '../src/main/wiring.ts';

@@ -12,7 +12,7 @@ import { migrateToLatest, openDatabase } from '../src/adapters/db/database.ts';
 import { inProcessSingletonLocks } from '../src/adapters/db/singletonLocks.ts';
 import { createPayment } from '../src/app/createPayment.ts';
 import { createMerchant } from '../src/app/merchants/merchantAdmin.ts';
-import { systemClock } from '../src/app/ports.ts';
+import { systemClock } from '../src/app/ports/clock.ts';
 import { loadConfig } from '../src/config.ts';
 import {
   deploySandboxContracts,

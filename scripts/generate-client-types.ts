@@ -5,7 +5,7 @@ import { pino } from 'pino';
 import { depositPlanner } from '../src/adapters/chain/depositPlanner.ts';
 import { openDatabase } from '../src/adapters/db/database.ts';
 import { buildApp } from '../src/adapters/http/buildApp.ts';
-import { systemClock } from '../src/app/ports.ts';
+import { systemClock } from '../src/app/ports/clock.ts';
 import { loadConfig } from '../src/config.ts';
 import { createRates, createStores } from '../src/main/wiring.ts';
 

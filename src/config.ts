@@ -226,7 +226,7 @@ export class ConfigError extends Error {
 }
 
 /** The sandbox has no internet, so it prices from a fixed table (USDC per unit) unless told otherwise. */
-export const SANDBOX_RATES = 'static:USD=1,EUR=1.08,GBP=1.27,CAD=0.73,CHF=1.13,JPY=0.0066,AUD=0.65,KWD=3.25';
+const SANDBOX_RATES = 'static:USD=1,EUR=1.08,GBP=1.27,CAD=0.73,CHF=1.13,JPY=0.0066,AUD=0.65,KWD=3.25';
 
 const duration = (name: string) =>
   z.string().transform((text, ctx) => {
@@ -494,7 +494,7 @@ const envSchema = z.object({
     .default('5'),
 });
 
-export function parseRateSources(
+function parseRateSources(
   spec: string,
   urls: { coinbase: string; coingecko: string },
 ): RateSourceConfig[] | string {

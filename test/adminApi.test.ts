@@ -10,16 +10,6 @@ describe.each(dialects)('admin API on %s', (dialect) => {
   });
   afterAll(() => h.close());
 
-  const admin = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: unknown, token = ADMIN_TOKEN) =>
-    h.app.inject({
-      method,
-      url,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(payload === undefined ? {} : { payload: JSON.stringify(payload) }),
-    });
   const convertWith = (key: string) =>
     h.app.inject({
       method: 'GET',
@@ -28,7 +18,7 @@ describe.each(dialects)('admin API on %s', (dialect) => {
     });
 
   const newMerchant = async (fields: Record<string, unknown> = {}) => {
-    const response = await admin('POST', '/admin/api/merchants/', {
+    const response = await h.admin('POST', '/admin/api/merchants/', {
       name: 'Shop',
       wallet_address: '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc',
       webhook_url: 'https://shop.example.test/hooks',
@@ -41,9 +31,9 @@ describe.each(dialects)('admin API on %s', (dialect) => {
 
   it('refuses requests without the admin token, or with a merchant key', async () => {
     expect((await h.app.inject({ method: 'GET', url: '/admin/api/merchants/' })).statusCode).toBe(401);
-    expect((await admin('GET', '/admin/api/merchants/', undefined, 'wrong-token')).statusCode).toBe(401);
+    expect((await h.admin('GET', '/admin/api/merchants/', undefined, 'wrong-token')).statusCode).toBe(401);
     const { api_key } = await newMerchant();
-    const asMerchant = await admin('GET', '/admin/api/merchants/', undefined, api_key);
+    const asMerchant = await h.admin('GET', '/admin/api/merchants/', undefined, api_key);
     expect(asMerchant.statusCode).toBe(401);
     expect(asMerchant.json().code).toBe('UNAUTHORIZED');
   });
@@ -67,7 +57,7 @@ describe.each(dialects)('admin API on %s', (dialect) => {
     expect(keys.some((k) => k.key_hash === created.api_key)).toBe(false);
     expect(JSON.stringify(keys)).not.toContain(created.api_key.slice(12));
     // Reading it back never shows a secret.
-    const shown = await admin('GET', `/admin/api/merchants/${created.merchant.public_id}/`);
+    const shown = await h.admin('GET', `/admin/api/merchants/${created.merchant.public_id}/`);
     expect(shown.json()).toStrictEqual(created.merchant);
     expect(shown.body).not.toContain('whsec_');
     expect((await convertWith(created.api_key)).statusCode).toBe(200);
@@ -106,8 +96,8 @@ describe.each(dialects)('admin API on %s', (dialect) => {
     ['webhook_url', { webhook_url: 'https://user:pw@shop.example.test/' }],
     ['name', { name: '' }],
   ])('refuses a bad %s', async (field, fields) => {
-    const before = (await admin('GET', '/admin/api/merchants/')).json().merchants.length;
-    const response = await admin('POST', '/admin/api/merchants/', {
+    const before = (await h.admin('GET', '/admin/api/merchants/')).json().merchants.length;
+    const response = await h.admin('POST', '/admin/api/merchants/', {
       name: 'Shop',
       wallet_address: '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc',
       webhook_url: 'https://shop.example.test/hooks',
@@ -117,12 +107,12 @@ describe.each(dialects)('admin API on %s', (dialect) => {
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ code: 'VALIDATION_ERROR', field });
     expect(response.json().details).toEqual([{ field, message: expect.any(String) }]);
-    expect((await admin('GET', '/admin/api/merchants/')).json().merchants.length).toBe(before);
+    expect((await h.admin('GET', '/admin/api/merchants/')).json().merchants.length).toBe(before);
   });
 
   it('names every bad field at once: in the schema, and in the checks after it', async () => {
-    const before = (await admin('GET', '/admin/api/merchants/')).json().merchants.length;
-    const schema = await admin('POST', '/admin/api/merchants/', {
+    const before = (await h.admin('GET', '/admin/api/merchants/')).json().merchants.length;
+    const schema = await h.admin('POST', '/admin/api/merchants/', {
       name: 'Shop',
       wallet_address: 42,
       test_key: 'yes',
@@ -135,7 +125,7 @@ describe.each(dialects)('admin API on %s', (dialect) => {
         .details.map(({ field }: { field: string }) => field)
         .sort(),
     ).toEqual(['test_key', 'wallet_address']);
-    const checks = await admin('POST', '/admin/api/merchants/', {
+    const checks = await h.admin('POST', '/admin/api/merchants/', {
       name: 'Shop',
       wallet_address: '0x1234',
       webhook_url: 'ftp://shop.example.test',
@@ -155,12 +145,12 @@ describe.each(dialects)('admin API on %s', (dialect) => {
         },
       ],
     });
-    expect((await admin('GET', '/admin/api/merchants/')).json().merchants.length).toBe(before);
+    expect((await h.admin('GET', '/admin/api/merchants/')).json().merchants.length).toBe(before);
   });
 
   it('updates, lists and shows merchants', async () => {
     const { merchant } = await newMerchant();
-    const updated = await admin('PATCH', `/admin/api/merchants/${merchant.public_id}/`, {
+    const updated = await h.admin('PATCH', `/admin/api/merchants/${merchant.public_id}/`, {
       name: 'Renamed',
       commission_percent: '0.75',
       underpayment_tolerance_percent: '0.5',
@@ -174,17 +164,17 @@ describe.each(dialects)('admin API on %s', (dialect) => {
       webhook_url: null,
       wallet_address: merchant.wallet_address,
     });
-    const listed = (await admin('GET', '/admin/api/merchants/')).json().merchants;
+    const listed = (await h.admin('GET', '/admin/api/merchants/')).json().merchants;
     expect(listed.find((m: { public_id: string }) => m.public_id === merchant.public_id).name).toBe(
       'Renamed',
     );
-    expect((await admin('GET', '/admin/api/merchants/mch_unknown/')).statusCode).toBe(404);
-    expect((await admin('PATCH', '/admin/api/merchants/mch_unknown/', { name: 'x' })).statusCode).toBe(404);
+    expect((await h.admin('GET', '/admin/api/merchants/mch_unknown/')).statusCode).toBe(404);
+    expect((await h.admin('PATCH', '/admin/api/merchants/mch_unknown/', { name: 'x' })).statusCode).toBe(404);
   });
 
   it('rotates a key at once, or with a grace period during which both work', async () => {
     const { merchant, api_key: first } = await newMerchant();
-    const rotated = await admin('POST', `/admin/api/merchants/${merchant.public_id}/rotate-key/`, {
+    const rotated = await h.admin('POST', `/admin/api/merchants/${merchant.public_id}/rotate-key/`, {
       grace: '1h',
     });
     expect(rotated.statusCode).toBe(200);
@@ -196,11 +186,11 @@ describe.each(dialects)('admin API on %s', (dialect) => {
     expect((await convertWith(first)).statusCode).toBe(401);
     expect((await convertWith(second)).statusCode).toBe(200);
 
-    const third = (await admin('POST', `/admin/api/merchants/${merchant.public_id}/rotate-key/`)).json()
+    const third = (await h.admin('POST', `/admin/api/merchants/${merchant.public_id}/rotate-key/`)).json()
       .api_key;
     expect((await convertWith(second)).statusCode).toBe(401);
     expect((await convertWith(third)).statusCode).toBe(200);
-    const badGrace = await admin('POST', `/admin/api/merchants/${merchant.public_id}/rotate-key/`, {
+    const badGrace = await h.admin('POST', `/admin/api/merchants/${merchant.public_id}/rotate-key/`, {
       grace: 'soon',
     });
     expect(badGrace.statusCode).toBe(400);
@@ -209,15 +199,15 @@ describe.each(dialects)('admin API on %s', (dialect) => {
 
   it('a rotation never extends a key already expiring sooner', async () => {
     const { merchant, api_key: first } = await newMerchant();
-    await admin('POST', `/admin/api/merchants/${merchant.public_id}/rotate-key/`, { grace: '10m' });
-    await admin('POST', `/admin/api/merchants/${merchant.public_id}/rotate-key/`, { grace: '24h' });
+    await h.admin('POST', `/admin/api/merchants/${merchant.public_id}/rotate-key/`, { grace: '10m' });
+    await h.admin('POST', `/admin/api/merchants/${merchant.public_id}/rotate-key/`, { grace: '24h' });
     h.clock.advance(10 * 60_000 + 1);
     expect((await convertWith(first)).statusCode).toBe(401);
   });
 
   it('disabling a merchant stops its keys at once', async () => {
     const { merchant, api_key } = await newMerchant();
-    const disabled = await admin('POST', `/admin/api/merchants/${merchant.public_id}/disable/`);
+    const disabled = await h.admin('POST', `/admin/api/merchants/${merchant.public_id}/disable/`);
     expect(disabled.json().status).toBe('disabled');
     const response = await convertWith(api_key);
     expect(response.statusCode).toBe(401);
@@ -264,11 +254,7 @@ describe.each(dialects)('admin API guessing on %s', (dialect) => {
     // The test clock stands still: the burst of 20 is all a guesser gets.
     expect(statuses.filter((s) => s === 401)).toHaveLength(20);
     expect(statuses.filter((s) => s === 429)).toHaveLength(280);
-    const asAdmin = await h.app.inject({
-      method: 'GET',
-      url: '/admin/api/merchants/',
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
-    });
+    const asAdmin = await h.admin('GET', '/admin/api/merchants/');
     expect(asAdmin.statusCode).toBe(200);
   });
 });
@@ -283,12 +269,7 @@ describe.each(dialects)('underpayment tolerance on %s', (dialect) => {
   it('is at most 10 %: a tolerance of 100 % would make 0.000001 USDC pay any price', async () => {
     const { id } = await h.merchant();
     const set = (percent: string) =>
-      h.app.inject({
-        method: 'PATCH',
-        url: `/admin/api/merchants/${id}/`,
-        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-        payload: JSON.stringify({ underpayment_tolerance_percent: percent }),
-      });
+      h.admin('PATCH', `/admin/api/merchants/${id}/`, { underpayment_tolerance_percent: percent });
     for (const percent of ['100', '10.01', '50']) {
       const refused = await set(percent);
       expect(refused.statusCode).toBe(400);
@@ -313,17 +294,12 @@ describe.each(dialects)('the deployment’s default tolerance on %s', (dialect) 
   afterAll(() => h.close());
 
   const create = (extra: Record<string, string>) =>
-    h.app.inject({
-      method: 'POST',
-      url: '/admin/api/merchants/',
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-      payload: JSON.stringify({
-        name: 'Exchange-friendly Shop',
-        wallet: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
-        webhook_url: 'https://shop.example/hooks',
-        commission_percent: '1',
-        ...extra,
-      }),
+    h.admin('POST', '/admin/api/merchants/', {
+      name: 'Exchange-friendly Shop',
+      wallet: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+      webhook_url: 'https://shop.example/hooks',
+      commission_percent: '1',
+      ...extra,
     });
 
   it('applies PAYLINK_DEFAULT_TOLERANCE to a new merchant given none; one given wins', async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { merchantRepository } from '../src/adapters/db/merchantRepository.ts';
 import { disableMerchant, rotateApiKey } from '../src/app/merchants/merchantAdmin.ts';
-import { ADMIN_TOKEN, type ApiHarness, startApiHarness } from './helpers/apiHarness.ts';
+import { type ApiHarness, startApiHarness } from './helpers/apiHarness.ts';
 import { dialects } from './helpers/database.ts';
 
 /**
@@ -22,8 +22,7 @@ describe.each(dialects)('remembered API keys on %s', (dialect) => {
       url: '/payments/api/convert/?amount=1&currency=USD',
       headers: { 'x-api-key': key },
     });
-  const admin = (url: string, payload: Record<string, unknown> = {}) =>
-    h.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, payload });
+  const admin = (url: string, payload: Record<string, unknown> = {}) => h.admin('POST', url, payload);
   /** Another process's view of the same database: writes that this API process does not see happen. */
   const elsewhere = () => ({
     merchants: merchantRepository(h.database.handle.db),

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { chainReader, createRpcClient } from '../src/adapters/chain/chainReader.ts';
 import { testUsdcAbi } from '../src/adapters/chain/contractAbis.ts';
 import { deployTestUsdc } from '../src/adapters/chain/deployContracts.ts';
-import type { ChainReader } from '../src/app/ports.ts';
+import type { ChainReader } from '../src/app/ports/chain.ts';
 import { expirePayments } from '../src/app/refreshPayments.ts';
 import { type ChainHarness, PAYMENT_TTL_MS, ROLES, startChainHarness } from './helpers/chainHarness.ts';
 import { dialects } from './helpers/database.ts';

@@ -10,7 +10,7 @@ import type { CheckoutNetwork } from '../src/adapters/checkout/checkoutView.ts';
 import { eip681TransferLink } from '../src/adapters/checkout/eip681.ts';
 import { qrSvg } from '../src/adapters/checkout/qrCode.ts';
 import { CONTENT_SECURITY_POLICY } from '../src/adapters/checkout/securityHeaders.ts';
-import type { TransferRecord } from '../src/app/ports.ts';
+import type { TransferRecord } from '../src/app/ports/ledger.ts';
 import { refreshPayments } from '../src/app/refreshPayments.ts';
 import type { Payment } from '../src/domain/payment.ts';
 import { type ApiHarness, startApiHarness, TEST_CHAIN } from './helpers/apiHarness.ts';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dispatchWebhooks } from '../src/app/webhooks/dispatchWebhooks.ts';
 import { getWebhookEvent } from '../src/app/webhooks/listWebhookEvents.ts';
 import { type ApiHarness, startApiHarness } from './helpers/apiHarness.ts';
-import { dialects } from './helpers/database.ts';
+import { countRows, dialects } from './helpers/database.ts';
 import { freePort } from './helpers/net.ts';
 import { startWebhookHarness, type WebhookHarness } from './helpers/webhookHarness.ts';
 
@@ -27,15 +27,7 @@ describe.runIf(dialects.includes('postgres'))('the PostgreSQL connection dropped
 
   it('answers 503 with Retry-After, writes nothing, and the next request succeeds', async () => {
     expect((await create()).statusCode).toBe(201); // the pool is warm
-    const count = async () =>
-      Number(
-        (
-          await h.database.handle.db
-            .selectFrom('payments')
-            .select((eb) => eb.fn.countAll().as('n'))
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
+    const count = () => countRows(h.database.handle.db, 'payments');
     const admin = new pg.Client({ connectionString: h.database.url });
     await admin.connect();
     // Hold the table so the request is mid-flight (waiting on its insert) when its connection is killed.

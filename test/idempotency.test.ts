@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IDEMPOTENCY_TTL_MS, STALE_CLAIM_MS } from '../src/app/createPaymentOnce.ts';
 import { type ApiHarness, startApiHarness } from './helpers/apiHarness.ts';
-import { dialects } from './helpers/database.ts';
+import { countRows, dialects } from './helpers/database.ts';
 
 describe.each(dialects)('Idempotency-Key on create, %s', (dialect) => {
   let h: ApiHarness;
@@ -24,15 +24,7 @@ describe.each(dialects)('Idempotency-Key on create, %s', (dialect) => {
       },
       payload: body,
     });
-  const paymentCount = async () =>
-    Number(
-      (
-        await h.database.handle.db
-          .selectFrom('payments')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+  const paymentCount = () => countRows(h.database.handle.db, 'payments');
   let n = 0;
   const freshKey = () => `order-${dialect}-${++n}`;
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { depositPlanner } from '../src/adapters/chain/depositPlanner.ts';
 import { PaylinkError } from '../src/domain/errors.ts';
 import { type ApiHarness, startApiHarness, TEST_CHAIN } from './helpers/apiHarness.ts';
-import { dialects } from './helpers/database.ts';
+import { countRows, dialects } from './helpers/database.ts';
 
 const UNAUTHORIZED = { error: 'Invalid or missing API key', code: 'UNAUTHORIZED' };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -30,15 +30,7 @@ describe.each(dialects)('merchant API on %s', (dialect) => {
     h.app.inject({ method: 'GET', url: `/payments/api/status/${id}/`, headers: { 'x-api-key': key } });
   const convert = (query: string, key = apiKey) =>
     h.app.inject({ method: 'GET', url: `/payments/api/convert/?${query}`, headers: { 'x-api-key': key } });
-  const countPayments = async () =>
-    Number(
-      (
-        await h.database.handle.db
-          .selectFrom('payments')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+  const countPayments = () => countRows(h.database.handle.db, 'payments');
 
   describe('authentication', () => {
     it('refuses a request without a key with the exact spec body', async () => {

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gaslessRepository } from '../src/adapters/db/gaslessRepository.ts';
 import { monitoringRepository } from '../src/adapters/db/monitoringRepository.ts';
 import { createMetrics, type Metrics } from '../src/adapters/metrics/metrics.ts';
-import type { BlockHeader, MonitoringStore } from '../src/app/ports.ts';
+import type { BlockHeader } from '../src/app/ports/chain.ts';
+import type { MonitoringStore } from '../src/app/ports/monitoring.ts';
 import { ADMIN_TOKEN, type ApiHarness, startApiHarness, TEST_CHAIN } from './helpers/apiHarness.ts';
 import { dialects } from './helpers/database.ts';
 

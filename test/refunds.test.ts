@@ -11,6 +11,7 @@ import { announceRefunds } from '../src/app/refunds/announceRefunds.ts';
 import { claimRefund } from '../src/app/refunds/claimRefund.ts';
 import { dispatchWebhooks } from '../src/app/webhooks/dispatchWebhooks.ts';
 import { loadConfig } from '../src/config.ts';
+import { adminRequest } from './helpers/apiHarness.ts';
 import { type ChainHarness, ROLES, startChainHarness } from './helpers/chainHarness.ts';
 import { runCli } from './helpers/cli.ts';
 import { dialects } from './helpers/database.ts';
@@ -572,11 +573,7 @@ describe.each(dialects)('refunds on %s', (dialect) => {
     const second = (await refund({ payment_id: paymentId, amount: '3.00', address: refundWallet })).body
       .refund_id as string;
     const admin = async (url: string, token = ADMIN_TOKEN) => {
-      const response = await app.inject({
-        method: 'GET',
-        url,
-        headers: { authorization: `Bearer ${token}` },
-      });
+      const response = await adminRequest(app, 'GET', url, undefined, token);
       return { status: response.statusCode, body: response.json() as Body };
     };
 

@@ -17,7 +17,7 @@ import { rotateApiKey } from '../src/app/merchants/merchantAdmin.ts';
 import { newEventId } from '../src/domain/credentials.ts';
 import { deploySandboxContracts, sandboxAccount, sandboxPrivateKey } from '../src/main/sandboxChain.ts';
 import { type Anvil, startAnvil } from './helpers/anvil.ts';
-import { ADMIN_TOKEN, type ApiHarness, startApiHarness, TEST_CHAIN } from './helpers/apiHarness.ts';
+import { type ApiHarness, startApiHarness, TEST_CHAIN } from './helpers/apiHarness.ts';
 import { PAYLINK_BIN, runCli } from './helpers/cli.ts';
 import { createEmptyDatabase, dialects } from './helpers/database.ts';
 import { eventually, freePort } from './helpers/net.ts';
@@ -189,16 +189,11 @@ describe.each(dialects)('test mode on %s', (dialect) => {
   });
 
   it('rotating the live key leaves the test key working, and the other way round', async () => {
-    const admin = (mode?: 'live' | 'test') =>
-      h.app.inject({
-        method: 'POST',
-        url: `/admin/api/merchants/${merchantId}/rotate-key/`,
-        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-        payload: mode === undefined ? {} : { mode },
-      });
+    const rotate = (mode?: string) =>
+      h.admin('POST', `/admin/api/merchants/${merchantId}/rotate-key/`, mode === undefined ? {} : { mode });
     const status = (key: string) => get('/payments/api/payments/?limit=1', key).then((r) => r.statusCode);
 
-    const liveRotation = await admin();
+    const liveRotation = await rotate();
     expect(liveRotation.statusCode).toBe(200);
     const newLive: string = liveRotation.json().api_key;
     expect(newLive).toMatch(/^sk_live_/);
@@ -207,7 +202,7 @@ describe.each(dialects)('test mode on %s', (dialect) => {
     expect(await status(newLive)).toBe(200);
     expect(await status(testKey)).toBe(200);
 
-    const testRotation = await admin('test');
+    const testRotation = await rotate('test');
     expect(testRotation.statusCode).toBe(200);
     const newTest: string = testRotation.json().api_key;
     expect(newTest).toMatch(/^sk_test_/);
@@ -218,12 +213,7 @@ describe.each(dialects)('test mode on %s', (dialect) => {
     liveKey = newLive;
     testKey = newTest;
 
-    const bad = await h.app.inject({
-      method: 'POST',
-      url: `/admin/api/merchants/${merchantId}/rotate-key/`,
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-      payload: { mode: 'sandbox' },
-    });
+    const bad = await rotate('sandbox');
     expect(bad.statusCode).toBe(400);
   });
 });

@@ -11,9 +11,9 @@ import { deployFactory, deployTestUsdc } from '../src/adapters/chain/deployContr
 import { createTokenControls } from '../src/adapters/chain/tokenControls.ts';
 import type { TokenControls } from '../src/app/tokenControls.ts';
 import { type Anvil, startAnvil } from './helpers/anvil.ts';
-import { ADMIN_TOKEN, type ApiHarness, startApiHarness } from './helpers/apiHarness.ts';
+import { type ApiHarness, startApiHarness } from './helpers/apiHarness.ts';
 import { runCli } from './helpers/cli.ts';
-import { dialects } from './helpers/database.ts';
+import { countRows, dialects } from './helpers/database.ts';
 
 const WALLET = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' as const; // the API harness's merchant wallet
 const OTHER_WALLET = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC' as const;
@@ -78,15 +78,7 @@ describe.each(dialects)('token controls before a sale, on %s', (dialect) => {
       headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
       payload: { amount: 10, currency: 'USD' },
     });
-  const paymentCount = async () =>
-    Number(
-      (
-        await h.database.handle.db
-          .selectFrom('payments')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+  const paymentCount = () => countRows(h.database.handle.db, 'payments');
 
   it('refuses a payment to a blacklisted wallet (409) and writes nothing; sells again once un-blacklisted', async () => {
     const { apiKey } = await h.merchant();
@@ -143,16 +135,9 @@ describe.each(dialects)('token controls before a sale, on %s', (dialect) => {
   });
 
   it('the admin API refuses to create or move a merchant onto a blacklisted wallet', async () => {
-    const admin = (method: 'POST' | 'PATCH', url: string, payload: Record<string, string>) =>
-      h.app.inject({
-        method,
-        url,
-        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-        payload,
-      });
     await control('blacklist', [OTHER_WALLET]);
     try {
-      const created = await admin('POST', '/admin/api/merchants/', {
+      const created = await h.admin('POST', '/admin/api/merchants/', {
         name: 'Blocked Shop',
         wallet_address: OTHER_WALLET,
         webhook_url: 'https://blocked.example.test/hooks',
@@ -164,9 +149,9 @@ describe.each(dialects)('token controls before a sale, on %s', (dialect) => {
         field: 'wallet_address',
       });
       const { id } = await h.merchant();
-      const moved = await admin('PATCH', `/admin/api/merchants/${id}/`, { wallet_address: OTHER_WALLET });
+      const moved = await h.admin('PATCH', `/admin/api/merchants/${id}/`, { wallet_address: OTHER_WALLET });
       expect(moved.statusCode).toBe(409);
-      const renamed = await admin('PATCH', `/admin/api/merchants/${id}/`, { name: 'Still Fine' });
+      const renamed = await h.admin('PATCH', `/admin/api/merchants/${id}/`, { name: 'Still Fine' });
       expect(renamed.statusCode).toBe(200);
     } finally {
       await control('unBlacklist', [OTHER_WALLET]);

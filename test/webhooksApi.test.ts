@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMerchant } from '../src/app/merchants/merchantAdmin.ts';
-import type { HostResolver } from '../src/app/ports.ts';
+import type { HostResolver } from '../src/app/ports/webhookSender.ts';
 import { dispatchWebhooks } from '../src/app/webhooks/dispatchWebhooks.ts';
 import { ValidationError } from '../src/domain/errors.ts';
-import { ADMIN_TOKEN, type ApiHarness, startApiHarness } from './helpers/apiHarness.ts';
+import { type ApiHarness, startApiHarness } from './helpers/apiHarness.ts';
 import { dialects } from './helpers/database.ts';
 import { startWebhookHarness, type WebhookHarness } from './helpers/webhookHarness.ts';
 import { verifyAsMerchant } from './helpers/webhookReceiver.ts';
@@ -37,16 +37,6 @@ describe.each(dialects)('webhook log and operations over HTTP, %s', (dialect) =>
       method: 'GET',
       url: `/payments/api/webhooks/${query}`,
       headers: { 'x-api-key': key },
-    });
-  const admin = (method: 'GET' | 'POST', url: string, payload?: unknown, token = ADMIN_TOKEN) =>
-    h.api.app.inject({
-      method,
-      url,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(payload === undefined ? {} : { payload: JSON.stringify(payload) }),
     });
 
   describe('GET /payments/api/webhooks/ (merchants)', () => {
@@ -124,27 +114,27 @@ describe.each(dialects)('webhook log and operations over HTTP, %s', (dialect) =>
 
   describe('/admin/api/webhooks/', () => {
     it('lists events of every merchant, filtered by status, payment or merchant', async () => {
-      const pending = (await admin('GET', '/admin/api/webhooks/?status=pending')).json();
+      const pending = (await h.api.admin('GET', '/admin/api/webhooks/?status=pending')).json();
       expect(pending.events.map((e: { id: string }) => e.id)).toStrictEqual([failingId]);
-      const byPayment = (await admin('GET', `/admin/api/webhooks/?payment_id=${paymentId}`)).json();
+      const byPayment = (await h.api.admin('GET', `/admin/api/webhooks/?payment_id=${paymentId}`)).json();
       expect(byPayment.events.map((e: { id: string }) => e.id)).toStrictEqual([deliveredId]);
-      const byMerchant = (await admin('GET', `/admin/api/webhooks/?merchant_id=${other.id}`)).json();
+      const byMerchant = (await h.api.admin('GET', `/admin/api/webhooks/?merchant_id=${other.id}`)).json();
       expect(byMerchant.events).toStrictEqual([]);
-      const bad = await admin('GET', '/admin/api/webhooks/?status=lost');
+      const bad = await h.api.admin('GET', '/admin/api/webhooks/?status=lost');
       expect(bad.statusCode).toBe(400);
       expect(bad.json()).toMatchObject({ code: 'VALIDATION_ERROR', field: 'status' });
     });
 
     it('shows one event, and 404s an unknown one', async () => {
-      const shown = await admin('GET', `/admin/api/webhooks/${deliveredId}/`);
+      const shown = await h.api.admin('GET', `/admin/api/webhooks/${deliveredId}/`);
       expect(shown.json()).toMatchObject({ id: deliveredId, attempts: [{ attempt: 1 }] });
-      const missing = await admin('GET', '/admin/api/webhooks/evt_nope/');
+      const missing = await h.api.admin('GET', '/admin/api/webhooks/evt_nope/');
       expect(missing.statusCode).toBe(404);
       expect(missing.json()).toStrictEqual({ error: 'Webhook event not found', code: 'NOT_FOUND' });
     });
 
     it('resends an event: due at once, fresh schedule, same id and body', async () => {
-      const response = await admin('POST', `/admin/api/webhooks/${deliveredId}/resend/`);
+      const response = await h.api.admin('POST', `/admin/api/webhooks/${deliveredId}/resend/`);
       expect(response.statusCode).toBe(200);
       expect(response.json()).toMatchObject({
         id: deliveredId,
@@ -157,25 +147,25 @@ describe.each(dialects)('webhook log and operations over HTTP, %s', (dialect) =>
       expect(resent).toHaveLength(1);
       const original = h.receiver.received.find((r) => r.headers['webhook-id'] === deliveredId)!;
       expect(resent[0]!.body.equals(original.body)).toBe(true);
-      const shown = (await admin('GET', `/admin/api/webhooks/${deliveredId}/`)).json();
+      const shown = (await h.api.admin('GET', `/admin/api/webhooks/${deliveredId}/`)).json();
       expect(shown).toMatchObject({ delivery_status: 'delivered', attempt_count: 2 });
-      expect((await admin('POST', '/admin/api/webhooks/evt_nope/resend/')).statusCode).toBe(404);
+      expect((await h.api.admin('POST', '/admin/api/webhooks/evt_nope/resend/')).statusCode).toBe(404);
     });
 
     it('refuses to resend an event a worker is delivering right now', async () => {
       const eventId = await h.pay(await h.createPayment());
       const claimed = await h.api.stores.webhooks.claimDue(h.api.clock.now(), 100, 60_000);
       expect(claimed.map((j) => j.eventId)).toContain(eventId);
-      const response = await admin('POST', `/admin/api/webhooks/${eventId}/resend/`);
+      const response = await h.api.admin('POST', `/admin/api/webhooks/${eventId}/resend/`);
       expect(response.statusCode).toBe(409);
       expect(response.json()).toMatchObject({ code: 'CONFLICT' });
       // Once the lease has run out the worker is presumed dead, and a resend is allowed.
       h.api.clock.advance(60_000);
-      expect((await admin('POST', `/admin/api/webhooks/${eventId}/resend/`)).statusCode).toBe(200);
+      expect((await h.api.admin('POST', `/admin/api/webhooks/${eventId}/resend/`)).statusCode).toBe(200);
     });
 
     it('rotates a merchant’s webhook secret, showing the new one once', async () => {
-      const response = await admin('POST', `/admin/api/merchants/${other.id}/rotate-webhook-secret/`, {
+      const response = await h.api.admin('POST', `/admin/api/merchants/${other.id}/rotate-webhook-secret/`, {
         overlap: '2h',
       });
       expect(response.statusCode).toBe(200);
@@ -187,9 +177,9 @@ describe.each(dialects)('webhook log and operations over HTTP, %s', (dialect) =>
         new Date(h.api.clock.now().getTime() + 7_200_000).toISOString(),
       );
       expect(
-        (await admin('POST', '/admin/api/merchants/mch_nope/rotate-webhook-secret/', {})).json(),
+        (await h.api.admin('POST', '/admin/api/merchants/mch_nope/rotate-webhook-secret/', {})).json(),
       ).toStrictEqual({ error: 'Merchant not found', code: 'NOT_FOUND' });
-      const bad = await admin('POST', `/admin/api/merchants/${other.id}/rotate-webhook-secret/`, {
+      const bad = await h.api.admin('POST', `/admin/api/merchants/${other.id}/rotate-webhook-secret/`, {
         overlap: 'later',
       });
       expect(bad.statusCode).toBe(400);
@@ -198,7 +188,9 @@ describe.each(dialects)('webhook log and operations over HTTP, %s', (dialect) =>
 
     it('a rotated secret signs the next webhook (the old one too, during the overlap)', async () => {
       const rotated = (
-        await admin('POST', `/admin/api/merchants/${h.merchant.id}/rotate-webhook-secret/`, { overlap: '1h' })
+        await h.api.admin('POST', `/admin/api/merchants/${h.merchant.id}/rotate-webhook-secret/`, {
+          overlap: '1h',
+        })
       ).json();
       const before = h.receiver.received.length;
       await h.pay(await h.createPayment());
@@ -215,7 +207,7 @@ describe.each(dialects)('webhook log and operations over HTTP, %s', (dialect) =>
         ['POST', `/admin/api/webhooks/${deliveredId}/resend/`],
         ['POST', `/admin/api/merchants/${other.id}/rotate-webhook-secret/`],
       ] as const) {
-        const response = await admin(method, url, undefined, 'wrong-token-wrong-token-wrong');
+        const response = await h.api.admin(method, url, undefined, 'wrong-token-wrong-token-wrong');
         expect(response.statusCode, url).toBe(401);
         expect(response.json()).toStrictEqual({
           error: 'Invalid or missing admin token',
@@ -256,12 +248,7 @@ describe.each(dialects)('webhook URLs refused when configured, %s', (dialect) =>
       ...BLOCKED,
       ['https://localhost/hooks', 'public host'] as [string, string],
     ]) {
-      const response = await api.app.inject({
-        method: 'POST',
-        url: '/admin/api/merchants/',
-        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-        payload: JSON.stringify({ name: 'Shop', webhook_url: url }),
-      });
+      const response = await api.admin('POST', '/admin/api/merchants/', { name: 'Shop', webhook_url: url });
       expect(response.statusCode, url).toBe(400);
       expect(response.json()).toMatchObject({ code: 'VALIDATION_ERROR', field: 'webhook_url' });
       expect(response.json().error).toContain(reason);

@@ -1,7 +1,8 @@
 import { digestsEqual, hashApiKey } from '../domain/credentials.ts';
 import { PaylinkError, UNAUTHORIZED_MESSAGE } from '../domain/errors.ts';
 import type { Merchant } from '../domain/merchant.ts';
-import type { ApiKeyRecord, Clock, MerchantStore } from './ports.ts';
+import type { Clock } from './ports/clock.ts';
+import type { ApiKeyRecord, MerchantStore } from './ports/merchants.ts';
 
 export class UnauthorizedError extends PaylinkError {
   constructor() {

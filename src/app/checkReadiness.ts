@@ -1,5 +1,8 @@
 import type { PayoutPolicy } from '../domain/payout.ts';
-import type { ChainCursor, ChainReader, Clock, Ledger, MonitoringStore } from './ports.ts';
+import type { ChainReader } from './ports/chain.ts';
+import type { Clock } from './ports/clock.ts';
+import type { ChainCursor, Ledger } from './ports/ledger.ts';
+import type { MonitoringStore } from './ports/monitoring.ts';
 
 /** A chain /readyz and /metrics probe: its node, and its watcher's cursor in the database. */
 export interface ChainProbe {

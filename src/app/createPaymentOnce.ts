@@ -8,7 +8,7 @@ import {
   createPayment,
   depositPlannerFor,
 } from './createPayment.ts';
-import type { IdempotencyStore } from './ports.ts';
+import type { IdempotencyStore } from './ports/idempotency.ts';
 
 export interface CreatePaymentOnceDeps extends CreatePaymentDeps {
   readonly idempotency: IdempotencyStore;

@@ -4,7 +4,7 @@ import type { Payment } from '../domain/payment.ts';
 import { NO_PAYOUT_YET } from '../domain/payout.ts';
 import { quote } from '../domain/quote.ts';
 import { EXPORT_PAGE_ROWS, exportPaymentsCsv, exportRange } from './exportPayments.ts';
-import type { PaymentListQuery } from './ports.ts';
+import type { PaymentListQuery } from './ports/payments.ts';
 
 const START = Date.parse('2026-01-01T00:00:00.000Z');
 

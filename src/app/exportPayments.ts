@@ -3,12 +3,12 @@ import { type CsvCell, csvHeader, csvRecord, number, text } from '../domain/csv.
 import { ValidationError } from '../domain/errors.ts';
 import { formatMoney, formatUsdc } from '../domain/money.ts';
 import { overpaidBaseUnits } from '../domain/refund.ts';
-import type { PaymentStore } from './ports.ts';
+import type { PaymentStore } from './ports/payments.ts';
 
 /** Rows read per query: memory stays one page, however many payments the range holds. */
 export const EXPORT_PAGE_ROWS = 1_000;
 
-export const EXPORT_COLUMNS = [
+const EXPORT_COLUMNS = [
   'payment_id',
   'created_at',
   'status',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Payment } from '../domain/payment.ts';
 import { currentState, getPaymentStatus, isPaymentId, type PaymentStateDeps } from './getPaymentStatus.ts';
-import type { TransferRecord, UnacceptedTransfer } from './ports.ts';
+import type { TransferRecord, UnacceptedTransfer } from './ports/ledger.ts';
 import { MemoryLedger } from './testing/memoryLedger.ts';
 import { MemoryPayments } from './testing/memoryPayments.ts';
 import { CHAIN_ID, testPayment, USDC, USDT } from './testing/paymentFixture.ts';

@@ -2,7 +2,9 @@ import type { KeyMode } from '../domain/credentials.ts';
 import { PaylinkError } from '../domain/errors.ts';
 import { type Payment, paymentTerms } from '../domain/payment.ts';
 import { derivePaymentState, type PaymentState } from '../domain/paymentStatus.ts';
-import type { Clock, Ledger, PaymentStore, TransferRecord, UnacceptedTransfer } from './ports.ts';
+import type { Clock } from './ports/clock.ts';
+import type { Ledger, TransferRecord, UnacceptedTransfer } from './ports/ledger.ts';
+import type { PaymentStore } from './ports/payments.ts';
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

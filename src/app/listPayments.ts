@@ -4,7 +4,8 @@ import { ValidationError } from '../domain/errors.ts';
 import type { Payment } from '../domain/payment.ts';
 import type { PaymentState, PaymentStatus } from '../domain/paymentStatus.ts';
 import { currentState, type PaymentStateDeps } from './getPaymentStatus.ts';
-import type { StoredStatusMatch, TransferRecord } from './ports.ts';
+import type { TransferRecord } from './ports/ledger.ts';
+import type { StoredStatusMatch } from './ports/payments.ts';
 
 export interface ListPaymentsInput {
   /** Only payments whose status, derived now, is this one. */

@@ -1,6 +1,6 @@
 import type { PayoutPolicy } from '../domain/payout.ts';
 import { type ChainProbe, type HealthDeps, settle, watcherLagBlocks } from './checkReadiness.ts';
-import type { GaslessRelaySummary, MonitoringStore, PayoutHealth } from './ports.ts';
+import type { GaslessRelaySummary, MonitoringStore, PayoutHealth } from './ports/monitoring.ts';
 
 export interface MeasureDeps extends Omit<HealthDeps, 'monitoring'> {
   readonly monitoring: MonitoringStore;

@@ -3,7 +3,8 @@ import { ValidationError } from '../domain/errors.ts';
 import { formatUsdc, type Money } from '../domain/money.ts';
 import { ONE, type Quote, quote } from '../domain/quote.ts';
 import type { AgreedRate } from '../domain/rates.ts';
-import type { Clock, RateProvider } from './ports.ts';
+import type { Clock } from './ports/clock.ts';
+import type { RateProvider } from './ports/rates.ts';
 
 export interface QuoteAmountDeps {
   readonly rates: RateProvider;

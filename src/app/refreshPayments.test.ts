@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Payment } from '../domain/payment.ts';
-import type { LedgerTransaction, TransferRecord, UnacceptedTransfer } from './ports.ts';
+import type { LedgerTransaction, TransferRecord, UnacceptedTransfer } from './ports/ledger.ts';
 import {
   expirePayments,
   MAX_REFRESH_BATCH,

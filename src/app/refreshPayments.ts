@@ -7,7 +7,8 @@ import {
   type UnacceptedTransferFields,
   webhookEventBody,
 } from '../domain/webhookEvent.ts';
-import type { Clock, Ledger, LedgerTransaction, TransferRecord, UnacceptedTransfer } from './ports.ts';
+import type { Clock } from './ports/clock.ts';
+import type { Ledger, LedgerTransaction, TransferRecord, UnacceptedTransfer } from './ports/ledger.ts';
 
 export interface StatusChange {
   readonly paymentId: string;

@@ -1,6 +1,6 @@
 import { ValidationError } from '../domain/errors.ts';
 import { isPaymentId } from './getPaymentStatus.ts';
-import type { PaymentStore } from './ports.ts';
+import type { PaymentStore } from './ports/payments.ts';
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/;

@@ -16,7 +16,7 @@ export interface TokenControlsByMode {
   readonly test?: TokenControls | undefined;
 }
 
-export const WALLET_BLOCKED_MESSAGE =
+const WALLET_BLOCKED_MESSAGE =
   "The merchant's payout wallet is blacklisted by the token (USDC): payments to it could not be paid out. Ask the administrator to set another wallet";
 
 /**

@@ -1,16 +1,8 @@
 import type { Logger } from 'pino';
 import type { PayoutPolicy } from '../domain/payout.ts';
-import type {
-  BlockHeader,
-  BlockRef,
-  ChainCursor,
-  ChainReader,
-  Clock,
-  Ledger,
-  TransferLog,
-  TransferRecord,
-  UnacceptedTransfer,
-} from './ports.ts';
+import type { BlockHeader, ChainReader, TransferLog } from './ports/chain.ts';
+import type { Clock } from './ports/clock.ts';
+import type { BlockRef, ChainCursor, Ledger, TransferRecord, UnacceptedTransfer } from './ports/ledger.ts';
 import { refreshPayments, reportUnacceptedTransfers, type StatusChange } from './refreshPayments.ts';
 
 export interface WatchChainDeps {

@@ -22,7 +22,7 @@ export interface DashboardUser {
   readonly updatedAt: Date;
 }
 
-export const MIN_PASSWORD_LENGTH = 12;
+const MIN_PASSWORD_LENGTH = 12;
 /** Long enough for any passphrase; bounded so that hashing cannot be made to work on megabytes. */
 export const MAX_PASSWORD_LENGTH = 256;
 const MAX_EMAIL_LENGTH = 254; // RFC 5321's limit on a path

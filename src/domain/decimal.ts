@@ -13,7 +13,7 @@ export interface Decimal {
 export type Rounding = 'up' | 'down' | 'half-up';
 
 /** The most significant digits we accept in an input; a longer number is refused, never rounded. */
-export const MAX_SIGNIFICANT_DIGITS = 30;
+const MAX_SIGNIFICANT_DIGITS = 30;
 const MAX_SCALE = 36;
 
 // JSON's number grammar, which is also what we accept inside strings.

@@ -65,7 +65,7 @@ export function parsePrice(amount: string, currency: unknown): Money {
   return parseAmount('amount', amount, parsedCurrency);
 }
 
-export function moneyAsDecimal(money: Money): Decimal {
+function moneyAsDecimal(money: Money): Decimal {
   return { units: money.minorUnits, scale: money.currency.minorUnits };
 }
 

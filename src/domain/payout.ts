@@ -119,7 +119,7 @@ export function payoutStateHoldsUntil(payout: PayoutProgress, policy: PayoutPoli
 }
 
 /** The first retry comes this long after a failed flush; each further failure doubles it… */
-export const SETTLEMENT_RETRY_FIRST_MS = 10_000;
+const SETTLEMENT_RETRY_FIRST_MS = 10_000;
 /** …up to this: a payout that keeps failing is still tried every hour, for as long as it takes. */
 export const SETTLEMENT_RETRY_MAX_MS = 60 * 60_000;
 

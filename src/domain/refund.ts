@@ -240,7 +240,7 @@ export function refundFundingOf(deposit: Payment | undefined): RefundFunding {
 }
 
 /** A refund's deposit address never expires: the merchant may fund it whenever it likes, or cancel it. */
-export const REFUND_DEPOSIT_NEVER_EXPIRES = new Date('9999-12-31T00:00:00.000Z');
+const REFUND_DEPOSIT_NEVER_EXPIRES = new Date('9999-12-31T00:00:00.000Z');
 
 /**
  * The deposit row of a refund whose address is known: a payment in reverse, of exactly the refund's amount in

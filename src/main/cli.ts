@@ -18,7 +18,7 @@ import {
   rotateApiKey,
   updateMerchant,
 } from '../app/merchants/merchantAdmin.ts';
-import { systemClock } from '../app/ports.ts';
+import { systemClock } from '../app/ports/clock.ts';
 import type { TokenControls } from '../app/tokenControls.ts';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
 import type { KeyMode } from '../domain/credentials.ts';
@@ -113,7 +113,7 @@ function fieldsFrom(options: FieldOptions): MerchantFields {
   };
 }
 
-export function buildCli(config: () => Config): Command {
+function buildCli(config: () => Config): Command {
   const program = new Command('paylink')
     .description('Paylink: USDC payment links on Polygon')
     .showHelpAfterError()

@@ -31,7 +31,7 @@ import type { Config } from '../config.ts';
  *
  * Everything here uses anvil's well-known development mnemonic: these keys are public and worth nothing.
  */
-export const SANDBOX_CHAIN_ID = 31337;
+const SANDBOX_CHAIN_ID = 31337;
 const SANDBOX_MNEMONIC = 'test test test test test test test test test test test junk';
 export const SANDBOX_ACCOUNTS = {
   relayer: 0,

@@ -17,7 +17,10 @@ import { coingeckoSource } from '../adapters/rates/coingecko.ts';
 import { marketRates } from '../adapters/rates/marketRates.ts';
 import type { RateSource } from '../adapters/rates/rateSource.ts';
 import { staticSource } from '../adapters/rates/static.ts';
-import type { Clock, HostResolver, RateProvider, WebhookStore } from '../app/ports.ts';
+import type { Clock } from '../app/ports/clock.ts';
+import type { RateProvider } from '../app/ports/rates.ts';
+import type { HostResolver } from '../app/ports/webhookSender.ts';
+import type { WebhookStore } from '../app/ports/webhooks.ts';
 import type { DispatchWebhooksDeps } from '../app/webhooks/dispatchWebhooks.ts';
 import type { Config } from '../config.ts';
 

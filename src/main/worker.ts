@@ -8,7 +8,10 @@ import type { SingletonLocks } from '../adapters/db/singletonLocks.ts';
 import type { GaslessStore } from '../app/gasless/ports.ts';
 import { relayOnce } from '../app/gasless/relayAuthorizations.ts';
 import { runLoop } from '../app/jobLoop.ts';
-import type { Clock, Ledger, PaymentStore, WebhookStore } from '../app/ports.ts';
+import type { Clock } from '../app/ports/clock.ts';
+import type { Ledger } from '../app/ports/ledger.ts';
+import type { PaymentStore } from '../app/ports/payments.ts';
+import type { WebhookStore } from '../app/ports/webhooks.ts';
 import { expirePayments } from '../app/refreshPayments.ts';
 import { announceRefunds } from '../app/refunds/announceRefunds.ts';
 import type { RefundStore } from '../app/refunds/ports.ts';
@@ -88,7 +91,7 @@ export async function runWorker(deps: WorkerDeps, signal: AbortSignal): Promise<
 }
 
 /** What the watcher reads: the accepted tokens (they pay) and the noticed ones (reported when sent). */
-export function watchedTokens(target: ChainTarget): WatchedToken[] {
+function watchedTokens(target: ChainTarget): WatchedToken[] {
   const of = (accepted: boolean) => (t: ChainToken) => ({
     address: t.address.toLowerCase(),
     symbol: t.symbol,

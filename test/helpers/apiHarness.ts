@@ -4,7 +4,7 @@ import type { DialectName } from '../../src/adapters/db/database.ts';
 import type { ApiDeps } from '../../src/adapters/http/apiDeps.ts';
 import { buildApp } from '../../src/adapters/http/buildApp.ts';
 import { createMerchant, type MerchantFields } from '../../src/app/merchants/merchantAdmin.ts';
-import type { RateProvider } from '../../src/app/ports.ts';
+import type { RateProvider } from '../../src/app/ports/rates.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createRates, createStores } from '../../src/main/wiring.ts';
 import { TestClock } from './clock.ts';
@@ -21,6 +21,31 @@ export const TEST_CHAIN = {
   treasuryAddress: '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720',
 } as const;
 
+/** The HTTP methods the admin API answers. */
+export type AdminMethod = 'GET' | 'POST' | 'PATCH';
+
+/**
+ * A request to the admin API of `app` with the operator's bearer token (the harness's unless another is given),
+ * and the payload, if any, as a JSON body.
+ */
+export function adminRequest(
+  app: FastifyInstance,
+  method: AdminMethod,
+  url: string,
+  payload?: unknown,
+  token: string = ADMIN_TOKEN,
+) {
+  return app.inject({
+    method,
+    url,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(payload === undefined ? {} : { payload: JSON.stringify(payload) }),
+  });
+}
+
 export interface ApiHarness {
   readonly app: FastifyInstance;
   readonly database: TestDatabase;
@@ -29,6 +54,8 @@ export interface ApiHarness {
   readonly stores: ReturnType<typeof createStores>;
   /** Creates a merchant through the admin use case and returns its API key. */
   merchant(fields?: Partial<MerchantFields>): Promise<{ id: string; apiKey: string; webhookSecret: string }>;
+  /** A request to this app's admin API: see adminRequest. */
+  admin(method: AdminMethod, url: string, payload?: unknown, token?: string): ReturnType<typeof adminRequest>;
   close(): Promise<void>;
 }
 
@@ -96,6 +123,7 @@ export async function startApiHarness(
       );
       return { id: merchant.id, apiKey, webhookSecret: merchant.webhookSecret };
     },
+    admin: (method, url, payload, token) => adminRequest(app, method, url, payload, token),
     async close() {
       await app.close();
       await paymentChanges.close();

@@ -5,10 +5,12 @@ import { join } from 'node:path';
 import pg from 'pg';
 import {
   type DatabaseHandle,
+  type Db,
   type DialectName,
   migrateToLatest,
   openDatabase,
 } from '../../src/adapters/db/database.ts';
+import type { DatabaseSchema } from '../../src/adapters/db/schema.ts';
 
 /**
  * One database test suite for every dialect: SQLite always, PostgreSQL when PAYLINK_TEST_DATABASE_URL names a
@@ -79,4 +81,13 @@ export async function createTestDatabase(dialect: DialectName): Promise<TestData
       await empty.drop();
     },
   };
+}
+
+/** How many rows the table holds: what a test checks to see that a refused request wrote nothing. */
+export async function countRows(db: Db, table: keyof DatabaseSchema): Promise<number> {
+  const row = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }

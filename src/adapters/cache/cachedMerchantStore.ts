@@ -1,4 +1,4 @@
-import type { ApiKeyRecord, MerchantStore } from '../../app/ports.ts';
+import type { ApiKeyRecord, MerchantStore } from '../../app/ports/merchants.ts';
 import type { Merchant } from '../../domain/merchant.ts';
 
 interface Entry {

@@ -26,7 +26,7 @@ let exitHooksInstalled = false;
  * package's `bin.mjs` launcher: that is a Node process in front of the binary, which forwards SIGTERM but dies
  * alone on SIGKILL and leaves the node running.
  */
-export function anvilBinary(): string {
+function anvilBinary(): string {
   const require = createRequire(import.meta.url);
   const arch = process.arch === 'x64' ? 'amd64' : process.arch;
   try {

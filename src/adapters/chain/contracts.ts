@@ -75,11 +75,6 @@ type CacheFile = {
 
 let loaded: Promise<CompiledContracts> | undefined;
 
-/** Compiles the contracts now, ignoring the cache. Throws on any compiler error. */
-export async function compileContracts(): Promise<CompiledContracts> {
-  return (await compile()).contracts;
-}
-
 /** The compiled contracts, from the on-disk cache when it matches the sources, else compiled and cached. */
 export function loadContracts(): Promise<CompiledContracts> {
   loaded ??= loadOrCompile().catch((error: unknown) => {

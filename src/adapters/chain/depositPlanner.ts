@@ -1,5 +1,5 @@
 import { type Address, getAddress, getContractAddress } from 'viem';
-import type { DepositPlanner } from '../../app/ports.ts';
+import type { DepositPlanner } from '../../app/ports/deposits.ts';
 import { predictDepositAddress } from './forwarder.ts';
 
 /** A token the watcher reads on a chain, with its address known. */

@@ -22,7 +22,7 @@ import {
 } from '../../domain/transferAuthorization.ts';
 import { revertReasonOf } from './revertReason.ts';
 
-export const eip3009Abi = [
+const eip3009Abi = [
   // ERC-6093's standard ERC-20 errors, so that a token built on them says why in words (FiatToken reverts with
   // strings, which need no entry).
   {

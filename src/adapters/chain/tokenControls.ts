@@ -12,7 +12,7 @@ import {
   getAddress,
   type PublicClient,
 } from 'viem';
-import type { Clock } from '../../app/ports.ts';
+import type { Clock } from '../../app/ports/clock.ts';
 import type { TokenControls } from '../../app/tokenControls.ts';
 import { revertReasonOf } from './revertReason.ts';
 

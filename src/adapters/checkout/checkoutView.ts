@@ -1,4 +1,4 @@
-import type { TransferRecord } from '../../app/ports.ts';
+import type { TransferRecord } from '../../app/ports/ledger.ts';
 import { isFiat } from '../../domain/currencies.ts';
 import { formatDecimal } from '../../domain/decimal.ts';
 import { formatMoney, formatUsdc } from '../../domain/money.ts';

@@ -2,7 +2,10 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AcceptAuthorizationInput } from '../../app/gasless/acceptAuthorization.ts';
 import type { GaslessAuthorization } from '../../app/gasless/ports.ts';
 import { isPaymentId } from '../../app/getPaymentStatus.ts';
-import type { Clock, Ledger, PaymentStore, RateLimitStore } from '../../app/ports.ts';
+import type { Clock } from '../../app/ports/clock.ts';
+import type { Ledger } from '../../app/ports/ledger.ts';
+import type { PaymentStore } from '../../app/ports/payments.ts';
+import type { RateLimitStore } from '../../app/ports/rateLimit.ts';
 import { errorResponseOf, type FieldProblem, PaylinkError, ValidationError } from '../../domain/errors.ts';
 import { amountDueBaseUnits, paymentTerms } from '../../domain/payment.ts';
 import { derivePaymentState } from '../../domain/paymentStatus.ts';
@@ -26,7 +29,7 @@ export interface CheckoutGasless {
  * Submissions per payment and per client address: a page sends one, perhaps a second after the customer
  * cancels in the wallet; more is someone trying signatures against the server.
  */
-export const GASLESS_LIMITS: { readonly perPayment: BucketPolicy; readonly perClient: BucketPolicy } = {
+const GASLESS_LIMITS: { readonly perPayment: BucketPolicy; readonly perClient: BucketPolicy } = {
   perPayment: { ratePerSecond: 1 / 60, burst: 5 },
   perClient: { ratePerSecond: 1 / 60, burst: 10 },
 };

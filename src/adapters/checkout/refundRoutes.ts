@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { depositPlannerFor } from '../../app/createPayment.ts';
 import { isPaymentId } from '../../app/getPaymentStatus.ts';
-import type { MerchantStore, RateLimitStore } from '../../app/ports.ts';
+import type { MerchantStore } from '../../app/ports/merchants.ts';
+import type { RateLimitStore } from '../../app/ports/rateLimit.ts';
 import { type ClaimRefundDeps, claimRefund } from '../../app/refunds/claimRefund.ts';
 import type { RefundRecord } from '../../app/refunds/ports.ts';
 import { checkRefundAddress } from '../../app/refunds/refundAddress.ts';
@@ -32,7 +33,7 @@ export interface CheckoutRefunds {
  * Address checks and claims per refund and per client address: a customer checks an address or two and claims
  * once; more is someone probing the server.
  */
-export const CLAIM_LIMITS: { readonly perRefund: BucketPolicy; readonly perClient: BucketPolicy } = {
+const CLAIM_LIMITS: { readonly perRefund: BucketPolicy; readonly perClient: BucketPolicy } = {
   perRefund: { ratePerSecond: 1 / 30, burst: 10 },
   perClient: { ratePerSecond: 1 / 30, burst: 20 },
 };

@@ -272,7 +272,7 @@ function transferItem(t: CheckoutTransfer | null, language: Language, m: Message
 }
 
 /** "4:05", "59:59", "1:00:00": what the script shows too, so the first paint and the first tick agree. */
-export function formatCountdown(totalSeconds: number): string {
+function formatCountdown(totalSeconds: number): string {
   const s = Math.max(0, Math.floor(totalSeconds));
   const hours = Math.floor(s / 3600);
   const minutes = Math.floor((s % 3600) / 60);

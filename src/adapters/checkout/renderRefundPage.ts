@@ -22,7 +22,7 @@ import type { RefundView } from './refundView.ts';
  */
 export type RefundStage = 'claim' | 'progress' | 'refunded' | 'canceled' | 'expired';
 
-export function refundStage(status: RefundStatus): RefundStage {
+function refundStage(status: RefundStatus): RefundStage {
   switch (status) {
     case 'awaiting_address':
       return 'claim';

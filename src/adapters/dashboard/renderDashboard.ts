@@ -1,5 +1,5 @@
 import type { SignedIn } from '../../app/dashboard/signIn.ts';
-import type { ApiKeyRecord } from '../../app/ports.ts';
+import type { ApiKeyRecord } from '../../app/ports/merchants.ts';
 import type { DashboardUser } from '../../domain/dashboardUser.ts';
 import { html, type SafeHtml } from '../checkout/html.ts';
 import type { Language } from '../checkout/language.ts';

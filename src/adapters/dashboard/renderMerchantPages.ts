@@ -1,6 +1,7 @@
 import type { SignedIn } from '../../app/dashboard/signIn.ts';
 import type { ListedPayment } from '../../app/listPayments.ts';
-import type { ApiKeyRecord, TransferRecord } from '../../app/ports.ts';
+import type { TransferRecord } from '../../app/ports/ledger.ts';
+import type { ApiKeyRecord } from '../../app/ports/merchants.ts';
 import { attemptAnswer, type WebhookEventWithAttempts } from '../../app/webhooks/listWebhookEvents.ts';
 import type { TestWebhookResult } from '../../app/webhooks/sendTestWebhook.ts';
 import { bpsToPercent } from '../../domain/commission.ts';
@@ -39,7 +40,7 @@ const page = signedInPage;
 const usdc = (baseUnits: bigint) => `${formatUsdc(baseUnits)} USDC`;
 
 /** A transaction hash, linked to the chain's explorer when it has one. */
-export function txLink(txHash: string, explorerUrl: string | undefined): SafeHtml {
+function txLink(txHash: string, explorerUrl: string | undefined): SafeHtml {
   return explorerUrl
     ? html`<a href="${explorerUrl.replace(/\/+$/, '')}/tx/${txHash}" rel="noopener noreferrer"><code>${txHash}</code></a>`
     : html`<code>${txHash}</code>`;

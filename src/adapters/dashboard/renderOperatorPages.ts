@@ -1,6 +1,6 @@
 import type { SignedIn } from '../../app/dashboard/signIn.ts';
 import type { ServiceMeasurements } from '../../app/measureService.ts';
-import type { ApiKeyRecord } from '../../app/ports.ts';
+import type { ApiKeyRecord } from '../../app/ports/merchants.ts';
 import type { PayoutView } from '../../app/settlement/listPayouts.ts';
 import type { FailingEndpoint } from '../../app/webhooks/failingEndpoints.ts';
 import { bpsToPercent } from '../../domain/commission.ts';

@@ -1,4 +1,4 @@
-import type { IdempotencyStore } from '../../app/ports.ts';
+import type { IdempotencyStore } from '../../app/ports/idempotency.ts';
 import type { KeyMode } from '../../domain/credentials.ts';
 import type { Db } from './database.ts';
 

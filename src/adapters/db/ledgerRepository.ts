@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { Ledger, LedgerTransaction, OutboxEvent, TransferRecord } from '../../app/ports.ts';
+import type { Ledger, LedgerTransaction, OutboxEvent, TransferRecord } from '../../app/ports/ledger.ts';
 import { PAYMENT_EVENT_TYPES, type PaymentEventType } from '../../domain/paymentStatus.ts';
 import type { DatabaseHandle } from './database.ts';
 import { insertOutboxEvent } from './outbox.ts';

@@ -1,5 +1,10 @@
 import { type Expression, type ExpressionBuilder, type Selectable, type SqlBool, sql } from 'kysely';
-import type { WebhookAttemptRecord, WebhookEventRecord, WebhookJob, WebhookStore } from '../../app/ports.ts';
+import type {
+  WebhookAttemptRecord,
+  WebhookEventRecord,
+  WebhookJob,
+  WebhookStore,
+} from '../../app/ports/webhooks.ts';
 import { PAYMENT_EVENT_TYPES, type PaymentEventType } from '../../domain/paymentStatus.ts';
 import { type AttemptOutcome, DELIVERY_STATUSES, type DeliveryStatus } from '../../domain/webhookDelivery.ts';
 import type { DatabaseHandle } from './database.ts';

@@ -1,20 +1,17 @@
 import type { Logger } from 'pino';
 import type { ChainProbe } from '../../app/checkReadiness.ts';
 import type { PasswordHasher, UserStore } from '../../app/dashboard/ports.ts';
-import type {
-  Clock,
-  DepositPlanners,
-  HostResolver,
-  IdempotencyStore,
-  Ledger,
-  MerchantStore,
-  MonitoringStore,
-  PaymentChangeMarks,
-  PaymentStore,
-  RateLimitStore,
-  RateProvider,
-  WebhookStore,
-} from '../../app/ports.ts';
+import type { Clock } from '../../app/ports/clock.ts';
+import type { DepositPlanners } from '../../app/ports/deposits.ts';
+import type { IdempotencyStore } from '../../app/ports/idempotency.ts';
+import type { Ledger } from '../../app/ports/ledger.ts';
+import type { MerchantStore } from '../../app/ports/merchants.ts';
+import type { MonitoringStore } from '../../app/ports/monitoring.ts';
+import type { PaymentChangeMarks, PaymentStore } from '../../app/ports/payments.ts';
+import type { RateLimitStore } from '../../app/ports/rateLimit.ts';
+import type { RateProvider } from '../../app/ports/rates.ts';
+import type { HostResolver } from '../../app/ports/webhookSender.ts';
+import type { WebhookStore } from '../../app/ports/webhooks.ts';
 import type { RefundStore } from '../../app/refunds/ports.ts';
 import type { SettlementStore } from '../../app/settlement/ports.ts';
 import type { TokenControlsByMode } from '../../app/tokenControls.ts';

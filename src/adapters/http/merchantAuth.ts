@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { authenticateMerchant } from '../../app/authenticateMerchant.ts';
-import type { Clock, MerchantStore } from '../../app/ports.ts';
+import type { Clock } from '../../app/ports/clock.ts';
+import type { MerchantStore } from '../../app/ports/merchants.ts';
 import type { KeyMode } from '../../domain/credentials.ts';
 import type { Merchant } from '../../domain/merchant.ts';
 

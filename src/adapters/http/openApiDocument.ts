@@ -75,7 +75,7 @@ export const SWAGGER_UI_OPTIONS: FastifySwaggerUiOptions = {
  * requests, whether the routes use both or not. Ours are all response schemas, so /docs listed each type twice:
  * only the components the paths reach, directly or through other components, are kept.
  */
-export function withReferencedSchemasOnly<T extends OpenApiDocument>(document: T): T {
+function withReferencedSchemasOnly<T extends OpenApiDocument>(document: T): T {
   const schemas = document.components?.schemas;
   if (!schemas) return document;
   const reached = new Set<string>();

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { measureService, type ServiceMeasurements } from '../../app/measureService.ts';
-import type { RateLimitStore } from '../../app/ports.ts';
+import type { RateLimitStore } from '../../app/ports/rateLimit.ts';
 import type { Config } from '../../config.ts';
 import { createMetrics } from '../metrics/metrics.ts';
 import { memoryBucketStore } from '../rateLimit/memoryBucketStore.ts';

@@ -1,4 +1,4 @@
-import type { UnacceptedTransfer } from '../../app/ports.ts';
+import type { UnacceptedTransfer } from '../../app/ports/ledger.ts';
 import { formatMoney, formatUsdc } from '../../domain/money.ts';
 import { amountDueBaseUnits, type Payment, paymentToken } from '../../domain/payment.ts';
 import type { PaymentState } from '../../domain/paymentStatus.ts';

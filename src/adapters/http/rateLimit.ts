@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { UnauthorizedError } from '../../app/authenticateMerchant.ts';
-import type { Clock, MerchantStore, RateLimitStore } from '../../app/ports.ts';
+import type { Clock } from '../../app/ports/clock.ts';
+import type { MerchantStore } from '../../app/ports/merchants.ts';
+import type { RateLimitStore } from '../../app/ports/rateLimit.ts';
 import { PaylinkError } from '../../domain/errors.ts';
 import { parseIpAddress } from '../../domain/ipAddress.ts';
 import type { BucketDecision, BucketPolicy } from '../../domain/tokenBucket.ts';
@@ -115,12 +117,12 @@ export function clientPartition(ip: string): string {
  * `"key";q=200;w=2`: a client sending at most q requests per w seconds is never refused. A token bucket allows
  * that: w is the time the bucket takes to refill from empty, rounded up (the draft wants whole seconds).
  */
-export function policyField(name: PolicyName, policy: BucketPolicy): string {
+function policyField(name: PolicyName, policy: BucketPolicy): string {
   const windowSeconds = Math.max(1, Math.ceil(policy.burst / policy.ratePerSecond));
   return `"${name}";q=${Math.floor(policy.burst)};w=${windowSeconds}`;
 }
 
 /** `"key";r=150;t=1`: requests that may be sent at once now, and seconds until the bucket is full again. */
-export function limitField(name: PolicyName, decision: BucketDecision): string {
+function limitField(name: PolicyName, decision: BucketDecision): string {
   return `"${name}";r=${decision.remaining};t=${Math.ceil(decision.fullInMs / 1000)}`;
 }

@@ -3,7 +3,7 @@ import { deriveRefundStatus, refundFundingOf } from '../../domain/refund.ts';
 import { refundFields } from '../../domain/refundEvent.ts';
 import { refundFundingLink } from '../checkout/refundView.ts';
 
-export function refundClaimUrl(checkoutUrl: string, refundId: string): string {
+function refundClaimUrl(checkoutUrl: string, refundId: string): string {
   return `${checkoutUrl}/refunds/${refundId}`;
 }
 

@@ -1,4 +1,4 @@
-import type { PaymentChangeMarks } from '../../app/ports.ts';
+import type { PaymentChangeMarks } from '../../app/ports/payments.ts';
 import type { KeyMode } from '../../domain/credentials.ts';
 
 /** One status response, as sent, and what it stays valid for. */

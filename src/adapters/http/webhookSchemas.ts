@@ -5,7 +5,7 @@ import { DELIVERY_STATUSES } from '../../domain/webhookDelivery.ts';
 
 const timestamp = z.string().meta({ format: 'date-time' });
 
-export const WebhookAttemptView = z
+const WebhookAttemptView = z
   .object({
     attempt: z.number().int().meta({ description: 'Attempt number for this event: 1, 2, …' }),
     url: z.string().nullable().meta({ description: 'Where it was sent; null when no URL was configured' }),

@@ -3,7 +3,7 @@ import type { LookupFunction } from 'node:net';
 import { type AddressPolicy, blockedAddressReason } from '../../domain/ipAddress.ts';
 
 /** A connection refused because of where it would go. Its message names the host and address, nothing else. */
-export class BlockedAddressError extends Error {
+class BlockedAddressError extends Error {
   override readonly name = 'BlockedAddressError';
   readonly code = 'EPAYLINKBLOCKED';
 }

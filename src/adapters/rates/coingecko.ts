@@ -7,7 +7,7 @@ import { fetchLosslessJson, isRecord, type RateSource, RateSourceError } from '.
  * about once a minute and answers 429 when called too often, so one request per refresh is the budget.
  */
 // biome-ignore format: a list reads best packed
-export const COINGECKO_VS_CURRENCIES = [
+const COINGECKO_VS_CURRENCIES = [
   'usd', 'aed', 'ars', 'aud', 'bdt', 'bhd', 'bmd', 'brl', 'cad', 'chf', 'clp', 'cny', 'czk', 'dkk', 'eur', 'gbp',
   'gel', 'hkd', 'huf', 'idr', 'ils', 'inr', 'jpy', 'krw', 'kwd', 'lkr', 'mmk', 'mxn', 'myr', 'ngn', 'nok', 'nzd',
   'php', 'pkr', 'pln', 'rub', 'sar', 'sek', 'sgd', 'thb', 'try', 'twd', 'uah', 'vnd', 'zar',

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
-import type { Clock, RateProvider } from '../../app/ports.ts';
+import type { Clock } from '../../app/ports/clock.ts';
+import type { RateProvider } from '../../app/ports/rates.ts';
 import { PaylinkError } from '../../domain/errors.ts';
 import { type AgreedRate, agreeOnRate, type RateObservation } from '../../domain/rates.ts';
 import type { RateSource, RateTable } from './rateSource.ts';

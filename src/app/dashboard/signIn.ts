@@ -2,13 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { checkNewPassword, type DashboardUser, MAX_PASSWORD_LENGTH } from '../../domain/dashboardUser.ts';
 import { PaylinkError, ValidationError } from '../../domain/errors.ts';
 import type { BucketPolicy } from '../../domain/tokenBucket.ts';
-import type { Clock, MerchantStore, RateLimitStore } from '../ports.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { MerchantStore } from '../ports/merchants.ts';
+import type { RateLimitStore } from '../ports/rateLimit.ts';
 import type { DashboardSession, PasswordHasher, SecondFactor, UserStore } from './ports.ts';
 import { newSecretToken, tokenHash } from './users.ts';
 
 /** A session ends after 30 minutes without a request, and after 12 hours whatever happens. */
 export const SESSION_IDLE_MS = 30 * 60_000;
-export const SESSION_MAX_MS = 12 * 60 * 60_000;
+const SESSION_MAX_MS = 12 * 60 * 60_000;
 
 /**
  * Sign-in attempts, per account and per client address: a person mistyping gets several tries a minute; a guesser
@@ -19,7 +21,7 @@ export const SIGN_IN_LIMITS: { readonly perAccount: BucketPolicy; readonly perCl
   perClient: { ratePerSecond: 1 / 60, burst: 20 },
 };
 
-export const WRONG_CREDENTIALS = 'Wrong e-mail, password or code';
+const WRONG_CREDENTIALS = 'Wrong e-mail, password or code';
 
 export interface SignInDeps {
   readonly users: UserStore;

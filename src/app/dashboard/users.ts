@@ -1,11 +1,12 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { type DashboardUser, parseEmail, parseRole, type UserRole } from '../../domain/dashboardUser.ts';
 import { PaylinkError, ValidationError } from '../../domain/errors.ts';
-import type { Clock, MerchantStore } from '../ports.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { MerchantStore } from '../ports/merchants.ts';
 import type { UserStore } from './ports.ts';
 
 /** A set-password link is good for one use within a day. */
-export const PASSWORD_LINK_TTL_MS = 24 * 60 * 60_000;
+const PASSWORD_LINK_TTL_MS = 24 * 60 * 60_000;
 
 export interface UserAdminDeps {
   readonly users: UserStore;

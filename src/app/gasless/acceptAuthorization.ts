@@ -7,7 +7,9 @@ import {
   refuseAuthorization,
   type TransferAuthorization,
 } from '../../domain/transferAuthorization.ts';
-import type { Clock, Ledger, PaymentStore } from '../ports.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { Ledger } from '../ports/ledger.ts';
+import type { PaymentStore } from '../ports/payments.ts';
 import type { AuthorizationChain, GaslessAuthorization, GaslessStore } from './ports.ts';
 
 export interface AcceptAuthorizationDeps {

@@ -2,7 +2,9 @@ import type { Logger } from 'pino';
 import { amountDueBaseUnits, paymentTerms } from '../../domain/payment.ts';
 import { derivePaymentState } from '../../domain/paymentStatus.ts';
 import { MIN_VALIDITY_LEFT_S } from '../../domain/transferAuthorization.ts';
-import type { Clock, Ledger, PaymentStore } from '../ports.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { Ledger } from '../ports/ledger.ts';
+import type { PaymentStore } from '../ports/payments.ts';
 import type { Relayer } from '../settlement/ports.ts';
 import type { AuthorizationChain, GaslessAuthorization, GaslessStore } from './ports.ts';
 

@@ -16,7 +16,9 @@ import {
   parseWalletAddress,
 } from '../../domain/merchant.ts';
 import { parseWebhookUrl } from '../../domain/webhookUrl.ts';
-import type { ApiKeyRecord, Clock, HostResolver, MerchantStore } from '../ports.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { ApiKeyRecord, MerchantStore } from '../ports/merchants.ts';
+import type { HostResolver } from '../ports/webhookSender.ts';
 import { assertWalletCanReceive, type TokenControls } from '../tokenControls.ts';
 import { checkWebhookHost } from '../webhooks/checkWebhookHost.ts';
 

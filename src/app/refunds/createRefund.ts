@@ -14,7 +14,7 @@ import { plainText } from '../../domain/text.ts';
 import { depositPlannerFor } from '../createPayment.ts';
 import { KEY_PATTERN } from '../createPaymentOnce.ts';
 import { isPaymentId } from '../getPaymentStatus.ts';
-import type { Clock } from '../ports.ts';
+import type { Clock } from '../ports/clock.ts';
 import type { RefundRecord, RefundStore } from './ports.ts';
 import { checkRefundAddress, type RefundAddressDeps, refundDeposit } from './refundAddress.ts';
 import { insertRefundEvent } from './refundEvents.ts';

@@ -3,10 +3,10 @@ import { number, text } from '../../domain/csv.ts';
 import { formatUsdc } from '../../domain/money.ts';
 import { deriveRefundStatus, refundFundingOf } from '../../domain/refund.ts';
 import { EXPORT_PAGE_ROWS, keysetCsv } from '../exportPayments.ts';
-import type { Clock } from '../ports.ts';
+import type { Clock } from '../ports/clock.ts';
 import type { RefundStore } from './ports.ts';
 
-export const REFUND_EXPORT_COLUMNS = [
+const REFUND_EXPORT_COLUMNS = [
   'refund_id',
   'created_at',
   'payment_id',

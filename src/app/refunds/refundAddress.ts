@@ -7,7 +7,7 @@ import {
   refundDepositPayment,
 } from '../../domain/refund.ts';
 import { depositPlannerFor } from '../createPayment.ts';
-import type { DepositPlanner, DepositPlanners } from '../ports.ts';
+import type { DepositPlanner, DepositPlanners } from '../ports/deposits.ts';
 import type { RefundStore } from './ports.ts';
 
 export interface RefundAddressDeps {

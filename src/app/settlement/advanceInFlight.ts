@@ -1,22 +1,8 @@
 import { applyMined, applyNonceTaken } from './applyMined.ts';
 import { newRelayerTransactionId } from './ids.ts';
+import type { InFlightOutcome } from './inFlightOutcome.ts';
 import type { SettleOptions, SettlePaymentsDeps } from './options.ts';
 import type { FeesPerGas, RelayerTransactionRecord, SettlementRecord } from './ports.ts';
-
-/** What became of the settlement in flight at the start of the pass. */
-export type InFlightOutcome =
-  | { readonly kind: 'confirmed'; readonly settlementId: string; readonly txHash: string }
-  | { readonly kind: 'reverted'; readonly settlementId: string; readonly txHash: string }
-  | { readonly kind: 'dropped'; readonly settlementId: string }
-  | { readonly kind: 'awaiting-finality'; readonly settlementId: string; readonly txHash: string }
-  | { readonly kind: 'awaiting-receipt'; readonly settlementId: string; readonly txHash: string }
-  | { readonly kind: 'broadcast'; readonly settlementId: string; readonly txHash: string }
-  | {
-      readonly kind: 'replaced';
-      readonly settlementId: string;
-      readonly txHash: string;
-      readonly replacedTxHash: string;
-    };
 
 export const RESOLVED: ReadonlySet<InFlightOutcome['kind']> = new Set(['confirmed', 'reverted', 'dropped']);
 

@@ -2,7 +2,7 @@ import { newEventId } from '../../domain/credentials.ts';
 import { type Payment, payoutStateOf } from '../../domain/payment.ts';
 import { type PayoutFailureCause, payoutAfterFailure, payoutAfterFlush } from '../../domain/payout.ts';
 import { type PayoutSentFields, webhookEventBody } from '../../domain/webhookEvent.ts';
-import type { InFlightOutcome } from './advanceInFlight.ts';
+import type { InFlightOutcome } from './inFlightOutcome.ts';
 import type { SettleOptions, SettlePaymentsDeps } from './options.ts';
 import type {
   RelayerReceipt,

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { PayoutPolicy } from '../../domain/payout.ts';
-import type { ChainReader, Clock } from '../ports.ts';
+import type { ChainReader } from '../ports/chain.ts';
+import type { Clock } from '../ports/clock.ts';
 import type { Relayer, SettlementStore } from './ports.ts';
 
 export interface SettlePaymentsDeps {

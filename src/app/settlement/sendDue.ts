@@ -23,7 +23,7 @@ export type SendOutcome =
   /** Another settler opened a settlement first. */
   | { readonly kind: 'busy' };
 
-export const DEFAULT_SETTLE_BATCH = 50;
+const DEFAULT_SETTLE_BATCH = 50;
 /** Mirrors the factories' MAX_BATCH (the adapter refuses longer batches too). */
 const MAX_SETTLE_BATCH = 100;
 /** A late deposit between estimate and mining may cost a little more gas; unused gas is not paid for. */

@@ -1,5 +1,6 @@
 import { runLoop } from '../jobLoop.ts';
-import { advanceInFlight, type InFlightOutcome, RESOLVED } from './advanceInFlight.ts';
+import { advanceInFlight, RESOLVED } from './advanceInFlight.ts';
+import type { InFlightOutcome } from './inFlightOutcome.ts';
 import { notifyDelayedPayouts } from './notifyDelayedPayouts.ts';
 import type { SettleOptions, SettlePaymentsDeps } from './options.ts';
 import { type SendOutcome, sendDue } from './sendDue.ts';

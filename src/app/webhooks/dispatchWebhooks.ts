@@ -3,7 +3,9 @@ import { type AttemptResult, nextDelivery, type RetryPolicy } from '../../domain
 import { DEFAULT_RETRY_AFTER_BOUNDS, type RetryAfterBounds } from '../../domain/webhookRetry.ts';
 import { signingSecrets, signWebhook } from '../../domain/webhookSignature.ts';
 import { runLoop } from '../jobLoop.ts';
-import type { Clock, WebhookJob, WebhookResponse, WebhookSender, WebhookStore } from '../ports.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { WebhookResponse, WebhookSender } from '../ports/webhookSender.ts';
+import type { WebhookJob, WebhookStore } from '../ports/webhooks.ts';
 
 export interface WebhookDispatchConfig {
   /** Delays before the 2nd, 3rd, … attempt (the first is immediate); then the event is `failed`. */
@@ -42,8 +44,8 @@ export interface DispatchResult {
   readonly more: boolean;
 }
 
-export const DEFAULT_BATCH_SIZE = 32;
-export const DEFAULT_MAX_ATTEMPTS_PER_PASS = 1_000;
+const DEFAULT_BATCH_SIZE = 32;
+const DEFAULT_MAX_ATTEMPTS_PER_PASS = 1_000;
 
 /**
  * One bounded pass of webhook delivery: claims due events, sends each to its URL (the payment's own, else the

@@ -1,4 +1,5 @@
-import type { MerchantStore, WebhookStore } from '../ports.ts';
+import type { MerchantStore } from '../ports/merchants.ts';
+import type { WebhookStore } from '../ports/webhooks.ts';
 import { attemptAnswer, listWebhookEvents, MAX_EVENT_LIMIT } from './listWebhookEvents.ts';
 
 /** A merchant whose webhook endpoint does not take its events: what it owes, and what the endpoint last said. */

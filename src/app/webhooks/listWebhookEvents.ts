@@ -2,7 +2,8 @@ import type { KeyMode } from '../../domain/credentials.ts';
 import { PaylinkError, ValidationError } from '../../domain/errors.ts';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../../domain/webhookDelivery.ts';
 import { isPaymentId, PaymentNotFoundError } from '../getPaymentStatus.ts';
-import type { PaymentStore, WebhookAttemptRecord, WebhookEventRecord, WebhookStore } from '../ports.ts';
+import type { PaymentStore } from '../ports/payments.ts';
+import type { WebhookAttemptRecord, WebhookEventRecord, WebhookStore } from '../ports/webhooks.ts';
 
 /**
  * The webhook log: events with their delivery state and every attempt. Operators (CLI, admin API) see any
@@ -13,7 +14,7 @@ export interface WebhookEventWithAttempts {
   readonly attempts: readonly WebhookAttemptRecord[];
 }
 
-export const DEFAULT_EVENT_LIMIT = 50;
+const DEFAULT_EVENT_LIMIT = 50;
 export const MAX_EVENT_LIMIT = 100;
 /** Attempts listed per event at most (a schedule has 10 per round; resends add rounds). */
 const MAX_ATTEMPTS_PER_EVENT = 100;

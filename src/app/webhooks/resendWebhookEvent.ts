@@ -1,5 +1,6 @@
 import { PaylinkError } from '../../domain/errors.ts';
-import type { Clock, WebhookEventRecord, WebhookStore } from '../ports.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { WebhookEventRecord, WebhookStore } from '../ports/webhooks.ts';
 import { WebhookEventNotFoundError } from './listWebhookEvents.ts';
 
 /**

@@ -2,9 +2,11 @@ import { newEventId } from '../../domain/credentials.ts';
 import { PaylinkError } from '../../domain/errors.ts';
 import { signWebhook } from '../../domain/webhookSignature.ts';
 import { getMerchant } from '../merchants/merchantAdmin.ts';
-import type { Clock, MerchantStore, WebhookResponse, WebhookSender } from '../ports.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { MerchantStore } from '../ports/merchants.ts';
+import type { WebhookResponse, WebhookSender } from '../ports/webhookSender.ts';
 
-export const TEST_WEBHOOK_EVENT = 'webhook.test';
+const TEST_WEBHOOK_EVENT = 'webhook.test';
 
 export interface TestWebhookResult {
   readonly id: string;

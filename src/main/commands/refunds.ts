@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { refundResponse } from '../../adapters/http/refundPresenter.ts';
-import { systemClock } from '../../app/ports.ts';
+import { systemClock } from '../../app/ports/clock.ts';
 import { getRefundAsAdmin, listRefundsAsAdmin } from '../../app/refunds/listRefunds.ts';
 import type { RefundRecord } from '../../app/refunds/ports.ts';
 import type { Config } from '../../config.ts';

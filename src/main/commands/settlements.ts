@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { systemClock } from '../../app/ports.ts';
+import { systemClock } from '../../app/ports/clock.ts';
 import { listPayouts, type PayoutView } from '../../app/settlement/listPayouts.ts';
 import { retrySettlement } from '../../app/settlement/retrySettlement.ts';
 import type { Config } from '../../config.ts';

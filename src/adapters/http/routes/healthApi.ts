@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { checkReadiness, type HealthDeps, type ReadinessOptions } from '../../../app/checkReadiness.ts';
 import { measureService } from '../../../app/measureService.ts';
-import type { MonitoringStore } from '../../../app/ports.ts';
+import type { MonitoringStore } from '../../../app/ports/monitoring.ts';
 import type { PayoutPolicy } from '../../../domain/payout.ts';
 import type { Metrics } from '../../metrics/metrics.ts';
 
