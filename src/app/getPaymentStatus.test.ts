@@ -4,33 +4,12 @@ import { currentState, getPaymentStatus, isPaymentId, type PaymentStateDeps } fr
 import type { TransferRecord, UnacceptedTransfer } from './ports/ledger.ts';
 import { MemoryLedger } from './testing/memoryLedger.ts';
 import { MemoryPayments } from './testing/memoryPayments.ts';
-import { CHAIN_ID, testPayment, USDC, USDT } from './testing/paymentFixture.ts';
+import { CHAIN_ID, testPayment, testTransfer, USDT } from './testing/paymentFixture.ts';
 
 // testPayment: 10 USDC, created at 00:10, expires at 01:10, merchant mch_1, live.
 const BEFORE_EXPIRY = new Date('2026-01-01T00:30:00.000Z');
 const EXPIRES = new Date('2026-01-01T01:10:00.000Z');
 const P1 = testPayment(1);
-
-function transfer(payment: Payment, block: number, fields: Partial<TransferRecord> = {}): TransferRecord {
-  return {
-    id: `${CHAIN_ID}:0x${block.toString(16).padStart(64, '0')}:0`,
-    chainId: CHAIN_ID,
-    paymentId: payment.id,
-    txHash: `0x${block.toString(16).padStart(64, 'a')}`,
-    logIndex: 0,
-    blockNumber: BigInt(block),
-    blockHash: `0x${block.toString(16).padStart(64, '0')}`,
-    blockTimestamp: new Date(Date.parse('2026-01-01T00:20:00.000Z') + block * 1000),
-    tokenAddress: USDC,
-    tokenSymbol: 'USDC',
-    fromAddress: '0x00000000000000000000000000000000000000aa',
-    toAddress: payment.deposit!.depositAddress.toLowerCase(),
-    amountBaseUnits: 10_000_000n,
-    final: true,
-    orphaned: false,
-    ...fields,
-  };
-}
 
 function unaccepted(payment: Payment): UnacceptedTransfer {
   return {
@@ -79,7 +58,7 @@ const notFound = { name: 'PaylinkError', code: 'NOT_FOUND', status: 404, message
 
 describe('getPaymentStatus', () => {
   it('answers the status derived now from the transfers, not the stored one that may lag', async () => {
-    const paying = transfer(P1, 3);
+    const paying = testTransfer(P1, 3);
     const deps = await depsWith([P1], [paying]);
     const { payment, state, unaccepted: others } = await getPaymentStatus(deps, 'mch_1', P1.id);
     expect(payment).toEqual(P1);
@@ -102,7 +81,7 @@ describe('getPaymentStatus', () => {
   });
 
   it('counts a transfer that is not final yet as seen, not received', async () => {
-    const deps = await depsWith([P1], [transfer(P1, 3, { final: false })]);
+    const deps = await depsWith([P1], [testTransfer(P1, 3, { final: false })]);
     expect((await getPaymentStatus(deps, 'mch_1', P1.id)).state).toMatchObject({
       status: 'processing',
       amountReceivedBaseUnits: 0n,
@@ -161,7 +140,7 @@ describe('currentState', () => {
   it('derives from the transfers at the clock’s now, orphaned ones not counted', async () => {
     const deps = await depsWith(
       [P1],
-      [transfer(P1, 3, { orphaned: true }), transfer(P1, 4, { amountBaseUnits: 4_000_000n })],
+      [testTransfer(P1, 3, { orphaned: true }), testTransfer(P1, 4, { amountBaseUnits: 4_000_000n })],
       [],
       new Date(EXPIRES.getTime() + 1),
     );

@@ -8,34 +8,13 @@ import {
   reportUnacceptedTransfers,
 } from './refreshPayments.ts';
 import { MemoryLedger } from './testing/memoryLedger.ts';
-import { CHAIN_ID, testPayment, USDC, USDC_E, USDT } from './testing/paymentFixture.ts';
+import { CHAIN_ID, testPayment, testTransfer, USDC, USDC_E, USDT } from './testing/paymentFixture.ts';
 
 const TEN_USDC = 10_000_000n;
 // testPayment: created at 00:10, expires at 01:10.
 const EXPIRES = new Date('2026-01-01T01:10:00.000Z');
 const BEFORE_EXPIRY = new Date('2026-01-01T00:30:00.000Z');
 const P1 = testPayment(1);
-
-function transfer(payment: Payment, block: number, fields: Partial<TransferRecord> = {}): TransferRecord {
-  return {
-    id: `${CHAIN_ID}:0x${block.toString(16).padStart(64, '0')}:${fields.logIndex ?? 0}`,
-    chainId: CHAIN_ID,
-    paymentId: payment.id,
-    txHash: `0x${block.toString(16).padStart(64, 'a')}`,
-    logIndex: 0,
-    blockNumber: BigInt(block),
-    blockHash: `0x${block.toString(16).padStart(64, '0')}`,
-    blockTimestamp: new Date(Date.parse('2026-01-01T00:20:00.000Z') + block * 1000),
-    tokenAddress: USDC,
-    tokenSymbol: 'USDC',
-    fromAddress: '0x00000000000000000000000000000000000000aa',
-    toAddress: payment.deposit!.depositAddress.toLowerCase(),
-    amountBaseUnits: TEN_USDC,
-    final: true,
-    orphaned: false,
-    ...fields,
-  };
-}
 
 function ledgerWith(payments: readonly Payment[], transfers: readonly TransferRecord[] = []): MemoryLedger {
   const ledger = new MemoryLedger();
@@ -49,13 +28,13 @@ const refresh = (ledger: MemoryLedger, ids: readonly string[], now = BEFORE_EXPI
 
 describe('refreshPayments', () => {
   it('writes the derived state and the event a change owes, with the transfer that completed it', async () => {
-    const first = transfer(P1, 1, { amountBaseUnits: 4_000_000n });
-    const second = transfer(P1, 2, {
+    const first = testTransfer(P1, 1, { amountBaseUnits: 4_000_000n });
+    const second = testTransfer(P1, 2, {
       amountBaseUnits: 6_000_000n,
       tokenAddress: USDC_E,
       tokenSymbol: 'USDC.e',
     });
-    const after = transfer(P1, 3, { amountBaseUnits: 1n, final: false });
+    const after = testTransfer(P1, 3, { amountBaseUnits: 1n, final: false });
     const ledger = ledgerWith([P1], [first, second, after]);
     const changes = await refresh(ledger, [P1.id]);
 
@@ -96,8 +75,8 @@ describe('refreshPayments', () => {
   });
 
   it('names the latest transfer seen while nothing completed the payment', async () => {
-    const seen = transfer(P1, 2, { amountBaseUnits: 1n, final: false });
-    const ledger = ledgerWith([P1], [transfer(P1, 1, { amountBaseUnits: 1n }), seen]);
+    const seen = testTransfer(P1, 2, { amountBaseUnits: 1n, final: false });
+    const ledger = ledgerWith([P1], [testTransfer(P1, 1, { amountBaseUnits: 1n }), seen]);
     await refresh(ledger, [P1.id]);
     expect(ledger.payment(P1.id)).toMatchObject({
       status: 'processing',
@@ -110,12 +89,12 @@ describe('refreshPayments', () => {
     const ledger = ledgerWith(
       [P1],
       [
-        transfer(P1, 1, { amountBaseUnits: 3n }),
-        transfer(P1, 2, { amountBaseUnits: 5n }),
-        transfer(P1, 3, { amountBaseUnits: 7n, final: false }),
-        transfer(P1, 4, { amountBaseUnits: 11n, orphaned: true }),
-        transfer(P1, 5, { amountBaseUnits: 0n }),
-        transfer(P1, 6, { amountBaseUnits: 13n, tokenAddress: USDC_E, tokenSymbol: 'USDC.e' }),
+        testTransfer(P1, 1, { amountBaseUnits: 3n }),
+        testTransfer(P1, 2, { amountBaseUnits: 5n }),
+        testTransfer(P1, 3, { amountBaseUnits: 7n, final: false }),
+        testTransfer(P1, 4, { amountBaseUnits: 11n, orphaned: true }),
+        testTransfer(P1, 5, { amountBaseUnits: 0n }),
+        testTransfer(P1, 6, { amountBaseUnits: 13n, tokenAddress: USDC_E, tokenSymbol: 'USDC.e' }),
       ],
     );
     await refresh(ledger, [P1.id]);
@@ -141,8 +120,8 @@ describe('refreshPayments', () => {
     const ledger = ledgerWith(
       [onTime, late],
       [
-        transfer(onTime, 1, { blockTimestamp: EXPIRES }),
-        transfer(late, 2, { blockTimestamp: new Date(EXPIRES.getTime() + 1) }),
+        testTransfer(onTime, 1, { blockTimestamp: EXPIRES }),
+        testTransfer(late, 2, { blockTimestamp: new Date(EXPIRES.getTime() + 1) }),
       ],
     );
     await refresh(ledger, [onTime.id, late.id], new Date('2026-01-01T02:00:00.000Z'));
@@ -153,7 +132,7 @@ describe('refreshPayments', () => {
   });
 
   it('writes nothing for a payment whose stored state is what it derives', async () => {
-    const t = transfer(P1, 1);
+    const t = testTransfer(P1, 1);
     const stored = testPayment(1, {
       status: 'paid',
       announcedStatus: 'paid',
@@ -177,7 +156,7 @@ describe('refreshPayments', () => {
     ['txid', { txid: '0xother' }],
     ['token', { paidWith: { address: USDC_E, symbol: 'USDC.e' } }],
   ])('rewrites a stored state whose %s differs from the derived one', async (_, stale) => {
-    const t = transfer(P1, 1);
+    const t = testTransfer(P1, 1);
     const current = {
       status: 'paid',
       announcedStatus: 'paid',
@@ -195,7 +174,7 @@ describe('refreshPayments', () => {
 
   it('owes no event for a return to pending, and keeps the status last announced', async () => {
     const stored = testPayment(1, { status: 'processing', announcedStatus: 'processing', txid: '0x1' });
-    const ledger = ledgerWith([stored], [transfer(P1, 1, { orphaned: true })]);
+    const ledger = ledgerWith([stored], [testTransfer(P1, 1, { orphaned: true })]);
     const changes = await refresh(ledger, [P1.id]);
     expect(changes).toEqual([{ paymentId: P1.id, from: 'processing', to: 'pending', eventId: null }]);
     expect(ledger.payment(P1.id)).toMatchObject({
@@ -207,7 +186,7 @@ describe('refreshPayments', () => {
 
   it('changes a refund’s deposit address like a payment, but writes no payment event for it', async () => {
     const refund = testPayment(1, { kind: 'refund' });
-    const ledger = ledgerWith([refund], [transfer(refund, 1)]);
+    const ledger = ledgerWith([refund], [testTransfer(refund, 1)]);
     const changes = await refresh(ledger, [refund.id]);
     expect(changes).toEqual([{ paymentId: refund.id, from: 'pending', to: 'paid', eventId: null }]);
     expect(ledger.payment(refund.id)).toMatchObject({ status: 'paid', announcedStatus: 'paid' });
@@ -217,7 +196,7 @@ describe('refreshPayments', () => {
   it('locks each payment once, in id order, and skips unknown ids', async () => {
     const a = testPayment(1);
     const b = testPayment(2);
-    const ledger = ledgerWith([a, b], [transfer(a, 1), transfer(b, 2)]);
+    const ledger = ledgerWith([a, b], [testTransfer(a, 1), testTransfer(b, 2)]);
     const locked: string[] = [];
     const changes = await ledger.transaction((tx) => {
       const spied: LedgerTransaction = {
@@ -247,7 +226,7 @@ describe('expirePayments', () => {
   it('expires an open link once past its expiry, not at it, and fails one with a partial payment', async () => {
     const unpaid = testPayment(1);
     const partial = testPayment(2);
-    const ledger = ledgerWith([unpaid, partial], [transfer(partial, 1, { amountBaseUnits: 1n })]);
+    const ledger = ledgerWith([unpaid, partial], [testTransfer(partial, 1, { amountBaseUnits: 1n })]);
     await refresh(ledger, [partial.id]);
     const atExpiry = await expirePayments({ ledger, clock: { now: () => EXPIRES } });
     expect(atExpiry).toEqual([]);
@@ -265,7 +244,7 @@ describe('expirePayments', () => {
   });
 
   it('keeps open a link past expiry while a transfer to it awaits finality', async () => {
-    const ledger = ledgerWith([P1], [transfer(P1, 1, { final: false })]);
+    const ledger = ledgerWith([P1], [testTransfer(P1, 1, { final: false })]);
     await refresh(ledger, [P1.id]);
     const changes = await expirePayments({
       ledger,

@@ -3,6 +3,7 @@ import { findCurrency } from '../../domain/currencies.ts';
 import type { Payment } from '../../domain/payment.ts';
 import { NO_PAYOUT_YET } from '../../domain/payout.ts';
 import { quote } from '../../domain/quote.ts';
+import type { TransferRecord } from '../ports/ledger.ts';
 
 export const CHAIN_ID = 137;
 /** Polygon's USDC, lowercase as the watcher's token list holds it. */
@@ -56,5 +57,31 @@ export function testPayment(n: number, overrides: Partial<Payment> = {}): Paymen
     paidWith: null,
     payout: NO_PAYOUT_YET,
     ...overrides,
+  };
+}
+
+/** A USDC transfer of 10 USDC to `payment`'s deposit address in `block`, final unless `fields` say otherwise. */
+export function testTransfer(
+  payment: Payment,
+  block: number,
+  fields: Partial<TransferRecord> = {},
+): TransferRecord {
+  return {
+    id: `${CHAIN_ID}:0x${block.toString(16).padStart(64, '0')}:${fields.logIndex ?? 0}`,
+    chainId: CHAIN_ID,
+    paymentId: payment.id,
+    txHash: `0x${block.toString(16).padStart(64, 'a')}`,
+    logIndex: 0,
+    blockNumber: BigInt(block),
+    blockHash: `0x${block.toString(16).padStart(64, '0')}`,
+    blockTimestamp: new Date(Date.parse('2026-01-01T00:20:00.000Z') + block * 1000),
+    tokenAddress: USDC,
+    tokenSymbol: 'USDC',
+    fromAddress: '0x00000000000000000000000000000000000000aa',
+    toAddress: payment.deposit!.depositAddress.toLowerCase(),
+    amountBaseUnits: 10_000_000n,
+    final: true,
+    orphaned: false,
+    ...fields,
   };
 }
