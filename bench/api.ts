@@ -8,14 +8,13 @@ import type autocannon from 'autocannon';
 import SQLite from 'better-sqlite3';
 import Fastify, { type FastifyInstance } from 'fastify';
 import pg from 'pg';
-import pino from 'pino';
 import { depositPlanner } from '../src/adapters/chain/depositPlanner.ts';
 import { migrateToLatest, openDatabase } from '../src/adapters/db/database.ts';
 import { buildApp } from '../src/adapters/http/buildApp.ts';
 import { createMerchant } from '../src/app/merchants/merchantAdmin.ts';
 import { systemClock } from '../src/app/ports/clock.ts';
 import { loadConfig } from '../src/config.ts';
-import { createLogger } from '../src/main/logger.ts';
+import { createLogger, jsonLogDestination } from '../src/main/logger.ts';
 import { createRates, createStores } from '../src/main/wiring.ts';
 import type { LoadResult, LoadRun } from './loadGenerator.ts';
 import { fmt, isMain } from './support.ts';
@@ -365,8 +364,9 @@ async function serve(scenario: Scenario, databaseUrl: string, statusCache: strin
     // Experiments: PAYLINK_BENCH_ENV='{"PAYLINK_LOG_LEVEL":"silent"}' measures the app without one of its parts.
     ...(JSON.parse(process.env.PAYLINK_BENCH_ENV ?? '{}') as Record<string, string>),
   });
-  // Production logging (two lines per request at info, with redaction), into /dev/null.
-  const logger = createLogger(config.logLevel, pino.destination({ dest: '/dev/null', sync: false }));
+  // Production logging (a line per request at info, with redaction, written as the service writes it), into
+  // /dev/null.
+  const logger = createLogger(config.logLevel, jsonLogDestination('/dev/null'));
   const stores = createStores(handle);
   const clock = systemClock;
   const paymentChanges = handle.followPaymentChanges(logger);

@@ -1,4 +1,4 @@
-import { parsePrice } from '../domain/money.ts';
+import { type Money, parsePrice } from '../domain/money.ts';
 import type { AgreedRate } from '../domain/rates.ts';
 import { type LockedQuote, priceAt, type QuoteAmountDeps, rateFor } from './quoteAmount.ts';
 
@@ -9,7 +9,7 @@ export interface ConvertAmountInput {
   readonly currency: string;
 }
 
-/** Answers kept per agreed rate; past this many, that rate's answers are forgotten and made again. */
+/** Answers kept per agreed rate (and amounts parsed); past this many, they are forgotten and made again. */
 const MAX_ANSWERS_PER_RATE = 1_000;
 
 /**
@@ -23,8 +23,16 @@ export function rememberingConversions<T>(
   render: (locked: LockedQuote) => T,
 ): (input: ConvertAmountInput) => Promise<T> {
   const answers = new WeakMap<AgreedRate, Map<string, T>>();
+  // Parsing is a pure function of the two texts, and the same few amounts are asked for again and again.
+  const parsed = new Map<string, Money>();
   return async (input) => {
-    const amount = parsePrice(input.amount, input.currency);
+    const text = `${input.currency}\u0000${input.amount}`;
+    let amount = parsed.get(text);
+    if (amount === undefined) {
+      amount = parsePrice(input.amount, input.currency);
+      if (parsed.size >= MAX_ANSWERS_PER_RATE) parsed.clear();
+      parsed.set(text, amount);
+    }
     const { currency } = amount;
     const rate = await rateFor(deps, currency);
     let atRate = answers.get(rate);

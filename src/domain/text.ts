@@ -5,6 +5,12 @@ import { ValidationError } from './errors.ts';
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 /** Half of a UTF-16 surrogate pair on its own: not a character, and no database stores it as sent. */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+/**
+ * Any character either rule could object to. Almost every text holds none, and one scan for them is cheaper
+ * than the two rules (the surrogate rule looks behind at every position): it runs on every request's query.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is this pattern's purpose
+const SUSPECT = /[\u0000-\u001f\u007f-\u009f\ud800-\udfff]/;
 
 /**
  * What is wrong with a text field a client or an operator sent, if anything. The same rule for every text
@@ -12,6 +18,7 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
  * stores it, and control characters in names end up in logs, CSV exports and terminals.
  */
 export function textProblem(text: string): string | undefined {
+  if (!SUSPECT.test(text)) return undefined;
   if (CONTROL_CHARACTER.test(text)) return 'must not contain control characters';
   if (LONE_SURROGATE.test(text)) return 'must be valid Unicode text';
   return undefined;

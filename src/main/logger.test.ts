@@ -1,7 +1,12 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it, vi } from 'vitest';
 import { capturingLogger } from '../../test/helpers/logCapture.ts';
-import { createLogger, logDestination } from './logger.ts';
+import { createLogger, jsonLogDestination, logDestination } from './logger.ts';
 
 describe('logger', () => {
   it('redacts secrets wherever a log line puts them', () => {
@@ -45,6 +50,45 @@ describe('logger', () => {
     expect(written).toContain('p-1');
     expect(written).not.toContain('SECRET9');
     expect(() => JSON.parse(written.trim())).toThrow(); // a line for people, not JSON
-    expect(logDestination(new Writable())).toBeUndefined(); // not a terminal: pino's JSON lines
+  });
+
+  it('writes JSON lines elsewhere in blocks, and a quiet log within a quarter of a second', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'paylink-log-')), 'service.log');
+    const logger = createLogger('info', jsonLogDestination(file));
+    const written = () => (existsSync(file) ? readFileSync(file, 'utf8') : '');
+    logger.info({ apiKey: 'sk_live_SECRET10', paymentId: 'p-1' }, 'payment created');
+    expect(written()).toBe(''); // held for its block: no write per line
+    await vi.waitFor(() => expect(written()).toContain('payment created'), { timeout: 2_000, interval: 20 });
+    const line = JSON.parse(written().trim());
+    expect(line).toMatchObject({ msg: 'payment created', paymentId: 'p-1', apiKey: '[redacted]' });
+
+    // Many blocks' worth: every line arrives whole, in order.
+    for (let i = 0; i < 500; i += 1) logger.info({ i }, 'line');
+    await vi.waitFor(() => expect(written()).toContain('"i":499'), { timeout: 2_000, interval: 20 });
+    const numbers = written()
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((text) => JSON.parse(text).i);
+    expect(numbers).toEqual(Array.from({ length: 500 }, (_, i) => i));
+  });
+
+  it('writes every line still held when the process exits', () => {
+    // To standard output, as `serve` logs.
+    const script = [
+      `import { createLogger, jsonLogDestination } from ${JSON.stringify(fileURLToPath(new URL('./logger.ts', import.meta.url)))};`,
+      `const logger = createLogger('info', jsonLogDestination(1));`,
+      "logger.info('first'); logger.info('last before exit');",
+      'process.exit(3);',
+    ].join('\n');
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+    });
+    expect(child.status).toBe(3);
+    const lines = child.stdout
+      .trim()
+      .split('\n')
+      .map((text) => JSON.parse(text).msg);
+    expect(lines).toEqual(['first', 'last before exit']);
   });
 });

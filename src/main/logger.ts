@@ -38,14 +38,19 @@ export function createLogger(level: string, destination?: pino.DestinationStream
   );
 }
 
+/** A block of JSON lines written at once: about twenty request lines. */
+const LOG_BLOCK_BYTES = 4096;
+/** The longest a line waits for its block to fill, so a quiet service's log is still current. */
+const LOG_FLUSH_MS = 250;
+
 /**
  * Where the service's log goes: readable lines on a terminal (a person running `npm start`), one JSON object per
  * line otherwise (a file, a pipe, a log collector). Secrets are redacted before either.
  */
 export function logDestination(
-  output: NodeJS.WritableStream & { isTTY?: boolean },
-): pino.DestinationStream | undefined {
-  if (!output.isTTY) return undefined; // pino's own: JSON to stdout
+  output: NodeJS.WritableStream & { isTTY?: boolean; fd?: number },
+): pino.DestinationStream {
+  if (!output.isTTY) return jsonLogDestination(output.fd ?? 1);
   return pretty({
     destination: output,
     colorize: true,
@@ -53,6 +58,17 @@ export function logDestination(
     ignore: 'pid,hostname',
     singleLine: true,
   });
+}
+
+/**
+ * JSON lines to a file descriptor or a file, written in blocks of about 4 KB, off the event loop, and at least
+ * every 250 ms (docs/decisions/0016-log-writes.md): a write per line was a tenth of a request's CPU in the API
+ * benchmark. pino writes what is left when the process exits, however it exits short of being killed; a
+ * SIGKILL or a power cut can lose the last quarter of a second of lines, never a record (those are in the
+ * database).
+ */
+export function jsonLogDestination(dest: number | string): pino.DestinationStream {
+  return pino.destination({ dest, sync: false, minLength: LOG_BLOCK_BYTES, periodicFlush: LOG_FLUSH_MS });
 }
 
 function censorNestedSecretFields(line: Record<string, unknown>): Record<string, unknown> {

@@ -24,6 +24,20 @@ export function findBadText(value: unknown, path: string): FieldProblem[] {
   return [];
 }
 
+/**
+ * Whether `findBadText` would find anything, without building paths or lists: the check runs on every request's
+ * query and parameters, and almost none holds bad text.
+ */
+function holdsBadText(value: unknown): boolean {
+  if (typeof value === 'string') return textProblem(value) !== undefined;
+  if (value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) return value.some(holdsBadText);
+  for (const key in value) {
+    if (textProblem(key) !== undefined || holdsBadText((value as Record<string, unknown>)[key])) return true;
+  }
+  return false;
+}
+
 /** The problems, a whole-part problem (no path) named as the part. */
 export function namedOr(problems: readonly FieldProblem[], part: string): FieldProblem[] {
   return problems.map(({ field, message }) => ({ field: field || part, message }));
@@ -35,6 +49,10 @@ export function namedOr(problems: readonly FieldProblem[], part: string): FieldP
  */
 export function registerInputTextCheck(app: FastifyInstance): void {
   app.addHook('preValidation', (request, _reply, done) => {
+    if (!holdsBadText(request.query) && !holdsBadText(request.params)) {
+      done();
+      return;
+    }
     const bad = [...findBadText(request.query, ''), ...findBadText(request.params, '')];
     done(bad.length > 0 ? new ValidationError(namedOr(bad, 'query')) : undefined);
   });

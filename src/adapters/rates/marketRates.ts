@@ -61,12 +61,15 @@ export function marketRates(options: MarketRatesOptions): RateProvider {
     async usdcPerUnit(currencyCode) {
       const code = currencyCode.toUpperCase();
       const nowMs = options.clock.now().getTime();
-      await Promise.all(
-        options.sources.map((source) => {
-          const entry = cache.get(source.name)!;
-          return nowMs - entry.fetchedAtMs >= options.cacheTtlMs ? refresh(source, entry) : entry.inFlight;
-        }),
-      );
+      // Nothing to wait for when every table is fresh, as for almost every call: nothing is awaited then.
+      const pending: Promise<void>[] = [];
+      for (const source of options.sources) {
+        const entry = cache.get(source.name)!;
+        const waiting =
+          nowMs - entry.fetchedAtMs >= options.cacheTtlMs ? refresh(source, entry) : entry.inFlight;
+        if (waiting) pending.push(waiting);
+      }
+      if (pending.length > 0) await Promise.all(pending);
       const known = agreedRates.get(code);
       if (known && known.version === tablesVersion && options.clock.now().getTime() <= known.validUntilMs) {
         return known.agreed;
