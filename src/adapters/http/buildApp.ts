@@ -8,11 +8,13 @@ import { isCommonPassword } from '../crypto/commonPasswords.ts';
 import { scryptPasswords } from '../crypto/scryptPasswords.ts';
 import { totpSecondFactor } from '../crypto/totp.ts';
 import { dashboardRoutes } from '../dashboard/dashboardRoutes.ts';
+import { createMetrics } from '../metrics/metrics.ts';
 import { createWebhookSender } from '../outbound/webhookSender.ts';
 import { memoryBucketStore } from '../rateLimit/memoryBucketStore.ts';
 import type { ApiDeps } from './apiDeps.ts';
 import { capConnectionsPerClient, connectionLimitOptions } from './connectionLimits.ts';
 import { frameworkErrorHandler, registerErrorHandling } from './errorHandler.ts';
+import { requestDurationObserver } from './httpMetrics.ts';
 import { registerInputTextCheck } from './inputText.ts';
 import { registerLosslessJsonParser } from './losslessJson.ts';
 import { openApiOptions, SWAGGER_UI_OPTIONS } from './openApiDocument.ts';
@@ -36,6 +38,7 @@ export async function buildApp(appDeps: ApiDeps): Promise<FastifyInstance> {
   const deps = {
     ...appDeps,
     merchants: cachedMerchantStore(appDeps.merchants, appDeps.config.authCacheTtlMs),
+    metrics: appDeps.metrics ?? createMetrics(),
   };
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
@@ -51,7 +54,7 @@ export async function buildApp(appDeps: ApiDeps): Promise<FastifyInstance> {
     // Behind a load balancer, the client address (per-IP rate limit) comes from X-Forwarded-For of trusted hops.
     trustProxy: fastifyTrustProxy(deps.config.trustProxy),
     frameworkErrors: frameworkErrorHandler,
-    logController: new OneLinePerRequest(),
+    logController: new OneLinePerRequest(requestDurationObserver(deps.metrics)),
   }).withTypeProvider<ZodTypeProvider>();
 
   capConnectionsPerClient(app.server, deps.config.connectionLimits.maxConnectionsPerClient);

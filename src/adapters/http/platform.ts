@@ -2,32 +2,30 @@ import type { FastifyInstance } from 'fastify';
 import { measureService, type ServiceMeasurements } from '../../app/measureService.ts';
 import type { RateLimitStore } from '../../app/ports/rateLimit.ts';
 import type { Config } from '../../config.ts';
-import { createMetrics } from '../metrics/metrics.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import { memoryBucketStore } from '../rateLimit/memoryBucketStore.ts';
 import { redisBucketStore } from '../rateLimit/redisBucketStore.ts';
 import { adminTokenCheck } from './adminAuth.ts';
 import type { ApiDeps } from './apiDeps.ts';
-import { registerHttpMetrics } from './httpMetrics.ts';
 import { registerRateLimiting } from './rateLimit.ts';
 import { healthApi, PROBE_TIMEOUT_MS } from './routes/healthApi.ts';
 
 /**
- * What the platform needs around the merchant API: the latency histogram and rate limits (root hooks, so they
- * see every route; registered before the routes), and /healthz, /readyz, /metrics. A rate-limit store or
- * metrics registry passed in deps is the caller's to close; one made here from the configuration is closed
- * with the app. Returns the rate-limit store, if any, for the other limits of the app (sign-in) to share, and
+ * What the platform needs around the merchant API: rate limits (a root hook, so it sees every route; registered
+ * before the routes), and /healthz, /readyz, /metrics (the latency histogram is fed by the request log: see
+ * buildApp). A rate-limit store passed in deps is the caller's to close; one made here from the configuration is
+ * closed with the app. Returns the rate-limit store, if any, for the other limits of the app (sign-in) to share, and
  * the reading of /metrics' figures.
  */
 export async function registerPlatform(
   app: FastifyInstance,
-  deps: ApiDeps,
+  deps: ApiDeps & { readonly metrics: Metrics },
 ): Promise<{
   readonly buckets: RateLimitStore | undefined;
   /** What /metrics reports, read now (the operator's health page shows it). */
   readonly measure: () => Promise<ServiceMeasurements>;
 }> {
-  const metrics = deps.metrics ?? createMetrics();
-  registerHttpMetrics(app, metrics);
+  const { metrics } = deps;
 
   const { perKey, perIp, redisUrl } = deps.config.rateLimit;
   let store: RateLimitStore | undefined = deps.rateLimitStore;

@@ -42,8 +42,12 @@ export function registerRateLimiting(app: FastifyInstance, deps: RateLimitDeps):
     ip: deps.perIp ? policyField('ip', deps.perIp) : '',
   };
   app.addHook('onRequest', async (request, reply) => {
-    if (!isLimited(request)) return;
-    const bucket = isAdminRoute(request) ? adminBucket(deps, request) : await chooseBucket(deps, request);
+    // Fastify builds a new routeOptions object at every read: read once.
+    const route = request.is404 ? undefined : request.routeOptions.url;
+    if (!isLimited(route)) return;
+    const bucket = route?.startsWith('/admin/')
+      ? adminBucket(deps, request)
+      : await chooseBucket(deps, request);
     if (!bucket) return;
     const decision = await deps.store.take(bucket.key, bucket.policy, deps.clock.now());
     reply.header('ratelimit-policy', policyFields[bucket.name]);
@@ -56,15 +60,12 @@ export function registerRateLimiting(app: FastifyInstance, deps: RateLimitDeps):
   });
 }
 
-/** The merchant and admin APIs, and unknown paths (scanners). Health, metrics and documentation are not limited. */
-function isLimited(request: FastifyRequest): boolean {
-  if (request.is404) return true;
-  const route = request.routeOptions.url;
+/**
+ * The merchant and admin APIs, and unknown paths (scanners): `route` is the matched route's pattern, undefined
+ * for no route. Health, metrics and documentation are not limited.
+ */
+function isLimited(route: string | undefined): boolean {
   return route === undefined || route.startsWith('/payments/') || route.startsWith('/admin/');
-}
-
-function isAdminRoute(request: FastifyRequest): boolean {
-  return request.routeOptions.url?.startsWith('/admin/') === true && !request.is404;
 }
 
 /** The admin is not limited; anyone else trying the admin API spends its address's bucket. */
