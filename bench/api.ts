@@ -40,8 +40,11 @@ import { fmt, isMain } from './support.ts';
 const DURATION_S = 5;
 const WARMUP_S = 1;
 const CONNECTIONS = 10;
-/** Rounds of every run: the machine is shared, and one run's ratio can be off by a tenth either way. */
-const ROUNDS = 3;
+/**
+ * Rounds of every run: the machine is shared, and one run's ratio can be off by a fifth either way (90 % to
+ * 110 % for the same code in one bench); five rounds' median moves far less than three's.
+ */
+const ROUNDS = 5;
 
 type Scenario = 'baseline' | 'reference-select' | 'reference-insert' | 'sqlite' | 'postgres';
 

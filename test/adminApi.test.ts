@@ -378,6 +378,23 @@ describe.each(dialects)('text fields on %s', (dialect) => {
     );
     expect(query.statusCode).toBe(400);
     expect(query.json()).toMatchObject({ code: 'VALIDATION_ERROR', field: 'currency' });
+    // In a parameter's name, or in one of a repeated parameter's values: the query, or that parameter, named.
+    const key = await send(
+      'GET',
+      '/payments/api/convert/?amount=1&currency=USD&x%1b=1',
+      undefined,
+      `Bearer ${apiKey}`,
+    );
+    expect(key.statusCode).toBe(400);
+    expect(key.json()).toMatchObject({ code: 'VALIDATION_ERROR', field: 'query' });
+    const repeated = await send(
+      'GET',
+      '/payments/api/convert/?amount=1&currency=USD&currency=U%7fSD',
+      undefined,
+      `Bearer ${apiKey}`,
+    );
+    expect(repeated.statusCode).toBe(400);
+    expect(repeated.json()).toMatchObject({ code: 'VALIDATION_ERROR', field: 'currency[1]' });
     const path = await send('GET', '/payments/api/status/%01/', undefined, `Bearer ${apiKey}`);
     expect(path.statusCode).toBe(400);
     expect(path.json()).toMatchObject({ field: 'payment_id' });

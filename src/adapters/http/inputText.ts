@@ -17,7 +17,8 @@ export function findBadText(value: unknown, path: string): FieldProblem[] {
   if (value !== null && typeof value === 'object') {
     return Object.entries(value).flatMap(([key, item]) => {
       const keyProblem = textProblem(key);
-      if (keyProblem) return [{ field: path || 'body', message: `has a key that ${keyProblem}` }];
+      // A bad key at the top is the whole part's problem: `namedOr` names it (query, body).
+      if (keyProblem) return [{ field: path, message: `has a key that ${keyProblem}` }];
       return findBadText(item, path ? `${path}.${key}` : key);
     });
   }
