@@ -71,6 +71,11 @@ describe('logger', () => {
       .slice(1)
       .map((text) => JSON.parse(text).i);
     expect(numbers).toEqual(Array.from({ length: 500 }, (_, i) => i));
+
+    // pino's flush writes what is held and then answers.
+    logger.info('flushed');
+    await new Promise<void>((resolve) => logger.flush(() => resolve()));
+    expect(written()).toContain('"msg":"flushed"');
   });
 
   it('writes every line still held when the process exits', () => {

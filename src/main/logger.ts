@@ -70,27 +70,33 @@ export function logDestination(
  * (`minLength`) but then measures the UTF-8 length of all it holds at every line: under load that cost more
  * than the writes it saved. Each block is one synchronous write, as pino's default destination writes a line.
  */
-export function jsonLogDestination(dest: number | string): pino.DestinationStream & { flush(): void } {
+export function jsonLogDestination(
+  dest: number | string,
+): pino.DestinationStream & { flush(callback?: (error?: Error) => void): void } {
   const file = pino.destination({ dest, sync: true });
   let lines: string[] = [];
   // UTF-16 code units: close enough to bytes to decide when a block is full.
   let held = 0;
-  const flush = () => {
+  const writeHeld = () => {
     if (lines.length === 0) return;
     const block = lines.join('');
     lines = [];
     held = 0;
     file.write(block);
   };
-  setInterval(flush, LOG_FLUSH_MS).unref();
-  process.on('exit', flush);
+  setInterval(writeHeld, LOG_FLUSH_MS).unref();
+  process.on('exit', writeHeld);
   return {
     write(line: string) {
       lines.push(line);
       held += line.length;
-      if (held >= LOG_BLOCK_BYTES) flush();
+      if (held >= LOG_BLOCK_BYTES) writeHeld();
     },
-    flush,
+    // pino's `logger.flush(callback)` calls this: written synchronously, so the callback follows at once.
+    flush(callback?: (error?: Error) => void) {
+      writeHeld();
+      callback?.();
+    },
   };
 }
 

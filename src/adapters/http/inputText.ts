@@ -8,35 +8,23 @@ import { textProblem } from '../../domain/text.ts';
  * field at fault named once. (A parsed JSON number is an object holding its digits: walked like the rest, it
  * never fails.)
  */
-export function findBadText(value: unknown, path: string): FieldProblem[] {
+export function findBadText(value: unknown, path: string, found: FieldProblem[] = []): FieldProblem[] {
+  // Loops that add to one list: the check runs on every request's query and parameters, and almost none holds
+  // bad text, so nothing is built for a text that passes.
   if (typeof value === 'string') {
     const problem = textProblem(value);
-    return problem ? [{ field: path, message: problem }] : [];
-  }
-  if (Array.isArray(value)) return value.flatMap((item, i) => findBadText(item, `${path}[${i}]`));
-  if (value !== null && typeof value === 'object') {
-    return Object.entries(value).flatMap(([key, item]) => {
+    if (problem) found.push({ field: path, message: problem });
+  } else if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i += 1) findBadText(value[i], `${path}[${i}]`, found);
+  } else if (value !== null && typeof value === 'object') {
+    for (const key of Object.keys(value)) {
       const keyProblem = textProblem(key);
       // A bad key at the top is the whole part's problem: `namedOr` names it (query, body).
-      if (keyProblem) return [{ field: path, message: `has a key that ${keyProblem}` }];
-      return findBadText(item, path ? `${path}.${key}` : key);
-    });
+      if (keyProblem) found.push({ field: path, message: `has a key that ${keyProblem}` });
+      else findBadText((value as Record<string, unknown>)[key], path ? `${path}.${key}` : key, found);
+    }
   }
-  return [];
-}
-
-/**
- * Whether `findBadText` would find anything, without building paths or lists: the check runs on every request's
- * query and parameters, and almost none holds bad text.
- */
-function holdsBadText(value: unknown): boolean {
-  if (typeof value === 'string') return textProblem(value) !== undefined;
-  if (value === null || typeof value !== 'object') return false;
-  if (Array.isArray(value)) return value.some(holdsBadText);
-  for (const key in value) {
-    if (textProblem(key) !== undefined || holdsBadText((value as Record<string, unknown>)[key])) return true;
-  }
-  return false;
+  return found;
 }
 
 /** The problems, a whole-part problem (no path) named as the part. */
@@ -50,11 +38,7 @@ export function namedOr(problems: readonly FieldProblem[], part: string): FieldP
  */
 export function registerInputTextCheck(app: FastifyInstance): void {
   app.addHook('preValidation', (request, _reply, done) => {
-    if (!holdsBadText(request.query) && !holdsBadText(request.params)) {
-      done();
-      return;
-    }
-    const bad = [...findBadText(request.query, ''), ...findBadText(request.params, '')];
+    const bad = findBadText(request.params, '', findBadText(request.query, ''));
     done(bad.length > 0 ? new ValidationError(namedOr(bad, 'query')) : undefined);
   });
 }

@@ -61,7 +61,7 @@ export function marketRates(options: MarketRatesOptions): RateProvider {
     async usdcPerUnit(currencyCode) {
       const code = currencyCode.toUpperCase();
       const nowMs = options.clock.now().getTime();
-      // Nothing to wait for when every table is fresh, as for almost every call: nothing is awaited then.
+      // Every table fresh, as for almost every call: nothing to await, so no promise is made for it.
       const pending: Promise<void>[] = [];
       for (const source of options.sources) {
         const entry = cache.get(source.name)!;
