@@ -36,6 +36,10 @@ describe('credentials', () => {
     expect(digestsEqual(hashApiKey(key), hashApiKey(key))).toBe(true);
     expect(digestsEqual(hashApiKey(key), hashApiKey(`${key}x`))).toBe(false);
     expect(digestsEqual(hashApiKey(key), 'abcd')).toBe(false);
+    // Same length, one character apart, first or last.
+    const digest = hashApiKey(key);
+    expect(digestsEqual(digest, `${digest.slice(0, -1)}${digest.endsWith('0') ? '1' : '0'}`)).toBe(false);
+    expect(digestsEqual(digest, `${digest.startsWith('0') ? '1' : '0'}${digest.slice(1)}`)).toBe(false);
   });
 });
 

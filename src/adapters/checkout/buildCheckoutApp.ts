@@ -17,6 +17,7 @@ import {
   DEFAULT_CONNECTION_LIMITS,
 } from '../http/connectionLimits.ts';
 import { OneLinePerRequest } from '../http/requestLog.ts';
+import { lazyChildLoggers } from '../http/requestLogger.ts';
 import { type CheckoutNetwork, type CheckoutView, checkoutStatusJson, checkoutView } from './checkoutView.ts';
 import { type CheckoutGasless, registerGaslessRoutes } from './gaslessRoutes.ts';
 import { isLanguage, type Language, negotiateLanguage } from './language.ts';
@@ -98,6 +99,7 @@ export async function buildCheckoutApp(deps: CheckoutDeps): Promise<FastifyInsta
     ...connectionLimitOptions(limits),
     routerOptions: { ignoreTrailingSlash: true },
     logController: new OneLinePerRequest(),
+    childLoggerFactory: lazyChildLoggers,
   });
   capConnectionsPerClient(app.server, limits.maxConnectionsPerClient);
 

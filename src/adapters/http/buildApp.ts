@@ -20,6 +20,7 @@ import { registerLosslessJsonParser } from './losslessJson.ts';
 import { openApiOptions, SWAGGER_UI_OPTIONS } from './openApiDocument.ts';
 import { fastifyTrustProxy, registerPlatform } from './platform.ts';
 import { OneLinePerRequest } from './requestLog.ts';
+import { lazyChildLoggers } from './requestLogger.ts';
 import { adminApi } from './routes/adminApi.ts';
 import { adminRefundsApi } from './routes/adminRefundsApi.ts';
 import { adminUsersApi } from './routes/adminUsersApi.ts';
@@ -55,6 +56,7 @@ export async function buildApp(appDeps: ApiDeps): Promise<FastifyInstance> {
     trustProxy: fastifyTrustProxy(deps.config.trustProxy),
     frameworkErrors: frameworkErrorHandler,
     logController: new OneLinePerRequest(requestDurationObserver(deps.metrics)),
+    childLoggerFactory: lazyChildLoggers,
   }).withTypeProvider<ZodTypeProvider>();
 
   capConnectionsPerClient(app.server, deps.config.connectionLimits.maxConnectionsPerClient);

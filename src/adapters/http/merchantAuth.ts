@@ -28,8 +28,9 @@ export function presentedApiKey(request: FastifyRequest): string | undefined {
 const authentications = new WeakMap<FastifyRequest, ReturnType<typeof authenticateMerchant>>();
 
 /**
- * The merchant of the request's API key, looked up once per request whoever asks first: the rate limit (which
- * counts per key) and then the route both need it.
+ * The merchant of the request's API key, looked up once per request whoever asks first (the rate limit, which
+ * counts per key, then the route), and kept on the request once found: the request's log line names them, and a
+ * route's hook finding them there has nothing left to wait for.
  */
 export function authenticateRequest(
   request: FastifyRequest,
@@ -37,7 +38,11 @@ export function authenticateRequest(
 ): ReturnType<typeof authenticateMerchant> {
   let authentication = authentications.get(request);
   if (!authentication) {
-    authentication = authenticateMerchant(deps, presentedApiKey(request));
+    authentication = authenticateMerchant(deps, presentedApiKey(request)).then((found) => {
+      request.merchant = found.merchant;
+      request.keyMode = found.key.mode;
+      return found;
+    });
     authentications.set(request, authentication);
   }
   return authentication;
@@ -51,11 +56,14 @@ export function requireMerchant(
   app: FastifyInstance,
   deps: { merchants: MerchantStore; clock: Clock },
 ): void {
-  app.addHook('onRequest', async (request) => {
-    const { merchant, key } = await authenticateRequest(request, deps);
-    // The request's log line names them (buildApp.ts); a child logger per request would cost more than the line.
-    request.merchant = merchant;
-    request.keyMode = key.mode;
+  // Callback-style: when the rate limit has already authenticated the request, nothing is awaited (an async hook
+  // would still cost a promise per request).
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (request.merchant) {
+      done();
+      return;
+    }
+    authenticateRequest(request, deps).then(() => done(), done);
   });
 }
 

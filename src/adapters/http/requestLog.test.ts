@@ -16,5 +16,10 @@ describe('URLs in request logs', () => {
     expect(loggableUrl('/x/?st%61tus=paid&%zz=secret')).toBe('/x/?st%61tus=paid&%zz=[redacted]');
     expect(loggableUrl('/x/?sk_live_123&key=s')).toBe('/x/?[redacted]&key=[redacted]');
     expect(loggableUrl('/x/?')).toBe('/x/?');
+    // Behind listed parameters, last, or after an empty pair: the check reads every pair to the end.
+    expect(loggableUrl('/x/?amount=1&currency=EUR&token=t0k3n')).toBe(
+      '/x/?amount=1&currency=EUR&token=[redacted]',
+    );
+    expect(loggableUrl('/x/?amount=1&&sk_live_123')).toBe('/x/?amount=1&&[redacted]');
   });
 });

@@ -1,4 +1,5 @@
 import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import { LazyChildLogger } from './requestLogger.ts';
 
 /**
  * Query parameters whose values a log line may show: the ones the API and the checkout read, none of them
@@ -27,19 +28,36 @@ const REDACTED = '[redacted]';
 /** The URL as a log line may show it: the path, and the query with every unlisted parameter's value redacted. */
 export function loggableUrl(url: string): string {
   const at = url.indexOf('?');
-  if (at < 0) return url;
+  // The usual URL (no query, or only listed parameters) is returned as it is: this runs on every request.
+  if (at < 0 || everyParamLoggable(url, at + 1)) return url;
   const query = url
     .slice(at + 1)
     .split('&')
-    .map((pair) => {
-      const equals = pair.indexOf('=');
-      // A bare word (`?sk_live_…`) may be the secret itself.
-      if (equals < 0) return pair === '' || LOGGABLE_PARAMS.has(safeDecode(pair)) ? pair : REDACTED;
-      const name = pair.slice(0, equals);
-      return LOGGABLE_PARAMS.has(safeDecode(name)) ? pair : `${name}=${REDACTED}`;
-    })
+    .map((pair) => (isLoggablePair(pair) ? pair : redacted(pair)))
     .join('&');
   return `${url.slice(0, at)}?${query}`;
+}
+
+function everyParamLoggable(url: string, from: number): boolean {
+  for (let start = from; start <= url.length; ) {
+    const end = url.indexOf('&', start);
+    const stop = end < 0 ? url.length : end;
+    if (!isLoggablePair(url.slice(start, stop))) return false;
+    start = stop + 1;
+  }
+  return true;
+}
+
+function isLoggablePair(pair: string): boolean {
+  const equals = pair.indexOf('=');
+  // A bare word (`?sk_live_…`) may be the secret itself.
+  if (equals < 0) return pair === '' || LOGGABLE_PARAMS.has(safeDecode(pair));
+  return LOGGABLE_PARAMS.has(safeDecode(pair.slice(0, equals)));
+}
+
+function redacted(pair: string): string {
+  const equals = pair.indexOf('=');
+  return equals < 0 ? REDACTED : `${pair.slice(0, equals)}=${REDACTED}`;
 }
 
 function safeDecode(text: string): string {
@@ -66,7 +84,12 @@ export class OneLinePerRequest extends LogController {
 
   override requestCompleted(error: Error | null, request: FastifyRequest, reply: FastifyReply): void {
     this.alsoOnCompletion?.(request, reply);
+    const log = reply.log;
+    // Through the parent while the request's own logger was never needed (requestLogger.ts): the request id is
+    // then in the line, as the child's bindings would have put it (Fastify's label for it, `reqId`).
+    const parent = log instanceof LazyChildLogger ? log.plainParent() : undefined;
     const line = {
+      reqId: parent ? request.id : undefined,
       method: request.method,
       url: loggableUrl(request.url),
       statusCode: reply.statusCode,
@@ -74,7 +97,8 @@ export class OneLinePerRequest extends LogController {
       merchant: request.merchant?.id,
       mode: request.keyMode,
     };
-    if (error) reply.log.error({ ...line, err: error }, 'request errored');
-    else reply.log.info(line, 'request completed');
+    const to = parent ?? log;
+    if (error) to.error({ ...line, err: error }, 'request errored');
+    else to.info(line, 'request completed');
   }
 }
