@@ -30,9 +30,9 @@ import { fmt, isMain } from './support.ts';
  * PostgreSQL's figures are measured too when PAYLINK_TEST_DATABASE_URL is set (against the same references).
  *
  * Each server runs in its own child process, so the load generator never shares its event loop and the peak RSS
- * reported is the server's alone; all are started first and idle while another is measured. Every run follows
- * a baseline run of its own and is divided by it, so a slow minute on the shared machine moves both sides of a
- * ratio; rounds of all of it give the medians shown. The app is the real one: real stores, request logging at info (to /dev/null),
+ * reported is the server's alone; a round starts all of them, freezes those not being measured, and stops them
+ * at its end, so every round measures new processes. Every run follows a run of its reference and is divided by
+ * it, so a slow minute on the shared machine moves both sides of a ratio; the rounds give the medians shown. The app is the real one: real stores, request logging at info (to /dev/null),
  * rate limiting on (with a bucket no run can drain), the metrics histogram, the status read cache (repeated
  * polls of one payment, as a merchant waiting for it polls; a second server without the cache shows what a
  * poll costs right after its payment changed).
@@ -65,84 +65,111 @@ const TEST_CHAIN = {
 export async function runApiBench(): Promise<string[]> {
   const lines = [
     `api: autocannon, ${CONNECTIONS} connections, ${DURATION_S} s per run (after ${WARMUP_S} s of warm-up), one server process each;`,
-    `     ${ROUNDS} rounds, each run right after a run of its reference; medians of the rounds shown`,
+    `     ${ROUNDS} rounds, each with fresh server processes and each run right after a run of its reference; medians of the rounds shown`,
   ];
-  const servers: BenchServer[] = [];
   const cleanups: (() => Promise<void>)[] = [];
   try {
     const sqliteDir = mkdtempSync(join(tmpdir(), 'paylink-bench-'));
     cleanups.push(async () => rmSync(sqliteDir, { recursive: true, force: true }));
     const sqliteUrl = (variant: string) => `sqlite:${join(sqliteDir, `${variant}.db`)}`;
-
-    const bareServer = await startServer('baseline');
-    servers.push(bareServer);
-    const bare: Target = {
-      name: 'bare Fastify GET (reference)',
-      server: bareServer,
-      options: { url: `http://127.0.0.1:${bareServer.served.port}/` },
-    };
-    const insertServer = await startServer('reference-insert', sqliteUrl('reference-insert'));
-    servers.push(insertServer);
-    const insertReference: Target = {
-      name: 'validated durable insert (reference)',
-      server: insertServer,
-      options: {
-        url: `http://127.0.0.1:${insertServer.served.port}/`,
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: CREATE_BODY,
-      },
-      writes: true,
-    };
-
-    const targets: Target[] = [];
-    targets.push(
-      ...(await databaseTargets('SQLite', 'sqlite', sqliteUrl, { bare, insertReference }, servers, true)),
-    );
     const adminUrl = process.env.PAYLINK_TEST_DATABASE_URL;
+    let postgresUrl: string | undefined;
     if (adminUrl) {
       const { url, drop } = await throwawayPostgres(adminUrl);
       cleanups.push(drop);
-      targets.push(
-        ...(await databaseTargets(
-          'PostgreSQL',
-          'postgres',
-          () => url,
-          { bare, insertReference },
-          servers,
-          false,
-        )),
-      );
+      postgresUrl = url;
     }
 
     type Run = { measured: Measured; ratio: number };
-    const references = [...new Set(targets.map((t) => t.reference).filter((r) => r !== undefined))];
-    const runs = new Map<Target, Run[]>([...references, ...targets].map((target) => [target, []]));
-    // Reads first, creates last: the writes leave the databases busy (checkpoints, autovacuum) for a while.
-    const ordered = [...targets].sort((a, b) => Number(a.writes === true) - Number(b.writes === true));
+    // By name: every round has its own servers, so its own Target objects.
+    const results = new Map<string, { target: Target; runs: Run[]; peakRssKb: number }>();
+    const resultOf = (target: Target) => {
+      let result = results.get(target.name);
+      if (!result) {
+        result = { target, runs: [], peakRssKb: 0 };
+        results.set(target.name, result);
+      }
+      return result;
+    };
     for (let round = 0; round < ROUNDS; round += 1) {
-      for (const target of ordered) {
-        const reference = target.reference ?? bare;
-        for (const server of servers) {
-          if (server === target.server || server === reference.server) server.thaw();
-          else server.freeze();
+      // Fresh server processes every round: one process of the same code can run a tenth faster or slower than
+      // another for its whole life (docs/performance.md), and a process kept for every round would carry that
+      // luck into all of them.
+      const servers: BenchServer[] = [];
+      try {
+        const targets = await startTargets(servers, sqliteUrl, postgresUrl);
+        const references = [...new Set(targets.map((t) => t.reference).filter((r) => r !== undefined))];
+        for (const target of [...references, ...targets]) resultOf(target);
+        // Reads first, creates last: the writes leave the databases busy (checkpoints, autovacuum) for a while.
+        const ordered = [...targets].sort((a, b) => Number(a.writes === true) - Number(b.writes === true));
+        for (const target of ordered) {
+          const reference = target.reference!;
+          for (const server of servers) {
+            if (server === target.server || server === reference.server) server.thaw();
+            else server.freeze();
+          }
+          // Each run right after a run of its reference: the two see the same machine.
+          const base = await measure(reference.options);
+          resultOf(reference).runs.push({ measured: base, ratio: 1 });
+          const measured = await measure(target.options);
+          resultOf(target).runs.push({
+            measured,
+            ratio: measured.requestsPerSecond / base.requestsPerSecond,
+          });
         }
-        // Each run right after a run of its reference: the two see the same machine.
-        const base = await measure(reference.options);
-        runs.get(reference)!.push({ measured: base, ratio: 1 });
-        const measured = await measure(target.options);
-        runs.get(target)!.push({ measured, ratio: measured.requestsPerSecond / base.requestsPerSecond });
+      } finally {
+        const peakRss = new Map<BenchServer, number>();
+        for (const server of servers) peakRss.set(server, await server.stop());
+        for (const result of results.values()) {
+          const rss = peakRss.get(result.target.server);
+          // This round's target of the same name holds this round's server.
+          if (rss === undefined) continue;
+          result.peakRssKb = Math.max(result.peakRssKb, rss);
+        }
       }
     }
-    const peakRss = new Map<unknown, number>();
-    for (const server of servers.splice(0)) peakRss.set(server, await server.stop());
-    for (const [target, measured] of runs) lines.push(row(target, measured, peakRss.get(target.server) ?? 0));
+    for (const { target, runs, peakRssKb } of results.values()) lines.push(row(target, runs, peakRssKb));
     if (!adminUrl) lines.push('  PostgreSQL: skipped (set PAYLINK_TEST_DATABASE_URL to measure it)');
   } finally {
-    for (const server of servers) await server.stop();
     for (const cleanup of cleanups) await cleanup();
   }
   return lines;
+}
+
+/** One round's servers (pushed to `servers`, for the caller to stop) and what is measured on them. */
+async function startTargets(
+  servers: BenchServer[],
+  sqliteUrl: (variant: string) => string,
+  postgresUrl: string | undefined,
+): Promise<Target[]> {
+  const bareServer = await startServer('baseline');
+  servers.push(bareServer);
+  const bare: Target = {
+    name: 'bare Fastify GET (reference)',
+    server: bareServer,
+    options: { url: `http://127.0.0.1:${bareServer.served.port}/` },
+  };
+  const insertServer = await startServer('reference-insert', sqliteUrl('reference-insert'));
+  servers.push(insertServer);
+  const insertReference: Target = {
+    name: 'validated durable insert (reference)',
+    server: insertServer,
+    options: {
+      url: `http://127.0.0.1:${insertServer.served.port}/`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: CREATE_BODY,
+    },
+    writes: true,
+  };
+  const shared = { bare, insertReference };
+  const targets = await databaseTargets('SQLite', 'sqlite', sqliteUrl, shared, servers, true);
+  if (postgresUrl) {
+    targets.push(
+      ...(await databaseTargets('PostgreSQL', 'postgres', () => postgresUrl, shared, servers, false)),
+    );
+  }
+  return targets;
 }
 
 const CREATE_BODY = JSON.stringify({ amount: 25, currency: 'EUR', order_id: 'bench' });
