@@ -27,6 +27,8 @@ import { freePort } from './helpers/net.ts';
 import { startWebhookHarness, type WebhookHarness } from './helpers/webhookHarness.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+/** Payment ids are UUIDv7 (docs/decisions/0017-payment-ids.md); the SDK's idempotency keys are v4. */
+const PAYMENT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const UNKNOWN_PAYMENT = '00000000-0000-4000-8000-000000000000';
 
 /** A fetch that records each request's method, URL and headers, then sends it for real. */
@@ -94,7 +96,7 @@ describe.each(dialects)('the client SDK against the real server on %s', (dialect
     );
     expect(payment).toMatchObject({
       success: true,
-      payment_id: expect.stringMatching(UUID),
+      payment_id: expect.stringMatching(PAYMENT_ID),
       details: { amount: '49.90', currency: 'EUR', usdc_amount: '53.90' },
     });
     expect(payment.payment_url).toBe(`https://pay.example.test/pay/${payment.payment_id}`);

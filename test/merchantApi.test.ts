@@ -6,6 +6,8 @@ import { countRows, dialects } from './helpers/database.ts';
 
 const UNAUTHORIZED = { error: 'Invalid or missing API key', code: 'UNAUTHORIZED' };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+/** Payment ids: UUIDv7, time-ordered (docs/decisions/0017-payment-ids.md). */
+const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 describe.each(dialects)('merchant API on %s', (dialect) => {
   let h: ApiHarness;
@@ -71,6 +73,18 @@ describe.each(dialects)('merchant API on %s', (dialect) => {
   });
 
   describe('POST /payments/api/create/', () => {
+    it('gives payments time-ordered ids: each later one sorts after the one before', async () => {
+      const ids: string[] = [];
+      for (let i = 0; i < 5; i += 1) {
+        const response = await create({ amount: 10, currency: 'EUR', order_id: `ordered-${i}` });
+        expect(response.statusCode).toBe(201);
+        ids.push(response.json().payment_id);
+      }
+      expect(ids.every((id) => UUID_V7.test(id))).toBe(true);
+      expect([...ids].sort()).toStrictEqual(ids);
+      expect(new Set(ids).size).toBe(5);
+    });
+
     it('creates a payment with the spec fields and a locked quote', async () => {
       const response = await create({
         amount: 100.1,
@@ -81,7 +95,7 @@ describe.each(dialects)('merchant API on %s', (dialect) => {
       expect(response.statusCode).toBe(201);
       const body = response.json();
       expect(body.success).toBe(true);
-      expect(body.payment_id).toMatch(UUID);
+      expect(body.payment_id).toMatch(UUID_V7);
       expect(body.payment_url).toBe(`https://pay.example.test/pay/${body.payment_id}`);
       expect(body.message).toMatch(/redirect the customer to payment_url/i);
       // 100.10 EUR × 1.08 = 108.108 → rounded up to the cent: 108.11; commission 1.5% floored: 1.62165.

@@ -35,6 +35,11 @@ export function openDatabase(url: string, options: { poolSize?: number } = {}): 
     // power cut — a payment already answered 201, whose deposit address the customer may be paying. Creates
     // share commits (groupCommit.ts), so the fsync is paid once per batch.
     sqlite.pragma('synchronous = FULL');
+    // A checkpoint (WAL pages copied into the database file, which is then synced) runs inside whichever commit
+    // crosses the threshold, on the event loop. Every 10,000 pages (about 40 MB of WAL) instead of SQLite's
+    // 1,000: a page written again and again between checkpoints (the last leaf of every index a create appends
+    // to) is copied once; ten-row inserts took a fifth less time per row (docs/performance.md).
+    sqlite.pragma('wal_autocheckpoint = 10000');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
     const statements = reusingStatements(sqlite);
