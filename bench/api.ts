@@ -96,10 +96,13 @@ export async function runApiBench(): Promise<string[]> {
       // another for its whole life (docs/performance.md), and a process kept for every round would carry that
       // luck into all of them.
       const servers: BenchServer[] = [];
+      // This round's targets and references, each on one of this round's servers.
+      const measuredThisRound: Target[] = [];
       try {
         const targets = await startTargets(servers, sqliteUrl, postgresUrl);
         const references = [...new Set(targets.map((t) => t.reference).filter((r) => r !== undefined))];
-        for (const target of [...references, ...targets]) resultOf(target);
+        measuredThisRound.push(...references, ...targets);
+        for (const target of measuredThisRound) resultOf(target);
         // Reads first, creates last: the writes leave the databases busy (checkpoints, autovacuum) for a while.
         const ordered = [...targets].sort((a, b) => Number(a.writes === true) - Number(b.writes === true));
         for (const target of ordered) {
@@ -120,11 +123,9 @@ export async function runApiBench(): Promise<string[]> {
       } finally {
         const peakRss = new Map<BenchServer, number>();
         for (const server of servers) peakRss.set(server, await server.stop());
-        for (const result of results.values()) {
-          const rss = peakRss.get(result.target.server);
-          // This round's target of the same name holds this round's server.
-          if (rss === undefined) continue;
-          result.peakRssKb = Math.max(result.peakRssKb, rss);
+        for (const target of measuredThisRound) {
+          const result = resultOf(target);
+          result.peakRssKb = Math.max(result.peakRssKb, peakRss.get(target.server) ?? 0);
         }
       }
     }
