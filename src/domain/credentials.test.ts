@@ -40,6 +40,9 @@ describe('credentials', () => {
     const digest = hashApiKey(key);
     expect(digestsEqual(digest, `${digest.slice(0, -1)}${digest.endsWith('0') ? '1' : '0'}`)).toBe(false);
     expect(digestsEqual(digest, `${digest.startsWith('0') ? '1' : '0'}${digest.slice(1)}`)).toBe(false);
+    // A prefix of the other is not equal to it, whichever side it is on.
+    expect(digestsEqual(digest.slice(0, 32), digest)).toBe(false);
+    expect(digestsEqual(digest, digest.slice(0, 32))).toBe(false);
   });
 });
 

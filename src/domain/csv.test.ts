@@ -2,6 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { csvHeader, csvRecord, number, text } from './csv.ts';
 
 describe('CSV records (RFC 4180)', () => {
+  it('makes no text cell of a missing value: null and undefined are both an empty cell', () => {
+    expect(text(null)).toBeNull();
+    expect(text(undefined)).toBeNull();
+    expect(text('')).toStrictEqual({ text: '' });
+  });
+
   it('separates with commas and ends with CRLF; empty for null', () => {
     expect(csvRecord([text('a'), number('10.00'), null, text('')])).toBe('a,10.00,,\r\n');
     expect(csvHeader(['payment_id', 'amount'])).toBe('payment_id,amount\r\n');

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { checkEvery, errorResponseOf, PaylinkError, problemsText, ValidationError } from './errors.ts';
+import {
+  checkEvery,
+  errorResponseOf,
+  PaylinkError,
+  problemsText,
+  statusOfCode,
+  ValidationError,
+} from './errors.ts';
 
 describe('PaylinkError', () => {
   it('carries its code, HTTP status, field and name', () => {
@@ -110,5 +117,23 @@ describe('problemsText', () => {
     });
     expect(problemsText(sentence)).toBe('The signature does not match');
     expect(problemsText(new PaylinkError('NOT_FOUND', 'Merchant not found'))).toBe('Merchant not found');
+  });
+});
+
+describe('statusOfCode', () => {
+  it('answers each code with its own HTTP status', () => {
+    expect(statusOfCode('VALIDATION_ERROR')).toBe(400);
+    expect(statusOfCode('UNAUTHORIZED')).toBe(401);
+    expect(statusOfCode('NOT_FOUND')).toBe(404);
+    expect(statusOfCode('RATE_LIMITED')).toBe(429);
+  });
+});
+
+describe('a validation error without a problem', () => {
+  it('says the request is invalid, with no field, rather than failing to build', () => {
+    const error = new ValidationError([]);
+    expect(error.message).toBe('The request is invalid');
+    expect(error.field).toBeUndefined();
+    expect(error.status).toBe(400);
   });
 });

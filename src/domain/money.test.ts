@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { type Currency, findCurrency, USDC } from './currencies.ts';
 import { ValidationError } from './errors.ts';
-import { assertBps, commissionOf, formatMoney, parseAmount, parseCurrency, parseUsdc } from './money.ts';
+import {
+  assertBps,
+  commissionOf,
+  formatMoney,
+  parseAmount,
+  parseCurrency,
+  parsePrice,
+  parseUsdc,
+} from './money.ts';
 
 const EUR = findCurrency('EUR')!;
 const JPY = findCurrency('JPY')!;
@@ -84,5 +92,23 @@ describe('commissionOf', () => {
       expect(() => assertBps(bps)).toThrow(new RangeError(`invalid basis points: ${bps}`));
       expect(() => commissionOf(1n, bps)).toThrow(RangeError);
     }
+  });
+});
+
+describe('parsePrice', () => {
+  it('names both fields when the amount and the currency are both wrong', () => {
+    let caught: unknown;
+    try {
+      parsePrice('ten', 'XXX');
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ValidationError);
+    expect((caught as ValidationError).details?.map((d) => d.field)).toStrictEqual(['amount', 'currency']);
+  });
+
+  it('reads an amount at the precision of the currency given with it', () => {
+    expect(parsePrice('100.10', 'EUR')).toMatchObject({ minorUnits: 10010n });
+    expect(() => parsePrice('100.101', 'EUR')).toThrow(ValidationError);
   });
 });

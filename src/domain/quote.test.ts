@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { findCurrency, USDC } from './currencies.ts';
 import { type Money, parseAmount } from './money.ts';
-import { ONE, quote, RATE_SCALE } from './quote.ts';
+import { formatRate, ONE, quote, RATE_SCALE } from './quote.ts';
 
 const EUR = findCurrency('EUR')!;
 const JPY = findCurrency('JPY')!;
@@ -82,5 +82,13 @@ describe('quote refuses what cannot be priced', () => {
     const negative: Money = { currency: USDC, minorUnits: -100n };
     expect(() => quote(negative, ONE, 0)).toThrow('quote split went negative');
     expect(() => quote(negative, ONE, 10_000)).toThrow('quote split went negative');
+  });
+});
+
+describe('formatRate', () => {
+  it('writes a rate as a plain decimal, without trailing zeros', () => {
+    expect(formatRate({ units: 108n, scale: 2 })).toBe('1.08');
+    expect(formatRate({ units: 1_082_500n, scale: 6 })).toBe('1.0825');
+    expect(formatRate({ units: 1n, scale: 0 })).toBe('1');
   });
 });
