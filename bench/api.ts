@@ -32,10 +32,11 @@ import { fmt, isMain } from './support.ts';
  * Each server runs in its own child process, so the load generator never shares its event loop and the peak RSS
  * reported is the server's alone; a round starts all of them, freezes those not being measured, and stops them
  * at its end, so every round measures new processes. Every run follows a run of its reference and is divided by
- * it, so a slow minute on the shared machine moves both sides of a ratio; the rounds give the medians shown. The app is the real one: real stores, request logging at info (to /dev/null),
- * rate limiting on (with a bucket no run can drain), the metrics histogram, the status read cache (repeated
- * polls of one payment, as a merchant waiting for it polls; a second server without the cache shows what a
- * poll costs right after its payment changed).
+ * it, so a slow minute on the shared machine moves both sides of a ratio; the rounds give the medians shown.
+ * The app is the real one: real stores, request logging at info (to /dev/null), rate limiting on (with a bucket
+ * no run can drain), the metrics histogram, the status read cache (repeated polls of one payment, as a merchant
+ * waiting for it polls; a second server without the cache shows what a poll costs right after its payment
+ * changed).
  */
 const DURATION_S = 5;
 const WARMUP_S = 1;
@@ -102,6 +103,7 @@ export async function runApiBench(): Promise<string[]> {
         const targets = await startTargets(servers, sqliteUrl, postgresUrl);
         const references = [...new Set(targets.map((t) => t.reference).filter((r) => r !== undefined))];
         measuredThisRound.push(...references, ...targets);
+        // Known from the first round in this order, so the rows print references first.
         for (const target of measuredThisRound) resultOf(target);
         // Reads first, creates last: the writes leave the databases busy (checkpoints, autovacuum) for a while.
         const ordered = [...targets].sort((a, b) => Number(a.writes === true) - Number(b.writes === true));
