@@ -17,6 +17,7 @@ import { frameworkErrorHandler, registerErrorHandling } from './errorHandler.ts'
 import { requestDurationObserver } from './httpMetrics.ts';
 import { registerInputTextCheck } from './inputText.ts';
 import { registerLosslessJsonParser } from './losslessJson.ts';
+import { declareAuthenticationFields } from './merchantAuth.ts';
 import { openApiOptions, SWAGGER_UI_OPTIONS } from './openApiDocument.ts';
 import { fastifyTrustProxy, registerPlatform } from './platform.ts';
 import { OneLinePerRequest } from './requestLog.ts';
@@ -62,6 +63,7 @@ export async function buildApp(appDeps: ApiDeps): Promise<FastifyInstance> {
   capConnectionsPerClient(app.server, deps.config.connectionLimits.maxConnectionsPerClient);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  declareAuthenticationFields(app);
   registerLosslessJsonParser(app);
   registerInputTextCheck(app);
   registerErrorHandling(app);

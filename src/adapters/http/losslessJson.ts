@@ -24,6 +24,8 @@ export class JsonNumber {
  * is a 415). Duplicate keys are refused as ambiguous.
  */
 export function registerLosslessJsonParser(app: FastifyInstance): void {
+  // Declared, so every request is built with it (see declareAuthenticationFields in merchantAuth.ts).
+  app.decorateRequest('bodySha256', undefined);
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');

@@ -10,7 +10,20 @@ declare module 'fastify' {
     merchant?: Merchant;
     /** The mode of the key the request came with: every merchant route works within it (test mode). */
     keyMode?: KeyMode;
+    /** The lookup of the request's API key, started by whoever asked first (`authenticateRequest`). */
+    authentication?: ReturnType<typeof authenticateMerchant>;
   }
+}
+
+/**
+ * Declares the fields authentication sets on a request, so that every request is built with them (Fastify's
+ * `decorateRequest`). Set on an undeclared object, each field would give the request a new hidden class, and
+ * Fastify's own code, which reads every request, would meet requests of several shapes.
+ */
+export function declareAuthenticationFields(app: FastifyInstance): void {
+  app.decorateRequest('merchant', undefined);
+  app.decorateRequest('keyMode', undefined);
+  app.decorateRequest('authentication', undefined);
 }
 
 /** OpenAPI security of every merchant route: either header form of the spec. */
@@ -25,8 +38,6 @@ export function presentedApiKey(request: FastifyRequest): string | undefined {
   return match?.[1];
 }
 
-const authentications = new WeakMap<FastifyRequest, ReturnType<typeof authenticateMerchant>>();
-
 /**
  * The merchant of the request's API key, looked up once per request whoever asks first (the rate limit, which
  * counts per key, then the route), and kept on the request once found: the request's log line names them, and a
@@ -36,16 +47,12 @@ export function authenticateRequest(
   request: FastifyRequest,
   deps: { merchants: MerchantStore; clock: Clock },
 ): ReturnType<typeof authenticateMerchant> {
-  let authentication = authentications.get(request);
-  if (!authentication) {
-    authentication = authenticateMerchant(deps, presentedApiKey(request)).then((found) => {
-      request.merchant = found.merchant;
-      request.keyMode = found.key.mode;
-      return found;
-    });
-    authentications.set(request, authentication);
-  }
-  return authentication;
+  request.authentication ??= authenticateMerchant(deps, presentedApiKey(request)).then((found) => {
+    request.merchant = found.merchant;
+    request.keyMode = found.key.mode;
+    return found;
+  });
+  return request.authentication;
 }
 
 /**
