@@ -43,9 +43,11 @@ const WARMUP_S = 1;
 const CONNECTIONS = 10;
 /**
  * Rounds of every run: the machine is shared, and one run's ratio can be off by a fifth either way (90 % to
- * 110 % for the same code in one bench); five rounds' median moves far less than three's.
+ * 110 % for the same code in one bench), as the machine passes between a fast and a slow state (the same
+ * server at 60 and at 105 µs of CPU per request within a minute, docs/performance.md). Each round's processes
+ * are new, so each round is one more independent draw: seven rounds' median moves less than five's.
  */
-const ROUNDS = 5;
+const ROUNDS = 7;
 
 type Scenario = 'baseline' | 'reference-select' | 'reference-insert' | 'sqlite' | 'postgres';
 
