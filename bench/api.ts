@@ -301,7 +301,7 @@ function row(
   const spread =
     goal === undefined && ratio === 1 ? '' : ` (${runs.map((r) => fmt(r.ratio * 100, 0)).join('/')})`;
   const failures = failed > 0 ? `, ${fmt(failed)} non-2xx or errors` : '';
-  return `  ${target.name.padEnd(30)} ${fmt(rps).padStart(8)} req/s  ${fmt(ratio * 100, 1).padStart(5)} %${spread}  p99 ${fmt(p99, 1)} ms  peak RSS ${fmt(peakRssKb / 1024)} MiB  (${verdict}${failures})`;
+  return `  ${target.name.padEnd(40)} ${fmt(rps).padStart(8)} req/s  ${fmt(ratio * 100, 1).padStart(5)} %${spread}  p99 ${fmt(p99, 1)} ms  peak RSS ${fmt(peakRssKb / 1024)} MiB  (${verdict}${failures})`;
 }
 
 /**
