@@ -23,12 +23,10 @@ import { dispatchWebhooks } from '../src/app/webhooks/dispatchWebhooks.ts';
 import { signWebhook } from '../src/domain/webhookSignature.ts';
 import { type ApiHarness, startApiHarness } from './helpers/apiHarness.ts';
 import { dialects } from './helpers/database.ts';
+import { UUID_V4, UUID_V7 } from './helpers/ids.ts';
 import { freePort } from './helpers/net.ts';
 import { startWebhookHarness, type WebhookHarness } from './helpers/webhookHarness.ts';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-/** Payment ids are UUIDv7 (docs/decisions/0017-payment-ids.md); the SDK's idempotency keys are v4. */
-const PAYMENT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const UNKNOWN_PAYMENT = '00000000-0000-4000-8000-000000000000';
 
 /** A fetch that records each request's method, URL and headers, then sends it for real. */
@@ -96,7 +94,7 @@ describe.each(dialects)('the client SDK against the real server on %s', (dialect
     );
     expect(payment).toMatchObject({
       success: true,
-      payment_id: expect.stringMatching(PAYMENT_ID),
+      payment_id: expect.stringMatching(UUID_V7),
       details: { amount: '49.90', currency: 'EUR', usdc_amount: '53.90' },
     });
     expect(payment.payment_url).toBe(`https://pay.example.test/pay/${payment.payment_id}`);
@@ -125,7 +123,7 @@ describe.each(dialects)('the client SDK against the real server on %s', (dialect
     const first = await client.createPayment({ amount: '5', currency: 'USDC' });
     const second = await client.createPayment({ amount: '5', currency: 'USDC' });
     const keys = recorder.requests.map((r) => r.headers['idempotency-key']);
-    expect(keys).toStrictEqual([expect.stringMatching(UUID), expect.stringMatching(UUID)]);
+    expect(keys).toStrictEqual([expect.stringMatching(UUID_V4), expect.stringMatching(UUID_V4)]);
     expect(keys[0]).not.toBe(keys[1]);
     expect(second.payment_id).not.toBe(first.payment_id);
 
@@ -175,7 +173,7 @@ describe.each(dialects)('the client SDK against the real server on %s', (dialect
       amount: '4.00',
       reason: 'one item back',
     });
-    expect(recorder.requests[0]!.headers['idempotency-key']).toMatch(UUID);
+    expect(recorder.requests[0]!.headers['idempotency-key']).toMatch(UUID_V4);
     expect(refund).toMatchObject({
       payment_id: paymentId,
       status: 'awaiting_address',
@@ -427,7 +425,7 @@ describe('the client SDK’s retries', () => {
     await client().createPayment({ amount: '1', currency: 'USDC' });
     const keys = server.requests.map((r) => r.headers['idempotency-key']);
     expect(keys).toHaveLength(2);
-    expect(keys[0]).toMatch(UUID);
+    expect(keys[0]).toMatch(UUID_V4);
     expect(keys[1]).toBe(keys[0]);
   });
 
@@ -443,7 +441,7 @@ describe('the client SDK’s retries', () => {
     expect(server.requests.map((r) => r.headers['idempotency-key'])).toStrictEqual([
       'order-7',
       'order-7',
-      expect.stringMatching(UUID),
+      expect.stringMatching(UUID_V4),
     ]);
   });
 

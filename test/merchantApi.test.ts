@@ -3,11 +3,9 @@ import { depositPlanner } from '../src/adapters/chain/depositPlanner.ts';
 import { PaylinkError } from '../src/domain/errors.ts';
 import { type ApiHarness, startApiHarness, TEST_CHAIN } from './helpers/apiHarness.ts';
 import { countRows, dialects } from './helpers/database.ts';
+import { UUID_V4, UUID_V7 } from './helpers/ids.ts';
 
 const UNAUTHORIZED = { error: 'Invalid or missing API key', code: 'UNAUTHORIZED' };
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-/** Payment ids: UUIDv7, time-ordered (docs/decisions/0017-payment-ids.md). */
-const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 describe.each(dialects)('merchant API on %s', (dialect) => {
   let h: ApiHarness;
@@ -467,13 +465,13 @@ describe.each(dialects)('merchant API on %s', (dialect) => {
       });
       expect(mine.headers['x-request-id']).toBe('trace-123');
       const generated = await create({ amount: 1, currency: 'USD' });
-      expect(generated.headers['x-request-id']).toMatch(UUID);
+      expect(generated.headers['x-request-id']).toMatch(UUID_V4);
       const hostile = await h.app.inject({
         method: 'GET',
         url: '/nope',
         headers: { 'x-request-id': 'a\nb c' },
       });
-      expect(hostile.headers['x-request-id']).toMatch(UUID);
+      expect(hostile.headers['x-request-id']).toMatch(UUID_V4);
     });
 
     it('logs one line per request naming the merchant and mode, joined to the route’s lines by request id', async () => {

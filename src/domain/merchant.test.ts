@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { testMerchant } from '../app/testing/merchantFixture.ts';
 import {
   type Merchant,
   missingPaymentConfiguration,
@@ -6,18 +7,8 @@ import {
   parseWalletAddress,
 } from './merchant.ts';
 
-const merchant = (walletAddress: string | null, webhookUrl: string | null): Merchant => ({
-  id: 'mch_1',
-  name: 'Shop',
-  walletAddress,
-  webhookUrl,
-  webhookSecret: 'whsec_x',
-  commissionBps: 0,
-  underpaymentToleranceBps: 0,
-  status: 'active',
-  createdAt: new Date(0),
-  updatedAt: new Date(0),
-});
+const merchant = (walletAddress: string | null, webhookUrl: string | null): Merchant =>
+  testMerchant({ walletAddress, webhookUrl });
 
 const WALLET = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 

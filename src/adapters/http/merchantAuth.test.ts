@@ -2,24 +2,13 @@ import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../app/ports/clock.ts';
 import type { MerchantStore } from '../../app/ports/merchants.ts';
+import { testMerchant } from '../../app/testing/merchantFixture.ts';
 import { hashApiKey } from '../../domain/credentials.ts';
-import type { Merchant } from '../../domain/merchant.ts';
 import { authenticateRequest, declareAuthenticationFields, requireMerchant } from './merchantAuth.ts';
 
 const KEY = 'sk_live_merchant_auth_test_key';
 
-const merchant: Merchant = {
-  id: 'mch_1',
-  name: 'Shop',
-  walletAddress: null,
-  webhookUrl: null,
-  webhookSecret: 'whsec_x',
-  commissionBps: 0,
-  underpaymentToleranceBps: 0,
-  status: 'active',
-  createdAt: new Date(0),
-  updatedAt: new Date(0),
-};
+const merchant = testMerchant();
 
 /** A store that knows KEY and counts its lookups. */
 function countingStore(): { store: MerchantStore; lookups: () => number } {
