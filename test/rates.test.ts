@@ -124,9 +124,7 @@ describe('rate sources against local servers in the real APIs’ formats', () =>
       status: 200,
       body: `{"usd-coin":{"eur":0.90,"last_updated_at":${Math.floor(COINGECKO_UPDATED.getTime() / 1000)}}}`,
     });
-    const error = await provider()
-      .usdcPerUnit('EUR')
-      .catch((e: unknown) => e);
+    const error = await Promise.resolve(provider().usdcPerUnit('EUR')).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PaylinkError);
     expect(error).toMatchObject({ code: 'RATE_UNAVAILABLE' });
   });

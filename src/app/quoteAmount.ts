@@ -3,6 +3,7 @@ import { ValidationError } from '../domain/errors.ts';
 import { formatUsdc, type Money } from '../domain/money.ts';
 import { ONE, type Quote, quote } from '../domain/quote.ts';
 import type { AgreedRate } from '../domain/rates.ts';
+import type { AtHand } from './ports/atHand.ts';
 import type { Clock } from './ports/clock.ts';
 import type { RateProvider } from './ports/rates.ts';
 
@@ -29,10 +30,8 @@ const FIXED_USDC_RATE: AgreedRate = Object.freeze({
  * The agreed rate for `currency` (the same object for as long as the rate provider keeps it: see
  * `rememberingConversions`), or the fixed one-for-one rate of USDC itself.
  */
-export function rateFor(deps: Pick<QuoteAmountDeps, 'rates'>, currency: Currency): Promise<AgreedRate> {
-  return currency.code === USDC.code
-    ? Promise.resolve(FIXED_USDC_RATE)
-    : deps.rates.usdcPerUnit(currency.code);
+export function rateFor(deps: Pick<QuoteAmountDeps, 'rates'>, currency: Currency): AtHand<AgreedRate> {
+  return currency.code === USDC.code ? FIXED_USDC_RATE : deps.rates.usdcPerUnit(currency.code);
 }
 
 /**

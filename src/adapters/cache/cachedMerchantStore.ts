@@ -1,3 +1,4 @@
+import { whenAtHand } from '../../app/ports/atHand.ts';
 import type { ApiKeyRecord, MerchantStore } from '../../app/ports/merchants.ts';
 import type { Merchant } from '../../domain/merchant.ts';
 
@@ -32,7 +33,9 @@ export function cachedMerchantStore(inner: MerchantStore, ttlMs: number): Mercha
     save: async (merchant) => forgetAll(await inner.save(merchant)),
     replaceKeys: async (newKey, oldKeysExpireAt) =>
       forgetAll(await inner.replaceKeys(newKey, oldKeysExpireAt)),
-    async findByKeyHash(keyHash, now) {
+    // A remembered key is answered at once (the value, not a promise): that is every authenticated request but
+    // the first of each key in `ttlMs`.
+    findByKeyHash(keyHash, now) {
       const nowMs = now.getTime();
       const entry = entries.get(keyHash);
       if (entry && entry.freshUntilMs > nowMs) {
@@ -40,14 +43,15 @@ export function cachedMerchantStore(inner: MerchantStore, ttlMs: number): Mercha
         if (expiresAt !== null && expiresAt.getTime() <= nowMs) return undefined;
         return entry.found;
       }
-      const found = await inner.findByKeyHash(keyHash, now);
-      entries.delete(keyHash);
-      if (found) {
-        // Oldest first in a Map: past the bound, the first inserted goes.
-        if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!);
-        entries.set(keyHash, { found, freshUntilMs: nowMs + ttlMs });
-      }
-      return found;
+      return whenAtHand(inner.findByKeyHash(keyHash, now), (found) => {
+        entries.delete(keyHash);
+        if (found) {
+          // Oldest first in a Map: past the bound, the first inserted goes.
+          if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!);
+          entries.set(keyHash, { found, freshUntilMs: nowMs + ttlMs });
+        }
+        return found;
+      });
     },
   };
 }

@@ -40,7 +40,7 @@ describe('authenticateRequest', () => {
     declareAuthenticationFields(app);
     // As the rate limit does: authenticates in a root hook, before the route's own hook asks again.
     app.addHook('onRequest', async (request) => {
-      await authenticateRequest(request, deps).catch(() => undefined);
+      await Promise.resolve(authenticateRequest(request, deps)).catch(() => undefined);
     });
     await app.register(async (scoped) => {
       requireMerchant(scoped, deps);

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { authenticateMerchant } from '../../app/authenticateMerchant.ts';
+import { type Authenticated, authenticateMerchant } from '../../app/authenticateMerchant.ts';
+import { type AtHand, mustWait, whenAtHand } from '../../app/ports/atHand.ts';
 import type { Clock } from '../../app/ports/clock.ts';
 import type { MerchantStore } from '../../app/ports/merchants.ts';
 import type { KeyMode } from '../../domain/credentials.ts';
@@ -10,8 +11,8 @@ declare module 'fastify' {
     merchant?: Merchant;
     /** The mode of the key the request came with: every merchant route works within it (test mode). */
     keyMode?: KeyMode;
-    /** The lookup of the request's API key, started by whoever asked first (`authenticateRequest`). */
-    authentication?: ReturnType<typeof authenticateMerchant>;
+    /** The lookup of the request's API key, made by whoever asked first (`authenticateRequest`). */
+    authentication?: AtHand<Authenticated>;
   }
 }
 
@@ -46,8 +47,8 @@ export function presentedApiKey(request: FastifyRequest): string | undefined {
 export function authenticateRequest(
   request: FastifyRequest,
   deps: { merchants: MerchantStore; clock: Clock },
-): ReturnType<typeof authenticateMerchant> {
-  request.authentication ??= authenticateMerchant(deps, presentedApiKey(request)).then((found) => {
+): AtHand<Authenticated> {
+  request.authentication ??= whenAtHand(authenticateMerchant(deps, presentedApiKey(request)), (found) => {
     request.merchant = found.merchant;
     request.keyMode = found.key.mode;
     return found;
@@ -63,14 +64,12 @@ export function requireMerchant(
   app: FastifyInstance,
   deps: { merchants: MerchantStore; clock: Clock },
 ): void {
-  // Callback-style: when the rate limit has already authenticated the request, nothing is awaited (an async hook
-  // would still cost a promise per request).
+  // Callback-style: when the key is already known (the rate limit asked, or the store remembers it), nothing is
+  // awaited (an async hook would still cost a promise per request).
   app.addHook('onRequest', (request, _reply, done) => {
-    if (request.merchant) {
-      done();
-      return;
-    }
-    authenticateRequest(request, deps).then(() => done(), done);
+    const authentication = request.merchant ? undefined : authenticateRequest(request, deps);
+    if (mustWait(authentication)) authentication.then(() => done(), done);
+    else done();
   });
 }
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { UnauthorizedError } from '../../app/authenticateMerchant.ts';
+import { type Authenticated, UnauthorizedError } from '../../app/authenticateMerchant.ts';
+import { type AtHand, mustWait, whenAtHand } from '../../app/ports/atHand.ts';
 import type { Clock } from '../../app/ports/clock.ts';
 import type { MerchantStore } from '../../app/ports/merchants.ts';
 import type { RateLimitStore } from '../../app/ports/rateLimit.ts';
@@ -41,23 +42,37 @@ export function registerRateLimiting(app: FastifyInstance, deps: RateLimitDeps):
     key: deps.perKey ? policyField('key', deps.perKey) : '',
     ip: deps.perIp ? policyField('ip', deps.perIp) : '',
   };
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback-style, and without a promise when every answer is at hand (a remembered key, buckets in memory):
+  // this runs on every request, and its promises were a measurable share of one (docs/performance.md).
+  app.addHook('onRequest', (request, reply, done) => {
     // Fastify builds a new routeOptions object at every read: read once.
     const route = request.is404 ? undefined : request.routeOptions.url;
-    if (!isLimited(route)) return;
-    const bucket = route?.startsWith('/admin/')
-      ? adminBucket(deps, request)
-      : await chooseBucket(deps, request);
-    if (!bucket) return;
-    const decision = await deps.store.take(bucket.key, bucket.policy, deps.clock.now());
-    reply.header('ratelimit-policy', policyFields[bucket.name]);
-    reply.header('ratelimit', limitField(bucket.name, decision));
-    if (decision.allowed) return;
-    const retryAfterSeconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
-    reply.header('retry-after', String(retryAfterSeconds));
-    deps.onRefused?.(bucket.name);
-    throw new PaylinkError('RATE_LIMITED', `Too many requests; retry after ${retryAfterSeconds} s`);
+    if (!isLimited(route)) {
+      done();
+      return;
+    }
+    const bucket = route?.startsWith('/admin/') ? adminBucket(deps, request) : chooseBucket(deps, request);
+    const decided = whenAtHand(bucket, (chosen) => {
+      if (!chosen) return undefined;
+      return whenAtHand(deps.store.take(chosen.key, chosen.policy, deps.clock.now()), (decision) => {
+        reply.header('ratelimit-policy', policyFields[chosen.name]);
+        reply.header('ratelimit', limitField(chosen.name, decision));
+        if (decision.allowed) return undefined;
+        const retryAfterSeconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
+        reply.header('retry-after', String(retryAfterSeconds));
+        deps.onRefused?.(chosen.name);
+        throw new PaylinkError('RATE_LIMITED', `Too many requests; retry after ${retryAfterSeconds} s`);
+      });
+    });
+    if (mustWait(decided)) decided.then(() => done(), done);
+    else done();
   });
+}
+
+interface Bucket {
+  readonly name: PolicyName;
+  readonly key: string;
+  readonly policy: BucketPolicy;
 }
 
 /**
@@ -69,30 +84,25 @@ function isLimited(route: string | undefined): boolean {
 }
 
 /** The admin is not limited; anyone else trying the admin API spends its address's bucket. */
-function adminBucket(
-  deps: RateLimitDeps,
-  request: FastifyRequest,
-): { name: PolicyName; key: string; policy: BucketPolicy } | undefined {
+function adminBucket(deps: RateLimitDeps, request: FastifyRequest): Bucket | undefined {
   if (deps.isAdmin?.(request)) return undefined;
-  return deps.perIp
-    ? { name: 'ip', key: `ip:${clientPartition(request.ip)}`, policy: deps.perIp }
-    : undefined;
+  return addressBucket(deps, request);
 }
 
-async function chooseBucket(
-  deps: RateLimitDeps,
-  request: FastifyRequest,
-): Promise<{ name: PolicyName; key: string; policy: BucketPolicy } | undefined> {
-  const presented = presentedApiKey(request);
-  if (presented !== undefined) {
-    try {
-      const { key } = await authenticateRequest(request, deps);
-      return deps.perKey ? { name: 'key', key: `key:${key.id}`, policy: deps.perKey } : undefined;
-    } catch (error) {
-      // Anything but a wrong key (the database is down …) is the authentication hook's to report, unchanged.
-      if (!(error instanceof UnauthorizedError)) return undefined;
-    }
-  }
+/** The key's bucket for a request with a valid key, else its address's; at once when the key is remembered. */
+function chooseBucket(deps: RateLimitDeps, request: FastifyRequest): AtHand<Bucket | undefined> {
+  if (presentedApiKey(request) === undefined) return addressBucket(deps, request);
+  const authentication = authenticateRequest(request, deps);
+  const keyBucket = ({ key }: Authenticated): Bucket | undefined =>
+    deps.perKey ? { name: 'key', key: `key:${key.id}`, policy: deps.perKey } : undefined;
+  if (!mustWait(authentication)) return keyBucket(authentication);
+  return authentication.then(keyBucket, (error: unknown) =>
+    // Anything but a wrong key (the database is down …) is the authentication hook's to report, unchanged.
+    error instanceof UnauthorizedError ? addressBucket(deps, request) : undefined,
+  );
+}
+
+function addressBucket(deps: RateLimitDeps, request: FastifyRequest): Bucket | undefined {
   return deps.perIp
     ? { name: 'ip', key: `ip:${clientPartition(request.ip)}`, policy: deps.perIp }
     : undefined;

@@ -14,6 +14,12 @@ describe('memoryBucketStore', () => {
     expect((await store.take('a', policy, at(1_000))).allowed).toBe(true);
   });
 
+  it('answers at once, not with a promise: the rate limit asks on every request', () => {
+    const decision = memoryBucketStore().take('a', policy, at(0));
+    expect(decision).not.toBeInstanceOf(Promise);
+    expect(decision).toMatchObject({ allowed: true, remaining: 1 });
+  });
+
   it('stays bounded, forgetting the least recently used bucket first', async () => {
     const store = memoryBucketStore({ maxBuckets: 2 });
     await store.take('old', policy, at(0));

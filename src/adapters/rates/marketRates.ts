@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { whenAtHand } from '../../app/ports/atHand.ts';
 import type { Clock } from '../../app/ports/clock.ts';
 import type { RateProvider } from '../../app/ports/rates.ts';
 import { PaylinkError } from '../../domain/errors.ts';
@@ -57,54 +58,61 @@ export function marketRates(options: MarketRatesOptions): RateProvider {
     return entry.inFlight;
   }
 
+  /** The agreed rate from the tables as they are now; throws RATE_UNAVAILABLE when they agree on none. */
+  function agreedFromTables(code: string): AgreedRate {
+    const known = agreedRates.get(code);
+    if (known && known.version === tablesVersion && options.clock.now().getTime() <= known.validUntilMs) {
+      return known.agreed;
+    }
+    const observations: RateObservation[] = [];
+    for (const source of options.sources) {
+      const table = cache.get(source.name)?.table;
+      const usdcPerUnit = table?.usdcPerUnit.get(code);
+      if (table && usdcPerUnit)
+        observations.push({ source: source.name, usdcPerUnit, observedAt: table.observedAt });
+    }
+    const agreed = agreeOnRate(observations, {
+      now: options.clock.now(),
+      maxAgeMs: options.maxAgeMs,
+      maxSpreadBps: options.maxSpreadBps,
+    });
+    if ('reason' in agreed) {
+      if (agreed.reason === 'diverged') {
+        options.logger.warn(
+          { currency: code, spreadBps: agreed.spreadBps.toString() },
+          'rate sources disagree',
+        );
+      }
+      throw new PaylinkError(
+        'RATE_UNAVAILABLE',
+        `No reliable ${code} to USDC rate is available right now; try again shortly`,
+      );
+    }
+    // Every observation it rests on stays fresh until the oldest of them is maxAge old.
+    agreedRates.set(code, {
+      agreed,
+      version: tablesVersion,
+      validUntilMs: agreed.observedAt.getTime() + options.maxAgeMs,
+    });
+    return agreed;
+  }
+
   return {
-    async usdcPerUnit(currencyCode) {
+    usdcPerUnit(currencyCode) {
       const code = currencyCode.toUpperCase();
       const nowMs = options.clock.now().getTime();
-      // Every table fresh, as for almost every call: nothing to await, so no promise is made for it.
-      const pending: Promise<void>[] = [];
+      // Every table fresh, as for almost every call: nothing to wait for, and the rate is answered at once.
+      let pending: Promise<void>[] | undefined;
       for (const source of options.sources) {
         const entry = cache.get(source.name)!;
         const waiting =
           nowMs - entry.fetchedAtMs >= options.cacheTtlMs ? refresh(source, entry) : entry.inFlight;
-        if (waiting) pending.push(waiting);
-      }
-      if (pending.length > 0) await Promise.all(pending);
-      const known = agreedRates.get(code);
-      if (known && known.version === tablesVersion && options.clock.now().getTime() <= known.validUntilMs) {
-        return known.agreed;
-      }
-      const observations: RateObservation[] = [];
-      for (const source of options.sources) {
-        const table = cache.get(source.name)?.table;
-        const usdcPerUnit = table?.usdcPerUnit.get(code);
-        if (table && usdcPerUnit)
-          observations.push({ source: source.name, usdcPerUnit, observedAt: table.observedAt });
-      }
-      const agreed = agreeOnRate(observations, {
-        now: options.clock.now(),
-        maxAgeMs: options.maxAgeMs,
-        maxSpreadBps: options.maxSpreadBps,
-      });
-      if ('reason' in agreed) {
-        if (agreed.reason === 'diverged') {
-          options.logger.warn(
-            { currency: code, spreadBps: agreed.spreadBps.toString() },
-            'rate sources disagree',
-          );
+        if (waiting) {
+          pending ??= [];
+          pending.push(waiting);
         }
-        throw new PaylinkError(
-          'RATE_UNAVAILABLE',
-          `No reliable ${code} to USDC rate is available right now; try again shortly`,
-        );
       }
-      // Every observation it rests on stays fresh until the oldest of them is maxAge old.
-      agreedRates.set(code, {
-        agreed,
-        version: tablesVersion,
-        validUntilMs: agreed.observedAt.getTime() + options.maxAgeMs,
-      });
-      return agreed;
+      return whenAtHand(pending && Promise.all(pending), () => agreedFromTables(code));
     },
   };
 }

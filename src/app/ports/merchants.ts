@@ -1,5 +1,6 @@
 import type { KeyMode } from '../../domain/credentials.ts';
 import type { Merchant } from '../../domain/merchant.ts';
+import type { AtHand } from './atHand.ts';
 
 export interface ApiKeyRecord {
   readonly id: string;
@@ -18,8 +19,8 @@ export interface MerchantStore {
   find(id: string): Promise<Merchant | undefined>;
   list(limit: number): Promise<Merchant[]>;
   save(merchant: Merchant): Promise<void>;
-  /** The unexpired key with this hash, and its merchant. */
-  findByKeyHash(keyHash: string, now: Date): Promise<{ key: ApiKeyRecord; merchant: Merchant } | undefined>;
+  /** The unexpired key with this hash, and its merchant; at once when remembered (adapters/cache). */
+  findByKeyHash(keyHash: string, now: Date): AtHand<{ key: ApiKeyRecord; merchant: Merchant } | undefined>;
   listKeys(merchantId: string): Promise<ApiKeyRecord[]>;
   /**
    * Old keys of the new key's mode stop working at `oldKeysExpireAt` and the new key is inserted, atomically;

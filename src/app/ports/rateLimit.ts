@@ -1,8 +1,9 @@
 import type { BucketDecision, BucketPolicy } from '../../domain/tokenBucket.ts';
+import type { AtHand } from './atHand.ts';
 
 /** Token buckets for rate limiting: in this process's memory, or shared by every API process through Redis. */
 export interface RateLimitStore {
-  /** Takes one token from the bucket named `key` (created full under `policy` if new). */
-  take(key: string, policy: BucketPolicy, now: Date): Promise<BucketDecision>;
+  /** Takes one token from the bucket named `key` (created full under `policy` if new); at once in memory. */
+  take(key: string, policy: BucketPolicy, now: Date): AtHand<BucketDecision>;
   close(): Promise<void>;
 }
