@@ -1,4 +1,3 @@
-import { v7 as uuidv7 } from 'uuid';
 import type { KeyMode } from '../domain/credentials.ts';
 import { checkEvery, PaylinkError, ValidationError } from '../domain/errors.ts';
 import { type Merchant, missingPaymentConfiguration } from '../domain/merchant.ts';
@@ -10,6 +9,7 @@ import type { DepositPlanner, DepositPlanners } from './ports/deposits.ts';
 import type { PaymentStore } from './ports/payments.ts';
 import type { HostResolver } from './ports/webhookSender.ts';
 import { priceAt, type QuoteAmountDeps, rateFor } from './quoteAmount.ts';
+import { timeOrderedId } from './timeOrderedId.ts';
 import { assertTokenCanPay, type TokenControlsByMode } from './tokenControls.ts';
 import { checkWebhookHost } from './webhooks/checkWebhookHost.ts';
 
@@ -138,7 +138,7 @@ export async function createPayment(
   assertAtLeastMinimum(deps.minAmountBaseUnits, locked.quote.usdcBaseUnits);
   const now = deps.clock.now();
   // Time-ordered (UUIDv7, decision 0017): each insert lands at the end of the id index, not on a random page.
-  const id = uuidv7();
+  const id = timeOrderedId();
   const payment: Payment = {
     id,
     kind: 'payment',
