@@ -1,6 +1,6 @@
 import { type Address, getAddress, getContractAddress } from 'viem';
 import type { DepositPlanner } from '../../app/ports/deposits.ts';
-import { predictDepositAddress } from './forwarder.ts';
+import { depositAddressPredictor } from './forwarder.ts';
 
 /** A token the watcher reads on a chain, with its address known. */
 export interface ChainToken {
@@ -45,18 +45,15 @@ export function depositPlanner(target: DepositTarget): DepositPlanner {
     factoryAddress: getAddress(target.factoryAddress),
     treasuryAddress: getAddress(target.treasuryAddress),
   };
+  const predictDepositAddress = depositAddressPredictor(chain.factoryAddress, implementation);
   return {
     plan({ paymentId, merchantWallet, commissionBps, treasury }) {
       const treasuryAddress = treasury === undefined ? chain.treasuryAddress : getAddress(treasury);
       const depositAddress = predictDepositAddress({
-        factory: chain.factoryAddress,
-        implementation,
-        params: {
-          merchant: getAddress(merchantWallet),
-          treasury: treasuryAddress,
-          feeBps: commissionBps,
-          paymentId,
-        },
+        merchant: getAddress(merchantWallet),
+        treasury: treasuryAddress,
+        feeBps: commissionBps,
+        paymentId,
       });
       return { ...chain, treasuryAddress, depositAddress };
     },

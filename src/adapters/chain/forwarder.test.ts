@@ -13,6 +13,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import {
   bytes16ToUuid,
+  depositAddressPredictor,
   type ForwarderParams,
   forwarderArgs,
   forwarderSalt,
@@ -129,6 +130,34 @@ describe('forwarderArgs and forwarderSalt', () => {
           expect(
             predictDepositAddress({ factory: someFactory, implementation: someImplementation, params: p }),
           ).toBe(reference);
+        },
+      ),
+    );
+  });
+
+  it('one predictor gives every payment its own address, as a fresh computation does', () => {
+    // The predictor copies its fixed parts for each payment: nothing of one payment may leak into the next.
+    const predict = depositAddressPredictor(factory, implementation);
+    const address = fc.uint8Array({ minLength: 20, maxLength: 20 }).map((b) => getAddress(bytesHex(b)));
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            merchant: address,
+            treasury: address,
+            feeBps: fc.integer({ min: 0, max: 10_000 }),
+            paymentId: fc.uuid(),
+          }),
+          {
+            minLength: 2,
+            maxLength: 5,
+          },
+        ),
+        (many) => {
+          for (const p of many) {
+            fc.pre(!/^0x0{40}$/.test(p.merchant) && !/^0x0{40}$/.test(p.treasury));
+            expect(predict(p)).toBe(predictDepositAddress({ factory, implementation, params: p }));
+          }
         },
       ),
     );

@@ -74,15 +74,26 @@ export function forwarderArgs(params: ForwarderParams): Hex {
   return bytesToHex(forwarderArgBytes(toForwarderStruct(params)));
 }
 
+/** The length of the clone's immutable args: four static params, a 32-byte word each. */
+const ARGS_LENGTH = 128;
+
 /** The ABI encoding of the four static params: each in a 32-byte word, addresses and uint16 right-aligned. */
 function forwarderArgBytes(p: ForwarderParamsStruct): Uint8Array {
-  const args = new Uint8Array(128);
-  args.set(hexToBytes(p.merchant), 12);
-  args.set(hexToBytes(p.treasury), 44);
-  args[94] = p.feeBps >> 8;
-  args[95] = p.feeBps & 0xff;
-  args.set(hexToBytes(p.paymentId), 96);
+  const args = Buffer.alloc(ARGS_LENGTH);
+  writeForwarderArgs(p, args, 0);
   return args;
+}
+
+/**
+ * Writes the encoding at `at` of `into`, whose padding there must be zero. The hex digits are written as
+ * bytes in place; `toForwarderStruct` has checked they are hex digits of the right length.
+ */
+function writeForwarderArgs(p: ForwarderParamsStruct, into: Buffer, at: number): void {
+  into.write(p.merchant.slice(2), at + 12, 'hex');
+  into.write(p.treasury.slice(2), at + 44, 'hex');
+  into[at + 94] = p.feeBps >> 8;
+  into[at + 95] = p.feeBps & 0xff;
+  into.write(p.paymentId.slice(2), at + 96, 'hex');
 }
 
 export function forwarderSalt(params: ForwarderParams): Hex {
@@ -108,19 +119,37 @@ export function predictDepositAddress({
   implementation,
   params,
 }: PredictDepositAddressParameters): Address {
-  const args = forwarderArgBytes(toForwarderStruct(params));
-  const initCode = new Uint8Array(3 + initCodeHead.length + 20 + initCodeTail.length + args.length);
-  const runtimeLength = args.length + cloneProxyLength;
-  initCode.set([0x61, runtimeLength >> 8, runtimeLength & 0xff]);
+  return depositAddressPredictor(factory, implementation)(params);
+}
+
+/**
+ * {@link predictDepositAddress} for one factory and implementation, with the init code's and the preimage's
+ * fixed parts laid out once: per payment, two buffers are copied from them and the args written in place (a
+ * new typed array costs about as much as a hash, and a create used to make a dozen).
+ */
+export function depositAddressPredictor(
+  factory: Address,
+  implementation: Address,
+): (params: ForwarderParams) => Address {
+  const argsAt = 3 + initCodeHead.length + 20 + initCodeTail.length;
+  const runtimeLength = ARGS_LENGTH + cloneProxyLength;
+  const initCodeTemplate = Buffer.alloc(argsAt + ARGS_LENGTH);
+  initCodeTemplate.set([0x61, runtimeLength >> 8, runtimeLength & 0xff]);
   let at = 3;
-  for (const part of [initCodeHead, hexToBytes(implementation), initCodeTail, args]) {
-    initCode.set(part, at);
+  for (const part of [initCodeHead, hexToBytes(implementation), initCodeTail]) {
+    initCodeTemplate.set(part, at);
     at += part.length;
   }
-  const preimage = new Uint8Array(85);
-  preimage[0] = 0xff;
-  preimage.set(hexToBytes(factory), 1);
-  preimage.set(keccak256Bytes(args), 21);
-  preimage.set(keccak256Bytes(initCode), 53);
-  return checksummed(keccak256Bytes(preimage).subarray(12));
+  const preimageTemplate = Buffer.alloc(85);
+  preimageTemplate[0] = 0xff;
+  preimageTemplate.set(hexToBytes(factory), 1);
+  return (params) => {
+    const struct = toForwarderStruct(params);
+    const initCode = Buffer.from(initCodeTemplate);
+    writeForwarderArgs(struct, initCode, argsAt);
+    const preimage = Buffer.from(preimageTemplate);
+    preimage.set(keccak256Bytes(initCode.subarray(argsAt)), 21);
+    preimage.set(keccak256Bytes(initCode), 53);
+    return checksummed(keccak256Bytes(preimage).subarray(12));
+  };
 }
