@@ -7,6 +7,7 @@ import type { Deposit, Payment } from '../../domain/payment.ts';
 import { PAYMENT_STATUSES, type PaymentStatus } from '../../domain/paymentStatus.ts';
 import { type PayoutProgress, settledBaseUnits } from '../../domain/payout.ts';
 import { formatRate } from '../../domain/quote.ts';
+import { isoTimestamp } from '../../domain/timestamp.ts';
 import type { DatabaseHandle, Db } from './database.ts';
 import { groupCommit } from './groupCommit.ts';
 import { storedIdempotencyKey } from './idempotencyRepository.ts';
@@ -118,7 +119,7 @@ export function paymentRow(payment: Payment): Insertable<PaymentsTable> {
     currency: quote.amount.currency.code,
     exchange_rate: formatRate(quote.rate),
     rate_source: payment.rateSource,
-    rate_observed_at: payment.rateObservedAt.toISOString(),
+    rate_observed_at: isoTimestamp(payment.rateObservedAt),
     usdc_amount_base_units: quote.usdcBaseUnits.toString(),
     commission_bps: quote.commissionBps,
     commission_base_units: quote.commissionBaseUnits.toString(),
@@ -132,11 +133,11 @@ export function paymentRow(payment: Payment): Insertable<PaymentsTable> {
     status: payment.status,
     announced_status: payment.announcedStatus,
     amount_received_base_units: payment.amountReceivedBaseUnits.toString(),
-    paid_at: payment.paidAt?.toISOString() ?? null,
+    paid_at: payment.paidAt ? isoTimestamp(payment.paidAt) : null,
     late: payment.late ? 1 : 0,
-    expires_at: payment.expiresAt.toISOString(),
-    created_at: payment.createdAt.toISOString(),
-    updated_at: payment.updatedAt.toISOString(),
+    expires_at: isoTimestamp(payment.expiresAt),
+    created_at: isoTimestamp(payment.createdAt),
+    updated_at: isoTimestamp(payment.updatedAt),
     chain_id: payment.deposit?.chainId ?? null,
     token_address: payment.deposit?.tokenAddress.toLowerCase() ?? null,
     factory_address: payment.deposit?.factoryAddress.toLowerCase() ?? null,

@@ -4,6 +4,7 @@ import { amountDueBaseUnits, type Payment, paymentToken } from '../../domain/pay
 import type { PaymentState } from '../../domain/paymentStatus.ts';
 import type { PayoutState } from '../../domain/payout.ts';
 import { formatRate } from '../../domain/quote.ts';
+import { isoTimestamp } from '../../domain/timestamp.ts';
 import { describeUnacceptedTransfer, payoutBaseUnits } from '../../domain/webhookEvent.ts';
 
 /** Payments as the merchant API shows them: field names and formats of the spec. */
@@ -29,7 +30,7 @@ export function createPaymentResponse(payment: Payment, checkoutUrl: string) {
       merchant_will_receive: `${formatUsdc(quote.merchantShareBaseUnits)} USDC`,
       usdc_amount: formatUsdc(quote.usdcBaseUnits),
       exchange_rate: formatRate(quote.rate),
-      expires_at: payment.expiresAt.toISOString(),
+      expires_at: isoTimestamp(payment.expiresAt),
       ...depositFields(payment),
     },
   };
