@@ -93,13 +93,18 @@ function adminBucket(deps: RateLimitDeps, request: FastifyRequest): Bucket | und
 function chooseBucket(deps: RateLimitDeps, request: FastifyRequest): AtHand<Bucket | undefined> {
   if (presentedApiKey(request) === undefined) return addressBucket(deps, request);
   const authentication = authenticateRequest(request, deps);
-  const keyBucket = ({ key }: Authenticated): Bucket | undefined =>
-    deps.perKey ? { name: 'key', key: `key:${key.id}`, policy: deps.perKey } : undefined;
-  if (!mustWait(authentication)) return keyBucket(authentication);
-  return authentication.then(keyBucket, (error: unknown) =>
-    // Anything but a wrong key (the database is down …) is the authentication hook's to report, unchanged.
-    error instanceof UnauthorizedError ? addressBucket(deps, request) : undefined,
+  if (!mustWait(authentication)) return keyBucket(deps, authentication);
+  return authentication.then(
+    (found) => keyBucket(deps, found),
+    (error: unknown) =>
+      // Anything but a wrong key (the database is down …) is the authentication hook's to report, unchanged.
+      error instanceof UnauthorizedError ? addressBucket(deps, request) : undefined,
   );
+}
+
+/** The bucket of the request's valid key (a function of the module, not a closure made per request). */
+function keyBucket(deps: RateLimitDeps, { key }: Authenticated): Bucket | undefined {
+  return deps.perKey ? { name: 'key', key: `key:${key.id}`, policy: deps.perKey } : undefined;
 }
 
 function addressBucket(deps: RateLimitDeps, request: FastifyRequest): Bucket | undefined {
