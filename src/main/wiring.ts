@@ -48,7 +48,7 @@ export function createStores(handle: DatabaseHandle) {
     payments: paymentRepository(handle),
     ledger: ledgerRepository(handle),
     settlements: settlementRepository(handle),
-    idempotency: idempotencyRepository(handle.db),
+    idempotency: idempotencyRepository(handle),
     webhooks: webhookRepository(handle),
     monitoring: monitoringRepository(handle.db),
     gaslessAuthorizations: gaslessRepository(handle),

@@ -32,21 +32,6 @@ const settled = (promise: Promise<void>) => {
 };
 
 describe('groupCommit', () => {
-  it('with gather, writes together what arrived in the same turn of the event loop, though nothing was in flight', async () => {
-    const batches: string[][] = [];
-    const insert = groupCommit(
-      async (items: readonly string[]) => {
-        batches.push([...items]);
-      },
-      10,
-      { gather: true },
-    );
-    await Promise.all(['a', 'b', 'c'].map(insert));
-    expect(batches).toEqual([['a', 'b', 'c']]);
-    await insert('d');
-    expect(batches).toEqual([['a', 'b', 'c'], ['d']]);
-  });
-
   it('writes alone when idle, and together what arrived while a write was in flight', async () => {
     const { batches, write, releaseNext } = heldWrites();
     const insert = groupCommit(write, 10);

@@ -3,18 +3,13 @@
  * transaction and one commit (one WAL flush, one fsync). Each caller is answered only once its own item is
  * committed, so nothing is acknowledged early. On PostgreSQL a create's insert is a round trip and a WAL flush;
  * sharing them between the creates that arrive meanwhile almost doubled create throughput in bench/api.ts.
- *
- * SQLite's driver is synchronous: a write is never "in flight" while requests arrive, so with `gather` the first
- * write of a batch waits for the end of the event loop's turn (setImmediate), by which time the requests that
- * arrived together have queued theirs. With `synchronous = FULL` every commit is an fsync: sharing it is what
- * keeps create fast while durable.
+ * (SQLite's creates are grouped the same way on its writer's thread: sqliteWriter.ts.)
  *
  * A batch that fails is retried item by item, so one bad item fails only its own caller.
  */
 export function groupCommit<T>(
   write: (items: readonly T[]) => Promise<void>,
   maxBatch: number,
-  options: { readonly gather?: boolean } = {},
 ): (item: T) => Promise<void> {
   const waiting: { item: T; resolve: () => void; reject: (error: unknown) => void }[] = [];
   let writing = false;
@@ -49,12 +44,6 @@ export function groupCommit<T>(
   return (item) =>
     new Promise<void>((resolve, reject) => {
       waiting.push({ item, resolve, reject });
-      if (writing) return;
-      if (options.gather) {
-        writing = true;
-        setImmediate(() => void drain());
-      } else {
-        void drain();
-      }
+      if (!writing) void drain();
     });
 }

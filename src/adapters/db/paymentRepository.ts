@@ -8,6 +8,7 @@ import { PAYMENT_STATUSES, type PaymentStatus } from '../../domain/paymentStatus
 import { type PayoutProgress, settledBaseUnits } from '../../domain/payout.ts';
 import { formatRate } from '../../domain/quote.ts';
 import { isoTimestamp } from '../../domain/timestamp.ts';
+import type { CompletedKey, PaymentRowValues } from './createWrites.ts';
 import type { DatabaseHandle, Db } from './database.ts';
 import { groupCommit } from './groupCommit.ts';
 import { storedIdempotencyKey } from './idempotencyRepository.ts';
@@ -156,39 +157,43 @@ const MAX_INSERT_BATCH = 100;
 /** A payment to insert, and the idempotency key it answers (completed in the same transaction). */
 interface PendingInsert {
   readonly row: Insertable<PaymentsTable>;
-  readonly idempotency?: { readonly merchantId: string; readonly storedKey: string };
+  readonly completedKey?: CompletedKey;
+}
+
+/** One statement (its own transaction), or a transaction when keys are completed with the rows. */
+async function insertWithKysely(db: Db, items: readonly PendingInsert[]): Promise<void> {
+  const keyed = items.filter((item) => item.completedKey !== undefined);
+  if (keyed.length === 0) {
+    await db
+      .insertInto('payments')
+      .values(items.map((item) => item.row))
+      .execute();
+    return;
+  }
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('payments')
+      .values(items.map((item) => item.row))
+      .execute();
+    for (const { completedKey } of keyed) {
+      await trx
+        .updateTable('idempotency_keys')
+        .set({ payment_id: completedKey!.paymentId })
+        .where('merchant_id', '=', completedKey!.merchantId)
+        .where('key', '=', completedKey!.storedKey)
+        .execute();
+    }
+  });
 }
 
 export function paymentRepository(handle: DatabaseHandle): PaymentStore {
-  const { db } = handle;
-  const insertBatch = async (items: readonly PendingInsert[]) => {
-    const keyed = items.filter((item) => item.idempotency !== undefined);
-    if (keyed.length === 0) {
-      // One statement is its own transaction: one commit.
-      await db
-        .insertInto('payments')
-        .values(items.map((item) => item.row))
-        .execute();
-      return;
-    }
-    await db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('payments')
-        .values(items.map((item) => item.row))
-        .execute();
-      for (const { row, idempotency } of keyed) {
-        await trx
-          .updateTable('idempotency_keys')
-          .set({ payment_id: row.id })
-          .where('merchant_id', '=', idempotency!.merchantId)
-          .where('key', '=', idempotency!.storedKey)
-          .execute();
-      }
-    });
-  };
+  const { db, sqliteWriter } = handle;
   // Every create's insert is group-committed, with or without an idempotency key: on SQLite each commit is an
-  // fsync (synchronous = FULL), on PostgreSQL a WAL flush.
-  const insert = groupCommit(insertBatch, MAX_INSERT_BATCH, { gather: handle.dialect === 'sqlite' });
+  // fsync (synchronous = FULL), on PostgreSQL a WAL flush. SQLite's writer groups on its own thread
+  // (sqliteWriter.ts); PostgreSQL's inserts are grouped here.
+  const insert: (item: PendingInsert) => Promise<void> = sqliteWriter
+    ? ({ row, completedKey }) => sqliteWriter.insertPayment(row as PaymentRowValues, completedKey)
+    : groupCommit((items: readonly PendingInsert[]) => insertWithKysely(db, items), MAX_INSERT_BATCH);
   return {
     async insert(payment, options = {}) {
       const { idempotencyKey } = options;
@@ -197,7 +202,8 @@ export function paymentRepository(handle: DatabaseHandle): PaymentStore {
         ...(idempotencyKey === undefined
           ? {}
           : {
-              idempotency: {
+              completedKey: {
+                paymentId: payment.id,
                 merchantId: payment.merchantId,
                 storedKey: storedIdempotencyKey(payment.mode, idempotencyKey),
               },
