@@ -127,16 +127,8 @@ describe('the SQLite writer', { timeout: 60_000 }, () => {
     await writer.close();
   });
 
-  it('does not keep a process alive once idle', async () => {
-    // A CLI command that created a payment and forgot to close the database must still exit.
-    const script = `
-      import { openDatabase } from './src/adapters/db/database.ts';
-      import { createStores } from './src/main/wiring.ts';
-      import { testPayment } from './src/app/testing/paymentFixture.ts';
-      const handle = openDatabase(${JSON.stringify(url)});
-      await createStores(handle).payments.insert(testPayment(900, { merchantId: ${JSON.stringify(merchantId)} }));
-      process.stdout.write('inserted');
-    `;
+  /** Runs a module script from the repository's root; its exit code and what it printed. */
+  const runScript = async (script: string) => {
     const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
       cwd: join(import.meta.dirname, '..'),
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -145,18 +137,38 @@ describe('the SQLite writer', { timeout: 60_000 }, () => {
     child.stdout.on('data', (chunk) => {
       stdout += chunk;
     });
-    const exited = await new Promise<number | null>((resolve) => {
+    const code = await new Promise<number | null>((resolve) => {
       const timer = setTimeout(() => {
         child.kill('SIGKILL');
         resolve(null);
       }, 30_000);
-      child.once('exit', (code) => {
+      child.once('exit', (exitCode) => {
         clearTimeout(timer);
-        resolve(code);
+        resolve(exitCode);
       });
     });
-    expect(stdout).toBe('inserted');
-    expect(exited).toBe(0);
+    return { code, stdout };
+  };
+  const insertingScript = (then: string) => `
+      import { openDatabase } from './src/adapters/db/database.ts';
+      import { createStores } from './src/main/wiring.ts';
+      import { testPayment } from './src/app/testing/paymentFixture.ts';
+      const handle = openDatabase(${JSON.stringify(url)});
+      await createStores(handle).payments.insert(testPayment(900, { merchantId: ${JSON.stringify(merchantId)} }));
+      process.stdout.write('inserted');
+      ${then}
+    `;
+
+  it('does not keep a process alive once idle', async () => {
+    // A CLI command that created a payment and forgot to close the database must still exit.
+    expect(await runScript(insertingScript(''))).toEqual({ code: 0, stdout: 'inserted' });
+  });
+
+  it('holds the process until its thread has ended when closed last', async () => {
+    // A server's shutdown closes the database after its listeners: nothing else keeps the process alive while
+    // the thread ends, and a process that ran out of work awaiting it would exit with 13 (unsettled await).
+    const closing = insertingScript(`await handle.close(); process.stdout.write(' closed');`);
+    expect(await runScript(closing)).toEqual({ code: 0, stdout: 'inserted closed' });
   });
 
   it('refuses a row whose columns differ from the first one’s', () => {

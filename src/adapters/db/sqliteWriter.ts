@@ -115,12 +115,14 @@ export function threadedSqliteWriter(path: string): SqliteWriter {
       pending.delete(id);
     });
   };
+  let closing: Worker | undefined;
   const start = (): Worker => {
     const started = startThread({ path });
     started.on('message', (reply: WriterReply) => {
       settle(reply);
-      // Idle, the thread does not keep the process alive; a write waiting for it does.
-      if (pending.size === 0) started.unref();
+      // Idle, the thread does not keep the process alive; a write waiting for it does, and so does its end
+      // once closed: a process whose last work is awaiting that end would otherwise exit (code 13) first.
+      if (pending.size === 0 && closing !== started) started.unref();
     });
     started.on('error', (error) => {
       if (thread === started) thread = undefined;
@@ -162,11 +164,13 @@ export function threadedSqliteWriter(path: string): SqliteWriter {
     },
     durability: async () => (await ask({ kind: 'durability' })) as ConnectionDurability,
     close: async () => {
-      const closing = thread;
-      if (!closing) return;
+      const ending = thread;
+      if (!ending) return;
+      closing = ending;
+      const ended = new Promise((resolve) => ending.once('exit', resolve));
       // Answered after everything asked before it (the thread answers in order), then the thread ends.
       await ask({ kind: 'close' });
-      if (thread === closing) await new Promise((resolve) => closing.once('exit', resolve));
+      await ended;
     },
   };
 }
