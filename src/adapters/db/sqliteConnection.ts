@@ -15,7 +15,7 @@ export function openSqliteConnection(path: string): SQLite.Database {
   sqlite.pragma('journal_mode = WAL');
   // FULL: every commit is on disk before it returns. NORMAL would lose the last commits to an OS crash or a
   // power cut — a payment already answered 201, whose deposit address the customer may be paying. Creates
-  // share commits (groupCommit.ts), so the fsync is paid once per batch.
+  // share commits (sqliteWriter.thread.ts), so the fsync is paid once per group.
   sqlite.pragma('synchronous = FULL');
   // A checkpoint (WAL pages copied into the database file, which is then synced) runs inside whichever commit
   // crosses the threshold. Every 10,000 pages (about 40 MB of WAL) instead of SQLite's 1,000: a page written
