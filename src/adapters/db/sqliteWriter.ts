@@ -7,6 +7,7 @@ import {
   type CompletedKey,
   type CreateWrite,
   createWriteRunner,
+  type PaymentInsert,
   type PaymentRowValues,
   rowValues,
 } from './createWrites.ts';
@@ -70,15 +71,19 @@ export class SqliteWriteError extends Error {
   }
 }
 
-/** The columns of the first payment row, and the same joined: later rows send only their values. */
-function paymentColumns() {
+/**
+ * A writer's payment inserts: the columns of its first payment row, joined, and each row's values in their
+ * order (later rows are checked against them), with the idempotency key the payment completes.
+ */
+function paymentInserts(): (row: PaymentRowValues, completedKey?: CompletedKey) => PaymentInsert {
   let columns: { names: readonly string[]; joined: string } | undefined;
-  return (row: PaymentRowValues) => {
+  return (row, completedKey) => {
     if (!columns) {
       const names = Object.keys(row);
       columns = { names, joined: names.join(',') };
     }
-    return { columns: columns.joined, values: rowValues(columns.names, row) };
+    const insert = { columns: columns.joined, values: rowValues(columns.names, row) };
+    return completedKey ? { ...insert, completedKey } : insert;
   };
 }
 
@@ -94,7 +99,7 @@ export function threadedSqliteWriter(path: string): SqliteWriter {
     number,
     { thread: Worker; resolve: (value: unknown) => void; reject: (error: Error) => void }
   >();
-  const valuesOf = paymentColumns();
+  const insertOf = paymentInserts();
 
   /** Fails what a thread that died had been asked (and only that: a new thread may have been started since). */
   const failPending = (dead: Worker, error: Error) => {
@@ -154,8 +159,7 @@ export function threadedSqliteWriter(path: string): SqliteWriter {
 
   return {
     insertPayment: async (row, completedKey) => {
-      const insert = { ...valuesOf(row), ...(completedKey ? { completedKey } : {}) };
-      await ask({ kind: 'write', write: { kind: 'insert', insert } });
+      await ask({ kind: 'write', write: { kind: 'insert', insert: insertOf(row, completedKey) } });
     },
     claimIdempotencyKey: async (claim) =>
       (await ask({ kind: 'write', write: { kind: 'claim', claim } })) as IdempotencyClaim,
@@ -198,12 +202,10 @@ function startThread(workerData: WriterThreadData): Worker {
  */
 export function inlineSqliteWriter(sqlite: SQLite.Database, db: Db): SqliteWriter {
   const run = createWriteRunner(sqlite, db);
-  const valuesOf = paymentColumns();
+  const insertOf = paymentInserts();
   return {
     insertPayment: async (row, completedKey) => {
-      await run([
-        { kind: 'insert', insert: { ...valuesOf(row), ...(completedKey ? { completedKey } : {}) } },
-      ]);
+      await run([{ kind: 'insert', insert: insertOf(row, completedKey) }]);
     },
     claimIdempotencyKey: async (claim) => (await run([{ kind: 'claim', claim }]))[0] as IdempotencyClaim,
     releaseIdempotencyKey: async (release) => {
