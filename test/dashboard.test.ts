@@ -3,7 +3,13 @@ import { scryptPasswords } from '../src/adapters/crypto/scryptPasswords.ts';
 import { totpSecondFactor } from '../src/adapters/crypto/totp.ts';
 import { SESSION_COOKIE } from '../src/adapters/dashboard/pageKit.ts';
 import { SESSION_IDLE_MS, SIGN_IN_LIMITS } from '../src/app/dashboard/signIn.ts';
-import { createUser, disableUser, removeSecondFactor } from '../src/app/dashboard/users.ts';
+import {
+  createUser,
+  disableUser,
+  newSecretToken,
+  removeSecondFactor,
+  resetPassword,
+} from '../src/app/dashboard/users.ts';
 import { disableMerchant } from '../src/app/merchants/merchantAdmin.ts';
 import { ADMIN_TOKEN, type ApiHarness, startApiHarness } from './helpers/apiHarness.ts';
 import { runCli } from './helpers/cli.ts';
@@ -91,7 +97,7 @@ describe.each(dialects)('dashboard sign-in on %s', (dialect) => {
     expect((await post('/dashboard/set-password', { token, password: PASSWORD })).statusCode).toBe(303);
     const again = await post('/dashboard/set-password', { token, password: `${PASSWORD}!` });
     expect(again.statusCode).toBe(404);
-    expect(again.body).toContain('used already or has expired');
+    expect(again.body).toContain('used already, replaced by a newer one, or has expired');
     const stored = await h.stores.users.findById(user.id);
     expect(stored?.passwordHash).toMatch(/^scrypt\$1024\$8\$1\$[\w-]+\$[\w-]+$/);
     expect(stored?.passwordHash).not.toContain(PASSWORD);
@@ -103,6 +109,63 @@ describe.each(dialects)('dashboard sign-in on %s', (dialect) => {
     const { token } = await createUser(adminDeps(), { email: 'late@corner.example', role: 'operator' });
     h.clock.advance(24 * 60 * 60_000);
     expect((await post('/dashboard/set-password', { token, password: PASSWORD })).statusCode).toBe(404);
+  });
+
+  it('a newer link voids the earlier ones, used or not; a password set voids every other open link', async () => {
+    // Issued twice, the second used: the first is refused.
+    const ned = await createUser(adminDeps(), {
+      email: 'ned@corner.example',
+      role: 'merchant',
+      merchantId: shop.id,
+    });
+    const nedAgain = await resetPassword(adminDeps(), ned.user.id);
+    expect(
+      (await post('/dashboard/set-password', { token: nedAgain.token, password: PASSWORD })).statusCode,
+    ).toBe(303);
+    const stray = await post('/dashboard/set-password', { token: ned.token, password: `${PASSWORD} stray` });
+    expect(stray.statusCode).toBe(404);
+    expect(stray.body).toContain('replaced by a newer one');
+    expect((await signIn('ned@corner.example')).statusCode).toBe(303);
+
+    // Issued twice, neither used: the first is refused already, and the second still works.
+    const ola = await createUser(adminDeps(), {
+      email: 'ola@corner.example',
+      role: 'merchant',
+      merchantId: shop.id,
+    });
+    const olaAgain = await resetPassword(adminDeps(), ola.user.id);
+    expect((await post('/dashboard/set-password', { token: ola.token, password: PASSWORD })).statusCode).toBe(
+      404,
+    );
+    expect(
+      (await post('/dashboard/set-password', { token: olaAgain.token, password: PASSWORD })).statusCode,
+    ).toBe(303);
+
+    // Two links open side by side (as two resets at the same moment could leave them): setting a password
+    // through one voids the other.
+    const side = newSecretToken();
+    await h.database.handle.db
+      .insertInto('dashboard_password_links')
+      .values({
+        token_hash: side.hash,
+        user_id: ola.user.id,
+        expires_at: new Date(h.clock.now().getTime() + 60 * 60_000).toISOString(),
+        used_at: null,
+        created_at: h.clock.now().toISOString(),
+      })
+      .execute();
+    const olaThird = await resetPassword(adminDeps(), ola.user.id);
+    await h.database.handle.db
+      .updateTable('dashboard_password_links')
+      .set({ used_at: null })
+      .where('token_hash', '=', side.hash)
+      .execute();
+    expect(
+      (await post('/dashboard/set-password', { token: olaThird.token, password: PASSWORD })).statusCode,
+    ).toBe(303);
+    expect(
+      (await post('/dashboard/set-password', { token: side.token, password: `${PASSWORD} side` })).statusCode,
+    ).toBe(404);
   });
 
   it('signs in with the right password only; the session shows the merchant its own payments, not another’s', async () => {

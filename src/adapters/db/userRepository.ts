@@ -31,6 +31,19 @@ function toSession(row: Selectable<DashboardSessionsTable>): DashboardSession {
   };
 }
 
+/**
+ * Marks every open link of the user as used up: a link that was issued and then replaced (or not needed, since
+ * a password was set through another) must not set a password later, in whoever's hands it is.
+ */
+async function voidOpenLinks(db: Db, userId: string, at: Date): Promise<void> {
+  await db
+    .updateTable('dashboard_password_links')
+    .set({ used_at: at.toISOString() })
+    .where('user_id', '=', userId)
+    .where('used_at', 'is', null)
+    .execute();
+}
+
 /** Dashboard users, their one-time password links and their sessions. */
 export function userRepository(db: Db): UserStore {
   return {
@@ -111,28 +124,36 @@ export function userRepository(db: Db): UserStore {
       return Number(result.numUpdatedRows) === 1;
     },
     async insertPasswordLink(link) {
-      await db
-        .insertInto('dashboard_password_links')
-        .values({
-          token_hash: link.tokenHash,
-          user_id: link.userId,
-          expires_at: link.expiresAt.toISOString(),
-          used_at: null,
-          created_at: link.createdAt.toISOString(),
-        })
-        .execute();
+      // A new link voids the user's open ones in the same transaction: only the newest link sets a password.
+      await db.transaction().execute(async (trx) => {
+        await voidOpenLinks(trx, link.userId, link.createdAt);
+        await trx
+          .insertInto('dashboard_password_links')
+          .values({
+            token_hash: link.tokenHash,
+            user_id: link.userId,
+            expires_at: link.expiresAt.toISOString(),
+            used_at: null,
+            created_at: link.createdAt.toISOString(),
+          })
+          .execute();
+      });
     },
     async usePasswordLink(tokenHash, now) {
-      // One statement: of two concurrent uses, only one finds it unused.
-      const row = await db
-        .updateTable('dashboard_password_links')
-        .set({ used_at: now.toISOString() })
-        .where('token_hash', '=', tokenHash)
-        .where('used_at', 'is', null)
-        .where('expires_at', '>', now.toISOString())
-        .returning('user_id')
-        .executeTakeFirst();
-      return row?.user_id;
+      return db.transaction().execute(async (trx) => {
+        // One statement: of two concurrent uses, only one finds it unused.
+        const row = await trx
+          .updateTable('dashboard_password_links')
+          .set({ used_at: now.toISOString() })
+          .where('token_hash', '=', tokenHash)
+          .where('used_at', 'is', null)
+          .where('expires_at', '>', now.toISOString())
+          .returning('user_id')
+          .executeTakeFirst();
+        // A password set: no other link of the user may set another one.
+        if (row) await voidOpenLinks(trx, row.user_id, now);
+        return row?.user_id;
+      });
     },
     async insertSession(session) {
       await db

@@ -24,13 +24,17 @@ export interface UserStore {
   setTotpSecret(id: string, secret: string | null, at: Date): Promise<void>;
   /** Records a TOTP time step as used, only if it is later than the last one (one statement): false if not. */
   useTotpStep(id: string, step: number): Promise<boolean>;
+  /** Voids the user's other open links in the same transaction: only the newest link works. */
   insertPasswordLink(link: {
     readonly tokenHash: string;
     readonly userId: string;
     readonly expiresAt: Date;
     readonly createdAt: Date;
   }): Promise<void>;
-  /** Marks the link used and returns its user's id, only if it was unused and unexpired (one statement). */
+  /**
+   * Marks the link used and returns its user's id, only if it was unused and unexpired (one statement); every
+   * other open link of the user is voided in the same transaction.
+   */
   usePasswordLink(tokenHash: string, now: Date): Promise<string | undefined>;
   insertSession(session: DashboardSession): Promise<void>;
   findSession(tokenHash: string): Promise<DashboardSession | undefined>;

@@ -130,8 +130,9 @@ export async function signOut(deps: Pick<SignInDeps, 'users'>, token: string | u
 }
 
 /**
- * Sets the password of the link's user: the link is used up in the same statement that checks it, the password
- * checked (length, not common), and every session of the user ends (whoever had the old password is out).
+ * Sets the password of the link's user: the link is used up in the same statement that checks it (and the user's
+ * other open links with it), the password checked (length, not common), and every session of the user ends
+ * (whoever had the old password is out).
  */
 export async function setPassword(
   deps: Pick<SignInDeps, 'users' | 'passwords' | 'clock' | 'isCommonPassword'>,
@@ -144,7 +145,7 @@ export async function setPassword(
   if (!userId)
     throw new PaylinkError(
       'NOT_FOUND',
-      'This link is not valid: it was used already or has expired. Ask an operator for a new one.',
+      'This link is not valid: it was used already, replaced by a newer one, or has expired. Ask an operator for a new one.',
     );
   const user = await deps.users.findById(userId);
   if (!user) throw new PaylinkError('NOT_FOUND', 'User not found');

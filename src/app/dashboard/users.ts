@@ -82,7 +82,10 @@ async function existing(deps: UserAdminDeps, userId: string): Promise<DashboardU
   return user;
 }
 
-/** A new one-time link; the current password keeps working until a new one is set. */
+/**
+ * A new one-time link, which voids any earlier one still open; the current password keeps working until a new
+ * one is set.
+ */
 export async function resetPassword(
   deps: UserAdminDeps,
   userId: string,
