@@ -10,7 +10,7 @@ import {
   removeSecondFactor,
   resetPassword,
 } from '../src/app/dashboard/users.ts';
-import { disableMerchant } from '../src/app/merchants/merchantAdmin.ts';
+import { disableMerchant, enableMerchant } from '../src/app/merchants/merchantAdmin.ts';
 import { ADMIN_TOKEN, type ApiHarness, startApiHarness } from './helpers/apiHarness.ts';
 import { runCli } from './helpers/cli.ts';
 import { dialects } from './helpers/database.ts';
@@ -527,6 +527,37 @@ describe.each(dialects)('dashboard sign-in on %s', (dialect) => {
       merchant.id,
     );
     expect((await get('/dashboard/payments', session)).headers.location).toBe('/dashboard/login');
+  });
+
+  it('a merchant disabled ends its users’ sessions: enabling it again brings back none left unused', async () => {
+    const merchant = await h.merchant({ name: 'Pausing Shop' });
+    const { token } = await createUser(adminDeps(), {
+      email: 'gia@pausing.example',
+      role: 'merchant',
+      merchantId: merchant.id,
+    });
+    await post('/dashboard/set-password', { token, password: PASSWORD });
+    const session = sessionOf(await signIn('gia@pausing.example'))!;
+    expect((await get('/dashboard/payments', session)).statusCode).toBe(200);
+    // Disabled through the admin API (the same use case as the CLI's and the operator console's), then enabled
+    // before the session's next request.
+    expect((await h.admin('POST', `/admin/api/merchants/${merchant.id}/disable/`)).statusCode).toBe(200);
+    await enableMerchant(
+      { merchants: h.stores.merchants, clock: h.clock, webhookAllowPrivate: false },
+      merchant.id,
+    );
+    const back = await get('/dashboard/payments', session);
+    expect(back.statusCode).toBe(303);
+    expect(back.headers.location).toBe('/dashboard/login');
+    // Other merchants' users keep theirs.
+    const bystander = await merchantUser('hub@corner.example');
+    const kept = sessionOf(await signIn('hub@corner.example'))!;
+    await disableMerchant(
+      { merchants: h.stores.merchants, clock: h.clock, webhookAllowPrivate: false },
+      merchant.id,
+    );
+    expect((await get('/dashboard/payments', kept)).statusCode).toBe(200);
+    expect(bystander.merchantId).toBe(shop.id);
   });
 
   it('shows an operator the merchants; refuses bad users', async () => {

@@ -257,7 +257,9 @@ function buildCli(config: () => Config): Command {
 
   merchant
     .command('disable <public_id>')
-    .description('disable a merchant: its API keys stop working at once')
+    .description(
+      'disable a merchant: its API keys stop working and its dashboard users are signed out, at once',
+    )
     .option('--json', 'print JSON')
     .action(async (id: string, options: { json?: boolean }) => {
       const disabled = await withAdmin(config(), (deps) => disableMerchant(deps, id));

@@ -94,9 +94,24 @@ async function listMerchants(db: Db, limit: number): Promise<Merchant[]> {
   return rows.map(toMerchant);
 }
 
+/**
+ * A merchant saved disabled has every session of its dashboard users ended in the same transaction (decision
+ * 0014): a session checks the merchant on each request, but one left unused while the merchant was disabled
+ * would otherwise come back when it is enabled again.
+ */
 async function saveMerchant(db: Db, merchant: Merchant): Promise<void> {
   const { id, created_at: _createdAt, ...changes } = merchantRow(merchant);
-  await db.updateTable('merchants').set(changes).where('id', '=', id).execute();
+  if (merchant.status !== 'disabled') {
+    await db.updateTable('merchants').set(changes).where('id', '=', id).execute();
+    return;
+  }
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('merchants').set(changes).where('id', '=', id).execute();
+    await trx
+      .deleteFrom('dashboard_sessions')
+      .where('user_id', 'in', trx.selectFrom('dashboard_users').select('id').where('merchant_id', '=', id))
+      .execute();
+  });
 }
 
 async function findKeyByHash(

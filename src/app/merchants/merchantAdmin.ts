@@ -205,7 +205,10 @@ export async function rotateApiKey(
   return { merchant, apiKey: key, mode };
 }
 
-/** A disabled merchant's keys stop authenticating at once; its payments and records stay. */
+/**
+ * A disabled merchant's keys stop authenticating at once and its users' dashboard sessions end (enabling it
+ * again brings none back); its payments and records stay.
+ */
 export function disableMerchant(deps: MerchantAdminDeps, id: string): Promise<Merchant> {
   return setMerchantStatus(deps, id, 'disabled');
 }

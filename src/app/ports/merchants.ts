@@ -18,6 +18,7 @@ export interface MerchantStore {
   insert(merchant: Merchant, key: ApiKeyRecord, moreKeys?: readonly ApiKeyRecord[]): Promise<void>;
   find(id: string): Promise<Merchant | undefined>;
   list(limit: number): Promise<Merchant[]>;
+  /** Saved disabled, its dashboard users' sessions end in the same transaction. */
   save(merchant: Merchant): Promise<void>;
   /** The unexpired key with this hash, and its merchant; at once when remembered (adapters/cache). */
   findByKeyHash(keyHash: string, now: Date): AtHand<{ key: ApiKeyRecord; merchant: Merchant } | undefined>;
