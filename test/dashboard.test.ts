@@ -276,8 +276,7 @@ describe.each(dialects)('dashboard sign-in on %s', (dialect) => {
     expect(
       (await post('/dashboard/login', { email: 'kim@corner.example', password: PASSWORD, code })).statusCode,
     ).toBe(401);
-    // A code a step later works; the right code with a wrong password does not. (Five attempts so far: wait
-    // for the account's sign-in bucket to give one more.)
+    // A code a step later works; the right code with a wrong password does not.
     h.clock.advance(Math.ceil(1000 / SIGN_IN_LIMITS.perAccount.ratePerSecond) * 2);
     const next = totpSecondFactor.codeAt(secret!, h.clock.now());
     expect(
@@ -496,6 +495,64 @@ describe.each(dialects)('dashboard sign-in on %s', (dialect) => {
     expect(
       (await post('/dashboard/login', { email: 'dan@corner.example', password: PASSWORD })).statusCode,
     ).toBe(303);
+  });
+
+  /** A sign-in from a client address of its own, at this moment: the tests below count one address's attempts. */
+  const signInFrom = (remoteAddress: string, email: string, password: string) =>
+    h.app.inject({
+      method: 'POST',
+      url: '/dashboard/login',
+      remoteAddress,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN },
+      payload: new URLSearchParams({ email, password }).toString(),
+    });
+  const lockoutMs = Math.ceil(1000 / SIGN_IN_LIMITS.perAccount.ratePerSecond);
+
+  it('counts only failures: sign-ins in a row lock nobody out, and a success clears the failures before it', async () => {
+    await merchantUser('pia@corner.example');
+    const from = '198.51.100.1';
+    const burst = SIGN_IN_LIMITS.perAccount.burst;
+    const successes = [];
+    for (let i = 0; i < burst * 2; i++)
+      successes.push((await signInFrom(from, 'pia@corner.example', PASSWORD)).statusCode);
+    expect(successes).toEqual(Array(burst * 2).fill(303));
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < burst - 1; i++)
+        expect((await signInFrom(from, 'pia@corner.example', `guess-${i}-wrong!`)).statusCode).toBe(401);
+      expect((await signInFrom(from, 'pia@corner.example', PASSWORD)).statusCode).toBe(303);
+    }
+  });
+
+  it('says when to try again, and trying while locked out does not extend the lockout', async () => {
+    await merchantUser('quin@corner.example');
+    const from = '198.51.100.2';
+    for (let i = 0; i < SIGN_IN_LIMITS.perAccount.burst; i++)
+      expect((await signInFrom(from, 'quin@corner.example', `guess-${i}-wrong!`)).statusCode).toBe(401);
+    const locked = await signInFrom(from, 'quin@corner.example', PASSWORD);
+    expect(locked.statusCode).toBe(429);
+    expect(locked.headers['retry-after']).toBe(String(lockoutMs / 1000));
+    expect(locked.body).toContain(`try again in ${lockoutMs / 60_000} min.`);
+    h.clock.advance(2 * 60_000);
+    const later = await signInFrom(from, 'quin@corner.example', PASSWORD);
+    expect(later.statusCode).toBe(429);
+    expect(later.body).toContain(`try again in ${lockoutMs / 60_000 - 2} min.`);
+    h.clock.advance(lockoutMs - 2 * 60_000);
+    expect((await signInFrom(from, 'quin@corner.example', PASSWORD)).statusCode).toBe(303);
+
+    // An address out of attempts (the person's own, or a shared one's) refuses a sign-in without using the
+    // account's attempt that had just come back: the account's lockout is not extended by it.
+    await merchantUser('rex@corner.example');
+    const shared = '198.51.100.3';
+    for (let i = 0; i < SIGN_IN_LIMITS.perAccount.burst; i++)
+      expect((await signInFrom(shared, 'rex@corner.example', `guess-${i}-wrong!`)).statusCode).toBe(401);
+    h.clock.advance(lockoutMs);
+    for (let i = 0; i < SIGN_IN_LIMITS.perClient.burst; i++)
+      expect((await signInFrom(shared, `nobody-${i}@corner.example`, PASSWORD)).statusCode).toBe(401);
+    const busy = await signInFrom(shared, 'rex@corner.example', PASSWORD);
+    expect(busy.statusCode).toBe(429);
+    expect(busy.body).toContain('try again in 1 min.');
+    h.clock.advance(Math.ceil(1000 / SIGN_IN_LIMITS.perClient.ratePerSecond));
+    expect((await signInFrom(shared, 'rex@corner.example', PASSWORD)).statusCode).toBe(303);
   });
 
   it('ends a session when idle, and at once when the user or its merchant is disabled', async () => {

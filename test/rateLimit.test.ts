@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import pino from 'pino';
@@ -312,6 +313,31 @@ describe.runIf(REDIS_URL).each(dialects)('rate limits shared through Redis on %s
         expect(ttl).toBeGreaterThan(0);
         expect(ttl).toBeLessThanOrEqual(1_400); // 4 tokens at 10/s refill in 400 ms, plus a second of margin
       }
+    } finally {
+      await inspector.quit();
+    }
+  });
+
+  it('gives a token back and forgets a bucket, for every process', async () => {
+    const policy = { ratePerSecond: 1 / 300, burst: 2 };
+    const [one, two] = [store(), store()];
+    // Connected first: until then a store lets everything through (it fails open), which is not under test here.
+    await Promise.all(
+      [one, two].map((s) => (s.redis.status === 'ready' ? undefined : once(s.redis, 'ready'))),
+    );
+    const now = h.clock.now();
+    await one.take('signin:x', policy, now);
+    await two.take('signin:x', policy, now);
+    expect((await one.take('signin:x', policy, now)).allowed).toBe(false);
+    await two.giveBack('signin:x', policy, now);
+    expect(await one.take('signin:x', policy, now)).toMatchObject({ allowed: true, remaining: 0 });
+    await one.forget('signin:x');
+    expect(await two.take('signin:x', policy, now)).toMatchObject({ allowed: true, remaining: 1 });
+    // A bucket never used is full: nothing is written for it.
+    await one.giveBack('signin:never', policy, now);
+    const inspector = new Redis(redisUrl);
+    try {
+      expect(await inspector.exists(`${prefix}signin:never`)).toBe(0);
     } finally {
       await inspector.quit();
     }

@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type BucketPolicy, type BucketState, parseRate, refillMs, takeToken } from './tokenBucket.ts';
+import {
+  type BucketPolicy,
+  type BucketState,
+  giveTokenBack,
+  parseRate,
+  refillMs,
+  takeToken,
+} from './tokenBucket.ts';
 
 const policy: BucketPolicy = { ratePerSecond: 100, burst: 200 };
 
@@ -112,6 +119,26 @@ describe('takeToken, from a stored state', () => {
     const next = takeToken(slow, { tokens: 0.25, updatedAtMs: 1_000 }, 1_000);
     expect(next.decision).toStrictEqual({ allowed: false, remaining: 0, retryAfterMs: 750, fullInMs: 4_750 });
     expect(next.state).toStrictEqual({ tokens: 0.25, updatedAtMs: 1_000 });
+  });
+});
+
+describe('giveTokenBack', () => {
+  const slow: BucketPolicy = { ratePerSecond: 1, burst: 5 };
+
+  it('puts one token back on what has refilled since, never above the burst', () => {
+    expect(giveTokenBack(slow, { tokens: 0.25, updatedAtMs: 1_000 }, 1_500)).toStrictEqual({
+      tokens: 1.75,
+      updatedAtMs: 1_500,
+    });
+    expect(giveTokenBack(slow, { tokens: 4.5, updatedAtMs: 1_000 }, 1_000).tokens).toBe(5);
+    expect(giveTokenBack(slow, undefined, 1_000)).toStrictEqual({ tokens: 5, updatedAtMs: 1_000 });
+  });
+
+  it('undoes a take: taken and given back, the bucket is as if never asked', () => {
+    const before: BucketState = { tokens: 2.5, updatedAtMs: 1_000 };
+    const taken = takeToken(slow, before, 2_000).state;
+    // 2.5 tokens and a second's refill: 3.5 at 2 s whether asked or not.
+    expect(giveTokenBack(slow, taken, 2_000)).toStrictEqual({ tokens: 3.5, updatedAtMs: 2_000 });
   });
 });
 

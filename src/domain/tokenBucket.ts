@@ -35,17 +35,33 @@ export function takeToken(
   previous: BucketState | undefined,
   nowMs: number,
 ): { decision: BucketDecision; state: BucketState } {
-  let tokens = policy.burst;
-  let updatedAtMs = nowMs;
-  if (previous) {
-    // A clock that steps backwards (another process's, via Redis) refills nothing rather than going negative.
-    const elapsedMs = Math.max(0, nowMs - previous.updatedAtMs);
-    tokens = Math.min(policy.burst, previous.tokens + (elapsedMs * policy.ratePerSecond) / 1000);
-    updatedAtMs = Math.max(previous.updatedAtMs, nowMs);
-  }
+  let { tokens, updatedAtMs } = refilled(policy, previous, nowMs);
   const allowed = tokens >= 1 - EPSILON;
   if (allowed) tokens = Math.max(0, tokens - 1);
   return { decision: describeBucket(policy, allowed, tokens), state: { tokens, updatedAtMs } };
+}
+
+/**
+ * The bucket with one token put back, never above `burst`: a request that took one and turned out not to count
+ * (a sign-in that succeeded). The Redis store's give-back script does the same arithmetic.
+ */
+export function giveTokenBack(
+  policy: BucketPolicy,
+  previous: BucketState | undefined,
+  nowMs: number,
+): BucketState {
+  const { tokens, updatedAtMs } = refilled(policy, previous, nowMs);
+  return { tokens: Math.min(policy.burst, tokens + 1), updatedAtMs };
+}
+
+function refilled(policy: BucketPolicy, previous: BucketState | undefined, nowMs: number): BucketState {
+  if (!previous) return { tokens: policy.burst, updatedAtMs: nowMs };
+  // A clock that steps backwards (another process's, via Redis) refills nothing rather than going negative.
+  const elapsedMs = Math.max(0, nowMs - previous.updatedAtMs);
+  return {
+    tokens: Math.min(policy.burst, previous.tokens + (elapsedMs * policy.ratePerSecond) / 1000),
+    updatedAtMs: Math.max(previous.updatedAtMs, nowMs),
+  };
 }
 
 /** The decision for a bucket left holding `tokens` (shared with the Redis store, which returns only that). */

@@ -29,6 +29,7 @@ export interface DashboardText {
     readonly button: string;
     readonly passwordSet: string;
     readonly wrong: string;
+    /** `{minutes}`: until the next attempt is taken, rounded up. */
     readonly tooMany: string;
   };
   readonly setPassword: {
@@ -306,7 +307,7 @@ const en: DashboardText = {
     button: 'Sign in',
     passwordSet: 'Your password is set. Sign in with it.',
     wrong: 'Wrong e-mail, password or code',
-    tooMany: 'Too many sign-in attempts: try again in a few minutes.',
+    tooMany: 'Too many sign-in attempts: try again in {minutes} min.',
   },
   setPassword: {
     title: 'Set your password',
@@ -599,7 +600,7 @@ const fr: DashboardText = {
     button: 'Se connecter',
     passwordSet: 'Votre mot de passe est enregistré. Connectez-vous avec.',
     wrong: 'E-mail, mot de passe ou code incorrect',
-    tooMany: 'Trop de tentatives de connexion\u00a0: réessayez dans quelques minutes.',
+    tooMany: 'Trop de tentatives de connexion\u00a0: réessayez dans {minutes}\u00a0min.',
   },
   setPassword: {
     title: 'Choisissez votre mot de passe',
@@ -897,7 +898,7 @@ const de: DashboardText = {
     button: 'Anmelden',
     passwordSet: 'Ihr Passwort ist gesetzt. Melden Sie sich damit an.',
     wrong: 'E-Mail, Passwort oder Code falsch',
-    tooMany: 'Zu viele Anmeldeversuche: Versuchen Sie es in einigen Minuten erneut.',
+    tooMany: 'Zu viele Anmeldeversuche: Versuchen Sie es in {minutes} Min. erneut.',
   },
   setPassword: {
     title: 'Passwort festlegen',
@@ -1193,7 +1194,7 @@ const es: DashboardText = {
     button: 'Iniciar sesión',
     passwordSet: 'Su contraseña está guardada. Inicie sesión con ella.',
     wrong: 'Correo, contraseña o código incorrectos',
-    tooMany: 'Demasiados intentos de inicio de sesión: inténtelo de nuevo en unos minutos.',
+    tooMany: 'Demasiados intentos de inicio de sesión: inténtelo de nuevo en {minutes} min.',
   },
   setPassword: {
     title: 'Elija su contraseña',

@@ -6,12 +6,14 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import {
   enrollSecondFactor,
   type SignInDeps,
+  SignInLimitedError,
   sessionUser,
   setPassword,
   signIn,
   signOut,
 } from '../../app/dashboard/signIn.ts';
 import { PaylinkError } from '../../domain/errors.ts';
+import { format, type SafeHtml } from '../checkout/html.ts';
 import { qrSvg } from '../checkout/qrCode.ts';
 import { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from '../checkout/securityHeaders.ts';
 import type { DashboardDeps } from './dashboardDeps.ts';
@@ -137,15 +139,15 @@ export function dashboardRoutes(deps: DashboardDeps) {
         return reply.redirect('/dashboard/', 303);
       } catch (error) {
         if (!(error instanceof PaylinkError)) throw error;
-        if (error.code === 'RATE_LIMITED') reply.header('retry-after', '60');
         const ctx = kit.context(request);
-        // One message for every failure (the use case's), in the person's language.
-        const text =
-          error.code === 'UNAUTHORIZED'
-            ? ctx.t.signIn.wrong
-            : error.code === 'RATE_LIMITED'
-              ? ctx.t.signIn.tooMany
-              : error.message;
+        let text: string | SafeHtml = error.code === 'UNAUTHORIZED' ? ctx.t.signIn.wrong : error.message;
+        if (error instanceof SignInLimitedError) {
+          // When the next attempt will be taken, in whole minutes (rounded up: never too early).
+          reply.header('retry-after', String(Math.ceil(error.retryAfterMs / 1000)));
+          text = format(ctx.t.signIn.tooMany, {
+            minutes: Math.max(1, Math.ceil(error.retryAfterMs / 60_000)),
+          });
+        }
         return reply.status(error.status).send(renderLogin(ctx, { kind: 'error', text }));
       }
     });

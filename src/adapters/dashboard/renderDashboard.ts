@@ -105,7 +105,10 @@ export function keysTable(ctx: PageContext, keys: readonly ApiKeyRecord[]): Safe
 export const time = (date: Date) =>
   html`<time datetime="${date.toISOString()}">${date.toISOString().replace('T', ' ').slice(0, 16)} UTC</time>`;
 
-export function renderLogin(ctx: PageContext, message?: { kind: 'error' | 'notice'; text: string }): string {
+export function renderLogin(
+  ctx: PageContext,
+  message?: { kind: 'error' | 'notice'; text: string | SafeHtml },
+): string {
   const { t } = ctx;
   const body = html`<div class="card narrow">
   <h1>${t.signIn.title}</h1>

@@ -14,6 +14,21 @@ describe('memoryBucketStore', () => {
     expect((await store.take('a', policy, at(1_000))).allowed).toBe(true);
   });
 
+  it('gives a token back, and forgets a bucket, which then comes back full', async () => {
+    const store = memoryBucketStore();
+    await store.take('a', policy, at(0));
+    await store.take('a', policy, at(0));
+    expect((await store.take('a', policy, at(0))).allowed).toBe(false);
+    await store.giveBack('a', policy, at(0));
+    expect((await store.take('a', policy, at(0))).allowed).toBe(true);
+    expect((await store.take('a', policy, at(0))).allowed).toBe(false);
+    await store.forget('a');
+    expect(await store.take('a', policy, at(0))).toMatchObject({ allowed: true, remaining: 1 });
+    // Nothing to give back to a bucket never used: it is full already.
+    await store.giveBack('b', policy, at(0));
+    expect(await store.take('b', policy, at(0))).toMatchObject({ allowed: true, remaining: 1 });
+  });
+
   it('answers at once, not with a promise: the rate limit asks on every request', () => {
     const decision = memoryBucketStore().take('a', policy, at(0));
     expect(decision).not.toBeInstanceOf(Promise);

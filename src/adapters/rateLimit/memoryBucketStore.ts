@@ -1,5 +1,5 @@
 import type { RateLimitStore } from '../../app/ports/rateLimit.ts';
-import { type BucketState, refillMs, takeToken } from '../../domain/tokenBucket.ts';
+import { type BucketState, giveTokenBack, refillMs, takeToken } from '../../domain/tokenBucket.ts';
 
 /** Buckets kept at most; beyond it the least recently used go (a forgotten bucket comes back full). */
 const DEFAULT_MAX_BUCKETS = 100_000;
@@ -24,6 +24,14 @@ export function memoryBucketStore(options: { maxBuckets?: number } = {}): RateLi
       buckets.set(key, state);
       if (buckets.size > maxBuckets) evict(buckets, maxBuckets, nowMs - refillMs(policy));
       return decision;
+    },
+    giveBack(key, policy, now) {
+      const previous = buckets.get(key);
+      // A bucket forgotten meanwhile is full: nothing to put back.
+      if (previous) buckets.set(key, giveTokenBack(policy, previous, now.getTime()));
+    },
+    forget(key) {
+      buckets.delete(key);
     },
     async close() {
       buckets.clear();

@@ -33,9 +33,30 @@ redis.call('PEXPIRE', KEYS[1], ttl_ms)
 return {allowed, tostring(tokens)}
 `;
 
+/**
+ * `giveTokenBack` of domain/tokenBucket.ts: one token back, never above the burst. A missing bucket is full, so
+ * it is left missing.
+ */
+const GIVE_TOKEN_BACK_LUA = `
+local rate_per_ms = tonumber(ARGV[1])
+local burst = tonumber(ARGV[2])
+local now = tonumber(ARGV[3])
+local ttl_ms = tonumber(ARGV[4])
+local saved = redis.call('HMGET', KEYS[1], 't', 'u')
+if not (saved[1] and saved[2]) then
+  return 0
+end
+local previous_updated = tonumber(saved[2])
+local elapsed = math.max(0, now - previous_updated)
+local tokens = math.min(burst, tonumber(saved[1]) + elapsed * rate_per_ms + 1)
+redis.call('HSET', KEYS[1], 't', tostring(tokens), 'u', tostring(math.max(previous_updated, now)))
+redis.call('PEXPIRE', KEYS[1], ttl_ms)
+return 1
+`;
+
 type TakeTokenReply = [number, string];
 
-interface TakeTokenCommand {
+interface BucketCommands {
   paylinkTakeToken(
     key: string,
     ratePerMs: string,
@@ -43,6 +64,13 @@ interface TakeTokenCommand {
     nowMs: string,
     ttlMs: string,
   ): Promise<TakeTokenReply>;
+  paylinkGiveTokenBack(
+    key: string,
+    ratePerMs: string,
+    burst: string,
+    nowMs: string,
+    ttlMs: string,
+  ): Promise<number>;
 }
 
 export interface RedisBucketStoreOptions {
@@ -77,8 +105,16 @@ export function redisBucketStore(
   // Without a listener ioredis would print every reconnection error; we log our own, throttled, below.
   redis.on('error', () => {});
   redis.defineCommand('paylinkTakeToken', { numberOfKeys: 1, lua: TAKE_TOKEN_LUA });
-  const commands = redis as unknown as TakeTokenCommand;
+  redis.defineCommand('paylinkGiveTokenBack', { numberOfKeys: 1, lua: GIVE_TOKEN_BACK_LUA });
+  const commands = redis as unknown as BucketCommands;
   let lastWarningMs = 0;
+  const warnUnreachable = (error: unknown) => {
+    const nowMs = Date.now();
+    if (nowMs - lastWarningMs > WARN_EVERY_MS) {
+      lastWarningMs = nowMs;
+      options.logger.warn({ err: error }, 'rate limit store unreachable; requests are let through');
+    }
+  };
 
   return {
     redis,
@@ -93,12 +129,29 @@ export function redisBucketStore(
         );
         return describeBucket(policy, allowed === 1, Number(tokens));
       } catch (error) {
-        const nowMs = Date.now();
-        if (nowMs - lastWarningMs > WARN_EVERY_MS) {
-          lastWarningMs = nowMs;
-          options.logger.warn({ err: error }, 'rate limit store unreachable; requests are let through');
-        }
+        warnUnreachable(error);
         return { allowed: true, remaining: policy.burst, retryAfterMs: 0, fullInMs: 0 };
+      }
+    },
+    // Failing open here too: a token not given back costs one request, and the bucket refills by itself.
+    async giveBack(key, policy: BucketPolicy, now) {
+      try {
+        await commands.paylinkGiveTokenBack(
+          `${prefix}${key}`,
+          String(policy.ratePerSecond / 1000),
+          String(policy.burst),
+          String(now.getTime()),
+          String(refillMs(policy) + 1000),
+        );
+      } catch (error) {
+        warnUnreachable(error);
+      }
+    },
+    async forget(key) {
+      try {
+        await redis.del(`${prefix}${key}`);
+      } catch (error) {
+        warnUnreachable(error);
       }
     },
     async close() {

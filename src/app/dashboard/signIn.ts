@@ -13,8 +13,9 @@ export const SESSION_IDLE_MS = 30 * 60_000;
 const SESSION_MAX_MS = 12 * 60 * 60_000;
 
 /**
- * Sign-in attempts, per account and per client address: a person mistyping gets several tries a minute; a guesser
- * gets one every few minutes per account once the burst is spent (a lockout that ends by itself).
+ * Failed sign-in attempts, per account and per client address: a person mistyping gets several tries a minute;
+ * a guesser gets one every few minutes per account once the burst is spent (a lockout that ends by itself). A
+ * successful sign-in does not count: it clears its account's failures and gives the client's token back.
  */
 export const SIGN_IN_LIMITS: { readonly perAccount: BucketPolicy; readonly perClient: BucketPolicy } = {
   perAccount: { ratePerSecond: 1 / 300, burst: 5 },
@@ -22,6 +23,18 @@ export const SIGN_IN_LIMITS: { readonly perAccount: BucketPolicy; readonly perCl
 };
 
 const WRONG_CREDENTIALS = 'Wrong e-mail, password or code';
+
+/** `429 RATE_LIMITED`, with how long until the next attempt is taken (for the page and `Retry-After`). */
+export class SignInLimitedError extends PaylinkError {
+  readonly retryAfterMs: number;
+  constructor(retryAfterMs: number) {
+    super(
+      'RATE_LIMITED',
+      `Too many sign-in attempts; try again in ${Math.max(1, Math.ceil(retryAfterMs / 60_000))} min`,
+    );
+    this.retryAfterMs = retryAfterMs;
+  }
+}
 
 export interface SignInDeps {
   readonly users: UserStore;
@@ -39,7 +52,7 @@ let decoyHash: Promise<string> | undefined;
 
 /**
  * Signs a person in with e-mail and password: a new session (a fresh token: never one the browser had before),
- * or `401 UNAUTHORIZED` saying nothing of which was wrong, or `429 RATE_LIMITED`.
+ * or `401 UNAUTHORIZED` saying nothing of which was wrong, or `429 RATE_LIMITED` (SignInLimitedError).
  */
 export async function signIn(
   deps: SignInDeps,
@@ -53,13 +66,17 @@ export async function signIn(
 ): Promise<{ readonly token: string; readonly session: DashboardSession; readonly user: DashboardUser }> {
   const email = input.email.trim().toLowerCase();
   const now = deps.clock.now();
-  const [perAccount, perClient] = await Promise.all([
-    deps.buckets.take(`signin:account:${email}`, SIGN_IN_LIMITS.perAccount, now),
-    deps.buckets.take(`signin:client:${input.clientAddress}`, SIGN_IN_LIMITS.perClient, now),
-  ]);
-  if (!perAccount.allowed || !perClient.allowed) {
-    const seconds = Math.ceil(Math.max(perAccount.retryAfterMs, perClient.retryAfterMs) / 1000);
-    throw new PaylinkError('RATE_LIMITED', `Too many sign-in attempts; try again in ${seconds} s`);
+  // Every attempt takes its tokens before the password is checked, as if it will fail: guesses sent at the same
+  // moment are all counted. A refused attempt leaves both buckets as they were (trying while locked out does not
+  // extend the lockout), and a success gives back what it took.
+  const accountKey = `signin:account:${email}`;
+  const clientKey = `signin:client:${input.clientAddress}`;
+  const perAccount = await deps.buckets.take(accountKey, SIGN_IN_LIMITS.perAccount, now);
+  if (!perAccount.allowed) throw new SignInLimitedError(perAccount.retryAfterMs);
+  const perClient = await deps.buckets.take(clientKey, SIGN_IN_LIMITS.perClient, now);
+  if (!perClient.allowed) {
+    await deps.buckets.giveBack(accountKey, SIGN_IN_LIMITS.perAccount, now);
+    throw new SignInLimitedError(perClient.retryAfterMs);
   }
   const user = email.length <= 254 ? await deps.users.findByEmail(email) : undefined;
   const password = input.password.length <= MAX_PASSWORD_LENGTH * 4 ? input.password : '';
@@ -73,6 +90,11 @@ export async function signIn(
     if (step === undefined || !(await deps.users.useTotpStep(user.id, step)))
       throw new PaylinkError('UNAUTHORIZED', WRONG_CREDENTIALS);
   }
+  // Only failures count against an account or an address: five sign-ins in a row lock nobody out.
+  await Promise.all([
+    deps.buckets.forget(accountKey),
+    deps.buckets.giveBack(clientKey, SIGN_IN_LIMITS.perClient, now),
+  ]);
   const { token, hash } = newSecretToken();
   const session: DashboardSession = {
     tokenHash: hash,

@@ -5,5 +5,9 @@ import type { AtHand } from './atHand.ts';
 export interface RateLimitStore {
   /** Takes one token from the bucket named `key` (created full under `policy` if new); at once in memory. */
   take(key: string, policy: BucketPolicy, now: Date): AtHand<BucketDecision>;
+  /** Puts back one token taken from the bucket (never above the burst): a request that turned out not to count. */
+  giveBack(key: string, policy: BucketPolicy, now: Date): AtHand<void>;
+  /** Forgets the bucket: the next request finds it full. */
+  forget(key: string): AtHand<void>;
   close(): Promise<void>;
 }
