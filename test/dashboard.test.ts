@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scryptPasswords } from '../src/adapters/crypto/scryptPasswords.ts';
 import { totpSecondFactor } from '../src/adapters/crypto/totp.ts';
@@ -15,6 +16,21 @@ import { ADMIN_TOKEN, type ApiHarness, startApiHarness } from './helpers/apiHarn
 import { runCli } from './helpers/cli.ts';
 import { dialects } from './helpers/database.ts';
 import { payInFull } from './helpers/webhookHarness.ts';
+
+/** Every POST route of an app, read from the router's tree (`printRoutes` nests a route under its prefix). */
+function postRoutes(app: FastifyInstance): string[] {
+  const prefixes: string[] = [];
+  const routes: string[] = [];
+  for (const line of app.printRoutes({ method: 'POST', commonPrefix: false }).split('\n')) {
+    const node = /^([│ ]*)[├└]── (\S+)(?: \(([^)]*)\))?$/.exec(line);
+    if (!node) continue;
+    const depth = node[1]!.length / 4;
+    const path = (prefixes[depth - 1] ?? '') + node[2]!;
+    prefixes[depth] = path;
+    if (node[3]?.split(', ').includes('POST')) routes.push(path);
+  }
+  return routes;
+}
 
 /** The harness's PAYLINK_BASE_URL: where the dashboard's forms come from. */
 const ORIGIN = 'https://api.example.test';
@@ -553,6 +569,56 @@ describe.each(dialects)('dashboard sign-in on %s', (dialect) => {
     expect(busy.body).toContain('try again in 1 min.');
     h.clock.advance(Math.ceil(1000 / SIGN_IN_LIMITS.perClient.ratePerSecond));
     expect((await signInFrom(shared, 'rex@corner.example', PASSWORD)).statusCode).toBe(303);
+  });
+
+  it('refuses a control character in any form field of every form route with the page’s own 400, on either database', async () => {
+    // Every POST route of the dashboard, as the router has them: a form added later is checked too.
+    const formRoutes = postRoutes(h.app).filter((route) => route.startsWith('/dashboard/'));
+    expect(formRoutes).toEqual(
+      expect.arrayContaining([
+        '/dashboard/login',
+        '/dashboard/set-password',
+        '/dashboard/merchants/:id/disable',
+      ]),
+    );
+    expect(formRoutes.length).toBeGreaterThan(15);
+    await merchantUser('uma@corner.example');
+    const merchantCookie = sessionOf(await signIn('uma@corner.example'))!;
+    const { token } = await createUser(adminDeps(), { email: 'vic@paylink.example', role: 'operator' });
+    await post('/dashboard/set-password', { token, password: PASSWORD });
+    const operatorCookie = sessionOf(await signIn('vic@paylink.example'))!;
+    const logsBefore = h.logs().length;
+    const operatorPaths = /^\/dashboard\/(merchants|payouts|webhooks|health)/;
+    const fields = ['email', 'password', 'code', 'token', 'name', 'wallet', 'amount', 'reason', 'address'];
+    for (const route of formRoutes) {
+      const url = route.replace(/:\w+/g, 'x');
+      const cookie = operatorPaths.test(route) ? operatorCookie : merchantCookie;
+      const csrf = /name="csrf" value="([^"]+)"/.exec((await get('/dashboard/security', cookie)).body)![1]!;
+      for (const field of fields) {
+        const form = { csrf, email: 'someone@corner.example', password: PASSWORD, [field]: 'a\u0000b' };
+        const answer = await post(url, form, { cookie: `${SESSION_COOKIE}=${cookie}` });
+        expect(answer.statusCode, `${route} ${field}`).toBe(400);
+        expect(answer.headers['content-type'], route).toBe('text/html; charset=utf-8');
+        expect(answer.body, route).toContain(`${field}: must not contain control characters`);
+      }
+    }
+    // The sign-in and set-password pages answer with their own form, the message on it.
+    const login = await post('/dashboard/login', { email: 'a\u0000b', password: PASSWORD });
+    expect(login.body).toContain('action="/dashboard/login"');
+    expect(login.body).toMatch(/class="error" role="alert">email: must not contain control characters</);
+    const setPassword = await post('/dashboard/set-password', { token: 'a\u0000b', password: PASSWORD });
+    expect(setPassword.body).toContain('action="/dashboard/set-password"');
+    // A GET form's fields (the payments' filters and search) by the same rule, on the page.
+    const search = await get('/dashboard/payments?q=a%00b', merchantCookie);
+    expect(search.statusCode).toBe(400);
+    expect(search.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(search.body).toContain('q: must not contain control characters');
+    // Nothing reached a handler or the database: no error, no stack in the log.
+    const logged = h.logs().slice(logsBefore);
+    expect(logged).not.toMatch(/"level":50/);
+    expect(logged).not.toContain('"stack"');
+    // Still signed in: a refused form ends nothing.
+    expect((await get('/dashboard/payments', merchantCookie)).statusCode).toBe(200);
   });
 
   it('ends a session when idle, and at once when the user or its merchant is disabled', async () => {

@@ -12,10 +12,11 @@ import {
   signIn,
   signOut,
 } from '../../app/dashboard/signIn.ts';
-import { PaylinkError } from '../../domain/errors.ts';
+import { PaylinkError, ValidationError } from '../../domain/errors.ts';
 import { format, type SafeHtml } from '../checkout/html.ts';
 import { qrSvg } from '../checkout/qrCode.ts';
 import { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from '../checkout/securityHeaders.ts';
+import { findBadText, namedOr } from '../http/inputText.ts';
 import type { DashboardDeps } from './dashboardDeps.ts';
 import { merchantPages } from './merchantPages.ts';
 import { operatorPages } from './operatorPages.ts';
@@ -88,6 +89,32 @@ export function dashboardRoutes(deps: DashboardDeps) {
               text: kit.context(request).t.refusal.otherOrigin,
             }),
           );
+    });
+
+    // The API's text rule (no control character, no broken Unicode: PostgreSQL refuses U+0000 in text) for every
+    // field of every form, checked here once, after the origin, before any handler or the database sees it. The
+    // query's fields are checked by the API's own hook (inputText.ts); both refusals end up in the page below.
+    app.addHook('preHandler', (request, _reply, done) => {
+      const bad = request.method === 'POST' ? findBadText(request.body, '') : [];
+      done(bad.length > 0 ? new ValidationError(namedOr(bad, 'form')) : undefined);
+    });
+
+    // A request refused for its input is answered on the page it was sent to, in HTML like every page (not the
+    // API's JSON), and is no error of the service; anything else goes on to the API's handler.
+    app.setErrorHandler(async (error, request, reply) => {
+      if (!(error instanceof ValidationError)) throw error;
+      const ctx = kit.context(request);
+      reply.type(HTML);
+      switch (request.routeOptions.url) {
+        case '/dashboard/login':
+          return reply.status(400).send(renderLogin(ctx, { kind: 'error', text: error.message }));
+        case '/dashboard/set-password':
+          return reply.status(400).send(renderSetPassword(ctx, error.message));
+      }
+      const signedIn = await sessionUser(deps, request.cookies[SESSION_COOKIE]);
+      if (!signedIn)
+        return reply.clearCookie(SESSION_COOKIE, { path: '/dashboard' }).redirect('/dashboard/login', 303);
+      return kit.refuse(reply, signedIn, 400, error.message);
     });
 
     const setCookie = (reply: FastifyReply, token: string, maxAgeS: number) =>
