@@ -70,7 +70,9 @@ export function registerUserCommands(program: Command, config: () => Config): vo
 
   user
     .command('reset-password <user_id>')
-    .description('print a new one-time link to set the password (the current one works until then)')
+    .description(
+      'print a new one-time link to set the password; earlier links stop working, the current password works until then',
+    )
     .option('--json', 'print JSON')
     .action(async (userId: string, options: { json?: boolean }) => {
       const cfg = config();

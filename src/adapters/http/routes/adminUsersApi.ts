@@ -95,7 +95,7 @@ export function adminUsersApi(
       '/admin/api/users/:user_id/reset-password/',
       {
         schema: {
-          summary: 'A new one-time link to set the password',
+          summary: 'A new one-time link to set the password (earlier links stop working)',
           tags: ['admin'],
           security,
           params: UserParams,
