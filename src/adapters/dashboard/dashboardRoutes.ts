@@ -169,11 +169,8 @@ export function dashboardRoutes(deps: DashboardDeps) {
         const ctx = kit.context(request);
         let text: string | SafeHtml = error.code === 'UNAUTHORIZED' ? ctx.t.signIn.wrong : error.message;
         if (error instanceof SignInLimitedError) {
-          // When the next attempt will be taken, in whole minutes (rounded up: never too early).
           reply.header('retry-after', String(Math.ceil(error.retryAfterMs / 1000)));
-          text = format(ctx.t.signIn.tooMany, {
-            minutes: Math.max(1, Math.ceil(error.retryAfterMs / 60_000)),
-          });
+          text = format(ctx.t.signIn.tooMany, { minutes: error.retryAfterMinutes });
         }
         return reply.status(error.status).send(renderLogin(ctx, { kind: 'error', text }));
       }

@@ -27,12 +27,13 @@ const WRONG_CREDENTIALS = 'Wrong e-mail, password or code';
 /** `429 RATE_LIMITED`, with how long until the next attempt is taken (for the page and `Retry-After`). */
 export class SignInLimitedError extends PaylinkError {
   readonly retryAfterMs: number;
+  /** The wait in whole minutes, rounded up: a person told "in 2 min" is never refused again at that time. */
+  readonly retryAfterMinutes: number;
   constructor(retryAfterMs: number) {
-    super(
-      'RATE_LIMITED',
-      `Too many sign-in attempts; try again in ${Math.max(1, Math.ceil(retryAfterMs / 60_000))} min`,
-    );
+    const minutes = Math.max(1, Math.ceil(retryAfterMs / 60_000));
+    super('RATE_LIMITED', `Too many sign-in attempts; try again in ${minutes} min`);
     this.retryAfterMs = retryAfterMs;
+    this.retryAfterMinutes = minutes;
   }
 }
 
