@@ -1,11 +1,11 @@
 import type SQLite from 'better-sqlite3';
-import type { Db } from './database.ts';
+import type { Db } from './db.ts';
 import {
   type ClaimRequest,
   claimIdempotencyKey,
   type ReleaseRequest,
   releaseIdempotencyKey,
-} from './idempotencyRepository.ts';
+} from './idempotencyKeys.ts';
 
 /** A value SQLite binds as it is: what `paymentRow` puts in a row. */
 export type SqliteValue = string | number | null;

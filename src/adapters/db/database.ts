@@ -1,6 +1,7 @@
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Logger } from 'pino';
+import type { Db, DialectName } from './db.ts';
 import { migrations } from './migrations/index.ts';
 import {
   type FollowedPaymentChanges,
@@ -11,8 +12,7 @@ import type { DatabaseSchema } from './schema.ts';
 import { openSqliteConnection, reusingStatements } from './sqliteConnection.ts';
 import { inlineSqliteWriter, type SqliteWriter, threadedSqliteWriter } from './sqliteWriter.ts';
 
-export type Db = Kysely<DatabaseSchema>;
-export type DialectName = 'sqlite' | 'postgres';
+export type { Db, DialectName } from './db.ts';
 
 export interface DatabaseHandle {
   readonly db: Db;

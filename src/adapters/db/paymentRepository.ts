@@ -11,7 +11,7 @@ import { isoTimestamp } from '../../domain/timestamp.ts';
 import type { CompletedKey, PaymentRowValues } from './createWrites.ts';
 import type { DatabaseHandle, Db } from './database.ts';
 import { groupCommit } from './groupCommit.ts';
-import { storedIdempotencyKey } from './idempotencyRepository.ts';
+import { storedIdempotencyKey } from './idempotencyKeys.ts';
 import type { PaymentsTable } from './schema.ts';
 
 export function toPayment(row: Selectable<PaymentsTable>): Payment {

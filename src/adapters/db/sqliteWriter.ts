@@ -11,8 +11,8 @@ import {
   type PaymentRowValues,
   rowValues,
 } from './createWrites.ts';
-import type { Db } from './database.ts';
-import type { ClaimRequest, ReleaseRequest } from './idempotencyRepository.ts';
+import type { Db } from './db.ts';
+import type { ClaimRequest, ReleaseRequest } from './idempotencyKeys.ts';
 import { type ConnectionDurability, connectionDurability } from './sqliteConnection.ts';
 
 /**
