@@ -18,10 +18,11 @@ import { acquireSqliteProcessLock } from '../adapters/db/sqliteProcessLock.ts';
 import { buildApp } from '../adapters/http/buildApp.ts';
 import { createMetrics } from '../adapters/metrics/metrics.ts';
 import { memoryBucketStore } from '../adapters/rateLimit/memoryBucketStore.ts';
-import { acceptAuthorization } from '../app/gasless/acceptAuthorization.ts';
+import { acceptAuthorization, gaslessAmountDue } from '../app/gasless/acceptAuthorization.ts';
 import type { AuthorizationChain } from '../app/gasless/ports.ts';
 import { type Clock, systemClock } from '../app/ports/clock.ts';
 import type { DepositPlanners } from '../app/ports/deposits.ts';
+import type { RateLimitStore } from '../app/ports/rateLimit.ts';
 import type { TokenControls } from '../app/tokenControls.ts';
 import { type ChainConfig, type Config, NETWORKS, type Network } from '../config.ts';
 import { type ResolvedChain, resolveChain, resolveTestChain } from './chainSetup.ts';
@@ -143,7 +144,10 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
         clock,
         logger,
         connectionLimits: config.connectionLimits,
-        gasless: checkoutGasless(stores, [chain, testChain], clock, logger),
+        gasless: checkoutGasless(stores, [chain, testChain], clock, logger, {
+          buckets: memoryBucketStore(),
+          minValueBaseUnits: config.minAmountBaseUnits,
+        }),
         // Each payment is shown on its own chain: the live one, or the test one for test-mode payments.
         network: [
           checkoutNetwork(config.network, chain, config.chain),
@@ -228,13 +232,14 @@ function tokenControlsOf(chain: ResolvedChain, clock: Clock, logger: Logger): To
 
 /**
  * Gasless payment on the chains whose gasless relayer has a key (decision 0012), or undefined where none has.
- * Submissions are rate limited in this process's memory: each API process counts its own.
+ * Submissions are rate limited in `buckets`: in this process's memory, each API process counts its own.
  */
 function checkoutGasless(
   stores: ReturnType<typeof createStores>,
   chains: readonly (ResolvedChain | undefined)[],
   clock: Clock,
   logger: Logger,
+  limits: { readonly buckets: RateLimitStore; readonly minValueBaseUnits: bigint },
 ): CheckoutGasless | undefined {
   const offered = new Map<number, AuthorizationChain>();
   for (const chain of chains) {
@@ -250,6 +255,7 @@ function checkoutGasless(
     gasless: stores.gaslessAuthorizations,
     chains: [...offered.values()],
     clock,
+    minValueBaseUnits: limits.minValueBaseUnits,
   };
   return {
     async domainFor(chainId, token) {
@@ -262,7 +268,8 @@ function checkoutGasless(
       }
     },
     accept: (input) => acceptAuthorization(deps, input),
-    buckets: memoryBucketStore(),
+    amountDue: (payment) => gaslessAmountDue(deps, payment),
+    buckets: limits.buckets,
   };
 }
 

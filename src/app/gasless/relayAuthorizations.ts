@@ -1,11 +1,10 @@
 import type { Logger } from 'pino';
-import { amountDueBaseUnits, paymentTerms } from '../../domain/payment.ts';
-import { derivePaymentState } from '../../domain/paymentStatus.ts';
 import { MIN_VALIDITY_LEFT_S } from '../../domain/transferAuthorization.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ledger } from '../ports/ledger.ts';
 import type { PaymentStore } from '../ports/payments.ts';
 import type { Relayer } from '../settlement/ports.ts';
+import { signedTransferDue } from './acceptAuthorization.ts';
 import type { AuthorizationChain, GaslessAuthorization, GaslessStore } from './ports.ts';
 
 export interface RelayAuthorizationsDeps {
@@ -101,8 +100,7 @@ async function whyNoLonger(
   if (authorization.validBefore < nowS + MIN_VALIDITY_LEFT_S) return 'it lapsed before it could be sent';
   const payment = await deps.payments.findById(authorization.paymentId);
   if (!payment) return 'its payment is gone';
-  const state = derivePaymentState(paymentTerms(payment), await deps.ledger.listTransfers(payment.id), now);
-  if (authorization.valueBaseUnits > amountDueBaseUnits(payment, state))
+  if (authorization.valueBaseUnits > (await signedTransferDue(deps, payment, now)))
     return 'the payment no longer needs it (paid meanwhile)';
   if (await deps.chain.isUsed(authorization.tokenAddress, authorization.from, authorization.nonce))
     return 'the customer used or canceled it elsewhere';
