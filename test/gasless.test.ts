@@ -400,6 +400,33 @@ describe.each(dialects)('relaying signed authorizations on %s', (dialect) => {
     });
   });
 
+  it('shares the hourly cap: a flood from one payer does not starve another payer', async () => {
+    const flooder = await gaslessCustomer(27_000_000n * 4n);
+    const flood = [];
+    for (let i = 0; i < 4; i++) {
+      flood.push(await signedFor(await h.createPayment('27'), flooder));
+      h.clock.advance(1_000);
+    }
+    const other = await signedFor(await h.createPayment('27'), await gaslessCustomer(27_000_000n));
+
+    const { sent: first, mined } = await relayAndMine();
+    expect(first.id).toBe(flood[0]!.id);
+    if (mined.kind !== 'mined') throw new Error('not mined');
+    // A cap of about six such relays an hour: the flooder's first one was its tenth of it.
+    const options = { maxFeeWeiPerHour: mined.feeWei * 6n };
+    const { sent: second } = await relayAndMine(options);
+    expect(second.id).toBe(other.id);
+    const nonce = await relayerNonce();
+    const held = await relayOnce(relaying, options);
+    expect(held).toMatchObject({ kind: 'share-spent', id: flood[1]!.id });
+    if (held.kind !== 'share-spent') throw new Error('not held');
+    expect(held.spentWei).toBeLessThan(options.maxFeeWeiPerHour);
+    expect(await relayerNonce()).toBe(nonce);
+    expect((await relaying.gasless.listForPayment(flood[1]!.paymentId))[0]).toMatchObject({
+      status: 'pending',
+    });
+  });
+
   it('refuses a second authorization once the first is mined, before the watcher has seen its transfer', async () => {
     const payment = await h.createPayment('27');
     await signedFor(payment, await gaslessCustomer(27_000_000n));
