@@ -3,7 +3,10 @@
  * when the relayer could not spend gas on it for nothing — on anvil with the USDC stand-in, on each database.
  */
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import pino from 'pino';
 import { type Address, type Hex, toHex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -31,6 +34,8 @@ import {
   type RelayOptions,
   relayOnce,
 } from '../src/app/gasless/relayAuthorizations.ts';
+import type { RateLimitStore } from '../src/app/ports/rateLimit.ts';
+import { loadConfig } from '../src/config.ts';
 import { formatDecimal } from '../src/domain/decimal.ts';
 import type { Payment } from '../src/domain/payment.ts';
 import {
@@ -39,6 +44,7 @@ import {
   type TransferAuthorization,
 } from '../src/domain/transferAuthorization.ts';
 import { sandboxPrivateKey } from '../src/main/sandboxChain.ts';
+import { checkoutBuckets } from '../src/main/server.ts';
 import { type ChainHarness, PAYMENT_TTL_MS, ROLES, startChainHarness } from './helpers/chainHarness.ts';
 import { runCli } from './helpers/cli.ts';
 import { dialects } from './helpers/database.ts';
@@ -753,3 +759,126 @@ describe.each(dialects)('the checkout’s gasless endpoints over HTTP on %s', (d
     }
   });
 });
+
+/**
+ * Redis is a real part, like PostgreSQL: these run when PAYLINK_TEST_REDIS_URL names a server (CI sets it), as
+ * the API's shared rate-limit tests do.
+ */
+const REDIS_URL = process.env.PAYLINK_TEST_REDIS_URL;
+if (!REDIS_URL && process.env.CI)
+  throw new Error('CI must set PAYLINK_TEST_REDIS_URL: the Redis tests may not be skipped');
+
+describe.runIf(REDIS_URL).each(dialects)(
+  'the gasless limits shared by two API processes on %s',
+  (dialect) => {
+    // A unique prefix per run: the tests write and delete only their own keys on a shared Redis.
+    const prefix = `paylink-test:${process.pid}:${randomBytes(4).toString('hex')}:`;
+    let h: ChainHarness;
+    let apps: FastifyInstance[] = [];
+    let stores: RateLimitStore[] = [];
+    beforeEach(async () => {
+      h = await startChainHarness(dialect);
+      // Two API processes as `serve` wires them from the same configuration: each its own buckets' connection.
+      const config = loadConfig({
+        PAYLINK_DATABASE_URL: h.database.url,
+        PAYLINK_NETWORK: 'sandbox',
+        PAYLINK_REDIS_URL: REDIS_URL as string,
+      });
+      const gasless = gaslessRepository(h.database.handle);
+      const chain = authorizationChain(h.anvil.publicClient, h.anvil.chain.id, h.anvil.addresses[5]!);
+      const deps: AcceptAuthorizationDeps = {
+        payments: h.stores.payments,
+        ledger: h.stores.ledger,
+        gasless,
+        chains: [chain],
+        clock: h.clock,
+        minValueBaseUnits: MIN_VALUE,
+      };
+      for (let i = 0; i < 2; i++) {
+        const buckets = checkoutBuckets(config, pino({ level: 'silent' }), prefix);
+        stores.push(buckets);
+        // The store fails open while it connects: the test starts once it has (a memory store has nothing to wait for).
+        const { redis } = buckets as { redis?: Redis };
+        if (redis && redis.status !== 'ready') await once(redis, 'ready');
+        apps.push(
+          await buildCheckoutApp({
+            ...h.stores,
+            clock: h.clock,
+            logger: capturingLogger().logger,
+            network: { name: 'Sandbox', chainId: h.anvil.chain.id, explorerUrl: '' },
+            gasless: {
+              domainFor: (_, token) => chain.domainOf(token),
+              accept: (input) => acceptAuthorization(deps, input),
+              amountDue: (payment) => gaslessAmountDue(deps, payment),
+              buckets,
+            },
+          }),
+        );
+      }
+    });
+    afterEach(async () => {
+      await Promise.all(apps.map((app) => app.close()));
+      const cleaner = new Redis(REDIS_URL as string);
+      const keys = await cleaner.keys(`${prefix}*`);
+      if (keys.length > 0) await cleaner.del(...keys);
+      await cleaner.quit();
+      await Promise.all(stores.map((store) => store.close()));
+      apps = [];
+      stores = [];
+      await h.close();
+    });
+
+    /** A well-formed authorization with a signature that recovers to nobody: refused (400) after the limits. */
+    const forgedBody = (payment: Payment) => ({
+      from: h.addresses.customer,
+      to: payment.deposit!.depositAddress,
+      value: payment.quote.usdcBaseUnits.toString(),
+      valid_after: '0',
+      valid_before: String(Math.ceil(payment.expiresAt.getTime() / 1000)),
+      nonce: toHex(randomBytes(32)),
+      signature: `0x${'11'.repeat(65)}`,
+    });
+    const post = (app: FastifyInstance, payment: Payment, remoteAddress: string) =>
+      app.inject({
+        method: 'POST',
+        url: `/pay/${payment.id}/authorization`,
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify(forgedBody(payment)),
+        remoteAddress,
+      });
+    // A client address of this run's own: buckets of other runs on the same Redis never meet it.
+    const clientAddress = () =>
+      `2001:db8:${randomBytes(2).toString('hex')}::${randomBytes(2).toString('hex')}`;
+
+    it('counts a payment’s submissions in one bucket, whichever process takes them', async () => {
+      const payment = await h.createPayment('27');
+      const [first, second] = apps as [FastifyInstance, FastifyInstance];
+      for (const app of [first, second, first, second, first])
+        expect((await post(app, payment, clientAddress())).statusCode).toBe(400);
+      for (const app of [second, first]) {
+        const limited = await post(app, payment, clientAddress());
+        expect(limited.statusCode).toBe(429);
+        expect(limited.json()).toMatchObject({ code: 'RATE_LIMITED' });
+      }
+    });
+
+    it('counts a client’s submissions in one bucket, whichever process takes them', async () => {
+      const client = clientAddress();
+      const [first, second] = apps as [FastifyInstance, FastifyInstance];
+      // Five payments, two submissions each (under the 5 per payment), from one client: its 10 a minute, shared.
+      for (let i = 0; i < 5; i++) {
+        const payment = await h.createPayment('27');
+        expect((await post(first, payment, client)).statusCode).toBe(400);
+        expect((await post(second, payment, client)).statusCode).toBe(400);
+      }
+      const payment = await h.createPayment('27');
+      for (const app of [first, second]) {
+        const limited = await post(app, payment, client);
+        expect(limited.statusCode).toBe(429);
+        expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+      }
+      // Another client is not held back by this one's bucket.
+      expect((await post(second, payment, clientAddress())).statusCode).toBe(400);
+    });
+  },
+);

@@ -18,6 +18,7 @@ import { acquireSqliteProcessLock } from '../adapters/db/sqliteProcessLock.ts';
 import { buildApp } from '../adapters/http/buildApp.ts';
 import { createMetrics } from '../adapters/metrics/metrics.ts';
 import { memoryBucketStore } from '../adapters/rateLimit/memoryBucketStore.ts';
+import { redisBucketStore } from '../adapters/rateLimit/redisBucketStore.ts';
 import { acceptAuthorization, gaslessAmountDue } from '../app/gasless/acceptAuthorization.ts';
 import type { AuthorizationChain } from '../app/gasless/ports.ts';
 import { type Clock, systemClock } from '../app/ports/clock.ts';
@@ -138,6 +139,8 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
       });
       servers.push(api);
       await api.listen({ host: config.host, port: config.apiPort });
+      const gaslessBuckets = checkoutBuckets(config, logger);
+      closers.push(() => gaslessBuckets.close());
       const checkout = await buildCheckoutApp({
         refundClaims: checkoutRefunds(stores, deposits, [chain, testChain], clock),
         ...stores,
@@ -145,7 +148,7 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
         logger,
         connectionLimits: config.connectionLimits,
         gasless: checkoutGasless(stores, [chain, testChain], clock, logger, {
-          buckets: memoryBucketStore(),
+          buckets: gaslessBuckets,
           minValueBaseUnits: config.minAmountBaseUnits,
         }),
         // Each payment is shown on its own chain: the live one, or the test one for test-mode payments.
@@ -231,8 +234,24 @@ function tokenControlsOf(chain: ResolvedChain, clock: Clock, logger: Logger): To
 }
 
 /**
+ * The checkout's rate-limit buckets for signed transfers: in Redis where PAYLINK_REDIS_URL is set, as the API's
+ * rate limit, so that every API process counts each payment and client in one bucket; else in this process's
+ * memory (one API process). The caller closes it.
+ */
+export function checkoutBuckets(
+  config: Pick<Config, 'rateLimit'>,
+  logger: Logger,
+  keyPrefix?: string,
+): RateLimitStore {
+  const { redisUrl } = config.rateLimit;
+  return redisUrl
+    ? redisBucketStore({ url: redisUrl, logger, ...(keyPrefix === undefined ? {} : { keyPrefix }) })
+    : memoryBucketStore();
+}
+
+/**
  * Gasless payment on the chains whose gasless relayer has a key (decision 0012), or undefined where none has.
- * Submissions are rate limited in `buckets`: in this process's memory, each API process counts its own.
+ * Submissions are rate limited in `buckets` (`checkoutBuckets`).
  */
 function checkoutGasless(
   stores: ReturnType<typeof createStores>,
