@@ -105,7 +105,10 @@ export async function relayOnce(
   return { kind: 'sent', id: next.id, txHash: signed.txHash };
 }
 
-/** The payers and payments that have spent their share of the hourly cap (none without a cap). */
+/**
+ * The payers and payments that have spent their share of the hourly cap (none without a cap): about ten of each
+ * at most, since each of them spent a tenth of what the hour allows, so the store's lists stay short.
+ */
 function overShare(
   spend: readonly GaslessSpend[],
   capWei: bigint | undefined,
