@@ -26,7 +26,7 @@ import { qrSvg } from '../src/adapters/checkout/qrCode.ts';
 import { gaslessRepository } from '../src/adapters/db/gaslessRepository.ts';
 import { memoryBucketStore } from '../src/adapters/rateLimit/memoryBucketStore.ts';
 import { createPayment } from '../src/app/createPayment.ts';
-import { acceptAuthorization } from '../src/app/gasless/acceptAuthorization.ts';
+import { acceptAuthorization, gaslessAmountDue } from '../src/app/gasless/acceptAuthorization.ts';
 import type { GaslessStore } from '../src/app/gasless/ports.ts';
 import { type RelayAuthorizationsDeps, relayOnce } from '../src/app/gasless/relayAuthorizations.ts';
 import type { Payment } from '../src/domain/payment.ts';
@@ -119,6 +119,14 @@ beforeAll(async () => {
     h.anvil.addresses[GASLESS_RELAYER]!,
   );
   gaslessStore = gaslessRepository(h.database.handle);
+  const gaslessDeps = () => ({
+    payments: h.stores.payments,
+    ledger: h.stores.ledger,
+    gasless: gaslessStore,
+    chains: [chain],
+    clock: h.clock,
+    minValueBaseUnits: 500_000n,
+  });
   gaslessCheckout = await buildCheckoutApp({
     ...h.stores,
     clock: h.clock,
@@ -133,17 +141,8 @@ beforeAll(async () => {
     pollIntervalMs: 200,
     gasless: {
       domainFor: async (chainId, token) => (chainId === chain.chainId ? chain.domainOf(token) : undefined),
-      accept: (input) =>
-        acceptAuthorization(
-          {
-            payments: h.stores.payments,
-            ledger: h.stores.ledger,
-            gasless: gaslessStore,
-            chains: [chain],
-            clock: h.clock,
-          },
-          input,
-        ),
+      accept: (input) => acceptAuthorization(gaslessDeps(), input),
+      amountDue: (payment) => gaslessAmountDue(gaslessDeps(), payment),
       buckets: memoryBucketStore(),
     },
   });

@@ -3,7 +3,10 @@
  * when the relayer could not spend gas on it for nothing — on anvil with the USDC stand-in, on each database.
  */
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import pino from 'pino';
 import { type Address, type Hex, toHex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -20,13 +23,19 @@ import { buildCheckoutApp } from '../src/adapters/checkout/buildCheckoutApp.ts';
 import type { CheckoutGasless } from '../src/adapters/checkout/gaslessRoutes.ts';
 import { gaslessRepository } from '../src/adapters/db/gaslessRepository.ts';
 import { memoryBucketStore } from '../src/adapters/rateLimit/memoryBucketStore.ts';
-import { type AcceptAuthorizationDeps, acceptAuthorization } from '../src/app/gasless/acceptAuthorization.ts';
-import type { GaslessStore } from '../src/app/gasless/ports.ts';
+import {
+  type AcceptAuthorizationDeps,
+  acceptAuthorization,
+  gaslessAmountDue,
+} from '../src/app/gasless/acceptAuthorization.ts';
+import type { AuthorizationChain, GaslessStore } from '../src/app/gasless/ports.ts';
 import {
   type RelayAuthorizationsDeps,
   type RelayOptions,
   relayOnce,
 } from '../src/app/gasless/relayAuthorizations.ts';
+import type { RateLimitStore } from '../src/app/ports/rateLimit.ts';
+import { loadConfig } from '../src/config.ts';
 import { formatDecimal } from '../src/domain/decimal.ts';
 import type { Payment } from '../src/domain/payment.ts';
 import {
@@ -35,11 +44,15 @@ import {
   type TransferAuthorization,
 } from '../src/domain/transferAuthorization.ts';
 import { sandboxPrivateKey } from '../src/main/sandboxChain.ts';
+import { checkoutBuckets } from '../src/main/server.ts';
 import { type ChainHarness, PAYMENT_TTL_MS, ROLES, startChainHarness } from './helpers/chainHarness.ts';
 import { runCli } from './helpers/cli.ts';
 import { dialects } from './helpers/database.ts';
 import { capturingLogger } from './helpers/logCapture.ts';
 import { signAuthorization } from './helpers/transferAuthorization.ts';
+
+/** PAYLINK_MIN_AMOUNT's default: the least a signed transfer may carry. */
+const MIN_VALUE = 500_000n;
 
 describe.each(dialects)('accepting a signed authorization on %s', (dialect) => {
   let h: ChainHarness;
@@ -53,6 +66,7 @@ describe.each(dialects)('accepting a signed authorization on %s', (dialect) => {
       gasless: gaslessRepository(h.database.handle),
       chains: [authorizationChain(h.anvil.publicClient, h.anvil.chain.id, h.addresses.relayer)],
       clock: h.clock,
+      minValueBaseUnits: MIN_VALUE,
     };
     domain = (await readAuthorizationDomain(h.anvil.publicClient, h.usdc, h.anvil.chain.id))!;
   });
@@ -120,7 +134,8 @@ describe.each(dialects)('accepting a signed authorization on %s', (dialect) => {
       accept(payment, authorizationFor(payment, { valueBaseUnits: 27_000_001n })),
     ).rejects.toMatchObject({
       code: 'VALIDATION_ERROR',
-      message: 'The authorization transfers more than is due on this payment',
+      message:
+        'The authorization transfers more than is due on this payment: sign a transfer of exactly 27.00 USDC',
     });
     const outlives = BigInt(payment.expiresAt.getTime() / 1000) + 601n;
     await expect(accept(payment, authorizationFor(payment, { validBefore: outlives }))).rejects.toMatchObject(
@@ -147,31 +162,90 @@ describe.each(dialects)('accepting a signed authorization on %s', (dialect) => {
   });
 
   it('refuses a nonce the token has used already (a replay), a paused token, and an expired link', async () => {
-    const payment = await h.createPayment('27');
-    const replayed = authorizationFor(payment, { valueBaseUnits: 1_000_000n });
+    const replayedFor = await h.createPayment('27');
+    const replayed = authorizationFor(replayedFor);
     const signature = await sign(replayed);
     const hash = await h.anvil.wallet(ROLES.relayer).sendTransaction({
       to: h.usdc,
       data: transferWithAuthorizationCall(replayed, signature),
     });
     await h.anvil.publicClient.waitForTransactionReceipt({ hash });
-    await h.poll();
-    await expect(accept(payment, replayed, signature)).rejects.toMatchObject({ code: 'AUTHORIZATION_USED' });
+    // Not yet seen by the watcher: the payment still looks unpaid, and only the token knows the nonce is spent.
+    await expect(accept(replayedFor, replayed, signature)).rejects.toMatchObject({
+      code: 'AUTHORIZATION_USED',
+    });
 
+    const payment = await h.createPayment('27');
     await h.control('pause');
-    await expect(
-      accept(payment, authorizationFor(payment, { valueBaseUnits: 1_000_000n })),
-    ).rejects.toMatchObject({
+    await expect(accept(payment, authorizationFor(payment))).rejects.toMatchObject({
       code: 'VALIDATION_ERROR',
       message: 'The token would refuse this transfer: Pausable: paused',
     });
     await h.control('unpause');
 
     h.clock.advance(PAYMENT_TTL_MS + 1_000);
-    await expect(
-      accept(payment, authorizationFor(payment, { valueBaseUnits: 1_000_000n })),
-    ).rejects.toMatchObject({ code: 'PAYMENT_EXPIRED', status: 409 });
+    await expect(accept(payment, authorizationFor(payment))).rejects.toMatchObject({
+      code: 'PAYMENT_EXPIRED',
+      status: 409,
+    });
     expect(await stored(payment)).toEqual([]);
+    expect(await stored(replayedFor)).toEqual([]);
+  });
+
+  it('refuses dust, and a part of what is due, saying what to sign, before any gas is spent', async () => {
+    const payment = await h.createPayment('27');
+    const nonceBefore = await relayerNonce();
+    for (const valueBaseUnits of [1n, 26_999_999n])
+      await expect(accept(payment, authorizationFor(payment, { valueBaseUnits }))).rejects.toMatchObject({
+        code: 'VALIDATION_ERROR',
+        status: 400,
+        field: 'value',
+        message:
+          'The authorization transfers less than is due on this payment: sign a transfer of exactly 27.00 USDC',
+      });
+    expect(await stored(payment)).toEqual([]);
+    expect(await relayerNonce()).toBe(nonceBefore);
+  });
+
+  it('takes a remainder at the minimum, and refuses one a base unit below it: that is sent from the wallet', async () => {
+    const atMinimum = await h.createPayment('27');
+    await h.pay(atMinimum.deposit!.depositAddress, 27_000_000n - MIN_VALUE);
+    const belowMinimum = await h.createPayment('27');
+    await h.pay(belowMinimum.deposit!.depositAddress, 27_000_000n - MIN_VALUE + 1n);
+    await h.poll();
+
+    const remainder = MIN_VALUE - 1n;
+    await expect(
+      accept(belowMinimum, authorizationFor(belowMinimum, { valueBaseUnits: remainder })),
+    ).rejects.toMatchObject({
+      code: 'GASLESS_UNAVAILABLE',
+      status: 409,
+      message:
+        'The 0.499999 USDC still due is below 0.50 USDC, the least a signed transfer may carry: send it from your wallet',
+    });
+    expect(await stored(belowMinimum)).toEqual([]);
+    expect(await accept(atMinimum, authorizationFor(atMinimum, { valueBaseUnits: MIN_VALUE }))).toMatchObject(
+      { status: 'pending', valueBaseUnits: MIN_VALUE },
+    );
+  });
+
+  it('asks nothing more once the transfers seen reach what the merchant tolerates', async () => {
+    const payment = await h.createPayment('27');
+    const tolerant = { ...payment, underpaymentToleranceBps: 100 }; // 1 %: paid from 26.73
+    await h.pay(payment.deposit!.depositAddress, 26_730_000n);
+    await h.poll();
+    const rest = authorizationFor(payment, { valueBaseUnits: 270_000n });
+    await expect(
+      acceptAuthorization(
+        { ...deps, payments: { findById: async () => tolerant } },
+        {
+          paymentId: payment.id,
+          authorization: rest,
+          signature: await sign(rest),
+          clientAddress: '203.0.113.7',
+        },
+      ),
+    ).rejects.toMatchObject({ code: 'VALIDATION_ERROR', message: 'Nothing is due on this payment any more' });
   });
 
   it('refuses when the customer holds less than the authorization, in the token’s words', async () => {
@@ -228,6 +302,7 @@ describe.each(dialects)('relaying signed authorizations on %s', (dialect) => {
       gasless,
       chains: [chain],
       clock: h.clock,
+      minValueBaseUnits: MIN_VALUE,
     };
     relaying = {
       gasless,
@@ -331,6 +406,46 @@ describe.each(dialects)('relaying signed authorizations on %s', (dialect) => {
     });
   });
 
+  it('shares the hourly cap: a flood from one payer does not starve another payer', async () => {
+    const flooder = await gaslessCustomer(27_000_000n * 4n);
+    const flood = [];
+    for (let i = 0; i < 4; i++) {
+      flood.push(await signedFor(await h.createPayment('27'), flooder));
+      h.clock.advance(1_000);
+    }
+    const other = await signedFor(await h.createPayment('27'), await gaslessCustomer(27_000_000n));
+
+    const { sent: first, mined } = await relayAndMine();
+    expect(first.id).toBe(flood[0]!.id);
+    if (mined.kind !== 'mined') throw new Error('not mined');
+    // A cap of about six such relays an hour: the flooder's first one was its tenth of it.
+    const options = { maxFeeWeiPerHour: mined.feeWei * 6n };
+    const { sent: second } = await relayAndMine(options);
+    expect(second.id).toBe(other.id);
+    const nonce = await relayerNonce();
+    const held = await relayOnce(relaying, options);
+    expect(held).toMatchObject({ kind: 'share-spent', id: flood[1]!.id });
+    if (held.kind !== 'share-spent') throw new Error('not held');
+    expect(held.spentWei).toBeLessThan(options.maxFeeWeiPerHour);
+    expect(await relayerNonce()).toBe(nonce);
+    expect((await relaying.gasless.listForPayment(flood[1]!.paymentId))[0]).toMatchObject({
+      status: 'pending',
+    });
+  });
+
+  it('refuses a second authorization once the first is mined, before the watcher has seen its transfer', async () => {
+    const payment = await h.createPayment('27');
+    await signedFor(payment, await gaslessCustomer(27_000_000n));
+    const { mined } = await relayAndMine();
+    expect(mined.kind).toBe('mined');
+    // The chain watcher has not polled: the ledger still shows nothing paid, but the relayer knows better.
+    await expect(signedFor(payment, await gaslessCustomer(27_000_000n))).rejects.toMatchObject({
+      code: 'VALIDATION_ERROR',
+      message: 'Nothing is due on this payment any more',
+    });
+    expect(await relaying.gasless.listForPayment(payment.id)).toHaveLength(1);
+  });
+
   it('fails, without spending gas, an authorization the payment no longer needs', async () => {
     const payment = await h.createPayment('27');
     const accepted = await signedFor(payment, await gaslessCustomer(27_000_000n));
@@ -403,6 +518,14 @@ describe.each(dialects)('the checkout’s gasless endpoints over HTTP on %s', (d
   let app: FastifyInstance;
   let gasless: GaslessStore;
   let domain: AuthorizationDomain;
+  const acceptingDeps = (chain: AuthorizationChain): AcceptAuthorizationDeps => ({
+    payments: h.stores.payments,
+    ledger: h.stores.ledger,
+    gasless,
+    chains: [chain],
+    clock: h.clock,
+    minValueBaseUnits: MIN_VALUE,
+  });
   const checkoutFor = (domainFor: CheckoutGasless['domainFor']) => {
     const chain = authorizationChain(h.anvil.publicClient, h.anvil.chain.id, h.anvil.addresses[5]!);
     return buildCheckoutApp({
@@ -412,17 +535,8 @@ describe.each(dialects)('the checkout’s gasless endpoints over HTTP on %s', (d
       network: { name: 'Sandbox', chainId: h.anvil.chain.id, explorerUrl: '' },
       gasless: {
         domainFor,
-        accept: (input) =>
-          acceptAuthorization(
-            {
-              payments: h.stores.payments,
-              ledger: h.stores.ledger,
-              gasless,
-              chains: [chain],
-              clock: h.clock,
-            },
-            input,
-          ),
+        accept: (input) => acceptAuthorization(acceptingDeps(chain), input),
+        amountDue: (payment) => gaslessAmountDue(acceptingDeps(chain), payment),
         buckets: memoryBucketStore(),
       },
     });
@@ -442,11 +556,15 @@ describe.each(dialects)('the checkout’s gasless endpoints over HTTP on %s', (d
   });
 
   /** What the page posts: the terms of gasless.json, signed by the customer (or `signer`), as decimal strings. */
-  const signedBody = async (payment: Payment, signer: number = ROLES.customer) => {
+  const signedBody = async (
+    payment: Payment,
+    signer: number = ROLES.customer,
+    value = payment.quote.usdcBaseUnits,
+  ) => {
     const message = {
       from: h.addresses.customer,
       to: payment.deposit!.depositAddress as Address,
-      value: payment.quote.usdcBaseUnits,
+      value,
       validAfter: 0n,
       validBefore: BigInt(Math.ceil(payment.expiresAt.getTime() / 1000)),
       nonce: toHex(randomBytes(32)),
@@ -601,6 +719,35 @@ describe.each(dialects)('the checkout’s gasless endpoints over HTTP on %s', (d
     expect((await post(other.id, await signedBody(other))).statusCode).toBe(202);
   });
 
+  it('refuses dust with 400 saying the amount to sign, and offers no signature for a remainder below the minimum', async () => {
+    const payment = await h.createPayment('27');
+    const dust = await post(payment.id, await signedBody(payment, ROLES.customer, 1n));
+    expect(dust.statusCode).toBe(400);
+    const says =
+      'The authorization transfers less than is due on this payment: sign a transfer of exactly 27.00 USDC';
+    expect(dust.json()).toEqual({
+      error: says,
+      code: 'VALIDATION_ERROR',
+      field: 'value',
+      details: [{ field: 'value', message: says }],
+    });
+
+    await h.pay(payment.deposit!.depositAddress, 27_000_000n - MIN_VALUE + 1n);
+    await h.poll();
+    const below = {
+      error:
+        'The 0.499999 USDC still due is below 0.50 USDC, the least a signed transfer may carry: send it from your wallet',
+      code: 'GASLESS_UNAVAILABLE',
+    };
+    const offered = await terms(payment.id);
+    expect(offered.statusCode).toBe(409);
+    expect(offered.json()).toEqual(below);
+    const remainder = await post(payment.id, await signedBody(payment, ROLES.customer, MIN_VALUE - 1n));
+    expect(remainder.statusCode).toBe(409);
+    expect(remainder.json()).toEqual(below);
+    expect(await gasless.listForPayment(payment.id)).toEqual([]);
+  });
+
   it('an unknown or malformed payment id is 404 NOT_FOUND, for both endpoints', async () => {
     const payment = await h.createPayment('27');
     const body = await signedBody(payment);
@@ -612,3 +759,126 @@ describe.each(dialects)('the checkout’s gasless endpoints over HTTP on %s', (d
     }
   });
 });
+
+/**
+ * Redis is a real part, like PostgreSQL: these run when PAYLINK_TEST_REDIS_URL names a server (CI sets it), as
+ * the API's shared rate-limit tests do.
+ */
+const REDIS_URL = process.env.PAYLINK_TEST_REDIS_URL;
+if (!REDIS_URL && process.env.CI)
+  throw new Error('CI must set PAYLINK_TEST_REDIS_URL: the Redis tests may not be skipped');
+
+describe.runIf(REDIS_URL).each(dialects)(
+  'the gasless limits shared by two API processes on %s',
+  (dialect) => {
+    // A unique prefix per run: the tests write and delete only their own keys on a shared Redis.
+    const prefix = `paylink-test:${process.pid}:${randomBytes(4).toString('hex')}:`;
+    let h: ChainHarness;
+    let apps: FastifyInstance[] = [];
+    let stores: RateLimitStore[] = [];
+    beforeEach(async () => {
+      h = await startChainHarness(dialect);
+      // Two API processes as `serve` wires them from the same configuration: each its own buckets' connection.
+      const config = loadConfig({
+        PAYLINK_DATABASE_URL: h.database.url,
+        PAYLINK_NETWORK: 'sandbox',
+        PAYLINK_REDIS_URL: REDIS_URL as string,
+      });
+      const gasless = gaslessRepository(h.database.handle);
+      const chain = authorizationChain(h.anvil.publicClient, h.anvil.chain.id, h.anvil.addresses[5]!);
+      const deps: AcceptAuthorizationDeps = {
+        payments: h.stores.payments,
+        ledger: h.stores.ledger,
+        gasless,
+        chains: [chain],
+        clock: h.clock,
+        minValueBaseUnits: MIN_VALUE,
+      };
+      for (let i = 0; i < 2; i++) {
+        const buckets = checkoutBuckets(config, pino({ level: 'silent' }), prefix);
+        stores.push(buckets);
+        // The store fails open while it connects: the test starts once it has (a memory store has nothing to wait for).
+        const { redis } = buckets as { redis?: Redis };
+        if (redis && redis.status !== 'ready') await once(redis, 'ready');
+        apps.push(
+          await buildCheckoutApp({
+            ...h.stores,
+            clock: h.clock,
+            logger: capturingLogger().logger,
+            network: { name: 'Sandbox', chainId: h.anvil.chain.id, explorerUrl: '' },
+            gasless: {
+              domainFor: (_, token) => chain.domainOf(token),
+              accept: (input) => acceptAuthorization(deps, input),
+              amountDue: (payment) => gaslessAmountDue(deps, payment),
+              buckets,
+            },
+          }),
+        );
+      }
+    });
+    afterEach(async () => {
+      await Promise.all(apps.map((app) => app.close()));
+      const cleaner = new Redis(REDIS_URL as string);
+      const keys = await cleaner.keys(`${prefix}*`);
+      if (keys.length > 0) await cleaner.del(...keys);
+      await cleaner.quit();
+      await Promise.all(stores.map((store) => store.close()));
+      apps = [];
+      stores = [];
+      await h.close();
+    });
+
+    /** A well-formed authorization with a signature that recovers to nobody: refused (400) after the limits. */
+    const forgedBody = (payment: Payment) => ({
+      from: h.addresses.customer,
+      to: payment.deposit!.depositAddress,
+      value: payment.quote.usdcBaseUnits.toString(),
+      valid_after: '0',
+      valid_before: String(Math.ceil(payment.expiresAt.getTime() / 1000)),
+      nonce: toHex(randomBytes(32)),
+      signature: `0x${'11'.repeat(65)}`,
+    });
+    const post = (app: FastifyInstance, payment: Payment, remoteAddress: string) =>
+      app.inject({
+        method: 'POST',
+        url: `/pay/${payment.id}/authorization`,
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify(forgedBody(payment)),
+        remoteAddress,
+      });
+    // A client address of this run's own: buckets of other runs on the same Redis never meet it.
+    const clientAddress = () =>
+      `2001:db8:${randomBytes(2).toString('hex')}::${randomBytes(2).toString('hex')}`;
+
+    it('counts a payment’s submissions in one bucket, whichever process takes them', async () => {
+      const payment = await h.createPayment('27');
+      const [first, second] = apps as [FastifyInstance, FastifyInstance];
+      for (const app of [first, second, first, second, first])
+        expect((await post(app, payment, clientAddress())).statusCode).toBe(400);
+      for (const app of [second, first]) {
+        const limited = await post(app, payment, clientAddress());
+        expect(limited.statusCode).toBe(429);
+        expect(limited.json()).toMatchObject({ code: 'RATE_LIMITED' });
+      }
+    });
+
+    it('counts a client’s submissions in one bucket, whichever process takes them', async () => {
+      const client = clientAddress();
+      const [first, second] = apps as [FastifyInstance, FastifyInstance];
+      // Five payments, two submissions each (under the 5 per payment), from one client: its 10 a minute, shared.
+      for (let i = 0; i < 5; i++) {
+        const payment = await h.createPayment('27');
+        expect((await post(first, payment, client)).statusCode).toBe(400);
+        expect((await post(second, payment, client)).statusCode).toBe(400);
+      }
+      const payment = await h.createPayment('27');
+      for (const app of [first, second]) {
+        const limited = await post(app, payment, client);
+        expect(limited.statusCode).toBe(429);
+        expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+      }
+      // Another client is not held back by this one's bucket.
+      expect((await post(second, payment, clientAddress())).statusCode).toBe(400);
+    });
+  },
+);

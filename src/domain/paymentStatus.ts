@@ -62,6 +62,12 @@ export interface PaymentState<T extends ObservedTransfer = ObservedTransfer> {
   readonly lastSeen: T | null;
 }
 
+/** What the final transfers must add up to for the payment to be paid: the price less the merchant's tolerance. */
+export function paidThresholdBaseUnits(terms: PaymentTerms): bigint {
+  const tolerance = (terms.requiredBaseUnits * BigInt(terms.underpaymentToleranceBps)) / 10_000n;
+  return terms.requiredBaseUnits - tolerance;
+}
+
 export function derivePaymentState<T extends ObservedTransfer>(
   terms: PaymentTerms,
   transfers: readonly T[],
@@ -73,8 +79,7 @@ export function derivePaymentState<T extends ObservedTransfer>(
     .sort((a, b) =>
       a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1,
     );
-  const tolerance = (terms.requiredBaseUnits * BigInt(terms.underpaymentToleranceBps)) / 10_000n;
-  const threshold = terms.requiredBaseUnits - tolerance;
+  const threshold = paidThresholdBaseUnits(terms);
 
   let received = 0n;
   let seen = 0n;

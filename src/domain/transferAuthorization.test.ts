@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   AUTHORIZATION_REFUSALS,
+  describeRefusal,
   MIN_VALIDITY_LEFT_S,
   refuseAuthorization,
   type TransferAuthorization,
@@ -14,6 +15,7 @@ const EXPIRES_S = NOW_S + 3_600n;
 const terms = {
   depositAddress: DEPOSIT,
   amountDueBaseUnits: 27_000_000n,
+  minValueBaseUnits: 500_000n,
   expiresAt: new Date(Number(EXPIRES_S) * 1000),
   now: new Date(Number(NOW_S) * 1000 + 400), // mid-second: the token compares whole seconds
 };
@@ -38,12 +40,23 @@ describe('refuseAuthorization', () => {
     expect(refusal({ from: DEPOSIT })).toBe('SELF_TRANSFER');
   });
 
-  it('takes at most what is due: one base unit more is refused, a part is accepted', () => {
+  it('takes exactly what is due: one base unit more or less is refused, and so is dust', () => {
     expect(refusal({ valueBaseUnits: 27_000_001n })).toBe('VALUE_ABOVE_DUE');
-    expect(refusal({ valueBaseUnits: 1n })).toBeUndefined();
+    expect(refusal({ valueBaseUnits: 26_999_999n })).toBe('VALUE_BELOW_DUE');
+    expect(refusal({ valueBaseUnits: 1n })).toBe('VALUE_BELOW_DUE');
     expect(refusal({ valueBaseUnits: 0n })).toBe('ZERO_VALUE');
-    expect(refusal({ valueBaseUnits: 5n }, { amountDueBaseUnits: 5n })).toBeUndefined();
     expect(refusal({ valueBaseUnits: 1n }, { amountDueBaseUnits: 0n })).toBe('NOTHING_DUE');
+  });
+
+  it('takes a remainder only when it is at least the minimum the relayer sends', () => {
+    expect(refusal({ valueBaseUnits: 500_000n }, { amountDueBaseUnits: 500_000n })).toBeUndefined();
+    expect(refusal({ valueBaseUnits: 499_999n }, { amountDueBaseUnits: 499_999n })).toBe('DUE_BELOW_MINIMUM');
+    expect(describeRefusal('DUE_BELOW_MINIMUM', { ...terms, amountDueBaseUnits: 499_999n })).toBe(
+      'The 0.499999 USDC still due is below 0.50 USDC, the least a signed transfer may carry: send it from your wallet',
+    );
+    expect(describeRefusal('VALUE_BELOW_DUE', terms)).toBe(
+      'The authorization transfers less than is due on this payment: sign a transfer of exactly 27.00 USDC',
+    );
   });
 
   it('must be valid now: validAfter strictly before the current second', () => {

@@ -1,3 +1,7 @@
+import { formatUsdc } from './money.ts';
+import { type Payment, paymentTerms } from './payment.ts';
+import { type PaymentState, paidThresholdBaseUnits } from './paymentStatus.ts';
+
 /**
  * Gasless payment: an EIP-3009 `transferWithAuthorization`, as native USDC implements it. The customer signs a
  * transfer of `value` from their address to the payment's deposit address, valid strictly between `validAfter`
@@ -47,8 +51,13 @@ export interface AuthorizationDomain {
 export interface AuthorizationTerms {
   /** Lowercase. */
   readonly depositAddress: string;
-  /** Still missing: the price less what has arrived (never negative). */
+  /** What a signed transfer must carry, exactly: `signedTransferDueBaseUnits` (0 when nothing is due). */
   readonly amountDueBaseUnits: bigint;
+  /**
+   * The least the relayer spends gas on (PAYLINK_MIN_AMOUNT, the least a link may ask for): a remainder below it
+   * is sent from the customer's own wallet.
+   */
+  readonly minValueBaseUnits: bigint;
   readonly expiresAt: Date;
   readonly now: Date;
 }
@@ -67,6 +76,8 @@ export type AuthorizationRefusal =
   | 'NOTHING_DUE'
   | 'ZERO_VALUE'
   | 'VALUE_ABOVE_DUE'
+  | 'VALUE_BELOW_DUE'
+  | 'DUE_BELOW_MINIMUM'
   | 'SELF_TRANSFER'
   | 'NOT_YET_VALID'
   | 'EXPIRES_TOO_SOON'
@@ -78,11 +89,51 @@ export const AUTHORIZATION_REFUSALS: Readonly<Record<AuthorizationRefusal, strin
   NOTHING_DUE: 'Nothing is due on this payment any more',
   ZERO_VALUE: 'The authorization transfers nothing',
   VALUE_ABOVE_DUE: 'The authorization transfers more than is due on this payment',
+  VALUE_BELOW_DUE: 'The authorization transfers less than is due on this payment',
+  DUE_BELOW_MINIMUM: 'What is still due is below the least a signed transfer may carry',
   SELF_TRANSFER: 'The authorization is signed by the deposit address itself',
   NOT_YET_VALID: 'The authorization is not valid yet',
   EXPIRES_TOO_SOON: 'The authorization expires too soon to be mined',
   OUTLIVES_LINK: 'The authorization stays valid too long after the payment link expires',
 };
+
+/**
+ * The refusal as the customer reads it; the refusals about the amount say what amount would be taken, in USDC
+ * (what the wallet shows), so the page can tell the customer what to sign or to send from their wallet.
+ */
+export function describeRefusal(
+  refusal: AuthorizationRefusal,
+  terms: Pick<AuthorizationTerms, 'amountDueBaseUnits' | 'minValueBaseUnits'>,
+): string {
+  const due = `${formatUsdc(terms.amountDueBaseUnits)} USDC`;
+  switch (refusal) {
+    case 'VALUE_ABOVE_DUE':
+    case 'VALUE_BELOW_DUE':
+      return `${AUTHORIZATION_REFUSALS[refusal]}: sign a transfer of exactly ${due}`;
+    case 'DUE_BELOW_MINIMUM':
+      return `The ${due} still due is below ${formatUsdc(terms.minValueBaseUnits)} USDC, the least a signed transfer may carry: send it from your wallet`;
+    default:
+      return AUTHORIZATION_REFUSALS[refusal];
+  }
+}
+
+/**
+ * What a signed transfer must carry to settle the payment: the price less every transfer seen (final or not)
+ * and every relayed authorization the watcher has not seen yet (`relayedUnseenBaseUnits`), so that a customer is
+ * never made to pay twice. Nothing once that reaches the merchant's tolerated threshold: the payment is then
+ * covered, and becomes paid once final. The tolerance never lowers what is asked: a signed transfer arrives to
+ * the base unit, so there is no exchange fee to forgive.
+ */
+export function signedTransferDueBaseUnits(
+  payment: Payment,
+  state: PaymentState,
+  relayedUnseenBaseUnits: bigint,
+): bigint {
+  if (state.status === 'paid') return 0n;
+  const counted = state.amountSeenBaseUnits + relayedUnseenBaseUnits;
+  if (counted >= paidThresholdBaseUnits(paymentTerms(payment))) return 0n;
+  return payment.quote.usdcBaseUnits - counted;
+}
 
 /** The first reason this authorization cannot pay this payment, or undefined when it can. */
 export function refuseAuthorization(
@@ -96,6 +147,10 @@ export function refuseAuthorization(
   if (terms.amountDueBaseUnits <= 0n) return 'NOTHING_DUE';
   if (authorization.valueBaseUnits <= 0n) return 'ZERO_VALUE';
   if (authorization.valueBaseUnits > terms.amountDueBaseUnits) return 'VALUE_ABOVE_DUE';
+  // The relayer pays the same gas for 1 base unit as for the whole price: it sends only what settles the
+  // payment, and only when that is worth the gas (decision 0012).
+  if (terms.amountDueBaseUnits < terms.minValueBaseUnits) return 'DUE_BELOW_MINIMUM';
+  if (authorization.valueBaseUnits < terms.amountDueBaseUnits) return 'VALUE_BELOW_DUE';
   // The token requires validAfter < block.timestamp < validBefore.
   if (authorization.validAfter >= nowS) return 'NOT_YET_VALID';
   if (authorization.validBefore < nowS + MIN_VALIDITY_LEFT_S) return 'EXPIRES_TOO_SOON';

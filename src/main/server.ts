@@ -18,10 +18,12 @@ import { acquireSqliteProcessLock } from '../adapters/db/sqliteProcessLock.ts';
 import { buildApp } from '../adapters/http/buildApp.ts';
 import { createMetrics } from '../adapters/metrics/metrics.ts';
 import { memoryBucketStore } from '../adapters/rateLimit/memoryBucketStore.ts';
-import { acceptAuthorization } from '../app/gasless/acceptAuthorization.ts';
+import { redisBucketStore } from '../adapters/rateLimit/redisBucketStore.ts';
+import { acceptAuthorization, gaslessAmountDue } from '../app/gasless/acceptAuthorization.ts';
 import type { AuthorizationChain } from '../app/gasless/ports.ts';
 import { type Clock, systemClock } from '../app/ports/clock.ts';
 import type { DepositPlanners } from '../app/ports/deposits.ts';
+import type { RateLimitStore } from '../app/ports/rateLimit.ts';
 import type { TokenControls } from '../app/tokenControls.ts';
 import { type ChainConfig, type Config, NETWORKS, type Network } from '../config.ts';
 import { type ResolvedChain, resolveChain, resolveTestChain } from './chainSetup.ts';
@@ -137,13 +139,18 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
       });
       servers.push(api);
       await api.listen({ host: config.host, port: config.apiPort });
+      const gaslessBuckets = checkoutBuckets(config, logger);
+      closers.push(() => gaslessBuckets.close());
       const checkout = await buildCheckoutApp({
         refundClaims: checkoutRefunds(stores, deposits, [chain, testChain], clock),
         ...stores,
         clock,
         logger,
         connectionLimits: config.connectionLimits,
-        gasless: checkoutGasless(stores, [chain, testChain], clock, logger),
+        gasless: checkoutGasless(stores, [chain, testChain], clock, logger, {
+          buckets: gaslessBuckets,
+          minValueBaseUnits: config.minAmountBaseUnits,
+        }),
         // Each payment is shown on its own chain: the live one, or the test one for test-mode payments.
         network: [
           checkoutNetwork(config.network, chain, config.chain),
@@ -227,14 +234,31 @@ function tokenControlsOf(chain: ResolvedChain, clock: Clock, logger: Logger): To
 }
 
 /**
+ * The checkout's rate-limit buckets for signed transfers: in Redis where PAYLINK_REDIS_URL is set, as the API's
+ * rate limit, so that every API process counts each payment and client in one bucket; else in this process's
+ * memory (one API process). The caller closes it.
+ */
+export function checkoutBuckets(
+  config: Pick<Config, 'rateLimit'>,
+  logger: Logger,
+  keyPrefix?: string,
+): RateLimitStore {
+  const { redisUrl } = config.rateLimit;
+  return redisUrl
+    ? redisBucketStore({ url: redisUrl, logger, ...(keyPrefix === undefined ? {} : { keyPrefix }) })
+    : memoryBucketStore();
+}
+
+/**
  * Gasless payment on the chains whose gasless relayer has a key (decision 0012), or undefined where none has.
- * Submissions are rate limited in this process's memory: each API process counts its own.
+ * Submissions are rate limited in `buckets` (`checkoutBuckets`).
  */
 function checkoutGasless(
   stores: ReturnType<typeof createStores>,
   chains: readonly (ResolvedChain | undefined)[],
   clock: Clock,
   logger: Logger,
+  limits: { readonly buckets: RateLimitStore; readonly minValueBaseUnits: bigint },
 ): CheckoutGasless | undefined {
   const offered = new Map<number, AuthorizationChain>();
   for (const chain of chains) {
@@ -250,6 +274,7 @@ function checkoutGasless(
     gasless: stores.gaslessAuthorizations,
     chains: [...offered.values()],
     clock,
+    minValueBaseUnits: limits.minValueBaseUnits,
   };
   return {
     async domainFor(chainId, token) {
@@ -262,7 +287,8 @@ function checkoutGasless(
       }
     },
     accept: (input) => acceptAuthorization(deps, input),
-    buckets: memoryBucketStore(),
+    amountDue: (payment) => gaslessAmountDue(deps, payment),
+    buckets: limits.buckets,
   };
 }
 

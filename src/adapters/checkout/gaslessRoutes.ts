@@ -7,8 +7,7 @@ import type { Ledger } from '../../app/ports/ledger.ts';
 import type { PaymentStore } from '../../app/ports/payments.ts';
 import type { RateLimitStore } from '../../app/ports/rateLimit.ts';
 import { errorResponseOf, type FieldProblem, PaylinkError, ValidationError } from '../../domain/errors.ts';
-import { amountDueBaseUnits, paymentTerms } from '../../domain/payment.ts';
-import { derivePaymentState } from '../../domain/paymentStatus.ts';
+import type { Payment } from '../../domain/payment.ts';
 import type { BucketPolicy } from '../../domain/tokenBucket.ts';
 import {
   type AuthorizationDomain,
@@ -22,6 +21,11 @@ export interface CheckoutGasless {
   /** The token's EIP-712 domain on that chain, or undefined when gasless payment is not offered there. */
   domainFor(chainId: number, token: string): Promise<AuthorizationDomain | undefined>;
   accept(input: AcceptAuthorizationInput): Promise<GaslessAuthorization>;
+  /**
+   * What a signed transfer must carry now (`gaslessAmountDue`): throws GASLESS_UNAVAILABLE, saying how much to
+   * send from the wallet, when that is below the least the relayer sends.
+   */
+  amountDue(payment: Payment): Promise<bigint>;
   readonly buckets: RateLimitStore;
 }
 
@@ -65,16 +69,19 @@ export function registerGaslessRoutes(
     const id = request.params.id.toLowerCase();
     const payment = isPaymentId(id) ? await deps.payments.findById(id) : undefined;
     if (!payment?.deposit) return fail(reply, new PaylinkError('NOT_FOUND', 'Payment not found'));
-    const now = deps.clock.now();
-    const state = derivePaymentState(paymentTerms(payment), await deps.ledger.listTransfers(id), now);
-    // What is still due: the price less every transfer seen, as the page shows it.
-    const due = amountDueBaseUnits(payment, state);
     const domain = await deps.gasless.domainFor(payment.deposit.chainId, payment.deposit.tokenAddress);
     if (!domain)
       return fail(
         reply,
         new PaylinkError('GASLESS_UNAVAILABLE', 'Gasless payment is not offered for this token'),
       );
+    let due: bigint;
+    try {
+      due = await deps.gasless.amountDue(payment);
+    } catch (error) {
+      if (error instanceof PaylinkError) return fail(reply, error);
+      throw error;
+    }
     return {
       // The typed data to sign, but for the message the page completes (from, nonce): nothing restated there.
       types: TRANSFER_AUTHORIZATION_TYPES,

@@ -46,16 +46,30 @@ export function gaslessRepository(handle: DatabaseHandle): GaslessStore {
       return row && toAuthorization(row);
     },
 
-    async nextPending(chainId) {
-      const row = await db
-        .selectFrom('gasless_authorizations')
-        .selectAll()
-        .where('chain_id', '=', chainId)
-        .where('status', '=', 'pending')
-        .orderBy('created_at')
-        .orderBy('id')
-        .limit(1)
-        .executeTakeFirst();
+    async nextPending(chainId, queue) {
+      let query = db
+        .selectFrom('gasless_authorizations as p')
+        .selectAll('p')
+        .where('p.chain_id', '=', chainId)
+        .where('p.status', '=', 'pending');
+      if (queue?.skipPayers?.length) query = query.where('p.from_address', 'not in', queue.skipPayers);
+      if (queue?.skipPayments?.length) query = query.where('p.payment_id', 'not in', queue.skipPayments);
+      if (queue) {
+        const since = queue.servedSince.toISOString();
+        // The payer's relays this hour, found through the nonce index (chain, token, authorizer): a payer who
+        // floods the queue waits behind everyone served less, whatever the order of arrival.
+        query = query.orderBy((eb) =>
+          eb
+            .selectFrom('gasless_authorizations as s')
+            .select((s) => s.fn.countAll().as('served'))
+            .whereRef('s.chain_id', '=', 'p.chain_id')
+            .whereRef('s.token_address', '=', 'p.token_address')
+            .whereRef('s.from_address', '=', 'p.from_address')
+            .where('s.fee_wei', 'is not', null)
+            .where('s.finished_at', '>=', since),
+        );
+      }
+      const row = await query.orderBy('p.created_at').orderBy('p.id').limit(1).executeTakeFirst();
       return row && toAuthorization(row);
     },
 
@@ -83,16 +97,20 @@ export function gaslessRepository(handle: DatabaseHandle): GaslessStore {
         .execute();
     },
 
-    async feesSince(chainId, since) {
-      // Few rows an hour (the cap bounds them); summed here as exact integers, never as floats.
+    async spendSince(chainId, since) {
+      // Few rows an hour (the cap bounds them); the fees stay exact integers, never floats.
       const rows = await db
         .selectFrom('gasless_authorizations')
-        .select('fee_wei')
+        .select(['from_address', 'payment_id', 'fee_wei'])
         .where('chain_id', '=', chainId)
         .where('fee_wei', 'is not', null)
         .where('finished_at', '>=', since.toISOString())
         .execute();
-      return rows.reduce((sum, row) => sum + BigInt(row.fee_wei!), 0n);
+      return rows.map((row) => ({
+        from: row.from_address,
+        paymentId: row.payment_id,
+        feeWei: BigInt(row.fee_wei!),
+      }));
     },
 
     async listForPayment(paymentId) {

@@ -1,10 +1,11 @@
 import { randomToken } from '../../domain/credentials.ts';
 import { PaylinkError } from '../../domain/errors.ts';
-import { amountDueBaseUnits, paymentTerms } from '../../domain/payment.ts';
+import { type Payment, paymentTerms } from '../../domain/payment.ts';
 import { derivePaymentState } from '../../domain/paymentStatus.ts';
 import {
-  AUTHORIZATION_REFUSALS,
+  describeRefusal,
   refuseAuthorization,
+  signedTransferDueBaseUnits,
   type TransferAuthorization,
 } from '../../domain/transferAuthorization.ts';
 import type { Clock } from '../ports/clock.ts';
@@ -19,6 +20,8 @@ export interface AcceptAuthorizationDeps {
   /** The chains gasless payment is offered on (an operator may switch it off: then none). */
   readonly chains: readonly AuthorizationChain[];
   readonly clock: Clock;
+  /** The least a signed transfer may carry (PAYLINK_MIN_AMOUNT): below it the relayer's gas is worth more. */
+  readonly minValueBaseUnits: bigint;
 }
 
 export interface AcceptAuthorizationInput {
@@ -50,18 +53,25 @@ export async function acceptAuthorization(
     );
 
   const now = deps.clock.now();
-  const state = derivePaymentState(paymentTerms(payment), await deps.ledger.listTransfers(payment.id), now);
   // A transfer mined after expiry still counts (late), but nobody should be asked to sign one then.
   if (now.getTime() > payment.expiresAt.getTime())
     throw new PaylinkError('PAYMENT_EXPIRED', 'This payment link has expired');
   const { authorization } = input;
-  const refusal = refuseAuthorization(authorization, {
+  const terms = {
     depositAddress: deposit.depositAddress.toLowerCase(),
-    amountDueBaseUnits: amountDueBaseUnits(payment, state),
+    amountDueBaseUnits: await signedTransferDue(deps, payment, now),
+    minValueBaseUnits: deps.minValueBaseUnits,
     expiresAt: payment.expiresAt,
     now,
-  });
-  if (refusal) throw new PaylinkError('VALIDATION_ERROR', AUTHORIZATION_REFUSALS[refusal]);
+  };
+  const refusal = refuseAuthorization(authorization, terms);
+  // A remainder too small for the relayer is no fault of the customer's signature: the page falls back to the
+  // ordinary transfer on GASLESS_UNAVAILABLE, and the message says how much to send.
+  if (refusal === 'DUE_BELOW_MINIMUM')
+    throw new PaylinkError('GASLESS_UNAVAILABLE', describeRefusal(refusal, terms));
+  if (refusal === 'VALUE_ABOVE_DUE' || refusal === 'VALUE_BELOW_DUE')
+    throw new PaylinkError('VALIDATION_ERROR', describeRefusal(refusal, terms), { field: 'value' });
+  if (refusal) throw new PaylinkError('VALIDATION_ERROR', describeRefusal(refusal, terms));
 
   const token = deposit.tokenAddress.toLowerCase();
   const domain = await chain.domainOf(token);
@@ -110,4 +120,43 @@ export async function acceptAuthorization(
       'A signed payment for this link is already on its way; wait for it',
     );
   return record;
+}
+
+/**
+ * What the checkout asks the customer to sign for this payment now (gasless.json): what is due, or
+ * GASLESS_UNAVAILABLE, saying how much to send from the wallet, when that is below the least the relayer sends.
+ */
+export async function gaslessAmountDue(
+  deps: Pick<AcceptAuthorizationDeps, 'ledger' | 'gasless' | 'clock' | 'minValueBaseUnits'>,
+  payment: Payment,
+): Promise<bigint> {
+  const due = await signedTransferDue(deps, payment, deps.clock.now());
+  if (due > 0n && due < deps.minValueBaseUnits)
+    throw new PaylinkError(
+      'GASLESS_UNAVAILABLE',
+      describeRefusal('DUE_BELOW_MINIMUM', {
+        amountDueBaseUnits: due,
+        minValueBaseUnits: deps.minValueBaseUnits,
+      }),
+    );
+  return due;
+}
+
+/**
+ * What a signed transfer must carry for this payment now (`signedTransferDueBaseUnits`): the price less the
+ * transfers seen and less the authorizations already mined that the watcher has not recorded yet.
+ */
+export async function signedTransferDue(
+  deps: Pick<AcceptAuthorizationDeps, 'ledger' | 'gasless'>,
+  payment: Payment,
+  now: Date,
+): Promise<bigint> {
+  const transfers = await deps.ledger.listTransfers(payment.id);
+  const state = derivePaymentState(paymentTerms(payment), transfers, now);
+  const recorded = new Set(transfers.map((t) => t.txHash.toLowerCase()));
+  let relayedUnseen = 0n;
+  for (const relayed of await deps.gasless.listForPayment(payment.id))
+    if (relayed.status === 'mined' && !recorded.has(relayed.txHash!.toLowerCase()))
+      relayedUnseen += relayed.valueBaseUnits;
+  return signedTransferDueBaseUnits(payment, state, relayedUnseen);
 }

@@ -36,8 +36,12 @@ export interface GaslessStore {
   listForPayment(paymentId: string): Promise<GaslessAuthorization[]>;
   /** The one sent and not yet mined or failed on this chain, if any. */
   inFlight(chainId: number): Promise<GaslessAuthorization | undefined>;
-  /** The oldest one waiting to be sent on this chain. */
-  nextPending(chainId: number): Promise<GaslessAuthorization | undefined>;
+  /**
+   * The next one waiting to be sent on this chain: of the payers least served since `queue.servedSince` (fewest
+   * authorizations relayed at a cost), the oldest; without `queue`, simply the oldest. Authorizations of the
+   * payers and payments `queue` skips are left waiting.
+   */
+  nextPending(chainId: number, queue?: PendingQueue): Promise<GaslessAuthorization | undefined>;
   /** Records the signed transaction (status `sent`) before it is broadcast. */
   markSent(id: string, tx: { txHash: string; rawTx: string; nonce: bigint }): Promise<void>;
   /** Ends it: `mined` with what it cost, or `failed` with why (and what it cost, if it was mined and reverted). */
@@ -51,8 +55,25 @@ export interface GaslessStore {
     },
     at: Date,
   ): Promise<void>;
-  /** What the relayer paid, in wei, for the authorizations of this chain that finished since `since`. */
-  feesSince(chainId: number, since: Date): Promise<bigint>;
+  /** What the relayer paid for each authorization of this chain that finished since `since` at a cost. */
+  spendSince(chainId: number, since: Date): Promise<GaslessSpend[]>;
+}
+
+/** How the relayer picks among waiting authorizations: the hour's budget is shared, not first come first served. */
+export interface PendingQueue {
+  /** Served counts the authorizations relayed (mined or reverted, at a cost) since then. */
+  readonly servedSince: Date;
+  /** Authorizers (lowercase) and payments that have spent their share of the hour. */
+  readonly skipPayers?: readonly string[];
+  readonly skipPayments?: readonly string[];
+}
+
+/** One authorization's cost: who it was for and what the relayer paid, in wei. */
+export interface GaslessSpend {
+  /** The authorizer, lowercase. */
+  readonly from: string;
+  readonly paymentId: string;
+  readonly feeWei: bigint;
 }
 
 /** What the gasless path reads from one chain, each read before any gas is spent. */

@@ -1,12 +1,11 @@
 import type { Logger } from 'pino';
-import { amountDueBaseUnits, paymentTerms } from '../../domain/payment.ts';
-import { derivePaymentState } from '../../domain/paymentStatus.ts';
 import { MIN_VALIDITY_LEFT_S } from '../../domain/transferAuthorization.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ledger } from '../ports/ledger.ts';
 import type { PaymentStore } from '../ports/payments.ts';
 import type { Relayer } from '../settlement/ports.ts';
-import type { AuthorizationChain, GaslessAuthorization, GaslessStore } from './ports.ts';
+import { signedTransferDue } from './acceptAuthorization.ts';
+import type { AuthorizationChain, GaslessAuthorization, GaslessSpend, GaslessStore } from './ports.ts';
 
 export interface RelayAuthorizationsDeps {
   readonly gasless: GaslessStore;
@@ -33,19 +32,27 @@ export type RelayOutcome =
   | { readonly kind: 'mined'; readonly id: string; readonly feeWei: bigint }
   | { readonly kind: 'failed'; readonly id: string; readonly reason: string }
   | { readonly kind: 'sent'; readonly id: string; readonly txHash: string }
-  | { readonly kind: 'capped'; readonly id: string; readonly spentWei: bigint };
+  | { readonly kind: 'capped'; readonly id: string; readonly spentWei: bigint }
+  /** Every authorization waiting is of a payer or payment that has spent its share of the hour. */
+  | { readonly kind: 'share-spent'; readonly id: string; readonly spentWei: bigint };
 
 const HOUR_MS = 60 * 60_000;
+/**
+ * No payer and no payment may spend more than this fraction of the hourly cap: whoever floods the relayer with
+ * authorizations (each of them paying a whole payment) leaves nine tenths of the hour to everyone else.
+ */
+export const HOURLY_SHARE_DIVISOR = 10n;
 /** Gas estimates are for the chain as it is now; a little room keeps a busy block from running it out. */
 const GAS_MARGIN_PERCENT = 120n;
 
 /**
  * One pass of the gasless relayer on one chain, a singleton per chain (it owns its key's nonces). One
  * transaction in flight at a time: first the one sent (its receipt records what it cost; a nonce taken by
- * another transaction fails it), otherwise the oldest authorization waiting, checked again now — the payment
- * may have been paid meanwhile, the customer may have used the nonce or spent the money, the signature may be
- * about to lapse — then signed, persisted and broadcast. Within the hourly cap only: above it, authorizations
- * wait (the customer can still pay with gas).
+ * another transaction fails it), otherwise the next authorization waiting — the oldest of the payers served least
+ * this hour — checked again now — the payment may have been paid meanwhile, the customer may have used the nonce
+ * or spent the money, the signature may be about to lapse — then signed, persisted and broadcast. Within the
+ * hourly cap only, and within each payer's and payment's share of it: above them, authorizations wait (the
+ * customer can still pay with gas).
  */
 export async function relayOnce(
   deps: RelayAuthorizationsDeps,
@@ -55,14 +62,20 @@ export async function relayOnce(
   const sent = await deps.gasless.inFlight(chainId);
   if (sent) return advanceSent(deps, sent);
 
-  const next = await deps.gasless.nextPending(chainId);
-  if (!next) return { kind: 'idle' };
   const now = deps.clock.now();
+  const servedSince = new Date(now.getTime() - HOUR_MS);
+  const spend = await deps.gasless.spendSince(chainId, servedSince);
+  const spentWei = spend.reduce((sum, one) => sum + one.feeWei, 0n);
+  const fair = await deps.gasless.nextPending(chainId, {
+    servedSince,
+    ...overShare(spend, options.maxFeeWeiPerHour),
+  });
+  const next = fair ?? (await deps.gasless.nextPending(chainId, { servedSince }));
+  if (!next) return { kind: 'idle' };
   const stale = await whyNoLonger(deps, next, now);
   if (stale) return fail(deps, next, stale);
 
   if (options.maxFeeWeiPerHour !== undefined) {
-    const spentWei = await deps.gasless.feesSince(chainId, new Date(now.getTime() - HOUR_MS));
     if (spentWei >= options.maxFeeWeiPerHour) {
       deps.logger.warn(
         { spentWei: spentWei.toString(), capWei: options.maxFeeWeiPerHour.toString() },
@@ -71,6 +84,7 @@ export async function relayOnce(
       return { kind: 'capped', id: next.id, spentWei };
     }
   }
+  if (!fair) return { kind: 'share-spent', id: next.id, spentWei };
 
   const call = { to: next.tokenAddress, data: deps.chain.callData(next, next.signature) };
   const estimate = await deps.relayer.estimateCall(call.to, call.data);
@@ -91,6 +105,28 @@ export async function relayOnce(
   return { kind: 'sent', id: next.id, txHash: signed.txHash };
 }
 
+/**
+ * The payers and payments that have spent their share of the hourly cap (none without a cap): about ten of each
+ * at most, since each of them spent a tenth of what the hour allows, so the store's lists stay short.
+ */
+function overShare(
+  spend: readonly GaslessSpend[],
+  capWei: bigint | undefined,
+): { skipPayers: string[]; skipPayments: string[] } {
+  if (capWei === undefined) return { skipPayers: [], skipPayments: [] };
+  const share = capWei / HOURLY_SHARE_DIVISOR;
+  const byPayer = new Map<string, bigint>();
+  const byPayment = new Map<string, bigint>();
+  for (const one of spend) {
+    byPayer.set(one.from, (byPayer.get(one.from) ?? 0n) + one.feeWei);
+    byPayment.set(one.paymentId, (byPayment.get(one.paymentId) ?? 0n) + one.feeWei);
+  }
+  // Each is over its share only once it has spent it, so everyone gets a first transfer while the cap lasts.
+  const over = (totals: Map<string, bigint>) =>
+    [...totals].filter(([, spent]) => spent >= share).map(([key]) => key);
+  return { skipPayers: over(byPayer), skipPayments: over(byPayment) };
+}
+
 /** Why a waiting authorization should not be sent any more, if it should not. */
 async function whyNoLonger(
   deps: RelayAuthorizationsDeps,
@@ -101,8 +137,7 @@ async function whyNoLonger(
   if (authorization.validBefore < nowS + MIN_VALIDITY_LEFT_S) return 'it lapsed before it could be sent';
   const payment = await deps.payments.findById(authorization.paymentId);
   if (!payment) return 'its payment is gone';
-  const state = derivePaymentState(paymentTerms(payment), await deps.ledger.listTransfers(payment.id), now);
-  if (authorization.valueBaseUnits > amountDueBaseUnits(payment, state))
+  if (authorization.valueBaseUnits > (await signedTransferDue(deps, payment, now)))
     return 'the payment no longer needs it (paid meanwhile)';
   if (await deps.chain.isUsed(authorization.tokenAddress, authorization.from, authorization.nonce))
     return 'the customer used or canceled it elsewhere';
