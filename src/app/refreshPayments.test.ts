@@ -85,6 +85,20 @@ describe('refreshPayments', () => {
     });
   });
 
+  it('tells payment.processing what was seen, not yet final, and that no payout is due yet', async () => {
+    const seen = testTransfer(P1, 1, { amountBaseUnits: 7_250_000n, final: false });
+    const ledger = ledgerWith([P1], [seen]);
+    await refresh(ledger, [P1.id]);
+    const [event] = ledger.allEvents();
+    expect(event?.type).toBe('payment.processing');
+    expect(JSON.parse(event!.payload)).toMatchObject({
+      status: 'processing',
+      amount_received: '7.25',
+      payout_status: 'not_due',
+      txid: seen.txHash,
+    });
+  });
+
   it('counts in the balances only final transfers still on the chain and above zero', async () => {
     const ledger = ledgerWith(
       [P1],

@@ -45,9 +45,17 @@ describe('payout status', () => {
     ).toBe('sent');
   });
 
-  it('is pending for a payment not paid yet, and absent for one that expired with nothing', () => {
+  it('is not due for a payment not paid yet, and absent for one that expired with nothing', () => {
+    expect(
+      derivePayoutState({ ...paid(), status: 'pending', amountReceivedBaseUnits: 0n }, policy, T0).status,
+    ).toBe('not_due');
     expect(
       derivePayoutState({ ...paid(), status: 'processing', amountReceivedBaseUnits: 0n }, policy, T0).status,
+    ).toBe('not_due');
+    // A payment that failed (expired underpaid) is paid out what arrived: its payout is due.
+    expect(
+      derivePayoutState({ ...paid(), status: 'failed', amountReceivedBaseUnits: 5_000_000n }, policy, T0)
+        .status,
     ).toBe('pending');
     expect(
       derivePayoutState({ ...paid(), status: 'expired', amountReceivedBaseUnits: 0n }, policy, T0).status,

@@ -11,6 +11,7 @@ import { formatMoney, formatUsdc } from '../../domain/money.ts';
 import type { Payment } from '../../domain/payment.ts';
 import { PAYMENT_STATUSES, type PaymentState, type PaymentStatus } from '../../domain/paymentStatus.ts';
 import { countsAgainstPayment, overpaidBaseUnits, refundableBaseUnits } from '../../domain/refund.ts';
+import { receivedBaseUnitsShown } from '../../domain/webhookEvent.ts';
 import { format, html, type SafeHtml } from '../checkout/html.ts';
 import type { refundResponse } from '../http/refundPresenter.ts';
 import { fill } from './dashboardMessages.ts';
@@ -79,7 +80,7 @@ export function renderPayments(input: {
   <td><span class="status status-${state.status}">${ctx.t.status[state.status]}</span></td>
   <td class="amount">${formatMoney(payment.quote.amount)} ${payment.quote.amount.currency.code}</td>
   <td class="amount">${formatUsdc(payment.quote.usdcBaseUnits)}</td>
-  <td class="amount">${formatUsdc(state.amountReceivedBaseUnits)}</td>
+  <td class="amount">${formatUsdc(receivedBaseUnitsShown(state))}</td>
   <td>${payment.orderId ?? ''}</td>
 </tr>`,
   );
@@ -322,7 +323,7 @@ ${
   <dt>${l.created}</dt><dd>${time(payment.createdAt)}</dd>
   <dt>${l.price}</dt><dd>${formatMoney(payment.quote.amount)} ${payment.quote.amount.currency.code}</dd>
   <dt>${l.usdcDue}</dt><dd>${formatUsdc(payment.quote.usdcBaseUnits)}</dd>
-  <dt>${l.usdcReceived}</dt><dd>${formatUsdc(received)}</dd>
+  <dt>${l.usdcReceived}</dt><dd>${formatUsdc(receivedBaseUnitsShown(state))}</dd>
   <dt>${p.depositAddress}</dt><dd><code>${payment.deposit?.depositAddress ?? ''}</code></dd>
   <dt>${l.order}</dt><dd>${payment.orderId ?? ''}</dd>
   <dt>${p.paid}</dt><dd>${state.paidAt ? time(state.paidAt) : '—'}</dd>
