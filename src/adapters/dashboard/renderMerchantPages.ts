@@ -62,12 +62,26 @@ function filterQuery(filters: PaymentFilters, cursor: string): string {
   return query.toString();
 }
 
+/**
+ * A payment's status as the list shows it: a paid (or failed) payment whose refunds reached the customer says "refunded"
+ * once they sent back all that arrived (final), "partly refunded" before.
+ */
+function statusBadge(ctx: PageContext, state: PaymentState, refundedBaseUnits: bigint): SafeHtml {
+  if (refundedBaseUnits > 0n && (state.status === 'paid' || state.status === 'failed')) {
+    const fully = refundedBaseUnits >= state.amountReceivedBaseUnits;
+    return html`<span class="status status-refunded">${fully ? ctx.t.refunded.fully : ctx.t.refunded.partly}</span>`;
+  }
+  return html`<span class="status status-${state.status}">${ctx.t.status[state.status]}</span>`;
+}
+
 export function renderPayments(input: {
   signedIn: SignedIn;
   ctx: PageContext;
   merchant: Merchant | undefined;
   filters: PaymentFilters;
   page: { readonly payments: readonly ListedPayment[]; readonly nextCursor: string | null };
+  /** What refunds sent back to the customer, by payment id (none: not refunded). */
+  refunded?: ReadonlyMap<string, bigint> | undefined;
   problem?: string | undefined;
 }): string {
   const { filters, ctx } = input;
@@ -77,7 +91,7 @@ export function renderPayments(input: {
     ({ payment, state }) => html`<tr>
   <td>${time(payment.createdAt)}</td>
   <td><a href="/dashboard/payments/${payment.id}"><code>${payment.id}</code></a></td>
-  <td><span class="status status-${state.status}">${ctx.t.status[state.status]}</span></td>
+  <td>${statusBadge(ctx, state, input.refunded?.get(payment.id) ?? 0n)}</td>
   <td class="amount">${formatMoney(payment.quote.amount)} ${payment.quote.amount.currency.code}</td>
   <td class="amount">${formatUsdc(payment.quote.usdcBaseUnits)}</td>
   <td class="amount">${formatUsdc(receivedBaseUnitsShown(state))}</td>
@@ -245,7 +259,7 @@ function walletFunding(
 function webhookItem(ctx: PageContext, signedIn: SignedIn, { event, attempts }: WebhookEventWithAttempts) {
   const p = ctx.t.payment;
   return html`<li>
-  <p><strong>${event.type}</strong> · ${event.deliveryStatus} · ${time(event.createdAt)}</p>
+  <p><strong>${event.type}</strong> · ${ctx.t.deliveryStatus[event.deliveryStatus]} · ${time(event.createdAt)}</p>
   ${
     attempts.length === 0
       ? html`<p class="muted">${p.noAttempt}</p>`
@@ -381,7 +395,7 @@ export function renderDevelopers(input: {
   <td>${time(event.createdAt)}</td>
   <td>${event.type}</td>
   <td><a href="/dashboard/payments/${event.paymentId}"><code>${event.paymentId}</code></a></td>
-  <td>${event.deliveryStatus}</td>
+  <td>${ctx.t.deliveryStatus[event.deliveryStatus]}</td>
   <td>${last ? (attemptAnswer(last) ?? ctx.t.payment.noAnswer) : '—'}</td>
   <td><form method="post" action="/dashboard/webhooks/${event.id}/resend">${csrfField(signedIn)}<input type="hidden" name="back" value="developers"><button type="submit" class="link">${ctx.t.payment.sendAgain}</button></form></td>
 </tr>`;
