@@ -345,6 +345,20 @@ describe.each(dialects)('dashboard console on %s', (dialect) => {
     expect(opsView.body).not.toContain('Cancel this refund');
   });
 
+  it('says on a payment’s page where its payout is: not due before it is paid, then on its way', async () => {
+    const m = await h.merchant({ name: 'Tea Shop' });
+    const user = await client.signedIn('li@tea.example', 'merchant', m.id);
+    const id = await createPayment(m.apiKey, '8.00', 'tea-1');
+    const payout = async (language = 'en') => {
+      const page = await user.get(`/dashboard/payments/${id}?lang=${language}`);
+      return /<dt>[^<]*<\/dt><dd>([^<]*)<\/dd>\s*<\/dl>/.exec(page.body)?.[1];
+    };
+    expect(await payout()).toBe('not due: the payment is not paid');
+    expect(await payout('fr')).toBe('pas encore due\u00a0: le paiement n&#39;est pas payé');
+    await payInFull(h, id);
+    expect(await payout()).toBe('on its way');
+  });
+
   it('lists a paid payment whose refunds reached the customer as partly refunded, then refunded', async () => {
     const m = await h.merchant({ name: 'Hat Shop' });
     const user = await client.signedIn('jo@hats.example', 'merchant', m.id);

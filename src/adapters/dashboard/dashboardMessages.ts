@@ -1,4 +1,5 @@
 import type { PaymentStatus } from '../../domain/paymentStatus.ts';
+import type { PayoutStatus } from '../../domain/payout.ts';
 import type { RefundStatus } from '../../domain/refund.ts';
 import type { DeliveryStatus } from '../../domain/webhookDelivery.ts';
 import type { Language } from '../checkout/language.ts';
@@ -59,6 +60,8 @@ export interface DashboardText {
   /** A paid payment's status in the list once refunds reached the customer: part of what arrived, or all of it. */
   readonly refunded: { readonly partly: string; readonly fully: string };
   readonly refundStatus: Readonly<Record<RefundStatus, string>>;
+  /** A payment's payout status (the API's payout_status), shown until a payout transaction exists. */
+  readonly payoutStatus: Readonly<Record<PayoutStatus, string>>;
   /** A webhook event's delivery status. */
   readonly deliveryStatus: Readonly<Record<DeliveryStatus, string>>;
   readonly list: {
@@ -352,6 +355,12 @@ const en: DashboardText = {
     refunded: 'refunded',
     canceled: 'canceled',
     expired: 'expired',
+  },
+  payoutStatus: {
+    not_due: 'not due: the payment is not paid',
+    pending: 'on its way',
+    sent: 'sent',
+    delayed: 'delayed',
   },
   deliveryStatus: {
     pending: 'pending',
@@ -653,6 +662,12 @@ const fr: DashboardText = {
     refunded: 'remboursé',
     canceled: 'annulé',
     expired: 'expiré',
+  },
+  payoutStatus: {
+    not_due: "pas encore due : le paiement n'est pas payé",
+    pending: 'en route',
+    sent: 'envoyé',
+    delayed: 'retardé',
   },
   deliveryStatus: {
     pending: 'en attente',
@@ -964,6 +979,12 @@ const de: DashboardText = {
     canceled: 'storniert',
     expired: 'abgelaufen',
   },
+  payoutStatus: {
+    not_due: 'noch nicht fällig: die Zahlung ist nicht bezahlt',
+    pending: 'unterwegs',
+    sent: 'gesendet',
+    delayed: 'verzögert',
+  },
   deliveryStatus: {
     pending: 'ausstehend',
     delivering: 'wird zugestellt',
@@ -1267,6 +1288,12 @@ const es: DashboardText = {
     refunded: 'reembolsado',
     canceled: 'cancelado',
     expired: 'caducado',
+  },
+  payoutStatus: {
+    not_due: 'aún no corresponde: el pago no está pagado',
+    pending: 'en camino',
+    sent: 'enviada',
+    delayed: 'retrasada',
   },
   deliveryStatus: {
     pending: 'pendiente',

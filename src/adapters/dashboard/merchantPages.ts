@@ -19,7 +19,9 @@ import { rotateWebhookSecret } from '../../app/webhooks/rotateWebhookSecret.ts';
 import { sendTestWebhook } from '../../app/webhooks/sendTestWebhook.ts';
 import type { KeyMode } from '../../domain/credentials.ts';
 import { PaylinkError } from '../../domain/errors.ts';
+import { payoutStateOf } from '../../domain/payment.ts';
 import { PAYMENT_STATUSES, type PaymentStatus } from '../../domain/paymentStatus.ts';
+import { DEFAULT_PAYOUT_POLICY } from '../../domain/payout.ts';
 import { refundFundingOf } from '../../domain/refund.ts';
 import { qrSvg } from '../checkout/qrCode.ts';
 import { sendCsv } from '../http/csvDownload.ts';
@@ -218,6 +220,12 @@ export function merchantPages(app: FastifyInstance, deps: DashboardDeps, kit: Pa
         refundsEnabled: deps.refunds !== undefined,
         refundForm,
         explorerUrl: payment.deposit ? deps.explorers?.get(payment.deposit.chainId) : undefined,
+        payoutStatus: payoutStateOf(
+          payment,
+          state,
+          deps.payouts?.policy ?? DEFAULT_PAYOUT_POLICY,
+          deps.clock.now(),
+        ).status,
       }),
     );
   };

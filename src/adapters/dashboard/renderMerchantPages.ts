@@ -10,6 +10,7 @@ import type { Merchant } from '../../domain/merchant.ts';
 import { formatMoney, formatUsdc } from '../../domain/money.ts';
 import type { Payment } from '../../domain/payment.ts';
 import { PAYMENT_STATUSES, type PaymentState, type PaymentStatus } from '../../domain/paymentStatus.ts';
+import type { PayoutStatus } from '../../domain/payout.ts';
 import { countsAgainstPayment, overpaidBaseUnits, refundableBaseUnits } from '../../domain/refund.ts';
 import { receivedBaseUnitsShown } from '../../domain/webhookEvent.ts';
 import { format, html, type SafeHtml } from '../checkout/html.ts';
@@ -290,6 +291,8 @@ export function renderPayment(input: {
   refundsEnabled: boolean;
   refundForm?: { problem: string; amount: string } | undefined;
   explorerUrl: string | undefined;
+  /** Where the merchant's money is, as the API's payout_status says (null: nothing to pay out). */
+  payoutStatus: PayoutStatus | null;
 }): string {
   const { payment, state, signedIn, ctx } = input;
   const { t } = ctx;
@@ -341,7 +344,7 @@ ${
   <dt>${p.depositAddress}</dt><dd><code>${payment.deposit?.depositAddress ?? ''}</code></dd>
   <dt>${l.order}</dt><dd>${payment.orderId ?? ''}</dd>
   <dt>${p.paid}</dt><dd>${state.paidAt ? time(state.paidAt) : '—'}</dd>
-  <dt>${p.payout}</dt><dd>${payment.payout.txHash ? format(p.payoutValue, { merchant: usdc(payment.payout.merchantPaidBaseUnits), commission: usdc(payment.payout.treasuryPaidBaseUnits) }) : '—'}</dd>
+  <dt>${p.payout}</dt><dd>${payment.payout.txHash ? format(p.payoutValue, { merchant: usdc(payment.payout.merchantPaidBaseUnits), commission: usdc(payment.payout.treasuryPaidBaseUnits) }) : input.payoutStatus ? t.payoutStatus[input.payoutStatus] : '—'}</dd>
 </dl>
 </div>
 <h2>${p.timeline}</h2>
