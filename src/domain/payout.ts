@@ -70,7 +70,7 @@ export const DEFAULT_PAYOUT_POLICY: PayoutPolicy = Object.freeze({
 });
 
 export interface PayoutState {
-  /** Null for a payment that expired with nothing received: there is nothing to pay out, now or later. */
+  /** Null for a payment that expired with nothing received: there is nothing to pay out. */
   readonly status: PayoutStatus | null;
   /** Why the merchant's share has not gone out, while `delayed`. */
   readonly delayedReason: string | null;
