@@ -327,6 +327,18 @@ describe('reportUnacceptedTransfers', () => {
     ]);
   });
 
+  it('tells amount_received as the status shows it: a transfer awaiting finality counts while unpaid', async () => {
+    const ledger = ledgerWith([P1], [testTransfer(P1, 1, { amountBaseUnits: 3_000_000n, final: false })]);
+    await refresh(ledger, [P1.id]);
+    await ledger.transaction((tx) => reportUnacceptedTransfers(tx, [unaccepted(P1, 1n)], BEFORE_EXPIRY));
+    const event = ledger.allEvents().find((e) => e.type === 'payment.unaccepted_transfer');
+    expect(JSON.parse(event!.payload)).toMatchObject({
+      status: 'processing',
+      amount_received: '3.00',
+      payout_status: 'not_due',
+    });
+  });
+
   it('touches a refund’s deposit address but writes it no payment event', async () => {
     const refund = testPayment(1, { kind: 'refund' });
     const ledger = ledgerWith([refund]);
