@@ -149,6 +149,7 @@ describe('the OpenAPI document and /docs', () => {
   let openApi: {
     paths: Record<string, Record<string, { tags?: string[]; security?: Record<string, string[]>[] }>>;
     tags: { name: string }[];
+    servers: { url: string }[];
     components: { schemas: Record<string, unknown>; securitySchemes: Record<string, Record<string, string>> };
   };
   beforeAll(async () => {
@@ -186,6 +187,24 @@ describe('the OpenAPI document and /docs', () => {
     for (const { path, operation } of operations.filter(({ path }) => path.startsWith('/payments/api/'))) {
       expect(operation.tags, path).not.toContain('admin');
       expect(operation.security, path).toEqual([{ apiKey: [] }, { bearer: [] }]);
+    }
+  });
+
+  it('points the /docs explorer at the document under the configured base URL, not the address it was reached by', async () => {
+    // The harness's PAYLINK_BASE_URL is https://api.example.test; inject reaches the app as localhost.
+    const initializer = await h.app.inject({ method: 'GET', url: '/docs/static/swagger-initializer.js' });
+    expect(initializer.body).toContain('url: "https://api.example.test/docs/json"');
+    expect(initializer.body).not.toContain("resolveUrl('./json')");
+    expect(openApi).toMatchObject({ servers: [{ url: 'https://api.example.test' }] });
+
+    const prefixed = await startApiHarness('sqlite', {
+      env: { PAYLINK_BASE_URL: 'https://shop.example/paylink/' },
+    });
+    try {
+      const script = await prefixed.app.inject({ method: 'GET', url: '/docs/static/swagger-initializer.js' });
+      expect(script.body).toContain('url: "https://shop.example/paylink/docs/json"');
+    } finally {
+      await prefixed.close();
     }
   });
 

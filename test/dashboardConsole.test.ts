@@ -345,6 +345,56 @@ describe.each(dialects)('dashboard console on %s', (dialect) => {
     expect(opsView.body).not.toContain('Cancel this refund');
   });
 
+  it('says on a payment’s page where its payout is: not due before it is paid, then on its way', async () => {
+    const m = await h.merchant({ name: 'Tea Shop' });
+    const user = await client.signedIn('li@tea.example', 'merchant', m.id);
+    const id = await createPayment(m.apiKey, '8.00', 'tea-1');
+    const payout = async (language = 'en') => {
+      const page = await user.get(`/dashboard/payments/${id}?lang=${language}`);
+      return /<dt>[^<]*<\/dt><dd>([^<]*)<\/dd>\s*<\/dl>/.exec(page.body)?.[1];
+    };
+    expect(await payout()).toBe('not due: the payment is not paid');
+    expect(await payout('fr')).toBe('pas encore due\u00a0: le paiement n&#39;est pas payé');
+    await payInFull(h, id);
+    expect(await payout()).toBe('on its way');
+  });
+
+  it('lists a paid payment whose refunds reached the customer as partly refunded, then refunded', async () => {
+    const m = await h.merchant({ name: 'Hat Shop' });
+    const user = await client.signedIn('jo@hats.example', 'merchant', m.id);
+    const id = await createPayment(m.apiKey, '10.00', 'hats-1');
+    await payInFull(h, id);
+    const statusCell = async () => {
+      const row = (await user.get('/dashboard/payments')).body.split('<tr>').find((r) => r.includes(id));
+      return /<span class="status[^"]*">([^<]*)<\/span>/.exec(row ?? '')?.[1];
+    };
+    expect(await statusCell()).toBe('paid');
+    /** A refund to a known address whose deposit has sent `amount` on to the customer. */
+    const refundSent = async (amount: string, baseUnits: bigint) => {
+      const refund = await h.app.inject({
+        method: 'POST',
+        url: '/payments/api/refunds/',
+        headers: { 'x-api-key': m.apiKey },
+        payload: { payment_id: id, amount, address: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC' },
+      });
+      expect(refund.statusCode).toBe(201);
+      await h.database.handle.db
+        .updateTable('payments')
+        .set({
+          status: 'paid',
+          amount_received_base_units: String(baseUnits),
+          merchant_paid_base_units: String(baseUnits),
+          settled_base_units: String(baseUnits),
+        })
+        .where('id', '=', (refund.json() as { refund_id: string }).refund_id)
+        .execute();
+    };
+    await refundSent('4.00', 4_000_000n);
+    expect(await statusCell()).toBe('partly refunded');
+    await refundSent('6.00', 6_000_000n);
+    expect(await statusCell()).toBe('refunded');
+  });
+
   it('shows failing webhook endpoints, worst first, and the health figures of /metrics', async () => {
     const failing = await h.merchant({ name: 'Broken Endpoint Ltd' });
     const id = await createPayment(failing.apiKey, '9.00', 'broken-1');

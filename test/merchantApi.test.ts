@@ -364,7 +364,7 @@ describe.each(dialects)('merchant API on %s', (dialect) => {
         chain_id: 31337,
         token_address: TEST_CHAIN.tokenAddress,
         token_symbol: 'USDC',
-        payout_status: 'pending',
+        payout_status: 'not_due',
       });
     });
 

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { gaslessRepository } from '../src/adapters/db/gaslessRepository.ts';
 import { monitoringRepository } from '../src/adapters/db/monitoringRepository.ts';
 import { createMetrics, type Metrics } from '../src/adapters/metrics/metrics.ts';
@@ -6,6 +7,7 @@ import type { BlockHeader } from '../src/app/ports/chain.ts';
 import type { MonitoringStore } from '../src/app/ports/monitoring.ts';
 import { ADMIN_TOKEN, type ApiHarness, startApiHarness, TEST_CHAIN } from './helpers/apiHarness.ts';
 import { dialects } from './helpers/database.ts';
+import { freePort } from './helpers/net.ts';
 
 const CHAIN_ID = 31337;
 const BLOCK_TIME_MS = 2_000;
@@ -325,6 +327,38 @@ describe.each(dialects)('health, readiness and metrics on %s', (dialect) => {
     } finally {
       node.down = false;
     }
+  });
+
+  it('logs a request its client aborted mid-body at info, without a stack: the client left, nothing failed', async () => {
+    const port = await freePort();
+    await h.app.listen({ host: '127.0.0.1', port });
+    const before = h.logs().length;
+    const socket = connect(port, '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    // Headers in, the body begun: the server has the request when it says so, then the client goes.
+    const received = new Promise((resolve) => h.app.server.once('request', resolve));
+    socket.write(
+      `POST /payments/api/create/ HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: ${apiKey}\r\n` +
+        'Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"amount": "1',
+    );
+    await received;
+    socket.destroy();
+    const lines = () =>
+      h
+        .logs()
+        .slice(before)
+        .split('\n')
+        .filter((line) => line.includes('"reqId"'))
+        .map((line) => JSON.parse(line) as { level: number; msg: string; err?: { message?: string } });
+    // The line about the cut-off body, whatever it says and at whatever level: then what it says is checked.
+    const isAboutIt = (l: ReturnType<typeof lines>[number]) => /aborted/.test(`${l.msg} ${l.err?.message}`);
+    await vi.waitFor(() => expect(lines().some(isAboutIt)).toBe(true), { timeout: 30_000 });
+    const aborted = lines().find(isAboutIt)!;
+    expect(aborted.msg).toBe('client aborted the request before its body was complete');
+    expect(aborted.level).toBe(30); // info
+    expect(aborted.err).toBeUndefined();
+    expect(h.logs().slice(before)).not.toContain('"stack"');
+    expect(lines().filter((l) => l.level >= 40)).toEqual([]);
   });
 
   it('never writes an API key into the request logs', async () => {

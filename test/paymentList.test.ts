@@ -91,6 +91,24 @@ describe.each(dialects)('GET /payments/api/payments/ on %s', (dialect) => {
     });
   };
 
+  it('shows what was seen as received while processing, and no payout before the payment is due', async () => {
+    const paymentId = await create({ amount: 12, currency: 'USDC', order_id: 'seen-1' });
+    await recordTransfer(paymentId, 5n, false, 'processing');
+    const status = await h.app.inject({
+      method: 'GET',
+      url: `/payments/api/status/${paymentId}/`,
+      headers: { 'x-api-key': apiKey },
+    });
+    expect(status.json()).toMatchObject({
+      status: 'processing',
+      amount_received: '5.00',
+      amount_due: '7.00',
+      payout_status: 'not_due',
+    });
+    const [listed] = (await list('?order_id=seen-1')).json().payments;
+    expect(listed).toMatchObject({ status: 'processing', amount_received: '5.00', payout_status: 'not_due' });
+  });
+
   it('lists only the caller’s payments, newest first, each exactly as the status endpoint shows it', async () => {
     const mine: string[] = [];
     for (let i = 0; i < 3; i += 1) {

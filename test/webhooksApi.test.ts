@@ -228,19 +228,19 @@ describe.each(dialects)('webhook URLs refused when configured, %s', (dialect) =>
   afterAll(() => api.close());
 
   const BLOCKED: [string, string][] = [
-    ['https://127.0.0.1/hooks', 'loopback'],
-    ['https://2130706433/hooks', 'loopback'],
-    ['https://0x7f000001/hooks', 'loopback'],
-    ['https://[::1]/hooks', 'loopback'],
-    ['https://10.0.0.5/hooks', 'private'],
-    ['https://[fd00::5]/hooks', 'private'],
-    ['https://169.254.0.9/hooks', 'link-local'],
-    ['https://[fe80::9]/hooks', 'link-local'],
-    ['https://100.64.0.9/hooks', 'carrier-grade NAT'],
-    ['https://239.0.0.9/hooks', 'multicast'],
-    ['https://0.0.0.0/hooks', 'unspecified'],
-    ['https://169.254.169.254/hooks', 'cloud metadata'],
-    ['https://[::ffff:10.0.0.5]/hooks', 'IPv4-mapped'],
+    ['https://127.0.0.1/hooks', 'a loopback'],
+    ['https://2130706433/hooks', 'a loopback'],
+    ['https://0x7f000001/hooks', 'a loopback'],
+    ['https://[::1]/hooks', 'a loopback'],
+    ['https://10.0.0.5/hooks', 'a private'],
+    ['https://[fd00::5]/hooks', 'a private'],
+    ['https://169.254.0.9/hooks', 'a link-local'],
+    ['https://[fe80::9]/hooks', 'a link-local'],
+    ['https://100.64.0.9/hooks', 'a carrier-grade NAT'],
+    ['https://239.0.0.9/hooks', 'a multicast'],
+    ['https://0.0.0.0/hooks', 'an unspecified'],
+    ['https://169.254.169.254/hooks', 'a cloud metadata'],
+    ['https://[::ffff:10.0.0.5]/hooks', 'an IPv4-mapped'],
   ];
 
   it('as a merchant’s default URL (admin API), for each blocked address family', async () => {
@@ -265,10 +265,10 @@ describe.each(dialects)('webhook URLs refused when configured, %s', (dialect) =>
       });
       expect(response.statusCode, url).toBe(400);
       expect(response.json()).toStrictEqual({
-        error: `webhook_url: must not point to a ${reason} address`,
+        error: `webhook_url: must not point to ${reason} address`,
         code: 'VALIDATION_ERROR',
         field: 'webhook_url',
-        details: [{ field: 'webhook_url', message: `must not point to a ${reason} address` }],
+        details: [{ field: 'webhook_url', message: `must not point to ${reason} address` }],
       });
     }
   });

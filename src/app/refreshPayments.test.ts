@@ -85,6 +85,20 @@ describe('refreshPayments', () => {
     });
   });
 
+  it('tells payment.processing what was seen, not yet final, and that no payout is due yet', async () => {
+    const seen = testTransfer(P1, 1, { amountBaseUnits: 7_250_000n, final: false });
+    const ledger = ledgerWith([P1], [seen]);
+    await refresh(ledger, [P1.id]);
+    const [event] = ledger.allEvents();
+    expect(event?.type).toBe('payment.processing');
+    expect(JSON.parse(event!.payload)).toMatchObject({
+      status: 'processing',
+      amount_received: '7.25',
+      payout_status: 'not_due',
+      txid: seen.txHash,
+    });
+  });
+
   it('counts in the balances only final transfers still on the chain and above zero', async () => {
     const ledger = ledgerWith(
       [P1],
@@ -311,6 +325,18 @@ describe('reportUnacceptedTransfers', () => {
       { paymentId: a.id, at: BEFORE_EXPIRY },
       { paymentId: b.id, at: BEFORE_EXPIRY },
     ]);
+  });
+
+  it('tells amount_received as the status shows it: a transfer awaiting finality counts while unpaid', async () => {
+    const ledger = ledgerWith([P1], [testTransfer(P1, 1, { amountBaseUnits: 3_000_000n, final: false })]);
+    await refresh(ledger, [P1.id]);
+    await ledger.transaction((tx) => reportUnacceptedTransfers(tx, [unaccepted(P1, 1n)], BEFORE_EXPIRY));
+    const event = ledger.allEvents().find((e) => e.type === 'payment.unaccepted_transfer');
+    expect(JSON.parse(event!.payload)).toMatchObject({
+      status: 'processing',
+      amount_received: '3.00',
+      payout_status: 'not_due',
+    });
   });
 
   it('touches a refund’s deposit address but writes it no payment event', async () => {

@@ -108,13 +108,20 @@ export async function reportUnacceptedTransfers(
     // Its status response now lists the transfer: a touch tells the status read caches.
     await tx.touchPayment(payment.id, now);
     if (payment.kind !== 'payment') continue;
+    // amount_received as the status endpoint shows it now: the stored row keeps only the final sum, and an
+    // unpaid payment's figure counts the transfers awaiting finality too.
+    const { amountSeenBaseUnits } = derivePaymentState(
+      paymentTerms(payment),
+      await tx.listTransfers(payment.id),
+      now,
+    );
     const eventId = newEventId();
     const body: ReturnType<typeof webhookEventBody> & UnacceptedTransferFields = {
       ...webhookEventBody(
         eventId,
         'payment.unaccepted_transfer',
         payment,
-        payment,
+        { ...payment, amountSeenBaseUnits },
         payoutStateOf(payment, payment, payoutPolicy, now),
         now,
       ),

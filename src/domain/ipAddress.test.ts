@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { blockedAddressReason, formatIpAddress, parseIpAddress } from './ipAddress.ts';
+import { blockedAddressPhrase, blockedAddressReason, formatIpAddress, parseIpAddress } from './ipAddress.ts';
 
 const refuse = (text: string) => blockedAddressReason(text, { allowPrivate: false });
 const refuseInDev = (text: string) => blockedAddressReason(text, { allowPrivate: true });
@@ -117,6 +117,19 @@ describe('blockedAddressReason', () => {
 
   it('refuses text that is not an address', () => {
     expect(refuse('localhost')).toBe('not an IP address');
+  });
+});
+
+describe('blockedAddressPhrase', () => {
+  it('gives each reason the article it is spoken with', () => {
+    expect(blockedAddressPhrase('loopback')).toBe('a loopback address');
+    expect(blockedAddressPhrase('carrier-grade NAT')).toBe('a carrier-grade NAT address');
+    expect(blockedAddressPhrase('6to4')).toBe('a 6to4 address');
+    expect(blockedAddressPhrase('IPv4-mapped')).toBe('an IPv4-mapped address');
+    expect(blockedAddressPhrase('IPv4-compatible')).toBe('an IPv4-compatible address');
+    expect(blockedAddressPhrase('unspecified')).toBe('an unspecified address');
+    expect(blockedAddressPhrase('NAT64')).toBe('an NAT64 address');
+    expect(blockedAddressPhrase('not an IP address')).toBe('not an IP address');
   });
 });
 

@@ -180,6 +180,15 @@ export interface AddressPolicy {
  * Why a webhook may not be sent to this address ("loopback", "private", "cloud metadata", …), or undefined
  * when it may. Text that is not an IP address is refused as well: callers pass addresses, never names.
  */
+/**
+ * "a loopback address", "an IPv4-mapped address": the reason as the messages name it, with the article its
+ * spoken form takes (NAT64 and IPv4 are spelled out: "an N-A-T", "an I-P").
+ */
+export function blockedAddressPhrase(reason: string): string {
+  if (reason.startsWith('not ')) return reason;
+  return `${/^(?:[aeiou]|NAT)/i.test(reason) ? 'an' : 'a'} ${reason} address`;
+}
+
 export function blockedAddressReason(text: string, policy: AddressPolicy): string | undefined {
   const address = parseIpAddress(text);
   if (!address) return 'not an IP address';

@@ -45,9 +45,29 @@ describe('payout status', () => {
     ).toBe('sent');
   });
 
-  it('is pending for a payment not paid yet, and absent for one that expired with nothing', () => {
+  it('is not due for a payment not paid yet, and absent for one that expired with nothing', () => {
+    expect(
+      derivePayoutState({ ...paid(), status: 'pending', amountReceivedBaseUnits: 0n }, policy, T0).status,
+    ).toBe('not_due');
     expect(
       derivePayoutState({ ...paid(), status: 'processing', amountReceivedBaseUnits: 0n }, policy, T0).status,
+    ).toBe('not_due');
+    // A payout already under way is reported as it is, whatever the payment's status says.
+    const processing = { ...paid(), status: 'processing' as const };
+    expect(
+      derivePayoutState(
+        { ...processing, payout: { ...NO_PAYOUT_YET, merchantPaidBaseUnits: 1n } },
+        policy,
+        T0,
+      ).status,
+    ).toBe('pending');
+    expect(
+      derivePayoutState({ ...processing, payout: { ...NO_PAYOUT_YET, blockedSince: T0 } }, policy, T0).status,
+    ).toBe('pending');
+    // A payment that failed (expired underpaid) is paid out what arrived: its payout is due.
+    expect(
+      derivePayoutState({ ...paid(), status: 'failed', amountReceivedBaseUnits: 5_000_000n }, policy, T0)
+        .status,
     ).toBe('pending');
     expect(
       derivePayoutState({ ...paid(), status: 'expired', amountReceivedBaseUnits: 0n }, policy, T0).status,

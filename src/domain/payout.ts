@@ -6,7 +6,11 @@
 import { commissionOf } from './money.ts';
 import type { PaymentStatus } from './paymentStatus.ts';
 
-export const PAYOUT_STATUSES = ['pending', 'sent', 'delayed'] as const;
+/**
+ * `not_due` before the payment is settled (nothing final to pay out yet), then `pending`, `sent` or `delayed`.
+ * A payment that expired with nothing received has no payout status at all (null; absent from the API).
+ */
+export const PAYOUT_STATUSES = ['not_due', 'pending', 'sent', 'delayed'] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 
 /** What the settler recorded of a payment's payout. */
@@ -76,10 +80,13 @@ export interface PayoutState {
 
 /**
  * The payout status now:
+ * - null for a payment that expired with nothing received (a late transfer makes it `processing` again);
+ * - `not_due` while the payment is `pending` or `processing`: only a paid or failed payment's final funds are
+ *   paid out, so there is no payout yet, not even one waiting;
  * - `sent` once the merchant's share of everything received went out (an amount below the dust threshold may
  *   still wait for more; a commission the treasury could not take does not hold the merchant's payout);
  * - `delayed` when the merchant's share has failed to go out for `delayedAfterMs`, with the reason;
- * - `pending` otherwise (not paid yet, or on its way).
+ * - `pending` otherwise (due, on its way).
  */
 export function derivePayoutState(
   payment: {
@@ -96,6 +103,10 @@ export function derivePayoutState(
   const merchantDue = received - commissionOf(received, payment.commissionBps);
   const owed = merchantDue > payout.merchantPaidBaseUnits ? merchantDue - payout.merchantPaidBaseUnits : 0n;
   if (payment.status === 'expired') return { status: null, delayedReason: null, merchantOwedBaseUnits: 0n };
+  // The settler forwards only paid and failed payments; a payout already under way is reported as it is.
+  const unsettled = payment.status === 'pending' || payment.status === 'processing';
+  if (unsettled && payout.merchantPaidBaseUnits === 0n && payout.blockedSince === null)
+    return { status: 'not_due', delayedReason: null, merchantOwedBaseUnits: owed };
   if (
     owed > 0n &&
     payout.blockedSince !== null &&

@@ -23,6 +23,7 @@ export interface WebhookEventBody {
   readonly amount: string;
   readonly currency: string;
   readonly usdc_amount: string;
+  /** USDC sent by the customer: every transfer seen until paid, the final ones once paid (receivedBaseUnitsShown). */
   readonly amount_received: string;
   /** What arrived beyond the price (USDC, decimal; "0.00" when none): the merchant may refund it. */
   readonly amount_overpaid: string;
@@ -35,7 +36,10 @@ export interface WebhookEventBody {
   readonly txid: string | null;
   readonly paid_at: string | null;
   readonly late: boolean;
-  /** Where the merchant's money is (domain/payout.ts): pending, sent or delayed; null when nothing was received. */
+  /**
+   * Where the merchant's money is (domain/payout.ts): not_due before the payment is paid or failed, then pending,
+   * sent or delayed; null for a payment that expired with nothing received.
+   */
   readonly payout_status: PayoutStatus | null;
   /** The latest settlement transaction that paid the merchant. */
   readonly payout_txid: string | null;
@@ -85,8 +89,23 @@ export interface PayoutDelayedFields {
   readonly payout_delayed_since: string;
 }
 
-/** The part of a payment's state an event reports: derived now, or as stored by the last refresh. */
-export type StatusFields = Pick<PaymentState, 'status' | 'amountReceivedBaseUnits' | 'paidAt' | 'late'>;
+/**
+ * The part of a payment's state an event reports: derived now, or as stored by the last refresh (which keeps
+ * no sum of transfers awaiting finality: without `amountSeenBaseUnits`, the final sum stands for it).
+ */
+export type StatusFields = Pick<PaymentState, 'status' | 'amountReceivedBaseUnits' | 'paidAt' | 'late'> &
+  Partial<Pick<PaymentState, 'amountSeenBaseUnits'>>;
+
+/**
+ * `amount_received`, in the status response and in every event alike: until the payment is paid, every transfer
+ * seen on the canonical chain, final or not (so `processing` shows what the customer sent, and `amount_received`
+ * plus `amount_due` is the price); once paid, the final transfers, which are what is paid out. A failed or
+ * expired payment awaits no transfer, so the two sums agree there.
+ */
+export function receivedBaseUnitsShown(state: StatusFields): bigint {
+  if (state.status === 'paid') return state.amountReceivedBaseUnits;
+  return state.amountSeenBaseUnits ?? state.amountReceivedBaseUnits;
+}
 
 /** What the merchant receives: the quoted share until paid, then the floor-split of what actually arrived. */
 export function payoutBaseUnits(payment: Payment, state: StatusFields): bigint {
@@ -114,7 +133,7 @@ export function webhookEventBody(
     amount: formatMoney(payment.quote.amount),
     currency: payment.quote.amount.currency.code,
     usdc_amount: formatUsdc(payment.quote.usdcBaseUnits),
-    amount_received: formatUsdc(state.amountReceivedBaseUnits),
+    amount_received: formatUsdc(receivedBaseUnitsShown(state)),
     amount_overpaid: formatUsdc(overpaidBaseUnits(payment, state)),
     payout_amount: `${formatUsdc(payoutBaseUnits(payment, state))} USDC`,
     coin_type: 'polygon_usdc',

@@ -30,28 +30,28 @@ describe('parseWebhookUrl', () => {
 
   it('refuses every blocked address family, in any spelling', () => {
     const cases: [string, string][] = [
-      ['https://127.0.0.1/', 'loopback'],
-      ['https://2130706433/', 'loopback'],
-      ['https://0x7f000001/', 'loopback'],
-      ['https://0177.0.0.1/', 'loopback'],
-      ['https://127.1/', 'loopback'],
-      ['https://[::1]/', 'loopback'],
-      ['https://10.0.0.8/', 'private'],
-      ['https://192.168.0.10:8443/', 'private'],
-      ['https://[fd00::1]/', 'private'],
-      ['https://169.254.10.10/', 'link-local'],
-      ['https://[fe80::1]/', 'link-local'],
-      ['https://100.64.1.1/', 'carrier-grade NAT'],
-      ['https://224.0.0.251/', 'multicast'],
-      ['https://[ff02::1]/', 'multicast'],
-      ['https://0.0.0.0/', 'unspecified'],
-      ['https://[::]/', 'unspecified'],
-      ['https://169.254.169.254/latest/meta-data/', 'cloud metadata'],
-      ['https://[::ffff:127.0.0.1]/', 'IPv4-mapped'],
-      ['https://[::ffff:169.254.169.254]/', 'IPv4-mapped'],
+      ['https://127.0.0.1/', 'a loopback'],
+      ['https://2130706433/', 'a loopback'],
+      ['https://0x7f000001/', 'a loopback'],
+      ['https://0177.0.0.1/', 'a loopback'],
+      ['https://127.1/', 'a loopback'],
+      ['https://[::1]/', 'a loopback'],
+      ['https://10.0.0.8/', 'a private'],
+      ['https://192.168.0.10:8443/', 'a private'],
+      ['https://[fd00::1]/', 'a private'],
+      ['https://169.254.10.10/', 'a link-local'],
+      ['https://[fe80::1]/', 'a link-local'],
+      ['https://100.64.1.1/', 'a carrier-grade NAT'],
+      ['https://224.0.0.251/', 'a multicast'],
+      ['https://[ff02::1]/', 'a multicast'],
+      ['https://0.0.0.0/', 'an unspecified'],
+      ['https://[::]/', 'an unspecified'],
+      ['https://169.254.169.254/latest/meta-data/', 'a cloud metadata'],
+      ['https://[::ffff:127.0.0.1]/', 'an IPv4-mapped'],
+      ['https://[::ffff:169.254.169.254]/', 'an IPv4-mapped'],
     ];
-    for (const [url, reason] of cases)
-      expect(problem(url), url).toBe(`webhook_url: must not point to a ${reason} address`);
+    for (const [url, phrase] of cases)
+      expect(problem(url), url).toBe(`webhook_url: must not point to ${phrase} address`);
   });
 
   it('refuses names that only exist inside a network', () => {

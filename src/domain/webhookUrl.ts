@@ -1,5 +1,5 @@
 import { ValidationError } from './errors.ts';
-import { blockedAddressReason, parseIpAddress } from './ipAddress.ts';
+import { blockedAddressPhrase, blockedAddressReason, parseIpAddress } from './ipAddress.ts';
 
 /**
  * Names that can only mean a machine on our side: `localhost` (RFC 6761), mDNS `.local`, `.internal`
@@ -36,7 +36,7 @@ export function parseWebhookUrl(field: string, input: string, options: { allowIn
   if (url.username || url.password) throw new ValidationError(field, 'must not contain credentials');
   if (parseIpAddress(url.hostname)) {
     const reason = blockedAddressReason(url.hostname, { allowPrivate: options.allowInsecure });
-    if (reason) throw new ValidationError(field, `must not point to a ${reason} address`);
+    if (reason) throw new ValidationError(field, `must not point to ${blockedAddressPhrase(reason)}`);
   } else if (!options.allowInsecure && internalHostName(url.hostname)) {
     throw new ValidationError(field, 'must name a public host');
   }

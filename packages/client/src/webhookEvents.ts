@@ -19,6 +19,7 @@ export interface PaymentEventFields {
   readonly amount: string;
   readonly currency: string;
   readonly usdc_amount: string;
+  /** USDC the customer sent: every transfer seen in `payment.processing`, the final ones once paid. */
   readonly amount_received: string;
   readonly amount_overpaid: string;
   /** `"<decimal> USDC"`. */
@@ -30,7 +31,8 @@ export interface PaymentEventFields {
   readonly paid_at: string | null;
   /** Paid after the link expired. */
   readonly late: boolean;
-  readonly payout_status: 'pending' | 'sent' | 'delayed' | null;
+  /** `not_due` before the payment is paid or failed; null for a payment that expired with nothing received. */
+  readonly payout_status: 'not_due' | 'pending' | 'sent' | 'delayed' | null;
   readonly payout_txid: string | null;
   readonly payout_delayed_reason: string | null;
   /** False for a payment made with a test key: never ship goods for it. */

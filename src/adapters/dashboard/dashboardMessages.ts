@@ -1,5 +1,7 @@
 import type { PaymentStatus } from '../../domain/paymentStatus.ts';
+import type { PayoutStatus } from '../../domain/payout.ts';
 import type { RefundStatus } from '../../domain/refund.ts';
+import type { DeliveryStatus } from '../../domain/webhookDelivery.ts';
 import type { Language } from '../checkout/language.ts';
 
 /**
@@ -56,7 +58,13 @@ export interface DashboardText {
     readonly on: string;
   };
   readonly status: Readonly<Record<PaymentStatus, string>>;
+  /** A paid payment's status in the list once refunds reached the customer: part of what arrived, or all of it. */
+  readonly refunded: { readonly partly: string; readonly fully: string };
   readonly refundStatus: Readonly<Record<RefundStatus, string>>;
+  /** A payment's payout status (the API's payout_status), shown until a payout transaction exists. */
+  readonly payoutStatus: Readonly<Record<PayoutStatus, string>>;
+  /** A webhook event's delivery status. */
+  readonly deliveryStatus: Readonly<Record<DeliveryStatus, string>>;
   readonly list: {
     readonly title: string;
     readonly testMode: string;
@@ -278,7 +286,8 @@ export interface DashboardText {
     readonly chain: string;
     readonly rpc: string;
     readonly watcherBehind: string;
-    readonly watcherLag: string;
+    /** By the plural category of the number of blocks (Intl.PluralRules of the page's language). */
+    readonly watcherLag: Readonly<Partial<Record<Intl.LDMLPluralRule, string>> & { other: string }>;
     readonly cursorWritten: string;
     readonly finalizedAge: string;
     readonly unknown: string;
@@ -339,6 +348,7 @@ const en: DashboardText = {
     failed: 'failed',
     expired: 'expired',
   },
+  refunded: { partly: 'partly refunded', fully: 'refunded' },
   refundStatus: {
     awaiting_address: 'awaiting address',
     awaiting_funds: 'awaiting funds',
@@ -346,6 +356,19 @@ const en: DashboardText = {
     refunded: 'refunded',
     canceled: 'canceled',
     expired: 'expired',
+  },
+  payoutStatus: {
+    not_due: 'not due: the payment is not paid',
+    pending: 'on its way',
+    sent: 'sent',
+    delayed: 'delayed',
+  },
+  deliveryStatus: {
+    pending: 'pending',
+    delivering: 'delivering',
+    delivered: 'delivered',
+    failed: 'failed',
+    stopped: 'stopped',
   },
   list: {
     title: 'Payments',
@@ -571,7 +594,7 @@ const en: DashboardText = {
     chain: 'Chain {chain}',
     rpc: 'RPC',
     watcherBehind: 'Watcher behind the head',
-    watcherLag: '{blocks} blocks, {time}',
+    watcherLag: { one: '{blocks} block, {time}', other: '{blocks} blocks, {time}' },
     cursorWritten: 'Watcher last wrote its cursor',
     finalizedAge: 'Age of the finalized head',
     unknown: 'unknown',
@@ -632,6 +655,7 @@ const fr: DashboardText = {
     failed: 'échoué',
     expired: 'expiré',
   },
+  refunded: { partly: 'partiellement remboursé', fully: 'remboursé' },
   refundStatus: {
     awaiting_address: "en attente d'adresse",
     awaiting_funds: 'en attente de fonds',
@@ -639,6 +663,19 @@ const fr: DashboardText = {
     refunded: 'remboursé',
     canceled: 'annulé',
     expired: 'expiré',
+  },
+  payoutStatus: {
+    not_due: "pas encore due : le paiement n'est pas payé",
+    pending: 'en route',
+    sent: 'envoyé',
+    delayed: 'retardé',
+  },
+  deliveryStatus: {
+    pending: 'en attente',
+    delivering: 'en cours de livraison',
+    delivered: 'livré',
+    failed: 'échoué',
+    stopped: 'arrêté',
   },
   list: {
     title: 'Paiements',
@@ -869,7 +906,11 @@ const fr: DashboardText = {
     chain: 'Chaîne {chain}',
     rpc: 'RPC',
     watcherBehind: 'Retard de la surveillance sur la tête',
-    watcherLag: '{blocks} blocs, {time}',
+    watcherLag: {
+      one: '{blocks} bloc, {time}',
+      many: '{blocks} de blocs, {time}',
+      other: '{blocks} blocs, {time}',
+    },
     cursorWritten: 'Dernière écriture du curseur de surveillance',
     finalizedAge: 'Âge de la tête finalisée',
     unknown: 'inconnu',
@@ -930,6 +971,7 @@ const de: DashboardText = {
     failed: 'fehlgeschlagen',
     expired: 'abgelaufen',
   },
+  refunded: { partly: 'teilweise erstattet', fully: 'erstattet' },
   refundStatus: {
     awaiting_address: 'wartet auf Adresse',
     awaiting_funds: 'wartet auf Deckung',
@@ -937,6 +979,19 @@ const de: DashboardText = {
     refunded: 'erstattet',
     canceled: 'storniert',
     expired: 'abgelaufen',
+  },
+  payoutStatus: {
+    not_due: 'noch nicht fällig: die Zahlung ist nicht bezahlt',
+    pending: 'unterwegs',
+    sent: 'gesendet',
+    delayed: 'verzögert',
+  },
+  deliveryStatus: {
+    pending: 'ausstehend',
+    delivering: 'wird zugestellt',
+    delivered: 'zugestellt',
+    failed: 'fehlgeschlagen',
+    stopped: 'gestoppt',
   },
   list: {
     title: 'Zahlungen',
@@ -1165,7 +1220,7 @@ const de: DashboardText = {
     chain: 'Chain {chain}',
     rpc: 'RPC',
     watcherBehind: 'Rückstand der Überwachung',
-    watcherLag: '{blocks} Blöcke, {time}',
+    watcherLag: { one: '{blocks} Block, {time}', other: '{blocks} Blöcke, {time}' },
     cursorWritten: 'Cursor der Überwachung zuletzt geschrieben',
     finalizedAge: 'Alter des finalisierten Blocks',
     unknown: 'unbekannt',
@@ -1226,6 +1281,7 @@ const es: DashboardText = {
     failed: 'fallido',
     expired: 'caducado',
   },
+  refunded: { partly: 'reembolsado en parte', fully: 'reembolsado' },
   refundStatus: {
     awaiting_address: 'esperando dirección',
     awaiting_funds: 'esperando fondos',
@@ -1233,6 +1289,19 @@ const es: DashboardText = {
     refunded: 'reembolsado',
     canceled: 'cancelado',
     expired: 'caducado',
+  },
+  payoutStatus: {
+    not_due: 'aún no corresponde: el pago no está pagado',
+    pending: 'en camino',
+    sent: 'enviada',
+    delayed: 'retrasada',
+  },
+  deliveryStatus: {
+    pending: 'pendiente',
+    delivering: 'entregándose',
+    delivered: 'entregado',
+    failed: 'fallido',
+    stopped: 'detenido',
   },
   list: {
     title: 'Pagos',
@@ -1459,7 +1528,11 @@ const es: DashboardText = {
     chain: 'Cadena {chain}',
     rpc: 'RPC',
     watcherBehind: 'Retraso del vigilante respecto a la cabeza',
-    watcherLag: '{blocks} bloques, {time}',
+    watcherLag: {
+      one: '{blocks} bloque, {time}',
+      many: '{blocks} de bloques, {time}',
+      other: '{blocks} bloques, {time}',
+    },
     cursorWritten: 'Última escritura del cursor del vigilante',
     finalizedAge: 'Antigüedad de la cabeza finalizada',
     unknown: 'desconocido',
@@ -1472,6 +1545,15 @@ export function fill(template: string, params: Readonly<Record<string, string | 
   return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
     Object.hasOwn(params, name) ? String(params[name]) : whole,
   );
+}
+
+/** The form of a counted phrase for `count` in the language's plural rules (French 0 and 1 are singular). */
+export function plural(
+  lang: Language,
+  forms: Readonly<Partial<Record<Intl.LDMLPluralRule, string>> & { other: string }>,
+  count: number,
+): string {
+  return forms[new Intl.PluralRules(lang).select(count)] ?? forms.other;
 }
 
 export const DASHBOARD_TEXT: Readonly<Record<Language, DashboardText>> = { en, fr, de, es };

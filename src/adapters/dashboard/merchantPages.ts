@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SignedIn } from '../../app/dashboard/signIn.ts';
 import { exportPaymentsCsv, exportRange } from '../../app/exportPayments.ts';
 import { getPaymentStatus, isPaymentId, PaymentNotFoundError } from '../../app/getPaymentStatus.ts';
-import { listPayments } from '../../app/listPayments.ts';
+import { type ListedPayment, listPayments } from '../../app/listPayments.ts';
 import { listWorkingKeys, rotateApiKey } from '../../app/merchants/merchantAdmin.ts';
 import { cancelRefund } from '../../app/refunds/cancelRefund.ts';
 import { createRefund } from '../../app/refunds/createRefund.ts';
@@ -19,7 +19,10 @@ import { rotateWebhookSecret } from '../../app/webhooks/rotateWebhookSecret.ts';
 import { sendTestWebhook } from '../../app/webhooks/sendTestWebhook.ts';
 import type { KeyMode } from '../../domain/credentials.ts';
 import { PaylinkError } from '../../domain/errors.ts';
+import { payoutStateOf } from '../../domain/payment.ts';
 import { PAYMENT_STATUSES, type PaymentStatus } from '../../domain/paymentStatus.ts';
+import { DEFAULT_PAYOUT_POLICY } from '../../domain/payout.ts';
+import { refundFundingOf } from '../../domain/refund.ts';
 import { qrSvg } from '../checkout/qrCode.ts';
 import { sendCsv } from '../http/csvDownload.ts';
 import { refundResponse } from '../http/refundPresenter.ts';
@@ -82,8 +85,16 @@ export function merchantPages(app: FastifyInstance, deps: DashboardDeps, kit: Pa
       mode,
       merchant: signedIn.user.role === 'operator' ? (merchantId ?? undefined) : undefined,
     };
-    const render = (page: Parameters<typeof renderPayments>[0]['page'], problem?: string) =>
-      renderPayments({ signedIn, ctx: kit.context(reply.request), merchant, filters, page, problem });
+    const render = async (page: Parameters<typeof renderPayments>[0]['page'], problem?: string) =>
+      renderPayments({
+        signedIn,
+        ctx: kit.context(reply.request),
+        merchant,
+        filters,
+        page,
+        refunded: await refundedOf(page.payments),
+        problem,
+      });
     try {
       if (filters.q !== undefined) {
         const ids = await searchPayments(deps, merchantId, filters.q);
@@ -91,7 +102,7 @@ export function merchantPages(app: FastifyInstance, deps: DashboardDeps, kit: Pa
         const found = await Promise.all(
           ids.map((id) => deps.payments.findById(id).then((p) => p && paymentWithState(p))),
         );
-        return render({ payments: found.filter((p) => p !== undefined), nextCursor: null });
+        return await render({ payments: found.filter((p) => p !== undefined), nextCursor: null });
       }
       const range = exportRange(filters.from, filters.to);
       const page = await listPayments(deps, merchantId, {
@@ -103,12 +114,33 @@ export function merchantPages(app: FastifyInstance, deps: DashboardDeps, kit: Pa
         createdBefore: range.to,
         mode,
       });
-      return render(page);
+      return await render(page);
     } catch (error) {
       if (!(error instanceof PaylinkError) || error.code !== 'VALIDATION_ERROR') throw error;
-      return reply.status(400).send(render({ payments: [], nextCursor: null }, error.message));
+      return reply.status(400).send(await render({ payments: [], nextCursor: null }, error.message));
     }
   });
+
+  /**
+   * What refunds sent back to the customer, per payment of a page that has received money (the list says
+   * "partly refunded" or "refunded" instead of "paid"). One read per such payment: a page is at most PAGE_SIZE.
+   */
+  const refundedOf = async (payments: readonly ListedPayment[]): Promise<Map<string, bigint>> => {
+    const refunded = new Map<string, bigint>();
+    const store = deps.refunds?.store;
+    if (!store) return refunded;
+    await Promise.all(
+      payments
+        .filter(({ state }) => state.amountReceivedBaseUnits > 0n)
+        .map(async ({ payment }) => {
+          let sent = 0n;
+          for (const { deposit } of await store.listForPayment(payment.id))
+            sent += refundFundingOf(deposit).sentBaseUnits;
+          if (sent > 0n) refunded.set(payment.id, sent);
+        }),
+    );
+    return refunded;
+  };
 
   const paymentWithState = async (
     payment: NonNullable<Awaited<ReturnType<typeof deps.payments.findById>>>,
@@ -188,6 +220,12 @@ export function merchantPages(app: FastifyInstance, deps: DashboardDeps, kit: Pa
         refundsEnabled: deps.refunds !== undefined,
         refundForm,
         explorerUrl: payment.deposit ? deps.explorers?.get(payment.deposit.chainId) : undefined,
+        payoutStatus: payoutStateOf(
+          payment,
+          state,
+          deps.payouts?.policy ?? DEFAULT_PAYOUT_POLICY,
+          deps.clock.now(),
+        ).status,
       }),
     );
   };

@@ -10,7 +10,9 @@ import type { Merchant } from '../../domain/merchant.ts';
 import { formatMoney, formatUsdc } from '../../domain/money.ts';
 import type { Payment } from '../../domain/payment.ts';
 import { PAYMENT_STATUSES, type PaymentState, type PaymentStatus } from '../../domain/paymentStatus.ts';
+import type { PayoutStatus } from '../../domain/payout.ts';
 import { countsAgainstPayment, overpaidBaseUnits, refundableBaseUnits } from '../../domain/refund.ts';
+import { receivedBaseUnitsShown } from '../../domain/webhookEvent.ts';
 import { format, html, type SafeHtml } from '../checkout/html.ts';
 import type { refundResponse } from '../http/refundPresenter.ts';
 import { fill } from './dashboardMessages.ts';
@@ -61,12 +63,26 @@ function filterQuery(filters: PaymentFilters, cursor: string): string {
   return query.toString();
 }
 
+/**
+ * A payment's status as the list shows it: a paid (or failed) payment whose refunds reached the customer says "refunded"
+ * once they sent back all that arrived (final), "partly refunded" before.
+ */
+function statusBadge(ctx: PageContext, state: PaymentState, refundedBaseUnits: bigint): SafeHtml {
+  if (refundedBaseUnits > 0n && (state.status === 'paid' || state.status === 'failed')) {
+    const fully = refundedBaseUnits >= state.amountReceivedBaseUnits;
+    return html`<span class="status status-refunded">${fully ? ctx.t.refunded.fully : ctx.t.refunded.partly}</span>`;
+  }
+  return html`<span class="status status-${state.status}">${ctx.t.status[state.status]}</span>`;
+}
+
 export function renderPayments(input: {
   signedIn: SignedIn;
   ctx: PageContext;
   merchant: Merchant | undefined;
   filters: PaymentFilters;
   page: { readonly payments: readonly ListedPayment[]; readonly nextCursor: string | null };
+  /** What refunds sent back to the customer, by payment id (none: not refunded). */
+  refunded?: ReadonlyMap<string, bigint> | undefined;
   problem?: string | undefined;
 }): string {
   const { filters, ctx } = input;
@@ -76,10 +92,10 @@ export function renderPayments(input: {
     ({ payment, state }) => html`<tr>
   <td>${time(payment.createdAt)}</td>
   <td><a href="/dashboard/payments/${payment.id}"><code>${payment.id}</code></a></td>
-  <td><span class="status status-${state.status}">${ctx.t.status[state.status]}</span></td>
+  <td>${statusBadge(ctx, state, input.refunded?.get(payment.id) ?? 0n)}</td>
   <td class="amount">${formatMoney(payment.quote.amount)} ${payment.quote.amount.currency.code}</td>
   <td class="amount">${formatUsdc(payment.quote.usdcBaseUnits)}</td>
-  <td class="amount">${formatUsdc(state.amountReceivedBaseUnits)}</td>
+  <td class="amount">${formatUsdc(receivedBaseUnitsShown(state))}</td>
   <td>${payment.orderId ?? ''}</td>
 </tr>`,
   );
@@ -244,7 +260,7 @@ function walletFunding(
 function webhookItem(ctx: PageContext, signedIn: SignedIn, { event, attempts }: WebhookEventWithAttempts) {
   const p = ctx.t.payment;
   return html`<li>
-  <p><strong>${event.type}</strong> · ${event.deliveryStatus} · ${time(event.createdAt)}</p>
+  <p><strong>${event.type}</strong> · ${ctx.t.deliveryStatus[event.deliveryStatus]} · ${time(event.createdAt)}</p>
   ${
     attempts.length === 0
       ? html`<p class="muted">${p.noAttempt}</p>`
@@ -275,6 +291,8 @@ export function renderPayment(input: {
   refundsEnabled: boolean;
   refundForm?: { problem: string; amount: string } | undefined;
   explorerUrl: string | undefined;
+  /** Where the merchant's money is, as the API's payout_status says (null: nothing to pay out). */
+  payoutStatus: PayoutStatus | null;
 }): string {
   const { payment, state, signedIn, ctx } = input;
   const { t } = ctx;
@@ -322,11 +340,11 @@ ${
   <dt>${l.created}</dt><dd>${time(payment.createdAt)}</dd>
   <dt>${l.price}</dt><dd>${formatMoney(payment.quote.amount)} ${payment.quote.amount.currency.code}</dd>
   <dt>${l.usdcDue}</dt><dd>${formatUsdc(payment.quote.usdcBaseUnits)}</dd>
-  <dt>${l.usdcReceived}</dt><dd>${formatUsdc(received)}</dd>
+  <dt>${l.usdcReceived}</dt><dd>${formatUsdc(receivedBaseUnitsShown(state))}</dd>
   <dt>${p.depositAddress}</dt><dd><code>${payment.deposit?.depositAddress ?? ''}</code></dd>
   <dt>${l.order}</dt><dd>${payment.orderId ?? ''}</dd>
   <dt>${p.paid}</dt><dd>${state.paidAt ? time(state.paidAt) : '—'}</dd>
-  <dt>${p.payout}</dt><dd>${payment.payout.txHash ? format(p.payoutValue, { merchant: usdc(payment.payout.merchantPaidBaseUnits), commission: usdc(payment.payout.treasuryPaidBaseUnits) }) : '—'}</dd>
+  <dt>${p.payout}</dt><dd>${payment.payout.txHash ? format(p.payoutValue, { merchant: usdc(payment.payout.merchantPaidBaseUnits), commission: usdc(payment.payout.treasuryPaidBaseUnits) }) : input.payoutStatus ? t.payoutStatus[input.payoutStatus] : '—'}</dd>
 </dl>
 </div>
 <h2>${p.timeline}</h2>
@@ -380,7 +398,7 @@ export function renderDevelopers(input: {
   <td>${time(event.createdAt)}</td>
   <td>${event.type}</td>
   <td><a href="/dashboard/payments/${event.paymentId}"><code>${event.paymentId}</code></a></td>
-  <td>${event.deliveryStatus}</td>
+  <td>${ctx.t.deliveryStatus[event.deliveryStatus]}</td>
   <td>${last ? (attemptAnswer(last) ?? ctx.t.payment.noAnswer) : '—'}</td>
   <td><form method="post" action="/dashboard/webhooks/${event.id}/resend">${csrfField(signedIn)}<input type="hidden" name="back" value="developers"><button type="submit" class="link">${ctx.t.payment.sendAgain}</button></form></td>
 </tr>`;

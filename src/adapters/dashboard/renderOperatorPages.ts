@@ -4,9 +4,10 @@ import type { ApiKeyRecord } from '../../app/ports/merchants.ts';
 import type { PayoutView } from '../../app/settlement/listPayouts.ts';
 import type { FailingEndpoint } from '../../app/webhooks/failingEndpoints.ts';
 import { bpsToPercent } from '../../domain/commission.ts';
-import { formatDecimal } from '../../domain/decimal.ts';
+import { formatDecimal, roundToScale } from '../../domain/decimal.ts';
 import type { Merchant } from '../../domain/merchant.ts';
 import { format, html, type SafeHtml } from '../checkout/html.ts';
+import { plural } from './dashboardMessages.ts';
 import { csrfField, keysTable, type PageContext, problemBox, signedInPage, time } from './renderDashboard.ts';
 
 /** The merchant form's fields as typed, kept when the form is shown again with a problem. */
@@ -185,6 +186,23 @@ ${
   return page(input.signedIn, input.ctx, f.title, body);
 }
 
+/** Decimals a person reads of a POL balance; the exact figure (18 decimals) is the title, shown on hover. */
+const POL_SHOWN_DECIMALS = 4;
+
+/**
+ * A native balance for a person: "0.9731 POL", rounded down (a balance is never shown larger than it is), and
+ * "< 0.0001 POL" for a dust balance that would otherwise read as nothing.
+ */
+export function polBalance(wei: bigint): SafeHtml {
+  const exact = { units: wei, scale: 18 };
+  const shown = roundToScale(exact, POL_SHOWN_DECIMALS, 'down');
+  const text =
+    wei > 0n && shown.units === 0n
+      ? `< ${formatDecimal({ units: 1n, scale: POL_SHOWN_DECIMALS })}`
+      : formatDecimal(shown, POL_SHOWN_DECIMALS);
+  return html`<span title="${formatDecimal(exact)} POL">${text} POL</span>`;
+}
+
 /** The figures /metrics exports, read the same way, for a person. */
 export function renderHealth(input: {
   signedIn: SignedIn;
@@ -202,12 +220,15 @@ export function renderHealth(input: {
         : `${Math.round(value / 60)} min`;
   const fact = (label: string | SafeHtml, value: SafeHtml | string, bad = false) =>
     html`<dt>${label}</dt><dd${bad ? html` class="error"` : null}>${value}</dd>`;
-  const counts = (map: ReadonlyMap<string, number> | undefined) =>
-    map ? [...map].map(([k, v]) => `${k}: ${v}`).join(', ') || h.none : h.unknown;
+  // Every status word in the page's language; a status this version does not know is shown as it is.
+  const counts = (map: ReadonlyMap<string, number> | undefined, words: Readonly<Record<string, string>>) =>
+    map
+      ? [...map].map(([k, v]) => `${Object.hasOwn(words, k) ? words[k] : k}: ${v}`).join(', ') || h.none
+      : h.unknown;
   const chains = m.chains.map(
     (c) => html`<div class="card"><h2>${format(h.chain, { chain: c.chainId })}</h2><dl class="facts">
   ${fact(h.rpc, c.rpcUp ? h.up : h.down, !c.rpcUp)}
-  ${fact(h.watcherBehind, c.watcherLagBlocks === undefined ? h.unknown : format(h.watcherLag, { blocks: c.watcherLagBlocks, time: seconds(c.watcherLagSeconds) }))}
+  ${fact(h.watcherBehind, c.watcherLagBlocks === undefined ? h.unknown : format(plural(input.ctx.lang, h.watcherLag, c.watcherLagBlocks), { blocks: c.watcherLagBlocks, time: seconds(c.watcherLagSeconds) }))}
   ${fact(h.cursorWritten, seconds(c.watcherCursorAgeSeconds))}
   ${fact(h.finalizedAge, seconds(c.finalizedHeadAgeSeconds))}
 </dl></div>`,
@@ -216,7 +237,7 @@ export function renderHealth(input: {
     const low = r.balanceWei < r.lowBalanceWei;
     return fact(
       format(h.relayerGas, { chain: r.chainId }),
-      html`${format(h.relayerValue, { balance: formatDecimal({ units: r.balanceWei, scale: 18 }, 2), age: seconds(r.ageSeconds) })}${low ? html` — ${h.low}` : null}`,
+      html`${format(h.relayerValue, { balance: polBalance(r.balanceWei), age: seconds(r.ageSeconds) })}${low ? html` — ${h.low}` : null}`,
       low,
     );
   });
@@ -224,8 +245,8 @@ export function renderHealth(input: {
 <p class="muted">${format(h.asOf, { time: time(input.at) })}</p>
 <div class="card"><dl class="facts">
   ${fact(h.database, m.databaseUp ? h.up : h.down, !m.databaseUp)}
-  ${fact(h.paymentsByStatus, counts(m.paymentsByStatus))}
-  ${fact(h.webhooksByDelivery, counts(m.webhookEventsByStatus))}
+  ${fact(h.paymentsByStatus, counts(m.paymentsByStatus, input.ctx.t.status))}
+  ${fact(h.webhooksByDelivery, counts(m.webhookEventsByStatus, input.ctx.t.deliveryStatus))}
   ${fact(h.oldestOwed, seconds(m.webhookOldestOwedSeconds))}
   ${fact(h.payoutsPending, m.payouts ? String(m.payouts.pending) : h.unknown)}
   ${fact(h.payoutsDelayed, m.payouts ? String(m.payouts.delayed) : h.unknown, (m.payouts?.delayed ?? 0) > 0)}

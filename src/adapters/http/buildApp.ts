@@ -18,7 +18,7 @@ import { requestDurationObserver } from './httpMetrics.ts';
 import { registerInputTextCheck } from './inputText.ts';
 import { registerLosslessJsonParser } from './losslessJson.ts';
 import { declareAuthenticationFields } from './merchantAuth.ts';
-import { openApiOptions, SWAGGER_UI_OPTIONS } from './openApiDocument.ts';
+import { openApiOptions, pointExplorerAtBaseUrl, SWAGGER_UI_OPTIONS } from './openApiDocument.ts';
 import { fastifyTrustProxy, registerPlatform } from './platform.ts';
 import { OneLinePerRequest } from './requestLog.ts';
 import { lazyChildLoggers } from './requestLogger.ts';
@@ -75,7 +75,10 @@ export async function buildApp(appDeps: ApiDeps): Promise<FastifyInstance> {
   const { buckets, measure } = await registerPlatform(app, deps);
 
   await app.register(swagger, openApiOptions(deps.config.baseUrl, VERSION));
-  await app.register(swaggerUi, SWAGGER_UI_OPTIONS);
+  await app.register(async (docs) => {
+    pointExplorerAtBaseUrl(docs, deps.config.baseUrl);
+    await docs.register(swaggerUi, SWAGGER_UI_OPTIONS);
+  });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(merchantApi(deps));

@@ -25,6 +25,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
       const problems = fieldProblems(error.validation, error.validationContext ?? 'request');
       return reply.status(400).send(errorResponseOf(new ValidationError(problems)));
     }
+    if (clientAborted(error, request)) {
+      // The client went away while sending its body: nothing failed here, and there is nobody left to answer.
+      request.log.info({ code: error.code }, 'client aborted the request before its body was complete');
+      return reply.status(400).send(errorResponse('BAD_REQUEST', 'Request aborted by the client'));
+    }
     switch (error.code) {
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
@@ -76,6 +81,14 @@ function fieldProblems(issues: readonly SchemaIssue[], part: string): FieldProbl
     return fields.map((field) => ({ field, message: issue.message ?? 'is invalid' }));
   });
   return problems.length > 0 ? problems : [{ field: part, message: 'is invalid' }];
+}
+
+/**
+ * Node's error for a request body cut off by the client closing the connection ("aborted", ECONNRESET): not a
+ * fault of the service, and not the database's ECONNRESET either (that one carries another message).
+ */
+function clientAborted(error: { code?: unknown; message?: unknown }, request: FastifyRequest): boolean {
+  return error.code === 'ECONNRESET' && error.message === 'aborted' && request.raw.readableAborted;
 }
 
 /**

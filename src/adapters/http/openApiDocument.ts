@@ -1,5 +1,6 @@
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { FastifySwaggerUiOptions } from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 
 /**
@@ -62,13 +63,33 @@ export function openApiOptions(baseUrl: string, version: string): FastifyDynamic
 }
 
 /**
- * The /docs page: the document at ./json, without Swagger UI's top bar, whose box showing that URL invites
+ * The /docs page: the document at <base URL>/docs/json (pointExplorerAtBaseUrl), without Swagger UI's top bar, whose box showing that URL invites
  * exploring other documents (BaseLayout is the layout without it).
  */
 export const SWAGGER_UI_OPTIONS: FastifySwaggerUiOptions = {
   routePrefix: '/docs',
   uiConfig: { docExpansion: 'list', layout: 'BaseLayout' },
 };
+
+/** What Swagger UI's start-up script loads the document from: the page's own address, resolved in the browser. */
+const EXPLORER_DOCUMENT = "url: resolveUrl('./json')";
+
+/**
+ * Points the /docs explorer at the document under the configured base URL (`PAYLINK_BASE_URL`), the address the
+ * document's `servers` names too, rather than at whatever address the page was reached by (127.0.0.1:3000 behind
+ * a proxy). Swagger UI's plugin fixes that URL after any configuration, so its start-up script is rewritten as it
+ * is sent; the hook belongs in the scope the plugin is registered in. Fails loudly if the script changed shape.
+ */
+export function pointExplorerAtBaseUrl(docs: FastifyInstance, baseUrl: string): void {
+  const documentUrl = `${baseUrl.replace(/\/+$/, '')}/docs/json`;
+  docs.addHook('onSend', (request, _reply, payload, done) => {
+    if (request.routeOptions.url !== `${SWAGGER_UI_OPTIONS.routePrefix}/static/swagger-initializer.js`)
+      return done(null, payload);
+    if (typeof payload !== 'string' || !payload.includes(EXPLORER_DOCUMENT))
+      return done(new Error('swagger-initializer.js no longer loads the document from ./json'));
+    done(null, payload.replace(EXPLORER_DOCUMENT, `url: ${JSON.stringify(documentUrl)}`));
+  });
+}
 
 /**
  * The provider turns every zod schema with an id into two components, `X` for responses and `XInput` for

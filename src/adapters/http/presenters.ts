@@ -5,7 +5,11 @@ import type { PaymentState } from '../../domain/paymentStatus.ts';
 import type { PayoutState } from '../../domain/payout.ts';
 import { formatRate } from '../../domain/quote.ts';
 import { isoTimestamp } from '../../domain/timestamp.ts';
-import { describeUnacceptedTransfer, payoutBaseUnits } from '../../domain/webhookEvent.ts';
+import {
+  describeUnacceptedTransfer,
+  payoutBaseUnits,
+  receivedBaseUnitsShown,
+} from '../../domain/webhookEvent.ts';
 
 /** Payments as the merchant API shows them: field names and formats of the spec. */
 
@@ -68,7 +72,7 @@ export function paymentStatusResponse(
     ...(state.paidAt ? { paid_at: state.paidAt.toISOString(), late: state.late } : {}),
     order_id: payment.orderId,
     usdc_amount: formatUsdc(quote.usdcBaseUnits),
-    amount_received: formatUsdc(state.amountReceivedBaseUnits),
+    amount_received: formatUsdc(receivedBaseUnitsShown(state)),
     amount_due: formatUsdc(amountDueBaseUnits(payment, state)),
     amount_overpaid: formatUsdc(overpaidBaseUnits(payment, state)),
     ...(refunds ? refundSummary(refunds.records, refunds.now) : {}),

@@ -116,7 +116,10 @@ export const PaymentStatusResponse = z
     late: z.boolean().optional().meta({ description: 'Present only when paid: true when paid after expiry' }),
     order_id: z.string().nullable(),
     usdc_amount: decimalString,
-    amount_received: decimalString.meta({ description: 'USDC received in final transfers' }),
+    amount_received: decimalString.meta({
+      description:
+        'USDC the customer sent: until paid, every transfer seen (final or not, the same sum amount_due is reckoned from); once paid, the final transfers',
+    }),
     amount_due: decimalString.meta({
       description:
         'USDC still to send: the amount less every transfer seen (final or not); 0 once paid or covered, never negative',
@@ -155,7 +158,7 @@ export const PaymentStatusResponse = z
     txid: txHash.optional().meta({ description: "The customer's transfer that completed the payment" }),
     payout_status: z.enum(PAYOUT_STATUSES).optional().meta({
       description:
-        "Where the merchant's money is: pending (not paid yet, or on its way), sent, or delayed (failing for a while; see payout_delayed_reason). Absent for an expired payment, which has nothing to pay out",
+        "Where the merchant's money is: not_due while the payment is pending or processing (there is no payout yet), then pending (due, on its way), sent, or delayed (failing for a while; see payout_delayed_reason). Absent for a payment that expired with nothing received, which has nothing to pay out",
     }),
     payout_txid: txHash
       .optional()

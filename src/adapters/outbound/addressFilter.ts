@@ -1,6 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import type { LookupFunction } from 'node:net';
-import { type AddressPolicy, blockedAddressReason } from '../../domain/ipAddress.ts';
+import { type AddressPolicy, blockedAddressPhrase, blockedAddressReason } from '../../domain/ipAddress.ts';
 
 /** A connection refused because of where it would go. Its message names the host and address, nothing else. */
 class BlockedAddressError extends Error {
@@ -10,7 +10,7 @@ class BlockedAddressError extends Error {
 
 export function blockedError(host: string, address: string, reason: string): BlockedAddressError {
   const target = host === address ? address : `${host} resolves to ${address}, which`;
-  return new BlockedAddressError(`refused: ${target} is a ${reason} address`);
+  return new BlockedAddressError(`refused: ${target} is ${blockedAddressPhrase(reason)}`);
 }
 
 type LookupAll = (

@@ -71,29 +71,29 @@ describe('webhook sender', () => {
   describe('with private addresses not allowed', () => {
     it('refuses each blocked address family written in the URL, before connecting', async () => {
       const cases: [string, string][] = [
-        [receiver.url().replace('http:', 'https:'), 'loopback'],
-        ['https://2130706433/', 'loopback'],
-        ['https://0x7f.0.0.1/', 'loopback'],
-        ['https://[::1]/', 'loopback'],
-        ['https://10.0.0.1/', 'private'],
-        ['https://192.168.1.1/', 'private'],
-        ['https://[fc00::1]/', 'private'],
-        ['https://169.254.0.1/', 'link-local'],
-        ['https://[fe80::1]/', 'link-local'],
-        ['https://100.64.0.1/', 'carrier-grade NAT'],
-        ['https://239.1.1.1/', 'multicast'],
-        ['https://[ff05::1]/', 'multicast'],
-        ['https://0.0.0.0/', 'unspecified'],
-        ['https://[::]/', 'unspecified'],
-        ['https://169.254.169.254/', 'cloud metadata'],
-        ['https://[::ffff:127.0.0.1]/', 'IPv4-mapped'],
-        ['https://[::ffff:a9fe:a9fe]/', 'IPv4-mapped'],
+        [receiver.url().replace('http:', 'https:'), 'a loopback'],
+        ['https://2130706433/', 'a loopback'],
+        ['https://0x7f.0.0.1/', 'a loopback'],
+        ['https://[::1]/', 'a loopback'],
+        ['https://10.0.0.1/', 'a private'],
+        ['https://192.168.1.1/', 'a private'],
+        ['https://[fc00::1]/', 'a private'],
+        ['https://169.254.0.1/', 'a link-local'],
+        ['https://[fe80::1]/', 'a link-local'],
+        ['https://100.64.0.1/', 'a carrier-grade NAT'],
+        ['https://239.1.1.1/', 'a multicast'],
+        ['https://[ff05::1]/', 'a multicast'],
+        ['https://0.0.0.0/', 'an unspecified'],
+        ['https://[::]/', 'an unspecified'],
+        ['https://169.254.169.254/', 'a cloud metadata'],
+        ['https://[::ffff:127.0.0.1]/', 'an IPv4-mapped'],
+        ['https://[::ffff:a9fe:a9fe]/', 'an IPv4-mapped'],
       ];
-      for (const [url, reason] of cases) {
+      for (const [url, phrase] of cases) {
         const result = await production.send({ url, headers, body });
         expect(result, url).toMatchObject({
           kind: 'error',
-          error: expect.stringMatching(`is a ${reason} address$`),
+          error: expect.stringMatching(`is ${phrase} address$`),
         });
       }
       expect(receiver.received).toHaveLength(0);

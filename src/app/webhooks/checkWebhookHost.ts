@@ -1,5 +1,5 @@
 import { ValidationError } from '../../domain/errors.ts';
-import { blockedAddressReason, parseIpAddress } from '../../domain/ipAddress.ts';
+import { blockedAddressPhrase, blockedAddressReason, parseIpAddress } from '../../domain/ipAddress.ts';
 import type { HostResolver } from '../ports/webhookSender.ts';
 
 /**
@@ -28,7 +28,7 @@ export async function checkWebhookHost(
     if (reason)
       throw new ValidationError(
         field,
-        `must not point to a ${reason} address (${host} resolves to ${address})`,
+        `must not point to ${blockedAddressPhrase(reason)} (${host} resolves to ${address})`,
       );
   }
 }

@@ -1031,7 +1031,7 @@ export interface components {
              */
             usdc_amount: string;
             /**
-             * @description USDC received in final transfers
+             * @description USDC the customer sent: until paid, every transfer seen (final or not, the same sum amount_due is reckoned from); once paid, the final transfers
              * @example 100.10
              */
             amount_received: string;
@@ -1105,10 +1105,10 @@ export interface components {
             /** @description The customer's transfer that completed the payment */
             txid?: string;
             /**
-             * @description Where the merchant's money is: pending (not paid yet, or on its way), sent, or delayed (failing for a while; see payout_delayed_reason). Absent for an expired payment, which has nothing to pay out
+             * @description Where the merchant's money is: not_due while the payment is pending or processing (there is no payout yet), then pending (due, on its way), sent, or delayed (failing for a while; see payout_delayed_reason). Absent for a payment that expired with nothing received, which has nothing to pay out
              * @enum {string}
              */
-            payout_status?: "pending" | "sent" | "delayed";
+            payout_status?: "not_due" | "pending" | "sent" | "delayed";
             /** @description The latest transaction that forwarded funds to the merchant */
             payout_txid?: string;
             /**

@@ -15,7 +15,7 @@
 
 /*
  * Times: the server writes them in UTC (readable without this script); the person reads them in their own time
- * zone, with the UTC time kept on hover.
+ * zone, named, with the UTC time kept on hover.
  */
 (() => {
   // In the page's language (the server chose it), with the browser's own regional format when it speaks that
@@ -24,7 +24,16 @@
   const browserLocale = navigator.language || pageLanguage;
   const locale =
     pageLanguage && !browserLocale.toLowerCase().startsWith(pageLanguage) ? pageLanguage : browserLocale;
-  const local = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
+  // The zone is written beside every time ("GMT+9", "CET"): a bare time reads as anyone's clock, and the
+  // checkout beside it says UTC.
+  const local = new Intl.DateTimeFormat(locale, {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZoneName: 'short',
+  });
   for (const el of document.querySelectorAll('time[datetime]')) {
     const date = new Date(el.getAttribute('datetime'));
     if (Number.isNaN(date.getTime())) continue;
