@@ -9,15 +9,15 @@ export default {
   mutate: [
     'src/domain/**/*.ts',
     '!src/domain/**/*.test.ts',
-    // Priced by the domain, and tested by fast unit tests (src/app/convertAmount.test.ts).
-    'src/app/convertAmount.ts',
-    'src/app/quoteAmount.ts',
+    // Priced by the domain, and tested by fast unit tests (src/app/payments/convertAmount.test.ts).
+    'src/app/payments/convertAmount.ts',
+    'src/app/payments/quoteAmount.ts',
     // The chain watcher, status refreshes and settlement steps, tested over in-memory fakes of their ports
     // (src/app/testing/): their own unit tests, beside them, run in milliseconds.
-    'src/app/watchChain.ts',
-    'src/app/refreshPayments.ts',
-    // The status the API answers, derived now from the ledger (src/app/getPaymentStatus.test.ts).
-    'src/app/getPaymentStatus.ts',
+    'src/app/chain/watchChain.ts',
+    'src/app/chain/refreshPayments.ts',
+    // The status the API answers, derived now from the ledger (src/app/payments/getPaymentStatus.test.ts).
+    'src/app/payments/getPaymentStatus.ts',
     'src/app/settlement/applyMined.ts',
     'src/app/settlement/advanceInFlight.ts',
     'src/app/settlement/probeBatch.ts',

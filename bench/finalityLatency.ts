@@ -10,9 +10,9 @@ import { testUsdcAbi } from '../src/adapters/chain/contractAbis.ts';
 import { depositPlanner } from '../src/adapters/chain/depositPlanner.ts';
 import { migrateToLatest, openDatabase } from '../src/adapters/db/database.ts';
 import { inProcessSingletonLocks } from '../src/adapters/db/singletonLocks.ts';
-import { createPayment } from '../src/app/createPayment.ts';
 import { createMerchant } from '../src/app/merchants/merchantAdmin.ts';
-import { systemClock } from '../src/app/ports/clock.ts';
+import { createPayment } from '../src/app/payments/createPayment.ts';
+import { systemClock } from '../src/app/shared/ports.ts';
 import { loadConfig } from '../src/config.ts';
 import {
   deploySandboxContracts,

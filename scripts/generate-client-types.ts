@@ -2,10 +2,10 @@ import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { pino } from 'pino';
+import { buildApp } from '../src/adapters/api/buildApp.ts';
 import { depositPlanner } from '../src/adapters/chain/depositPlanner.ts';
 import { openDatabase } from '../src/adapters/db/database.ts';
-import { buildApp } from '../src/adapters/http/buildApp.ts';
-import { systemClock } from '../src/app/ports/clock.ts';
+import { systemClock } from '../src/app/shared/ports.ts';
 import { loadConfig } from '../src/config.ts';
 import { createRates, createStores } from '../src/main/wiring.ts';
 

@@ -210,7 +210,7 @@ export interface Config {
   readonly sandboxWebhookPort: number;
 }
 
-/** What one client may hold open on the API and checkout servers (adapters/http/connectionLimits.ts). */
+/** What one client may hold open on the API and checkout servers (adapters/web/connectionLimits.ts). */
 export interface ConnectionLimits {
   /** The whole request, headers and body, must arrive within this; answered 408 and closed after it. */
   readonly requestTimeoutMs: number;

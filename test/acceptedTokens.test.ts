@@ -4,8 +4,8 @@
  */
 import type { Logger } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { paymentStatusResponse } from '../src/adapters/http/presenters.ts';
-import { getPaymentStatus } from '../src/app/getPaymentStatus.ts';
+import { paymentStatusResponse } from '../src/adapters/api/presenters.ts';
+import { getPaymentStatus } from '../src/app/payments/getPaymentStatus.ts';
 import type { SettleOptions } from '../src/app/settlement/options.ts';
 import { settleOnce } from '../src/app/settlement/settleOnce.ts';
 import { sweepToken } from '../src/app/settlement/sweepToken.ts';

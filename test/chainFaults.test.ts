@@ -7,9 +7,9 @@ import { type AnvilProcess, spawnAnvil } from '../src/adapters/chain/anvilProces
 import { chainReader, createRpcClient } from '../src/adapters/chain/chainReader.ts';
 import { testUsdcAbi } from '../src/adapters/chain/contractAbis.ts';
 import { depositPlanner } from '../src/adapters/chain/depositPlanner.ts';
-import { createPayment } from '../src/app/createPayment.ts';
+import { pollChainOnce } from '../src/app/chain/watchChain.ts';
 import { createMerchant } from '../src/app/merchants/merchantAdmin.ts';
-import { pollChainOnce } from '../src/app/watchChain.ts';
+import { createPayment } from '../src/app/payments/createPayment.ts';
 import {
   deploySandboxContracts,
   SANDBOX_ACCOUNTS,

@@ -3,8 +3,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { chainReader, createRpcClient } from '../src/adapters/chain/chainReader.ts';
 import { testUsdcAbi } from '../src/adapters/chain/contractAbis.ts';
 import { deployTestUsdc } from '../src/adapters/chain/deployContracts.ts';
-import type { ChainReader } from '../src/app/ports/chain.ts';
-import { expirePayments } from '../src/app/refreshPayments.ts';
+import type { ChainReader } from '../src/app/chain/ports.ts';
+import { expirePayments } from '../src/app/chain/refreshPayments.ts';
 import { type ChainHarness, PAYMENT_TTL_MS, ROLES, startChainHarness } from './helpers/chainHarness.ts';
 import { dialects } from './helpers/database.ts';
 
@@ -382,7 +382,7 @@ describe.each(dialects)('chain watcher on anvil, %s', (dialect) => {
         return Reflect.get(target, key, receiver);
       },
     });
-    const { pollChainOnce } = await import('../src/app/watchChain.ts');
+    const { pollChainOnce } = await import('../src/app/chain/watchChain.ts');
     const { capturingLogger } = await import('./helpers/logCapture.ts');
     const result = await pollChainOnce(
       {

@@ -34,7 +34,7 @@ import {
   type RelayOptions,
   relayOnce,
 } from '../src/app/gasless/relayAuthorizations.ts';
-import type { RateLimitStore } from '../src/app/ports/rateLimit.ts';
+import type { RateLimitStore } from '../src/app/shared/ports.ts';
 import { loadConfig } from '../src/config.ts';
 import { formatDecimal } from '../src/domain/decimal.ts';
 import type { Payment } from '../src/domain/payment.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IDEMPOTENCY_TTL_MS, STALE_CLAIM_MS } from '../src/app/createPaymentOnce.ts';
+import { IDEMPOTENCY_TTL_MS, STALE_CLAIM_MS } from '../src/app/payments/createPaymentOnce.ts';
 import { type ApiHarness, startApiHarness } from './helpers/apiHarness.ts';
 import { countRows, dialects } from './helpers/database.ts';
 

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/adapters/api/buildApp.ts';
 import { holdsCode } from '../src/adapters/chain/contractCode.ts';
 import { buildCheckoutApp } from '../src/adapters/checkout/buildCheckoutApp.ts';
-import { buildApp } from '../src/adapters/http/buildApp.ts';
 import { createWebhookSender } from '../src/adapters/outbound/webhookSender.ts';
 import { memoryBucketStore } from '../src/adapters/rateLimit/memoryBucketStore.ts';
 import { createMerchant } from '../src/app/merchants/merchantAdmin.ts';

@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createPaymentResponse, paymentStatusResponse } from '../src/adapters/api/presenters.ts';
 import { chainReader, createRpcClient } from '../src/adapters/chain/chainReader.ts';
 import { createRelayer } from '../src/adapters/chain/relayer.ts';
-import { createPaymentResponse, paymentStatusResponse } from '../src/adapters/http/presenters.ts';
 import { createWebhookSender } from '../src/adapters/outbound/webhookSender.ts';
 import type { SettleOptions, SettlePaymentsDeps } from '../src/app/settlement/options.ts';
 import type { Relayer } from '../src/app/settlement/ports.ts';

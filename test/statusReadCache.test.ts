@@ -2,7 +2,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paymentRepository } from '../src/adapters/db/paymentRepository.ts';
-import type { PaymentStore } from '../src/app/ports/payments.ts';
+import type { PaymentStore } from '../src/app/payments/ports.ts';
 import type { PaymentStatus } from '../src/domain/paymentStatus.ts';
 import { type ApiHarness, startApiHarness, TEST_CHAIN } from './helpers/apiHarness.ts';
 import { dialects } from './helpers/database.ts';

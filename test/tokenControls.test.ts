@@ -9,7 +9,7 @@ import { createRpcClient } from '../src/adapters/chain/chainReader.ts';
 import { testUsdcAbi } from '../src/adapters/chain/contractAbis.ts';
 import { deployFactory, deployTestUsdc } from '../src/adapters/chain/deployContracts.ts';
 import { createTokenControls } from '../src/adapters/chain/tokenControls.ts';
-import type { TokenControls } from '../src/app/tokenControls.ts';
+import type { TokenControls } from '../src/app/chain/tokenControls.ts';
 import { type Anvil, startAnvil } from './helpers/anvil.ts';
 import { type ApiHarness, startApiHarness } from './helpers/apiHarness.ts';
 import { runCli } from './helpers/cli.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMerchant } from '../src/app/merchants/merchantAdmin.ts';
-import type { HostResolver } from '../src/app/ports/webhookSender.ts';
 import { dispatchWebhooks } from '../src/app/webhooks/dispatchWebhooks.ts';
+import type { HostResolver } from '../src/app/webhooks/ports.ts';
 import { ValidationError } from '../src/domain/errors.ts';
 import { type ApiHarness, startApiHarness } from './helpers/apiHarness.ts';
 import { dialects } from './helpers/database.ts';

@@ -5,6 +5,7 @@ import { createRpcClient } from '../adapters/chain/chainReader.ts';
 import { createTokenControls } from '../adapters/chain/tokenControls.ts';
 import { migrateToLatest } from '../adapters/db/database.ts';
 import { DatabaseInUseError } from '../adapters/db/sqliteProcessLock.ts';
+import type { TokenControls } from '../app/chain/tokenControls.ts';
 import {
   createMerchant,
   describeMerchant,
@@ -18,8 +19,7 @@ import {
   rotateApiKey,
   updateMerchant,
 } from '../app/merchants/merchantAdmin.ts';
-import { systemClock } from '../app/ports/clock.ts';
-import type { TokenControls } from '../app/tokenControls.ts';
+import { systemClock } from '../app/shared/ports.ts';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
 import type { KeyMode } from '../domain/credentials.ts';
 import { parseDuration } from '../domain/duration.ts';

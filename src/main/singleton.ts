@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { SingletonLease, SingletonLocks } from '../adapters/db/singletonLocks.ts';
-import { describeError, type LoopOptions } from '../app/jobLoop.ts';
+import { describeError, type LoopOptions } from '../app/operations/jobLoop.ts';
 
 /**
  * Runs `job` only while this process holds the named singleton lock: standby processes keep trying to take it,

@@ -17,11 +17,10 @@ import { coingeckoSource } from '../adapters/rates/coingecko.ts';
 import { marketRates } from '../adapters/rates/marketRates.ts';
 import type { RateSource } from '../adapters/rates/rateSource.ts';
 import { staticSource } from '../adapters/rates/static.ts';
-import type { Clock } from '../app/ports/clock.ts';
-import type { RateProvider } from '../app/ports/rates.ts';
-import type { HostResolver } from '../app/ports/webhookSender.ts';
-import type { WebhookStore } from '../app/ports/webhooks.ts';
+import type { RateProvider } from '../app/payments/ports.ts';
+import type { Clock } from '../app/shared/ports.ts';
 import type { DispatchWebhooksDeps } from '../app/webhooks/dispatchWebhooks.ts';
+import type { HostResolver, WebhookStore } from '../app/webhooks/ports.ts';
 import type { Config } from '../config.ts';
 
 /** Builds the adapters a configuration names; every entry point wires through here. */

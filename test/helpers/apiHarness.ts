@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
+import type { ApiDeps } from '../../src/adapters/api/apiDeps.ts';
+import { buildApp } from '../../src/adapters/api/buildApp.ts';
 import { depositPlanner } from '../../src/adapters/chain/depositPlanner.ts';
 import type { DialectName } from '../../src/adapters/db/database.ts';
-import type { ApiDeps } from '../../src/adapters/http/apiDeps.ts';
-import { buildApp } from '../../src/adapters/http/buildApp.ts';
 import { createMerchant, type MerchantFields } from '../../src/app/merchants/merchantAdmin.ts';
-import type { RateProvider } from '../../src/app/ports/rates.ts';
+import type { RateProvider } from '../../src/app/payments/ports.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createRates, createStores } from '../../src/main/wiring.ts';
 import { TestClock } from './clock.ts';

@@ -1,4 +1,4 @@
-import type { Clock } from '../../src/app/ports/clock.ts';
+import type { Clock } from '../../src/app/shared/ports.ts';
 
 /** A clock the test moves by hand. */
 export class TestClock implements Clock {

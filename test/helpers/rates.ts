@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import { marketRates } from '../../src/adapters/rates/marketRates.ts';
 import { staticSource } from '../../src/adapters/rates/static.ts';
-import type { Clock } from '../../src/app/ports/clock.ts';
-import type { RateProvider } from '../../src/app/ports/rates.ts';
+import type { RateProvider } from '../../src/app/payments/ports.ts';
+import type { Clock } from '../../src/app/shared/ports.ts';
 
 /** Rates for set-ups that price in USDC (and USD, at 1) and need no rate API: the static source, always fresh. */
 export function usdcOnlyRates(clock: Clock, logger: Logger): RateProvider {

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { DialectName } from '../../src/adapters/db/database.ts';
 import { createWebhookSender } from '../../src/adapters/outbound/webhookSender.ts';
+import type { TransferRecord } from '../../src/app/chain/ports.ts';
+import { refreshPayments } from '../../src/app/chain/refreshPayments.ts';
 import { updateMerchant } from '../../src/app/merchants/merchantAdmin.ts';
-import type { TransferRecord } from '../../src/app/ports/ledger.ts';
-import type { WebhookSender } from '../../src/app/ports/webhookSender.ts';
-import { refreshPayments } from '../../src/app/refreshPayments.ts';
 import type { DispatchWebhooksDeps, WebhookDispatchConfig } from '../../src/app/webhooks/dispatchWebhooks.ts';
+import type { WebhookSender } from '../../src/app/webhooks/ports.ts';
 import { DEFAULT_RETRY_SCHEDULE_MS } from '../../src/domain/webhookRetry.ts';
 import { type ApiHarness, startApiHarness, TEST_CHAIN } from './apiHarness.ts';
 import { capturingLogger } from './logCapture.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { MerchantStore } from '../../app/ports/merchants.ts';
+import type { MerchantStore } from '../../app/merchants/ports.ts';
 import { testMerchant } from '../../app/testing/merchantFixture.ts';
 import { cachedMerchantStore } from './cachedMerchantStore.ts';
 

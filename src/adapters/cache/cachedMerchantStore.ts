@@ -1,5 +1,5 @@
-import { whenAtHand } from '../../app/ports/atHand.ts';
-import type { ApiKeyRecord, MerchantStore } from '../../app/ports/merchants.ts';
+import type { ApiKeyRecord, MerchantStore } from '../../app/merchants/ports.ts';
+import { whenAtHand } from '../../app/shared/atHand.ts';
 import type { Merchant } from '../../domain/merchant.ts';
 
 interface Entry {

@@ -1,5 +1,5 @@
 import { type Address, createPublicClient, fallback, http, type PublicClient, parseAbiItem } from 'viem';
-import type { BlockHeader, ChainReader } from '../../app/ports/chain.ts';
+import type { BlockHeader, ChainReader } from '../../app/chain/ports.ts';
 import type { Finality } from '../../config.ts';
 
 const transferEvent = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');

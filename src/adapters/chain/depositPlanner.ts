@@ -1,5 +1,5 @@
 import { type Address, getAddress, getContractAddress } from 'viem';
-import type { DepositPlanner } from '../../app/ports/deposits.ts';
+import type { DepositPlanner } from '../../app/payments/ports.ts';
 import { depositAddressPredictor } from './forwarder.ts';
 
 /** A token the watcher reads on a chain, with its address known. */

@@ -12,8 +12,8 @@ import {
   getAddress,
   type PublicClient,
 } from 'viem';
-import type { Clock } from '../../app/ports/clock.ts';
-import type { TokenControls } from '../../app/tokenControls.ts';
+import type { TokenControls } from '../../app/chain/tokenControls.ts';
+import type { Clock } from '../../app/shared/ports.ts';
 import { revertReasonOf } from './revertReason.ts';
 
 const controlsAbi = [

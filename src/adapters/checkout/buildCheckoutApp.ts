@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import { isPaymentId } from '../../app/getPaymentStatus.ts';
-import type { Clock } from '../../app/ports/clock.ts';
-import type { Ledger } from '../../app/ports/ledger.ts';
-import type { MerchantStore } from '../../app/ports/merchants.ts';
-import type { PaymentStore } from '../../app/ports/payments.ts';
+import type { Ledger } from '../../app/chain/ports.ts';
+import type { MerchantStore } from '../../app/merchants/ports.ts';
+import { isPaymentId } from '../../app/payments/getPaymentStatus.ts';
+import type { PaymentStore } from '../../app/payments/ports.ts';
+import type { Clock } from '../../app/shared/ports.ts';
 import type { ConnectionLimits } from '../../config.ts';
 import { errorResponseOf, ValidationError } from '../../domain/errors.ts';
 import { paymentTerms } from '../../domain/payment.ts';
@@ -15,17 +15,17 @@ import {
   capConnectionsPerClient,
   connectionLimitOptions,
   DEFAULT_CONNECTION_LIMITS,
-} from '../http/connectionLimits.ts';
-import { OneLinePerRequest } from '../http/requestLog.ts';
-import { lazyChildLoggers } from '../http/requestLogger.ts';
+} from '../web/connectionLimits.ts';
+import { isLanguage, type Language, negotiateLanguage } from '../web/language.ts';
+import { qrSvg } from '../web/qrCode.ts';
+import { OneLinePerRequest } from '../web/requestLog.ts';
+import { lazyChildLoggers } from '../web/requestLogger.ts';
+import { SECURITY_HEADERS } from '../web/securityHeaders.ts';
 import { type CheckoutNetwork, type CheckoutView, checkoutStatusJson, checkoutView } from './checkoutView.ts';
 import { type CheckoutGasless, registerGaslessRoutes } from './gaslessRoutes.ts';
-import { isLanguage, type Language, negotiateLanguage } from './language.ts';
 import type { PageAssets } from './pageLayout.ts';
-import { qrSvg } from './qrCode.ts';
 import { type CheckoutRefunds, registerRefundRoutes } from './refundRoutes.ts';
 import { renderCheckoutPage, renderErrorPage, renderNotFoundPage } from './renderPage.ts';
-import { SECURITY_HEADERS } from './securityHeaders.ts';
 
 export interface CheckoutDeps {
   readonly payments: Pick<PaymentStore, 'findById'>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TransferRecord } from '../../app/ports/ledger.ts';
+import type { TransferRecord } from '../../app/chain/ports.ts';
 import { findCurrency } from '../../domain/currencies.ts';
 import type { Deposit, Payment } from '../../domain/payment.ts';
 import { derivePaymentState } from '../../domain/paymentStatus.ts';

@@ -1,10 +1,10 @@
-import type { TransferRecord } from '../../app/ports/ledger.ts';
+import type { TransferRecord } from '../../app/chain/ports.ts';
 import { isFiat } from '../../domain/currencies.ts';
 import { formatDecimal } from '../../domain/decimal.ts';
 import { formatMoney, formatUsdc } from '../../domain/money.ts';
 import type { Deposit, Payment } from '../../domain/payment.ts';
 import type { PaymentState, PaymentStatus } from '../../domain/paymentStatus.ts';
-import { eip681TransferLink } from './eip681.ts';
+import { eip681TransferLink } from '../web/eip681.ts';
 
 /** The chain checkout takes payments on, as the customer's wallet needs to know it. */
 export interface CheckoutNetwork {

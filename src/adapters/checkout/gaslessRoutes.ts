@@ -1,11 +1,10 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { Ledger } from '../../app/chain/ports.ts';
 import type { AcceptAuthorizationInput } from '../../app/gasless/acceptAuthorization.ts';
 import type { GaslessAuthorization } from '../../app/gasless/ports.ts';
-import { isPaymentId } from '../../app/getPaymentStatus.ts';
-import type { Clock } from '../../app/ports/clock.ts';
-import type { Ledger } from '../../app/ports/ledger.ts';
-import type { PaymentStore } from '../../app/ports/payments.ts';
-import type { RateLimitStore } from '../../app/ports/rateLimit.ts';
+import { isPaymentId } from '../../app/payments/getPaymentStatus.ts';
+import type { PaymentStore } from '../../app/payments/ports.ts';
+import type { Clock, RateLimitStore } from '../../app/shared/ports.ts';
 import { errorResponseOf, type FieldProblem, PaylinkError, ValidationError } from '../../domain/errors.ts';
 import type { Payment } from '../../domain/payment.ts';
 import type { BucketPolicy } from '../../domain/tokenBucket.ts';

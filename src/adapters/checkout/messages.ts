@@ -1,4 +1,4 @@
-import type { Language } from './language.ts';
+import type { Language } from '../web/language.ts';
 
 /**
  * Everything checkout says, in each language. `{name}` placeholders are filled by `format` (html.ts), which

@@ -1,6 +1,6 @@
-import { html, type SafeHtml } from './html.ts';
-import { LANGUAGES, type Language } from './language.ts';
-import { formatMoment, type MomentStyle } from './localeFormat.ts';
+import { html, type SafeHtml } from '../web/html.ts';
+import { LANGUAGES, type Language } from '../web/language.ts';
+import { formatMoment, type MomentStyle } from '../web/localeFormat.ts';
 import { LANGUAGE_NAMES, MESSAGES } from './messages.ts';
 
 /** The files every page of the checkout origin links, each with its content hash in the URL. */

@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import type { RateLimitStore } from '../../app/ports/rateLimit.ts';
+import type { RateLimitStore } from '../../app/shared/ports.ts';
 import { PaylinkError } from '../../domain/errors.ts';
 import type { BucketPolicy } from '../../domain/tokenBucket.ts';
 

@@ -1,5 +1,5 @@
 import type { RefundAddressProblem } from '../../domain/refund.ts';
-import type { Language } from './language.ts';
+import type { Language } from '../web/language.ts';
 
 /**
  * Everything the refund claim page says, in each language (the same conventions as messages.ts: `{name}`

@@ -1,20 +1,20 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { depositPlannerFor } from '../../app/createPayment.ts';
-import { isPaymentId } from '../../app/getPaymentStatus.ts';
-import type { MerchantStore } from '../../app/ports/merchants.ts';
-import type { RateLimitStore } from '../../app/ports/rateLimit.ts';
+import type { MerchantStore } from '../../app/merchants/ports.ts';
+import { depositPlannerFor } from '../../app/payments/createPayment.ts';
+import { isPaymentId } from '../../app/payments/getPaymentStatus.ts';
 import { type ClaimRefundDeps, claimRefund } from '../../app/refunds/claimRefund.ts';
 import type { RefundRecord } from '../../app/refunds/ports.ts';
 import { checkRefundAddress } from '../../app/refunds/refundAddress.ts';
+import type { RateLimitStore } from '../../app/shared/ports.ts';
 import { errorResponseOf, PaylinkError, ValidationError } from '../../domain/errors.ts';
 import { RefundAddressError } from '../../domain/refund.ts';
 import type { BucketPolicy } from '../../domain/tokenBucket.ts';
+import type { Language } from '../web/language.ts';
+import { qrSvg } from '../web/qrCode.ts';
+import { type RefundView, refundFundingLink, refundStatusJson, refundView } from '../web/refundView.ts';
 import type { CheckoutNetwork } from './checkoutView.ts';
-import type { Language } from './language.ts';
 import type { PageAssets } from './pageLayout.ts';
 import { refusedByRateLimits } from './pageRateLimit.ts';
-import { qrSvg } from './qrCode.ts';
-import { type RefundView, refundFundingLink, refundStatusJson, refundView } from './refundView.ts';
 import { renderRefundNotFoundPage, renderRefundPage } from './renderRefundPage.ts';
 
 /** What the checkout needs to serve refund claim pages; absent: `/refunds/*` is not served. */

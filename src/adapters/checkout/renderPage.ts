@@ -1,14 +1,14 @@
 import { formatUsdc } from '../../domain/money.ts';
-import type { CheckoutStage, CheckoutTransfer, CheckoutView } from './checkoutView.ts';
-import { format, html, type SafeHtml } from './html.ts';
-import type { Language } from './language.ts';
+import { format, html, type SafeHtml } from '../web/html.ts';
+import type { Language } from '../web/language.ts';
 import {
   formatPriceAmount,
   formatRateValue,
   formatUsdcAmount,
   LOCALES,
   momentStyle,
-} from './localeFormat.ts';
+} from '../web/localeFormat.ts';
+import type { CheckoutStage, CheckoutTransfer, CheckoutView } from './checkoutView.ts';
 import { MESSAGES, type Messages } from './messages.ts';
 import {
   badge,

@@ -1,8 +1,9 @@
 import { formatUsdc } from '../../domain/money.ts';
 import type { RefundStatus } from '../../domain/refund.ts';
-import { format, html, type SafeHtml } from './html.ts';
-import type { Language } from './language.ts';
-import { formatUsdcAmount, LOCALES } from './localeFormat.ts';
+import { format, html, type SafeHtml } from '../web/html.ts';
+import type { Language } from '../web/language.ts';
+import { formatUsdcAmount, LOCALES } from '../web/localeFormat.ts';
+import type { RefundView } from '../web/refundView.ts';
 import { MESSAGES } from './messages.ts';
 import {
   badge,
@@ -14,7 +15,6 @@ import {
   type PageAssets,
 } from './pageLayout.ts';
 import { REFUND_MESSAGES } from './refundMessages.ts';
-import type { RefundView } from './refundView.ts';
 
 /**
  * What the claim page shows: `claim` (the address form), `progress` (address given, waiting for the merchant's

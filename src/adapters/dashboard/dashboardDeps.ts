@@ -1,16 +1,13 @@
+import type { Ledger } from '../../app/chain/ports.ts';
 import type { PasswordHasher, SecondFactor, UserStore } from '../../app/dashboard/ports.ts';
-import type { ServiceMeasurements } from '../../app/measureService.ts';
 import type { MerchantAdminDeps } from '../../app/merchants/merchantAdmin.ts';
-import type { Clock } from '../../app/ports/clock.ts';
-import type { DepositPlanners } from '../../app/ports/deposits.ts';
-import type { Ledger } from '../../app/ports/ledger.ts';
-import type { MerchantStore } from '../../app/ports/merchants.ts';
-import type { PaymentStore } from '../../app/ports/payments.ts';
-import type { RateLimitStore } from '../../app/ports/rateLimit.ts';
-import type { WebhookSender } from '../../app/ports/webhookSender.ts';
-import type { WebhookStore } from '../../app/ports/webhooks.ts';
+import type { MerchantStore } from '../../app/merchants/ports.ts';
+import type { ServiceMeasurements } from '../../app/operations/measureService.ts';
+import type { DepositPlanners, PaymentStore } from '../../app/payments/ports.ts';
 import type { RefundStore } from '../../app/refunds/ports.ts';
 import type { SettlementStore } from '../../app/settlement/ports.ts';
+import type { Clock, RateLimitStore } from '../../app/shared/ports.ts';
+import type { WebhookSender, WebhookStore } from '../../app/webhooks/ports.ts';
 import type { PayoutPolicy } from '../../domain/payout.ts';
 
 export interface DashboardDeps {

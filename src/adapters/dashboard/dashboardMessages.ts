@@ -2,7 +2,7 @@ import type { PaymentStatus } from '../../domain/paymentStatus.ts';
 import type { PayoutStatus } from '../../domain/payout.ts';
 import type { RefundStatus } from '../../domain/refund.ts';
 import type { DeliveryStatus } from '../../domain/webhookDelivery.ts';
-import type { Language } from '../checkout/language.ts';
+import type { Language } from '../web/language.ts';
 
 /**
  * Everything the dashboard says, in the checkout's four languages and with its conventions (`{name}`

@@ -13,10 +13,10 @@ import {
   signOut,
 } from '../../app/dashboard/signIn.ts';
 import { PaylinkError, ValidationError } from '../../domain/errors.ts';
-import { format, type SafeHtml } from '../checkout/html.ts';
-import { qrSvg } from '../checkout/qrCode.ts';
-import { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from '../checkout/securityHeaders.ts';
-import { findBadText, namedOr } from '../http/inputText.ts';
+import { format, type SafeHtml } from '../web/html.ts';
+import { findBadText, namedOr } from '../web/inputText.ts';
+import { qrSvg } from '../web/qrCode.ts';
+import { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from '../web/securityHeaders.ts';
 import type { DashboardDeps } from './dashboardDeps.ts';
 import { merchantPages } from './merchantPages.ts';
 import { operatorPages } from './operatorPages.ts';

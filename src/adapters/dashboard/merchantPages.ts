@@ -1,14 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SignedIn } from '../../app/dashboard/signIn.ts';
-import { exportPaymentsCsv, exportRange } from '../../app/exportPayments.ts';
-import { getPaymentStatus, isPaymentId, PaymentNotFoundError } from '../../app/getPaymentStatus.ts';
-import { type ListedPayment, listPayments } from '../../app/listPayments.ts';
 import { listWorkingKeys, rotateApiKey } from '../../app/merchants/merchantAdmin.ts';
+import { exportPaymentsCsv, exportRange } from '../../app/payments/exportPayments.ts';
+import { getPaymentStatus, isPaymentId, PaymentNotFoundError } from '../../app/payments/getPaymentStatus.ts';
+import { type ListedPayment, listPayments } from '../../app/payments/listPayments.ts';
+import { searchPayments } from '../../app/payments/searchPayments.ts';
 import { cancelRefund } from '../../app/refunds/cancelRefund.ts';
 import { createRefund } from '../../app/refunds/createRefund.ts';
 import { exportRefundsCsv } from '../../app/refunds/exportRefunds.ts';
 import { listRefunds } from '../../app/refunds/listRefunds.ts';
-import { searchPayments } from '../../app/searchPayments.ts';
 import {
   getWebhookEvent,
   listMerchantWebhookEvents,
@@ -23,9 +23,9 @@ import { payoutStateOf } from '../../domain/payment.ts';
 import { PAYMENT_STATUSES, type PaymentStatus } from '../../domain/paymentStatus.ts';
 import { DEFAULT_PAYOUT_POLICY } from '../../domain/payout.ts';
 import { refundFundingOf } from '../../domain/refund.ts';
-import { qrSvg } from '../checkout/qrCode.ts';
-import { sendCsv } from '../http/csvDownload.ts';
-import { refundResponse } from '../http/refundPresenter.ts';
+import { sendCsv } from '../web/csvDownload.ts';
+import { qrSvg } from '../web/qrCode.ts';
+import { refundResponse } from '../web/refundPresenter.ts';
 import type { DashboardDeps } from './dashboardDeps.ts';
 import { fill } from './dashboardMessages.ts';
 import { type FormRequest, merchantOf, type PageKit } from './pageKit.ts';

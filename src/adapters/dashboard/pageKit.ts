@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type SignedIn, type SignInDeps, sessionUser } from '../../app/dashboard/signIn.ts';
 import type { DashboardUser } from '../../domain/dashboardUser.ts';
 import { PaylinkError } from '../../domain/errors.ts';
-import { isLanguage, negotiateLanguage } from '../checkout/language.ts';
+import { isLanguage, negotiateLanguage } from '../web/language.ts';
 import { DASHBOARD_TEXT } from './dashboardMessages.ts';
 import { type DashboardAssets, type PageContext, renderNotFound } from './renderDashboard.ts';
 

@@ -1,8 +1,8 @@
 import type { SignedIn } from '../../app/dashboard/signIn.ts';
-import type { ApiKeyRecord } from '../../app/ports/merchants.ts';
+import type { ApiKeyRecord } from '../../app/merchants/ports.ts';
 import type { DashboardUser } from '../../domain/dashboardUser.ts';
-import { html, type SafeHtml } from '../checkout/html.ts';
-import type { Language } from '../checkout/language.ts';
+import { html, type SafeHtml } from '../web/html.ts';
+import type { Language } from '../web/language.ts';
 import type { DashboardText } from './dashboardMessages.ts';
 
 /**

@@ -1,7 +1,7 @@
+import type { TransferRecord } from '../../app/chain/ports.ts';
 import type { SignedIn } from '../../app/dashboard/signIn.ts';
-import type { ListedPayment } from '../../app/listPayments.ts';
-import type { TransferRecord } from '../../app/ports/ledger.ts';
-import type { ApiKeyRecord } from '../../app/ports/merchants.ts';
+import type { ApiKeyRecord } from '../../app/merchants/ports.ts';
+import type { ListedPayment } from '../../app/payments/listPayments.ts';
 import { attemptAnswer, type WebhookEventWithAttempts } from '../../app/webhooks/listWebhookEvents.ts';
 import type { TestWebhookResult } from '../../app/webhooks/sendTestWebhook.ts';
 import { bpsToPercent } from '../../domain/commission.ts';
@@ -13,8 +13,8 @@ import { PAYMENT_STATUSES, type PaymentState, type PaymentStatus } from '../../d
 import type { PayoutStatus } from '../../domain/payout.ts';
 import { countsAgainstPayment, overpaidBaseUnits, refundableBaseUnits } from '../../domain/refund.ts';
 import { receivedBaseUnitsShown } from '../../domain/webhookEvent.ts';
-import { format, html, type SafeHtml } from '../checkout/html.ts';
-import type { refundResponse } from '../http/refundPresenter.ts';
+import { format, html, type SafeHtml } from '../web/html.ts';
+import type { refundResponse } from '../web/refundPresenter.ts';
 import { fill } from './dashboardMessages.ts';
 import { csrfField, keysTable, type PageContext, problemBox, signedInPage, time } from './renderDashboard.ts';
 

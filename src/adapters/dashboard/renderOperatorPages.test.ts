@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { SignedIn } from '../../app/dashboard/signIn.ts';
-import type { ServiceMeasurements } from '../../app/measureService.ts';
+import type { ServiceMeasurements } from '../../app/operations/measureService.ts';
 import { PAYMENT_STATUSES } from '../../domain/paymentStatus.ts';
 import { DELIVERY_STATUSES } from '../../domain/webhookDelivery.ts';
-import type { Language } from '../checkout/language.ts';
+import type { Language } from '../web/language.ts';
 import { DASHBOARD_TEXT } from './dashboardMessages.ts';
 import { polBalance, renderHealth } from './renderOperatorPages.ts';
 

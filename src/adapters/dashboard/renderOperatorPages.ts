@@ -1,12 +1,12 @@
 import type { SignedIn } from '../../app/dashboard/signIn.ts';
-import type { ServiceMeasurements } from '../../app/measureService.ts';
-import type { ApiKeyRecord } from '../../app/ports/merchants.ts';
+import type { ApiKeyRecord } from '../../app/merchants/ports.ts';
+import type { ServiceMeasurements } from '../../app/operations/measureService.ts';
 import type { PayoutView } from '../../app/settlement/listPayouts.ts';
 import type { FailingEndpoint } from '../../app/webhooks/failingEndpoints.ts';
 import { bpsToPercent } from '../../domain/commission.ts';
 import { formatDecimal, roundToScale } from '../../domain/decimal.ts';
 import type { Merchant } from '../../domain/merchant.ts';
-import { format, html, type SafeHtml } from '../checkout/html.ts';
+import { format, html, type SafeHtml } from '../web/html.ts';
 import { plural } from './dashboardMessages.ts';
 import { csrfField, keysTable, type PageContext, problemBox, signedInPage, time } from './renderDashboard.ts';
 

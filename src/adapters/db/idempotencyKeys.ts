@@ -1,4 +1,4 @@
-import type { IdempotencyClaim, IdempotencyStore } from '../../app/ports/idempotency.ts';
+import type { IdempotencyClaim, IdempotencyStore } from '../../app/payments/ports.ts';
 import type { KeyMode } from '../../domain/credentials.ts';
 import type { Db } from './db.ts';
 

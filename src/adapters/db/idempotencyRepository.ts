@@ -1,4 +1,4 @@
-import type { IdempotencyStore } from '../../app/ports/idempotency.ts';
+import type { IdempotencyStore } from '../../app/payments/ports.ts';
 import type { DatabaseHandle } from './database.ts';
 import { claimIdempotencyKey, releaseIdempotencyKey } from './idempotencyKeys.ts';
 

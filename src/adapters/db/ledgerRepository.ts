@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { Ledger, LedgerTransaction, OutboxEvent, TransferRecord } from '../../app/ports/ledger.ts';
+import type { Ledger, LedgerTransaction, OutboxEvent, TransferRecord } from '../../app/chain/ports.ts';
 import { PAYMENT_EVENT_TYPES, type PaymentEventType } from '../../domain/paymentStatus.ts';
 import type { DatabaseHandle } from './database.ts';
 import { insertOutboxEvent } from './outbox.ts';

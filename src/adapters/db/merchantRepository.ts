@@ -1,5 +1,5 @@
 import type { Insertable, Selectable } from 'kysely';
-import type { ApiKeyRecord, MerchantStore } from '../../app/ports/merchants.ts';
+import type { ApiKeyRecord, MerchantStore } from '../../app/merchants/ports.ts';
 import type { Merchant } from '../../domain/merchant.ts';
 import type { Db } from './database.ts';
 import type { ApiKeysTable, MerchantsTable } from './schema.ts';

@@ -1,5 +1,5 @@
 import { type ExpressionBuilder, sql } from 'kysely';
-import type { MonitoringStore } from '../../app/ports/monitoring.ts';
+import type { MonitoringStore } from '../../app/operations/ports.ts';
 import type { Db } from './database.ts';
 import type { DatabaseSchema } from './schema.ts';
 

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { OutboxEvent } from '../../app/ports/ledger.ts';
+import type { OutboxEvent } from '../../app/chain/ports.ts';
 import type { DatabaseSchema } from './schema.ts';
 
 /**

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type SQLite from 'better-sqlite3';
 import pg from 'pg';
 import type { Logger } from 'pino';
-import type { PaymentChangeMarks } from '../../app/ports/payments.ts';
+import type { PaymentChangeMarks } from '../../app/payments/ports.ts';
 
 /** Change marks with the connection behind them, closed with the process. */
 export interface FollowedPaymentChanges extends PaymentChangeMarks {

@@ -1,6 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import { getAddress } from 'viem';
-import type { PaymentListQuery, PaymentStore } from '../../app/ports/payments.ts';
+import type { PaymentListQuery, PaymentStore } from '../../app/payments/ports.ts';
 import { findCurrency } from '../../domain/currencies.ts';
 import { parseDecimal } from '../../domain/decimal.ts';
 import type { Deposit, Payment } from '../../domain/payment.ts';

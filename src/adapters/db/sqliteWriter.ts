@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type SQLite from 'better-sqlite3';
-import type { IdempotencyClaim } from '../../app/ports/idempotency.ts';
+import type { IdempotencyClaim } from '../../app/payments/ports.ts';
 import {
   type CompletedKey,
   type CreateWrite,

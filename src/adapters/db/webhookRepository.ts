@@ -4,7 +4,7 @@ import type {
   WebhookEventRecord,
   WebhookJob,
   WebhookStore,
-} from '../../app/ports/webhooks.ts';
+} from '../../app/webhooks/ports.ts';
 import { PAYMENT_EVENT_TYPES, type PaymentEventType } from '../../domain/paymentStatus.ts';
 import { type AttemptOutcome, DELIVERY_STATUSES, type DeliveryStatus } from '../../domain/webhookDelivery.ts';
 import type { DatabaseHandle } from './database.ts';

@@ -1,5 +1,5 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { ServiceMeasurements } from '../../app/measureService.ts';
+import type { ServiceMeasurements } from '../../app/operations/measureService.ts';
 
 /**
  * The Prometheus metrics of one process (docs/decisions/0008-observability-and-listing.md). One registry per

@@ -1,5 +1,5 @@
 import { lookup } from 'node:dns/promises';
-import type { HostResolver } from '../../app/ports/webhookSender.ts';
+import type { HostResolver } from '../../app/webhooks/ports.ts';
 
 /**
  * The system resolver (getaddrinfo: /etc/hosts, then DNS), as the connection itself will resolve, bounded in

@@ -3,7 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { createRequire } from 'node:module';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
-import type { WebhookResponse, WebhookSender } from '../../app/ports/webhookSender.ts';
+import type { WebhookResponse, WebhookSender } from '../../app/webhooks/ports.ts';
 import { blockedAddressReason, parseIpAddress } from '../../domain/ipAddress.ts';
 import { blockedError, filteringLookup } from './addressFilter.ts';
 

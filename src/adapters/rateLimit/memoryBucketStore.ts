@@ -1,4 +1,4 @@
-import type { RateLimitStore } from '../../app/ports/rateLimit.ts';
+import type { RateLimitStore } from '../../app/shared/ports.ts';
 import { type BucketState, giveTokenBack, refillMs, takeToken } from '../../domain/tokenBucket.ts';
 
 /** Buckets kept at most; beyond it the least recently used go (a forgotten bucket comes back full). */

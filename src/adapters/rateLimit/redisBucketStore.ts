@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { RateLimitStore } from '../../app/ports/rateLimit.ts';
+import type { RateLimitStore } from '../../app/shared/ports.ts';
 import { type BucketPolicy, describeBucket, refillMs } from '../../domain/tokenBucket.ts';
 
 /**

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
-import { whenAtHand } from '../../app/ports/atHand.ts';
-import type { Clock } from '../../app/ports/clock.ts';
-import type { RateProvider } from '../../app/ports/rates.ts';
+import type { RateProvider } from '../../app/payments/ports.ts';
+import { whenAtHand } from '../../app/shared/atHand.ts';
+import type { Clock } from '../../app/shared/ports.ts';
 import { PaylinkError } from '../../domain/errors.ts';
 import { type AgreedRate, agreeOnRate, type RateObservation } from '../../domain/rates.ts';
 import type { RateSource, RateTable } from './rateSource.ts';

@@ -2,9 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { checkNewPassword, type DashboardUser, MAX_PASSWORD_LENGTH } from '../../domain/dashboardUser.ts';
 import { PaylinkError, ValidationError } from '../../domain/errors.ts';
 import type { BucketPolicy } from '../../domain/tokenBucket.ts';
-import type { Clock } from '../ports/clock.ts';
-import type { MerchantStore } from '../ports/merchants.ts';
-import type { RateLimitStore } from '../ports/rateLimit.ts';
+import type { MerchantStore } from '../merchants/ports.ts';
+import type { Clock, RateLimitStore } from '../shared/ports.ts';
 import type { DashboardSession, PasswordHasher, SecondFactor, UserStore } from './ports.ts';
 import { newSecretToken, tokenHash } from './users.ts';
 

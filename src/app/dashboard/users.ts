@@ -1,8 +1,8 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { type DashboardUser, parseEmail, parseRole, type UserRole } from '../../domain/dashboardUser.ts';
 import { PaylinkError, ValidationError } from '../../domain/errors.ts';
-import type { Clock } from '../ports/clock.ts';
-import type { MerchantStore } from '../ports/merchants.ts';
+import type { MerchantStore } from '../merchants/ports.ts';
+import type { Clock } from '../shared/ports.ts';
 import type { UserStore } from './ports.ts';
 
 /** A set-password link is good for one use within a day. */

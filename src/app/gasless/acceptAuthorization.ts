@@ -8,9 +8,9 @@ import {
   signedTransferDueBaseUnits,
   type TransferAuthorization,
 } from '../../domain/transferAuthorization.ts';
-import type { Clock } from '../ports/clock.ts';
-import type { Ledger } from '../ports/ledger.ts';
-import type { PaymentStore } from '../ports/payments.ts';
+import type { Ledger } from '../chain/ports.ts';
+import type { PaymentStore } from '../payments/ports.ts';
+import type { Clock } from '../shared/ports.ts';
 import type { AuthorizationChain, GaslessAuthorization, GaslessStore } from './ports.ts';
 
 export interface AcceptAuthorizationDeps {

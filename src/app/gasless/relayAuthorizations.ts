@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
 import { MIN_VALIDITY_LEFT_S } from '../../domain/transferAuthorization.ts';
-import type { Clock } from '../ports/clock.ts';
-import type { Ledger } from '../ports/ledger.ts';
-import type { PaymentStore } from '../ports/payments.ts';
+import type { Ledger } from '../chain/ports.ts';
+import type { PaymentStore } from '../payments/ports.ts';
 import type { Relayer } from '../settlement/ports.ts';
+import type { Clock } from '../shared/ports.ts';
 import { signedTransferDue } from './acceptAuthorization.ts';
 import type { AuthorizationChain, GaslessAuthorization, GaslessSpend, GaslessStore } from './ports.ts';
 

@@ -16,11 +16,11 @@ import {
   parseWalletAddress,
 } from '../../domain/merchant.ts';
 import { parseWebhookUrl } from '../../domain/webhookUrl.ts';
-import type { Clock } from '../ports/clock.ts';
-import type { ApiKeyRecord, MerchantStore } from '../ports/merchants.ts';
-import type { HostResolver } from '../ports/webhookSender.ts';
-import { assertWalletCanReceive, type TokenControls } from '../tokenControls.ts';
+import { assertWalletCanReceive, type TokenControls } from '../chain/tokenControls.ts';
+import type { Clock } from '../shared/ports.ts';
 import { checkWebhookHost } from '../webhooks/checkWebhookHost.ts';
+import type { HostResolver } from '../webhooks/ports.ts';
+import type { ApiKeyRecord, MerchantStore } from './ports.ts';
 
 /**
  * Merchant administration, shared by the `paylink merchant …` CLI and the admin HTTP API: both call these

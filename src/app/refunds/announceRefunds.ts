@@ -1,5 +1,5 @@
 import { deriveRefundStatus, refundEventsBetween, refundFundingOf } from '../../domain/refund.ts';
-import type { Clock } from '../ports/clock.ts';
+import type { Clock } from '../shared/ports.ts';
 import type { RefundStore } from './ports.ts';
 import { insertRefundEvent } from './refundEvents.ts';
 

@@ -1,7 +1,7 @@
 import type { KeyMode } from '../../domain/credentials.ts';
 import { PaylinkError } from '../../domain/errors.ts';
 import { cancelable, deriveRefundStatus, refundFundingOf } from '../../domain/refund.ts';
-import type { Clock } from '../ports/clock.ts';
+import type { Clock } from '../shared/ports.ts';
 import type { RefundRecord, RefundStore } from './ports.ts';
 import { insertRefundEvent } from './refundEvents.ts';
 

@@ -1,7 +1,7 @@
 import { PaylinkError } from '../../domain/errors.ts';
 import { deriveRefundStatus, refundFundingOf } from '../../domain/refund.ts';
-import { depositPlannerFor } from '../createPayment.ts';
-import type { Clock } from '../ports/clock.ts';
+import { depositPlannerFor } from '../payments/createPayment.ts';
+import type { Clock } from '../shared/ports.ts';
 import type { RefundRecord, RefundStore } from './ports.ts';
 import { checkRefundAddress, type RefundAddressDeps, refundDeposit } from './refundAddress.ts';
 import { insertRefundEvent } from './refundEvents.ts';

@@ -11,10 +11,10 @@ import {
   refundFundingOf,
 } from '../../domain/refund.ts';
 import { plainText } from '../../domain/text.ts';
-import { depositPlannerFor } from '../createPayment.ts';
-import { KEY_PATTERN } from '../createPaymentOnce.ts';
-import { isPaymentId } from '../getPaymentStatus.ts';
-import type { Clock } from '../ports/clock.ts';
+import { depositPlannerFor } from '../payments/createPayment.ts';
+import { KEY_PATTERN } from '../payments/createPaymentOnce.ts';
+import { isPaymentId } from '../payments/getPaymentStatus.ts';
+import type { Clock } from '../shared/ports.ts';
 import type { RefundRecord, RefundStore } from './ports.ts';
 import { checkRefundAddress, type RefundAddressDeps, refundDeposit } from './refundAddress.ts';
 import { insertRefundEvent } from './refundEvents.ts';

@@ -2,8 +2,8 @@ import type { KeyMode } from '../../domain/credentials.ts';
 import { number, text } from '../../domain/csv.ts';
 import { formatUsdc } from '../../domain/money.ts';
 import { deriveRefundStatus, refundFundingOf } from '../../domain/refund.ts';
-import { EXPORT_PAGE_ROWS, keysetCsv } from '../exportPayments.ts';
-import type { Clock } from '../ports/clock.ts';
+import { EXPORT_PAGE_ROWS, keysetCsv } from '../payments/exportPayments.ts';
+import type { Clock } from '../shared/ports.ts';
 import type { RefundStore } from './ports.ts';
 
 const REFUND_EXPORT_COLUMNS = [

@@ -1,9 +1,9 @@
 import type { KeyMode } from '../../domain/credentials.ts';
 import { PaylinkError, ValidationError } from '../../domain/errors.ts';
-import { isPaymentId, PaymentNotFoundError } from '../getPaymentStatus.ts';
-import { decodeCursor, encodeCursor } from '../listPayments.ts';
-import type { MerchantStore } from '../ports/merchants.ts';
-import type { PaymentStore } from '../ports/payments.ts';
+import type { MerchantStore } from '../merchants/ports.ts';
+import { isPaymentId, PaymentNotFoundError } from '../payments/getPaymentStatus.ts';
+import { decodeCursor, encodeCursor } from '../payments/listPayments.ts';
+import type { PaymentStore } from '../payments/ports.ts';
 import type { RefundRecord, RefundStore } from './ports.ts';
 
 /** One of the merchant's refunds; unknown, malformed and other merchants' or modes' ids are the same 404. */

@@ -1,7 +1,7 @@
 import type { KeyMode } from '../../domain/credentials.ts';
 import type { Payment } from '../../domain/payment.ts';
 import type { Refund, RefundStatus } from '../../domain/refund.ts';
-import type { OutboxEvent } from '../ports/ledger.ts';
+import type { OutboxEvent } from '../chain/ports.ts';
 
 /** A refund and its deposit row (a payment of kind `refund`), absent until its address is known. */
 export interface RefundRecord {

@@ -6,8 +6,8 @@ import {
   RefundAddressError,
   refundDepositPayment,
 } from '../../domain/refund.ts';
-import { depositPlannerFor } from '../createPayment.ts';
-import type { DepositPlanner, DepositPlanners } from '../ports/deposits.ts';
+import { depositPlannerFor } from '../payments/createPayment.ts';
+import type { DepositPlanner, DepositPlanners } from '../payments/ports.ts';
 import type { RefundStore } from './ports.ts';
 
 export interface RefundAddressDeps {

@@ -1,7 +1,7 @@
 import { formatUsdc } from '../../domain/money.ts';
 import { payoutStateOf } from '../../domain/payment.ts';
 import type { PayoutPolicy, PayoutStatus } from '../../domain/payout.ts';
-import type { Clock } from '../ports/clock.ts';
+import type { Clock } from '../shared/ports.ts';
 import type { SettlementStore } from './ports.ts';
 
 /** A payout that has not fully gone out, as operators see it (`paylink settlements list`, the console). */

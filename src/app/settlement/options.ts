@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { PayoutPolicy } from '../../domain/payout.ts';
-import type { ChainReader } from '../ports/chain.ts';
-import type { Clock } from '../ports/clock.ts';
+import type { ChainReader } from '../chain/ports.ts';
+import type { Clock } from '../shared/ports.ts';
 import type { Relayer, SettlementStore } from './ports.ts';
 
 export interface SettlePaymentsDeps {

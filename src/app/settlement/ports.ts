@@ -1,6 +1,6 @@
 import type { Payment } from '../../domain/payment.ts';
 import type { PayoutProgress } from '../../domain/payout.ts';
-import type { OutboxEvent } from '../ports/ledger.ts';
+import type { OutboxEvent } from '../chain/ports.ts';
 
 /**
  * What settlement needs from the outside world: the relayer (adapters/chain/relayer.ts) and the settlement

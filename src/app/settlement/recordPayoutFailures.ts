@@ -1,5 +1,5 @@
 import { type PayoutFailureCause, payoutAfterFailure } from '../../domain/payout.ts';
-import type { Clock } from '../ports/clock.ts';
+import type { Clock } from '../shared/ports.ts';
 import type { SettlementStore } from './ports.ts';
 
 export interface PayoutFailure {

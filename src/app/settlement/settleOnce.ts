@@ -1,4 +1,4 @@
-import { runLoop } from '../jobLoop.ts';
+import { runLoop } from '../operations/jobLoop.ts';
 import { advanceInFlight, RESOLVED } from './advanceInFlight.ts';
 import type { InFlightOutcome } from './inFlightOutcome.ts';
 import { notifyDelayedPayouts } from './notifyDelayedPayouts.ts';

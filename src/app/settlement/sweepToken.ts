@@ -1,5 +1,5 @@
 import { PaylinkError, ValidationError } from '../../domain/errors.ts';
-import type { PaymentStore } from '../ports/payments.ts';
+import type { PaymentStore } from '../payments/ports.ts';
 import type { SettlementStore } from './ports.ts';
 
 export interface SweepTokenDeps {

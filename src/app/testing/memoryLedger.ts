@@ -7,7 +7,7 @@ import type {
   OutboxEvent,
   TransferRecord,
   UnacceptedTransfer,
-} from '../ports/ledger.ts';
+} from '../chain/ports.ts';
 
 /** Everything the ledger holds, in one value so that a failed transaction can be undone by restoring a copy. */
 interface LedgerState {

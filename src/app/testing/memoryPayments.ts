@@ -1,6 +1,6 @@
 import type { KeyMode } from '../../domain/credentials.ts';
 import type { Payment } from '../../domain/payment.ts';
-import type { PaymentStore } from '../ports/payments.ts';
+import type { PaymentStore } from '../payments/ports.ts';
 
 const notUsed = (name: string) => () => {
   throw new Error(`MemoryPayments.${name} is not faked: the use case under test should not need it`);

@@ -1,6 +1,6 @@
 import type { Payment } from '../../domain/payment.ts';
 import type { PayoutProgress } from '../../domain/payout.ts';
-import type { OutboxEvent } from '../ports/ledger.ts';
+import type { OutboxEvent } from '../chain/ports.ts';
 import type {
   RelayerBalanceReading,
   RelayerTransactionRecord,

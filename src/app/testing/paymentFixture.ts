@@ -3,7 +3,7 @@ import { findCurrency } from '../../domain/currencies.ts';
 import type { Payment } from '../../domain/payment.ts';
 import { NO_PAYOUT_YET } from '../../domain/payout.ts';
 import { quote } from '../../domain/quote.ts';
-import type { TransferRecord } from '../ports/ledger.ts';
+import type { TransferRecord } from '../chain/ports.ts';
 
 export const CHAIN_ID = 137;
 /** Polygon's USDC, lowercase as the watcher's token list holds it. */

@@ -1,6 +1,6 @@
 import { ValidationError } from '../../domain/errors.ts';
 import { blockedAddressPhrase, blockedAddressReason, parseIpAddress } from '../../domain/ipAddress.ts';
-import type { HostResolver } from '../ports/webhookSender.ts';
+import type { HostResolver } from './ports.ts';
 
 /**
  * The configuration-time half of the SSRF check that needs DNS: a webhook URL whose host name resolves to a

@@ -2,10 +2,9 @@ import type { Logger } from 'pino';
 import { type AttemptResult, nextDelivery, type RetryPolicy } from '../../domain/webhookDelivery.ts';
 import { DEFAULT_RETRY_AFTER_BOUNDS, type RetryAfterBounds } from '../../domain/webhookRetry.ts';
 import { signingSecrets, signWebhook } from '../../domain/webhookSignature.ts';
-import { runLoop } from '../jobLoop.ts';
-import type { Clock } from '../ports/clock.ts';
-import type { WebhookResponse, WebhookSender } from '../ports/webhookSender.ts';
-import type { WebhookJob, WebhookStore } from '../ports/webhooks.ts';
+import { runLoop } from '../operations/jobLoop.ts';
+import type { Clock } from '../shared/ports.ts';
+import type { WebhookJob, WebhookResponse, WebhookSender, WebhookStore } from './ports.ts';
 
 export interface WebhookDispatchConfig {
   /** Delays before the 2nd, 3rd, … attempt (the first is immediate); then the event is `failed`. */

@@ -1,6 +1,6 @@
-import type { MerchantStore } from '../ports/merchants.ts';
-import type { WebhookStore } from '../ports/webhooks.ts';
+import type { MerchantStore } from '../merchants/ports.ts';
 import { attemptAnswer, listWebhookEvents, MAX_EVENT_LIMIT } from './listWebhookEvents.ts';
+import type { WebhookStore } from './ports.ts';
 
 /** A merchant whose webhook endpoint does not take its events: what it owes, and what the endpoint last said. */
 export interface FailingEndpoint {

@@ -1,9 +1,9 @@
 import type { KeyMode } from '../../domain/credentials.ts';
 import { PaylinkError, ValidationError } from '../../domain/errors.ts';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../../domain/webhookDelivery.ts';
-import { isPaymentId, PaymentNotFoundError } from '../getPaymentStatus.ts';
-import type { PaymentStore } from '../ports/payments.ts';
-import type { WebhookAttemptRecord, WebhookEventRecord, WebhookStore } from '../ports/webhooks.ts';
+import { isPaymentId, PaymentNotFoundError } from '../payments/getPaymentStatus.ts';
+import type { PaymentStore } from '../payments/ports.ts';
+import type { WebhookAttemptRecord, WebhookEventRecord, WebhookStore } from './ports.ts';
 
 /**
  * The webhook log: events with their delivery state and every attempt. Operators (CLI, admin API) see any

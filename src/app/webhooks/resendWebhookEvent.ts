@@ -1,7 +1,7 @@
 import { PaylinkError } from '../../domain/errors.ts';
-import type { Clock } from '../ports/clock.ts';
-import type { WebhookEventRecord, WebhookStore } from '../ports/webhooks.ts';
+import type { Clock } from '../shared/ports.ts';
 import { WebhookEventNotFoundError } from './listWebhookEvents.ts';
+import type { WebhookEventRecord, WebhookStore } from './ports.ts';
 
 /**
  * Sends an event again: whatever its state (delivered, failed, stopped, waiting for a retry), it is due at once

@@ -2,9 +2,9 @@ import { newWebhookSecret } from '../../domain/credentials.ts';
 import { ValidationError } from '../../domain/errors.ts';
 import type { Merchant } from '../../domain/merchant.ts';
 import { getMerchant, MerchantNotFoundError } from '../merchants/merchantAdmin.ts';
-import type { Clock } from '../ports/clock.ts';
-import type { MerchantStore } from '../ports/merchants.ts';
-import type { WebhookStore } from '../ports/webhooks.ts';
+import type { MerchantStore } from '../merchants/ports.ts';
+import type { Clock } from '../shared/ports.ts';
+import type { WebhookStore } from './ports.ts';
 
 /** Long enough for a merchant to deploy the new secret; the old one must not live on indefinitely. */
 export const DEFAULT_SECRET_OVERLAP_MS = 24 * 3_600_000;

@@ -2,9 +2,9 @@ import { newEventId } from '../../domain/credentials.ts';
 import { PaylinkError } from '../../domain/errors.ts';
 import { signWebhook } from '../../domain/webhookSignature.ts';
 import { getMerchant } from '../merchants/merchantAdmin.ts';
-import type { Clock } from '../ports/clock.ts';
-import type { MerchantStore } from '../ports/merchants.ts';
-import type { WebhookResponse, WebhookSender } from '../ports/webhookSender.ts';
+import type { MerchantStore } from '../merchants/ports.ts';
+import type { Clock } from '../shared/ports.ts';
+import type { WebhookResponse, WebhookSender } from './ports.ts';
 
 const TEST_WEBHOOK_EVENT = 'webhook.test';
 

@@ -4,7 +4,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { testUsdcAbi } from '../../adapters/chain/contractAbis.ts';
 import { deployFactory } from '../../adapters/chain/deployContracts.ts';
 import { migrateToLatest } from '../../adapters/db/database.ts';
-import { isPaymentId } from '../../app/getPaymentStatus.ts';
+import { isPaymentId } from '../../app/payments/getPaymentStatus.ts';
 import { type Config, ConfigError, requireChainSetting, SANDBOX_RPC_URL } from '../../config.ts';
 import { PaylinkError, ValidationError } from '../../domain/errors.ts';
 import { formatUsdc, parseUsdc } from '../../domain/money.ts';

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { refundResponse } from '../../adapters/http/refundPresenter.ts';
-import { systemClock } from '../../app/ports/clock.ts';
+import { refundResponse } from '../../adapters/web/refundPresenter.ts';
 import { getRefundAsAdmin, listRefundsAsAdmin } from '../../app/refunds/listRefunds.ts';
 import type { RefundRecord } from '../../app/refunds/ports.ts';
+import { systemClock } from '../../app/shared/ports.ts';
 import type { Config } from '../../config.ts';
 import { ValidationError } from '../../domain/errors.ts';
 import { out } from '../terminal.ts';

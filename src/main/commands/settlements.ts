@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { systemClock } from '../../app/ports/clock.ts';
 import { listPayouts, type PayoutView } from '../../app/settlement/listPayouts.ts';
 import { retrySettlement } from '../../app/settlement/retrySettlement.ts';
+import { systemClock } from '../../app/shared/ports.ts';
 import type { Config } from '../../config.ts';
 import { PaylinkError } from '../../domain/errors.ts';
 import { out } from '../terminal.ts';

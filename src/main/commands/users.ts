@@ -8,7 +8,7 @@ import {
   removeSecondFactor,
   resetPassword,
 } from '../../app/dashboard/users.ts';
-import { systemClock } from '../../app/ports/clock.ts';
+import { systemClock } from '../../app/shared/ports.ts';
 import type { Config } from '../../config.ts';
 import { out } from '../terminal.ts';
 import { withStores } from '../wiring.ts';

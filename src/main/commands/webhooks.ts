@@ -1,6 +1,6 @@
 import { type Command, Option } from 'commander';
 import { describeMerchant } from '../../app/merchants/merchantAdmin.ts';
-import { systemClock } from '../../app/ports/clock.ts';
+import { systemClock } from '../../app/shared/ports.ts';
 import {
   describeWebhookEvent,
   getWebhookEvent,

@@ -1,0 +1,105 @@
+import type { UnacceptedTransfer } from '../../app/chain/ports.ts';
+import { formatMoney, formatUsdc } from '../../domain/money.ts';
+import { amountDueBaseUnits, type Payment, paymentToken } from '../../domain/payment.ts';
+import type { PaymentState } from '../../domain/paymentStatus.ts';
+import type { PayoutState } from '../../domain/payout.ts';
+import { formatRate } from '../../domain/quote.ts';
+import { isoTimestamp } from '../../domain/timestamp.ts';
+import {
+  describeUnacceptedTransfer,
+  payoutBaseUnits,
+  receivedBaseUnitsShown,
+} from '../../domain/webhookEvent.ts';
+
+/** Payments as the merchant API shows them: field names and formats of the spec. */
+
+import type { RefundRecord } from '../../app/refunds/ports.ts';
+import { deriveRefundStatus, overpaidBaseUnits, refundFundingOf } from '../../domain/refund.ts';
+
+export function paymentUrl(checkoutUrl: string, paymentId: string): string {
+  return `${checkoutUrl}/pay/${paymentId}`;
+}
+
+export function createPaymentResponse(payment: Payment, checkoutUrl: string) {
+  const { quote } = payment;
+  return {
+    success: true as const,
+    payment_url: paymentUrl(checkoutUrl, payment.id),
+    payment_id: payment.id,
+    message:
+      'Payment created. Redirect the customer to payment_url (same window or a new tab, never an iframe).',
+    details: {
+      amount: formatMoney(quote.amount),
+      currency: quote.amount.currency.code,
+      merchant_will_receive: `${formatUsdc(quote.merchantShareBaseUnits)} USDC`,
+      usdc_amount: formatUsdc(quote.usdcBaseUnits),
+      exchange_rate: formatRate(quote.rate),
+      expires_at: isoTimestamp(payment.expiresAt),
+      ...depositFields(payment),
+    },
+  };
+}
+
+/** Where to pay: enough for a merchant to show its own instructions or verify ours. */
+function depositFields(payment: Payment) {
+  if (!payment.deposit) return {};
+  return {
+    deposit_address: payment.deposit.depositAddress,
+    chain_id: payment.deposit.chainId,
+    token_address: payment.deposit.tokenAddress,
+  };
+}
+
+/**
+ * The status response. `unaccepted`: tokens that do not pay sent to the payment (the status endpoint reads
+ * them; the listing leaves them out).
+ */
+export function paymentStatusResponse(
+  payment: Payment,
+  state: PaymentState,
+  payout: PayoutState,
+  unaccepted?: readonly UnacceptedTransfer[],
+  refunds?: { readonly records: readonly RefundRecord[]; readonly now: Date },
+) {
+  const { quote } = payment;
+  const token = paymentToken(payment);
+  return {
+    payment_id: payment.id,
+    status: state.status,
+    amount: formatMoney(quote.amount),
+    currency: quote.amount.currency.code,
+    payout_amount: `${formatUsdc(payoutBaseUnits(payment, state))} USDC`,
+    ...(state.paidAt ? { paid_at: state.paidAt.toISOString(), late: state.late } : {}),
+    order_id: payment.orderId,
+    usdc_amount: formatUsdc(quote.usdcBaseUnits),
+    amount_received: formatUsdc(receivedBaseUnitsShown(state)),
+    amount_due: formatUsdc(amountDueBaseUnits(payment, state)),
+    amount_overpaid: formatUsdc(overpaidBaseUnits(payment, state)),
+    ...(refunds ? refundSummary(refunds.records, refunds.now) : {}),
+    expires_at: payment.expiresAt.toISOString(),
+    ...depositFields(payment),
+    ...(token ? { token_address: token.address, token_symbol: token.symbol } : {}),
+    ...(unaccepted && unaccepted.length > 0
+      ? { unaccepted_transfers: unaccepted.map(describeUnacceptedTransfer) }
+      : {}),
+    ...(payment.txid ? { txid: payment.txid } : {}),
+    ...(payout.status ? { payout_status: payout.status } : {}),
+    ...(payment.payout.txHash ? { payout_txid: payment.payout.txHash } : {}),
+    ...(payout.delayedReason !== null ? { payout_delayed_reason: payout.delayedReason } : {}),
+  };
+}
+
+/** What the payment's status says of its refunds: what reached the customer, and each refund's status. */
+function refundSummary(records: readonly RefundRecord[], now: Date) {
+  let refunded = 0n;
+  const refunds = records.map(({ refund, deposit }) => {
+    const funding = refundFundingOf(deposit);
+    refunded += funding.sentBaseUnits;
+    return {
+      refund_id: refund.id,
+      status: deriveRefundStatus(refund, funding, now),
+      amount: formatUsdc(refund.amountBaseUnits),
+    };
+  });
+  return { amount_refunded: formatUsdc(refunded), refunds };
+}

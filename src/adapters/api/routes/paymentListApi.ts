@@ -1,0 +1,123 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { exportPaymentsCsv, exportRange } from '../../../app/payments/exportPayments.ts';
+import { listPayments, MAX_LIST_LIMIT } from '../../../app/payments/listPayments.ts';
+import { payoutStateOf } from '../../../domain/payment.ts';
+import { PAYMENT_STATUSES } from '../../../domain/paymentStatus.ts';
+import { ExportRangeQuery, sendCsv } from '../../web/csvDownload.ts';
+import type { ApiDeps } from '../apiDeps.ts';
+import { authenticated, keyModeOf, merchantSecurity, requireMerchant } from '../merchantAuth.ts';
+import { paymentStatusResponse } from '../presenters.ts';
+import { ErrorBody, PaymentStatusResponse } from '../schemas.ts';
+
+const DEFAULT_LIMIT = 20;
+
+const ListPaymentsQuery = z.object({
+  status: z
+    .enum(PAYMENT_STATUSES, { error: `must be one of ${PAYMENT_STATUSES.join(', ')}` })
+    .optional()
+    .meta({ description: 'Only payments with this status (as the status endpoint would report it now)' }),
+  order_id: z
+    .string({ error: 'must be a string' })
+    .min(1, { error: 'must not be empty' })
+    .max(255, { error: 'must be at most 255 characters' })
+    .optional()
+    .meta({ description: 'Only payments created with this order_id' }),
+  created_after: z.iso
+    .datetime({ offset: true, error: 'must be an ISO 8601 date-time such as 2026-01-31T00:00:00Z' })
+    .optional()
+    .meta({ description: 'Only payments created strictly after this moment' }),
+  limit: z
+    .string({ error: 'must be a string' })
+    .regex(/^\d{1,3}$/, { error: `must be an integer from 1 to ${MAX_LIST_LIMIT}` })
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= MAX_LIST_LIMIT, { error: `must be an integer from 1 to ${MAX_LIST_LIMIT}` })
+    .optional()
+    .meta({ description: `Page size (default ${DEFAULT_LIMIT}, at most ${MAX_LIST_LIMIT})` }),
+  cursor: z
+    .string({ error: 'must be a string' })
+    .max(256, { error: 'is not a cursor returned for this query' })
+    .optional()
+    .meta({ description: '`next_cursor` of the previous page, with the same filters' }),
+});
+
+const PaymentList = z
+  .object({
+    payments: z.array(PaymentStatusResponse).meta({ description: 'Newest first' }),
+    next_cursor: z
+      .string()
+      .nullable()
+      .meta({ description: 'Pass as `cursor` for the next page; null on the last page' }),
+  })
+  .meta({ id: 'PaymentList' });
+
+/** `GET /payments/api/payments/`: the caller's payments, newest first, with cursor pagination. */
+export function paymentListApi(deps: ApiDeps): FastifyPluginAsyncZod {
+  return async (app) => {
+    requireMerchant(app, deps);
+
+    app.get(
+      '/payments/api/payments/',
+      {
+        schema: {
+          summary: 'List payments',
+          tags: ['payments'],
+          security: merchantSecurity,
+          querystring: ListPaymentsQuery,
+          response: { 200: PaymentList, 400: ErrorBody, 401: ErrorBody, 429: ErrorBody },
+        },
+      },
+      async (request) => {
+        const query = request.query;
+        const { payments, nextCursor } = await listPayments(deps, authenticated(request).id, {
+          status: query.status,
+          orderId: query.order_id,
+          createdAfter: query.created_after === undefined ? undefined : new Date(query.created_after),
+          limit: query.limit ?? DEFAULT_LIMIT,
+          cursor: query.cursor,
+          mode: keyModeOf(request),
+        });
+        const now = deps.clock.now();
+        return {
+          payments: payments.map(({ payment, state }) =>
+            paymentStatusResponse(
+              payment,
+              state,
+              payoutStateOf(payment, state, deps.config.payoutPolicy, now),
+            ),
+          ),
+          next_cursor: nextCursor,
+        };
+      },
+    );
+
+    app.get(
+      '/payments/api/payments/export/',
+      {
+        schema: {
+          summary: 'Export payments as CSV',
+          description:
+            'Payments created from `from` (inclusive) to `to` (exclusive), newest first, as RFC 4180 CSV with exact ' +
+            'decimal amounts, streamed. Text cells a spreadsheet would run as a formula begin with an apostrophe.',
+          tags: ['payments'],
+          security: merchantSecurity,
+          querystring: ExportRangeQuery,
+          response: {
+            200: z.string().meta({ description: 'text/csv: a header line, then one line per payment' }),
+            400: ErrorBody,
+            401: ErrorBody,
+            429: ErrorBody,
+          },
+        },
+      },
+      async (request, reply) => {
+        const range = exportRange(request.query.from, request.query.to);
+        return sendCsv(
+          reply,
+          'payments.csv',
+          exportPaymentsCsv(deps, authenticated(request).id, keyModeOf(request), range),
+        );
+      },
+    );
+  };
+}

@@ -1,0 +1,150 @@
+import { newEventId } from '../../domain/credentials.ts';
+import { paymentTerms, payoutStateOf } from '../../domain/payment.ts';
+import { derivePaymentState, eventForTransition, type PaymentState } from '../../domain/paymentStatus.ts';
+import { DEFAULT_PAYOUT_POLICY, type PayoutPolicy } from '../../domain/payout.ts';
+import {
+  describeUnacceptedTransfer,
+  type UnacceptedTransferFields,
+  webhookEventBody,
+} from '../../domain/webhookEvent.ts';
+import type { Clock } from '../shared/ports.ts';
+import type { Ledger, LedgerTransaction, TransferRecord, UnacceptedTransfer } from './ports.ts';
+
+export interface StatusChange {
+  readonly paymentId: string;
+  readonly from: PaymentState['status'];
+  readonly to: PaymentState['status'];
+  readonly eventId: string | null;
+}
+
+/** Bound on the payments refreshed in one transaction (a block range this busy is split by the watcher). */
+export const MAX_REFRESH_BATCH = 10_000;
+
+/**
+ * Recomputes the status of each payment from its transfers and the clock and, where it changed, writes the new
+ * state and the event it owes — inside the caller's transaction, so the change that caused it (new transfers,
+ * a reorg, finality) and its consequences commit together or not at all.
+ */
+export async function refreshPayments(
+  tx: LedgerTransaction,
+  paymentIds: readonly string[],
+  now: Date,
+  payoutPolicy: PayoutPolicy = DEFAULT_PAYOUT_POLICY,
+): Promise<StatusChange[]> {
+  if (paymentIds.length > MAX_REFRESH_BATCH) throw new RangeError('refresh batch too large');
+  const changes: StatusChange[] = [];
+  // A stable order, so two processes refreshing overlapping sets lock rows in the same order (no deadlock).
+  for (const paymentId of [...new Set(paymentIds)].sort()) {
+    const payment = await tx.lockPayment(paymentId);
+    if (!payment) continue;
+    const transfers = await tx.listTransfers(paymentId);
+    const state = derivePaymentState<TransferRecord>(paymentTerms(payment), transfers, now);
+    const named = state.completedBy ?? state.lastSeen;
+    const txid = named?.txHash ?? null;
+    const paidWith = named ? { address: named.tokenAddress, symbol: named.tokenSymbol } : null;
+    if (payment.deposit)
+      await tx.saveReceivedByToken(paymentId, payment.deposit.chainId, finalByToken(transfers));
+    const unchanged =
+      state.status === payment.status &&
+      state.amountReceivedBaseUnits === payment.amountReceivedBaseUnits &&
+      state.paidAt?.getTime() === payment.paidAt?.getTime() &&
+      state.late === payment.late &&
+      txid === payment.txid &&
+      paidWith?.symbol === payment.paidWith?.symbol;
+    if (unchanged) continue;
+
+    const type = eventForTransition(payment.announcedStatus, state.status);
+    await tx.updatePaymentState(paymentId, {
+      state,
+      txid,
+      paidWith,
+      announcedStatus: type ? state.status : payment.announcedStatus,
+      updatedAt: now,
+    });
+    let eventId: string | null = null;
+    // A refund's deposit address owes no payment events: the refund announcer tells its funding and payout.
+    if (type && payment.kind === 'payment') {
+      eventId = newEventId();
+      const changed = { ...payment, txid, paidWith };
+      const payout = payoutStateOf(changed, state, payoutPolicy, now);
+      const body = webhookEventBody(eventId, type, changed, state, payout, now);
+      await tx.insertEvent({
+        id: eventId,
+        paymentId,
+        merchantId: payment.merchantId,
+        type,
+        payload: JSON.stringify(body),
+        createdAt: now,
+      });
+    }
+    changes.push({ paymentId, from: payment.status, to: state.status, eventId });
+  }
+  return changes;
+}
+
+/** What each accepted token brought in final transfers still on the canonical chain. */
+function finalByToken(transfers: readonly TransferRecord[]): Map<string, bigint> {
+  const sums = new Map<string, bigint>();
+  for (const t of transfers) {
+    if (!t.final || t.orphaned || t.amountBaseUnits <= 0n) continue;
+    sums.set(t.tokenAddress, (sums.get(t.tokenAddress) ?? 0n) + t.amountBaseUnits);
+  }
+  return sums;
+}
+
+/**
+ * Tells each merchant of a token that does not pay sent to its payment (`payment.unaccepted_transfer`): the
+ * customer believes they paid. Within the caller's transaction, like the transfers that revealed it.
+ */
+export async function reportUnacceptedTransfers(
+  tx: LedgerTransaction,
+  transfers: readonly UnacceptedTransfer[],
+  now: Date,
+  payoutPolicy: PayoutPolicy = DEFAULT_PAYOUT_POLICY,
+): Promise<void> {
+  for (const transfer of [...transfers].sort((a, b) => a.paymentId.localeCompare(b.paymentId))) {
+    const payment = await tx.lockPayment(transfer.paymentId);
+    if (!payment) continue;
+    // Its status response now lists the transfer: a touch tells the status read caches.
+    await tx.touchPayment(payment.id, now);
+    if (payment.kind !== 'payment') continue;
+    // amount_received as the status endpoint shows it now: the stored row keeps only the final sum, and an
+    // unpaid payment's figure counts the transfers awaiting finality too.
+    const { amountSeenBaseUnits } = derivePaymentState(
+      paymentTerms(payment),
+      await tx.listTransfers(payment.id),
+      now,
+    );
+    const eventId = newEventId();
+    const body: ReturnType<typeof webhookEventBody> & UnacceptedTransferFields = {
+      ...webhookEventBody(
+        eventId,
+        'payment.unaccepted_transfer',
+        payment,
+        { ...payment, amountSeenBaseUnits },
+        payoutStateOf(payment, payment, payoutPolicy, now),
+        now,
+      ),
+      unaccepted_transfer: describeUnacceptedTransfer(transfer),
+    };
+    await tx.insertEvent({
+      id: eventId,
+      paymentId: payment.id,
+      merchantId: payment.merchantId,
+      type: 'payment.unaccepted_transfer',
+      payload: JSON.stringify(body),
+      createdAt: now,
+    });
+  }
+}
+
+/** Moves payments whose link has expired to `expired` or `failed` (and their events), a bounded batch a call. */
+export async function expirePayments(
+  deps: { ledger: Ledger; clock: Clock; payoutPolicy?: PayoutPolicy | undefined },
+  limit = 500,
+): Promise<StatusChange[]> {
+  const now = deps.clock.now();
+  const due = await deps.ledger.openPaymentsPastExpiry(now, Math.min(limit, MAX_REFRESH_BATCH));
+  if (due.length === 0) return [];
+  return deps.ledger.transaction((tx) => refreshPayments(tx, due, now, deps.payoutPolicy));
+}

@@ -1,0 +1,177 @@
+import type { KeyMode } from '../../domain/credentials.ts';
+import { checkEvery, PaylinkError, ValidationError } from '../../domain/errors.ts';
+import { type Merchant, missingPaymentConfiguration } from '../../domain/merchant.ts';
+import { formatUsdc, type Money, parsePrice } from '../../domain/money.ts';
+import type { Payment } from '../../domain/payment.ts';
+import { NO_PAYOUT_YET } from '../../domain/payout.ts';
+import { parseWebhookUrl } from '../../domain/webhookUrl.ts';
+import { assertTokenCanPay, type TokenControlsByMode } from '../chain/tokenControls.ts';
+import { checkWebhookHost } from '../webhooks/checkWebhookHost.ts';
+import type { HostResolver } from '../webhooks/ports.ts';
+import type { DepositPlanner, DepositPlanners, PaymentStore } from './ports.ts';
+import { priceAt, type QuoteAmountDeps, rateFor } from './quoteAmount.ts';
+import { timeOrderedId } from './timeOrderedId.ts';
+
+export interface CreatePaymentDeps extends QuoteAmountDeps {
+  readonly payments: PaymentStore;
+  /** The least USDC a link may ask for (PAYLINK_MIN_AMOUNT), after conversion. */
+  readonly minAmountBaseUnits: bigint;
+  /** One planner per mode's chain: a test payment's deposit address is on the test chain. */
+  readonly deposits: DepositPlanners;
+  readonly paymentTtlMs: number;
+  readonly webhookAllowPrivate: boolean;
+  /** Resolves the webhook host name to refuse internal ones; without it only IP literals are checked. */
+  readonly hostResolver?: HostResolver | undefined;
+  /** What each mode's token says of the merchant's wallet and of transfers now; absent: not checked. */
+  readonly tokenControls?: TokenControlsByMode | undefined;
+}
+
+export interface CreatePaymentInput {
+  readonly amount: string;
+  readonly currency: string;
+  readonly customerEmail?: string | undefined;
+  readonly webhookUrl?: string | undefined;
+  readonly orderId?: string | undefined;
+  readonly returnUrl?: string | undefined;
+}
+
+const MAX_ORDER_ID_LENGTH = 255;
+// Deliberately simple (RFC 5322 is not the point): one @, no spaces, a dot in the domain.
+const EMAIL_PATTERN = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]{2,}$/;
+
+/** A link shown to the customer after payment: https only, so checkout never links to a script or plain http. */
+function parseReturnUrl(input: string): string {
+  let url: URL;
+  try {
+    url = new URL(input.trim());
+  } catch {
+    throw new ValidationError('return_url', 'must be an absolute https URL');
+  }
+  if (url.protocol !== 'https:' || input.length > 2048) {
+    throw new ValidationError('return_url', 'must be an absolute https URL');
+  }
+  return url.toString();
+}
+
+function parseOrderId(input: string | undefined): string | null {
+  const orderId = input?.trim() || null;
+  if (orderId !== null && orderId.length > MAX_ORDER_ID_LENGTH) {
+    throw new ValidationError('order_id', `must be at most ${MAX_ORDER_ID_LENGTH} characters`);
+  }
+  return orderId;
+}
+
+function parseCustomerEmail(input: string | undefined): string | null {
+  const customerEmail = input?.trim() || null;
+  if (customerEmail !== null && (customerEmail.length > 254 || !EMAIL_PATTERN.test(customerEmail))) {
+    throw new ValidationError('customer_email', 'must be an e-mail address');
+  }
+  return customerEmail;
+}
+
+/**
+ * A link must ask for at least PAYLINK_MIN_AMOUNT of USDC, whatever its currency: below it, the network's fee
+ * and the commission's rounding are a real share of the payment (5 JPY asks for 0.04 USDC). Checked on the USDC
+ * the customer would send, so the same rule holds in every currency.
+ */
+function assertAtLeastMinimum(minAmountBaseUnits: bigint, usdcBaseUnits: bigint): void {
+  if (usdcBaseUnits < minAmountBaseUnits) {
+    throw new ValidationError(
+      'amount',
+      `must be at least the equivalent of ${formatUsdc(minAmountBaseUnits)} USDC; it converts to ${formatUsdc(usdcBaseUnits)} USDC`,
+    );
+  }
+}
+
+/** The planner of the mode's chain, or TEST_MODE_UNAVAILABLE when this deployment has no test chain. */
+export function depositPlannerFor(deposits: DepositPlanners, mode: KeyMode): DepositPlanner {
+  if (mode === 'live') return deposits.live;
+  if (!deposits.test) {
+    throw new PaylinkError(
+      'TEST_MODE_UNAVAILABLE',
+      'Test mode is not available on this deployment (no test network is configured): use a live API key, or ask the operator to set PAYLINK_TEST_NETWORK',
+    );
+  }
+  return deposits.test;
+}
+
+/**
+ * Creates a payment at a locked quote, for a merchant able to receive it, in the mode of the caller's key
+ * (default live): stored with the payment, and choosing the chain its deposit address is on.
+ */
+export async function createPayment(
+  deps: CreatePaymentDeps,
+  merchant: Merchant,
+  input: CreatePaymentInput,
+  options: { readonly idempotencyKey?: string; readonly mode?: KeyMode } = {},
+): Promise<Payment> {
+  const mode = options.mode ?? 'live';
+  // Checked first: a test key on a deployment without a test chain can never create anything.
+  const planner = depositPlannerFor(deps.deposits, mode);
+  const missing = missingPaymentConfiguration(merchant);
+  if (missing.length > 0 || !merchant.walletAddress) {
+    throw new PaylinkError(
+      'MERCHANT_NOT_CONFIGURED',
+      `The merchant account has no ${missing.join(' and no ')} configured; ask the administrator to set it`,
+    );
+  }
+  // Every field the client can fix is checked before anything is looked up, and all are named at once.
+  // In the order of the request's fields.
+  const [price, customerEmail, webhookUrl, orderId, returnUrl] = checkEvery<
+    [Money, string | null, string | null, string | null, string | null]
+  >([
+    () => parsePrice(input.amount, input.currency),
+    () => parseCustomerEmail(input.customerEmail),
+    () =>
+      input.webhookUrl?.trim()
+        ? parseWebhookUrl('webhook_url', input.webhookUrl, { allowInsecure: deps.webhookAllowPrivate })
+        : null,
+    () => parseOrderId(input.orderId),
+    () => (input.returnUrl?.trim() ? parseReturnUrl(input.returnUrl) : null),
+  ]);
+  await checkWebhookHost(deps, 'webhook_url', webhookUrl);
+  // Never sell a link whose money could not reach the merchant (a blacklisted wallet) or could not be sent.
+  await assertTokenCanPay(deps.tokenControls?.[mode], merchant.walletAddress);
+
+  const locked = priceAt(deps, price, await rateFor(deps, price.currency), merchant.commissionBps);
+  assertAtLeastMinimum(deps.minAmountBaseUnits, locked.quote.usdcBaseUnits);
+  const now = deps.clock.now();
+  // Time-ordered (UUIDv7, decision 0017): each insert lands at the end of the id index, not on a random page.
+  const id = timeOrderedId();
+  const payment: Payment = {
+    id,
+    kind: 'payment',
+    merchantId: merchant.id,
+    mode,
+    quote: locked.quote,
+    rateSource: locked.rateSource,
+    rateObservedAt: locked.rateObservedAt,
+    underpaymentToleranceBps: merchant.underpaymentToleranceBps,
+    payoutAddress: merchant.walletAddress,
+    webhookUrl,
+    returnUrl,
+    orderId,
+    customerEmail,
+    status: 'pending',
+    announcedStatus: 'pending',
+    amountReceivedBaseUnits: 0n,
+    paidAt: null,
+    late: false,
+    expiresAt: new Date(now.getTime() + deps.paymentTtlMs),
+    createdAt: now,
+    updatedAt: now,
+    deposit: planner.plan({
+      paymentId: id,
+      merchantWallet: merchant.walletAddress,
+      commissionBps: locked.quote.commissionBps,
+    }),
+    txid: null,
+    paidWith: null,
+    payout: NO_PAYOUT_YET,
+  };
+  await deps.payments.insert(
+    payment,
+    options.idempotencyKey === undefined ? {} : { idempotencyKey: options.idempotencyKey },
+  );
+  return payment;
+}

@@ -1,0 +1,121 @@
+import type { KeyMode } from '../../domain/credentials.ts';
+import { type CsvCell, csvHeader, csvRecord, number, text } from '../../domain/csv.ts';
+import { ValidationError } from '../../domain/errors.ts';
+import { formatMoney, formatUsdc } from '../../domain/money.ts';
+import { overpaidBaseUnits } from '../../domain/refund.ts';
+import type { PaymentStore } from './ports.ts';
+
+/** Rows read per query: memory stays one page, however many payments the range holds. */
+export const EXPORT_PAGE_ROWS = 1_000;
+
+const EXPORT_COLUMNS = [
+  'payment_id',
+  'created_at',
+  'status',
+  'amount',
+  'currency',
+  'usdc_amount',
+  'amount_received',
+  'amount_overpaid',
+  'paid_at',
+  'txid',
+  'payout_txid',
+  'order_id',
+  'livemode',
+] as const;
+
+/** `from` (inclusive) and `to` (exclusive), ISO 8601 date-times; either may be left out. */
+export function exportRange(
+  from: string | undefined,
+  to: string | undefined,
+): { from: Date | undefined; to: Date | undefined } {
+  const parse = (field: string, value: string | undefined) => {
+    if (value === undefined || value === '') return undefined;
+    const match = /^(\d{4})-(\d{2})-(\d{2})(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/.exec(
+      value,
+    );
+    const date = match ? new Date(value) : undefined;
+    // A day that does not exist (2026-02-30) would roll over into the next month: refused, not guessed.
+    const [year, month, day] = match ? [Number(match[1]), Number(match[2]), Number(match[3])] : [0, 0, 0];
+    const calendar = new Date(Date.UTC(year, month - 1, day));
+    const realDay = calendar.getUTCMonth() === month - 1 && calendar.getUTCDate() === day;
+    if (!date || Number.isNaN(date.getTime()) || !realDay)
+      throw new ValidationError(
+        field,
+        'must be a date (2026-01-31) or an ISO 8601 date-time (2026-01-31T00:00:00Z)',
+      );
+    return date;
+  };
+  const range = { from: parse('from', from), to: parse('to', to) };
+  if (range.from && range.to && range.to <= range.from) throw new ValidationError('to', 'must be after from');
+  return range;
+}
+
+/**
+ * A merchant's payments of one mode created in a range, as CSV, newest first, produced a page at a time so that a
+ * million rows never sit in memory: a consumer that reads slowly (a slow download) holds the next query back.
+ * Amounts are exact decimals; the status is the stored one, which the worker keeps current (at most one pass
+ * behind the clock).
+ */
+export function exportPaymentsCsv(
+  deps: { readonly payments: Pick<PaymentStore, 'listForMerchant'> },
+  merchantId: string,
+  mode: KeyMode,
+  range: { readonly from?: Date | undefined; readonly to?: Date | undefined },
+): AsyncGenerator<string> {
+  return keysetCsv(
+    EXPORT_COLUMNS,
+    (after) =>
+      deps.payments.listForMerchant({
+        merchantId,
+        mode,
+        createdFrom: range.from,
+        createdBefore: range.to,
+        after,
+        limit: EXPORT_PAGE_ROWS,
+      }),
+    (p) => [
+      text(p.id),
+      text(p.createdAt.toISOString()),
+      text(p.status),
+      number(formatMoney(p.quote.amount)),
+      text(p.quote.amount.currency.code),
+      number(formatUsdc(p.quote.usdcBaseUnits)),
+      number(formatUsdc(p.amountReceivedBaseUnits)),
+      number(formatUsdc(overpaidBaseUnits(p))),
+      text(p.paidAt?.toISOString()),
+      text(p.txid),
+      text(p.payout.txHash),
+      text(p.orderId),
+      text(p.mode === 'live' ? 'true' : 'false'),
+    ],
+    (p) => p,
+  );
+}
+
+/** A row's place in a newest-first keyset listing: the next page starts after it. */
+type KeysetPosition = { readonly createdAt: Date; readonly id: string };
+
+/**
+ * CSV of a newest-first keyset listing, read EXPORT_PAGE_ROWS at a time (the payments' and the refunds'
+ * exports): one page in memory whatever the range, and a consumer that reads slowly holds the next query back.
+ */
+export async function* keysetCsv<T>(
+  columns: readonly string[],
+  readPage: (after: KeysetPosition | undefined) => Promise<readonly T[]>,
+  record: (row: T) => CsvCell[],
+  positionOf: (row: T) => KeysetPosition,
+): AsyncGenerator<string> {
+  yield csvHeader(columns);
+  let after: KeysetPosition | undefined;
+  for (;;) {
+    const page = await readPage(after);
+    let chunk = '';
+    for (const row of page) chunk += csvRecord(record(row));
+    if (chunk) yield chunk;
+    const last = page.at(-1);
+    if (page.length < EXPORT_PAGE_ROWS || last === undefined) return;
+    const { createdAt, id } = positionOf(last);
+    after = { createdAt, id };
+  }
+}

@@ -1,0 +1,60 @@
+import type { KeyMode } from '../../domain/credentials.ts';
+import { PaylinkError } from '../../domain/errors.ts';
+import { type Payment, paymentTerms } from '../../domain/payment.ts';
+import { derivePaymentState, type PaymentState } from '../../domain/paymentStatus.ts';
+import type { Ledger, TransferRecord, UnacceptedTransfer } from '../chain/ports.ts';
+import type { Clock } from '../shared/ports.ts';
+import type { PaymentStore } from './ports.ts';
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export class PaymentNotFoundError extends PaylinkError {
+  constructor() {
+    super('NOT_FOUND', 'Payment not found');
+  }
+}
+
+/**
+ * A merchant's payment with its status derived now. Unknown, malformed, other merchants' and other modes' ids
+ * are all the same 404, so the answer reveals nothing about payments the caller's key may not see.
+ */
+export async function getPaymentStatus(
+  deps: PaymentStateDeps,
+  merchantId: string,
+  paymentId: string,
+  mode: KeyMode = 'live',
+): Promise<{ payment: Payment; state: PaymentState<TransferRecord>; unaccepted: UnacceptedTransfer[] }> {
+  if (!UUID_PATTERN.test(paymentId)) throw new PaymentNotFoundError();
+  const payment = await deps.payments.findForMerchant(merchantId, paymentId.toLowerCase(), mode);
+  if (!payment) throw new PaymentNotFoundError();
+  const [state, unaccepted] = await Promise.all([
+    currentState(deps, payment),
+    deps.ledger.listUnacceptedTransfers(payment.id),
+  ]);
+  return { payment, state, unaccepted };
+}
+
+export interface PaymentStateDeps {
+  readonly payments: PaymentStore;
+  readonly ledger: Pick<Ledger, 'listTransfers' | 'listUnacceptedTransfers'>;
+  readonly clock: Clock;
+}
+
+export function isPaymentId(text: string): boolean {
+  return UUID_PATTERN.test(text);
+}
+
+/**
+ * The payment's state as of now, derived from its recorded transfers. The stored status may lag by one watcher
+ * or expirer pass; a reader always gets the derivation, so "expired" shows the moment the link expires.
+ */
+export async function currentState(
+  deps: { readonly ledger: Pick<Ledger, 'listTransfers'>; readonly clock: Clock },
+  payment: Payment,
+): Promise<PaymentState<TransferRecord>> {
+  return derivePaymentState(
+    paymentTerms(payment),
+    await deps.ledger.listTransfers(payment.id),
+    deps.clock.now(),
+  );
+}
