@@ -1,6 +1,8 @@
+import { getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { forwarderImplementationOf } from '../src/adapters/chain/depositPlanner.ts';
 import { hashApiKey } from '../src/domain/credentials.ts';
-import { ADMIN_TOKEN, type ApiHarness, startApiHarness } from './helpers/apiHarness.ts';
+import { ADMIN_TOKEN, type ApiHarness, startApiHarness, TEST_CHAIN } from './helpers/apiHarness.ts';
 import { dialects } from './helpers/database.ts';
 
 describe.each(dialects)('admin API on %s', (dialect) => {
@@ -170,6 +172,47 @@ describe.each(dialects)('admin API on %s', (dialect) => {
     );
     expect((await h.admin('GET', '/admin/api/merchants/mch_unknown/')).statusCode).toBe(404);
     expect((await h.admin('PATCH', '/admin/api/merchants/mch_unknown/', { name: 'x' })).statusCode).toBe(404);
+  });
+
+  it.each([
+    ['the token (USDC)', () => TEST_CHAIN.tokenAddress],
+    ['the forwarder factory', () => TEST_CHAIN.factoryAddress],
+    ['the forwarder implementation', () => forwarderImplementationOf(TEST_CHAIN.factoryAddress)],
+    [
+      'a payment deposit address (a forwarder)',
+      async () => {
+        const { apiKey } = await h.merchant();
+        const created = await h.app.inject({
+          method: 'POST',
+          url: '/payments/api/create/',
+          headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+          payload: { amount: '5', currency: 'USDC' },
+        });
+        expect(created.statusCode, created.body).toBe(201);
+        return created.json().details.deposit_address as string;
+      },
+    ],
+  ])('refuses %s as a wallet, to create and to update, whatever its case', async (_kind, addressOf) => {
+    const address = await addressOf();
+    const merchant = (await newMerchant()).merchant;
+    const before = (await h.admin('GET', '/admin/api/merchants/')).json().merchants.length;
+    for (const wallet of [getAddress(address), address.toLowerCase()]) {
+      const created = await h.admin('POST', '/admin/api/merchants/', {
+        name: 'Shop',
+        wallet_address: wallet,
+      });
+      expect(created.statusCode, wallet).toBe(400);
+      expect(created.json()).toMatchObject({ code: 'VALIDATION_ERROR', field: 'wallet_address' });
+      expect(created.json().error).toMatch(/not a wallet/);
+      const updated = await h.admin('PATCH', `/admin/api/merchants/${merchant.public_id}/`, {
+        wallet_address: wallet,
+      });
+      expect(updated.statusCode, wallet).toBe(400);
+      expect(updated.json()).toMatchObject({ code: 'VALIDATION_ERROR', field: 'wallet_address' });
+    }
+    expect((await h.admin('GET', '/admin/api/merchants/')).json().merchants).toHaveLength(before);
+    const stored = await h.admin('GET', `/admin/api/merchants/${merchant.public_id}/`);
+    expect(stored.json().wallet_address).toBe(merchant.wallet_address);
   });
 
   it('rotates a key at once, or with a grace period during which both work', async () => {

@@ -107,6 +107,7 @@ export async function buildApp(appDeps: ApiDeps): Promise<FastifyInstance> {
           webhookAllowPrivate: deps.config.webhookAllowPrivate,
           tokenControls: deps.tokenControls?.live,
           defaultToleranceBps: deps.config.defaultToleranceBps,
+          depositAddresses: deps.refunds,
         },
         refunds: deps.refunds && {
           store: deps.refunds,

@@ -95,6 +95,7 @@ export function adminApi(deps: ApiDeps, adminToken: string): FastifyPluginAsyncZ
       webhookAllowPrivate: deps.config.webhookAllowPrivate,
       tokenControls: deps.tokenControls?.live,
       defaultToleranceBps: deps.config.defaultToleranceBps,
+      depositAddresses: deps.refunds,
     };
 
     app.post(
