@@ -32,7 +32,10 @@ const nullableText = z.string({ error: 'must be a string' }).nullable().optional
 const MerchantInput = z.object(
   {
     name: z.string({ error: 'must be a string' }).optional(),
-    wallet_address: nullableText.meta({ description: 'Polygon address receiving payouts' }),
+    wallet_address: nullableText.meta({
+      description:
+        "Polygon address receiving payouts: a wallet, not one of the service's own contracts (token, forwarder factory or implementation) nor a deposit address (400 VALIDATION_ERROR)",
+    }),
     webhook_url: nullableText,
     commission_percent: percentInput.optional(),
     underpayment_tolerance_percent: percentInput.optional(),
