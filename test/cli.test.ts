@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forwarderImplementationOf } from '../src/adapters/chain/depositPlanner.ts';
+import { openDatabase } from '../src/adapters/db/database.ts';
+import { testPayment } from '../src/app/testing/paymentFixture.ts';
+import { createStores } from '../src/main/wiring.ts';
 import { runCli, spawnCli } from './helpers/cli.ts';
 import { createEmptyDatabase, dialects } from './helpers/database.ts';
 
@@ -141,6 +144,18 @@ describe.each(dialects)('paylink CLI on %s', (dialect) => {
       expect(moved.code, contract).toBe(2);
       expect(moved.stderr).toContain("error: --wallet: is one of the payment network's contracts");
     }
+    // Nor is a deposit address of one of this deployment's payments.
+    const database = openDatabase(env.PAYLINK_DATABASE_URL!);
+    const payment = testPayment(1, { merchantId: target.merchant.public_id });
+    await createStores(database).payments.insert(payment);
+    await database.close();
+    const deposit = payment.deposit!.depositAddress;
+    const refused = await runCli(['merchant', 'create', '--name', 'Bad', '--wallet', deposit], env);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('error: --wallet: is a payment deposit address of this service');
+    const moved = await runCli(['merchant', 'update', target.merchant.public_id, '--wallet', deposit], env);
+    expect(moved.code).toBe(2);
+    expect(moved.stderr).toContain('error: --wallet: is a payment deposit address of this service');
     const kept = await runCli(['merchant', 'show', target.merchant.public_id, '--json'], env);
     expect(JSON.parse(kept.stdout).wallet_address).toBeNull();
 
