@@ -1,6 +1,6 @@
 import { getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { forwarderImplementationOf } from '../src/adapters/chain/depositPlanner.ts';
+import { depositPlanner, forwarderImplementationOf } from '../src/adapters/chain/depositPlanner.ts';
 import { hashApiKey } from '../src/domain/credentials.ts';
 import { ADMIN_TOKEN, type ApiHarness, startApiHarness, TEST_CHAIN } from './helpers/apiHarness.ts';
 import { dialects } from './helpers/database.ts';
@@ -255,6 +255,42 @@ describe.each(dialects)('admin API on %s', (dialect) => {
     const response = await convertWith(api_key);
     expect(response.statusCode).toBe(401);
     expect(response.json()).toStrictEqual({ error: 'Invalid or missing API key', code: 'UNAUTHORIZED' });
+  });
+});
+
+describe('a merchant wallet on a deployment with a test chain', () => {
+  const TEST_MODE_CHAIN = {
+    ...TEST_CHAIN,
+    chainId: 80002,
+    tokenAddress: '0x41E94Eb019C0762f9Bfcf9Fb1E58725BfB0e7582',
+    factoryAddress: '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0',
+  } as const;
+  let h: ApiHarness;
+  beforeAll(async () => {
+    h = await startApiHarness('sqlite', {
+      overrides: { deposits: { live: depositPlanner(TEST_CHAIN), test: depositPlanner(TEST_MODE_CHAIN) } },
+    });
+  });
+  afterAll(() => h?.close());
+
+  it("is none of the test chain's contracts either", async () => {
+    for (const wallet of [
+      TEST_MODE_CHAIN.tokenAddress,
+      TEST_MODE_CHAIN.factoryAddress,
+      forwarderImplementationOf(TEST_MODE_CHAIN.factoryAddress),
+    ]) {
+      const created = await h.admin('POST', '/admin/api/merchants/', {
+        name: 'Shop',
+        wallet_address: wallet,
+      });
+      expect(created.statusCode, wallet).toBe(400);
+      expect(created.json()).toMatchObject({ code: 'VALIDATION_ERROR', field: 'wallet_address' });
+    }
+    const fine = await h.admin('POST', '/admin/api/merchants/', {
+      name: 'Shop',
+      wallet_address: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
+    });
+    expect(fine.statusCode).toBe(201);
   });
 });
 
