@@ -215,8 +215,8 @@ export interface ConnectionLimits {
   /** The whole request, headers and body, must arrive within this; answered 408 and closed after it. */
   readonly requestTimeoutMs: number;
   /**
-   * Connections one client address may hold open at once; 0: no cap (behind a proxy every connection comes from
-   * the proxy, which must enforce its own).
+   * Connections one client address is served on at once (further ones are answered 503 and closed); 0: no cap
+   * (behind a proxy every connection comes from the proxy, which must enforce its own).
    */
   readonly maxConnectionsPerClient: number;
 }

@@ -1,6 +1,8 @@
+import { getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { depositPlanner, forwarderImplementationOf } from '../src/adapters/chain/depositPlanner.ts';
 import { hashApiKey } from '../src/domain/credentials.ts';
-import { ADMIN_TOKEN, type ApiHarness, startApiHarness } from './helpers/apiHarness.ts';
+import { ADMIN_TOKEN, type ApiHarness, startApiHarness, TEST_CHAIN } from './helpers/apiHarness.ts';
 import { dialects } from './helpers/database.ts';
 
 describe.each(dialects)('admin API on %s', (dialect) => {
@@ -172,6 +174,47 @@ describe.each(dialects)('admin API on %s', (dialect) => {
     expect((await h.admin('PATCH', '/admin/api/merchants/mch_unknown/', { name: 'x' })).statusCode).toBe(404);
   });
 
+  it.each([
+    ['the token (USDC)', () => TEST_CHAIN.tokenAddress],
+    ['the forwarder factory', () => TEST_CHAIN.factoryAddress],
+    ['the forwarder implementation', () => forwarderImplementationOf(TEST_CHAIN.factoryAddress)],
+    [
+      'a payment deposit address (a forwarder)',
+      async () => {
+        const { apiKey } = await h.merchant();
+        const created = await h.app.inject({
+          method: 'POST',
+          url: '/payments/api/create/',
+          headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+          payload: { amount: '5', currency: 'USDC' },
+        });
+        expect(created.statusCode, created.body).toBe(201);
+        return created.json().details.deposit_address as string;
+      },
+    ],
+  ])('refuses %s as a wallet, to create and to update, whatever its case', async (_kind, addressOf) => {
+    const address = await addressOf();
+    const merchant = (await newMerchant()).merchant;
+    const before = (await h.admin('GET', '/admin/api/merchants/')).json().merchants.length;
+    for (const wallet of [getAddress(address), address.toLowerCase()]) {
+      const created = await h.admin('POST', '/admin/api/merchants/', {
+        name: 'Shop',
+        wallet_address: wallet,
+      });
+      expect(created.statusCode, wallet).toBe(400);
+      expect(created.json()).toMatchObject({ code: 'VALIDATION_ERROR', field: 'wallet_address' });
+      expect(created.json().error).toMatch(/not a wallet/);
+      const updated = await h.admin('PATCH', `/admin/api/merchants/${merchant.public_id}/`, {
+        wallet_address: wallet,
+      });
+      expect(updated.statusCode, wallet).toBe(400);
+      expect(updated.json()).toMatchObject({ code: 'VALIDATION_ERROR', field: 'wallet_address' });
+    }
+    expect((await h.admin('GET', '/admin/api/merchants/')).json().merchants).toHaveLength(before);
+    const stored = await h.admin('GET', `/admin/api/merchants/${merchant.public_id}/`);
+    expect(stored.json().wallet_address).toBe(merchant.wallet_address);
+  });
+
   it('rotates a key at once, or with a grace period during which both work', async () => {
     const { merchant, api_key: first } = await newMerchant();
     const rotated = await h.admin('POST', `/admin/api/merchants/${merchant.public_id}/rotate-key/`, {
@@ -212,6 +255,42 @@ describe.each(dialects)('admin API on %s', (dialect) => {
     const response = await convertWith(api_key);
     expect(response.statusCode).toBe(401);
     expect(response.json()).toStrictEqual({ error: 'Invalid or missing API key', code: 'UNAUTHORIZED' });
+  });
+});
+
+describe('a merchant wallet on a deployment with a test chain', () => {
+  const TEST_MODE_CHAIN = {
+    ...TEST_CHAIN,
+    chainId: 80002,
+    tokenAddress: '0x41E94Eb019C0762f9Bfcf9Fb1E58725BfB0e7582',
+    factoryAddress: '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0',
+  } as const;
+  let h: ApiHarness;
+  beforeAll(async () => {
+    h = await startApiHarness('sqlite', {
+      overrides: { deposits: { live: depositPlanner(TEST_CHAIN), test: depositPlanner(TEST_MODE_CHAIN) } },
+    });
+  });
+  afterAll(() => h?.close());
+
+  it("is none of the test chain's contracts either", async () => {
+    for (const wallet of [
+      TEST_MODE_CHAIN.tokenAddress,
+      TEST_MODE_CHAIN.factoryAddress,
+      forwarderImplementationOf(TEST_MODE_CHAIN.factoryAddress),
+    ]) {
+      const created = await h.admin('POST', '/admin/api/merchants/', {
+        name: 'Shop',
+        wallet_address: wallet,
+      });
+      expect(created.statusCode, wallet).toBe(400);
+      expect(created.json()).toMatchObject({ code: 'VALIDATION_ERROR', field: 'wallet_address' });
+    }
+    const fine = await h.admin('POST', '/admin/api/merchants/', {
+      name: 'Shop',
+      wallet_address: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
+    });
+    expect(fine.statusCode).toBe(201);
   });
 });
 

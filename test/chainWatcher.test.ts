@@ -130,7 +130,7 @@ describe.each(dialects)('chain watcher on anvil, %s', (dialect) => {
     expect(h.logs()).toContain(`"startBlock":"${head}"`);
   });
 
-  it('a reorg removing a seen transfer takes the payment back to pending, without an event', async () => {
+  it('a reorg removing a seen transfer takes the payment back to pending, and tells the merchant so', async () => {
     const payment = await h.createPayment('10');
     await h.poll();
     await h.pay(payment.deposit!.depositAddress, 10_000_000n);
@@ -144,7 +144,16 @@ describe.each(dialects)('chain watcher on anvil, %s', (dialect) => {
     const { payment: stored, state } = await h.status(payment.id);
     expect(stored.status).toBe('pending');
     expect(state.amountSeenBaseUnits).toBe(0n);
-    expect(await eventTypes(payment.id)).toEqual(['payment.processing']);
+    // After payment.processing, the merchant is told the transfer is gone: not left waiting for a payment.
+    const events = await h.stores.ledger.listEvents(payment.id);
+    expect(events.map((e) => e.type)).toEqual(['payment.processing', 'payment.pending']);
+    expect(JSON.parse(events[1]!.payload)).toMatchObject({
+      event: 'payment.pending',
+      payment_id: payment.id,
+      status: 'pending',
+      txid: null,
+      paid_at: null,
+    });
     const transfers = await h.stores.ledger.listTransfers(payment.id);
     expect(transfers).toHaveLength(1);
     expect(transfers[0]!.orphaned).toBe(true);
@@ -153,9 +162,10 @@ describe.each(dialects)('chain watcher on anvil, %s', (dialect) => {
     await h.finalizeAll();
     await h.poll();
     expect((await h.status(payment.id)).payment.status).toBe('pending');
+    expect(await eventTypes(payment.id)).toEqual(['payment.processing', 'payment.pending']);
   });
 
-  it('a transfer re-mined in another block after a reorg counts once, and is announced once', async () => {
+  it('a transfer re-mined in another block after a reorg counts once', async () => {
     const payment = await h.createPayment('10');
     const tx = await h.pay(payment.deposit!.depositAddress, 10_000_000n);
     await h.poll();
@@ -174,11 +184,16 @@ describe.each(dialects)('chain watcher on anvil, %s', (dialect) => {
     expect(state).toMatchObject({ status: 'paid', amountReceivedBaseUnits: 10_000_000n });
     const transfers = await h.stores.ledger.listTransfers(payment.id);
     expect(transfers.filter((t) => !t.orphaned)).toHaveLength(1);
-    // One event per change the merchant sees: back to pending and forward again is no change.
-    expect(await eventTypes(payment.id)).toEqual(['payment.processing', 'payment.paid']);
+    // Each committed change is announced: the reorg's return to pending, then the transfer seen again.
+    expect(await eventTypes(payment.id)).toEqual([
+      'payment.processing',
+      'payment.pending',
+      'payment.processing',
+      'payment.paid',
+    ]);
   });
 
-  it('a transfer reorged away in one pass and mined again in a later one is announced once too', async () => {
+  it('a transfer reorged away in one pass and mined again in a later one: pending, then processing again', async () => {
     const payment = await h.createPayment('10');
     const tx = await h.pay(payment.deposit!.depositAddress, 10_000_000n);
     await h.poll();
@@ -190,7 +205,7 @@ describe.each(dialects)('chain watcher on anvil, %s', (dialect) => {
     await h.poll();
     expect((await h.status(payment.id)).payment).toMatchObject({
       status: 'pending',
-      announcedStatus: 'processing',
+      announcedStatus: 'pending',
     });
     const again = await h.anvil.testClient.request({
       method: 'eth_sendRawTransaction',
@@ -200,7 +215,11 @@ describe.each(dialects)('chain watcher on anvil, %s', (dialect) => {
     await h.anvil.publicClient.waitForTransactionReceipt({ hash: again as `0x${string}` });
     await h.poll();
     expect((await h.status(payment.id)).payment.status).toBe('processing');
-    expect(await eventTypes(payment.id)).toEqual(['payment.processing']);
+    expect(await eventTypes(payment.id)).toEqual([
+      'payment.processing',
+      'payment.pending',
+      'payment.processing',
+    ]);
   });
 
   /** The status now, with the transfer's block and the finalized block the chain reports. */

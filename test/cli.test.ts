@@ -1,4 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { forwarderImplementationOf } from '../src/adapters/chain/depositPlanner.ts';
+import { openDatabase } from '../src/adapters/db/database.ts';
+import { testPayment } from '../src/app/testing/paymentFixture.ts';
+import { createStores } from '../src/main/wiring.ts';
 import { runCli, spawnCli } from './helpers/cli.ts';
 import { createEmptyDatabase, dialects } from './helpers/database.ts';
 
@@ -115,6 +119,45 @@ describe.each(dialects)('paylink CLI on %s', (dialect) => {
     expect(twice.stderr).toContain(
       'error: --wallet: must be a 0x-prefixed EVM address; --commission: must be a percentage from 0 to 100',
     );
+
+    // The service's own contracts are no wallet: the token (Polygon's USDC), the factory, its implementation.
+    const factory = '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512';
+    const withFactory = { ...env, PAYLINK_FACTORY_ADDRESS: factory };
+    const target = JSON.parse(
+      (await runCli(['merchant', 'create', '--name', 'Target', '--json'], env)).stdout,
+    );
+    for (const contract of [
+      '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359',
+      factory,
+      forwarderImplementationOf(factory),
+    ]) {
+      const refused = await runCli(
+        ['merchant', 'create', '--name', 'Bad', '--wallet', contract],
+        withFactory,
+      );
+      expect(refused.code, contract).toBe(2);
+      expect(refused.stderr).toContain("error: --wallet: is one of the payment network's contracts");
+      const moved = await runCli(
+        ['merchant', 'update', target.merchant.public_id, '--wallet', contract],
+        withFactory,
+      );
+      expect(moved.code, contract).toBe(2);
+      expect(moved.stderr).toContain("error: --wallet: is one of the payment network's contracts");
+    }
+    // Nor is a deposit address of one of this deployment's payments.
+    const database = openDatabase(env.PAYLINK_DATABASE_URL!);
+    const payment = testPayment(1, { merchantId: target.merchant.public_id });
+    await createStores(database).payments.insert(payment);
+    await database.close();
+    const deposit = payment.deposit!.depositAddress;
+    const refused = await runCli(['merchant', 'create', '--name', 'Bad', '--wallet', deposit], env);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('error: --wallet: is a payment deposit address of this service');
+    const moved = await runCli(['merchant', 'update', target.merchant.public_id, '--wallet', deposit], env);
+    expect(moved.code).toBe(2);
+    expect(moved.stderr).toContain('error: --wallet: is a payment deposit address of this service');
+    const kept = await runCli(['merchant', 'show', target.merchant.public_id, '--json'], env);
+    expect(JSON.parse(kept.stdout).wallet_address).toBeNull();
 
     const unknown = await runCli(['merchant', 'show', 'mch_nope'], env);
     expect(unknown.code).toBe(2);

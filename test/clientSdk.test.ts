@@ -445,7 +445,7 @@ describe('the client SDK’s retries', () => {
     ]);
   });
 
-  it('retries a create without idempotency key only after a 429, which the server gives before reading it', async () => {
+  it('retries a create without idempotency key only after a 429 or a 503 TOO_MANY_CONNECTIONS, which the server gives without handling it', async () => {
     await serve(error(503, 'SERVICE_UNAVAILABLE', { 'retry-after': '0' }), CREATED);
     const failure = await client()
       .createPayment({ amount: '1', currency: 'USDC' }, { idempotencyKey: null })
@@ -460,6 +460,13 @@ describe('the client SDK’s retries', () => {
     ).toMatchObject({ payment_id: UNKNOWN_PAYMENT });
     expect(server.requests).toHaveLength(2);
     expect(server.requests[1]!.headers).not.toHaveProperty('idempotency-key');
+    await server.stop();
+
+    await serve(error(503, 'TOO_MANY_CONNECTIONS', { 'retry-after': '0' }), CREATED);
+    expect(
+      await client().createPayment({ amount: '1', currency: 'USDC' }, { idempotencyKey: null }),
+    ).toMatchObject({ payment_id: UNKNOWN_PAYMENT });
+    expect(server.requests).toHaveLength(2);
   });
 
   it('keeps the status of an answer that is not the API’s error shape', async () => {

@@ -107,6 +107,27 @@ describe.each(dialects)('dashboard console on %s', (dialect) => {
     expect((await h.stores.merchants.find(bakery.id))?.status).toBe('active');
   });
 
+  it("an operator cannot make the token, the factory or a payment's deposit address a merchant's wallet", async () => {
+    const paymentId = await createPayment(shop.apiKey, '3', 'deposit-as-wallet');
+    const deposit = await h.stores.payments.findById(paymentId);
+    const m = await h.merchant({ name: 'Tea Room' });
+    const page = `/dashboard/merchants/${m.id}`;
+    for (const [wallet, problem] of [
+      [TEST_CHAIN.tokenAddress, 'is one of the payment network&#39;s contracts'],
+      [TEST_CHAIN.factoryAddress, 'is one of the payment network&#39;s contracts'],
+      [deposit!.deposit!.depositAddress, 'is a payment deposit address of this service'],
+    ] as const) {
+      const created = await ops.post('/dashboard/merchants', { name: 'Tea Room 2', wallet });
+      expect(created.statusCode, wallet).toBe(400);
+      expect(created.body).toContain(problem);
+      const edited = await ops.post(page, { name: 'Tea Room', wallet });
+      expect(edited.statusCode, wallet).toBe(400);
+      expect(edited.body).toContain(problem);
+    }
+    expect((await h.stores.merchants.list(100)).some((x) => x.name === 'Tea Room 2')).toBe(false);
+    expect((await h.stores.merchants.find(m.id))?.walletAddress).toBe(WALLET);
+  });
+
   it('an operator edits, disables and enables a merchant, and rolls its key with and without a grace period', async () => {
     const m = await h.merchant({ name: 'Flower Stall' });
     const page = `/dashboard/merchants/${m.id}`;

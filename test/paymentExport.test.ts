@@ -32,6 +32,33 @@ function parseCsv(text: string): string[][] {
   return records;
 }
 
+/**
+ * A record as a spreadsheet splitting on `separator` reads it (Excel with a `;` list separator, in French,
+ * German or Spanish): a double quote makes a quoted cell only where a cell begins, anywhere else it is text.
+ */
+function cellsSplitBy(record: string, separator: string): string[] {
+  const cells: string[] = [];
+  let i = 0;
+  while (i <= record.length) {
+    let cell = '';
+    if (record[i] === '"') {
+      for (i++; i < record.length; i++) {
+        if (record[i] === '"' && record[i + 1] === '"') {
+          cell += '"';
+          i++;
+        } else if (record[i] === '"') {
+          i++;
+          break;
+        } else cell += record[i];
+      }
+    }
+    while (i < record.length && record[i] !== separator) cell += record[i++];
+    cells.push(cell);
+    i++;
+  }
+  return cells;
+}
+
 /** `GET /payments/api/payments/export/`: CSV checked value by value, on each database. */
 describe.each(dialects)('payment export on %s', (dialect) => {
   let h: ApiHarness;
@@ -279,5 +306,35 @@ describe.each(dialects)('payment export on %s', (dialect) => {
       headers: { 'x-api-key': other.apiKey },
     });
     expect(parseCsv(theirs.body)).toHaveLength(1); // the header only
+  });
+
+  it('leaves no formula to a spreadsheet that splits on another separator than the comma', async () => {
+    h.clock.advance(60_000);
+    const from = h.clock.now().toISOString();
+    const orders = ['x;=1+2', 'a|@SUM(A1)', 'b; "=cmd"', 'c;d'];
+    for (const orderId of orders) {
+      const response = await h.app.inject({
+        method: 'POST',
+        url: '/payments/api/create/',
+        headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+        payload: { amount: '1', currency: 'USDC', order_id: orderId },
+      });
+      expect(response.statusCode, response.body).toBe(201);
+    }
+    const response = await exportCsv(`?from=${from}`);
+    expect(response.statusCode).toBe(200);
+    // Read with commas, each value is what was given, with an apostrophe before each formula.
+    expect(
+      parseCsv(response.body)
+        .slice(1)
+        .map((r) => r[11])
+        .reverse(),
+    ).toEqual(["x;'=1+2", "a|'@SUM(A1)", 'b;\' "=cmd"', 'c;d']);
+    const records = response.body.split('\r\n').slice(1, -1);
+    expect(records).toHaveLength(orders.length);
+    for (const separator of [';', '|'])
+      for (const record of records)
+        for (const cell of cellsSplitBy(record, separator))
+          expect(cell.replace(/^[ "]*/, ''), `${record} split by ${separator}`).not.toMatch(/^[=+\-@]/);
   });
 });

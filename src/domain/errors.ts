@@ -29,6 +29,7 @@ export type ErrorCode =
   | 'RATE_LIMITED'
   | 'TEST_MODE_UNAVAILABLE'
   | 'SERVICE_UNAVAILABLE'
+  | 'TOO_MANY_CONNECTIONS'
   | 'BAD_REQUEST'
   | 'PAYLOAD_TOO_LARGE'
   | 'INTERNAL_ERROR';
@@ -61,6 +62,7 @@ const statusByCode: Record<ErrorCode, number> = {
   RATE_UNAVAILABLE: 503,
   TOKEN_PAUSED: 503,
   SERVICE_UNAVAILABLE: 503,
+  TOO_MANY_CONNECTIONS: 503,
 };
 
 /** Every code a caller can receive, in one list: docs/api.md documents each (test/apiReference.test.ts). */

@@ -132,11 +132,12 @@ describe('stateHoldsUntil', () => {
 });
 
 describe('eventForTransition', () => {
-  it('emits an event for every change except a return to pending', () => {
+  it('emits an event for every change, a return to pending after a reorg included', () => {
     expect(eventForTransition('pending', 'processing')).toBe('payment.processing');
     expect(eventForTransition('processing', 'paid')).toBe('payment.paid');
     expect(eventForTransition('expired', 'paid')).toBe('payment.paid');
-    expect(eventForTransition('processing', 'pending')).toBeNull();
+    expect(eventForTransition('processing', 'pending')).toBe('payment.pending');
+    expect(eventForTransition('pending', 'pending')).toBeNull();
     expect(eventForTransition('paid', 'paid')).toBeNull();
   });
 });

@@ -8,11 +8,13 @@ export const PAYMENT_STATUSES = ['pending', 'processing', 'paid', 'failed', 'exp
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 /**
- * A change of status owes its event; so does the payout, once sent and when delayed (domain/payout.ts); and a
- * token that does not pay, sent to the payment (the customer believes they paid).
+ * A change of status owes its event (`payment.pending` only ever follows a reorg: a payment starts pending and
+ * its creation is answered, not announced); so does the payout, once sent and when delayed (domain/payout.ts);
+ * and a token that does not pay, sent to the payment (the customer believes they paid).
  */
 export const PAYMENT_EVENT_TYPES = [
   'payment.processing',
+  'payment.pending',
   'payment.paid',
   'payment.failed',
   'payment.expired',
@@ -137,10 +139,11 @@ export function stateHoldsUntil(terms: PaymentTerms, state: PaymentState, now: D
 
 /**
  * The event a change of status owes the merchant, if any: one per change the merchant would see. `announced` is
- * the status of the last event sent (`pending` before any). A return to `pending` after a reorg owes none, so
- * the same transfer mined again in another block goes back to the status already announced and owes none either.
+ * the status of the last event sent (`pending` before any). A return to `pending` (the transfers seen were
+ * reorged away) owes `payment.pending`: after `payment.processing` the merchant must not be left waiting for a
+ * payment that is no longer on the chain.
  */
 export function eventForTransition(announced: PaymentStatus, next: PaymentStatus): PaymentEventType | null {
-  if (announced === next || next === 'pending') return null;
+  if (announced === next) return null;
   return `payment.${next}`;
 }

@@ -2,6 +2,7 @@ import { Command, Option } from 'commander';
 import pino from 'pino';
 import { AnvilMissingError } from '../adapters/chain/anvilProcess.ts';
 import { createRpcClient } from '../adapters/chain/chainReader.ts';
+import { forwarderImplementationOf } from '../adapters/chain/depositPlanner.ts';
 import { createTokenControls } from '../adapters/chain/tokenControls.ts';
 import { migrateToLatest } from '../adapters/db/database.ts';
 import { DatabaseInUseError } from '../adapters/db/sqliteProcessLock.ts';
@@ -20,7 +21,7 @@ import {
   updateMerchant,
 } from '../app/merchants/merchantAdmin.ts';
 import { systemClock } from '../app/shared/ports.ts';
-import { type Config, ConfigError, loadConfig } from '../config.ts';
+import { type ChainConfig, type Config, ConfigError, loadConfig } from '../config.ts';
 import type { KeyMode } from '../domain/credentials.ts';
 import { parseDuration } from '../domain/duration.ts';
 import { PaylinkError, problemsText } from '../domain/errors.ts';
@@ -44,7 +45,7 @@ async function withAdmin<T>(config: Config, run: (deps: MerchantAdminDeps) => Pr
   const database = openConfiguredDatabase(config);
   try {
     await migrateToLatest(database.db);
-    const { merchants } = createStores(database);
+    const { merchants, refunds } = createStores(database);
     return await run({
       merchants,
       clock: systemClock,
@@ -52,6 +53,8 @@ async function withAdmin<T>(config: Config, run: (deps: MerchantAdminDeps) => Pr
       hostResolver,
       tokenControls: liveTokenControls(config),
       defaultToleranceBps: config.defaultToleranceBps,
+      deposits: serviceContracts(config),
+      depositAddresses: refunds,
     });
   } finally {
     await database.close();
@@ -73,6 +76,31 @@ function liveTokenControls(config: Config): TokenControls | undefined {
     clock: systemClock,
     logger: { warn: (_fields, message) => complain(`warning: ${message}`) },
   });
+}
+
+/**
+ * The contracts deposits go through on each chain this machine knows the addresses of (from the configuration,
+ * or the sandbox's own deployment): a merchant's wallet may be none of them. Unknown, they are not checked.
+ */
+function serviceContracts(config: Config): MerchantAdminDeps['deposits'] {
+  const sandbox = config.network === 'sandbox' ? readSandboxContracts(stateDirOf(config)) : undefined;
+  const contractsOf = (chain: ChainConfig, deployed: typeof sandbox) => {
+    const token = chain.usdcAddress ?? deployed?.usdc;
+    const factory = chain.factoryAddress ?? deployed?.factory;
+    const contracts = [
+      ...(token ? [token] : []),
+      ...(factory ? [factory, forwarderImplementationOf(factory)] : []),
+    ];
+    return contracts.length > 0 ? { chainId: chain.chainId, contracts } : undefined;
+  };
+  const live = contractsOf(config.chain, sandbox);
+  if (!live) return undefined;
+  // A test chain on the live chain's id is the live chain itself; another one has only its configured addresses.
+  const test =
+    config.testChain && config.testChain.chainId !== live.chainId
+      ? contractsOf(config.testChain, undefined)
+      : undefined;
+  return { live, test };
 }
 
 function printMerchant(merchant: Merchant): void {

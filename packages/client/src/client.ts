@@ -35,7 +35,8 @@ export interface CreateOptions {
   /**
    * Same key and body within 24 h: the same payment or refund, never a second one. A random key is made when
    * none is given, so the client's own retries are safe; pass your order id to be safe across processes too.
-   * `null` sends none; such a create is retried only after a 429 (refused before it was read).
+   * `null` sends none; such a create is retried only after a 429 (refused before it was read) or a
+   * `503 TOO_MANY_CONNECTIONS` (read but not handled).
    */
   readonly idempotencyKey?: string | null;
 }

@@ -1,7 +1,8 @@
 /**
  * When a failed request is tried again, and after how long. 429 and 503 are retried: the API answers 429 before
  * it reads the request (rate limit) and 503 when it is briefly unable to serve (its database, an exchange rate,
- * a paused token), with `Retry-After`. Other errors would fail the same way again.
+ * a paused token, or too many connections open from this address), with `Retry-After`. Other errors would fail
+ * the same way again.
  */
 
 export interface RetryOptions {
@@ -28,7 +29,8 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
  * How safe a request is to send again when its outcome is unknown. `repeatable`: reads, creates carrying an
  * idempotency key, and cancels (a second cancel changes nothing). `once`: a create without a key, which might
  * have been carried out although its answer was lost or was a 503 — sent again only after a 429, which the
- * server gives before doing anything.
+ * server gives before doing anything, or a `503 TOO_MANY_CONNECTIONS`, which it gives without handling the
+ * request.
  */
 export type Repeatability = 'repeatable' | 'once';
 
@@ -37,7 +39,7 @@ export type Repeatability = 'repeatable' | 'once';
  * attempt still running (`409 IDEMPOTENCY_IN_PROGRESS`, after a lost answer) gets the outcome a moment later.
  */
 export function isRetryableAnswer(status: number, code: string, repeatability: Repeatability): boolean {
-  if (status === 429) return true;
+  if (status === 429 || (status === 503 && code === 'TOO_MANY_CONNECTIONS')) return true;
   if (repeatability !== 'repeatable') return false;
   return status === 503 || (status === 409 && code === 'IDEMPOTENCY_IN_PROGRESS');
 }

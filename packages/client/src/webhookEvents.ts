@@ -39,8 +39,17 @@ export interface PaymentEventFields {
   readonly livemode: boolean;
 }
 
+/**
+ * A change of the payment's status. `payment.pending` comes only after `payment.processing`, when the transfer
+ * seen was reorged off the chain: the payment waits for money again (never sent at creation).
+ */
 export interface PaymentStatusEvent extends PaymentEventFields {
-  readonly event: 'payment.processing' | 'payment.paid' | 'payment.failed' | 'payment.expired';
+  readonly event:
+    | 'payment.processing'
+    | 'payment.pending'
+    | 'payment.paid'
+    | 'payment.failed'
+    | 'payment.expired';
 }
 
 export interface PayoutSentEvent extends PaymentEventFields {

@@ -60,7 +60,7 @@ export async function buildApp(appDeps: ApiDeps): Promise<FastifyInstance> {
     childLoggerFactory: lazyChildLoggers,
   }).withTypeProvider<ZodTypeProvider>();
 
-  capConnectionsPerClient(app.server, deps.config.connectionLimits.maxConnectionsPerClient);
+  capConnectionsPerClient(app, deps.config.connectionLimits.maxConnectionsPerClient);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   declareAuthenticationFields(app);
@@ -110,6 +110,7 @@ export async function buildApp(appDeps: ApiDeps): Promise<FastifyInstance> {
           webhookAllowPrivate: deps.config.webhookAllowPrivate,
           tokenControls: deps.tokenControls?.live,
           defaultToleranceBps: deps.config.defaultToleranceBps,
+          depositAddresses: deps.refunds,
         },
         refunds: deps.refunds && {
           store: deps.refunds,

@@ -101,7 +101,7 @@ export async function buildCheckoutApp(deps: CheckoutDeps): Promise<FastifyInsta
     logController: new OneLinePerRequest(),
     childLoggerFactory: lazyChildLoggers,
   });
-  capConnectionsPerClient(app.server, limits.maxConnectionsPerClient);
+  capConnectionsPerClient(app, limits.maxConnectionsPerClient);
 
   // Only JSON is posted here (gasless authorizations, refund claims): Fastify parses text/plain by default,
   // which would reach the field checks as a string (400); without its parser it is 415, as any other type.

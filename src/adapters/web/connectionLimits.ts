@@ -1,6 +1,9 @@
-import type { Server, ServerOptions } from 'node:http';
+import type { ServerOptions } from 'node:http';
 import type { Socket } from 'node:net';
+import { finished } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
 import type { ConnectionLimits } from '../../config.ts';
+import { errorResponseOf, PaylinkError } from '../../domain/errors.ts';
 
 /**
  * What one client may hold open on a listening server (the API and the checkout alike): without these, a client
@@ -37,24 +40,77 @@ export function connectionLimitOptions(limits: ConnectionLimits): {
 }
 
 /**
- * Closes, at once, a connection from an address that already holds `max` open ones. Counted on the TCP peer's
- * address: an IPv6 client is counted per address (unlike the rate limit's /64), as sockets are what runs out.
+ * Connections an address may hold beyond its cap, each answered 503 as soon as its request has arrived, as a
+ * multiple of the cap. Past them the address is flooding, not waiting for answers: further connections are
+ * closed at once, so that one address never holds more than (1 + this) × the cap of the process's descriptors.
  */
-export function capConnectionsPerClient(server: Server, max: number): void {
+export const REFUSED_CONNECTIONS_PER_CAP = 8;
+
+/** Seconds a client over its cap is asked to wait before trying again (`Retry-After`). */
+const RETRY_AFTER_S = 1;
+
+/**
+ * Serves at most `max` open connections per client address; the next ones, up to `REFUSED_CONNECTIONS_PER_CAP`
+ * × `max` more, are answered `503 TOO_MANY_CONNECTIONS` with `Retry-After` and closed, so a client that opens too
+ * many knows that request was not handled and may send it again (a reset left it unable to tell whether its
+ * payment exists). Beyond those, a connection is closed at once. Counted on the TCP peer's address: an IPv6
+ * client is counted per address (unlike the rate limit's /64), as sockets are what runs out.
+ *
+ * The refusal is the app's first `onRequest` hook (register this before any other), so nothing else runs for
+ * it. It is sent once the whole request has been read: closing a socket with unread bytes makes the kernel
+ * reset it, and the client could lose the answer. A request that never finishes is still cut off by the request
+ * timeout (408), as on any connection.
+ */
+export function capConnectionsPerClient(app: FastifyInstance, max: number): void {
   if (max <= 0) return;
-  const open = new Map<string, number>();
-  server.on('connection', (socket: Socket) => {
+  const served = new Map<string, number>();
+  const refused = new Map<string, number>();
+  const overCap = new WeakSet<Socket>();
+  app.server.on('connection', (socket: Socket) => {
     const address = socket.remoteAddress ?? '';
-    const count = (open.get(address) ?? 0) + 1;
-    if (count > max) {
+    if ((served.get(address) ?? 0) < max) {
+      count(served, address, socket);
+      return;
+    }
+    if ((refused.get(address) ?? 0) >= max * REFUSED_CONNECTIONS_PER_CAP) {
       socket.destroy();
       return;
     }
-    open.set(address, count);
-    socket.once('close', () => {
-      const left = (open.get(address) ?? 1) - 1;
-      if (left > 0) open.set(address, left);
-      else open.delete(address);
+    overCap.add(socket);
+    count(refused, address, socket);
+  });
+  const body = JSON.stringify(
+    errorResponseOf(
+      new PaylinkError(
+        'TOO_MANY_CONNECTIONS',
+        `Too many open connections from your address (at most ${max} at once): this request was not handled; send it again after Retry-After, or reuse fewer connections`,
+      ),
+    ),
+  );
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!overCap.has(request.raw.socket)) {
+      done();
+      return;
+    }
+    finished(request.raw, (error) => {
+      if (error) return; // the connection closed or timed out first: nobody to answer
+      reply
+        .status(503)
+        .header('retry-after', String(RETRY_AFTER_S))
+        .header('connection', 'close')
+        .type('application/json; charset=utf-8')
+        .send(body);
     });
+    request.raw.resume();
+  });
+}
+
+/** Counts the socket for its address until it closes. */
+function count(open: Map<string, number>, address: string, socket: Socket): void {
+  open.set(address, (open.get(address) ?? 0) + 1);
+  socket.once('close', () => {
+    const left = (open.get(address) ?? 1) - 1;
+    if (left > 0) open.set(address, left);
+    else open.delete(address);
   });
 }

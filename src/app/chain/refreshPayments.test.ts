@@ -186,14 +186,22 @@ describe('refreshPayments', () => {
     expect(ledger.allEvents()).toEqual([]);
   });
 
-  it('owes no event for a return to pending, and keeps the status last announced', async () => {
+  it('announces a return to pending (the transfer seen was reorged away) with payment.pending', async () => {
     const stored = testPayment(1, { status: 'processing', announcedStatus: 'processing', txid: '0x1' });
     const ledger = ledgerWith([stored], [testTransfer(P1, 1, { orphaned: true })]);
     const changes = await refresh(ledger, [P1.id]);
-    expect(changes).toEqual([{ paymentId: P1.id, from: 'processing', to: 'pending', eventId: null }]);
+    const [event] = ledger.allEvents();
+    expect(changes).toEqual([{ paymentId: P1.id, from: 'processing', to: 'pending', eventId: event!.id }]);
+    expect(event).toMatchObject({ paymentId: P1.id, type: 'payment.pending' });
+    expect(JSON.parse(event!.payload)).toMatchObject({
+      event: 'payment.pending',
+      status: 'pending',
+      txid: null,
+      paid_at: null,
+    });
     expect(ledger.payment(P1.id)).toMatchObject({
       status: 'pending',
-      announcedStatus: 'processing',
+      announcedStatus: 'pending',
       txid: null,
     });
   });

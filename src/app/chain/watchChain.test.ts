@@ -596,12 +596,17 @@ describe('a reorg between passes', () => {
       [6n, true],
       [8n, false],
     ]);
-    // Back to pending, then processing again: no event, the merchant was told already.
+    // Back to pending, then processing again: each change committed is announced as it was committed.
+    const [, pending, processing] = w.ledger.allEvents();
     expect(result.changes).toEqual([
-      { paymentId: testPayment(1).id, from: 'processing', to: 'pending', eventId: null },
-      { paymentId: testPayment(1).id, from: 'pending', to: 'processing', eventId: null },
+      { paymentId: testPayment(1).id, from: 'processing', to: 'pending', eventId: pending!.id },
+      { paymentId: testPayment(1).id, from: 'pending', to: 'processing', eventId: processing!.id },
     ]);
-    expect(w.ledger.allEvents().map((e) => e.type)).toEqual(['payment.processing']);
+    expect(w.ledger.allEvents().map((e) => e.type)).toEqual([
+      'payment.processing',
+      'payment.pending',
+      'payment.processing',
+    ]);
     expect(result.nextBlock).toBe(12n);
   });
 

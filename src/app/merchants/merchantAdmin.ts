@@ -17,6 +17,8 @@ import {
 } from '../../domain/merchant.ts';
 import { parseWebhookUrl } from '../../domain/webhookUrl.ts';
 import { assertWalletCanReceive, type TokenControls } from '../chain/tokenControls.ts';
+import type { DepositPlanner } from '../payments/ports.ts';
+import type { RefundStore } from '../refunds/ports.ts';
 import type { Clock } from '../shared/ports.ts';
 import { checkWebhookHost } from '../webhooks/checkWebhookHost.ts';
 import type { HostResolver } from '../webhooks/ports.ts';
@@ -39,6 +41,18 @@ export interface MerchantAdminDeps {
    * withdrawal fee may take off a payment that still counts as paid. Default 0.
    */
   readonly defaultToleranceBps?: number | undefined;
+  /**
+   * The chains the merchant is paid on (live, and test when configured), each with the contracts deposits go
+   * through: a payout wallet may be none of them. Absent: not checked.
+   */
+  readonly deposits?:
+    | {
+        readonly live: Pick<DepositPlanner, 'chainId' | 'contracts'>;
+        readonly test?: Pick<DepositPlanner, 'chainId' | 'contracts'> | undefined;
+      }
+    | undefined;
+  /** Tells the deposit addresses (forwarders) of this deployment's payments and refunds. Absent: not checked. */
+  readonly depositAddresses?: Pick<RefundStore, 'isDepositAddress'> | undefined;
 }
 
 /** Fields as an administrator writes them: commission and tolerance as percent strings ("2.5"). */
@@ -124,6 +138,30 @@ function applyFields(
   };
 }
 
+/**
+ * A payout wallet must be a wallet: the token, the forwarder factory and its implementation have no way to send
+ * on what they receive, and a deposit address forwards only to the wallet it was made for — a payout sent to any
+ * of them could never be spent. The refund claim page refuses the same addresses (refunds/refundAddress.ts).
+ */
+async function assertWalletIsNoServiceAddress(deps: MerchantAdminDeps, wallet: string | null): Promise<void> {
+  if (wallet === null || !deps.deposits) return;
+  const { live, test } = deps.deposits;
+  const chains = test && test.chainId !== live.chainId ? [live, test] : [live];
+  const address = wallet.toLowerCase();
+  if (chains.some((chain) => chain.contracts.some((contract) => contract.toLowerCase() === address)))
+    throw new ValidationError(
+      'wallet_address',
+      "is one of the payment network's contracts (the token, the forwarder factory or its implementation), not a wallet: a payout sent there could never be spent",
+    );
+  for (const chain of chains) {
+    if (await deps.depositAddresses?.isDepositAddress(chain.chainId, wallet))
+      throw new ValidationError(
+        'wallet_address',
+        'is a payment deposit address of this service, not a wallet: it forwards only to the wallet it was made for, so a payout sent there could never be spent',
+      );
+  }
+}
+
 function issueKey(merchantId: string, mode: KeyMode, now: Date): { key: string; record: ApiKeyRecord } {
   const key = newApiKey(mode);
   return {
@@ -161,6 +199,7 @@ export async function createMerchant(
   };
   const merchant = applyFields(deps, blank, fields, now);
   await checkWebhookHost(deps, 'webhook_url', merchant.webhookUrl);
+  await assertWalletIsNoServiceAddress(deps, merchant.walletAddress);
   await assertWalletCanReceive(deps.tokenControls, merchant.walletAddress);
   const { key, record } = issueKey(merchant.id, 'live', now);
   const test = options.testKey ? issueKey(merchant.id, 'test', now) : undefined;
@@ -181,7 +220,10 @@ export async function updateMerchant(
 ): Promise<Merchant> {
   const merchant = applyFields(deps, await getMerchant(deps, id), fields, deps.clock.now());
   if (fields.webhookUrl !== undefined) await checkWebhookHost(deps, 'webhook_url', merchant.webhookUrl);
-  if (fields.wallet !== undefined) await assertWalletCanReceive(deps.tokenControls, merchant.walletAddress);
+  if (fields.wallet !== undefined) {
+    await assertWalletIsNoServiceAddress(deps, merchant.walletAddress);
+    await assertWalletCanReceive(deps.tokenControls, merchant.walletAddress);
+  }
   await deps.merchants.save(merchant);
   return merchant;
 }

@@ -431,7 +431,7 @@ export interface paths {
         };
         /**
          * Export payments as CSV
-         * @description Payments created from `from` (inclusive) to `to` (exclusive), newest first, as RFC 4180 CSV with exact decimal amounts, streamed. Text cells a spreadsheet would run as a formula begin with an apostrophe.
+         * @description Payments created from `from` (inclusive) to `to` (exclusive), newest first, as RFC 4180 CSV with exact decimal amounts, streamed. Text cells a spreadsheet would run as a formula begin with an apostrophe, and so does each piece of one after a list separator of any locale (, ; tab | ؛ ،) or a line break, the cell quoted.
          */
         get: {
             parameters: {

@@ -32,7 +32,10 @@ const nullableText = z.string({ error: 'must be a string' }).nullable().optional
 const MerchantInput = z.object(
   {
     name: z.string({ error: 'must be a string' }).optional(),
-    wallet_address: nullableText.meta({ description: 'Polygon address receiving payouts' }),
+    wallet_address: nullableText.meta({
+      description:
+        "Polygon address receiving payouts: a wallet, not one of the service's own contracts (token, forwarder factory or implementation) nor a deposit address (400 VALIDATION_ERROR)",
+    }),
     webhook_url: nullableText,
     commission_percent: percentInput.optional(),
     underpayment_tolerance_percent: percentInput.optional(),
@@ -95,6 +98,7 @@ export function adminApi(deps: ApiDeps, adminToken: string): FastifyPluginAsyncZ
       webhookAllowPrivate: deps.config.webhookAllowPrivate,
       tokenControls: deps.tokenControls?.live,
       defaultToleranceBps: deps.config.defaultToleranceBps,
+      depositAddresses: deps.refunds,
     };
 
     app.post(

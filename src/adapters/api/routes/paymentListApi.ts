@@ -98,7 +98,9 @@ export function paymentListApi(deps: ApiDeps): FastifyPluginAsyncZod {
           summary: 'Export payments as CSV',
           description:
             'Payments created from `from` (inclusive) to `to` (exclusive), newest first, as RFC 4180 CSV with exact ' +
-            'decimal amounts, streamed. Text cells a spreadsheet would run as a formula begin with an apostrophe.',
+            'decimal amounts, streamed. Text cells a spreadsheet would run as a formula begin with an apostrophe, ' +
+            'and so does each piece of one after a list separator of any locale (, ; tab | ؛ ،) or a line break, ' +
+            'the cell quoted.',
           tags: ['payments'],
           security: merchantSecurity,
           querystring: ExportRangeQuery,
