@@ -25,6 +25,7 @@ import type { DepositPlanners } from '../app/ports/deposits.ts';
 import type { TokenControls } from '../app/tokenControls.ts';
 import { type ChainConfig, type Config, NETWORKS, type Network } from '../config.ts';
 import { type ResolvedChain, resolveChain, resolveTestChain } from './chainSetup.ts';
+import { refuseTakenPorts } from './ports.ts';
 import { ensureDemoMerchant, ensureDemoUsers, type SandboxUsers } from './sandbox.ts';
 import { stateDirOf } from './sandboxChain.ts';
 import { startSandboxWebhookInbox } from './sandboxWebhookInbox.ts';
@@ -66,6 +67,17 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
     ? config.databaseUrl.slice('sqlite:'.length)
     : undefined;
   const releaseProcessLock = sqlitePath ? acquireSqliteProcessLock(sqlitePath) : () => {};
+  if (role !== 'worker') {
+    try {
+      await refuseTakenPorts(config.host, [
+        { port: config.apiPort, variable: 'PAYLINK_API_PORT' },
+        { port: config.checkoutPort, variable: 'PAYLINK_CHECKOUT_PORT' },
+      ]);
+    } catch (error) {
+      releaseProcessLock();
+      throw error;
+    }
+  }
   const locks = sqlitePath ? inProcessSingletonLocks() : postgresSingletonLocks(config.databaseUrl);
   const database = openConfiguredDatabase(config);
   const applied = await migrateToLatest(database.db);
@@ -73,7 +85,14 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
   const stores = createStores(database);
   const clock = systemClock;
   const stateDir = stateDirOf(config);
-  const chain = await resolveChain(config, stateDir, logger);
+  let chain: ResolvedChain;
+  try {
+    chain = await resolveChain(config, stateDir, logger);
+  } catch (error) {
+    await database.close();
+    releaseProcessLock();
+    throw error;
+  }
   let testChain: ResolvedChain | undefined;
   try {
     testChain = await resolveTestChain(config, chain, stateDir, logger);
