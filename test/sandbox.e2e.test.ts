@@ -1,12 +1,15 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPublicClient, createWalletClient, type Hex, http, toHex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyWebhook, WebhookVerificationError } from '../packages/client/src/index.ts';
 import { testUsdcAbi } from '../src/adapters/chain/contractAbis.ts';
 import { TRANSFER_WITH_AUTHORIZATION_TYPES } from '../src/adapters/chain/eip3009.ts';
 import { SANDBOX_ACCOUNTS, sandboxPrivateKey } from '../src/main/sandboxChain.ts';
@@ -263,6 +266,53 @@ describe('the sandbox, as a newcomer runs it (npm start + paylink sandbox pay)',
     const page = await fetch(`${baseUrl}/dashboard/`, { headers: { cookie: cookie.split(';')[0]! } });
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('Payments · Demo Shop');
+  });
+
+  it('prints the demo merchant’s webhook secret, with which the SDK verifies a real webhook', async () => {
+    const secret = /^\s+Webhook secret\s+(\S+)/m.exec(output)?.[1];
+    expect(secret).toMatch(/^whsec_/);
+    // A merchant's own receiver, given as the payment's webhook_url, gets what the service really sends.
+    const received: { body: string; headers: Record<string, string | string[] | undefined> }[] = [];
+    const receiver = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        received.push({ body: Buffer.concat(chunks).toString('utf8'), headers: request.headers });
+        response.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = receiver.address() as AddressInfo;
+      const created = await fetch(`${baseUrl}/payments/api/create/`, {
+        method: 'POST',
+        headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          amount: '2.00',
+          currency: 'USDC',
+          webhook_url: `http://127.0.0.1:${port}/hooks`,
+        }),
+      });
+      expect(created.status).toBe(201);
+      const { payment_id: id } = (await created.json()) as { payment_id: string };
+      await runCli(['sandbox', 'pay', id], env);
+      await eventually(
+        async () => received.length,
+        (count) => count > 0,
+      );
+      const first = received[0]!;
+      const event = await verifyWebhook(first.body, first.headers as Record<string, string>, secret!);
+      expect(event.payment_id).toBe(id);
+      await expect(
+        verifyWebhook(
+          first.body,
+          first.headers as Record<string, string>,
+          `whsec_${randomBytes(24).toString('base64')}`,
+        ),
+      ).rejects.toThrow(WebhookVerificationError);
+    } finally {
+      receiver.close();
+    }
   });
 
   it('refuses to pay an unknown payment', async () => {

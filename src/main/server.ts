@@ -209,7 +209,7 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
         stateDir,
         demo.merchantId,
       );
-      printSandboxBanner(config, demo, users);
+      printSandboxBanner(config, { ...demo, webhookSecret: merchant?.webhookSecret }, users);
     }
   } catch (error) {
     stopWorker.abort();
@@ -325,7 +325,12 @@ function checkoutNetwork(network: Network, chain: ResolvedChain, settings: Chain
 
 function printSandboxBanner(
   config: Config,
-  demo: { merchantId: string; apiKey: string; testApiKey?: string | undefined },
+  demo: {
+    merchantId: string;
+    apiKey: string;
+    testApiKey?: string | undefined;
+    webhookSecret?: string | undefined;
+  },
   users: SandboxUsers,
 ): void {
   const lines = [
@@ -337,6 +342,12 @@ function printSandboxBanner(
     `  API key        ${demo.apiKey}`,
     ...(demo.testApiKey && config.testChain
       ? [`  Test API key   ${demo.testApiKey}   (test mode: same local chain, livemode false)`]
+      : []),
+    // So that a merchant's own receiver, or the SDK's verifyWebhook, can check the demo's webhooks at once.
+    ...(demo.webhookSecret
+      ? [
+          `  Webhook secret ${demo.webhookSecret}   (verifyWebhook in @paylink/client checks signatures with it)`,
+        ]
       : []),
     config.adminToken
       ? `  Admin API      ${config.baseUrl}/admin/api/   (Authorization: Bearer $PAYLINK_ADMIN_TOKEN)`
