@@ -27,6 +27,8 @@ export async function startSandboxWebhookInbox(
           event?: string;
           payment_id?: string;
           status?: string;
+          merchant_received_base_units?: string;
+          treasury_received_base_units?: string;
         };
         logger.info(
           {
@@ -34,6 +36,13 @@ export async function startSandboxWebhookInbox(
             event: event.event,
             paymentId: event.payment_id,
             status: event.status,
+            // payment.payout_sent: exactly what the payout moved to each side, as the README's walk-through shows.
+            ...(event.merchant_received_base_units !== undefined
+              ? {
+                  merchantReceivedBaseUnits: event.merchant_received_base_units,
+                  treasuryReceivedBaseUnits: event.treasury_received_base_units,
+                }
+              : {}),
           },
           'sandbox merchant received a webhook (signature verified)',
         );
