@@ -121,7 +121,7 @@ describe('two sandboxes side by side', { timeout: 180_000 }, () => {
     expect(await deployerNonce(first.env.PAYLINK_RPC_URL!)).toBe(firstNonce);
   });
 
-  it.each([['PAYLINK_API_PORT'], ['PAYLINK_CHECKOUT_PORT']])(
+  it.each([['PAYLINK_API_PORT'], ['PAYLINK_CHECKOUT_PORT'], ['PAYLINK_SANDBOX_WEBHOOK_PORT']])(
     'a second sandbox on a port the first one serves (%s) stops with one line naming it, before any chain',
     async (variable) => {
       const second = await sandbox({ [variable]: first.env[variable]! });

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signWebhook } from '../src/domain/webhookSignature.ts';
-import { startSandboxWebhookInbox } from '../src/main/sandboxWebhookInbox.ts';
+import { sandboxInboxMerchant, startSandboxWebhookInbox } from '../src/main/sandboxWebhookInbox.ts';
 import { capturingLogger } from './helpers/logCapture.ts';
 import { freePort } from './helpers/net.ts';
 
@@ -14,7 +14,10 @@ describe('the sandbox webhook inbox', () => {
   const { logger, text } = capturingLogger();
   let inbox: Awaited<ReturnType<typeof startSandboxWebhookInbox>>;
   beforeAll(async () => {
-    inbox = await startSandboxWebhookInbox({ host: '127.0.0.1', port: await freePort(), secret }, logger);
+    inbox = await startSandboxWebhookInbox(
+      { host: '127.0.0.1', port: await freePort(), secret, merchantId: 'mch_demo' },
+      logger,
+    );
   });
   afterAll(() => inbox?.close());
 
@@ -50,6 +53,12 @@ describe('the sandbox webhook inbox', () => {
       merchantReceivedBaseUnits: '26730000',
       treasuryReceivedBaseUnits: '270000',
     });
+  });
+
+  it('says whose inbox it is, so that another sandbox does not take it for its own', async () => {
+    const { port } = new URL(inbox.url);
+    expect(await sandboxInboxMerchant('127.0.0.1', Number(port))).toBe('mch_demo');
+    expect(await sandboxInboxMerchant('127.0.0.1', await freePort())).toBeUndefined();
   });
 
   it('logs other events without them, and refuses a signature it cannot verify', async () => {

@@ -25,10 +25,10 @@ import type { DepositPlanners } from '../app/ports/deposits.ts';
 import type { TokenControls } from '../app/tokenControls.ts';
 import { type ChainConfig, type Config, NETWORKS, type Network } from '../config.ts';
 import { type ResolvedChain, resolveChain, resolveTestChain } from './chainSetup.ts';
-import { refuseTakenPorts } from './ports.ts';
-import { ensureDemoMerchant, ensureDemoUsers, type SandboxUsers } from './sandbox.ts';
+import { portIsFree, refuseTakenPorts, StartRefusedError, someFreePort } from './ports.ts';
+import { ensureDemoMerchant, ensureDemoUsers, readSandboxMerchantId, type SandboxUsers } from './sandbox.ts';
 import { stateDirOf } from './sandboxChain.ts';
-import { startSandboxWebhookInbox } from './sandboxWebhookInbox.ts';
+import { sandboxInboxMerchant, startSandboxWebhookInbox } from './sandboxWebhookInbox.ts';
 import { createRates, createStores, hostResolver, openConfiguredDatabase } from './wiring.ts';
 import { runWorker } from './worker.ts';
 
@@ -73,6 +73,7 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
         { port: config.apiPort, variable: 'PAYLINK_API_PORT' },
         { port: config.checkoutPort, variable: 'PAYLINK_CHECKOUT_PORT' },
       ]);
+      if (config.network === 'sandbox') await refuseOtherSandboxInbox(config);
     } catch (error) {
       releaseProcessLock();
       throw error;
@@ -186,7 +187,12 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
       if (merchant) {
         // A convenience, not a dependency: with several sandbox API processes the first one serves it.
         const inbox = await startSandboxWebhookInbox(
-          { host: config.host, port: config.sandboxWebhookPort, secret: merchant.webhookSecret },
+          {
+            host: config.host,
+            port: config.sandboxWebhookPort,
+            secret: merchant.webhookSecret,
+            merchantId: merchant.id,
+          },
           logger,
         ).catch((error: NodeJS.ErrnoException) => {
           if (error.code !== 'EADDRINUSE') throw error;
@@ -233,6 +239,22 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
   await database.close();
   releaseProcessLock();
   logger.info('stopped');
+}
+
+/**
+ * The demo merchant's webhook inbox port may be held by another process of this sandbox, which serves it for
+ * both; held by anything else (another sandbox's inbox above all), this sandbox's webhooks would go there and
+ * fail its signature check, so the start stops, naming the variable.
+ */
+async function refuseOtherSandboxInbox(config: Config): Promise<void> {
+  const port = config.sandboxWebhookPort;
+  if (port === 0 || (await portIsFree(config.host, port))) return;
+  const saved = readSandboxMerchantId(stateDirOf(config));
+  const serving = await sandboxInboxMerchant(config.host, port);
+  if (saved !== undefined && serving === saved) return;
+  throw new StartRefusedError(
+    `port ${port} on ${config.host} is in use by another sandbox or program: set PAYLINK_SANDBOX_WEBHOOK_PORT to a free port, such as ${await someFreePort(config.host)}`,
+  );
 }
 
 /** The token's blacklist and pause, read with a short timeout: checked on the create path. */
