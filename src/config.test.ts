@@ -68,6 +68,29 @@ describe('loadConfig', () => {
     );
   });
 
+  it.each([
+    'PAYLINK_PAYMENT_TTL',
+    'PAYLINK_REFUND_CLAIM_TTL',
+    'PAYLINK_RATES_TIMEOUT',
+    'PAYLINK_WEBHOOK_TIMEOUT',
+    'PAYLINK_WEBHOOK_RETRY_SCHEDULE',
+    'PAYLINK_REQUEST_TIMEOUT',
+    'PAYLINK_AUTH_CACHE_TTL',
+    'PAYLINK_POLL_INTERVAL',
+    'PAYLINK_PAYOUT_DELAYED_AFTER',
+  ])('refuses %s given as a number without a unit, naming the units it takes', (name) => {
+    const load = () => loadConfig({ [name]: name === 'PAYLINK_WEBHOOK_RETRY_SCHEDULE' ? '5s,60' : '60' });
+    expect(load).toThrow(ConfigError);
+    expect(load).toThrow(name);
+    expect(load).toThrow('ms, s, m, h or d');
+  });
+
+  it('still reads a duration with its unit, milliseconds included, and an auth cache of 0', () => {
+    expect(loadConfig({ PAYLINK_PAYMENT_TTL: '60s' }).paymentTtlMs).toBe(60_000);
+    expect(loadConfig({ PAYLINK_PAYMENT_TTL: '60000ms' }).paymentTtlMs).toBe(60_000);
+    expect(loadConfig({ PAYLINK_AUTH_CACHE_TTL: '0' }).authCacheTtlMs).toBe(0);
+  });
+
   it('never echoes a secret value in its error', () => {
     expect(() => loadConfig({ PAYLINK_ADMIN_TOKEN: 'tooshort' })).not.toThrow(/tooshort/);
   });

@@ -228,11 +228,22 @@ export class ConfigError extends Error {
 /** The sandbox has no internet, so it prices from a fixed table (USDC per unit) unless told otherwise. */
 const SANDBOX_RATES = 'static:USD=1,EUR=1.08,GBP=1.27,CAD=0.73,CHF=1.13,JPY=0.0066,AUD=0.65,KWD=3.25';
 
+/**
+ * A number without a unit is refused rather than read as milliseconds: PAYLINK_PAYMENT_TTL=60 meant a link
+ * that expired in 60 ms, when whoever wrote it surely meant seconds or minutes.
+ */
+const DURATION_UNITS = 'ms, s, m, h or d (90s, 60m, 24h)';
+const withoutUnit = (text: string) => /^\s*\d+\s*$/.test(text);
+
 const duration = (name: string) =>
   z.string().transform((text, ctx) => {
+    if (withoutUnit(text)) {
+      ctx.addIssue({ code: 'custom', message: `${name} needs a unit: ${DURATION_UNITS}` });
+      return z.NEVER;
+    }
     const ms = parseDuration(text);
     if (ms === undefined || ms <= 0) {
-      ctx.addIssue({ code: 'custom', message: `${name} must be a duration such as 90s, 60m or 24h` });
+      ctx.addIssue({ code: 'custom', message: `${name} must be a duration in ${DURATION_UNITS}` });
       return z.NEVER;
     }
     return ms;
@@ -373,11 +384,11 @@ const envSchema = z.object({
     .optional()
     .transform((text, ctx) => {
       if (text === undefined) return DEFAULT_RETRY_SCHEDULE_MS;
-      const schedule = parseRetrySchedule(text);
+      const schedule = text.split(',').some(withoutUnit) ? undefined : parseRetrySchedule(text);
       if (!schedule) {
         ctx.addIssue({
           code: 'custom',
-          message: 'PAYLINK_WEBHOOK_RETRY_SCHEDULE must be comma-separated durations such as 5s,5m,30m,2h',
+          message: `PAYLINK_WEBHOOK_RETRY_SCHEDULE must be comma-separated durations in ${DURATION_UNITS}`,
         });
         return z.NEVER;
       }
@@ -421,11 +432,11 @@ const envSchema = z.object({
     .default('5s')
     .transform((text, ctx) => {
       if (text.trim() === '0' || text.trim() === 'off') return 0;
-      const ms = parseDuration(text);
+      const ms = withoutUnit(text) ? undefined : parseDuration(text);
       if (ms === undefined || ms <= 0 || ms > 300_000) {
         ctx.addIssue({
           code: 'custom',
-          message: 'PAYLINK_AUTH_CACHE_TTL must be a duration up to 5m (e.g. 5s), or 0',
+          message: `PAYLINK_AUTH_CACHE_TTL must be a duration up to 5m in ${DURATION_UNITS}, or 0`,
         });
         return z.NEVER;
       }

@@ -1,18 +1,22 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPublicClient, createWalletClient, type Hex, http, toHex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyWebhook, WebhookVerificationError } from '../packages/client/src/index.ts';
 import { testUsdcAbi } from '../src/adapters/chain/contractAbis.ts';
 import { TRANSFER_WITH_AUTHORIZATION_TYPES } from '../src/adapters/chain/eip3009.ts';
 import { SANDBOX_ACCOUNTS, sandboxPrivateKey } from '../src/main/sandboxChain.ts';
 import { startAnvil } from './helpers/anvil.ts';
 import { PAYLINK_BIN, runCli } from './helpers/cli.ts';
 import { eventually, freePort } from './helpers/net.ts';
+import { differences, walkthroughExamples } from './helpers/readmeExamples.ts';
 
 // Real processes: a safety net longer than the polls' own bound, not a speed limit.
 describe('the sandbox, as a newcomer runs it (npm start + paylink sandbox pay)', { timeout: 180_000 }, () => {
@@ -263,6 +267,108 @@ describe('the sandbox, as a newcomer runs it (npm start + paylink sandbox pay)',
     const page = await fetch(`${baseUrl}/dashboard/`, { headers: { cookie: cookie.split(';')[0]! } });
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('Payments · Demo Shop');
+  });
+
+  it('prints the demo merchant’s webhook secret, with which the SDK verifies a real webhook', async () => {
+    const secret = /^\s+Webhook secret\s+(\S+)/m.exec(output)?.[1];
+    expect(secret).toMatch(/^whsec_/);
+    // A merchant's own receiver, given as the payment's webhook_url, gets what the service really sends.
+    const received: { body: string; headers: Record<string, string | string[] | undefined> }[] = [];
+    const receiver = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        received.push({ body: Buffer.concat(chunks).toString('utf8'), headers: request.headers });
+        response.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = receiver.address() as AddressInfo;
+      const created = await fetch(`${baseUrl}/payments/api/create/`, {
+        method: 'POST',
+        headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          amount: '2.00',
+          currency: 'USDC',
+          webhook_url: `http://127.0.0.1:${port}/hooks`,
+        }),
+      });
+      expect(created.status).toBe(201);
+      const { payment_id: id } = (await created.json()) as { payment_id: string };
+      await runCli(['sandbox', 'pay', id], env);
+      await eventually(
+        async () => received.length,
+        (count) => count > 0,
+      );
+      const first = received[0]!;
+      const event = await verifyWebhook(first.body, first.headers as Record<string, string>, secret!);
+      expect(event.payment_id).toBe(id);
+      await expect(
+        verifyWebhook(
+          first.body,
+          first.headers as Record<string, string>,
+          `whsec_${randomBytes(24).toString('base64')}`,
+        ),
+      ).rejects.toThrow(WebhookVerificationError);
+    } finally {
+      receiver.close();
+    }
+  });
+
+  it("answers the README's walk-through as its examples show (keys, their order, and values)", async () => {
+    const examples = walkthroughExamples(readFileSync(new URL('../README.md', import.meta.url), 'utf8'));
+    const call = async (path: string, init: RequestInit = {}) =>
+      (await fetch(`${baseUrl}${path}`, init)).json() as Promise<Record<string, unknown>>;
+    const json = { 'x-api-key': apiKey, 'content-type': 'application/json' };
+    // The README's own calls, in its order.
+    const converted = await call('/payments/api/convert/?amount=100&currency=EUR', { headers: json });
+    const created = await call('/payments/api/create/', {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${apiKey}`,
+        'content-type': 'application/json',
+        'idempotency-key': 'order-1',
+      },
+      body: '{"amount": 25.00, "currency": "EUR", "order_id": "order-1", "customer_email": "ann@example.com"}',
+    });
+    const id = created.payment_id as string;
+    const unpaid = await call(`/payments/api/status/${id}/`, { headers: json });
+    await runCli(['sandbox', 'pay', id], env);
+    const payoutLine = () =>
+      output
+        .split('\n')
+        .filter((line) => line.startsWith('{') && line.includes('signature verified'))
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .find((line) => line.event === 'payment.payout_sent' && line.paymentId === id);
+    const logged = await eventually(async () => payoutLine(), Boolean);
+    const listed = await call('/payments/api/payments/?status=paid&limit=20', { headers: json });
+    const refund = await call('/payments/api/refunds/', {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({
+        payment_id: id,
+        amount: '5.00',
+        address: '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65',
+      }),
+    });
+    const unauthorized = await call('/payments/api/convert/?amount=1&currency=USD');
+
+    const substitutions = {
+      'http://127.0.0.1:3000': baseUrl,
+      'http://127.0.0.1:3001': checkoutUrl,
+      '<rid>': String(refund.refund_id),
+      '<id>': id,
+    };
+    const real = [converted, created, unpaid, logged, listed, refund, unauthorized];
+    expect(examples).toHaveLength(real.length);
+    // payout_status of an unpaid payment is being renamed ("pending" to "not_due"): its form, not its word.
+    const problems = examples.flatMap((example, i) =>
+      differences(example, real[i], substitutions, ['payout_status']).map(
+        (problem) => `example ${i + 1}: ${problem}`,
+      ),
+    );
+    expect(problems).toEqual([]);
   });
 
   it('refuses to pay an unknown payment', async () => {

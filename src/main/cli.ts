@@ -33,6 +33,7 @@ import { registerSettlementCommands } from './commands/settlements.ts';
 import { registerUserCommands } from './commands/users.ts';
 import { registerWebhookCommands } from './commands/webhooks.ts';
 import { createLogger, logDestination } from './logger.ts';
+import { StartRefusedError } from './ports.ts';
 import { readSandboxContracts, stateDirOf } from './sandboxChain.ts';
 import type { Role } from './server.ts';
 import { complain, out, type Terminal, terminal, withTerminal } from './terminal.ts';
@@ -354,7 +355,8 @@ async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
       error instanceof ConfigError ||
       error instanceof PaylinkError ||
       error instanceof DatabaseInUseError ||
-      error instanceof AnvilMissingError
+      error instanceof AnvilMissingError ||
+      error instanceof StartRefusedError
     ) {
       complain(`error: ${inFlags(error)}`);
       return 2;

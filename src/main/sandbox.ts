@@ -55,6 +55,14 @@ export async function ensureDemoMerchant(
   return save(file, { merchantId: merchant.id, apiKey, testApiKey });
 }
 
+/** The demo merchant this state directory made, if it made one yet. */
+export function readSandboxMerchantId(stateDir: string): string | undefined {
+  const file = join(stateDir, 'sandbox-merchant.json');
+  return existsSync(file)
+    ? (JSON.parse(readFileSync(file, 'utf8')) as SandboxCredentials).merchantId
+    : undefined;
+}
+
 function save(file: string, credentials: SandboxCredentials): SandboxCredentials {
   writeFileSync(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);

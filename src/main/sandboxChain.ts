@@ -22,6 +22,7 @@ import {
 } from '../adapters/chain/deployContracts.ts';
 import { revertReasonOf } from '../adapters/chain/revertReason.ts';
 import type { Config } from '../config.ts';
+import { portIsFree, StartRefusedError, someFreePort } from './ports.ts';
 
 /**
  * The sandbox's chain: a local anvil (2 s blocks; the `finalized` tag trails latest by 2 blocks, as on a
@@ -76,7 +77,12 @@ export interface SandboxChain extends SandboxContracts {
   stop(): Promise<void>;
 }
 
-/** Starts (or joins) the sandbox node at `rpcUrl` and makes sure the contracts are there. */
+/**
+ * Starts the sandbox node at `rpcUrl`, or joins it when it is this sandbox's own (another process of the same
+ * sandbox started it), and makes sure the contracts are there. A node there that is not this sandbox's — another
+ * sandbox's chain, with other data beside it — is refused before anything is deployed: deploying into it
+ * mixed two sandboxes' payments on one chain.
+ */
 export async function startSandboxChain(
   rpcUrl: string,
   stateDir: string,
@@ -84,8 +90,13 @@ export async function startSandboxChain(
 ): Promise<SandboxChain> {
   let node: AnvilProcess | undefined;
   const answering = await rpcChainId(rpcUrl);
+  const { hostname, port } = new URL(rpcUrl);
   if (answering === undefined) {
-    const { hostname, port } = new URL(rpcUrl);
+    if (!(await portIsFree(hostname, Number(port)))) {
+      throw new StartRefusedError(
+        `${rpcUrl} is taken by a program that is not a sandbox chain: set PAYLINK_RPC_URL to a free port, such as http://${hostname}:${await someFreePort(hostname)}`,
+      );
+    }
     node = await spawnAnvil({
       host: hostname,
       port: Number(port),
@@ -104,7 +115,13 @@ export async function startSandboxChain(
     });
     logger.info({ rpcUrl }, 'sandbox chain started');
   } else if (answering !== SANDBOX_CHAIN_ID) {
-    throw new Error(`${rpcUrl} answers as chain ${answering}, not the sandbox (${SANDBOX_CHAIN_ID})`);
+    throw new StartRefusedError(
+      `${rpcUrl} answers as chain ${answering}, not the sandbox (${SANDBOX_CHAIN_ID}): set PAYLINK_RPC_URL to a free port`,
+    );
+  } else if (!(await isOwnChain(rpcUrl, stateDir))) {
+    throw new StartRefusedError(
+      `${rpcUrl} is another sandbox's chain (this one's data is in ${stateDir}): stop that sandbox, or set PAYLINK_RPC_URL to a free port, such as http://${hostname}:${await someFreePort(hostname)}`,
+    );
   }
   try {
     const contracts = await ensureContracts(rpcUrl, stateDir, logger);
@@ -121,17 +138,43 @@ export async function startSandboxChain(
   }
 }
 
+/**
+ * What the state directory remembers of its chain: the contracts, and the hash of the chain's first block, which
+ * anvil keeps across restarts from its --state file and which differs between any two chains it started afresh.
+ */
+interface SavedChain extends SandboxContracts {
+  readonly genesisHash?: Hex;
+}
+
+function genesisHashOf(rpcUrl: string): Promise<Hex> {
+  const client = createPublicClient({ chain: sandboxChain(rpcUrl), transport: http(rpcUrl) });
+  return client.getBlock({ blockNumber: 0n }).then((block) => block.hash);
+}
+
+/**
+ * Whether the node answering at `rpcUrl` is the chain this state directory's sandbox made. A directory with no
+ * chain yet owns none; one saved before the first block's hash was kept is trusted as before (its contracts'
+ * code is checked next).
+ */
+async function isOwnChain(rpcUrl: string, stateDir: string): Promise<boolean> {
+  const file = join(stateDir, 'sandbox-chain.json');
+  if (!existsSync(file)) return false;
+  const saved = JSON.parse(readFileSync(file, 'utf8')) as Partial<SavedChain>;
+  return saved.genesisHash === undefined || saved.genesisHash === (await genesisHashOf(rpcUrl));
+}
+
 async function ensureContracts(rpcUrl: string, stateDir: string, logger: Logger): Promise<SandboxContracts> {
   const chain = sandboxChain(rpcUrl);
   const publicClient = createPublicClient({ chain, transport: http(rpcUrl), pollingInterval: 250 });
   const file = join(stateDir, 'sandbox-chain.json');
+  const genesisHash = await genesisHashOf(rpcUrl);
   const hasCode = async (address: Address | undefined) => {
     if (address === undefined) return false;
     const code = await publicClient.getCode({ address });
     return code !== undefined && code !== '0x';
   };
   if (existsSync(file)) {
-    const saved = JSON.parse(readFileSync(file, 'utf8')) as Partial<SandboxContracts>;
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as Partial<SavedChain>;
     if ((await hasCode(saved.usdc)) && (await hasCode(saved.factory))) {
       // A sandbox made by an earlier version is brought up to date in place, keeping its token and what was
       // paid on it: a version 2 factory for new payments (older ones keep theirs: each payment records its
@@ -147,15 +190,17 @@ async function ensureContracts(rpcUrl: string, stateDir: string, logger: Logger)
           : await deployFundedToken(deployer, publicClient, TEST_TOKENS['USDC.e']),
       };
       if (upgraded.factory !== saved.factory || upgraded.bridgedUsdc !== saved.bridgedUsdc) {
-        writeFileSync(file, `${JSON.stringify(upgraded, null, 2)}\n`);
+        writeFileSync(file, `${JSON.stringify({ ...upgraded, genesisHash }, null, 2)}\n`);
         logger.warn(upgraded, 'sandbox contracts upgraded');
+      } else if (saved.genesisHash === undefined) {
+        writeFileSync(file, `${JSON.stringify({ ...upgraded, genesisHash }, null, 2)}\n`);
       }
       return upgraded;
     }
     logger.warn('sandbox chain has no contracts (state lost?): deploying them again');
   }
   const contracts = await deploySandboxContracts(rpcUrl);
-  writeFileSync(file, `${JSON.stringify(contracts, null, 2)}\n`);
+  writeFileSync(file, `${JSON.stringify({ ...contracts, genesisHash }, null, 2)}\n`);
   logger.info(contracts, 'sandbox contracts deployed');
   return contracts;
 }

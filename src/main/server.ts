@@ -27,9 +27,10 @@ import type { RateLimitStore } from '../app/shared/ports.ts';
 import { type Clock, systemClock } from '../app/shared/ports.ts';
 import { type ChainConfig, type Config, NETWORKS, type Network } from '../config.ts';
 import { type ResolvedChain, resolveChain, resolveTestChain } from './chainSetup.ts';
-import { ensureDemoMerchant, ensureDemoUsers, type SandboxUsers } from './sandbox.ts';
+import { portIsFree, refuseTakenPorts, StartRefusedError, someFreePort } from './ports.ts';
+import { ensureDemoMerchant, ensureDemoUsers, readSandboxMerchantId, type SandboxUsers } from './sandbox.ts';
 import { stateDirOf } from './sandboxChain.ts';
-import { startSandboxWebhookInbox } from './sandboxWebhookInbox.ts';
+import { sandboxInboxMerchant, startSandboxWebhookInbox } from './sandboxWebhookInbox.ts';
 import { createRates, createStores, hostResolver, openConfiguredDatabase } from './wiring.ts';
 import { runWorker } from './worker.ts';
 
@@ -68,6 +69,18 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
     ? config.databaseUrl.slice('sqlite:'.length)
     : undefined;
   const releaseProcessLock = sqlitePath ? acquireSqliteProcessLock(sqlitePath) : () => {};
+  if (role !== 'worker') {
+    try {
+      await refuseTakenPorts(config.host, [
+        { port: config.apiPort, variable: 'PAYLINK_API_PORT' },
+        { port: config.checkoutPort, variable: 'PAYLINK_CHECKOUT_PORT' },
+      ]);
+      if (config.network === 'sandbox') await refuseOtherSandboxInbox(config);
+    } catch (error) {
+      releaseProcessLock();
+      throw error;
+    }
+  }
   const locks = sqlitePath ? inProcessSingletonLocks() : postgresSingletonLocks(config.databaseUrl);
   const database = openConfiguredDatabase(config);
   const applied = await migrateToLatest(database.db);
@@ -75,7 +88,14 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
   const stores = createStores(database);
   const clock = systemClock;
   const stateDir = stateDirOf(config);
-  const chain = await resolveChain(config, stateDir, logger);
+  let chain: ResolvedChain;
+  try {
+    chain = await resolveChain(config, stateDir, logger);
+  } catch (error) {
+    await database.close();
+    releaseProcessLock();
+    throw error;
+  }
   let testChain: ResolvedChain | undefined;
   try {
     testChain = await resolveTestChain(config, chain, stateDir, logger);
@@ -174,7 +194,12 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
       if (merchant) {
         // A convenience, not a dependency: with several sandbox API processes the first one serves it.
         const inbox = await startSandboxWebhookInbox(
-          { host: config.host, port: config.sandboxWebhookPort, secret: merchant.webhookSecret },
+          {
+            host: config.host,
+            port: config.sandboxWebhookPort,
+            secret: merchant.webhookSecret,
+            merchantId: merchant.id,
+          },
           logger,
         ).catch((error: NodeJS.ErrnoException) => {
           if (error.code !== 'EADDRINUSE') throw error;
@@ -197,7 +222,7 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
         stateDir,
         demo.merchantId,
       );
-      printSandboxBanner(config, demo, users);
+      printSandboxBanner(config, { ...demo, webhookSecret: merchant?.webhookSecret }, users);
     }
   } catch (error) {
     stopWorker.abort();
@@ -221,6 +246,22 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
   await database.close();
   releaseProcessLock();
   logger.info('stopped');
+}
+
+/**
+ * The demo merchant's webhook inbox port may be held by another process of this sandbox, which serves it for
+ * both; held by anything else (another sandbox's inbox above all), this sandbox's webhooks would go there and
+ * fail its signature check, so the start stops, naming the variable.
+ */
+async function refuseOtherSandboxInbox(config: Config): Promise<void> {
+  const port = config.sandboxWebhookPort;
+  if (port === 0 || (await portIsFree(config.host, port))) return;
+  const saved = readSandboxMerchantId(stateDirOf(config));
+  const serving = await sandboxInboxMerchant(config.host, port);
+  if (saved !== undefined && serving === saved) return;
+  throw new StartRefusedError(
+    `port ${port} on ${config.host} is in use by another sandbox or program: set PAYLINK_SANDBOX_WEBHOOK_PORT to a free port, such as ${await someFreePort(config.host)}`,
+  );
 }
 
 /** The token's blacklist and pause, read with a short timeout: checked on the create path. */
@@ -332,7 +373,12 @@ function checkoutNetwork(network: Network, chain: ResolvedChain, settings: Chain
 
 function printSandboxBanner(
   config: Config,
-  demo: { merchantId: string; apiKey: string; testApiKey?: string | undefined },
+  demo: {
+    merchantId: string;
+    apiKey: string;
+    testApiKey?: string | undefined;
+    webhookSecret?: string | undefined;
+  },
   users: SandboxUsers,
 ): void {
   const lines = [
@@ -344,6 +390,12 @@ function printSandboxBanner(
     `  API key        ${demo.apiKey}`,
     ...(demo.testApiKey && config.testChain
       ? [`  Test API key   ${demo.testApiKey}   (test mode: same local chain, livemode false)`]
+      : []),
+    // So that a merchant's own receiver, or the SDK's verifyWebhook, can check the demo's webhooks at once.
+    ...(demo.webhookSecret
+      ? [
+          `  Webhook secret ${demo.webhookSecret}   (verifyWebhook in @paylink/client checks signatures with it)`,
+        ]
       : []),
     config.adminToken
       ? `  Admin API      ${config.baseUrl}/admin/api/   (Authorization: Bearer $PAYLINK_ADMIN_TOKEN)`

@@ -1,16 +1,66 @@
-import { describe, expect, it } from 'vitest';
-import { skippedPartsNotice } from './skippedParts.ts';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { onPath, skippedPartsNotice, toolTestsRun } from './skippedParts.ts';
+
+const installed = () => true;
+const absent = () => false;
+const allSet = { PAYLINK_TEST_DATABASE_URL: 'postgres://x', PAYLINK_TEST_REDIS_URL: 'redis://y' };
 
 describe('the notice of skipped parts of the suite', () => {
-  it('names each variable missing and what it skips; nothing when both are set', () => {
-    const none = skippedPartsNotice({});
+  it('names each variable missing and what it skips; nothing when both are set and promtool is there', () => {
+    const none = skippedPartsNotice({}, installed);
     expect(none).toContain('PAYLINK_TEST_DATABASE_URL is not set: every database test runs on SQLite only');
     expect(none).toContain('PAYLINK_TEST_REDIS_URL is not set');
-    const redisOnly = skippedPartsNotice({ PAYLINK_TEST_DATABASE_URL: 'postgres://x' });
+    expect(none).not.toContain('promtool');
+    const redisOnly = skippedPartsNotice({ PAYLINK_TEST_DATABASE_URL: 'postgres://x' }, installed);
     expect(redisOnly).not.toContain('PAYLINK_TEST_DATABASE_URL is not set');
     expect(redisOnly).toContain('PAYLINK_TEST_REDIS_URL is not set');
-    expect(
-      skippedPartsNotice({ PAYLINK_TEST_DATABASE_URL: 'postgres://x', PAYLINK_TEST_REDIS_URL: 'redis://y' }),
-    ).toBeUndefined();
+    expect(skippedPartsNotice(allSet, installed)).toBeUndefined();
+  });
+
+  it('names promtool when it is not installed, with what installs it and what is left unchecked', () => {
+    const notice = skippedPartsNotice(allSet, absent);
+    expect(notice).toContain(
+      "promtool is not installed (Debian's prometheus package): the alerting rules (docs/alerts.yml) are not checked",
+    );
+    expect(notice).not.toContain('is not set');
+  });
+
+  it('looks for promtool on PATH by default', () => {
+    const withIt = skippedPartsNotice({ ...allSet, PATH: dirWithPromtool });
+    expect(withIt).toBeUndefined();
+    expect(skippedPartsNotice({ ...allSet, PATH: emptyDir })).toContain('promtool is not installed');
+  });
+});
+
+const dirWithPromtool = mkdtempSync(join(tmpdir(), 'paylink-path-'));
+const emptyDir = mkdtempSync(join(tmpdir(), 'paylink-path-'));
+writeFileSync(join(dirWithPromtool, 'promtool'), '#!/bin/sh\n');
+chmodSync(join(dirWithPromtool, 'promtool'), 0o755);
+writeFileSync(join(emptyDir, 'promtool'), 'not executable');
+afterAll(() => {
+  rmSync(dirWithPromtool, { recursive: true, force: true });
+  rmSync(emptyDir, { recursive: true, force: true });
+});
+
+describe('whether the tests of a program run', () => {
+  it('finds only an executable file on PATH', () => {
+    expect(onPath('promtool', { PATH: `${emptyDir}:${dirWithPromtool}` })).toBe(true);
+    expect(onPath('promtool', { PATH: emptyDir })).toBe(false);
+    expect(onPath('promtool', {})).toBe(false);
+  });
+
+  it('runs them when it is installed, in CI or not', () => {
+    expect(toolTestsRun('promtool', { PATH: dirWithPromtool })).toBe(true);
+    expect(toolTestsRun('promtool', { PATH: dirWithPromtool, CI: 'true' })).toBe(true);
+  });
+
+  it('skips them without it outside CI, and fails in CI, where it must be installed', () => {
+    expect(toolTestsRun('promtool', { PATH: emptyDir })).toBe(false);
+    expect(() => toolTestsRun('promtool', { PATH: emptyDir, CI: 'true' })).toThrow(
+      'CI must have promtool installed',
+    );
   });
 });
