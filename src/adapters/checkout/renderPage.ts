@@ -9,7 +9,7 @@ import {
   LOCALES,
   momentStyle,
 } from './localeFormat.ts';
-import { MESSAGES, type Messages } from './messages.ts';
+import { MESSAGES, type Messages } from './messages/index.ts';
 import {
   badge,
   hiddenAttr,

@@ -3,7 +3,7 @@ import type { RefundStatus } from '../../domain/refund.ts';
 import { format, html, type SafeHtml } from './html.ts';
 import type { Language } from './language.ts';
 import { formatUsdcAmount, LOCALES } from './localeFormat.ts';
-import { MESSAGES } from './messages.ts';
+import { MESSAGES } from './messages/index.ts';
 import {
   badge,
   hiddenAttr,
@@ -13,7 +13,7 @@ import {
   moment,
   type PageAssets,
 } from './pageLayout.ts';
-import { REFUND_MESSAGES } from './refundMessages.ts';
+import { REFUND_MESSAGES } from './refundMessages/index.ts';
 import type { RefundView } from './refundView.ts';
 
 /**

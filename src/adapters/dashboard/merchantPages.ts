@@ -26,8 +26,8 @@ import { refundFundingOf } from '../../domain/refund.ts';
 import { qrSvg } from '../checkout/qrCode.ts';
 import { sendCsv } from '../http/csvDownload.ts';
 import { refundResponse } from '../http/refundPresenter.ts';
+import { fill } from '../web/i18n.ts';
 import type { DashboardDeps } from './dashboardDeps.ts';
-import { fill } from './dashboardMessages.ts';
 import { type FormRequest, merchantOf, type PageKit } from './pageKit.ts';
 import {
   type PaymentFilters,

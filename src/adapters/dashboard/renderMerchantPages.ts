@@ -15,7 +15,7 @@ import { countsAgainstPayment, overpaidBaseUnits, refundableBaseUnits } from '..
 import { receivedBaseUnitsShown } from '../../domain/webhookEvent.ts';
 import { format, html, type SafeHtml } from '../checkout/html.ts';
 import type { refundResponse } from '../http/refundPresenter.ts';
-import { fill } from './dashboardMessages.ts';
+import { fill } from '../web/i18n.ts';
 import { csrfField, keysTable, type PageContext, problemBox, signedInPage, time } from './renderDashboard.ts';
 
 /** The payments list's filters, as the person typed them (kept in the form and in the next page's link). */
