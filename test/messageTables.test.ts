@@ -200,6 +200,9 @@ describe('the scan for keys that no page reads', () => {
 describe('plurals by the language’s rules', () => {
   const lag = (language: Language, blocks: number) =>
     format(DASHBOARD_TEXT[language].health.watcherLag, { blocks, time: '2 s' }).toString();
+  const delayed = (language: Language, tries: number) =>
+    format(DASHBOARD_TEXT[language].payment.payoutDelayed, { reason: 'reverted', tries }).toString();
+
   it('counts blocks: 1 block, 2 blocks; French 0 and 1 singular', () => {
     expect([lag('en', 1), lag('en', 2), lag('fr', 0), lag('fr', 1), lag('fr', 2)]).toEqual([
       '1 block, 2 s',
@@ -207,6 +210,21 @@ describe('plurals by the language’s rules', () => {
       '0 bloc, 2 s',
       '1 bloc, 2 s',
       '2 blocs, 2 s',
+    ]);
+  });
+
+  it('counts a delayed payout’s tries in each language: tried 1 time, not 1 times', () => {
+    expect(LANGUAGES.map((language) => delayed(language, 1))).toEqual([
+      'Payout delayed: reverted (tried 1 time)',
+      'Versement retardé\u00a0: reverted (1 tentative)',
+      'Auszahlung verzögert: reverted (1 Versuch)',
+      'Liquidación retrasada: reverted (1 intento)',
+    ]);
+    expect(LANGUAGES.map((language) => delayed(language, 3))).toEqual([
+      'Payout delayed: reverted (tried 3 times)',
+      'Versement retardé\u00a0: reverted (3 tentatives)',
+      'Auszahlung verzögert: reverted (3 Versuche)',
+      'Liquidación retrasada: reverted (3 intentos)',
     ]);
   });
 });

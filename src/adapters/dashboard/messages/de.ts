@@ -126,7 +126,8 @@ export const de: MessageTable<typeof en> = {
     paidEvent: 'Bezahlt',
     paidLate: 'Bezahlt (nach Ablauf des Links)',
     payoutSent: 'Auszahlung gesendet: Der Händler erhielt {merchant}, die Provision betrug {commission}:',
-    payoutDelayed: 'Auszahlung verzögert: {reason} ({tries} Versuche)',
+    payoutDelayed:
+      'Auszahlung verzögert: {reason} ({tries, plural, one {{tries} Versuch} other {{tries} Versuche}})',
     expired: 'Abgelaufen',
     underpaid: 'Fehlgeschlagen: bei Ablauf zu wenig bezahlt',
     transfers: 'Überweisungen',

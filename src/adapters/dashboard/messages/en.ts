@@ -139,7 +139,8 @@ export const en = {
     paidEvent: 'Paid',
     paidLate: 'Paid (after the link expired)',
     payoutSent: 'Payout sent: the merchant received {merchant}, the commission was {commission}:',
-    payoutDelayed: 'Payout delayed: {reason} (tried {tries} times)',
+    payoutDelayed:
+      'Payout delayed: {reason} (tried {tries, plural, one {{tries} time} other {{tries} times}})',
     expired: 'Expired',
     underpaid: 'Failed: underpaid at expiry',
     transfers: 'Transfers',

@@ -126,7 +126,8 @@ export const es: MessageTable<typeof en> = {
     paidEvent: 'Pagado',
     paidLate: 'Pagado (después de caducar el enlace)',
     payoutSent: 'Liquidación enviada: el comercio recibió {merchant}, la comisión fue {commission}:',
-    payoutDelayed: 'Liquidación retrasada: {reason} ({tries} intentos)',
+    payoutDelayed:
+      'Liquidación retrasada: {reason} ({tries, plural, one {{tries} intento} many {{tries} de intentos} other {{tries} intentos}})',
     expired: 'Caducado',
     underpaid: 'Fallido: pago insuficiente al caducar',
     transfers: 'Transferencias',

@@ -127,7 +127,8 @@ export const fr: MessageTable<typeof en> = {
     paidLate: "Payé (après l'expiration du lien)",
     payoutSent:
       'Versement envoyé\u00a0: le marchand a reçu {merchant}, la commission était de {commission}\u00a0:',
-    payoutDelayed: 'Versement retardé\u00a0: {reason} ({tries} tentatives)',
+    payoutDelayed:
+      'Versement retardé\u00a0: {reason} ({tries, plural, one {{tries} tentative} many {{tries} de tentatives} other {{tries} tentatives}})',
     expired: 'Expiré',
     underpaid: "Échoué\u00a0: montant insuffisant à l'expiration",
     transfers: 'Transferts',
