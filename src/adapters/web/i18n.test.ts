@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import IntlMessageFormat from 'intl-messageformat';
+import { describe, expect, it, vi } from 'vitest';
 import { format, html } from '../checkout/html.ts';
 import { fill, LANGUAGES, Message, type MessageTable, messagesByLanguage } from './i18n.ts';
 
@@ -40,6 +41,26 @@ describe('Message', () => {
         expect(message.arguments().get('x')).toBe('text');
         expect(fill(message, { x: '1' })).toBe('<b>1</b>x');
       } else expect(() => message.arguments()).toThrow(/a type messages do not use/);
+    }
+  });
+
+  it('parses a message once, however often a page formats it', () => {
+    // The static parser every IntlMessageFormat built from a string calls (typed as a property, not a method).
+    const parse = vi.spyOn(
+      IntlMessageFormat as unknown as { __parse: (...args: never[]) => unknown },
+      '__parse',
+    );
+    try {
+      const message = new Message('es', 'Pagar a {merchant}');
+      expect(parse).not.toHaveBeenCalled();
+      expect([fill(message, { merchant: 'A' }), fill(message, { merchant: 'B' })]).toEqual([
+        'Pagar a A',
+        'Pagar a B',
+      ]);
+      message.arguments();
+      expect(parse).toHaveBeenCalledTimes(1);
+    } finally {
+      parse.mockRestore();
     }
   });
 
