@@ -9,7 +9,11 @@ const PARTS = [
     variable: 'PAYLINK_TEST_DATABASE_URL',
     skipped: 'every database test runs on SQLite only (about half the suite is its PostgreSQL run)',
   },
-  { variable: 'PAYLINK_TEST_REDIS_URL', skipped: "the shared-bucket (Redis) tests of the API's rate limit and the checkout's gasless limits do not run" },
+  {
+    variable: 'PAYLINK_TEST_REDIS_URL',
+    skipped:
+      "the shared-bucket (Redis) tests of the API's rate limit and the checkout's gasless limits do not run",
+  },
 ] as const;
 
 /** The suite's parts that need a program that npm does not install, and what its absence skips. */

@@ -1,7 +1,8 @@
 import { html, type SafeHtml } from '../web/html.ts';
+import { LANGUAGE_NAMES } from '../web/i18n.ts';
 import { LANGUAGES, type Language } from '../web/language.ts';
 import { formatMoment, type MomentStyle } from '../web/localeFormat.ts';
-import { LANGUAGE_NAMES, MESSAGES } from './messages.ts';
+import { MESSAGES } from './messages/index.ts';
 
 /** The files every page of the checkout origin links, each with its content hash in the URL. */
 export interface PageAssets {

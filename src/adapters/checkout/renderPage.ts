@@ -9,7 +9,7 @@ import {
   momentStyle,
 } from '../web/localeFormat.ts';
 import type { CheckoutStage, CheckoutTransfer, CheckoutView } from './checkoutView.ts';
-import { MESSAGES, type Messages } from './messages.ts';
+import { MESSAGES, type Messages } from './messages/index.ts';
 import {
   badge,
   hiddenAttr,

@@ -4,7 +4,7 @@ import { format, html, type SafeHtml } from '../web/html.ts';
 import type { Language } from '../web/language.ts';
 import { formatUsdcAmount, LOCALES } from '../web/localeFormat.ts';
 import type { RefundView } from '../web/refundView.ts';
-import { MESSAGES } from './messages.ts';
+import { MESSAGES } from './messages/index.ts';
 import {
   badge,
   hiddenAttr,
@@ -14,7 +14,7 @@ import {
   moment,
   type PageAssets,
 } from './pageLayout.ts';
-import { REFUND_MESSAGES } from './refundMessages.ts';
+import { REFUND_MESSAGES } from './refundMessages/index.ts';
 
 /**
  * What the claim page shows: `claim` (the address form), `progress` (address given, waiting for the merchant's

@@ -24,10 +24,10 @@ import { PAYMENT_STATUSES, type PaymentStatus } from '../../domain/paymentStatus
 import { DEFAULT_PAYOUT_POLICY } from '../../domain/payout.ts';
 import { refundFundingOf } from '../../domain/refund.ts';
 import { sendCsv } from '../web/csvDownload.ts';
+import { fill } from '../web/i18n.ts';
 import { qrSvg } from '../web/qrCode.ts';
 import { refundResponse } from '../web/refundPresenter.ts';
 import type { DashboardDeps } from './dashboardDeps.ts';
-import { fill } from './dashboardMessages.ts';
 import { type FormRequest, merchantOf, type PageKit } from './pageKit.ts';
 import {
   type PaymentFilters,

@@ -16,8 +16,8 @@ import { failingEndpoints } from '../../app/webhooks/failingEndpoints.ts';
 import { rotateWebhookSecret } from '../../app/webhooks/rotateWebhookSecret.ts';
 import type { KeyMode } from '../../domain/credentials.ts';
 import { PaylinkError, problemsText } from '../../domain/errors.ts';
+import { fill } from '../web/i18n.ts';
 import type { DashboardDeps } from './dashboardDeps.ts';
-import { fill } from './dashboardMessages.ts';
 import type { FormRequest, PageKit } from './pageKit.ts';
 import { renderShownOnce } from './renderMerchantPages.ts';
 import {

@@ -4,7 +4,7 @@ import { type SignedIn, type SignInDeps, sessionUser } from '../../app/dashboard
 import type { DashboardUser } from '../../domain/dashboardUser.ts';
 import { PaylinkError } from '../../domain/errors.ts';
 import { isLanguage, negotiateLanguage } from '../web/language.ts';
-import { DASHBOARD_TEXT } from './dashboardMessages.ts';
+import { DASHBOARD_TEXT } from './messages/index.ts';
 import { type DashboardAssets, type PageContext, renderNotFound } from './renderDashboard.ts';
 
 export const SESSION_COOKIE = 'paylink_session';

@@ -3,7 +3,7 @@ import type { ApiKeyRecord } from '../../app/merchants/ports.ts';
 import type { DashboardUser } from '../../domain/dashboardUser.ts';
 import { html, type SafeHtml } from '../web/html.ts';
 import type { Language } from '../web/language.ts';
-import type { DashboardText } from './dashboardMessages.ts';
+import type { DashboardText } from './messages/index.ts';
 
 /**
  * The dashboard's pages, rendered on the server (decision 0014): they work without JavaScript, and every value

@@ -14,8 +14,8 @@ import type { PayoutStatus } from '../../domain/payout.ts';
 import { countsAgainstPayment, overpaidBaseUnits, refundableBaseUnits } from '../../domain/refund.ts';
 import { receivedBaseUnitsShown } from '../../domain/webhookEvent.ts';
 import { format, html, type SafeHtml } from '../web/html.ts';
+import { fill } from '../web/i18n.ts';
 import type { refundResponse } from '../web/refundPresenter.ts';
-import { fill } from './dashboardMessages.ts';
 import { csrfField, keysTable, type PageContext, problemBox, signedInPage, time } from './renderDashboard.ts';
 
 /** The payments list's filters, as the person typed them (kept in the form and in the next page's link). */

@@ -4,7 +4,7 @@ import type { ServiceMeasurements } from '../../app/operations/measureService.ts
 import { PAYMENT_STATUSES } from '../../domain/paymentStatus.ts';
 import { DELIVERY_STATUSES } from '../../domain/webhookDelivery.ts';
 import type { Language } from '../web/language.ts';
-import { DASHBOARD_TEXT } from './dashboardMessages.ts';
+import { DASHBOARD_TEXT } from './messages/index.ts';
 import { polBalance, renderHealth } from './renderOperatorPages.ts';
 
 const operator = {

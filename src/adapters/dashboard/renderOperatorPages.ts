@@ -7,7 +7,6 @@ import { bpsToPercent } from '../../domain/commission.ts';
 import { formatDecimal, roundToScale } from '../../domain/decimal.ts';
 import type { Merchant } from '../../domain/merchant.ts';
 import { format, html, type SafeHtml } from '../web/html.ts';
-import { plural } from './dashboardMessages.ts';
 import { csrfField, keysTable, type PageContext, problemBox, signedInPage, time } from './renderDashboard.ts';
 
 /** The merchant form's fields as typed, kept when the form is shown again with a problem. */
@@ -29,7 +28,7 @@ export function renderMerchants(input: {
   const o = input.ctx.t.operator;
   const rows = input.merchants.map(
     (m) =>
-      html`<tr><td><a href="/dashboard/merchants/${m.id}">${m.name}</a></td><td><code>${m.id}</code></td><td>${o[m.status]}</td><td class="amount">${bpsToPercent(m.commissionBps)} %</td><td><code>${m.walletAddress ?? ''}</code></td><td><a href="/dashboard/payments?merchant=${m.id}">${o.payments}</a></td></tr>`,
+      html`<tr><td><a href="/dashboard/merchants/${m.id}">${m.name}</a></td><td><code>${m.id}</code></td><td>${input.ctx.t.merchantStatus[m.status]}</td><td class="amount">${bpsToPercent(m.commissionBps)} %</td><td><code>${m.walletAddress ?? ''}</code></td><td><a href="/dashboard/payments?merchant=${m.id}">${o.payments}</a></td></tr>`,
   );
   const body = html`<h1>${o.merchants}</h1>
 <p><a class="button" href="/dashboard/merchants/new">${o.newMerchant}</a></p>
@@ -89,7 +88,7 @@ export function renderMerchant(input: {
   const graceSelect = (mode: string) => html`<input type="hidden" name="mode" value="${mode}">
 <label for="grace-${mode}">${format(o.oldKeysKeep, { mode })}</label>
 <select id="grace-${mode}" name="grace"><option value="0">${o.graceNone}</option><option value="1h">${o.grace1h}</option><option value="24h" selected>${o.grace24h}</option><option value="7d">${o.grace7d}</option></select> `;
-  const body = html`<h1>${merchant.name} <span class="badge">${o[merchant.status]}</span></h1>
+  const body = html`<h1>${merchant.name} <span class="badge">${ctx.t.merchantStatus[merchant.status]}</span></h1>
 <p><code>${merchant.id}</code> · ${o.createdAt} ${time(merchant.createdAt)} · <a href="/dashboard/payments?merchant=${merchant.id}">${o.payments}</a></p>
 <div class="card">
   <h2>${o.settings}</h2>
@@ -228,7 +227,7 @@ export function renderHealth(input: {
   const chains = m.chains.map(
     (c) => html`<div class="card"><h2>${format(h.chain, { chain: c.chainId })}</h2><dl class="facts">
   ${fact(h.rpc, c.rpcUp ? h.up : h.down, !c.rpcUp)}
-  ${fact(h.watcherBehind, c.watcherLagBlocks === undefined ? h.unknown : format(plural(input.ctx.lang, h.watcherLag, c.watcherLagBlocks), { blocks: c.watcherLagBlocks, time: seconds(c.watcherLagSeconds) }))}
+  ${fact(h.watcherBehind, c.watcherLagBlocks === undefined ? h.unknown : format(h.watcherLag, { blocks: c.watcherLagBlocks, time: seconds(c.watcherLagSeconds) }))}
   ${fact(h.cursorWritten, seconds(c.watcherCursorAgeSeconds))}
   ${fact(h.finalizedAge, seconds(c.finalizedHeadAgeSeconds))}
 </dl></div>`,

@@ -1,3 +1,5 @@
+import { Message } from './i18n.ts';
+
 /**
  * HTML that cannot be injected into. Every page of checkout is built with the `html` tag: each interpolated
  * string is escaped by `escapeHtml`, the one escaping function, so a merchant name such as
@@ -60,18 +62,15 @@ export function html(strings: TemplateStringsArray, ...values: readonly HtmlValu
 }
 
 /**
- * Fills `{name}` placeholders of a translated message. The message and string parameters are escaped;
- * SafeHtml parameters (an amount in <strong>, say) are inserted as markup. An unknown placeholder is a bug in
- * the message table, so it throws rather than printing `{name}` to a customer.
+ * A translated message filled in as markup (the escaping rule of web/i18n.ts): its words and its string
+ * parameters are escaped, SafeHtml parameters (an amount in <strong>, say) are inserted as markup. A plain
+ * string is read as an English ICU message. An unknown placeholder is a bug in the message table, so it throws
+ * rather than printing `{name}` to a customer.
  */
-export function format(message: string, params: Readonly<Record<string, HtmlValue>> = {}): SafeHtml {
-  let out = '';
-  let last = 0;
-  for (const match of message.matchAll(/\{(\w+)\}/g)) {
-    const name = match[1]!;
-    if (!Object.hasOwn(params, name)) throw new Error(`message parameter {${name}} is missing`);
-    out += escapeHtml(message.slice(last, match.index)) + render(params[name]);
-    last = match.index + match[0].length;
-  }
-  return new Markup(out + escapeHtml(message.slice(last)));
+export function format(
+  message: Message | string,
+  params: Readonly<Record<string, HtmlValue>> = {},
+): SafeHtml {
+  const filled = typeof message === 'string' ? new Message('en', message) : message;
+  return new Markup(filled.parts(params).map(render).join(''));
 }

@@ -1,6 +1,6 @@
-/** The languages checkout is written in; the first is the fallback. */
-export const LANGUAGES = ['en', 'fr', 'de', 'es'] as const;
-export type Language = (typeof LANGUAGES)[number];
+import { LANGUAGES, type Language } from './i18n.ts';
+
+export { LANGUAGES, type Language };
 
 const DEFAULT_LANGUAGE: Language = 'en';
 /** A header longer than this is cut (browsers send a few dozen bytes; nobody needs more than this). */

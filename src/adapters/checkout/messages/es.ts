@@ -1,0 +1,83 @@
+import type { MessageTable } from '../../web/i18n.ts';
+import type { en } from './en.ts';
+
+/** What the checkout page says in Spanish. */
+export const es: MessageTable<typeof en> = {
+  documentTitle: 'Pagar a {merchant}',
+  paymentTo: 'Pago a',
+  price: 'Precio',
+  amountToSend: 'Importe a enviar',
+  network: 'Red',
+  networkValue: '{network} · ID de cadena {chainId}',
+  tokenContract: 'Contrato del token USDC',
+  depositAddress: 'Dirección de depósito',
+  copy: 'Copiar',
+  copied: 'Copiado',
+  copyAmount: 'Copiar el importe',
+  copyAddress: 'Copiar la dirección de depósito',
+  qrAlt: 'Código QR: transferir {amount} USDC en {network} a {address}',
+  qrAddressAlt: 'Código QR de la dirección de depósito {address}',
+  scanHint: 'Escanéelo con su billetera: rellena el token, el importe y la dirección.',
+  openInWallet: 'Abrir en una billetera',
+  addressOnly: '¿Su aplicación no lee este código? Use solo la dirección',
+  warningTitle: 'Envíe solo USDC en {network}',
+  warningBody:
+    'Envíe exactamente {amount} en {network}, ID de cadena {chainId}, a la dirección de arriba. Cualquier otro token, o USDC en otra red, no se podrá recuperar.',
+  timeLeft: 'Tiempo restante para pagar',
+  expiresAt: 'Este enlace caduca el {time}.',
+  waitingTitle: 'Esperando su pago',
+  waitingBody: 'Esta página se actualiza sola en cuanto su transferencia esté en la cadena.',
+  partialTitle: 'Pago parcial recibido',
+  partialBody: 'Han llegado {received}. Envíe los {remaining} restantes para completar el pago.',
+  partialConfirming: 'Una parte aún se está confirmando.',
+  confirmingTitle: 'Pago detectado, confirmando',
+  confirmingBody:
+    'Su transferencia de {amount} está en la cadena y se está confirmando. Suele tardar unos segundos; puede mantener esta página abierta.',
+  paidTitle: 'Pago completado',
+  paidBody: '{merchant} ha recibido su pago de {amount}. ¡Gracias!',
+  paidLate: 'Llegó después de que caducara el enlace; se ha avisado al comercio.',
+  transaction: 'Transacción',
+  viewOnExplorer: 'Ver en el explorador de bloques',
+  returnToMerchant: 'Volver a {merchant}',
+  expiredTitle: 'Este enlace de pago ha caducado',
+  expiredBody:
+    'No llegó ningún pago antes del {time}. No envíe nada a esta dirección ahora: vuelva a {merchant} para obtener un nuevo enlace.',
+  failedTitle: 'Pago incompleto',
+  failedBody: 'Solo llegaron {received} de los {required} debidos antes de que caducara el enlace.',
+  failedHelp:
+    'Lo recibido va a {merchant}. Contacte con el comercio indicando la referencia de pago de abajo para completar su pedido o acordar un reembolso. No envíe nada más a esta dirección.',
+  reference: 'Referencia del pago',
+  orWallet: 'O pague desde este navegador',
+  payWithWallet: 'Pagar con la billetera del navegador',
+  walletWorking: 'Confirme la solicitud en su billetera…',
+  chooseWallet: 'Elija la billetera con la que pagar',
+  payWithNamed: 'Pagar con {wallet}',
+  rateLine: '{price} = {usdc} a {rate} {pair}, hasta las {time}',
+  exchangeFee:
+    '¿Paga desde una plataforma de intercambio? Descuenta su comisión de retiro de lo que llega: envíe el importe indicado más la comisión.',
+  showQr: 'Mostrar código QR',
+  transfers: 'Transferencias recibidas',
+  transferConfirming: 'confirmando',
+  overpaid: 'Ha enviado {sent}, {extra} más que el precio; el comercio puede reembolsarle la diferencia.',
+  walletRejected: 'La solicitud fue rechazada en su billetera. No se envió nada.',
+  walletWrongChain:
+    'Su billetera está en otra red. Cámbiela a {network}, ID de cadena {chainId}, y vuelva a intentarlo.',
+  walletInsufficient: 'Su billetera tiene {balance} USDC en {network}, pero se necesitan {amount} USDC.',
+  walletSent: 'Transacción enviada: {hash}. Esta página se actualizará cuando llegue.',
+  walletError: 'La billetera informó de un error: {message}',
+  gaslessHint:
+    'Sin comisión de red: su billetera solo firma la transferencia y nosotros la enviamos por usted.',
+  payWithGas: 'Pagar con una transferencia normal (usted paga la comisión de red)',
+  walletSigning: 'Firme la transferencia en su billetera. No paga ninguna comisión de red.',
+  walletSigned:
+    'Firmado: su pago está en camino, sin comisión de red para usted. Esta página se actualizará cuando llegue.',
+  noScript: 'JavaScript está desactivado: recargue esta página para ver si su pago ha llegado.',
+  connectionLost: 'Conexión perdida. Reintentando…',
+  nonCustodial:
+    'Sin custodia: esta dirección se creó solo para este pago y únicamente puede transferir los fondos al comercio y a su proveedor de pagos.',
+  language: 'Idioma',
+  notFoundTitle: 'Pago no encontrado',
+  notFoundBody: 'No hay ningún pago en esta dirección. Compruebe el enlace recibido o vuelva a la tienda.',
+  errorTitle: 'Algo ha fallado',
+  errorBody: 'No se pudo mostrar la página. Inténtelo de nuevo en un momento.',
+};
