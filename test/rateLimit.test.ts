@@ -267,6 +267,9 @@ describe.runIf(REDIS_URL).each(dialects)('rate limits shared through Redis on %s
       config,
       rateLimitStore: store(),
     });
+    // Connected first: until then a store lets everything through (it fails open), and a loaded machine can run
+    // the first requests before the connections are up.
+    await Promise.all(stores.map((s) => (s.redis.status === 'ready' ? undefined : once(s.redis, 'ready'))));
   });
   afterAll(async () => {
     await second?.close();
