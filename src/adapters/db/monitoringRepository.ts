@@ -1,7 +1,9 @@
 import { type ExpressionBuilder, sql } from 'kysely';
 import type { MonitoringStore } from '../../app/operations/ports.ts';
 import type { Db } from './database.ts';
+import { relayerBalances } from './relayerRecords.ts';
 import type { DatabaseSchema } from './schema.ts';
+import { unsettledPayments } from './unsettledPayments.ts';
 
 /** Delivery statuses of an event still owed a delivery (domain/webhookDelivery.ts). */
 const OWED = ['pending', 'delivering'];
@@ -41,26 +43,10 @@ export function monitoringRepository(db: Db): MonitoringStore {
       };
     },
     async payoutHealth(policy, delayedSince) {
-      const dust = Number(policy.dustThresholdBaseUnits);
-      if (!Number.isSafeInteger(dust) || dust < 0) throw new RangeError('dust threshold out of range');
       const count = (eb: ExpressionBuilder<DatabaseSchema, 'payments'>) => eb.fn.countAll<string | number>();
-      // The settler's own predicate (settlementRepository's unsettledQuery), served by payments_unsettled.
-      const owed = await db
-        .selectFrom('payments')
+      // The settler's own query (`listUnsettled`), served by payments_unsettled.
+      const owed = await unsettledPayments(db, policy.dustThresholdBaseUnits)
         .select((eb) => count(eb).as('count'))
-        .where(sql<boolean>`amount_received_base_units <> settled_base_units`)
-        .where('status', 'in', ['paid', 'failed'])
-        .where((eb) =>
-          eb.or([
-            eb(
-              sql`cast(amount_received_base_units as bigint) - cast(settled_base_units as bigint)`,
-              '>=',
-              dust,
-            ),
-            eb('payout_blocked_since', 'is not', null),
-            eb('commission_blocked_since', 'is not', null),
-          ]),
-        )
         .executeTakeFirst();
       const delayed = await db
         .selectFrom('payments')
@@ -99,15 +85,7 @@ export function monitoringRepository(db: Db): MonitoringStore {
         ],
       };
     },
-    async relayerBalances() {
-      const rows = await db.selectFrom('relayer_accounts').selectAll().orderBy('chain_id').execute();
-      return rows.map((row) => ({
-        chainId: Number(row.chain_id),
-        balanceWei: BigInt(row.balance_wei),
-        lowBalanceWei: BigInt(row.low_balance_wei),
-        observedAt: new Date(row.observed_at),
-      }));
-    },
+    relayerBalances: () => relayerBalances(db),
 
     async gaslessRelays(since) {
       // Grouped by chain and status; fees summed here as exact integers (a few rows per group and hour).
