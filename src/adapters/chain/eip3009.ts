@@ -20,22 +20,10 @@ import {
   TRANSFER_AUTHORIZATION_TYPES,
   type TransferAuthorization,
 } from '../../domain/transferAuthorization.ts';
-import { revertReasonOf } from './revertReason.ts';
+import { ERC20_ERRORS, revertReasonOf } from './revertReason.ts';
 
 const eip3009Abi = [
-  // ERC-6093's standard ERC-20 errors, so that a token built on them says why in words (FiatToken reverts with
-  // strings, which need no entry).
-  {
-    type: 'error',
-    name: 'ERC20InsufficientBalance',
-    inputs: [
-      { name: 'sender', type: 'address' },
-      { name: 'balance', type: 'uint256' },
-      { name: 'needed', type: 'uint256' },
-    ],
-  },
-  { type: 'error', name: 'ERC20InvalidSender', inputs: [{ name: 'sender', type: 'address' }] },
-  { type: 'error', name: 'ERC20InvalidReceiver', inputs: [{ name: 'receiver', type: 'address' }] },
+  ...ERC20_ERRORS,
   { type: 'function', name: 'name', inputs: [], outputs: [{ type: 'string' }], stateMutability: 'view' },
   { type: 'function', name: 'version', inputs: [], outputs: [{ type: 'string' }], stateMutability: 'view' },
   {
@@ -58,13 +46,9 @@ const eip3009Abi = [
   {
     type: 'function',
     name: 'transferWithAuthorization',
+    // The signed message's fields, in its order, then the signature: one definition of what is signed.
     inputs: [
-      { name: 'from', type: 'address' },
-      { name: 'to', type: 'address' },
-      { name: 'value', type: 'uint256' },
-      { name: 'validAfter', type: 'uint256' },
-      { name: 'validBefore', type: 'uint256' },
-      { name: 'nonce', type: 'bytes32' },
+      ...TRANSFER_AUTHORIZATION_TYPES.TransferWithAuthorization,
       { name: 'v', type: 'uint8' },
       { name: 'r', type: 'bytes32' },
       { name: 's', type: 'bytes32' },

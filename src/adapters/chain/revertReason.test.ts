@@ -1,19 +1,8 @@
 import { encodeErrorResult, type Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { describeRevertData } from './revertReason.ts';
+import { describeRevertData, ERC20_ERRORS } from './revertReason.ts';
 
-const abi = [
-  {
-    type: 'error',
-    name: 'ERC20InsufficientBalance',
-    inputs: [
-      { name: 'sender', type: 'address' },
-      { name: 'balance', type: 'uint256' },
-      { name: 'needed', type: 'uint256' },
-    ],
-  },
-  { type: 'error', name: 'ZeroAddress', inputs: [] },
-] as const;
+const abi = [...ERC20_ERRORS, { type: 'error', name: 'ZeroAddress', inputs: [] }] as const;
 
 describe('revert reasons, as operators read them', () => {
   it("gives a require message in the token's own words", () => {

@@ -27,6 +27,25 @@ const PANICS: Readonly<Record<number, string>> = {
   81: 'call to an uninitialised function',
 };
 
+/**
+ * OpenZeppelin's ERC-6093 errors of an ERC-20 token, which viem's erc20Abi does not list: added to the ABI a
+ * revert is decoded against, so that a token built on them says why in words (FiatToken reverts with strings,
+ * which need no entry).
+ */
+export const ERC20_ERRORS = [
+  {
+    type: 'error',
+    name: 'ERC20InsufficientBalance',
+    inputs: [
+      { name: 'sender', type: 'address' },
+      { name: 'balance', type: 'uint256' },
+      { name: 'needed', type: 'uint256' },
+    ],
+  },
+  { type: 'error', name: 'ERC20InvalidSender', inputs: [{ name: 'sender', type: 'address' }] },
+  { type: 'error', name: 'ERC20InvalidReceiver', inputs: [{ name: 'receiver', type: 'address' }] },
+] as const;
+
 /** A stored reason stays readable in a log line, a metric label and a webhook. */
 const MAX_REASON_LENGTH = 200;
 

@@ -1,6 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import { getAddress } from 'viem';
 import type { PaymentListQuery, PaymentStore } from '../../app/payments/ports.ts';
+import type { KeyMode } from '../../domain/credentials.ts';
 import { findCurrency } from '../../domain/currencies.ts';
 import { parseDecimal } from '../../domain/decimal.ts';
 import type { Deposit, Payment } from '../../domain/payment.ts';
@@ -12,6 +13,7 @@ import type { CompletedKey, PaymentRowValues } from './createWrites.ts';
 import type { DatabaseHandle, Db } from './database.ts';
 import { groupCommit } from './groupCommit.ts';
 import { storedIdempotencyKey } from './idempotencyKeys.ts';
+import { olderThan } from './keyset.ts';
 import type { PaymentsTable } from './schema.ts';
 
 export function toPayment(row: Selectable<PaymentsTable>): Payment {
@@ -210,50 +212,50 @@ export function paymentRepository(handle: DatabaseHandle): PaymentStore {
             }),
       });
     },
-    async findById(id) {
-      const row = await db
-        .selectFrom('payments')
-        .selectAll()
-        .where('id', '=', id)
-        .where('kind', '=', 'payment')
-        .executeTakeFirst();
-      return row && toPayment(row);
-    },
-    async findForMerchant(merchantId, id, mode) {
-      const row = await db
-        .selectFrom('payments')
-        .selectAll()
-        .where('id', '=', id)
-        .where('merchant_id', '=', merchantId)
-        .where('mode', '=', mode)
-        .where('kind', '=', 'payment')
-        .executeTakeFirst();
-      return row && toPayment(row);
-    },
+    findById: (id) => findPayment(db, { id }),
+    findForMerchant: (merchantId, id, mode) => findPayment(db, { id, merchantId, mode }),
     listForMerchant: (query) => listForMerchant(db, query),
-    async searchForMerchant(merchantId, term) {
-      // Both columns are stored lowercase (the watcher matches logs on them).
-      const rows =
-        'depositAddress' in term
-          ? await db
-              .selectFrom('payments')
-              .select('id')
-              .where('deposit_address', '=', term.depositAddress.toLowerCase())
-              .$if(merchantId !== null, (q) => q.where('merchant_id', '=', merchantId as string))
-              .where('kind', '=', 'payment')
-              .execute()
-          : await db
-              .selectFrom('transfers')
-              .innerJoin('payments', 'payments.id', 'transfers.payment_id')
-              .select('payments.id')
-              .distinct()
-              .where('transfers.tx_hash', '=', term.txHash.toLowerCase())
-              .$if(merchantId !== null, (q) => q.where('payments.merchant_id', '=', merchantId as string))
-              .where('payments.kind', '=', 'payment')
-              .execute();
-      return rows.map((row) => row.id);
-    },
+    searchForMerchant: (merchantId, term) => searchForMerchant(db, merchantId, term),
   };
+}
+
+/** A payment (not a refund's deposit) by id: a merchant's only, and of one mode, when they are given. */
+async function findPayment(
+  db: Db,
+  match: { readonly id: string; readonly merchantId?: string; readonly mode?: KeyMode },
+): Promise<Payment | undefined> {
+  let select = db.selectFrom('payments').selectAll().where('id', '=', match.id);
+  if (match.merchantId !== undefined) select = select.where('merchant_id', '=', match.merchantId);
+  if (match.mode !== undefined) select = select.where('mode', '=', match.mode);
+  const row = await select.where('kind', '=', 'payment').executeTakeFirst();
+  return row && toPayment(row);
+}
+
+async function searchForMerchant(
+  db: Db,
+  merchantId: string | null,
+  term: { readonly depositAddress: string } | { readonly txHash: string },
+): Promise<string[]> {
+  // Both columns are stored lowercase (the watcher matches logs on them).
+  const rows =
+    'depositAddress' in term
+      ? await db
+          .selectFrom('payments')
+          .select('id')
+          .where('deposit_address', '=', term.depositAddress.toLowerCase())
+          .$if(merchantId !== null, (q) => q.where('merchant_id', '=', merchantId as string))
+          .where('kind', '=', 'payment')
+          .execute()
+      : await db
+          .selectFrom('transfers')
+          .innerJoin('payments', 'payments.id', 'transfers.payment_id')
+          .select('payments.id')
+          .distinct()
+          .where('transfers.tx_hash', '=', term.txHash.toLowerCase())
+          .$if(merchantId !== null, (q) => q.where('payments.merchant_id', '=', merchantId as string))
+          .where('payments.kind', '=', 'payment')
+          .execute();
+  return rows.map((row) => row.id);
 }
 
 /**
@@ -288,20 +290,7 @@ async function listForMerchant(db: Db, query: PaymentListQuery): Promise<Payment
   if (createdAfter !== undefined) select = select.where('created_at', '>', createdAfter.toISOString());
   if (createdFrom !== undefined) select = select.where('created_at', '>=', createdFrom.toISOString());
   if (createdBefore !== undefined) select = select.where('created_at', '<', createdBefore.toISOString());
-  if (after !== undefined) {
-    const createdAt = after.createdAt.toISOString();
-    // The first condition is implied by the second; it is there for the planner, which turns it into a range
-    // on the index: without it SQLite reads the index from the newest row at every page (an export of a
-    // million rows took minutes instead of seconds).
-    select = select
-      .where('created_at', '<=', createdAt)
-      .where((eb) =>
-        eb.or([
-          eb('created_at', '<', createdAt),
-          eb.and([eb('created_at', '=', createdAt), eb('id', '<', after.id)]),
-        ]),
-      );
-  }
+  if (after !== undefined) select = select.where(olderThan(after));
   const rows = await select.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit).execute();
   return rows.map(toPayment);
 }

@@ -1,7 +1,14 @@
 import type { Selectable } from 'kysely';
-import type { RefundRecord, RefundStore, RefundTransaction } from '../../app/refunds/ports.ts';
+import type {
+  RefundListQuery,
+  RefundRecord,
+  RefundStore,
+  RefundTransaction,
+} from '../../app/refunds/ports.ts';
+import type { KeyMode } from '../../domain/credentials.ts';
 import { REFUND_STATUSES, type Refund, type RefundStatus } from '../../domain/refund.ts';
 import type { DatabaseHandle, Db } from './database.ts';
+import { olderThan } from './keyset.ts';
 import { insertOutboxEvent } from './outbox.ts';
 import { dateOrNull, paymentRow, toPayment } from './paymentRepository.ts';
 import type { RefundsTable } from './schema.ts';
@@ -155,96 +162,83 @@ function transactionOf(trx: Db): RefundTransaction {
 
 export function refundRepository(handle: DatabaseHandle): RefundStore {
   const { db } = handle;
-  const one = async (rows: Selectable<RefundsTable>[]) => (await withDeposits(db, rows))[0];
   return {
     transaction: (work) => db.transaction().execute((trx) => work(transactionOf(trx))),
-    async find(refundId) {
-      return one(await db.selectFrom('refunds').selectAll().where('id', '=', refundId).execute());
-    },
-    async findForMerchant(merchantId, mode, refundId) {
-      return one(
-        await db
-          .selectFrom('refunds')
-          .selectAll()
-          .where('id', '=', refundId)
-          .where('merchant_id', '=', merchantId)
-          .where('mode', '=', mode)
-          .execute(),
-      );
-    },
-    async listForMerchant(query) {
-      if (!Number.isSafeInteger(query.limit) || query.limit < 1 || query.limit > 1_000)
-        throw new RangeError('bad list limit');
-      let select = db
-        .selectFrom('refunds')
-        .selectAll()
-        .where('merchant_id', '=', query.merchantId)
-        .where('mode', '=', query.mode);
-      if (query.paymentId !== undefined) select = select.where('payment_id', '=', query.paymentId);
-      if (query.createdFrom !== undefined)
-        select = select.where('created_at', '>=', query.createdFrom.toISOString());
-      if (query.createdBefore !== undefined)
-        select = select.where('created_at', '<', query.createdBefore.toISOString());
-      const { after } = query;
-      if (after !== undefined) {
-        const createdAt = after.createdAt.toISOString();
-        // Implied by the next condition; it gives the planner an index range (see paymentRepository).
-        select = select.where('created_at', '<=', createdAt);
-        select = select.where((eb) =>
-          eb.or([
-            eb('created_at', '<', createdAt),
-            eb.and([eb('created_at', '=', createdAt), eb('id', '<', after.id)]),
-          ]),
-        );
-      }
-      const rows = await select
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(query.limit)
-        .execute();
-      return withDeposits(db, rows);
-    },
+    find: (refundId) => findRefund(db, { id: refundId }),
+    findForMerchant: (merchantId, mode, refundId) => findRefund(db, { id: refundId, merchantId, mode }),
+    listForMerchant: (query) => listForMerchant(db, query),
     listForPayment: (paymentId) => refundsOfPayment(db, paymentId),
-    async listDue(now, limit) {
-      // Only refunds whose status has moved since the merchant was told, each by its own predicate, so refunds
-      // waiting for a long time (unfunded, or a payout held by a blacklist) never crowd out the rest.
-      const rows = await db
-        .selectFrom('refunds')
-        .leftJoin('payments as d', (join) =>
-          join.onRef('d.id', '=', 'refunds.id').on('d.kind', '=', 'refund'),
-        )
-        .selectAll('refunds')
-        .where((eb) =>
-          eb.or([
-            eb.and([
-              eb('refunds.announced_status', '=', 'awaiting_address'),
-              eb('refunds.claim_expires_at', '<=', now.toISOString()),
-            ]),
-            // Funded (a canceled refund funded anyway included: it is sent to the customer all the same).
-            eb.and([
-              eb('refunds.announced_status', 'in', ['awaiting_funds', 'canceled']),
-              eb('d.status', '=', 'paid'),
-            ]),
-            // Sent: everything received went on (both integers in canonical text, so text equality is exact).
-            eb.and([
-              eb('refunds.announced_status', '=', 'processing'),
-              eb('d.merchant_paid_base_units', '=', eb.ref('d.amount_received_base_units')),
-            ]),
-          ]),
-        )
-        .orderBy('refunds.created_at')
-        .limit(limit)
-        .execute();
-      return withDeposits(db, rows);
-    },
-    async isDepositAddress(chainId, address) {
-      const row = await db
-        .selectFrom('payments')
-        .select('id')
-        .where('chain_id', '=', chainId)
-        .where('deposit_address', '=', address.toLowerCase())
-        .executeTakeFirst();
-      return row !== undefined;
-    },
+    listDue: (now, limit) => listDue(db, now, limit),
+    isDepositAddress: (chainId, address) => isDepositAddress(db, chainId, address),
   };
+}
+
+/** A refund by id (a merchant's only, and of one mode, when they are given), with its deposit. */
+async function findRefund(
+  db: Db,
+  match: { readonly id: string; readonly merchantId?: string; readonly mode?: KeyMode },
+): Promise<RefundRecord | undefined> {
+  let select = db.selectFrom('refunds').selectAll().where('id', '=', match.id);
+  if (match.merchantId !== undefined) select = select.where('merchant_id', '=', match.merchantId);
+  if (match.mode !== undefined) select = select.where('mode', '=', match.mode);
+  return (await withDeposits(db, await select.execute()))[0];
+}
+
+async function listForMerchant(db: Db, query: RefundListQuery): Promise<RefundRecord[]> {
+  if (!Number.isSafeInteger(query.limit) || query.limit < 1 || query.limit > 1_000)
+    throw new RangeError('bad list limit');
+  let select = db
+    .selectFrom('refunds')
+    .selectAll()
+    .where('merchant_id', '=', query.merchantId)
+    .where('mode', '=', query.mode);
+  if (query.paymentId !== undefined) select = select.where('payment_id', '=', query.paymentId);
+  if (query.createdFrom !== undefined)
+    select = select.where('created_at', '>=', query.createdFrom.toISOString());
+  if (query.createdBefore !== undefined)
+    select = select.where('created_at', '<', query.createdBefore.toISOString());
+  if (query.after !== undefined) select = select.where(olderThan(query.after));
+  const rows = await select.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit).execute();
+  return withDeposits(db, rows);
+}
+
+async function listDue(db: Db, now: Date, limit: number): Promise<RefundRecord[]> {
+  // Only refunds whose status has moved since the merchant was told, each by its own predicate, so refunds
+  // waiting for a long time (unfunded, or a payout held by a blacklist) never crowd out the rest.
+  const rows = await db
+    .selectFrom('refunds')
+    .leftJoin('payments as d', (join) => join.onRef('d.id', '=', 'refunds.id').on('d.kind', '=', 'refund'))
+    .selectAll('refunds')
+    .where((eb) =>
+      eb.or([
+        eb.and([
+          eb('refunds.announced_status', '=', 'awaiting_address'),
+          eb('refunds.claim_expires_at', '<=', now.toISOString()),
+        ]),
+        // Funded (a canceled refund funded anyway included: it is sent to the customer all the same).
+        eb.and([
+          eb('refunds.announced_status', 'in', ['awaiting_funds', 'canceled']),
+          eb('d.status', '=', 'paid'),
+        ]),
+        // Sent: everything received went on (both integers in canonical text, so text equality is exact).
+        eb.and([
+          eb('refunds.announced_status', '=', 'processing'),
+          eb('d.merchant_paid_base_units', '=', eb.ref('d.amount_received_base_units')),
+        ]),
+      ]),
+    )
+    .orderBy('refunds.created_at')
+    .limit(limit)
+    .execute();
+  return withDeposits(db, rows);
+}
+
+async function isDepositAddress(db: Db, chainId: number, address: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('payments')
+    .select('id')
+    .where('chain_id', '=', chainId)
+    .where('deposit_address', '=', address.toLowerCase())
+    .executeTakeFirst();
+  return row !== undefined;
 }

@@ -1,6 +1,9 @@
 import { type Expression, type ExpressionBuilder, type Selectable, type SqlBool, sql } from 'kysely';
 import type {
   WebhookAttemptRecord,
+  WebhookAttemptResult,
+  WebhookDeliveryUpdate,
+  WebhookEventFilter,
   WebhookEventRecord,
   WebhookJob,
   WebhookStore,
@@ -8,6 +11,7 @@ import type {
 import { PAYMENT_EVENT_TYPES, type PaymentEventType } from '../../domain/paymentStatus.ts';
 import { type AttemptOutcome, DELIVERY_STATUSES, type DeliveryStatus } from '../../domain/webhookDelivery.ts';
 import type { DatabaseHandle } from './database.ts';
+import type { Db, DialectName } from './db.ts';
 import type { DatabaseSchema, EventsTable, WebhookAttemptsTable } from './schema.ts';
 
 const ABANDONED = 'no result recorded: the worker stopped or lost its lease during the attempt';
@@ -78,202 +82,251 @@ const MAX_IDS = 500;
 export function webhookRepository(handle: DatabaseHandle): WebhookStore {
   const { db, dialect } = handle;
   return {
-    async claimDue(now, limit, leaseMs) {
-      if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_IDS)
-        throw new RangeError('bad claim limit');
-      if (!Number.isSafeInteger(leaseMs) || leaseMs < 1) throw new RangeError('bad lease');
-      const nowText = now.toISOString();
-      const leasedUntil = new Date(now.getTime() + leaseMs).toISOString();
-      return db.transaction().execute(async (trx) => {
-        let due = trx
-          .selectFrom('events')
-          .select('id')
-          .where((eb) => isDue(eb, nowText))
-          .orderBy('created_at')
-          .orderBy('id')
-          .limit(limit);
-        // PostgreSQL: rows another worker is claiming right now are skipped, not waited for. SQLite has one
-        // writer at a time, and this UPDATE is the transaction's first statement, so it takes the write lock
-        // before it reads: two claims cannot interleave.
-        if (dialect === 'postgres') due = due.forUpdate().skipLocked();
-        const claimed = await trx
-          .updateTable('events')
-          .set((eb) => ({
-            delivery_status: 'delivering',
-            claimed_until: leasedUntil,
-            attempt_count: eb('attempt_count', '+', 1),
-          }))
-          .where('id', 'in', due)
-          .returning('id')
-          .execute();
-        if (claimed.length === 0) return [];
-        const ids = claimed.map((r) => r.id);
-
-        // An attempt still open on a claimed event belongs to a worker whose lease ran out: it will never
-        // report, so say so rather than leave it looking in flight forever.
-        await trx
-          .updateTable('webhook_attempts')
-          .set({ outcome: 'abandoned', error: ABANDONED, finished_at: nowText })
-          .where('event_id', 'in', ids)
-          .where('finished_at', 'is', null)
-          .execute();
-
-        const rows = await trx
-          .selectFrom('events as e')
-          .innerJoin('payments as p', 'p.id', 'e.payment_id')
-          .innerJoin('merchants as m', 'm.id', 'e.merchant_id')
-          .select([
-            'e.id',
-            'e.payment_id',
-            'e.merchant_id',
-            'e.type',
-            'e.payload',
-            'e.created_at',
-            'e.attempt_count',
-            'e.schedule_step',
-            'p.webhook_url as payment_webhook_url',
-            'm.webhook_url as merchant_webhook_url',
-            'm.webhook_secret',
-            'm.previous_webhook_secret',
-            'm.previous_webhook_secret_until',
-          ])
-          .where('e.id', 'in', ids)
-          .orderBy('e.created_at')
-          .orderBy('e.id')
-          .execute();
-        const jobs: WebhookJob[] = rows.map((row) => ({
-          eventId: row.id,
-          paymentId: row.payment_id,
-          merchantId: row.merchant_id,
-          type: eventType(row.type),
-          payload: row.payload,
-          createdAt: new Date(row.created_at),
-          attemptNumber: Number(row.attempt_count),
-          scheduleStep: Number(row.schedule_step),
-          url: row.payment_webhook_url ?? row.merchant_webhook_url,
-          webhookSecret: row.webhook_secret,
-          previousWebhookSecret:
-            row.previous_webhook_secret && row.previous_webhook_secret_until
-              ? { secret: row.previous_webhook_secret, until: new Date(row.previous_webhook_secret_until) }
-              : null,
-        }));
-        await trx
-          .insertInto('webhook_attempts')
-          .values(
-            jobs.map((job) => ({
-              event_id: job.eventId,
-              attempt_number: job.attemptNumber,
-              url: job.url,
-              started_at: nowText,
-            })),
-          )
-          .execute();
-        return jobs;
-      });
-    },
-
-    async completeAttempt(job, result, next) {
-      return db.transaction().execute(async (trx) => {
-        await trx
-          .updateTable('webhook_attempts')
-          .set({
-            finished_at: result.finishedAt.toISOString(),
-            duration_ms: Math.round(result.durationMs),
-            status_code: result.statusCode,
-            outcome: result.outcome,
-            error: result.error,
-            response_body: result.responseBody,
-            next_attempt_at: result.nextAttemptAt?.toISOString() ?? null,
-          })
-          .where('event_id', '=', job.eventId)
-          .where('attempt_number', '=', job.attemptNumber)
-          .execute();
-        const updated = await trx
-          .updateTable('events')
-          .set({
-            delivery_status: next.status,
-            next_attempt_at: next.nextAttemptAt?.toISOString() ?? null,
-            schedule_step: next.scheduleStep,
-            claimed_until: null,
-            ...(next.deliveredAt ? { delivered_at: next.deliveredAt.toISOString() } : {}),
-          })
-          .where('id', '=', job.eventId)
-          .where('delivery_status', '=', 'delivering')
-          // The fence: a later claim has incremented attempt_count, and then this result is history only.
-          .where('attempt_count', '=', job.attemptNumber)
-          .executeTakeFirst();
-        return Number(updated.numUpdatedRows) === 1;
-      });
-    },
-
-    async listEvents(filter) {
-      let query = db
-        .selectFrom('events')
-        .selectAll()
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(filter.limit);
-      if (filter.merchantId !== undefined) query = query.where('merchant_id', '=', filter.merchantId);
-      if (filter.paymentId !== undefined) query = query.where('payment_id', '=', filter.paymentId);
-      if (filter.status !== undefined) query = query.where('delivery_status', '=', filter.status);
-      // An event has the mode of its payment: a merchant's test key lists only test payments' events.
-      if (filter.mode !== undefined) {
-        const { mode, merchantId } = filter;
-        query = query.where('payment_id', 'in', (eb) => {
-          const ids = eb.selectFrom('payments').select('id').where('mode', '=', mode);
-          return merchantId === undefined ? ids : ids.where('merchant_id', '=', merchantId);
-        });
-      }
-      return (await query.execute()).map(toEventRecord);
-    },
-
-    async findEvent(eventId) {
-      const row = await db.selectFrom('events').selectAll().where('id', '=', eventId).executeTakeFirst();
-      return row && toEventRecord(row);
-    },
-
-    async listAttempts(eventIds, limit) {
-      if (eventIds.length === 0) return [];
-      if (eventIds.length > MAX_IDS) throw new RangeError('too many events');
-      const rows = await db
-        .selectFrom('webhook_attempts')
-        .selectAll()
-        .where('event_id', 'in', [...eventIds])
-        .orderBy('event_id')
-        .orderBy('attempt_number')
-        .limit(limit)
-        .execute();
-      return rows.map(toAttemptRecord);
-    },
-
-    async requeue(eventId, now) {
-      const nowText = now.toISOString();
-      const updated = await db
-        .updateTable('events')
-        .set({ delivery_status: 'pending', next_attempt_at: nowText, schedule_step: 0, claimed_until: null })
-        .where('id', '=', eventId)
-        .where((eb) =>
-          eb.not(eb.and([eb('delivery_status', '=', 'delivering'), eb('claimed_until', '>', nowText)])),
-        )
-        .executeTakeFirst();
-      if (Number(updated.numUpdatedRows) === 1) return 'requeued';
-      const exists = await db.selectFrom('events').select('id').where('id', '=', eventId).executeTakeFirst();
-      return exists ? 'in_flight' : 'not_found';
-    },
-
-    async rotateSecret(merchantId, newSecret, previousUntil, now) {
-      // SET reads the row as it was: the previous secret becomes the one being replaced, in one statement.
-      const updated = await db
-        .updateTable('merchants')
-        .set({
-          previous_webhook_secret: sql<string>`webhook_secret`,
-          previous_webhook_secret_until: previousUntil.toISOString(),
-          webhook_secret: newSecret,
-          updated_at: now.toISOString(),
-        })
-        .where('id', '=', merchantId)
-        .executeTakeFirst();
-      return Number(updated.numUpdatedRows) === 1;
-    },
+    claimDue: (now, limit, leaseMs) => claimDue(db, dialect, now, limit, leaseMs),
+    completeAttempt: (job, result, next) => completeAttempt(db, job, result, next),
+    listEvents: (filter) => listEvents(db, filter),
+    findEvent: (eventId) => findEvent(db, eventId),
+    listAttempts: (eventIds, limit) => listAttempts(db, eventIds, limit),
+    requeue: (eventId, now) => requeue(db, eventId, now),
+    rotateSecret: (merchantId, newSecret, previousUntil, now) =>
+      rotateSecret(db, merchantId, newSecret, previousUntil, now),
   };
+}
+
+async function claimDue(
+  db: Db,
+  dialect: DialectName,
+  now: Date,
+  limit: number,
+  leaseMs: number,
+): Promise<WebhookJob[]> {
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_IDS) throw new RangeError('bad claim limit');
+  if (!Number.isSafeInteger(leaseMs) || leaseMs < 1) throw new RangeError('bad lease');
+  const nowText = now.toISOString();
+  const leasedUntil = new Date(now.getTime() + leaseMs).toISOString();
+  return db.transaction().execute(async (trx) => {
+    const ids = await leaseDueEvents(trx, dialect, nowText, leasedUntil, limit);
+    if (ids.length === 0) return [];
+    await abandonOpenAttempts(trx, ids, nowText);
+    const jobs = await jobsOf(trx, ids);
+    await trx
+      .insertInto('webhook_attempts')
+      .values(
+        jobs.map((job) => ({
+          event_id: job.eventId,
+          attempt_number: job.attemptNumber,
+          url: job.url,
+          started_at: nowText,
+        })),
+      )
+      .execute();
+    return jobs;
+  });
+}
+
+/** Leases the oldest due events to this worker (counting the attempt it is about to make); their ids. */
+async function leaseDueEvents(
+  trx: Db,
+  dialect: DialectName,
+  nowText: string,
+  leasedUntil: string,
+  limit: number,
+): Promise<string[]> {
+  let due = trx
+    .selectFrom('events')
+    .select('id')
+    .where((eb) => isDue(eb, nowText))
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit);
+  // PostgreSQL: rows another worker is claiming right now are skipped, not waited for. SQLite has one
+  // writer at a time, and this UPDATE is the transaction's first statement, so it takes the write lock
+  // before it reads: two claims cannot interleave.
+  if (dialect === 'postgres') due = due.forUpdate().skipLocked();
+  const claimed = await trx
+    .updateTable('events')
+    .set((eb) => ({
+      delivery_status: 'delivering',
+      claimed_until: leasedUntil,
+      attempt_count: eb('attempt_count', '+', 1),
+    }))
+    .where('id', 'in', due)
+    .returning('id')
+    .execute();
+  return claimed.map((r) => r.id);
+}
+
+/**
+ * An attempt still open on a claimed event belongs to a worker whose lease ran out: it will never report, so
+ * say so rather than leave it looking in flight forever.
+ */
+async function abandonOpenAttempts(trx: Db, eventIds: readonly string[], nowText: string): Promise<void> {
+  await trx
+    .updateTable('webhook_attempts')
+    .set({ outcome: 'abandoned', error: ABANDONED, finished_at: nowText })
+    .where('event_id', 'in', [...eventIds])
+    .where('finished_at', 'is', null)
+    .execute();
+}
+
+/** What a worker needs to send each claimed event: its URL and the merchant's signing secrets. */
+async function jobsOf(trx: Db, eventIds: readonly string[]): Promise<WebhookJob[]> {
+  const rows = await trx
+    .selectFrom('events as e')
+    .innerJoin('payments as p', 'p.id', 'e.payment_id')
+    .innerJoin('merchants as m', 'm.id', 'e.merchant_id')
+    .select([
+      'e.id',
+      'e.payment_id',
+      'e.merchant_id',
+      'e.type',
+      'e.payload',
+      'e.created_at',
+      'e.attempt_count',
+      'e.schedule_step',
+      'p.webhook_url as payment_webhook_url',
+      'm.webhook_url as merchant_webhook_url',
+      'm.webhook_secret',
+      'm.previous_webhook_secret',
+      'm.previous_webhook_secret_until',
+    ])
+    .where('e.id', 'in', [...eventIds])
+    .orderBy('e.created_at')
+    .orderBy('e.id')
+    .execute();
+  return rows.map((row) => ({
+    eventId: row.id,
+    paymentId: row.payment_id,
+    merchantId: row.merchant_id,
+    type: eventType(row.type),
+    payload: row.payload,
+    createdAt: new Date(row.created_at),
+    attemptNumber: Number(row.attempt_count),
+    scheduleStep: Number(row.schedule_step),
+    url: row.payment_webhook_url ?? row.merchant_webhook_url,
+    webhookSecret: row.webhook_secret,
+    previousWebhookSecret:
+      row.previous_webhook_secret && row.previous_webhook_secret_until
+        ? { secret: row.previous_webhook_secret, until: new Date(row.previous_webhook_secret_until) }
+        : null,
+  }));
+}
+
+async function completeAttempt(
+  db: Db,
+  job: WebhookJob,
+  result: WebhookAttemptResult,
+  next: WebhookDeliveryUpdate,
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('webhook_attempts')
+      .set({
+        finished_at: result.finishedAt.toISOString(),
+        duration_ms: Math.round(result.durationMs),
+        status_code: result.statusCode,
+        outcome: result.outcome,
+        error: result.error,
+        response_body: result.responseBody,
+        next_attempt_at: result.nextAttemptAt?.toISOString() ?? null,
+      })
+      .where('event_id', '=', job.eventId)
+      .where('attempt_number', '=', job.attemptNumber)
+      .execute();
+    const updated = await trx
+      .updateTable('events')
+      .set({
+        delivery_status: next.status,
+        next_attempt_at: next.nextAttemptAt?.toISOString() ?? null,
+        schedule_step: next.scheduleStep,
+        claimed_until: null,
+        ...(next.deliveredAt ? { delivered_at: next.deliveredAt.toISOString() } : {}),
+      })
+      .where('id', '=', job.eventId)
+      .where('delivery_status', '=', 'delivering')
+      // The fence: a later claim has incremented attempt_count, and then this result is history only.
+      .where('attempt_count', '=', job.attemptNumber)
+      .executeTakeFirst();
+    return Number(updated.numUpdatedRows) === 1;
+  });
+}
+
+async function listEvents(db: Db, filter: WebhookEventFilter): Promise<WebhookEventRecord[]> {
+  let query = db
+    .selectFrom('events')
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(filter.limit);
+  if (filter.merchantId !== undefined) query = query.where('merchant_id', '=', filter.merchantId);
+  if (filter.paymentId !== undefined) query = query.where('payment_id', '=', filter.paymentId);
+  if (filter.status !== undefined) query = query.where('delivery_status', '=', filter.status);
+  // An event has the mode of its payment: a merchant's test key lists only test payments' events.
+  if (filter.mode !== undefined) {
+    const { mode, merchantId } = filter;
+    query = query.where('payment_id', 'in', (eb) => {
+      const ids = eb.selectFrom('payments').select('id').where('mode', '=', mode);
+      return merchantId === undefined ? ids : ids.where('merchant_id', '=', merchantId);
+    });
+  }
+  return (await query.execute()).map(toEventRecord);
+}
+
+async function findEvent(db: Db, eventId: string): Promise<WebhookEventRecord | undefined> {
+  const row = await db.selectFrom('events').selectAll().where('id', '=', eventId).executeTakeFirst();
+  return row && toEventRecord(row);
+}
+
+async function listAttempts(
+  db: Db,
+  eventIds: readonly string[],
+  limit: number,
+): Promise<WebhookAttemptRecord[]> {
+  if (eventIds.length === 0) return [];
+  if (eventIds.length > MAX_IDS) throw new RangeError('too many events');
+  const rows = await db
+    .selectFrom('webhook_attempts')
+    .selectAll()
+    .where('event_id', 'in', [...eventIds])
+    .orderBy('event_id')
+    .orderBy('attempt_number')
+    .limit(limit)
+    .execute();
+  return rows.map(toAttemptRecord);
+}
+
+async function requeue(db: Db, eventId: string, now: Date): Promise<'requeued' | 'in_flight' | 'not_found'> {
+  const nowText = now.toISOString();
+  const updated = await db
+    .updateTable('events')
+    .set({ delivery_status: 'pending', next_attempt_at: nowText, schedule_step: 0, claimed_until: null })
+    .where('id', '=', eventId)
+    .where((eb) =>
+      eb.not(eb.and([eb('delivery_status', '=', 'delivering'), eb('claimed_until', '>', nowText)])),
+    )
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 1) return 'requeued';
+  const exists = await db.selectFrom('events').select('id').where('id', '=', eventId).executeTakeFirst();
+  return exists ? 'in_flight' : 'not_found';
+}
+
+async function rotateSecret(
+  db: Db,
+  merchantId: string,
+  newSecret: string,
+  previousUntil: Date,
+  now: Date,
+): Promise<boolean> {
+  // SET reads the row as it was: the previous secret becomes the one being replaced, in one statement.
+  const updated = await db
+    .updateTable('merchants')
+    .set({
+      previous_webhook_secret: sql<string>`webhook_secret`,
+      previous_webhook_secret_until: previousUntil.toISOString(),
+      webhook_secret: newSecret,
+      updated_at: now.toISOString(),
+    })
+    .where('id', '=', merchantId)
+    .executeTakeFirst();
+  return Number(updated.numUpdatedRows) === 1;
 }

@@ -61,19 +61,12 @@ export function exportPaymentsCsv(
   deps: { readonly payments: Pick<PaymentStore, 'listForMerchant'> },
   merchantId: string,
   mode: KeyMode,
-  range: { readonly from?: Date | undefined; readonly to?: Date | undefined },
+  range: ExportRange,
 ): AsyncGenerator<string> {
   return keysetCsv(
     EXPORT_COLUMNS,
-    (after) =>
-      deps.payments.listForMerchant({
-        merchantId,
-        mode,
-        createdFrom: range.from,
-        createdBefore: range.to,
-        after,
-        limit: EXPORT_PAGE_ROWS,
-      }),
+    { merchantId, mode, range },
+    (page) => deps.payments.listForMerchant(page),
     (p) => [
       text(p.id),
       text(p.createdAt.toISOString()),
@@ -93,23 +86,45 @@ export function exportPaymentsCsv(
   );
 }
 
+/** `from` (inclusive) and `to` (exclusive), as `exportRange` gives them. */
+export type ExportRange = { readonly from?: Date | undefined; readonly to?: Date | undefined };
+
 /** A row's place in a newest-first keyset listing: the next page starts after it. */
 type KeysetPosition = { readonly createdAt: Date; readonly id: string };
 
+/** One page of an export, as both listings (`PaymentListQuery`, `RefundListQuery`) take it. */
+export interface ExportPageQuery {
+  readonly merchantId: string;
+  readonly mode: KeyMode;
+  readonly createdFrom: Date | undefined;
+  readonly createdBefore: Date | undefined;
+  readonly after: KeysetPosition | undefined;
+  readonly limit: number;
+}
+
 /**
- * CSV of a newest-first keyset listing, read EXPORT_PAGE_ROWS at a time (the payments' and the refunds'
- * exports): one page in memory whatever the range, and a consumer that reads slowly holds the next query back.
+ * CSV of a merchant's newest-first keyset listing of one mode in a range, read EXPORT_PAGE_ROWS at a time (the
+ * payments' and the refunds' exports): one page in memory whatever the range, and a consumer that reads slowly
+ * holds the next query back.
  */
 export async function* keysetCsv<T>(
   columns: readonly string[],
-  readPage: (after: KeysetPosition | undefined) => Promise<readonly T[]>,
+  scope: { readonly merchantId: string; readonly mode: KeyMode; readonly range: ExportRange },
+  readPage: (page: ExportPageQuery) => Promise<readonly T[]>,
   record: (row: T) => CsvCell[],
   positionOf: (row: T) => KeysetPosition,
 ): AsyncGenerator<string> {
   yield csvHeader(columns);
   let after: KeysetPosition | undefined;
   for (;;) {
-    const page = await readPage(after);
+    const page = await readPage({
+      merchantId: scope.merchantId,
+      mode: scope.mode,
+      createdFrom: scope.range.from,
+      createdBefore: scope.range.to,
+      after,
+      limit: EXPORT_PAGE_ROWS,
+    });
     let chunk = '';
     for (const row of page) chunk += csvRecord(record(row));
     if (chunk) yield chunk;

@@ -2,7 +2,7 @@ import type { KeyMode } from '../../domain/credentials.ts';
 import { number, text } from '../../domain/csv.ts';
 import { formatUsdc } from '../../domain/money.ts';
 import { deriveRefundStatus, refundFundingOf } from '../../domain/refund.ts';
-import { EXPORT_PAGE_ROWS, keysetCsv } from '../payments/exportPayments.ts';
+import { type ExportRange, keysetCsv } from '../payments/exportPayments.ts';
 import type { Clock } from '../shared/ports.ts';
 import type { RefundStore } from './ports.ts';
 
@@ -32,22 +32,16 @@ export function exportRefundsCsv(
   deps: { readonly refunds: Pick<RefundStore, 'listForMerchant'>; readonly clock: Clock },
   merchantId: string,
   mode: KeyMode,
-  range: { readonly from?: Date | undefined; readonly to?: Date | undefined },
+  range: ExportRange,
 ): AsyncGenerator<string> {
   // Each page's statuses are derived at the moment it is read.
   let now = deps.clock.now();
   return keysetCsv(
     REFUND_EXPORT_COLUMNS,
-    (after) => {
+    { merchantId, mode, range },
+    (page) => {
       now = deps.clock.now();
-      return deps.refunds.listForMerchant({
-        merchantId,
-        mode,
-        createdFrom: range.from,
-        createdBefore: range.to,
-        after,
-        limit: EXPORT_PAGE_ROWS,
-      });
+      return deps.refunds.listForMerchant(page);
     },
     ({ refund, deposit }) => {
       const funding = refundFundingOf(deposit);

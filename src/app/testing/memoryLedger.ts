@@ -27,7 +27,7 @@ interface LedgerState {
 
 const unique = (ids: readonly string[]) => [...new Set(ids)];
 
-/** The SQL adapter refuses a negative block number (adapters/db/ledgerRepository.ts `blockParam`): so does this. */
+/** The SQL adapter refuses a negative block number (adapters/db/ledgerTransaction.ts `blockParam`): so does this. */
 function blockParam(value: bigint): bigint {
   if (value < 0n) throw new RangeError(`block number out of range: ${value}`);
   return value;
