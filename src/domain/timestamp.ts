@@ -11,8 +11,8 @@ const pad3 = (n: number): string => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : `${
 const pad4 = (n: number): string => (n < 10 ? `000${n}` : n < 100 ? `00${n}` : n < 1000 ? `0${n}` : `${n}`);
 
 /**
- * `date.toISOString()`, the same text, in a quarter of the time: V8 formats it through its general date
- * printer (about 1 µs), and a create formats five (the row's times and the response's expiry). The civil date
+ * `date.toISOString()`, the same text, without V8's general date printer, which is slow for what it does, and
+ * a create formats five (the row's times and the response's expiry; figures in docs/performance.md). The civil date
  * is Howard Hinnant's days-to-date algorithm; dates outside the four-digit years go to `toISOString` itself, as
  * does an invalid date (which it refuses).
  */

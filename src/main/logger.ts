@@ -62,7 +62,7 @@ export function logDestination(
 
 /**
  * JSON lines to a file descriptor or a file, written in blocks of about 4 KB, and at least every 250 ms
- * (docs/decisions/0016-log-writes.md): a write per line was a tenth of a request's CPU in the API benchmark.
+ * (docs/decisions/0016-log-writes.md): a write per line was a large share of a request's CPU.
  * What is held is written when the process exits, however it exits short of being killed; a SIGKILL or a
  * power cut can lose the last quarter of a second of lines, never a record (those are in the database).
  *

@@ -6,7 +6,7 @@ import type { Metrics } from '../metrics/metrics.ts';
  * :payment_id/`), never the raw URL, so label values stay few whatever clients send; unknown paths are one label.
  *
  * Called on each response's completion by the request log (requestLog.ts), which Fastify calls anyway: an
- * `onResponse` hook of its own cost a hook pass per request, about a twentieth of a cached status read.
+ * `onResponse` hook of its own would cost another hook pass per request.
  */
 export function requestDurationObserver(
   metrics: Metrics,

@@ -2,8 +2,8 @@ import { createKeccak } from 'hash-wasm';
 import type { Address } from 'viem';
 
 /**
- * keccak-256 in WebAssembly (hash-wasm): a tenth of the time of the JavaScript one viem uses (1.5 µs against 15 µs
- * for an init code), and every payment created needs four — its deposit address is on the request's path.
+ * keccak-256 in WebAssembly (hash-wasm), much faster than the JavaScript one viem uses (docs/performance.md),
+ * and every payment created needs four — its deposit address is on the request's path.
  * hash-wasm builds the hasher asynchronously, once, when this module loads; it is used synchronously after.
  */
 const hasher = await createKeccak(256);

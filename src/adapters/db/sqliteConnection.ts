@@ -19,8 +19,8 @@ export function openSqliteConnection(path: string): SQLite.Database {
   sqlite.pragma('synchronous = FULL');
   // A checkpoint (WAL pages copied into the database file, which is then synced) runs inside whichever commit
   // crosses the threshold. Every 10,000 pages (about 40 MB of WAL) instead of SQLite's 1,000: a page written
-  // again and again between checkpoints (the last leaf of every index a create appends to) is copied once;
-  // ten-row inserts took a fifth less time per row (docs/performance.md).
+  // again and again between checkpoints (the last leaf of every index a create appends to) is copied once
+  // (the figures are in docs/performance.md).
   sqlite.pragma('wal_autocheckpoint = 10000');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
@@ -45,7 +45,7 @@ const MAX_PREPARED_STATEMENTS = 500;
 
 /**
  * Kysely prepares every query anew, and on SQLite preparing costs as much as running a point query
- * (bench/api.ts: a sixth of a status request). Statements are reused by their SQL text. Safe because Kysely's
+ * (figures in docs/performance.md). Statements are reused by their SQL text. Safe because Kysely's
  * SQLite driver runs one query at a time on the one connection (a mutex), and SQLite re-prepares a statement
  * by itself if the schema changed under it.
  *

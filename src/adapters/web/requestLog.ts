@@ -71,7 +71,7 @@ function safeDecode(text: string): string {
 
 /**
  * One log line per request, on completion, with what the incoming line would have said (Fastify's two lines
- * per request were a sixth of a request's CPU in the API benchmark), and the URL stripped of anything secret.
+ * per request were a large share of a request's CPU: docs/performance.md), and the URL stripped of anything secret.
  * What else must see every completed response (the latency histogram) is told here too: Fastify calls this for
  * every response, and a hook of its own would cost another pass per request.
  */

@@ -5,7 +5,7 @@ type LogArguments = Parameters<FastifyBaseLogger['info']>;
 
 /**
  * Each request's logger (`request.log`), made only when something logs through it. Fastify asks for a child
- * logger per request, bound to the request id, and a pino child costs about a microsecond and a half; most
+ * logger per request, bound to the request id, and making a pino child is not free; most
  * requests log nothing but their one line, which `OneLinePerRequest` writes through the parent with the request
  * id in it (`plainParent`). A route or hook that logs gets the real child, made then.
  */

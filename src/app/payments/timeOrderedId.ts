@@ -10,7 +10,7 @@ let drawn = IDS_PER_DRAW;
 /**
  * A new time-ordered id (UUIDv7, decision 0017): the `uuid` package's layout and encoding, with its random
  * bytes taken from a pool refilled 256 ids at a time, as Node's own `randomUUID` does. Asking the system for 16
- * bytes per id (the package's default) cost about 3 µs of every create (docs/performance.md). The random bytes
+ * bytes per id (the package's default) is a system call on every create (figures in docs/performance.md). The random bytes
  * are as unpredictable either way; the ids made in one millisecond are in no particular order among themselves.
  */
 export function timeOrderedId(): string {
