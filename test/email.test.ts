@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/adapters/db/database.ts';
 import { emailRepository, insertEmailMessage } from '../src/adapters/db/emailRepository.ts';
@@ -8,7 +9,9 @@ import { composeEmail } from '../src/app/email/composeEmail.ts';
 import { type DispatchEmailsDeps, dispatchEmails } from '../src/app/email/dispatchEmails.ts';
 import type { EmailMessage, EmailStore, EmailTemplate, EmailTransport } from '../src/app/email/ports.ts';
 import { createMerchant } from '../src/app/merchants/merchantAdmin.ts';
+import { loadConfig } from '../src/config.ts';
 import type { SmtpSettings } from '../src/mailConfig.ts';
+import { runEmailJob } from '../src/main/emailDispatcher.ts';
 import { TestClock } from './helpers/clock.ts';
 import { countRows, createTestDatabase, dialects, type TestDatabase } from './helpers/database.ts';
 import { capturingLogger } from './helpers/logCapture.ts';
@@ -289,5 +292,45 @@ describe.each(dialects)('e-mail queue on %s', (dialect) => {
     const record = await emails.find(queued.id);
     expect(record?.status).toBe('queued');
     expect(record?.lastError).toMatch(/STARTTLS|TLS/);
+  });
+});
+
+describe.each(dialects)('the worker’s e-mail job on %s', (dialect) => {
+  it('on the sandbox, sends the queue to the sandbox’s own mailbox and records its answer', async () => {
+    const database = await createTestDatabase(dialect);
+    const clock = new TestClock();
+    const log = capturingLogger();
+    const stop = new AbortController();
+    try {
+      const config = loadConfig({ PAYLINK_NETWORK: 'sandbox' });
+      expect(config.mail?.smtp).toBe('sandbox');
+      const emails = emailRepository(database.handle);
+      const { merchant } = await createMerchant(
+        { merchants: merchantRepository(database.handle.db), clock, webhookAllowPrivate: false },
+        { name: 'Demo', wallet: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', commissionPercent: '1' },
+      );
+      const queued = composeEmail(
+        { template: greeting, data: { name: 'Ann' }, merchantId: merchant.id, recipient: 'ann@example.com' },
+        { id: randomUUID(), messageDomain: config.mail!.messageDomain, now: clock.now() },
+      );
+      await emails.enqueue(queued);
+      const job = runEmailJob(config.mail!, { emails, clock, logger: log.logger }, stop.signal);
+      let record = await emails.find(queued.id);
+      // Bounded: the job's first pass runs at once.
+      for (let i = 0; i < 200 && record?.status !== 'sent'; i++) {
+        await sleep(25);
+        record = await emails.find(queued.id);
+      }
+      stop.abort();
+      await job;
+      expect(record).toMatchObject({
+        status: 'sent',
+        smtpResponse: expect.stringContaining('queued as sandbox-1'),
+      });
+      expect(log.text()).toContain('sandbox mailbox received an e-mail');
+    } finally {
+      stop.abort();
+      await database.drop();
+    }
   });
 });
