@@ -3,8 +3,14 @@ import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import type { SmtpSettings } from '../../src/mailConfig.ts';
 
-/** What the test SMTP server says to one message: take it, or refuse it with this reply code. */
-export type SmtpAnswer = { readonly accept: true } | { readonly refuse: number; readonly message: string };
+/**
+ * What the test SMTP server says to one message: take it, refuse it with this reply code, or never answer (the
+ * client waits until it gives up or dies).
+ */
+export type SmtpAnswer =
+  | { readonly accept: true }
+  | { readonly refuse: number; readonly message: string }
+  | { readonly hold: true };
 
 export interface TestSmtpServer {
   /** Messages the server took, parsed by mailparser, in the order they arrived. */
@@ -46,6 +52,10 @@ export async function startTestSmtpServer(
     onData(stream, _session, callback) {
       const index = offered++;
       const answer = state.answer(index);
+      if ('hold' in answer) {
+        stream.resume();
+        return;
+      }
       simpleParser(stream)
         .then((mail) => {
           if ('refuse' in answer) {
