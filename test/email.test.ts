@@ -132,7 +132,7 @@ describe.each(dialects)('e-mail queue on %s', (dialect) => {
   });
 
   it('fails a permanent refusal (5xx) for good at once, and says so in the log', async () => {
-    smtp.answer = () => ({ refuse: 550, message: 'No such user here' });
+    smtp.answer = () => ({ refuse: 550, message: '<nobody@example.com>: no such user here' });
     const queued = message('nobody@example.com');
     await emails.enqueue(queued);
 

@@ -96,7 +96,8 @@ async function attempt(
     responseCode: refused?.responseCode ?? null,
     smtpResponse: outcome.kind === 'accepted' ? outcome.response : null,
   });
-  // The recipient is personal data: the log names the message, whose row says to whom it went.
+  // The recipient is personal data: the log names the message, whose row says to whom it went, and cuts the
+  // address out of the server's words (a refusal often quotes it).
   const context = {
     email: job.id,
     kind: job.kind,
@@ -104,7 +105,7 @@ async function attempt(
     refund: job.refundId ?? undefined,
     attempt: job.attemptNumber,
     response_code: refused?.responseCode,
-    error: refused?.error,
+    error: refused?.error.split(job.recipient).join('[recipient]'),
   };
   if (!recorded) {
     deps.logger.warn(context, 'e-mail attempt finished after its lease was taken over; result not recorded');
