@@ -1,7 +1,7 @@
 import { DEFAULT_RETRY_SCHEDULE_MS } from './domain/webhookRetry.ts';
 
 /**
- * E-mail (decision 0020): PAYLINK_SMTP_URL and PAYLINK_MAIL_FROM, read by config.ts. Without them no e-mail is
+ * E-mail (decision 0021): PAYLINK_SMTP_URL and PAYLINK_MAIL_FROM, read by config.ts. Without them no e-mail is
  * queued at all, except on the sandbox, whose worker runs a mailbox of its own (main/sandboxMailbox.ts).
  */
 export interface MailConfig {

@@ -1,7 +1,7 @@
 import { jittered } from './webhookRetry.ts';
 
 /**
- * E-mail to customers (decision 0020). Every message is rendered when it is queued and stored whole, so what a
+ * E-mail to customers (decision 0021). Every message is rendered when it is queued and stored whole, so what a
  * restart sends is exactly what was decided; the worker only hands stored bytes to the operator's SMTP server.
  *
  *   queued ──claim──▶ sending ──2xx (accepted)──▶ sent

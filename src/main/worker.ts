@@ -90,7 +90,7 @@ export async function runWorker(deps: WorkerDeps, signal: AbortSignal): Promise<
   const dispatcher = runWebhookDispatcher(webhookDeps, { intervalMs: WEBHOOK_POLL_MS, signal }).finally(() =>
     webhookDeps.sender.close(),
   );
-  // E-mail (decision 0020), when configured: in every worker too, for the same reason.
+  // E-mail (decision 0021), when configured: in every worker too, for the same reason.
   const mailer = config.mail ? runEmailJob(config.mail, deps, signal) : Promise.resolve();
   await Promise.all([...jobs, expirer, dispatcher, mailer]);
 }

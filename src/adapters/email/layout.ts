@@ -5,7 +5,7 @@ import { html } from '../web/html.ts';
  * What every e-mail to a customer is made of, in the reader's language already (the template translated it):
  * one skeleton for all kinds, so each template is its words and its data, and every message gets the same
  * guarantees — every value escaped, styles inline (mail readers drop <style> and external sheets), nothing
- * loaded from anywhere (decision 0020), and a plain-text part that says everything the HTML says.
+ * loaded from anywhere (decision 0021), and a plain-text part that says everything the HTML says.
  */
 export interface EmailContent {
   /** The `lang` of the HTML: the language the message was rendered in. */

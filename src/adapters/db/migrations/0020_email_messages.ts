@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * The e-mail queue (decision 0020). A message is stored rendered — subject, text and HTML as the customer will
+ * The e-mail queue (decision 0021). A message is stored rendered — subject, text and HTML as the customer will
  * read them — when the event that causes it is committed, in the same transaction; the worker only sends what
  * is here. Its delivery state lives on the row, as webhook events' does: a claim with a lease, the attempt
  * count as the claim's fencing token, the next attempt's time, the last error (never a secret) and its fate.
