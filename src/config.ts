@@ -8,6 +8,7 @@ import { parseUsdc } from './domain/money.ts';
 import type { PayoutPolicy } from './domain/payout.ts';
 import { type BucketPolicy, parseRate } from './domain/tokenBucket.ts';
 import { DEFAULT_RETRY_SCHEDULE_MS, parseRetrySchedule } from './domain/webhookRetry.ts';
+import { type MailConfig, parseMailConfig } from './mailConfig.ts';
 
 /**
  * Configuration: read once from the environment at start, validated, frozen. A bad value stops the process
@@ -208,6 +209,8 @@ export interface Config {
   readonly testChain: ChainConfig | undefined;
   /** Sandbox only: where the demo merchant's webhook inbox listens. */
   readonly sandboxWebhookPort: number;
+  /** E-mail to customers (PAYLINK_SMTP_URL, PAYLINK_MAIL_FROM); undefined: none is queued. */
+  readonly mail: MailConfig | undefined;
 }
 
 /** What one client may hold open on the API and checkout servers (adapters/web/connectionLimits.ts). */
@@ -503,6 +506,9 @@ const envSchema = z.object({
     .string()
     .regex(/^\d+(\.\d{1,18})?$/, 'PAYLINK_GASLESS_MAX_FEE_PER_HOUR must be an amount of POL')
     .default('5'),
+  // Checked by parseMailConfig, whose messages never quote the URL (it may hold a password).
+  PAYLINK_SMTP_URL: z.string().optional(),
+  PAYLINK_MAIL_FROM: z.string().optional(),
 });
 
 function parseRateSources(
@@ -558,6 +564,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'Invalid configuration:\n  PAYLINK_MIN_AMOUNT must not be above PAYLINK_MAX_AMOUNT: no link could be created',
     );
   }
+  const mail = parseMailConfig(e.PAYLINK_SMTP_URL, e.PAYLINK_MAIL_FROM, e.PAYLINK_NETWORK);
+  if (typeof mail === 'string') throw new ConfigError(`Invalid configuration:\n  ${mail}`);
   const preset = NETWORKS[e.PAYLINK_NETWORK];
   const urlHost = e.PAYLINK_HOST === '0.0.0.0' || e.PAYLINK_HOST === '::' ? '127.0.0.1' : e.PAYLINK_HOST;
   const config: Omit<Config, 'testChain'> = {
@@ -610,6 +618,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       delayedAfterMs: e.PAYLINK_PAYOUT_DELAYED_AFTER,
     },
     sandboxWebhookPort: e.PAYLINK_SANDBOX_WEBHOOK_PORT,
+    mail,
     chain: {
       network: e.PAYLINK_NETWORK,
       chainId: preset.chainId,

@@ -27,6 +27,7 @@ import { parseDuration } from '../domain/duration.ts';
 import { PaylinkError, problemsText } from '../domain/errors.ts';
 import type { Merchant } from '../domain/merchant.ts';
 import { registerChainCommands } from './commands/chain.ts';
+import { registerMailCommands } from './commands/mail.ts';
 import { registerPaymentCommands } from './commands/payments.ts';
 import { registerRefundCommands } from './commands/refunds.ts';
 import { registerSettlementCommands } from './commands/settlements.ts';
@@ -312,6 +313,7 @@ function buildCli(config: () => Config): Command {
   registerUserCommands(program, config);
   registerSettlementCommands(program, config);
   registerWebhookCommands(program, config);
+  registerMailCommands(program, config);
   return program;
 }
 

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../adapters/db/database.ts';
+import { emailRepository } from '../adapters/db/emailRepository.ts';
 import { gaslessRepository } from '../adapters/db/gaslessRepository.ts';
 import { idempotencyRepository } from '../adapters/db/idempotencyRepository.ts';
 import { ledgerRepository } from '../adapters/db/ledgerRepository.ts';
@@ -53,6 +54,7 @@ export function createStores(handle: DatabaseHandle) {
     gaslessAuthorizations: gaslessRepository(handle),
     refunds: refundRepository(handle),
     users: userRepository(handle.db),
+    emails: emailRepository(handle),
   };
 }
 

@@ -8,6 +8,7 @@ import type { SingletonLocks } from '../adapters/db/singletonLocks.ts';
 import type { Ledger } from '../app/chain/ports.ts';
 import { expirePayments } from '../app/chain/refreshPayments.ts';
 import { pollChainOnce, type WatchedToken } from '../app/chain/watchChain.ts';
+import type { EmailStore } from '../app/email/ports.ts';
 import type { GaslessStore } from '../app/gasless/ports.ts';
 import { relayOnce } from '../app/gasless/relayAuthorizations.ts';
 import { runLoop } from '../app/operations/jobLoop.ts';
@@ -20,6 +21,7 @@ import type { Clock } from '../app/shared/ports.ts';
 import { runWebhookDispatcher } from '../app/webhooks/dispatchWebhooks.ts';
 import type { WebhookStore } from '../app/webhooks/ports.ts';
 import type { ChainConfig, Config } from '../config.ts';
+import { runEmailJob } from './emailDispatcher.ts';
 import { runAsSingleton } from './singleton.ts';
 import { createWebhookDispatcherDeps } from './wiring.ts';
 
@@ -41,6 +43,7 @@ export interface WorkerDeps {
   readonly payments: Pick<PaymentStore, 'findById'>;
   readonly gaslessAuthorizations: GaslessStore;
   readonly refunds: RefundStore;
+  readonly emails: EmailStore;
 }
 
 export interface WorkerChain {
@@ -87,7 +90,9 @@ export async function runWorker(deps: WorkerDeps, signal: AbortSignal): Promise<
   const dispatcher = runWebhookDispatcher(webhookDeps, { intervalMs: WEBHOOK_POLL_MS, signal }).finally(() =>
     webhookDeps.sender.close(),
   );
-  await Promise.all([...jobs, expirer, dispatcher]);
+  // E-mail (decision 0021), when configured: in every worker too, for the same reason.
+  const mailer = config.mail ? runEmailJob(config.mail, deps, signal) : Promise.resolve();
+  await Promise.all([...jobs, expirer, dispatcher, mailer]);
 }
 
 /** What the watcher reads: the accepted tokens (they pay) and the noticed ones (reported when sent). */

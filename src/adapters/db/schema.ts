@@ -337,6 +337,31 @@ export interface DashboardSessionsTable {
   expires_at: string;
 }
 
+/** The e-mail queue (migration 0020): each message rendered when queued, with its delivery state. */
+export interface EmailMessagesTable {
+  id: string;
+  kind: string;
+  merchant_id: string;
+  payment_id: string | null;
+  refund_id: string | null;
+  recipient: string;
+  language: string;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  status: Generated<string>;
+  attempt_count: Generated<number>;
+  next_attempt_at: string | null;
+  claimed_until: string | null;
+  last_error: string | null;
+  last_response_code: number | null;
+  message_id: string;
+  smtp_response: string | null;
+  created_at: string;
+  sent_at: string | null;
+  failed_at: string | null;
+}
+
 export interface DatabaseSchema {
   merchants: MerchantsTable;
   api_keys: ApiKeysTable;
@@ -358,6 +383,7 @@ export interface DatabaseSchema {
   dashboard_users: DashboardUsersTable;
   dashboard_password_links: DashboardPasswordLinksTable;
   dashboard_sessions: DashboardSessionsTable;
+  email_messages: EmailMessagesTable;
 }
 
 export type { Generated };

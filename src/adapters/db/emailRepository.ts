@@ -1,0 +1,176 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { EmailJob, EmailMessage, EmailRecord, EmailStore } from '../../app/email/ports.ts';
+import { EMAIL_KINDS, EMAIL_STATUSES, type EmailKind, type EmailStatus } from '../../domain/email.ts';
+import type { DatabaseHandle } from './database.ts';
+import type { DatabaseSchema, EmailMessagesTable } from './schema.ts';
+
+/** Bound on one claim (and on a listing): every statement stays small. */
+const MAX_ROWS = 500;
+
+/**
+ * Queues a message in the caller's transaction: the transaction of the change that causes it (a payment paid,
+ * a refund sent), so that the message exists if and only if that change committed — as webhook events do
+ * (outbox.ts).
+ */
+export async function insertEmailMessage(trx: Kysely<DatabaseSchema>, message: EmailMessage): Promise<void> {
+  await trx
+    .insertInto('email_messages')
+    .values({
+      id: message.id,
+      kind: message.kind,
+      merchant_id: message.merchantId,
+      payment_id: message.paymentId,
+      refund_id: message.refundId,
+      recipient: message.recipient,
+      language: message.language,
+      subject: message.subject,
+      text_body: message.text,
+      html_body: message.html,
+      message_id: message.messageId,
+      created_at: message.createdAt.toISOString(),
+    })
+    .execute();
+}
+
+function kindOf(text: string): EmailKind {
+  if (!(EMAIL_KINDS as readonly string[]).includes(text)) throw new Error(`unknown e-mail kind ${text}`);
+  return text as EmailKind;
+}
+
+function statusOf(text: string): EmailStatus {
+  if (!(EMAIL_STATUSES as readonly string[]).includes(text)) throw new Error(`unknown e-mail status ${text}`);
+  return text as EmailStatus;
+}
+
+const date = (text: string | null) => (text === null ? null : new Date(text));
+
+function toMessage(row: Selectable<EmailMessagesTable>): EmailMessage {
+  return {
+    id: row.id,
+    kind: kindOf(row.kind),
+    merchantId: row.merchant_id,
+    paymentId: row.payment_id,
+    refundId: row.refund_id,
+    recipient: row.recipient,
+    language: row.language,
+    subject: row.subject,
+    text: row.text_body,
+    html: row.html_body,
+    messageId: row.message_id,
+    createdAt: new Date(row.created_at),
+  };
+}
+
+function toRecord(row: Selectable<EmailMessagesTable>): EmailRecord {
+  return {
+    ...toMessage(row),
+    status: statusOf(row.status),
+    attemptCount: Number(row.attempt_count),
+    nextAttemptAt: date(row.next_attempt_at),
+    lastError: row.last_error,
+    lastResponseCode: row.last_response_code === null ? null : Number(row.last_response_code),
+    smtpResponse: row.smtp_response,
+    sentAt: date(row.sent_at),
+    failedAt: date(row.failed_at),
+  };
+}
+
+export function emailRepository(handle: DatabaseHandle): EmailStore {
+  const { db, dialect } = handle;
+  return {
+    enqueue: (message) => db.transaction().execute((trx) => insertEmailMessage(trx, message)),
+
+    async claimDue(now, limit, leaseMs) {
+      if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_ROWS)
+        throw new RangeError('bad claim limit');
+      if (!Number.isSafeInteger(leaseMs) || leaseMs < 1) throw new RangeError('bad lease');
+      const nowText = now.toISOString();
+      const leasedUntil = new Date(now.getTime() + leaseMs).toISOString();
+      return db.transaction().execute(async (trx) => {
+        let due = trx
+          .selectFrom('email_messages')
+          .select('id')
+          .where((eb) =>
+            eb.or([
+              eb.and([
+                eb('status', '=', 'queued'),
+                eb.or([eb('next_attempt_at', 'is', null), eb('next_attempt_at', '<=', nowText)]),
+              ]),
+              // Its worker's lease ran out: presumed dead before it could record a result.
+              eb.and([eb('status', '=', 'sending'), eb('claimed_until', '<=', nowText)]),
+            ]),
+          )
+          .orderBy('created_at')
+          .orderBy('id')
+          .limit(limit);
+        // As the webhook claim (webhookRepository.ts): PostgreSQL skips rows another worker is claiming; on
+        // SQLite this UPDATE is the transaction's first statement and takes the one write lock before it reads.
+        if (dialect === 'postgres') due = due.forUpdate().skipLocked();
+        const claimed = await trx
+          .updateTable('email_messages')
+          .set((eb) => ({
+            status: 'sending',
+            claimed_until: leasedUntil,
+            attempt_count: eb('attempt_count', '+', 1),
+          }))
+          .where('id', 'in', due)
+          .returning('id')
+          .execute();
+        if (claimed.length === 0) return [];
+        const rows = await trx
+          .selectFrom('email_messages')
+          .selectAll()
+          .where(
+            'id',
+            'in',
+            claimed.map((r) => r.id),
+          )
+          .orderBy('created_at')
+          .orderBy('id')
+          .execute();
+        return rows.map((row): EmailJob => ({ ...toMessage(row), attemptNumber: Number(row.attempt_count) }));
+      });
+    },
+
+    async completeAttempt(job, result) {
+      const at = result.at.toISOString();
+      const updated = await db
+        .updateTable('email_messages')
+        .set({
+          status: result.status,
+          next_attempt_at: result.nextAttemptAt?.toISOString() ?? null,
+          claimed_until: null,
+          last_error: result.error,
+          last_response_code: result.responseCode,
+          ...(result.status === 'sent' ? { sent_at: at, smtp_response: result.smtpResponse } : {}),
+          ...(result.status === 'failed' ? { failed_at: at } : {}),
+        })
+        .where('id', '=', job.id)
+        .where('status', '=', 'sending')
+        // The fence: a later claim has incremented attempt_count, and then this result is not ours to write.
+        .where('attempt_count', '=', job.attemptNumber)
+        .executeTakeFirst();
+      return Number(updated.numUpdatedRows) === 1;
+    },
+
+    async find(id) {
+      const row = await db.selectFrom('email_messages').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && toRecord(row);
+    },
+
+    async list(filter) {
+      if (!Number.isSafeInteger(filter.limit) || filter.limit < 1 || filter.limit > MAX_ROWS)
+        throw new RangeError('bad limit');
+      let query = db
+        .selectFrom('email_messages')
+        .selectAll()
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(filter.limit);
+      if (filter.merchantId !== undefined) query = query.where('merchant_id', '=', filter.merchantId);
+      if (filter.paymentId !== undefined) query = query.where('payment_id', '=', filter.paymentId);
+      if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+      return (await query.execute()).map(toRecord);
+    },
+  };
+}

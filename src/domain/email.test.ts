@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import {
+  findRemoteContent,
+  isEmailAddress,
+  isPermanentRefusal,
+  nextEmailState,
+  type SmtpOutcome,
+} from './email.ts';
+
+describe('isEmailAddress', () => {
+  it.each(['ann@example.com', 'a.b+tag@mail.example.co.uk', "o'brien@x-y.example", 'x@a.io'])(
+    'takes %s',
+    (text) => expect(isEmailAddress(text)).toBe(true),
+  );
+  it.each([
+    '',
+    'ann',
+    'ann@localhost',
+    'Ann <ann@example.com>',
+    'ann@example.com\r\nBcc: all@example.com',
+    'ann@example.com,bob@example.com',
+    ' ann@example.com',
+    '.ann@example.com',
+    'an..n@example.com',
+    'ann@-example.com',
+    '"ann"@example.com',
+    `${'a'.repeat(65)}@example.com`,
+    `ann@${'a'.repeat(250)}.com`,
+  ])('refuses %j', (text) => expect(isEmailAddress(text)).toBe(false));
+});
+
+describe('findRemoteContent', () => {
+  it.each([
+    '<p>Paid</p><img src="https://t.example/p.gif" width="1">',
+    '<table background="https://x.example/b.png"></table>',
+    '<div style="background: url(https://x.example/b.png)">',
+    '<style>@import "https://x.example/s.css";</style>',
+    '<link rel="stylesheet" href="https://x.example/s.css">',
+    '<iframe></iframe>',
+    '<picture><source srcset="x.png"></picture>',
+  ])('finds it in %s', (html) => expect(findRemoteContent(html)).toBeDefined());
+
+  it('lets links and a customer’s own words through', () => {
+    expect(
+      findRemoteContent(
+        '<p style="color:#333">Order “src=1 url(x)”</p><a href="https://pay.example/pay/1" style="padding:8px">Pay</a>',
+      ),
+    ).toBeUndefined();
+  });
+});
+
+describe('nextEmailState', () => {
+  const now = new Date('2026-11-21T12:00:00Z');
+  const schedule = [10_000, 60_000];
+  const refused = (responseCode: number | undefined, stage: 'connection' | 'authentication' | 'message') =>
+    ({ kind: 'refused', responseCode, stage, error: 'x' }) as const;
+  const next = (outcome: SmtpOutcome, attempts: number) =>
+    nextEmailState({ outcome, attempts, scheduleMs: schedule, now, random: () => 0.5 });
+
+  it('sent once accepted', () => {
+    expect(next({ kind: 'accepted', messageId: '<1@x>', response: '250 ok' }, 1)).toEqual({
+      status: 'sent',
+      nextAttemptAt: null,
+    });
+  });
+  it('failed for good on a 5xx to the message, whatever the schedule still holds', () => {
+    expect(next(refused(550, 'message'), 1)).toEqual({ status: 'failed', nextAttemptAt: null });
+    expect(isPermanentRefusal(refused(554, 'message'))).toBe(true);
+  });
+  it('retried on 4xx, on no answer, and on a 5xx before the message (login, TLS): the operator’s to fix', () => {
+    for (const outcome of [
+      refused(451, 'message'),
+      refused(undefined, 'connection'),
+      refused(535, 'authentication'),
+      refused(500, 'connection'),
+    ]) {
+      expect(isPermanentRefusal(outcome)).toBe(false);
+      expect(next(outcome, 1)).toEqual({ status: 'queued', nextAttemptAt: new Date(now.getTime() + 10_000) });
+      expect(next(outcome, 2)).toEqual({ status: 'queued', nextAttemptAt: new Date(now.getTime() + 60_000) });
+      expect(next(outcome, 3)).toEqual({ status: 'failed', nextAttemptAt: null });
+    }
+  });
+  it('jitters the delay like webhooks', () => {
+    const early = nextEmailState({
+      outcome: refused(451, 'message'),
+      attempts: 1,
+      scheduleMs: schedule,
+      now,
+      random: () => 0,
+    });
+    expect(early.nextAttemptAt).toEqual(new Date(now.getTime() + 9_000));
+  });
+  it('refuses a count that is not an attempt', () => {
+    expect(() => next(refused(451, 'message'), 0)).toThrow(RangeError);
+  });
+});
