@@ -29,14 +29,8 @@ import { qrSvg } from '../web/qrCode.ts';
 import { refundResponse } from '../web/refundPresenter.ts';
 import type { DashboardDeps } from './dashboardDeps.ts';
 import { type FormRequest, merchantOf, type PageKit } from './pageKit.ts';
-import {
-  type PaymentFilters,
-  type RefundView,
-  renderDevelopers,
-  renderPayment,
-  renderPayments,
-  renderShownOnce,
-} from './renderMerchantPages.ts';
+import { type PaymentFilters, renderDevelopers, renderPayments, renderShownOnce } from './renderMerchantPages.ts';
+import { type RefundView, renderPayment } from './renderPaymentPage.ts';
 
 const PAGE_SIZE = 50;
 /** Old keys keep working this long after "Roll key": time to deploy the new one. */
