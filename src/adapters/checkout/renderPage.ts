@@ -10,15 +10,8 @@ import {
 } from '../web/localeFormat.ts';
 import type { CheckoutTransfer, CheckoutView } from './checkoutView.ts';
 import { MESSAGES, type Messages } from './messages/index.ts';
-import {
-  endStage,
-  hiddenAttr,
-  messagePage,
-  moment,
-  type PageAssets,
-  scriptedPage,
-  waitingStage,
-} from './pageLayout.ts';
+import { hiddenAttr, messagePage, moment, type PageAssets } from './pageLayout.ts';
+import { endStage, scriptedPage, usdcField as usdc, waitingStage } from './scriptedPage.ts';
 
 /**
  * The checkout's HTML, rendered on the server so that the amount, the address and the network are readable
@@ -98,11 +91,6 @@ function checkoutWords(view: CheckoutView, language: Language): CheckoutWords {
       ? html`<p><a class="button primary" href="${view.returnUrl}">${format(m.returnToMerchant, { merchant: view.merchantName })}</a></p>`
       : null,
   };
-}
-
-/** An amount of USDC the script keeps up to date (its `data-field`). */
-function usdc(text: string, field: string): SafeHtml {
-  return html`<strong class="nowrap"><span data-field="${field}">${text}</span> USDC</strong>`;
 }
 
 function qrUrl(view: CheckoutView): string {

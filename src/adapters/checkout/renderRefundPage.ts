@@ -5,18 +5,9 @@ import type { Language } from '../web/language.ts';
 import { formatUsdcAmount, LOCALES } from '../web/localeFormat.ts';
 import type { RefundView } from '../web/refundView.ts';
 import { MESSAGES, type Messages } from './messages/index.ts';
-import {
-  endStage,
-  hiddenAttr,
-  messagePage,
-  moment,
-  type PageAssets,
-  scriptedPage,
-  stage,
-  stageTitle,
-  waitingStage,
-} from './pageLayout.ts';
+import { hiddenAttr, messagePage, moment, type PageAssets } from './pageLayout.ts';
 import { REFUND_MESSAGES, type RefundMessages } from './refundMessages/index.ts';
+import { endStage, scriptedPage, stage, stageTitle, usdcField, waitingStage } from './scriptedPage.ts';
 
 /**
  * What the claim page shows: `claim` (the address form), `progress` (address given, waiting for the merchant's
@@ -98,12 +89,9 @@ interface RefundPage {
   readonly checkout: Messages;
 }
 
-/** An amount of USDC the script keeps up to date (its `data-field`). */
+/** An amount of USDC the script keeps up to date, as the page's language writes it. */
 function usdc(baseUnits: bigint, field: string, language: Language): SafeHtml {
-  return html`<strong class="nowrap"><span data-field="${field}">${formatUsdcAmount(
-    formatUsdc(baseUnits),
-    language,
-  )}</span> USDC</strong>`;
+  return usdcField(formatUsdcAmount(formatUsdc(baseUnits), language), field);
 }
 
 /** The network and the token, whatever the stage: the customer's address must be on that network. */
