@@ -8,17 +8,10 @@ import {
   LOCALES,
   momentStyle,
 } from '../web/localeFormat.ts';
-import type { CheckoutStage, CheckoutTransfer, CheckoutView } from './checkoutView.ts';
+import type { CheckoutTransfer, CheckoutView } from './checkoutView.ts';
 import { MESSAGES, type Messages } from './messages/index.ts';
-import {
-  badge,
-  hiddenAttr,
-  languageSwitcher,
-  layout,
-  messagePage,
-  moment,
-  type PageAssets,
-} from './pageLayout.ts';
+import { hiddenAttr, messagePage, moment, type PageAssets } from './pageLayout.ts';
+import { endStage, scriptedPage, usdcField as usdc, waitingStage } from './scriptedPage.ts';
 
 /**
  * The checkout's HTML, rendered on the server so that the amount, the address and the network are readable
@@ -40,82 +33,150 @@ export interface CheckoutPageInput {
 
 export function renderCheckoutPage(input: CheckoutPageInput): string {
   const { view, language } = input;
+  const page = checkoutWords(view, language);
+  const { m } = page;
+  return scriptedPage({
+    language,
+    id: 'checkout',
+    title: format(m.documentTitle, { merchant: view.merchantName }),
+    assets: input.assets,
+    script: input.assets.script,
+    data: scriptSettings(input),
+    header: {
+      eyebrow: m.paymentTo,
+      merchant: view.merchantName,
+      priceLabel: m.price,
+      price: html`<strong>${page.price}</strong>`,
+      note: rateLine(page),
+    },
+    stages: [payStage(page), confirmingStage(page), paidStage(page), expiredStage(page), failedStage(page)],
+    scripted: html`<template data-transfer-template>${transferItem(null, language, m)}</template>`,
+    connectionLost: m.connectionLost,
+    reference: { label: m.reference, id: view.paymentId },
+    nonCustodial: m.nonCustodial,
+  });
+}
+
+/** What the stages of the page say over and over: the view's amounts and moments in the customer's language. */
+interface CheckoutWords {
+  readonly view: CheckoutView;
+  readonly language: Language;
+  readonly m: Messages;
+  readonly remaining: string;
+  readonly required: string;
+  readonly detected: string;
+  readonly received: string;
+  readonly price: string;
+  /** The expiry with its date, as the expiry sentences say it. */
+  readonly expiry: SafeHtml;
+  readonly transfers: SafeHtml;
+  readonly returnLink: SafeHtml | null;
+}
+
+function checkoutWords(view: CheckoutView, language: Language): CheckoutWords {
   const m = MESSAGES[language];
   const amount = (baseUnits: bigint) => formatUsdcAmount(formatUsdc(baseUnits), language);
-  const usdc = (text: string, field: string) =>
-    html`<strong class="nowrap"><span data-field="${field}">${text}</span> USDC</strong>`;
-  const remaining = amount(view.remainingBaseUnits);
-  const required = amount(view.requiredBaseUnits);
-  const detected = amount(view.detectedBaseUnits);
-  const received = amount(view.receivedBaseUnits);
+  return {
+    view,
+    language,
+    m,
+    remaining: amount(view.remainingBaseUnits),
+    required: amount(view.requiredBaseUnits),
+    detected: amount(view.detectedBaseUnits),
+    received: amount(view.receivedBaseUnits),
+    price: `${formatPriceAmount(view.priceAmount, language)} ${view.priceCurrency}`,
+    expiry: moment(view.expiresAt, language, 'date'),
+    transfers: transferList(view.transfers, language, m),
+    returnLink: view.returnUrl
+      ? html`<p><a class="button primary" href="${view.returnUrl}">${format(m.returnToMerchant, { merchant: view.merchantName })}</a></p>`
+      : null,
+  };
+}
+
+function qrUrl(view: CheckoutView): string {
+  return `/pay/${view.paymentId}/qr.svg`;
+}
+
+/** What the script works with: where to poll, the chain and token for a wallet, and gasless payment if offered. */
+function scriptSettings(input: CheckoutPageInput): [string, string | number][] {
+  const { view } = input;
+  const settings: [string, string | number][] = [
+    ['status-url', `/pay/${view.paymentId}/status.json`],
+    ['qr-url', qrUrl(view)],
+    ['poll-ms', input.pollIntervalMs],
+    ['locale', LOCALES[input.language]],
+    ['stage', view.stage],
+    ['seconds-left', view.secondsLeft],
+    ['remaining', view.remainingBaseUnits.toString()],
+    ['chain-id', view.deposit.chainId],
+    ['chain-name', view.network.name],
+    ['rpc-url', view.network.publicRpcUrl ?? ''],
+    ['native-symbol', view.network.nativeCurrencySymbol ?? 'POL'],
+    ['explorer-url', view.network.explorerUrl],
+    ['token', view.deposit.tokenAddress],
+    ['deposit', view.deposit.depositAddress],
+  ];
+  if (input.gasless)
+    settings.push(
+      ['gasless-url', `/pay/${view.paymentId}/gasless.json`],
+      ['authorization-url', `/pay/${view.paymentId}/authorization`],
+    );
+  return settings;
+}
+
+/** The locked rate, hidden once the payment has ended; none for a price in USDC. */
+function rateLine({ view, language, m, price, required }: CheckoutWords): SafeHtml | null {
+  if (view.rate === null) return null;
   const now = new Date(view.expiresAt.getTime() - view.secondsLeft * 1000);
-  // The rate line's lock reads "until 14:05" when it is near; the expiry sentences always name the date.
-  const lock = moment(view.expiresAt, language, momentStyle(view.expiresAt, now));
-  const expiry = moment(view.expiresAt, language, 'date');
-  const price = `${formatPriceAmount(view.priceAmount, language)} ${view.priceCurrency}`;
-  const networkValue = format(m.networkValue, { network: view.network.name, chainId: view.deposit.chainId });
-  const qrUrl = `/pay/${view.paymentId}/qr.svg`;
-  const returnLink = view.returnUrl
-    ? html`<p><a class="button primary" href="${view.returnUrl}">${format(m.returnToMerchant, { merchant: view.merchantName })}</a></p>`
-    : null;
-  const hidden = (stage: CheckoutStage) => view.stage !== stage;
-  const partial = view.stage === 'pay' && view.detectedBaseUnits > 0n;
   const ended = view.stage === 'paid' || view.stage === 'expired' || view.stage === 'failed';
-  const rateLine =
-    view.rate === null
-      ? null
-      : html`<p class="rate muted small" data-rate${hiddenAttr(ended)}>${format(m.rateLine, {
-          price,
-          usdc: `${required} USDC`,
-          rate: formatRateValue(view.rate, language),
-          pair: `${view.priceCurrency}/USDC`,
-          time: lock,
-        })}</p>`;
-  const transfers = transferList(view.transfers, language, m);
+  // The rate line's lock reads "until 14:05" when it is near; the expiry sentences always name the date.
+  return html`<p class="rate muted small" data-rate${hiddenAttr(ended)}>${format(m.rateLine, {
+    price,
+    usdc: `${required} USDC`,
+    rate: formatRateValue(view.rate, language),
+    pair: `${view.priceCurrency}/USDC`,
+    time: moment(view.expiresAt, language, momentStyle(view.expiresAt, now)),
+  })}</p>`;
+}
 
-  const body = html`<main id="checkout" class="card"
-  data-status-url="/pay/${view.paymentId}/status.json"
-  data-qr-url="${qrUrl}"
-  data-poll-ms="${input.pollIntervalMs}"
-  data-locale="${LOCALES[language]}"
-  data-stage="${view.stage}"
-  data-seconds-left="${view.secondsLeft}"
-  data-remaining="${view.remainingBaseUnits.toString()}"
-  data-chain-id="${view.deposit.chainId}"
-  data-chain-name="${view.network.name}"
-  data-rpc-url="${view.network.publicRpcUrl ?? ''}"
-  data-native-symbol="${view.network.nativeCurrencySymbol ?? 'POL'}"
-  data-explorer-url="${view.network.explorerUrl}"
-  data-token="${view.deposit.tokenAddress}"
-  data-deposit="${view.deposit.depositAddress}"${
-    input.gasless
-      ? html`
-  data-gasless-url="/pay/${view.paymentId}/gasless.json"
-  data-authorization-url="/pay/${view.paymentId}/authorization"`
-      : null
-  }>
-<header class="merchant">
-  <p class="eyebrow">${m.paymentTo}</p>
-  <h1>${view.merchantName}</h1>
-  <p class="price"><span class="label">${m.price}</span> <strong>${price}</strong></p>
-  ${rateLine}
-</header>
-<p class="visually-hidden" role="status" aria-live="polite" data-live></p>
+/** How to pay: the amount, network and address, a QR code, a wallet link and the browser wallet's button. */
+function payStage(page: CheckoutWords): SafeHtml {
+  const { view, m } = page;
+  return waitingStage(
+    'pay',
+    view.stage,
+    m.waitingTitle,
+    [
+      html`<p class="muted">${m.waitingBody}</p>`,
+      html`<p class="fee" role="note">${m.exchangeFee}</p>`,
+      partialNotice(page),
+      paymentFacts(page),
+      qrCodes(page),
+      html`<div class="warning" role="note">
+    <p><strong>${format(m.warningTitle, { network: view.network.name })}</strong></p>
+    <p>${format(m.warningBody, { amount: usdc(page.remaining, 'remaining'), network: view.network.name, chainId: view.deposit.chainId })}</p>
+  </div>`,
+      browserWallet(page),
+      html`<p class="muted small">${format(m.expiresAt, { time: page.expiry })}</p>`,
+      html`<noscript><p class="notice">${m.noScript}</p></noscript>`,
+    ],
+    html`<p class="countdown"><span>${m.timeLeft}</span> <time data-countdown datetime="${view.expiresAt.toISOString()}">${formatCountdown(view.secondsLeft)}</time></p>`,
+  );
+}
 
-<section class="stage" data-stage="pay" aria-labelledby="title-pay"${hiddenAttr(hidden('pay'))}>
-  <div class="status-line">
-    <span class="spinner" aria-hidden="true"></span>
-    <h2 id="title-pay">${m.waitingTitle}</h2>
-    <p class="countdown"><span>${m.timeLeft}</span> <time data-countdown datetime="${view.expiresAt.toISOString()}">${formatCountdown(view.secondsLeft)}</time></p>
-  </div>
-  <p class="muted">${m.waitingBody}</p>
-  <p class="fee" role="note">${m.exchangeFee}</p>
-  <div class="notice" data-partial${hiddenAttr(!partial)}>
+/** After a part of the price arrived: what arrived, and what is left to send. */
+function partialNotice({ view, m, detected, remaining }: CheckoutWords): SafeHtml {
+  const partial = view.stage === 'pay' && view.detectedBaseUnits > 0n;
+  return html`<div class="notice" data-partial${hiddenAttr(!partial)}>
     <p><strong>${m.partialTitle}</strong></p>
     <p>${format(m.partialBody, { received: usdc(detected, 'detected'), remaining: usdc(remaining, 'remaining') })}</p>
     <p data-partial-confirming${hiddenAttr(view.detectedBaseUnits === view.receivedBaseUnits)}>${m.partialConfirming}</p>
-  </div>
-  <dl class="facts">
+  </div>`;
+}
+
+function paymentFacts({ view, m, remaining }: CheckoutWords): SafeHtml {
+  const networkValue = format(m.networkValue, { network: view.network.name, chainId: view.deposit.chainId });
+  return html`<dl class="facts">
     <div class="fact">
       <dt>${m.amountToSend}</dt>
       <dd class="with-action"><span class="amount"><span id="amount" data-field="remaining" data-value="${formatUsdc(view.remainingBaseUnits)}">${remaining}</span> USDC</span>
@@ -134,27 +195,35 @@ export function renderCheckoutPage(input: CheckoutPageInput): string {
       <dt>${m.tokenContract}</dt>
       <dd><code class="address small" id="token-address">${view.deposit.tokenAddress}</code></dd>
     </div>
-  </dl>
-  <div class="qr">
+  </dl>`;
+}
+
+/** The wallet link, the payment's QR code (address, token and amount) and the address's alone. */
+function qrCodes({ view, m, remaining }: CheckoutWords): SafeHtml {
+  const url = qrUrl(view);
+  return html`<div class="qr">
     <p class="open-wallet"><a class="button secondary" data-payment-link href="${view.paymentLink}">${m.openInWallet}</a></p>
     <details class="qr-code" data-qr-details open>
       <summary>${m.showQr}</summary>
-      <img data-qr src="${qrUrl}?amount=${view.remainingBaseUnits.toString()}" width="232" height="232"
+      <img data-qr src="${url}?amount=${view.remainingBaseUnits.toString()}" width="232" height="232"
         alt="${format(m.qrAlt, { amount: remaining, network: view.network.name, address: view.deposit.depositAddress })}">
       <p class="muted small">${m.scanHint}</p>
     </details>
     <details class="address-only">
       <summary>${m.addressOnly}</summary>
-      <img src="${qrUrl}?kind=address" width="200" height="200" loading="lazy"
+      <img src="${url}?kind=address" width="200" height="200" loading="lazy"
         alt="${format(m.qrAddressAlt, { address: view.deposit.depositAddress })}">
       <p><code class="address">${view.deposit.depositAddress}</code></p>
     </details>
-  </div>
-  <div class="warning" role="note">
-    <p><strong>${format(m.warningTitle, { network: view.network.name })}</strong></p>
-    <p>${format(m.warningBody, { amount: usdc(remaining, 'remaining'), network: view.network.name, chainId: view.deposit.chainId })}</p>
-  </div>
-  <div class="wallet" data-wallet hidden>
+  </div>`;
+}
+
+/**
+ * "Pay with browser wallet", hidden until the script finds a wallet, with every outcome it may report (each
+ * hidden until then) and the way back to a transfer with gas after a gasless attempt.
+ */
+function browserWallet({ view, m, remaining }: CheckoutWords): SafeHtml {
+  return html`<div class="wallet" data-wallet hidden>
     <p class="divider"><span>${m.orWallet}</span></p>
     <button type="button" class="button primary" id="pay-wallet">${m.payWithWallet}</button>
     <p class="muted small gasless-hint" data-gasless-hint hidden>${m.gaslessHint}</p>
@@ -182,65 +251,45 @@ export function renderCheckoutPage(input: CheckoutPageInput): string {
       <p class="wallet-message error" data-wallet-message="refused" hidden><span data-field="wallet-refusal"></span></p>
     </div>
     <p class="pay-with-gas" data-pay-with-gas hidden><button type="button" class="link">${m.payWithGas}</button></p>
-  </div>
-  <p class="muted small">${format(m.expiresAt, { time: expiry })}</p>
-  <noscript><p class="notice">${m.noScript}</p></noscript>
-</section>
+  </div>`;
+}
 
-<section class="stage" data-stage="confirming" aria-labelledby="title-confirming"${hiddenAttr(hidden('confirming'))}>
-  <div class="status-line">
-    <span class="spinner" aria-hidden="true"></span>
-    <h2 id="title-confirming">${m.confirmingTitle}</h2>
-  </div>
-  <p>${format(m.confirmingBody, { amount: usdc(detected, 'detected') })}</p>
-  ${transfers}
-  <noscript><p class="notice">${m.noScript}</p></noscript>
-</section>
+function confirmingStage({ view, m, detected, transfers }: CheckoutWords): SafeHtml {
+  return waitingStage('confirming', view.stage, m.confirmingTitle, [
+    html`<p>${format(m.confirmingBody, { amount: usdc(detected, 'detected') })}</p>`,
+    transfers,
+    html`<noscript><p class="notice">${m.noScript}</p></noscript>`,
+  ]);
+}
 
-<section class="stage end" data-stage="paid" aria-labelledby="title-paid"${hiddenAttr(hidden('paid'))}>
-  ${badge('done')}
-  <h2 id="title-paid">${m.paidTitle}</h2>
-  <p>${format(m.paidBody, { merchant: view.merchantName, amount: usdc(received, 'received') })}</p>
-  <p class="notice" data-overpaid${hiddenAttr(view.overpaidBaseUnits === 0n)}>${format(m.overpaid, {
-    sent: usdc(received, 'received'),
-    extra: usdc(amount(view.overpaidBaseUnits), 'overpaid'),
-  })}</p>
-  <p class="muted" data-late${hiddenAttr(!view.late)}>${m.paidLate}</p>
-  ${transfers}
-  ${returnLink}
-</section>
+function paidStage({ view, m, received, transfers, returnLink, language }: CheckoutWords): SafeHtml {
+  const overpaid = formatUsdcAmount(formatUsdc(view.overpaidBaseUnits), language);
+  return endStage('paid', view.stage, 'done', m.paidTitle, [
+    html`<p>${format(m.paidBody, { merchant: view.merchantName, amount: usdc(received, 'received') })}</p>`,
+    html`<p class="notice" data-overpaid${hiddenAttr(view.overpaidBaseUnits === 0n)}>${format(m.overpaid, {
+      sent: usdc(received, 'received'),
+      extra: usdc(overpaid, 'overpaid'),
+    })}</p>`,
+    html`<p class="muted" data-late${hiddenAttr(!view.late)}>${m.paidLate}</p>`,
+    transfers,
+    returnLink,
+  ]);
+}
 
-<section class="stage end" data-stage="expired" aria-labelledby="title-expired"${hiddenAttr(hidden('expired'))}>
-  ${badge('clock')}
-  <h2 id="title-expired">${m.expiredTitle}</h2>
-  <p>${format(m.expiredBody, { time: expiry, merchant: view.merchantName })}</p>
-  ${returnLink}
-</section>
+function expiredStage({ view, m, expiry, returnLink }: CheckoutWords): SafeHtml {
+  return endStage('expired', view.stage, 'clock', m.expiredTitle, [
+    html`<p>${format(m.expiredBody, { time: expiry, merchant: view.merchantName })}</p>`,
+    returnLink,
+  ]);
+}
 
-<section class="stage end" data-stage="failed" aria-labelledby="title-failed"${hiddenAttr(hidden('failed'))}>
-  ${badge('warning')}
-  <h2 id="title-failed">${m.failedTitle}</h2>
-  <p>${format(m.failedBody, { received: usdc(received, 'received'), required: usdc(required, 'required') })}</p>
-  <p>${format(m.failedHelp, { merchant: view.merchantName })}</p>
-  ${transfers}
-  ${returnLink}
-</section>
-
-<template data-transfer-template>${transferItem(null, language, m)}</template>
-<p class="notice error" data-connection-lost hidden>${m.connectionLost}</p>
-<footer>
-  <p class="reference"><span>${m.reference}</span> <code>${view.paymentId}</code></p>
-  <p class="muted small">${m.nonCustodial}</p>
-  ${languageSwitcher(language)}
-</footer>
-</main>`;
-  return layout({
-    language,
-    title: format(m.documentTitle, { merchant: view.merchantName }),
-    assets: input.assets,
-    body,
-    script: input.assets.script,
-  });
+function failedStage({ view, m, received, required, transfers, returnLink }: CheckoutWords): SafeHtml {
+  return endStage('failed', view.stage, 'warning', m.failedTitle, [
+    html`<p>${format(m.failedBody, { received: usdc(received, 'received'), required: usdc(required, 'required') })}</p>`,
+    html`<p>${format(m.failedHelp, { merchant: view.merchantName })}</p>`,
+    transfers,
+    returnLink,
+  ]);
 }
 
 /** The 404 page: the same for an unknown, a malformed and any other id, so it reveals nothing. */

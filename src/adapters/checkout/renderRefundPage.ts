@@ -4,17 +4,10 @@ import { format, html, type SafeHtml } from '../web/html.ts';
 import type { Language } from '../web/language.ts';
 import { formatUsdcAmount, LOCALES } from '../web/localeFormat.ts';
 import type { RefundView } from '../web/refundView.ts';
-import { MESSAGES } from './messages/index.ts';
-import {
-  badge,
-  hiddenAttr,
-  languageSwitcher,
-  layout,
-  messagePage,
-  moment,
-  type PageAssets,
-} from './pageLayout.ts';
-import { REFUND_MESSAGES } from './refundMessages/index.ts';
+import { MESSAGES, type Messages } from './messages/index.ts';
+import { hiddenAttr, messagePage, moment, type PageAssets } from './pageLayout.ts';
+import { REFUND_MESSAGES, type RefundMessages } from './refundMessages/index.ts';
+import { endStage, scriptedPage, stage, stageTitle, usdcField, waitingStage } from './scriptedPage.ts';
 
 /**
  * What the claim page shows: `claim` (the address form), `progress` (address given, waiting for the merchant's
@@ -47,46 +40,79 @@ export function renderRefundPage(input: {
 }): string {
   const { view, language } = input;
   const m = REFUND_MESSAGES[language];
-  const checkoutMessages = MESSAGES[language];
-  const stage = refundStage(view.status);
-  const hidden = (s: RefundStage) => stage !== s;
-  const amount = html`<strong class="nowrap"><span data-field="amount">${formatUsdcAmount(
-    formatUsdc(view.amountBaseUnits),
-    language,
-  )}</span> USDC</strong>`;
-  const network = view.network.name;
-  const merchant = view.merchantName;
   const base = `/refunds/${view.refundId}`;
-  const step = (name: string, text: SafeHtml | string, done: boolean) =>
-    html`<li data-step="${name}"${done ? html` data-done` : null}>${text}</li>`;
+  const stage = refundStage(view.status);
+  const page = { view, language, stage, m, checkout: MESSAGES[language] };
+  return scriptedPage({
+    language,
+    id: 'refund',
+    title: format(m.documentTitle, { merchant: view.merchantName }),
+    assets: input.assets,
+    script: input.assets.refundScript,
+    data: [
+      ['status-url', `${base}/status.json`],
+      ['claim-url', `${base}/claim`],
+      ['check-url', `${base}/check`],
+      ['poll-ms', input.pollIntervalMs],
+      ['locale', LOCALES[language]],
+      ['stage', stage],
+      ['chain-id', view.network.chainId],
+    ],
+    header: {
+      eyebrow: m.refundFrom,
+      merchant: view.merchantName,
+      priceLabel: m.amount,
+      price: usdc(view.amountBaseUnits, 'amount', language),
+    },
+    facts: networkFacts(page),
+    stages: [
+      claimStage(page),
+      progressStage(page),
+      refundedStage(page),
+      canceledStage(page),
+      expiredStage(page),
+    ],
+    scripted: clientMessages(language),
+    connectionLost: page.checkout.connectionLost,
+    reference: { label: m.reference, id: view.refundId },
+    nonCustodial: m.nonCustodial,
+  });
+}
 
-  const body = html`<main id="refund" class="card"
-  data-status-url="${base}/status.json"
-  data-claim-url="${base}/claim"
-  data-check-url="${base}/check"
-  data-poll-ms="${input.pollIntervalMs}"
-  data-locale="${LOCALES[language]}"
-  data-stage="${stage}"
-  data-chain-id="${view.network.chainId}">
-<header class="merchant">
-  <p class="eyebrow">${m.refundFrom}</p>
-  <h1>${merchant}</h1>
-  <p class="price"><span class="label">${m.amount}</span> ${amount}</p>
-</header>
-<p class="visually-hidden" role="status" aria-live="polite" data-live></p>
-<dl class="facts">
-  <div class="fact"><dt>${checkoutMessages.network}</dt><dd>${format(checkoutMessages.networkValue, {
-    network,
+/** What the stages of the claim page read: the refund, its stage, and the words of both surfaces. */
+interface RefundPage {
+  readonly view: RefundView;
+  readonly language: Language;
+  readonly stage: RefundStage;
+  readonly m: RefundMessages;
+  /** The checkout's words, for what both pages say alike (network, token, transaction). */
+  readonly checkout: Messages;
+}
+
+/** An amount of USDC the script keeps up to date, as the page's language writes it. */
+function usdc(baseUnits: bigint, field: string, language: Language): SafeHtml {
+  return usdcField(formatUsdcAmount(formatUsdc(baseUnits), language), field);
+}
+
+/** The network and the token, whatever the stage: the customer's address must be on that network. */
+function networkFacts({ view, checkout }: RefundPage): SafeHtml {
+  return html`<dl class="facts">
+  <div class="fact"><dt>${checkout.network}</dt><dd>${format(checkout.networkValue, {
+    network: view.network.name,
     chainId: view.network.chainId,
   })}</dd></div>
-  <div class="fact"><dt>${checkoutMessages.tokenContract}</dt><dd><code class="address small">${view.tokenAddress}</code></dd></div>
-</dl>
+  <div class="fact"><dt>${checkout.tokenContract}</dt><dd><code class="address small">${view.tokenAddress}</code></dd></div>
+</dl>`;
+}
 
-<section class="stage" data-stage="claim" aria-labelledby="title-claim"${hiddenAttr(hidden('claim'))}>
-  <h2 id="title-claim">${m.claimTitle}</h2>
-  <p>${format(m.claimBody, { network, merchant })}</p>
-  <noscript><p class="notice">${m.noScript}</p></noscript>
-  <form class="claim" data-claim-form hidden novalidate>
+/** The address form: the script shows it, checks the address as it is typed, and may fill it from a wallet. */
+function claimStage({ view, language, stage: current, m }: RefundPage): SafeHtml {
+  const network = view.network.name;
+  return stage('claim', current, 'step', [
+    stageTitle('claim', m.claimTitle),
+    html`<p>${format(m.claimBody, { network, merchant: view.merchantName })}</p>`,
+    html`<noscript><p class="notice">${m.noScript}</p></noscript>`,
+    html`<form class="claim" data-claim-form hidden novalidate>
     <label for="refund-address" class="label">${format(m.addressLabel, { network })}</label>
     <input id="refund-address" name="address" class="address-input" type="text" inputmode="text"
       autocomplete="off" autocapitalize="off" spellcheck="false" maxlength="64" placeholder="0x…"
@@ -97,64 +123,45 @@ export function renderRefundPage(input: {
     <button type="button" class="button" data-fill-wallet hidden>${m.fillFromWallet}</button>
     <button type="submit" class="button primary" data-confirm data-contract-label="${m.confirmContract}">${m.confirm}</button>
     <p class="muted small">${format(m.claimBefore, { time: moment(view.claimExpiresAt, language, 'date') })}</p>
-  </form>
-</section>
+  </form>`,
+  ]);
+}
 
-<section class="stage" data-stage="progress" aria-labelledby="title-progress"${hiddenAttr(hidden('progress'))}>
-  <div class="status-line">
-    <span class="spinner" aria-hidden="true"></span>
-    <h2 id="title-progress">${m.progressTitle}</h2>
-  </div>
-  <p>${m.addressGiven} <code class="address" data-field="address">${view.address ?? ''}</code></p>
-  <ol class="steps">
+/** Address given: the steps to the refund, done as the merchant funds it and the money goes out. */
+function progressStage({ view, stage, m }: RefundPage): SafeHtml {
+  const step = (name: string, text: SafeHtml | string, done: boolean) =>
+    html`<li data-step="${name}"${done ? html` data-done` : null}>${text}</li>`;
+  return waitingStage('progress', stage, m.progressTitle, [
+    html`<p>${m.addressGiven} <code class="address" data-field="address">${view.address ?? ''}</code></p>`,
+    html`<ol class="steps">
     ${step('address', m.stepAddress, true)}
-    ${step('funding', format(m.stepFunding, { merchant }), view.status === 'processing')}
+    ${step('funding', format(m.stepFunding, { merchant: view.merchantName }), view.status === 'processing')}
     ${step('sending', m.stepSending, false)}
-  </ol>
-</section>
+  </ol>`,
+  ]);
+}
 
-<section class="stage end" data-stage="refunded" aria-labelledby="title-refunded"${hiddenAttr(hidden('refunded'))}>
-  ${badge('done')}
-  <h2 id="title-refunded">${m.refundedTitle}</h2>
-  <p>${format(m.refundedBody, {
-    amount: html`<strong class="nowrap"><span data-field="sent">${formatUsdcAmount(
-      formatUsdc(view.sentBaseUnits),
-      language,
-    )}</span> USDC</strong>`,
-  })}</p>
-  <p><code class="address" data-field="address">${view.address ?? ''}</code></p>
-  <div class="tx"><p class="label">${checkoutMessages.transaction}</p>
+function refundedStage({ view, language, stage, m, checkout }: RefundPage): SafeHtml {
+  return endStage('refunded', stage, 'done', m.refundedTitle, [
+    html`<p>${format(m.refundedBody, { amount: usdc(view.sentBaseUnits, 'sent', language) })}</p>`,
+    html`<p><code class="address" data-field="address">${view.address ?? ''}</code></p>`,
+    html`<div class="tx"><p class="label">${checkout.transaction}</p>
     <code class="hash" data-field="txid">${view.txid ?? ''}</code>
-    <a data-tx-link href="${view.txUrl ?? '#'}"${hiddenAttr(!view.txUrl)}>${checkoutMessages.viewOnExplorer}</a></div>
-</section>
+    <a data-tx-link href="${view.txUrl ?? '#'}"${hiddenAttr(!view.txUrl)}>${checkout.viewOnExplorer}</a></div>`,
+  ]);
+}
 
-<section class="stage end" data-stage="canceled" aria-labelledby="title-canceled"${hiddenAttr(hidden('canceled'))}>
-  ${badge('closed')}
-  <h2 id="title-canceled">${m.canceledTitle}</h2>
-  <p>${format(m.canceledBody, { merchant })}</p>
-</section>
+function canceledStage({ view, stage, m }: RefundPage): SafeHtml {
+  return endStage('canceled', stage, 'closed', m.canceledTitle, [
+    html`<p>${format(m.canceledBody, { merchant: view.merchantName })}</p>`,
+  ]);
+}
 
-<section class="stage end" data-stage="expired" aria-labelledby="title-expired"${hiddenAttr(hidden('expired'))}>
-  ${badge('clock')}
-  <h2 id="title-expired">${m.expiredTitle}</h2>
-  <p>${format(m.expiredBody, { merchant, time: moment(view.claimExpiresAt, language, 'date') })}</p>
-</section>
-
-${clientMessages(language)}
-<p class="notice error" data-connection-lost hidden>${checkoutMessages.connectionLost}</p>
-<footer>
-  <p class="reference"><span>${m.reference}</span> <code>${view.refundId}</code></p>
-  <p class="muted small">${m.nonCustodial}</p>
-  ${languageSwitcher(language)}
-</footer>
-</main>`;
-  return layout({
-    language,
-    title: format(m.documentTitle, { merchant }),
-    assets: input.assets,
-    body,
-    script: input.assets.refundScript,
-  });
+function expiredStage({ view, language, stage, m }: RefundPage): SafeHtml {
+  const time = moment(view.claimExpiresAt, language, 'date');
+  return endStage('expired', stage, 'clock', m.expiredTitle, [
+    html`<p>${format(m.expiredBody, { merchant: view.merchantName, time })}</p>`,
+  ]);
 }
 
 /**

@@ -44,42 +44,68 @@ const GRACE_CHOICES_MS: Readonly<Record<string, number>> = {
  * changes go through the same use cases as `paylink merchant …` and the admin API, so they refuse alike.
  */
 export function operatorPages(app: FastifyInstance, deps: DashboardDeps, kit: PageKit): void {
-  const { requireUser, requireRole, refusedForgery, refuse, guard } = kit;
-  const operator = (request: FastifyRequest, reply: FastifyReply) => requireRole('operator', request, reply);
-  /** An operator's form, checked for its CSRF token; undefined when refused (the reply is sent). */
-  const operatorForm = async (request: FormRequest, reply: FastifyReply) => {
-    const signedIn = await operator(request, reply);
-    return signedIn && !refusedForgery(request, reply, signedIn) ? signedIn : undefined;
-  };
+  app.get('/dashboard', home(kit));
+  app.get('/dashboard/merchants', merchantsPage(deps, kit));
+  app.get('/dashboard/merchants/new', newMerchantPage(kit));
+  app.post('/dashboard/merchants', createMerchantForm(deps, kit));
+  app.get('/dashboard/merchants/:id', merchantPage(deps, kit));
+  app.post('/dashboard/merchants/:id', updateMerchantForm(deps, kit));
+  app.post('/dashboard/merchants/:id/disable', changeMerchant(deps, kit, 'disable', disableMerchant));
+  app.post('/dashboard/merchants/:id/enable', changeMerchant(deps, kit, 'enable', enableMerchant));
+  app.post('/dashboard/merchants/:id/roll-key', rollMerchantKey(deps, kit));
+  app.post('/dashboard/merchants/:id/rotate-webhook-secret', rotateMerchantSecret(deps, kit));
+  app.get('/dashboard/payouts', payoutsPage(deps, kit));
+  app.post('/dashboard/payouts/:id/retry', retryPayout(deps, kit));
+  app.get('/dashboard/webhooks', failingEndpointsPage(deps, kit));
+  app.get('/dashboard/health', healthPage(deps, kit));
+}
 
-  // Each person's home: the payments of a merchant user, the merchants of an operator.
-  app.get('/dashboard', async (request, reply) => {
-    const signedIn = await requireUser(request, reply);
+function operator(kit: PageKit, request: FastifyRequest, reply: FastifyReply) {
+  return kit.requireRole('operator', request, reply);
+}
+
+/** An operator's form, checked for its CSRF token; undefined when refused (the reply is sent). */
+async function operatorForm(kit: PageKit, request: FormRequest, reply: FastifyReply) {
+  const signedIn = await operator(kit, request, reply);
+  return signedIn && !kit.refusedForgery(request, reply, signedIn) ? signedIn : undefined;
+}
+
+/** Each person's home: the payments of a merchant user, the merchants of an operator. */
+function home(kit: PageKit) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const signedIn = await kit.requireUser(request, reply);
     if (!signedIn) return reply;
     return reply.redirect(
       signedIn.user.role === 'operator' ? '/dashboard/merchants' : '/dashboard/payments',
       303,
     );
-  });
+  };
+}
 
-  app.get('/dashboard/merchants', async (request, reply) => {
-    const signedIn = await operator(request, reply);
+function merchantsPage(deps: DashboardDeps, kit: PageKit) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const signedIn = await operator(kit, request, reply);
     if (!signedIn) return reply;
     return renderMerchants({
       signedIn,
       ctx: kit.context(reply.request),
       merchants: await deps.merchants.list(1000),
     });
-  });
+  };
+}
 
-  app.get('/dashboard/merchants/new', async (request, reply) => {
-    const signedIn = await operator(request, reply);
+function newMerchantPage(kit: PageKit) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const signedIn = await operator(kit, request, reply);
     if (!signedIn) return reply;
     return renderNewMerchant({ signedIn, ctx: kit.context(reply.request), form: {} });
-  });
+  };
+}
 
-  app.post('/dashboard/merchants', async (request: FormRequest, reply) => {
-    const signedIn = await operatorForm(request, reply);
+/** A new merchant, its live key and signing secret shown once; a refusal shows the form again with the problem. */
+function createMerchantForm(deps: DashboardDeps, kit: PageKit) {
+  return async (request: FormRequest, reply: FastifyReply) => {
+    const signedIn = await operatorForm(kit, request, reply);
     if (!signedIn) return reply;
     const form = merchantForm(request.body);
     const { operator: o, shownOnce: shown } = kit.context(request).t;
@@ -108,45 +134,52 @@ export function operatorPages(app: FastifyInstance, deps: DashboardDeps, kit: Pa
         }),
       );
     }
-  });
-
-  const showMerchant = async (
-    signedIn: SignedIn,
-    reply: FastifyReply,
-    id: string,
-    edit?: { form: MerchantForm; problem: string; status: number },
-  ) => {
-    const merchant = await getMerchant(deps, id);
-    const keys = await listWorkingKeys(deps, merchant.id);
-    return reply.status(edit?.status ?? 200).send(
-      renderMerchant({
-        signedIn,
-        ctx: kit.context(reply.request),
-        merchant,
-        keys,
-        form: edit?.form,
-        problem: edit?.problem,
-      }),
-    );
   };
+}
 
-  app.get('/dashboard/merchants/:id', async (request: FastifyRequest<{ Params: { id: string } }>, reply) => {
-    const signedIn = await operator(request, reply);
+/** Sends a merchant's page, or (with `edit`) the page again with the refused edit and its problem. */
+async function showMerchant(
+  deps: DashboardDeps,
+  kit: PageKit,
+  signedIn: SignedIn,
+  reply: FastifyReply,
+  id: string,
+  edit?: { form: MerchantForm; problem: string; status: number },
+) {
+  const merchant = await getMerchant(deps, id);
+  const keys = await listWorkingKeys(deps, merchant.id);
+  return reply.status(edit?.status ?? 200).send(
+    renderMerchant({
+      signedIn,
+      ctx: kit.context(reply.request),
+      merchant,
+      keys,
+      form: edit?.form,
+      problem: edit?.problem,
+    }),
+  );
+}
+
+function merchantPage(deps: DashboardDeps, kit: PageKit) {
+  return async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
+    const signedIn = await operator(kit, request, reply);
     if (!signedIn) return reply;
-    return guard(reply, signedIn, () => showMerchant(signedIn, reply, request.params.id));
-  });
+    return kit.guard(reply, signedIn, () => showMerchant(deps, kit, signedIn, reply, request.params.id));
+  };
+}
 
-  app.post('/dashboard/merchants/:id', async (request: FormRequest, reply) => {
-    const signedIn = await operatorForm(request, reply);
+function updateMerchantForm(deps: DashboardDeps, kit: PageKit) {
+  return async (request: FormRequest, reply: FastifyReply) => {
+    const signedIn = await operatorForm(kit, request, reply);
     if (!signedIn) return reply;
     const { id } = request.params as { id: string };
     const form = merchantForm(request.body);
-    return guard(reply, signedIn, async () => {
+    return kit.guard(reply, signedIn, async () => {
       try {
         await updateMerchant(deps.merchantAdmin, id, fieldsOf(form));
       } catch (error) {
         if (!(error instanceof PaylinkError) || error.code === 'NOT_FOUND') throw error;
-        return showMerchant(signedIn, reply, id, {
+        return showMerchant(deps, kit, signedIn, reply, id, {
           form,
           problem: problemsText(error),
           status: error.status,
@@ -154,31 +187,38 @@ export function operatorPages(app: FastifyInstance, deps: DashboardDeps, kit: Pa
       }
       return reply.redirect(`/dashboard/merchants/${id}`, 303);
     });
-  });
+  };
+}
 
-  for (const [action, change] of [
-    ['disable', disableMerchant],
-    ['enable', enableMerchant],
-  ] as const)
-    app.post(`/dashboard/merchants/:id/${action}`, async (request: FormRequest, reply) => {
-      const signedIn = await operatorForm(request, reply);
-      if (!signedIn) return reply;
-      const { id } = request.params as { id: string };
-      return guard(reply, signedIn, async () => {
-        await change(deps.merchantAdmin, id);
-        request.log.info({ merchant: id }, `merchant ${action}d from the dashboard`);
-        return reply.redirect(`/dashboard/merchants/${id}`, 303);
-      });
+/** Disables or enables a merchant (`action` names it in the log). */
+function changeMerchant(
+  deps: DashboardDeps,
+  kit: PageKit,
+  action: 'disable' | 'enable',
+  change: typeof disableMerchant,
+) {
+  return async (request: FormRequest, reply: FastifyReply) => {
+    const signedIn = await operatorForm(kit, request, reply);
+    if (!signedIn) return reply;
+    const { id } = request.params as { id: string };
+    return kit.guard(reply, signedIn, async () => {
+      await change(deps.merchantAdmin, id);
+      request.log.info({ merchant: id }, `merchant ${action}d from the dashboard`);
+      return reply.redirect(`/dashboard/merchants/${id}`, 303);
     });
+  };
+}
 
-  app.post('/dashboard/merchants/:id/roll-key', async (request: FormRequest, reply) => {
-    const signedIn = await operatorForm(request, reply);
+/** A merchant's new key, shown once; its old keys of the mode keep working as long as the form chose. */
+function rollMerchantKey(deps: DashboardDeps, kit: PageKit) {
+  return async (request: FormRequest, reply: FastifyReply) => {
+    const signedIn = await operatorForm(kit, request, reply);
     if (!signedIn) return reply;
     const { id } = request.params as { id: string };
     const mode: KeyMode = request.body?.mode === 'test' ? 'test' : 'live';
     const graceMs = GRACE_CHOICES_MS[request.body?.grace ?? ''] ?? GRACE_CHOICES_MS['24h']!;
     const { operator: o, shownOnce: shown } = kit.context(request).t;
-    return guard(reply, signedIn, async () => {
+    return kit.guard(reply, signedIn, async () => {
       const issued = await rotateApiKey(deps.merchantAdmin, id, graceMs, mode);
       request.log.info({ merchant: id, mode }, 'API key rolled from the dashboard');
       return renderShownOnce({
@@ -191,14 +231,16 @@ export function operatorPages(app: FastifyInstance, deps: DashboardDeps, kit: Pa
         back: `/dashboard/merchants/${id}`,
       });
     });
-  });
+  };
+}
 
-  app.post('/dashboard/merchants/:id/rotate-webhook-secret', async (request: FormRequest, reply) => {
-    const signedIn = await operatorForm(request, reply);
+function rotateMerchantSecret(deps: DashboardDeps, kit: PageKit) {
+  return async (request: FormRequest, reply: FastifyReply) => {
+    const signedIn = await operatorForm(kit, request, reply);
     if (!signedIn) return reply;
     const { id } = request.params as { id: string };
     const { operator: o, shownOnce: shown } = kit.context(request).t;
-    return guard(reply, signedIn, async () => {
+    return kit.guard(reply, signedIn, async () => {
       const rotated = await rotateWebhookSecret(deps, id);
       request.log.info({ merchant: id }, 'webhook secret rotated from the dashboard');
       return renderShownOnce({
@@ -211,13 +253,15 @@ export function operatorPages(app: FastifyInstance, deps: DashboardDeps, kit: Pa
         back: `/dashboard/merchants/${id}`,
       });
     });
-  });
+  };
+}
 
-  // Payouts still owed, the failing ones by default, each with "Retry now".
-  app.get('/dashboard/payouts', async (request, reply) => {
-    const signedIn = await operator(request, reply);
+/** Payouts still owed, the failing ones by default, each with "Retry now". */
+function payoutsPage(deps: DashboardDeps, kit: PageKit) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const signedIn = await operator(kit, request, reply);
     if (!signedIn) return reply;
-    if (!deps.payouts) return refuse(reply, signedIn, 404);
+    if (!deps.payouts) return kit.refuse(reply, signedIn, 404);
     const all = (request.query as { all?: string }).all === '1';
     const payouts = await listPayouts(
       { settlements: deps.payouts.settlements, clock: deps.clock },
@@ -225,40 +269,46 @@ export function operatorPages(app: FastifyInstance, deps: DashboardDeps, kit: Pa
       { failingOnly: !all, limit: 200 },
     );
     return renderPayouts({ signedIn, ctx: kit.context(reply.request), payouts, all });
-  });
+  };
+}
 
-  app.post('/dashboard/payouts/:id/retry', async (request: FormRequest, reply) => {
-    const signedIn = await operatorForm(request, reply);
+function retryPayout(deps: DashboardDeps, kit: PageKit) {
+  return async (request: FormRequest, reply: FastifyReply) => {
+    const signedIn = await operatorForm(kit, request, reply);
     if (!signedIn) return reply;
     const payouts = deps.payouts;
-    if (!payouts) return refuse(reply, signedIn, 404);
-    return guard(reply, signedIn, async () => {
+    if (!payouts) return kit.refuse(reply, signedIn, 404);
+    return kit.guard(reply, signedIn, async () => {
       await retrySettlement(payouts, { paymentId: (request.params as { id: string }).id });
       return reply.redirect('/dashboard/payouts', 303);
     });
-  });
+  };
+}
 
-  app.get('/dashboard/webhooks', async (request, reply) => {
-    const signedIn = await operator(request, reply);
+function failingEndpointsPage(deps: DashboardDeps, kit: PageKit) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const signedIn = await operator(kit, request, reply);
     if (!signedIn) return reply;
     return renderFailingEndpoints({
       signedIn,
       ctx: kit.context(reply.request),
       endpoints: await failingEndpoints(deps),
     });
-  });
+  };
+}
 
-  app.get('/dashboard/health', async (request, reply) => {
-    const signedIn = await operator(request, reply);
+function healthPage(deps: DashboardDeps, kit: PageKit) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const signedIn = await operator(kit, request, reply);
     if (!signedIn) return reply;
-    if (!deps.measure) return refuse(reply, signedIn, 404);
+    if (!deps.measure) return kit.refuse(reply, signedIn, 404);
     return renderHealth({
       signedIn,
       ctx: kit.context(reply.request),
       measured: await deps.measure(),
       at: deps.clock.now(),
     });
-  });
+  };
 }
 
 function merchantForm(body: Record<string, string | undefined> | undefined): MerchantForm {
