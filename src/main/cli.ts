@@ -21,7 +21,7 @@ import {
   updateMerchant,
 } from '../app/merchants/merchantAdmin.ts';
 import { systemClock } from '../app/shared/ports.ts';
-import { type ChainConfig, type Config, ConfigError, loadConfig } from '../config.ts';
+import { type ChainConfig, type Config, ConfigError, loadConfig } from '../config/index.ts';
 import type { KeyMode } from '../domain/credentials.ts';
 import { parseDuration } from '../domain/duration.ts';
 import { PaylinkError, problemsText } from '../domain/errors.ts';
