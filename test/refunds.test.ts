@@ -73,7 +73,7 @@ describe.each(dialects)('refunds on %s', (dialect) => {
       PAYLINK_RATES: 'static:EUR=1.08',
       PAYLINK_RATE_LIMIT: 'off',
       PAYLINK_RATE_LIMIT_IP: 'off',
-      PAYLINK_REFUND_CLAIM_TTL: `${CLAIM_TTL_MS}`,
+      PAYLINK_REFUND_CLAIM_TTL: `${CLAIM_TTL_MS}ms`,
       PAYLINK_ADMIN_TOKEN: ADMIN_TOKEN,
     });
     const deposits = { live: h.deposits };
