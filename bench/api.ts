@@ -13,7 +13,7 @@ import { depositPlanner } from '../src/adapters/chain/depositPlanner.ts';
 import { migrateToLatest, openDatabase } from '../src/adapters/db/database.ts';
 import { createMerchant } from '../src/app/merchants/merchantAdmin.ts';
 import { systemClock } from '../src/app/shared/ports.ts';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config/index.ts';
 import { createLogger, jsonLogDestination } from '../src/main/logger.ts';
 import { createRates, createStores } from '../src/main/wiring.ts';
 import type { LoadResult, LoadRun } from './loadGenerator.ts';

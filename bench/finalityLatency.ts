@@ -13,7 +13,7 @@ import { inProcessSingletonLocks } from '../src/adapters/db/singletonLocks.ts';
 import { createMerchant } from '../src/app/merchants/merchantAdmin.ts';
 import { createPayment } from '../src/app/payments/createPayment.ts';
 import { systemClock } from '../src/app/shared/ports.ts';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config/index.ts';
 import {
   deploySandboxContracts,
   SANDBOX_ACCOUNTS,
@@ -97,7 +97,7 @@ export async function runFinalityLatencyBench(): Promise<string[]> {
         clock,
         logger,
         config,
-        chain: { target, rpcUrls: [node.rpcUrl] },
+        chains: [{ settings: config.chain, target, rpcUrls: [node.rpcUrl] }],
       },
       stop.signal,
     );

@@ -6,7 +6,7 @@ import { buildApp } from '../src/adapters/api/buildApp.ts';
 import { depositPlanner } from '../src/adapters/chain/depositPlanner.ts';
 import { openDatabase } from '../src/adapters/db/database.ts';
 import { systemClock } from '../src/app/shared/ports.ts';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config/index.ts';
 import { createRates, createStores } from '../src/main/wiring.ts';
 
 /**

@@ -35,7 +35,7 @@ import {
   relayOnce,
 } from '../src/app/gasless/relayAuthorizations.ts';
 import type { RateLimitStore } from '../src/app/shared/ports.ts';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config/index.ts';
 import { formatDecimal } from '../src/domain/decimal.ts';
 import type { Payment } from '../src/domain/payment.ts';
 import {

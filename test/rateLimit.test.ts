@@ -8,7 +8,7 @@ import { buildApp } from '../src/adapters/api/buildApp.ts';
 import { depositPlanner } from '../src/adapters/chain/depositPlanner.ts';
 import { redisBucketStore } from '../src/adapters/rateLimit/redisBucketStore.ts';
 import { clientPartition } from '../src/adapters/web/rateLimit.ts';
-import { ConfigError, loadConfig } from '../src/config.ts';
+import { ConfigError, loadConfig } from '../src/config/index.ts';
 import { createRates } from '../src/main/wiring.ts';
 import { type ApiHarness, startApiHarness, TEST_CHAIN } from './helpers/apiHarness.ts';
 import { countRows, dialects } from './helpers/database.ts';

@@ -10,7 +10,7 @@ import { createMerchant } from '../src/app/merchants/merchantAdmin.ts';
 import { announceRefunds } from '../src/app/refunds/announceRefunds.ts';
 import { claimRefund } from '../src/app/refunds/claimRefund.ts';
 import { dispatchWebhooks } from '../src/app/webhooks/dispatchWebhooks.ts';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config/index.ts';
 import { adminRequest } from './helpers/apiHarness.ts';
 import { type ChainHarness, ROLES, startChainHarness } from './helpers/chainHarness.ts';
 import { runCli } from './helpers/cli.ts';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { inProcessSingletonLocks } from '../src/adapters/db/singletonLocks.ts';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config/index.ts';
 import { runWorker } from '../src/main/worker.ts';
 import { ANVIL_RELAYER_KEY, type ChainHarness, startChainHarness } from './helpers/chainHarness.ts';
 import { dialects } from './helpers/database.ts';
@@ -41,18 +41,21 @@ describe.each(dialects)('worker log lines on %s', (dialect) => {
         clock: h.clock,
         logger,
         config,
-        chain: {
-          target: {
-            chainId: h.anvil.chain.id,
-            tokenAddress: h.usdc,
-            acceptedTokens: [{ symbol: 'USDC', address: h.usdc, decimals: 6 }],
-            noticedTokens: [],
-            factoryAddress: h.factory,
-            treasuryAddress: h.addresses.treasury,
+        chains: [
+          {
+            settings: config.chain,
+            target: {
+              chainId: h.anvil.chain.id,
+              tokenAddress: h.usdc,
+              acceptedTokens: [{ symbol: 'USDC', address: h.usdc, decimals: 6 }],
+              noticedTokens: [],
+              factoryAddress: h.factory,
+              treasuryAddress: h.addresses.treasury,
+            },
+            rpcUrls: [h.anvil.rpcUrl],
+            relayerKey: ANVIL_RELAYER_KEY,
           },
-          rpcUrls: [h.anvil.rpcUrl],
-          relayerKey: ANVIL_RELAYER_KEY,
-        },
+        ],
       },
       stop.signal,
     );

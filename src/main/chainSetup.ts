@@ -3,14 +3,20 @@ import type { Address, Hex } from 'viem';
 import type { ChainTarget, ChainToken } from '../adapters/chain/depositPlanner.ts';
 import {
   type ChainConfig,
+  type ChainMode,
   type Config,
   ConfigError,
   requireChainSetting,
   type TokenSetting,
-} from '../config.ts';
+  type VariablePrefix,
+} from '../config/index.ts';
 import { SANDBOX_ACCOUNTS, sandboxAccount, sandboxPrivateKey, startSandboxChain } from './sandboxChain.ts';
 
 export interface ResolvedChain {
+  /** Its settings: those of the first configured chain on its id (the live one where test mode shares it). */
+  readonly settings: ChainConfig;
+  /** Whose payments it takes: one mode, or both where the test chain is the live chain itself. */
+  readonly modes: readonly ChainMode[];
   readonly target: ChainTarget;
   readonly rpcUrls: readonly string[];
   readonly relayerKey: Hex | undefined;
@@ -20,47 +26,62 @@ export interface ResolvedChain {
 }
 
 /**
- * The chain this deployment takes payments on. On `sandbox` the service starts its own anvil and contracts
- * (unless their addresses are configured); on `polygon` / `amoy` everything comes from configuration, and a
- * missing setting stops the process naming it.
+ * The chains this deployment takes payments on, one per chain id, in the order of `config.chains` (the live one
+ * first). On `sandbox` the service starts its own anvil and contracts (unless their addresses are configured);
+ * on `polygon` / `amoy` everything comes from configuration, and a missing setting stops the process naming it.
+ * Where it stops, the chains already started are stopped first.
+ *
+ * A configured chain on the id of one already resolved is that chain itself, taking its mode's payments too:
+ * one watcher and one settler per chain id, so a chain on that id with other contracts could never be watched.
  */
-export async function resolveChain(config: Config, stateDir: string, logger: Logger): Promise<ResolvedChain> {
-  return resolveChainOf(config, config.chain, 'PAYLINK_', stateDir, logger);
-}
-
-/**
- * The chain of test-mode payments, resolved by the same rules as the live one (PAYLINK_TEST_* settings), or
- * undefined when test mode is off. On the live chain's id it is the live chain itself: one watcher and one
- * settler per chain id, so a test chain on that id with other contracts could never be watched.
- */
-export async function resolveTestChain(
+export async function resolveChains(
   config: Config,
-  live: ResolvedChain,
   stateDir: string,
   logger: Logger,
-): Promise<ResolvedChain | undefined> {
-  const test = config.testChain;
-  if (!test) return undefined;
-  if (test.chainId === live.target.chainId) {
-    if (test.usdcAddress && test.usdcAddress.toLowerCase() !== live.target.tokenAddress.toLowerCase()) {
-      throw new ConfigError(
-        `Invalid configuration:\n  PAYLINK_TEST_USDC_ADDRESS must be the live USDC when the test network is the live one (${test.network})`,
-      );
+): Promise<ResolvedChain[]> {
+  const resolved: ResolvedChain[] = [];
+  try {
+    for (const settings of config.chains) {
+      const index = resolved.findIndex((chain) => chain.target.chainId === settings.chainId);
+      const same = resolved[index];
+      if (same) resolved[index] = { ...same, modes: [...same.modes, ...sharedMode(same, settings)] };
+      else resolved.push(await resolveChain(settings, stateDir, logger));
     }
-    // Stopped once, by the live chain's owner.
-    return { ...live, stop: async () => {} };
+  } catch (error) {
+    await stopChains(resolved);
+    throw error;
   }
-  return resolveChainOf(config, test, 'PAYLINK_TEST_', stateDir, logger);
+  return resolved;
 }
 
-async function resolveChainOf(
-  config: Config,
-  chain: ChainConfig,
-  prefix: 'PAYLINK_' | 'PAYLINK_TEST_',
-  stateDir: string,
-  logger: Logger,
-): Promise<ResolvedChain> {
+/** The chain whose payments are of `mode`, if any. */
+export function chainOfMode<C extends Pick<ResolvedChain, 'modes'>>(
+  chains: readonly C[],
+  mode: ChainMode,
+): C | undefined {
+  return chains.find((chain) => chain.modes.includes(mode));
+}
+
+/** Stops every chain the service started, the last resolved first. */
+export async function stopChains(chains: readonly ResolvedChain[]): Promise<void> {
+  for (const chain of [...chains].reverse()) await chain.stop();
+}
+
+/** The mode of `settings`, taken by the chain already resolved on its id, which must then be its USDC's too. */
+function sharedMode(chain: ResolvedChain, settings: ChainConfig): ChainMode[] {
+  const { usdcAddress } = settings;
+  if (usdcAddress && usdcAddress.toLowerCase() !== chain.target.tokenAddress.toLowerCase()) {
+    throw new ConfigError(
+      `Invalid configuration:\n  ${settings.variablePrefix}USDC_ADDRESS must be the ${chain.settings.mode} USDC when the ${settings.mode} network is the ${chain.settings.mode} one (${settings.network})`,
+    );
+  }
+  return [settings.mode];
+}
+
+async function resolveChain(chain: ChainConfig, stateDir: string, logger: Logger): Promise<ResolvedChain> {
+  const prefix = chain.variablePrefix;
   const { usdcAddress, factoryAddress } = chain;
+  const identity = { settings: chain, modes: [chain.mode] };
   if (chain.network === 'sandbox' && !(usdcAddress && factoryAddress)) {
     const rpcUrl = chain.rpcUrls[0];
     if (!rpcUrl) throw new Error('no sandbox RPC URL');
@@ -71,6 +92,7 @@ async function resolveChainOf(
       'USDC.e': sandbox.bridgedUsdc,
     };
     return {
+      ...identity,
       target: {
         chainId: chain.chainId,
         tokenAddress,
@@ -86,18 +108,19 @@ async function resolveChainOf(
   }
   // Polygon and Amoy, or a sandbox whose contracts were deployed by someone else (several processes, tests).
   const sandbox = chain.network === 'sandbox';
-  const tokenAddress = requireChainSetting(config, 'usdcAddress', `${prefix}USDC_ADDRESS`, chain);
+  const tokenAddress = requireChainSetting(chain, 'usdcAddress');
   return {
+    ...identity,
     target: {
       chainId: chain.chainId,
       tokenAddress,
       ...resolveTokens(chain, prefix, { USDC: tokenAddress }),
-      factoryAddress: requireChainSetting(config, 'factoryAddress', `${prefix}FACTORY_ADDRESS`, chain),
+      factoryAddress: requireChainSetting(chain, 'factoryAddress'),
       treasuryAddress: sandbox
         ? (chain.treasuryAddress ?? sandboxAccount(SANDBOX_ACCOUNTS.treasury).address)
-        : requireChainSetting(config, 'treasuryAddress', `${prefix}TREASURY_ADDRESS`, chain),
+        : requireChainSetting(chain, 'treasuryAddress'),
     },
-    rpcUrls: requireChainSetting(config, 'rpcUrls', `${prefix}RPC_URL`, chain),
+    rpcUrls: requireChainSetting(chain, 'rpcUrls'),
     relayerKey: chain.relayerKey ?? (sandbox ? sandboxPrivateKey(SANDBOX_ACCOUNTS.relayer) : undefined),
     gaslessRelayerKey: gaslessRelayerKey(chain),
     stop: async () => {},
@@ -120,7 +143,7 @@ function gaslessRelayerKey(chain: ChainConfig): Hex | undefined {
  */
 function resolveTokens(
   chain: ChainConfig,
-  prefix: 'PAYLINK_' | 'PAYLINK_TEST_',
+  prefix: VariablePrefix,
   known: Readonly<Record<string, Address>>,
 ): { acceptedTokens: ChainToken[]; noticedTokens: ChainToken[] } {
   const resolve =

@@ -3,7 +3,7 @@ import { createSmtpTransport } from '../adapters/outbound/smtpTransport.ts';
 import { runEmailDispatcher } from '../app/email/dispatchEmails.ts';
 import type { EmailStore } from '../app/email/ports.ts';
 import type { Clock } from '../app/shared/ports.ts';
-import type { MailConfig } from '../mailConfig.ts';
+import type { MailConfig } from '../config/mail.ts';
 import { startSandboxMailbox } from './sandboxMailbox.ts';
 
 /** Queued messages are picked up within this (one indexed query per poll); mail is not urgent to the second. */

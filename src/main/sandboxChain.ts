@@ -21,7 +21,7 @@ import {
   TEST_TOKENS,
 } from '../adapters/chain/deployContracts.ts';
 import { revertReasonOf } from '../adapters/chain/revertReason.ts';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/index.ts';
 import { portIsFree, StartRefusedError, someFreePort } from './ports.ts';
 
 /**

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { simpleParser } from 'mailparser';
 import type { Logger } from 'pino';
 import { SMTPServer } from 'smtp-server';
-import type { SmtpSettings } from '../mailConfig.ts';
+import type { SmtpSettings } from '../config/mail.ts';
 
 /** Largest message the sandbox mailbox takes: far above any e-mail of ours. */
 const MAX_MESSAGE_BYTES = 1024 * 1024;

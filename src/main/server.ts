@@ -2,13 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { privateKeyToAccount } from 'viem/accounts';
 import { buildApp } from '../adapters/api/buildApp.ts';
-import { chainReader, createRpcClient } from '../adapters/chain/chainReader.ts';
+import { createRpcClient } from '../adapters/chain/chainReader.ts';
 import { holdsCode } from '../adapters/chain/contractCode.ts';
-import { depositPlanner } from '../adapters/chain/depositPlanner.ts';
 import { authorizationChain } from '../adapters/chain/eip3009.ts';
-import { createTokenControls } from '../adapters/chain/tokenControls.ts';
 import { buildCheckoutApp } from '../adapters/checkout/buildCheckoutApp.ts';
-import type { CheckoutNetwork } from '../adapters/checkout/checkoutView.ts';
 import type { CheckoutGasless } from '../adapters/checkout/gaslessRoutes.ts';
 import type { CheckoutRefunds } from '../adapters/checkout/refundRoutes.ts';
 import { isCommonPassword } from '../adapters/crypto/commonPasswords.ts';
@@ -19,14 +16,14 @@ import { acquireSqliteProcessLock } from '../adapters/db/sqliteProcessLock.ts';
 import { createMetrics } from '../adapters/metrics/metrics.ts';
 import { memoryBucketStore } from '../adapters/rateLimit/memoryBucketStore.ts';
 import { redisBucketStore } from '../adapters/rateLimit/redisBucketStore.ts';
-import type { TokenControls } from '../app/chain/tokenControls.ts';
 import { acceptAuthorization, gaslessAmountDue } from '../app/gasless/acceptAuthorization.ts';
 import type { AuthorizationChain } from '../app/gasless/ports.ts';
 import type { DepositPlanners } from '../app/payments/ports.ts';
 import type { RateLimitStore } from '../app/shared/ports.ts';
 import { type Clock, systemClock } from '../app/shared/ports.ts';
-import { type ChainConfig, type Config, NETWORKS, type Network } from '../config.ts';
-import { type ResolvedChain, resolveChain, resolveTestChain } from './chainSetup.ts';
+import type { Config } from '../config/index.ts';
+import { type ResolvedChain, resolveChains, stopChains } from './chainSetup.ts';
+import { chainViews } from './chainViews.ts';
 import { portIsFree, refuseTakenPorts, StartRefusedError, someFreePort } from './ports.ts';
 import { ensureDemoMerchant, ensureDemoUsers, readSandboxMerchantId, type SandboxUsers } from './sandbox.ts';
 import { stateDirOf } from './sandboxChain.ts';
@@ -88,27 +85,14 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
   const stores = createStores(database);
   const clock = systemClock;
   const stateDir = stateDirOf(config);
-  let chain: ResolvedChain;
+  let chains: ResolvedChain[];
   try {
-    chain = await resolveChain(config, stateDir, logger);
+    chains = await resolveChains(config, stateDir, logger);
   } catch (error) {
     await database.close();
     releaseProcessLock();
     throw error;
   }
-  let testChain: ResolvedChain | undefined;
-  try {
-    testChain = await resolveTestChain(config, chain, stateDir, logger);
-  } catch (error) {
-    await chain.stop();
-    await database.close();
-    releaseProcessLock();
-    throw error;
-  }
-  const stopChains = async () => {
-    await testChain?.stop();
-    await chain.stop();
-  };
 
   // One registry per process: the API serves it on /metrics; the worker feeds it the relayer's balance.
   const metrics = createMetrics();
@@ -118,40 +102,20 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
   let worker: Promise<void> = Promise.resolve();
   try {
     if (role !== 'worker') {
-      const deposits = {
-        live: depositPlanner(chain.target),
-        test: testChain && depositPlanner(testChain.target),
-      };
+      const views = chainViews(chains, clock, logger);
+      const { deposits } = views;
       const paymentChanges = database.followPaymentChanges(logger);
       closers.push(paymentChanges.close);
       const api = await buildApp({
         ...stores,
         paymentChanges,
-        // The dashboard links transactions to each chain's explorer (the sandbox has none).
-        explorers: new Map([
-          ...(testChain && config.testChain
-            ? ([[testChain.target.chainId, NETWORKS[config.testChain.network].explorerUrl]] as const)
-            : []),
-          [chain.target.chainId, NETWORKS[config.network].explorerUrl],
-        ]),
-        tokenControls: {
-          live: tokenControlsOf(chain, clock, logger),
-          test: testChain && tokenControlsOf(testChain, clock, logger),
-        },
+        explorers: views.explorers,
+        tokenControls: views.tokenControls,
         deposits,
         hostResolver,
         metrics,
-        chainProbe: {
-          chainId: chain.target.chainId,
-          reader: chainReader(createRpcClient(chain.rpcUrls, 2_000), config.chain.finality),
-        },
-        testChainProbe:
-          testChain && config.testChain && testChain.target.chainId !== chain.target.chainId
-            ? {
-                chainId: testChain.target.chainId,
-                reader: chainReader(createRpcClient(testChain.rpcUrls, 2_000), config.testChain.finality),
-              }
-            : undefined,
+        chainProbe: views.chainProbe,
+        testChainProbe: views.testChainProbe,
         rates: createRates(config, clock, logger),
         clock,
         logger,
@@ -162,28 +126,23 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
       const gaslessBuckets = checkoutBuckets(config, logger);
       closers.push(() => gaslessBuckets.close());
       const checkout = await buildCheckoutApp({
-        refundClaims: checkoutRefunds(stores, deposits, [chain, testChain], clock),
+        refundClaims: checkoutRefunds(stores, deposits, chains, clock),
         ...stores,
         clock,
         logger,
         connectionLimits: config.connectionLimits,
-        gasless: checkoutGasless(stores, [chain, testChain], clock, logger, {
+        gasless: checkoutGasless(stores, chains, clock, logger, {
           buckets: gaslessBuckets,
           minValueBaseUnits: config.minAmountBaseUnits,
         }),
         // Each payment is shown on its own chain: the live one, or the test one for test-mode payments.
-        network: [
-          checkoutNetwork(config.network, chain, config.chain),
-          ...(testChain && config.testChain && testChain.target.chainId !== chain.target.chainId
-            ? [checkoutNetwork(config.testChain.network, testChain, config.testChain)]
-            : []),
-        ],
+        network: views.checkoutNetworks,
       });
       servers.push(checkout);
       await checkout.listen({ host: config.host, port: config.checkoutPort });
     }
     if (role !== 'api')
-      worker = runWorker({ ...stores, locks, clock, logger, config, chain, testChain }, stopWorker.signal);
+      worker = runWorker({ ...stores, locks, clock, logger, config, chains }, stopWorker.signal);
     if (config.network === 'sandbox' && role !== 'worker') {
       const demo = await ensureDemoMerchant(
         { merchants: stores.merchants, clock, webhookAllowPrivate: true },
@@ -227,7 +186,7 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
   } catch (error) {
     stopWorker.abort();
     await Promise.all([...servers.map((s) => s.close()), ...closers.map((close) => close())]);
-    await stopChains();
+    await stopChains(chains);
     await database.close();
     releaseProcessLock();
     throw error;
@@ -242,7 +201,7 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
   }, SHUTDOWN_GRACE_MS);
   forceExit.unref();
   await Promise.all([...servers.map((s) => s.close()), ...closers.map((close) => close()), worker]);
-  await stopChains();
+  await stopChains(chains);
   await database.close();
   releaseProcessLock();
   logger.info('stopped');
@@ -262,16 +221,6 @@ async function refuseOtherSandboxInbox(config: Config): Promise<void> {
   throw new StartRefusedError(
     `port ${port} on ${config.host} is in use by another sandbox or program: set PAYLINK_SANDBOX_WEBHOOK_PORT to a free port, such as ${await someFreePort(config.host)}`,
   );
-}
-
-/** The token's blacklist and pause, read with a short timeout: checked on the create path. */
-function tokenControlsOf(chain: ResolvedChain, clock: Clock, logger: Logger): TokenControls {
-  return createTokenControls({
-    client: createRpcClient(chain.rpcUrls, 2_000),
-    token: chain.target.tokenAddress,
-    clock,
-    logger,
-  });
 }
 
 /**
@@ -296,14 +245,14 @@ export function checkoutBuckets(
  */
 function checkoutGasless(
   stores: ReturnType<typeof createStores>,
-  chains: readonly (ResolvedChain | undefined)[],
+  chains: readonly ResolvedChain[],
   clock: Clock,
   logger: Logger,
   limits: { readonly buckets: RateLimitStore; readonly minValueBaseUnits: bigint },
 ): CheckoutGasless | undefined {
   const offered = new Map<number, AuthorizationChain>();
   for (const chain of chains) {
-    if (!chain?.gaslessRelayerKey || offered.has(chain.target.chainId)) continue;
+    if (!chain.gaslessRelayerKey || offered.has(chain.target.chainId)) continue;
     const relayerAddress = privateKeyToAccount(chain.gaslessRelayerKey).address;
     const client = createRpcClient(chain.rpcUrls, 2_000);
     offered.set(chain.target.chainId, authorizationChain(client, chain.target.chainId, relayerAddress));
@@ -340,13 +289,11 @@ function checkoutGasless(
 function checkoutRefunds(
   stores: ReturnType<typeof createStores>,
   deposits: DepositPlanners,
-  chains: readonly (ResolvedChain | undefined)[],
+  chains: readonly ResolvedChain[],
   clock: Clock,
 ): CheckoutRefunds {
   const clients = new Map<number, ReturnType<typeof createRpcClient>>();
-  for (const chain of chains)
-    if (chain && !clients.has(chain.target.chainId))
-      clients.set(chain.target.chainId, createRpcClient(chain.rpcUrls, 2_000));
+  for (const chain of chains) clients.set(chain.target.chainId, createRpcClient(chain.rpcUrls, 2_000));
   return {
     claim: { refunds: stores.refunds, deposits, clock },
     async isContract(chainId, address) {
@@ -355,19 +302,6 @@ function checkoutRefunds(
       return holdsCode(client, address);
     },
     buckets: memoryBucketStore(),
-  };
-}
-
-function checkoutNetwork(network: Network, chain: ResolvedChain, settings: ChainConfig): CheckoutNetwork {
-  const preset = NETWORKS[network];
-  // PAYLINK_PUBLIC_RPC_URL, else the preset's; the sandbox's own node is on this machine, like the browser.
-  const publicRpcUrl = settings.publicRpcUrl ?? (network === 'sandbox' ? chain.rpcUrls[0] : undefined);
-  return {
-    name: preset.name,
-    chainId: chain.target.chainId,
-    explorerUrl: preset.explorerUrl,
-    ...(publicRpcUrl ? { publicRpcUrl } : {}),
-    nativeCurrencySymbol: preset.nativeCurrencySymbol,
   };
 }
 

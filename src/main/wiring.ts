@@ -22,7 +22,7 @@ import type { RateProvider } from '../app/payments/ports.ts';
 import type { Clock } from '../app/shared/ports.ts';
 import type { DispatchWebhooksDeps } from '../app/webhooks/dispatchWebhooks.ts';
 import type { HostResolver, WebhookStore } from '../app/webhooks/ports.ts';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/index.ts';
 
 /** Builds the adapters a configuration names; every entry point wires through here. */
 export function createRates(config: Config, clock: Clock, logger: Logger): RateProvider {

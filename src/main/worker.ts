@@ -20,7 +20,7 @@ import { runSettler } from '../app/settlement/settleOnce.ts';
 import type { Clock } from '../app/shared/ports.ts';
 import { runWebhookDispatcher } from '../app/webhooks/dispatchWebhooks.ts';
 import type { WebhookStore } from '../app/webhooks/ports.ts';
-import type { ChainConfig, Config } from '../config.ts';
+import type { ChainConfig, Config } from '../config/index.ts';
 import { runEmailJob } from './emailDispatcher.ts';
 import { runAsSingleton } from './singleton.ts';
 import { createWebhookDispatcherDeps } from './wiring.ts';
@@ -32,12 +32,11 @@ export interface WorkerDeps {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly config: Config;
-  readonly chain: WorkerChain;
   /**
-   * The test-mode chain when it is another chain than the live one: it gets its own watcher and settler
-   * (their locks are named by chain id). Absent when test mode is off or shares the live chain.
+   * The chains to watch and settle, one per chain id (a test chain that is the live chain itself is one entry):
+   * each gets its own watcher, settler and gasless relayer, their locks named by its chain id.
    */
-  readonly testChain?: WorkerChain | undefined;
+  readonly chains: readonly WorkerChain[];
   readonly settlements: SettlementStore;
   readonly webhooks: WebhookStore;
   readonly payments: Pick<PaymentStore, 'findById'>;
@@ -47,6 +46,8 @@ export interface WorkerDeps {
 }
 
 export interface WorkerChain {
+  /** How it is read and settled: finality, poll interval, block range, dust threshold, the relayer's caps. */
+  readonly settings: ChainConfig;
   readonly target: ChainTarget;
   readonly rpcUrls: readonly string[];
   /** Without one the deposit addresses are not flushed (anyone may flush them; nothing is lost). */
@@ -64,10 +65,7 @@ const LAG_WORTH_LOGGING_BLOCKS = 10n;
 export async function runWorker(deps: WorkerDeps, signal: AbortSignal): Promise<void> {
   const { config, logger } = deps;
   const every = { intervalMs: config.chain.pollIntervalMs, signal, logger };
-  const jobs = chainJobs(deps, deps.chain, config.chain, signal);
-  if (deps.testChain && config.testChain && deps.testChain.target.chainId !== deps.chain.target.chainId) {
-    jobs.push(...chainJobs(deps, deps.testChain, config.testChain, signal));
-  }
+  const jobs = deps.chains.flatMap((chain) => chainJobs(deps, chain, signal));
   // Expiry and refund announcements are safe to run twice (row locks, marks), but one runner avoids wasted sweeps.
   const expirer = runAsSingleton(deps.locks, 'expirer', every, (held) =>
     runLoop({ ...every, name: 'expirer', signal: held }, async () => {
@@ -107,13 +105,9 @@ function watchedTokens(target: ChainTarget): WatchedToken[] {
 }
 
 /** The chain watcher and the settler of one chain, each a singleton named by the chain id. */
-function chainJobs(
-  deps: WorkerDeps,
-  chain: WorkerChain,
-  settings: ChainConfig,
-  signal: AbortSignal,
-): Promise<void>[] {
+function chainJobs(deps: WorkerDeps, chain: WorkerChain, signal: AbortSignal): Promise<void>[] {
   const { logger: parentLogger } = deps;
+  const { settings } = chain;
   // The one place a chain job's lines get their chainId: the jobs never add it again (a key twice on one line is
   // ambiguous JSON; test/workerLogs.test.ts). Their use cases assume a logger that names the chain.
   const logger = parentLogger.child({ chainId: chain.target.chainId });
@@ -182,7 +176,7 @@ function chainJobs(
     );
   } else {
     logger.warn(
-      `${settings === deps.config.chain ? 'PAYLINK_RELAYER_KEY' : 'PAYLINK_TEST_RELAYER_KEY'} is not set: deposit addresses will not be flushed to merchants by this service`,
+      `${settings.variablePrefix}RELAYER_KEY is not set: deposit addresses will not be flushed to merchants by this service`,
     );
   }
   const { gaslessRelayerKey } = chain;

@@ -5,7 +5,7 @@ import { depositPlanner } from '../../src/adapters/chain/depositPlanner.ts';
 import type { DialectName } from '../../src/adapters/db/database.ts';
 import { createMerchant, type MerchantFields } from '../../src/app/merchants/merchantAdmin.ts';
 import type { RateProvider } from '../../src/app/payments/ports.ts';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/config/index.ts';
 import { createRates, createStores } from '../../src/main/wiring.ts';
 import { TestClock } from './clock.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
-import type { SmtpSettings } from '../../src/mailConfig.ts';
+import type { SmtpSettings } from '../../src/config/mail.ts';
 
 /**
  * What the test SMTP server says to one message: take it, refuse it with this reply code, or never answer (the

@@ -16,7 +16,7 @@ import type { RefundStore } from '../../app/refunds/ports.ts';
 import type { SettlementStore } from '../../app/settlement/ports.ts';
 import type { Clock, RateLimitStore } from '../../app/shared/ports.ts';
 import type { HostResolver, WebhookStore } from '../../app/webhooks/ports.ts';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/index.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 
 /**

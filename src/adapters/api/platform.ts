@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { measureService, type ServiceMeasurements } from '../../app/operations/measureService.ts';
 import type { RateLimitStore } from '../../app/shared/ports.ts';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/index.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { memoryBucketStore } from '../rateLimit/memoryBucketStore.ts';
 import { redisBucketStore } from '../rateLimit/redisBucketStore.ts';

@@ -1,6 +1,6 @@
 import { type Address, createPublicClient, fallback, http, type PublicClient, parseAbiItem } from 'viem';
 import type { BlockHeader, ChainReader } from '../../app/chain/ports.ts';
-import type { Finality } from '../../config.ts';
+import type { Finality } from '../../config/index.ts';
 
 const transferEvent = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 

@@ -7,7 +7,7 @@ import type { MerchantStore } from '../../app/merchants/ports.ts';
 import { isPaymentId } from '../../app/payments/getPaymentStatus.ts';
 import type { PaymentStore } from '../../app/payments/ports.ts';
 import type { Clock } from '../../app/shared/ports.ts';
-import type { ConnectionLimits } from '../../config.ts';
+import type { ConnectionLimits } from '../../config/index.ts';
 import { errorResponseOf, ValidationError } from '../../domain/errors.ts';
 import { paymentTerms } from '../../domain/payment.ts';
 import { derivePaymentState } from '../../domain/paymentStatus.ts';

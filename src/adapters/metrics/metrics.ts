@@ -39,6 +39,39 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     labelNames: ['policy'] as const,
     registers,
   });
+  const gauges = serviceGauges(registers);
+
+  return {
+    registry,
+    contentType: registry.contentType,
+    observeRequest(method, route, statusCode, seconds) {
+      // One child per label set, made once: prom-client hashes the labels of every plain observe().
+      const key = `${method} ${statusCode} ${route}`;
+      let child = httpDurationByLabels.get(key);
+      if (child === undefined) {
+        child = httpDuration.labels({ method, route, status_code: String(statusCode) });
+        httpDurationByLabels.set(key, child);
+      }
+      child.observe(seconds);
+    },
+    countRateLimited(policy) {
+      rateLimited.inc({ policy });
+    },
+    record(m) {
+      recordMeasurements(gauges, m);
+    },
+  };
+}
+
+/** The gauges read from shared state at scrape time, registered in this order (the order /metrics shows). */
+function serviceGauges(registers: Registry[]) {
+  return { ...stateGauges(registers), ...chainGauges(registers), ...payoutGauges(registers) };
+}
+
+type ServiceGauges = ReturnType<typeof serviceGauges>;
+
+/** The database, the payments and the webhook queue. */
+function stateGauges(registers: Registry[]) {
   const up = new Gauge({
     name: 'paylink_dependency_up',
     help: '1 when the dependency answered the last scrape, else 0 (rpc: one per chain_id)',
@@ -67,6 +100,11 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     help: 'Age of the oldest webhook event still owed a delivery (0 when none is)',
     registers,
   });
+  return { up, payments, webhookEvents, webhookQueueDepth, webhookOldest };
+}
+
+/** Each chain's watcher, node, relayer and gasless relayer, by chain_id. */
+function chainGauges(registers: Registry[]) {
   const lagBlocks = new Gauge({
     name: 'paylink_watcher_lag_blocks',
     help: "Blocks between the chain watcher's last scanned block and the node's head",
@@ -121,6 +159,21 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     labelNames: ['chain_id', 'window'],
     registers,
   });
+  return {
+    lagBlocks,
+    lagSeconds,
+    cursorAge,
+    finalizedAge,
+    relayerBalance,
+    relayerLowBalance,
+    relayerBalanceAge,
+    gaslessAuthorizations,
+    gaslessFees,
+  };
+}
+
+/** What is owed to merchants, and why it waits. */
+function payoutGauges(registers: Registry[]) {
   const payouts = new Gauge({
     name: 'paylink_payouts',
     help: 'Payouts owed to merchants: pending (waiting for a flush, or failing for less than PAYLINK_PAYOUT_DELAYED_AFTER) or delayed',
@@ -138,81 +191,78 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     labelNames: ['share', 'reason'] as const,
     registers,
   });
+  return { payouts, oldestDelayed, failing };
+}
 
-  /**
-   * A value that could not be read is NaN ("unknown"), never the last one read: a dashboard shows a gap rather
-   * than a stale number, and paylink_dependency_up says why.
-   */
-  const setOrUnknown = (
-    gauge: Gauge<string>,
-    value: number | undefined,
-    labels: Record<string, string> = {},
-  ) => gauge.set(labels, value ?? Number.NaN);
-  const setByLabel = (
-    gauge: Gauge<string>,
-    label: string,
-    counts: ReadonlyMap<string, number> | undefined,
-  ) => {
-    gauge.reset();
-    for (const [value, count] of counts ?? []) gauge.set({ [label]: value }, count);
-  };
+/**
+ * A value that could not be read is NaN ("unknown"), never the last one read: a dashboard shows a gap rather
+ * than a stale number, and paylink_dependency_up says why.
+ */
+const setOrUnknown = (gauge: Gauge<string>, value: number | undefined, labels: Record<string, string> = {}) =>
+  gauge.set(labels, value ?? Number.NaN);
+const setByLabel = (gauge: Gauge<string>, label: string, counts: ReadonlyMap<string, number> | undefined) => {
+  gauge.reset();
+  for (const [value, count] of counts ?? []) gauge.set({ [label]: value }, count);
+};
 
-  return {
-    registry,
-    contentType: registry.contentType,
-    observeRequest(method, route, statusCode, seconds) {
-      // One child per label set, made once: prom-client hashes the labels of every plain observe().
-      const key = `${method} ${statusCode} ${route}`;
-      let child = httpDurationByLabels.get(key);
-      if (child === undefined) {
-        child = httpDuration.labels({ method, route, status_code: String(statusCode) });
-        httpDurationByLabels.set(key, child);
-      }
-      child.observe(seconds);
-    },
-    countRateLimited(policy) {
-      rateLimited.inc({ policy });
-    },
-    record(m) {
-      up.reset();
-      up.set({ dependency: 'database' }, m.databaseUp ? 1 : 0);
-      setByLabel(payments, 'status', m.paymentsByStatus);
-      setByLabel(webhookEvents, 'delivery_status', m.webhookEventsByStatus);
-      const owed = m.webhookEventsByStatus;
-      setOrUnknown(webhookQueueDepth, owed && (owed.get('pending') ?? 0) + (owed.get('delivering') ?? 0));
-      setOrUnknown(webhookOldest, m.webhookOldestOwedSeconds);
-      payouts.reset();
-      failing.reset();
-      setOrUnknown(payouts, m.payouts?.pending, { state: 'pending' });
-      setOrUnknown(payouts, m.payouts?.delayed, { state: 'delayed' });
-      setOrUnknown(oldestDelayed, m.payouts?.oldestDelayedSeconds);
-      for (const f of m.payouts?.failing ?? []) failing.set({ share: f.share, reason: f.reason }, f.count);
-      for (const gauge of [relayerBalance, relayerLowBalance, relayerBalanceAge]) gauge.reset();
-      for (const r of m.relayers ?? []) {
-        const labels = { chain_id: String(r.chainId) };
-        relayerBalance.set(labels, pol(r.balanceWei));
-        relayerLowBalance.set(labels, pol(r.lowBalanceWei));
-        relayerBalanceAge.set(labels, r.ageSeconds);
-      }
-      for (const gauge of [gaslessAuthorizations, gaslessFees]) gauge.reset();
-      for (const g of m.gasless ?? []) {
-        const chain_id = String(g.chainId);
-        for (const [status, count] of g.byStatus) gaslessAuthorizations.set({ chain_id, status }, count);
-        gaslessFees.set({ chain_id, window: 'total' }, pol(g.feeWeiTotal));
-        gaslessFees.set({ chain_id, window: '1h' }, pol(g.feeWeiSince));
-      }
-      // A chain no longer probed leaves no series behind.
-      for (const gauge of [lagBlocks, lagSeconds, cursorAge, finalizedAge]) gauge.reset();
-      for (const chain of m.chains) {
-        const labels = { chain_id: String(chain.chainId) };
-        up.set({ dependency: 'rpc', ...labels }, chain.rpcUp ? 1 : 0);
-        setOrUnknown(lagBlocks, chain.watcherLagBlocks, labels);
-        setOrUnknown(lagSeconds, chain.watcherLagSeconds, labels);
-        setOrUnknown(cursorAge, chain.watcherCursorAgeSeconds, labels);
-        setOrUnknown(finalizedAge, chain.finalizedHeadAgeSeconds, labels);
-      }
-    },
-  };
+/** Sets every gauge of the service from one scrape's measurements. */
+function recordMeasurements(gauges: ServiceGauges, m: ServiceMeasurements): void {
+  const {
+    up,
+    payments,
+    webhookEvents,
+    webhookQueueDepth,
+    webhookOldest,
+    lagBlocks,
+    lagSeconds,
+    cursorAge,
+    finalizedAge,
+    relayerBalance,
+    relayerLowBalance,
+    relayerBalanceAge,
+    gaslessAuthorizations,
+    gaslessFees,
+    payouts,
+    oldestDelayed,
+    failing,
+  } = gauges;
+  up.reset();
+  up.set({ dependency: 'database' }, m.databaseUp ? 1 : 0);
+  setByLabel(payments, 'status', m.paymentsByStatus);
+  setByLabel(webhookEvents, 'delivery_status', m.webhookEventsByStatus);
+  const owed = m.webhookEventsByStatus;
+  setOrUnknown(webhookQueueDepth, owed && (owed.get('pending') ?? 0) + (owed.get('delivering') ?? 0));
+  setOrUnknown(webhookOldest, m.webhookOldestOwedSeconds);
+  payouts.reset();
+  failing.reset();
+  setOrUnknown(payouts, m.payouts?.pending, { state: 'pending' });
+  setOrUnknown(payouts, m.payouts?.delayed, { state: 'delayed' });
+  setOrUnknown(oldestDelayed, m.payouts?.oldestDelayedSeconds);
+  for (const f of m.payouts?.failing ?? []) failing.set({ share: f.share, reason: f.reason }, f.count);
+  for (const gauge of [relayerBalance, relayerLowBalance, relayerBalanceAge]) gauge.reset();
+  for (const r of m.relayers ?? []) {
+    const labels = { chain_id: String(r.chainId) };
+    relayerBalance.set(labels, pol(r.balanceWei));
+    relayerLowBalance.set(labels, pol(r.lowBalanceWei));
+    relayerBalanceAge.set(labels, r.ageSeconds);
+  }
+  for (const gauge of [gaslessAuthorizations, gaslessFees]) gauge.reset();
+  for (const g of m.gasless ?? []) {
+    const chain_id = String(g.chainId);
+    for (const [status, count] of g.byStatus) gaslessAuthorizations.set({ chain_id, status }, count);
+    gaslessFees.set({ chain_id, window: 'total' }, pol(g.feeWeiTotal));
+    gaslessFees.set({ chain_id, window: '1h' }, pol(g.feeWeiSince));
+  }
+  // A chain no longer probed leaves no series behind.
+  for (const gauge of [lagBlocks, lagSeconds, cursorAge, finalizedAge]) gauge.reset();
+  for (const chain of m.chains) {
+    const labels = { chain_id: String(chain.chainId) };
+    up.set({ dependency: 'rpc', ...labels }, chain.rpcUp ? 1 : 0);
+    setOrUnknown(lagBlocks, chain.watcherLagBlocks, labels);
+    setOrUnknown(lagSeconds, chain.watcherLagSeconds, labels);
+    setOrUnknown(cursorAge, chain.watcherCursorAgeSeconds, labels);
+    setOrUnknown(finalizedAge, chain.finalizedHeadAgeSeconds, labels);
+  }
 }
 
 /** Whole POL plus the fraction to 1e-6: exact enough for a gauge, and no float ever sees 18 decimals. */

@@ -1,7 +1,7 @@
 import nodemailer from 'nodemailer';
 import type { EmailTransport } from '../../app/email/ports.ts';
+import type { SmtpSettings } from '../../config/mail.ts';
 import type { SmtpOutcome } from '../../domain/email.ts';
-import type { SmtpSettings } from '../../mailConfig.ts';
 
 /** Longest error text kept with a message: the server's sentence, not a transcript. */
 const MAX_ERROR_LENGTH = 500;

@@ -2,7 +2,7 @@ import type { ServerOptions } from 'node:http';
 import type { Socket } from 'node:net';
 import { finished } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import type { ConnectionLimits } from '../../config.ts';
+import type { ConnectionLimits } from '../../config/index.ts';
 import { errorResponseOf, PaylinkError } from '../../domain/errors.ts';
 
 /**

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { PayoutPolicy } from '../../domain/payout.ts';
 import type { Clock } from '../shared/ports.ts';
+import { blocksAt, lastBlockAtOrBefore } from './blockReads.ts';
 import type {
   BlockHeader,
   BlockRef,
@@ -58,7 +59,6 @@ export interface PollResult {
 const REORG_LOOKBACK_BLOCKS = 128;
 const CLOCK_SKEW_MARGIN_MS = 5 * 60_000;
 const FINALIZE_BATCH = 200;
-const BLOCK_FETCH_CONCURRENCY = 16;
 
 /** A range looked at while the chain moved under it: nothing is written, the next pass tries again. */
 export class ChainMovedError extends Error {
@@ -137,19 +137,6 @@ async function firstBlockToScan(
     head,
   );
   return minBig(covering, start);
-}
-
-/** The highest block whose timestamp is at or before `time` (0 if none is): a binary search, about 26 reads. */
-async function lastBlockAtOrBefore(chain: ChainReader, time: Date, head: bigint): Promise<bigint> {
-  let low = 0n;
-  let high = head;
-  while (low < high) {
-    const middle = (low + high + 1n) / 2n;
-    const block = await chain.blockAt(middle);
-    if (block !== undefined && block.timestamp.getTime() <= time.getTime()) low = middle;
-    else high = middle - 1n;
-  }
-  return low;
 }
 
 /** If the last scanned block changed, rewind to the newest recorded block still canonical. */
@@ -374,20 +361,6 @@ async function finalize(
     await tx.pruneBlocksBelow(options.chainId, pruneBelow);
     return refreshPayments(tx, [...orphaned, ...rewound, ...finalizedIds], now, deps.payoutPolicy);
   });
-}
-
-/** Block headers by number, fetched a bounded number at a time (independent reads: no need to wait in turn). */
-async function blocksAt(
-  chain: ChainReader,
-  numbers: readonly bigint[],
-): Promise<Map<bigint, BlockHeader | undefined>> {
-  const headers = new Map<bigint, BlockHeader | undefined>();
-  for (let i = 0; i < numbers.length; i += BLOCK_FETCH_CONCURRENCY) {
-    const chunk = numbers.slice(i, i + BLOCK_FETCH_CONCURRENCY);
-    const fetched = await Promise.all(chunk.map((n) => chain.blockAt(n)));
-    for (const [k, n] of chunk.entries()) headers.set(n, fetched[k]);
-  }
-  return headers;
 }
 
 function sameHash(a: string, b: string): boolean {

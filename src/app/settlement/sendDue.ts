@@ -34,17 +34,59 @@ const GAS_HEADROOM_PERCENT = 120n;
  * pass), members that would move nothing set aside with their reason, the rest signed, persisted, then broadcast.
  */
 export async function sendDue(deps: SettlePaymentsDeps, options: SettleOptions): Promise<SendOutcome> {
-  const { relayer, logger, settlements } = deps;
   const limit = options.maxBatch ?? DEFAULT_SETTLE_BATCH;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SETTLE_BATCH)
     throw new RangeError(`maxBatch must be 1..${MAX_SETTLE_BATCH}`);
-  const due = await settlements.candidates(options.chainId, {
+  const due = await deps.settlements.candidates(options.chainId, {
     dustThresholdBaseUnits: options.payoutPolicy.dustThresholdBaseUnits,
     now: deps.clock.now(),
     limit,
   });
   const first = due[0];
   if (!first) return { kind: 'idle' };
+  const { version, movable, stuck } = await movableOf(deps, first, due);
+  if (movable.length === 0) return { kind: 'stuck', paymentIds: stuck.map((s) => s.candidate.paymentId) };
+
+  const call = flushCall(version, movable);
+  const estimate = await deps.relayer.estimateFlush(call);
+  if (!estimate.ok) {
+    // The simulation passed a moment ago: the chain moved in between. Each waits its back-off.
+    await recordPayoutFailures(
+      deps,
+      movable.map((c) => ({
+        paymentId: c.paymentId,
+        cause: { merchant: estimate.reason, commission: estimate.reason },
+      })),
+    );
+    deps.logger.warn({ reason: estimate.reason }, 'flush batch no longer passes its estimate');
+    return { kind: 'stuck', paymentIds: movable.map((c) => c.paymentId) };
+  }
+
+  const fees = await deps.relayer.currentFees();
+  const gas = (estimate.gas * GAS_HEADROOM_PERCENT + 99n) / 100n;
+  const outOfGas = await checkGas(deps, options, gas * fees.maxFeePerGas, movable.length);
+  if (outOfGas) return outOfGas;
+  return signAndSend(deps, options, { call, version, gas, fees, movable });
+}
+
+type ForwarderVersion = Awaited<ReturnType<SettlePaymentsDeps['relayer']['forwarderVersion']>>;
+type Fees = Awaited<ReturnType<SettlePaymentsDeps['relayer']['currentFees']>>;
+
+interface SetAside {
+  readonly candidate: SettlementCandidate;
+  readonly cause: PayoutFailureCause;
+}
+
+/**
+ * The batch of the first candidate's factory and token, less the members that would move nothing now: those
+ * are recorded as failures (their back-off and reason start here) and logged.
+ */
+async function movableOf(
+  deps: SettlePaymentsDeps,
+  first: SettlementCandidate,
+  due: readonly SettlementCandidate[],
+): Promise<{ version: ForwarderVersion; movable: SettlementCandidate[]; stuck: SetAside[] }> {
+  const { relayer, logger } = deps;
   let batch = due.filter(
     (c) =>
       sameAddress(c.factoryAddress, first.factoryAddress) && sameAddress(c.tokenAddress, first.tokenAddress),
@@ -57,7 +99,7 @@ export async function sendDue(deps: SettlePaymentsDeps, options: SettleOptions):
   });
   const setAside = (candidates: readonly SettlementCandidate[], cause: PayoutFailureCause) =>
     candidates.map((candidate) => ({ candidate, cause }));
-  const stuck = setAside(mismatched, {
+  const stuck: SetAside[] = setAside(mismatched, {
     merchant: 'the stored forwarder params do not yield the deposit address (an operator must look)',
   });
   batch = batch.filter((c) => !mismatched.includes(c));
@@ -92,46 +134,36 @@ export async function sendDue(deps: SettlePaymentsDeps, options: SettleOptions):
       'one share of a payout is held in its forwarder; the other is sent now',
     );
   }
-  const movable = probed.movable.map((m) => m.candidate);
-  if (movable.length === 0) return { kind: 'stuck', paymentIds: stuck.map((s) => s.candidate.paymentId) };
+  return { version, movable: probed.movable.map((m) => m.candidate), stuck };
+}
 
-  const call = flushCall(version, movable);
-  const estimate = await relayer.estimateFlush(call);
-  if (!estimate.ok) {
-    // The simulation passed a moment ago: the chain moved in between. Each waits its back-off.
-    await recordPayoutFailures(
-      deps,
-      movable.map((c) => ({
-        paymentId: c.paymentId,
-        cause: { merchant: estimate.reason, commission: estimate.reason },
-      })),
-    );
-    logger.warn({ reason: estimate.reason }, 'flush batch no longer passes its estimate');
-    return { kind: 'stuck', paymentIds: movable.map((c) => c.paymentId) };
-  }
-
-  const fees = await relayer.currentFees();
-  const gas = (estimate.gas * GAS_HEADROOM_PERCENT + 99n) / 100n;
-  const needed = gas * fees.maxFeePerGas;
+/** Records the relayer's balance; out of gas for `neededWei`, the outcome that says so (nothing is sent). */
+async function checkGas(
+  deps: SettlePaymentsDeps,
+  options: SettleOptions,
+  neededWei: bigint,
+  paymentsWaiting: number,
+): Promise<SendOutcome | undefined> {
+  const { relayer, logger } = deps;
   const balance = await relayer.balance();
-  await settlements.recordRelayerBalance({
+  await deps.settlements.recordRelayerBalance({
     chainId: options.chainId,
     address: relayer.address,
     balanceWei: balance,
     lowBalanceWei: options.relayerLowBalanceWei,
     observedAt: deps.clock.now(),
   });
-  if (balance < needed) {
+  if (balance < neededWei) {
     logger.error(
       {
         relayer: relayer.address,
         balanceWei: balance.toString(),
-        neededWei: needed.toString(),
-        paymentsWaiting: movable.length,
+        neededWei: neededWei.toString(),
+        paymentsWaiting,
       },
       'relayer out of gas: nothing sent; top up the relayer address',
     );
-    return { kind: 'out-of-gas', balanceWei: balance, neededWei: needed };
+    return { kind: 'out-of-gas', balanceWei: balance, neededWei };
   }
   if (balance < options.relayerLowBalanceWei) {
     logger.warn(
@@ -143,7 +175,23 @@ export async function sendDue(deps: SettlePaymentsDeps, options: SettleOptions):
       'relayer gas balance low; top up the relayer address',
     );
   }
+  return undefined;
+}
 
+/** Signs the flush, persists it with its settlement before anything leaves, then broadcasts it. */
+async function signAndSend(
+  deps: SettlePaymentsDeps,
+  options: SettleOptions,
+  flush: {
+    readonly call: ReturnType<typeof flushCall>;
+    readonly version: ForwarderVersion;
+    readonly gas: bigint;
+    readonly fees: Fees;
+    readonly movable: readonly SettlementCandidate[];
+  },
+): Promise<SendOutcome> {
+  const { relayer, logger, settlements } = deps;
+  const { call, version, gas, fees, movable } = flush;
   // The chain's count, or past every nonce we used already (a lagging fallback RPC must not make us reuse one).
   const highest = await settlements.highestNonce(options.chainId);
   const chainNonce = await relayer.nonce();

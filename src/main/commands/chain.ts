@@ -5,7 +5,7 @@ import { testUsdcAbi } from '../../adapters/chain/contractAbis.ts';
 import { deployFactory } from '../../adapters/chain/deployContracts.ts';
 import { migrateToLatest } from '../../adapters/db/database.ts';
 import { isPaymentId } from '../../app/payments/getPaymentStatus.ts';
-import { type Config, ConfigError, requireChainSetting, SANDBOX_RPC_URL } from '../../config.ts';
+import { type Config, ConfigError, requireChainSetting, SANDBOX_RPC_URL } from '../../config/index.ts';
 import { PaylinkError, ValidationError } from '../../domain/errors.ts';
 import { formatUsdc, parseUsdc } from '../../domain/money.ts';
 import {
@@ -28,8 +28,8 @@ export function registerChainCommands(program: Command, config: () => Config): v
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
       const cfg = config();
-      const rpcUrl = requireChainSetting(cfg, 'rpcUrls', 'PAYLINK_RPC_URL')[0]!;
-      const key = requireChainSetting(cfg, 'relayerKey', 'PAYLINK_RELAYER_KEY');
+      const rpcUrl = requireChainSetting(cfg.chain, 'rpcUrls')[0]!;
+      const key = requireChainSetting(cfg.chain, 'relayerKey');
       const chain = defineChain({
         id: cfg.chain.chainId,
         name: cfg.network,

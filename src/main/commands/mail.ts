@@ -1,6 +1,6 @@
 import { type Command, Option } from 'commander';
 import { describeEmail, getEmail, listEmails } from '../../app/email/listEmails.ts';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/index.ts';
 import { EMAIL_STATUSES } from '../../domain/email.ts';
 import { out } from '../terminal.ts';
 import { withStores } from '../wiring.ts';

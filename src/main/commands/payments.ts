@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { erc20Abi, getAddress } from 'viem';
 import { createRpcClient } from '../../adapters/chain/chainReader.ts';
 import { sweepToken } from '../../app/settlement/sweepToken.ts';
-import { type Config, ConfigError } from '../../config.ts';
+import { type Config, ConfigError } from '../../config/index.ts';
 import { formatDecimal } from '../../domain/decimal.ts';
 import { formatUsdc } from '../../domain/money.ts';
 import { out } from '../terminal.ts';
@@ -59,7 +59,7 @@ export function registerPaymentCommands(program: Command, config: () => Config):
             settlements: stores.settlements,
             tokenBalance: async (token, holder) => {
               const payment = await stores.payments.findById(paymentId.trim().toLowerCase());
-              const chain = [cfg.chain, cfg.testChain].find((c) => c?.chainId === payment?.deposit?.chainId);
+              const chain = cfg.chains.find((c) => c.chainId === payment?.deposit?.chainId);
               if (!chain || chain.rpcUrls.length === 0)
                 throw new ConfigError(`no RPC configured for chain ${payment?.deposit?.chainId}`);
               return createRpcClient(chain.rpcUrls).readContract({

@@ -3,7 +3,7 @@ import { refundResponse } from '../../adapters/web/refundPresenter.ts';
 import { getRefundAsAdmin, listRefundsAsAdmin } from '../../app/refunds/listRefunds.ts';
 import type { RefundRecord } from '../../app/refunds/ports.ts';
 import { systemClock } from '../../app/shared/ports.ts';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/index.ts';
 import { ValidationError } from '../../domain/errors.ts';
 import { out } from '../terminal.ts';
 import { withStores } from '../wiring.ts';

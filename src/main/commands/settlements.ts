@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { listPayouts, type PayoutView } from '../../app/settlement/listPayouts.ts';
 import { retrySettlement } from '../../app/settlement/retrySettlement.ts';
 import { systemClock } from '../../app/shared/ports.ts';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/index.ts';
 import { PaylinkError } from '../../domain/errors.ts';
 import { out } from '../terminal.ts';
 import { withStores } from '../wiring.ts';

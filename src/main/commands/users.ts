@@ -9,7 +9,7 @@ import {
   resetPassword,
 } from '../../app/dashboard/users.ts';
 import { systemClock } from '../../app/shared/ports.ts';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/index.ts';
 import { out } from '../terminal.ts';
 import { withStores } from '../wiring.ts';
 

@@ -9,7 +9,7 @@ import {
 } from '../../app/webhooks/listWebhookEvents.ts';
 import { resendWebhookEvent } from '../../app/webhooks/resendWebhookEvent.ts';
 import { rotateWebhookSecret } from '../../app/webhooks/rotateWebhookSecret.ts';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/index.ts';
 import { parseDuration } from '../../domain/duration.ts';
 import { PaylinkError } from '../../domain/errors.ts';
 import { DELIVERY_STATUSES } from '../../domain/webhookDelivery.ts';

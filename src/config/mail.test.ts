@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.ts';
-import { DEFAULT_RETRY_SCHEDULE_MS } from './domain/webhookRetry.ts';
-import { SANDBOX_MAIL_FROM } from './mailConfig.ts';
+import { DEFAULT_RETRY_SCHEDULE_MS } from '../domain/webhookRetry.ts';
+import { ConfigError, loadConfig } from './index.ts';
+import { SANDBOX_MAIL_FROM } from './mail.ts';
 
 const live = { PAYLINK_NETWORK: 'polygon' };
 const FROM = 'Corner Shop <no-reply@shop.example>';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.ts';
-import { DEFAULT_RETRY_SCHEDULE_MS } from './domain/webhookRetry.ts';
+import { DEFAULT_RETRY_SCHEDULE_MS } from '../domain/webhookRetry.ts';
+import { ConfigError, loadConfig } from './index.ts';
 
-// The webhook variables (kept out of config.test.ts, which belongs to the configuration as a whole).
+// The webhook variables (kept out of index.test.ts, which belongs to the configuration as a whole).
 describe('webhook configuration', () => {
   it('defaults: 15 s timeout, the standard schedule, a lease of one attempt plus a minute; private only on the sandbox', () => {
     const config = loadConfig({});

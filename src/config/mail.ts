@@ -1,4 +1,5 @@
-import { DEFAULT_RETRY_SCHEDULE_MS } from './domain/webhookRetry.ts';
+import { z } from 'zod';
+import { DEFAULT_RETRY_SCHEDULE_MS } from '../domain/webhookRetry.ts';
 
 /**
  * E-mail (decision 0021): PAYLINK_SMTP_URL and PAYLINK_MAIL_FROM, read by config.ts. Without them no e-mail is
@@ -111,3 +112,9 @@ function parseSmtpUrl(text: string, network: string): SmtpSettings | string {
     password,
   };
 }
+
+/** The e-mail variables, checked by `parseMailConfig`, whose messages never quote the URL (it may hold a password). */
+export const mailEnv = {
+  PAYLINK_SMTP_URL: z.string().optional(),
+  PAYLINK_MAIL_FROM: z.string().optional(),
+};
