@@ -3,6 +3,7 @@ import { type DatabaseHandle, migrateToLatest, openDatabase } from '../adapters/
 import { gaslessRepository } from '../adapters/db/gaslessRepository.ts';
 import { idempotencyRepository } from '../adapters/db/idempotencyRepository.ts';
 import { ledgerRepository } from '../adapters/db/ledgerRepository.ts';
+import { linkRepository } from '../adapters/db/linkRepository.ts';
 import { merchantRepository } from '../adapters/db/merchantRepository.ts';
 import { monitoringRepository } from '../adapters/db/monitoringRepository.ts';
 import { paymentRepository } from '../adapters/db/paymentRepository.ts';
@@ -52,6 +53,7 @@ export function createStores(handle: DatabaseHandle) {
     monitoring: monitoringRepository(handle.db),
     gaslessAuthorizations: gaslessRepository(handle),
     refunds: refundRepository(handle),
+    links: linkRepository(handle.db),
     users: userRepository(handle.db),
   };
 }

@@ -4,6 +4,7 @@ import { formatDecimal } from '../../domain/decimal.ts';
 import { formatMoney, formatUsdc } from '../../domain/money.ts';
 import type { Deposit, Payment } from '../../domain/payment.ts';
 import type { PaymentState, PaymentStatus } from '../../domain/paymentStatus.ts';
+import { withPaymentId } from '../../domain/redirectUrl.ts';
 import { eip681TransferLink } from '../web/eip681.ts';
 
 /** The chain checkout takes payments on, as the customer's wallet needs to know it. */
@@ -143,7 +144,8 @@ export function checkoutView(input: {
     late: state.late,
     txid,
     txUrl: txid ? explorerTxUrl(network.explorerUrl, txid) : null,
-    returnUrl: payment.returnUrl,
+    // The success_url as the customer is sent to it (payment id appended); the older return_url otherwise.
+    returnUrl: payment.successUrl ? withPaymentId(payment.successUrl, payment.id) : payment.returnUrl,
     network,
     deposit,
     paymentLink: eip681TransferLink({

@@ -3,6 +3,7 @@ import { getAddress } from 'viem';
 import type { PaymentListQuery, PaymentStore } from '../../app/payments/ports.ts';
 import { findCurrency } from '../../domain/currencies.ts';
 import { parseDecimal } from '../../domain/decimal.ts';
+import { metadataFromText, metadataText } from '../../domain/metadata.ts';
 import type { Deposit, Payment } from '../../domain/payment.ts';
 import { PAYMENT_STATUSES, type PaymentStatus } from '../../domain/paymentStatus.ts';
 import { type PayoutProgress, settledBaseUnits } from '../../domain/payout.ts';
@@ -38,6 +39,10 @@ export function toPayment(row: Selectable<PaymentsTable>): Payment {
     payoutAddress: row.payout_address,
     webhookUrl: row.webhook_url,
     returnUrl: row.return_url,
+    successUrl: row.success_url,
+    cancelUrl: row.cancel_url,
+    metadata: metadataFromText(row.metadata),
+    linkId: row.link_id,
     orderId: row.order_id,
     customerEmail: row.customer_email,
     status: row.status as PaymentStatus,
@@ -147,11 +152,15 @@ export function paymentRow(payment: Payment): Insertable<PaymentsTable> {
     txid: payment.txid,
     paid_token_address: payment.paidWith?.address.toLowerCase() ?? null,
     paid_token_symbol: payment.paidWith?.symbol ?? null,
+    success_url: payment.successUrl,
+    cancel_url: payment.cancelUrl,
+    metadata: metadataText(payment.metadata),
+    link_id: payment.linkId,
     // A new payment has paid nothing out: the payout columns keep their defaults (the settler writes them).
   };
 }
 
-/** Rows per group-committed insert: at 37 columns a row, well under PostgreSQL's 65,535 bind parameters. */
+/** Rows per group-committed insert: at 41 columns a row, well under PostgreSQL's 65,535 bind parameters. */
 const MAX_INSERT_BATCH = 100;
 
 /** A payment to insert, and the idempotency key it answers (completed in the same transaction). */

@@ -14,6 +14,7 @@ import * as gaslessAuthorizations from './0014_gasless_authorizations.ts';
 import * as refunds from './0015_refunds.ts';
 import * as dashboardUsers from './0016_dashboard_users.ts';
 import * as dashboardIndexes from './0017_dashboard_indexes.ts';
+import * as paymentLinks from './0021_payment_links.ts';
 
 /** Every migration, in order. Names sort lexically; a migration, once released, is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '0015_refunds': refunds,
   '0016_dashboard_users': dashboardUsers,
   '0017_dashboard_indexes': dashboardIndexes,
+  '0021_payment_links': paymentLinks,
 };
