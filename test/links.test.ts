@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiHarness, startApiHarness } from './helpers/apiHarness.ts';
+import { depositPlanner } from '../src/adapters/chain/depositPlanner.ts';
+import { expirePayments } from '../src/app/chain/refreshPayments.ts';
+import { payLink } from '../src/app/links/payLink.ts';
+import { loadConfig } from '../src/config.ts';
+import { createRates } from '../src/main/wiring.ts';
+import { type ApiHarness, startApiHarness, TEST_CHAIN } from './helpers/apiHarness.ts';
 import { dialects } from './helpers/database.ts';
+import { capturingLogger } from './helpers/logCapture.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: bodies are read field by field, and each field is asserted
 type Body = Record<string, any>;
@@ -37,7 +43,7 @@ describe.each(dialects)('payment links and redirects on %s', (dialect) => {
     call('POST', '/payments/api/create/', { amount: '10.00', currency: 'USDC', ...fields }, key);
   const createLink = (fields: Body, key = apiKey) =>
     call('POST', '/payments/api/links/', { title: 'Coffee', ...fields }, key);
-  const payLink = (id: string, fields: Body, key = apiKey) =>
+  const payLinkOverHttp = (id: string, fields: Body, key = apiKey) =>
     call('POST', `/payments/api/links/${id}/payments/`, fields, key);
   const expectInvalid = (answer: { status: number; body: Body }, field: string) => {
     expect(answer.status).toBe(400);
@@ -160,7 +166,7 @@ describe.each(dialects)('payment links and redirects on %s', (dialect) => {
         .execute();
       expect(before).toHaveLength(0);
 
-      const paid = await payLink(link.link_id, { quantity: 3 });
+      const paid = await payLinkOverHttp(link.link_id, { quantity: 3 });
       expect(paid.status).toBe(201);
       expect(paid.body.details).toMatchObject({ amount: '13.50', currency: 'EUR' });
       expect(paid.body.details.deposit_address).toMatch(/^0x[0-9a-fA-F]{40}$/);
@@ -169,11 +175,11 @@ describe.each(dialects)('payment links and redirects on %s', (dialect) => {
       expect(status.body.link_id).toBe(link.link_id);
       expect(status.body.metadata).toEqual({ sku: 'coffee' });
       expect(status.body.success_url).toBe(`https://shop.example/thanks?payment_id=${id}`);
-      expect((await payLink(link.link_id, {})).body.details.amount).toBe('4.50');
+      expect((await payLinkOverHttp(link.link_id, {})).body.details.amount).toBe('4.50');
 
-      expectInvalid(await payLink(link.link_id, { quantity: 4 }), 'quantity');
-      expectInvalid(await payLink(link.link_id, { quantity: 0 }), 'quantity');
-      expectInvalid(await payLink(link.link_id, { amount: '1.00' }), 'amount');
+      expectInvalid(await payLinkOverHttp(link.link_id, { quantity: 4 }), 'quantity');
+      expectInvalid(await payLinkOverHttp(link.link_id, { quantity: 0 }), 'quantity');
+      expectInvalid(await payLinkOverHttp(link.link_id, { amount: '1.00' }), 'amount');
     });
 
     it('takes an open amount exactly at its minimum and maximum and refuses one base unit outside', async () => {
@@ -192,12 +198,12 @@ describe.each(dialects)('payment links and redirects on %s', (dialect) => {
         amount: null,
       });
       const id = created.body.link_id;
-      expect((await payLink(id, { amount: '5.00' })).body.details.usdc_amount).toBe('5.00');
-      expect((await payLink(id, { amount: '10.000000' })).body.details.usdc_amount).toBe('10.00');
-      expectInvalid(await payLink(id, { amount: '4.999999' }), 'amount');
-      expectInvalid(await payLink(id, { amount: '10.000001' }), 'amount');
-      expectInvalid(await payLink(id, {}), 'amount');
-      expectInvalid(await payLink(id, { amount: '7', quantity: 2 }), 'quantity');
+      expect((await payLinkOverHttp(id, { amount: '5.00' })).body.details.usdc_amount).toBe('5.00');
+      expect((await payLinkOverHttp(id, { amount: '10.000000' })).body.details.usdc_amount).toBe('10.00');
+      expectInvalid(await payLinkOverHttp(id, { amount: '4.999999' }), 'amount');
+      expectInvalid(await payLinkOverHttp(id, { amount: '10.000001' }), 'amount');
+      expectInvalid(await payLinkOverHttp(id, {}), 'amount');
+      expectInvalid(await payLinkOverHttp(id, { amount: '7', quantity: 2 }), 'quantity');
     });
 
     it('refuses a link whose price or fields do not hold', async () => {
@@ -257,9 +263,9 @@ describe.each(dialects)('payment links and redirects on %s', (dialect) => {
 
     it('stops taking payments once its uses are taken, and again when an abandoned one expires', async () => {
       const link = (await createLink({ price_type: 'fixed', amount: 1, currency: 'USDC', max_uses: 1 })).body;
-      const first = await payLink(link.link_id, {});
+      const first = await payLinkOverHttp(link.link_id, {});
       expect(first.status).toBe(201);
-      const second = await payLink(link.link_id, {});
+      const second = await payLinkOverHttp(link.link_id, {});
       expect(second.status).toBe(409);
       expect(second.body).toEqual({
         error: 'This payment link has reached its limit of uses',
@@ -267,15 +273,15 @@ describe.each(dialects)('payment links and redirects on %s', (dialect) => {
       });
       // Paid, it still counts.
       await markPaid(first.body.payment_id, 1_000_000n);
-      expect((await payLink(link.link_id, {})).status).toBe(409);
+      expect((await payLinkOverHttp(link.link_id, {})).status).toBe(409);
     });
 
     it('frees the place of an abandoned payment once it expires', async () => {
       const link = (await createLink({ price_type: 'fixed', amount: 1, currency: 'USDC', max_uses: 1 })).body;
-      expect((await payLink(link.link_id, {})).status).toBe(201);
-      expect((await payLink(link.link_id, {})).status).toBe(409);
+      expect((await payLinkOverHttp(link.link_id, {})).status).toBe(201);
+      expect((await payLinkOverHttp(link.link_id, {})).status).toBe(409);
       h.clock.advance(2 * 60 * 60_000);
-      expect((await payLink(link.link_id, {})).status).toBe(201);
+      expect((await payLinkOverHttp(link.link_id, {})).status).toBe(201);
     });
 
     it('takes no payment from its end date on, nor once deactivated', async () => {
@@ -284,9 +290,9 @@ describe.each(dialects)('payment links and redirects on %s', (dialect) => {
         await createLink({ price_type: 'fixed', amount: 1, currency: 'USDC', ends_at: endsAt.toISOString() })
       ).body;
       expect(ending.ends_at).toBe(endsAt.toISOString());
-      expect((await payLink(ending.link_id, {})).status).toBe(201);
+      expect((await payLinkOverHttp(ending.link_id, {})).status).toBe(201);
       h.clock.set(endsAt);
-      const ended = await payLink(ending.link_id, {});
+      const ended = await payLinkOverHttp(ending.link_id, {});
       expect(ended.status).toBe(409);
       expect(ended.body.error).toBe('This payment link has ended');
 
@@ -295,7 +301,7 @@ describe.each(dialects)('payment links and redirects on %s', (dialect) => {
       expect(deactivated.status).toBe(200);
       expect(deactivated.body.active).toBe(false);
       expect(deactivated.body.deactivated_at).toBe(h.clock.now().toISOString());
-      const refused = await payLink(link.link_id, {});
+      const refused = await payLinkOverHttp(link.link_id, {});
       expect(refused.status).toBe(409);
       expect(refused.body.error).toBe('This payment link has been deactivated');
       // A second deactivation keeps the first moment.
@@ -308,9 +314,9 @@ describe.each(dialects)('payment links and redirects on %s', (dialect) => {
       const link = (
         await createLink({ price_type: 'open', currency: 'USDC', min_amount: 1, max_amount: 100 })
       ).body;
-      const a = await payLink(link.link_id, { amount: '12.25' });
-      const b = await payLink(link.link_id, { amount: '30' });
-      await payLink(link.link_id, { amount: '2' });
+      const a = await payLinkOverHttp(link.link_id, { amount: '12.25' });
+      const b = await payLinkOverHttp(link.link_id, { amount: '30' });
+      await payLinkOverHttp(link.link_id, { amount: '2' });
       await markPaid(a.body.payment_id, 12_250_000n);
       await markPaid(b.body.payment_id, 30_000_001n);
       const shown = await call('GET', `/payments/api/links/${link.link_id}/`);
@@ -358,6 +364,78 @@ describe.each(dialects)('payment links and redirects on %s', (dialect) => {
         otherKey,
       );
       expect(replayed.status).toBe(400);
+    });
+
+    it('creates a payment from a link through the use case itself, with the pipeline of any create', async () => {
+      const link = (
+        await createLink({
+          price_type: 'open',
+          currency: 'EUR',
+          min_amount: '1.00',
+          max_amount: '50.00',
+          metadata: { campaign: 'winter' },
+          max_uses: 2,
+        })
+      ).body;
+      const config = loadConfig({
+        PAYLINK_DATABASE_URL: h.database.url,
+        PAYLINK_NETWORK: 'sandbox',
+        PAYLINK_RATES: 'static:EUR=1.08',
+      });
+      const deps = {
+        ...h.stores,
+        deposits: { live: depositPlanner(TEST_CHAIN) },
+        rates: createRates(config, h.clock, capturingLogger().logger),
+        clock: h.clock,
+        paymentTtlMs: 30 * 60_000,
+        minAmountBaseUnits: 500_000n,
+        maxAmountBaseUnits: 1_000_000_000_000n,
+        webhookAllowPrivate: false,
+      };
+      const merchant = (await h.stores.merchants.find(myId))!;
+      const payment = await payLink(deps, merchant, link.link_id, 'live', { amount: '10.00' });
+      expect(payment).toMatchObject({ linkId: link.link_id, metadata: { campaign: 'winter' }, mode: 'live' });
+      expect(payment.quote.usdcBaseUnits).toBe(10_800_000n);
+      expect(payment.deposit?.depositAddress).toMatch(/^0x[0-9a-fA-F]{40}$/);
+      expect(payment.expiresAt.getTime() - h.clock.now().getTime()).toBe(30 * 60_000);
+      const stored = await h.stores.payments.findForMerchant(myId, payment.id, 'live');
+      expect(stored?.linkId).toBe(link.link_id);
+      // Below PAYLINK_MIN_AMOUNT after conversion, as any create: the link's bounds do not lift the service's.
+      await expect(payLink(deps, merchant, link.link_id, 'live', { amount: '0.40' })).rejects.toMatchObject({
+        code: 'VALIDATION_ERROR',
+      });
+      // Another mode's key finds no live link.
+      await expect(payLink(deps, merchant, link.link_id, 'test', { amount: '10.00' })).rejects.toMatchObject({
+        code: 'NOT_FOUND',
+      });
+    });
+
+    it("tells the link, the URLs and the metadata in the payment's webhook", async () => {
+      const link = (
+        await createLink({
+          price_type: 'fixed',
+          amount: '3',
+          currency: 'USDC',
+          success_url: 'https://shop.example/done?x=1',
+          cancel_url: 'https://shop.example/back',
+          metadata: { table: '12' },
+        })
+      ).body;
+      const paymentId = (await payLinkOverHttp(link.link_id, {})).body.payment_id;
+      h.clock.advance(24 * 60 * 60_000);
+      await expirePayments({ ledger: h.stores.ledger, clock: h.clock });
+      const event = await h.database.handle.db
+        .selectFrom('events')
+        .select(['type', 'payload'])
+        .where('payment_id', '=', paymentId)
+        .executeTakeFirstOrThrow();
+      expect(event.type).toBe('payment.expired');
+      expect(JSON.parse(event.payload)).toMatchObject({
+        link_id: link.link_id,
+        metadata: { table: '12' },
+        success_url: `https://shop.example/done?x=1&payment_id=${paymentId}`,
+        cancel_url: `https://shop.example/back?payment_id=${paymentId}`,
+      });
     });
 
     it('answers 404 for an id that is no link', async () => {

@@ -201,3 +201,32 @@ describe('checkoutView trust details', () => {
     expect(explorerTxUrl('', '0xab')).toBeNull();
   });
 });
+
+describe('checkoutView return link', () => {
+  it('sends the customer to the success_url with the payment id, ahead of the older return_url', () => {
+    const withUrls: Payment = {
+      ...payment(),
+      returnUrl: 'https://shop.example/old',
+      successUrl: 'https://shop.example/thanks?o=1',
+    };
+    const state = derivePaymentState(
+      { requiredBaseUnits: withUrls.quote.usdcBaseUnits, underpaymentToleranceBps: 0, expiresAt: EXPIRES },
+      [],
+      BEFORE,
+    );
+    const input = {
+      deposit: DEPOSIT,
+      state,
+      transfers: [],
+      merchantName: 'Shop',
+      network: NETWORK,
+      now: BEFORE,
+    };
+    expect(checkoutView({ ...input, payment: withUrls }).returnUrl).toBe(
+      `https://shop.example/thanks?o=1&payment_id=${withUrls.id}`,
+    );
+    expect(checkoutView({ ...input, payment: { ...withUrls, successUrl: null } }).returnUrl).toBe(
+      'https://shop.example/old',
+    );
+  });
+});
