@@ -276,6 +276,21 @@ describe.each(dialects)('payment links and redirects on %s', (dialect) => {
       expect((await payLinkOverHttp(link.link_id, {})).status).toBe(409);
     });
 
+    it('gives the last places to as many payers as there are, however many commit at once', async () => {
+      const link = (await createLink({ price_type: 'fixed', amount: 1, currency: 'USDC', max_uses: 3 })).body;
+      const answers = await Promise.all(Array.from({ length: 8 }, () => payLinkOverHttp(link.link_id, {})));
+      expect(answers.filter((a) => a.status === 201)).toHaveLength(3);
+      expect(answers.filter((a) => a.status === 409).map((a) => a.body.code)).toEqual(
+        Array(5).fill('LINK_UNAVAILABLE'),
+      );
+      const stored = await h.database.handle.db
+        .selectFrom('payments')
+        .select('id')
+        .where('link_id', '=', link.link_id)
+        .execute();
+      expect(stored).toHaveLength(3);
+    });
+
     it('frees the place of an abandoned payment once it expires', async () => {
       const link = (await createLink({ price_type: 'fixed', amount: 1, currency: 'USDC', max_uses: 1 })).body;
       expect((await payLinkOverHttp(link.link_id, {})).status).toBe(201);
@@ -407,6 +422,30 @@ describe.each(dialects)('payment links and redirects on %s', (dialect) => {
       // Another mode's key finds no live link.
       await expect(payLink(deps, merchant, link.link_id, 'test', { amount: '10.00' })).rejects.toMatchObject({
         code: 'NOT_FOUND',
+      });
+    });
+
+    it('counts the uses again as the payment goes in, however old the first count', async () => {
+      const link = (await createLink({ price_type: 'fixed', amount: 1, currency: 'USDC', max_uses: 1 })).body;
+      const config = loadConfig({ PAYLINK_DATABASE_URL: h.database.url, PAYLINK_NETWORK: 'sandbox' });
+      // A first count that always finds the link unused: what two payers committing together both read.
+      const links = { ...h.stores.links, usage: async () => ({ paid: 0, open: 0 }) };
+      const deps = {
+        ...h.stores,
+        links,
+        deposits: { live: depositPlanner(TEST_CHAIN) },
+        rates: createRates(config, h.clock, capturingLogger().logger),
+        clock: h.clock,
+        paymentTtlMs: 30 * 60_000,
+        minAmountBaseUnits: 500_000n,
+        maxAmountBaseUnits: 1_000_000_000_000n,
+        webhookAllowPrivate: false,
+      };
+      const merchant = (await h.stores.merchants.find(myId))!;
+      await payLink(deps, merchant, link.link_id, 'live', {});
+      await expect(payLink(deps, merchant, link.link_id, 'live', {})).rejects.toMatchObject({
+        code: 'LINK_UNAVAILABLE',
+        message: 'This payment link has reached its limit of uses',
       });
     });
 

@@ -56,6 +56,8 @@ export interface LinkUsage {
   readonly open: number;
 }
 
+export const USED_UP = 'This payment link has reached its limit of uses';
+
 /**
  * Why no payment can be made from the link now, if anything: deactivated, ended (`endsAt` itself is past), or
  * every use taken. A use is a paid payment or one still open: a payer who abandons frees the place when that
@@ -64,8 +66,7 @@ export interface LinkUsage {
 export function linkUnavailable(link: PaymentLink, usage: LinkUsage, now: Date): string | undefined {
   if (link.deactivatedAt !== null) return 'This payment link has been deactivated';
   if (link.endsAt !== null && now.getTime() >= link.endsAt.getTime()) return 'This payment link has ended';
-  if (link.maxUses !== null && usage.paid + usage.open >= link.maxUses)
-    return 'This payment link has reached its limit of uses';
+  if (link.maxUses !== null && usage.paid + usage.open >= link.maxUses) return USED_UP;
   return undefined;
 }
 

@@ -53,7 +53,7 @@ export function createStores(handle: DatabaseHandle) {
     monitoring: monitoringRepository(handle.db),
     gaslessAuthorizations: gaslessRepository(handle),
     refunds: refundRepository(handle),
-    links: linkRepository(handle.db),
+    links: linkRepository(handle),
     users: userRepository(handle.db),
   };
 }

@@ -5,8 +5,8 @@ import { metadataFromText, metadataText } from '../../domain/metadata.ts';
 import type { Money } from '../../domain/money.ts';
 import type { LinkPrice, PaymentLink } from '../../domain/paymentLink.ts';
 import { isoTimestamp } from '../../domain/timestamp.ts';
-import type { Db } from './database.ts';
-import { dateOrNull } from './paymentRepository.ts';
+import type { DatabaseHandle, Db } from './database.ts';
+import { dateOrNull, paymentRow } from './paymentRepository.ts';
 import type { PaymentLinksTable } from './schema.ts';
 
 function toLink(row: Selectable<PaymentLinksTable>): PaymentLink {
@@ -73,7 +73,25 @@ function linkRow(link: PaymentLink): Insertable<PaymentLinksTable> {
   };
 }
 
-export function linkRepository(db: Db): LinkStore {
+/** The link's payments that count against its uses at `now`: paid, processing, and pending not yet expired. */
+async function usageOf(db: Db, linkId: string, now: Date) {
+  const rows = await db
+    .selectFrom('payments')
+    .select(['status', 'expires_at'])
+    .where('link_id', '=', linkId)
+    .where('kind', '=', 'payment')
+    .where((eb) =>
+      eb.or([
+        eb('status', 'in', ['paid', 'processing']),
+        eb.and([eb('status', '=', 'pending'), eb('expires_at', '>', now.toISOString())]),
+      ]),
+    )
+    .execute();
+  const paid = rows.filter((row) => row.status === 'paid').length;
+  return { paid, open: rows.length - paid };
+}
+
+export function linkRepository({ db, dialect }: Pick<DatabaseHandle, 'db' | 'dialect'>): LinkStore {
   const find = async (merchantId: string, id: string, mode: string) => {
     const row = await db
       .selectFrom('payment_links')
@@ -120,21 +138,21 @@ export function linkRepository(db: Db): LinkStore {
         .execute();
       return find(merchantId, id, mode);
     },
-    async usage(linkId, now) {
-      const rows = await db
-        .selectFrom('payments')
-        .select(['status', 'expires_at'])
-        .where('link_id', '=', linkId)
-        .where('kind', '=', 'payment')
-        .where((eb) =>
-          eb.or([
-            eb('status', 'in', ['paid', 'processing']),
-            eb.and([eb('status', '=', 'pending'), eb('expires_at', '>', now.toISOString())]),
-          ]),
-        )
-        .execute();
-      const paid = rows.filter((row) => row.status === 'paid').length;
-      return { paid, open: rows.length - paid };
+    usage: (linkId, now) => usageOf(db, linkId, now),
+    async insertPaymentWithinUses(payment, maxUses, now) {
+      const linkId = payment.linkId;
+      if (linkId === null) throw new Error(`payment ${payment.id} has no link`);
+      return db.transaction().execute(async (trx) => {
+        // PostgreSQL: the link's row is the lock payers of one link queue on. SQLite: one connection of this
+        // process runs one transaction at a time, and the writer thread's commits wait on its lock.
+        let lock = trx.selectFrom('payment_links').select('id').where('id', '=', linkId);
+        if (dialect === 'postgres') lock = lock.forUpdate();
+        await lock.execute();
+        const usage = await usageOf(trx, linkId, now);
+        if (usage.paid + usage.open >= maxUses) return false;
+        await trx.insertInto('payments').values(paymentRow(payment)).execute();
+        return true;
+      });
     },
     async paidTotals(linkId) {
       const rows = await db

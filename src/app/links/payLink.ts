@@ -2,7 +2,7 @@ import { PaylinkError } from '../../domain/errors.ts';
 import type { Merchant } from '../../domain/merchant.ts';
 import { formatMoney } from '../../domain/money.ts';
 import type { Payment } from '../../domain/payment.ts';
-import { assertLinkAvailable, chooseLinkAmount } from '../../domain/paymentLink.ts';
+import { assertLinkAvailable, chooseLinkAmount, USED_UP } from '../../domain/paymentLink.ts';
 import { type CreatePaymentDeps, createPayment } from '../payments/createPayment.ts';
 import type { LinkStore } from './ports.ts';
 
@@ -38,6 +38,7 @@ export async function payLink(
   const price = chooseLinkAmount(link.price, choice);
   const now = deps.clock.now();
   assertLinkAvailable(link, await deps.links.usage(link.id, now), now);
+  const { maxUses } = link;
   return createPayment(
     deps,
     merchant,
@@ -50,6 +51,17 @@ export async function payLink(
       metadata: link.metadata ?? undefined,
       linkId: link.id,
     },
-    { mode: link.mode },
+    {
+      mode: link.mode,
+      // A limited link counts its uses again as the payment goes in: the check above may be a moment old.
+      ...(maxUses === null
+        ? {}
+        : {
+            insert: async (payment: Payment) => {
+              if (!(await deps.links.insertPaymentWithinUses(payment, maxUses, deps.clock.now())))
+                throw new PaylinkError('LINK_UNAVAILABLE', USED_UP);
+            },
+          }),
+    },
   );
 }

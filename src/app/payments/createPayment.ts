@@ -111,7 +111,12 @@ export async function createPayment(
   deps: CreatePaymentDeps,
   merchant: Merchant,
   input: CreatePaymentInput,
-  options: { readonly idempotencyKey?: string; readonly mode?: KeyMode } = {},
+  options: {
+    readonly idempotencyKey?: string;
+    readonly mode?: KeyMode;
+    /** Stores the payment instead of `deps.payments.insert` (a link's, checked against its uses as it goes in). */
+    readonly insert?: (payment: Payment) => Promise<void>;
+  } = {},
 ): Promise<Payment> {
   const mode = options.mode ?? 'live';
   // Checked first: a test key on a deployment without a test chain can never create anything.
@@ -195,9 +200,11 @@ export async function createPayment(
     paidWith: null,
     payout: NO_PAYOUT_YET,
   };
-  await deps.payments.insert(
-    payment,
-    options.idempotencyKey === undefined ? {} : { idempotencyKey: options.idempotencyKey },
-  );
+  if (options.insert) await options.insert(payment);
+  else
+    await deps.payments.insert(
+      payment,
+      options.idempotencyKey === undefined ? {} : { idempotencyKey: options.idempotencyKey },
+    );
   return payment;
 }
