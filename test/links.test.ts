@@ -337,9 +337,28 @@ describe.each(dialects)('payment links and redirects on %s', (dialect) => {
       const shown = await call('GET', `/payments/api/links/${link.link_id}/`);
       expect(shown.status).toBe(200);
       expect(shown.body).toMatchObject({ payments_paid: 2, amount_paid: '42.250001' });
+      // Each payment under its link: the list filtered by link_id, paged like any list.
+      const listed = await call('GET', `/payments/api/payments/?link_id=${link.link_id}&limit=2`);
+      expect(listed.body.payments.map((p: Body) => p.link_id)).toEqual([link.link_id, link.link_id]);
+      const rest = await call(
+        'GET',
+        `/payments/api/payments/?link_id=${link.link_id}&limit=2&cursor=${listed.body.next_cursor}`,
+      );
+      // Created at one moment of the test clock: their order among themselves is the ids', not asserted.
+      const amounts = [...listed.body.payments, ...rest.body.payments].map((p: Body) => p.amount);
+      expect(amounts.sort()).toEqual(['12.25', '2.00', '30.00']);
+      expect(rest.body.next_cursor).toBeNull();
+      // A cursor of the unfiltered list is not one of the link's.
+      const unfiltered = await call('GET', '/payments/api/payments/?limit=1');
+      const mixed = await call(
+        'GET',
+        `/payments/api/payments/?link_id=${link.link_id}&cursor=${unfiltered.body.next_cursor}`,
+      );
+      expect(mixed.status).toBe(400);
     });
 
     it("finds no link of another merchant's, and lists one's own newest first page by page", async () => {
+      h.clock.advance(1); // the newest link by its created_at, whatever the ids drawn in one millisecond
       const mine = (await createLink({ price_type: 'fixed', amount: 1, currency: 'USDC' })).body;
       for (const [method, path, body] of [
         ['GET', `/payments/api/links/${mine.link_id}/`, undefined],

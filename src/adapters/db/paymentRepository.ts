@@ -279,7 +279,7 @@ async function listForMerchant(db: Db, query: PaymentListQuery): Promise<Payment
     .where('mode', '=', query.mode)
     .where('kind', '=', 'payment');
   if (query.merchantId !== null) select = select.where('merchant_id', '=', query.merchantId);
-  const { statuses, orderId, createdAfter, createdFrom, createdBefore, after } = query;
+  const { statuses, orderId, linkId, createdAfter, createdFrom, createdBefore, after } = query;
   if (statuses !== undefined) {
     select = select.where((eb) =>
       eb.or(
@@ -294,6 +294,7 @@ async function listForMerchant(db: Db, query: PaymentListQuery): Promise<Payment
     );
   }
   if (orderId !== undefined) select = select.where('order_id', '=', orderId);
+  if (linkId !== undefined) select = select.where('link_id', '=', linkId);
   if (createdAfter !== undefined) select = select.where('created_at', '>', createdAfter.toISOString());
   if (createdFrom !== undefined) select = select.where('created_at', '>=', createdFrom.toISOString());
   if (createdBefore !== undefined) select = select.where('created_at', '<', createdBefore.toISOString());

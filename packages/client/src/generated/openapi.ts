@@ -376,6 +376,8 @@ export interface paths {
                     status?: "pending" | "processing" | "paid" | "failed" | "expired";
                     /** @description Only payments created with this order_id */
                     order_id?: string;
+                    /** @description Only payments made through this reusable link */
+                    link_id?: string;
                     /** @description Only payments created strictly after this moment */
                     created_after?: string;
                     /** @description Page size (default 20, at most 100) */
