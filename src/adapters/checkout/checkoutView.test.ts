@@ -208,6 +208,7 @@ describe('checkoutView return link', () => {
       ...payment(),
       returnUrl: 'https://shop.example/old',
       successUrl: 'https://shop.example/thanks?o=1',
+      cancelUrl: 'https://shop.example/cart',
     };
     const state = derivePaymentState(
       { requiredBaseUnits: withUrls.quote.usdcBaseUnits, underpaymentToleranceBps: 0, expiresAt: EXPIRES },
@@ -222,9 +223,10 @@ describe('checkoutView return link', () => {
       network: NETWORK,
       now: BEFORE,
     };
-    expect(checkoutView({ ...input, payment: withUrls }).returnUrl).toBe(
-      `https://shop.example/thanks?o=1&payment_id=${withUrls.id}`,
-    );
+    expect(checkoutView({ ...input, payment: withUrls })).toMatchObject({
+      returnUrl: `https://shop.example/thanks?o=1&payment_id=${withUrls.id}`,
+      cancelUrl: `https://shop.example/cart?payment_id=${withUrls.id}`,
+    });
     expect(checkoutView({ ...input, payment: { ...withUrls, successUrl: null } }).returnUrl).toBe(
       'https://shop.example/old',
     );

@@ -70,7 +70,10 @@ export interface CheckoutView {
   readonly late: boolean;
   readonly txid: string | null;
   readonly txUrl: string | null;
+  /** Where the paid page sends the customer back: the success_url, `payment_id` appended, else the return_url. */
   readonly returnUrl: string | null;
+  /** Where a customer who gives up goes: the cancel_url, `payment_id` appended (not shown yet). */
+  readonly cancelUrl: string | null;
   readonly network: CheckoutNetwork;
   readonly deposit: Deposit;
   /** EIP-681 request for the remaining amount (the full amount before anything arrived). */
@@ -146,6 +149,7 @@ export function checkoutView(input: {
     txUrl: txid ? explorerTxUrl(network.explorerUrl, txid) : null,
     // The success_url as the customer is sent to it (payment id appended); the older return_url otherwise.
     returnUrl: payment.successUrl ? withPaymentId(payment.successUrl, payment.id) : payment.returnUrl,
+    cancelUrl: payment.cancelUrl && withPaymentId(payment.cancelUrl, payment.id),
     network,
     deposit,
     paymentLink: eip681TransferLink({
