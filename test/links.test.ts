@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { depositPlanner } from '../src/adapters/chain/depositPlanner.ts';
 import { expirePayments } from '../src/app/chain/refreshPayments.ts';
 import { payLink } from '../src/app/links/payLink.ts';
+import { rotateApiKey } from '../src/app/merchants/merchantAdmin.ts';
 import { loadConfig } from '../src/config.ts';
 import { createRates } from '../src/main/wiring.ts';
 import { type ApiHarness, startApiHarness, TEST_CHAIN } from './helpers/apiHarness.ts';
@@ -500,5 +501,67 @@ describe.each(dialects)('payment links and redirects on %s', (dialect) => {
       const bad = await call('GET', '/payments/api/links/not-a-link/');
       expect(bad.status).toBe(404);
     });
+  });
+});
+
+describe.each(dialects)('payment links in test mode on %s', (dialect) => {
+  let h: ApiHarness;
+  let base: string;
+  let liveKey: string;
+  let testKey: string;
+  const AMOY_CHAIN = {
+    chainId: 80002,
+    tokenAddress: '0x41E94Eb019C0762f9Bfcf9Fb1E58725BfB0e7582',
+    factoryAddress: '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0',
+    treasuryAddress: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
+  } as const;
+
+  beforeAll(async () => {
+    h = await startApiHarness(dialect, {
+      overrides: { deposits: { live: depositPlanner(TEST_CHAIN), test: depositPlanner(AMOY_CHAIN) } },
+    });
+    const merchant = await h.merchant();
+    liveKey = merchant.apiKey;
+    testKey = (
+      await rotateApiKey(
+        { merchants: h.stores.merchants, clock: h.clock, webhookAllowPrivate: false },
+        merchant.id,
+        0,
+        'test',
+      )
+    ).apiKey;
+    base = await h.app.listen({ host: '127.0.0.1', port: 0 });
+  });
+  afterAll(() => h.close());
+
+  const call = async (method: string, path: string, key: string, body?: unknown) => {
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: response.status, body: (await response.json()) as Body };
+  };
+
+  it("makes a test key's link a test link, paid on the test chain, unseen by the live key", async () => {
+    const link = await call('POST', '/payments/api/links/', testKey, {
+      title: 'Test coffee',
+      price_type: 'fixed',
+      amount: '2',
+      currency: 'USDC',
+    });
+    expect(link.status).toBe(201);
+    expect(link.body.livemode).toBe(false);
+    const id = link.body.link_id;
+    const paid = await call('POST', `/payments/api/links/${id}/payments/`, testKey, {});
+    expect(paid.status).toBe(201);
+    expect(paid.body.details.chain_id).toBe(80002);
+
+    expect((await call('GET', `/payments/api/links/${id}/`, liveKey)).status).toBe(404);
+    expect((await call('POST', `/payments/api/links/${id}/payments/`, liveKey, {})).status).toBe(404);
+    expect((await call('GET', '/payments/api/links/', liveKey)).body.links).toEqual([]);
+    expect(
+      (await call('GET', '/payments/api/links/', testKey)).body.links.map((l: Body) => l.link_id),
+    ).toEqual([id]);
   });
 });
