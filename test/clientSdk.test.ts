@@ -196,6 +196,67 @@ describe.each(dialects)('the client SDK against the real server on %s', (dialect
     expect(again).toMatchObject({ status: 409, code: 'REFUND_NOT_CANCELABLE' });
   });
 
+  it('makes a reusable link, pays through it, reads who paid, and deactivates it', async () => {
+    const link = await paylink.createLink({
+      title: 'Tips',
+      price_type: 'open',
+      currency: 'USDC',
+      min_amount: '1',
+      max_amount: '100',
+      suggested_amounts: ['5', '10'],
+      max_uses: 5,
+      success_url: 'https://shop.example/thanks',
+      metadata: { jar: 'bar' },
+    });
+    expect(link).toMatchObject({
+      url: `https://pay.example.test/l/${link.link_id}`,
+      price_type: 'open',
+      min_amount: '1.00',
+      max_amount: '100.00',
+      suggested_amounts: ['5.00', '10.00'],
+      max_uses: 5,
+      active: true,
+    });
+    const created = await paylink.payLink(link.link_id, { amount: '7.25' });
+    expect(created.details).toMatchObject({ amount: '7.25', currency: 'USDC' });
+    await h.pay(created.payment_id);
+    expect(await paylink.getPayment(created.payment_id)).toMatchObject({
+      status: 'paid',
+      link_id: link.link_id,
+      metadata: { jar: 'bar' },
+      success_url: `https://shop.example/thanks?payment_id=${created.payment_id}`,
+    });
+    expect(await paylink.getLink(link.link_id)).toMatchObject({ payments_paid: 1, amount_paid: '7.25' });
+    expect((await paylink.listLinks({ limit: 100 })).links.map((l) => l.link_id)).toContain(link.link_id);
+
+    expect(await paylink.deactivateLink(link.link_id)).toMatchObject({ active: false });
+    const refused = await paylink.payLink(link.link_id, { amount: '5' }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(PaylinkApiError);
+    expect(refused).toMatchObject({ status: 409, code: 'LINK_UNAVAILABLE' });
+
+    const fixed = await paylink.createLink({
+      title: 'Mug',
+      price_type: 'fixed',
+      currency: 'EUR',
+      amount: '12.00',
+      max_quantity: 4,
+    });
+    expect((await paylink.payLink(fixed.link_id, { quantity: 4 })).details.amount).toBe('48.00');
+  });
+
+  it('sends metadata and the customer URLs with a payment', async () => {
+    const created = await paylink.createPayment({
+      amount: '3',
+      currency: 'USDC',
+      cancel_url: 'https://shop.example/cart?step=2',
+      metadata: { cart_id: 'c_1234' },
+    });
+    expect(await paylink.getPayment(created.payment_id)).toMatchObject({
+      cancel_url: `https://shop.example/cart?step=2&payment_id=${created.payment_id}`,
+      metadata: { cart_id: 'c_1234' },
+    });
+  });
+
   it('reads the webhook delivery log of a payment', async () => {
     const paymentId = await h.createPayment();
     const eventId = await h.pay(paymentId);

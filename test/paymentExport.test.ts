@@ -133,6 +133,10 @@ describe.each(dialects)('payment export on %s', (dialect) => {
       'payout_txid',
       'order_id',
       'livemode',
+      'link_id',
+      'success_url',
+      'cancel_url',
+      'metadata',
     ]);
     expect(rows.map((r) => r[0])).toEqual(created.map((c) => c.id).reverse());
     const first = rows.at(-1)!;
@@ -150,6 +154,10 @@ describe.each(dialects)('payment export on %s', (dialect) => {
       '',
       'plain-1',
       'true',
+      '',
+      '',
+      '',
+      '',
     ]);
     const byId = new Map(rows.map((r) => [r[0], r]));
     expect(byId.get(created[1]!.id)).toEqual([
@@ -166,6 +174,10 @@ describe.each(dialects)('payment export on %s', (dialect) => {
       '',
       'comma, and "quotes"',
       'true',
+      '',
+      '',
+      '',
+      '',
     ]);
     // Text a spreadsheet would run as a formula begins with an apostrophe; the rest is as given.
     expect(rows.map((r) => r[11]).reverse()).toEqual([

@@ -1,5 +1,6 @@
 import { getAddress } from 'viem';
 import type { KeyMode } from './credentials.ts';
+import type { Metadata } from './metadata.ts';
 import type { PaymentState, PaymentStatus, PaymentTerms } from './paymentStatus.ts';
 import { derivePayoutState, type PayoutPolicy, type PayoutProgress, type PayoutState } from './payout.ts';
 import type { Quote } from './quote.ts';
@@ -42,6 +43,13 @@ export interface Payment {
   readonly webhookUrl: string | null;
   /** Where checkout's success screen links back to (merchant-supplied, https). */
   readonly returnUrl: string | null;
+  /** Where the customer goes once paid, and on giving up (merchant-supplied; domain/redirectUrl.ts). */
+  readonly successUrl: string | null;
+  readonly cancelUrl: string | null;
+  /** The merchant's own references (domain/metadata.ts), returned as sent. */
+  readonly metadata: Metadata | null;
+  /** The reusable link the payer paid through (domain/paymentLink.ts); null for a payment created directly. */
+  readonly linkId: string | null;
   readonly orderId: string | null;
   readonly customerEmail: string | null;
   readonly status: PaymentStatus;

@@ -26,6 +26,10 @@ function payment(overrides: Partial<Payment> = {}): Payment {
     payoutAddress: '0x90F79bf6EB2c4f870365E785982E1f101E93b906',
     webhookUrl: 'https://shop.example/hooks',
     returnUrl: null,
+    successUrl: null,
+    cancelUrl: null,
+    metadata: null,
+    linkId: null,
     orderId: 'order-42',
     customerEmail: null,
     status: 'pending',
@@ -79,6 +83,10 @@ describe('webhookEventBody', () => {
       txid: TX,
       paidWith: { address: '0x2791bca1f2de4661ed88a30c99a7a9449aa84174', symbol: 'USDC.e' },
       payout: { ...NO_PAYOUT_YET, merchantPaidBaseUnits: 27_720_000n, txHash: PAYOUT_TX, sentAt: NOW },
+      successUrl: 'https://shop.example/thanks?order=42',
+      cancelUrl: 'https://shop.example/cart',
+      metadata: { cart: 'c-9' },
+      linkId: '00000000-0000-4000-8000-0000000000aa',
     });
     const state: StatusFields = {
       status: 'paid',
@@ -111,6 +119,10 @@ describe('webhookEventBody', () => {
       payout_txid: PAYOUT_TX,
       payout_delayed_reason: null,
       livemode: true,
+      success_url: 'https://shop.example/thanks?order=42&payment_id=00000000-0000-4000-8000-000000000001',
+      cancel_url: 'https://shop.example/cart?payment_id=00000000-0000-4000-8000-000000000001',
+      metadata: { cart: 'c-9' },
+      link_id: '00000000-0000-4000-8000-0000000000aa',
     });
   });
 

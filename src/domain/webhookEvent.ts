@@ -1,9 +1,11 @@
 import { getAddress } from 'viem';
 import { formatDecimal } from './decimal.ts';
+import type { Metadata } from './metadata.ts';
 import { commissionOf, formatMoney, formatUsdc } from './money.ts';
 import { type Payment, paymentToken } from './payment.ts';
 import type { PaymentEventType, PaymentState } from './paymentStatus.ts';
 import type { PayoutState, PayoutStatus } from './payout.ts';
+import { withPaymentId } from './redirectUrl.ts';
 import { overpaidBaseUnits } from './refund.ts';
 
 /**
@@ -47,6 +49,13 @@ export interface WebhookEventBody {
   readonly payout_delayed_reason: string | null;
   /** False for a payment created with a test key (on the test chain): test money, never ship goods for it. */
   readonly livemode: boolean;
+  /** Where the customer is sent once paid and on giving up, `payment_id` appended; null when not set. */
+  readonly success_url: string | null;
+  readonly cancel_url: string | null;
+  /** The merchant's own references, as sent on create (or the link's); `{}` when none. */
+  readonly metadata: Metadata;
+  /** The reusable link the payment was made through; null for a payment created directly. */
+  readonly link_id: string | null;
 }
 
 /** What `payment.payout_sent` adds: exactly what its transaction moved to each side, in base units. */
@@ -146,5 +155,9 @@ export function webhookEventBody(
     payout_txid: payment.payout.txHash,
     payout_delayed_reason: payout.delayedReason,
     livemode: payment.mode === 'live',
+    success_url: payment.successUrl && withPaymentId(payment.successUrl, payment.id),
+    cancel_url: payment.cancelUrl && withPaymentId(payment.cancelUrl, payment.id),
+    metadata: payment.metadata ?? {},
+    link_id: payment.linkId,
   };
 }

@@ -4,6 +4,7 @@ import { emailRepository } from '../adapters/db/emailRepository.ts';
 import { gaslessRepository } from '../adapters/db/gaslessRepository.ts';
 import { idempotencyRepository } from '../adapters/db/idempotencyRepository.ts';
 import { ledgerRepository } from '../adapters/db/ledgerRepository.ts';
+import { linkRepository } from '../adapters/db/linkRepository.ts';
 import { merchantRepository } from '../adapters/db/merchantRepository.ts';
 import { monitoringRepository } from '../adapters/db/monitoringRepository.ts';
 import { paymentRepository } from '../adapters/db/paymentRepository.ts';
@@ -53,6 +54,7 @@ export function createStores(handle: DatabaseHandle) {
     monitoring: monitoringRepository(handle.db),
     gaslessAuthorizations: gaslessRepository(handle),
     refunds: refundRepository(handle),
+    links: linkRepository(handle),
     users: userRepository(handle.db),
     emails: emailRepository(handle),
   };

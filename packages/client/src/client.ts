@@ -4,13 +4,18 @@ import type {
   Conversion,
   ConvertParams,
   CreatedPayment,
+  CreateLinkParams,
   CreatePaymentParams,
   CreateRefundParams,
   ExportRange,
+  ListLinksParams,
   ListPaymentsParams,
   ListRefundsParams,
   ListWebhookEventsParams,
+  PayLinkParams,
   Payment,
+  PaymentLink,
+  PaymentLinkPage,
   PaymentPage,
   Refund,
   RefundPage,
@@ -156,6 +161,59 @@ export class PaylinkClient {
       path: '/payments/api/refunds/export/',
       query: range,
       repeatability: 'repeatable',
+    });
+  }
+
+  /** `POST /payments/api/links/`: a reusable link many payers pay through; it creates no payment itself. */
+  createLink(params: CreateLinkParams): Promise<PaymentLink> {
+    return this.#json({
+      method: 'POST',
+      path: '/payments/api/links/',
+      body: {
+        ...params,
+        ...(params.max_quantity === undefined ? {} : { max_quantity: String(params.max_quantity) }),
+        ...(params.max_uses === undefined ? {} : { max_uses: String(params.max_uses) }),
+      },
+      // No idempotency key on links: a retry after a lost answer may make a second link.
+      repeatability: 'once',
+    });
+  }
+
+  /** `GET /payments/api/links/{link_id}/`: with how many payments paid through it and the USDC they brought. */
+  getLink(linkId: string): Promise<PaymentLink> {
+    return this.#json({
+      method: 'GET',
+      path: `/payments/api/links/${segment(linkId)}/`,
+      repeatability: 'repeatable',
+    });
+  }
+
+  /** `GET /payments/api/links/`: newest first. */
+  listLinks(params: ListLinksParams = {}): Promise<PaymentLinkPage> {
+    return this.#json({
+      method: 'GET',
+      path: '/payments/api/links/',
+      query: params,
+      repeatability: 'repeatable',
+    });
+  }
+
+  /** `POST /payments/api/links/{link_id}/deactivate/`: for good; payments already made go on. */
+  deactivateLink(linkId: string): Promise<PaymentLink> {
+    return this.#json({
+      method: 'POST',
+      path: `/payments/api/links/${segment(linkId)}/deactivate/`,
+      repeatability: 'repeatable',
+    });
+  }
+
+  /** `POST /payments/api/links/{link_id}/payments/`: a payment from the link for what the payer chose. */
+  payLink(linkId: string, params: PayLinkParams = {}): Promise<CreatedPayment> {
+    return this.#json({
+      method: 'POST',
+      path: `/payments/api/links/${segment(linkId)}/payments/`,
+      body: { ...params, ...(params.quantity === undefined ? {} : { quantity: String(params.quantity) }) },
+      repeatability: 'once',
     });
   }
 

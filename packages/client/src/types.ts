@@ -24,6 +24,9 @@ export type Conversion = Schemas['ConvertResponse'];
 export type Refund = Schemas['Refund'];
 export type RefundStatus = Refund['status'];
 export type RefundPage = Schemas['RefundList'];
+/** A reusable link ("payment page"); `payments_paid` and `amount_paid` only from `getLink`. */
+export type PaymentLink = Schemas['PaymentLink'];
+export type PaymentLinkPage = Schemas['PaymentLinkList'];
 /** A webhook event as the delivery log shows it, with every attempt (not the webhook body itself). */
 export type WebhookEventLog = Schemas['WebhookEvent'];
 export type WebhookEventLogList = Schemas['WebhookEventList'];
@@ -39,6 +42,25 @@ export type CreateRefundParams = Omit<JsonBody<paths['/payments/api/refunds/']['
   /** USDC as a decimal string, an amount in `currency`, or "overpaid". */
   readonly amount: string;
 };
+/** Amounts and counts as strings: no amount passes through a float. */
+export type CreateLinkParams = Omit<
+  JsonBody<paths['/payments/api/links/']['post']>,
+  'amount' | 'min_amount' | 'max_amount' | 'suggested_amounts' | 'max_quantity' | 'max_uses'
+> & {
+  readonly amount?: string;
+  readonly min_amount?: string;
+  readonly max_amount?: string;
+  readonly suggested_amounts?: readonly string[];
+  readonly max_quantity?: number;
+  readonly max_uses?: number;
+};
+/** What the payer chose: `quantity` for a fixed price, `amount` (decimal string) for an open one. */
+export interface PayLinkParams {
+  readonly quantity?: number;
+  readonly amount?: string;
+  readonly customer_email?: string;
+}
+export type ListLinksParams = WithNumericLimit<Query<paths['/payments/api/links/']['get']>>;
 export type ConvertParams = Query<paths['/payments/api/convert/']['get']>;
 export type ListPaymentsParams = WithNumericLimit<Query<paths['/payments/api/payments/']['get']>>;
 export type ListRefundsParams = WithNumericLimit<Query<paths['/payments/api/refunds/']['get']>>;

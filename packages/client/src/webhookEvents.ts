@@ -37,6 +37,13 @@ export interface PaymentEventFields {
   readonly payout_delayed_reason: string | null;
   /** False for a payment made with a test key: never ship goods for it. */
   readonly livemode: boolean;
+  /** Your success_url and cancel_url with `payment_id=<id>` in their query; null when not set. */
+  readonly success_url: string | null;
+  readonly cancel_url: string | null;
+  /** Your own references, as sent (`{}` when none). */
+  readonly metadata: Readonly<Record<string, string>>;
+  /** The reusable link the payment was made through; null for one created directly. */
+  readonly link_id: string | null;
 }
 
 /**

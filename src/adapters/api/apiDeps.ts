@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Ledger } from '../../app/chain/ports.ts';
 import type { TokenControlsByMode } from '../../app/chain/tokenControls.ts';
 import type { PasswordHasher, UserStore } from '../../app/dashboard/ports.ts';
+import type { LinkStore } from '../../app/links/ports.ts';
 import type { MerchantStore } from '../../app/merchants/ports.ts';
 import type { ChainProbe } from '../../app/operations/checkReadiness.ts';
 import type { MonitoringStore } from '../../app/operations/ports.ts';
@@ -34,6 +35,8 @@ export interface ApiDeps {
   readonly idempotency: IdempotencyStore;
   /** Refunds and their deposit rows; absent: the refund endpoints are not served. */
   readonly refunds?: RefundStore | undefined;
+  /** Reusable payment links; absent: the link endpoints are not served. */
+  readonly links?: LinkStore | undefined;
   /** Each chain's block explorer, for the dashboard's links to transactions. */
   readonly explorers?: ReadonlyMap<number, string> | undefined;
   /** Payouts owed, for the operator's console; absent: the console has no payouts page. */

@@ -26,6 +26,7 @@ import { adminApi } from './routes/adminApi.ts';
 import { adminRefundsApi } from './routes/adminRefundsApi.ts';
 import { adminUsersApi } from './routes/adminUsersApi.ts';
 import { adminWebhooksApi } from './routes/adminWebhooksApi.ts';
+import { linkApi } from './routes/linkApi.ts';
 import { merchantApi } from './routes/merchantApi.ts';
 import { merchantWebhooksApi } from './routes/merchantWebhooksApi.ts';
 import { paymentListApi } from './routes/paymentListApi.ts';
@@ -85,6 +86,7 @@ export async function buildApp(appDeps: ApiDeps): Promise<FastifyInstance> {
   await app.register(merchantWebhooksApi(deps));
   await app.register(paymentListApi(deps));
   if (deps.refunds) await app.register(refundApi({ ...deps, refunds: deps.refunds }));
+  if (deps.links) await app.register(linkApi({ ...deps, links: deps.links }));
   if (deps.users) {
     // Sign-in attempts are always limited, rate limiting of the API on or off.
     let signInBuckets = buckets;

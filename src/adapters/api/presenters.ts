@@ -4,6 +4,7 @@ import { amountDueBaseUnits, type Payment, paymentToken } from '../../domain/pay
 import type { PaymentState } from '../../domain/paymentStatus.ts';
 import type { PayoutState } from '../../domain/payout.ts';
 import { formatRate } from '../../domain/quote.ts';
+import { withPaymentId } from '../../domain/redirectUrl.ts';
 import { isoTimestamp } from '../../domain/timestamp.ts';
 import {
   describeUnacceptedTransfer,
@@ -86,6 +87,20 @@ export function paymentStatusResponse(
     ...(payout.status ? { payout_status: payout.status } : {}),
     ...(payment.payout.txHash ? { payout_txid: payment.payout.txHash } : {}),
     ...(payout.delayedReason !== null ? { payout_delayed_reason: payout.delayedReason } : {}),
+    ...merchantFields(payment),
+  };
+}
+
+/**
+ * What the merchant set on the payment, each present only when set: the URLs as the customer is sent to them
+ * (with `payment_id` appended), the merchant's metadata, and the link it was paid through.
+ */
+export function merchantFields(payment: Payment) {
+  return {
+    ...(payment.successUrl ? { success_url: withPaymentId(payment.successUrl, payment.id) } : {}),
+    ...(payment.cancelUrl ? { cancel_url: withPaymentId(payment.cancelUrl, payment.id) } : {}),
+    ...(payment.metadata ? { metadata: payment.metadata } : {}),
+    ...(payment.linkId ? { link_id: payment.linkId } : {}),
   };
 }
 

@@ -52,6 +52,36 @@ export const optionalString = (description: string, maxLength: number) =>
     .transform((value) => value ?? undefined)
     .meta({ description });
 
+/** `metadata` in a request: any JSON here, checked by the use case (domain/metadata.ts) to name each fault. */
+export const MetadataInput = z
+  .unknown()
+  .optional()
+  .meta({
+    description:
+      'Your own references: at most 20 keys of 1 to 40 characters of A-Z a-z 0-9 _ . -, each to a string of at most 500 characters (no control characters). Returned as sent in status, lists, exports and webhooks',
+    type: 'object',
+    additionalProperties: { type: 'string', maxLength: 500 },
+    maxProperties: 20,
+    example: { cart_id: 'c_1234' },
+  });
+
+/** `metadata` in a response. */
+export const MetadataOutput = z
+  .record(z.string(), z.string())
+  .meta({ description: 'Your own references, as sent', example: { cart_id: 'c_1234' } });
+
+/** Where a payment sends the customer, its metadata and its link: each present only when set. */
+export const merchantPaymentFields = {
+  success_url: z.string().optional().meta({
+    description: 'Where the customer goes once paid: your success_url with `payment_id=<id>` in its query',
+  }),
+  cancel_url: z.string().optional().meta({
+    description: 'Where the customer goes on giving up: your cancel_url with `payment_id=<id>` in its query',
+  }),
+  metadata: MetadataOutput.optional(),
+  link_id: z.uuid().optional().meta({ description: 'The reusable link the payment was made through' }),
+};
+
 export const CreatePaymentBody = z.object(
   {
     amount: DecimalInput.meta({ description: 'Payment amount in `currency`', example: 100.1 }),
@@ -61,7 +91,19 @@ export const CreatePaymentBody = z.object(
     customer_email: optionalString('Customer e-mail address', 254),
     webhook_url: optionalString("Webhook URL for this payment; overrides the account's default", 2048),
     order_id: optionalString("The merchant's own order identifier", 255),
-    return_url: optionalString('https URL the checkout success screen links back to', 2048),
+    return_url: optionalString(
+      'https URL the checkout success screen links back to (kept for older integrations: prefer success_url)',
+      2048,
+    ),
+    success_url: optionalString(
+      'https URL (http on the sandbox) the customer is sent to once paid, `payment_id=<id>` added to its query; validated, never fetched',
+      2048,
+    ),
+    cancel_url: optionalString(
+      'https URL (http on the sandbox) the customer is sent to on giving up, `payment_id=<id>` added to its query',
+      2048,
+    ),
+    metadata: MetadataInput,
   },
   { error: 'must be a JSON object' },
 );
@@ -167,6 +209,7 @@ export const PaymentStatusResponse = z
       description: "Present only when payout_status is delayed: why, in the token's own words",
       example: 'Blacklistable: account is blacklisted',
     }),
+    ...merchantPaymentFields,
   })
   .meta({ id: 'PaymentStatusResponse' });
 

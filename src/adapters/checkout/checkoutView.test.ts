@@ -32,6 +32,10 @@ function payment(toleranceBps = 0): Payment {
     payoutAddress: '0x90F79bf6EB2c4f870365E785982E1f101E93b906',
     webhookUrl: null,
     returnUrl: null,
+    successUrl: null,
+    cancelUrl: null,
+    metadata: null,
+    linkId: null,
     orderId: 'private',
     customerEmail: 'private@example.com',
     status: 'pending',
@@ -195,5 +199,36 @@ describe('checkoutView trust details', () => {
     );
     expect(explorerTxUrl('https://polygonscan.com///', '0xab')).toBe('https://polygonscan.com/tx/0xab');
     expect(explorerTxUrl('', '0xab')).toBeNull();
+  });
+});
+
+describe('checkoutView return link', () => {
+  it('sends the customer to the success_url with the payment id, ahead of the older return_url', () => {
+    const withUrls: Payment = {
+      ...payment(),
+      returnUrl: 'https://shop.example/old',
+      successUrl: 'https://shop.example/thanks?o=1',
+      cancelUrl: 'https://shop.example/cart',
+    };
+    const state = derivePaymentState(
+      { requiredBaseUnits: withUrls.quote.usdcBaseUnits, underpaymentToleranceBps: 0, expiresAt: EXPIRES },
+      [],
+      BEFORE,
+    );
+    const input = {
+      deposit: DEPOSIT,
+      state,
+      transfers: [],
+      merchantName: 'Shop',
+      network: NETWORK,
+      now: BEFORE,
+    };
+    expect(checkoutView({ ...input, payment: withUrls })).toMatchObject({
+      returnUrl: `https://shop.example/thanks?o=1&payment_id=${withUrls.id}`,
+      cancelUrl: `https://shop.example/cart?payment_id=${withUrls.id}`,
+    });
+    expect(checkoutView({ ...input, payment: { ...withUrls, successUrl: null } }).returnUrl).toBe(
+      'https://shop.example/old',
+    );
   });
 });

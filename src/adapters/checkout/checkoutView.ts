@@ -4,6 +4,7 @@ import { formatDecimal } from '../../domain/decimal.ts';
 import { formatMoney, formatUsdc } from '../../domain/money.ts';
 import type { Deposit, Payment } from '../../domain/payment.ts';
 import type { PaymentState, PaymentStatus } from '../../domain/paymentStatus.ts';
+import { withPaymentId } from '../../domain/redirectUrl.ts';
 import { eip681TransferLink } from '../web/eip681.ts';
 
 /** The chain checkout takes payments on, as the customer's wallet needs to know it. */
@@ -69,7 +70,10 @@ export interface CheckoutView {
   readonly late: boolean;
   readonly txid: string | null;
   readonly txUrl: string | null;
+  /** Where the paid page sends the customer back: the success_url, `payment_id` appended, else the return_url. */
   readonly returnUrl: string | null;
+  /** Where a customer who gives up goes: the cancel_url, `payment_id` appended (not shown yet). */
+  readonly cancelUrl: string | null;
   readonly network: CheckoutNetwork;
   readonly deposit: Deposit;
   /** EIP-681 request for the remaining amount (the full amount before anything arrived). */
@@ -143,7 +147,9 @@ export function checkoutView(input: {
     late: state.late,
     txid,
     txUrl: txid ? explorerTxUrl(network.explorerUrl, txid) : null,
-    returnUrl: payment.returnUrl,
+    // The success_url as the customer is sent to it (payment id appended); the older return_url otherwise.
+    returnUrl: payment.successUrl ? withPaymentId(payment.successUrl, payment.id) : payment.returnUrl,
+    cancelUrl: payment.cancelUrl && withPaymentId(payment.cancelUrl, payment.id),
     network,
     deposit,
     paymentLink: eip681TransferLink({

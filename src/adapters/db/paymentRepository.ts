@@ -4,6 +4,7 @@ import type { PaymentListQuery, PaymentStore } from '../../app/payments/ports.ts
 import type { KeyMode } from '../../domain/credentials.ts';
 import { findCurrency } from '../../domain/currencies.ts';
 import { parseDecimal } from '../../domain/decimal.ts';
+import { metadataFromText, metadataText } from '../../domain/metadata.ts';
 import type { Deposit, Payment } from '../../domain/payment.ts';
 import { PAYMENT_STATUSES, type PaymentStatus } from '../../domain/paymentStatus.ts';
 import { type PayoutProgress, settledBaseUnits } from '../../domain/payout.ts';
@@ -40,6 +41,10 @@ export function toPayment(row: Selectable<PaymentsTable>): Payment {
     payoutAddress: row.payout_address,
     webhookUrl: row.webhook_url,
     returnUrl: row.return_url,
+    successUrl: row.success_url,
+    cancelUrl: row.cancel_url,
+    metadata: metadataFromText(row.metadata),
+    linkId: row.link_id,
     orderId: row.order_id,
     customerEmail: row.customer_email,
     status: row.status as PaymentStatus,
@@ -149,11 +154,15 @@ export function paymentRow(payment: Payment): Insertable<PaymentsTable> {
     txid: payment.txid,
     paid_token_address: payment.paidWith?.address.toLowerCase() ?? null,
     paid_token_symbol: payment.paidWith?.symbol ?? null,
+    success_url: payment.successUrl,
+    cancel_url: payment.cancelUrl,
+    metadata: metadataText(payment.metadata),
+    link_id: payment.linkId,
     // A new payment has paid nothing out: the payout columns keep their defaults (the settler writes them).
   };
 }
 
-/** Rows per group-committed insert: at 37 columns a row, well under PostgreSQL's 65,535 bind parameters. */
+/** Rows per group-committed insert: at 41 columns a row, well under PostgreSQL's 65,535 bind parameters. */
 const MAX_INSERT_BATCH = 100;
 
 /** A payment to insert, and the idempotency key it answers (completed in the same transaction). */
@@ -272,7 +281,7 @@ async function listForMerchant(db: Db, query: PaymentListQuery): Promise<Payment
     .where('mode', '=', query.mode)
     .where('kind', '=', 'payment');
   if (query.merchantId !== null) select = select.where('merchant_id', '=', query.merchantId);
-  const { statuses, orderId, createdAfter, createdFrom, createdBefore, after } = query;
+  const { statuses, orderId, linkId, createdAfter, createdFrom, createdBefore, after } = query;
   if (statuses !== undefined) {
     select = select.where((eb) =>
       eb.or(
@@ -287,6 +296,7 @@ async function listForMerchant(db: Db, query: PaymentListQuery): Promise<Payment
     );
   }
   if (orderId !== undefined) select = select.where('order_id', '=', orderId);
+  if (linkId !== undefined) select = select.where('link_id', '=', linkId);
   if (createdAfter !== undefined) select = select.where('created_at', '>', createdAfter.toISOString());
   if (createdFrom !== undefined) select = select.where('created_at', '>=', createdFrom.toISOString());
   if (createdBefore !== undefined) select = select.where('created_at', '<', createdBefore.toISOString());

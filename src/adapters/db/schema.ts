@@ -92,6 +92,37 @@ export interface PaymentsTable {
   mode: Generated<'live' | 'test'>;
   /** 'payment', or 'refund' for a refund's deposit address (migration 0015; same id as the refund). */
   kind: Generated<string>;
+  /** Where the customer goes, the merchant's references (JSON), the link paid through (migration 0021). */
+  success_url: string | null;
+  cancel_url: string | null;
+  metadata: string | null;
+  link_id: string | null;
+}
+
+/** A reusable payment link (migration 0021); amounts in `currency`'s minor units, as integer text. */
+export interface PaymentLinksTable {
+  id: string;
+  merchant_id: string;
+  mode: 'live' | 'test';
+  title: string;
+  description: string | null;
+  image_url: string | null;
+  price_type: 'fixed' | 'open';
+  currency: string;
+  amount_minor_units: string | null;
+  max_quantity: number | null;
+  min_minor_units: string | null;
+  max_minor_units: string | null;
+  /** JSON array of integer text. */
+  suggested_minor_units: string | null;
+  max_uses: number | null;
+  ends_at: string | null;
+  success_url: string | null;
+  cancel_url: string | null;
+  metadata: string | null;
+  deactivated_at: string | null;
+  created_at: string;
+  updated_at: string;
 }
 
 /** A refund a merchant asked for (migration 0015); its deposit address, once known, is a `payments` row. */
@@ -367,6 +398,7 @@ export interface DatabaseSchema {
   api_keys: ApiKeysTable;
   payments: PaymentsTable;
   refunds: RefundsTable;
+  payment_links: PaymentLinksTable;
   transfers: TransfersTable;
   unaccepted_transfers: UnacceptedTransfersTable;
   deposit_balances: DepositBalancesTable;

@@ -1,9 +1,11 @@
 import type { KeyMode } from '../../domain/credentials.ts';
 import { checkEvery, PaylinkError, ValidationError } from '../../domain/errors.ts';
 import { type Merchant, missingPaymentConfiguration } from '../../domain/merchant.ts';
+import { type Metadata, parseMetadata } from '../../domain/metadata.ts';
 import { formatUsdc, type Money, parsePrice } from '../../domain/money.ts';
 import type { Payment } from '../../domain/payment.ts';
 import { NO_PAYOUT_YET } from '../../domain/payout.ts';
+import { parseRedirectUrl } from '../../domain/redirectUrl.ts';
 import { parseWebhookUrl } from '../../domain/webhookUrl.ts';
 import { assertTokenCanPay, type TokenControlsByMode } from '../chain/tokenControls.ts';
 import { checkWebhookHost } from '../webhooks/checkWebhookHost.ts';
@@ -33,6 +35,12 @@ export interface CreatePaymentInput {
   readonly webhookUrl?: string | undefined;
   readonly orderId?: string | undefined;
   readonly returnUrl?: string | undefined;
+  readonly successUrl?: string | undefined;
+  readonly cancelUrl?: string | undefined;
+  /** As parsed from JSON: checked here (domain/metadata.ts). */
+  readonly metadata?: unknown;
+  /** Set only by payLink (app/links): the link the payer paid through, already checked. */
+  readonly linkId?: string | undefined;
 }
 
 const MAX_ORDER_ID_LENGTH = 255;
@@ -103,7 +111,12 @@ export async function createPayment(
   deps: CreatePaymentDeps,
   merchant: Merchant,
   input: CreatePaymentInput,
-  options: { readonly idempotencyKey?: string; readonly mode?: KeyMode } = {},
+  options: {
+    readonly idempotencyKey?: string;
+    readonly mode?: KeyMode;
+    /** Stores the payment instead of `deps.payments.insert` (a link's, checked against its uses as it goes in). */
+    readonly insert?: (payment: Payment) => Promise<void>;
+  } = {},
 ): Promise<Payment> {
   const mode = options.mode ?? 'live';
   // Checked first: a test key on a deployment without a test chain can never create anything.
@@ -117,8 +130,19 @@ export async function createPayment(
   }
   // Every field the client can fix is checked before anything is looked up, and all are named at once.
   // In the order of the request's fields.
-  const [price, customerEmail, webhookUrl, orderId, returnUrl] = checkEvery<
-    [Money, string | null, string | null, string | null, string | null]
+  const redirectUrl = (field: string, value: string | undefined) =>
+    value?.trim() ? parseRedirectUrl(field, value, { allowInsecure: deps.webhookAllowPrivate }) : null;
+  const [price, customerEmail, webhookUrl, orderId, returnUrl, successUrl, cancelUrl, metadata] = checkEvery<
+    [
+      Money,
+      string | null,
+      string | null,
+      string | null,
+      string | null,
+      string | null,
+      string | null,
+      Metadata | null,
+    ]
   >([
     () => parsePrice(input.amount, input.currency),
     () => parseCustomerEmail(input.customerEmail),
@@ -128,6 +152,9 @@ export async function createPayment(
         : null,
     () => parseOrderId(input.orderId),
     () => (input.returnUrl?.trim() ? parseReturnUrl(input.returnUrl) : null),
+    () => redirectUrl('success_url', input.successUrl),
+    () => redirectUrl('cancel_url', input.cancelUrl),
+    () => parseMetadata(input.metadata),
   ]);
   await checkWebhookHost(deps, 'webhook_url', webhookUrl);
   // Never sell a link whose money could not reach the merchant (a blacklisted wallet) or could not be sent.
@@ -150,6 +177,10 @@ export async function createPayment(
     payoutAddress: merchant.walletAddress,
     webhookUrl,
     returnUrl,
+    successUrl,
+    cancelUrl,
+    metadata,
+    linkId: input.linkId ?? null,
     orderId,
     customerEmail,
     status: 'pending',
@@ -169,9 +200,11 @@ export async function createPayment(
     paidWith: null,
     payout: NO_PAYOUT_YET,
   };
-  await deps.payments.insert(
-    payment,
-    options.idempotencyKey === undefined ? {} : { idempotencyKey: options.idempotencyKey },
-  );
+  if (options.insert) await options.insert(payment);
+  else
+    await deps.payments.insert(
+      payment,
+      options.idempotencyKey === undefined ? {} : { idempotencyKey: options.idempotencyKey },
+    );
   return payment;
 }

@@ -2,6 +2,7 @@ import type { KeyMode } from '../../domain/credentials.ts';
 import { type CsvCell, csvHeader, csvRecord, number, text } from '../../domain/csv.ts';
 import { ValidationError } from '../../domain/errors.ts';
 import { formatMoney, formatUsdc } from '../../domain/money.ts';
+import { withPaymentId } from '../../domain/redirectUrl.ts';
 import { overpaidBaseUnits } from '../../domain/refund.ts';
 import type { PaymentStore } from './ports.ts';
 
@@ -22,6 +23,10 @@ const EXPORT_COLUMNS = [
   'payout_txid',
   'order_id',
   'livemode',
+  'link_id',
+  'success_url',
+  'cancel_url',
+  'metadata',
 ] as const;
 
 /** `from` (inclusive) and `to` (exclusive), ISO 8601 date-times; either may be left out. */
@@ -81,6 +86,11 @@ export function exportPaymentsCsv(
       text(p.payout.txHash),
       text(p.orderId),
       text(p.mode === 'live' ? 'true' : 'false'),
+      text(p.linkId),
+      text(p.successUrl && withPaymentId(p.successUrl, p.id)),
+      text(p.cancelUrl && withPaymentId(p.cancelUrl, p.id)),
+      // One JSON column: a spreadsheet keeps it whole, a script parses it.
+      text(p.metadata === null ? null : JSON.stringify(p.metadata)),
     ],
     (p) => p,
   );

@@ -11,6 +11,8 @@ export interface ListPaymentsInput {
   /** Only payments whose status, derived now, is this one. */
   readonly status?: PaymentStatus | undefined;
   readonly orderId?: string | undefined;
+  /** Only payments made through this reusable link. */
+  readonly linkId?: string | undefined;
   /** Only payments created strictly after this moment. */
   readonly createdAfter?: Date | undefined;
   /** Only payments created at or after this moment (a date range's start). */
@@ -72,6 +74,7 @@ export async function listPayments(
       mode: input.mode ?? 'live',
       statuses,
       orderId: input.orderId,
+      linkId: input.linkId,
       createdAfter: input.createdAfter,
       createdFrom: input.createdFrom,
       createdBefore: input.createdBefore,
@@ -132,6 +135,7 @@ function filterFingerprint(merchantId: string | null, input: ListPaymentsInput):
     // Appended only when set, so cursors handed out before these filters existed stay valid.
     ...(input.createdFrom ? [['from', input.createdFrom.getTime()]] : []),
     ...(input.createdBefore ? [['before', input.createdBefore.getTime()]] : []),
+    ...(input.linkId ? [['link', input.linkId]] : []),
   ];
   return JSON.stringify(filters);
 }

@@ -50,6 +50,8 @@ export interface PaymentListQuery {
   /** Payments matching any of these; absent: every status. */
   readonly statuses?: readonly StoredStatusMatch[] | undefined;
   readonly orderId?: string | undefined;
+  /** Only payments made through this reusable link. */
+  readonly linkId?: string | undefined;
   /** Created strictly after. */
   readonly createdAfter?: Date | undefined;
   /** Created at or after (an export's `from`). */

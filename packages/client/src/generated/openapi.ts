@@ -43,8 +43,21 @@ export interface paths {
                         webhook_url?: string | null;
                         /** @description The merchant's own order identifier */
                         order_id?: string | null;
-                        /** @description https URL the checkout success screen links back to */
+                        /** @description https URL the checkout success screen links back to (kept for older integrations: prefer success_url) */
                         return_url?: string | null;
+                        /** @description https URL (http on the sandbox) the customer is sent to once paid, `payment_id=<id>` added to its query; validated, never fetched */
+                        success_url?: string | null;
+                        /** @description https URL (http on the sandbox) the customer is sent to on giving up, `payment_id=<id>` added to its query */
+                        cancel_url?: string | null;
+                        /**
+                         * @description Your own references: at most 20 keys of 1 to 40 characters of A-Z a-z 0-9 _ . -, each to a string of at most 500 characters (no control characters). Returned as sent in status, lists, exports and webhooks
+                         * @example {
+                         *       "cart_id": "c_1234"
+                         *     }
+                         */
+                        metadata?: {
+                            [key: string]: string;
+                        };
                     };
                 };
             };
@@ -363,6 +376,8 @@ export interface paths {
                     status?: "pending" | "processing" | "paid" | "failed" | "expired";
                     /** @description Only payments created with this order_id */
                     order_id?: string;
+                    /** @description Only payments made through this reusable link */
+                    link_id?: string;
                     /** @description Only payments created strictly after this moment */
                     created_after?: string;
                     /** @description Page size (default 20, at most 100) */
@@ -906,6 +921,456 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/payments/api/links/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List reusable payment links */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Page size (default 20, at most 100) */
+                    limit?: string;
+                    /** @description `next_cursor` of the previous page */
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PaymentLinkList"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Create a reusable payment link */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Shown to the payer as the page heading (required, at most 200 characters) */
+                        title?: string | null;
+                        /** @description Shown to the payer under the title */
+                        description?: string | null;
+                        /** @description https URL of an image shown on the page; validated, never fetched */
+                        image_url?: string | null;
+                        /**
+                         * @description fixed: a set price (optionally times a quantity); open: the payer types the amount
+                         * @enum {string}
+                         */
+                        price_type: "fixed" | "open";
+                        /** @description ISO 4217 code (EUR, USD, …) or USDC: the currency of every amount of the link */
+                        currency?: string | null;
+                        /** @description price_type fixed: the price of one */
+                        amount?: (number | string) | null;
+                        /** @description price_type fixed: the payer picks a quantity from 1 to this (1 to 1000; default 1, no choice) */
+                        max_quantity?: (number | string) | null;
+                        /** @description price_type open: the least the payer may type (included) */
+                        min_amount?: (number | string) | null;
+                        /** @description price_type open: the most the payer may type (included) */
+                        max_amount?: (number | string) | null;
+                        /** @description price_type open: at most 6 amounts offered as buttons, each within the bounds */
+                        suggested_amounts?: ((number | string) | string)[];
+                        /** @description Payments the link takes at most (1 to 1,000,000): paid ones and those still open; an abandoned one frees its place when it expires */
+                        max_uses?: (number | string) | null;
+                        /** @description ISO 8601 date-time from which the link takes no payment */
+                        ends_at?: string | null;
+                        /** @description https URL (http on the sandbox) where payers go once paid, `payment_id=<id>` appended */
+                        success_url?: string | null;
+                        /** @description https URL (http on the sandbox) where payers go on giving up, `payment_id=<id>` appended */
+                        cancel_url?: string | null;
+                        /**
+                         * @description Your own references: at most 20 keys of 1 to 40 characters of A-Z a-z 0-9 _ . -, each to a string of at most 500 characters (no control characters). Returned as sent in status, lists, exports and webhooks
+                         * @example {
+                         *       "cart_id": "c_1234"
+                         *     }
+                         */
+                        metadata?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PaymentLink"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payments/api/links/{link_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Show a payment link, with how many paid through it and how much */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    link_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PaymentLink"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payments/api/links/{link_id}/deactivate/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Deactivate a payment link for good */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    link_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PaymentLink"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payments/api/links/{link_id}/payments/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a payment from a link for the quantity or amount a payer chose
+         * @description The payment is created as by /payments/api/create/ (quote, deposit address, expiry), carrying link_id and the link URLs and metadata. 409 LINK_UNAVAILABLE when the link is deactivated, ended or used up.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    link_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description price_type fixed: how many (1 to the link max_quantity; default 1) */
+                        quantity?: (number | string) | null;
+                        /** @description price_type open: the amount the payer chose, in the link currency */
+                        amount?: (number | string) | null;
+                        /** @description The payer e-mail address */
+                        customer_email?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CreatePaymentResponse"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -994,6 +1459,65 @@ export interface components {
                 /** @description What is wrong with it, for a human */
                 message: string;
             }[];
+        };
+        PaymentLink: {
+            /** Format: uuid */
+            link_id: string;
+            /** @description The public page payers open (on the checkout origin) */
+            url: string;
+            title: string;
+            description: string | null;
+            image_url: string | null;
+            /** @description Shown to the payer */
+            merchant_name: string;
+            /** @enum {string} */
+            price_type: "fixed" | "open";
+            currency: string;
+            /** @description price_type fixed: the price of one; else null */
+            amount: string | null;
+            /** @description price_type fixed; else null */
+            max_quantity: number | null;
+            /** @description price_type open; else null */
+            min_amount: string | null;
+            /** @description price_type open; else null */
+            max_amount: string | null;
+            /** @description price_type open; else empty */
+            suggested_amounts: string[];
+            /** @description False once deactivated (ended or used up links stay active) */
+            active: boolean;
+            deactivated_at: string | null;
+            max_uses: number | null;
+            ends_at: string | null;
+            success_url: string | null;
+            cancel_url: string | null;
+            /**
+             * @description Your own references, as sent
+             * @example {
+             *       "cart_id": "c_1234"
+             *     }
+             */
+            metadata: {
+                [key: string]: string;
+            };
+            livemode: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            created_at: string;
+            /** @description Show only: how many payments made through the link are paid */
+            payments_paid?: number;
+            /**
+             * @description Show only: USDC those payments received, exact decimal
+             * @example 120.50
+             */
+            amount_paid?: string;
+        };
+        PaymentLinkList: {
+            /** @description Newest first */
+            links: components["schemas"]["PaymentLink"][];
+            /** @description Pass as `cursor` for the next page; null on the last */
+            next_cursor: string | null;
         };
         PaymentList: {
             /** @description Newest first */
@@ -1116,6 +1640,24 @@ export interface components {
              * @example Blacklistable: account is blacklisted
              */
             payout_delayed_reason?: string;
+            /** @description Where the customer goes once paid: your success_url with `payment_id=<id>` in its query */
+            success_url?: string;
+            /** @description Where the customer goes on giving up: your cancel_url with `payment_id=<id>` in its query */
+            cancel_url?: string;
+            /**
+             * @description Your own references, as sent
+             * @example {
+             *       "cart_id": "c_1234"
+             *     }
+             */
+            metadata?: {
+                [key: string]: string;
+            };
+            /**
+             * Format: uuid
+             * @description The reusable link the payment was made through
+             */
+            link_id?: string;
         };
         Refund: {
             /** Format: uuid */

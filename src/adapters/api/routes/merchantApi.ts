@@ -82,6 +82,9 @@ export function merchantApi(deps: ApiDeps): FastifyPluginAsyncZod {
           webhookUrl: body.webhook_url,
           orderId: body.order_id,
           returnUrl: body.return_url,
+          successUrl: body.success_url,
+          cancelUrl: body.cancel_url,
+          metadata: body.metadata,
         };
         const idempotencyKey = request.headers['idempotency-key'];
         const mode = keyModeOf(request);

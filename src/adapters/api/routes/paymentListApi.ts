@@ -23,6 +23,12 @@ const ListPaymentsQuery = z.object({
     .max(255, { error: 'must be at most 255 characters' })
     .optional()
     .meta({ description: 'Only payments created with this order_id' }),
+  link_id: z
+    .string({ error: 'must be a string' })
+    .min(1, { error: 'must not be empty' })
+    .max(64, { error: 'must be a link id' })
+    .optional()
+    .meta({ description: 'Only payments made through this reusable link' }),
   created_after: z.iso
     .datetime({ offset: true, error: 'must be an ISO 8601 date-time such as 2026-01-31T00:00:00Z' })
     .optional()
@@ -72,6 +78,7 @@ export function paymentListApi(deps: ApiDeps): FastifyPluginAsyncZod {
         const { payments, nextCursor } = await listPayments(deps, authenticated(request).id, {
           status: query.status,
           orderId: query.order_id,
+          linkId: query.link_id?.toLowerCase(),
           createdAfter: query.created_after === undefined ? undefined : new Date(query.created_after),
           limit: query.limit ?? DEFAULT_LIMIT,
           cursor: query.cursor,

@@ -15,6 +15,7 @@ import * as refunds from './0015_refunds.ts';
 import * as dashboardUsers from './0016_dashboard_users.ts';
 import * as dashboardIndexes from './0017_dashboard_indexes.ts';
 import * as emailMessages from './0020_email_messages.ts';
+import * as paymentLinks from './0021_payment_links.ts';
 
 /** Every migration, in order. Names sort lexically; a migration, once released, is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '0016_dashboard_users': dashboardUsers,
   '0017_dashboard_indexes': dashboardIndexes,
   '0020_email_messages': emailMessages,
+  '0021_payment_links': paymentLinks,
 };

@@ -1,0 +1,182 @@
+import type { KeyMode } from '../../domain/credentials.ts';
+import type { Currency } from '../../domain/currencies.ts';
+import { checkEvery, ValidationError } from '../../domain/errors.ts';
+import { type Metadata, parseMetadata } from '../../domain/metadata.ts';
+import { type Money, parseAmount, parseCurrency } from '../../domain/money.ts';
+import {
+  type LinkPrice,
+  MAX_LINK_QUANTITY,
+  MAX_LINK_USES,
+  MAX_SUGGESTED_AMOUNTS,
+  type PaymentLink,
+} from '../../domain/paymentLink.ts';
+import { parseRedirectUrl } from '../../domain/redirectUrl.ts';
+import { plainText } from '../../domain/text.ts';
+import { timeOrderedId } from '../payments/timeOrderedId.ts';
+import type { Clock } from '../shared/ports.ts';
+import type { LinkStore } from './ports.ts';
+
+export interface CreateLinkDeps {
+  readonly links: LinkStore;
+  readonly clock: Clock;
+  /** Plain http allowed for the URLs (the sandbox), as for webhook URLs. */
+  readonly webhookAllowPrivate: boolean;
+}
+
+/** A link as a client asks for it: amounts as exact decimal text, counts as integer text. */
+export interface CreateLinkInput {
+  readonly title?: string | undefined;
+  readonly description?: string | undefined;
+  readonly imageUrl?: string | undefined;
+  readonly priceType?: string | undefined;
+  readonly currency?: string | undefined;
+  readonly amount?: string | undefined;
+  readonly maxQuantity?: string | undefined;
+  readonly minAmount?: string | undefined;
+  readonly maxAmount?: string | undefined;
+  readonly suggestedAmounts?: readonly string[] | undefined;
+  readonly maxUses?: string | undefined;
+  readonly endsAt?: string | undefined;
+  readonly successUrl?: string | undefined;
+  readonly cancelUrl?: string | undefined;
+  readonly metadata?: unknown;
+}
+
+export const MAX_TITLE_LENGTH = 200;
+export const MAX_DESCRIPTION_LENGTH = 2000;
+
+/** Creates a reusable link of the key's mode. Nothing else is created: no payment, no deposit address. */
+export async function createLink(
+  deps: CreateLinkDeps,
+  merchantId: string,
+  mode: KeyMode,
+  input: CreateLinkInput,
+): Promise<PaymentLink> {
+  const now = deps.clock.now();
+  const url = (field: string, value: string | undefined) =>
+    value?.trim() ? parseRedirectUrl(field, value, { allowInsecure: deps.webhookAllowPrivate }) : null;
+  const [title, description, imageUrl, price, maxUses, endsAt, successUrl, cancelUrl, metadata] = checkEvery<
+    [
+      string,
+      string | null,
+      string | null,
+      LinkPrice,
+      number | null,
+      Date | null,
+      string | null,
+      string | null,
+      Metadata | null,
+    ]
+  >([
+    () => parseTitle(input.title),
+    () => parseDescription(input.description),
+    () => url('image_url', input.imageUrl),
+    () => parseLinkPrice(input),
+    () => parseCount('max_uses', input.maxUses, MAX_LINK_USES),
+    () => parseEndsAt(input.endsAt, now),
+    () => url('success_url', input.successUrl),
+    () => url('cancel_url', input.cancelUrl),
+    () => parseMetadata(input.metadata),
+  ]);
+  const link: PaymentLink = {
+    id: timeOrderedId(),
+    merchantId,
+    mode,
+    title,
+    description,
+    imageUrl,
+    price,
+    deactivatedAt: null,
+    maxUses,
+    endsAt,
+    successUrl,
+    cancelUrl,
+    metadata,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await deps.links.insert(link);
+  return link;
+}
+
+function parseTitle(input: string | undefined): string {
+  const title = input?.trim();
+  if (!title) throw new ValidationError('title', 'is required');
+  if (title.length > MAX_TITLE_LENGTH)
+    throw new ValidationError('title', `must be at most ${MAX_TITLE_LENGTH} characters`);
+  return plainText('title', title);
+}
+
+function parseDescription(input: string | undefined): string | null {
+  const description = input?.trim() || null;
+  if (description === null) return null;
+  if (description.length > MAX_DESCRIPTION_LENGTH)
+    throw new ValidationError('description', `must be at most ${MAX_DESCRIPTION_LENGTH} characters`);
+  return plainText('description', description);
+}
+
+function parseCount(field: string, input: string | undefined, max: number): number | null {
+  if (input === undefined) return null;
+  const message = `must be an integer from 1 to ${max}`;
+  if (!/^\d{1,9}$/.test(input.trim())) throw new ValidationError(field, message);
+  const count = Number(input.trim());
+  if (count < 1 || count > max) throw new ValidationError(field, message);
+  return count;
+}
+
+function parseEndsAt(input: string | undefined, now: Date): Date | null {
+  if (input === undefined || input === '') return null;
+  const date = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.test(input)
+    ? new Date(input)
+    : undefined;
+  if (!date || Number.isNaN(date.getTime()))
+    throw new ValidationError('ends_at', 'must be an ISO 8601 date-time such as 2026-12-31T00:00:00Z');
+  if (date.getTime() <= now.getTime()) throw new ValidationError('ends_at', 'must be in the future');
+  return date;
+}
+
+/** The price: `fixed` (amount, max_quantity) or `open` (min_amount, max_amount, suggested_amounts). */
+function parseLinkPrice(input: CreateLinkInput): LinkPrice {
+  if (input.priceType !== 'fixed' && input.priceType !== 'open')
+    throw new ValidationError('price_type', 'must be fixed or open');
+  const currency = parseCurrency('currency', input.currency);
+  if (input.priceType === 'fixed') {
+    const [unit, maxQuantity] = checkEvery<[Money, number | null]>([
+      () => requiredAmount('amount', input.amount, currency),
+      () => parseCount('max_quantity', input.maxQuantity, MAX_LINK_QUANTITY),
+    ]);
+    const stray = [
+      input.minAmount !== undefined && 'min_amount',
+      input.maxAmount !== undefined && 'max_amount',
+      input.suggestedAmounts !== undefined && 'suggested_amounts',
+    ].filter((field): field is string => field !== false);
+    if (stray.length > 0)
+      throw new ValidationError(stray.map((field) => ({ field, message: 'is only for price_type open' })));
+    return { type: 'fixed', unit, maxQuantity: maxQuantity ?? 1 };
+  }
+  if (input.amount !== undefined || input.maxQuantity !== undefined)
+    throw new ValidationError(
+      input.amount !== undefined ? 'amount' : 'max_quantity',
+      'is only for price_type fixed',
+    );
+  const [min, max, suggested] = checkEvery<[Money, Money, Money[]]>([
+    () => requiredAmount('min_amount', input.minAmount, currency),
+    () => requiredAmount('max_amount', input.maxAmount, currency),
+    () => {
+      const amounts = input.suggestedAmounts ?? [];
+      if (amounts.length > MAX_SUGGESTED_AMOUNTS)
+        throw new ValidationError('suggested_amounts', `must hold at most ${MAX_SUGGESTED_AMOUNTS} amounts`);
+      return amounts.map((amount) => parseAmount('suggested_amounts', amount, currency));
+    },
+  ]);
+  if (min.minorUnits > max.minorUnits)
+    throw new ValidationError('max_amount', 'must not be below min_amount');
+  if (suggested.some((s) => s.minorUnits < min.minorUnits || s.minorUnits > max.minorUnits))
+    throw new ValidationError('suggested_amounts', 'must each be from min_amount to max_amount');
+  return { type: 'open', currency, min, max, suggested };
+}
+
+function requiredAmount(field: string, input: string | undefined, currency: Currency): Money {
+  if (input === undefined) throw new ValidationError(field, 'is required');
+  return parseAmount(field, input, currency);
+}

@@ -1,0 +1,29 @@
+import type { KeyMode } from '../../domain/credentials.ts';
+import type { Payment } from '../../domain/payment.ts';
+import type { LinkUsage, PaymentLink } from '../../domain/paymentLink.ts';
+
+/** Reusable links (adapters/db/linkRepository.ts). */
+export interface LinkStore {
+  insert(link: PaymentLink): Promise<void>;
+  /** A link as its merchant may see it with a key of `mode`: another merchant's, or the other mode's, is not found. */
+  findForMerchant(merchantId: string, linkId: string, mode: KeyMode): Promise<PaymentLink | undefined>;
+  /** A merchant's links of one mode, newest first (created_at, then id, descending), after a keyset position. */
+  listForMerchant(query: {
+    readonly merchantId: string;
+    readonly mode: KeyMode;
+    readonly after?: { readonly createdAt: Date; readonly id: string } | undefined;
+    readonly limit: number;
+  }): Promise<PaymentLink[]>;
+  /** Sets `deactivated_at` unless already set; answers the link as it is after. */
+  deactivate(merchantId: string, linkId: string, mode: KeyMode, at: Date): Promise<PaymentLink | undefined>;
+  /** The link's payments that count against its uses at `now` (paid, and open ones not expired). */
+  usage(linkId: string, now: Date): Promise<LinkUsage>;
+  /**
+   * Inserts a payment of a link limited to `maxUses`, unless its uses (`usage`) already reach the limit: the count
+   * and the insert in one transaction, the link's row locked, so payers committing at the same moment are counted
+   * one after another and the last place goes to one of them only. False when no place was left.
+   */
+  insertPaymentWithinUses(payment: Payment, maxUses: number, now: Date): Promise<boolean>;
+  /** How many of the link's payments are paid, and the USDC they received (base units). */
+  paidTotals(linkId: string): Promise<{ readonly count: number; readonly receivedBaseUnits: bigint }>;
+}
