@@ -55,156 +55,179 @@ function linkResponse(link: PaymentLink, merchant: Merchant, checkoutUrl: string
   };
 }
 
-/**
- * Reusable links (issue 28): create, list, show (with what was paid through it), deactivate, and a payment from
- * a link for the amount a payer chose. Same auth, errors and modes as payments.
- */
-export function linkApi(deps: ApiDeps & { readonly links: LinkStore }): FastifyPluginAsyncZod {
-  const payDeps = {
+type ZodApp = Parameters<FastifyPluginAsyncZod>[0];
+type LinkDeps = ApiDeps & { readonly links: LinkStore };
+type PayDeps = ReturnType<typeof payDepsOf>;
+
+function payDepsOf(deps: LinkDeps) {
+  return {
     ...deps,
     paymentTtlMs: deps.config.paymentTtlMs,
     maxAmountBaseUnits: deps.config.maxAmountBaseUnits,
     minAmountBaseUnits: deps.config.minAmountBaseUnits,
     webhookAllowPrivate: deps.config.webhookAllowPrivate,
   };
+}
+
+/**
+ * Reusable links (issue 28): create, list, show (with what was paid through it), deactivate, and a payment from
+ * a link for the amount a payer chose. Same auth, errors and modes as payments.
+ */
+export function linkApi(deps: LinkDeps): FastifyPluginAsyncZod {
+  const payDeps = payDepsOf(deps);
   return async (app) => {
     requireMerchant(app, deps);
-
-    app.post(
-      '/payments/api/links/',
-      {
-        schema: {
-          summary: 'Create a reusable payment link',
-          tags: ['links'],
-          security: merchantSecurity,
-          body: CreateLinkBody,
-          response: { 201: LinkResponse, ...errors, 415: ErrorBody },
-        },
-      },
-      async (request, reply) => {
-        const body = request.body;
-        const merchant = authenticated(request);
-        const link = await createLink(payDeps, merchant.id, keyModeOf(request), {
-          title: body.title,
-          description: body.description,
-          imageUrl: body.image_url,
-          priceType: body.price_type,
-          currency: body.currency,
-          amount: body.amount,
-          maxQuantity: body.max_quantity,
-          minAmount: body.min_amount,
-          maxAmount: body.max_amount,
-          suggestedAmounts: body.suggested_amounts,
-          maxUses: body.max_uses,
-          endsAt: body.ends_at,
-          successUrl: body.success_url,
-          cancelUrl: body.cancel_url,
-          metadata: body.metadata,
-        });
-        request.log.info({ link: link.id }, 'payment link created');
-        return reply.status(201).send(linkResponse(link, merchant, deps.config.checkoutUrl));
-      },
-    );
-
-    app.get(
-      '/payments/api/links/',
-      {
-        schema: {
-          summary: 'List reusable payment links',
-          tags: ['links'],
-          security: merchantSecurity,
-          querystring: ListLinksQuery,
-          response: { 200: LinkList, ...errors },
-        },
-      },
-      async (request) => {
-        const merchant = authenticated(request);
-        const { links, nextCursor } = await listLinks(deps, merchant.id, keyModeOf(request), {
-          limit: request.query.limit ?? DEFAULT_LIMIT,
-          cursor: request.query.cursor,
-        });
-        return {
-          links: links.map((link) => linkResponse(link, merchant, deps.config.checkoutUrl)),
-          next_cursor: nextCursor,
-        };
-      },
-    );
-
-    app.get(
-      '/payments/api/links/:link_id/',
-      {
-        schema: {
-          summary: 'Show a payment link, with how many paid through it and how much',
-          tags: ['links'],
-          security: merchantSecurity,
-          params: LinkParams,
-          response: { 200: LinkResponse, ...errors },
-        },
-      },
-      async (request) => {
-        const merchant = authenticated(request);
-        const { link, paidCount, paidBaseUnits } = await showLink(
-          deps,
-          merchant.id,
-          keyModeOf(request),
-          request.params.link_id,
-        );
-        return {
-          ...linkResponse(link, merchant, deps.config.checkoutUrl),
-          payments_paid: paidCount,
-          amount_paid: formatUsdc(paidBaseUnits),
-        };
-      },
-    );
-
-    app.post(
-      '/payments/api/links/:link_id/deactivate/',
-      {
-        schema: {
-          summary: 'Deactivate a payment link for good',
-          tags: ['links'],
-          security: merchantSecurity,
-          params: LinkParams,
-          response: { 200: LinkResponse, ...errors },
-        },
-      },
-      async (request) => {
-        const merchant = authenticated(request);
-        const link = await deactivateLink(deps, merchant.id, keyModeOf(request), request.params.link_id);
-        return linkResponse(link, merchant, deps.config.checkoutUrl);
-      },
-    );
-
-    app.post(
-      '/payments/api/links/:link_id/payments/',
-      {
-        schema: {
-          summary: 'Create a payment from a link for the quantity or amount a payer chose',
-          description:
-            'The payment is created as by /payments/api/create/ (quote, deposit address, expiry), carrying link_id and the link URLs and metadata. ' +
-            '409 LINK_UNAVAILABLE when the link is deactivated, ended or used up.',
-          tags: ['links'],
-          security: merchantSecurity,
-          params: LinkParams,
-          body: PayLinkBody,
-          response: { 201: CreatePaymentResponse, ...errors, 409: ErrorBody, 415: ErrorBody, 503: ErrorBody },
-        },
-      },
-      async (request, reply) => {
-        const payment = await payLink(
-          payDeps,
-          authenticated(request),
-          request.params.link_id,
-          keyModeOf(request),
-          {
-            quantity: request.body.quantity,
-            amount: request.body.amount,
-            customerEmail: request.body.customer_email,
-          },
-        );
-        request.log.info({ payment: payment.id, link: payment.linkId }, 'payment created from a link');
-        return reply.status(201).send(createPaymentResponse(payment, deps.config.checkoutUrl));
-      },
-    );
+    createLinkRoute(app, deps, payDeps);
+    listLinksRoute(app, deps);
+    showLinkRoute(app, deps);
+    deactivateLinkRoute(app, deps);
+    payLinkRoute(app, deps, payDeps);
   };
+}
+
+function createLinkRoute(app: ZodApp, deps: LinkDeps, payDeps: PayDeps): void {
+  app.post(
+    '/payments/api/links/',
+    {
+      schema: {
+        summary: 'Create a reusable payment link',
+        tags: ['links'],
+        security: merchantSecurity,
+        body: CreateLinkBody,
+        response: { 201: LinkResponse, ...errors, 415: ErrorBody },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const merchant = authenticated(request);
+      const link = await createLink(payDeps, merchant.id, keyModeOf(request), {
+        title: body.title,
+        description: body.description,
+        imageUrl: body.image_url,
+        priceType: body.price_type,
+        currency: body.currency,
+        amount: body.amount,
+        maxQuantity: body.max_quantity,
+        minAmount: body.min_amount,
+        maxAmount: body.max_amount,
+        suggestedAmounts: body.suggested_amounts,
+        maxUses: body.max_uses,
+        endsAt: body.ends_at,
+        successUrl: body.success_url,
+        cancelUrl: body.cancel_url,
+        metadata: body.metadata,
+      });
+      request.log.info({ link: link.id }, 'payment link created');
+      return reply.status(201).send(linkResponse(link, merchant, deps.config.checkoutUrl));
+    },
+  );
+}
+
+function listLinksRoute(app: ZodApp, deps: LinkDeps): void {
+  app.get(
+    '/payments/api/links/',
+    {
+      schema: {
+        summary: 'List reusable payment links',
+        tags: ['links'],
+        security: merchantSecurity,
+        querystring: ListLinksQuery,
+        response: { 200: LinkList, ...errors },
+      },
+    },
+    async (request) => {
+      const merchant = authenticated(request);
+      const { links, nextCursor } = await listLinks(deps, merchant.id, keyModeOf(request), {
+        limit: request.query.limit ?? DEFAULT_LIMIT,
+        cursor: request.query.cursor,
+      });
+      return {
+        links: links.map((link) => linkResponse(link, merchant, deps.config.checkoutUrl)),
+        next_cursor: nextCursor,
+      };
+    },
+  );
+}
+
+function showLinkRoute(app: ZodApp, deps: LinkDeps): void {
+  app.get(
+    '/payments/api/links/:link_id/',
+    {
+      schema: {
+        summary: 'Show a payment link, with how many paid through it and how much',
+        tags: ['links'],
+        security: merchantSecurity,
+        params: LinkParams,
+        response: { 200: LinkResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const merchant = authenticated(request);
+      const { link, paidCount, paidBaseUnits } = await showLink(
+        deps,
+        merchant.id,
+        keyModeOf(request),
+        request.params.link_id,
+      );
+      return {
+        ...linkResponse(link, merchant, deps.config.checkoutUrl),
+        payments_paid: paidCount,
+        amount_paid: formatUsdc(paidBaseUnits),
+      };
+    },
+  );
+}
+
+function deactivateLinkRoute(app: ZodApp, deps: LinkDeps): void {
+  app.post(
+    '/payments/api/links/:link_id/deactivate/',
+    {
+      schema: {
+        summary: 'Deactivate a payment link for good',
+        tags: ['links'],
+        security: merchantSecurity,
+        params: LinkParams,
+        response: { 200: LinkResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const merchant = authenticated(request);
+      const link = await deactivateLink(deps, merchant.id, keyModeOf(request), request.params.link_id);
+      return linkResponse(link, merchant, deps.config.checkoutUrl);
+    },
+  );
+}
+
+function payLinkRoute(app: ZodApp, deps: LinkDeps, payDeps: PayDeps): void {
+  app.post(
+    '/payments/api/links/:link_id/payments/',
+    {
+      schema: {
+        summary: 'Create a payment from a link for the quantity or amount a payer chose',
+        description:
+          'The payment is created as by /payments/api/create/ (quote, deposit address, expiry), carrying link_id and the link URLs and metadata. ' +
+          '409 LINK_UNAVAILABLE when the link is deactivated, ended or used up.',
+        tags: ['links'],
+        security: merchantSecurity,
+        params: LinkParams,
+        body: PayLinkBody,
+        response: { 201: CreatePaymentResponse, ...errors, 409: ErrorBody, 415: ErrorBody, 503: ErrorBody },
+      },
+    },
+    async (request, reply) => {
+      const payment = await payLink(
+        payDeps,
+        authenticated(request),
+        request.params.link_id,
+        keyModeOf(request),
+        {
+          quantity: request.body.quantity,
+          amount: request.body.amount,
+          customerEmail: request.body.customer_email,
+        },
+      );
+      request.log.info({ payment: payment.id, link: payment.linkId }, 'payment created from a link');
+      return reply.status(201).send(createPaymentResponse(payment, deps.config.checkoutUrl));
+    },
+  );
 }
