@@ -5,7 +5,6 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildCheckoutApp } from '../src/adapters/checkout/buildCheckoutApp.ts';
 import type { CheckoutNetwork } from '../src/adapters/checkout/checkoutView.ts';
 import { eip681TransferLink } from '../src/adapters/web/eip681.ts';
 import { qrSvg } from '../src/adapters/web/qrCode.ts';
@@ -13,6 +12,7 @@ import { CONTENT_SECURITY_POLICY } from '../src/adapters/web/securityHeaders.ts'
 import type { TransferRecord } from '../src/app/chain/ports.ts';
 import { refreshPayments } from '../src/app/chain/refreshPayments.ts';
 import type { Payment } from '../src/domain/payment.ts';
+import { buildCheckoutServer } from '../src/main/webServers.ts';
 import { type ApiHarness, startApiHarness, TEST_CHAIN } from './helpers/apiHarness.ts';
 import { dialects } from './helpers/database.ts';
 import { capturingLogger } from './helpers/logCapture.ts';
@@ -41,7 +41,7 @@ describe.each(dialects)('checkout on %s', (dialect) => {
     h = await startApiHarness(dialect);
     apiKey = (await h.merchant({ name: 'Corner Café' })).apiKey;
     hostileKey = (await h.merchant({ name: HOSTILE_NAME })).apiKey;
-    checkout = await buildCheckoutApp({
+    checkout = await buildCheckoutServer({
       ...h.stores,
       clock: h.clock,
       logger: capturingLogger().logger,
@@ -445,7 +445,7 @@ describe.each(dialects)('checkout on %s', (dialect) => {
     });
 
     it('links each transfer to the network explorer when there is one, and states an overpayment', async () => {
-      const polygonCheckout = await buildCheckoutApp({
+      const polygonCheckout = await buildCheckoutServer({
         ...h.stores,
         clock: h.clock,
         logger: capturingLogger().logger,

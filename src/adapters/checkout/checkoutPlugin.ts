@@ -1,26 +1,18 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
-import type { Logger } from 'pino';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Ledger } from '../../app/chain/ports.ts';
 import type { MerchantStore } from '../../app/merchants/ports.ts';
 import { isPaymentId } from '../../app/payments/getPaymentStatus.ts';
 import type { PaymentStore } from '../../app/payments/ports.ts';
 import type { Clock } from '../../app/shared/ports.ts';
-import type { ConnectionLimits } from '../../config.ts';
 import { errorResponseOf, ValidationError } from '../../domain/errors.ts';
 import { paymentTerms } from '../../domain/payment.ts';
 import { derivePaymentState } from '../../domain/paymentStatus.ts';
-import {
-  capConnectionsPerClient,
-  connectionLimitOptions,
-  DEFAULT_CONNECTION_LIMITS,
-} from '../web/connectionLimits.ts';
 import { isLanguage, type Language, negotiateLanguage } from '../web/language.ts';
 import { qrSvg } from '../web/qrCode.ts';
-import { OneLinePerRequest } from '../web/requestLog.ts';
-import { lazyChildLoggers } from '../web/requestLogger.ts';
 import { SECURITY_HEADERS } from '../web/securityHeaders.ts';
+import { ownsItsPort } from '../web/webServer.ts';
 import { type CheckoutNetwork, type CheckoutView, checkoutStatusJson, checkoutView } from './checkoutView.ts';
 import { type CheckoutGasless, registerGaslessRoutes } from './gaslessRoutes.ts';
 import type { PageAssets } from './pageLayout.ts';
@@ -32,7 +24,6 @@ export interface CheckoutDeps {
   readonly merchants: Pick<MerchantStore, 'find'>;
   readonly ledger: Pick<Ledger, 'listTransfers'>;
   readonly clock: Clock;
-  readonly logger: Logger;
   /**
    * The networks this deployment takes payments on (live, and test when it is another chain), looked up by
    * each payment's chain id; a single network is the one-chain case.
@@ -40,8 +31,6 @@ export interface CheckoutDeps {
   readonly network: CheckoutNetwork | readonly CheckoutNetwork[];
   /** How often an open page asks for its status (default 3 s). */
   readonly pollIntervalMs?: number | undefined;
-  /** Request timeout and connections per client (the page is public: anyone may connect); default: the defaults. */
-  readonly connectionLimits?: ConnectionLimits | undefined;
   /** Gasless payment (EIP-3009) where the operator offers it; absent: the page offers transfers with gas only. */
   readonly gasless?: CheckoutGasless | undefined;
   /** Refund claim pages (`/refunds/:id`); absent: not served. */
@@ -69,86 +58,104 @@ type PaymentRequest = FastifyRequest<{
   Querystring: { lang?: string; kind?: string };
 }>;
 
+/** The files the pages link, each under its content hash. */
+function loadAssets() {
+  const files = {
+    script: loadAsset('checkout.js', 'text/javascript; charset=utf-8'),
+    refundScript: loadAsset('refund.js', 'text/javascript; charset=utf-8'),
+    stylesheet: loadAsset('checkout.css', 'text/css; charset=utf-8'),
+    favicon: loadAsset('favicon.svg', 'image/svg+xml'),
+  };
+  const links: PageAssets = {
+    script: `/assets/checkout.js?v=${files.script.version}`,
+    refundScript: `/assets/refund.js?v=${files.refundScript.version}`,
+    stylesheet: `/assets/checkout.css?v=${files.stylesheet.version}`,
+    favicon: `/favicon.svg?v=${files.favicon.version}`,
+  };
+  const routes = [
+    ['/assets/checkout.js', files.script],
+    ['/assets/refund.js', files.refundScript],
+    ['/assets/checkout.css', files.stylesheet],
+    ['/favicon.svg', files.favicon],
+  ] as const;
+  return { links, routes };
+}
+
+/** What the checkout's routes share: the page's assets, the language and network of a request. */
+interface CheckoutKit {
+  readonly pageAssets: PageAssets;
+  readonly pollIntervalMs: number;
+  readonly languageOf: (request: FastifyRequest) => Language;
+  readonly networkOf: (chainId: number) => CheckoutNetwork;
+}
+
 /**
- * The customer-facing checkout as a Fastify instance, not listening: `main/` starts it on its own port (a
- * different origin from the API, so the API's credentials and the page never share an origin).
+ * The customer-facing checkout, on a port of its own (a different origin from the API, so the API's credentials
+ * and the page never share an origin): `main/` mounts it on a server of its own, whose not-found and error pages
+ * it sets.
  *
  * `GET /pay/:id` the page · `GET /pay/:id/status.json` its live status · `GET /pay/:id/qr.svg` its QR code ·
  * `/refunds/:id` the refund claim page and its routes (refundRoutes.ts) ·
  * `GET /assets/*` its script and stylesheet · `GET /favicon.svg` its icon. Unknown and malformed ids get the same 404.
  */
-export async function buildCheckoutApp(deps: CheckoutDeps): Promise<FastifyInstance> {
-  const pollIntervalMs = deps.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+export function checkoutPlugin(deps: CheckoutDeps) {
   const networks: readonly CheckoutNetwork[] = Array.isArray(deps.network)
     ? deps.network
     : [deps.network as CheckoutNetwork];
-  const script = loadAsset('checkout.js', 'text/javascript; charset=utf-8');
-  const refundScript = loadAsset('refund.js', 'text/javascript; charset=utf-8');
-  const stylesheet = loadAsset('checkout.css', 'text/css; charset=utf-8');
-  const favicon = loadAsset('favicon.svg', 'image/svg+xml');
-  const pageAssets: PageAssets = {
-    script: `/assets/checkout.js?v=${script.version}`,
-    refundScript: `/assets/refund.js?v=${refundScript.version}`,
-    stylesheet: `/assets/checkout.css?v=${stylesheet.version}`,
-    favicon: `/favicon.svg?v=${favicon.version}`,
+  const assets = loadAssets();
+  const kit: CheckoutKit = {
+    pageAssets: assets.links,
+    pollIntervalMs: deps.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
+    languageOf: (request) => {
+      const query = request.query as { lang?: unknown } | undefined;
+      if (isLanguage(query?.lang)) return query.lang;
+      return negotiateLanguage(request.headers['accept-language']);
+    },
+    networkOf: (chainId) =>
+      networks.find((n) => n.chainId === chainId) ?? { name: `Chain ${chainId}`, chainId, explorerUrl: '' },
   };
 
-  const limits = deps.connectionLimits ?? DEFAULT_CONNECTION_LIMITS;
-  const app = Fastify({
-    loggerInstance: deps.logger as FastifyBaseLogger,
-    ...connectionLimitOptions(limits),
-    routerOptions: { ignoreTrailingSlash: true },
-    logController: new OneLinePerRequest(),
-    childLoggerFactory: lazyChildLoggers,
-  });
-  capConnectionsPerClient(app, limits.maxConnectionsPerClient);
+  return ownsItsPort(async (app: FastifyInstance) => {
+    // Only JSON is posted here (gasless authorizations, refund claims): Fastify parses text/plain by default,
+    // which would reach the field checks as a string (400); without its parser it is 415, as any other type.
+    app.removeContentTypeParser('text/plain');
 
-  // Only JSON is posted here (gasless authorizations, refund claims): Fastify parses text/plain by default,
-  // which would reach the field checks as a string (400); without its parser it is 415, as any other type.
-  app.removeContentTypeParser('text/plain');
-
-  app.addHook('onSend', async (_request, reply, payload) => {
-    reply.headers(SECURITY_HEADERS);
-    // Pages and status change from one second to the next and name a payment: never cache them.
-    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
-    return payload;
-  });
-
-  const languageOf = (request: FastifyRequest): Language => {
-    const query = request.query as { lang?: unknown } | undefined;
-    if (isLanguage(query?.lang)) return query.lang;
-    return negotiateLanguage(request.headers['accept-language']);
-  };
-
-  const networkOf = (chainId: number): CheckoutNetwork =>
-    networks.find((n) => n.chainId === chainId) ?? { name: `Chain ${chainId}`, chainId, explorerUrl: '' };
-
-  /** The payment's view as of one instant (status and countdown from the same clock reading). */
-  const loadView = async (id: string): Promise<CheckoutView | undefined> => {
-    if (!isPaymentId(id)) return undefined;
-    const payment = await deps.payments.findById(id.toLowerCase());
-    // A payment from before deposit addresses existed cannot be paid here: nothing to show.
-    if (!payment?.deposit) return undefined;
-    const now = deps.clock.now();
-    const [merchant, transfers] = await Promise.all([
-      deps.merchants.find(payment.merchantId),
-      deps.ledger.listTransfers(payment.id),
-    ]);
-    // As currentState derives it, keeping the transfers: the paid screen lists each one.
-    const state = derivePaymentState(paymentTerms(payment), transfers, now);
-    // Never show a network name the payment is not on: the chain id always comes from the payment itself.
-    const network = networkOf(payment.deposit.chainId);
-    return checkoutView({
-      payment,
-      deposit: payment.deposit,
-      state,
-      transfers,
-      merchantName: merchant?.name ?? '',
-      network,
-      now,
+    app.addHook('onSend', async (_request, reply, payload) => {
+      reply.headers(SECURITY_HEADERS);
+      // Pages and status change from one second to the next and name a payment: never cache them.
+      if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+      return payload;
     });
-  };
 
+    registerErrorPages(app, kit);
+    registerPaymentRoutes(app, deps, kit);
+    for (const [path, asset] of assets.routes) {
+      app.get(path, { logLevel: 'warn' }, async (request, reply) => {
+        const { v } = request.query as { v?: string };
+        reply.type(asset.type).header('etag', `"${asset.version}"`);
+        reply.header(
+          'cache-control',
+          v === asset.version ? 'public, max-age=31536000, immutable' : 'public, max-age=300',
+        );
+        return asset.body;
+      });
+    }
+
+    if (deps.gasless) registerGaslessRoutes(app, { ...deps, gasless: deps.gasless });
+    if (deps.refundClaims)
+      registerRefundRoutes(app, {
+        refunds: deps.refundClaims,
+        merchants: deps.merchants,
+        networkOf: kit.networkOf,
+        languageOf: kit.languageOf,
+        assets: kit.pageAssets,
+        pollIntervalMs: kit.pollIntervalMs,
+      });
+  }, 'paylink-checkout');
+}
+
+/** The port's 404 page, and what an error becomes: the API's JSON shape for posts and .json, else a page. */
+function registerErrorPages(app: FastifyInstance, { languageOf, pageAssets }: CheckoutKit): void {
   app.setNotFoundHandler((request, reply) => {
     reply.status(404).type(HTML).header('vary', 'accept-language');
     return renderNotFoundPage(languageOf(request), pageAssets);
@@ -177,6 +184,37 @@ export async function buildCheckoutApp(deps: CheckoutDeps): Promise<FastifyInsta
     reply.status(500).type(HTML);
     return renderErrorPage(languageOf(request), pageAssets);
   });
+}
+
+/** `/pay/:id`: the page, its live status and its QR code. */
+function registerPaymentRoutes(app: FastifyInstance, deps: CheckoutDeps, kit: CheckoutKit): void {
+  const { languageOf, pageAssets } = kit;
+
+  /** The payment's view as of one instant (status and countdown from the same clock reading). */
+  const loadView = async (id: string): Promise<CheckoutView | undefined> => {
+    if (!isPaymentId(id)) return undefined;
+    const payment = await deps.payments.findById(id.toLowerCase());
+    // A payment from before deposit addresses existed cannot be paid here: nothing to show.
+    if (!payment?.deposit) return undefined;
+    const now = deps.clock.now();
+    const [merchant, transfers] = await Promise.all([
+      deps.merchants.find(payment.merchantId),
+      deps.ledger.listTransfers(payment.id),
+    ]);
+    // As currentState derives it, keeping the transfers: the paid screen lists each one.
+    const state = derivePaymentState(paymentTerms(payment), transfers, now);
+    // Never show a network name the payment is not on: the chain id always comes from the payment itself.
+    const network = kit.networkOf(payment.deposit.chainId);
+    return checkoutView({
+      payment,
+      deposit: payment.deposit,
+      state,
+      transfers,
+      merchantName: merchant?.name ?? '',
+      network,
+      now,
+    });
+  };
 
   app.get('/pay/:id', async (request: PaymentRequest, reply) => {
     const language = languageOf(request);
@@ -187,7 +225,7 @@ export async function buildCheckoutApp(deps: CheckoutDeps): Promise<FastifyInsta
       view,
       language,
       assets: pageAssets,
-      pollIntervalMs,
+      pollIntervalMs: kit.pollIntervalMs,
       gasless: deps.gasless !== undefined,
     });
   });
@@ -211,34 +249,4 @@ export async function buildCheckoutApp(deps: CheckoutDeps): Promise<FastifyInsta
     const text = request.query.kind === 'address' ? view.deposit.depositAddress : view.paymentLink;
     return reply.type('image/svg+xml').send(await qrSvg(text));
   });
-
-  for (const [path, asset] of [
-    ['/assets/checkout.js', script],
-    ['/assets/refund.js', refundScript],
-    ['/assets/checkout.css', stylesheet],
-    ['/favicon.svg', favicon],
-  ] as const) {
-    app.get(path, { logLevel: 'warn' }, async (request, reply) => {
-      const { v } = request.query as { v?: string };
-      reply.type(asset.type).header('etag', `"${asset.version}"`);
-      reply.header(
-        'cache-control',
-        v === asset.version ? 'public, max-age=31536000, immutable' : 'public, max-age=300',
-      );
-      return asset.body;
-    });
-  }
-
-  if (deps.gasless) registerGaslessRoutes(app, { ...deps, gasless: deps.gasless });
-  if (deps.refundClaims)
-    registerRefundRoutes(app, {
-      refunds: deps.refundClaims,
-      merchants: deps.merchants,
-      networkOf,
-      languageOf,
-      assets: pageAssets,
-      pollIntervalMs,
-    });
-
-  return app;
 }
