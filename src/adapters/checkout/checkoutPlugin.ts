@@ -48,9 +48,24 @@ interface Asset {
   readonly version: string;
 }
 
-function loadAsset(name: string, type: string): Asset {
-  const body = readFileSync(new URL(`./assets/${name}`, import.meta.url));
+function assetOf(body: Buffer, type: string): Asset {
   return { body, type, version: createHash('sha256').update(body).digest('hex').slice(0, 12) };
+}
+
+function loadAsset(name: string, type: string): Asset {
+  return assetOf(readFileSync(new URL(`./assets/${name}`, import.meta.url)), type);
+}
+
+/**
+ * A page's script: the status polling loop both pages share (statusPoll.js), then the page's own files, served as
+ * one script so that each page still loads a single file and the loop is written once.
+ */
+function loadPageScript(...names: string[]): Asset {
+  const parts = ['statusPoll.js', ...names].map((file) =>
+    readFileSync(new URL(`./assets/${file}`, import.meta.url)),
+  );
+  const separated = parts.flatMap((part, i) => (i === 0 ? [part] : [Buffer.from('\n'), part]));
+  return assetOf(Buffer.concat(separated), 'text/javascript; charset=utf-8');
 }
 
 type PaymentRequest = FastifyRequest<{
@@ -61,8 +76,8 @@ type PaymentRequest = FastifyRequest<{
 /** The files the pages link, each under its content hash. */
 function loadAssets() {
   const files = {
-    script: loadAsset('checkout.js', 'text/javascript; charset=utf-8'),
-    refundScript: loadAsset('refund.js', 'text/javascript; charset=utf-8'),
+    script: loadPageScript('checkoutWallet.js', 'checkout.js'),
+    refundScript: loadPageScript('refund.js'),
     stylesheet: loadAsset('checkout.css', 'text/css; charset=utf-8'),
     favicon: loadAsset('favicon.svg', 'image/svg+xml'),
   };
