@@ -5,8 +5,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CheckoutNetwork } from '../src/adapters/checkout/checkoutView.ts';
 import { eip681TransferLink } from '../src/adapters/web/eip681.ts';
+import type { CheckoutNetwork } from '../src/adapters/web/network.ts';
 import { qrSvg } from '../src/adapters/web/qrCode.ts';
 import { CONTENT_SECURITY_POLICY } from '../src/adapters/web/securityHeaders.ts';
 import type { TransferRecord } from '../src/app/chain/ports.ts';

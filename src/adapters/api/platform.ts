@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.ts';
-import { registerRateLimiting } from '../web/rateLimit.ts';
 import { adminTokenCheck } from './adminAuth.ts';
 import type { ApiDeps } from './apiDeps.ts';
+import { registerRateLimiting } from './rateLimit.ts';
 import { healthApi } from './routes/healthApi.ts';
 
 /**

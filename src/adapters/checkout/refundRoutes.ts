@@ -10,9 +10,9 @@ import { errorResponseOf, PaylinkError, ValidationError } from '../../domain/err
 import { RefundAddressError } from '../../domain/refund.ts';
 import type { BucketPolicy } from '../../domain/tokenBucket.ts';
 import type { Language } from '../web/language.ts';
+import type { CheckoutNetwork } from '../web/network.ts';
 import { qrSvg } from '../web/qrCode.ts';
 import { type RefundView, refundFundingLink, refundStatusJson, refundView } from '../web/refundView.ts';
-import type { CheckoutNetwork } from './checkoutView.ts';
 import type { PageAssets } from './pageLayout.ts';
 import { refusedByRateLimits } from './pageRateLimit.ts';
 import { renderRefundNotFoundPage, renderRefundPage } from './renderRefundPage.ts';
