@@ -279,6 +279,19 @@ describe.each(dialects)('checkout on %s', (dialect) => {
       expect((await get('/assets/checkout.js?v=old')).headers['cache-control']).toBe('public, max-age=300');
     });
 
+    it('serves one status polling loop, the same in the payment page script and the refund page script', async () => {
+      const scripts = await Promise.all(['/assets/checkout.js', '/assets/refund.js'].map((url) => get(url)));
+      const loops = scripts.map((script) => script.body.match(/function followStatus\(/g)?.length ?? 0);
+      expect(loops).toEqual([1, 1]);
+      // Each page's own part hands its status to the shared loop: neither asks for the status itself.
+      const ownParts = scripts.map((script) =>
+        script.body.slice(script.body.indexOf('function followStatus(')),
+      );
+      const loopText = (body: string) => body.slice(0, body.indexOf('\n}\n') + 2);
+      expect(loopText(ownParts[0]!)).toBe(loopText(ownParts[1]!));
+      for (const script of scripts) expect(script.body).not.toContain('fetch(config.statusUrl');
+    });
+
     it('draws the QR code of the EIP-681 request, and of the address alone', async () => {
       const { id, payment } = await createPayment();
       const deposit = payment.deposit!;
