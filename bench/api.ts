@@ -8,13 +8,13 @@ import type autocannon from 'autocannon';
 import SQLite from 'better-sqlite3';
 import Fastify, { type FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { buildApp } from '../src/adapters/api/buildApp.ts';
 import { depositPlanner } from '../src/adapters/chain/depositPlanner.ts';
 import { migrateToLatest, openDatabase } from '../src/adapters/db/database.ts';
 import { createMerchant } from '../src/app/merchants/merchantAdmin.ts';
 import { systemClock } from '../src/app/shared/ports.ts';
 import { loadConfig } from '../src/config/index.ts';
 import { createLogger, jsonLogDestination } from '../src/main/logger.ts';
+import { buildApiServer } from '../src/main/webServers.ts';
 import { createRates, createStores } from '../src/main/wiring.ts';
 import type { LoadResult, LoadRun } from './loadGenerator.ts';
 import { fmt, isMain } from './support.ts';
@@ -405,7 +405,7 @@ async function serve(scenario: Scenario, databaseUrl: string, statusCache: strin
   const stores = createStores(handle);
   const clock = systemClock;
   const paymentChanges = handle.followPaymentChanges(logger);
-  const app = await buildApp({
+  const app = await buildApiServer({
     ...stores,
     paymentChanges,
     deposits: { live: depositPlanner(TEST_CHAIN) },

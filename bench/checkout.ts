@@ -1,5 +1,5 @@
 import { chromium } from 'playwright-core';
-import { buildCheckoutApp } from '../src/adapters/checkout/buildCheckoutApp.ts';
+import { buildCheckoutServer } from '../src/main/webServers.ts';
 import { startChainHarness } from '../test/helpers/chainHarness.ts';
 import { capturingLogger } from '../test/helpers/logCapture.ts';
 import { fmt, isMain, percentile } from './support.ts';
@@ -16,7 +16,7 @@ const CHROMIUM = process.env.PAYLINK_CHROMIUM ?? '/usr/bin/chromium';
 
 export async function runCheckoutBench(): Promise<string[]> {
   const h = await startChainHarness('sqlite');
-  const checkout = await buildCheckoutApp({
+  const checkout = await buildCheckoutServer({
     ...h.stores,
     clock: h.clock,
     logger: capturingLogger().logger,

@@ -2,11 +2,11 @@ import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { pino } from 'pino';
-import { buildApp } from '../src/adapters/api/buildApp.ts';
 import { depositPlanner } from '../src/adapters/chain/depositPlanner.ts';
 import { openDatabase } from '../src/adapters/db/database.ts';
 import { systemClock } from '../src/app/shared/ports.ts';
 import { loadConfig } from '../src/config/index.ts';
+import { buildApiServer } from '../src/main/webServers.ts';
 import { createRates, createStores } from '../src/main/wiring.ts';
 
 /**
@@ -43,7 +43,7 @@ export async function serverOpenApiDocument(): Promise<JsonObject> {
   });
   const database = openDatabase(config.databaseUrl);
   const logger = pino({ level: 'silent' });
-  const app = await buildApp({
+  const app = await buildApiServer({
     ...createStores(database),
     // Deposit addresses are never computed here: any fixed contracts do.
     deposits: {

@@ -20,7 +20,6 @@ import { createRpcClient } from '../src/adapters/chain/chainReader.ts';
 import { testUsdcAbi } from '../src/adapters/chain/contractAbis.ts';
 import { authorizationChain } from '../src/adapters/chain/eip3009.ts';
 import { createRelayer } from '../src/adapters/chain/relayer.ts';
-import { buildCheckoutApp } from '../src/adapters/checkout/buildCheckoutApp.ts';
 import { gaslessRepository } from '../src/adapters/db/gaslessRepository.ts';
 import { memoryBucketStore } from '../src/adapters/rateLimit/memoryBucketStore.ts';
 import { eip681TransferLink } from '../src/adapters/web/eip681.ts';
@@ -31,6 +30,7 @@ import { type RelayAuthorizationsDeps, relayOnce } from '../src/app/gasless/rela
 import { createPayment } from '../src/app/payments/createPayment.ts';
 import type { Payment } from '../src/domain/payment.ts';
 import { sandboxPrivateKey } from '../src/main/sandboxChain.ts';
+import { buildCheckoutServer } from '../src/main/webServers.ts';
 import { launchChromium, SCREENSHOTS, UI_TIMEOUT_MS } from './helpers/browser.ts';
 import { type ChainHarness, PAYMENT_TTL_MS, ROLES, startChainHarness } from './helpers/chainHarness.ts';
 import { capturingLogger } from './helpers/logCapture.ts';
@@ -89,7 +89,7 @@ beforeAll(async () => {
       { amount, currency, returnUrl: RETURN_URL, customerEmail: 'customer@example.com', orderId: 'o-1' },
     );
 
-  checkout = await buildCheckoutApp({
+  checkout = await buildCheckoutServer({
     ...h.stores,
     clock: h.clock,
     logger,
@@ -104,7 +104,7 @@ beforeAll(async () => {
     pollIntervalMs: 200,
   });
   checkoutUrl = await checkout.listen({ host: '127.0.0.1', port: 0 });
-  explorerCheckout = await buildCheckoutApp({
+  explorerCheckout = await buildCheckoutServer({
     ...h.stores,
     clock: h.clock,
     logger,
@@ -127,7 +127,7 @@ beforeAll(async () => {
     clock: h.clock,
     minValueBaseUnits: 500_000n,
   });
-  gaslessCheckout = await buildCheckoutApp({
+  gaslessCheckout = await buildCheckoutServer({
     ...h.stores,
     clock: h.clock,
     logger,

@@ -5,14 +5,14 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildCheckoutApp } from '../src/adapters/checkout/buildCheckoutApp.ts';
-import type { CheckoutNetwork } from '../src/adapters/checkout/checkoutView.ts';
 import { eip681TransferLink } from '../src/adapters/web/eip681.ts';
+import type { CheckoutNetwork } from '../src/adapters/web/network.ts';
 import { qrSvg } from '../src/adapters/web/qrCode.ts';
 import { CONTENT_SECURITY_POLICY } from '../src/adapters/web/securityHeaders.ts';
 import type { TransferRecord } from '../src/app/chain/ports.ts';
 import { refreshPayments } from '../src/app/chain/refreshPayments.ts';
 import type { Payment } from '../src/domain/payment.ts';
+import { buildCheckoutServer } from '../src/main/webServers.ts';
 import { type ApiHarness, startApiHarness, TEST_CHAIN } from './helpers/apiHarness.ts';
 import { dialects } from './helpers/database.ts';
 import { capturingLogger } from './helpers/logCapture.ts';
@@ -41,7 +41,7 @@ describe.each(dialects)('checkout on %s', (dialect) => {
     h = await startApiHarness(dialect);
     apiKey = (await h.merchant({ name: 'Corner Café' })).apiKey;
     hostileKey = (await h.merchant({ name: HOSTILE_NAME })).apiKey;
-    checkout = await buildCheckoutApp({
+    checkout = await buildCheckoutServer({
       ...h.stores,
       clock: h.clock,
       logger: capturingLogger().logger,
@@ -279,6 +279,19 @@ describe.each(dialects)('checkout on %s', (dialect) => {
       expect((await get('/assets/checkout.js?v=old')).headers['cache-control']).toBe('public, max-age=300');
     });
 
+    it('serves one status polling loop, the same in the payment page script and the refund page script', async () => {
+      const scripts = await Promise.all(['/assets/checkout.js', '/assets/refund.js'].map((url) => get(url)));
+      const loops = scripts.map((script) => script.body.match(/function followStatus\(/g)?.length ?? 0);
+      expect(loops).toEqual([1, 1]);
+      // Each page's own part hands its status to the shared loop: neither asks for the status itself.
+      const ownParts = scripts.map((script) =>
+        script.body.slice(script.body.indexOf('function followStatus(')),
+      );
+      const loopText = (body: string) => body.slice(0, body.indexOf('\n}\n') + 2);
+      expect(loopText(ownParts[0]!)).toBe(loopText(ownParts[1]!));
+      for (const script of scripts) expect(script.body).not.toContain('fetch(config.statusUrl');
+    });
+
     it('draws the QR code of the EIP-681 request, and of the address alone', async () => {
       const { id, payment } = await createPayment();
       const deposit = payment.deposit!;
@@ -445,7 +458,7 @@ describe.each(dialects)('checkout on %s', (dialect) => {
     });
 
     it('links each transfer to the network explorer when there is one, and states an overpayment', async () => {
-      const polygonCheckout = await buildCheckoutApp({
+      const polygonCheckout = await buildCheckoutServer({
         ...h.stores,
         clock: h.clock,
         logger: capturingLogger().logger,

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { connect, type Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildCheckoutApp } from '../src/adapters/checkout/buildCheckoutApp.ts';
+import { buildCheckoutServer } from '../src/main/webServers.ts';
 import { type ApiHarness, startApiHarness } from './helpers/apiHarness.ts';
 import { dialects } from './helpers/database.ts';
 import { capturingLogger } from './helpers/logCapture.ts';
@@ -60,7 +60,7 @@ describe.each([
     server =
       which === 'api'
         ? h.app
-        : await buildCheckoutApp({
+        : await buildCheckoutServer({
             ...h.stores,
             clock: h.clock,
             logger: capturingLogger().logger,

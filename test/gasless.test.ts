@@ -19,7 +19,6 @@ import {
   transferWithAuthorizationCall,
 } from '../src/adapters/chain/eip3009.ts';
 import { createRelayer } from '../src/adapters/chain/relayer.ts';
-import { buildCheckoutApp } from '../src/adapters/checkout/buildCheckoutApp.ts';
 import type { CheckoutGasless } from '../src/adapters/checkout/gaslessRoutes.ts';
 import { gaslessRepository } from '../src/adapters/db/gaslessRepository.ts';
 import { memoryBucketStore } from '../src/adapters/rateLimit/memoryBucketStore.ts';
@@ -43,8 +42,9 @@ import {
   TRANSFER_AUTHORIZATION_TYPES,
   type TransferAuthorization,
 } from '../src/domain/transferAuthorization.ts';
+import { checkoutBuckets } from '../src/main/checkoutServices.ts';
 import { sandboxPrivateKey } from '../src/main/sandboxChain.ts';
-import { checkoutBuckets } from '../src/main/server.ts';
+import { buildCheckoutServer } from '../src/main/webServers.ts';
 import { type ChainHarness, PAYMENT_TTL_MS, ROLES, startChainHarness } from './helpers/chainHarness.ts';
 import { runCli } from './helpers/cli.ts';
 import { dialects } from './helpers/database.ts';
@@ -528,7 +528,7 @@ describe.each(dialects)('the checkout’s gasless endpoints over HTTP on %s', (d
   });
   const checkoutFor = (domainFor: CheckoutGasless['domainFor']) => {
     const chain = authorizationChain(h.anvil.publicClient, h.anvil.chain.id, h.anvil.addresses[5]!);
-    return buildCheckoutApp({
+    return buildCheckoutServer({
       ...h.stores,
       clock: h.clock,
       logger: capturingLogger().logger,
@@ -801,7 +801,7 @@ describe.runIf(REDIS_URL).each(dialects)(
         const { redis } = buckets as { redis?: Redis };
         if (redis && redis.status !== 'ready') await once(redis, 'ready');
         apps.push(
-          await buildCheckoutApp({
+          await buildCheckoutServer({
             ...h.stores,
             clock: h.clock,
             logger: capturingLogger().logger,

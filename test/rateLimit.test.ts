@@ -4,11 +4,11 @@ import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/adapters/api/buildApp.ts';
+import { clientPartition } from '../src/adapters/api/rateLimit.ts';
 import { depositPlanner } from '../src/adapters/chain/depositPlanner.ts';
 import { redisBucketStore } from '../src/adapters/rateLimit/redisBucketStore.ts';
-import { clientPartition } from '../src/adapters/web/rateLimit.ts';
 import { ConfigError, loadConfig } from '../src/config/index.ts';
+import { buildApiServer } from '../src/main/webServers.ts';
 import { createRates } from '../src/main/wiring.ts';
 import { type ApiHarness, startApiHarness, TEST_CHAIN } from './helpers/apiHarness.ts';
 import { countRows, dialects } from './helpers/database.ts';
@@ -258,7 +258,7 @@ describe.runIf(REDIS_URL).each(dialects)('rate limits shared through Redis on %s
       ...env,
     });
     const logger = pino({ level: 'silent' });
-    second = await buildApp({
+    second = await buildApiServer({
       ...h.stores,
       deposits: { live: depositPlanner(TEST_CHAIN) },
       rates: createRates(config, h.clock, logger),

@@ -10,11 +10,11 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { Address } from 'viem';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { holdsCode } from '../src/adapters/chain/contractCode.ts';
-import { buildCheckoutApp } from '../src/adapters/checkout/buildCheckoutApp.ts';
 import type { DialectName } from '../src/adapters/db/database.ts';
 import { memoryBucketStore } from '../src/adapters/rateLimit/memoryBucketStore.ts';
 import { cancelRefund } from '../src/app/refunds/cancelRefund.ts';
 import { createRefund } from '../src/app/refunds/createRefund.ts';
+import { buildCheckoutServer } from '../src/main/webServers.ts';
 import { collectPageErrors, launchChromium, SCREENSHOTS, UI_TIMEOUT_MS } from './helpers/browser.ts';
 import { type ChainHarness, ROLES, startChainHarness } from './helpers/chainHarness.ts';
 import { dialects } from './helpers/database.ts';
@@ -55,7 +55,7 @@ afterAll(async () => {
 async function startClaimPages(dialect: DialectName): Promise<void> {
   h = await startChainHarness(dialect);
   await h.anvil.testClient.setCode({ address: CONTRACT_WALLET, bytecode: '0x6000' });
-  checkout = await buildCheckoutApp({
+  checkout = await buildCheckoutServer({
     ...h.stores,
     clock: h.clock,
     logger,

@@ -1,9 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/adapters/api/buildApp.ts';
 import { holdsCode } from '../src/adapters/chain/contractCode.ts';
-import { buildCheckoutApp } from '../src/adapters/checkout/buildCheckoutApp.ts';
 import { createWebhookSender } from '../src/adapters/outbound/webhookSender.ts';
 import { memoryBucketStore } from '../src/adapters/rateLimit/memoryBucketStore.ts';
 import { createMerchant } from '../src/app/merchants/merchantAdmin.ts';
@@ -11,6 +9,7 @@ import { announceRefunds } from '../src/app/refunds/announceRefunds.ts';
 import { claimRefund } from '../src/app/refunds/claimRefund.ts';
 import { dispatchWebhooks } from '../src/app/webhooks/dispatchWebhooks.ts';
 import { loadConfig } from '../src/config/index.ts';
+import { buildApiServer, buildCheckoutServer } from '../src/main/webServers.ts';
 import { adminRequest } from './helpers/apiHarness.ts';
 import { type ChainHarness, ROLES, startChainHarness } from './helpers/chainHarness.ts';
 import { runCli } from './helpers/cli.ts';
@@ -79,7 +78,7 @@ describe.each(dialects)('refunds on %s', (dialect) => {
     const deposits = { live: h.deposits };
     claimDeps = { refunds: h.stores.refunds, clock: h.clock, deposits };
     await h.anvil.testClient.setCode({ address: CONTRACT_WALLET, bytecode: '0x6000' });
-    checkout = await buildCheckoutApp({
+    checkout = await buildCheckoutServer({
       ...h.stores,
       clock: h.clock,
       logger,
@@ -90,7 +89,7 @@ describe.each(dialects)('refunds on %s', (dialect) => {
         buckets: memoryBucketStore(),
       },
     });
-    app = await buildApp({
+    app = await buildApiServer({
       ...h.stores,
       deposits,
       rates: h.rates,

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { chainReader, createRpcClient } from '../adapters/chain/chainReader.ts';
 import { depositPlanner } from '../adapters/chain/depositPlanner.ts';
 import { createTokenControls } from '../adapters/chain/tokenControls.ts';
-import type { CheckoutNetwork } from '../adapters/checkout/checkoutView.ts';
+import type { CheckoutNetwork } from '../adapters/web/network.ts';
 import type { TokenControls } from '../app/chain/tokenControls.ts';
 import type { Clock } from '../app/shared/ports.ts';
 import { NETWORKS } from '../config/index.ts';

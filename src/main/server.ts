@@ -1,45 +1,30 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { privateKeyToAccount } from 'viem/accounts';
-import { buildApp } from '../adapters/api/buildApp.ts';
-import { createRpcClient } from '../adapters/chain/chainReader.ts';
-import { holdsCode } from '../adapters/chain/contractCode.ts';
-import { authorizationChain } from '../adapters/chain/eip3009.ts';
-import { buildCheckoutApp } from '../adapters/checkout/buildCheckoutApp.ts';
-import type { CheckoutGasless } from '../adapters/checkout/gaslessRoutes.ts';
-import type { CheckoutRefunds } from '../adapters/checkout/refundRoutes.ts';
 import { isCommonPassword } from '../adapters/crypto/commonPasswords.ts';
-import { scryptPasswords } from '../adapters/crypto/scryptPasswords.ts';
-import { migrateToLatest } from '../adapters/db/database.ts';
-import { inProcessSingletonLocks, postgresSingletonLocks } from '../adapters/db/singletonLocks.ts';
+import { type DatabaseHandle, migrateToLatest } from '../adapters/db/database.ts';
+import {
+  inProcessSingletonLocks,
+  postgresSingletonLocks,
+  type SingletonLocks,
+} from '../adapters/db/singletonLocks.ts';
 import { acquireSqliteProcessLock } from '../adapters/db/sqliteProcessLock.ts';
 import { createMetrics } from '../adapters/metrics/metrics.ts';
-import { memoryBucketStore } from '../adapters/rateLimit/memoryBucketStore.ts';
-import { redisBucketStore } from '../adapters/rateLimit/redisBucketStore.ts';
-import { acceptAuthorization, gaslessAmountDue } from '../app/gasless/acceptAuthorization.ts';
-import type { AuthorizationChain } from '../app/gasless/ports.ts';
-import type { DepositPlanners } from '../app/payments/ports.ts';
-import type { RateLimitStore } from '../app/shared/ports.ts';
 import { type Clock, systemClock } from '../app/shared/ports.ts';
 import type { Config } from '../config/index.ts';
 import { type ResolvedChain, resolveChains, stopChains } from './chainSetup.ts';
-import { chainViews } from './chainViews.ts';
 import { portIsFree, refuseTakenPorts, StartRefusedError, someFreePort } from './ports.ts';
 import { ensureDemoMerchant, ensureDemoUsers, readSandboxMerchantId, type SandboxUsers } from './sandbox.ts';
 import { stateDirOf } from './sandboxChain.ts';
 import { sandboxInboxMerchant, startSandboxWebhookInbox } from './sandboxWebhookInbox.ts';
-import { createRates, createStores, hostResolver, openConfiguredDatabase } from './wiring.ts';
+import { type WebServices, webServices } from './services.ts';
+import { buildApiServer, buildCheckoutServer } from './webServers.ts';
+import { createStores, openConfiguredDatabase } from './wiring.ts';
 import { runWorker } from './worker.ts';
 
 export type Role = 'all' | 'api' | 'worker';
 
 const SHUTDOWN_GRACE_MS = 30_000;
 
-/**
- * Runs the service until SIGINT/SIGTERM: migrations, the chain, then the API and checkout servers and/or the
- * background jobs of `role`. On a signal it stops taking requests, lets in-flight ones and the current job
- * passes finish, then closes the database and the sandbox chain.
- */
 /**
  * Resolves at the first SIGINT or SIGTERM. The handlers stay for every later one: Ctrl-C under `npm start`
  * delivers SIGINT twice (the terminal sends it to npm and to us, and npm forwards its own), and a second signal
@@ -58,10 +43,49 @@ function stopSignal(logger: Logger): Promise<void> {
   });
 }
 
+/**
+ * Runs the service until SIGINT/SIGTERM: migrations, the chain, then the API and checkout servers and/or the
+ * background jobs of `role`. On a signal it stops taking requests, lets in-flight ones and the current job
+ * passes finish, then closes the database and the sandbox chain.
+ */
 export async function serve(config: Config, logger: Logger, role: Role): Promise<void> {
   // Listened for before anything starts: a SIGTERM while starting (a supervisor that gives up, a quick Ctrl-C)
   // must still stop the chain and release the locks, once starting is done, rather than kill the process.
   const stopRequested = stopSignal(logger);
+  const base = await openBase(config, logger, role);
+  const running = await startRoles(config, logger, role, base);
+  await stopRequested;
+  running.stopWorker.abort();
+  // Draining waits for in-flight requests and job passes; one that hangs must not keep the process forever.
+  const forceExit = setTimeout(() => {
+    logger.error({ afterMs: SHUTDOWN_GRACE_MS }, 'shutdown did not finish in time: exiting anyway');
+    process.exit(1);
+  }, SHUTDOWN_GRACE_MS);
+  forceExit.unref();
+  await Promise.all([
+    ...running.servers.map((s) => s.close()),
+    ...running.closers.map((close) => close()),
+    running.worker,
+  ]);
+  await base.close();
+  logger.info('stopped');
+}
+
+/** What every role runs on: the process lock, the migrated database and its stores, the chains. */
+interface Base {
+  readonly locks: SingletonLocks;
+  readonly database: DatabaseHandle;
+  readonly stores: ReturnType<typeof createStores>;
+  readonly clock: Clock;
+  readonly stateDir: string;
+  /** Every chain this deployment serves, live first (config.chains, resolved). */
+  readonly chains: readonly ResolvedChain[];
+  /** Stops the chains, closes the database, releases the process lock. */
+  readonly close: () => Promise<void>;
+}
+
+/** Takes the lock and the ports, migrates the database, starts or reaches the chains; undoes it all on failure. */
+async function openBase(config: Config, logger: Logger, role: Role): Promise<Base> {
   const sqlitePath = config.databaseUrl.startsWith('sqlite:')
     ? config.databaseUrl.slice('sqlite:'.length)
     : undefined;
@@ -83,7 +107,6 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
   const applied = await migrateToLatest(database.db);
   if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
   const stores = createStores(database);
-  const clock = systemClock;
   const stateDir = stateDirOf(config);
   let chains: ResolvedChain[];
   try {
@@ -93,118 +116,116 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
     releaseProcessLock();
     throw error;
   }
-
-  // One registry per process: the API serves it on /metrics; the worker feeds it the relayer's balance.
-  const metrics = createMetrics();
-  const servers: FastifyInstance[] = [];
-  const closers: (() => Promise<void>)[] = [];
-  const stopWorker = new AbortController();
-  let worker: Promise<void> = Promise.resolve();
-  try {
-    if (role !== 'worker') {
-      const views = chainViews(chains, clock, logger);
-      const { deposits } = views;
-      const paymentChanges = database.followPaymentChanges(logger);
-      closers.push(paymentChanges.close);
-      const api = await buildApp({
-        ...stores,
-        paymentChanges,
-        explorers: views.explorers,
-        tokenControls: views.tokenControls,
-        deposits,
-        hostResolver,
-        metrics,
-        chainProbe: views.chainProbe,
-        testChainProbe: views.testChainProbe,
-        rates: createRates(config, clock, logger),
-        clock,
-        logger,
-        config,
-      });
-      servers.push(api);
-      await api.listen({ host: config.host, port: config.apiPort });
-      const gaslessBuckets = checkoutBuckets(config, logger);
-      closers.push(() => gaslessBuckets.close());
-      const checkout = await buildCheckoutApp({
-        refundClaims: checkoutRefunds(stores, deposits, chains, clock),
-        ...stores,
-        clock,
-        logger,
-        connectionLimits: config.connectionLimits,
-        gasless: checkoutGasless(stores, chains, clock, logger, {
-          buckets: gaslessBuckets,
-          minValueBaseUnits: config.minAmountBaseUnits,
-        }),
-        // Each payment is shown on its own chain: the live one, or the test one for test-mode payments.
-        network: views.checkoutNetworks,
-      });
-      servers.push(checkout);
-      await checkout.listen({ host: config.host, port: config.checkoutPort });
-    }
-    if (role !== 'api')
-      worker = runWorker({ ...stores, locks, clock, logger, config, chains }, stopWorker.signal);
-    if (config.network === 'sandbox' && role !== 'worker') {
-      const demo = await ensureDemoMerchant(
-        { merchants: stores.merchants, clock, webhookAllowPrivate: true },
-        stateDir,
-        `http://${config.host}:${config.sandboxWebhookPort}/webhooks`,
-      );
-      const merchant = await stores.merchants.find(demo.merchantId);
-      if (merchant) {
-        // A convenience, not a dependency: with several sandbox API processes the first one serves it.
-        const inbox = await startSandboxWebhookInbox(
-          {
-            host: config.host,
-            port: config.sandboxWebhookPort,
-            secret: merchant.webhookSecret,
-            merchantId: merchant.id,
-          },
-          logger,
-        ).catch((error: NodeJS.ErrnoException) => {
-          if (error.code !== 'EADDRINUSE') throw error;
-          logger.warn(
-            { port: config.sandboxWebhookPort },
-            'sandbox webhook inbox port in use: another process serves it',
-          );
-          return undefined;
-        });
-        if (inbox) closers.push(inbox.close);
-      }
-      const users = await ensureDemoUsers(
-        {
-          users: stores.users,
-          merchants: stores.merchants,
-          passwords: scryptPasswords(),
-          isCommonPassword,
-          clock,
-        },
-        stateDir,
-        demo.merchantId,
-      );
-      printSandboxBanner(config, { ...demo, webhookSecret: merchant?.webhookSecret }, users);
-    }
-  } catch (error) {
-    stopWorker.abort();
-    await Promise.all([...servers.map((s) => s.close()), ...closers.map((close) => close())]);
+  const close = async () => {
     await stopChains(chains);
     await database.close();
     releaseProcessLock();
+  };
+  return { locks, database, stores, clock: systemClock, stateDir, chains, close };
+}
+
+/** What runs until the stop signal: the listening servers, what closes beside them, the worker's jobs. */
+interface Running {
+  readonly servers: FastifyInstance[];
+  readonly closers: (() => Promise<void>)[];
+  readonly stopWorker: AbortController;
+  worker: Promise<void>;
+}
+
+/** Starts the servers and/or the worker of `role` (and the sandbox's demo); on failure stops them and `base`. */
+async function startRoles(config: Config, logger: Logger, role: Role, base: Base): Promise<Running> {
+  const running: Running = {
+    servers: [],
+    closers: [],
+    stopWorker: new AbortController(),
+    worker: Promise.resolve(),
+  };
+  try {
+    const services = role === 'worker' ? undefined : await startWebServers(config, logger, base, running);
+    if (role !== 'api') {
+      const { stores, locks, clock, chains } = base;
+      running.worker = runWorker(
+        { ...stores, locks, clock, logger, config, chains },
+        running.stopWorker.signal,
+      );
+    }
+    if (config.network === 'sandbox' && services)
+      await startSandboxDemo(config, logger, base, services, running);
+  } catch (error) {
+    running.stopWorker.abort();
+    await Promise.all([...running.servers.map((s) => s.close()), ...running.closers.map((close) => close())]);
+    await base.close();
     throw error;
   }
+  return running;
+}
 
-  await stopRequested;
-  stopWorker.abort();
-  // Draining waits for in-flight requests and job passes; one that hangs must not keep the process forever.
-  const forceExit = setTimeout(() => {
-    logger.error({ afterMs: SHUTDOWN_GRACE_MS }, 'shutdown did not finish in time: exiting anyway');
-    process.exit(1);
-  }, SHUTDOWN_GRACE_MS);
-  forceExit.unref();
-  await Promise.all([...servers.map((s) => s.close()), ...closers.map((close) => close()), worker]);
-  await stopChains(chains);
-  await database.close();
-  releaseProcessLock();
-  logger.info('stopped');
+/** The API server and the checkout server, built from one set of services, listening. */
+async function startWebServers(
+  config: Config,
+  logger: Logger,
+  base: Base,
+  running: Running,
+): Promise<WebServices> {
+  // One registry per process: the API serves it on /metrics; the worker feeds it the relayer's balance.
+  const services = webServices(config, { ...base, metrics: createMetrics(), logger });
+  running.closers.push(services.close);
+  const api = await buildApiServer(services.api);
+  running.servers.push(api);
+  await api.listen({ host: config.host, port: config.apiPort });
+  const checkout = await buildCheckoutServer(services.checkout);
+  running.servers.push(checkout);
+  await checkout.listen({ host: config.host, port: config.checkoutPort });
+  return services;
+}
+
+/** The sandbox's demo merchant, its webhook inbox and its dashboard users, and the banner that names them. */
+async function startSandboxDemo(
+  config: Config,
+  logger: Logger,
+  base: Base,
+  services: WebServices,
+  running: Running,
+): Promise<void> {
+  const { stores, clock, stateDir } = base;
+  const demo = await ensureDemoMerchant(
+    { merchants: stores.merchants, clock, webhookAllowPrivate: true },
+    stateDir,
+    `http://${config.host}:${config.sandboxWebhookPort}/webhooks`,
+  );
+  const merchant = await stores.merchants.find(demo.merchantId);
+  if (merchant) {
+    // A convenience, not a dependency: with several sandbox API processes the first one serves it.
+    const inbox = await startSandboxWebhookInbox(
+      {
+        host: config.host,
+        port: config.sandboxWebhookPort,
+        secret: merchant.webhookSecret,
+        merchantId: merchant.id,
+      },
+      logger,
+    ).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EADDRINUSE') throw error;
+      logger.warn(
+        { port: config.sandboxWebhookPort },
+        'sandbox webhook inbox port in use: another process serves it',
+      );
+      return undefined;
+    });
+    if (inbox) running.closers.push(inbox.close);
+  }
+  const users = await ensureDemoUsers(
+    {
+      users: stores.users,
+      merchants: stores.merchants,
+      passwords: services.api.passwords,
+      isCommonPassword,
+      clock,
+    },
+    stateDir,
+    demo.merchantId,
+  );
+  printSandboxBanner(config, { ...demo, webhookSecret: merchant?.webhookSecret }, users);
 }
 
 /**
@@ -221,88 +242,6 @@ async function refuseOtherSandboxInbox(config: Config): Promise<void> {
   throw new StartRefusedError(
     `port ${port} on ${config.host} is in use by another sandbox or program: set PAYLINK_SANDBOX_WEBHOOK_PORT to a free port, such as ${await someFreePort(config.host)}`,
   );
-}
-
-/**
- * The checkout's rate-limit buckets for signed transfers: in Redis where PAYLINK_REDIS_URL is set, as the API's
- * rate limit, so that every API process counts each payment and client in one bucket; else in this process's
- * memory (one API process). The caller closes it.
- */
-export function checkoutBuckets(
-  config: Pick<Config, 'rateLimit'>,
-  logger: Logger,
-  keyPrefix?: string,
-): RateLimitStore {
-  const { redisUrl } = config.rateLimit;
-  return redisUrl
-    ? redisBucketStore({ url: redisUrl, logger, ...(keyPrefix === undefined ? {} : { keyPrefix }) })
-    : memoryBucketStore();
-}
-
-/**
- * Gasless payment on the chains whose gasless relayer has a key (decision 0012), or undefined where none has.
- * Submissions are rate limited in `buckets` (`checkoutBuckets`).
- */
-function checkoutGasless(
-  stores: ReturnType<typeof createStores>,
-  chains: readonly ResolvedChain[],
-  clock: Clock,
-  logger: Logger,
-  limits: { readonly buckets: RateLimitStore; readonly minValueBaseUnits: bigint },
-): CheckoutGasless | undefined {
-  const offered = new Map<number, AuthorizationChain>();
-  for (const chain of chains) {
-    if (!chain.gaslessRelayerKey || offered.has(chain.target.chainId)) continue;
-    const relayerAddress = privateKeyToAccount(chain.gaslessRelayerKey).address;
-    const client = createRpcClient(chain.rpcUrls, 2_000);
-    offered.set(chain.target.chainId, authorizationChain(client, chain.target.chainId, relayerAddress));
-  }
-  if (offered.size === 0) return undefined;
-  const deps = {
-    payments: stores.payments,
-    ledger: stores.ledger,
-    gasless: stores.gaslessAuthorizations,
-    chains: [...offered.values()],
-    clock,
-    minValueBaseUnits: limits.minValueBaseUnits,
-  };
-  return {
-    async domainFor(chainId, token) {
-      try {
-        return await offered.get(chainId)?.domainOf(token);
-      } catch (error) {
-        // A node that does not answer: the page offers the transfer with gas meanwhile.
-        logger.warn({ err: error, chainId }, 'could not read the token’s EIP-712 domain');
-        return undefined;
-      }
-    },
-    accept: (input) => acceptAuthorization(deps, input),
-    amountDue: (payment) => gaslessAmountDue(deps, payment),
-    buckets: limits.buckets,
-  };
-}
-
-/**
- * Refund claim pages: the same checks and planning as the merchant API's, and a look at the chain for code at
- * the address (the page warns before a contract). Claims are rate limited in this process's memory.
- */
-function checkoutRefunds(
-  stores: ReturnType<typeof createStores>,
-  deposits: DepositPlanners,
-  chains: readonly ResolvedChain[],
-  clock: Clock,
-): CheckoutRefunds {
-  const clients = new Map<number, ReturnType<typeof createRpcClient>>();
-  for (const chain of chains) clients.set(chain.target.chainId, createRpcClient(chain.rpcUrls, 2_000));
-  return {
-    claim: { refunds: stores.refunds, deposits, clock },
-    async isContract(chainId, address) {
-      const client = clients.get(chainId);
-      if (!client) throw new Error(`no RPC client for chain ${chainId}`);
-      return holdsCode(client, address);
-    },
-    buckets: memoryBucketStore(),
-  };
 }
 
 function printSandboxBanner(

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import type { ApiDeps } from '../../src/adapters/api/apiDeps.ts';
-import { buildApp } from '../../src/adapters/api/buildApp.ts';
 import { depositPlanner } from '../../src/adapters/chain/depositPlanner.ts';
 import type { DialectName } from '../../src/adapters/db/database.ts';
 import { createMerchant, type MerchantFields } from '../../src/app/merchants/merchantAdmin.ts';
 import type { RateProvider } from '../../src/app/payments/ports.ts';
 import { loadConfig } from '../../src/config/index.ts';
+import type { ApiServerInput } from '../../src/main/services.ts';
+import { buildApiServer } from '../../src/main/webServers.ts';
 import { createRates, createStores } from '../../src/main/wiring.ts';
 import { TestClock } from './clock.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
@@ -69,7 +69,7 @@ export async function startApiHarness(
     env?: Record<string, string>;
     rates?: RateProvider;
     /** Extra or replaced app dependencies, possibly made from the test database. */
-    overrides?: Partial<ApiDeps> | ((database: TestDatabase) => Partial<ApiDeps>);
+    overrides?: Partial<ApiServerInput> | ((database: TestDatabase) => Partial<ApiServerInput>);
   } = {},
 ): Promise<ApiHarness> {
   const database = await createTestDatabase(dialect);
@@ -94,7 +94,7 @@ export async function startApiHarness(
   const overrides = typeof options.overrides === 'function' ? options.overrides(database) : options.overrides;
   // As in production: status reads are cached until the database says the payment changed.
   const paymentChanges = database.handle.followPaymentChanges(logger);
-  const app = await buildApp({
+  const app = await buildApiServer({
     ...stores,
     paymentChanges,
     deposits,

@@ -1,11 +1,9 @@
 import type { Logger } from 'pino';
 import type { Ledger } from '../../app/chain/ports.ts';
 import type { TokenControlsByMode } from '../../app/chain/tokenControls.ts';
-import type { PasswordHasher, UserStore } from '../../app/dashboard/ports.ts';
+import type { UserStore } from '../../app/dashboard/ports.ts';
 import type { LinkStore } from '../../app/links/ports.ts';
 import type { MerchantStore } from '../../app/merchants/ports.ts';
-import type { ChainProbe } from '../../app/operations/checkReadiness.ts';
-import type { MonitoringStore } from '../../app/operations/ports.ts';
 import type {
   DepositPlanners,
   IdempotencyStore,
@@ -14,17 +12,19 @@ import type {
   RateProvider,
 } from '../../app/payments/ports.ts';
 import type { RefundStore } from '../../app/refunds/ports.ts';
-import type { SettlementStore } from '../../app/settlement/ports.ts';
 import type { Clock, RateLimitStore } from '../../app/shared/ports.ts';
 import type { HostResolver, WebhookStore } from '../../app/webhooks/ports.ts';
 import type { Config } from '../../config/index.ts';
 import type { Metrics } from '../metrics/metrics.ts';
+import type { HealthApiDeps } from './routes/healthApi.ts';
 
 /**
- * What the HTTP API is built from (`buildApp`). Its own module: every route plugin reads it, and importing it
- * from buildApp.ts, which imports the routes, made each route a cycle.
+ * What the merchant and admin API's plugin (`apiPlugin`) is built from, every piece made by `main/`. Its own
+ * module: every route plugin reads it, and importing it from apiPlugin.ts, which imports the routes, made each
+ * route a cycle.
  */
 export interface ApiDeps {
+  /** Read on every authenticated request: `main/` gives a cached store (PAYLINK_AUTH_CACHE_TTL). */
   readonly merchants: MerchantStore;
   readonly payments: PaymentStore;
   /** Deposit planning on each mode's chain; without `test`, test keys get 409 TEST_MODE_UNAVAILABLE on create. */
@@ -37,14 +37,8 @@ export interface ApiDeps {
   readonly refunds?: RefundStore | undefined;
   /** Reusable payment links; absent: the link endpoints are not served. */
   readonly links?: LinkStore | undefined;
-  /** Each chain's block explorer, for the dashboard's links to transactions. */
-  readonly explorers?: ReadonlyMap<number, string> | undefined;
-  /** Payouts owed, for the operator's console; absent: the console has no payouts page. */
-  readonly settlements?: SettlementStore | undefined;
-  /** Dashboard users and sessions; absent: the dashboard is not served. */
+  /** Dashboard users, for the admin API's user endpoints; absent: those are not served. */
   readonly users?: UserStore | undefined;
-  /** Password hashing for the dashboard (default scrypt at full cost; tests may pass a cheaper one). */
-  readonly passwords?: PasswordHasher | undefined;
   readonly rates: RateProvider;
   readonly webhooks: WebhookStore;
   /** Resolves webhook host names when they are saved, to refuse internal ones; without it only IP literals are. */
@@ -53,15 +47,11 @@ export interface ApiDeps {
   readonly tokenControls?: TokenControlsByMode | undefined;
   readonly clock: Clock;
   readonly logger: Logger;
-  /** Aggregate reads for /metrics and /readyz (adapters/db/monitoringRepository.ts). */
-  readonly monitoring?: MonitoringStore | undefined;
-  /** The chain /readyz and /metrics probe; absent: RPC and watcher are reported as not checked. */
-  readonly chainProbe?: ChainProbe | undefined;
-  /** The test-mode chain when it is another chain: probed and reported too, never gating readiness. */
-  readonly testChainProbe?: ChainProbe | undefined;
-  /** This process's registry, shared with its background jobs; absent: the app makes its own. */
-  readonly metrics?: Metrics | undefined;
-  /** Rate-limit buckets; absent: Redis when PAYLINK_REDIS_URL is set, else memory (closed with the app). */
+  /** What /healthz, /readyz and /metrics read: the database, each chain's probe, the registry. */
+  readonly health: HealthApiDeps;
+  /** This process's registry, shared with its background jobs. */
+  readonly metrics: Metrics;
+  /** The rate limit's buckets; absent: requests are not rate limited. */
   readonly rateLimitStore?: RateLimitStore | undefined;
   readonly config: Pick<
     Config,
@@ -69,7 +59,6 @@ export interface ApiDeps {
     | 'baseUrl'
     | 'paymentTtlMs'
     | 'refundClaimTtlMs'
-    | 'dashboardRequire2fa'
     | 'payoutPolicy'
     | 'maxAmountBaseUnits'
     | 'minAmountBaseUnits'
@@ -77,11 +66,7 @@ export interface ApiDeps {
     | 'adminToken'
     | 'rateLimit'
     | 'trustProxy'
-    | 'readiness'
-    | 'authCacheTtlMs'
     | 'statusCacheEntries'
-    | 'connectionLimits'
     | 'defaultToleranceBps'
-    | 'webhooks'
   >;
 }

@@ -5,7 +5,8 @@ import type { Deposit, Payment } from '../../domain/payment.ts';
 import { derivePaymentState } from '../../domain/paymentStatus.ts';
 import { NO_PAYOUT_YET } from '../../domain/payout.ts';
 import { quote } from '../../domain/quote.ts';
-import { type CheckoutStage, checkoutStatusJson, checkoutView, explorerTxUrl } from './checkoutView.ts';
+import { explorerTxUrl } from '../web/network.ts';
+import { type CheckoutStage, checkoutStatusJson, checkoutView } from './checkoutView.ts';
 
 const CREATED = new Date('2026-11-21T12:00:00.000Z');
 const EXPIRES = new Date('2026-11-21T13:00:00.000Z');

@@ -10,9 +10,9 @@ import { errorResponseOf, PaylinkError, ValidationError } from '../../domain/err
 import { RefundAddressError } from '../../domain/refund.ts';
 import type { BucketPolicy } from '../../domain/tokenBucket.ts';
 import type { Language } from '../web/language.ts';
+import type { CheckoutNetwork } from '../web/network.ts';
 import { qrSvg } from '../web/qrCode.ts';
 import { type RefundView, refundFundingLink, refundStatusJson, refundView } from '../web/refundView.ts';
-import type { CheckoutNetwork } from './checkoutView.ts';
 import type { PageAssets } from './pageLayout.ts';
 import { refusedByRateLimits } from './pageRateLimit.ts';
 import { renderRefundNotFoundPage, renderRefundPage } from './renderRefundPage.ts';
@@ -43,22 +43,40 @@ const NOT_FOUND = new PaylinkError('NOT_FOUND', 'Refund not found');
 
 type RefundRequest = FastifyRequest<{ Params: { id: string } }>;
 
+/** What the claim page's routes are given by the checkout. */
+interface RefundRoutesDeps {
+  readonly refunds: CheckoutRefunds;
+  readonly merchants: Pick<MerchantStore, 'find'>;
+  readonly networkOf: (chainId: number) => CheckoutNetwork;
+  readonly languageOf: (request: FastifyRequest) => Language;
+  readonly assets: PageAssets;
+  readonly pollIntervalMs: number;
+}
+
 /**
  * `GET /refunds/:id` the claim page · `GET /refunds/:id/status.json` its status · `POST /refunds/:id/check`
  * an address, judged (`valid`, the `problem` if not, and whether it is a `contract`) · `POST /refunds/:id/claim` the address, given once ·
  * `GET /refunds/:id/funding.svg` the merchant's funding request as a QR code (EIP-681), once the address is known.
  */
-export function registerRefundRoutes(
-  app: FastifyInstance,
-  deps: {
-    readonly refunds: CheckoutRefunds;
-    readonly merchants: Pick<MerchantStore, 'find'>;
-    readonly networkOf: (chainId: number) => CheckoutNetwork;
-    readonly languageOf: (request: FastifyRequest) => Language;
-    readonly assets: PageAssets;
-    readonly pollIntervalMs: number;
-  },
-): void {
+export function registerRefundRoutes(app: FastifyInstance, deps: RefundRoutesDeps): void {
+  const kit = refundKit(deps);
+  pageRoutes(app, deps, kit);
+  addressRoutes(app, deps, kit);
+}
+
+type RefundKit = ReturnType<typeof refundKit>;
+
+/** A refund's error in the API's shape, with the address problem the page words in the customer's language. */
+function fail(reply: FastifyReply, error: PaylinkError) {
+  return reply.status(error.status).send({
+    ...errorResponseOf(error),
+    // The page shows the problem in the customer's language.
+    ...(error instanceof RefundAddressError ? { problem: error.problem } : {}),
+  });
+}
+
+/** Looking a refund up, its view, and what every posted address goes through. */
+function refundKit(deps: RefundRoutesDeps) {
   const { claim } = deps.refunds;
   const find = async (id: string): Promise<RefundRecord | undefined> =>
     isPaymentId(id) ? claim.refunds.find(id.toLowerCase()) : undefined;
@@ -73,12 +91,6 @@ export function registerRefundRoutes(
       now: claim.clock.now(),
     });
   };
-  const fail = (reply: FastifyReply, error: PaylinkError) =>
-    reply.status(error.status).send({
-      ...errorResponseOf(error),
-      // The page shows the problem in the customer's language.
-      ...(error instanceof RefundAddressError ? { problem: error.problem } : {}),
-    });
   /** The posted address, or an error; then the rate limits. Answers the request itself when it fails. */
   const admit = async (request: RefundRequest, reply: FastifyReply) => {
     const id = request.params.id.toLowerCase();
@@ -107,7 +119,11 @@ export function registerRefundRoutes(
         throw error;
       }
     };
+  return { claim, find, viewOf, admit, answerErrors };
+}
 
+/** The claim page, its status and the funding request's QR code. */
+function pageRoutes(app: FastifyInstance, deps: RefundRoutesDeps, { find, viewOf }: RefundKit): void {
   app.get('/refunds/:id', async (request: RefundRequest, reply) => {
     const language = deps.languageOf(request);
     reply.type(HTML).header('vary', 'accept-language').header('content-language', language);
@@ -127,6 +143,21 @@ export function registerRefundRoutes(
     return refundStatusJson(await viewOf(record));
   });
 
+  app.get('/refunds/:id/funding.svg', { logLevel: 'warn' }, async (request: RefundRequest, reply) => {
+    const record = await find(request.params.id);
+    const link = record && refundFundingLink(record);
+    if (!link)
+      return reply
+        .status(404)
+        .type(HTML)
+        .send(renderRefundNotFoundPage(deps.languageOf(request), deps.assets));
+    return reply.type('image/svg+xml').send(await qrSvg(link));
+  });
+}
+
+/** An address checked, then given once. */
+function addressRoutes(app: FastifyInstance, deps: RefundRoutesDeps, kit: RefundKit): void {
+  const { claim, find, viewOf, admit, answerErrors } = kit;
   const postOptions = { bodyLimit: 1_024 };
 
   app.post(
@@ -167,15 +198,4 @@ export function registerRefundRoutes(
       return refundStatusJson(await viewOf(record));
     }),
   );
-
-  app.get('/refunds/:id/funding.svg', { logLevel: 'warn' }, async (request: RefundRequest, reply) => {
-    const record = await find(request.params.id);
-    const link = record && refundFundingLink(record);
-    if (!link)
-      return reply
-        .status(404)
-        .type(HTML)
-        .send(renderRefundNotFoundPage(deps.languageOf(request), deps.assets));
-    return reply.type('image/svg+xml').send(await qrSvg(link));
-  });
 }

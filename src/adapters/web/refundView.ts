@@ -1,8 +1,8 @@
 import type { RefundRecord } from '../../app/refunds/ports.ts';
 import { formatUsdc } from '../../domain/money.ts';
 import { deriveRefundStatus, type RefundStatus, refundFundingOf } from '../../domain/refund.ts';
-import { type CheckoutNetwork, explorerTxUrl } from '../checkout/checkoutView.ts';
 import { eip681TransferLink } from './eip681.ts';
+import { type CheckoutNetwork, explorerTxUrl } from './network.ts';
 
 /** What the claim page shows of a refund, as of one instant. */
 export interface RefundView {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { OneLinePerRequest } from './requestLog.ts';
 import { lazyChildLoggers } from './requestLogger.ts';
 
-/** An app as buildApp sets its logging up, writing into `written`. */
+/** An app as the API's server (web/webServer.ts) sets its logging up, writing into `written`. */
 function loggingApp(written: string[]) {
   const out = new Writable({
     write(chunk, _encoding, done) {

@@ -6,6 +6,7 @@ import {
   disableMerchant,
   getMerchant,
   listMerchants,
+  type MerchantAdminDeps,
   type MerchantFields,
   rotateApiKey,
   updateMerchant,
@@ -100,122 +101,132 @@ export function adminApi(deps: ApiDeps, adminToken: string): FastifyPluginAsyncZ
       defaultToleranceBps: deps.config.defaultToleranceBps,
       depositAddresses: deps.refunds,
     };
-
-    app.post(
-      '/admin/api/merchants/',
-      {
-        schema: {
-          summary: 'Create a merchant',
-          tags: ['admin'],
-          security,
-          body: CreateMerchantInput,
-          response: { 201: Credentials, ...errors },
-        },
-      },
-      async (request, reply) => {
-        if (!request.body.name) throw new ValidationError('name', 'is required');
-        const { merchant, apiKey, testApiKey } = await createMerchant(
-          admin,
-          { ...fields(request.body), name: request.body.name },
-          { testKey: request.body.test_key === true },
-        );
-        request.log.info({ merchant: merchant.id }, 'merchant created');
-        return reply.status(201).send({
-          merchant: describeMerchant(merchant),
-          api_key: apiKey,
-          webhook_secret: merchant.webhookSecret,
-          ...(testApiKey ? { test_api_key: testApiKey } : {}),
-        });
-      },
-    );
-
-    app.get(
-      '/admin/api/merchants/',
-      {
-        schema: {
-          summary: 'List merchants',
-          tags: ['admin'],
-          security,
-          response: { 200: z.object({ merchants: z.array(MerchantView) }), 401: ErrorBody },
-        },
-      },
-      async () => ({ merchants: (await listMerchants(admin)).map(describeMerchant) }),
-    );
-
-    app.get(
-      '/admin/api/merchants/:public_id/',
-      {
-        schema: {
-          summary: 'Show a merchant',
-          tags: ['admin'],
-          security,
-          params: IdParams,
-          response: { 200: MerchantView, ...errors },
-        },
-      },
-      async (request) => describeMerchant(await getMerchant(admin, request.params.public_id)),
-    );
-
-    app.patch(
-      '/admin/api/merchants/:public_id/',
-      {
-        schema: {
-          summary: 'Update a merchant',
-          tags: ['admin'],
-          security,
-          params: IdParams,
-          body: MerchantInput,
-          response: { 200: MerchantView, ...errors },
-        },
-      },
-      async (request) =>
-        describeMerchant(await updateMerchant(admin, request.params.public_id, fields(request.body))),
-    );
-
-    app.post(
-      '/admin/api/merchants/:public_id/rotate-key/',
-      {
-        schema: {
-          summary: 'Issue a new API key; the old one works until the grace period ends',
-          tags: ['admin'],
-          security,
-          params: IdParams,
-          body: z
-            .object({
-              grace: z.string().optional().meta({ example: '24h' }),
-              mode: z
-                .enum(['live', 'test'], { error: 'must be live or test' })
-                .optional()
-                .meta({ description: 'Which key to rotate (default live); the other mode keeps its key' }),
-            })
-            .nullish(),
-          response: { 200: Credentials, ...errors },
-        },
-      },
-      async (request) => {
-        const graceText = request.body?.grace ?? '0';
-        const graceMs = parseDuration(graceText);
-        if (graceMs === undefined)
-          throw new ValidationError('grace', 'must be a duration such as 0, 30m or 24h');
-        const mode = request.body?.mode ?? 'live';
-        const { merchant, apiKey } = await rotateApiKey(admin, request.params.public_id, graceMs, mode);
-        request.log.info({ merchant: merchant.id, mode }, 'api key rotated');
-        return { merchant: describeMerchant(merchant), api_key: apiKey };
-      },
-    );
-
-    app.post(
-      '/admin/api/merchants/:public_id/disable/',
-      {
-        schema: {
-          summary: 'Disable a merchant',
-          tags: ['admin'],
-          security,
-          params: IdParams,
-          response: { 200: MerchantView, ...errors },
-        },
-      },
-      async (request) => describeMerchant(await disableMerchant(admin, request.params.public_id)),
-    );
+    merchantReadRoutes(app, admin);
+    merchantChangeRoutes(app, admin);
   };
+}
+
+type AdminApp = Parameters<FastifyPluginAsyncZod>[0];
+
+/** Creating, listing and showing merchants. */
+function merchantReadRoutes(app: AdminApp, admin: MerchantAdminDeps): void {
+  app.post(
+    '/admin/api/merchants/',
+    {
+      schema: {
+        summary: 'Create a merchant',
+        tags: ['admin'],
+        security,
+        body: CreateMerchantInput,
+        response: { 201: Credentials, ...errors },
+      },
+    },
+    async (request, reply) => {
+      if (!request.body.name) throw new ValidationError('name', 'is required');
+      const { merchant, apiKey, testApiKey } = await createMerchant(
+        admin,
+        { ...fields(request.body), name: request.body.name },
+        { testKey: request.body.test_key === true },
+      );
+      request.log.info({ merchant: merchant.id }, 'merchant created');
+      return reply.status(201).send({
+        merchant: describeMerchant(merchant),
+        api_key: apiKey,
+        webhook_secret: merchant.webhookSecret,
+        ...(testApiKey ? { test_api_key: testApiKey } : {}),
+      });
+    },
+  );
+
+  app.get(
+    '/admin/api/merchants/',
+    {
+      schema: {
+        summary: 'List merchants',
+        tags: ['admin'],
+        security,
+        response: { 200: z.object({ merchants: z.array(MerchantView) }), 401: ErrorBody },
+      },
+    },
+    async () => ({ merchants: (await listMerchants(admin)).map(describeMerchant) }),
+  );
+
+  app.get(
+    '/admin/api/merchants/:public_id/',
+    {
+      schema: {
+        summary: 'Show a merchant',
+        tags: ['admin'],
+        security,
+        params: IdParams,
+        response: { 200: MerchantView, ...errors },
+      },
+    },
+    async (request) => describeMerchant(await getMerchant(admin, request.params.public_id)),
+  );
+}
+
+/** Changing a merchant: its settings, its key, whether it is enabled. */
+function merchantChangeRoutes(app: AdminApp, admin: MerchantAdminDeps): void {
+  app.patch(
+    '/admin/api/merchants/:public_id/',
+    {
+      schema: {
+        summary: 'Update a merchant',
+        tags: ['admin'],
+        security,
+        params: IdParams,
+        body: MerchantInput,
+        response: { 200: MerchantView, ...errors },
+      },
+    },
+    async (request) =>
+      describeMerchant(await updateMerchant(admin, request.params.public_id, fields(request.body))),
+  );
+
+  app.post(
+    '/admin/api/merchants/:public_id/rotate-key/',
+    {
+      schema: {
+        summary: 'Issue a new API key; the old one works until the grace period ends',
+        tags: ['admin'],
+        security,
+        params: IdParams,
+        body: z
+          .object({
+            grace: z.string().optional().meta({ example: '24h' }),
+            mode: z
+              .enum(['live', 'test'], { error: 'must be live or test' })
+              .optional()
+              .meta({ description: 'Which key to rotate (default live); the other mode keeps its key' }),
+          })
+          .nullish(),
+        response: { 200: Credentials, ...errors },
+      },
+    },
+    async (request) => {
+      const graceText = request.body?.grace ?? '0';
+      const graceMs = parseDuration(graceText);
+      if (graceMs === undefined)
+        throw new ValidationError('grace', 'must be a duration such as 0, 30m or 24h');
+      const mode = request.body?.mode ?? 'live';
+      const { merchant, apiKey } = await rotateApiKey(admin, request.params.public_id, graceMs, mode);
+      request.log.info({ merchant: merchant.id, mode }, 'api key rotated');
+      return { merchant: describeMerchant(merchant), api_key: apiKey };
+    },
+  );
+
+  app.post(
+    '/admin/api/merchants/:public_id/disable/',
+    {
+      schema: {
+        summary: 'Disable a merchant',
+        tags: ['admin'],
+        security,
+        params: IdParams,
+        response: { 200: MerchantView, ...errors },
+      },
+    },
+    async (request) => describeMerchant(await disableMerchant(admin, request.params.public_id)),
+  );
 }

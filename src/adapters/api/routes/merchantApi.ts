@@ -28,10 +28,136 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 503: ErrorBody 
 
 /** The three merchant endpoints of the spec, paths exactly as written there. */
 export function merchantApi(deps: ApiDeps): FastifyPluginAsyncZod {
+  return async (app) => {
+    requireMerchant(app, deps);
+    createRoute(app, deps);
+    statusRoute(app, deps);
+    convertRoute(app, deps);
+  };
+}
+
+type MerchantApp = Parameters<FastifyPluginAsyncZod>[0];
+
+/** `POST /payments/api/create/`. */
+function createRoute(app: MerchantApp, deps: ApiDeps): void {
+  // Made once: copying every dependency on each create cost a measurable share of one (docs/performance.md).
+  const createDeps = {
+    ...deps,
+    paymentTtlMs: deps.config.paymentTtlMs,
+    maxAmountBaseUnits: deps.config.maxAmountBaseUnits,
+    minAmountBaseUnits: deps.config.minAmountBaseUnits,
+    webhookAllowPrivate: deps.config.webhookAllowPrivate,
+  };
+  app.post(
+    '/payments/api/create/',
+    {
+      schema: {
+        summary: 'Create a payment link',
+        tags: ['payments'],
+        security: merchantSecurity,
+        body: CreatePaymentBody,
+        headers: z.object({
+          'idempotency-key': z.string().optional().meta({
+            description:
+              'Makes the request safe to retry: the same key and body return the same payment (24 h)',
+          }),
+        }),
+        response: { 201: CreatePaymentResponse, ...errors, 409: ErrorBody, 415: ErrorBody, 422: ErrorBody },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const input = {
+        amount: body.amount,
+        currency: body.currency,
+        customerEmail: body.customer_email,
+        webhookUrl: body.webhook_url,
+        orderId: body.order_id,
+        returnUrl: body.return_url,
+        successUrl: body.success_url,
+        cancelUrl: body.cancel_url,
+        metadata: body.metadata,
+      };
+      const idempotencyKey = request.headers['idempotency-key'];
+      const mode = keyModeOf(request);
+      let payment: Payment;
+      if (idempotencyKey === undefined) {
+        payment = await createPayment(createDeps, authenticated(request), input, { mode });
+      } else {
+        const once = await createPaymentOnce(
+          createDeps,
+          authenticated(request),
+          input,
+          {
+            key: Array.isArray(idempotencyKey) ? idempotencyKey.join(',') : idempotencyKey,
+            requestHash: request.bodySha256 ?? '',
+          },
+          mode,
+        );
+        payment = once.payment;
+        if (once.replayed) reply.header('idempotent-replayed', 'true');
+      }
+      request.log.info({ payment: payment.id }, 'payment created');
+      return reply.status(201).send(createPaymentResponse(payment, deps.config.checkoutUrl));
+    },
+  );
+}
+
+/** `GET /payments/api/status/:payment_id/`, read through the status cache where there is one. */
+function statusRoute(app: MerchantApp, deps: ApiDeps): void {
   const statusReads =
     deps.paymentChanges && deps.config.statusCacheEntries > 0
       ? statusReadCache(deps.paymentChanges, deps.config.statusCacheEntries)
       : undefined;
+  app.get(
+    '/payments/api/status/:payment_id/',
+    {
+      schema: {
+        summary: 'Check payment status',
+        tags: ['payments'],
+        security: merchantSecurity,
+        params: PaymentStatusParams,
+        response: { 200: PaymentStatusResponse, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const merchantId = authenticated(request).id;
+      const mode = keyModeOf(request);
+      const paymentId = request.params.payment_id.toLowerCase();
+      reply.type('application/json; charset=utf-8');
+      // A serialized body is sent as it is; the route's types only know the unserialized response.
+      const cached = statusReads?.lookup(paymentId, merchantId, mode, deps.clock.now());
+      if (cached !== undefined) return reply.send(cached as never);
+
+      const mark = statusReads?.mark(paymentId) ?? null;
+      const { payment, state, unaccepted } = await getPaymentStatus(deps, merchantId, paymentId, mode);
+      const refunds = deps.refunds ? await deps.refunds.listForPayment(payment.id) : undefined;
+      const now = deps.clock.now();
+      const policy = deps.config.payoutPolicy;
+      const payout = payoutStateOf(payment, state, policy, now);
+      // Serialized by the route's schema here rather than by Fastify after return, so the cache keeps it.
+      const body = String(
+        reply.serialize(
+          paymentStatusResponse(payment, state, payout, unaccepted, refunds && { records: refunds, now }),
+        ),
+      );
+      statusReads?.remember(paymentId, mark, {
+        merchantId,
+        mode,
+        body,
+        // Until the clock alone would change it: the link expiring, or a failing payout becoming delayed.
+        holdsUntil: earliest(
+          stateHoldsUntil(paymentTerms(payment), state, now),
+          payoutStateHoldsUntil(payment.payout, policy, now),
+        ),
+      });
+      return reply.send(body as never);
+    },
+  );
+}
+
+/** `GET /payments/api/convert/`. */
+function convertRoute(app: MerchantApp, deps: ApiDeps): void {
   // Convert answers are made once per amount, currency and agreed rate, checked against the route's schema.
   const conversions = rememberingConversions(
     { ...deps, maxAmountBaseUnits: deps.config.maxAmountBaseUnits },
@@ -45,142 +171,30 @@ export function merchantApi(deps: ApiDeps): FastifyPluginAsyncZod {
         }),
       ),
   );
-  // Made once: copying every dependency on each create cost a measurable share of one (docs/performance.md).
-  const createDeps = {
-    ...deps,
-    paymentTtlMs: deps.config.paymentTtlMs,
-    maxAmountBaseUnits: deps.config.maxAmountBaseUnits,
-    minAmountBaseUnits: deps.config.minAmountBaseUnits,
-    webhookAllowPrivate: deps.config.webhookAllowPrivate,
-  };
-  return async (app) => {
-    requireMerchant(app, deps);
-
-    app.post(
-      '/payments/api/create/',
-      {
-        schema: {
-          summary: 'Create a payment link',
-          tags: ['payments'],
-          security: merchantSecurity,
-          body: CreatePaymentBody,
-          headers: z.object({
-            'idempotency-key': z.string().optional().meta({
-              description:
-                'Makes the request safe to retry: the same key and body return the same payment (24 h)',
-            }),
-          }),
-          response: { 201: CreatePaymentResponse, ...errors, 409: ErrorBody, 415: ErrorBody, 422: ErrorBody },
-        },
+  app.get(
+    '/payments/api/convert/',
+    {
+      schema: {
+        summary: 'Convert an amount to USDC',
+        tags: ['payments'],
+        security: merchantSecurity,
+        querystring: ConvertQuery,
+        response: { 200: ConvertResponse, ...errors },
       },
-      async (request, reply) => {
-        const body = request.body;
-        const input = {
-          amount: body.amount,
-          currency: body.currency,
-          customerEmail: body.customer_email,
-          webhookUrl: body.webhook_url,
-          orderId: body.order_id,
-          returnUrl: body.return_url,
-          successUrl: body.success_url,
-          cancelUrl: body.cancel_url,
-          metadata: body.metadata,
-        };
-        const idempotencyKey = request.headers['idempotency-key'];
-        const mode = keyModeOf(request);
-        let payment: Payment;
-        if (idempotencyKey === undefined) {
-          payment = await createPayment(createDeps, authenticated(request), input, { mode });
-        } else {
-          const once = await createPaymentOnce(
-            createDeps,
-            authenticated(request),
-            input,
-            {
-              key: Array.isArray(idempotencyKey) ? idempotencyKey.join(',') : idempotencyKey,
-              requestHash: request.bodySha256 ?? '',
-            },
-            mode,
-          );
-          payment = once.payment;
-          if (once.replayed) reply.header('idempotent-replayed', 'true');
-        }
-        request.log.info({ payment: payment.id }, 'payment created');
-        return reply.status(201).send(createPaymentResponse(payment, deps.config.checkoutUrl));
-      },
-    );
-
-    app.get(
-      '/payments/api/status/:payment_id/',
-      {
-        schema: {
-          summary: 'Check payment status',
-          tags: ['payments'],
-          security: merchantSecurity,
-          params: PaymentStatusParams,
-          response: { 200: PaymentStatusResponse, ...errors },
-        },
-      },
-      async (request, reply) => {
-        const merchantId = authenticated(request).id;
-        const mode = keyModeOf(request);
-        const paymentId = request.params.payment_id.toLowerCase();
-        reply.type('application/json; charset=utf-8');
-        // A serialized body is sent as it is; the route's types only know the unserialized response.
-        const cached = statusReads?.lookup(paymentId, merchantId, mode, deps.clock.now());
-        if (cached !== undefined) return reply.send(cached as never);
-
-        const mark = statusReads?.mark(paymentId) ?? null;
-        const { payment, state, unaccepted } = await getPaymentStatus(deps, merchantId, paymentId, mode);
-        const refunds = deps.refunds ? await deps.refunds.listForPayment(payment.id) : undefined;
-        const now = deps.clock.now();
-        const policy = deps.config.payoutPolicy;
-        const payout = payoutStateOf(payment, state, policy, now);
-        // Serialized by the route's schema here rather than by Fastify after return, so the cache keeps it.
-        const body = String(
-          reply.serialize(
-            paymentStatusResponse(payment, state, payout, unaccepted, refunds && { records: refunds, now }),
-          ),
-        );
-        statusReads?.remember(paymentId, mark, {
-          merchantId,
-          mode,
-          body,
-          // Until the clock alone would change it: the link expiring, or a failing payout becoming delayed.
-          holdsUntil: earliest(
-            stateHoldsUntil(paymentTerms(payment), state, now),
-            payoutStateHoldsUntil(payment.payout, policy, now),
-          ),
+    },
+    (request, reply) => {
+      reply.type('application/json; charset=utf-8');
+      // A serialized body is sent as it is; the route's types only know the unserialized response. Sent at
+      // once while the rate is at hand: a promise per request was a measurable share of a conversion.
+      const answer = conversions(request.query);
+      if (mustWait(answer)) {
+        return answer.then((body) => {
+          reply.send(body as never);
         });
-        return reply.send(body as never);
-      },
-    );
-
-    app.get(
-      '/payments/api/convert/',
-      {
-        schema: {
-          summary: 'Convert an amount to USDC',
-          tags: ['payments'],
-          security: merchantSecurity,
-          querystring: ConvertQuery,
-          response: { 200: ConvertResponse, ...errors },
-        },
-      },
-      (request, reply) => {
-        reply.type('application/json; charset=utf-8');
-        // A serialized body is sent as it is; the route's types only know the unserialized response. Sent at
-        // once while the rate is at hand: a promise per request was a measurable share of a conversion.
-        const answer = conversions(request.query);
-        if (mustWait(answer)) {
-          return answer.then((body) => {
-            reply.send(body as never);
-          });
-        }
-        reply.send(answer as never);
-      },
-    );
-  };
+      }
+      reply.send(answer as never);
+    },
+  );
 }
 
 function earliest(a: Date | null, b: Date | null): Date | null {

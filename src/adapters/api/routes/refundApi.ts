@@ -23,140 +23,154 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 429: ErrorBody 
 const DEFAULT_LIMIT = 20;
 
 /** Refunds (docs/decisions/0013-refunds.md): create, read, list, cancel; same auth and errors as payments. */
-export function refundApi(deps: ApiDeps & { readonly refunds: RefundStore }): FastifyPluginAsyncZod {
-  const respond = (record: Parameters<typeof refundResponse>[0]) =>
-    refundResponse(record, deps.clock.now(), deps.config.checkoutUrl);
+export function refundApi(deps: RefundApiDeps): FastifyPluginAsyncZod {
   return async (app) => {
     requireMerchant(app, deps);
-
-    app.post(
-      '/payments/api/refunds/',
-      {
-        schema: {
-          summary: 'Refund a payment, fully or in part',
-          tags: ['refunds'],
-          security: merchantSecurity,
-          body: CreateRefundBody,
-          headers: z.object({
-            'idempotency-key': z.string().optional().meta({
-              description: 'Makes the request safe to retry: the same key and body return the same refund',
-            }),
-          }),
-          response: { 201: RefundResponse, ...errors, 409: ErrorBody, 415: ErrorBody, 422: ErrorBody },
-        },
-      },
-      async (request, reply) => {
-        const body = request.body;
-        const key = request.headers['idempotency-key'];
-        const { record, replayed } = await createRefund(
-          { ...deps, refundClaimTtlMs: deps.config.refundClaimTtlMs },
-          authenticated(request).id,
-          keyModeOf(request),
-          {
-            paymentId: body.payment_id,
-            amount: body.amount,
-            currency: body.currency,
-            reason: body.reason,
-            address: body.address,
-          },
-          key === undefined
-            ? undefined
-            : { key: Array.isArray(key) ? key.join(',') : key, requestHash: request.bodySha256 ?? '' },
-        );
-        if (replayed) reply.header('idempotent-replayed', 'true');
-        else
-          request.log.info({ refund: record.refund.id, payment: record.refund.paymentId }, 'refund created');
-        return reply.status(201).send(respond(record));
-      },
-    );
-
-    app.get(
-      '/payments/api/refunds/',
-      {
-        schema: {
-          summary: 'List refunds',
-          tags: ['refunds'],
-          security: merchantSecurity,
-          querystring: ListRefundsQuery,
-          response: { 200: RefundList, ...errors },
-        },
-      },
-      async (request) => {
-        const { records, nextCursor } = await listRefunds(
-          deps,
-          authenticated(request).id,
-          keyModeOf(request),
-          {
-            paymentId: request.query.payment_id,
-            limit: request.query.limit ?? DEFAULT_LIMIT,
-            cursor: request.query.cursor,
-          },
-        );
-        return { refunds: records.map(respond), next_cursor: nextCursor };
-      },
-    );
-
-    app.get(
-      '/payments/api/refunds/export/',
-      {
-        schema: {
-          summary: 'Export refunds as CSV',
-          description:
-            'Refunds created from `from` (inclusive) to `to` (exclusive), newest first, as RFC 4180 CSV with exact ' +
-            'decimal amounts, streamed, like the payments export.',
-          tags: ['refunds'],
-          security: merchantSecurity,
-          querystring: ExportRangeQuery,
-          response: {
-            200: z.string().meta({ description: 'text/csv: a header line, then one line per refund' }),
-            ...errors,
-          },
-        },
-      },
-      async (request, reply) => {
-        const range = exportRange(request.query.from, request.query.to);
-        return sendCsv(
-          reply,
-          'refunds.csv',
-          exportRefundsCsv(deps, authenticated(request).id, keyModeOf(request), range),
-        );
-      },
-    );
-
-    app.get(
-      '/payments/api/refunds/:refund_id/',
-      {
-        schema: {
-          summary: 'Get a refund',
-          tags: ['refunds'],
-          security: merchantSecurity,
-          params: RefundParams,
-          response: { 200: RefundResponse, ...errors },
-        },
-      },
-      async (request) =>
-        respond(
-          await getRefund(deps, authenticated(request).id, keyModeOf(request), request.params.refund_id),
-        ),
-    );
-
-    app.post(
-      '/payments/api/refunds/:refund_id/cancel/',
-      {
-        schema: {
-          summary: 'Cancel a refund not yet funded',
-          tags: ['refunds'],
-          security: merchantSecurity,
-          params: RefundParams,
-          response: { 200: RefundResponse, ...errors, 409: ErrorBody },
-        },
-      },
-      async (request) => {
-        const merchantId = authenticated(request).id;
-        const mode = keyModeOf(request);
-        const { refund } = await getRefund(deps, merchantId, mode, request.params.refund_id);
-        return respond(await cancelRefund(deps, merchantId, mode, refund.id));
-      },
-    );
+    createRoute(app, deps);
+    listRoutes(app, deps);
+    refundRoutes(app, deps);
   };
+}
+
+type RefundApp = Parameters<FastifyPluginAsyncZod>[0];
+type RefundApiDeps = ApiDeps & { readonly refunds: RefundStore };
+
+/** A refund as the API answers it, its status derived now. */
+function responder(deps: RefundApiDeps) {
+  return (record: Parameters<typeof refundResponse>[0]) =>
+    refundResponse(record, deps.clock.now(), deps.config.checkoutUrl);
+}
+
+/** `POST /payments/api/refunds/`. */
+function createRoute(app: RefundApp, deps: RefundApiDeps): void {
+  const respond = responder(deps);
+  app.post(
+    '/payments/api/refunds/',
+    {
+      schema: {
+        summary: 'Refund a payment, fully or in part',
+        tags: ['refunds'],
+        security: merchantSecurity,
+        body: CreateRefundBody,
+        headers: z.object({
+          'idempotency-key': z.string().optional().meta({
+            description: 'Makes the request safe to retry: the same key and body return the same refund',
+          }),
+        }),
+        response: { 201: RefundResponse, ...errors, 409: ErrorBody, 415: ErrorBody, 422: ErrorBody },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const key = request.headers['idempotency-key'];
+      const { record, replayed } = await createRefund(
+        { ...deps, refundClaimTtlMs: deps.config.refundClaimTtlMs },
+        authenticated(request).id,
+        keyModeOf(request),
+        {
+          paymentId: body.payment_id,
+          amount: body.amount,
+          currency: body.currency,
+          reason: body.reason,
+          address: body.address,
+        },
+        key === undefined
+          ? undefined
+          : { key: Array.isArray(key) ? key.join(',') : key, requestHash: request.bodySha256 ?? '' },
+      );
+      if (replayed) reply.header('idempotent-replayed', 'true');
+      else request.log.info({ refund: record.refund.id, payment: record.refund.paymentId }, 'refund created');
+      return reply.status(201).send(respond(record));
+    },
+  );
+}
+
+/** A merchant's refunds: one page of them, or all of a range as CSV. */
+function listRoutes(app: RefundApp, deps: RefundApiDeps): void {
+  const respond = responder(deps);
+  app.get(
+    '/payments/api/refunds/',
+    {
+      schema: {
+        summary: 'List refunds',
+        tags: ['refunds'],
+        security: merchantSecurity,
+        querystring: ListRefundsQuery,
+        response: { 200: RefundList, ...errors },
+      },
+    },
+    async (request) => {
+      const { records, nextCursor } = await listRefunds(deps, authenticated(request).id, keyModeOf(request), {
+        paymentId: request.query.payment_id,
+        limit: request.query.limit ?? DEFAULT_LIMIT,
+        cursor: request.query.cursor,
+      });
+      return { refunds: records.map(respond), next_cursor: nextCursor };
+    },
+  );
+
+  app.get(
+    '/payments/api/refunds/export/',
+    {
+      schema: {
+        summary: 'Export refunds as CSV',
+        description:
+          'Refunds created from `from` (inclusive) to `to` (exclusive), newest first, as RFC 4180 CSV with exact ' +
+          'decimal amounts, streamed, like the payments export.',
+        tags: ['refunds'],
+        security: merchantSecurity,
+        querystring: ExportRangeQuery,
+        response: {
+          200: z.string().meta({ description: 'text/csv: a header line, then one line per refund' }),
+          ...errors,
+        },
+      },
+    },
+    async (request, reply) => {
+      const range = exportRange(request.query.from, request.query.to);
+      return sendCsv(
+        reply,
+        'refunds.csv',
+        exportRefundsCsv(deps, authenticated(request).id, keyModeOf(request), range),
+      );
+    },
+  );
+}
+
+/** One refund: read, or canceled. */
+function refundRoutes(app: RefundApp, deps: RefundApiDeps): void {
+  const respond = responder(deps);
+  app.get(
+    '/payments/api/refunds/:refund_id/',
+    {
+      schema: {
+        summary: 'Get a refund',
+        tags: ['refunds'],
+        security: merchantSecurity,
+        params: RefundParams,
+        response: { 200: RefundResponse, ...errors },
+      },
+    },
+    async (request) =>
+      respond(await getRefund(deps, authenticated(request).id, keyModeOf(request), request.params.refund_id)),
+  );
+
+  app.post(
+    '/payments/api/refunds/:refund_id/cancel/',
+    {
+      schema: {
+        summary: 'Cancel a refund not yet funded',
+        tags: ['refunds'],
+        security: merchantSecurity,
+        params: RefundParams,
+        response: { 200: RefundResponse, ...errors, 409: ErrorBody },
+      },
+    },
+    async (request) => {
+      const merchantId = authenticated(request).id;
+      const mode = keyModeOf(request);
+      const { refund } = await getRefund(deps, merchantId, mode, request.params.refund_id);
+      return respond(await cancelRefund(deps, merchantId, mode, refund.id));
+    },
+  );
 }

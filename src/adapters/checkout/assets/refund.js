@@ -3,21 +3,28 @@
  * contract), fills it from a browser wallet (the first one announced through EIP-6963, else window.ethereum),
  * claims the refund once, then follows its status to "refunded".
  *
- * Like checkout.js: served by the checkout itself (CSP: scripts from 'self' only), no dependencies, and it
- * never writes markup — every sentence it shows was rendered (and escaped) by the server into the page, and
- * is copied with textContent.
+ * Like checkout.js: served by the checkout itself (CSP: scripts from 'self' only) after statusPoll.js, as one
+ * script; no dependencies, and it never writes markup — every sentence it shows was rendered (and escaped) by
+ * the server into the page, and is copied with textContent.
  */
+
+const REFUND_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const REFUND_USER_REJECTED = 4001; // EIP-1193
 
 (() => {
   const root = document.getElementById('refund');
   if (!root) return;
+  const page = refundPage(root);
+  const apply = followRefund(page);
+  const form = page.$('[data-claim-form]');
+  if (!form) return;
+  form.hidden = false;
+  const claim = claimForm(page, form, apply);
+  fillFromWallet(page, claim);
+})();
 
-  const USER_REJECTED = 4001; // EIP-1193
-  const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-  const SLOW_POLL_MS = 15_000; // the claim form: only to notice a cancel or an expiry
-  const MAX_BACKOFF_MS = 30_000;
-  const ENDED = new Set(['refunded', 'canceled', 'expired']);
-
+/** The page's settings and element lookups, its stage, and its sentences (`message`). */
+function refundPage(root) {
   const data = root.dataset;
   const config = {
     statusUrl: data.statusUrl,
@@ -28,13 +35,6 @@
   };
   const $ = (selector) => root.querySelector(selector);
   const $$ = (selector) => Array.from(root.querySelectorAll(selector));
-  const message = (key) => $(`[data-message="${key}"]`)?.textContent ?? '';
-
-  const amountFormat = new Intl.NumberFormat(config.locale, {
-    minimumFractionDigits: 2,
-    maximumFractionDigits: 6,
-    roundingMode: 'trunc',
-  });
   const dateFormat = new Intl.DateTimeFormat(config.locale, {
     day: 'numeric',
     month: 'short',
@@ -48,10 +48,28 @@
     const date = new Date(el.getAttribute('datetime'));
     if (!Number.isNaN(date.getTime())) el.textContent = dateFormat.format(date);
   }
+  return {
+    config,
+    $,
+    $$,
+    live: $('[data-live]'),
+    message: (key) => $(`[data-message="${key}"]`)?.textContent ?? '',
+    amountFormat: new Intl.NumberFormat(config.locale, {
+      minimumFractionDigits: 2,
+      maximumFractionDigits: 6,
+      roundingMode: 'trunc',
+    }),
+    stage: data.stage,
+    /** Asks for the status at once; followRefund sets it. */
+    pollNow() {},
+  };
+}
 
-  /* ---------- stages and status ---------- */
-  let stage = data.stage;
-  const live = $('[data-live]');
+/** Follows the refund's status (statusPoll.js) and shows each answer; returns how an answer is shown. */
+function followRefund(page) {
+  const SLOW_POLL_MS = 15_000; // the claim form: only to notice a cancel or an expiry
+  const ENDED = new Set(['refunded', 'canceled', 'expired']);
+  const { $$ } = page;
   const stageOf = (status) =>
     status === 'awaiting_address'
       ? 'claim'
@@ -60,15 +78,15 @@
         : status;
 
   function showStage(next) {
-    if (next === stage) return;
-    stage = next;
+    if (next === page.stage) return;
+    page.stage = next;
     let title = '';
     for (const section of $$('section[data-stage]')) {
       const active = section.dataset.stage === next;
       section.hidden = !active;
       if (active) title = section.querySelector('h2')?.textContent ?? '';
     }
-    if (live) live.textContent = title;
+    if (page.live) page.live.textContent = title;
   }
 
   function setText(field, text) {
@@ -77,9 +95,9 @@
 
   function apply(status) {
     setText('address', status.address ?? '');
-    setText('sent', amountFormat.format(status.amount_sent));
+    setText('sent', page.amountFormat.format(status.amount_sent));
     setText('txid', status.txid ?? '');
-    const link = $('[data-tx-link]');
+    const link = page.$('[data-tx-link]');
     if (link) {
       link.hidden = !status.tx_url;
       if (status.tx_url) link.href = status.tx_url;
@@ -89,121 +107,109 @@
     showStage(stageOf(status.status));
   }
 
-  /* ---------- polling ---------- */
-  const connectionLost = $('[data-connection-lost]');
-  let pollTimer;
-  let failures = 0;
-  async function poll() {
-    clearTimeout(pollTimer);
-    let next = config.pollMs;
-    try {
-      const response = await fetch(config.statusUrl, {
-        cache: 'no-store',
-        headers: { accept: 'application/json' },
-      });
-      if (!response.ok) throw new Error(`status ${response.status}`);
-      apply(await response.json());
-      failures = 0;
-      if (connectionLost) connectionLost.hidden = true;
-    } catch {
-      failures += 1;
-      if (connectionLost && failures >= 2) connectionLost.hidden = false;
-      next = Math.min(MAX_BACKOFF_MS, config.pollMs * 2 ** failures);
-    }
-    if (ENDED.has(stage)) return;
-    if (stage === 'claim') next = Math.max(next, SLOW_POLL_MS);
-    pollTimer = setTimeout(poll, next);
-  }
-  const pollNow = () => {
-    clearTimeout(pollTimer);
-    pollTimer = setTimeout(poll, 0);
-  };
-  if (!ENDED.has(stage)) pollTimer = setTimeout(poll, stage === 'claim' ? SLOW_POLL_MS : config.pollMs);
-  document.addEventListener('visibilitychange', () => {
-    if (document.visibilityState === 'visible' && !ENDED.has(stage)) pollNow();
+  const statusLoop = followStatus({
+    url: page.config.statusUrl,
+    intervalMs: page.config.pollMs,
+    slowMs: SLOW_POLL_MS,
+    connectionLost: page.$('[data-connection-lost]'),
+    apply,
+    ended: () => ENDED.has(page.stage),
+    slow: () => page.stage === 'claim',
   });
+  page.pollNow = statusLoop.pollNow;
+  statusLoop.start(page.stage === 'claim' ? SLOW_POLL_MS : page.config.pollMs);
+  return apply;
+}
 
-  /* ---------- the claim form ---------- */
-  const form = $('[data-claim-form]');
-  if (!form) return;
-  form.hidden = false;
+async function postAddress(url, address) {
+  const response = await fetch(url, {
+    method: 'POST',
+    cache: 'no-store',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({ address }),
+  });
+  return { ok: response.ok, body: await response.json().catch(() => ({})) };
+}
+
+/**
+ * The claim form: the address checked, a contract warned about once, then claimed. Returns what the wallet
+ * button shares with it: the field, the problem line, and whether a request is under way.
+ */
+function claimForm(page, form, apply) {
+  const { $, message, config } = page;
   const input = form.querySelector('input[name="address"]');
   const problem = $('[data-problem]');
   const contractWarning = $('[data-contract-warning]');
   const confirm = $('[data-confirm]');
   const confirmLabel = confirm.textContent;
-  /** The address the customer agreed to send to although it is a contract. */
-  let contractAccepted = null;
-  let busy = false;
-
-  function say(text) {
-    problem.textContent = text;
-    problem.hidden = text === '';
-    input.setAttribute('aria-invalid', text === '' ? 'false' : 'true');
-  }
-  function warnContract(address) {
-    contractWarning.hidden = address === null;
-    confirm.textContent = address === null ? confirmLabel : confirm.dataset.contractLabel;
-  }
+  const claim = {
+    input,
+    busy: false,
+    /** The address the customer agreed to send to although it is a contract. */
+    contractAccepted: null,
+    say(text) {
+      problem.textContent = text;
+      problem.hidden = text === '';
+      input.setAttribute('aria-invalid', text === '' ? 'false' : 'true');
+    },
+    warnContract(address) {
+      contractWarning.hidden = address === null;
+      confirm.textContent = address === null ? confirmLabel : confirm.dataset.contractLabel;
+    },
+  };
   input.addEventListener('input', () => {
-    say('');
-    contractAccepted = null;
-    warnContract(null);
+    claim.say('');
+    claim.contractAccepted = null;
+    claim.warnContract(null);
   });
-
-  async function post(url, address) {
-    const response = await fetch(url, {
-      method: 'POST',
-      cache: 'no-store',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify({ address }),
-    });
-    return { ok: response.ok, body: await response.json().catch(() => ({})) };
-  }
 
   /** An error answer, in the customer's words; a refund no longer claimable shows its status instead. */
   function refused(body) {
-    if (body.problem) return say(message(`problem-${body.problem}`));
+    if (body.problem) return claim.say(message(`problem-${body.problem}`));
     if (body.code === 'REFUND_ALREADY_CLAIMED' || body.code === 'REFUND_CLOSED') {
-      say(body.code === 'REFUND_ALREADY_CLAIMED' ? message('alreadyClaimed') : '');
-      return pollNow();
+      claim.say(body.code === 'REFUND_ALREADY_CLAIMED' ? message('alreadyClaimed') : '');
+      return page.pollNow();
     }
-    say(message('tryAgain'));
+    claim.say(message('tryAgain'));
   }
 
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
-    if (busy) return;
+    if (claim.busy) return;
     const address = input.value.trim();
-    if (!ADDRESS.test(address)) return say(message('problem-format'));
-    busy = true;
+    if (!REFUND_ADDRESS.test(address)) return claim.say(message('problem-format'));
+    claim.busy = true;
     confirm.disabled = true;
     try {
-      if (contractAccepted !== address) {
-        const checked = await post(config.checkUrl, address);
+      if (claim.contractAccepted !== address) {
+        const checked = await postAddress(config.checkUrl, address);
         if (!checked.ok || checked.body.valid !== true) return refused(checked.body);
         if (checked.body.contract === true) {
           // Asked once: a second press on the same address sends it there.
-          contractAccepted = address;
-          return warnContract(address);
+          claim.contractAccepted = address;
+          return claim.warnContract(address);
         }
       }
-      say('');
-      if (live) live.textContent = message('sending');
-      const claimed = await post(config.claimUrl, address);
+      claim.say('');
+      if (page.live) page.live.textContent = message('sending');
+      const claimed = await postAddress(config.claimUrl, address);
       if (!claimed.ok) return refused(claimed.body);
       apply(claimed.body);
-      pollNow();
+      page.pollNow();
     } catch {
-      say(message('tryAgain'));
+      claim.say(message('tryAgain'));
     } finally {
-      busy = false;
+      claim.busy = false;
       confirm.disabled = false;
     }
   });
+  return claim;
+}
 
-  /* ---------- fill from a browser wallet (EIP-6963 discovery, EIP-1193 eth_requestAccounts) ---------- */
-  const fillButton = $('[data-fill-wallet]');
+/** Fills the address from a browser wallet (EIP-6963 discovery, EIP-1193 eth_requestAccounts). */
+function fillFromWallet(page, claim) {
+  const { message } = page;
+  const fillButton = page.$('[data-fill-wallet]');
   const isProvider = (p) => p && typeof p === 'object' && typeof p.request === 'function';
   let wallet = null;
   function found(provider) {
@@ -217,22 +223,22 @@
   found(window.ethereum);
 
   fillButton.addEventListener('click', async () => {
-    if (!wallet || busy) return;
+    if (!wallet || claim.busy) return;
     fillButton.disabled = true;
-    say('');
-    if (live) live.textContent = message('walletWorking');
+    claim.say('');
+    if (page.live) page.live.textContent = message('walletWorking');
     try {
       const accounts = await wallet.request({ method: 'eth_requestAccounts' });
       const account = Array.isArray(accounts) ? accounts[0] : undefined;
-      if (typeof account !== 'string' || !ADDRESS.test(account)) throw new Error('no account');
-      input.value = account;
-      contractAccepted = null;
-      warnContract(null);
-      input.focus();
+      if (typeof account !== 'string' || !REFUND_ADDRESS.test(account)) throw new Error('no account');
+      claim.input.value = account;
+      claim.contractAccepted = null;
+      claim.warnContract(null);
+      claim.input.focus();
     } catch (error) {
-      say(message(error?.code === USER_REJECTED ? 'walletRejected' : 'walletError'));
+      claim.say(message(error?.code === REFUND_USER_REJECTED ? 'walletRejected' : 'walletError'));
     } finally {
       fillButton.disabled = false;
     }
   });
-})();
+}

@@ -6,7 +6,7 @@ import type { Clock, RateLimitStore } from '../../app/shared/ports.ts';
 import { PaylinkError } from '../../domain/errors.ts';
 import { parseIpAddress } from '../../domain/ipAddress.ts';
 import type { BucketDecision, BucketPolicy } from '../../domain/tokenBucket.ts';
-import { authenticateRequest, presentedApiKey } from '../api/merchantAuth.ts';
+import { authenticateRequest, presentedApiKey } from './merchantAuth.ts';
 
 export interface RateLimitDeps {
   readonly store: RateLimitStore;

@@ -1,0 +1,268 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Ledger } from '../../app/chain/ports.ts';
+import type { MerchantStore } from '../../app/merchants/ports.ts';
+import { isPaymentId } from '../../app/payments/getPaymentStatus.ts';
+import type { PaymentStore } from '../../app/payments/ports.ts';
+import type { Clock } from '../../app/shared/ports.ts';
+import { errorResponseOf, ValidationError } from '../../domain/errors.ts';
+import { paymentTerms } from '../../domain/payment.ts';
+import { derivePaymentState } from '../../domain/paymentStatus.ts';
+import { isLanguage, type Language, negotiateLanguage } from '../web/language.ts';
+import type { CheckoutNetwork } from '../web/network.ts';
+import { qrSvg } from '../web/qrCode.ts';
+import { SECURITY_HEADERS } from '../web/securityHeaders.ts';
+import { ownsItsPort } from '../web/webServer.ts';
+import { type CheckoutView, checkoutStatusJson, checkoutView } from './checkoutView.ts';
+import { type CheckoutGasless, registerGaslessRoutes } from './gaslessRoutes.ts';
+import type { PageAssets } from './pageLayout.ts';
+import { type CheckoutRefunds, registerRefundRoutes } from './refundRoutes.ts';
+import { renderCheckoutPage, renderErrorPage, renderNotFoundPage } from './renderPage.ts';
+
+export interface CheckoutDeps {
+  readonly payments: Pick<PaymentStore, 'findById'>;
+  readonly merchants: Pick<MerchantStore, 'find'>;
+  readonly ledger: Pick<Ledger, 'listTransfers'>;
+  readonly clock: Clock;
+  /**
+   * The networks this deployment takes payments on (live, and test when it is another chain), looked up by
+   * each payment's chain id; a single network is the one-chain case.
+   */
+  readonly network: CheckoutNetwork | readonly CheckoutNetwork[];
+  /** How often an open page asks for its status (default 3 s). */
+  readonly pollIntervalMs?: number | undefined;
+  /** Gasless payment (EIP-3009) where the operator offers it; absent: the page offers transfers with gas only. */
+  readonly gasless?: CheckoutGasless | undefined;
+  /** Refund claim pages (`/refunds/:id`); absent: not served. */
+  readonly refundClaims?: CheckoutRefunds | undefined;
+}
+
+const DEFAULT_POLL_INTERVAL_MS = 3_000;
+const HTML = 'text/html; charset=utf-8';
+const NOT_FOUND_JSON = { error: 'Payment not found', code: 'NOT_FOUND' } as const;
+
+interface Asset {
+  readonly body: Buffer;
+  readonly type: string;
+  /** Content hash: the page links `?v=<hash>`, so the file can be cached for good and still never be stale. */
+  readonly version: string;
+}
+
+function assetOf(body: Buffer, type: string): Asset {
+  return { body, type, version: createHash('sha256').update(body).digest('hex').slice(0, 12) };
+}
+
+function loadAsset(name: string, type: string): Asset {
+  return assetOf(readFileSync(new URL(`./assets/${name}`, import.meta.url)), type);
+}
+
+/**
+ * A page's script: the status polling loop both pages share (statusPoll.js), then the page's own files, served as
+ * one script so that each page still loads a single file and the loop is written once.
+ */
+function loadPageScript(...names: string[]): Asset {
+  const parts = ['statusPoll.js', ...names].map((file) =>
+    readFileSync(new URL(`./assets/${file}`, import.meta.url)),
+  );
+  const separated = parts.flatMap((part, i) => (i === 0 ? [part] : [Buffer.from('\n'), part]));
+  return assetOf(Buffer.concat(separated), 'text/javascript; charset=utf-8');
+}
+
+type PaymentRequest = FastifyRequest<{
+  Params: { id: string };
+  Querystring: { lang?: string; kind?: string };
+}>;
+
+/** The files the pages link, each under its content hash. */
+function loadAssets() {
+  const files = {
+    script: loadPageScript('checkoutWallet.js', 'checkout.js'),
+    refundScript: loadPageScript('refund.js'),
+    stylesheet: loadAsset('checkout.css', 'text/css; charset=utf-8'),
+    favicon: loadAsset('favicon.svg', 'image/svg+xml'),
+  };
+  const links: PageAssets = {
+    script: `/assets/checkout.js?v=${files.script.version}`,
+    refundScript: `/assets/refund.js?v=${files.refundScript.version}`,
+    stylesheet: `/assets/checkout.css?v=${files.stylesheet.version}`,
+    favicon: `/favicon.svg?v=${files.favicon.version}`,
+  };
+  const routes = [
+    ['/assets/checkout.js', files.script],
+    ['/assets/refund.js', files.refundScript],
+    ['/assets/checkout.css', files.stylesheet],
+    ['/favicon.svg', files.favicon],
+  ] as const;
+  return { links, routes };
+}
+
+/** What the checkout's routes share: the page's assets, the language and network of a request. */
+interface CheckoutKit {
+  readonly pageAssets: PageAssets;
+  readonly pollIntervalMs: number;
+  readonly languageOf: (request: FastifyRequest) => Language;
+  readonly networkOf: (chainId: number) => CheckoutNetwork;
+}
+
+/**
+ * The customer-facing checkout, on a port of its own (a different origin from the API, so the API's credentials
+ * and the page never share an origin): `main/` mounts it on a server of its own, whose not-found and error pages
+ * it sets.
+ *
+ * `GET /pay/:id` the page · `GET /pay/:id/status.json` its live status · `GET /pay/:id/qr.svg` its QR code ·
+ * `/refunds/:id` the refund claim page and its routes (refundRoutes.ts) ·
+ * `GET /assets/*` its script and stylesheet · `GET /favicon.svg` its icon. Unknown and malformed ids get the same 404.
+ */
+export function checkoutPlugin(deps: CheckoutDeps) {
+  const networks: readonly CheckoutNetwork[] = Array.isArray(deps.network)
+    ? deps.network
+    : [deps.network as CheckoutNetwork];
+  const assets = loadAssets();
+  const kit: CheckoutKit = {
+    pageAssets: assets.links,
+    pollIntervalMs: deps.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
+    languageOf: (request) => {
+      const query = request.query as { lang?: unknown } | undefined;
+      if (isLanguage(query?.lang)) return query.lang;
+      return negotiateLanguage(request.headers['accept-language']);
+    },
+    networkOf: (chainId) =>
+      networks.find((n) => n.chainId === chainId) ?? { name: `Chain ${chainId}`, chainId, explorerUrl: '' },
+  };
+
+  return ownsItsPort(async (app: FastifyInstance) => {
+    // Only JSON is posted here (gasless authorizations, refund claims): Fastify parses text/plain by default,
+    // which would reach the field checks as a string (400); without its parser it is 415, as any other type.
+    app.removeContentTypeParser('text/plain');
+
+    app.addHook('onSend', async (_request, reply, payload) => {
+      reply.headers(SECURITY_HEADERS);
+      // Pages and status change from one second to the next and name a payment: never cache them.
+      if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+      return payload;
+    });
+
+    registerErrorPages(app, kit);
+    registerPaymentRoutes(app, deps, kit);
+    for (const [path, asset] of assets.routes) {
+      app.get(path, { logLevel: 'warn' }, async (request, reply) => {
+        const { v } = request.query as { v?: string };
+        reply.type(asset.type).header('etag', `"${asset.version}"`);
+        reply.header(
+          'cache-control',
+          v === asset.version ? 'public, max-age=31536000, immutable' : 'public, max-age=300',
+        );
+        return asset.body;
+      });
+    }
+
+    if (deps.gasless) registerGaslessRoutes(app, { ...deps, gasless: deps.gasless });
+    if (deps.refundClaims)
+      registerRefundRoutes(app, {
+        refunds: deps.refundClaims,
+        merchants: deps.merchants,
+        networkOf: kit.networkOf,
+        languageOf: kit.languageOf,
+        assets: kit.pageAssets,
+        pollIntervalMs: kit.pollIntervalMs,
+      });
+  }, 'paylink-checkout');
+}
+
+/** The port's 404 page, and what an error becomes: the API's JSON shape for posts and .json, else a page. */
+function registerErrorPages(app: FastifyInstance, { languageOf, pageAssets }: CheckoutKit): void {
+  app.setNotFoundHandler((request, reply) => {
+    reply.status(404).type(HTML).header('vary', 'accept-language');
+    return renderNotFoundPage(languageOf(request), pageAssets);
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    const status = (error as { statusCode?: number }).statusCode;
+    if (status !== undefined && status >= 400 && status < 500 && request.method === 'POST') {
+      // What is posted here (a gasless authorization, a refund address) comes from a script that reads the
+      // API's error shape.
+      if (status === 415)
+        return reply.status(415).send({ error: 'Send application/json', code: 'UNSUPPORTED_MEDIA_TYPE' });
+      if (status === 413)
+        return reply.status(413).send({ error: 'The request body is too large', code: 'PAYLOAD_TOO_LARGE' });
+      return reply.status(400).send(errorResponseOf(new ValidationError('body', 'is not valid JSON')));
+    }
+    if (status !== undefined && status >= 400 && status < 500) {
+      // A malformed request (bad query string, say) is the client's: answer as for a missing page.
+      reply.status(404).type(HTML);
+      return renderNotFoundPage(languageOf(request), pageAssets);
+    }
+    request.log.error({ err: error }, 'checkout error');
+    if (request.url.split('?')[0]?.endsWith('.json')) {
+      return reply.status(500).send({ error: 'Internal error', code: 'INTERNAL_ERROR' });
+    }
+    reply.status(500).type(HTML);
+    return renderErrorPage(languageOf(request), pageAssets);
+  });
+}
+
+/** `/pay/:id`: the page, its live status and its QR code. */
+function registerPaymentRoutes(app: FastifyInstance, deps: CheckoutDeps, kit: CheckoutKit): void {
+  const { languageOf, pageAssets } = kit;
+
+  /** The payment's view as of one instant (status and countdown from the same clock reading). */
+  const loadView = async (id: string): Promise<CheckoutView | undefined> => {
+    if (!isPaymentId(id)) return undefined;
+    const payment = await deps.payments.findById(id.toLowerCase());
+    // A payment from before deposit addresses existed cannot be paid here: nothing to show.
+    if (!payment?.deposit) return undefined;
+    const now = deps.clock.now();
+    const [merchant, transfers] = await Promise.all([
+      deps.merchants.find(payment.merchantId),
+      deps.ledger.listTransfers(payment.id),
+    ]);
+    // As currentState derives it, keeping the transfers: the paid screen lists each one.
+    const state = derivePaymentState(paymentTerms(payment), transfers, now);
+    // Never show a network name the payment is not on: the chain id always comes from the payment itself.
+    const network = kit.networkOf(payment.deposit.chainId);
+    return checkoutView({
+      payment,
+      deposit: payment.deposit,
+      state,
+      transfers,
+      merchantName: merchant?.name ?? '',
+      network,
+      now,
+    });
+  };
+
+  app.get('/pay/:id', async (request: PaymentRequest, reply) => {
+    const language = languageOf(request);
+    reply.type(HTML).header('vary', 'accept-language').header('content-language', language);
+    const view = await loadView(request.params.id);
+    if (!view) return reply.status(404).send(renderNotFoundPage(language, pageAssets));
+    return renderCheckoutPage({
+      view,
+      language,
+      assets: pageAssets,
+      pollIntervalMs: kit.pollIntervalMs,
+      gasless: deps.gasless !== undefined,
+    });
+  });
+
+  // Polled every few seconds by every open page: log only problems.
+  app.get('/pay/:id/status.json', { logLevel: 'warn' }, async (request: PaymentRequest, reply) => {
+    const view = await loadView(request.params.id);
+    if (!view) return reply.status(404).send(NOT_FOUND_JSON);
+    return checkoutStatusJson(view);
+  });
+
+  // The QR code always encodes the current request (the remaining amount after a partial payment); the
+  // `amount` query parameter the page adds only busts caches, it is never read.
+  app.get('/pay/:id/qr.svg', { logLevel: 'warn' }, async (request: PaymentRequest, reply) => {
+    const view = await loadView(request.params.id);
+    if (!view)
+      return reply
+        .status(404)
+        .type(HTML)
+        .send(renderNotFoundPage(languageOf(request), pageAssets));
+    const text = request.query.kind === 'address' ? view.deposit.depositAddress : view.paymentLink;
+    return reply.type('image/svg+xml').send(await qrSvg(text));
+  });
+}

@@ -1,0 +1,102 @@
+import type { Logger } from 'pino';
+import { privateKeyToAccount } from 'viem/accounts';
+import { createRpcClient } from '../adapters/chain/chainReader.ts';
+import { holdsCode } from '../adapters/chain/contractCode.ts';
+import { authorizationChain } from '../adapters/chain/eip3009.ts';
+import type { CheckoutGasless } from '../adapters/checkout/gaslessRoutes.ts';
+import type { CheckoutRefunds } from '../adapters/checkout/refundRoutes.ts';
+import { memoryBucketStore } from '../adapters/rateLimit/memoryBucketStore.ts';
+import { redisBucketStore } from '../adapters/rateLimit/redisBucketStore.ts';
+import { acceptAuthorization, gaslessAmountDue } from '../app/gasless/acceptAuthorization.ts';
+import type { AuthorizationChain } from '../app/gasless/ports.ts';
+import type { DepositPlanners } from '../app/payments/ports.ts';
+import type { Clock, RateLimitStore } from '../app/shared/ports.ts';
+import type { Config } from '../config/index.ts';
+import type { ResolvedChain } from './chainSetup.ts';
+import type { createStores } from './wiring.ts';
+
+/* The checkout's own dependencies, made for `webServices` (services.ts): gasless payment, refund claims, networks. */
+
+/**
+ * The checkout's rate-limit buckets for signed transfers: in Redis where PAYLINK_REDIS_URL is set, as the API's
+ * rate limit, so that every API process counts each payment and client in one bucket; else in this process's
+ * memory (one API process). The caller closes it.
+ */
+export function checkoutBuckets(
+  config: Pick<Config, 'rateLimit'>,
+  logger: Logger,
+  keyPrefix?: string,
+): RateLimitStore {
+  const { redisUrl } = config.rateLimit;
+  return redisUrl
+    ? redisBucketStore({ url: redisUrl, logger, ...(keyPrefix === undefined ? {} : { keyPrefix }) })
+    : memoryBucketStore();
+}
+
+/**
+ * Gasless payment on the chains whose gasless relayer has a key (decision 0012), or undefined where none has.
+ * Submissions are rate limited in `buckets` (`checkoutBuckets`).
+ */
+export function checkoutGasless(
+  stores: ReturnType<typeof createStores>,
+  chains: readonly (ResolvedChain | undefined)[],
+  clock: Clock,
+  logger: Logger,
+  limits: { readonly buckets: RateLimitStore; readonly minValueBaseUnits: bigint },
+): CheckoutGasless | undefined {
+  const offered = new Map<number, AuthorizationChain>();
+  for (const chain of chains) {
+    if (!chain?.gaslessRelayerKey || offered.has(chain.target.chainId)) continue;
+    const relayerAddress = privateKeyToAccount(chain.gaslessRelayerKey).address;
+    const client = createRpcClient(chain.rpcUrls, 2_000);
+    offered.set(chain.target.chainId, authorizationChain(client, chain.target.chainId, relayerAddress));
+  }
+  if (offered.size === 0) return undefined;
+  const deps = {
+    payments: stores.payments,
+    ledger: stores.ledger,
+    gasless: stores.gaslessAuthorizations,
+    chains: [...offered.values()],
+    clock,
+    minValueBaseUnits: limits.minValueBaseUnits,
+  };
+  return {
+    async domainFor(chainId, token) {
+      try {
+        return await offered.get(chainId)?.domainOf(token);
+      } catch (error) {
+        // A node that does not answer: the page offers the transfer with gas meanwhile.
+        logger.warn({ err: error, chainId }, 'could not read the token’s EIP-712 domain');
+        return undefined;
+      }
+    },
+    accept: (input) => acceptAuthorization(deps, input),
+    amountDue: (payment) => gaslessAmountDue(deps, payment),
+    buckets: limits.buckets,
+  };
+}
+
+/**
+ * Refund claim pages: the same checks and planning as the merchant API's, and a look at the chain for code at
+ * the address (the page warns before a contract). Claims are rate limited in this process's memory.
+ */
+export function checkoutRefunds(
+  stores: ReturnType<typeof createStores>,
+  deposits: DepositPlanners,
+  chains: readonly (ResolvedChain | undefined)[],
+  clock: Clock,
+): CheckoutRefunds {
+  const clients = new Map<number, ReturnType<typeof createRpcClient>>();
+  for (const chain of chains)
+    if (chain && !clients.has(chain.target.chainId))
+      clients.set(chain.target.chainId, createRpcClient(chain.rpcUrls, 2_000));
+  return {
+    claim: { refunds: stores.refunds, deposits, clock },
+    async isContract(chainId, address) {
+      const client = clients.get(chainId);
+      if (!client) throw new Error(`no RPC client for chain ${chainId}`);
+      return holdsCode(client, address);
+    },
+    buckets: memoryBucketStore(),
+  };
+}

@@ -1,0 +1,285 @@
+import type { Logger } from 'pino';
+import type { ApiDeps } from '../adapters/api/apiDeps.ts';
+import type { HealthApiDeps } from '../adapters/api/routes/healthApi.ts';
+import { PROBE_TIMEOUT_MS } from '../adapters/api/routes/healthApi.ts';
+import { cachedMerchantStore } from '../adapters/cache/cachedMerchantStore.ts';
+import type { CheckoutDeps } from '../adapters/checkout/checkoutPlugin.ts';
+import { isCommonPassword } from '../adapters/crypto/commonPasswords.ts';
+import { scryptPasswords } from '../adapters/crypto/scryptPasswords.ts';
+import { totpSecondFactor } from '../adapters/crypto/totp.ts';
+import type { DashboardDeps } from '../adapters/dashboard/dashboardDeps.ts';
+import type { DatabaseHandle } from '../adapters/db/database.ts';
+import { createMetrics, type Metrics } from '../adapters/metrics/metrics.ts';
+import { createWebhookSender } from '../adapters/outbound/webhookSender.ts';
+import { memoryBucketStore } from '../adapters/rateLimit/memoryBucketStore.ts';
+import { redisBucketStore } from '../adapters/rateLimit/redisBucketStore.ts';
+import type { Ledger } from '../app/chain/ports.ts';
+import type { TokenControlsByMode } from '../app/chain/tokenControls.ts';
+import type { PasswordHasher, UserStore } from '../app/dashboard/ports.ts';
+import type { MerchantStore } from '../app/merchants/ports.ts';
+import type { ChainProbe } from '../app/operations/checkReadiness.ts';
+import { measureService } from '../app/operations/measureService.ts';
+import type { MonitoringStore } from '../app/operations/ports.ts';
+import type {
+  DepositPlanners,
+  IdempotencyStore,
+  PaymentChangeMarks,
+  PaymentStore,
+  RateProvider,
+} from '../app/payments/ports.ts';
+import type { RefundStore } from '../app/refunds/ports.ts';
+import type { SettlementStore } from '../app/settlement/ports.ts';
+import type { Clock, RateLimitStore } from '../app/shared/ports.ts';
+import type { HostResolver, WebhookStore } from '../app/webhooks/ports.ts';
+import type { Config } from '../config/index.ts';
+import type { ResolvedChain } from './chainSetup.ts';
+import { chainViews } from './chainViews.ts';
+import { checkoutBuckets, checkoutGasless, checkoutRefunds } from './checkoutServices.ts';
+import { createRates, type createStores, hostResolver } from './wiring.ts';
+
+/**
+ * What the API port (the merchant and admin API, and the dashboard beside it) is built from: the stores and
+ * adapters of this deployment. What is not given is made here from the configuration (`apiServices`), once.
+ */
+export interface ApiServerInput {
+  readonly merchants: MerchantStore;
+  readonly payments: PaymentStore;
+  /** Deposit planning on each mode's chain; without `test`, test keys get 409 TEST_MODE_UNAVAILABLE on create. */
+  readonly deposits: DepositPlanners;
+  readonly ledger: Ledger;
+  /** Tells the status read cache when payments change; absent: status is read from the database every time. */
+  readonly paymentChanges?: PaymentChangeMarks | undefined;
+  readonly idempotency: IdempotencyStore;
+  /** Refunds and their deposit rows; absent: the refund endpoints are not served. */
+  readonly refunds?: RefundStore | undefined;
+  /** Each chain's block explorer, for the dashboard's links to transactions. */
+  readonly explorers?: ReadonlyMap<number, string> | undefined;
+  /** Payouts owed, for the operator's console; absent: the console has no payouts page. */
+  readonly settlements?: SettlementStore | undefined;
+  /** Dashboard users and sessions; absent: the dashboard is not served. */
+  readonly users?: UserStore | undefined;
+  /** Password hashing for the dashboard (default scrypt at full cost; tests may pass a cheaper one). */
+  readonly passwords?: PasswordHasher | undefined;
+  readonly rates: RateProvider;
+  readonly webhooks: WebhookStore;
+  /** Resolves webhook host names when they are saved, to refuse internal ones; without it only IP literals are. */
+  readonly hostResolver?: HostResolver | undefined;
+  /** Each mode's token controls (blacklist, pause), checked before a link is sold or a wallet set. */
+  readonly tokenControls?: TokenControlsByMode | undefined;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** Aggregate reads for /metrics and /readyz (adapters/db/monitoringRepository.ts). */
+  readonly monitoring?: MonitoringStore | undefined;
+  /** The chain /readyz and /metrics probe; absent: RPC and watcher are reported as not checked. */
+  readonly chainProbe?: ChainProbe | undefined;
+  /** The test-mode chain when it is another chain: probed and reported too, never gating readiness. */
+  readonly testChainProbe?: ChainProbe | undefined;
+  /** This process's registry, shared with its background jobs; absent: the server makes its own. */
+  readonly metrics?: Metrics | undefined;
+  /** Rate-limit buckets; absent: Redis when PAYLINK_REDIS_URL is set, else memory (closed with the server). */
+  readonly rateLimitStore?: RateLimitStore | undefined;
+  readonly config: ApiDeps['config'] &
+    Pick<Config, 'authCacheTtlMs' | 'connectionLimits' | 'dashboardRequire2fa' | 'readiness' | 'webhooks'>;
+}
+
+/** The API port's plugins' dependencies, each made once, and what closes those made here. */
+export interface ApiServices {
+  readonly api: ApiDeps;
+  /** Absent where there are no dashboard users (`users`). */
+  readonly dashboard: DashboardDeps | undefined;
+  readonly close: () => Promise<void>;
+}
+
+/** Builds what the API and the dashboard need from `input`; the caller closes it (`close`) with the server. */
+export function apiServices(input: ApiServerInput): ApiServices {
+  const { config } = input;
+  const owned: { close(): Promise<void> | void }[] = [];
+  const metrics = input.metrics ?? createMetrics();
+  const rateLimitStore = input.rateLimitStore ?? ownedRateLimitStore(config, input.logger);
+  if (rateLimitStore && !input.rateLimitStore) owned.push(rateLimitStore);
+  const health = healthOf(input, metrics);
+  const api: ApiDeps = {
+    ...input,
+    // Every authenticated request looks its key up (rate limit, then route): remembered for a few seconds.
+    merchants: cachedMerchantStore(input.merchants, config.authCacheTtlMs),
+    metrics,
+    health,
+    rateLimitStore,
+  };
+  let dashboard: DashboardDeps | undefined;
+  if (input.users) {
+    // Sign-in attempts are always limited, rate limiting of the API on or off.
+    let buckets = rateLimitStore;
+    if (!buckets) {
+      buckets = memoryBucketStore();
+      owned.push(buckets);
+    }
+    // "Send test webhook": the same guarded sender as the worker's, so the same addresses are refused.
+    const webhookSender = createWebhookSender({
+      allowPrivate: config.webhookAllowPrivate,
+      timeoutMs: config.webhooks.timeoutMs,
+    });
+    owned.push(webhookSender);
+    dashboard = dashboardDeps(input, input.users, {
+      cachedMerchants: api.merchants,
+      buckets,
+      webhookSender,
+      measure: () => measureService(health, PROBE_TIMEOUT_MS),
+    });
+  }
+  return {
+    api,
+    dashboard,
+    close: async () => {
+      await Promise.all(owned.map((resource) => resource.close()));
+    },
+  };
+}
+
+/**
+ * The rate limit's buckets when either limit is on: in Redis where PAYLINK_REDIS_URL is set (every API process
+ * counts in one bucket), else in this process's memory.
+ */
+function ownedRateLimitStore(config: Pick<Config, 'rateLimit'>, logger: Logger): RateLimitStore | undefined {
+  const { perKey, perIp, redisUrl } = config.rateLimit;
+  if (!perKey && !perIp) return undefined;
+  return redisUrl ? redisBucketStore({ url: redisUrl, logger }) : memoryBucketStore();
+}
+
+/** What /healthz, /readyz and /metrics read, and the operator's health page too. */
+function healthOf(input: ApiServerInput, metrics: Metrics): HealthApiDeps {
+  return {
+    // Until a monitoring store is wired, reading the watcher's cursor is the database probe and the
+    // aggregate gauges stay empty.
+    monitoring: input.monitoring ?? {
+      ping: async () => {
+        await input.ledger.cursor(input.chainProbe?.chainId ?? 0);
+      },
+      countPaymentsByStatus: () => Promise.reject(new Error('no monitoring store')),
+      webhookQueue: () => Promise.reject(new Error('no monitoring store')),
+      payoutHealth: () => Promise.reject(new Error('no monitoring store')),
+      relayerBalances: () => Promise.reject(new Error('no monitoring store')),
+      gaslessRelays: () => Promise.reject(new Error('no monitoring store')),
+    },
+    ledger: input.ledger,
+    clock: input.clock,
+    chain: input.chainProbe,
+    testChain: input.testChainProbe,
+    metrics,
+    readiness: input.config.readiness,
+    payoutPolicy: input.config.payoutPolicy,
+  };
+}
+
+function dashboardDeps(
+  input: ApiServerInput,
+  users: UserStore,
+  made: Pick<DashboardDeps, 'buckets' | 'webhookSender' | 'measure'> & { cachedMerchants: MerchantStore },
+): DashboardDeps {
+  const { config } = input;
+  return {
+    users,
+    // Uncached: a merchant disabled is signed out at its next request, not after the auth cache's TTL.
+    merchants: input.merchants,
+    payments: input.payments,
+    ledger: input.ledger,
+    webhooks: input.webhooks,
+    deposits: input.deposits,
+    explorers: input.explorers,
+    clock: input.clock,
+    merchantAdmin: {
+      merchants: made.cachedMerchants,
+      clock: input.clock,
+      hostResolver: input.hostResolver,
+      webhookAllowPrivate: config.webhookAllowPrivate,
+      tokenControls: input.tokenControls?.live,
+      defaultToleranceBps: config.defaultToleranceBps,
+      deposits: input.deposits,
+      depositAddresses: input.refunds,
+    },
+    refunds: input.refunds && {
+      store: input.refunds,
+      claimTtlMs: config.refundClaimTtlMs,
+      checkoutUrl: config.checkoutUrl,
+    },
+    payouts: input.settlements && { settlements: input.settlements, policy: config.payoutPolicy },
+    measure: made.measure,
+    webhookSender: made.webhookSender,
+    passwords: input.passwords ?? scryptPasswords(),
+    secondFactor: totpSecondFactor,
+    requireOperatorSecondFactor: config.dashboardRequire2fa,
+    buckets: made.buckets,
+    isCommonPassword,
+    baseUrl: config.baseUrl,
+  };
+}
+
+/** What the checkout's server is built from: its plugin's dependencies, and the server's own settings. */
+export interface CheckoutServerInput extends CheckoutDeps {
+  readonly logger: Logger;
+  /** Request timeout and connections per client (the page is public: anyone may connect); default: the defaults. */
+  readonly connectionLimits?: Config['connectionLimits'] | undefined;
+}
+
+/** What `serve` runs its two web servers on, made once for both; `close` after both servers are closed. */
+export interface WebServices {
+  readonly api: ApiServerInput & { readonly passwords: PasswordHasher };
+  readonly checkout: CheckoutServerInput;
+  readonly close: () => Promise<void>;
+}
+
+/** Every dependency of the web edge of a deployment: its stores, and its chains (config.chains, resolved). */
+export function webServices(
+  config: Config,
+  made: {
+    readonly database: DatabaseHandle;
+    readonly stores: ReturnType<typeof createStores>;
+    readonly chains: readonly ResolvedChain[];
+    readonly metrics: Metrics;
+    readonly clock: Clock;
+    readonly logger: Logger;
+  },
+): WebServices {
+  const { stores, chains, clock, logger } = made;
+  const views = chainViews(chains, clock, logger);
+  const { deposits } = views;
+  const paymentChanges = made.database.followPaymentChanges(logger);
+  const gaslessBuckets = checkoutBuckets(config, logger);
+  const api: WebServices['api'] = {
+    ...stores,
+    paymentChanges,
+    explorers: views.explorers,
+    tokenControls: views.tokenControls,
+    deposits,
+    hostResolver,
+    // One hasher for the dashboard's sign-ins and the sandbox's demo users.
+    passwords: scryptPasswords(),
+    metrics: made.metrics,
+    chainProbe: views.chainProbe,
+    testChainProbe: views.testChainProbe,
+    rates: createRates(config, clock, logger),
+    clock,
+    logger,
+    config,
+  };
+  const checkout: CheckoutServerInput = {
+    refundClaims: checkoutRefunds(stores, deposits, chains, clock),
+    ...stores,
+    clock,
+    logger,
+    connectionLimits: config.connectionLimits,
+    gasless: checkoutGasless(stores, chains, clock, logger, {
+      buckets: gaslessBuckets,
+      minValueBaseUnits: config.minAmountBaseUnits,
+    }),
+    // Each payment is shown on its own chain: the live one, or the test one for test-mode payments.
+    network: views.checkoutNetworks,
+  };
+  return {
+    api,
+    checkout,
+    close: async () => {
+      await Promise.all([paymentChanges.close(), gaslessBuckets.close()]);
+    },
+  };
+}
