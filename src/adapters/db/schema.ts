@@ -1,9 +1,27 @@
 import type { Generated } from 'kysely';
+import type {
+  DashboardPasswordLinksTable,
+  DashboardSessionsTable,
+  DashboardUsersTable,
+} from './dashboardSchema.ts';
+import type { EmailMessagesTable, EventsTable, WebhookAttemptsTable } from './messageSchema.ts';
+import type {
+  GaslessAuthorizationsTable,
+  RelayerAccountsTable,
+  RelayerTransactionsTable,
+  SettlementItemsTable,
+  SettlementsTable,
+} from './settlementSchema.ts';
+
+export type * from './dashboardSchema.ts';
+export type * from './messageSchema.ts';
+export type * from './settlementSchema.ts';
 
 /**
  * Table types, shared by both dialects. Portable column choices (docs/decisions/0004-storage.md):
  * money in base units as TEXT integers (no float, no 64-bit driver surprises), timestamps as ISO-8601 UTC TEXT
- * (sortable, identical on SQLite and PostgreSQL), booleans as INTEGER 0/1.
+ * (sortable, identical on SQLite and PostgreSQL), booleans as INTEGER 0/1. The settler's, the messages' and the
+ * dashboard's tables are in settlementSchema.ts, messageSchema.ts and dashboardSchema.ts, re-exported here.
  */
 export interface MerchantsTable {
   id: string;
@@ -216,110 +234,6 @@ export interface ChainBlocksTable {
   hash: string;
 }
 
-export interface EventsTable {
-  id: string;
-  payment_id: string;
-  merchant_id: string;
-  sequence: number;
-  type: string;
-  /** The webhook body, serialized once so every delivery attempt sends the same bytes. */
-  payload: string;
-  created_at: string;
-  /** Delivery state (migration 0003); defaults make every new event owed a delivery. */
-  delivery_status: Generated<string>;
-  attempt_count: Generated<number>;
-  schedule_step: Generated<number>;
-  next_attempt_at: string | null;
-  claimed_until: string | null;
-  delivered_at: string | null;
-}
-
-/** One row per webhook delivery attempt. */
-export interface WebhookAttemptsTable {
-  event_id: string;
-  attempt_number: number;
-  url: string | null;
-  started_at: string;
-  finished_at: string | null;
-  duration_ms: number | null;
-  status_code: number | null;
-  outcome: string | null;
-  error: string | null;
-  response_body: string | null;
-  next_attempt_at: string | null;
-}
-
-/** One flush of a batch of deposit addresses (migration 0005): one nonce, one or more transactions. */
-export interface SettlementsTable {
-  id: string;
-  chain_id: number;
-  /** int8: a string from pg, a number from SQLite; converted in the repository. */
-  nonce: string | number;
-  status: string;
-  payout_tx_hash: string | null;
-  failure_reason: string | null;
-  created_at: string;
-  completed_at: string | null;
-}
-
-export interface SettlementItemsTable {
-  settlement_id: string;
-  payment_id: string;
-  expected_base_units: string;
-}
-
-/** A signed relayer transaction, persisted before it is broadcast (wei and gas as TEXT integers). */
-export interface RelayerTransactionsTable {
-  id: string;
-  settlement_id: string;
-  chain_id: number;
-  from_address: string;
-  nonce: string | number;
-  tx_hash: string;
-  raw_tx: string;
-  gas: string;
-  max_fee_per_gas: string;
-  max_priority_fee_per_gas: string;
-  status: string;
-  replaces_id: string | null;
-  created_at: string;
-  broadcast_at: string | null;
-}
-
-/** The relayer's gas balance as its settler last read it (migration 0011): /metrics of any process reports it. */
-export interface RelayerAccountsTable {
-  chain_id: number;
-  address: string;
-  balance_wei: string;
-  low_balance_wei: string;
-  observed_at: string;
-}
-
-/** A customer's signed EIP-3009 authorization and what became of it (migration 0014). */
-export interface GaslessAuthorizationsTable {
-  id: string;
-  payment_id: string;
-  chain_id: number;
-  token_address: string;
-  from_address: string;
-  to_address: string;
-  value_base_units: string;
-  valid_after: string;
-  valid_before: string;
-  nonce: string;
-  signature: string;
-  client_address: string;
-  status: string;
-  tx_hash: string | null;
-  raw_tx: string | null;
-  relayer_nonce: string | null;
-  gas_used: string | null;
-  fee_wei: string | null;
-  failure_reason: string | null;
-  created_at: string;
-  finished_at: string | null;
-}
-
 export interface IdempotencyKeysTable {
   merchant_id: string;
   key: string;
@@ -329,68 +243,6 @@ export interface IdempotencyKeysTable {
   payment_id: string | null;
   claimed_at: string;
   expires_at: string;
-}
-
-export interface DashboardUsersTable {
-  id: string;
-  email: string;
-  /** 'operator' | 'merchant' */
-  role: string;
-  /** The merchant a merchant user belongs to; null for operators. */
-  merchant_id: string | null;
-  /** `scrypt$…` (passwordHash.ts); null until the person sets a password. */
-  password_hash: string | null;
-  /** Base32 TOTP secret once the user enrolled a second factor. */
-  totp_secret: string | null;
-  /** The last TOTP time step accepted: a code is good once. */
-  totp_last_step: string | number | bigint | null;
-  /** 'active' | 'disabled' */
-  status: string;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface DashboardPasswordLinksTable {
-  token_hash: string;
-  user_id: string;
-  expires_at: string;
-  used_at: string | null;
-  created_at: string;
-}
-
-export interface DashboardSessionsTable {
-  token_hash: string;
-  user_id: string;
-  csrf_token: string;
-  created_at: string;
-  last_seen_at: string;
-  /** The absolute end, whatever the activity. */
-  expires_at: string;
-}
-
-/** The e-mail queue (migration 0020): each message rendered when queued, with its delivery state. */
-export interface EmailMessagesTable {
-  id: string;
-  kind: string;
-  merchant_id: string;
-  payment_id: string | null;
-  refund_id: string | null;
-  recipient: string;
-  language: string;
-  subject: string;
-  text_body: string;
-  html_body: string;
-  status: Generated<string>;
-  attempt_count: Generated<number>;
-  next_attempt_at: string | null;
-  claimed_until: string | null;
-  last_error: string | null;
-  last_response_code: number | null;
-  message_id: string;
-  smtp_response: string | null;
-  created_at: string;
-  sent_at: string | null;
-  failed_at: string | null;
 }
 
 export interface DatabaseSchema {

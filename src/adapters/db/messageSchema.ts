@@ -1,0 +1,62 @@
+import type { Generated } from 'kysely';
+
+// The tables of what the service owes merchants and customers to say: the outbox of events, each webhook
+// delivery attempt, and the e-mail queue (schema.ts holds the whole schema).
+
+export interface EventsTable {
+  id: string;
+  payment_id: string;
+  merchant_id: string;
+  sequence: number;
+  type: string;
+  /** The webhook body, serialized once so every delivery attempt sends the same bytes. */
+  payload: string;
+  created_at: string;
+  /** Delivery state (migration 0003); defaults make every new event owed a delivery. */
+  delivery_status: Generated<string>;
+  attempt_count: Generated<number>;
+  schedule_step: Generated<number>;
+  next_attempt_at: string | null;
+  claimed_until: string | null;
+  delivered_at: string | null;
+}
+
+/** One row per webhook delivery attempt. */
+export interface WebhookAttemptsTable {
+  event_id: string;
+  attempt_number: number;
+  url: string | null;
+  started_at: string;
+  finished_at: string | null;
+  duration_ms: number | null;
+  status_code: number | null;
+  outcome: string | null;
+  error: string | null;
+  response_body: string | null;
+  next_attempt_at: string | null;
+}
+
+/** The e-mail queue (migration 0020): each message rendered when queued, with its delivery state. */
+export interface EmailMessagesTable {
+  id: string;
+  kind: string;
+  merchant_id: string;
+  payment_id: string | null;
+  refund_id: string | null;
+  recipient: string;
+  language: string;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  status: Generated<string>;
+  attempt_count: Generated<number>;
+  next_attempt_at: string | null;
+  claimed_until: string | null;
+  last_error: string | null;
+  last_response_code: number | null;
+  message_id: string;
+  smtp_response: string | null;
+  created_at: string;
+  sent_at: string | null;
+  failed_at: string | null;
+}

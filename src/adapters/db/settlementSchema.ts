@@ -1,0 +1,73 @@
+// The tables of money going out: the settler's batches and the relayer's signed transactions, and the gasless
+// relayer's authorizations (schema.ts holds the whole schema).
+
+/** One flush of a batch of deposit addresses (migration 0005): one nonce, one or more transactions. */
+export interface SettlementsTable {
+  id: string;
+  chain_id: number;
+  /** int8: a string from pg, a number from SQLite; converted in the repository. */
+  nonce: string | number;
+  status: string;
+  payout_tx_hash: string | null;
+  failure_reason: string | null;
+  created_at: string;
+  completed_at: string | null;
+}
+
+export interface SettlementItemsTable {
+  settlement_id: string;
+  payment_id: string;
+  expected_base_units: string;
+}
+
+/** A signed relayer transaction, persisted before it is broadcast (wei and gas as TEXT integers). */
+export interface RelayerTransactionsTable {
+  id: string;
+  settlement_id: string;
+  chain_id: number;
+  from_address: string;
+  nonce: string | number;
+  tx_hash: string;
+  raw_tx: string;
+  gas: string;
+  max_fee_per_gas: string;
+  max_priority_fee_per_gas: string;
+  status: string;
+  replaces_id: string | null;
+  created_at: string;
+  broadcast_at: string | null;
+}
+
+/** The relayer's gas balance as its settler last read it (migration 0011): /metrics of any process reports it. */
+export interface RelayerAccountsTable {
+  chain_id: number;
+  address: string;
+  balance_wei: string;
+  low_balance_wei: string;
+  observed_at: string;
+}
+
+/** A customer's signed EIP-3009 authorization and what became of it (migration 0014). */
+export interface GaslessAuthorizationsTable {
+  id: string;
+  payment_id: string;
+  chain_id: number;
+  token_address: string;
+  from_address: string;
+  to_address: string;
+  value_base_units: string;
+  valid_after: string;
+  valid_before: string;
+  nonce: string;
+  signature: string;
+  client_address: string;
+  status: string;
+  tx_hash: string | null;
+  raw_tx: string | null;
+  relayer_nonce: string | null;
+  gas_used: string | null;
+  fee_wei: string | null;
+  failure_reason: string | null;
+  created_at: string;
+  finished_at: string | null;
+}
