@@ -119,6 +119,16 @@ export async function buildApp(appDeps: ApiDeps): Promise<FastifyInstance> {
           claimTtlMs: deps.config.refundClaimTtlMs,
           checkoutUrl: deps.config.checkoutUrl,
         },
+        paymentCreation: {
+          deps: {
+            ...deps,
+            paymentTtlMs: deps.config.paymentTtlMs,
+            maxAmountBaseUnits: deps.config.maxAmountBaseUnits,
+            minAmountBaseUnits: deps.config.minAmountBaseUnits,
+            webhookAllowPrivate: deps.config.webhookAllowPrivate,
+          },
+          checkoutUrl: deps.config.checkoutUrl,
+        },
         measure,
         webhookSender,
         passwords: deps.passwords ?? scryptPasswords(),

@@ -24,6 +24,7 @@ export interface PageContext {
 
 const MERCHANT_NAV = [
   ['/dashboard/payments', 'payments'],
+  ['/dashboard/payments/new', 'newPayment'],
   ['/dashboard/developers', 'developers'],
   ['/dashboard/security', 'security'],
 ] as const;

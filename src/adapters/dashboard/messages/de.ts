@@ -4,6 +4,7 @@ import type { en } from './en.ts';
 /** What the dashboard says in German. */
 export const de: MessageTable<typeof en> = {
   nav: {
+    newPayment: 'Neue Zahlung',
     main: 'Hauptmenü',
     payments: 'Zahlungen',
     developers: 'Entwickler',
@@ -80,6 +81,34 @@ export const de: MessageTable<typeof en> = {
   merchantStatus: {
     active: 'aktiv',
     disabled: 'deaktiviert',
+  },
+  newPayment: {
+    title: 'Neue Zahlung',
+    hint: 'Ein Zahlungslink für einen Kunden: im Chat oder per E-Mail senden oder den QR-Code zeigen.',
+    amount: 'Betrag',
+    currency: 'Währung',
+    currencyHint: '(USDC oder eine Währung wie EUR: zum heutigen Kurs umgerechnet)',
+    description: 'Beschreibung',
+    descriptionHint: '(für Sie: als Metadaten bei der Zahlung gespeichert)',
+    orderId: 'Bestellnummer',
+    customerEmail: 'E-Mail des Kunden',
+    successUrl: 'Nach der Zahlung den Kunden weiterleiten zu',
+    cancelUrl: 'Bei Abbruch den Kunden weiterleiten zu',
+    urlHint: '(optional, https)',
+    mode: 'Modus',
+    expiry: 'Der Link läuft {minutes} Min. nach dem Erstellen ab, wie jede Zahlung dieses Dienstes.',
+    create: 'Link erstellen',
+    created: 'Zahlungslink',
+    link: 'Zu sendender Link',
+    copy: 'Kopieren',
+    copied: 'Kopiert',
+    share: 'Teilen',
+    email: 'Per E-Mail senden',
+    qrAlt: 'QR-Code des Zahlungslinks',
+    status: 'Status',
+    expires: 'Läuft ab',
+    details: 'Details der Zahlung',
+    another: 'Weitere Zahlung',
   },
   list: {
     title: 'Zahlungen',

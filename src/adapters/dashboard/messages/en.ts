@@ -12,6 +12,7 @@ import type { DeliveryStatus } from '../../../domain/webhookDelivery.ts';
  */
 export const en = {
   nav: {
+    newPayment: 'New payment',
     main: 'Main',
     payments: 'Payments',
     developers: 'Developers',
@@ -93,6 +94,34 @@ export const en = {
   merchantStatus: {
     active: 'active',
     disabled: 'disabled',
+  },
+  newPayment: {
+    title: 'New payment',
+    hint: 'A payment link for one customer: send it in a chat or an e-mail, or show its QR code.',
+    amount: 'Amount',
+    currency: 'Currency',
+    currencyHint: '(USDC, or a currency such as EUR: converted at today’s rate)',
+    description: 'Description',
+    descriptionHint: '(for you: kept with the payment as metadata)',
+    orderId: 'Order id',
+    customerEmail: 'Customer’s e-mail',
+    successUrl: 'After payment, send the customer to',
+    cancelUrl: 'If the customer cancels, send them to',
+    urlHint: '(optional, https)',
+    mode: 'Mode',
+    expiry: 'The link expires {minutes} min after it is made, like every payment of this service.',
+    create: 'Create the link',
+    created: 'Payment link',
+    link: 'Link to send',
+    copy: 'Copy',
+    copied: 'Copied',
+    share: 'Share',
+    email: 'Send by e-mail',
+    qrAlt: 'QR code of the payment link',
+    status: 'Status',
+    expires: 'Expires',
+    details: 'The payment’s details',
+    another: 'Another payment',
   },
   list: {
     title: 'Payments',

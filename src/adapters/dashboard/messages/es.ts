@@ -4,6 +4,7 @@ import type { en } from './en.ts';
 /** What the dashboard says in Spanish. */
 export const es: MessageTable<typeof en> = {
   nav: {
+    newPayment: 'Nuevo pago',
     main: 'Principal',
     payments: 'Pagos',
     developers: 'Desarrolladores',
@@ -80,6 +81,34 @@ export const es: MessageTable<typeof en> = {
   merchantStatus: {
     active: 'activo',
     disabled: 'desactivado',
+  },
+  newPayment: {
+    title: 'Nuevo pago',
+    hint: 'Un enlace de pago para un cliente: envíelo por chat o por correo, o muestre su código QR.',
+    amount: 'Importe',
+    currency: 'Moneda',
+    currencyHint: '(USDC, o una moneda como EUR: convertida al cambio de hoy)',
+    description: 'Descripción',
+    descriptionHint: '(para usted: se guarda con el pago como metadatos)',
+    orderId: 'N.º de pedido',
+    customerEmail: 'Correo del cliente',
+    successUrl: 'Tras el pago, enviar al cliente a',
+    cancelUrl: 'Si el cliente cancela, enviarlo a',
+    urlHint: '(opcional, https)',
+    mode: 'Modo',
+    expiry: 'El enlace caduca {minutes} min después de crearse, como todo pago de este servicio.',
+    create: 'Crear el enlace',
+    created: 'Enlace de pago',
+    link: 'Enlace para enviar',
+    copy: 'Copiar',
+    copied: 'Copiado',
+    share: 'Compartir',
+    email: 'Enviar por correo',
+    qrAlt: 'Código QR del enlace de pago',
+    status: 'Estado',
+    expires: 'Caduca',
+    details: 'Los detalles del pago',
+    another: 'Otro pago',
   },
   list: {
     title: 'Pagos',

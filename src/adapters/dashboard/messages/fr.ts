@@ -4,6 +4,7 @@ import type { en } from './en.ts';
 /** What the dashboard says in French. */
 export const fr: MessageTable<typeof en> = {
   nav: {
+    newPayment: 'Nouveau paiement',
     main: 'Principal',
     payments: 'Paiements',
     developers: 'Développeurs',
@@ -80,6 +81,34 @@ export const fr: MessageTable<typeof en> = {
   merchantStatus: {
     active: 'actif',
     disabled: 'désactivé',
+  },
+  newPayment: {
+    title: 'Nouveau paiement',
+    hint: 'Un lien de paiement pour un client\u00a0: envoyez-le dans une discussion ou un e-mail, ou montrez son code QR.',
+    amount: 'Montant',
+    currency: 'Devise',
+    currencyHint: '(USDC, ou une devise comme EUR\u00a0: convertie au cours du jour)',
+    description: 'Description',
+    descriptionHint: '(pour vous\u00a0: gardée avec le paiement dans ses métadonnées)',
+    orderId: 'N° de commande',
+    customerEmail: 'E-mail du client',
+    successUrl: 'Après le paiement, envoyer le client vers',
+    cancelUrl: 'Si le client annule, l’envoyer vers',
+    urlHint: '(facultatif, https)',
+    mode: 'Mode',
+    expiry: 'Le lien expire {minutes}\u00a0min après sa création, comme tout paiement de ce service.',
+    create: 'Créer le lien',
+    created: 'Lien de paiement',
+    link: 'Lien à envoyer',
+    copy: 'Copier',
+    copied: 'Copié',
+    share: 'Partager',
+    email: 'Envoyer par e-mail',
+    qrAlt: 'Code QR du lien de paiement',
+    status: 'Statut',
+    expires: 'Expire',
+    details: 'Le détail du paiement',
+    another: 'Un autre paiement',
   },
   list: {
     title: 'Paiements',
