@@ -129,6 +129,11 @@ export async function buildApp(appDeps: ApiDeps): Promise<FastifyInstance> {
           },
           checkoutUrl: deps.config.checkoutUrl,
         },
+        paymentLinks: deps.links && {
+          store: deps.links,
+          checkoutUrl: deps.config.checkoutUrl,
+          webhookAllowPrivate: deps.config.webhookAllowPrivate,
+        },
         measure,
         webhookSender,
         passwords: deps.passwords ?? scryptPasswords(),

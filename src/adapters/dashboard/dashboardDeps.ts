@@ -1,5 +1,6 @@
 import type { Ledger } from '../../app/chain/ports.ts';
 import type { PasswordHasher, SecondFactor, UserStore } from '../../app/dashboard/ports.ts';
+import type { LinkStore } from '../../app/links/ports.ts';
 import type { MerchantAdminDeps } from '../../app/merchants/merchantAdmin.ts';
 import type { MerchantStore } from '../../app/merchants/ports.ts';
 import type { ServiceMeasurements } from '../../app/operations/measureService.ts';
@@ -34,6 +35,10 @@ export interface DashboardDeps {
    */
   readonly paymentCreation?:
     | { readonly deps: CreatePaymentOnceDeps; readonly checkoutUrl: string }
+    | undefined;
+  /** Reusable links ("payment pages"), their public pages on the checkout; absent: no links pages. */
+  readonly paymentLinks?:
+    | { readonly store: LinkStore; readonly checkoutUrl: string; readonly webhookAllowPrivate: boolean }
     | undefined;
   /** The figures /metrics reports, for the operator's health page; absent: no health page. */
   readonly measure?: (() => Promise<ServiceMeasurements>) | undefined;

@@ -25,6 +25,7 @@ import { qrSvg } from '../web/qrCode.ts';
 import { refundResponse } from '../web/refundPresenter.ts';
 import type { DashboardDeps } from './dashboardDeps.ts';
 import { developerPages } from './developerPages.ts';
+import { linkPages } from './linkPages.ts';
 import { newPaymentPages } from './newPaymentPages.ts';
 import { type FormRequest, merchantOf, type PageKit } from './pageKit.ts';
 import { type PaymentFilters, renderPayments } from './renderMerchantPages.ts';
@@ -46,6 +47,7 @@ type PaymentRequest = FastifyRequest<{ Params: { id: string } }>;
  */
 export function merchantPages(app: FastifyInstance, deps: DashboardDeps, kit: PageKit): void {
   newPaymentPages(app, deps, kit);
+  linkPages(app, deps, kit);
   app.get('/dashboard/payments', paymentsPage(deps, kit));
   app.get('/dashboard/payments/:id', paymentPage(deps, kit));
   app.post('/dashboard/payments/:id/refunds', startRefund(deps, kit));

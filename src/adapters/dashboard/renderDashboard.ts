@@ -25,6 +25,7 @@ export interface PageContext {
 const MERCHANT_NAV = [
   ['/dashboard/payments', 'payments'],
   ['/dashboard/payments/new', 'newPayment'],
+  ['/dashboard/links', 'links'],
   ['/dashboard/developers', 'developers'],
   ['/dashboard/security', 'security'],
 ] as const;

@@ -186,3 +186,15 @@
   };
   setTimeout(poll, POLL_MS);
 })();
+
+/*
+ * A destructive form (deactivate a link) asks once more before it is sent. Without the script its required
+ * "yes, for good" checkbox is the confirmation, and the server refuses the form without it.
+ */
+(() => {
+  for (const form of document.querySelectorAll('form[data-confirm]')) {
+    form.addEventListener('submit', (event) => {
+      if (!window.confirm(form.getAttribute('data-confirm'))) event.preventDefault();
+    });
+  }
+})();
