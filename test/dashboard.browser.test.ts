@@ -53,6 +53,7 @@ describe.each(dialects)('dashboard in Chromium on %s', (dialect) => {
   let paidId: string;
   let paidDepositAddress: string;
   let shopKey: string;
+  let shopLinkId: string;
 
   beforeAll(async () => {
     const port = await freePort();
@@ -81,6 +82,20 @@ describe.each(dialects)('dashboard in Chromium on %s', (dialect) => {
     paidDepositAddress =
       paid.json().address ?? (await h.stores.payments.findById(paidId))!.deposit!.depositAddress;
     await payInFull(h, paidId);
+    shopLinkId = (
+      await h.app.inject({
+        method: 'POST',
+        url: '/payments/api/links/',
+        headers: { 'x-api-key': shop.apiKey, 'content-type': 'application/json' },
+        payload: {
+          title: 'Gift card',
+          price_type: 'fixed',
+          currency: 'EUR',
+          amount: '20.00',
+          max_quantity: 4,
+        },
+      })
+    ).json().link_id;
     const { token } = await createUser(
       { users: h.stores.users, merchants: h.stores.merchants, clock: h.clock },
       { email: 'ana@corner.example', role: 'merchant', merchantId: shop.id },
@@ -393,6 +408,100 @@ describe.each(dialects)('dashboard in Chromium on %s', (dialect) => {
     }
   });
 
+  it('makes a one-off payment link, a fixed-price link with a quantity and a donation link, accessible at 1280 and 390 px', async () => {
+    const context = await signedInContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB' });
+    const page = await context.newPage();
+    collectPageErrors(page, pageErrors);
+    /** axe, a screenshot, and no sideways scrolling, at the desktop's width and at a phone's. */
+    const check = async (name: string) => {
+      for (const [width, suffix] of [
+        [1280, ''],
+        [390, '-phone'],
+      ] as const) {
+        await page.setViewportSize({ width, height: 900 });
+        expect(await accessibilityViolations(page), `${name} at ${width}`).toEqual([]);
+        const widths = await page.evaluate(() => ({
+          scroll: window.document.documentElement.scrollWidth,
+          inner: (window as unknown as { innerWidth: number }).innerWidth,
+        }));
+        expect(widths.scroll, `${name} at ${width}`).toBeLessThanOrEqual(widths.inner);
+        await page.screenshot({
+          path: `${SCREENSHOTS}/dashboard-${dialect}-${name}${suffix}.png`,
+          fullPage: true,
+        });
+      }
+      await page.setViewportSize({ width: 1280, height: 900 });
+    };
+
+    await page.goto(`${base}/dashboard/payments`);
+    await page.getByRole('link', { name: 'New payment' }).click();
+    await page.waitForURL(`${base}/dashboard/payments/new`, { timeout: UI_TIMEOUT_MS });
+    await check('new-payment');
+    await page.getByLabel('Amount').fill('49.90');
+    await page.getByLabel('Currency').fill('EUR');
+    await page.getByLabel('Description').fill('Blue teapot');
+    await page.getByLabel('Order id').fill('order-2001');
+    await page.getByLabel('Customer’s e-mail').fill('bo@customer.example');
+    await page.getByRole('button', { name: 'Create the link' }).click();
+    await page.waitForURL(/\/dashboard\/payments\/[0-9a-f-]{36}\/link$/, { timeout: UI_TIMEOUT_MS });
+    const oneOff = /payments\/([0-9a-f-]{36})\/link$/.exec(page.url())![1]!;
+    expect(await page.locator('#payment-url').inputValue()).toBe(`https://pay.example.test/pay/${oneOff}`);
+    expect(await page.getByRole('button', { name: 'Copy' }).isVisible()).toBe(true);
+    expect(await page.getByRole('link', { name: 'Send by e-mail' }).getAttribute('href')).toMatch(
+      /^mailto:bo@customer\.example\?subject=Blue%20teapot/,
+    );
+    expect(await page.locator('img[alt="QR code of the payment link"]').isVisible()).toBe(true);
+    const status = page.locator('[data-poll]');
+    expect(await status.textContent()).toBe('pending');
+    await check('payment-link');
+    // Paid while the page is open: the page's script shows it without a reload.
+    await payInFull(h, oneOff);
+    await expect.poll(() => status.textContent(), { timeout: UI_TIMEOUT_MS }).toBe('paid');
+
+    await page.getByRole('link', { name: 'Payment pages' }).click();
+    await page.waitForURL(`${base}/dashboard/links`, { timeout: UI_TIMEOUT_MS });
+    await page.getByRole('link', { name: 'New link' }).click();
+    await page.waitForURL(`${base}/dashboard/links/new`, { timeout: UI_TIMEOUT_MS });
+    await check('new-link');
+    await page.getByLabel('Title').fill('Blue teapot');
+    await page.getByLabel('Currency').fill('EUR');
+    await page.getByLabel('Fixed price: the customer may pick a quantity').check();
+    await page.getByLabel('Price (fixed price)').fill('25.00');
+    await page.getByLabel('Largest quantity').fill('3');
+    await page.getByRole('button', { name: 'Create the link' }).click();
+    await page.waitForURL(/\/dashboard\/links\/[0-9a-f-]{36}$/, { timeout: UI_TIMEOUT_MS });
+    const fixedLink = /links\/([0-9a-f-]{36})$/.exec(page.url())![1]!;
+    expect(await page.locator('#link-url').inputValue()).toBe(`https://pay.example.test/l/${fixedLink}`);
+    expect(await page.locator('dl.facts').textContent()).toContain('25.00 EUR (up to 3 per payment)');
+    await check('link');
+
+    await page.goto(`${base}/dashboard/links/new`);
+    await page.getByLabel('Title').fill('Support the band');
+    await page.getByLabel('Open amount: the customer types it (donations, tips, invoices)').check();
+    await page.getByLabel('Smallest amount').fill('2');
+    await page.getByLabel('Largest amount').fill('200');
+    await page.getByLabel('Suggested amounts').fill('5 10 20');
+    await page.getByRole('button', { name: 'Create the link' }).click();
+    await page.waitForURL(/\/dashboard\/links\/[0-9a-f-]{36}$/, { timeout: UI_TIMEOUT_MS });
+    expect(await page.locator('dl.facts').textContent()).toContain('5.00, 10.00, 20.00 USDC');
+
+    await page.goto(`${base}/dashboard/links`);
+    expect(await page.locator('tbody tr').count()).toBe(3);
+    expect(
+      await page.locator('tbody tr', { hasText: 'Support the band' }).locator('td').nth(1).textContent(),
+    ).toBe('Open amount');
+    await check('links');
+
+    // Deactivated from its page: the box ticked, and the browser's confirmation accepted.
+    await page.goto(`${base}/dashboard/links/${fixedLink}`);
+    page.once('dialog', (dialog) => dialog.accept());
+    await page.getByLabel('Yes, stop this link for good').check();
+    await page.getByRole('button', { name: 'Deactivate this link' }).click();
+    await page.locator('.status', { hasText: 'deactivated' }).waitFor({ timeout: UI_TIMEOUT_MS });
+    expect(await page.getByRole('button', { name: 'Deactivate this link' }).count()).toBe(0);
+    await context.close();
+  });
+
   it('is readable at 390 px wide', async () => {
     const page = await open('/dashboard/login', { width: 390, height: 844 });
     await page.locator('#email').fill('ana@corner.example');
@@ -420,6 +529,11 @@ describe.each(dialects)('dashboard in Chromium on %s', (dialect) => {
           `/dashboard/payments/${paidId}`,
           '/dashboard/developers',
           '/dashboard/security',
+          '/dashboard/payments/new',
+          `/dashboard/payments/${paymentId}/link`,
+          '/dashboard/links',
+          '/dashboard/links/new',
+          `/dashboard/links/${shopLinkId}`,
         ],
       ],
       [

@@ -16,6 +16,7 @@ import { redisBucketStore } from '../adapters/rateLimit/redisBucketStore.ts';
 import type { Ledger } from '../app/chain/ports.ts';
 import type { TokenControlsByMode } from '../app/chain/tokenControls.ts';
 import type { PasswordHasher, UserStore } from '../app/dashboard/ports.ts';
+import type { LinkStore } from '../app/links/ports.ts';
 import type { MerchantStore } from '../app/merchants/ports.ts';
 import type { ChainProbe } from '../app/operations/checkReadiness.ts';
 import { measureService } from '../app/operations/measureService.ts';
@@ -52,6 +53,8 @@ export interface ApiServerInput {
   readonly idempotency: IdempotencyStore;
   /** Refunds and their deposit rows; absent: the refund endpoints are not served. */
   readonly refunds?: RefundStore | undefined;
+  /** Reusable payment links; absent: the link endpoints and the dashboard's link pages are not served. */
+  readonly links?: LinkStore | undefined;
   /** Each chain's block explorer, for the dashboard's links to transactions. */
   readonly explorers?: ReadonlyMap<number, string> | undefined;
   /** Payouts owed, for the operator's console; absent: the console has no payouts page. */
@@ -203,6 +206,22 @@ function dashboardDeps(
       checkoutUrl: config.checkoutUrl,
     },
     payouts: input.settlements && { settlements: input.settlements, policy: config.payoutPolicy },
+    // "New payment" goes through the API's create, with its checks and its idempotency.
+    paymentCreation: {
+      deps: {
+        ...input,
+        paymentTtlMs: config.paymentTtlMs,
+        maxAmountBaseUnits: config.maxAmountBaseUnits,
+        minAmountBaseUnits: config.minAmountBaseUnits,
+        webhookAllowPrivate: config.webhookAllowPrivate,
+      },
+      checkoutUrl: config.checkoutUrl,
+    },
+    paymentLinks: input.links && {
+      store: input.links,
+      checkoutUrl: config.checkoutUrl,
+      webhookAllowPrivate: config.webhookAllowPrivate,
+    },
     measure: made.measure,
     webhookSender: made.webhookSender,
     passwords: input.passwords ?? scryptPasswords(),

@@ -1,8 +1,10 @@
 import type { Ledger } from '../../app/chain/ports.ts';
 import type { PasswordHasher, SecondFactor, UserStore } from '../../app/dashboard/ports.ts';
+import type { LinkStore } from '../../app/links/ports.ts';
 import type { MerchantAdminDeps } from '../../app/merchants/merchantAdmin.ts';
 import type { MerchantStore } from '../../app/merchants/ports.ts';
 import type { ServiceMeasurements } from '../../app/operations/measureService.ts';
+import type { CreatePaymentOnceDeps } from '../../app/payments/createPaymentOnce.ts';
 import type { DepositPlanners, PaymentStore } from '../../app/payments/ports.ts';
 import type { RefundStore } from '../../app/refunds/ports.ts';
 import type { SettlementStore } from '../../app/settlement/ports.ts';
@@ -26,6 +28,17 @@ export interface DashboardDeps {
   /** Refunds; absent: the payment page neither lists nor starts them. */
   readonly refunds?:
     | { readonly store: RefundStore; readonly claimTtlMs: number; readonly checkoutUrl: string }
+    | undefined;
+  /**
+   * "New payment": the API's create (same checks, idempotency) and the checkout's public URL its links are on;
+   * absent: no such page.
+   */
+  readonly paymentCreation?:
+    | { readonly deps: CreatePaymentOnceDeps; readonly checkoutUrl: string }
+    | undefined;
+  /** Reusable links ("payment pages"), their public pages on the checkout; absent: no links pages. */
+  readonly paymentLinks?:
+    | { readonly store: LinkStore; readonly checkoutUrl: string; readonly webhookAllowPrivate: boolean }
     | undefined;
   /** The figures /metrics reports, for the operator's health page; absent: no health page. */
   readonly measure?: (() => Promise<ServiceMeasurements>) | undefined;

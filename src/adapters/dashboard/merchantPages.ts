@@ -25,6 +25,8 @@ import { qrSvg } from '../web/qrCode.ts';
 import { refundResponse } from '../web/refundPresenter.ts';
 import type { DashboardDeps } from './dashboardDeps.ts';
 import { developerPages } from './developerPages.ts';
+import { linkPages } from './linkPages.ts';
+import { newPaymentPages } from './newPaymentPages.ts';
 import { type FormRequest, merchantOf, type PageKit } from './pageKit.ts';
 import { type PaymentFilters, renderPayments } from './renderMerchantPages.ts';
 import { type RefundView, renderPayment } from './renderPaymentPage.ts';
@@ -44,6 +46,8 @@ type PaymentRequest = FastifyRequest<{ Params: { id: string } }>;
  * merchant's.
  */
 export function merchantPages(app: FastifyInstance, deps: DashboardDeps, kit: PageKit): void {
+  newPaymentPages(app, deps, kit);
+  linkPages(app, deps, kit);
   app.get('/dashboard/payments', paymentsPage(deps, kit));
   app.get('/dashboard/payments/:id', paymentPage(deps, kit));
   app.post('/dashboard/payments/:id/refunds', startRefund(deps, kit));

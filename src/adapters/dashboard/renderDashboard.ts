@@ -24,6 +24,8 @@ export interface PageContext {
 
 const MERCHANT_NAV = [
   ['/dashboard/payments', 'payments'],
+  ['/dashboard/payments/new', 'newPayment'],
+  ['/dashboard/links', 'links'],
   ['/dashboard/developers', 'developers'],
   ['/dashboard/security', 'security'],
 ] as const;

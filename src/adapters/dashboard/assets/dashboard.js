@@ -137,3 +137,64 @@
     });
   }
 })();
+
+/*
+ * "Share" on a payment's link: the device's share sheet (a phone's chat and mail apps) where the browser has
+ * one; elsewhere the button stays hidden and the e-mail link and "Copy" beside it do the same work.
+ */
+(() => {
+  for (const button of document.querySelectorAll('button[data-share]')) {
+    if (typeof navigator.share !== 'function') continue;
+    button.hidden = false;
+    button.addEventListener('click', async () => {
+      try {
+        await navigator.share({
+          title: button.getAttribute('data-share-title') || '',
+          url: button.dataset.share,
+        });
+      } catch {
+        // Dismissed by the person, or refused by the browser: nothing to undo.
+      }
+    });
+  }
+})();
+
+/*
+ * A payment's live status on its link page: asked of the dashboard every few seconds until it settles (paid,
+ * failed, expired), so the merchant sees the customer pay without reloading. The server's text stands without
+ * the script.
+ */
+(() => {
+  const badge = document.querySelector('[data-poll]');
+  if (!badge) return;
+  const POLL_MS = 5000;
+  const poll = async () => {
+    try {
+      const response = await fetch(badge.getAttribute('data-poll'), {
+        credentials: 'same-origin',
+        headers: { accept: 'application/json' },
+      });
+      if (!response.ok) return;
+      const { status, label, final } = await response.json();
+      badge.className = `status status-${status}`;
+      if (badge.textContent !== label) badge.textContent = label;
+      if (final) return;
+    } catch {
+      // Offline for a moment: asked again below.
+    }
+    setTimeout(poll, POLL_MS);
+  };
+  setTimeout(poll, POLL_MS);
+})();
+
+/*
+ * A destructive form (deactivate a link) asks once more before it is sent. Without the script its required
+ * "yes, for good" checkbox is the confirmation, and the server refuses the form without it.
+ */
+(() => {
+  for (const form of document.querySelectorAll('form[data-confirm]')) {
+    form.addEventListener('submit', (event) => {
+      if (!window.confirm(form.getAttribute('data-confirm'))) event.preventDefault();
+    });
+  }
+})();

@@ -1,0 +1,100 @@
+import type { SignedIn } from '../../app/dashboard/signIn.ts';
+import type { KeyMode } from '../../domain/credentials.ts';
+import { formatMoney, formatUsdc } from '../../domain/money.ts';
+import type { Payment } from '../../domain/payment.ts';
+import type { PaymentState } from '../../domain/paymentStatus.ts';
+import { format, html } from '../web/html.ts';
+import { csrfField, type PageContext, problemBox, signedInPage, time } from './renderDashboard.ts';
+
+/** The "New payment" form as shown: empty, or as the person filled it when it was refused. */
+export interface NewPaymentForm {
+  readonly mode: KeyMode;
+  readonly fields: Readonly<Record<string, string | undefined>>;
+  readonly problem?: string | undefined;
+  /** Made for each form shown, posted back as its idempotency key. */
+  readonly formKey: string;
+  /** How long a payment stays payable (PAYLINK_PAYMENT_TTL), in minutes. */
+  readonly ttlMinutes: number;
+}
+
+/** The "New payment" form: what a payment of the API takes, without code. */
+export function renderNewPayment(input: {
+  signedIn: SignedIn;
+  ctx: PageContext;
+  form: NewPaymentForm;
+  testAvailable: boolean;
+}): string {
+  const { ctx, form } = input;
+  const n = ctx.t.newPayment;
+  const l = ctx.t.list;
+  const value = (name: string) => form.fields[name] ?? '';
+  const field = (name: string, label: string, attributes: ReturnType<typeof html>, hint?: string) =>
+    html`<label for="${name}">${label}${hint ? html` <span class="muted">${hint}</span>` : null}</label>
+  <input id="${name}" name="${name}" value="${value(name)}" ${attributes}>`;
+  const option = (mode: KeyMode, label: string) =>
+    html`<option value="${mode}"${form.mode === mode ? html` selected` : null}>${label}</option>`;
+  const body = html`<div class="card narrow">
+  <h1>${n.title}${form.mode === 'test' ? html` <span class="badge">${l.testMode}</span>` : null}</h1>
+  <p class="muted">${n.hint}</p>
+  ${problemBox(form.problem)}
+  <form class="stack" method="post" action="/dashboard/payments/new">
+    ${csrfField(input.signedIn)}
+    <input type="hidden" name="form_key" value="${form.formKey}">
+    ${field('amount', n.amount, html`inputmode="decimal" autocomplete="off" required pattern="[0-9]+([.,][0-9]+)?"`)}
+    ${field('currency', n.currency, html`autocomplete="off" maxlength="5" spellcheck="false" placeholder="USDC"`, n.currencyHint)}
+    ${field('description', n.description, html`maxlength="500"`, n.descriptionHint)}
+    ${field('order_id', n.orderId, html`maxlength="255" autocomplete="off"`)}
+    ${field('customer_email', n.customerEmail, html`type="email" autocomplete="off"`)}
+    ${field('success_url', n.successUrl, html`type="url" maxlength="2048"`, n.urlHint)}
+    ${field('cancel_url', n.cancelUrl, html`type="url" maxlength="2048"`, n.urlHint)}
+    ${
+      input.testAvailable
+        ? html`<label for="mode">${n.mode}</label>
+    <select id="mode" name="mode">${option('live', l.live)}${option('test', l.test)}</select>`
+        : html`<input type="hidden" name="mode" value="live">`
+    }
+    <p class="muted">${format(n.expiry, { minutes: form.ttlMinutes })}</p>
+    <button type="submit">${n.create}</button>
+  </form>
+</div>`;
+  return signedInPage(input.signedIn, ctx, n.title, body);
+}
+
+/**
+ * A payment's link, to hand to its customer: copied, shared (the device's share sheet where it has one, else an
+ * e-mail), or shown as a QR code; with its status, which the script keeps current.
+ */
+export function renderPaymentLink(input: {
+  signedIn: SignedIn;
+  ctx: PageContext;
+  payment: Payment;
+  state: PaymentState;
+  url: string;
+  qrDataUri: string;
+}): string {
+  const { ctx, payment, state, url } = input;
+  const n = ctx.t.newPayment;
+  const l = ctx.t.list;
+  const amount = `${formatMoney(payment.quote.amount)} ${payment.quote.amount.currency.code}`;
+  const description = payment.metadata?.description;
+  const subject = description ? `${description} · ${amount}` : amount;
+  const mailto = `mailto:${payment.customerEmail ?? ''}?${new URLSearchParams({ subject, body: url })
+    .toString()
+    .replaceAll('+', '%20')}`;
+  const body = html`<div class="card narrow">
+  <h1>${n.created}${payment.mode === 'test' ? html` <span class="badge">${l.testMode}</span>` : null}</h1>
+  <dl class="facts">
+    <dt>${l.price}</dt><dd>${amount}${payment.quote.amount.currency.code === 'USDC' ? null : html` <span class="muted">(${formatUsdc(payment.quote.usdcBaseUnits)} USDC)</span>`}</dd>
+    ${description ? html`<dt>${n.description}</dt><dd>${description}</dd>` : null}
+    ${payment.orderId ? html`<dt>${n.orderId}</dt><dd>${payment.orderId}</dd>` : null}
+    <dt>${n.status}</dt><dd><span class="status status-${state.status}" role="status" data-poll="/dashboard/payments/${payment.id}/status.json">${ctx.t.status[state.status]}</span></dd>
+    <dt>${n.expires}</dt><dd>${time(payment.expiresAt)}</dd>
+  </dl>
+  <label for="payment-url">${n.link}</label>
+  <span class="copy-row"><input id="payment-url" type="text" readonly value="${url}" spellcheck="false"> <button type="button" class="link" data-copy="payment-url" data-copied="${n.copied}" hidden>${n.copy}</button></span>
+  <p class="actions"><button type="button" data-share="${url}" data-share-title="${subject}" hidden>${n.share}</button> <a href="${mailto}">${n.email}</a></p>
+  <p class="qr"><img src="${input.qrDataUri}" alt="${n.qrAlt}" width="240" height="240"></p>
+  <p><a href="/dashboard/payments/${payment.id}">${n.details}</a> · <a href="/dashboard/payments/new${payment.mode === 'test' ? '?mode=test' : ''}">${n.another}</a></p>
+</div>`;
+  return signedInPage(input.signedIn, ctx, n.created, body);
+}
