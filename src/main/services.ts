@@ -283,6 +283,22 @@ export function webServices(
   };
   const checkout: CheckoutServerInput = {
     refundClaims: checkoutRefunds(stores, deposits, chains, clock),
+    linkPages: {
+      // A payment made from a link's page is the API's: the same pipeline, rates and limits.
+      pay: {
+        ...stores,
+        deposits,
+        rates: api.rates,
+        clock,
+        tokenControls: views.tokenControls,
+        hostResolver,
+        paymentTtlMs: config.paymentTtlMs,
+        maxAmountBaseUnits: config.maxAmountBaseUnits,
+        minAmountBaseUnits: config.minAmountBaseUnits,
+        webhookAllowPrivate: config.webhookAllowPrivate,
+      },
+      buckets: gaslessBuckets,
+    },
     ...stores,
     clock,
     logger,

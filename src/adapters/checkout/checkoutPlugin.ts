@@ -16,6 +16,7 @@ import { SECURITY_HEADERS } from '../web/securityHeaders.ts';
 import { ownsItsPort } from '../web/webServer.ts';
 import { type CheckoutView, checkoutStatusJson, checkoutView } from './checkoutView.ts';
 import { type CheckoutGasless, registerGaslessRoutes } from './gaslessRoutes.ts';
+import { type CheckoutLinks, registerLinkRoutes } from './linkRoutes.ts';
 import type { PageAssets } from './pageLayout.ts';
 import { type CheckoutRefunds, registerRefundRoutes } from './refundRoutes.ts';
 import { renderCheckoutPage, renderErrorPage, renderNotFoundPage } from './renderPage.ts';
@@ -36,6 +37,8 @@ export interface CheckoutDeps {
   readonly gasless?: CheckoutGasless | undefined;
   /** Refund claim pages (`/refunds/:id`); absent: not served. */
   readonly refundClaims?: CheckoutRefunds | undefined;
+  /** Reusable links' pages (`/l/:id`); absent: not served. */
+  readonly linkPages?: CheckoutLinks | undefined;
 }
 
 const DEFAULT_POLL_INTERVAL_MS = 3_000;
@@ -166,6 +169,13 @@ export function checkoutPlugin(deps: CheckoutDeps) {
         languageOf: kit.languageOf,
         assets: kit.pageAssets,
         pollIntervalMs: kit.pollIntervalMs,
+      });
+    if (deps.linkPages)
+      registerLinkRoutes(app, {
+        ...deps,
+        links: deps.linkPages,
+        languageOf: kit.languageOf,
+        assets: kit.pageAssets,
       });
   }, 'paylink-checkout');
 }

@@ -176,6 +176,35 @@ function showStage(page, next) {
   if (live) live.textContent = title;
   const rate = page.$('[data-rate]');
   if (rate) rate.hidden = next !== 'pay' && next !== 'confirming';
+  if (next === 'paid') returnToShop(page);
+}
+
+/**
+ * Paid, with a success_url: back to the shop after the seconds the page states, counted down where the customer
+ * sees them, unless they choose to stay (the return link stays either way).
+ */
+function returnToShop(page) {
+  const box = page.$('[data-redirect]');
+  const link = page.$('section[data-stage="paid"] [data-return-link]');
+  const seconds = box?.querySelector('[data-redirect-seconds]');
+  if (!box || !link || !seconds || page.state.returnTimer !== undefined) return;
+  let left = Number(seconds.textContent) || 5;
+  box.hidden = false;
+  const step = () => {
+    if (left <= 0) {
+      window.location.assign(link.href);
+      return;
+    }
+    seconds.textContent = String(left);
+    left -= 1;
+    page.state.returnTimer = setTimeout(step, 1000);
+  };
+  box.querySelector('[data-redirect-stay]')?.addEventListener('click', () => {
+    clearTimeout(page.state.returnTimer);
+    box.hidden = true;
+    link.focus();
+  });
+  step();
 }
 
 /** The list of transfers seen, redrawn only when it changed. */
@@ -256,4 +285,5 @@ function liveStatus(page, updateWallet) {
   });
   page.pollNow = statusLoop.pollNow;
   statusLoop.start(page.config.pollMs);
+  if (state.stage === 'paid') returnToShop(page);
 }
