@@ -16,10 +16,7 @@ import {
 
 import type { RefundRecord } from '../../app/refunds/ports.ts';
 import { deriveRefundStatus, overpaidBaseUnits, refundFundingOf } from '../../domain/refund.ts';
-
-export function paymentUrl(checkoutUrl: string, paymentId: string): string {
-  return `${checkoutUrl}/pay/${paymentId}`;
-}
+import { paymentUrl } from '../web/checkoutUrls.ts';
 
 export function createPaymentResponse(payment: Payment, checkoutUrl: string) {
   const { quote } = payment;

@@ -5,7 +5,7 @@ import { deactivateLink, listLinks, showLink } from '../../app/links/manageLinks
 import { listPayments } from '../../app/payments/listPayments.ts';
 import type { KeyMode } from '../../domain/credentials.ts';
 import { PaylinkError } from '../../domain/errors.ts';
-import { linkUrl } from '../api/routes/linkApi.ts';
+import { linkUrl } from '../web/checkoutUrls.ts';
 import { qrSvg } from '../web/qrCode.ts';
 import type { DashboardDeps } from './dashboardDeps.ts';
 import { type FormRequest, merchantOf, type PageKit } from './pageKit.ts';

@@ -5,7 +5,7 @@ import { createPaymentOnce } from '../../app/payments/createPaymentOnce.ts';
 import { getPaymentStatus, PaymentNotFoundError } from '../../app/payments/getPaymentStatus.ts';
 import type { KeyMode } from '../../domain/credentials.ts';
 import { PaylinkError } from '../../domain/errors.ts';
-import { paymentUrl } from '../api/presenters.ts';
+import { paymentUrl } from '../web/checkoutUrls.ts';
 import { qrSvg } from '../web/qrCode.ts';
 import type { DashboardDeps } from './dashboardDeps.ts';
 import { type FormRequest, merchantOf, type PageKit } from './pageKit.ts';

@@ -6,6 +6,7 @@ import type { LinkStore } from '../../../app/links/ports.ts';
 import type { Merchant } from '../../../domain/merchant.ts';
 import { formatMoney, formatUsdc } from '../../../domain/money.ts';
 import type { PaymentLink } from '../../../domain/paymentLink.ts';
+import { linkUrl } from '../../web/checkoutUrls.ts';
 import type { ApiDeps } from '../apiDeps.ts';
 import {
   CreateLinkBody,
@@ -21,11 +22,6 @@ import { CreatePaymentResponse, ErrorBody } from '../schemas.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 429: ErrorBody };
 const DEFAULT_LIMIT = 20;
-
-/** The link's public page, on the checkout origin. */
-export function linkUrl(checkoutUrl: string, linkId: string): string {
-  return `${checkoutUrl}/l/${linkId}`;
-}
 
 function linkResponse(link: PaymentLink, merchant: Merchant, checkoutUrl: string) {
   const { price } = link;
