@@ -2,7 +2,7 @@ import { getAddress } from 'viem';
 import { findCurrency } from '../../domain/currencies.ts';
 import { newPayment, type Payment } from '../../domain/payment.ts';
 import { quote } from '../../domain/quote.ts';
-import type { TransferRecord } from '../chain/ports.ts';
+import type { TransferRecord, UnacceptedTransfer } from '../chain/ports.ts';
 
 export const CHAIN_ID = 137;
 /** Polygon's USDC, lowercase as the watcher's token list holds it. */
@@ -71,5 +71,23 @@ export function testTransfer(
     final: true,
     orphaned: false,
     ...fields,
+  };
+}
+
+/** A USDT transfer (a token the payment does not accept) to `payment`'s deposit address in block 7, seen at 00:30. */
+export function testUnaccepted(payment: Payment, amountBaseUnits = 5_000_000n): UnacceptedTransfer {
+  return {
+    id: `${CHAIN_ID}:0x${'1'.repeat(64)}:0`,
+    chainId: CHAIN_ID,
+    paymentId: payment.id,
+    txHash: `0x${'2'.repeat(64)}`,
+    blockNumber: 7n,
+    blockHash: `0x${'1'.repeat(64)}`,
+    tokenAddress: USDT,
+    tokenSymbol: 'USDT',
+    tokenDecimals: 6,
+    amountBaseUnits,
+    fromAddress: '0x00000000000000000000000000000000000000aa',
+    seenAt: new Date('2026-01-01T00:30:00.000Z'),
   };
 }
