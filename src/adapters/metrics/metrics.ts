@@ -202,61 +202,44 @@ const setByLabel = (gauge: Gauge<string>, label: string, counts: ReadonlyMap<str
 
 /** Sets every gauge of the service from one scrape's measurements. */
 function recordMeasurements(gauges: ServiceGauges, m: ServiceMeasurements): void {
-  const {
-    up,
-    payments,
-    webhookEvents,
-    webhookQueueDepth,
-    webhookOldest,
-    lagBlocks,
-    lagSeconds,
-    cursorAge,
-    finalizedAge,
-    relayerBalance,
-    relayerLowBalance,
-    relayerBalanceAge,
-    gaslessAuthorizations,
-    gaslessFees,
-    payouts,
-    oldestDelayed,
-    failing,
-  } = gauges;
-  up.reset();
-  up.set({ dependency: 'database' }, m.databaseUp ? 1 : 0);
-  setByLabel(payments, 'status', m.paymentsByStatus);
-  setByLabel(webhookEvents, 'delivery_status', m.webhookEventsByStatus);
+  gauges.up.reset();
+  gauges.up.set({ dependency: 'database' }, m.databaseUp ? 1 : 0);
+  setByLabel(gauges.payments, 'status', m.paymentsByStatus);
+  setByLabel(gauges.webhookEvents, 'delivery_status', m.webhookEventsByStatus);
   const owed = m.webhookEventsByStatus;
-  setOrUnknown(webhookQueueDepth, owed && (owed.get('pending') ?? 0) + (owed.get('delivering') ?? 0));
-  setOrUnknown(webhookOldest, m.webhookOldestOwedSeconds);
-  payouts.reset();
-  failing.reset();
-  setOrUnknown(payouts, m.payouts?.pending, { state: 'pending' });
-  setOrUnknown(payouts, m.payouts?.delayed, { state: 'delayed' });
-  setOrUnknown(oldestDelayed, m.payouts?.oldestDelayedSeconds);
-  for (const f of m.payouts?.failing ?? []) failing.set({ share: f.share, reason: f.reason }, f.count);
-  for (const gauge of [relayerBalance, relayerLowBalance, relayerBalanceAge]) gauge.reset();
+  setOrUnknown(gauges.webhookQueueDepth, owed && (owed.get('pending') ?? 0) + (owed.get('delivering') ?? 0));
+  setOrUnknown(gauges.webhookOldest, m.webhookOldestOwedSeconds);
+  gauges.payouts.reset();
+  gauges.failing.reset();
+  setOrUnknown(gauges.payouts, m.payouts?.pending, { state: 'pending' });
+  setOrUnknown(gauges.payouts, m.payouts?.delayed, { state: 'delayed' });
+  setOrUnknown(gauges.oldestDelayed, m.payouts?.oldestDelayedSeconds);
+  for (const f of m.payouts?.failing ?? []) gauges.failing.set({ share: f.share, reason: f.reason }, f.count);
+  for (const gauge of [gauges.relayerBalance, gauges.relayerLowBalance, gauges.relayerBalanceAge])
+    gauge.reset();
   for (const r of m.relayers ?? []) {
     const labels = { chain_id: String(r.chainId) };
-    relayerBalance.set(labels, pol(r.balanceWei));
-    relayerLowBalance.set(labels, pol(r.lowBalanceWei));
-    relayerBalanceAge.set(labels, r.ageSeconds);
+    gauges.relayerBalance.set(labels, pol(r.balanceWei));
+    gauges.relayerLowBalance.set(labels, pol(r.lowBalanceWei));
+    gauges.relayerBalanceAge.set(labels, r.ageSeconds);
   }
-  for (const gauge of [gaslessAuthorizations, gaslessFees]) gauge.reset();
+  for (const gauge of [gauges.gaslessAuthorizations, gauges.gaslessFees]) gauge.reset();
   for (const g of m.gasless ?? []) {
     const chain_id = String(g.chainId);
-    for (const [status, count] of g.byStatus) gaslessAuthorizations.set({ chain_id, status }, count);
-    gaslessFees.set({ chain_id, window: 'total' }, pol(g.feeWeiTotal));
-    gaslessFees.set({ chain_id, window: '1h' }, pol(g.feeWeiSince));
+    for (const [status, count] of g.byStatus) gauges.gaslessAuthorizations.set({ chain_id, status }, count);
+    gauges.gaslessFees.set({ chain_id, window: 'total' }, pol(g.feeWeiTotal));
+    gauges.gaslessFees.set({ chain_id, window: '1h' }, pol(g.feeWeiSince));
   }
   // A chain no longer probed leaves no series behind.
-  for (const gauge of [lagBlocks, lagSeconds, cursorAge, finalizedAge]) gauge.reset();
+  for (const gauge of [gauges.lagBlocks, gauges.lagSeconds, gauges.cursorAge, gauges.finalizedAge])
+    gauge.reset();
   for (const chain of m.chains) {
     const labels = { chain_id: String(chain.chainId) };
-    up.set({ dependency: 'rpc', ...labels }, chain.rpcUp ? 1 : 0);
-    setOrUnknown(lagBlocks, chain.watcherLagBlocks, labels);
-    setOrUnknown(lagSeconds, chain.watcherLagSeconds, labels);
-    setOrUnknown(cursorAge, chain.watcherCursorAgeSeconds, labels);
-    setOrUnknown(finalizedAge, chain.finalizedHeadAgeSeconds, labels);
+    gauges.up.set({ dependency: 'rpc', ...labels }, chain.rpcUp ? 1 : 0);
+    setOrUnknown(gauges.lagBlocks, chain.watcherLagBlocks, labels);
+    setOrUnknown(gauges.lagSeconds, chain.watcherLagSeconds, labels);
+    setOrUnknown(gauges.cursorAge, chain.watcherCursorAgeSeconds, labels);
+    setOrUnknown(gauges.finalizedAge, chain.finalizedHeadAgeSeconds, labels);
   }
 }
 
