@@ -341,18 +341,18 @@ describe('a mined settlement', () => {
   it('keeps, without counting it again, the failure of a share that was already held back', async () => {
     const failedAt = new Date('2026-01-01T01:00:00.000Z');
     const retryAt = new Date('2026-01-01T01:05:00.000Z');
+    const blocked = {
+      failures: 2,
+      retryAt,
+      blockedSince: failedAt,
+      blockedReason: 'merchant blacklisted',
+      commissionBlockedSince: failedAt,
+      commissionBlockedReason: 'treasury blacklisted',
+    };
     const failing = testPayment(1, {
       status: 'paid',
       amountReceivedBaseUnits: 10_000_000n,
-      payout: {
-        ...P1.payout,
-        failures: 2,
-        retryAt,
-        blockedSince: failedAt,
-        blockedReason: 'merchant blacklisted',
-        commissionBlockedSince: failedAt,
-        commissionBlockedReason: 'treasury blacklisted',
-      },
+      payout: { ...P1.payout, ...blocked },
     });
     const s = setUp(settlement([relayerTx(1)], [failing]), [failing]);
     mineFlush(s, (base) => ({
@@ -363,12 +363,7 @@ describe('a mined settlement', () => {
     await s.advance();
     expect(s.settlements.payment(P1.id).payout).toMatchObject({
       merchantPaidBaseUnits: 4_950_000n,
-      failures: 2,
-      retryAt,
-      blockedSince: failedAt,
-      blockedReason: 'merchant blacklisted',
-      commissionBlockedSince: failedAt,
-      commissionBlockedReason: 'treasury blacklisted',
+      ...blocked,
     });
   });
 
