@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { testPayment } from '../app/testing/paymentFixture.ts';
-import { amountDueBaseUnits, type Payment, paymentToken } from './payment.ts';
+import { amountDueBaseUnits, newPayment, type Payment, paymentToken } from './payment.ts';
 import type { PaymentState } from './paymentStatus.ts';
+import { NO_PAYOUT_YET } from './payout.ts';
 
 const USDC_ADDRESS = '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359';
 const CREATED = new Date('2026-01-01T00:00:00.000Z');
@@ -22,6 +23,56 @@ function state(status: PaymentState['status'], amountSeenBaseUnits: bigint): Pay
     lastSeen: null,
   };
 }
+
+describe('newPayment', () => {
+  const { deposit, quote, expiresAt } = payment();
+  const terms = {
+    id: '00000000-0000-4000-8000-000000000002',
+    kind: 'payment',
+    merchantId: 'mch_2',
+    mode: 'test',
+    quote,
+    rateSource: 'fixed',
+    rateObservedAt: CREATED,
+    underpaymentToleranceBps: 50,
+    payoutAddress: '0x90F79bf6EB2c4f870365E785982E1f101E93b906',
+    expiresAt,
+    createdAt: CREATED,
+    deposit,
+  } as const;
+
+  it('starts pending, with nothing received or paid out, last changed when made', () => {
+    expect(newPayment(terms)).toEqual({
+      ...terms,
+      webhookUrl: null,
+      returnUrl: null,
+      successUrl: null,
+      cancelUrl: null,
+      metadata: null,
+      linkId: null,
+      orderId: null,
+      customerEmail: null,
+      status: 'pending',
+      announcedStatus: 'pending',
+      amountReceivedBaseUnits: 0n,
+      paidAt: null,
+      late: false,
+      updatedAt: CREATED,
+      txid: null,
+      paidWith: null,
+      payout: NO_PAYOUT_YET,
+    });
+  });
+
+  it("keeps the merchant's options it was given", () => {
+    const made = newPayment({ ...terms, orderId: 'order-7', webhookUrl: 'https://shop.example/hooks' });
+    expect(made).toMatchObject({
+      orderId: 'order-7',
+      webhookUrl: 'https://shop.example/hooks',
+      returnUrl: null,
+    });
+  });
+});
 
 describe('paymentToken', () => {
   it('names the token that paid, checksummed, with its own symbol', () => {
