@@ -1,53 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { findCurrency } from './currencies.ts';
-import { amountDueBaseUnits, type Payment, paymentToken } from './payment.ts';
+import { testPayment } from '../app/testing/paymentFixture.ts';
+import { amountDueBaseUnits, newPayment, type Payment, paymentToken } from './payment.ts';
 import type { PaymentState } from './paymentStatus.ts';
 import { NO_PAYOUT_YET } from './payout.ts';
-import { quote } from './quote.ts';
 
 const USDC_ADDRESS = '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359';
 const CREATED = new Date('2026-01-01T00:00:00.000Z');
 
 /** A pending 10 USDC payment (1 % commission) at a deposit address, unless `overrides` say otherwise. */
 function payment(overrides: Partial<Payment> = {}): Payment {
-  return {
-    id: '00000000-0000-4000-8000-000000000001',
-    kind: 'payment',
-    merchantId: 'mch_1',
-    mode: 'live',
-    quote: quote({ currency: findCurrency('USDC')!, minorUnits: 10_000_000n }, { units: 1n, scale: 0 }, 100),
-    rateSource: 'fixed',
-    rateObservedAt: CREATED,
-    underpaymentToleranceBps: 0,
-    payoutAddress: '0x90F79bf6EB2c4f870365E785982E1f101E93b906',
-    webhookUrl: null,
-    returnUrl: null,
-    successUrl: null,
-    cancelUrl: null,
-    metadata: null,
-    linkId: null,
-    orderId: null,
-    customerEmail: null,
-    status: 'pending',
-    announcedStatus: 'pending',
-    amountReceivedBaseUnits: 0n,
-    paidAt: null,
-    late: false,
-    expiresAt: new Date(CREATED.getTime() + 3_600_000),
-    createdAt: CREATED,
-    updatedAt: CREATED,
-    deposit: {
-      chainId: 137,
-      tokenAddress: USDC_ADDRESS,
-      factoryAddress: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512',
-      treasuryAddress: '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720',
-      depositAddress: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
-    },
-    txid: null,
-    paidWith: null,
-    payout: NO_PAYOUT_YET,
-    ...overrides,
-  };
+  return testPayment(1, { createdAt: CREATED, ...overrides });
 }
 
 function state(status: PaymentState['status'], amountSeenBaseUnits: bigint): PaymentState {
@@ -61,6 +23,56 @@ function state(status: PaymentState['status'], amountSeenBaseUnits: bigint): Pay
     lastSeen: null,
   };
 }
+
+describe('newPayment', () => {
+  const { deposit, quote, expiresAt } = payment();
+  const terms = {
+    id: '00000000-0000-4000-8000-000000000002',
+    kind: 'payment',
+    merchantId: 'mch_2',
+    mode: 'test',
+    quote,
+    rateSource: 'fixed',
+    rateObservedAt: CREATED,
+    underpaymentToleranceBps: 50,
+    payoutAddress: '0x90F79bf6EB2c4f870365E785982E1f101E93b906',
+    expiresAt,
+    createdAt: CREATED,
+    deposit,
+  } as const;
+
+  it('starts pending, with nothing received or paid out, last changed when made', () => {
+    expect(newPayment(terms)).toEqual({
+      ...terms,
+      webhookUrl: null,
+      returnUrl: null,
+      successUrl: null,
+      cancelUrl: null,
+      metadata: null,
+      linkId: null,
+      orderId: null,
+      customerEmail: null,
+      status: 'pending',
+      announcedStatus: 'pending',
+      amountReceivedBaseUnits: 0n,
+      paidAt: null,
+      late: false,
+      updatedAt: CREATED,
+      txid: null,
+      paidWith: null,
+      payout: NO_PAYOUT_YET,
+    });
+  });
+
+  it("keeps the merchant's options it was given", () => {
+    const made = newPayment({ ...terms, orderId: 'order-7', webhookUrl: 'https://shop.example/hooks' });
+    expect(made).toMatchObject({
+      orderId: 'order-7',
+      webhookUrl: 'https://shop.example/hooks',
+      returnUrl: null,
+    });
+  });
+});
 
 describe('paymentToken', () => {
   it('names the token that paid, checksummed, with its own symbol', () => {

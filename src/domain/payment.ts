@@ -2,7 +2,13 @@ import { getAddress } from 'viem';
 import type { KeyMode } from './credentials.ts';
 import type { Metadata } from './metadata.ts';
 import type { PaymentState, PaymentStatus, PaymentTerms } from './paymentStatus.ts';
-import { derivePayoutState, type PayoutPolicy, type PayoutProgress, type PayoutState } from './payout.ts';
+import {
+  derivePayoutState,
+  NO_PAYOUT_YET,
+  type PayoutPolicy,
+  type PayoutProgress,
+  type PayoutState,
+} from './payout.ts';
 import type { Quote } from './quote.ts';
 
 /** Where and how the customer pays: a USDC transfer to the payment's own deposit address on one chain. */
@@ -77,6 +83,74 @@ export interface Payment {
 export interface PaidToken {
   readonly address: string;
   readonly symbol: string;
+}
+
+/** The merchant's own options on a payment, each null where it gave none. */
+type PaymentOptions =
+  | 'webhookUrl'
+  | 'returnUrl'
+  | 'successUrl'
+  | 'cancelUrl'
+  | 'metadata'
+  | 'linkId'
+  | 'orderId'
+  | 'customerEmail';
+
+/** What a payment is made of: its terms and deposit, and whichever of the merchant's options it was given. */
+export type NewPayment = Pick<
+  Payment,
+  | 'id'
+  | 'kind'
+  | 'merchantId'
+  | 'mode'
+  | 'quote'
+  | 'rateSource'
+  | 'rateObservedAt'
+  | 'underpaymentToleranceBps'
+  | 'payoutAddress'
+  | 'expiresAt'
+  | 'createdAt'
+  | 'deposit'
+> &
+  Partial<Pick<Payment, PaymentOptions>>;
+
+/**
+ * A payment as it is created, whoever creates it (a merchant's request, a refund's deposit row): pending,
+ * nothing received, nothing paid out, last changed when made. One place, so that a field added to what a
+ * payment tracks starts the same everywhere.
+ */
+export function newPayment(fields: NewPayment): Payment {
+  return {
+    id: fields.id,
+    kind: fields.kind,
+    merchantId: fields.merchantId,
+    mode: fields.mode,
+    quote: fields.quote,
+    rateSource: fields.rateSource,
+    rateObservedAt: fields.rateObservedAt,
+    underpaymentToleranceBps: fields.underpaymentToleranceBps,
+    payoutAddress: fields.payoutAddress,
+    webhookUrl: fields.webhookUrl ?? null,
+    returnUrl: fields.returnUrl ?? null,
+    successUrl: fields.successUrl ?? null,
+    cancelUrl: fields.cancelUrl ?? null,
+    metadata: fields.metadata ?? null,
+    linkId: fields.linkId ?? null,
+    orderId: fields.orderId ?? null,
+    customerEmail: fields.customerEmail ?? null,
+    status: 'pending',
+    announcedStatus: 'pending',
+    amountReceivedBaseUnits: 0n,
+    paidAt: null,
+    late: false,
+    expiresAt: fields.expiresAt,
+    createdAt: fields.createdAt,
+    updatedAt: fields.createdAt,
+    deposit: fields.deposit,
+    txid: null,
+    paidWith: null,
+    payout: NO_PAYOUT_YET,
+  };
 }
 
 /** The token the payment is paid in, as the status response and webhooks name it: the one that paid, else USDC. */

@@ -3,9 +3,8 @@ import type { KeyMode } from './credentials.ts';
 import { findCurrency, USDC } from './currencies.ts';
 import { PaylinkError, ValidationError } from './errors.ts';
 import { formatUsdc, parseAmount, parseUsdc } from './money.ts';
-import type { Deposit, Payment } from './payment.ts';
+import { type Deposit, newPayment, type Payment } from './payment.ts';
 import type { PaymentEventType } from './paymentStatus.ts';
-import { NO_PAYOUT_YET } from './payout.ts';
 import { ONE, quote } from './quote.ts';
 
 /**
@@ -247,7 +246,7 @@ const REFUND_DEPOSIT_NEVER_EXPIRES = new Date('9999-12-31T00:00:00.000Z');
  * USDC, no commission, no underpayment tolerance, and the customer as its only recipient.
  */
 export function refundDepositPayment(refund: Refund, address: string, deposit: Deposit, now: Date): Payment {
-  return {
+  return newPayment({
     id: refund.id,
     kind: 'refund',
     merchantId: refund.merchantId,
@@ -257,25 +256,8 @@ export function refundDepositPayment(refund: Refund, address: string, deposit: D
     rateObservedAt: now,
     underpaymentToleranceBps: 0,
     payoutAddress: address,
-    webhookUrl: null,
-    returnUrl: null,
-    successUrl: null,
-    cancelUrl: null,
-    metadata: null,
-    linkId: null,
-    orderId: null,
-    customerEmail: null,
-    status: 'pending',
-    announcedStatus: 'pending',
-    amountReceivedBaseUnits: 0n,
-    paidAt: null,
-    late: false,
     expiresAt: REFUND_DEPOSIT_NEVER_EXPIRES,
     createdAt: now,
-    updatedAt: now,
     deposit,
-    txid: null,
-    paidWith: null,
-    payout: NO_PAYOUT_YET,
-  };
+  });
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { testPayment } from '../app/testing/paymentFixture.ts';
 import { findCurrency } from './currencies.ts';
 import type { Payment } from './payment.ts';
 import { NO_PAYOUT_YET, type PayoutState } from './payout.ts';
@@ -14,44 +15,14 @@ const PAYOUT_TX = `0x${'cd'.repeat(32)}`;
 
 /** 25.00 EUR at 1.08: 27.00 USDC, of which 0.27 commission (1 %) and 26.73 the merchant's quoted share. */
 function payment(overrides: Partial<Payment> = {}): Payment {
-  return {
-    id: '00000000-0000-4000-8000-000000000001',
-    kind: 'payment',
-    merchantId: 'mch_1',
-    mode: 'live',
+  return testPayment(1, {
+    createdAt: CREATED,
     quote: quote({ currency: findCurrency('EUR')!, minorUnits: 2500n }, { units: 108n, scale: 2 }, 100),
     rateSource: 'ecb',
-    rateObservedAt: CREATED,
-    underpaymentToleranceBps: 0,
-    payoutAddress: '0x90F79bf6EB2c4f870365E785982E1f101E93b906',
     webhookUrl: 'https://shop.example/hooks',
-    returnUrl: null,
-    successUrl: null,
-    cancelUrl: null,
-    metadata: null,
-    linkId: null,
     orderId: 'order-42',
-    customerEmail: null,
-    status: 'pending',
-    announcedStatus: 'pending',
-    amountReceivedBaseUnits: 0n,
-    paidAt: null,
-    late: false,
-    expiresAt: new Date(CREATED.getTime() + 3_600_000),
-    createdAt: CREATED,
-    updatedAt: CREATED,
-    deposit: {
-      chainId: 137,
-      tokenAddress: '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359',
-      factoryAddress: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512',
-      treasuryAddress: '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720',
-      depositAddress: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
-    },
-    txid: null,
-    paidWith: null,
-    payout: NO_PAYOUT_YET,
     ...overrides,
-  };
+  });
 }
 
 const PENDING: StatusFields = { status: 'pending', amountReceivedBaseUnits: 0n, paidAt: null, late: false };

@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { TransferRecord } from '../../app/chain/ports.ts';
-import { findCurrency } from '../../domain/currencies.ts';
+import { testPayment } from '../../app/testing/paymentFixture.ts';
 import type { Deposit, Payment } from '../../domain/payment.ts';
 import { derivePaymentState } from '../../domain/paymentStatus.ts';
-import { NO_PAYOUT_YET } from '../../domain/payout.ts';
-import { quote } from '../../domain/quote.ts';
 import { explorerTxUrl } from '../web/network.ts';
 import { type CheckoutStage, checkoutStatusJson, checkoutView } from './checkoutView.ts';
 
@@ -20,38 +18,15 @@ const DEPOSIT: Deposit = {
 const NETWORK = { name: 'Polygon', chainId: 137, explorerUrl: 'https://polygonscan.com/' };
 
 function payment(toleranceBps = 0): Payment {
-  const usdc = findCurrency('USDC')!;
-  return {
+  return testPayment(1, {
     id: '7d1c3c0e-4b8e-4a53-9d43-0c1f1c2b3a4d',
-    kind: 'payment',
-    merchantId: 'mch_1',
-    mode: 'live',
-    quote: quote({ currency: usdc, minorUnits: 10_000_000n }, { units: 1n, scale: 0 }, 100),
-    rateSource: 'fixed',
-    rateObservedAt: CREATED,
     underpaymentToleranceBps: toleranceBps,
-    payoutAddress: '0x90F79bf6EB2c4f870365E785982E1f101E93b906',
-    webhookUrl: null,
-    returnUrl: null,
-    successUrl: null,
-    cancelUrl: null,
-    metadata: null,
-    linkId: null,
     orderId: 'private',
     customerEmail: 'private@example.com',
-    status: 'pending',
-    announcedStatus: 'pending',
-    amountReceivedBaseUnits: 0n,
-    paidAt: null,
-    late: false,
     expiresAt: EXPIRES,
     createdAt: CREATED,
-    updatedAt: CREATED,
     deposit: DEPOSIT,
-    txid: null,
-    paidWith: null,
-    payout: NO_PAYOUT_YET,
-  };
+  });
 }
 
 let block = 0n;

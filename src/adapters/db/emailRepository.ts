@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { EmailJob, EmailMessage, EmailRecord, EmailStore } from '../../app/email/ports.ts';
 import { EMAIL_KINDS, EMAIL_STATUSES, type EmailKind, type EmailStatus } from '../../domain/email.ts';
 import type { DatabaseHandle } from './database.ts';
+import { claimable, leaseWindow } from './leaseClaim.ts';
 import type { DatabaseSchema, EmailMessagesTable } from './schema.ts';
 
 /** Bound on one claim (and on a listing): every statement stays small. */
@@ -81,13 +82,9 @@ export function emailRepository(handle: DatabaseHandle): EmailStore {
     enqueue: (message) => db.transaction().execute((trx) => insertEmailMessage(trx, message)),
 
     async claimDue(now, limit, leaseMs) {
-      if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_ROWS)
-        throw new RangeError('bad claim limit');
-      if (!Number.isSafeInteger(leaseMs) || leaseMs < 1) throw new RangeError('bad lease');
-      const nowText = now.toISOString();
-      const leasedUntil = new Date(now.getTime() + leaseMs).toISOString();
+      const { nowText, leasedUntil } = leaseWindow(now, limit, MAX_ROWS, leaseMs);
       return db.transaction().execute(async (trx) => {
-        let due = trx
+        const due = trx
           .selectFrom('email_messages')
           .select('id')
           .where((eb) =>
@@ -99,13 +96,7 @@ export function emailRepository(handle: DatabaseHandle): EmailStore {
               // Its worker's lease ran out: presumed dead before it could record a result.
               eb.and([eb('status', '=', 'sending'), eb('claimed_until', '<=', nowText)]),
             ]),
-          )
-          .orderBy('created_at')
-          .orderBy('id')
-          .limit(limit);
-        // As the webhook claim (webhookRepository.ts): PostgreSQL skips rows another worker is claiming; on
-        // SQLite this UPDATE is the transaction's first statement and takes the one write lock before it reads.
-        if (dialect === 'postgres') due = due.forUpdate().skipLocked();
+          );
         const claimed = await trx
           .updateTable('email_messages')
           .set((eb) => ({
@@ -113,7 +104,7 @@ export function emailRepository(handle: DatabaseHandle): EmailStore {
             claimed_until: leasedUntil,
             attempt_count: eb('attempt_count', '+', 1),
           }))
-          .where('id', 'in', due)
+          .where('id', 'in', claimable(due, limit, dialect))
           .returning('id')
           .execute();
         if (claimed.length === 0) return [];

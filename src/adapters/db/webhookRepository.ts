@@ -12,6 +12,7 @@ import { PAYMENT_EVENT_TYPES, type PaymentEventType } from '../../domain/payment
 import { type AttemptOutcome, DELIVERY_STATUSES, type DeliveryStatus } from '../../domain/webhookDelivery.ts';
 import type { DatabaseHandle } from './database.ts';
 import type { Db, DialectName } from './db.ts';
+import { claimable, leaseWindow } from './leaseClaim.ts';
 import type { DatabaseSchema, EventsTable, WebhookAttemptsTable } from './schema.ts';
 
 const ABANDONED = 'no result recorded: the worker stopped or lost its lease during the attempt';
@@ -100,10 +101,7 @@ async function claimDue(
   limit: number,
   leaseMs: number,
 ): Promise<WebhookJob[]> {
-  if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_IDS) throw new RangeError('bad claim limit');
-  if (!Number.isSafeInteger(leaseMs) || leaseMs < 1) throw new RangeError('bad lease');
-  const nowText = now.toISOString();
-  const leasedUntil = new Date(now.getTime() + leaseMs).toISOString();
+  const { nowText, leasedUntil } = leaseWindow(now, limit, MAX_IDS, leaseMs);
   return db.transaction().execute(async (trx) => {
     const ids = await leaseDueEvents(trx, dialect, nowText, leasedUntil, limit);
     if (ids.length === 0) return [];
@@ -132,17 +130,10 @@ async function leaseDueEvents(
   leasedUntil: string,
   limit: number,
 ): Promise<string[]> {
-  let due = trx
+  const due = trx
     .selectFrom('events')
     .select('id')
-    .where((eb) => isDue(eb, nowText))
-    .orderBy('created_at')
-    .orderBy('id')
-    .limit(limit);
-  // PostgreSQL: rows another worker is claiming right now are skipped, not waited for. SQLite has one
-  // writer at a time, and this UPDATE is the transaction's first statement, so it takes the write lock
-  // before it reads: two claims cannot interleave.
-  if (dialect === 'postgres') due = due.forUpdate().skipLocked();
+    .where((eb) => isDue(eb, nowText));
   const claimed = await trx
     .updateTable('events')
     .set((eb) => ({
@@ -150,7 +141,7 @@ async function leaseDueEvents(
       claimed_until: leasedUntil,
       attempt_count: eb('attempt_count', '+', 1),
     }))
-    .where('id', 'in', due)
+    .where('id', 'in', claimable(due, limit, dialect))
     .returning('id')
     .execute();
   return claimed.map((r) => r.id);

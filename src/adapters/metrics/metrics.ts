@@ -63,6 +63,15 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
   };
 }
 
+/** The one label of every per-chain series. */
+const CHAIN = ['chain_id'] as const;
+
+/** Makes gauges in `registers`: a gauge is its name, its help and its labels (none for a single series). */
+function gaugeOf(registers: Registry[]) {
+  return <T extends string>(name: string, help: string, labelNames: readonly T[] = []) =>
+    new Gauge<T>({ name, help, labelNames, registers });
+}
+
 /** The gauges read from shared state at scrape time, registered in this order (the order /metrics shows). */
 function serviceGauges(registers: Registry[]) {
   return { ...stateGauges(registers), ...chainGauges(registers), ...payoutGauges(registers) };
@@ -72,93 +81,81 @@ type ServiceGauges = ReturnType<typeof serviceGauges>;
 
 /** The database, the payments and the webhook queue. */
 function stateGauges(registers: Registry[]) {
-  const up = new Gauge({
-    name: 'paylink_dependency_up',
-    help: '1 when the dependency answered the last scrape, else 0 (rpc: one per chain_id)',
-    labelNames: ['dependency', 'chain_id'] as const,
-    registers,
-  });
-  const payments = new Gauge({
-    name: 'paylink_payments',
-    help: 'Payments by stored status (the expirer moves pending to expired within one polling interval)',
-    labelNames: ['status'] as const,
-    registers,
-  });
-  const webhookEvents = new Gauge({
-    name: 'paylink_webhook_events',
-    help: 'Webhook events by delivery status (failed: retries exhausted; stopped: the receiver answered 410)',
-    labelNames: ['delivery_status'] as const,
-    registers,
-  });
-  const webhookQueueDepth = new Gauge({
-    name: 'paylink_webhook_queue_depth',
-    help: 'Webhook events still owed a delivery (pending or being delivered)',
-    registers,
-  });
-  const webhookOldest = new Gauge({
-    name: 'paylink_webhook_oldest_owed_age_seconds',
-    help: 'Age of the oldest webhook event still owed a delivery (0 when none is)',
-    registers,
-  });
+  const gauge = gaugeOf(registers);
+  const up = gauge(
+    'paylink_dependency_up',
+    '1 when the dependency answered the last scrape, else 0 (rpc: one per chain_id)',
+    ['dependency', 'chain_id'],
+  );
+  const payments = gauge(
+    'paylink_payments',
+    'Payments by stored status (the expirer moves pending to expired within one polling interval)',
+    ['status'],
+  );
+  const webhookEvents = gauge(
+    'paylink_webhook_events',
+    'Webhook events by delivery status (failed: retries exhausted; stopped: the receiver answered 410)',
+    ['delivery_status'],
+  );
+  const webhookQueueDepth = gauge(
+    'paylink_webhook_queue_depth',
+    'Webhook events still owed a delivery (pending or being delivered)',
+  );
+  const webhookOldest = gauge(
+    'paylink_webhook_oldest_owed_age_seconds',
+    'Age of the oldest webhook event still owed a delivery (0 when none is)',
+  );
   return { up, payments, webhookEvents, webhookQueueDepth, webhookOldest };
 }
 
 /** Each chain's watcher, node, relayer and gasless relayer, by chain_id. */
 function chainGauges(registers: Registry[]) {
-  const lagBlocks = new Gauge({
-    name: 'paylink_watcher_lag_blocks',
-    help: "Blocks between the chain watcher's last scanned block and the node's head",
-    labelNames: ['chain_id'] as const,
-    registers,
-  });
-  const lagSeconds = new Gauge({
-    name: 'paylink_watcher_lag_seconds',
-    help: "Time between the watcher's last scanned block and the head block, by block timestamps",
-    labelNames: ['chain_id'] as const,
-    registers,
-  });
-  const cursorAge = new Gauge({
-    name: 'paylink_watcher_cursor_age_seconds',
-    help: 'Time since the chain watcher last advanced its cursor',
-    labelNames: ['chain_id'] as const,
-    registers,
-  });
-  const finalizedAge = new Gauge({
-    name: 'paylink_finalized_head_age_seconds',
-    help: "Now minus the timestamp of the node's finalized block",
-    labelNames: ['chain_id'] as const,
-    registers,
-  });
-  const relayerBalance = new Gauge({
-    name: 'paylink_relayer_balance_pol',
-    help: 'Native balance of the relayer account (pays settlement gas), in POL, as its settler last read it',
-    labelNames: ['chain_id'] as const,
-    registers,
-  });
-  const relayerLowBalance = new Gauge({
-    name: 'paylink_relayer_low_balance_pol',
-    help: 'The relayer balance below which the settler warns (PAYLINK_RELAYER_LOW_BALANCE), in POL',
-    labelNames: ['chain_id'] as const,
-    registers,
-  });
-  const relayerBalanceAge = new Gauge({
-    name: 'paylink_relayer_balance_age_seconds',
-    help: 'Time since the settler last read the relayer balance (it reads it before each flush it sends)',
-    labelNames: ['chain_id'] as const,
-    registers,
-  });
-  const gaslessAuthorizations = new Gauge({
-    name: 'paylink_gasless_authorizations',
-    help: 'Customers’ signed EIP-3009 authorizations by chain and status (pending, sent, mined, failed)',
-    labelNames: ['chain_id', 'status'],
-    registers,
-  });
-  const gaslessFees = new Gauge({
-    name: 'paylink_gasless_fees_pol',
-    help: 'Gas fees the gasless relayer paid, in POL: all time, and over the last hour (the cap’s window)',
-    labelNames: ['chain_id', 'window'],
-    registers,
-  });
+  const gauge = gaugeOf(registers);
+  const lagBlocks = gauge(
+    'paylink_watcher_lag_blocks',
+    "Blocks between the chain watcher's last scanned block and the node's head",
+    CHAIN,
+  );
+  const lagSeconds = gauge(
+    'paylink_watcher_lag_seconds',
+    "Time between the watcher's last scanned block and the head block, by block timestamps",
+    CHAIN,
+  );
+  const cursorAge = gauge(
+    'paylink_watcher_cursor_age_seconds',
+    'Time since the chain watcher last advanced its cursor',
+    CHAIN,
+  );
+  const finalizedAge = gauge(
+    'paylink_finalized_head_age_seconds',
+    "Now minus the timestamp of the node's finalized block",
+    CHAIN,
+  );
+  const relayerBalance = gauge(
+    'paylink_relayer_balance_pol',
+    'Native balance of the relayer account (pays settlement gas), in POL, as its settler last read it',
+    CHAIN,
+  );
+  const relayerLowBalance = gauge(
+    'paylink_relayer_low_balance_pol',
+    'The relayer balance below which the settler warns (PAYLINK_RELAYER_LOW_BALANCE), in POL',
+    CHAIN,
+  );
+  const relayerBalanceAge = gauge(
+    'paylink_relayer_balance_age_seconds',
+    'Time since the settler last read the relayer balance (it reads it before each flush it sends)',
+    CHAIN,
+  );
+  const gaslessAuthorizations = gauge(
+    'paylink_gasless_authorizations',
+    'Customers’ signed EIP-3009 authorizations by chain and status (pending, sent, mined, failed)',
+    ['chain_id', 'status'],
+  );
+  const gaslessFees = gauge(
+    'paylink_gasless_fees_pol',
+    'Gas fees the gasless relayer paid, in POL: all time, and over the last hour (the cap’s window)',
+    ['chain_id', 'window'],
+  );
   return {
     lagBlocks,
     lagSeconds,
@@ -174,23 +171,21 @@ function chainGauges(registers: Registry[]) {
 
 /** What is owed to merchants, and why it waits. */
 function payoutGauges(registers: Registry[]) {
-  const payouts = new Gauge({
-    name: 'paylink_payouts',
-    help: 'Payouts owed to merchants: pending (waiting for a flush, or failing for less than PAYLINK_PAYOUT_DELAYED_AFTER) or delayed',
-    labelNames: ['state'] as const,
-    registers,
-  });
-  const oldestDelayed = new Gauge({
-    name: 'paylink_payout_oldest_delayed_age_seconds',
-    help: 'How long the oldest delayed payout has been failing (0 when none is delayed)',
-    registers,
-  });
-  const failing = new Gauge({
-    name: 'paylink_payouts_failing',
-    help: "Payments whose share fails to go out now (merchant: the merchant's; commission: the treasury's), by the token's reason",
-    labelNames: ['share', 'reason'] as const,
-    registers,
-  });
+  const gauge = gaugeOf(registers);
+  const payouts = gauge(
+    'paylink_payouts',
+    'Payouts owed to merchants: pending (waiting for a flush, or failing for less than PAYLINK_PAYOUT_DELAYED_AFTER) or delayed',
+    ['state'],
+  );
+  const oldestDelayed = gauge(
+    'paylink_payout_oldest_delayed_age_seconds',
+    'How long the oldest delayed payout has been failing (0 when none is delayed)',
+  );
+  const failing = gauge(
+    'paylink_payouts_failing',
+    "Payments whose share fails to go out now (merchant: the merchant's; commission: the treasury's), by the token's reason",
+    ['share', 'reason'],
+  );
   return { payouts, oldestDelayed, failing };
 }
 
@@ -207,61 +202,44 @@ const setByLabel = (gauge: Gauge<string>, label: string, counts: ReadonlyMap<str
 
 /** Sets every gauge of the service from one scrape's measurements. */
 function recordMeasurements(gauges: ServiceGauges, m: ServiceMeasurements): void {
-  const {
-    up,
-    payments,
-    webhookEvents,
-    webhookQueueDepth,
-    webhookOldest,
-    lagBlocks,
-    lagSeconds,
-    cursorAge,
-    finalizedAge,
-    relayerBalance,
-    relayerLowBalance,
-    relayerBalanceAge,
-    gaslessAuthorizations,
-    gaslessFees,
-    payouts,
-    oldestDelayed,
-    failing,
-  } = gauges;
-  up.reset();
-  up.set({ dependency: 'database' }, m.databaseUp ? 1 : 0);
-  setByLabel(payments, 'status', m.paymentsByStatus);
-  setByLabel(webhookEvents, 'delivery_status', m.webhookEventsByStatus);
+  gauges.up.reset();
+  gauges.up.set({ dependency: 'database' }, m.databaseUp ? 1 : 0);
+  setByLabel(gauges.payments, 'status', m.paymentsByStatus);
+  setByLabel(gauges.webhookEvents, 'delivery_status', m.webhookEventsByStatus);
   const owed = m.webhookEventsByStatus;
-  setOrUnknown(webhookQueueDepth, owed && (owed.get('pending') ?? 0) + (owed.get('delivering') ?? 0));
-  setOrUnknown(webhookOldest, m.webhookOldestOwedSeconds);
-  payouts.reset();
-  failing.reset();
-  setOrUnknown(payouts, m.payouts?.pending, { state: 'pending' });
-  setOrUnknown(payouts, m.payouts?.delayed, { state: 'delayed' });
-  setOrUnknown(oldestDelayed, m.payouts?.oldestDelayedSeconds);
-  for (const f of m.payouts?.failing ?? []) failing.set({ share: f.share, reason: f.reason }, f.count);
-  for (const gauge of [relayerBalance, relayerLowBalance, relayerBalanceAge]) gauge.reset();
+  setOrUnknown(gauges.webhookQueueDepth, owed && (owed.get('pending') ?? 0) + (owed.get('delivering') ?? 0));
+  setOrUnknown(gauges.webhookOldest, m.webhookOldestOwedSeconds);
+  gauges.payouts.reset();
+  gauges.failing.reset();
+  setOrUnknown(gauges.payouts, m.payouts?.pending, { state: 'pending' });
+  setOrUnknown(gauges.payouts, m.payouts?.delayed, { state: 'delayed' });
+  setOrUnknown(gauges.oldestDelayed, m.payouts?.oldestDelayedSeconds);
+  for (const f of m.payouts?.failing ?? []) gauges.failing.set({ share: f.share, reason: f.reason }, f.count);
+  for (const gauge of [gauges.relayerBalance, gauges.relayerLowBalance, gauges.relayerBalanceAge])
+    gauge.reset();
   for (const r of m.relayers ?? []) {
     const labels = { chain_id: String(r.chainId) };
-    relayerBalance.set(labels, pol(r.balanceWei));
-    relayerLowBalance.set(labels, pol(r.lowBalanceWei));
-    relayerBalanceAge.set(labels, r.ageSeconds);
+    gauges.relayerBalance.set(labels, pol(r.balanceWei));
+    gauges.relayerLowBalance.set(labels, pol(r.lowBalanceWei));
+    gauges.relayerBalanceAge.set(labels, r.ageSeconds);
   }
-  for (const gauge of [gaslessAuthorizations, gaslessFees]) gauge.reset();
+  for (const gauge of [gauges.gaslessAuthorizations, gauges.gaslessFees]) gauge.reset();
   for (const g of m.gasless ?? []) {
     const chain_id = String(g.chainId);
-    for (const [status, count] of g.byStatus) gaslessAuthorizations.set({ chain_id, status }, count);
-    gaslessFees.set({ chain_id, window: 'total' }, pol(g.feeWeiTotal));
-    gaslessFees.set({ chain_id, window: '1h' }, pol(g.feeWeiSince));
+    for (const [status, count] of g.byStatus) gauges.gaslessAuthorizations.set({ chain_id, status }, count);
+    gauges.gaslessFees.set({ chain_id, window: 'total' }, pol(g.feeWeiTotal));
+    gauges.gaslessFees.set({ chain_id, window: '1h' }, pol(g.feeWeiSince));
   }
   // A chain no longer probed leaves no series behind.
-  for (const gauge of [lagBlocks, lagSeconds, cursorAge, finalizedAge]) gauge.reset();
+  for (const gauge of [gauges.lagBlocks, gauges.lagSeconds, gauges.cursorAge, gauges.finalizedAge])
+    gauge.reset();
   for (const chain of m.chains) {
     const labels = { chain_id: String(chain.chainId) };
-    up.set({ dependency: 'rpc', ...labels }, chain.rpcUp ? 1 : 0);
-    setOrUnknown(lagBlocks, chain.watcherLagBlocks, labels);
-    setOrUnknown(lagSeconds, chain.watcherLagSeconds, labels);
-    setOrUnknown(cursorAge, chain.watcherCursorAgeSeconds, labels);
-    setOrUnknown(finalizedAge, chain.finalizedHeadAgeSeconds, labels);
+    gauges.up.set({ dependency: 'rpc', ...labels }, chain.rpcUp ? 1 : 0);
+    setOrUnknown(gauges.lagBlocks, chain.watcherLagBlocks, labels);
+    setOrUnknown(gauges.lagSeconds, chain.watcherLagSeconds, labels);
+    setOrUnknown(gauges.cursorAge, chain.watcherCursorAgeSeconds, labels);
+    setOrUnknown(gauges.finalizedAge, chain.finalizedHeadAgeSeconds, labels);
   }
 }
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Payment } from '../../domain/payment.ts';
 import { MemoryLedger } from '../testing/memoryLedger.ts';
-import { CHAIN_ID, testPayment, testTransfer, USDC, USDC_E, USDT } from '../testing/paymentFixture.ts';
-import type { LedgerTransaction, TransferRecord, UnacceptedTransfer } from './ports.ts';
+import { testPayment, testTransfer, testUnaccepted, USDC, USDC_E } from '../testing/paymentFixture.ts';
+import type { LedgerTransaction, TransferRecord } from './ports.ts';
 import {
   expirePayments,
   MAX_REFRESH_BATCH,
@@ -22,6 +22,17 @@ function ledgerWith(payments: readonly Payment[], transfers: readonly TransferRe
   void ledger.transaction((tx) => tx.insertTransfers(transfers));
   return ledger;
 }
+
+/** What a payment paid in full by `t` stores. */
+const paidBy = (t: TransferRecord) =>
+  ({
+    status: 'paid',
+    announcedStatus: 'paid',
+    amountReceivedBaseUnits: TEN_USDC,
+    paidAt: t.blockTimestamp,
+    txid: t.txHash,
+    paidWith: { address: USDC, symbol: 'USDC' },
+  }) as const;
 
 const refresh = (ledger: MemoryLedger, ids: readonly string[], now = BEFORE_EXPIRY) =>
   ledger.transaction((tx) => refreshPayments(tx, ids, now));
@@ -147,14 +158,7 @@ describe('refreshPayments', () => {
 
   it('writes nothing for a payment whose stored state is what it derives', async () => {
     const t = testTransfer(P1, 1);
-    const stored = testPayment(1, {
-      status: 'paid',
-      announcedStatus: 'paid',
-      amountReceivedBaseUnits: TEN_USDC,
-      paidAt: t.blockTimestamp,
-      txid: t.txHash,
-      paidWith: { address: USDC, symbol: 'USDC' },
-    });
+    const stored = testPayment(1, paidBy(t));
     const ledger = ledgerWith([stored], [t]);
     expect(await refresh(ledger, [P1.id])).toEqual([]);
     expect(ledger.payment(P1.id)).toEqual(stored);
@@ -171,14 +175,7 @@ describe('refreshPayments', () => {
     ['token', { paidWith: { address: USDC_E, symbol: 'USDC.e' } }],
   ])('rewrites a stored state whose %s differs from the derived one', async (_, stale) => {
     const t = testTransfer(P1, 1);
-    const current = {
-      status: 'paid',
-      announcedStatus: 'paid',
-      amountReceivedBaseUnits: TEN_USDC,
-      paidAt: t.blockTimestamp,
-      txid: t.txHash,
-      paidWith: { address: USDC, symbol: 'USDC' },
-    } as const;
+    const current = paidBy(t);
     const ledger = ledgerWith([testPayment(1, { ...current, ...stale })], [t]);
     const changes = await refresh(ledger, [P1.id]);
     expect(changes).toEqual([{ paymentId: P1.id, from: 'paid', to: 'paid', eventId: null }]);
@@ -289,23 +286,6 @@ describe('expirePayments', () => {
 });
 
 describe('reportUnacceptedTransfers', () => {
-  function unaccepted(payment: Payment, amountBaseUnits: bigint): UnacceptedTransfer {
-    return {
-      id: `${CHAIN_ID}:0x${'1'.repeat(64)}:0`,
-      chainId: CHAIN_ID,
-      paymentId: payment.id,
-      txHash: `0x${'2'.repeat(64)}`,
-      blockNumber: 7n,
-      blockHash: `0x${'1'.repeat(64)}`,
-      tokenAddress: USDT,
-      tokenSymbol: 'USDT',
-      tokenDecimals: 6,
-      amountBaseUnits,
-      fromAddress: '0x00000000000000000000000000000000000000aa',
-      seenAt: BEFORE_EXPIRY,
-    };
-  }
-
   it('tells each payment’s merchant, in payment order, and touches the payment', async () => {
     const a = testPayment(1);
     const b = testPayment(2);
@@ -313,7 +293,7 @@ describe('reportUnacceptedTransfers', () => {
     await ledger.transaction((tx) =>
       reportUnacceptedTransfers(
         tx,
-        [unaccepted(b, 2_500_000n), unaccepted({ ...a, id: 'unknown' }, 1n), unaccepted(a, 1n)],
+        [testUnaccepted(b, 2_500_000n), testUnaccepted({ ...a, id: 'unknown' }, 1n), testUnaccepted(a, 1n)],
         BEFORE_EXPIRY,
       ),
     );
@@ -338,7 +318,7 @@ describe('reportUnacceptedTransfers', () => {
   it('tells amount_received as the status shows it: a transfer awaiting finality counts while unpaid', async () => {
     const ledger = ledgerWith([P1], [testTransfer(P1, 1, { amountBaseUnits: 3_000_000n, final: false })]);
     await refresh(ledger, [P1.id]);
-    await ledger.transaction((tx) => reportUnacceptedTransfers(tx, [unaccepted(P1, 1n)], BEFORE_EXPIRY));
+    await ledger.transaction((tx) => reportUnacceptedTransfers(tx, [testUnaccepted(P1, 1n)], BEFORE_EXPIRY));
     const event = ledger.allEvents().find((e) => e.type === 'payment.unaccepted_transfer');
     expect(JSON.parse(event!.payload)).toMatchObject({
       status: 'processing',
@@ -350,7 +330,9 @@ describe('reportUnacceptedTransfers', () => {
   it('touches a refund’s deposit address but writes it no payment event', async () => {
     const refund = testPayment(1, { kind: 'refund' });
     const ledger = ledgerWith([refund]);
-    await ledger.transaction((tx) => reportUnacceptedTransfers(tx, [unaccepted(refund, 1n)], BEFORE_EXPIRY));
+    await ledger.transaction((tx) =>
+      reportUnacceptedTransfers(tx, [testUnaccepted(refund, 1n)], BEFORE_EXPIRY),
+    );
     expect(ledger.touches()).toEqual([{ paymentId: refund.id, at: BEFORE_EXPIRY }]);
     expect(ledger.allEvents()).toEqual([]);
   });

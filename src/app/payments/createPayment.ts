@@ -3,8 +3,7 @@ import { checkEvery, PaylinkError, ValidationError } from '../../domain/errors.t
 import { type Merchant, missingPaymentConfiguration } from '../../domain/merchant.ts';
 import { type Metadata, parseMetadata } from '../../domain/metadata.ts';
 import { formatUsdc, type Money, parsePrice } from '../../domain/money.ts';
-import type { Payment } from '../../domain/payment.ts';
-import { NO_PAYOUT_YET } from '../../domain/payout.ts';
+import { newPayment, type Payment } from '../../domain/payment.ts';
 import { parseRedirectUrl } from '../../domain/redirectUrl.ts';
 import { parseWebhookUrl } from '../../domain/webhookUrl.ts';
 import { assertTokenCanPay, type TokenControlsByMode } from '../chain/tokenControls.ts';
@@ -165,7 +164,7 @@ export async function createPayment(
   const now = deps.clock.now();
   // Time-ordered (UUIDv7, decision 0017): each insert lands at the end of the id index, not on a random page.
   const id = timeOrderedId();
-  const payment: Payment = {
+  const payment = newPayment({
     id,
     kind: 'payment',
     merchantId: merchant.id,
@@ -183,23 +182,14 @@ export async function createPayment(
     linkId: input.linkId ?? null,
     orderId,
     customerEmail,
-    status: 'pending',
-    announcedStatus: 'pending',
-    amountReceivedBaseUnits: 0n,
-    paidAt: null,
-    late: false,
     expiresAt: new Date(now.getTime() + deps.paymentTtlMs),
     createdAt: now,
-    updatedAt: now,
     deposit: planner.plan({
       paymentId: id,
       merchantWallet: merchant.walletAddress,
       commissionBps: locked.quote.commissionBps,
     }),
-    txid: null,
-    paidWith: null,
-    payout: NO_PAYOUT_YET,
-  };
+  });
   if (options.insert) await options.insert(payment);
   else
     await deps.payments.insert(

@@ -3,30 +3,13 @@ import type { Payment } from '../../domain/payment.ts';
 import type { TransferRecord, UnacceptedTransfer } from '../chain/ports.ts';
 import { MemoryLedger } from '../testing/memoryLedger.ts';
 import { MemoryPayments } from '../testing/memoryPayments.ts';
-import { CHAIN_ID, testPayment, testTransfer, USDT } from '../testing/paymentFixture.ts';
+import { testPayment, testTransfer, testUnaccepted } from '../testing/paymentFixture.ts';
 import { currentState, getPaymentStatus, isPaymentId, type PaymentStateDeps } from './getPaymentStatus.ts';
 
 // testPayment: 10 USDC, created at 00:10, expires at 01:10, merchant mch_1, live.
 const BEFORE_EXPIRY = new Date('2026-01-01T00:30:00.000Z');
 const EXPIRES = new Date('2026-01-01T01:10:00.000Z');
 const P1 = testPayment(1);
-
-function unaccepted(payment: Payment): UnacceptedTransfer {
-  return {
-    id: `${CHAIN_ID}:0x${'1'.repeat(64)}:0`,
-    chainId: CHAIN_ID,
-    paymentId: payment.id,
-    txHash: `0x${'2'.repeat(64)}`,
-    blockNumber: 7n,
-    blockHash: `0x${'1'.repeat(64)}`,
-    tokenAddress: USDT,
-    tokenSymbol: 'USDT',
-    tokenDecimals: 6,
-    amountBaseUnits: 5_000_000n,
-    fromAddress: '0x00000000000000000000000000000000000000aa',
-    seenAt: BEFORE_EXPIRY,
-  };
-}
 
 /** The payments and ledger as stored, read at `now`; `lookups` counts the payment store's queries. */
 async function depsWith(
@@ -90,8 +73,8 @@ describe('getPaymentStatus', () => {
   });
 
   it('lists the transfers of tokens that do not pay, with the payment', async () => {
-    const other = unaccepted(P1);
-    const deps = await depsWith([P1, testPayment(2)], [], [other, unaccepted(testPayment(2))]);
+    const other = testUnaccepted(P1);
+    const deps = await depsWith([P1, testPayment(2)], [], [other, testUnaccepted(testPayment(2))]);
     const answer = await getPaymentStatus(deps, 'mch_1', P1.id);
     expect(answer.unaccepted).toEqual([other]);
     expect(answer.state.status).toBe('pending');

@@ -111,6 +111,30 @@ function setUp(record: SettlementRecord = settlement(), payments: readonly Payme
   };
 }
 
+/** The flush (relayerTx(1)) mined with the events `events` makes of the plain ones (P1's item, then P2's). */
+function mineFlush(
+  s: ReturnType<typeof setUp>,
+  events: (base: RelayerReceipt['flushed']) => Partial<RelayerReceipt>,
+): void {
+  const tx = relayerTx(1);
+  s.relayer.receipts.set(tx.txHash, receipt(tx, events(receipt(tx).flushed)));
+}
+
+/** The token held back P1's shares in the flush: what stays owed to the merchant and to the treasury. */
+function heldBackFromP1(
+  base: RelayerReceipt['flushed'],
+  merchantOwedBaseUnits: bigint,
+  feeOwedBaseUnits: bigint,
+) {
+  return {
+    forwarderAddress: base[0]!.forwarderAddress,
+    tokenAddress: USDC,
+    paymentId: P1.id,
+    merchantOwedBaseUnits,
+    feeOwedBaseUnits,
+  };
+}
+
 describe('a mined settlement', () => {
   it('is applied only once its block is final, not a block before', async () => {
     const s = setUp();
@@ -287,20 +311,15 @@ describe('a mined settlement', () => {
 
   it('counts only events of the item’s own forwarder and payment id, summing several', async () => {
     const s = setUp();
-    const tx = relayerTx(1);
-    const base = receipt(tx).flushed;
-    s.relayer.receipts.set(
-      tx.txHash,
-      receipt(tx, {
-        flushed: [
-          { ...base[0]!, merchantBaseUnits: 4_000_000n, feeBaseUnits: 40_000n },
-          { ...base[0]!, merchantBaseUnits: 5_900_000n, feeBaseUnits: 60_000n },
-          // P1's forwarder claiming P2's id, and an unknown forwarder: neither counts.
-          { ...base[0]!, paymentId: P2.id },
-          { ...base[1]!, forwarderAddress: '0x00000000000000000000000000000000000000b0' },
-        ],
-      }),
-    );
+    mineFlush(s, (base) => ({
+      flushed: [
+        { ...base[0]!, merchantBaseUnits: 4_000_000n, feeBaseUnits: 40_000n },
+        { ...base[0]!, merchantBaseUnits: 5_900_000n, feeBaseUnits: 60_000n },
+        // P1's forwarder claiming P2's id, and an unknown forwarder: neither counts.
+        { ...base[0]!, paymentId: P2.id },
+        { ...base[1]!, forwarderAddress: '0x00000000000000000000000000000000000000b0' },
+      ],
+    }));
     await s.advance();
     expect(s.settlements.payment(P1.id).payout).toMatchObject({
       merchantPaidBaseUnits: 9_900_000n,
@@ -314,9 +333,7 @@ describe('a mined settlement', () => {
     ['fee', { feeBaseUnits: -1n }],
   ])('refuses a negative %s amount and writes nothing', async (_, negative) => {
     const s = setUp();
-    const tx = relayerTx(1);
-    const base = receipt(tx).flushed;
-    s.relayer.receipts.set(tx.txHash, receipt(tx, { flushed: [{ ...base[0]!, ...negative }] }));
+    mineFlush(s, (base) => ({ flushed: [{ ...base[0]!, ...negative }] }));
     await expect(s.advance()).rejects.toThrow(new RangeError('negative flush amount'));
     expect(s.settlements.settlement('stl_1').status).toBe('pending');
   });
@@ -324,76 +341,47 @@ describe('a mined settlement', () => {
   it('keeps, without counting it again, the failure of a share that was already held back', async () => {
     const failedAt = new Date('2026-01-01T01:00:00.000Z');
     const retryAt = new Date('2026-01-01T01:05:00.000Z');
-    const failing = testPayment(1, {
-      status: 'paid',
-      amountReceivedBaseUnits: 10_000_000n,
-      payout: {
-        ...P1.payout,
-        failures: 2,
-        retryAt,
-        blockedSince: failedAt,
-        blockedReason: 'merchant blacklisted',
-        commissionBlockedSince: failedAt,
-        commissionBlockedReason: 'treasury blacklisted',
-      },
-    });
-    const s = setUp(settlement([relayerTx(1)], [failing]), [failing]);
-    const tx = relayerTx(1);
-    const base = receipt(tx).flushed;
-    s.relayer.receipts.set(
-      tx.txHash,
-      receipt(tx, {
-        // Half of each share went out; the rest stays held, as before.
-        flushed: [{ ...base[0]!, merchantBaseUnits: 4_950_000n, feeBaseUnits: 50_000n }],
-        withheld: [
-          {
-            forwarderAddress: base[0]!.forwarderAddress,
-            tokenAddress: USDC,
-            paymentId: P1.id,
-            merchantOwedBaseUnits: 4_950_000n,
-            feeOwedBaseUnits: 50_000n,
-          },
-        ],
-      }),
-    );
-    await s.advance();
-    expect(s.settlements.payment(P1.id).payout).toMatchObject({
-      merchantPaidBaseUnits: 4_950_000n,
+    const blocked = {
       failures: 2,
       retryAt,
       blockedSince: failedAt,
       blockedReason: 'merchant blacklisted',
       commissionBlockedSince: failedAt,
       commissionBlockedReason: 'treasury blacklisted',
+    };
+    const failing = testPayment(1, {
+      status: 'paid',
+      amountReceivedBaseUnits: 10_000_000n,
+      payout: { ...P1.payout, ...blocked },
+    });
+    const s = setUp(settlement([relayerTx(1)], [failing]), [failing]);
+    mineFlush(s, (base) => ({
+      // Half of each share went out; the rest stays held, as before.
+      flushed: [{ ...base[0]!, merchantBaseUnits: 4_950_000n, feeBaseUnits: 50_000n }],
+      withheld: [heldBackFromP1(base, 4_950_000n, 50_000n)],
+    }));
+    await s.advance();
+    expect(s.settlements.payment(P1.id).payout).toMatchObject({
+      merchantPaidBaseUnits: 4_950_000n,
+      ...blocked,
     });
   });
 
   it('keeps a share the token held back as a failure, with what stays owed', async () => {
     const s = setUp();
-    const tx = relayerTx(1);
-    const base = receipt(tx).flushed;
-    s.relayer.receipts.set(
-      tx.txHash,
-      receipt(tx, {
-        flushed: [{ ...base[0]!, feeBaseUnits: 0n }, base[1]!],
-        withheld: [
-          {
-            forwarderAddress: base[0]!.forwarderAddress,
-            tokenAddress: USDC,
-            paymentId: P1.id,
-            merchantOwedBaseUnits: 0n,
-            feeOwedBaseUnits: 100_000n,
-          },
-          {
-            forwarderAddress: '0x00000000000000000000000000000000000000b0',
-            tokenAddress: USDC,
-            paymentId: P2.id,
-            merchantOwedBaseUnits: 1n,
-            feeOwedBaseUnits: 1n,
-          },
-        ],
-      }),
-    );
+    mineFlush(s, (base) => ({
+      flushed: [{ ...base[0]!, feeBaseUnits: 0n }, base[1]!],
+      withheld: [
+        heldBackFromP1(base, 0n, 100_000n),
+        {
+          forwarderAddress: '0x00000000000000000000000000000000000000b0',
+          tokenAddress: USDC,
+          paymentId: P2.id,
+          merchantOwedBaseUnits: 1n,
+          feeOwedBaseUnits: 1n,
+        },
+      ],
+    }));
     await s.advance();
     expect(s.settlements.payment(P1.id).payout).toMatchObject({
       merchantPaidBaseUnits: 9_900_000n,
@@ -408,23 +396,10 @@ describe('a mined settlement', () => {
 
   it('keeps the merchant’s share the token held back as a failure', async () => {
     const s = setUp();
-    const tx = relayerTx(1);
-    const base = receipt(tx).flushed;
-    s.relayer.receipts.set(
-      tx.txHash,
-      receipt(tx, {
-        flushed: [{ ...base[0]!, merchantBaseUnits: 0n }, base[1]!],
-        withheld: [
-          {
-            forwarderAddress: base[0]!.forwarderAddress,
-            tokenAddress: USDC,
-            paymentId: P1.id,
-            merchantOwedBaseUnits: 9_900_000n,
-            feeOwedBaseUnits: 0n,
-          },
-        ],
-      }),
-    );
+    mineFlush(s, (base) => ({
+      flushed: [{ ...base[0]!, merchantBaseUnits: 0n }, base[1]!],
+      withheld: [heldBackFromP1(base, 9_900_000n, 0n)],
+    }));
     await s.advance();
     expect(s.settlements.payment(P1.id).payout).toMatchObject({
       merchantPaidBaseUnits: 0n,
@@ -441,12 +416,7 @@ describe('a mined settlement', () => {
     const refund = testPayment(2, { kind: 'refund', status: 'paid', amountReceivedBaseUnits: 10_000_000n });
     const s = setUp(settlement([relayerTx(1)], [P1, refund]), [P1, refund]);
     s.settlements.addBalance(P1.id, USDT, false);
-    const tx = relayerTx(1);
-    const base = receipt(tx).flushed;
-    s.relayer.receipts.set(
-      tx.txHash,
-      receipt(tx, { flushed: [{ ...base[0]!, tokenAddress: USDT }, base[1]!] }),
-    );
+    mineFlush(s, (base) => ({ flushed: [{ ...base[0]!, tokenAddress: USDT }, base[1]!] }));
     await s.advance();
     expect(s.settlements.payment(P1.id).payout).toMatchObject({ merchantPaidBaseUnits: 0n, failures: 0 });
     expect(s.settlements.balance(P1.id, USDT)).toMatchObject({ merchantPaid: 9_900_000n });

@@ -3,6 +3,7 @@ import { newRelayerTransactionId } from './ids.ts';
 import type { InFlightOutcome } from './inFlightOutcome.ts';
 import type { SettleOptions, SettlePaymentsDeps } from './options.ts';
 import type { FeesPerGas, RelayerTransactionRecord, SettlementRecord } from './ports.ts';
+import { readRelayerBalance } from './relayerBalance.ts';
 
 export const RESOLVED: ReadonlySet<InFlightOutcome['kind']> = new Set(['confirmed', 'reverted', 'dropped']);
 
@@ -74,14 +75,7 @@ async function replaceStuck(
     return awaiting;
   }
   const fees = bumpedFees(latest, await relayer.currentFees());
-  const balance = await relayer.balance();
-  await deps.settlements.recordRelayerBalance({
-    chainId: options.chainId,
-    address: relayer.address,
-    balanceWei: balance,
-    lowBalanceWei: options.relayerLowBalanceWei,
-    observedAt: deps.clock.now(),
-  });
+  const balance = await readRelayerBalance(deps, options);
   const needed = latest.gas * fees.maxFeePerGas;
   if (balance < needed) {
     logger.error(

@@ -4,6 +4,7 @@ import type { SettleOptions, SettlePaymentsDeps } from './options.ts';
 import type { RelayerTransactionRecord, SettlementCandidate } from './ports.ts';
 import { flushCall, flushItemOf, probeBatch } from './probeBatch.ts';
 import { recordPayoutFailures } from './recordPayoutFailures.ts';
+import { readRelayerBalance } from './relayerBalance.ts';
 
 /** What the pass did about payments due, once nothing was in flight. */
 export type SendOutcome =
@@ -145,14 +146,7 @@ async function checkGas(
   paymentsWaiting: number,
 ): Promise<SendOutcome | undefined> {
   const { relayer, logger } = deps;
-  const balance = await relayer.balance();
-  await deps.settlements.recordRelayerBalance({
-    chainId: options.chainId,
-    address: relayer.address,
-    balanceWei: balance,
-    lowBalanceWei: options.relayerLowBalanceWei,
-    observedAt: deps.clock.now(),
-  });
+  const balance = await readRelayerBalance(deps, options);
   if (balance < neededWei) {
     logger.error(
       {

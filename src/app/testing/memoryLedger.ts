@@ -8,6 +8,7 @@ import type {
   TransferRecord,
   UnacceptedTransfer,
 } from '../chain/ports.ts';
+import { memoryTransaction } from './memoryTransaction.ts';
 
 /** Everything the ledger holds, in one value so that a failed transaction can be undone by restoring a copy. */
 interface LedgerState {
@@ -93,13 +94,13 @@ export class MemoryLedger implements Ledger {
 
   async transaction<T>(work: (tx: LedgerTransaction) => Promise<T>): Promise<T> {
     this.transactionsBegun += 1;
-    const before = structuredClone(this.state);
-    try {
-      return await work(this.transactionOf());
-    } catch (error) {
-      this.state = before;
-      throw error;
-    }
+    return memoryTransaction(
+      this.state,
+      (before) => {
+        this.state = before;
+      },
+      () => work(this.transactionOf()),
+    );
   }
 
   async paymentsByDepositAddress(

@@ -11,6 +11,7 @@ import type {
   SettlementStore,
   SettlementTransaction,
 } from '../settlement/ports.ts';
+import { memoryTransaction } from './memoryTransaction.ts';
 
 interface Balance {
   accepted: boolean;
@@ -112,13 +113,13 @@ export class MemorySettlements implements SettlementStore {
   }
 
   async transaction<T>(work: (tx: SettlementTransaction) => Promise<T>): Promise<T> {
-    const before = structuredClone(this.state);
-    try {
-      return await work(this.transactionOf());
-    } catch (error) {
-      this.state = before;
-      throw error;
-    }
+    return memoryTransaction(
+      this.state,
+      (before) => {
+        this.state = before;
+      },
+      () => work(this.transactionOf()),
+    );
   }
 
   /** What `candidates` answers (the store's query is not what these tests are about), cut at its limit. */

@@ -1,9 +1,8 @@
 import { getAddress } from 'viem';
 import { findCurrency } from '../../domain/currencies.ts';
-import type { Payment } from '../../domain/payment.ts';
-import { NO_PAYOUT_YET } from '../../domain/payout.ts';
+import { newPayment, type Payment } from '../../domain/payment.ts';
 import { quote } from '../../domain/quote.ts';
-import type { TransferRecord } from '../chain/ports.ts';
+import type { TransferRecord, UnacceptedTransfer } from '../chain/ports.ts';
 
 export const CHAIN_ID = 137;
 /** Polygon's USDC, lowercase as the watcher's token list holds it. */
@@ -25,41 +24,26 @@ export function testPayment(n: number, overrides: Partial<Payment> = {}): Paymen
   if (!usdc) throw new Error('USDC is a currency');
   const createdAt = overrides.createdAt ?? new Date('2026-01-01T00:10:00.000Z');
   return {
-    id: `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`,
-    kind: 'payment',
-    merchantId: 'mch_1',
-    mode: 'live',
-    quote: quote({ currency: usdc, minorUnits: 10_000_000n }, { units: 1n, scale: 0 }, 100),
-    rateSource: 'fixed',
-    rateObservedAt: createdAt,
-    underpaymentToleranceBps: 0,
-    payoutAddress: '0x90F79bf6EB2c4f870365E785982E1f101E93b906',
-    webhookUrl: null,
-    returnUrl: null,
-    successUrl: null,
-    cancelUrl: null,
-    metadata: null,
-    linkId: null,
-    orderId: null,
-    customerEmail: null,
-    status: 'pending',
-    announcedStatus: 'pending',
-    amountReceivedBaseUnits: 0n,
-    paidAt: null,
-    late: false,
-    expiresAt: new Date(createdAt.getTime() + 3_600_000),
-    createdAt,
-    updatedAt: createdAt,
-    deposit: {
-      chainId: CHAIN_ID,
-      tokenAddress: getAddress(USDC),
-      factoryAddress: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512',
-      treasuryAddress: '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720',
-      depositAddress: depositAddress(n),
-    },
-    txid: null,
-    paidWith: null,
-    payout: NO_PAYOUT_YET,
+    ...newPayment({
+      id: `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`,
+      kind: 'payment',
+      merchantId: 'mch_1',
+      mode: 'live',
+      quote: quote({ currency: usdc, minorUnits: 10_000_000n }, { units: 1n, scale: 0 }, 100),
+      rateSource: 'fixed',
+      rateObservedAt: createdAt,
+      underpaymentToleranceBps: 0,
+      payoutAddress: '0x90F79bf6EB2c4f870365E785982E1f101E93b906',
+      expiresAt: new Date(createdAt.getTime() + 3_600_000),
+      createdAt,
+      deposit: {
+        chainId: CHAIN_ID,
+        tokenAddress: getAddress(USDC),
+        factoryAddress: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512',
+        treasuryAddress: '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720',
+        depositAddress: depositAddress(n),
+      },
+    }),
     ...overrides,
   };
 }
@@ -87,5 +71,23 @@ export function testTransfer(
     final: true,
     orphaned: false,
     ...fields,
+  };
+}
+
+/** A USDT transfer (a token the payment does not accept) to `payment`'s deposit address in block 7, seen at 00:30. */
+export function testUnaccepted(payment: Payment, amountBaseUnits = 5_000_000n): UnacceptedTransfer {
+  return {
+    id: `${CHAIN_ID}:0x${'1'.repeat(64)}:0`,
+    chainId: CHAIN_ID,
+    paymentId: payment.id,
+    txHash: `0x${'2'.repeat(64)}`,
+    blockNumber: 7n,
+    blockHash: `0x${'1'.repeat(64)}`,
+    tokenAddress: USDT,
+    tokenSymbol: 'USDT',
+    tokenDecimals: 6,
+    amountBaseUnits,
+    fromAddress: '0x00000000000000000000000000000000000000aa',
+    seenAt: new Date('2026-01-01T00:30:00.000Z'),
   };
 }

@@ -4,6 +4,7 @@ import type { Config } from '../../config/index.ts';
 import { EMAIL_STATUSES } from '../../domain/email.ts';
 import { out } from '../terminal.ts';
 import { withStores } from '../wiring.ts';
+import { type LogListFlags, logQuery } from './logListing.ts';
 
 /** `paylink mail …`: the e-mail log, and what each message said (on the sandbox: what was "sent"). */
 export function registerMailCommands(program: Command, config: () => Config): void {
@@ -19,32 +20,17 @@ export function registerMailCommands(program: Command, config: () => Config): vo
     .addOption(new Option('--status <status>', 'only messages in this state').choices(EMAIL_STATUSES))
     .option('--limit <n>', 'at most this many messages (1–100)', '50')
     .option('--json', 'print JSON')
-    .action(
-      async (options: {
-        payment?: string;
-        merchant?: string;
-        status?: string;
-        limit: string;
-        json?: boolean;
-      }) => {
-        const records = await withStores(config(), (stores) =>
-          listEmails(stores, {
-            paymentId: options.payment,
-            merchantId: options.merchant,
-            status: options.status,
-            limit: /^\d{1,3}$/.test(options.limit) ? Number(options.limit) : Number.NaN,
-          }),
-        );
-        const views = records.map((record) => describeEmail(record));
-        if (options.json) return out(JSON.stringify({ emails: views }));
-        if (views.length === 0) return out('No e-mail matches.');
-        for (const v of views) {
-          const fate = v.status === 'sent' ? `sent ${v.sent_at}` : v.status;
-          const next = v.next_attempt_at ? `  next ${v.next_attempt_at}` : '';
-          out(`${v.id}  ${v.kind.padEnd(15)}  ${fate}  to ${v.to}  "${v.subject}"  ${v.created_at}${next}`);
-        }
-      },
-    );
+    .action(async (options: LogListFlags) => {
+      const records = await withStores(config(), (stores) => listEmails(stores, logQuery(options)));
+      const views = records.map((record) => describeEmail(record));
+      if (options.json) return out(JSON.stringify({ emails: views }));
+      if (views.length === 0) return out('No e-mail matches.');
+      for (const v of views) {
+        const fate = v.status === 'sent' ? `sent ${v.sent_at}` : v.status;
+        const next = v.next_attempt_at ? `  next ${v.next_attempt_at}` : '';
+        out(`${v.id}  ${v.kind.padEnd(15)}  ${fate}  to ${v.to}  "${v.subject}"  ${v.created_at}${next}`);
+      }
+    });
 
   mail
     .command('show <id>')

@@ -6,6 +6,7 @@ import type { Config } from '../../config/index.ts';
 import { PaylinkError } from '../../domain/errors.ts';
 import { out } from '../terminal.ts';
 import { withStores } from '../wiring.ts';
+import { limitFlag } from './logListing.ts';
 
 const COLUMNS: readonly [string, number, (view: PayoutView) => string][] = [
   ['PAYMENT', 36, (v) => v.payment_id],
@@ -39,7 +40,7 @@ export function registerSettlementCommands(program: Command, config: () => Confi
     .option('--json', 'print JSON')
     .action(async (options: { delayed?: boolean; limit: string; json?: boolean }) => {
       const cfg = config();
-      const limit = /^\d{1,3}$/.test(options.limit) ? Number(options.limit) : Number.NaN;
+      const limit = limitFlag(options.limit);
       if (!(limit >= 1 && limit <= 500)) throw new PaylinkError('VALIDATION_ERROR', '--limit must be 1–500');
       const views = await withStores(cfg, (stores) =>
         listPayouts({ settlements: stores.settlements, clock: systemClock }, cfg.payoutPolicy, {

@@ -15,6 +15,7 @@ import { PaylinkError } from '../../domain/errors.ts';
 import { DELIVERY_STATUSES } from '../../domain/webhookDelivery.ts';
 import { out } from '../terminal.ts';
 import { withStores } from '../wiring.ts';
+import { type LogListFlags, logQuery } from './logListing.ts';
 
 /** `paylink webhooks …` and `paylink merchant rotate-webhook-secret`: the webhook log and its operations. */
 
@@ -47,28 +48,13 @@ export function registerWebhookCommands(program: Command, config: () => Config):
     )
     .option('--limit <n>', 'at most this many events (1–100)', '50')
     .option('--json', 'print JSON, with every attempt')
-    .action(
-      async (options: {
-        payment?: string;
-        merchant?: string;
-        status?: string;
-        limit: string;
-        json?: boolean;
-      }) => {
-        const events = await withStores(config(), (stores) =>
-          listWebhookEvents(stores, {
-            paymentId: options.payment,
-            merchantId: options.merchant,
-            status: options.status,
-            limit: /^\d{1,3}$/.test(options.limit) ? Number(options.limit) : Number.NaN,
-          }),
-        );
-        const views = events.map(describeWebhookEvent);
-        if (options.json) return out(JSON.stringify({ events: views }));
-        if (views.length === 0) return out('No webhook events match.');
-        for (const view of views) printEvent(view, false);
-      },
-    );
+    .action(async (options: LogListFlags) => {
+      const events = await withStores(config(), (stores) => listWebhookEvents(stores, logQuery(options)));
+      const views = events.map(describeWebhookEvent);
+      if (options.json) return out(JSON.stringify({ events: views }));
+      if (views.length === 0) return out('No webhook events match.');
+      for (const view of views) printEvent(view, false);
+    });
 
   webhooks
     .command('show <event_id>')
