@@ -24,6 +24,7 @@ import { SECURITY_HEADERS } from '../web/securityHeaders.ts';
 import { type CheckoutNetwork, type CheckoutView, checkoutStatusJson, checkoutView } from './checkoutView.ts';
 import { type CheckoutGasless, registerGaslessRoutes } from './gaslessRoutes.ts';
 import type { PageAssets } from './pageLayout.ts';
+import { type CheckoutReceipts, registerReceiptRoutes } from './receiptRoutes.ts';
 import { type CheckoutRefunds, registerRefundRoutes } from './refundRoutes.ts';
 import { renderCheckoutPage, renderErrorPage, renderNotFoundPage } from './renderPage.ts';
 
@@ -46,6 +47,8 @@ export interface CheckoutDeps {
   readonly gasless?: CheckoutGasless | undefined;
   /** Refund claim pages (`/refunds/:id`); absent: not served. */
   readonly refundClaims?: CheckoutRefunds | undefined;
+  /** Receipt pages (`/receipts/:token`, receiptRoutes.ts); absent: not served. */
+  readonly receiptPages?: CheckoutReceipts | undefined;
 }
 
 const DEFAULT_POLL_INTERVAL_MS = 3_000;
@@ -239,6 +242,13 @@ export async function buildCheckoutApp(deps: CheckoutDeps): Promise<FastifyInsta
       assets: pageAssets,
       pollIntervalMs,
     });
+  registerReceiptRoutes(app, {
+    ...deps,
+    receipts: deps.receiptPages,
+    networkOf,
+    languageOf,
+    assets: pageAssets,
+  });
 
   return app;
 }

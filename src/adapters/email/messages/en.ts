@@ -1,0 +1,24 @@
+/**
+ * What the e-mails to customers say in English, the reference language: its keys are the table every other
+ * language fills, and its messages' arguments the ones theirs use (web/i18n.ts). Amounts and times arrive
+ * already written in the reader's locale.
+ */
+export const en = {
+  receipt: {
+    subject: 'Your receipt from {merchant}',
+    preheader: 'Paid: {amount} {currency}',
+    heading: 'Thank you for your payment',
+    body: '{merchant} received your payment of {amount} {currency}. Keep this e-mail as your receipt.',
+    merchant: 'Paid to',
+    amount: 'Amount',
+    usdcPaid: 'USDC paid',
+    transaction: 'Transaction',
+    date: 'Date',
+    order: 'Order',
+    view: 'View your receipt',
+    footer: 'You receive this e-mail because {merchant} gave your address with this payment.',
+    pageTitle: 'Receipt from {merchant}',
+    notFoundTitle: 'Receipt not found',
+    notFoundBody: 'This receipt does not exist. Check that the address is the one in your e-mail.',
+  },
+};

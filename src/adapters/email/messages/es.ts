@@ -1,0 +1,23 @@
+import type { MessageTable } from '../../web/i18n.ts';
+import type { en } from './en.ts';
+
+/** What the e-mails to customers say in Spanish. */
+export const es: MessageTable<typeof en> = {
+  receipt: {
+    subject: 'Su recibo de {merchant}',
+    preheader: 'Pagado: {amount} {currency}',
+    heading: 'Gracias por su pago',
+    body: '{merchant} ha recibido su pago de {amount} {currency}. Conserve este correo como recibo.',
+    merchant: 'Pagado a',
+    amount: 'Importe',
+    usdcPaid: 'USDC pagados',
+    transaction: 'Transacción',
+    date: 'Fecha',
+    order: 'Pedido',
+    view: 'Ver su recibo',
+    footer: 'Recibe este correo porque {merchant} indicó su dirección con este pago.',
+    pageTitle: 'Recibo de {merchant}',
+    notFoundTitle: 'Recibo no encontrado',
+    notFoundBody: 'Este recibo no existe. Compruebe que la dirección es la de su correo.',
+  },
+};
