@@ -5,7 +5,7 @@ import type { ChainTarget, ChainToken } from '../adapters/chain/depositPlanner.t
 import { authorizationChain } from '../adapters/chain/eip3009.ts';
 import { createRelayer } from '../adapters/chain/relayer.ts';
 import type { SingletonLocks } from '../adapters/db/singletonLocks.ts';
-import { receiptEmail } from '../adapters/email/receiptEmail.ts';
+import { customerEmails } from '../adapters/email/customerEmails.ts';
 import type { Ledger } from '../app/chain/ports.ts';
 import { expirePayments } from '../app/chain/refreshPayments.ts';
 import { pollChainOnce, type WatchedToken } from '../app/chain/watchChain.ts';
@@ -67,7 +67,11 @@ const LAG_WORTH_LOGGING_BLOCKS = 10n;
 export async function runWorker(deps: WorkerDeps, signal: AbortSignal): Promise<void> {
   const { config, logger } = deps;
   const every = { intervalMs: config.chain.pollIntervalMs, signal, logger };
-  const receipts = receiptSettings(deps);
+  const explorers = new Map(
+    deps.chains.map((chain) => [chain.target.chainId, NETWORKS[chain.settings.network].explorerUrl]),
+  );
+  const emails = customerEmails(config, (chainId) => explorers.get(chainId));
+  const receipts = emails?.receipts;
   const jobs = deps.chains.flatMap((chain) => chainJobs(deps, chain, signal, receipts));
   // Expiry and refund announcements are safe to run twice (row locks, marks), but one runner avoids wasted sweeps.
   const expirer = runAsSingleton(deps.locks, 'expirer', every, (held) =>
@@ -79,7 +83,11 @@ export async function runWorker(deps: WorkerDeps, signal: AbortSignal): Promise<
         receipts,
       });
       // Refunds funded, sent or expired since the last pass: their merchants are told.
-      const told = await announceRefunds({ refunds: deps.refunds, clock: deps.clock });
+      const told = await announceRefunds({
+        refunds: deps.refunds,
+        clock: deps.clock,
+        refundNotices: emails?.refundNotices,
+      });
       return changes.length > 0 || told.length > 0 ? 'busy' : 'idle';
     }),
   );
@@ -109,22 +117,6 @@ function watchedTokens(target: ChainTarget): WatchedToken[] {
 }
 
 /** The chain watcher and the settler of one chain, each a singleton named by the chain id. */
-/** What the watcher needs to queue receipts; undefined where e-mail is not configured (none is queued). */
-function receiptSettings(deps: Pick<WorkerDeps, 'config' | 'chains'>): ReceiptSettings | undefined {
-  const { mail, checkoutUrl } = deps.config;
-  if (!mail) return undefined;
-  const explorers = new Map(
-    deps.chains.map((chain) => [chain.target.chainId, NETWORKS[chain.settings.network].explorerUrl]),
-  );
-  return {
-    template: receiptEmail,
-    messageDomain: mail.messageDomain,
-    checkoutUrl,
-    // The sandbox's preset has none (''): the receipt shows the hash alone.
-    explorerUrl: (chainId) => explorers.get(chainId) || undefined,
-  };
-}
-
 function chainJobs(
   deps: WorkerDeps,
   chain: WorkerChain,

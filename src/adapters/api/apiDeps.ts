@@ -83,5 +83,5 @@ export interface ApiDeps {
     | 'connectionLimits'
     | 'defaultToleranceBps'
     | 'webhooks'
-  >;
+  > & { readonly mail?: Config['mail'] };
 }

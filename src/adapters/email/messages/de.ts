@@ -20,4 +20,18 @@ export const de: MessageTable<typeof en> = {
     notFoundTitle: 'Quittung nicht gefunden',
     notFoundBody: 'Diese Quittung gibt es nicht. Prüfen Sie, ob die Adresse der in Ihrer E-Mail entspricht.',
   },
+  refund: {
+    claimSubject: '{merchant} erstattet Ihnen {amount} USDC',
+    claimHeading: 'Wohin soll Ihre Erstattung gehen?',
+    claimBody:
+      '{merchant} erstattet Ihnen {amount} USDC. Geben Sie vor {time} auf der Erstattungsseite die Adresse Ihrer eigenen USDC-Wallet an; die Erstattung wird dorthin gesendet, sobald {merchant} sie bereitstellt.',
+    claimAction: 'Meine Adresse angeben',
+    sentSubject: 'Ihre Erstattung von {merchant} wurde gesendet',
+    sentHeading: 'Ihre Erstattung wurde gesendet',
+    sentBody: '{merchant} hat Ihnen {amount} USDC erstattet. Sie sind in Ihrer Wallet.',
+    amount: 'Erstattung',
+    address: 'Gesendet an',
+    transaction: 'Transaktion',
+    footer: 'Sie erhalten diese E-Mail, weil {merchant} Ihre Adresse zu Ihrer Zahlung angegeben hat.',
+  },
 };

@@ -21,4 +21,18 @@ export const en = {
     notFoundTitle: 'Receipt not found',
     notFoundBody: 'This receipt does not exist. Check that the address is the one in your e-mail.',
   },
+  refund: {
+    claimSubject: '{merchant} is refunding you {amount} USDC',
+    claimHeading: 'Where should your refund go?',
+    claimBody:
+      '{merchant} is refunding you {amount} USDC. Give the address of your own USDC wallet on the refund page before {time}; the refund is sent there as soon as {merchant} funds it.',
+    claimAction: 'Give my address',
+    sentSubject: 'Your refund from {merchant} was sent',
+    sentHeading: 'Your refund was sent',
+    sentBody: '{merchant} refunded you {amount} USDC. It is in your wallet.',
+    amount: 'Refund',
+    address: 'Sent to',
+    transaction: 'Transaction',
+    footer: 'You receive this e-mail because {merchant} gave your address with your payment.',
+  },
 };

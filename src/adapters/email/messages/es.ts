@@ -20,4 +20,18 @@ export const es: MessageTable<typeof en> = {
     notFoundTitle: 'Recibo no encontrado',
     notFoundBody: 'Este recibo no existe. Compruebe que la dirección es la de su correo.',
   },
+  refund: {
+    claimSubject: '{merchant} le reembolsa {amount} USDC',
+    claimHeading: '¿Adónde enviamos su reembolso?',
+    claimBody:
+      '{merchant} le reembolsa {amount} USDC. Indique la dirección de su propio monedero USDC en la página del reembolso antes del {time}; el reembolso se envía allí en cuanto {merchant} lo financie.',
+    claimAction: 'Indicar mi dirección',
+    sentSubject: 'Su reembolso de {merchant} fue enviado',
+    sentHeading: 'Su reembolso fue enviado',
+    sentBody: '{merchant} le ha reembolsado {amount} USDC. Están en su monedero.',
+    amount: 'Reembolso',
+    address: 'Enviado a',
+    transaction: 'Transacción',
+    footer: 'Recibe este correo porque {merchant} indicó su dirección con su pago.',
+  },
 };

@@ -20,4 +20,18 @@ export const fr: MessageTable<typeof en> = {
     notFoundTitle: 'Reçu introuvable',
     notFoundBody: 'Ce reçu n’existe pas. Vérifiez que l’adresse est celle de votre e-mail.',
   },
+  refund: {
+    claimSubject: '{merchant} vous rembourse {amount} USDC',
+    claimHeading: 'Où envoyer votre remboursement\u00a0?',
+    claimBody:
+      '{merchant} vous rembourse {amount} USDC. Indiquez l’adresse de votre propre portefeuille USDC sur la page du remboursement avant le {time}\u00a0; le remboursement y est envoyé dès que {merchant} l’a provisionné.',
+    claimAction: 'Indiquer mon adresse',
+    sentSubject: 'Votre remboursement de {merchant} a été envoyé',
+    sentHeading: 'Votre remboursement a été envoyé',
+    sentBody: '{merchant} vous a remboursé {amount} USDC. Ils sont dans votre portefeuille.',
+    amount: 'Remboursement',
+    address: 'Envoyé à',
+    transaction: 'Transaction',
+    footer: 'Vous recevez cet e-mail parce que {merchant} a indiqué votre adresse avec votre paiement.',
+  },
 };
