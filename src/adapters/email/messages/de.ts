@@ -34,4 +34,16 @@ export const de: MessageTable<typeof en> = {
     transaction: 'Transaktion',
     footer: 'Sie erhalten diese E-Mail, weil {merchant} Ihre Adresse zu Ihrer Zahlung angegeben hat.',
   },
+  request: {
+    subject: '{merchant} bittet Sie, {amount} {currency} zu zahlen',
+    heading: 'Zahlungsanforderung von {merchant}',
+    body: '{merchant} bittet Sie, {amount} {currency} in USDC zu zahlen. Der Link gilt bis {time}.',
+    amount: 'Betrag',
+    usdc: 'In USDC',
+    order: 'Bestellung',
+    expires: 'Zahlen bis',
+    pay: '{amount} {currency} zahlen',
+    footer:
+      'Sie erhalten diese E-Mail, weil {merchant} Ihnen diese Zahlungsanforderung gesendet hat. Wenn Sie sie nicht erwartet haben, ignorieren Sie sie: Ohne Ihre Zahlung wird nichts abgebucht.',
+  },
 };

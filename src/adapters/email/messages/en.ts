@@ -35,4 +35,16 @@ export const en = {
     transaction: 'Transaction',
     footer: 'You receive this e-mail because {merchant} gave your address with your payment.',
   },
+  request: {
+    subject: '{merchant} asks you to pay {amount} {currency}',
+    heading: 'Payment request from {merchant}',
+    body: '{merchant} asks you to pay {amount} {currency} in USDC. The link is valid until {time}.',
+    amount: 'Amount',
+    usdc: 'In USDC',
+    order: 'Order',
+    expires: 'Pay before',
+    pay: 'Pay {amount} {currency}',
+    footer:
+      'You receive this e-mail because {merchant} sent you this payment request. If you did not expect it, ignore it: nothing is charged without your payment.',
+  },
 };

@@ -34,4 +34,16 @@ export const es: MessageTable<typeof en> = {
     transaction: 'Transacción',
     footer: 'Recibe este correo porque {merchant} indicó su dirección con su pago.',
   },
+  request: {
+    subject: '{merchant} le solicita el pago de {amount} {currency}',
+    heading: 'Solicitud de pago de {merchant}',
+    body: '{merchant} le solicita el pago de {amount} {currency} en USDC. El enlace es válido hasta el {time}.',
+    amount: 'Importe',
+    usdc: 'En USDC',
+    order: 'Pedido',
+    expires: 'Pagar antes del',
+    pay: 'Pagar {amount} {currency}',
+    footer:
+      'Recibe este correo porque {merchant} le envió esta solicitud de pago. Si no la esperaba, ignórela: no se cobra nada sin su pago.',
+  },
 };

@@ -34,4 +34,16 @@ export const fr: MessageTable<typeof en> = {
     transaction: 'Transaction',
     footer: 'Vous recevez cet e-mail parce que {merchant} a indiqué votre adresse avec votre paiement.',
   },
+  request: {
+    subject: '{merchant} vous demande de payer {amount} {currency}',
+    heading: 'Demande de paiement de {merchant}',
+    body: '{merchant} vous demande de payer {amount} {currency} en USDC. Le lien est valable jusqu’au {time}.',
+    amount: 'Montant',
+    usdc: 'En USDC',
+    order: 'Commande',
+    expires: 'Payer avant le',
+    pay: 'Payer {amount} {currency}',
+    footer:
+      'Vous recevez cet e-mail parce que {merchant} vous a envoyé cette demande de paiement. Si vous ne l’attendiez pas, ignorez-le\u00a0: rien n’est prélevé sans votre paiement.',
+  },
 };
