@@ -70,7 +70,10 @@ describe.each(dialects)('paylink CLI on %s', (dialect) => {
       underpayment_tolerance_percent: '0.5',
       send_receipts: true,
     });
-    const quiet = await runCli(['merchant', 'update', merchant.public_id, '--receipts', 'off', '--json'], env);
+    const quiet = await runCli(
+      ['merchant', 'update', merchant.public_id, '--receipts', 'off', '--json'],
+      env,
+    );
     expect(JSON.parse(quiet.stdout)).toMatchObject({ send_receipts: false });
     const unclear = await runCli(['merchant', 'update', merchant.public_id, '--receipts', 'maybe'], env);
     expect(unclear.code).toBe(2);
