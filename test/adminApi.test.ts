@@ -174,6 +174,22 @@ describe.each(dialects)('admin API on %s', (dialect) => {
     expect((await h.admin('PATCH', '/admin/api/merchants/mch_unknown/', { name: 'x' })).statusCode).toBe(404);
   });
 
+  it('sends receipts by default, and stops when told to; anything but a boolean is refused', async () => {
+    const { merchant } = await newMerchant();
+    expect(merchant.send_receipts).toBe(true);
+    const path = `/admin/api/merchants/${merchant.public_id}/`;
+    const off = await h.admin('PATCH', path, { send_receipts: false });
+    expect(off.statusCode).toBe(200);
+    expect(off.json().send_receipts).toBe(false);
+    expect((await h.stores.merchants.find(merchant.public_id))!.sendReceipts).toBe(false);
+    // Another field changed leaves the setting as it is.
+    expect((await h.admin('PATCH', path, { name: 'Still quiet' })).json().send_receipts).toBe(false);
+    const refused = await h.admin('PATCH', path, { send_receipts: 'yes' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ code: 'VALIDATION_ERROR', field: 'send_receipts' });
+    expect((await h.admin('GET', path)).json().send_receipts).toBe(false);
+  });
+
   it.each([
     ['the token (USDC)', () => TEST_CHAIN.tokenAddress],
     ['the forwarder factory', () => TEST_CHAIN.factoryAddress],

@@ -68,7 +68,16 @@ describe.each(dialects)('paylink CLI on %s', (dialect) => {
     expect(JSON.parse(updated.stdout)).toMatchObject({
       commission_bps: 200,
       underpayment_tolerance_percent: '0.5',
+      send_receipts: true,
     });
+    const quiet = await runCli(
+      ['merchant', 'update', merchant.public_id, '--receipts', 'off', '--json'],
+      env,
+    );
+    expect(JSON.parse(quiet.stdout)).toMatchObject({ send_receipts: false });
+    const unclear = await runCli(['merchant', 'update', merchant.public_id, '--receipts', 'maybe'], env);
+    expect(unclear.code).toBe(2);
+    expect(unclear.stderr).toContain('must be on or off');
 
     const rotated = await runCli(
       ['merchant', 'rotate-key', merchant.public_id, '--grace', '24h', '--json'],

@@ -14,6 +14,10 @@ import { en as dashboardEn } from '../src/adapters/dashboard/messages/en.ts';
 import { es as dashboardEs } from '../src/adapters/dashboard/messages/es.ts';
 import { fr as dashboardFr } from '../src/adapters/dashboard/messages/fr.ts';
 import { DASHBOARD_TEXT } from '../src/adapters/dashboard/messages/index.ts';
+import { de as emailDe } from '../src/adapters/email/messages/de.ts';
+import { en as emailEn } from '../src/adapters/email/messages/en.ts';
+import { es as emailEs } from '../src/adapters/email/messages/es.ts';
+import { fr as emailFr } from '../src/adapters/email/messages/fr.ts';
 import { format } from '../src/adapters/web/html.ts';
 import { fill, LANGUAGES, type Language, Message } from '../src/adapters/web/i18n.ts';
 
@@ -62,6 +66,13 @@ const SURFACES: readonly Surface[] = [
     roots: [/(\w+) = DASHBOARD_TEXT\[/g, /(\w+): DashboardText\b/g],
     // The page context's `t`: `ctx.t`, `input.ctx.t`, `kit.context(request).t`, `const { t } = ctx`.
     fixedRoots: ['\\bt'],
+  },
+  {
+    name: 'e-mails',
+    english: emailEn,
+    tables: { en: emailEn, fr: emailFr, de: emailDe, es: emailEs },
+    roots: [/(\w+) = EMAIL_MESSAGES\[/g, /(\w+): EmailMessages\b/g],
+    fixedRoots: ['EMAIL_MESSAGES\\[\\w+\\]'],
   },
 ];
 

@@ -15,6 +15,8 @@ export interface Merchant {
   readonly commissionBps: number;
   /** How much short of the amount still counts as paid, in basis points: at most MAX_UNDERPAYMENT_TOLERANCE_BPS. */
   readonly underpaymentToleranceBps: number;
+  /** Whether a paid payment with a customer e-mail gets a receipt (on by default). */
+  readonly sendReceipts: boolean;
   readonly status: MerchantStatus;
   readonly createdAt: Date;
   readonly updatedAt: Date;

@@ -7,7 +7,7 @@ import { ledgerRepository } from '../adapters/db/ledgerRepository.ts';
 import { linkRepository } from '../adapters/db/linkRepository.ts';
 import { merchantRepository } from '../adapters/db/merchantRepository.ts';
 import { monitoringRepository } from '../adapters/db/monitoringRepository.ts';
-import { paymentRepository } from '../adapters/db/paymentRepository.ts';
+import { paymentRepository, receiptPageRepository } from '../adapters/db/paymentRepository.ts';
 import { refundRepository } from '../adapters/db/refundRepository.ts';
 import { settlementRepository } from '../adapters/db/settlementRepository.ts';
 import { userRepository } from '../adapters/db/userRepository.ts';
@@ -57,6 +57,7 @@ export function createStores(handle: DatabaseHandle) {
     links: linkRepository(handle),
     users: userRepository(handle.db),
     emails: emailRepository(handle),
+    receiptPages: receiptPageRepository(handle),
   };
 }
 

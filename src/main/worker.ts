@@ -5,10 +5,12 @@ import type { ChainTarget, ChainToken } from '../adapters/chain/depositPlanner.t
 import { authorizationChain } from '../adapters/chain/eip3009.ts';
 import { createRelayer } from '../adapters/chain/relayer.ts';
 import type { SingletonLocks } from '../adapters/db/singletonLocks.ts';
+import { customerEmails } from '../adapters/email/customerEmails.ts';
 import type { Ledger } from '../app/chain/ports.ts';
 import { expirePayments } from '../app/chain/refreshPayments.ts';
 import { pollChainOnce, type WatchedToken } from '../app/chain/watchChain.ts';
 import type { EmailStore } from '../app/email/ports.ts';
+import type { ReceiptSettings } from '../app/email/receipts.ts';
 import type { GaslessStore } from '../app/gasless/ports.ts';
 import { relayOnce } from '../app/gasless/relayAuthorizations.ts';
 import { runLoop } from '../app/operations/jobLoop.ts';
@@ -20,7 +22,7 @@ import { runSettler } from '../app/settlement/settleOnce.ts';
 import type { Clock } from '../app/shared/ports.ts';
 import { runWebhookDispatcher } from '../app/webhooks/dispatchWebhooks.ts';
 import type { WebhookStore } from '../app/webhooks/ports.ts';
-import type { ChainConfig, Config } from '../config/index.ts';
+import { type ChainConfig, type Config, NETWORKS } from '../config/index.ts';
 import { runEmailJob } from './emailDispatcher.ts';
 import { runAsSingleton } from './singleton.ts';
 import { createWebhookDispatcherDeps } from './wiring.ts';
@@ -65,7 +67,12 @@ const LAG_WORTH_LOGGING_BLOCKS = 10n;
 export async function runWorker(deps: WorkerDeps, signal: AbortSignal): Promise<void> {
   const { config, logger } = deps;
   const every = { intervalMs: config.chain.pollIntervalMs, signal, logger };
-  const jobs = deps.chains.flatMap((chain) => chainJobs(deps, chain, signal));
+  const explorers = new Map(
+    deps.chains.map((chain) => [chain.target.chainId, NETWORKS[chain.settings.network].explorerUrl]),
+  );
+  const emails = customerEmails(config, (chainId) => explorers.get(chainId));
+  const receipts = emails?.receipts;
+  const jobs = deps.chains.flatMap((chain) => chainJobs(deps, chain, signal, receipts));
   // Expiry and refund announcements are safe to run twice (row locks, marks), but one runner avoids wasted sweeps.
   const expirer = runAsSingleton(deps.locks, 'expirer', every, (held) =>
     runLoop({ ...every, name: 'expirer', signal: held }, async () => {
@@ -73,9 +80,14 @@ export async function runWorker(deps: WorkerDeps, signal: AbortSignal): Promise<
         ledger: deps.ledger,
         clock: deps.clock,
         payoutPolicy: config.payoutPolicy,
+        receipts,
       });
       // Refunds funded, sent or expired since the last pass: their merchants are told.
-      const told = await announceRefunds({ refunds: deps.refunds, clock: deps.clock });
+      const told = await announceRefunds({
+        refunds: deps.refunds,
+        clock: deps.clock,
+        refundNotices: emails?.refundNotices,
+      });
       return changes.length > 0 || told.length > 0 ? 'busy' : 'idle';
     }),
   );
@@ -105,7 +117,12 @@ function watchedTokens(target: ChainTarget): WatchedToken[] {
 }
 
 /** The chain watcher and the settler of one chain, each a singleton named by the chain id. */
-function chainJobs(deps: WorkerDeps, chain: WorkerChain, signal: AbortSignal): Promise<void>[] {
+function chainJobs(
+  deps: WorkerDeps,
+  chain: WorkerChain,
+  signal: AbortSignal,
+  receipts: ReceiptSettings | undefined,
+): Promise<void>[] {
   const { logger: parentLogger } = deps;
   const { settings } = chain;
   // The one place a chain job's lines get their chainId: the jobs never add it again (a key twice on one line is
@@ -131,6 +148,7 @@ function chainJobs(deps: WorkerDeps, chain: WorkerChain, signal: AbortSignal): P
           clock: deps.clock,
           logger,
           payoutPolicy: deps.config.payoutPolicy,
+          receipts,
         },
         watch,
       );

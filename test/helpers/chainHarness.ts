@@ -8,6 +8,7 @@ import { marketRates } from '../../src/adapters/rates/marketRates.ts';
 import { staticSource } from '../../src/adapters/rates/static.ts';
 import type { ChainReader } from '../../src/app/chain/ports.ts';
 import { type PollResult, pollChainOnce, type WatchChainOptions } from '../../src/app/chain/watchChain.ts';
+import type { ReceiptSettings } from '../../src/app/email/receipts.ts';
 import { createMerchant } from '../../src/app/merchants/merchantAdmin.ts';
 import { createPayment } from '../../src/app/payments/createPayment.ts';
 import { currentState } from '../../src/app/payments/getPaymentStatus.ts';
@@ -49,7 +50,11 @@ export interface ChainHarness {
   readonly rates: RateProvider;
   readonly addresses: { merchant: Address; customer: Address; treasury: Address; relayer: Address };
   /** A payment created through the real use case (on the version 1 factory if asked). */
-  createPayment(amount: string, currency?: string, options?: { forwarderVersion?: 1 | 2 }): Promise<Payment>;
+  createPayment(
+    amount: string,
+    currency?: string,
+    options?: { forwarderVersion?: 1 | 2; customerEmail?: string; orderId?: string },
+  ): Promise<Payment>;
   /** The token's owner controls, as Circle's would be used: blacklist, unBlacklist, pause, unpause. */
   control(action: 'blacklist' | 'unBlacklist', account: Address): Promise<void>;
   control(action: 'pause' | 'unpause'): Promise<void>;
@@ -80,7 +85,11 @@ export interface ChainHarness {
 export async function startChainHarness(
   dialect: DialectName,
   anvilOptions: AnvilOptions = {},
-  harnessOptions: { readonly bridgedUsdc?: 'accepted' | 'noticed' } = {},
+  harnessOptions: {
+    readonly bridgedUsdc?: 'accepted' | 'noticed';
+    /** Receipts queued by the watcher, as a worker with e-mail configured does. */
+    readonly receipts?: ReceiptSettings;
+  } = {},
 ): Promise<ChainHarness> {
   const anvil = await startAnvil({
     ...anvilOptions,
@@ -178,7 +187,7 @@ export async function startChainHarness(
           webhookAllowPrivate: true,
         },
         merchant,
-        { amount, currency },
+        { amount, currency, customerEmail: options.customerEmail, orderId: options.orderId },
       ),
     async pay(to, baseUnits, options = {}) {
       const wallet = anvil.wallet(options.fromIndex ?? ROLES.customer);
@@ -205,7 +214,10 @@ export async function startChainHarness(
       await anvil.testClient.mine({ blocks: 3 });
     },
     poll: (options = {}, chain = reader) =>
-      pollChainOnce({ ledger: stores.ledger, chain, clock, logger }, { ...watch, ...options }),
+      pollChainOnce(
+        { ledger: stores.ledger, chain, clock, logger, receipts: harnessOptions.receipts },
+        { ...watch, ...options },
+      ),
     async status(paymentId) {
       const payment = await stores.payments.findById(paymentId);
       if (!payment) throw new Error(`no payment ${paymentId}`);

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { RefundNoticeSettings } from '../../src/app/email/refundNotices.ts';
 import { announceRefunds } from '../../src/app/refunds/announceRefunds.ts';
 import { settleOnce } from '../../src/app/settlement/settleOnce.ts';
 import type { ChainHarness } from './chainHarness.ts';
@@ -9,7 +10,11 @@ import { freshSettler } from './settler.ts';
  * forwarders and apply the flush once final, then tell the merchant of each refund whose status moved.
  * Returns the ids of the refunds announced.
  */
-export async function refundWorkerPasses(h: ChainHarness, logger: Logger): Promise<string[]> {
+export async function refundWorkerPasses(
+  h: ChainHarness,
+  logger: Logger,
+  refundNotices?: RefundNoticeSettings,
+): Promise<string[]> {
   await h.finalizeAll();
   await h.poll();
   const deps = freshSettler(h, logger);
@@ -23,5 +28,5 @@ export async function refundWorkerPasses(h: ChainHarness, logger: Logger): Promi
   await h.finalizeAll();
   await settleOnce(deps, options);
   await h.poll();
-  return announceRefunds({ refunds: h.stores.refunds, clock: h.clock });
+  return announceRefunds({ refunds: h.stores.refunds, clock: h.clock, refundNotices });
 }

@@ -37,6 +37,8 @@ export interface ApiDeps {
   readonly refunds?: RefundStore | undefined;
   /** Reusable payment links; absent: the link endpoints are not served. */
   readonly links?: LinkStore | undefined;
+  /** Each chain's block explorer, for the transaction links in e-mails to customers. */
+  readonly explorers?: ReadonlyMap<number, string> | undefined;
   /** Dashboard users, for the admin API's user endpoints; absent: those are not served. */
   readonly users?: UserStore | undefined;
   readonly rates: RateProvider;
@@ -68,5 +70,6 @@ export interface ApiDeps {
     | 'trustProxy'
     | 'statusCacheEntries'
     | 'defaultToleranceBps'
-  >;
+    | 'webhooks'
+  > & { readonly mail?: Config['mail'] };
 }

@@ -18,6 +18,7 @@ import { type CheckoutView, checkoutStatusJson, checkoutView } from './checkoutV
 import { type CheckoutGasless, registerGaslessRoutes } from './gaslessRoutes.ts';
 import { type CheckoutLinks, registerLinkRoutes } from './linkRoutes.ts';
 import type { PageAssets } from './pageLayout.ts';
+import { type CheckoutReceipts, registerReceiptRoutes } from './receiptRoutes.ts';
 import { type CheckoutRefunds, registerRefundRoutes } from './refundRoutes.ts';
 import { renderCheckoutPage, renderErrorPage, renderNotFoundPage } from './renderPage.ts';
 
@@ -39,6 +40,8 @@ export interface CheckoutDeps {
   readonly refundClaims?: CheckoutRefunds | undefined;
   /** Reusable links' pages (`/l/:id`); absent: not served. */
   readonly linkPages?: CheckoutLinks | undefined;
+  /** Receipt pages (`/receipts/:token`, receiptRoutes.ts); absent: not served. */
+  readonly receiptPages?: CheckoutReceipts | undefined;
 }
 
 const DEFAULT_POLL_INTERVAL_MS = 3_000;
@@ -170,6 +173,13 @@ export function checkoutPlugin(deps: CheckoutDeps) {
         assets: kit.pageAssets,
         pollIntervalMs: kit.pollIntervalMs,
       });
+    registerReceiptRoutes(app, {
+      ...deps,
+      receipts: deps.receiptPages,
+      networkOf: kit.networkOf,
+      languageOf: kit.languageOf,
+      assets: kit.pageAssets,
+    });
     if (deps.linkPages)
       registerLinkRoutes(app, {
         ...deps,

@@ -7,8 +7,11 @@ import type {
   TransferRecord,
   UnacceptedTransfer,
 } from '../../app/chain/ports.ts';
+import type { EmailMessage } from '../../app/email/ports.ts';
 import type { Payment } from '../../domain/payment.ts';
 import type { Db, DialectName } from './db.ts';
+import { insertEmailMessage } from './emailRepository.ts';
+import { merchantRepository } from './merchantRepository.ts';
 import { insertOutboxEvent } from './outbox.ts';
 import { toPayment } from './paymentRepository.ts';
 import type { TransfersTable } from './schema.ts';
@@ -34,6 +37,8 @@ export function ledgerTransaction(trx: Db, dialect: DialectName): LedgerTransact
     updatePaymentState: (paymentId, update) => updatePaymentState(trx, paymentId, update),
     touchPayment: (paymentId, at) => touchPayment(trx, paymentId, at),
     insertEvent: (event) => insertOutboxEvent(trx, event),
+    findMerchant: (merchantId) => merchantRepository(trx).find(merchantId),
+    insertReceipt: (paymentId, token, message) => insertReceipt(trx, paymentId, token, message),
   };
 }
 
@@ -294,4 +299,22 @@ async function touchPayment(trx: Db, paymentId: string, at: Date): Promise<void>
     .set({ updated_at: at.toISOString() })
     .where('id', '=', paymentId)
     .execute();
+}
+
+/** The receipt page's token and the receipt, unless the payment has one already (it was paid before a reorg). */
+async function insertReceipt(
+  trx: Db,
+  paymentId: string,
+  token: string,
+  message: EmailMessage,
+): Promise<boolean> {
+  const stored = await trx
+    .updateTable('payments')
+    .set({ receipt_token: token })
+    .where('id', '=', paymentId)
+    .where('receipt_token', 'is', null)
+    .executeTakeFirst();
+  if (stored.numUpdatedRows === 0n) return false;
+  await insertEmailMessage(trx, message);
+  return true;
 }

@@ -229,6 +229,23 @@ export function paymentRepository(handle: DatabaseHandle): PaymentStore {
 }
 
 /** A payment (not a refund's deposit) by id: a merchant's only, and of one mode, when they are given. */
+/** The payment a receipt page's token names (`/receipts/<token>`), for the checkout's receipt page. */
+export function receiptPageRepository(handle: DatabaseHandle): {
+  findPayment(token: string): Promise<Payment | undefined>;
+} {
+  return {
+    async findPayment(token) {
+      const row = await handle.db
+        .selectFrom('payments')
+        .selectAll()
+        .where('receipt_token', '=', token)
+        .where('kind', '=', 'payment')
+        .executeTakeFirst();
+      return row && toPayment(row);
+    },
+  };
+}
+
 async function findPayment(
   db: Db,
   match: { readonly id: string; readonly merchantId?: string; readonly mode?: KeyMode },

@@ -8,7 +8,9 @@ import type {
 import type { KeyMode } from '../../domain/credentials.ts';
 import { REFUND_STATUSES, type Refund, type RefundStatus } from '../../domain/refund.ts';
 import type { DatabaseHandle, Db } from './database.ts';
+import { insertEmailMessage } from './emailRepository.ts';
 import { olderThan } from './keyset.ts';
+import { merchantRepository } from './merchantRepository.ts';
 import { insertOutboxEvent } from './outbox.ts';
 import { dateOrNull, paymentRow, toPayment } from './paymentRepository.ts';
 import type { RefundsTable } from './schema.ts';
@@ -88,6 +90,8 @@ function transactionOf(trx: Db): RefundTransaction {
       return toPayment(row);
     },
     refundsOf: (paymentId) => refundsOfPayment(trx, paymentId),
+    findMerchant: (merchantId) => merchantRepository(trx).find(merchantId),
+    insertEmail: (message) => insertEmailMessage(trx, message),
     async findByIdempotencyKey(merchantId, mode, key) {
       const row = await trx
         .selectFrom('refunds')

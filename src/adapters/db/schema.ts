@@ -34,6 +34,8 @@ export interface MerchantsTable {
   previous_webhook_secret_until: string | null;
   commission_bps: number;
   underpayment_tolerance_bps: number;
+  /** 1: a paid payment with a customer e-mail gets a receipt (migration 0024). */
+  send_receipts: Generated<number>;
   status: 'active' | 'disabled';
   created_at: string;
   updated_at: string;
@@ -115,6 +117,8 @@ export interface PaymentsTable {
   cancel_url: string | null;
   metadata: string | null;
   link_id: string | null;
+  /** The public receipt page's token, set when the receipt is queued (migration 0024). */
+  receipt_token: Generated<string | null>;
 }
 
 /** A reusable payment link (migration 0021); amounts in `currency`'s minor units, as integer text. */

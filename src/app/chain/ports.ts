@@ -5,6 +5,7 @@ import type {
   PaymentState,
   PaymentStatus,
 } from '../../domain/paymentStatus.ts';
+import type { ReceiptTransaction } from '../email/receipts.ts';
 
 /** A token `Transfer` log, decoded. */
 export interface TransferLog {
@@ -104,8 +105,11 @@ export interface PaymentStateUpdate {
   readonly updatedAt: Date;
 }
 
-/** Writes that must commit together: transfers, the cursor, and the status changes and events they cause. */
-export interface LedgerTransaction {
+/**
+ * Writes that must commit together: transfers, the cursor, and the status changes, events and receipts they
+ * cause.
+ */
+export interface LedgerTransaction extends ReceiptTransaction {
   /** Inserts transfers not yet recorded; returns the ids of the payments that gained one. */
   insertTransfers(transfers: readonly TransferRecord[]): Promise<string[]>;
   /** Records transfers of tokens that do not pay (noticed tokens) not yet recorded; returns those that were new. */

@@ -7,6 +7,7 @@ import {
   type UnacceptedTransferFields,
   webhookEventBody,
 } from '../../domain/webhookEvent.ts';
+import { queueReceipt, type ReceiptSettings } from '../email/receipts.ts';
 import type { Clock } from '../shared/ports.ts';
 import type { Ledger, LedgerTransaction, TransferRecord, UnacceptedTransfer } from './ports.ts';
 
@@ -23,13 +24,15 @@ export const MAX_REFRESH_BATCH = 10_000;
 /**
  * Recomputes the status of each payment from its transfers and the clock and, where it changed, writes the new
  * state and the event it owes — inside the caller's transaction, so the change that caused it (new transfers,
- * a reorg, finality) and its consequences commit together or not at all.
+ * a reorg, finality) and its consequences commit together or not at all. With `receipts` (e-mail configured),
+ * a payment that becomes paid also gets its customer's receipt, in the same transaction.
  */
 export async function refreshPayments(
   tx: LedgerTransaction,
   paymentIds: readonly string[],
   now: Date,
   payoutPolicy: PayoutPolicy = DEFAULT_PAYOUT_POLICY,
+  receipts?: ReceiptSettings,
 ): Promise<StatusChange[]> {
   if (paymentIds.length > MAX_REFRESH_BATCH) throw new RangeError('refresh batch too large');
   const changes: StatusChange[] = [];
@@ -76,6 +79,16 @@ export async function refreshPayments(
         payload: JSON.stringify(body),
         createdAt: now,
       });
+      if (type === 'payment.paid' && receipts) {
+        const paid = {
+          ...changed,
+          status: state.status,
+          amountReceivedBaseUnits: state.amountReceivedBaseUnits,
+          paidAt: state.paidAt,
+          updatedAt: now,
+        };
+        await queueReceipt(tx, receipts, paid, now);
+      }
     }
     changes.push({ paymentId, from: payment.status, to: state.status, eventId });
   }
@@ -140,11 +153,16 @@ export async function reportUnacceptedTransfers(
 
 /** Moves payments whose link has expired to `expired` or `failed` (and their events), a bounded batch a call. */
 export async function expirePayments(
-  deps: { ledger: Ledger; clock: Clock; payoutPolicy?: PayoutPolicy | undefined },
+  deps: {
+    ledger: Ledger;
+    clock: Clock;
+    payoutPolicy?: PayoutPolicy | undefined;
+    receipts?: ReceiptSettings | undefined;
+  },
   limit = 500,
 ): Promise<StatusChange[]> {
   const now = deps.clock.now();
   const due = await deps.ledger.openPaymentsPastExpiry(now, Math.min(limit, MAX_REFRESH_BATCH));
   if (due.length === 0) return [];
-  return deps.ledger.transaction((tx) => refreshPayments(tx, due, now, deps.payoutPolicy));
+  return deps.ledger.transaction((tx) => refreshPayments(tx, due, now, deps.payoutPolicy, deps.receipts));
 }

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { PayoutPolicy } from '../../domain/payout.ts';
+import type { ReceiptSettings } from '../email/receipts.ts';
 import type { Clock } from '../shared/ports.ts';
 import { blocksAt, lastBlockAtOrBefore } from './blockReads.ts';
 import type {
@@ -21,6 +22,8 @@ export interface WatchChainDeps {
   readonly logger: Pick<Logger, 'info' | 'warn'>;
   /** How the payout status in the events written is derived; default: the configuration's defaults. */
   readonly payoutPolicy?: PayoutPolicy | undefined;
+  /** Receipts to customers, where e-mail is configured. */
+  readonly receipts?: ReceiptSettings | undefined;
 }
 
 /** A token the watcher reads: accepted (it pays) or noticed (recorded when sent to a payment, never counted). */
@@ -175,7 +178,7 @@ async function followReorg(
   const changes = await deps.ledger.transaction(async (tx) => {
     const affected = await tx.rewindAbove(options.chainId, rewindTo);
     await tx.saveCursor(next);
-    return refreshPayments(tx, affected, now, deps.payoutPolicy);
+    return refreshPayments(tx, affected, now, deps.payoutPolicy, deps.receipts);
   });
   const depth = Number(lastScanned - rewindTo);
   deps.logger.warn({ from: lastScanned.toString(), to: rewindTo.toString(), depth }, 'reorg followed');
@@ -276,7 +279,7 @@ async function scanRange(
     await tx.saveCursor(next);
     // Recorded blocks far below finality can no longer be reorged: they are only needed near the tip.
     await tx.pruneBlocksBelow(options.chainId, finalized - BigInt(REORG_LOOKBACK_BLOCKS));
-    const statusChanges = await refreshPayments(tx, affected, now, deps.payoutPolicy);
+    const statusChanges = await refreshPayments(tx, affected, now, deps.payoutPolicy, deps.receipts);
     await reportUnacceptedTransfers(tx, reported, now, deps.payoutPolicy);
     return statusChanges;
   });
@@ -359,7 +362,13 @@ async function finalize(
     );
     await tx.saveCursor(next);
     await tx.pruneBlocksBelow(options.chainId, pruneBelow);
-    return refreshPayments(tx, [...orphaned, ...rewound, ...finalizedIds], now, deps.payoutPolicy);
+    return refreshPayments(
+      tx,
+      [...orphaned, ...rewound, ...finalizedIds],
+      now,
+      deps.payoutPolicy,
+      deps.receipts,
+    );
   });
 }
 

@@ -1,4 +1,5 @@
 import type { EmailKind, EmailStatus, SmtpOutcome } from '../../domain/email.ts';
+import type { Merchant } from '../../domain/merchant.ts';
 
 /** A message as queued: everything the customer will read, decided and rendered now. */
 export interface EmailMessage {
@@ -107,4 +108,10 @@ export interface EmailTemplate<Data> {
   /** The languages it has; a message in any other is rendered in the first. */
   readonly languages: readonly string[];
   render(data: Data, language: string): RenderedEmail;
+}
+
+/** What a refund's transaction offers its notices to the customer (app/email/refundNotices.ts). */
+export interface RefundNoticeTransaction {
+  findMerchant(merchantId: string): Promise<Merchant | undefined>;
+  insertEmail(message: EmailMessage): Promise<void>;
 }

@@ -62,6 +62,8 @@ export interface MerchantFields {
   readonly webhookUrl?: string | null | undefined;
   readonly commissionPercent?: string | undefined;
   readonly underpaymentTolerancePercent?: string | undefined;
+  /** Receipts by e-mail to customers who gave an address. */
+  readonly sendReceipts?: boolean | undefined;
 }
 
 export interface IssuedCredentials {
@@ -134,6 +136,7 @@ function applyFields(
     webhookUrl: parsedWebhookUrl,
     commissionBps,
     underpaymentToleranceBps,
+    sendReceipts: fields.sendReceipts ?? merchant.sendReceipts,
     updatedAt: now,
   };
 }
@@ -193,6 +196,7 @@ export async function createMerchant(
     webhookSecret: newWebhookSecret(),
     commissionBps: 0,
     underpaymentToleranceBps: deps.defaultToleranceBps ?? 0,
+    sendReceipts: true,
     status: 'active',
     createdAt: now,
     updatedAt: now,
@@ -293,6 +297,7 @@ export function describeMerchant(merchant: Merchant) {
     commission_percent: bpsToPercent(merchant.commissionBps),
     commission_bps: merchant.commissionBps,
     underpayment_tolerance_percent: bpsToPercent(merchant.underpaymentToleranceBps),
+    send_receipts: merchant.sendReceipts,
     status: merchant.status,
     created_at: merchant.createdAt.toISOString(),
     updated_at: merchant.updatedAt.toISOString(),

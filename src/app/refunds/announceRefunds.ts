@@ -1,4 +1,5 @@
 import { deriveRefundStatus, refundEventsBetween, refundFundingOf } from '../../domain/refund.ts';
+import { queueRefundNotice, type RefundNoticeSettings } from '../email/refundNotices.ts';
 import type { Clock } from '../shared/ports.ts';
 import type { RefundStore } from './ports.ts';
 import { insertRefundEvent } from './refundEvents.ts';
@@ -10,7 +11,12 @@ import { insertRefundEvent } from './refundEvents.ts';
  * the new mark, in one transaction per payment: run twice, it tells nothing twice. Returns the refunds told.
  */
 export async function announceRefunds(
-  deps: { readonly refunds: RefundStore; readonly clock: Clock },
+  deps: {
+    readonly refunds: RefundStore;
+    readonly clock: Clock;
+    /** Where e-mail is configured: the customer is told when the refund was sent. */
+    readonly refundNotices?: RefundNoticeSettings | undefined;
+  },
   limit = 500,
 ): Promise<string[]> {
   const now = deps.clock.now();
@@ -21,12 +27,15 @@ export async function announceRefunds(
   const told: string[] = [];
   for (const paymentId of [...new Set(due.map((r) => r.refund.paymentId))].sort()) {
     await deps.refunds.transaction(async (t) => {
-      await t.lockPayment(paymentId, now);
+      const payment = await t.lockPayment(paymentId, now);
       for (const record of await t.refundsOf(paymentId)) {
         const status = deriveRefundStatus(record.refund, refundFundingOf(record.deposit), now);
         if (status === record.refund.announcedStatus) continue;
-        for (const type of refundEventsBetween(record.refund.announcedStatus, status))
+        for (const type of refundEventsBetween(record.refund.announcedStatus, status)) {
           await insertRefundEvent(t, type, record, status, now);
+          if (type === 'refund.refunded' && payment && deps.refundNotices)
+            await queueRefundNotice(t, deps.refundNotices, payment, record, 'sent', now);
+        }
         await t.setAnnounced(record.refund.id, status, now);
         told.push(record.refund.id);
       }

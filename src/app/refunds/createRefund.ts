@@ -11,6 +11,7 @@ import {
   refundFundingOf,
 } from '../../domain/refund.ts';
 import { plainText } from '../../domain/text.ts';
+import { queueRefundNotice, type RefundNoticeSettings } from '../email/refundNotices.ts';
 import { depositPlannerFor } from '../payments/createPayment.ts';
 import { KEY_PATTERN } from '../payments/createPaymentOnce.ts';
 import { isPaymentId } from '../payments/getPaymentStatus.ts';
@@ -24,6 +25,8 @@ export interface CreateRefundDeps extends RefundAddressDeps {
   readonly clock: Clock;
   /** How long the customer has to give an address (default 30 days). */
   readonly refundClaimTtlMs: number;
+  /** Notices to the customer, where e-mail is configured: a refund without an address asks for theirs. */
+  readonly refundNotices?: RefundNoticeSettings | undefined;
 }
 
 export interface CreateRefundInput {
@@ -110,6 +113,8 @@ export async function createRefund(
     if (deposit) await t.insertDeposit(deposit);
     const record = { refund, deposit };
     await insertRefundEvent(t, 'refund.created', record, refund.announcedStatus, now);
+    if (!address && deps.refundNotices)
+      await queueRefundNotice(t, deps.refundNotices, payment, record, 'claim', now);
     return { record, replayed: false };
   });
 }

@@ -2,6 +2,7 @@ import type { KeyMode } from '../../domain/credentials.ts';
 import type { Payment } from '../../domain/payment.ts';
 import type { Refund, RefundStatus } from '../../domain/refund.ts';
 import type { OutboxEvent } from '../chain/ports.ts';
+import type { RefundNoticeTransaction } from '../email/ports.ts';
 
 /** A refund and its deposit row (a payment of kind `refund`), absent until its address is known. */
 export interface RefundRecord {
@@ -22,8 +23,11 @@ export interface RefundListQuery {
   readonly after?: { readonly createdAt: Date; readonly id: string } | undefined;
 }
 
-/** Inside one transaction that holds the refunded payment's row: refunds of one payment never race. */
-export interface RefundTransaction {
+/**
+ * Inside one transaction that holds the refunded payment's row: refunds of one payment never race. Its notices
+ * to the customer are written in it too.
+ */
+export interface RefundTransaction extends RefundNoticeTransaction {
   /** Takes the payment's row for writing first (on SQLite too), then reads it; only payments of kind `payment`. */
   lockPayment(paymentId: string, at: Date): Promise<Payment | undefined>;
   refundsOf(paymentId: string): Promise<RefundRecord[]>;

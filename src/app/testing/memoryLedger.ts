@@ -276,6 +276,9 @@ export class MemoryLedger implements Ledger {
       insertEvent: async (event) => {
         s().events.push(event);
       },
+      // No merchants here: a memory ledger's payments get no receipt (the database tests cover receipts).
+      findMerchant: async () => undefined,
+      insertReceipt: async () => false,
     };
   }
 }

@@ -10,6 +10,7 @@ export function testMerchant(overrides: Partial<Merchant> = {}): Merchant {
     webhookSecret: 'whsec_x',
     commissionBps: 0,
     underpaymentToleranceBps: 0,
+    sendReceipts: true,
     status: 'active',
     createdAt: new Date(0),
     updatedAt: new Date(0),

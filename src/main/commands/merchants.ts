@@ -21,7 +21,7 @@ import { systemClock } from '../../app/shared/ports.ts';
 import type { ChainConfig, Config } from '../../config/index.ts';
 import type { KeyMode } from '../../domain/credentials.ts';
 import { parseDuration } from '../../domain/duration.ts';
-import { PaylinkError } from '../../domain/errors.ts';
+import { PaylinkError, ValidationError } from '../../domain/errors.ts';
 import type { Merchant } from '../../domain/merchant.ts';
 import { readSandboxContracts, stateDirOf } from '../sandboxChain.ts';
 import { complain, out } from '../terminal.ts';
@@ -42,6 +42,7 @@ function registerAccountCommands(merchant: Command, config: () => Config): void 
       .option('--webhook-url <url>', 'default webhook URL')
       .option('--commission <percent>', 'commission in percent, e.g. 1.5')
       .option('--tolerance <percent>', 'underpayment tolerated, in percent of the amount due')
+      .option('--receipts <on|off>', 'e-mail customers who gave an address a receipt when paid (default on)')
       .option('--json', 'print JSON');
 
   withFieldOptions(merchant.command('create').description('create a merchant and print its API key once'))
@@ -238,6 +239,7 @@ function printMerchant(merchant: Merchant): void {
   out(`  webhook URL     ${view.webhook_url ?? '(not set: payments cannot be created)'}`);
   out(`  commission      ${view.commission_percent}%`);
   out(`  underpayment    ${view.underpayment_tolerance_percent}% tolerated`);
+  out(`  receipts        ${view.send_receipts ? 'on' : 'off'}`);
 }
 
 function printCredentials(title: string, issued: IssuedCredentials, webhookSecret?: string): void {
@@ -255,6 +257,7 @@ interface FieldOptions {
   webhookUrl?: string;
   commission?: string;
   tolerance?: string;
+  receipts?: string;
 }
 
 function fieldsFrom(options: FieldOptions): MerchantFields {
@@ -264,5 +267,12 @@ function fieldsFrom(options: FieldOptions): MerchantFields {
     webhookUrl: options.webhookUrl,
     commissionPercent: options.commission,
     underpaymentTolerancePercent: options.tolerance,
+    sendReceipts: receiptsOption(options.receipts),
   };
+}
+
+function receiptsOption(value: string | undefined): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'on' || value === 'off') return value === 'on';
+  throw new ValidationError('receipts', 'must be on or off');
 }

@@ -40,6 +40,10 @@ const MerchantInput = z.object(
     webhook_url: nullableText,
     commission_percent: percentInput.optional(),
     underpayment_tolerance_percent: percentInput.optional(),
+    send_receipts: z
+      .boolean({ error: 'must be true or false' })
+      .optional()
+      .meta({ description: 'E-mail a receipt when a payment with a customer_email is paid (default true)' }),
   },
   { error: 'must be a JSON object' },
 );
@@ -60,6 +64,7 @@ const MerchantView = z
     commission_percent: z.string(),
     commission_bps: z.number().int(),
     underpayment_tolerance_percent: z.string(),
+    send_receipts: z.boolean(),
     status: z.enum(['active', 'disabled']),
     created_at: z.string(),
     updated_at: z.string(),
@@ -84,6 +89,7 @@ function fields(input: z.output<typeof MerchantInput>): MerchantFields {
     webhookUrl: input.webhook_url,
     commissionPercent: input.commission_percent,
     underpaymentTolerancePercent: input.underpayment_tolerance_percent,
+    sendReceipts: input.send_receipts,
   };
 }
 

@@ -6,6 +6,7 @@ import { createRefund } from '../../../app/refunds/createRefund.ts';
 import { exportRefundsCsv } from '../../../app/refunds/exportRefunds.ts';
 import { getRefund, listRefunds } from '../../../app/refunds/listRefunds.ts';
 import type { RefundStore } from '../../../app/refunds/ports.ts';
+import { customerEmails } from '../../email/customerEmails.ts';
 import { ExportRangeQuery, sendCsv } from '../../web/csvDownload.ts';
 import { refundResponse } from '../../web/refundPresenter.ts';
 import type { ApiDeps } from '../apiDeps.ts';
@@ -64,7 +65,12 @@ function createRoute(app: RefundApp, deps: RefundApiDeps): void {
       const body = request.body;
       const key = request.headers['idempotency-key'];
       const { record, replayed } = await createRefund(
-        { ...deps, refundClaimTtlMs: deps.config.refundClaimTtlMs },
+        {
+          ...deps,
+          refundClaimTtlMs: deps.config.refundClaimTtlMs,
+          refundNotices: customerEmails(deps.config, (chainId) => deps.explorers?.get(chainId))
+            ?.refundNotices,
+        },
         authenticated(request).id,
         keyModeOf(request),
         {

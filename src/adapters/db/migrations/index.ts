@@ -16,6 +16,7 @@ import * as dashboardUsers from './0016_dashboard_users.ts';
 import * as dashboardIndexes from './0017_dashboard_indexes.ts';
 import * as emailMessages from './0020_email_messages.ts';
 import * as paymentLinks from './0021_payment_links.ts';
+import * as receipts from './0024_receipts.ts';
 
 /** Every migration, in order. Names sort lexically; a migration, once released, is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '0017_dashboard_indexes': dashboardIndexes,
   '0020_email_messages': emailMessages,
   '0021_payment_links': paymentLinks,
+  '0024_receipts': receipts,
 };
