@@ -106,6 +106,7 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
       const { deposits } = views;
       const paymentChanges = database.followPaymentChanges(logger);
       closers.push(paymentChanges.close);
+      const rates = createRates(config, clock, logger);
       const api = await buildApp({
         ...stores,
         paymentChanges,
@@ -116,7 +117,7 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
         metrics,
         chainProbe: views.chainProbe,
         testChainProbe: views.testChainProbe,
-        rates: createRates(config, clock, logger),
+        rates,
         clock,
         logger,
         config,
@@ -127,6 +128,22 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
       closers.push(() => gaslessBuckets.close());
       const checkout = await buildCheckoutApp({
         refundClaims: checkoutRefunds(stores, deposits, chains, clock),
+        linkPages: {
+          // A payment made from a link's page is the API's: the same pipeline, rates and limits.
+          pay: {
+            ...stores,
+            deposits,
+            rates,
+            clock,
+            tokenControls: views.tokenControls,
+            hostResolver,
+            paymentTtlMs: config.paymentTtlMs,
+            maxAmountBaseUnits: config.maxAmountBaseUnits,
+            minAmountBaseUnits: config.minAmountBaseUnits,
+            webhookAllowPrivate: config.webhookAllowPrivate,
+          },
+          buckets: gaslessBuckets,
+        },
         ...stores,
         clock,
         logger,

@@ -23,6 +23,7 @@ import { lazyChildLoggers } from '../web/requestLogger.ts';
 import { SECURITY_HEADERS } from '../web/securityHeaders.ts';
 import { type CheckoutNetwork, type CheckoutView, checkoutStatusJson, checkoutView } from './checkoutView.ts';
 import { type CheckoutGasless, registerGaslessRoutes } from './gaslessRoutes.ts';
+import { type CheckoutLinks, registerLinkRoutes } from './linkRoutes.ts';
 import type { PageAssets } from './pageLayout.ts';
 import { type CheckoutRefunds, registerRefundRoutes } from './refundRoutes.ts';
 import { renderCheckoutPage, renderErrorPage, renderNotFoundPage } from './renderPage.ts';
@@ -46,6 +47,8 @@ export interface CheckoutDeps {
   readonly gasless?: CheckoutGasless | undefined;
   /** Refund claim pages (`/refunds/:id`); absent: not served. */
   readonly refundClaims?: CheckoutRefunds | undefined;
+  /** Reusable links' pages (`/l/:id`); absent: not served. */
+  readonly linkPages?: CheckoutLinks | undefined;
 }
 
 const DEFAULT_POLL_INTERVAL_MS = 3_000;
@@ -239,6 +242,9 @@ export async function buildCheckoutApp(deps: CheckoutDeps): Promise<FastifyInsta
       assets: pageAssets,
       pollIntervalMs,
     });
+
+  if (deps.linkPages)
+    registerLinkRoutes(app, { ...deps, links: deps.linkPages, languageOf, assets: pageAssets });
 
   return app;
 }

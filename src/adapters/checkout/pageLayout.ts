@@ -75,7 +75,12 @@ export function hiddenAttr(isHidden: boolean): SafeHtml | null {
 }
 
 /** A page that only says something: a title and a sentence (404, 500, a refund not found). */
-export function messagePage(language: Language, assets: PageAssets, title: string, text: string): string {
+export function messagePage(
+  language: Language,
+  assets: PageAssets,
+  title: string,
+  text: string | SafeHtml,
+): string {
   const body = html`<main class="card">
 <section class="stage end" aria-labelledby="title">
   ${badge('closed')}

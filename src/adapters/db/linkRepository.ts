@@ -106,6 +106,10 @@ export function linkRepository({ db, dialect }: Pick<DatabaseHandle, 'db' | 'dia
     async insert(link) {
       await db.insertInto('payment_links').values(linkRow(link)).execute();
     },
+    async find(id) {
+      const row = await db.selectFrom('payment_links').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && toLink(row);
+    },
     findForMerchant: find,
     async listForMerchant({ merchantId, mode, after, limit }) {
       let select = db

@@ -5,6 +5,8 @@ import type { LinkUsage, PaymentLink } from '../../domain/paymentLink.ts';
 /** Reusable links (adapters/db/linkRepository.ts). */
 export interface LinkStore {
   insert(link: PaymentLink): Promise<void>;
+  /** A link by its id alone, whoever owns it: its public page on the checkout (`/l/<id>`). */
+  find(linkId: string): Promise<PaymentLink | undefined>;
   /** A link as its merchant may see it with a key of `mode`: another merchant's, or the other mode's, is not found. */
   findForMerchant(merchantId: string, linkId: string, mode: KeyMode): Promise<PaymentLink | undefined>;
   /** A merchant's links of one mode, newest first (created_at, then id, descending), after a keyset position. */

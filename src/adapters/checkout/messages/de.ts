@@ -83,4 +83,33 @@ export const de: MessageTable<typeof en> = {
     'Unter dieser Adresse gibt es keine Zahlung. Prüfen Sie den erhaltenen Link oder kehren Sie zum Shop zurück.',
   errorTitle: 'Etwas ist schiefgelaufen',
   errorBody: 'Die Seite konnte nicht angezeigt werden. Bitte versuchen Sie es gleich noch einmal.',
+  linkDocumentTitle: '{title} · {merchant}',
+  linkQuantity: 'Menge (1 bis {max})',
+  linkChooseAmount: 'Betrag wählen',
+  linkOtherAmount: 'Oder einen Betrag in {currency} eingeben',
+  linkAmountRange: 'Von {min} bis {max} {currency}.',
+  linkContinue: 'Weiter zur Zahlung',
+  linkAmountError: 'Geben Sie einen Betrag von {min} bis {max} {currency} ein.',
+  linkQuantityError: 'Wählen Sie eine Menge von 1 bis {max}.',
+  linkFormError: 'Das Formular konnte nicht gelesen werden. Bitte wählen Sie erneut.',
+  linkForeignForm:
+    'Dieses Formular muss von seiner eigenen Seite gesendet werden. Öffnen Sie den Zahlungslink erneut und wählen Sie dort.',
+  linkRateLimited:
+    'Zu viele Versuche von Ihrer Verbindung. Bitte warten Sie eine Minute und versuchen Sie es erneut.',
+  linkNextStep: 'Die nächste Seite zeigt den Betrag in USDC und wohin er zu senden ist.',
+  linkNotFoundTitle: 'Zahlungslink nicht gefunden',
+  linkNotFoundBody:
+    'Unter dieser Adresse gibt es keinen Zahlungslink. Prüfen Sie den Link, den Sie erhalten haben.',
+  linkDeactivatedTitle: 'Dieser Zahlungslink ist geschlossen',
+  linkDeactivatedBody:
+    '{merchant} nimmt über ihn keine Zahlungen mehr an. Wenden Sie sich an den Händler, wenn Sie noch zahlen möchten.',
+  linkEndedTitle: 'Dieser Zahlungslink ist abgelaufen',
+  linkEndedBody:
+    'Er nimmt seit {time} keine Zahlungen mehr an. Wenden Sie sich an {merchant}, wenn Sie noch zahlen möchten.',
+  linkUsedUpTitle: 'Dieser Zahlungslink ist ausgeschöpft',
+  linkUsedUpBody:
+    'Er hat vorerst alle Zahlungen angenommen, die er kann. Ein Platz wird frei, wenn eine unvollendete Zahlung abläuft: Versuchen Sie es später erneut.',
+  linkUnavailableTitle: 'Zahlung gerade nicht möglich',
+  linkUnavailableBody:
+    'Über diesen Link ist im Moment keine Zahlung möglich. Versuchen Sie es später erneut oder wenden Sie sich an {merchant}.',
 };

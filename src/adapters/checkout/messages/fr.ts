@@ -82,4 +82,32 @@ export const fr: MessageTable<typeof en> = {
   notFoundBody: 'Aucun paiement à cette adresse. Vérifiez le lien reçu, ou retournez sur la boutique.',
   errorTitle: 'Une erreur est survenue',
   errorBody: 'La page n’a pas pu être affichée. Réessayez dans un instant.',
+  linkDocumentTitle: '{title} · {merchant}',
+  linkQuantity: 'Quantité (1 à {max})',
+  linkChooseAmount: 'Choisissez un montant',
+  linkOtherAmount: 'Ou saisissez un montant en {currency}',
+  linkAmountRange: 'De {min} à {max} {currency}.',
+  linkContinue: 'Continuer vers le paiement',
+  linkAmountError: 'Saisissez un montant de {min} à {max} {currency}.',
+  linkQuantityError: 'Choisissez une quantité de 1 à {max}.',
+  linkFormError: 'Le formulaire n’a pas pu être lu. Choisissez à nouveau.',
+  linkForeignForm:
+    'Ce formulaire doit être envoyé depuis sa propre page. Rouvrez le lien de paiement et choisissez-y.',
+  linkRateLimited: 'Trop de tentatives depuis votre connexion. Attendez une minute puis réessayez.',
+  linkNextStep: 'La page suivante indique le montant en USDC et l’adresse où l’envoyer.',
+  linkNotFoundTitle: 'Lien de paiement introuvable',
+  linkNotFoundBody:
+    'Il n’y a aucun lien de paiement à cette adresse. Vérifiez le lien que l’on vous a donné.',
+  linkDeactivatedTitle: 'Ce lien de paiement est fermé',
+  linkDeactivatedBody:
+    '{merchant} n’accepte plus de paiements par ce lien. Contactez-le si vous souhaitez encore payer.',
+  linkEndedTitle: 'Ce lien de paiement a pris fin',
+  linkEndedBody:
+    'Il n’accepte plus de paiements depuis le {time}. Contactez {merchant} si vous souhaitez encore payer.',
+  linkUsedUpTitle: 'Ce lien de paiement est complet',
+  linkUsedUpBody:
+    'Il a reçu tous les paiements qu’il peut prendre pour l’instant. Une place se libère quand un paiement inachevé expire\u00a0: réessayez plus tard.',
+  linkUnavailableTitle: 'Paiement impossible pour le moment',
+  linkUnavailableBody:
+    'Ce lien ne peut pas recevoir de paiement pour le moment. Réessayez plus tard, ou contactez {merchant}.',
 };

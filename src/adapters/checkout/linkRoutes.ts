@@ -1,0 +1,248 @@
+import formbody from '@fastify/formbody';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type LinkChoice, type PayLinkDeps, payLink } from '../../app/links/payLink.ts';
+import type { MerchantStore } from '../../app/merchants/ports.ts';
+import { isPaymentId } from '../../app/payments/getPaymentStatus.ts';
+import type { RateLimitStore } from '../../app/shared/ports.ts';
+import { PaylinkError, ValidationError } from '../../domain/errors.ts';
+import type { Merchant } from '../../domain/merchant.ts';
+import { chooseLinkAmount, linkUnavailable, type PaymentLink, USED_UP } from '../../domain/paymentLink.ts';
+import type { BucketPolicy } from '../../domain/tokenBucket.ts';
+import { findBadText } from '../web/inputText.ts';
+import type { Language } from '../web/language.ts';
+import { CONTENT_SECURITY_POLICY } from '../web/securityHeaders.ts';
+import type { PageAssets } from './pageLayout.ts';
+import { refusedByRateLimits } from './pageRateLimit.ts';
+import {
+  type LinkProblem,
+  type LinkUnavailable,
+  renderLinkNotFoundPage,
+  renderLinkPage,
+  renderLinkUnavailablePage,
+} from './renderLinkPage.ts';
+
+/** What the checkout needs to serve reusable links' pages; absent: `/l/*` is not served. */
+export interface CheckoutLinks {
+  /** The payment pipeline a link's payment goes through (payLink), with the link store. */
+  readonly pay: PayLinkDeps;
+  readonly buckets: RateLimitStore;
+}
+
+/**
+ * Payments made per client address: a payer commits once, perhaps again after going back; more is someone
+ * making deposit addresses and rows for nothing.
+ */
+const PAY_LIMIT: BucketPolicy = { ratePerSecond: 1 / 60, burst: 10 };
+
+const HTML = 'text/html; charset=utf-8';
+
+/** The origin of the image a page shows, which that page's policy names (read as the reply is sent). */
+const imageOrigins = new WeakMap<FastifyReply, string>();
+
+type LinkRequest = FastifyRequest<{ Params: { id: string } }>;
+
+/**
+ * `GET /l/:id` a reusable link's page · `POST /l/:id` the payer's choice (a form post: `quantity` or `amount`)
+ * → 303 to the new payment's `/pay/<id>`. Viewing creates nothing; only the post does, once the choice is
+ * valid, the post comes from the page itself and the client is within its rate. A closed or ended link answers
+ * 410 with its page, a used-up one 409, an unknown one 404.
+ */
+export function registerLinkRoutes(
+  app: FastifyInstance,
+  deps: {
+    readonly links: CheckoutLinks;
+    readonly merchants: Pick<MerchantStore, 'find'>;
+    readonly languageOf: (request: FastifyRequest) => Language;
+    readonly assets: PageAssets;
+  },
+): void {
+  // Encapsulated: the form parser and the page's own policy apply to these routes alone.
+  app.register(async (scope) => {
+    await scope.register(formbody, { bodyLimit: 1_024 });
+    scope.addHook('onSend', async (request, reply, payload) => {
+      // After the checkout's own headers: the link page posts its forms to itself and may show the merchant's
+      // image, so its policy says exactly that (and nothing else of the others' is loosened).
+      reply.header('content-security-policy', linkPagePolicy(imageOrigins.get(reply) ?? null));
+      // The forms' own origin is sent back with their posts (the CSRF check); other sites get nothing.
+      if (request.method === 'GET') reply.header('referrer-policy', 'same-origin');
+      return payload;
+    });
+    scope.get('/l/:id', (request: LinkRequest, reply) => page(request, reply));
+    scope.post('/l/:id', (request: LinkRequest, reply) => post(request, reply));
+  });
+
+  const begin = async (request: LinkRequest, reply: FastifyReply) => {
+    const language = deps.languageOf(request);
+    reply.type(HTML).header('vary', 'accept-language').header('content-language', language);
+    const id = request.params.id.toLowerCase();
+    const link = isPaymentId(id) ? await deps.links.pay.links.find(id) : undefined;
+    const merchant = link && (await deps.merchants.find(link.merchantId));
+    // A disabled merchant's links are gone for the payer, as if they never were.
+    if (!link || !merchant || merchant.status !== 'active') {
+      reply.status(404).send(renderLinkNotFoundPage(language, deps.assets));
+      return undefined;
+    }
+    return { language, link, merchant };
+  };
+
+  const unavailablePage = (
+    reply: FastifyReply,
+    found: { language: Language; link: PaymentLink; merchant: Merchant },
+    reason: LinkUnavailable,
+    status = reason === 'used-up' ? 409 : 410,
+  ) =>
+    reply.status(status).send(
+      renderLinkUnavailablePage({
+        reason,
+        link: found.link,
+        merchantName: found.merchant.name,
+        language: found.language,
+        assets: deps.assets,
+      }),
+    );
+
+  const choicePage = (
+    reply: FastifyReply,
+    found: { language: Language; link: PaymentLink; merchant: Merchant },
+    status: number,
+    refused?: { problem: LinkProblem; amount?: string | undefined },
+  ) => {
+    const image = shownImage(found.link.imageUrl);
+    if (image) imageOrigins.set(reply, image.origin);
+    return reply.status(status).send(
+      renderLinkPage({
+        link: found.link,
+        merchantName: found.merchant.name,
+        imageUrl: image?.url ?? null,
+        language: found.language,
+        assets: deps.assets,
+        refused,
+      }),
+    );
+  };
+
+  async function page(request: LinkRequest, reply: FastifyReply) {
+    const found = await begin(request, reply);
+    if (!found) return reply;
+    const now = deps.links.pay.clock.now();
+    const reason = unavailableReason(
+      found.link,
+      linkUnavailable(found.link, await deps.links.pay.links.usage(found.link.id, now), now),
+    );
+    if (reason) return unavailablePage(reply, found, reason);
+    return choicePage(reply, found, 200);
+  }
+
+  async function post(request: LinkRequest, reply: FastifyReply) {
+    const found = await begin(request, reply);
+    if (!found) return reply;
+    if (!fromOwnPage(request)) return choicePage(reply, found, 403, { problem: 'foreign' });
+    const choice = choiceOf(request.body);
+    if (!choice) return choicePage(reply, found, 400, { problem: 'form' });
+    // The payer's mistake is told before anything is counted or created.
+    try {
+      chooseLinkAmount(found.link.price, choice);
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      return choicePage(reply, found, 400, { problem: problemOf(found.link), amount: choice.amount });
+    }
+    const limited = await refusedByRateLimits(
+      deps.links.buckets,
+      [[`link:client:${request.ip}`, PAY_LIMIT]],
+      deps.links.pay.clock.now(),
+      reply,
+    );
+    if (limited) return choicePage(reply, found, 429, { problem: 'rate' });
+    try {
+      const payment = await payLink(deps.links.pay, found.merchant, found.link.id, found.link.mode, choice);
+      request.log.info({ payment: payment.id, link: found.link.id }, 'payment created from a link page');
+      // In the language the payer chose the amount in (the form's action names it).
+      return reply.status(303).header('location', `/pay/${payment.id}?lang=${found.language}`).send();
+    } catch (error) {
+      if (!(error instanceof PaylinkError)) throw error;
+      if (error.code === 'LINK_UNAVAILABLE') {
+        const reason = error.message === USED_UP ? 'used-up' : unavailableReason(found.link, error.message);
+        return unavailablePage(reply, found, reason ?? 'used-up');
+      }
+      // The amount passed the link's bounds but not the service's (its USDC below PAYLINK_MIN_AMOUNT, say).
+      if (error instanceof ValidationError)
+        return choicePage(reply, found, 400, { problem: problemOf(found.link), amount: choice.amount });
+      // The merchant's or the operator's to fix (no wallet, no rate, no test chain): not the payer's.
+      request.log.warn({ err: error, link: found.link.id }, 'a link page could not create a payment');
+      return unavailablePage(reply, found, 'unavailable', error.status);
+    }
+  }
+}
+
+/** The page's policy: the checkout's, with its forms posting to itself and the merchant's image's origin. */
+function linkPagePolicy(imageOrigin: string | null): string {
+  return CONTENT_SECURITY_POLICY.replace("form-action 'none'", "form-action 'self'").replace(
+    "img-src 'self' data:",
+    imageOrigin ? `img-src 'self' data: ${imageOrigin}` : "img-src 'self' data:",
+  );
+}
+
+/**
+ * The image as the page may show it: https only, its origin plain enough to be named in the policy as it is.
+ * Anything else (plain http from the sandbox, an odd host) is not shown rather than loosening the policy.
+ */
+function shownImage(url: string | null): { url: string; origin: string } | undefined {
+  if (url === null) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined;
+  }
+  if (parsed.protocol !== 'https:' || !/^[a-z0-9.-]+(:\d{1,5})?$/.test(parsed.host)) return undefined;
+  return { url: parsed.toString(), origin: parsed.origin };
+}
+
+function unavailableReason(link: PaymentLink, reason: string | undefined): LinkUnavailable | undefined {
+  if (reason === undefined) return undefined;
+  if (link.deactivatedAt !== null) return 'deactivated';
+  if (reason === USED_UP) return 'used-up';
+  return 'ended';
+}
+
+function problemOf(link: PaymentLink): LinkProblem {
+  return link.price.type === 'open' ? 'amount' : 'quantity';
+}
+
+/**
+ * A post is the page's own when the browser says it came from this origin: `Sec-Fetch-Site` where sent (every
+ * current browser), else the `Origin` it sends with a form post. Without either, refused: another site's form
+ * must not choose an amount and land a payer on a payment they did not pick.
+ */
+function fromOwnPage(request: FastifyRequest): boolean {
+  const site = request.headers['sec-fetch-site'];
+  if (site !== undefined) return site === 'same-origin';
+  const origin = request.headers.origin;
+  if (origin === undefined || origin === 'null') return false;
+  try {
+    return new URL(origin).host === request.headers.host;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The posted choice: `quantity` or `amount`, one text each, under the API's text rule. An amount may be typed
+ * with a decimal comma ("12,50") or spaces, as payers in most of the page's languages write it.
+ */
+function choiceOf(body: unknown): LinkChoice | undefined {
+  if (body === null || typeof body !== 'object' || findBadText(body, '').length > 0) return undefined;
+  const { amount, quantity } = body as { amount?: unknown; quantity?: unknown };
+  if (amount !== undefined && typeof amount !== 'string') return undefined;
+  if (quantity !== undefined && typeof quantity !== 'string') return undefined;
+  return {
+    amount: amount === undefined ? undefined : typedAmount(amount),
+    quantity: quantity === undefined ? undefined : quantity.trim(),
+  };
+}
+
+function typedAmount(text: string): string {
+  const compact = text.replace(/[\s\u00a0\u202f]/g, '');
+  // Two decimals at most after a comma: "1,000" stays what it is (a thousand, to an English reader) and is refused.
+  return /^\d+,\d{1,2}$/.test(compact) ? compact.replace(',', '.') : compact;
+}

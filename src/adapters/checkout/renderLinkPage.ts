@@ -1,0 +1,160 @@
+import { formatMoney, type Money } from '../../domain/money.ts';
+import type { LinkPrice, PaymentLink } from '../../domain/paymentLink.ts';
+import { format, html, type SafeHtml } from '../web/html.ts';
+import type { Language } from '../web/language.ts';
+import { formatPriceAmount } from '../web/localeFormat.ts';
+import { MESSAGES, type Messages } from './messages/index.ts';
+import { languageSwitcher, layout, messagePage, moment, type PageAssets } from './pageLayout.ts';
+
+/**
+ * A reusable link's page (`/l/<id>`): what is sold and by whom, then the payer's choice, a quantity of a fixed
+ * price or an amount (a suggestion or typed), posted to the same URL. No script: every choice is a form.
+ */
+export interface LinkPageInput {
+  readonly link: PaymentLink;
+  readonly merchantName: string;
+  /** The image, when the page's CSP allows it (https, its origin named); null: no image. */
+  readonly imageUrl: string | null;
+  readonly language: Language;
+  readonly assets: PageAssets;
+  /** What the payer chose last time and what was wrong with it, on an answer to a refused choice. */
+  readonly refused?: { readonly problem: LinkProblem; readonly amount?: string | undefined } | undefined;
+}
+
+/** What the page says was wrong with a post, in the payer's words. */
+export type LinkProblem = 'amount' | 'quantity' | 'form' | 'foreign' | 'rate';
+
+export function renderLinkPage(input: LinkPageInput): string {
+  const { link, language } = input;
+  const m = MESSAGES[language];
+  const body = html`<main id="link" class="card">
+<header class="merchant">
+  <p class="eyebrow">${format(m.documentTitle, { merchant: input.merchantName })}</p>
+  <h1>${link.title}</h1>
+  ${priceLine(link.price, language, m)}
+</header>
+${linkImage(input.imageUrl)}${link.description === null ? null : html`<p class="description">${link.description}</p>`}
+${problemBox(input, m)}
+${link.price.type === 'fixed' ? quantityForm(link, language, m) : amountForms(input, m)}
+<p class="muted small">${m.linkNextStep}</p>
+<footer>
+  ${languageSwitcher(language)}
+</footer>
+</main>`;
+  return layout({
+    language,
+    title: format(m.linkDocumentTitle, { title: link.title, merchant: input.merchantName }),
+    assets: input.assets,
+    body,
+    script: null,
+  });
+}
+
+function money(value: Money, language: Language): string {
+  return `${formatPriceAmount(formatMoney(value), language)} ${value.currency.code}`;
+}
+
+function priceLine(price: LinkPrice, language: Language, m: Messages): SafeHtml | null {
+  if (price.type === 'open') return null;
+  return html`<p class="price"><span class="label">${m.price}</span> <strong>${money(price.unit, language)}</strong></p>`;
+}
+
+/** The merchant's image, never sent a referrer; decorative, the title says what it is. */
+function linkImage(url: string | null): SafeHtml | null {
+  if (url === null) return null;
+  return html`<img class="link-image" src="${url}" alt="" referrerpolicy="no-referrer" loading="lazy">
+`;
+}
+
+function problemBox({ refused, link }: LinkPageInput, m: Messages): SafeHtml | null {
+  if (!refused) return null;
+  const { price } = link;
+  let text: SafeHtml | string;
+  if (refused.problem === 'amount' && price.type === 'open')
+    text = format(m.linkAmountError, {
+      min: formatMoney(price.min),
+      max: formatMoney(price.max),
+      currency: price.currency.code,
+    });
+  else if (refused.problem === 'quantity' && price.type === 'fixed')
+    text = format(m.linkQuantityError, { max: price.maxQuantity });
+  else if (refused.problem === 'foreign') text = m.linkForeignForm;
+  else if (refused.problem === 'rate') text = m.linkRateLimited;
+  else text = m.linkFormError;
+  return html`<p class="notice error" role="alert" id="link-error">${text}</p>`;
+}
+
+/** A fixed price: the quantity when the link lets the payer pick one, and the button. */
+function quantityForm(link: PaymentLink, language: Language, m: Messages): SafeHtml {
+  const { price } = link;
+  if (price.type !== 'fixed') return html``;
+  const quantity =
+    price.maxQuantity > 1
+      ? html`<label for="quantity">${format(m.linkQuantity, { max: price.maxQuantity })}</label>
+  <input class="amount-input" id="quantity" name="quantity" type="number" inputmode="numeric" min="1" max="${price.maxQuantity}" step="1" value="1" required>`
+      : null;
+  return html`<form class="choice" method="post" action="/l/${link.id}?lang=${language}">
+  ${quantity}
+  <button type="submit" class="button primary">${m.linkContinue}</button>
+</form>`;
+}
+
+/** An open amount: the suggestions, each a button of its own form, then an amount typed within the bounds. */
+function amountForms(input: LinkPageInput, m: Messages): SafeHtml {
+  const { link, language, refused } = input;
+  const { price } = link;
+  if (price.type !== 'open') return html``;
+  const suggestions =
+    price.suggested.length === 0
+      ? null
+      : html`<section class="suggestions" aria-labelledby="choose-amount">
+  <h2 id="choose-amount">${m.linkChooseAmount}</h2>
+  <ul>${price.suggested.map(
+    (amount) =>
+      html`<li><form method="post" action="/l/${link.id}?lang=${language}"><button type="submit" class="button" name="amount" value="${formatMoney(amount)}">${money(amount, language)}</button></form></li>`,
+  )}</ul>
+</section>`;
+  const invalid = refused?.problem === 'amount';
+  return html`${suggestions}
+<form class="choice" method="post" action="/l/${link.id}?lang=${language}">
+  <label for="amount">${price.suggested.length === 0 ? m.linkChooseAmount : format(m.linkOtherAmount, { currency: price.currency.code })}</label>
+  <input class="amount-input" id="amount" name="amount" type="text" inputmode="decimal" autocomplete="off" required aria-describedby="amount-range${invalid ? ' link-error' : ''}"${invalid ? html` aria-invalid="true"` : null} value="${invalid ? (refused?.amount ?? '') : ''}">
+  <p class="muted small" id="amount-range">${format(m.linkAmountRange, {
+    min: formatPriceAmount(formatMoney(price.min), language),
+    max: formatPriceAmount(formatMoney(price.max), language),
+    currency: price.currency.code,
+  })}</p>
+  <button type="submit" class="button primary">${m.linkContinue}</button>
+</form>`;
+}
+
+/** Why a link takes no payment now, as its page says it. */
+export type LinkUnavailable = 'deactivated' | 'ended' | 'used-up' | 'unavailable';
+
+export function renderLinkUnavailablePage(input: {
+  readonly reason: LinkUnavailable;
+  readonly link: PaymentLink;
+  readonly merchantName: string;
+  readonly language: Language;
+  readonly assets: PageAssets;
+}): string {
+  const { language, merchantName: merchant } = input;
+  const m = MESSAGES[language];
+  const [title, text]: [string, SafeHtml] =
+    input.reason === 'deactivated'
+      ? [m.linkDeactivatedTitle, format(m.linkDeactivatedBody, { merchant })]
+      : input.reason === 'ended' && input.link.endsAt
+        ? [
+            m.linkEndedTitle,
+            format(m.linkEndedBody, { merchant, time: moment(input.link.endsAt, language, 'date') }),
+          ]
+        : input.reason === 'used-up'
+          ? [m.linkUsedUpTitle, format(m.linkUsedUpBody, {})]
+          : [m.linkUnavailableTitle, format(m.linkUnavailableBody, { merchant })];
+  return messagePage(language, input.assets, title, text);
+}
+
+export function renderLinkNotFoundPage(language: Language, assets: PageAssets): string {
+  const m = MESSAGES[language];
+  return messagePage(language, assets, m.linkNotFoundTitle, m.linkNotFoundBody);
+}

@@ -1,0 +1,290 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { depositPlanner } from '../src/adapters/chain/depositPlanner.ts';
+import { buildCheckoutApp } from '../src/adapters/checkout/buildCheckoutApp.ts';
+import type { CheckoutLinks } from '../src/adapters/checkout/linkRoutes.ts';
+import { memoryBucketStore } from '../src/adapters/rateLimit/memoryBucketStore.ts';
+import { loadConfig } from '../src/config/index.ts';
+import { createRates } from '../src/main/wiring.ts';
+import { type ApiHarness, startApiHarness, TEST_CHAIN } from './helpers/apiHarness.ts';
+import { dialects } from './helpers/database.ts';
+import { capturingLogger } from './helpers/logCapture.ts';
+
+// biome-ignore lint/suspicious/noExplicitAny: bodies are read field by field, and each field is asserted
+type Body = Record<string, any>;
+
+const SANDBOX = { name: 'Sandbox (local anvil)', chainId: 31337, explorerUrl: '' };
+const HOSTILE = `<script>alert(1)</script> & "Tips"`;
+const SAME_ORIGIN = { 'sec-fetch-site': 'same-origin' };
+
+/**
+ * A reusable link's page on the checkout origin (`/l/<id>`) over a real socket, on SQLite and PostgreSQL: what it
+ * shows, that a view creates nothing, the payer's choice posted as a form and turned into a payment of exactly
+ * that amount, the bounds, the page's own origin required, the rate per client, and closed, ended and used-up links.
+ */
+describe.each(dialects)('link pages on %s', (dialect) => {
+  let h: ApiHarness;
+  let apiKey: string;
+  let checkout: FastifyInstance;
+  let base: string;
+
+  const linkPages = (): CheckoutLinks => {
+    const config = loadConfig({ PAYLINK_DATABASE_URL: h.database.url, PAYLINK_NETWORK: 'sandbox' });
+    return {
+      pay: {
+        ...h.stores,
+        deposits: { live: depositPlanner(TEST_CHAIN) },
+        rates: createRates(config, h.clock, capturingLogger().logger),
+        clock: h.clock,
+        paymentTtlMs: 30 * 60_000,
+        minAmountBaseUnits: 500_000n,
+        maxAmountBaseUnits: 1_000_000_000_000n,
+        webhookAllowPrivate: false,
+      },
+      buckets: memoryBucketStore(),
+    };
+  };
+  const startCheckout = async (pages: CheckoutLinks) => {
+    const app = await buildCheckoutApp({
+      ...h.stores,
+      clock: h.clock,
+      logger: capturingLogger().logger,
+      network: SANDBOX,
+      linkPages: pages,
+    });
+    return { app, base: await app.listen({ host: '127.0.0.1', port: 0 }) };
+  };
+
+  beforeAll(async () => {
+    h = await startApiHarness(dialect);
+    apiKey = (await h.merchant({ name: 'Corner Café' })).apiKey;
+    ({ app: checkout, base } = await startCheckout(linkPages()));
+  });
+  afterAll(async () => {
+    await checkout?.close();
+    await h?.close();
+  });
+
+  const api = async (method: string, url: string, body?: Body) => {
+    const response = await h.app.inject({
+      method: method as 'POST',
+      url,
+      headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+    });
+    return { status: response.statusCode, body: response.json() as Body };
+  };
+  const createLink = async (fields: Body): Promise<string> => {
+    const created = await api('POST', '/payments/api/links/', { title: 'Coffee', ...fields });
+    expect(created.status).toBe(201);
+    return created.body.link_id;
+  };
+  const openLink = (fields: Body = {}) =>
+    createLink({
+      title: 'Tip the band',
+      price_type: 'open',
+      currency: 'USDC',
+      min_amount: '1.00',
+      max_amount: '500.00',
+      suggested_amounts: ['5.00', '20.00'],
+      ...fields,
+    });
+  const get = (path: string, headers: Record<string, string> = {}) =>
+    fetch(`${base}${path}`, { headers, redirect: 'manual' });
+  const post = (
+    path: string,
+    form: Record<string, string>,
+    headers: Record<string, string> = SAME_ORIGIN,
+    at = base,
+  ) =>
+    fetch(`${at}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      body: new URLSearchParams(form).toString(),
+      redirect: 'manual',
+    });
+  const paymentsOf = (linkId: string) =>
+    h.database.handle.db.selectFrom('payments').selectAll().where('link_id', '=', linkId).execute();
+  const allPayments = async () =>
+    Number(
+      (
+        await h.database.handle.db
+          .selectFrom('payments')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  /** The payment a 303 points at, with the amount it asks for. */
+  const paymentFrom = async (response: Response) => {
+    expect(response.status).toBe(303);
+    const location = response.headers.get('location') ?? '';
+    const match = /^\/pay\/([0-9a-f-]{36})\?lang=en$/.exec(location);
+    expect(match).not.toBeNull();
+    const payment = await h.stores.payments.findById(match![1]!);
+    expect(payment).toBeDefined();
+    return { location, payment: payment! };
+  };
+
+  it('shows an open link: title, description, merchant, suggestions and the bounds, and a view creates nothing', async () => {
+    const id = await openLink({ description: HOSTILE, image_url: 'https://cdn.shop.example/band.png?v=1' });
+    const before = await allPayments();
+    const response = await get(`/l/${id}`);
+    expect(response.status).toBe(200);
+    const page = await response.text();
+    expect(page).toContain('<h1>Tip the band</h1>');
+    expect(page).toContain('Pay Corner Café');
+    expect(page).toContain('&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;Tips&quot;');
+    expect(page).not.toContain('<script>alert(1)');
+    expect(page).toContain('name="amount" value="5.00">5.00 USDC</button>');
+    expect(page).toContain('name="amount" value="20.00">20.00 USDC</button>');
+    expect(page).toContain('From 1.00 to 500.00 USDC.');
+    expect(page).toContain(
+      '<img class="link-image" src="https://cdn.shop.example/band.png?v=1" alt="" referrerpolicy="no-referrer"',
+    );
+    // The policy lets the page post to itself and load that image's origin, and nothing more.
+    const policy = response.headers.get('content-security-policy') ?? '';
+    expect(policy).toContain("form-action 'self'");
+    expect(policy).toContain("img-src 'self' data: https://cdn.shop.example;");
+    expect(policy).toContain("script-src 'self'");
+    expect(policy).toContain("frame-ancestors 'none'");
+    expect(response.headers.get('x-frame-options')).toBe('DENY');
+    // Viewing again and again: still no payment row, so no deposit address either.
+    await get(`/l/${id}`);
+    expect(await allPayments()).toBe(before);
+    expect(await paymentsOf(id)).toEqual([]);
+  });
+
+  it('shows no image and keeps the images policy when the link has none', async () => {
+    const id = await openLink();
+    const response = await get(`/l/${id}`);
+    expect(await response.text()).not.toContain('<img');
+    expect(response.headers.get('content-security-policy')).toContain("img-src 'self' data:;");
+  });
+
+  it('speaks the payer’s language', async () => {
+    const id = await openLink();
+    const page = await (await get(`/l/${id}?lang=fr`)).text();
+    expect(page).toContain('<html lang="fr">');
+    expect(page).toContain('Choisissez un montant');
+    expect(page).toContain(`action="/l/${id}?lang=fr"`);
+  });
+
+  it('makes a payment of a suggested amount and sends the payer to its page', async () => {
+    const id = await openLink();
+    const { location, payment } = await paymentFrom(await post(`/l/${id}?lang=en`, { amount: '20.00' }));
+    expect(payment.linkId).toBe(id);
+    expect(payment.quote.usdcBaseUnits).toBe(20_000_000n);
+    const page = await get(location);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('20.00');
+  });
+
+  it('takes the minimum and the maximum, a decimal comma, and refuses just outside with the page’s error', async () => {
+    const id = await openLink();
+    expect((await paymentFrom(await post(`/l/${id}`, { amount: '1.00' }))).payment.quote.usdcBaseUnits).toBe(
+      1_000_000n,
+    );
+    expect((await paymentFrom(await post(`/l/${id}`, { amount: '500' }))).payment.quote.usdcBaseUnits).toBe(
+      500_000_000n,
+    );
+    expect((await paymentFrom(await post(`/l/${id}`, { amount: '12,50' }))).payment.quote.usdcBaseUnits).toBe(
+      12_500_000n,
+    );
+    const before = (await paymentsOf(id)).length;
+    for (const amount of ['0.99', '500.01', '1,000', 'ten', '']) {
+      const refused = await post(`/l/${id}`, { amount });
+      expect(refused.status).toBe(400);
+      const page = await refused.text();
+      expect(page).toContain(
+        '<p class="notice error" role="alert" id="link-error">Enter an amount from 1.00 to 500.00 USDC.</p>',
+      );
+      expect(page).toContain('aria-invalid="true"');
+    }
+    expect((await paymentsOf(id)).length).toBe(before);
+  });
+
+  it('multiplies a fixed price by the quantity picked, within 1 to the link’s maximum', async () => {
+    const id = await createLink({ price_type: 'fixed', currency: 'EUR', amount: '4.50', max_quantity: '5' });
+    const page = await (await get(`/l/${id}`)).text();
+    expect(page).toContain('4.50 EUR');
+    expect(page).toContain('name="quantity" type="number" inputmode="numeric" min="1" max="5"');
+    const { payment } = await paymentFrom(await post(`/l/${id}`, { quantity: '3' }));
+    expect(payment.quote.amount.minorUnits).toBe(1350n);
+    expect(payment.quote.amount.currency.code).toBe('EUR');
+    for (const quantity of ['0', '6', '1.5']) {
+      const refused = await post(`/l/${id}`, { quantity });
+      expect(refused.status).toBe(400);
+      expect(await refused.text()).toContain('Choose a quantity from 1 to 5.');
+    }
+    expect((await paymentsOf(id)).length).toBe(1);
+  });
+
+  it('refuses a post that is not from the page itself, and bad text, without creating anything', async () => {
+    const id = await openLink();
+    const host = new URL(base).host;
+    for (const headers of [
+      {},
+      { 'sec-fetch-site': 'cross-site' },
+      { origin: 'https://evil.example' },
+      { origin: 'null' },
+    ]) {
+      const refused = await post(`/l/${id}`, { amount: '5.00' }, headers);
+      expect(refused.status).toBe(403);
+      expect(await refused.text()).toContain('This form must be sent from its own page.');
+    }
+    expect(await paymentsOf(id)).toEqual([]);
+    // A browser that sends no Sec-Fetch-Site still sends its Origin with a form post to its own origin.
+    expect((await post(`/l/${id}`, { amount: '5.00' }, { origin: `http://${host}` })).status).toBe(303);
+    const bad = await post(`/l/${id}`, { amount: '5.00\u0000' });
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toContain('The form could not be read.');
+    expect((await paymentsOf(id)).length).toBe(1);
+  });
+
+  it('answers a closed link 410, an ended one 410, a used-up one 409 and an unknown one 404, each with its page', async () => {
+    const closed = await openLink();
+    expect((await api('POST', `/payments/api/links/${closed}/deactivate/`, {})).status).toBe(200);
+    for (const response of [await get(`/l/${closed}`), await post(`/l/${closed}`, { amount: '5.00' })]) {
+      expect(response.status).toBe(410);
+      expect(await response.text()).toContain('This payment link is closed');
+    }
+
+    const once = await openLink({ max_uses: '1' });
+    await paymentFrom(await post(`/l/${once}`, { amount: '5.00' }));
+    for (const response of [await get(`/l/${once}`), await post(`/l/${once}`, { amount: '5.00' })]) {
+      expect(response.status).toBe(409);
+      expect(await response.text()).toContain('This payment link is fully taken');
+    }
+    expect((await paymentsOf(once)).length).toBe(1);
+
+    const ending = await openLink({ ends_at: new Date(h.clock.now().getTime() + 60_000).toISOString() });
+    h.clock.advance(60_000);
+    for (const response of [await get(`/l/${ending}`), await post(`/l/${ending}`, { amount: '5.00' })]) {
+      expect(response.status).toBe(410);
+      expect(await response.text()).toContain('This payment link has ended');
+    }
+    expect(await paymentsOf(ending)).toEqual([]);
+
+    for (const path of ['/l/0190a0b0-0000-7000-8000-000000000000', '/l/not-a-link']) {
+      const response = await get(path);
+      expect(response.status).toBe(404);
+      expect(await response.text()).toContain('Payment link not found');
+    }
+  });
+
+  it('limits the payments one client makes, telling the payer on the page', async () => {
+    const own = await startCheckout(linkPages());
+    try {
+      const id = await openLink();
+      for (let i = 0; i < 10; i += 1)
+        await paymentFrom(await post(`/l/${id}`, { amount: '5.00' }, SAME_ORIGIN, own.base));
+      const limited = await post(`/l/${id}`, { amount: '5.00' }, SAME_ORIGIN, own.base);
+      expect(limited.status).toBe(429);
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(await limited.text()).toContain('Too many attempts from your connection.');
+      expect((await paymentsOf(id)).length).toBe(10);
+    } finally {
+      await own.app.close();
+    }
+  });
+});
