@@ -1,10 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { depositPlanner } from '../src/adapters/chain/depositPlanner.ts';
 import { buildCheckoutApp } from '../src/adapters/checkout/buildCheckoutApp.ts';
 import type { CheckoutLinks } from '../src/adapters/checkout/linkRoutes.ts';
 import { memoryBucketStore } from '../src/adapters/rateLimit/memoryBucketStore.ts';
+import type { TransferRecord } from '../src/app/chain/ports.ts';
+import { refreshPayments } from '../src/app/chain/refreshPayments.ts';
 import { loadConfig } from '../src/config/index.ts';
+import type { Payment } from '../src/domain/payment.ts';
 import { createRates } from '../src/main/wiring.ts';
 import { type ApiHarness, startApiHarness, TEST_CHAIN } from './helpers/apiHarness.ts';
 import { dialects } from './helpers/database.ts';
@@ -286,5 +289,66 @@ describe.each(dialects)('link pages on %s', (dialect) => {
     } finally {
       await own.app.close();
     }
+  });
+
+  describe('after paying', () => {
+    // The client's bucket refilled: the tests above made their share of payments from this address.
+    beforeEach(() => h.clock.advance(10 * 60_000));
+    let block = 1_000n;
+    /** A final transfer of the whole price into the payment's address, stored as the chain watcher stores it. */
+    const payInFull = async (payment: Payment) => {
+      block += 1n;
+      const blockHash = `0x${block.toString(16).padStart(64, '0')}`;
+      const transfer: TransferRecord = {
+        id: `${TEST_CHAIN.chainId}:${blockHash}:0`,
+        chainId: TEST_CHAIN.chainId,
+        paymentId: payment.id,
+        txHash: `0x${(block * 7n).toString(16).padStart(64, 'a')}`,
+        blockHash,
+        blockNumber: block,
+        logIndex: 0,
+        blockTimestamp: h.clock.now(),
+        tokenAddress: TEST_CHAIN.tokenAddress.toLowerCase(),
+        tokenSymbol: 'USDC',
+        fromAddress: '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc',
+        toAddress: payment.deposit!.depositAddress.toLowerCase(),
+        amountBaseUnits: payment.quote.usdcBaseUnits,
+        final: true,
+        orphaned: false,
+      };
+      const now = h.clock.now();
+      await h.stores.ledger.transaction(async (tx) =>
+        refreshPayments(tx, await tx.insertTransfers([transfer]), now),
+      );
+    };
+    const urls = { success_url: 'https://shop.example/thanks?o=1', cancel_url: 'https://shop.example/cart' };
+
+    it('offers the return to the success_url, with the payment id, and the countdown that takes the payer there', async () => {
+      const id = await openLink(urls);
+      const { location, payment } = await paymentFrom(await post(`/l/${id}`, { amount: '5.00' }));
+      await payInFull(payment);
+      const page = await (await get(location)).text();
+      expect(page).toContain(
+        `<a class="button primary" href="https://shop.example/thanks?o=1&amp;payment_id=${payment.id}" data-return-link>Return to Corner Café</a>`,
+      );
+      expect(page).toContain('Taking you back to Corner Café in <span data-redirect-seconds>5</span> s.');
+      expect(page).toContain('data-redirect-stay>Stay on this page</button>');
+    });
+
+    it('offers the cancel_url, not the success_url, once the payment has expired', async () => {
+      const id = await openLink(urls);
+      const { location, payment } = await paymentFrom(await post(`/l/${id}`, { amount: '5.00' }));
+      h.clock.advance(31 * 60_000);
+      const page = await (await get(location)).text();
+      // Every stage is in the page; the one shown is the expired one, and it never points at the success_url.
+      const expired =
+        /<section class="stage end" data-stage="expired"[^>]*>[\s\S]*?<\/section>/.exec(page)?.[0] ?? '';
+      expect(expired).not.toContain(' hidden>');
+      expect(expired).toContain('This payment link has expired');
+      expect(expired).toContain(
+        `<a class="button primary" href="https://shop.example/cart?payment_id=${payment.id}">Back to Corner Café</a>`,
+      );
+      expect(expired).not.toContain('shop.example/thanks');
+    });
   });
 });

@@ -72,7 +72,9 @@ export interface CheckoutView {
   readonly txUrl: string | null;
   /** Where the paid page sends the customer back: the success_url, `payment_id` appended, else the return_url. */
   readonly returnUrl: string | null;
-  /** Where a customer who gives up goes: the cancel_url, `payment_id` appended (not shown yet). */
+  /** Whether `returnUrl` is the success_url, where the paid page also takes the customer by itself. */
+  readonly returnsOnSuccess: boolean;
+  /** Where a customer whose payment did not complete goes back: the cancel_url, `payment_id` appended. */
   readonly cancelUrl: string | null;
   readonly network: CheckoutNetwork;
   readonly deposit: Deposit;
@@ -149,6 +151,7 @@ export function checkoutView(input: {
     txUrl: txid ? explorerTxUrl(network.explorerUrl, txid) : null,
     // The success_url as the customer is sent to it (payment id appended); the older return_url otherwise.
     returnUrl: payment.successUrl ? withPaymentId(payment.successUrl, payment.id) : payment.returnUrl,
+    returnsOnSuccess: payment.successUrl !== null,
     cancelUrl: payment.cancelUrl && withPaymentId(payment.cancelUrl, payment.id),
     network,
     deposit,

@@ -71,6 +71,8 @@ interface CheckoutWords {
   readonly expiry: SafeHtml;
   readonly transfers: SafeHtml;
   readonly returnLink: SafeHtml | null;
+  /** Where an expired or incomplete payment sends the customer back: the cancel_url, else the older return_url. */
+  readonly leaveLink: SafeHtml | null;
 }
 
 function checkoutWords(view: CheckoutView, language: Language): CheckoutWords {
@@ -88,8 +90,14 @@ function checkoutWords(view: CheckoutView, language: Language): CheckoutWords {
     expiry: moment(view.expiresAt, language, 'date'),
     transfers: transferList(view.transfers, language, m),
     returnLink: view.returnUrl
-      ? html`<p><a class="button primary" href="${view.returnUrl}">${format(m.returnToMerchant, { merchant: view.merchantName })}</a></p>`
+      ? html`<p><a class="button primary" href="${view.returnUrl}" data-return-link>${format(m.returnToMerchant, { merchant: view.merchantName })}</a></p>`
       : null,
+    // Never the success_url for a payment that did not succeed: the shop would read it as paid.
+    leaveLink: view.cancelUrl
+      ? html`<p><a class="button primary" href="${view.cancelUrl}">${format(m.backToMerchant, { merchant: view.merchantName })}</a></p>`
+      : view.returnUrl && !view.returnsOnSuccess
+        ? html`<p><a class="button primary" href="${view.returnUrl}">${format(m.returnToMerchant, { merchant: view.merchantName })}</a></p>`
+        : null,
   };
 }
 
@@ -262,7 +270,8 @@ function confirmingStage({ view, m, detected, transfers }: CheckoutWords): SafeH
   ]);
 }
 
-function paidStage({ view, m, received, transfers, returnLink, language }: CheckoutWords): SafeHtml {
+function paidStage(page: CheckoutWords): SafeHtml {
+  const { view, m, received, transfers, returnLink, language } = page;
   const overpaid = formatUsdcAmount(formatUsdc(view.overpaidBaseUnits), language);
   return endStage('paid', view.stage, 'done', m.paidTitle, [
     html`<p>${format(m.paidBody, { merchant: view.merchantName, amount: usdc(received, 'received') })}</p>`,
@@ -273,22 +282,37 @@ function paidStage({ view, m, received, transfers, returnLink, language }: Check
     html`<p class="muted" data-late${hiddenAttr(!view.late)}>${m.paidLate}</p>`,
     transfers,
     returnLink,
+    view.returnsOnSuccess ? returnCountdown(page) : null,
   ]);
 }
 
-function expiredStage({ view, m, expiry, returnLink }: CheckoutWords): SafeHtml {
+/**
+ * The paid page takes the customer back to the shop's success_url by itself after a few seconds (the script
+ * counts down and shows this line); "Stay on this page" stops it. Without the script, the link above does.
+ */
+function returnCountdown({ view, m }: CheckoutWords): SafeHtml {
+  return html`<p class="redirect muted" data-redirect hidden><span>${format(m.redirectCountdown, {
+    merchant: view.merchantName,
+    seconds: html`<span data-redirect-seconds>${RETURN_AFTER_S}</span>`,
+  })}</span> <button type="button" class="link" data-redirect-stay>${m.redirectStay}</button></p>`;
+}
+
+/** Seconds the paid page waits before taking the customer back (the script counts from the page's number). */
+const RETURN_AFTER_S = 5;
+
+function expiredStage({ view, m, expiry, leaveLink }: CheckoutWords): SafeHtml {
   return endStage('expired', view.stage, 'clock', m.expiredTitle, [
     html`<p>${format(m.expiredBody, { time: expiry, merchant: view.merchantName })}</p>`,
-    returnLink,
+    leaveLink,
   ]);
 }
 
-function failedStage({ view, m, received, required, transfers, returnLink }: CheckoutWords): SafeHtml {
+function failedStage({ view, m, received, required, transfers, leaveLink }: CheckoutWords): SafeHtml {
   return endStage('failed', view.stage, 'warning', m.failedTitle, [
     html`<p>${format(m.failedBody, { received: usdc(received, 'received'), required: usdc(required, 'required') })}</p>`,
     html`<p>${format(m.failedHelp, { merchant: view.merchantName })}</p>`,
     transfers,
-    returnLink,
+    leaveLink,
   ]);
 }
 

@@ -168,6 +168,34 @@
     if (live) live.textContent = title;
     const rate = $('[data-rate]');
     if (rate) rate.hidden = next !== 'pay' && next !== 'confirming';
+    if (next === 'paid') returnToShop();
+  }
+
+  // Paid, with a success_url: back to the shop after the seconds the page states, counted down where the
+  // customer sees them, unless they choose to stay (the return link stays either way).
+  let returnTimer;
+  function returnToShop() {
+    const box = $('[data-redirect]');
+    const link = $('section[data-stage="paid"] [data-return-link]');
+    const seconds = box?.querySelector('[data-redirect-seconds]');
+    if (!box || !link || !seconds || returnTimer !== undefined) return;
+    let left = Number(seconds.textContent) || 5;
+    box.hidden = false;
+    const step = () => {
+      if (left <= 0) {
+        window.location.assign(link.href);
+        return;
+      }
+      seconds.textContent = String(left);
+      left -= 1;
+      returnTimer = setTimeout(step, 1000);
+    };
+    box.querySelector('[data-redirect-stay]')?.addEventListener('click', () => {
+      clearTimeout(returnTimer);
+      box.hidden = true;
+      link.focus();
+    });
+    step();
   }
 
   const transferTemplate = $('template[data-transfer-template]');
@@ -256,6 +284,7 @@
   }
 
   if (stage !== 'paid') pollTimer = setTimeout(poll, config.pollMs);
+  else returnToShop();
   // A phone that slept or a tab in the background: refresh as soon as the customer looks again.
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'visible' && stage !== 'paid') pollNow();

@@ -112,4 +112,7 @@ export const de: MessageTable<typeof en> = {
   linkUnavailableTitle: 'Zahlung gerade nicht möglich',
   linkUnavailableBody:
     'Über diesen Link ist im Moment keine Zahlung möglich. Versuchen Sie es später erneut oder wenden Sie sich an {merchant}.',
+  redirectCountdown: 'Sie werden in {seconds} s zu {merchant} zurückgeleitet.',
+  redirectStay: 'Auf dieser Seite bleiben',
+  backToMerchant: 'Zurück zu {merchant}',
 };

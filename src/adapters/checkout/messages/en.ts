@@ -106,4 +106,7 @@ export const en = {
   linkUnavailableTitle: 'Payment not possible right now',
   linkUnavailableBody:
     'This link cannot take a payment at the moment. Please try again later, or contact {merchant}.',
+  redirectCountdown: 'Taking you back to {merchant} in {seconds} s.',
+  redirectStay: 'Stay on this page',
+  backToMerchant: 'Back to {merchant}',
 } as const;

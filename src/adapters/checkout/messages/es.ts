@@ -105,4 +105,7 @@ export const es: MessageTable<typeof en> = {
   linkUnavailableTitle: 'No se puede pagar ahora',
   linkUnavailableBody:
     'Este enlace no puede recibir pagos en este momento. Vuelva a intentarlo más tarde o contacte con {merchant}.',
+  redirectCountdown: 'Volviendo a {merchant} en {seconds} s.',
+  redirectStay: 'Quedarse en esta página',
+  backToMerchant: 'Volver a {merchant}',
 };

@@ -110,4 +110,7 @@ export const fr: MessageTable<typeof en> = {
   linkUnavailableTitle: 'Paiement impossible pour le moment',
   linkUnavailableBody:
     'Ce lien ne peut pas recevoir de paiement pour le moment. Réessayez plus tard, ou contactez {merchant}.',
+  redirectCountdown: 'Retour vers {merchant} dans {seconds}\u00a0s.',
+  redirectStay: 'Rester sur cette page',
+  backToMerchant: 'Retour vers {merchant}',
 };
