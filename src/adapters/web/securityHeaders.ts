@@ -9,7 +9,8 @@
  * script, stylesheet and images, `data:` images (the icons browser wallets announce through EIP-6963 are data
  * URIs; an image cannot run script), and `fetch` of its own status. No inline script or style at all (so no nonce
  * is needed), no plugins, no <base>, no forms. `require-trusted-types-for 'script'` makes the browser refuse
- * any string-to-markup sink (innerHTML and the like) — the script uses textContent only.
+ * any string-to-markup sink (innerHTML and the like) — the script uses textContent only. A reusable link's page
+ * alone (checkout/linkRoutes.ts) posts its forms to itself and may name its image's origin.
  */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
