@@ -151,6 +151,8 @@ describe.each(dialects)('link pages on %s', (dialect) => {
     expect(policy).toContain("script-src 'self'");
     expect(policy).toContain("frame-ancestors 'none'");
     expect(response.headers.get('x-frame-options')).toBe('DENY');
+    // Same-origin only: a browser without Sec-Fetch-Site then sends the page's Origin with its post.
+    expect(response.headers.get('referrer-policy')).toBe('same-origin');
     // Viewing again and again: still no payment row, so no deposit address either.
     await get(`/l/${id}`);
     expect(await allPayments()).toBe(before);

@@ -59,12 +59,13 @@ export function registerLinkRoutes(
   // Encapsulated: the form parser and the page's own policy apply to these routes alone.
   app.register(async (scope) => {
     await scope.register(formbody, { bodyLimit: 1_024 });
-    scope.addHook('onSend', async (request, reply, payload) => {
+    scope.addHook('onSend', async (_request, reply, payload) => {
       // After the checkout's own headers: the link page posts its forms to itself and may show the merchant's
       // image, so its policy says exactly that (and nothing else of the others' is loosened).
       reply.header('content-security-policy', linkPagePolicy(imageOrigins.get(reply) ?? null));
-      // The forms' own origin is sent back with their posts (the CSRF check); other sites get nothing.
-      if (request.method === 'GET') reply.header('referrer-policy', 'same-origin');
+      // The forms' own origin is sent back with their posts (the check in fromOwnPage), from a refused choice's
+      // page too; other sites get nothing.
+      reply.header('referrer-policy', 'same-origin');
       return payload;
     });
     scope.get('/l/:id', (request: LinkRequest, reply) => page(request, reply));
