@@ -270,7 +270,24 @@ describe.each(dialects)('link pages on %s', (dialect) => {
     }
     expect(await paymentsOf(ending)).toEqual([]);
 
-    for (const path of ['/l/0190a0b0-0000-7000-8000-000000000000', '/l/not-a-link']) {
+    // A disabled merchant's link is gone for the payer, like an unknown one.
+    const other = await h.merchant({ name: 'Closed Shop' });
+    const created = await h.app.inject({
+      method: 'POST',
+      url: '/payments/api/links/',
+      headers: { 'x-api-key': other.apiKey, 'content-type': 'application/json' },
+      payload: JSON.stringify({ title: 'Gone', price_type: 'fixed', currency: 'USDC', amount: '5.00' }),
+    });
+    const gone = created.json().link_id as string;
+    expect((await get(`/l/${gone}`)).status).toBe(200);
+    await h.database.handle.db
+      .updateTable('merchants')
+      .set({ status: 'disabled' })
+      .where('id', '=', other.id)
+      .execute();
+    expect((await post(`/l/${gone}`, {})).status).toBe(404);
+
+    for (const path of [`/l/${gone}`, '/l/0190a0b0-0000-7000-8000-000000000000', '/l/not-a-link']) {
       const response = await get(path);
       expect(response.status).toBe(404);
       expect(await response.text()).toContain('Payment link not found');
