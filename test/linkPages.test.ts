@@ -166,6 +166,19 @@ describe.each(dialects)('link pages on %s', (dialect) => {
     expect(response.headers.get('content-security-policy')).toContain("img-src 'self' data:;");
   });
 
+  it('shows no image from a plain http URL (the sandbox allows one) rather than loosening the policy', async () => {
+    const id = await openLink();
+    await h.database.handle.db
+      .updateTable('payment_links')
+      .set({ image_url: 'http://cdn.shop.example/band.png' })
+      .where('id', '=', id)
+      .execute();
+    const response = await get(`/l/${id}`);
+    expect(response.status).toBe(200);
+    expect(await response.text()).not.toContain('cdn.shop.example');
+    expect(response.headers.get('content-security-policy')).toContain("img-src 'self' data:;");
+  });
+
   it('speaks the payer’s language', async () => {
     const id = await openLink();
     const page = await (await get(`/l/${id}?lang=fr`)).text();
