@@ -37,7 +37,8 @@ function openApiEndpoints(document: { paths: Record<string, Record<string, unkno
 }
 
 const isApiPath = (path: string) => path.startsWith('/payments/api/') || path.startsWith('/admin/api/');
-const isCheckoutPath = (path: string) => path.startsWith('/pay/') || path.startsWith('/refunds/');
+const isCheckoutPath = (path: string) =>
+  path.startsWith('/pay/') || path.startsWith('/refunds/') || path.startsWith('/receipts/');
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
