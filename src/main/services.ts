@@ -13,25 +13,13 @@ import { createMetrics, type Metrics } from '../adapters/metrics/metrics.ts';
 import { createWebhookSender } from '../adapters/outbound/webhookSender.ts';
 import { memoryBucketStore } from '../adapters/rateLimit/memoryBucketStore.ts';
 import { redisBucketStore } from '../adapters/rateLimit/redisBucketStore.ts';
-import type { Ledger } from '../app/chain/ports.ts';
-import type { TokenControlsByMode } from '../app/chain/tokenControls.ts';
 import type { PasswordHasher, UserStore } from '../app/dashboard/ports.ts';
-import type { LinkStore } from '../app/links/ports.ts';
 import type { MerchantStore } from '../app/merchants/ports.ts';
 import type { ChainProbe } from '../app/operations/checkReadiness.ts';
 import { measureService } from '../app/operations/measureService.ts';
 import type { MonitoringStore } from '../app/operations/ports.ts';
-import type {
-  DepositPlanners,
-  IdempotencyStore,
-  PaymentChangeMarks,
-  PaymentStore,
-  RateProvider,
-} from '../app/payments/ports.ts';
-import type { RefundStore } from '../app/refunds/ports.ts';
 import type { SettlementStore } from '../app/settlement/ports.ts';
 import type { Clock, RateLimitStore } from '../app/shared/ports.ts';
-import type { HostResolver, WebhookStore } from '../app/webhooks/ports.ts';
 import type { Config } from '../config/index.ts';
 import type { ResolvedChain } from './chainSetup.ts';
 import { chainViews } from './chainViews.ts';
@@ -40,37 +28,14 @@ import { createRates, type createStores, hostResolver } from './wiring.ts';
 
 /**
  * What the API port (the merchant and admin API, and the dashboard beside it) is built from: the stores and
- * adapters of this deployment. What is not given is made here from the configuration (`apiServices`), once.
+ * adapters of this deployment (the API plugin's own dependencies, and the dashboard's users beside them). What is
+ * not given is made here from the configuration (`apiServices`), once.
  */
-export interface ApiServerInput {
-  readonly merchants: MerchantStore;
-  readonly payments: PaymentStore;
-  /** Deposit planning on each mode's chain; without `test`, test keys get 409 TEST_MODE_UNAVAILABLE on create. */
-  readonly deposits: DepositPlanners;
-  readonly ledger: Ledger;
-  /** Tells the status read cache when payments change; absent: status is read from the database every time. */
-  readonly paymentChanges?: PaymentChangeMarks | undefined;
-  readonly idempotency: IdempotencyStore;
-  /** Refunds and their deposit rows; absent: the refund endpoints are not served. */
-  readonly refunds?: RefundStore | undefined;
-  /** Reusable payment links; absent: the link endpoints and the dashboard's link pages are not served. */
-  readonly links?: LinkStore | undefined;
-  /** Each chain's block explorer, for the dashboard's links to transactions. */
-  readonly explorers?: ReadonlyMap<number, string> | undefined;
+export interface ApiServerInput extends Omit<ApiDeps, 'health' | 'metrics' | 'rateLimitStore' | 'config'> {
   /** Payouts owed, for the operator's console; absent: the console has no payouts page. */
   readonly settlements?: SettlementStore | undefined;
-  /** Dashboard users and sessions; absent: the dashboard is not served. */
-  readonly users?: UserStore | undefined;
   /** Password hashing for the dashboard (default scrypt at full cost; tests may pass a cheaper one). */
   readonly passwords?: PasswordHasher | undefined;
-  readonly rates: RateProvider;
-  readonly webhooks: WebhookStore;
-  /** Resolves webhook host names when they are saved, to refuse internal ones; without it only IP literals are. */
-  readonly hostResolver?: HostResolver | undefined;
-  /** Each mode's token controls (blacklist, pause), checked before a link is sold or a wallet set. */
-  readonly tokenControls?: TokenControlsByMode | undefined;
-  readonly clock: Clock;
-  readonly logger: Logger;
   /** Aggregate reads for /metrics and /readyz (adapters/db/monitoringRepository.ts). */
   readonly monitoring?: MonitoringStore | undefined;
   /** The chain /readyz and /metrics probe; absent: RPC and watcher are reported as not checked. */
