@@ -39,14 +39,14 @@ export function checkoutBuckets(
  */
 export function checkoutGasless(
   stores: ReturnType<typeof createStores>,
-  chains: readonly (ResolvedChain | undefined)[],
+  chains: readonly ResolvedChain[],
   clock: Clock,
   logger: Logger,
   limits: { readonly buckets: RateLimitStore; readonly minValueBaseUnits: bigint },
 ): CheckoutGasless | undefined {
   const offered = new Map<number, AuthorizationChain>();
   for (const chain of chains) {
-    if (!chain?.gaslessRelayerKey || offered.has(chain.target.chainId)) continue;
+    if (!chain.gaslessRelayerKey || offered.has(chain.target.chainId)) continue;
     const relayerAddress = privateKeyToAccount(chain.gaslessRelayerKey).address;
     const client = createRpcClient(chain.rpcUrls, 2_000);
     offered.set(chain.target.chainId, authorizationChain(client, chain.target.chainId, relayerAddress));
@@ -83,12 +83,12 @@ export function checkoutGasless(
 export function checkoutRefunds(
   stores: ReturnType<typeof createStores>,
   deposits: DepositPlanners,
-  chains: readonly (ResolvedChain | undefined)[],
+  chains: readonly ResolvedChain[],
   clock: Clock,
 ): CheckoutRefunds {
   const clients = new Map<number, ReturnType<typeof createRpcClient>>();
   for (const chain of chains)
-    if (chain && !clients.has(chain.target.chainId))
+    if (!clients.has(chain.target.chainId))
       clients.set(chain.target.chainId, createRpcClient(chain.rpcUrls, 2_000));
   return {
     claim: { refunds: stores.refunds, deposits, clock },
