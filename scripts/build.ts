@@ -30,6 +30,7 @@ const RUNTIME_FILES = [
   relative(source, CONTRACTS_CACHE_PATH),
   'adapters/checkout/assets',
   'adapters/dashboard/assets',
+  'adapters/web/assets',
 ];
 
 execFileSync(process.execPath, ['--import', 'tsx', join(repository, 'scripts/compile-contracts.ts')], {

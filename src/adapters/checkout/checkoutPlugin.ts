@@ -11,6 +11,7 @@ import { paymentTerms } from '../../domain/payment.ts';
 import { derivePaymentState } from '../../domain/paymentStatus.ts';
 import { isLanguage, type Language, negotiateLanguage } from '../web/language.ts';
 import type { CheckoutNetwork } from '../web/network.ts';
+import { pageScript } from '../web/pageScript.ts';
 import { qrSvg } from '../web/qrCode.ts';
 import { SECURITY_HEADERS } from '../web/securityHeaders.ts';
 import { ownsItsPort } from '../web/webServer.ts';
@@ -64,15 +65,14 @@ function loadAsset(name: string, type: string): Asset {
 }
 
 /**
- * A page's script: the status polling loop both pages share (statusPoll.js), then the page's own files, served as
- * one script so that each page still loads a single file and the loop is written once.
+ * A page's script: the status polling loop both pages share (statusPoll.js), then the page's own files, after
+ * what every web surface shares (pageScript), served as one script so that each page still loads a single file.
  */
 function loadPageScript(...names: string[]): Asset {
   const parts = ['statusPoll.js', ...names].map((file) =>
     readFileSync(new URL(`./assets/${file}`, import.meta.url)),
   );
-  const separated = parts.flatMap((part, i) => (i === 0 ? [part] : [Buffer.from('\n'), part]));
-  return assetOf(Buffer.concat(separated), 'text/javascript; charset=utf-8');
+  return assetOf(pageScript(parts), 'text/javascript; charset=utf-8');
 }
 
 type PaymentRequest = FastifyRequest<{

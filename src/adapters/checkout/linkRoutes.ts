@@ -68,12 +68,31 @@ export function registerLinkRoutes(app: FastifyInstance, deps: LinkRouteDeps): v
       reply.header('referrer-policy', 'same-origin');
       return payload;
     });
-    scope.get('/l/:id', (request: LinkRequest, reply) => page(deps, kit, request, reply));
-    scope.post('/l/:id', (request: LinkRequest, reply) => post(deps, kit, request, reply));
+    scope.get(
+      '/l/:id',
+      withFoundLink(kit, (found, _request, reply) => page(deps, kit, found, reply)),
+    );
+    scope.post(
+      '/l/:id',
+      withFoundLink(kit, (found, request, reply) => post(deps, kit, found, request, reply)),
+    );
   });
 }
 
+/** A link route's handler, run once its link and merchant are found (an unknown one has had its 404 page). */
+function withFoundLink(
+  kit: LinkPageKit,
+  handler: (found: FoundLink, request: LinkRequest, reply: FastifyReply) => Promise<FastifyReply>,
+) {
+  return async (request: LinkRequest, reply: FastifyReply) => {
+    const found = await kit.begin(request, reply);
+    return found ? handler(found, request, reply) : reply;
+  };
+}
+
 type LinkPageKit = ReturnType<typeof linkPageKit>;
+
+type FoundLink = { readonly language: Language; readonly link: PaymentLink; readonly merchant: Merchant };
 
 /** What the link's two routes share: finding the link and its merchant, and answering with one of its pages. */
 function linkPageKit(deps: LinkRouteDeps) {
@@ -88,12 +107,13 @@ function linkPageKit(deps: LinkRouteDeps) {
       reply.status(404).send(renderLinkNotFoundPage(language, deps.assets));
       return undefined;
     }
-    return { language, link, merchant };
+    const found: FoundLink = { language, link, merchant };
+    return found;
   };
 
   const unavailablePage = (
     reply: FastifyReply,
-    found: { language: Language; link: PaymentLink; merchant: Merchant },
+    found: FoundLink,
     reason: LinkUnavailable,
     status = reason === 'used-up' ? 409 : 410,
   ) =>
@@ -109,7 +129,7 @@ function linkPageKit(deps: LinkRouteDeps) {
 
   const choicePage = (
     reply: FastifyReply,
-    found: { language: Language; link: PaymentLink; merchant: Merchant },
+    found: FoundLink,
     status: number,
     refused?: { problem: LinkProblem; amount?: string | undefined },
   ) => {
@@ -131,12 +151,10 @@ function linkPageKit(deps: LinkRouteDeps) {
 
 async function page(
   deps: LinkRouteDeps,
-  { begin, unavailablePage, choicePage }: LinkPageKit,
-  request: LinkRequest,
+  { unavailablePage, choicePage }: LinkPageKit,
+  found: FoundLink,
   reply: FastifyReply,
 ) {
-  const found = await begin(request, reply);
-  if (!found) return reply;
   const now = deps.links.pay.clock.now();
   const reason = unavailableReason(
     found.link,
@@ -148,12 +166,11 @@ async function page(
 
 async function post(
   deps: LinkRouteDeps,
-  { begin, unavailablePage, choicePage }: LinkPageKit,
+  { unavailablePage, choicePage }: LinkPageKit,
+  found: FoundLink,
   request: LinkRequest,
   reply: FastifyReply,
 ) {
-  const found = await begin(request, reply);
-  if (!found) return reply;
   if (!fromOwnPage(request)) return choicePage(reply, found, 403, { problem: 'foreign' });
   const choice = choiceOf(request.body);
   if (!choice) return choicePage(reply, found, 400, { problem: 'form' });

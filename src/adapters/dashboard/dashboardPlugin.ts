@@ -15,6 +15,7 @@ import {
 import { PaylinkError, ValidationError } from '../../domain/errors.ts';
 import { format, type SafeHtml } from '../web/html.ts';
 import { findBadText, namedOr } from '../web/inputText.ts';
+import { pageScript } from '../web/pageScript.ts';
 import { qrSvg } from '../web/qrCode.ts';
 import { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from '../web/securityHeaders.ts';
 import type { DashboardDeps } from './dashboardDeps.ts';
@@ -27,7 +28,9 @@ import { type DashboardAssets, renderLogin, renderSecurity, renderSetPassword } 
 const DASHBOARD_CSP = CONTENT_SECURITY_POLICY.replace("form-action 'none'", "form-action 'self'");
 
 function asset(name: string) {
-  const body = readFileSync(new URL(`./assets/${name}`, import.meta.url));
+  const file = readFileSync(new URL(`./assets/${name}`, import.meta.url));
+  // The script comes after what every web surface's pages share.
+  const body = name.endsWith('.js') ? pageScript([file]) : file;
   return { body, version: createHash('sha256').update(body).digest('hex').slice(0, 12) };
 }
 

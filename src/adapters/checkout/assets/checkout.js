@@ -53,14 +53,7 @@ function checkoutPage(root) {
       minute: '2-digit',
       timeZoneName: 'short',
     }),
-    date: new Intl.DateTimeFormat(config.locale, {
-      day: 'numeric',
-      month: 'short',
-      year: 'numeric',
-      hour: '2-digit',
-      minute: '2-digit',
-      timeZoneName: 'short',
-    }),
+    date: momentFormat(config.locale),
   };
   const $ = (selector) => root.querySelector(selector);
   const $$ = (selector) => Array.from(root.querySelectorAll(selector));

@@ -35,14 +35,7 @@ function refundPage(root) {
   };
   const $ = (selector) => root.querySelector(selector);
   const $$ = (selector) => Array.from(root.querySelectorAll(selector));
-  const dateFormat = new Intl.DateTimeFormat(config.locale, {
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    timeZoneName: 'short',
-  });
+  const dateFormat = momentFormat(config.locale);
   // Times: the server wrote UTC; the customer reads their own zone.
   for (const el of $$('time[data-moment]')) {
     const date = new Date(el.getAttribute('datetime'));

@@ -26,14 +26,7 @@
     pageLanguage && !browserLocale.toLowerCase().startsWith(pageLanguage) ? pageLanguage : browserLocale;
   // The zone is written beside every time ("GMT+9", "CET"): a bare time reads as anyone's clock, and the
   // checkout beside it says UTC.
-  const local = new Intl.DateTimeFormat(locale, {
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    timeZoneName: 'short',
-  });
+  const local = momentFormat(locale);
   for (const el of document.querySelectorAll('time[datetime]')) {
     const date = new Date(el.getAttribute('datetime'));
     if (Number.isNaN(date.getTime())) continue;
