@@ -42,7 +42,7 @@ import {
   TRANSFER_AUTHORIZATION_TYPES,
   type TransferAuthorization,
 } from '../src/domain/transferAuthorization.ts';
-import { checkoutBuckets } from '../src/main/checkoutServices.ts';
+import { rateLimitBuckets } from '../src/main/rateLimitBuckets.ts';
 import { sandboxPrivateKey } from '../src/main/sandboxChain.ts';
 import { buildCheckoutServer } from '../src/main/webServers.ts';
 import { type ChainHarness, PAYMENT_TTL_MS, ROLES, startChainHarness } from './helpers/chainHarness.ts';
@@ -795,7 +795,7 @@ describe.runIf(REDIS_URL).each(dialects)(
         minValueBaseUnits: MIN_VALUE,
       };
       for (let i = 0; i < 2; i++) {
-        const buckets = checkoutBuckets(config, pino({ level: 'silent' }), prefix);
+        const buckets = rateLimitBuckets(config, pino({ level: 'silent' }), prefix);
         stores.push(buckets);
         // The store fails open while it connects: the test starts once it has (a memory store has nothing to wait for).
         const { redis } = buckets as { redis?: Redis };

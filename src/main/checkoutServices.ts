@@ -6,7 +6,6 @@ import { authorizationChain } from '../adapters/chain/eip3009.ts';
 import type { CheckoutGasless } from '../adapters/checkout/gaslessRoutes.ts';
 import type { CheckoutRefunds } from '../adapters/checkout/refundRoutes.ts';
 import { memoryBucketStore } from '../adapters/rateLimit/memoryBucketStore.ts';
-import { redisBucketStore } from '../adapters/rateLimit/redisBucketStore.ts';
 import { acceptAuthorization, gaslessAmountDue } from '../app/gasless/acceptAuthorization.ts';
 import type { AuthorizationChain } from '../app/gasless/ports.ts';
 import type { DepositPlanners } from '../app/payments/ports.ts';
@@ -18,24 +17,8 @@ import type { createStores } from './wiring.ts';
 /* The checkout's own dependencies, made for `webServices` (services.ts): gasless payment, refund claims, networks. */
 
 /**
- * The checkout's rate-limit buckets for signed transfers: in Redis where PAYLINK_REDIS_URL is set, as the API's
- * rate limit, so that every API process counts each payment and client in one bucket; else in this process's
- * memory (one API process). The caller closes it.
- */
-export function checkoutBuckets(
-  config: Pick<Config, 'rateLimit'>,
-  logger: Logger,
-  keyPrefix?: string,
-): RateLimitStore {
-  const { redisUrl } = config.rateLimit;
-  return redisUrl
-    ? redisBucketStore({ url: redisUrl, logger, ...(keyPrefix === undefined ? {} : { keyPrefix }) })
-    : memoryBucketStore();
-}
-
-/**
  * Gasless payment on the chains whose gasless relayer has a key (decision 0012), or undefined where none has.
- * Submissions are rate limited in `buckets` (`checkoutBuckets`).
+ * Submissions are rate limited in `buckets` (`rateLimitBuckets`).
  */
 export function checkoutGasless(
   stores: ReturnType<typeof createStores>,

@@ -12,7 +12,6 @@ import type { DatabaseHandle } from '../adapters/db/database.ts';
 import { createMetrics, type Metrics } from '../adapters/metrics/metrics.ts';
 import { createWebhookSender } from '../adapters/outbound/webhookSender.ts';
 import { memoryBucketStore } from '../adapters/rateLimit/memoryBucketStore.ts';
-import { redisBucketStore } from '../adapters/rateLimit/redisBucketStore.ts';
 import type { PasswordHasher, UserStore } from '../app/dashboard/ports.ts';
 import type { MerchantStore } from '../app/merchants/ports.ts';
 import type { ChainProbe } from '../app/operations/checkReadiness.ts';
@@ -23,7 +22,8 @@ import type { Clock, RateLimitStore } from '../app/shared/ports.ts';
 import type { Config } from '../config/index.ts';
 import type { ResolvedChain } from './chainSetup.ts';
 import { chainViews } from './chainViews.ts';
-import { checkoutBuckets, checkoutGasless, checkoutRefunds } from './checkoutServices.ts';
+import { checkoutGasless, checkoutRefunds } from './checkoutServices.ts';
+import { rateLimitBuckets } from './rateLimitBuckets.ts';
 import { createRates, type createStores, hostResolver } from './wiring.ts';
 
 /**
@@ -109,9 +109,8 @@ export function apiServices(input: ApiServerInput): ApiServices {
  * counts in one bucket), else in this process's memory.
  */
 function ownedRateLimitStore(config: Pick<Config, 'rateLimit'>, logger: Logger): RateLimitStore | undefined {
-  const { perKey, perIp, redisUrl } = config.rateLimit;
-  if (!perKey && !perIp) return undefined;
-  return redisUrl ? redisBucketStore({ url: redisUrl, logger }) : memoryBucketStore();
+  const { perKey, perIp } = config.rateLimit;
+  return perKey || perIp ? rateLimitBuckets(config, logger) : undefined;
 }
 
 /** What /healthz, /readyz and /metrics read, and the operator's health page too. */
@@ -228,7 +227,7 @@ export function webServices(
   const views = chainViews(chains, clock, logger);
   const { deposits } = views;
   const paymentChanges = made.database.followPaymentChanges(logger);
-  const gaslessBuckets = checkoutBuckets(config, logger);
+  const gaslessBuckets = rateLimitBuckets(config, logger);
   const api: WebServices['api'] = {
     ...stores,
     paymentChanges,
