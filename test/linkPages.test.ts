@@ -138,8 +138,8 @@ describe.each(dialects)('link pages on %s', (dialect) => {
     expect(page).toContain('Pay Corner Café');
     expect(page).toContain('&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;Tips&quot;');
     expect(page).not.toContain('<script>alert(1)');
-    expect(page).toContain('name="amount" value="5.00">5.00 USDC</button>');
-    expect(page).toContain('name="amount" value="20.00">20.00 USDC</button>');
+    expect(page).toContain('name="amount" value="5.00" formnovalidate>5.00 USDC</button>');
+    expect(page).toContain('name="amount" value="20.00" formnovalidate>20.00 USDC</button>');
     expect(page).toContain('From 1.00 to 500.00 USDC.');
     expect(page).toContain(
       '<img class="link-image" src="https://cdn.shop.example/band.png?v=1" alt="" referrerpolicy="no-referrer"',
@@ -195,6 +195,46 @@ describe.each(dialects)('link pages on %s', (dialect) => {
     const page = await get(location);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('20.00');
+  });
+
+  it('takes a typed amount over the suggestion that sent the form (Enter in a field sends its first button)', async () => {
+    const id = await openLink();
+    // A checkout of its own: its client's rate is this test's alone.
+    const own = await startCheckout(linkPages());
+    try {
+      const typed = { amount: '5.00', typed_amount: ' 12,50 ' };
+      const fromTyped = await paymentFrom(await post(`/l/${id}`, typed, SAME_ORIGIN, own.base));
+      expect(fromTyped.payment.quote.usdcBaseUnits).toBe(12_500_000n);
+      // An empty field is no amount typed: the suggestion stands.
+      const suggested = { amount: '5.00', typed_amount: '' };
+      const fromSuggested = await paymentFrom(await post(`/l/${id}`, suggested, SAME_ORIGIN, own.base));
+      expect(fromSuggested.payment.quote.usdcBaseUnits).toBe(5_000_000n);
+    } finally {
+      await own.app.close();
+    }
+  });
+
+  it('takes the payer’s e-mail for the receipt, and refuses one that is not an address, creating nothing', async () => {
+    const id = await createLink({ price_type: 'fixed', currency: 'USDC', amount: '3.00' });
+    const page = await (await get(`/l/${id}`)).text();
+    expect(page).toContain('name="email" type="email"');
+    const own = await startCheckout(linkPages());
+    try {
+      const given = await post(`/l/${id}`, { email: ' payer@example.com ' }, SAME_ORIGIN, own.base);
+      expect((await paymentFrom(given)).payment.customerEmail).toBe('payer@example.com');
+      const without = await post(`/l/${id}`, { email: '' }, SAME_ORIGIN, own.base);
+      expect((await paymentFrom(without)).payment.customerEmail).toBeNull();
+      const before = (await paymentsOf(id)).length;
+      const refused = await post(`/l/${id}`, { email: 'payer@"<b>' }, SAME_ORIGIN, own.base);
+      expect(refused.status).toBe(400);
+      const text = await refused.text();
+      expect(text).toContain('Enter an e-mail address, or leave the field empty.');
+      // The address comes back as typed, escaped, so the payer can mend it.
+      expect(text).toContain('value="payer@&quot;&lt;b&gt;"');
+      expect((await paymentsOf(id)).length).toBe(before);
+    } finally {
+      await own.app.close();
+    }
   });
 
   it('takes the minimum and the maximum, a decimal comma, and refuses just outside with the page’s error', async () => {

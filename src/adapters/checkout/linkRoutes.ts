@@ -2,6 +2,7 @@ import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type LinkChoice, type PayLinkDeps, payLink } from '../../app/links/payLink.ts';
 import type { MerchantStore } from '../../app/merchants/ports.ts';
+import { parseCustomerEmail } from '../../app/payments/createPayment.ts';
 import { isPaymentId } from '../../app/payments/getPaymentStatus.ts';
 import type { RateLimitStore } from '../../app/shared/ports.ts';
 import { PaylinkError, ValidationError } from '../../domain/errors.ts';
@@ -15,6 +16,7 @@ import type { PageAssets } from './pageLayout.ts';
 import { refusedByRateLimits } from './pageRateLimit.ts';
 import {
   type LinkProblem,
+  type LinkRefusal,
   type LinkUnavailable,
   renderLinkNotFoundPage,
   renderLinkPage,
@@ -127,12 +129,7 @@ function linkPageKit(deps: LinkRouteDeps) {
       }),
     );
 
-  const choicePage = (
-    reply: FastifyReply,
-    found: FoundLink,
-    status: number,
-    refused?: { problem: LinkProblem; amount?: string | undefined },
-  ) => {
+  const choicePage = (reply: FastifyReply, found: FoundLink, status: number, refused?: LinkRefusal) => {
     const image = shownImage(found.link.imageUrl);
     if (image) imageOrigins.set(reply, image.origin);
     return reply.status(status).send(
@@ -174,12 +171,19 @@ async function post(
   if (!fromOwnPage(request)) return choicePage(reply, found, 403, { problem: 'foreign' });
   const choice = choiceOf(request.body);
   if (!choice) return choicePage(reply, found, 400, { problem: 'form' });
-  // The payer's mistake is told before anything is counted or created.
+  const typed = { amount: choice.amount, email: choice.customerEmail };
+  // The payer's mistakes are told before anything is counted or created.
   try {
     chooseLinkAmount(found.link.price, choice);
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
-    return choicePage(reply, found, 400, { problem: problemOf(found.link), amount: choice.amount });
+    return choicePage(reply, found, 400, { problem: problemOf(found.link), ...typed });
+  }
+  try {
+    parseCustomerEmail(choice.customerEmail);
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    return choicePage(reply, found, 400, { problem: 'email', ...typed });
   }
   const limited = await refusedByRateLimits(
     deps.links.buckets,
@@ -201,7 +205,7 @@ async function post(
     }
     // The amount passed the link's bounds but not the service's (its USDC below PAYLINK_MIN_AMOUNT, say).
     if (error instanceof ValidationError)
-      return choicePage(reply, found, 400, { problem: problemOf(found.link), amount: choice.amount });
+      return choicePage(reply, found, 400, { problem: problemOf(found.link), ...typed });
     // The merchant's or the operator's to fix (no wallet, no rate, no test chain): not the payer's.
     request.log.warn({ err: error, link: found.link.id }, 'a link page could not create a payment');
     return unavailablePage(reply, found, 'unavailable', error.status);
@@ -261,17 +265,23 @@ function fromOwnPage(request: FastifyRequest): boolean {
 }
 
 /**
- * The posted choice: `quantity` or `amount`, one text each, under the API's text rule. An amount may be typed
+ * The posted choice: `quantity`, or an amount (`typed_amount` when the payer typed one, else the suggestion's
+ * button, `amount`), and an optional `email`; one text each, under the API's text rule. An amount may be typed
  * with a decimal comma ("12,50") or spaces, as payers in most of the page's languages write it.
  */
 function choiceOf(body: unknown): LinkChoice | undefined {
   if (body === null || typeof body !== 'object' || findBadText(body, '').length > 0) return undefined;
-  const { amount, quantity } = body as { amount?: unknown; quantity?: unknown };
-  if (amount !== undefined && typeof amount !== 'string') return undefined;
-  if (quantity !== undefined && typeof quantity !== 'string') return undefined;
+  const fields = body as Record<string, unknown>;
+  const [amount, typed, quantity, email] = ['amount', 'typed_amount', 'quantity', 'email'].map(
+    (name) => fields[name],
+  );
+  if (![amount, typed, quantity, email].every((field) => field === undefined || typeof field === 'string'))
+    return undefined;
+  const chosen = typeof typed === 'string' && typed.trim() !== '' ? typed : (amount as string | undefined);
   return {
-    amount: amount === undefined ? undefined : typedAmount(amount),
-    quantity: quantity === undefined ? undefined : quantity.trim(),
+    amount: chosen === undefined ? undefined : typedAmount(chosen),
+    quantity: (quantity as string | undefined)?.trim(),
+    customerEmail: (email as string | undefined)?.trim() || undefined,
   };
 }
 

@@ -8,7 +8,8 @@ import { languageSwitcher, layout, messagePage, moment, type PageAssets } from '
 
 /**
  * A reusable link's page (`/l/<id>`): what is sold and by whom, then the payer's choice, a quantity of a fixed
- * price or an amount (a suggestion or typed), posted to the same URL. No script: every choice is a form.
+ * price or an amount (a suggestion or typed), and an address for the receipt, posted to the same URL. No
+ * script: every choice is a form.
  */
 export interface LinkPageInput {
   readonly link: PaymentLink;
@@ -18,11 +19,18 @@ export interface LinkPageInput {
   readonly language: Language;
   readonly assets: PageAssets;
   /** What the payer chose last time and what was wrong with it, on an answer to a refused choice. */
-  readonly refused?: { readonly problem: LinkProblem; readonly amount?: string | undefined } | undefined;
+  readonly refused?: LinkRefusal | undefined;
+}
+
+/** What the payer chose last time and what was wrong with it: the fields come back as the payer typed them. */
+export interface LinkRefusal {
+  readonly problem: LinkProblem;
+  readonly amount?: string | undefined;
+  readonly email?: string | undefined;
 }
 
 /** What the page says was wrong with a post, in the payer's words. */
-export type LinkProblem = 'amount' | 'quantity' | 'form' | 'foreign' | 'rate';
+export type LinkProblem = 'amount' | 'quantity' | 'email' | 'form' | 'foreign' | 'rate';
 
 export function renderLinkPage(input: LinkPageInput): string {
   const { link, language } = input;
@@ -35,7 +43,7 @@ export function renderLinkPage(input: LinkPageInput): string {
 </header>
 ${linkImage(input.imageUrl)}${link.description === null ? null : html`<p class="description">${link.description}</p>`}
 ${problemBox(input, m)}
-${link.price.type === 'fixed' ? quantityForm(link, language, m) : amountForms(input, m)}
+${link.price.type === 'fixed' ? quantityForm(input, m) : amountForm(input, m)}
 <p class="muted small">${m.linkNextStep}</p>
 <footer>
   ${languageSwitcher(language)}
@@ -78,14 +86,27 @@ function problemBox({ refused, link }: LinkPageInput, m: Messages): SafeHtml | n
     });
   else if (refused.problem === 'quantity' && price.type === 'fixed')
     text = format(m.linkQuantityError, { max: price.maxQuantity });
+  else if (refused.problem === 'email') text = m.linkEmailError;
   else if (refused.problem === 'foreign') text = m.linkForeignForm;
   else if (refused.problem === 'rate') text = m.linkRateLimited;
   else text = m.linkFormError;
   return html`<p class="notice error" role="alert" id="link-error">${text}</p>`;
 }
 
-/** A fixed price: the quantity when the link lets the payer pick one, and the button. */
-function quantityForm(link: PaymentLink, language: Language, m: Messages): SafeHtml {
+/**
+ * The payer's address for the receipt, optional: a link's payer is someone the merchant does not know, and the
+ * receipt of a paid payment is the one e-mail sent to an address the payer typed (decision 0024).
+ */
+function emailField({ refused }: LinkPageInput, m: Messages): SafeHtml {
+  const invalid = refused?.problem === 'email';
+  return html`<label for="email">${m.linkEmail}</label>
+  <input class="amount-input" id="email" name="email" type="email" inputmode="email" autocomplete="email" maxlength="254" aria-describedby="email-use${invalid ? ' link-error' : ''}"${invalid ? html` aria-invalid="true"` : null} value="${refused?.email ?? ''}">
+  <p class="muted small" id="email-use">${m.linkEmailUse}</p>`;
+}
+
+/** A fixed price: the quantity when the link lets the payer pick one, the receipt's address, and the button. */
+function quantityForm(input: LinkPageInput, m: Messages): SafeHtml {
+  const { link, language } = input;
   const { price } = link;
   if (price.type !== 'fixed') return html``;
   const quantity =
@@ -95,35 +116,41 @@ function quantityForm(link: PaymentLink, language: Language, m: Messages): SafeH
       : null;
   return html`<form class="choice" method="post" action="/l/${link.id}?lang=${language}">
   ${quantity}
+  ${emailField(input, m)}
   <button type="submit" class="button primary">${m.linkContinue}</button>
 </form>`;
 }
 
-/** An open amount: the suggestions, each a button of its own form, then an amount typed within the bounds. */
-function amountForms(input: LinkPageInput, m: Messages): SafeHtml {
+/**
+ * An open amount, in one form: the suggestions, each a button that chooses its amount at once, then an amount
+ * typed within the bounds, the receipt's address and the button. A typed amount wins over the button that sent
+ * the form: pressing Enter in a field sends the form with its first button, a suggestion.
+ */
+function amountForm(input: LinkPageInput, m: Messages): SafeHtml {
   const { link, language, refused } = input;
   const { price } = link;
   if (price.type !== 'open') return html``;
-  const suggestions =
-    price.suggested.length === 0
-      ? null
-      : html`<section class="suggestions" aria-labelledby="choose-amount">
+  const hasSuggestions = price.suggested.length > 0;
+  const suggestions = hasSuggestions
+    ? html`<section class="suggestions" aria-labelledby="choose-amount">
   <h2 id="choose-amount">${m.linkChooseAmount}</h2>
   <ul>${price.suggested.map(
     (amount) =>
-      html`<li><form method="post" action="/l/${link.id}?lang=${language}"><button type="submit" class="button" name="amount" value="${formatMoney(amount)}">${money(amount, language)}</button></form></li>`,
+      html`<li><button type="submit" class="button" name="amount" value="${formatMoney(amount)}" formnovalidate>${money(amount, language)}</button></li>`,
   )}</ul>
-</section>`;
+</section>`
+    : null;
   const invalid = refused?.problem === 'amount';
-  return html`${suggestions}
-<form class="choice" method="post" action="/l/${link.id}?lang=${language}">
-  <label for="amount">${price.suggested.length === 0 ? m.linkChooseAmount : format(m.linkOtherAmount, { currency: price.currency.code })}</label>
-  <input class="amount-input" id="amount" name="amount" type="text" inputmode="decimal" autocomplete="off" required aria-describedby="amount-range${invalid ? ' link-error' : ''}"${invalid ? html` aria-invalid="true"` : null} value="${invalid ? (refused?.amount ?? '') : ''}">
+  return html`<form class="choice" method="post" action="/l/${link.id}?lang=${language}">
+  ${suggestions}
+  <label for="typed-amount">${hasSuggestions ? format(m.linkOtherAmount, { currency: price.currency.code }) : m.linkChooseAmount}</label>
+  <input class="amount-input" id="typed-amount" name="typed_amount" type="text" inputmode="decimal" autocomplete="off"${hasSuggestions ? null : html` required`} aria-describedby="amount-range${invalid ? ' link-error' : ''}"${invalid ? html` aria-invalid="true"` : null} value="${invalid ? (refused?.amount ?? '') : ''}">
   <p class="muted small" id="amount-range">${format(m.linkAmountRange, {
     min: formatPriceAmount(formatMoney(price.min), language),
     max: formatPriceAmount(formatMoney(price.max), language),
     currency: price.currency.code,
   })}</p>
+  ${emailField(input, m)}
   <button type="submit" class="button primary">${m.linkContinue}</button>
 </form>`;
 }

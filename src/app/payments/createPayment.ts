@@ -68,7 +68,8 @@ function parseOrderId(input: string | undefined): string | null {
   return orderId;
 }
 
-function parseCustomerEmail(input: string | undefined): string | null {
+/** The customer's e-mail address as given (trimmed), or null; refused when it is not one. */
+export function parseCustomerEmail(input: string | undefined): string | null {
   const customerEmail = input?.trim() || null;
   if (customerEmail !== null && (customerEmail.length > 254 || !EMAIL_PATTERN.test(customerEmail))) {
     throw new ValidationError('customer_email', 'must be an e-mail address');
