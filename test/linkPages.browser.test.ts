@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { FastifyInstance } from 'fastify';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -9,13 +7,18 @@ import { loadConfig } from '../src/config/index.ts';
 import { buildCheckoutServer } from '../src/main/webServers.ts';
 import { createRates } from '../src/main/wiring.ts';
 import { type ApiHarness, startApiHarness, TEST_CHAIN } from './helpers/apiHarness.ts';
-import { collectPageErrors, launchChromium, SCREENSHOTS, UI_TIMEOUT_MS } from './helpers/browser.ts';
+import {
+  accessibilityViolations,
+  collectPageErrors,
+  launchChromium,
+  SCREENSHOTS,
+  UI_TIMEOUT_MS,
+} from './helpers/browser.ts';
 import { capturingLogger } from './helpers/logCapture.ts';
 import { payInFull } from './helpers/webhookHarness.ts';
 
 declare const window: { document: { documentElement: { scrollWidth: number } } };
 
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const IMAGE = 'https://cdn.shop.example/band.svg';
 const SUCCESS_URL = 'https://shop.example/thanks';
 const SVG =
@@ -92,18 +95,6 @@ async function open(ctx: BrowserContext, path: string): Promise<Page> {
   collectPageErrors(page, pageErrors);
   await page.goto(`${base}${path}`);
   return page;
-}
-
-/** axe-core's serious and critical violations on the page as it is. */
-async function accessibilityViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  const results = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string }[] }> } }
-    ).axe;
-    return (await axe.run()).violations.map((v) => ({ id: v.id, impact: v.impact }));
-  });
-  return results.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
 }
 
 /**

@@ -64,15 +64,25 @@ export function registerReceiptRoutes(
   ${badge('done')}
   <h1 id="title">${m.heading}</h1>
   <dl class="facts">
-  ${facts.map((fact) =>
-    fact.label === m.transaction && data.explorerTxUrl
-      ? html`<div class="fact"><dt>${fact.label}</dt><dd><a href="${data.explorerTxUrl}" rel="noreferrer"><code class="address small">${fact.value}</code></a></dd></div>`
-      : html`<div class="fact"><dt>${fact.label}</dt><dd>${fact.value}</dd></div>`,
-  )}
+  ${facts.map((fact) => html`<div class="fact"><dt>${fact.label}</dt><dd>${factValue(fact, m.transaction, data.explorerTxUrl)}</dd></div>`)}
   </dl>
 </section>
 <footer>${languageSwitcher(language)}</footer>
 </main>`;
     return layout({ language, title, assets: deps.assets, body, script: null });
   });
+}
+
+/**
+ * A fact as the page shows it. The transaction is a hash of 66 characters: set as an address (it breaks
+ * anywhere, so a phone's screen holds it) and linked to the network's explorer where there is one.
+ */
+function factValue(
+  fact: { label: string; value: string },
+  transactionLabel: string,
+  explorerTxUrl: string | null,
+) {
+  if (fact.label !== transactionLabel) return fact.value;
+  const hash = html`<code class="address small">${fact.value}</code>`;
+  return explorerTxUrl ? html`<a href="${explorerTxUrl}" rel="noreferrer">${hash}</a>` : hash;
 }
