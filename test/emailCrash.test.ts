@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +10,7 @@ import { createMerchant } from '../src/app/merchants/merchantAdmin.ts';
 import { systemClock } from '../src/app/shared/ports.ts';
 import { createTestDatabase, dialects, type TestDatabase } from './helpers/database.ts';
 import { startTestSmtpServer, type TestSmtpServer } from './helpers/smtpServer.ts';
+import { exited, workerProcesses } from './helpers/workerProcesses.ts';
 
 const WORKER = fileURLToPath(new URL('./fixtures/emailWorker.ts', import.meta.url));
 const LEASE_MS = 60_000;
@@ -25,8 +25,7 @@ describe.each(dialects)('e-mail worker killed mid-send, %s', (dialect) => {
   let database: TestDatabase;
   let emails: EmailStore;
   let smtp: TestSmtpServer;
-  const children: ChildProcess[] = [];
-  let workerLog = '';
+  const workers = workerProcesses(WORKER);
 
   beforeEach(async () => {
     database = await createTestDatabase(dialect);
@@ -34,36 +33,19 @@ describe.each(dialects)('e-mail worker killed mid-send, %s', (dialect) => {
     smtp = await startTestSmtpServer();
   });
   afterEach(async () => {
-    for (const child of children.splice(0))
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    workers.killAll();
     await smtp.close();
     await database.drop();
   });
 
   /** A real worker process running the e-mail job on the test's database. */
-  function startWorker(clockOffsetMs: number): ChildProcess {
-    const child = spawn(process.execPath, ['--import', 'tsx', WORKER], {
-      env: {
-        PATH: process.env.PATH ?? '',
-        PAYLINK_DATABASE_URL: database.url,
-        SMTP_PORT: String(smtp.settings.port),
-        WORKER_CLOCK_OFFSET_MS: String(clockOffsetMs),
-        WORKER_LEASE_MS: String(LEASE_MS),
-      },
-      stdio: ['ignore', 'ignore', 'pipe'],
+  const startWorker = (clockOffsetMs: number) =>
+    workers.start({
+      PAYLINK_DATABASE_URL: database.url,
+      SMTP_PORT: String(smtp.settings.port),
+      WORKER_CLOCK_OFFSET_MS: String(clockOffsetMs),
+      WORKER_LEASE_MS: String(LEASE_MS),
     });
-    child.stderr?.setEncoding('utf8');
-    child.stderr?.on('data', (chunk: string) => {
-      workerLog = (workerLog + chunk).slice(-4_000);
-    });
-    children.push(child);
-    return child;
-  }
-
-  const exited = (child: ChildProcess) =>
-    child.exitCode !== null || child.signalCode !== null
-      ? Promise.resolve()
-      : new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
   /** Polls (bounded) until `done` holds. */
   async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
@@ -72,7 +54,7 @@ describe.each(dialects)('e-mail worker killed mid-send, %s', (dialect) => {
       if (done(value)) return value;
       await sleep(50);
     }
-    throw new Error(`${what} never happened; worker log:\n${workerLog}`);
+    throw new Error(`${what} never happened; worker log:\n${workers.log()}`);
   }
 
   it('the message is sent once after a restart, with the same Message-ID', async () => {

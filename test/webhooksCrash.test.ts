@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -6,47 +5,29 @@ import { getWebhookEvent } from '../src/app/webhooks/listWebhookEvents.ts';
 import { dialects } from './helpers/database.ts';
 import { startWebhookHarness, type WebhookHarness } from './helpers/webhookHarness.ts';
 import { verifyAsMerchant } from './helpers/webhookReceiver.ts';
+import { exited, workerProcesses } from './helpers/workerProcesses.ts';
 
 const WORKER = fileURLToPath(new URL('./fixtures/webhookWorker.ts', import.meta.url));
 const LEASE_MS = 60_000;
 
 describe.each(dialects)('webhook worker killed mid-delivery, %s', (dialect) => {
   let h: WebhookHarness;
-  const children: ChildProcess[] = [];
-  let workerLog = '';
+  const workers = workerProcesses(WORKER);
   beforeEach(async () => {
     h = await startWebhookHarness(dialect);
   });
   afterEach(async () => {
-    for (const child of children)
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    workers.killAll();
     await h.close();
   });
 
   /** A real worker process running the dispatcher loop on the test's database. */
-  function startWorker(clockOffsetMs: number): ChildProcess {
-    const child = spawn(process.execPath, ['--import', 'tsx', WORKER], {
-      env: {
-        PATH: process.env.PATH ?? '',
-        PAYLINK_DATABASE_URL: h.api.database.url,
-        WORKER_CLOCK_OFFSET_MS: String(clockOffsetMs),
-        WORKER_LEASE_MS: String(LEASE_MS),
-      },
-      stdio: ['ignore', 'ignore', 'pipe'],
+  const startWorker = (clockOffsetMs: number) =>
+    workers.start({
+      PAYLINK_DATABASE_URL: h.api.database.url,
+      WORKER_CLOCK_OFFSET_MS: String(clockOffsetMs),
+      WORKER_LEASE_MS: String(LEASE_MS),
     });
-    // Read its log, so a full pipe can never block it, and keep the end of it for a failure's message.
-    child.stderr?.setEncoding('utf8');
-    child.stderr?.on('data', (chunk: string) => {
-      workerLog = (workerLog + chunk).slice(-4_000);
-    });
-    children.push(child);
-    return child;
-  }
-
-  const exited = (child: ChildProcess) =>
-    child.exitCode !== null || child.signalCode !== null
-      ? Promise.resolve()
-      : new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
   /** Polls the log (bounded) until the event reaches `status`. */
   async function waitForStatus(eventId: string, status: string) {
@@ -55,7 +36,7 @@ describe.each(dialects)('webhook worker killed mid-delivery, %s', (dialect) => {
       if (found.event.deliveryStatus === status) return found;
       await sleep(50);
     }
-    throw new Error(`event ${eventId} never became ${status}; worker log:\n${workerLog}`);
+    throw new Error(`event ${eventId} never became ${status}; worker log:\n${workers.log()}`);
   }
 
   it('the event is delivered after a restart, with the same id and body', async () => {
