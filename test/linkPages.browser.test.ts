@@ -1,12 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { depositPlanner } from '../src/adapters/chain/depositPlanner.ts';
 import { memoryBucketStore } from '../src/adapters/rateLimit/memoryBucketStore.ts';
-import { loadConfig } from '../src/config/index.ts';
 import { buildCheckoutServer } from '../src/main/webServers.ts';
-import { createRates } from '../src/main/wiring.ts';
-import { type ApiHarness, startApiHarness, TEST_CHAIN } from './helpers/apiHarness.ts';
+import { type ApiHarness, payLinkDeps, startApiHarness, TEST_CHAIN } from './helpers/apiHarness.ts';
 import {
   accessibilityViolations,
   collectPageErrors,
@@ -35,26 +32,13 @@ beforeAll(async () => {
   browser = await launchChromium();
   h = await startApiHarness('sqlite');
   apiKey = (await h.merchant({ name: 'Corner Café' })).apiKey;
-  const config = loadConfig({ PAYLINK_DATABASE_URL: h.database.url, PAYLINK_NETWORK: 'sandbox' });
   checkout = await buildCheckoutServer({
     ...h.stores,
     clock: h.clock,
     logger: capturingLogger().logger,
     network: { name: 'Sandbox (local anvil)', chainId: TEST_CHAIN.chainId, explorerUrl: '' },
     pollIntervalMs: 200,
-    linkPages: {
-      pay: {
-        ...h.stores,
-        deposits: { live: depositPlanner(TEST_CHAIN) },
-        rates: createRates(config, h.clock, capturingLogger().logger),
-        clock: h.clock,
-        paymentTtlMs: 30 * 60_000,
-        minAmountBaseUnits: 500_000n,
-        maxAmountBaseUnits: 1_000_000_000_000n,
-        webhookAllowPrivate: false,
-      },
-      buckets: memoryBucketStore(),
-    },
+    linkPages: { pay: payLinkDeps(h), buckets: memoryBucketStore() },
   });
   base = await checkout.listen({ host: '127.0.0.1', port: 0 });
 });

@@ -1,15 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { depositPlanner } from '../src/adapters/chain/depositPlanner.ts';
 import type { CheckoutLinks } from '../src/adapters/checkout/linkRoutes.ts';
 import { memoryBucketStore } from '../src/adapters/rateLimit/memoryBucketStore.ts';
 import type { TransferRecord } from '../src/app/chain/ports.ts';
 import { refreshPayments } from '../src/app/chain/refreshPayments.ts';
-import { loadConfig } from '../src/config/index.ts';
 import type { Payment } from '../src/domain/payment.ts';
 import { buildCheckoutServer } from '../src/main/webServers.ts';
-import { createRates } from '../src/main/wiring.ts';
-import { type ApiHarness, startApiHarness, TEST_CHAIN } from './helpers/apiHarness.ts';
+import { type ApiHarness, payLinkDeps, startApiHarness, TEST_CHAIN } from './helpers/apiHarness.ts';
 import { dialects } from './helpers/database.ts';
 import { capturingLogger } from './helpers/logCapture.ts';
 
@@ -31,22 +28,7 @@ describe.each(dialects)('link pages on %s', (dialect) => {
   let checkout: FastifyInstance;
   let base: string;
 
-  const linkPages = (): CheckoutLinks => {
-    const config = loadConfig({ PAYLINK_DATABASE_URL: h.database.url, PAYLINK_NETWORK: 'sandbox' });
-    return {
-      pay: {
-        ...h.stores,
-        deposits: { live: depositPlanner(TEST_CHAIN) },
-        rates: createRates(config, h.clock, capturingLogger().logger),
-        clock: h.clock,
-        paymentTtlMs: 30 * 60_000,
-        minAmountBaseUnits: 500_000n,
-        maxAmountBaseUnits: 1_000_000_000_000n,
-        webhookAllowPrivate: false,
-      },
-      buckets: memoryBucketStore(),
-    };
-  };
+  const linkPages = (): CheckoutLinks => ({ pay: payLinkDeps(h), buckets: memoryBucketStore() });
   const startCheckout = async (pages: CheckoutLinks) => {
     const app = await buildCheckoutServer({
       ...h.stores,

@@ -3,11 +3,8 @@ import { depositPlanner } from '../src/adapters/chain/depositPlanner.ts';
 import { expirePayments } from '../src/app/chain/refreshPayments.ts';
 import { payLink } from '../src/app/links/payLink.ts';
 import { rotateApiKey } from '../src/app/merchants/merchantAdmin.ts';
-import { loadConfig } from '../src/config/index.ts';
-import { createRates } from '../src/main/wiring.ts';
-import { type ApiHarness, startApiHarness, TEST_CHAIN } from './helpers/apiHarness.ts';
+import { type ApiHarness, payLinkDeps, startApiHarness, TEST_CHAIN } from './helpers/apiHarness.ts';
 import { dialects } from './helpers/database.ts';
-import { capturingLogger } from './helpers/logCapture.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: bodies are read field by field, and each field is asserted
 type Body = Record<string, any>;
@@ -412,21 +409,7 @@ describe.each(dialects)('payment links and redirects on %s', (dialect) => {
           max_uses: 2,
         })
       ).body;
-      const config = loadConfig({
-        PAYLINK_DATABASE_URL: h.database.url,
-        PAYLINK_NETWORK: 'sandbox',
-        PAYLINK_RATES: 'static:EUR=1.08',
-      });
-      const deps = {
-        ...h.stores,
-        deposits: { live: depositPlanner(TEST_CHAIN) },
-        rates: createRates(config, h.clock, capturingLogger().logger),
-        clock: h.clock,
-        paymentTtlMs: 30 * 60_000,
-        minAmountBaseUnits: 500_000n,
-        maxAmountBaseUnits: 1_000_000_000_000n,
-        webhookAllowPrivate: false,
-      };
+      const deps = payLinkDeps(h, { PAYLINK_RATES: 'static:EUR=1.08' });
       const merchant = (await h.stores.merchants.find(myId))!;
       const payment = await payLink(deps, merchant, link.link_id, 'live', { amount: '10.00' });
       expect(payment).toMatchObject({ linkId: link.link_id, metadata: { campaign: 'winter' }, mode: 'live' });
@@ -447,20 +430,9 @@ describe.each(dialects)('payment links and redirects on %s', (dialect) => {
 
     it('counts the uses again as the payment goes in, however old the first count', async () => {
       const link = (await createLink({ price_type: 'fixed', amount: 1, currency: 'USDC', max_uses: 1 })).body;
-      const config = loadConfig({ PAYLINK_DATABASE_URL: h.database.url, PAYLINK_NETWORK: 'sandbox' });
       // A first count that always finds the link unused: what two payers committing together both read.
       const links = { ...h.stores.links, usage: async () => ({ paid: 0, open: 0 }) };
-      const deps = {
-        ...h.stores,
-        links,
-        deposits: { live: depositPlanner(TEST_CHAIN) },
-        rates: createRates(config, h.clock, capturingLogger().logger),
-        clock: h.clock,
-        paymentTtlMs: 30 * 60_000,
-        minAmountBaseUnits: 500_000n,
-        maxAmountBaseUnits: 1_000_000_000_000n,
-        webhookAllowPrivate: false,
-      };
+      const deps = { ...payLinkDeps(h), links };
       const merchant = (await h.stores.merchants.find(myId))!;
       await payLink(deps, merchant, link.link_id, 'live', {});
       await expect(payLink(deps, merchant, link.link_id, 'live', {})).rejects.toMatchObject({

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { depositPlanner } from '../../src/adapters/chain/depositPlanner.ts';
 import type { DialectName } from '../../src/adapters/db/database.ts';
+import type { PayLinkDeps } from '../../src/app/links/payLink.ts';
 import { createMerchant, type MerchantFields } from '../../src/app/merchants/merchantAdmin.ts';
 import type { RateProvider } from '../../src/app/payments/ports.ts';
 import { loadConfig } from '../../src/config/index.ts';
@@ -129,5 +130,23 @@ export async function startApiHarness(
       await paymentChanges.close();
       await database.drop();
     },
+  };
+}
+
+/**
+ * What paying through a reusable link needs (payLink, the checkout's link pages) on the harness's stores and
+ * clock: the sandbox's rates unless `env` sets others, payments of 30 minutes, the service's usual bounds.
+ */
+export function payLinkDeps(h: ApiHarness, env: Record<string, string> = {}): PayLinkDeps {
+  const config = loadConfig({ PAYLINK_DATABASE_URL: h.database.url, PAYLINK_NETWORK: 'sandbox', ...env });
+  return {
+    ...h.stores,
+    deposits: { live: depositPlanner(TEST_CHAIN) },
+    rates: createRates(config, h.clock, capturingLogger().logger),
+    clock: h.clock,
+    paymentTtlMs: 30 * 60_000,
+    minAmountBaseUnits: 500_000n,
+    maxAmountBaseUnits: 1_000_000_000_000n,
+    webhookAllowPrivate: false,
   };
 }
