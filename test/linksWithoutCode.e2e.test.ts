@@ -1,8 +1,5 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ParsedMail } from 'mailparser';
 import type { Browser, Page } from 'playwright-core';
@@ -20,8 +17,9 @@ import {
   scrollsSideways,
   UI_TIMEOUT_MS,
 } from './helpers/browser.ts';
-import { PAYLINK_BIN, runCli } from './helpers/cli.ts';
-import { eventually, freePort } from './helpers/net.ts';
+import { runCli } from './helpers/cli.ts';
+import { eventually } from './helpers/net.ts';
+import { type SandboxProcess, startSandbox } from './helpers/sandboxProcess.ts';
 import { startTestSmtpServer, type TestSmtpServer } from './helpers/smtpServer.ts';
 import { walletContext } from './helpers/testWallet.ts';
 
@@ -36,10 +34,8 @@ import { walletContext } from './helpers/testWallet.ts';
 describe('links made without code, paid by three payers (sandbox, SMTP, Chromium)', {
   timeout: 240_000,
 }, () => {
-  let dir: string;
+  let sandbox: SandboxProcess;
   let env: Record<string, string>;
-  let server: ChildProcess;
-  let output = '';
   let apiKey: string;
   let baseUrl: string;
   let smtp: TestSmtpServer;
@@ -65,43 +61,12 @@ describe('links made without code, paid by three payers (sandbox, SMTP, Chromium
     await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
     shopUrl = `http://127.0.0.1:${(shop.address() as AddressInfo).port}`;
 
-    dir = mkdtempSync(join(tmpdir(), 'paylink-links-'));
-    const [apiPort, checkoutPort, rpcPort, inboxPort] = await Promise.all([
-      freePort(),
-      freePort(),
-      freePort(),
-      freePort(),
-    ]);
-    baseUrl = `http://127.0.0.1:${apiPort}`;
-    env = {
-      PATH: process.env.PATH ?? '',
-      PAYLINK_DATABASE_URL: `sqlite:${join(dir, 'paylink.db')}`,
-      PAYLINK_API_PORT: String(apiPort),
-      PAYLINK_CHECKOUT_PORT: String(checkoutPort),
-      PAYLINK_RPC_URL: `http://127.0.0.1:${rpcPort}`,
-      PAYLINK_SANDBOX_WEBHOOK_PORT: String(inboxPort),
-      PAYLINK_POLL_INTERVAL: '250ms',
-      PAYLINK_LOG_LEVEL: 'info',
+    sandbox = await startSandbox({
       // The operator's mail server: a real SMTP server on loopback, without TLS as only loopback may.
       PAYLINK_SMTP_URL: `smtp://127.0.0.1:${smtp.settings.port}?starttls=off`,
       PAYLINK_MAIL_FROM: 'Corner Café payments <payments@corner.example>',
-    };
-    server = spawn(process.execPath, [PAYLINK_BIN, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let errors = '';
-    server.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
     });
-    server.stderr?.on('data', (chunk: Buffer) => {
-      errors += chunk.toString();
-    });
-    await eventually(
-      async () => {
-        if (server.exitCode !== null) throw new Error(`paylink serve exited (${server.exitCode}): ${errors}`);
-        return output;
-      },
-      (text) => text.includes('API key'),
-    );
-    apiKey = JSON.parse(readFileSync(join(dir, 'sandbox-merchant.json'), 'utf8')).apiKey;
+    ({ env, apiKey, apiUrl: baseUrl } = sandbox);
     browser = await launchChromium();
   });
 
@@ -113,14 +78,9 @@ describe('links made without code, paid by three payers (sandbox, SMTP, Chromium
 
   afterAll(async () => {
     await browser?.close();
-    if (server && server.exitCode === null) {
-      const exited = new Promise((resolve) => server.once('exit', resolve));
-      server.kill('SIGTERM');
-      await exited;
-    }
+    await sandbox?.stop();
     await smtp?.close();
     await new Promise((resolve) => shop?.close(resolve));
-    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   const api = (path: string) =>
@@ -173,7 +133,7 @@ describe('links made without code, paid by three payers (sandbox, SMTP, Chromium
   }
 
   it('lets the owner sign in and make a one-off link, a fixed-price link with a quantity and a donation link', async () => {
-    const credentials = /^\s+merchant\s+(\S+)\s+password (\S+)$/m.exec(output);
+    const credentials = /^\s+merchant\s+(\S+)\s+password (\S+)$/m.exec(sandbox.output());
     expect(credentials).not.toBeNull();
     owner = await newPage();
     await owner.goto(`${baseUrl}/dashboard/login`);

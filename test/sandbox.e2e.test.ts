@@ -1,10 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createPublicClient, createWalletClient, type Hex, http, toHex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
@@ -14,73 +11,34 @@ import { testUsdcAbi } from '../src/adapters/chain/contractAbis.ts';
 import { TRANSFER_WITH_AUTHORIZATION_TYPES } from '../src/adapters/chain/eip3009.ts';
 import { SANDBOX_ACCOUNTS, sandboxPrivateKey } from '../src/main/sandboxChain.ts';
 import { startAnvil } from './helpers/anvil.ts';
-import { PAYLINK_BIN, runCli } from './helpers/cli.ts';
-import { eventually, freePort } from './helpers/net.ts';
+import { runCli } from './helpers/cli.ts';
+import { eventually } from './helpers/net.ts';
 import { differences, walkthroughExamples } from './helpers/readmeExamples.ts';
+import { type SandboxProcess, startSandbox } from './helpers/sandboxProcess.ts';
 
 // Real processes: a safety net longer than the polls' own bound, not a speed limit.
 describe('the sandbox, as a newcomer runs it (npm start + paylink sandbox pay)', { timeout: 180_000 }, () => {
-  let dir: string;
+  let sandbox: SandboxProcess;
   let env: Record<string, string>;
-  let server: ChildProcess;
   let apiKey: string;
   let baseUrl: string;
   let checkoutUrl: string;
   /** Everything the server printed: the banner, then its JSON log lines. */
-  let output = '';
+  const output = () => sandbox.output();
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'paylink-sandbox-'));
-    const [apiPort, checkoutPort, rpcPort, inboxPort] = [
-      await freePort(),
-      await freePort(),
-      await freePort(),
-      await freePort(),
-    ];
-    baseUrl = `http://127.0.0.1:${apiPort}`;
-    checkoutUrl = `http://127.0.0.1:${checkoutPort}`;
-    env = {
-      PATH: process.env.PATH ?? '',
-      // A directory that does not exist yet, as ./data on a fresh checkout.
-      PAYLINK_DATABASE_URL: `sqlite:${join(dir, 'data', 'paylink.db')}`,
-      PAYLINK_API_PORT: String(apiPort),
-      PAYLINK_CHECKOUT_PORT: String(checkoutPort),
-      PAYLINK_RPC_URL: `http://127.0.0.1:${rpcPort}`,
-      PAYLINK_SANDBOX_WEBHOOK_PORT: String(inboxPort),
-      PAYLINK_POLL_INTERVAL: '250ms',
-      PAYLINK_LOG_LEVEL: 'info',
+    sandbox = await startSandbox({
       // What the checkout offers wallets (wallet_addEthereumChain) instead of the sandbox node's own URL.
       PAYLINK_PUBLIC_RPC_URL: 'http://rpc.sandbox.test:8545',
-    };
-    server = spawn(process.execPath, [PAYLINK_BIN, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let errors = '';
-    server.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
     });
-    server.stderr?.on('data', (chunk: Buffer) => {
-      errors += chunk.toString();
-    });
-    await eventually(
-      async () => {
-        if (server.exitCode !== null)
-          throw new Error(`paylink serve exited (${server.exitCode}): ${errors}${output}`);
-        return output;
-      },
-      (text) => text.includes('API key'),
-    );
-    apiKey = JSON.parse(readFileSync(join(dir, 'data', 'sandbox-merchant.json'), 'utf8')).apiKey;
-    expect(output).toContain(apiKey);
+    ({ env, apiKey, apiUrl: baseUrl, checkoutUrl } = sandbox);
+    expect(output()).toContain(apiKey);
     // No admin token in this environment: the banner says the admin API is off, and how to turn it on.
-    expect(output).toContain('Admin API      off: set PAYLINK_ADMIN_TOKEN');
+    expect(output()).toContain('Admin API      off: set PAYLINK_ADMIN_TOKEN');
   });
 
   afterAll(async () => {
-    if (server.exitCode === null) {
-      const exited = new Promise((resolve) => server.once('exit', resolve));
-      server.kill('SIGTERM');
-      await exited;
-    }
-    rmSync(dir, { recursive: true, force: true });
+    await sandbox?.stop();
   });
 
   it('takes a payment from pending to paid with `paylink sandbox pay`', async () => {
@@ -129,7 +87,7 @@ describe('the sandbox, as a newcomer runs it (npm start + paylink sandbox pay)',
 
     // And the demo merchant's own endpoint received payment.paid, signature verified with standardwebhooks.
     const verifiedPaid = () =>
-      output
+      output()
         .split('\n')
         .filter((line) => line.includes('signature verified'))
         .map((line) => JSON.parse(line) as { event: string; paymentId: string })
@@ -249,10 +207,10 @@ describe('the sandbox, as a newcomer runs it (npm start + paylink sandbox pay)',
   });
 
   it('prints dashboard users that sign in: the merchant sees its payments', async () => {
-    const line = /^\s+merchant\s+(\S+)\s+password (\S+)$/m.exec(output);
+    const line = /^\s+merchant\s+(\S+)\s+password (\S+)$/m.exec(output());
     expect(line).not.toBeNull();
     const [, email, password] = line!;
-    expect(output).toMatch(/^\s+operator\s+operator@sandbox\.paylink\.test\s+password \S{16}$/m);
+    expect(output()).toMatch(/^\s+operator\s+operator@sandbox\.paylink\.test\s+password \S{16}$/m);
     const signedIn = await fetch(`${baseUrl}/dashboard/login`, {
       method: 'POST',
       redirect: 'manual',
@@ -270,7 +228,7 @@ describe('the sandbox, as a newcomer runs it (npm start + paylink sandbox pay)',
   });
 
   it('prints the demo merchant’s webhook secret, with which the SDK verifies a real webhook', async () => {
-    const secret = /^\s+Webhook secret\s+(\S+)/m.exec(output)?.[1];
+    const secret = /^\s+Webhook secret\s+(\S+)/m.exec(output())?.[1];
     expect(secret).toMatch(/^whsec_/);
     // A merchant's own receiver, given as the payment's webhook_url, gets what the service really sends.
     const received: { body: string; headers: Record<string, string | string[] | undefined> }[] = [];
@@ -336,7 +294,7 @@ describe('the sandbox, as a newcomer runs it (npm start + paylink sandbox pay)',
     const unpaid = await call(`/payments/api/status/${id}/`, { headers: json });
     await runCli(['sandbox', 'pay', id], env);
     const payoutLine = () =>
-      output
+      output()
         .split('\n')
         .filter((line) => line.startsWith('{') && line.includes('signature verified'))
         .map((line) => JSON.parse(line) as Record<string, unknown>)
