@@ -27,7 +27,8 @@ const DATABASE_URL = process.env.PAYLINK_TEST_DATABASE_URL;
 const HOOK = '/hooks/payment/paylink_paylink';
 const PROVIDER = 'pp_paylink_paylink';
 
-type Json = Record<string, any>; // biome-ignore lint/suspicious/noExplicitAny: API answers read field by field
+// biome-ignore lint/suspicious/noExplicitAny: the APIs' answers, read field by field where the test asserts on them
+type Json = Record<string, any>;
 
 interface Delivery {
   readonly headers: Record<string, string>;
