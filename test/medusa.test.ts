@@ -377,16 +377,16 @@ describe.runIf(installTestsRun('medusa') && DATABASE_URL)('the Medusa plugin on 
 
   describe('the provider, called as Medusa calls it, against the same Paylink', () => {
     // The plugin as built for its package, loaded as Medusa loads it (require).
-    const provider = (options: Json = {}) => {
+    const provider = (options: Json = {}, at: PaylinkSandbox = paylink) => {
       const { PaylinkProviderService } = createRequire(import.meta.url)(
         '../packages/medusa/.medusa/server/src/index.js',
       ) as { PaylinkProviderService: new (container: Json, options: Json) => Json };
       return new PaylinkProviderService(
         {},
         {
-          apiUrl: paylink.apiUrl,
-          apiKey: paylink.apiKey,
-          webhookSecret: paylink.webhookSecret,
+          apiUrl: at.apiUrl,
+          apiKey: at.apiKey,
+          webhookSecret: at.webhookSecret,
           successUrl: `${storefrontUrl}/paylink/return?cart_id={cart_id}`,
           cancelUrl: `${storefrontUrl}/cart`,
           ...options,
@@ -431,6 +431,46 @@ describe.runIf(installTestsRun('medusa') && DATABASE_URL)('the Medusa plugin on 
       expect(more.data.payment_id).not.toBe(first.id);
       expect((await paylinkApi(`/payments/api/status/${more.data.payment_id}/`)).body.amount).toBe('52.00');
     });
+
+    it('pays in test mode with the test key: the payment is a test payment, unseen by the live key', async () => {
+      const service = provider({ apiKey: paylink.testApiKey, testMode: true });
+      const created = await initiate(service, 27);
+      const status = await api(paylink.apiUrl, `/payments/api/status/${created.id}/`, {
+        headers: { 'x-api-key': paylink.testApiKey },
+      });
+      expect(status.body).toMatchObject({ amount: '27.00', status: 'pending' });
+      // A test payment belongs to test mode: the live key does not see it.
+      expect((await paylinkApi(`/payments/api/status/${created.id}/`)).status).toBe(404);
+    });
+
+    it('replaces a link that expired unpaid, once however often it is asked, and keeps a live one', async () => {
+      // A second sandbox whose links live two seconds.
+      const quick = await startPaylinkSandbox({ PAYLINK_PAYMENT_TTL: '2s' });
+      try {
+        const service = provider({}, quick);
+        const first = await initiate(service, 27);
+        const state = (id: string) =>
+          api(quick.apiUrl, `/payments/api/status/${id}/`, { headers: { 'x-api-key': quick.apiKey } });
+        await eventually(
+          () => state(first.id),
+          (r) => r.body.status === 'expired',
+        );
+        const update = () =>
+          service.updatePayment({ amount: 27, currency_code: 'usd', data: first.data, context: {} });
+        const [one, two] = await Promise.all([update(), update()]);
+        expect(one.data.payment_id).not.toBe(first.id);
+        expect(two.data.payment_id).toBe(one.data.payment_id);
+        expect(one.data.payment_url).toBe(`${quick.checkoutUrl}/pay/${one.data.payment_id}`);
+        const listed = await api(quick.apiUrl, `/payments/api/payments/?order_id=${first.data.order_id}`, {
+          headers: { 'x-api-key': quick.apiKey },
+        });
+        expect((listed.body.payments as Json[]).map((p) => p.payment_id).sort()).toStrictEqual(
+          [first.id, one.data.payment_id].sort(),
+        );
+      } finally {
+        await quick.stop();
+      }
+    }, 180_000);
 
     it('tells the shop owner what to do: a bad key, Paylink unreachable, a currency it does not convert', async () => {
       const badKey = 'sk_live_notarealkeyatall0000000000';

@@ -10,6 +10,8 @@ export interface PaylinkSandbox {
   readonly checkoutUrl: string;
   readonly rpcUrl: string;
   readonly apiKey: string;
+  /** The demo merchant's test-mode key (`sk_test_`): on the sandbox it pays on the same chain. */
+  readonly testApiKey: string;
   readonly merchantId: string;
   /** The demo merchant's webhook secret, issued afresh for the test. */
   readonly webhookSecret: string;
@@ -19,7 +21,7 @@ export interface PaylinkSandbox {
 }
 
 /** `paylink serve` as a newcomer runs it: the sandbox with its own anvil chain, API, checkout and worker. */
-export async function startPaylinkSandbox(): Promise<PaylinkSandbox> {
+export async function startPaylinkSandbox(extraEnv: Record<string, string> = {}): Promise<PaylinkSandbox> {
   const dir = mkdtempSync(join(tmpdir(), 'paylink-sandbox-'));
   const [apiPort, checkoutPort, rpcPort, inboxPort] = [
     await freePort(),
@@ -36,6 +38,7 @@ export async function startPaylinkSandbox(): Promise<PaylinkSandbox> {
     PAYLINK_SANDBOX_WEBHOOK_PORT: String(inboxPort),
     PAYLINK_POLL_INTERVAL: '250ms',
     PAYLINK_LOG_LEVEL: 'warn',
+    ...extraEnv,
   };
   const server: ChildProcess = spawn(process.execPath, [PAYLINK_BIN, 'serve'], {
     env,
@@ -67,6 +70,7 @@ export async function startPaylinkSandbox(): Promise<PaylinkSandbox> {
     const saved = JSON.parse(readFileSync(join(dir, 'data', 'sandbox-merchant.json'), 'utf8')) as {
       merchantId: string;
       apiKey: string;
+      testApiKey: string;
     };
     const rotated = await runCli(
       ['merchant', 'rotate-webhook-secret', saved.merchantId, '--overlap', '0', '--json'],
@@ -78,6 +82,7 @@ export async function startPaylinkSandbox(): Promise<PaylinkSandbox> {
       checkoutUrl: `http://127.0.0.1:${checkoutPort}`,
       rpcUrl: env.PAYLINK_RPC_URL,
       apiKey: saved.apiKey,
+      testApiKey: saved.testApiKey,
       merchantId: saved.merchantId,
       webhookSecret: (JSON.parse(rotated.stdout) as { webhook_secret: string }).webhook_secret,
       env,
