@@ -443,7 +443,7 @@ describe.runIf(installTestsRun('medusa') && DATABASE_URL)('the Medusa plugin on 
       expect((await paylinkApi(`/payments/api/status/${created.id}/`)).status).toBe(404);
     });
 
-    it('replaces a link that expired unpaid, once however often it is asked, and keeps a live one', async () => {
+    it('replaces a link that expired unpaid, with one new payment however often it is asked', async () => {
       // A second sandbox whose links live two seconds.
       const quick = await startPaylinkSandbox({ PAYLINK_PAYMENT_TTL: '2s' });
       try {
