@@ -11,8 +11,12 @@ export interface SandboxProcess {
   readonly env: Record<string, string>;
   readonly apiUrl: string;
   readonly checkoutUrl: string;
-  /** The demo merchant's API key, from the file the sandbox writes. */
+  readonly rpcUrl: string;
+  /** The demo merchant's id and API keys, from the file the sandbox writes. */
+  readonly merchantId: string;
   readonly apiKey: string;
+  /** Its test-mode key (`sk_test_`): on the sandbox, test payments use the same chain. */
+  readonly testApiKey: string;
   /** Everything it printed so far: the banner, then its JSON log lines. */
   output(): string;
   /** SIGTERM, waits for the exit, and removes its directory. */
@@ -75,11 +79,19 @@ export async function startSandbox(env: Record<string, string> = {}): Promise<Sa
     await stop();
     throw error;
   }
+  const merchant = JSON.parse(readFileSync(join(dir, 'data', 'sandbox-merchant.json'), 'utf8')) as {
+    merchantId: string;
+    apiKey: string;
+    testApiKey: string;
+  };
   return {
     env: fullEnv,
     apiUrl: `http://127.0.0.1:${apiPort}`,
     checkoutUrl: `http://127.0.0.1:${checkoutPort}`,
-    apiKey: JSON.parse(readFileSync(join(dir, 'data', 'sandbox-merchant.json'), 'utf8')).apiKey,
+    rpcUrl: fullEnv.PAYLINK_RPC_URL,
+    merchantId: merchant.merchantId,
+    apiKey: merchant.apiKey,
+    testApiKey: merchant.testApiKey,
     output: () => output,
     stop,
   };
