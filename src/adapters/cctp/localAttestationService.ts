@@ -80,7 +80,7 @@ export async function startLocalAttestationService(
     .map((key) => ({ key, address: privateKeyToAccount(key).address }))
     .sort((a, b) => (BigInt(a.address) < BigInt(b.address) ? -1 : 1));
   /** eventNonce → where its message was found, for `?nonce=` lookups of messages already seen. */
-  const nonces = new Map<string, { domain: number; transactionHash: Hex }>();
+  const nonces = new Map<string, { transactionHash: Hex }>();
   let fault: AttestationFault = 'none';
   let delayMs = 0;
   let requests = 0;
@@ -108,7 +108,7 @@ export async function startLocalAttestationService(
       const nonce = keccak256(
         encodePacked(['uint32', 'bytes32', 'uint32'], [domain, transactionHash, log.logIndex]),
       );
-      nonces.set(nonce, { domain, transactionHash });
+      nonces.set(nonce, { transactionHash });
       messages.push(await attest(decodeMessageV2(log.args.message), nonce, depth));
     }
     return { status: 200, body: { messages, sourceTxHash: transactionHash } };
@@ -166,7 +166,8 @@ export async function startLocalAttestationService(
     }
     if (nonce === null) return badRequest;
     const seen = nonces.get(nonce.toLowerCase());
-    return seen === undefined || seen.domain !== domain ? notFound : messagesOf(domain, seen.transactionHash);
+    // Looked up on the asked domain's node: a nonce of another domain's message is not found there.
+    return seen === undefined ? notFound : messagesOf(domain, seen.transactionHash);
   }
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
