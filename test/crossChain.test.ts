@@ -527,6 +527,39 @@ describe('only to Polygon, only to itself', () => {
     await receive(message.message, message.attestation);
     expect(await balanceOf(polygon, address)).toBe(amount);
   });
+  it('a burn message not sent by the source chain’s TokenMessenger mints nothing, even attested', async () => {
+    const thief = randomAddress();
+    const body = encodeBurnMessageV2({
+      version: 1,
+      burnToken: addressToBytes32(base.cctp.usdc),
+      mintRecipient: addressToBytes32(thief),
+      amount: 1_000_000_000n,
+      messageSender: addressToBytes32(thief),
+      maxFee: 0n,
+      feeExecuted: 0n,
+      expirationBlock: 0n,
+      hookData: '0x',
+    });
+    // MessageTransmitterV2.sendMessage is open to anyone (CCTP carries any message), and Circle attests it.
+    const sent = await base.anvil.wallet(2).writeContract({
+      address: base.cctp.messageTransmitter,
+      abi: testMessageTransmitterV2Abi,
+      functionName: 'sendMessage',
+      args: [
+        POLYGON_DOMAIN,
+        addressToBytes32(polygon.cctp.tokenMessenger),
+        `0x${'0'.repeat(64)}`,
+        2000,
+        body,
+      ],
+    });
+    await mined(base, sent);
+    const { message } = await attestedBurn(base, sent, { mintRecipient: thief, amount: 1_000_000_000n });
+    expect(await revertReason(receiveOnPolygon(message.message, message.attestation))).toBe(
+      'Remote TokenMessenger unsupported',
+    );
+    expect(await balanceOf(polygon, thief)).toBe(0n);
+  });
 });
 
 describe('Circle’s controls on the source chain block a burn without losing it', () => {
