@@ -73,102 +73,116 @@ const badRequest: Answer = { status: 400, body: { code: 400, message: 'Bad reque
 const notFound: Answer = { status: 404, body: { code: 404, message: 'Not found.' } };
 const txHashPattern = /^0x[0-9a-fA-F]{64}$/;
 
-export async function startLocalAttestationService(
-  options: LocalAttestationServiceOptions,
-): Promise<LocalAttestationService> {
-  const attesters = options.attesterKeys
-    .map((key) => ({ key, address: privateKeyToAccount(key).address }))
-    .sort((a, b) => (BigInt(a.address) < BigInt(b.address) ? -1 : 1));
-  /** eventNonce → where its message was found, for `?nonce=` lookups of messages already seen. */
-  const nonces = new Map<string, { transactionHash: Hex }>();
-  let fault: AttestationFault = 'none';
-  let delayMs = 0;
-  let requests = 0;
+/** What answering needs: the options, the attesters in signing order, and the nonces seen so far. */
+type Iris = {
+  options: LocalAttestationServiceOptions;
+  attesters: readonly { key: Hex; address: Address }[];
+  /** eventNonce → the transaction its message was found in, for `?nonce=` lookups of messages already seen. */
+  nonces: Map<string, Hex>;
+};
 
-  async function messagesOf(domain: number, transactionHash: Hex): Promise<Answer> {
-    const source = options.sources.find((s) => s.domain === domain);
-    if (source === undefined) return notFound;
-    let receipt: TransactionReceipt;
-    try {
-      receipt = await source.publicClient.getTransactionReceipt({ hash: transactionHash });
-    } catch {
-      return notFound;
-    }
-    const sent = parseEventLogs({
-      abi: testMessageTransmitterV2Abi,
-      eventName: 'MessageSent',
-      logs: receipt.logs,
-    })
-      .filter((log) => isAddressEqual(log.address, source.messageTransmitter))
-      .sort((a, b) => a.logIndex - b.logIndex);
-    if (receipt.status !== 'success' || sent.length === 0) return notFound;
-    const depth = Number((await source.publicClient.getBlockNumber({ cacheTime: 0 })) - receipt.blockNumber);
-    const messages = [];
-    for (const log of sent) {
-      const nonce = keccak256(
-        encodePacked(['uint32', 'bytes32', 'uint32'], [domain, transactionHash, log.logIndex]),
-      );
-      nonces.set(nonce, { transactionHash });
-      messages.push(await attest(decodeMessageV2(log.args.message), nonce, depth));
-    }
-    return { status: 200, body: { messages, sourceTxHash: transactionHash } };
+async function route(iris: Iris, url: URL): Promise<Answer> {
+  const match = /^\/v2\/messages\/([^/]+)$/.exec(url.pathname);
+  if (match === null) return notFound;
+  if (!/^\d{1,9}$/.test(match[1]!)) return badRequest;
+  const domain = Number(match[1]);
+  const transactionHash = url.searchParams.get('transactionHash');
+  const nonce = url.searchParams.get('nonce');
+  if (transactionHash !== null) {
+    return txHashPattern.test(transactionHash)
+      ? messagesOf(iris, domain, transactionHash as Hex)
+      : badRequest;
   }
+  if (nonce === null) return badRequest;
+  const seen = iris.nonces.get(nonce.toLowerCase());
+  // Looked up on the asked domain's node: a nonce of another domain's message is not found there.
+  return seen === undefined ? notFound : messagesOf(iris, domain, seen);
+}
 
-  async function attest(sent: MessageV2, nonce: Hex, depth: number) {
-    const burn = sent.messageBody === '0x' ? undefined : decodeBurnMessageV2(sent.messageBody);
-    const fastAsked = sent.minFinalityThreshold <= FINALITY_FAST;
-    const fee = burn === undefined ? 0n : ceilDiv(burn.amount * BigInt(options.fastFeeBps), 10_000n);
-    const fast = fastAsked && burn !== undefined && burn.maxFee >= fee;
-    const delayReason = fastAsked && !fast ? 'insufficient_fee' : null;
-    if (depth < (fast ? options.confirmations.fast : options.confirmations.standard)) {
-      return {
-        attestation: 'PENDING',
-        message: '0x',
-        eventNonce: nonce,
-        cctpVersion: 2,
-        status: 'pending_confirmations',
-        decodedMessage: null,
-        delayReason,
-      };
-    }
-    const body = burn === undefined ? undefined : { ...burn, feeExecuted: fast ? fee : 0n };
-    const signed: MessageV2 = {
-      ...sent,
-      nonce,
-      finalityThresholdExecuted: fast ? FINALITY_FAST : FINALITY_STANDARD,
-      messageBody: body === undefined ? sent.messageBody : encodeBurnMessageV2(body),
-    };
-    const message = encodeMessageV2(signed);
-    const digest = keccak256(message);
-    const signatures = await Promise.all(
-      attesters.map(({ key }) => sign({ hash: digest, privateKey: key, to: 'hex' })),
+async function messagesOf(iris: Iris, domain: number, transactionHash: Hex): Promise<Answer> {
+  const source = iris.options.sources.find((s) => s.domain === domain);
+  if (source === undefined) return notFound;
+  let receipt: TransactionReceipt;
+  try {
+    receipt = await source.publicClient.getTransactionReceipt({ hash: transactionHash });
+  } catch {
+    return notFound;
+  }
+  const sent = parseEventLogs({
+    abi: testMessageTransmitterV2Abi,
+    eventName: 'MessageSent',
+    logs: receipt.logs,
+  })
+    .filter((log) => isAddressEqual(log.address, source.messageTransmitter))
+    .sort((a, b) => a.logIndex - b.logIndex);
+  if (receipt.status !== 'success' || sent.length === 0) return notFound;
+  // Uncached: a block mined a moment ago must count.
+  const depth = Number((await source.publicClient.getBlockNumber({ cacheTime: 0 })) - receipt.blockNumber);
+  const messages = [];
+  for (const log of sent) {
+    const nonce = keccak256(
+      encodePacked(['uint32', 'bytes32', 'uint32'], [domain, transactionHash, log.logIndex]),
     );
+    iris.nonces.set(nonce, transactionHash);
+    messages.push(await attest(iris, decodeMessageV2(log.args.message), nonce, depth));
+  }
+  return { status: 200, body: { messages, sourceTxHash: transactionHash } };
+}
+
+async function attest(iris: Iris, sent: MessageV2, nonce: Hex, depth: number) {
+  const { confirmations, fastFeeBps } = iris.options;
+  const burn = sent.messageBody === '0x' ? undefined : decodeBurnMessageV2(sent.messageBody);
+  const fastAsked = sent.minFinalityThreshold <= FINALITY_FAST;
+  const fee = burn === undefined ? 0n : ceilDiv(burn.amount * BigInt(fastFeeBps), 10_000n);
+  const fast = fastAsked && burn !== undefined && burn.maxFee >= fee;
+  const delayReason = fastAsked && !fast ? 'insufficient_fee' : null;
+  if (depth < (fast ? confirmations.fast : confirmations.standard)) {
     return {
-      attestation: concat(signatures),
-      message,
+      attestation: 'PENDING',
+      message: '0x',
       eventNonce: nonce,
       cctpVersion: 2,
-      status: 'complete',
-      decodedMessage: decodedMessage(signed, body),
+      status: 'pending_confirmations',
+      decodedMessage: null,
       delayReason,
     };
   }
+  const body = burn === undefined ? undefined : { ...burn, feeExecuted: fast ? fee : 0n };
+  const signed: MessageV2 = {
+    ...sent,
+    nonce,
+    finalityThresholdExecuted: fast ? FINALITY_FAST : FINALITY_STANDARD,
+    messageBody: body === undefined ? sent.messageBody : encodeBurnMessageV2(body),
+  };
+  const message = encodeMessageV2(signed);
+  const digest = keccak256(message);
+  const signatures = await Promise.all(
+    iris.attesters.map(({ key }) => sign({ hash: digest, privateKey: key, to: 'hex' })),
+  );
+  return {
+    attestation: concat(signatures),
+    message,
+    eventNonce: nonce,
+    cctpVersion: 2,
+    status: 'complete',
+    decodedMessage: decodedMessage(signed, body),
+    delayReason,
+  };
+}
 
-  async function route(url: URL): Promise<Answer> {
-    const match = /^\/v2\/messages\/([^/]+)$/.exec(url.pathname);
-    if (match === null) return notFound;
-    if (!/^\d{1,9}$/.test(match[1]!)) return badRequest;
-    const domain = Number(match[1]);
-    const transactionHash = url.searchParams.get('transactionHash');
-    const nonce = url.searchParams.get('nonce');
-    if (transactionHash !== null) {
-      return txHashPattern.test(transactionHash) ? messagesOf(domain, transactionHash as Hex) : badRequest;
-    }
-    if (nonce === null) return badRequest;
-    const seen = nonces.get(nonce.toLowerCase());
-    // Looked up on the asked domain's node: a nonce of another domain's message is not found there.
-    return seen === undefined ? notFound : messagesOf(domain, seen.transactionHash);
-  }
+export async function startLocalAttestationService(
+  options: LocalAttestationServiceOptions,
+): Promise<LocalAttestationService> {
+  const iris: Iris = {
+    options,
+    attesters: options.attesterKeys
+      .map((key) => ({ key, address: privateKeyToAccount(key).address }))
+      .sort((a, b) => (BigInt(a.address) < BigInt(b.address) ? -1 : 1)),
+    nonces: new Map(),
+  };
+  let fault: AttestationFault = 'none';
+  let delayMs = 0;
+  let requests = 0;
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     requests += 1;
@@ -185,7 +199,7 @@ export async function startLocalAttestationService(
     else if (request.method !== 'GET') answer = notFound;
     else {
       try {
-        answer = await route(new URL(request.url ?? '/', 'http://iris.local'));
+        answer = await route(iris, new URL(request.url ?? '/', 'http://iris.local'));
       } catch {
         answer = { status: 500, body: { code: 500, message: 'Internal server error.' } };
       }
