@@ -47,7 +47,12 @@ import {
   predictDepositAddress,
   toForwarderStruct,
 } from '../src/adapters/chain/forwarder.ts';
-import { deployFactoryV3, predictFactoryV3 } from '../src/adapters/chain/multiChainFactory.ts';
+import {
+  CREATE2_DEPLOYER,
+  deployFactoryV3,
+  predictFactoryV3,
+} from '../src/adapters/chain/multiChainFactory.ts';
+import { startAnvil } from './helpers/anvil.ts';
 import { type CctpChain, type CctpChains, CIRCLE, RELAYER, startCctpChains } from './helpers/cctpChains.ts';
 
 const FAST_FEE_BPS = 1;
@@ -303,6 +308,25 @@ describe('one address on every chain', () => {
     expect(await deployFactoryV3(base.anvil.wallet(RELAYER), base.anvil.publicClient, net.routes)).toEqual(
       net.factories.base,
     );
+  });
+
+  it('a chain without the deterministic deployer gets it from its presigned transaction, then the same factory', async () => {
+    const bare = await startAnvil({
+      chainId: 43114,
+      accounts: 1,
+      args: ['--disable-default-create2-deployer'],
+    });
+    try {
+      expect(await bare.publicClient.getCode({ address: CREATE2_DEPLOYER })).toBeUndefined();
+      expect(await deployFactoryV3(bare.wallet(0), bare.publicClient, net.routes)).toEqual(
+        net.factories.polygon,
+      );
+      expect(await bare.publicClient.getCode({ address: CREATE2_DEPLOYER })).toBe(
+        await polygon.anvil.publicClient.getCode({ address: CREATE2_DEPLOYER }),
+      );
+    } finally {
+      await bare.stop();
+    }
   });
 
   it('the forwarder can change state only through flush and burn', () => {

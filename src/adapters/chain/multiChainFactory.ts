@@ -26,6 +26,13 @@ import type { DeployWalletClient } from './deployContracts.ts';
  */
 export const CREATE2_DEPLOYER: Address = '0x4e59b44847b379578588920cA78FbF26c0B4956C';
 
+/** The keyless account that signed the deployer's creation, and that transaction (no chain id: valid anywhere). */
+const CREATE2_DEPLOYER_SIGNER: Address = '0x3fAB184622Dc19b6109349B94811493BF2a45362';
+const CREATE2_DEPLOYER_TRANSACTION: Hex =
+  '0xf8a58085174876e800830186a08080b853604580600e600039806000f350fe7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe03601600081602082378035828234f58015156039578182fd5b8082525050506014600cf31ba02222222222222222222222222222222222222222222222222222222222222222a02222222222222222222222222222222222222222222222222222222222222222';
+/** Its gas limit times its gas price (100,000 × 100 gwei): what the signer must hold. */
+const CREATE2_DEPLOYER_COST = 10_000_000_000_000_000n;
+
 /** Fixed: another salt would be another factory address for the same table. */
 export const FACTORY_V3_SALT: Hex = keccak256(stringToHex('paylink.ForwarderFactoryV3'));
 
@@ -66,17 +73,19 @@ export async function predictFactoryV3(routes: readonly ChainRoute[]): Promise<F
 
 export class DeterministicDeployerMissingError extends Error {
   override readonly name = 'DeterministicDeployerMissingError';
-  constructor(chainId: number) {
+  constructor(chainId: number, cause?: unknown) {
     super(
-      `chain ${chainId} has no deterministic deployer at ${CREATE2_DEPLOYER}: the forwarder factory cannot get the ` +
-        'address it has on the other chains there',
+      `chain ${chainId} has no deterministic deployer at ${CREATE2_DEPLOYER} and refused its presigned ` +
+        'deployment: the forwarder factory cannot get the address it has on the other chains there',
+      { cause },
     );
   }
 }
 
 /**
  * Deploys the factory for this table on the wallet's chain, unless it is there already (anyone may have
- * deployed it: it is the same contract whoever does). Idempotent; answers the same addresses on every chain.
+ * deployed it: it is the same contract whoever does), installing the deterministic deployer first where a chain
+ * lacks it. Idempotent; answers the same addresses on every chain.
  */
 export async function deployFactoryV3(
   walletClient: DeployWalletClient,
@@ -86,7 +95,7 @@ export async function deployFactoryV3(
   const predicted = await predictFactoryV3(routes);
   if (await holdsCode(publicClient, predicted.factory)) return predicted;
   if (!(await holdsCode(publicClient, CREATE2_DEPLOYER))) {
-    throw new DeterministicDeployerMissingError(await publicClient.getChainId());
+    await installDeterministicDeployer(walletClient, publicClient);
   }
   const data = `${FACTORY_V3_SALT}${(await factoryV3InitCode(routes)).slice(2)}` as Hex;
   const hash = await walletClient.sendTransaction({ to: CREATE2_DEPLOYER, data });
@@ -95,6 +104,37 @@ export async function deployFactoryV3(
     throw new Error(`forwarder factory deployment ${hash} failed (status ${receipt.status})`);
   }
   return { factory: getAddress(predicted.factory), implementation: predicted.implementation };
+}
+
+/**
+ * Puts the deterministic deployer on a chain that lacks it, the only way anyone can: fund its keyless signer and
+ * broadcast the one presigned transaction. A chain that refuses transactions without a chain id (EIP-155 only)
+ * cannot have it, nor the factory.
+ */
+export async function installDeterministicDeployer(
+  walletClient: DeployWalletClient,
+  publicClient: PublicClient,
+): Promise<void> {
+  const chainId = await publicClient.getChainId();
+  const balance = await publicClient.getBalance({ address: CREATE2_DEPLOYER_SIGNER });
+  if (balance < CREATE2_DEPLOYER_COST) {
+    const hash = await walletClient.sendTransaction({
+      to: CREATE2_DEPLOYER_SIGNER,
+      value: CREATE2_DEPLOYER_COST - balance,
+    });
+    await publicClient.waitForTransactionReceipt({ hash });
+  }
+  try {
+    const hash = await publicClient.request({
+      method: 'eth_sendRawTransaction',
+      params: [CREATE2_DEPLOYER_TRANSACTION],
+    });
+    await publicClient.waitForTransactionReceipt({ hash });
+  } catch (error) {
+    throw new DeterministicDeployerMissingError(chainId, error);
+  }
+  if (!(await holdsCode(publicClient, CREATE2_DEPLOYER)))
+    throw new DeterministicDeployerMissingError(chainId);
 }
 
 function toStruct(route: ChainRoute) {
