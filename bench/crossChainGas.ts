@@ -18,13 +18,14 @@ import { fmt, isMain } from './support.ts';
 /**
  * Gas of a payment paid on another chain than Polygon (forwarder version 3 through CCTP v2): on the source chain,
  * deploying the forwarder and burning its USDC in one transaction (what the relayer pays there, per payment), or
- * the burn alone for a forwarder already deployed; on Polygon, receiving the message (the mint) and the flush.
+ * the burn alone for a forwarder already deployed, or many payments' in one `burnBatch`; on Polygon, receiving the message (the mint) and the flush.
  * Measured against the project's CCTP test contracts, which model Circle's checks and message but not its
  * proxies or its separate TokenMinter: Circle's real contracts cost more per burn and per mint (see
  * docs/decisions/0028-one-address-every-chain.md). Gas is deterministic: one run of each is the figure.
  */
 const DEPOSIT_BASE_UNITS = 27_000_000n;
 const FEE_BPS = 100;
+const BATCH = 50;
 
 export async function runCrossChainGasBench(): Promise<string[]> {
   const net = await startCctpChains(
@@ -79,6 +80,26 @@ export async function runCrossChainGasBench(): Promise<string[]> {
     await fund(base, predictDepositAddress({ factory, implementation, params: fastParams }));
     const fast = await burn(fastParams, FINALITY_FAST);
 
+    const batch = Array.from({ length: BATCH }, () => newParams(treasury));
+    for (const member of batch)
+      await fund(base, predictDepositAddress({ factory, implementation, params: member }));
+    const batched = await mined(
+      base,
+      await base.anvil.wallet(RELAYER).writeContract({
+        address: factory,
+        abi: forwarderFactoryV3Abi,
+        functionName: 'burnBatch',
+        args: [
+          batch.map((member) => ({
+            params: toForwarderStruct(member),
+            amount: DEPOSIT_BASE_UNITS,
+            maxFee: 0n,
+            minFinalityThreshold: FINALITY_STANDARD,
+          })),
+        ],
+      }),
+    );
+
     const found = burnAttestation(
       await createAttestationClient({ baseUrl: net.attestation.url, timeoutMs: 10_000 }).messagesOf(
         base.domain,
@@ -109,6 +130,7 @@ export async function runCrossChainGasBench(): Promise<string[]> {
       `  cross-chain payment of ${fmt(Number(DEPOSIT_BASE_UNITS) / 1e6, 2)} USDC, forwarder v3 over CCTP v2 test contracts`,
       `    source chain, deploy + burn:   standard ${fmt(Number(first.gasUsed))}   fast ${fmt(Number(fast.gasUsed))}`,
       `    source chain, burn only (forwarder already deployed): ${fmt(Number(again.gasUsed))}`,
+      `    source chain, deploy + burn in a batch of ${BATCH} (burnBatch): ${fmt(Number(batched.gasUsed / BigInt(BATCH)))} per payment`,
       `    Polygon, receiveMessage (mint): ${fmt(Number(minted.gasUsed))}   deploy + flush: ${fmt(Number(flushed.gasUsed))}`,
     ];
   } finally {

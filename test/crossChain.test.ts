@@ -610,6 +610,68 @@ describe('Circle’s controls on the source chain block a burn without losing it
     expect(await balanceOf(polygon, address)).toBe(amount);
   });
 
+  it('in a batch, a burn refused by USDC stays in its forwarder and holds up no other', async () => {
+    const payments = [randomParams(), randomParams(), randomParams()];
+    const amounts = [1_000_000n, 2_000_000n, 3_000_000n];
+    for (const [i, params] of payments.entries()) await pay(base, depositAddress(params), amounts[i]!);
+    await usdcAdmin(base, 'blacklist', [depositAddress(payments[1]!)]);
+    const orders = payments.map((params, i) => ({
+      params: toForwarderStruct(params),
+      amount: amounts[i]!,
+      maxFee: 0n,
+      minFinalityThreshold: FINALITY_STANDARD,
+    }));
+    const call = {
+      account: base.anvil.wallet(RELAYER).account,
+      address: factory(),
+      abi: factoryAbi,
+      functionName: 'burnBatch',
+      args: [orders],
+    } as const;
+    const { result, request } = await base.anvil.publicClient.simulateContract(call);
+    expect(result).toEqual([true, false, true]);
+    const receipt = await mined(base, await base.anvil.wallet(RELAYER).writeContract(request));
+    const burnt = parseEventLogs({
+      abi: testTokenMessengerV2Abi,
+      eventName: 'DepositForBurn',
+      logs: receipt.logs,
+    });
+    expect(burnt.map((log) => [log.args.depositor, log.args.amount])).toEqual([
+      [depositAddress(payments[0]!), amounts[0]],
+      [depositAddress(payments[2]!), amounts[2]],
+    ]);
+    expect(await balanceOf(base, depositAddress(payments[1]!))).toBe(amounts[1]);
+    await usdcAdmin(base, 'unBlacklist', [depositAddress(payments[1]!)]);
+    await mined(base, await deployAndBurn(base, payments[1]!, amounts[1]!, 0n, FINALITY_STANDARD));
+    expect(await balanceOf(base, depositAddress(payments[1]!))).toBe(0n);
+  });
+
+  it('a batch sent with too little gas reverts whole rather than skipping burns that would go through', async () => {
+    const payments = [randomParams(), randomParams()];
+    for (const params of payments) await pay(base, depositAddress(params), 1_500_000n);
+    const call = {
+      account: base.anvil.wallet(RELAYER).account,
+      address: factory(),
+      abi: factoryAbi,
+      functionName: 'burnBatch',
+      args: [
+        payments.map((params) => ({
+          params: toForwarderStruct(params),
+          amount: 1_500_000n,
+          maxFee: 0n,
+          minFinalityThreshold: FINALITY_STANDARD,
+        })),
+      ],
+    } as const;
+    const gas = await base.anvil.publicClient.estimateContractGas(call);
+    // Short by what the last burn needs, not by what a deployment does: its burn is starved, nothing else.
+    const hash = await base.anvil.wallet(RELAYER).writeContract({ ...call, gas: gas - 20_000n });
+    expect((await base.anvil.publicClient.waitForTransactionReceipt({ hash })).status).toBe('reverted');
+    for (const params of payments) expect(await balanceOf(base, depositAddress(params))).toBe(1_500_000n);
+    await mined(base, await base.anvil.wallet(RELAYER).writeContract({ ...call, gas }));
+    for (const params of payments) expect(await balanceOf(base, depositAddress(params))).toBe(0n);
+  });
+
   it('a mint the destination USDC refuses (paused) leaves the message unused, to be received later', async () => {
     const params = randomParams();
     const address = depositAddress(params);

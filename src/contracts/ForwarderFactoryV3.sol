@@ -43,6 +43,14 @@ contract ForwarderFactoryV3 {
         uint16 maxBurnFeeBps;
     }
 
+    /// @notice One burn of `burnBatch`: PaymentForwarderV3.burn's arguments for the forwarder of `params`.
+    struct BurnOrder {
+        ForwarderParams params;
+        uint256 amount;
+        uint256 maxFee;
+        uint32 minFinalityThreshold;
+    }
+
     uint256 public constant VERSION = 3;
     uint256 public constant MAX_BATCH = 100;
     uint16 public constant MAX_FEE_BPS = 10_000;
@@ -61,6 +69,7 @@ contract ForwarderFactoryV3 {
     error FeeTooHigh(uint16 feeBps);
     error ZeroAddress();
     error BatchTooLarge(uint256 length, uint256 max);
+    error BurnOutOfGas(uint256 index);
     /// @notice The table is the same on every chain, so it is checked whole: an error anywhere in it stops the
     /// factory on every chain, never on some.
     error InvalidRoutes(uint256 index);
@@ -114,6 +123,30 @@ contract ForwarderFactoryV3 {
     {
         forwarder = _deployed(p);
         PaymentForwarderV3(forwarder).burn(amount, maxFee, minFinalityThreshold);
+    }
+
+    /// @notice `deployAndBurn` for many payments in one transaction (on Ethereum the transaction's own cost is a
+    /// large part of a burn's). A burn that fails (its address blacklisted, the token paused, the fee above the
+    /// route's cap) does not revert the others: it reports false and its money stays in its forwarder, so an
+    /// `eth_call` tells which would burn before any gas is spent.
+    function burnBatch(BurnOrder[] calldata orders) external returns (bool[] memory burnt) {
+        if (orders.length > MAX_BATCH) revert BatchTooLarge(orders.length, MAX_BATCH);
+        burnt = new bool[](orders.length);
+        for (uint256 i = 0; i < orders.length; ++i) {
+            BurnOrder calldata order = orders[i];
+            PaymentForwarderV3 forwarder = PaymentForwarderV3(_deployed(order.params));
+            uint256 gasBefore = gasleft();
+            try forwarder.burn(order.amount, order.maxFee, order.minFinalityThreshold) {
+                burnt[i] = true;
+            } catch (bytes memory reason) {
+                // Left in the forwarder, whole: the burn is all or nothing. But a burn starved of gas is not a
+                // refusal: reverting then makes gas estimation, and a sender short of gas, fail loudly instead of
+                // silently skipping burns that would have gone through. A call that ran out of gas leaves no
+                // revert data, which every refusal of USDC's and CCTP's carries, and its caller only 1/64 of the
+                // gas when it ran out at the top.
+                if (reason.length == 0 || gasleft() <= gasBefore / 64) revert BurnOutOfGas(i);
+            }
+        }
     }
 
     function _deployed(ForwarderParams calldata p) private returns (address forwarder) {

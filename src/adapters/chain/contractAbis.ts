@@ -1133,6 +1133,17 @@ export const forwarderFactoryV3Abi = [
     "type": "error"
   },
   {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "index",
+        "type": "uint256"
+      }
+    ],
+    "name": "BurnOutOfGas",
+    "type": "error"
+  },
+  {
     "inputs": [],
     "name": "CloneArgumentsTooLong",
     "type": "error"
@@ -1272,6 +1283,69 @@ export const forwarderFactoryV3Abi = [
       }
     ],
     "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "components": [
+          {
+            "components": [
+              {
+                "internalType": "address",
+                "name": "merchant",
+                "type": "address"
+              },
+              {
+                "internalType": "address",
+                "name": "treasury",
+                "type": "address"
+              },
+              {
+                "internalType": "uint16",
+                "name": "feeBps",
+                "type": "uint16"
+              },
+              {
+                "internalType": "bytes16",
+                "name": "paymentId",
+                "type": "bytes16"
+              }
+            ],
+            "internalType": "struct ForwarderFactoryV3.ForwarderParams",
+            "name": "params",
+            "type": "tuple"
+          },
+          {
+            "internalType": "uint256",
+            "name": "amount",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint256",
+            "name": "maxFee",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint32",
+            "name": "minFinalityThreshold",
+            "type": "uint32"
+          }
+        ],
+        "internalType": "struct ForwarderFactoryV3.BurnOrder[]",
+        "name": "orders",
+        "type": "tuple[]"
+      }
+    ],
+    "name": "burnBatch",
+    "outputs": [
+      {
+        "internalType": "bool[]",
+        "name": "burnt",
+        "type": "bool[]"
+      }
+    ],
+    "stateMutability": "nonpayable",
     "type": "function"
   },
   {
