@@ -45,11 +45,19 @@ describe('CCTP v2 message codec', () => {
     expect((message.length - 2) / 2).toBe(148 + 232);
     expect(decodeMessageV2(message)).toEqual({ ...header, messageBody: body });
     expect(decodeMessageV2(encodeMessageV2(header))).toEqual(header);
+    // Without hook data: exactly 228 bytes, as every burn Paylink makes.
+    const bare = encodeBurnMessageV2({ ...burn, hookData: '0x' });
+    expect((bare.length - 2) / 2).toBe(228);
+    expect(decodeBurnMessageV2(bare)).toEqual({ ...burn, hookData: '0x' });
   });
 
   it('refuses bytes too short to be a message or a burn', () => {
-    expect(() => decodeMessageV2(`0x${'00'.repeat(147)}`)).toThrow(CctpMessageError);
-    expect(() => decodeBurnMessageV2(`0x${'00'.repeat(227)}`)).toThrow(CctpMessageError);
+    expect(() => decodeMessageV2(`0x${'00'.repeat(147)}`)).toThrow(
+      new CctpMessageError('a v2 message has at least 148 bytes'),
+    );
+    expect(() => decodeBurnMessageV2(`0x${'00'.repeat(227)}`)).toThrow(
+      new CctpMessageError('a v2 burn message has at least 228 bytes'),
+    );
   });
 
   it('reads a 32-byte address field as its low 20 bytes, checksummed', () => {
