@@ -16,6 +16,7 @@ import {
   type MessagesLookup,
   parseMessages,
 } from '../src/adapters/cctp/attestationClient.ts';
+import { fetchBurnFees, minimumMaxFee } from '../src/adapters/cctp/burnFees.ts';
 import { bytes32ToAddress, encodeBurnMessageV2, encodeMessageV2 } from '../src/adapters/cctp/cctpMessage.ts';
 import { FixtureServer } from './helpers/fixtureServer.ts';
 
@@ -225,5 +226,41 @@ describe('a service that misbehaves', () => {
       createAttestationClient({ baseUrl: silent.url, timeoutMs: 2_000 }).messagesOf(0, txHash),
     );
     expect(gone.kind).toBe('unavailable');
+  });
+});
+
+describe('burn fees', () => {
+  const fees = () =>
+    fetchBurnFees({ baseUrl: server.url, timeoutMs: 2_000, sourceDomain: 6, destinationDomain: 7 });
+
+  it('reads the minimum fee per finality threshold, exactly, with or without the forwarding fees', async () => {
+    for (const name of ['burn-fees.json', 'burn-fees-forward.json']) {
+      answering(200, fixture(name));
+      expect(await fees()).toEqual([
+        { finalityThreshold: 1000, minimumFeeBps: { units: 1n, scale: 0 } },
+        { finalityThreshold: 2000, minimumFeeBps: { units: 0n, scale: 0 } },
+      ]);
+    }
+    expect(server.requests.at(-1)?.pathname).toBe('/v2/burn/USDC/fees/6/7');
+    answering(200, '[{"finalityThreshold":1000,"minimumFee":1.3}]');
+    const [fractional] = await fees();
+    expect(fractional?.minimumFeeBps).toEqual({ units: 13n, scale: 1 });
+  });
+
+  it('the least maxFee is the minimum fee of the amount, rounded up to a base unit', () => {
+    expect(minimumMaxFee(10_000_000n, { units: 1n, scale: 0 })).toBe(1_000n);
+    expect(minimumMaxFee(10_000_000n, { units: 13n, scale: 1 })).toBe(1_300n);
+    expect(minimumMaxFee(10_001n, { units: 1n, scale: 0 })).toBe(2n);
+    expect(minimumMaxFee(10_000n, { units: 1n, scale: 0 })).toBe(1n);
+    expect(minimumMaxFee(123_456_789n, { units: 0n, scale: 0 })).toBe(0n);
+  });
+
+  it('an error, a float it cannot read or another shape is reported, never guessed', async () => {
+    answering(400, fixture('error-400.json'));
+    expect(await fees().catch((e: AttestationApiError) => e.kind)).toBe('unavailable');
+    answering(200, '{"data":[{"finalityThreshold":1000,"minimumFee":1}]}');
+    expect(await fees().catch((e: AttestationApiError) => e.kind)).toBe('bad_answer');
+    answering(200, '[{"finalityThreshold":1000,"minimumFee":-1}]');
+    expect(await fees().catch((e: AttestationApiError) => e.kind)).toBe('bad_answer');
   });
 });

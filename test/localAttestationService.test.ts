@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { getAddress, type Hex, toHex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AttestationApiError, createAttestationClient } from '../src/adapters/cctp/attestationClient.ts';
+import { fetchBurnFees } from '../src/adapters/cctp/burnFees.ts';
 import { FINALITY_STANDARD } from '../src/adapters/cctp/cctpMessage.ts';
 import { forwarderFactoryV3Abi, testUsdcAbi } from '../src/adapters/chain/contractAbis.ts';
 import {
@@ -105,6 +106,25 @@ describe('answers in Iris’s format', () => {
     // The same message is found by its nonce.
     expect((await get(`/v2/messages/6?nonce=${message!.eventNonce}`)).body).toEqual(complete.body);
     expect((await get(`/v2/messages/7?nonce=${message!.eventNonce}`)).status).toBe(404);
+  });
+
+  it('the route’s minimum fees, shaped as Iris’s', async () => {
+    const answer = await get('/v2/burn/USDC/fees/6/7');
+    expect(answer.status).toBe(200);
+    expect(shape(answer.body)).toEqual(shape(fixture('burn-fees.json')));
+    expect(
+      await fetchBurnFees({
+        baseUrl: net.attestation.url,
+        timeoutMs: 2_000,
+        sourceDomain: 6,
+        destinationDomain: 7,
+      }),
+    ).toEqual([
+      { finalityThreshold: 1000, minimumFeeBps: { units: 1n, scale: 0 } },
+      { finalityThreshold: 2000, minimumFeeBps: { units: 0n, scale: 0 } },
+    ]);
+    expect((await get('/v2/burn/USDC/fees/6/6')).status).toBe(400);
+    expect((await get('/v2/burn/USDC/fees/3/7')).status).toBe(404);
   });
 
   it('404 for what it has not seen, 400 for a request Iris refuses', async () => {

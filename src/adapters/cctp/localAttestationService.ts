@@ -1,6 +1,7 @@
 /**
  * A local stand-in for Circle's attestation API (Iris), for the sandbox and the tests: it answers
- * `GET /v2/messages/{sourceDomain}?transactionHash=0x…` (or `?nonce=0x…`) in Iris's exact format, reading the
+ * `GET /v2/messages/{sourceDomain}?transactionHash=0x…` (or `?nonce=0x…`), and the route's minimum fees at
+ * `GET /v2/burn/USDC/fees/{source}/{destination}`, in Iris's exact format, reading the
  * burn's `MessageSent` events from the source chain's own node and signing each message with test attester keys,
  * as Circle does once the burn is deep enough:
  * - 404 while the transaction is unknown (not mined, another domain, no message in it);
@@ -49,7 +50,7 @@ export type LocalAttestationServiceOptions = {
   attesterKeys: readonly Hex[];
   /** Blocks on top of the burn's block before Circle signs: a fast transfer after `fast`, a standard after `standard`. */
   confirmations: { fast: number; standard: number };
-  /** What Circle keeps from a fast transfer, in basis points of the amount, rounded up (Iris's `minimumFee`). */
+  /** What Circle keeps from a fast transfer, in whole basis points of the amount, rounded up (Iris's `minimumFee`). */
   fastFeeBps: number;
   host?: string;
   port?: number;
@@ -82,6 +83,8 @@ type Iris = {
 };
 
 async function route(iris: Iris, url: URL): Promise<Answer> {
+  const fees = /^\/v2\/burn\/USDC\/fees\/([^/]+)\/([^/]+)$/.exec(url.pathname);
+  if (fees !== null) return burnFees(iris, fees[1]!, fees[2]!);
   const match = /^\/v2\/messages\/([^/]+)$/.exec(url.pathname);
   if (match === null) return notFound;
   if (!/^\d{1,9}$/.test(match[1]!)) return badRequest;
@@ -97,6 +100,20 @@ async function route(iris: Iris, url: URL): Promise<Answer> {
   const seen = iris.nonces.get(nonce.toLowerCase());
   // Looked up on the asked domain's node: a nonce of another domain's message is not found there.
   return seen === undefined ? notFound : messagesOf(iris, domain, seen);
+}
+
+/** The route's minimum fee per finality threshold, as Iris's fees endpoint answers it (basis points). */
+function burnFees(iris: Iris, source: string, destination: string): Answer {
+  if (!/^\d{1,9}$/.test(source) || !/^\d{1,9}$/.test(destination) || source === destination)
+    return badRequest;
+  if (!iris.options.sources.some((s) => s.domain === Number(source))) return notFound;
+  return {
+    status: 200,
+    body: [
+      { finalityThreshold: FINALITY_FAST, minimumFee: iris.options.fastFeeBps },
+      { finalityThreshold: FINALITY_STANDARD, minimumFee: 0 },
+    ],
+  };
 }
 
 async function messagesOf(iris: Iris, domain: number, transactionHash: Hex): Promise<Answer> {
