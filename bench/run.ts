@@ -1,5 +1,6 @@
 import { runApiBench } from './api.ts';
 import { runCheckoutBench } from './checkout.ts';
+import { runCrossChainGasBench } from './crossChainGas.ts';
 import { runDashboardBench } from './dashboard.ts';
 import { runFinalityLatencyBench } from './finalityLatency.ts';
 import { runMatchingBench } from './matching.ts';
@@ -14,6 +15,7 @@ const benches: [string, () => Promise<string[]>][] = [
   ['matching', runMatchingBench],
   ['finality latency', runFinalityLatencyBench],
   ['settlement gas', runSettlementGasBench],
+  ['cross-chain gas', runCrossChainGasBench],
   ['webhooks', runWebhookBench],
   ['checkout page', runCheckoutBench],
   ['dashboard', runDashboardBench],

@@ -748,13 +748,21 @@ describe('the USDC stand-in models FiatToken’s controls', () => {
   const read = <F extends 'name' | 'symbol' | 'decimals' | 'version' | 'paused'>(functionName: F) =>
     anvil.publicClient.readContract({ address: usdc, abi: testUsdcAbi, functionName });
 
-  it('looks like USDC, and only its owner mints, blacklists or pauses', async () => {
+  it('looks like USDC, and only its owner (or a minter) mints, blacklists or pauses', async () => {
     expect(await read('name')).toBe('USD Coin (sandbox)');
     expect(await read('symbol')).toBe('USDC');
     expect(await read('decimals')).toBe(6);
     expect(await read('version')).toBe('2');
+    const minting = anvil.publicClient.simulateContract({
+      account: anvil.wallet(1).account,
+      address: usdc,
+      abi: testUsdcAbi,
+      functionName: 'mint',
+      args: [anvil.addresses[1]!, 1n],
+    });
+    expect(await revertName(minting)).toBe('FiatToken: caller is not a minter');
     for (const [functionName, args] of [
-      ['mint', [anvil.addresses[1]!, 1n]],
+      ['configureMinter', [anvil.addresses[1]!, 1n]],
       ['blacklist', [anvil.addresses[1]!]],
       ['pause', []],
     ] as const) {

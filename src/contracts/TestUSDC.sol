@@ -12,8 +12,10 @@ import {SignatureChecker} from "@openzeppelin/contracts/utils/cryptography/Signa
 /// - while paused nothing moves ("Pausable: paused");
 /// - EIP-3009 signed transfers (`transferWithAuthorization`, `receiveWithAuthorization`, `cancelAuthorization`)
 ///   under the EIP-712 domain (name, version "2", chain id, this contract), with random 32-byte nonces.
-/// FiatToken's separate minter, blacklister and pauser roles are one owner here. Name and symbol are given at
-/// deployment: the sandbox deploys a second one as its stand-in for bridged USDC.e.
+/// - minters (`configureMinter`, `removeMinter`) with an allowance, and `burn` of the minter's own balance: how
+///   CCTP's TokenMessenger mints on the destination and burns on the source.
+/// FiatToken's separate master minter, blacklister and pauser roles are one owner here, who may also mint. Name and
+/// symbol are given at deployment: the sandbox deploys a second one as its stand-in for bridged USDC.e.
 contract TestUSDC is ERC20, Ownable {
     bytes32 private constant EIP712_DOMAIN_TYPEHASH =
         keccak256("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)");
@@ -29,6 +31,8 @@ contract TestUSDC is ERC20, Ownable {
     bool public paused;
     mapping(address account => bool) private _blacklisted;
     mapping(address authorizer => mapping(bytes32 nonce => bool)) private _authorizationStates;
+    mapping(address minter => uint256) public minterAllowance;
+    mapping(address account => bool) public isMinter;
 
     event Pause();
     event Unpause();
@@ -36,6 +40,10 @@ contract TestUSDC is ERC20, Ownable {
     event UnBlacklisted(address indexed account);
     event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce);
     event AuthorizationCanceled(address indexed authorizer, bytes32 indexed nonce);
+    event MinterConfigured(address indexed minter, uint256 minterAllowedAmount);
+    event MinterRemoved(address indexed oldMinter);
+    event Mint(address indexed minter, address indexed to, uint256 amount);
+    event Burn(address indexed burner, uint256 amount);
 
     constructor(string memory name_, string memory symbol_) ERC20(name_, symbol_) Ownable(msg.sender) {}
 
@@ -64,8 +72,40 @@ contract TestUSDC is ERC20, Ownable {
         );
     }
 
-    function mint(address to, uint256 amount) external onlyOwner {
+    /// @notice The owner mints freely (tests fund wallets this way); a minter only within its allowance, as
+    /// FiatToken's `mint` (which also refuses a blacklisted minter).
+    function mint(address to, uint256 amount) external notBlacklisted(msg.sender) returns (bool) {
+        if (msg.sender != owner()) {
+            require(isMinter[msg.sender], "FiatToken: caller is not a minter");
+            require(amount <= minterAllowance[msg.sender], "FiatToken: mint amount exceeds minterAllowance");
+            minterAllowance[msg.sender] -= amount;
+        }
         _mint(to, amount);
+        emit Mint(msg.sender, to, amount);
+        return true;
+    }
+
+    // --- minters -----------------------------------------------------------------------------------------------
+
+    function configureMinter(address minter, uint256 minterAllowedAmount) external onlyOwner whenNotPaused {
+        isMinter[minter] = true;
+        minterAllowance[minter] = minterAllowedAmount;
+        emit MinterConfigured(minter, minterAllowedAmount);
+    }
+
+    function removeMinter(address minter) external onlyOwner {
+        isMinter[minter] = false;
+        minterAllowance[minter] = 0;
+        emit MinterRemoved(minter);
+    }
+
+    /// @notice FiatToken's `burn`: a minter destroys tokens it holds (CCTP's minter burns what a deposit sent it).
+    function burn(uint256 amount) external notBlacklisted(msg.sender) {
+        require(isMinter[msg.sender], "FiatToken: caller is not a minter");
+        require(amount > 0, "FiatToken: burn amount not greater than 0");
+        require(balanceOf(msg.sender) >= amount, "FiatToken: burn amount exceeds balance");
+        _burn(msg.sender, amount);
+        emit Burn(msg.sender, amount);
     }
 
     // --- pause -------------------------------------------------------------------------------------------------

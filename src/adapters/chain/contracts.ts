@@ -18,7 +18,11 @@ export type ContractName =
   | 'ForwarderFactory'
   | 'PaymentForwarderV2'
   | 'ForwarderFactoryV2'
-  | 'TestUSDC';
+  | 'PaymentForwarderV3'
+  | 'ForwarderFactoryV3'
+  | 'TestUSDC'
+  | 'TestMessageTransmitterV2'
+  | 'TestTokenMessengerV2';
 
 export type ContractArtifact = { abi: Abi; bytecode: Hex; deployedBytecode: Hex };
 
@@ -39,7 +43,18 @@ const cacheFormat = 2;
  */
 const compilations = [
   { evmVersion: 'shanghai', contracts: ['PaymentForwarder', 'ForwarderFactory'] },
-  { evmVersion: 'cancun', contracts: ['PaymentForwarderV2', 'ForwarderFactoryV2', 'TestUSDC'] },
+  {
+    evmVersion: 'cancun',
+    contracts: [
+      'PaymentForwarderV2',
+      'ForwarderFactoryV2',
+      'PaymentForwarderV3',
+      'ForwarderFactoryV3',
+      'TestUSDC',
+      'TestMessageTransmitterV2',
+      'TestTokenMessengerV2',
+    ],
+  },
 ] as const satisfies readonly { evmVersion: string; contracts: readonly ContractName[] }[];
 
 const contractNames: readonly ContractName[] = compilations.flatMap((c) => c.contracts);
@@ -205,7 +220,11 @@ const abiExportNames: Readonly<Record<ContractName, string>> = {
   ForwarderFactory: 'forwarderFactoryV1Abi',
   PaymentForwarderV2: 'paymentForwarderV2Abi',
   ForwarderFactoryV2: 'forwarderFactoryV2Abi',
+  PaymentForwarderV3: 'paymentForwarderV3Abi',
+  ForwarderFactoryV3: 'forwarderFactoryV3Abi',
   TestUSDC: 'testUsdcAbi',
+  TestMessageTransmitterV2: 'testMessageTransmitterV2Abi',
+  TestTokenMessengerV2: 'testTokenMessengerV2Abi',
 };
 
 export const CONTRACT_ABIS_MODULE_PATH = fileURLToPath(new URL('./contractAbis.ts', import.meta.url));

@@ -70,7 +70,8 @@ export async function deployTestUsdc(
   );
 }
 
-async function deploy(
+/** Deploys creation bytecode (with its encoded constructor arguments) by an ordinary CREATE, mined. */
+export async function deploy(
   walletClient: DeployWalletClient,
   publicClient: PublicClient,
   bytecode: Hex,

@@ -1,0 +1,289 @@
+/**
+ * A local stand-in for Circle's attestation API (Iris), for the sandbox and the tests: it answers
+ * `GET /v2/messages/{sourceDomain}?transactionHash=0x…` (or `?nonce=0x…`), and the route's minimum fees at
+ * `GET /v2/burn/USDC/fees/{source}/{destination}`, in Iris's exact format, reading the
+ * burn's `MessageSent` events from the source chain's own node and signing each message with test attester keys,
+ * as Circle does once the burn is deep enough:
+ * - 404 while the transaction is unknown (not mined, another domain, no message in it);
+ * - `pending_confirmations` until the burn has the confirmations its speed needs (a fast transfer whose `maxFee`
+ *   is below the fee says `delayReason: "insufficient_fee"` and waits for standard finality);
+ * - `complete` with the message Circle would sign: a nonce assigned (one per message, stable across requests,
+ *   so a message can never be attested twice under two nonces), the executed finality threshold, the fee kept
+ *   (`feeExecuted`), and an attestation of one 65-byte signature per attester, in increasing signer order.
+ * It can be made to fail like the real service (`setFault`) or to answer slowly (`setDelayMs`).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  type Address,
+  concat,
+  encodePacked,
+  type Hex,
+  isAddressEqual,
+  keccak256,
+  type PublicClient,
+  parseEventLogs,
+  type TransactionReceipt,
+} from 'viem';
+import { privateKeyToAccount, sign } from 'viem/accounts';
+import { testMessageTransmitterV2Abi } from '../chain/contractAbis.ts';
+import {
+  type BurnMessageV2,
+  decodeBurnMessageV2,
+  decodeMessageV2,
+  encodeBurnMessageV2,
+  encodeMessageV2,
+  FINALITY_FAST,
+  FINALITY_STANDARD,
+  type MessageV2,
+} from './cctpMessage.ts';
+
+export type AttestationSource = {
+  domain: number;
+  publicClient: PublicClient;
+  messageTransmitter: Address;
+};
+
+export type LocalAttestationServiceOptions = {
+  sources: readonly AttestationSource[];
+  /** The test attesters' private keys: the destination transmitter must list their addresses. */
+  attesterKeys: readonly Hex[];
+  /** Blocks on top of the burn's block before Circle signs: a fast transfer after `fast`, a standard after `standard`. */
+  confirmations: { fast: number; standard: number };
+  /** What Circle keeps from a fast transfer, in whole basis points of the amount, rounded up (Iris's `minimumFee`). */
+  fastFeeBps: number;
+  host?: string;
+  port?: number;
+};
+
+/** How the service misbehaves: answers 503, drops the connection, or rate-limits with 429. */
+export type AttestationFault = 'none' | 'unavailable' | 'reset' | 'rate_limited';
+
+export type LocalAttestationService = {
+  readonly url: string;
+  setFault(fault: AttestationFault): void;
+  setDelayMs(delayMs: number): void;
+  /** How many requests it has received. */
+  requestCount(): number;
+  stop(): Promise<void>;
+};
+
+type Answer = { status: number; body: unknown; headers?: Record<string, string> };
+
+const badRequest: Answer = { status: 400, body: { code: 400, message: 'Bad request.' } };
+const notFound: Answer = { status: 404, body: { code: 404, message: 'Not found.' } };
+const txHashPattern = /^0x[0-9a-fA-F]{64}$/;
+
+/** What answering needs: the options, the attesters in signing order, and the nonces seen so far. */
+type Iris = {
+  options: LocalAttestationServiceOptions;
+  attesters: readonly { key: Hex; address: Address }[];
+  /** eventNonce → the transaction its message was found in, for `?nonce=` lookups of messages already seen. */
+  nonces: Map<string, Hex>;
+};
+
+async function route(iris: Iris, url: URL): Promise<Answer> {
+  const fees = /^\/v2\/burn\/USDC\/fees\/([^/]+)\/([^/]+)$/.exec(url.pathname);
+  if (fees !== null) return burnFees(iris, fees[1]!, fees[2]!);
+  const match = /^\/v2\/messages\/([^/]+)$/.exec(url.pathname);
+  if (match === null) return notFound;
+  if (!/^\d{1,9}$/.test(match[1]!)) return badRequest;
+  const domain = Number(match[1]);
+  const transactionHash = url.searchParams.get('transactionHash');
+  const nonce = url.searchParams.get('nonce');
+  if (transactionHash !== null) {
+    return txHashPattern.test(transactionHash)
+      ? messagesOf(iris, domain, transactionHash as Hex)
+      : badRequest;
+  }
+  if (nonce === null) return badRequest;
+  const seen = iris.nonces.get(nonce.toLowerCase());
+  // Looked up on the asked domain's node: a nonce of another domain's message is not found there.
+  return seen === undefined ? notFound : messagesOf(iris, domain, seen);
+}
+
+/** The route's minimum fee per finality threshold, as Iris's fees endpoint answers it (basis points). */
+function burnFees(iris: Iris, source: string, destination: string): Answer {
+  if (!/^\d{1,9}$/.test(source) || !/^\d{1,9}$/.test(destination) || source === destination)
+    return badRequest;
+  if (!iris.options.sources.some((s) => s.domain === Number(source))) return notFound;
+  return {
+    status: 200,
+    body: [
+      { finalityThreshold: FINALITY_FAST, minimumFee: iris.options.fastFeeBps },
+      { finalityThreshold: FINALITY_STANDARD, minimumFee: 0 },
+    ],
+  };
+}
+
+async function messagesOf(iris: Iris, domain: number, transactionHash: Hex): Promise<Answer> {
+  const source = iris.options.sources.find((s) => s.domain === domain);
+  if (source === undefined) return notFound;
+  let receipt: TransactionReceipt;
+  try {
+    receipt = await source.publicClient.getTransactionReceipt({ hash: transactionHash });
+  } catch {
+    return notFound;
+  }
+  const sent = parseEventLogs({
+    abi: testMessageTransmitterV2Abi,
+    eventName: 'MessageSent',
+    logs: receipt.logs,
+  })
+    .filter((log) => isAddressEqual(log.address, source.messageTransmitter))
+    .sort((a, b) => a.logIndex - b.logIndex);
+  if (receipt.status !== 'success' || sent.length === 0) return notFound;
+  // Uncached: a block mined a moment ago must count.
+  const depth = Number((await source.publicClient.getBlockNumber({ cacheTime: 0 })) - receipt.blockNumber);
+  const messages = [];
+  for (const log of sent) {
+    const nonce = keccak256(
+      encodePacked(['uint32', 'bytes32', 'uint32'], [domain, transactionHash, log.logIndex]),
+    );
+    iris.nonces.set(nonce, transactionHash);
+    messages.push(await attest(iris, decodeMessageV2(log.args.message), nonce, depth));
+  }
+  return { status: 200, body: { messages, sourceTxHash: transactionHash } };
+}
+
+async function attest(iris: Iris, sent: MessageV2, nonce: Hex, depth: number) {
+  const { confirmations, fastFeeBps } = iris.options;
+  const burn = sent.messageBody === '0x' ? undefined : decodeBurnMessageV2(sent.messageBody);
+  const fastAsked = sent.minFinalityThreshold <= FINALITY_FAST;
+  const fee = burn === undefined ? 0n : ceilDiv(burn.amount * BigInt(fastFeeBps), 10_000n);
+  const fast = fastAsked && burn !== undefined && burn.maxFee >= fee;
+  const delayReason = fastAsked && !fast ? 'insufficient_fee' : null;
+  if (depth < (fast ? confirmations.fast : confirmations.standard)) {
+    return {
+      attestation: 'PENDING',
+      message: '0x',
+      eventNonce: nonce,
+      cctpVersion: 2,
+      status: 'pending_confirmations',
+      decodedMessage: null,
+      delayReason,
+    };
+  }
+  const body = burn === undefined ? undefined : { ...burn, feeExecuted: fast ? fee : 0n };
+  const signed: MessageV2 = {
+    ...sent,
+    nonce,
+    finalityThresholdExecuted: fast ? FINALITY_FAST : FINALITY_STANDARD,
+    messageBody: body === undefined ? sent.messageBody : encodeBurnMessageV2(body),
+  };
+  const message = encodeMessageV2(signed);
+  const digest = keccak256(message);
+  const signatures = await Promise.all(
+    iris.attesters.map(({ key }) => sign({ hash: digest, privateKey: key, to: 'hex' })),
+  );
+  return {
+    attestation: concat(signatures),
+    message,
+    eventNonce: nonce,
+    cctpVersion: 2,
+    status: 'complete',
+    decodedMessage: decodedMessage(signed, body),
+    delayReason,
+  };
+}
+
+export async function startLocalAttestationService(
+  options: LocalAttestationServiceOptions,
+): Promise<LocalAttestationService> {
+  const iris: Iris = {
+    options,
+    attesters: options.attesterKeys
+      .map((key) => ({ key, address: privateKeyToAccount(key).address }))
+      .sort((a, b) => (BigInt(a.address) < BigInt(b.address) ? -1 : 1)),
+    nonces: new Map(),
+  };
+  let fault: AttestationFault = 'none';
+  let delayMs = 0;
+  let requests = 0;
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    requests += 1;
+    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+    if (fault === 'reset') {
+      request.socket.destroy();
+      return;
+    }
+    let answer: Answer;
+    if (fault === 'unavailable')
+      answer = { status: 503, body: { code: 503, message: 'Service unavailable.' } };
+    else if (fault === 'rate_limited')
+      answer = { status: 429, body: { code: 429, message: 'Too many requests.' } };
+    else if (request.method !== 'GET') answer = notFound;
+    else {
+      try {
+        answer = await route(iris, new URL(request.url ?? '/', 'http://iris.local'));
+      } catch {
+        answer = { status: 500, body: { code: 500, message: 'Internal server error.' } };
+      }
+    }
+    response.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
+    response.end(JSON.stringify(answer.body));
+  }
+
+  const server: Server = createServer((request, response) => {
+    void handle(request, response);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve);
+  });
+  const { address, port } = server.address() as AddressInfo;
+  return {
+    url: `http://${address}:${port}`,
+    setFault: (next) => {
+      fault = next;
+    },
+    setDelayMs: (next) => {
+      delayMs = next;
+    },
+    requestCount: () => requests,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** Iris's `decodedMessage`: numbers as decimal strings, 20-byte addresses in lower case, empty hook data null. */
+function decodedMessage(message: MessageV2, burn: BurnMessageV2 | undefined) {
+  return {
+    sourceDomain: String(message.sourceDomain),
+    destinationDomain: String(message.destinationDomain),
+    nonce: message.nonce,
+    sender: shortAddress(message.sender),
+    recipient: shortAddress(message.recipient),
+    destinationCaller: /^0x0{64}$/.test(message.destinationCaller)
+      ? message.destinationCaller
+      : shortAddress(message.destinationCaller),
+    minFinalityThreshold: String(message.minFinalityThreshold),
+    finalityThresholdExecuted: String(message.finalityThresholdExecuted),
+    messageBody: message.messageBody,
+    decodedMessageBody:
+      burn === undefined
+        ? null
+        : {
+            burnToken: shortAddress(burn.burnToken),
+            mintRecipient: shortAddress(burn.mintRecipient),
+            amount: String(burn.amount),
+            messageSender: shortAddress(burn.messageSender),
+            maxFee: String(burn.maxFee),
+            feeExecuted: String(burn.feeExecuted),
+            expirationBlock: String(burn.expirationBlock),
+            hookData: burn.hookData === '0x' ? null : burn.hookData,
+          },
+  };
+}
+
+function shortAddress(word: Hex): Hex {
+  return `0x${word.slice(-40).toLowerCase()}`;
+}
+
+function ceilDiv(numerator: bigint, denominator: bigint): bigint {
+  return (numerator + denominator - 1n) / denominator;
+}

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: UNLICENSED
+pragma solidity ^0.8.24;
+
+import {Clones} from "@openzeppelin/contracts/proxy/Clones.sol";
+import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+import {ITokenMessengerV2} from "./ICctpV2.sol";
+import {PaymentForwarderV3} from "./PaymentForwarderV3.sol";
+
+/// @notice Predicts, deploys, flushes and burns version 3 payment forwarders: one deposit address on every chain.
+///
+/// Deployed through the deterministic CREATE2 deployer (the same address on every EVM chain) with the same salt and
+/// the same init code everywhere, so this factory has the same address on every chain; its implementation is its
+/// first CREATE (nonce 1), so that too; and a deposit address, derived from those two and the payment's args as in
+/// version 2, is the same on every chain.
+///
+/// The init code carries the routes: for each chain id, its CCTP domain, USDC, TokenMessengerV2 and the most a fast
+/// burn may pay. On each chain the constructor picks the row of `block.chainid` and deploys the implementation
+/// with it, so the forwarder's code there knows where USDC goes without anyone able to change it: another table
+/// is another init code, hence another factory address and other deposit addresses. A chain not in the table gets
+/// no burn route (its forwarders pay merchant and treasury there, as on Polygon).
+contract ForwarderFactoryV3 {
+    struct ForwarderParams {
+        address merchant;
+        address treasury;
+        uint16 feeBps;
+        bytes16 paymentId;
+    }
+
+    struct FlushOutcome {
+        uint256 merchantSent;
+        uint256 feeSent;
+        uint256 merchantOwed;
+        uint256 feeOwed;
+    }
+
+    /// @notice One chain of the table. `domain` POLYGON_DOMAIN marks the chain where every burn mints; on it USDC
+    /// is flushed like any token, so its `usdc` and `tokenMessenger` are informative only.
+    struct ChainRoute {
+        uint64 chainId;
+        uint32 domain;
+        address usdc;
+        address tokenMessenger;
+        uint16 maxBurnFeeBps;
+    }
+
+    /// @notice One burn of `burnBatch`: PaymentForwarderV3.burn's arguments for the forwarder of `params`.
+    struct BurnOrder {
+        ForwarderParams params;
+        uint256 amount;
+        uint256 maxFee;
+        uint32 minFinalityThreshold;
+    }
+
+    uint256 public constant VERSION = 3;
+    uint256 public constant MAX_BATCH = 100;
+    uint16 public constant MAX_FEE_BPS = 10_000;
+    /// @notice A fast burn's fee is a few basis points; a table allowing more is refused rather than trusted.
+    uint16 public constant MAX_BURN_FEE_BPS = 100;
+    uint32 public constant POLYGON_DOMAIN = 7;
+
+    address public immutable implementation;
+    /// @notice keccak256(abi.encode(routes)): what an operator compares with the published table.
+    bytes32 public immutable routesHash;
+    /// @notice This chain's row, as the implementation was deployed with (`chainId` 0: not in the table).
+    ChainRoute private _route;
+
+    event ForwarderDeployed(address indexed forwarder, bytes16 indexed paymentId);
+
+    error FeeTooHigh(uint16 feeBps);
+    error ZeroAddress();
+    error BatchTooLarge(uint256 length, uint256 max);
+    error BurnOutOfGas(uint256 index);
+    /// @notice The table is the same on every chain, so it is checked whole: an error anywhere in it stops the
+    /// factory on every chain, never on some.
+    error InvalidRoutes(uint256 index);
+
+    constructor(ChainRoute[] memory routes) {
+        _checkRoutes(routes);
+        routesHash = keccak256(abi.encode(routes));
+        for (uint256 i = 0; i < routes.length; ++i) {
+            if (routes[i].chainId == block.chainid) _route = routes[i];
+        }
+        ChainRoute memory route = _route;
+        bool burns = route.chainId != 0 && route.domain != POLYGON_DOMAIN;
+        // The factory's first CREATE: the implementation's address follows from the factory's alone (nonce 1).
+        implementation = address(
+            new PaymentForwarderV3(
+                IERC20(burns ? route.usdc : address(0)),
+                ITokenMessengerV2(burns ? route.tokenMessenger : address(0)),
+                burns ? route.maxBurnFeeBps : 0
+            )
+        );
+    }
+
+    function route() external view returns (ChainRoute memory) {
+        return _route;
+    }
+
+    function predict(ForwarderParams calldata p) external view returns (address) {
+        bytes memory args = _args(p);
+        return Clones.predictDeterministicAddressWithImmutableArgs(implementation, args, keccak256(args));
+    }
+
+    /// @notice As version 2: for each params, deploy the forwarder if needed and flush `token` out of it.
+    function flushBatch(ForwarderParams[] calldata batch, IERC20 token)
+        external
+        returns (FlushOutcome[] memory outcomes)
+    {
+        if (batch.length > MAX_BATCH) revert BatchTooLarge(batch.length, MAX_BATCH);
+        outcomes = new FlushOutcome[](batch.length);
+        for (uint256 i = 0; i < batch.length; ++i) {
+            FlushOutcome memory outcome = outcomes[i];
+            (outcome.merchantSent, outcome.feeSent, outcome.merchantOwed, outcome.feeOwed) =
+                PaymentForwarderV3(_deployed(batch[i])).flush(token);
+        }
+    }
+
+    /// @notice Deploys the forwarder if needed and burns `amount` of this chain's USDC from it to Polygon (see
+    /// PaymentForwarderV3.burn): the source chain's whole part of a cross-chain settlement, in one transaction.
+    function deployAndBurn(ForwarderParams calldata p, uint256 amount, uint256 maxFee, uint32 minFinalityThreshold)
+        external
+        returns (address forwarder)
+    {
+        forwarder = _deployed(p);
+        PaymentForwarderV3(forwarder).burn(amount, maxFee, minFinalityThreshold);
+    }
+
+    /// @notice `deployAndBurn` for many payments in one transaction (on Ethereum the transaction's own cost is a
+    /// large part of a burn's). A burn that fails (its address blacklisted, the token paused, the fee above the
+    /// route's cap) does not revert the others: it reports false and its money stays in its forwarder, so an
+    /// `eth_call` tells which would burn before any gas is spent.
+    function burnBatch(BurnOrder[] calldata orders) external returns (bool[] memory burnt) {
+        if (orders.length > MAX_BATCH) revert BatchTooLarge(orders.length, MAX_BATCH);
+        burnt = new bool[](orders.length);
+        for (uint256 i = 0; i < orders.length; ++i) {
+            BurnOrder calldata order = orders[i];
+            PaymentForwarderV3 forwarder = PaymentForwarderV3(_deployed(order.params));
+            uint256 gasBefore = gasleft();
+            try forwarder.burn(order.amount, order.maxFee, order.minFinalityThreshold) {
+                burnt[i] = true;
+            } catch (bytes memory reason) {
+                // Left in the forwarder, whole: the burn is all or nothing. But a burn starved of gas is not a
+                // refusal: reverting then makes gas estimation, and a sender short of gas, fail loudly instead of
+                // silently skipping burns that would have gone through. A call that ran out of gas leaves no
+                // revert data, which every refusal of USDC's and CCTP's carries, and its caller only 1/64 of the
+                // gas when it ran out at the top.
+                if (reason.length == 0 || gasleft() <= gasBefore / 64) revert BurnOutOfGas(i);
+            }
+        }
+    }
+
+    function _deployed(ForwarderParams calldata p) private returns (address forwarder) {
+        bytes memory args = _args(p);
+        // As in version 2, the args are in the init code and hashed into the salt as well.
+        bytes32 salt = keccak256(args);
+        forwarder = Clones.predictDeterministicAddressWithImmutableArgs(implementation, args, salt);
+        if (forwarder.code.length == 0) {
+            address deployed = Clones.cloneDeterministicWithImmutableArgs(implementation, args, salt);
+            assert(deployed == forwarder);
+            emit ForwarderDeployed(forwarder, p.paymentId);
+        }
+    }
+
+    function _args(ForwarderParams calldata p) private pure returns (bytes memory) {
+        if (p.feeBps > MAX_FEE_BPS) revert FeeTooHigh(p.feeBps);
+        if (p.merchant == address(0) || p.treasury == address(0)) revert ZeroAddress();
+        return abi.encode(p.merchant, p.treasury, p.feeBps, p.paymentId);
+    }
+
+    /// @dev Exactly one Polygon row; no chain twice; every burning row with a token, a messenger and a bounded fee.
+    function _checkRoutes(ChainRoute[] memory routes) private pure {
+        uint256 homes = 0;
+        for (uint256 i = 0; i < routes.length; ++i) {
+            ChainRoute memory r = routes[i];
+            if (r.chainId == 0) revert InvalidRoutes(i);
+            for (uint256 j = 0; j < i; ++j) {
+                if (routes[j].chainId == r.chainId) revert InvalidRoutes(i);
+            }
+            if (r.domain == POLYGON_DOMAIN) {
+                ++homes;
+            } else if (r.usdc == address(0) || r.tokenMessenger == address(0) || r.maxBurnFeeBps > MAX_BURN_FEE_BPS) {
+                revert InvalidRoutes(i);
+            }
+        }
+        if (homes != 1) revert InvalidRoutes(routes.length);
+    }
+}
