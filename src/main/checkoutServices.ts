@@ -10,7 +10,6 @@ import { acceptAuthorization, gaslessAmountDue } from '../app/gasless/acceptAuth
 import type { AuthorizationChain } from '../app/gasless/ports.ts';
 import type { DepositPlanners } from '../app/payments/ports.ts';
 import type { Clock, RateLimitStore } from '../app/shared/ports.ts';
-import type { Config } from '../config/index.ts';
 import type { ResolvedChain } from './chainSetup.ts';
 import type { createStores } from './wiring.ts';
 
