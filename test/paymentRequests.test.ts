@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { paymentRequestEmail } from '../src/adapters/email/paymentRequestEmail.ts';
 import { createSmtpTransport } from '../src/adapters/outbound/smtpTransport.ts';
 import { dispatchEmails } from '../src/app/email/dispatchEmails.ts';
+import { paymentRequestMessage } from '../src/app/email/paymentRequests.ts';
 import type { EmailTransport } from '../src/app/email/ports.ts';
 import { findRemoteContent } from '../src/domain/email.ts';
 import { type ApiHarness, startApiHarness } from './helpers/apiHarness.ts';
@@ -114,6 +116,22 @@ describe.each(dialects)('payment requests by e-mail, %s', (dialect) => {
     expect(text).toMatch(/UTC/);
     expect(String(mail.html)).toContain(`href="${created.payment_url}"`);
     expect(findRemoteContent(String(mail.html))).toBeUndefined();
+  });
+
+  it('writes no request whose payment was not written: the two share one transaction', async () => {
+    const created = (
+      await create({ amount: '7.00', currency: 'USD', customer_email: 'dan@example.com' })
+    ).json();
+    const payment = (await h.stores.payments.findById(created.payment_id))!;
+    const message = paymentRequestMessage(
+      { template: paymentRequestEmail, messageDomain: 'shop.example', paymentUrl: () => created.payment_url },
+      { name: 'Corner Shop' },
+      payment,
+      h.clock.now(),
+    );
+    // The same payment again: its row is refused (the id is taken), and the request must go with it.
+    await expect(h.stores.payments.insert(payment, { email: message })).rejects.toThrow();
+    expect(await h.stores.emails.find(message.id)).toBeUndefined();
   });
 
   it('refuses send_email without customer_email, and creates nothing', async () => {
