@@ -114,6 +114,21 @@ describe.each(dialects)('receipts on %s', (dialect) => {
     expect((await fetch(`${checkoutOrigin}/receipts/short`)).status).toBe(404);
   }, 60_000);
 
+  it('writes the receipt in the language the checkout showed the payer, where the merchant gave none', async () => {
+    const payment = await h.createPayment('6.00', 'USDC', { customerEmail: 'dora@example.de' });
+    const page = await fetch(`${checkoutOrigin}/pay/${payment.id}`, {
+      headers: { 'accept-language': 'de-DE' },
+    });
+    expect(page.status).toBe(200);
+    await payAndSend(payment, '6.00');
+    const [receipt] = await h.stores.emails.list({ paymentId: payment.id, limit: 10 });
+    expect(receipt).toMatchObject({ kind: 'receipt', language: 'de', status: 'sent' });
+    const mail = smtp.received.at(-1)!;
+    expect(mail.subject).toBe(`Ihre Quittung von ${h.merchant.name}`);
+    expect(mail.headers.get('content-language')).toBe('de');
+    expect(mail.text ?? '').toContain('6,00');
+  }, 60_000);
+
   async function payAndSendAgain() {
     await dispatchEmails({
       emails: h.stores.emails,
