@@ -76,10 +76,26 @@ export interface ResendPaymentRequestDeps {
   readonly paymentRequests: PaymentRequestSettings;
 }
 
+/** Why a request was not sent again: the payment has no address, is no longer payable, or had its share. */
+export type RequestRefusal = 'no_email' | 'not_open' | 'limit';
+
+const REFUSALS: Readonly<Record<RequestRefusal, string>> = {
+  no_email: 'This payment has no customer e-mail to send its request to',
+  not_open: 'Only a payment still waiting to be paid can be requested again',
+  limit: `This payment's request was already sent ${MAX_REQUESTS_PER_PAYMENT} times: no more are sent`,
+};
+
+/** A request refused (409 CONFLICT), with its reason for a page to word in its own language. */
+export class PaymentRequestRefused extends PaylinkError {
+  constructor(readonly reason: RequestRefusal) {
+    super('CONFLICT', REFUSALS[reason]);
+  }
+}
+
 /**
  * Sends a payment's request again (the dashboard's button): only while nothing was paid and it can still be
  * (`status`, as derived now, is pending), only to its `customer_email`, and at most MAX_REQUESTS_PER_PAYMENT
- * times in all.
+ * times in all. A message in a transaction of its own: nothing else changes with it.
  */
 export async function resendPaymentRequest(
   deps: ResendPaymentRequestDeps,
@@ -88,16 +104,11 @@ export async function resendPaymentRequest(
   status: PaymentStatus,
 ): Promise<EmailMessage> {
   if (payment.merchantId !== merchant.id) throw new Error('a payment request for another merchant’s payment');
-  if (payment.customerEmail === null)
-    throw new PaylinkError('CONFLICT', 'This payment has no customer e-mail to send its request to');
-  if (status !== 'pending')
-    throw new PaylinkError('CONFLICT', 'Only a payment still waiting to be paid can be requested again');
+  if (payment.customerEmail === null) throw new PaymentRequestRefused('no_email');
+  if (status !== 'pending') throw new PaymentRequestRefused('not_open');
   const sent = await deps.emails.list({ paymentId: payment.id, limit: 100 });
   if (sent.filter((message) => message.kind === 'payment_request').length >= MAX_REQUESTS_PER_PAYMENT)
-    throw new PaylinkError(
-      'CONFLICT',
-      `This payment's request was already sent ${MAX_REQUESTS_PER_PAYMENT} times: no more are sent`,
-    );
+    throw new PaymentRequestRefused('limit');
   const message = paymentRequestMessage(deps.paymentRequests, merchant, payment, deps.clock.now());
   await deps.emails.enqueue(message);
   return message;
