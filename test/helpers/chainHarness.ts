@@ -53,7 +53,12 @@ export interface ChainHarness {
   createPayment(
     amount: string,
     currency?: string,
-    options?: { forwarderVersion?: 1 | 2; customerEmail?: string; orderId?: string },
+    options?: {
+      forwarderVersion?: 1 | 2;
+      customerEmail?: string;
+      customerLanguage?: string;
+      orderId?: string;
+    },
   ): Promise<Payment>;
   /** The token's owner controls, as Circle's would be used: blacklist, unBlacklist, pause, unpause. */
   control(action: 'blacklist' | 'unBlacklist', account: Address): Promise<void>;
@@ -187,7 +192,13 @@ export async function startChainHarness(
           webhookAllowPrivate: true,
         },
         merchant,
-        { amount, currency, customerEmail: options.customerEmail, orderId: options.orderId },
+        {
+          amount,
+          currency,
+          customerEmail: options.customerEmail,
+          customerLanguage: options.customerLanguage,
+          orderId: options.orderId,
+        },
       ),
     async pay(to, baseUnits, options = {}) {
       const wallet = anvil.wallet(options.fromIndex ?? ROLES.customer);
