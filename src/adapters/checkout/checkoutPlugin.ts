@@ -262,13 +262,16 @@ function registerPaymentRoutes(app: FastifyInstance, deps: CheckoutDeps, kit: Ch
     if (!page) return reply.status(404).send(renderNotFoundPage(language, pageAssets));
     const { view, payment } = page;
     // The payer's language, for the e-mails to them where the merchant gave none: written only while the payment
-    // is open and only when it changes, so a page viewed again in the same language writes nothing.
+    // is open and only when it changes, so a page viewed again in the same language writes nothing. A failed
+    // write costs the payer nothing: the page is shown, the e-mails fall back (decision 0025).
     if (
       payment.customerLanguage === null &&
       payment.payerLanguage !== language &&
       (view.status === 'pending' || view.status === 'processing')
     )
-      await deps.payments.recordPayerLanguage?.(payment.id, language);
+      await deps.payments.recordPayerLanguage?.(payment.id, language).catch((error: unknown) => {
+        request.log.warn({ err: error, payment: payment.id }, 'the payer’s language was not recorded');
+      });
     return renderCheckoutPage({
       view,
       language,
