@@ -8,6 +8,7 @@ import { marketRates } from '../../src/adapters/rates/marketRates.ts';
 import { staticSource } from '../../src/adapters/rates/static.ts';
 import type { ChainReader } from '../../src/app/chain/ports.ts';
 import { type PollResult, pollChainOnce, type WatchChainOptions } from '../../src/app/chain/watchChain.ts';
+import type { PaymentRequestSettings } from '../../src/app/email/paymentRequests.ts';
 import type { ReceiptSettings } from '../../src/app/email/receipts.ts';
 import { createMerchant } from '../../src/app/merchants/merchantAdmin.ts';
 import { createPayment } from '../../src/app/payments/createPayment.ts';
@@ -58,6 +59,7 @@ export interface ChainHarness {
       customerEmail?: string;
       customerLanguage?: string;
       orderId?: string;
+      sendEmail?: boolean;
     },
   ): Promise<Payment>;
   /** The token's owner controls, as Circle's would be used: blacklist, unBlacklist, pause, unpause. */
@@ -94,6 +96,8 @@ export async function startChainHarness(
     readonly bridgedUsdc?: 'accepted' | 'noticed';
     /** Receipts queued by the watcher, as a worker with e-mail configured does. */
     readonly receipts?: ReceiptSettings;
+    /** Payment requests (`sendEmail` on createPayment), as the API has them with e-mail configured. */
+    readonly paymentRequests?: PaymentRequestSettings;
   } = {},
 ): Promise<ChainHarness> {
   const anvil = await startAnvil({
@@ -190,6 +194,7 @@ export async function startChainHarness(
           minAmountBaseUnits: 1n,
           paymentTtlMs: PAYMENT_TTL_MS,
           webhookAllowPrivate: true,
+          paymentRequests: harnessOptions.paymentRequests,
         },
         merchant,
         {
@@ -198,6 +203,7 @@ export async function startChainHarness(
           customerEmail: options.customerEmail,
           customerLanguage: options.customerLanguage,
           orderId: options.orderId,
+          sendEmail: options.sendEmail,
         },
       ),
     async pay(to, baseUnits, options = {}) {
