@@ -212,6 +212,8 @@ describe.each(dialects)('dashboard payment requests on %s', (dialect) => {
     const id = /payments\/([0-9a-f-]{36})\/link$/.exec(created.headers.location!)![1]!;
     const page = await get(`/dashboard/payments/${id}`);
     expect(page.body).not.toContain(`/dashboard/payments/${id}/request`);
+    // The link page says "sent" only when the log holds the request, whatever its address says.
+    expect((await get(`/dashboard/payments/${id}/link?emailed=1`)).body).not.toContain('was sent by e-mail');
     const refused = await post(`/dashboard/payments/${id}/request`, { csrf: csrfOf(page.body) }, cookie);
     expect(refused.headers.location).toBe(`/dashboard/payments/${id}?request=no_email#request`);
     expect(await requestsOf(id)).toHaveLength(0);

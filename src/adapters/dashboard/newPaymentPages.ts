@@ -134,7 +134,8 @@ export function newPaymentPages(app: FastifyInstance, deps: DashboardDeps, kit: 
       renderPaymentLink({
         signedIn,
         ctx: kit.context(request),
-        emailed: emailed === '1' && found.payment.customerEmail !== null,
+        // Said only when the log holds the request: the query string alone is no proof.
+        emailed: emailed === '1' && (await requested(deps, found.payment.id)),
         payment: found.payment,
         state: found.state,
         url,
@@ -237,6 +238,12 @@ export function requestOffer(
     typeof asked === 'string' && OUTCOMES.includes(asked) ? (asked as RequestOffer['outcome']) : undefined;
   const to = state.status === 'pending' ? payment.customerEmail : null;
   return to === null && outcome === undefined ? undefined : { to, outcome };
+}
+
+/** Whether a request e-mail for the payment is in the e-mail log. */
+async function requested(deps: DashboardDeps, paymentId: string): Promise<boolean> {
+  const log = await deps.paymentRequests?.emails.list({ paymentId, limit: 100 });
+  return log?.some((message) => message.kind === 'payment_request') ?? false;
 }
 
 function linkPath(id: string): string {
