@@ -179,6 +179,14 @@ describe.each(dialects)('payment requests by e-mail, %s', (dialect) => {
     expect(mail.subject).toMatch(/Corner Shop/);
     expect(mail.subject).not.toBe(smtp.received.at(-2)?.subject);
 
+    const listed = await h.app.inject({
+      method: 'GET',
+      url: '/payments/api/payments/?limit=100',
+      headers: { authorization: `Bearer ${apiKey}` },
+    });
+    expect(
+      listed.json().payments.find((p: { payment_id: string }) => p.payment_id === id)?.customer_language,
+    ).toBe('fr');
     const plain = await create({ amount: '1.00', currency: 'USD' });
     expect((await status(plain.json().payment_id)).customer_language).toBeUndefined();
     for (const language of ['pt', 'english', 'fr_FR', '']) {
