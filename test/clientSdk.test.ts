@@ -257,6 +257,27 @@ describe.each(dialects)('the client SDK against the real server on %s', (dialect
     });
   });
 
+  it('asks for the payment request e-mail, in the customer’s language, with an expiry', async () => {
+    const created = await paylink.createPayment({
+      amount: '18.00',
+      currency: 'EUR',
+      customer_email: 'eve@example.es',
+      customer_language: 'es-MX',
+      send_email: true,
+      expires_in: 7_200,
+    });
+    expect(new Date(created.details.expires_at).getTime() - h.api.clock.now().getTime()).toBe(7_200_000);
+    expect(await paylink.getPayment(created.payment_id)).toMatchObject({ customer_language: 'es' });
+    const queued = await h.api.stores.emails.list({ paymentId: created.payment_id, limit: 10 });
+    expect(queued.map((m) => [m.kind, m.recipient, m.language])).toEqual([
+      ['payment_request', 'eve@example.es', 'es'],
+    ]);
+    const refused = await paylink
+      .createPayment({ amount: '1', currency: 'USDC', send_email: true })
+      .catch((error: unknown) => error);
+    expect(refused).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', field: 'customer_email' });
+  });
+
   it('reads the webhook delivery log of a payment', async () => {
     const paymentId = await h.createPayment();
     const eventId = await h.pay(paymentId);

@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderEmailLayout } from '../src/adapters/email/layout.ts';
+import { paymentRequestEmail } from '../src/adapters/email/paymentRequestEmail.ts';
 import { launchChromium, SCREENSHOTS } from './helpers/browser.ts';
 
 // The callback given to page.evaluate runs in the browser; the project compiles without the DOM library.
@@ -60,6 +61,48 @@ describe('the e-mail layout in Chromium', () => {
       expect(await page.getByText('49.90 EUR, due by 30 November').isVisible()).toBe(false);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
       await page.screenshot({ path: `${SCREENSHOTS}/email-layout-${name}.png`, fullPage: true });
+      await page.close();
+    },
+  );
+
+  it.each([
+    ['en', 1280],
+    ['de', 390],
+  ] as const)(
+    'shows the payment request in %s at %i px: amount, USDC, expiry and the button, loading nothing',
+    async (language, width) => {
+      const url = 'https://pay.example/pay/0190f1c2-0000-7000-8000-000000000002';
+      const request = paymentRequestEmail.render(
+        {
+          merchantName: 'Corner Shop',
+          amount: '49.90',
+          currency: 'EUR',
+          usdcAmount: '53.90',
+          orderId: 'order-1042',
+          expiresAt: new Date('2026-11-30T17:00:00Z'),
+          paymentUrl: url,
+        },
+        language,
+      );
+      const page = await browser.newPage({ viewport: { width, height: 800 } });
+      const requests: string[] = [];
+      await page.route('**/*', (route) => {
+        requests.push(route.request().url());
+        return route.abort();
+      });
+      await page.setContent(request.html, { waitUntil: 'load' });
+      expect(requests).toEqual([]);
+      const button = page.getByRole('link', {
+        name: language === 'en' ? 'Pay 49.90 EUR' : '49,90 EUR zahlen',
+      });
+      expect(await button.isVisible()).toBe(true);
+      expect(await button.getAttribute('href')).toBe(url);
+      const text = (await page.textContent('body')) ?? '';
+      expect(text).toContain(language === 'en' ? '53.90 USDC' : '53,90 USDC');
+      expect(text).toContain('order-1042');
+      expect(text).toContain('UTC');
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      await page.screenshot({ path: `${SCREENSHOTS}/email-payment-request-${language}.png`, fullPage: true });
       await page.close();
     },
   );

@@ -169,6 +169,28 @@ describe.each(dialects)('link pages on %s', (dialect) => {
     expect(page).toContain(`action="/l/${id}?lang=fr"`);
   });
 
+  it('records the language the payer committed in, and the checkout page the language it shows while open', async () => {
+    const id = await openLink();
+    const response = await post(`/l/${id}?lang=es`, { amount: '5.00' });
+    expect(response.status).toBe(303);
+    const paymentId = /^\/pay\/([0-9a-f-]{36})\?lang=es$/.exec(response.headers.get('location') ?? '')![1]!;
+    expect((await h.stores.payments.findById(paymentId))?.payerLanguage).toBe('es');
+    // The payer's browser shows the checkout in German: that is the language the payer reads now.
+    expect((await get(`/pay/${paymentId}`, { 'accept-language': 'de-AT,de;q=0.9' })).status).toBe(200);
+    expect((await h.stores.payments.findById(paymentId))?.payerLanguage).toBe('de');
+    // A merchant's customer_language is the merchant's word: the page does not replace it.
+    const given = await api('POST', '/payments/api/create/', {
+      amount: '5.00',
+      currency: 'USDC',
+      customer_language: 'fr',
+    });
+    expect((await get(`/pay/${given.body.payment_id}?lang=de`)).status).toBe(200);
+    expect(await h.stores.payments.findById(given.body.payment_id)).toMatchObject({
+      customerLanguage: 'fr',
+      payerLanguage: null,
+    });
+  });
+
   it('makes a payment of a suggested amount and sends the payer to its page', async () => {
     const id = await openLink();
     const { location, payment } = await paymentFrom(await post(`/l/${id}?lang=en`, { amount: '20.00' }));

@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { paymentRequestEmail } from '../src/adapters/email/paymentRequestEmail.ts';
 import { receiptEmail } from '../src/adapters/email/receiptEmail.ts';
 import { createSmtpTransport } from '../src/adapters/outbound/smtpTransport.ts';
 import { dispatchEmails } from '../src/app/email/dispatchEmails.ts';
+import type { PaymentRequestSettings } from '../src/app/email/paymentRequests.ts';
 import type { EmailTransport } from '../src/app/email/ports.ts';
 import type { ReceiptSettings } from '../src/app/email/receipts.ts';
 import { findRemoteContent } from '../src/domain/email.ts';
@@ -15,6 +17,11 @@ import { startTestSmtpServer, type TestSmtpServer } from './helpers/smtpServer.t
 
 const CHECKOUT_URL = 'https://pay.shop.example';
 const EXPLORER = 'https://polygonscan.com';
+const paymentRequests: PaymentRequestSettings = {
+  template: paymentRequestEmail,
+  messageDomain: 'shop.example',
+  paymentUrl: (id) => `${CHECKOUT_URL}/pay/${id}`,
+};
 const receipts: ReceiptSettings = {
   template: receiptEmail,
   messageDomain: 'shop.example',
@@ -35,7 +42,7 @@ describe.each(dialects)('receipts on %s', (dialect) => {
   let checkoutOrigin: string;
 
   beforeAll(async () => {
-    h = await startChainHarness(dialect, {}, { receipts });
+    h = await startChainHarness(dialect, {}, { receipts, paymentRequests });
     smtp = await startTestSmtpServer();
     transport = createSmtpTransport(smtp.settings, 'Corner Shop <no-reply@shop.example>');
     checkout = await buildCheckoutServer({
@@ -112,6 +119,46 @@ describe.each(dialects)('receipts on %s', (dialect) => {
     const wrongToken = link![1]!.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
     expect((await fetch(`${checkoutOrigin}${wrongToken}`)).status).toBe(404);
     expect((await fetch(`${checkoutOrigin}/receipts/short`)).status).toBe(404);
+  }, 60_000);
+
+  it('writes the receipt in the language the checkout showed the payer, where the merchant gave none', async () => {
+    const payment = await h.createPayment('6.00', 'USDC', { customerEmail: 'dora@example.de' });
+    const page = await fetch(`${checkoutOrigin}/pay/${payment.id}`, {
+      headers: { 'accept-language': 'de-DE' },
+    });
+    expect(page.status).toBe(200);
+    await payAndSend(payment, '6.00');
+    const [receipt] = await h.stores.emails.list({ paymentId: payment.id, limit: 10 });
+    expect(receipt).toMatchObject({ kind: 'receipt', language: 'de', status: 'sent' });
+    const mail = smtp.received.at(-1)!;
+    expect(mail.subject).toBe(`Ihre Quittung von ${h.merchant.name}`);
+    expect(mail.headers.get('content-language')).toBe('de');
+    expect(mail.text ?? '').toContain('6,00');
+  }, 60_000);
+
+  it('a request e-mailed is paid from the link in the message, and its customer gets the receipt', async () => {
+    const before = smtp.received.length;
+    const payment = await h.createPayment('9.00', 'USDC', {
+      customerEmail: 'fay@example.com',
+      orderId: 'inv-77',
+      sendEmail: true,
+    });
+    await payAndSendAgain();
+    expect(smtp.received.length).toBe(before + 1);
+    const request = smtp.received.at(-1)!;
+    const link = /https:\/\/pay\.shop\.example(\/pay\/[0-9a-f-]{36})/.exec(request.text ?? '');
+    expect(link?.[1]).toBe(`/pay/${payment.id}`);
+    // The customer opens the link from the message: the checkout page of that payment, asking for 9.00 USDC.
+    const page = await fetch(`${checkoutOrigin}${link![1]}`);
+    expect(page.status).toBe(200);
+    const body = await page.text();
+    expect(body).toContain('9.00');
+    expect(body).toContain(payment.deposit!.depositAddress);
+    await payAndSend(payment, '9.00');
+    expect(smtp.received.length).toBe(before + 2);
+    expect(smtp.received.at(-1)!.subject).toBe(`Your receipt from ${h.merchant.name}`);
+    const kinds = (await h.stores.emails.list({ paymentId: payment.id, limit: 10 })).map((m) => m.kind);
+    expect(kinds.sort()).toEqual(['payment_request', 'receipt']);
   }, 60_000);
 
   async function payAndSendAgain() {

@@ -107,6 +107,25 @@ describe.each(dialects)('refund notices on %s', (dialect) => {
     expect(sent.text).toMatch(new RegExp(`${EXPLORER}/tx/0x[0-9a-f]{64}`));
   }, 60_000);
 
+  it('writes in the customer_language the merchant gave', async () => {
+    const payment = await h.createPayment('10.00', 'USDC', {
+      customerEmail: 'lea@example.fr',
+      customerLanguage: 'fr',
+    });
+    await h.pay(payment.deposit!.depositAddress, USDC('10.00'));
+    await h.finalizeAll();
+    await h.poll();
+    await createRefund(refundDeps(), h.merchant.id, 'live', { paymentId: payment.id, amount: '1.50' });
+    const notice = (await h.stores.emails.list({ paymentId: payment.id, limit: 10 })).find(
+      (m) => m.kind === 'refund_notice',
+    );
+    expect(notice).toMatchObject({ language: 'fr', recipient: 'lea@example.fr' });
+    await send();
+    const mail = smtp.received.at(-1)!;
+    expect(mail.subject).toBe(`${h.merchant.name} vous rembourse 1,50 USDC`);
+    expect(mail.headers.get('content-language')).toBe('fr');
+  }, 60_000);
+
   it('writes to nobody when the merchant gave no customer e-mail', async () => {
     const payment = await paidPayment();
     await createRefund(refundDeps(), h.merchant.id, 'live', { paymentId: payment.id, amount: '1.00' });

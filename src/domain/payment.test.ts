@@ -52,6 +52,8 @@ describe('newPayment', () => {
       linkId: null,
       orderId: null,
       customerEmail: null,
+      customerLanguage: null,
+      payerLanguage: null,
       status: 'pending',
       announcedStatus: 'pending',
       amountReceivedBaseUnits: 0n,

@@ -58,6 +58,13 @@ export interface Payment {
   readonly linkId: string | null;
   readonly orderId: string | null;
   readonly customerEmail: string | null;
+  /** The language the merchant gave for its customer (domain/language.ts); null: none given. */
+  readonly customerLanguage: string | null;
+  /**
+   * The language the checkout last showed the payer while the payment was open; the e-mails use it where the
+   * merchant gave none (customerLanguageOf, decision 0025).
+   */
+  readonly payerLanguage: string | null;
   readonly status: PaymentStatus;
   /**
    * The status the merchant was last told of by a webhook (`pending` until the first): a reorg may take a
@@ -94,7 +101,9 @@ type PaymentOptions =
   | 'metadata'
   | 'linkId'
   | 'orderId'
-  | 'customerEmail';
+  | 'customerEmail'
+  | 'customerLanguage'
+  | 'payerLanguage';
 
 /** What a payment is made of: its terms and deposit, and whichever of the merchant's options it was given. */
 export type NewPayment = Pick<
@@ -138,6 +147,8 @@ export function newPayment(fields: NewPayment): Payment {
     linkId: fields.linkId ?? null,
     orderId: fields.orderId ?? null,
     customerEmail: fields.customerEmail ?? null,
+    customerLanguage: fields.customerLanguage ?? null,
+    payerLanguage: fields.payerLanguage ?? null,
     status: 'pending',
     announcedStatus: 'pending',
     amountReceivedBaseUnits: 0n,

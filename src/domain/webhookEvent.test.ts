@@ -58,6 +58,7 @@ describe('webhookEventBody', () => {
       cancelUrl: 'https://shop.example/cart',
       metadata: { cart: 'c-9' },
       linkId: '00000000-0000-4000-8000-0000000000aa',
+      customerLanguage: 'fr',
     });
     const state: StatusFields = {
       status: 'paid',
@@ -94,6 +95,7 @@ describe('webhookEventBody', () => {
       cancel_url: 'https://shop.example/cart?payment_id=00000000-0000-4000-8000-000000000001',
       metadata: { cart: 'c-9' },
       link_id: '00000000-0000-4000-8000-0000000000aa',
+      customer_language: 'fr',
     });
   });
 
@@ -121,6 +123,7 @@ describe('webhookEventBody', () => {
       payout_status: null,
       payout_txid: null,
       livemode: false,
+      customer_language: null,
     });
   });
 

@@ -56,6 +56,8 @@ export interface WebhookEventBody {
   readonly metadata: Metadata;
   /** The reusable link the payment was made through; null for a payment created directly. */
   readonly link_id: string | null;
+  /** The customer's language as given on create (en, fr, de, es); null when not given. */
+  readonly customer_language: string | null;
 }
 
 /** What `payment.payout_sent` adds: exactly what its transaction moved to each side, in base units. */
@@ -159,5 +161,6 @@ export function webhookEventBody(
     cancel_url: payment.cancelUrl && withPaymentId(payment.cancelUrl, payment.id),
     metadata: payment.metadata ?? {},
     link_id: payment.linkId,
+    customer_language: payment.customerLanguage,
   };
 }

@@ -9,10 +9,12 @@ import { scryptPasswords } from '../adapters/crypto/scryptPasswords.ts';
 import { totpSecondFactor } from '../adapters/crypto/totp.ts';
 import type { DashboardDeps } from '../adapters/dashboard/dashboardDeps.ts';
 import type { DatabaseHandle } from '../adapters/db/database.ts';
+import { customerEmails } from '../adapters/email/customerEmails.ts';
 import { createMetrics, type Metrics } from '../adapters/metrics/metrics.ts';
 import { createWebhookSender } from '../adapters/outbound/webhookSender.ts';
 import { memoryBucketStore } from '../adapters/rateLimit/memoryBucketStore.ts';
 import type { PasswordHasher, UserStore } from '../app/dashboard/ports.ts';
+import type { EmailStore } from '../app/email/ports.ts';
 import type { MerchantStore } from '../app/merchants/ports.ts';
 import type { ChainProbe } from '../app/operations/checkReadiness.ts';
 import { measureService } from '../app/operations/measureService.ts';
@@ -32,6 +34,8 @@ import { createRates, type createStores, hostResolver } from './wiring.ts';
  * not given is made here from the configuration (`apiServices`), once.
  */
 export interface ApiServerInput extends Omit<ApiDeps, 'health' | 'metrics' | 'rateLimitStore' | 'config'> {
+  /** The e-mail queue, for the dashboard's payment requests; absent: the dashboard sends none again. */
+  readonly emails?: EmailStore | undefined;
   /** Payouts owed, for the operator's console; absent: the console has no payouts page. */
   readonly settlements?: SettlementStore | undefined;
   /** Password hashing for the dashboard (default scrypt at full cost; tests may pass a cheaper one). */
@@ -144,6 +148,8 @@ function dashboardDeps(
   made: Pick<DashboardDeps, 'buckets' | 'webhookSender' | 'measure'> & { cachedMerchants: MerchantStore },
 ): DashboardDeps {
   const { config } = input;
+  // Where e-mail is configured: the New payment form's "send by e-mail" and the payment page's button.
+  const paymentRequests = customerEmails(config, (chainId) => input.explorers?.get(chainId))?.paymentRequests;
   return {
     users,
     // Uncached: a merchant disabled is signed out at its next request, not after the auth cache's TTL.
@@ -178,9 +184,12 @@ function dashboardDeps(
         maxAmountBaseUnits: config.maxAmountBaseUnits,
         minAmountBaseUnits: config.minAmountBaseUnits,
         webhookAllowPrivate: config.webhookAllowPrivate,
+        paymentRequests,
       },
       checkoutUrl: config.checkoutUrl,
     },
+    paymentRequests:
+      paymentRequests && input.emails ? { emails: input.emails, settings: paymentRequests } : undefined,
     paymentLinks: input.links && {
       store: input.links,
       checkoutUrl: config.checkoutUrl,

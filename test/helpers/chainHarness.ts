@@ -8,6 +8,7 @@ import { marketRates } from '../../src/adapters/rates/marketRates.ts';
 import { staticSource } from '../../src/adapters/rates/static.ts';
 import type { ChainReader } from '../../src/app/chain/ports.ts';
 import { type PollResult, pollChainOnce, type WatchChainOptions } from '../../src/app/chain/watchChain.ts';
+import type { PaymentRequestSettings } from '../../src/app/email/paymentRequests.ts';
 import type { ReceiptSettings } from '../../src/app/email/receipts.ts';
 import { createMerchant } from '../../src/app/merchants/merchantAdmin.ts';
 import { createPayment } from '../../src/app/payments/createPayment.ts';
@@ -53,7 +54,13 @@ export interface ChainHarness {
   createPayment(
     amount: string,
     currency?: string,
-    options?: { forwarderVersion?: 1 | 2; customerEmail?: string; orderId?: string },
+    options?: {
+      forwarderVersion?: 1 | 2;
+      customerEmail?: string;
+      customerLanguage?: string;
+      orderId?: string;
+      sendEmail?: boolean;
+    },
   ): Promise<Payment>;
   /** The token's owner controls, as Circle's would be used: blacklist, unBlacklist, pause, unpause. */
   control(action: 'blacklist' | 'unBlacklist', account: Address): Promise<void>;
@@ -89,6 +96,8 @@ export async function startChainHarness(
     readonly bridgedUsdc?: 'accepted' | 'noticed';
     /** Receipts queued by the watcher, as a worker with e-mail configured does. */
     readonly receipts?: ReceiptSettings;
+    /** Payment requests (`sendEmail` on createPayment), as the API has them with e-mail configured. */
+    readonly paymentRequests?: PaymentRequestSettings;
   } = {},
 ): Promise<ChainHarness> {
   const anvil = await startAnvil({
@@ -185,9 +194,17 @@ export async function startChainHarness(
           minAmountBaseUnits: 1n,
           paymentTtlMs: PAYMENT_TTL_MS,
           webhookAllowPrivate: true,
+          paymentRequests: harnessOptions.paymentRequests,
         },
         merchant,
-        { amount, currency, customerEmail: options.customerEmail, orderId: options.orderId },
+        {
+          amount,
+          currency,
+          customerEmail: options.customerEmail,
+          customerLanguage: options.customerLanguage,
+          orderId: options.orderId,
+          sendEmail: options.sendEmail,
+        },
       ),
     async pay(to, baseUnits, options = {}) {
       const wallet = anvil.wallet(options.fromIndex ?? ROLES.customer);

@@ -44,6 +44,8 @@ export interface PaymentEventFields {
   readonly metadata: Readonly<Record<string, string>>;
   /** The reusable link the payment was made through; null for one created directly. */
   readonly link_id: string | null;
+  /** The customer's language as given on create (en, fr, de, es); null when not given. */
+  readonly customer_language: string | null;
 }
 
 /**

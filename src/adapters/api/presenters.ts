@@ -98,6 +98,7 @@ export function merchantFields(payment: Payment) {
     ...(payment.cancelUrl ? { cancel_url: withPaymentId(payment.cancelUrl, payment.id) } : {}),
     ...(payment.metadata ? { metadata: payment.metadata } : {}),
     ...(payment.linkId ? { link_id: payment.linkId } : {}),
+    ...(payment.customerLanguage ? { customer_language: payment.customerLanguage } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EXPIRES_IN_BOUNDS } from '../../app/payments/createPayment.ts';
 import { PAYMENT_STATUSES } from '../../domain/paymentStatus.ts';
 import { PAYOUT_STATUSES } from '../../domain/payout.ts';
 import { REFUND_STATUSES } from '../../domain/refund.ts';
@@ -80,6 +81,9 @@ export const merchantPaymentFields = {
   }),
   metadata: MetadataOutput.optional(),
   link_id: z.uuid().optional().meta({ description: 'The reusable link the payment was made through' }),
+  customer_language: z.string().optional().meta({
+    description: 'The customer’s language as given on create (its language subtag: en, fr, de or es)',
+  }),
 };
 
 export const CreatePaymentBody = z.object(
@@ -88,7 +92,34 @@ export const CreatePaymentBody = z.object(
     currency: requiredString('Currency code: ISO 4217 (USD, EUR, CAD, JPY, …) or USDC').meta({
       example: 'EUR',
     }),
-    customer_email: optionalString('Customer e-mail address', 254),
+    customer_email: optionalString(
+      'Customer e-mail address: where the request (send_email), the receipt and refund notices go',
+      254,
+    ),
+    customer_language: optionalString(
+      'The customer’s language, a BCP-47 tag of one of en, fr, de, es (fr-CA reads as fr): the language of the e-mails written to the customer. Absent: the language the checkout showed the payer, else English',
+      35,
+    ).meta({ example: 'fr' }),
+    send_email: z
+      .boolean({ error: 'must be true or false' })
+      .nullish()
+      .transform((value) => value ?? undefined)
+      .meta({
+        description:
+          'true: e-mail the payment request (merchant, amount, expiry, a button to payment_url) to customer_email, which is then required. Sent once per payment, queued with it',
+      }),
+    expires_in: z
+      .custom<JsonNumber | null>((value) => value instanceof JsonNumber || value === null, {
+        error: 'must be a whole number of seconds',
+      })
+      .optional()
+      // Read losslessly as text: a number too large or fractional is the use case's to refuse, with the bounds.
+      .transform((value) => (value instanceof JsonNumber ? Number(value.text) : undefined))
+      .meta({
+        type: 'integer',
+        description: `How long the payment stays payable, in seconds, from ${EXPIRES_IN_BOUNDS.min} (5 minutes) to ${EXPIRES_IN_BOUNDS.max} (30 days); the quote is locked for as long. Absent: the service's default (PAYLINK_PAYMENT_TTL)`,
+        example: 86_400,
+      }),
     webhook_url: optionalString("Webhook URL for this payment; overrides the account's default", 2048),
     order_id: optionalString("The merchant's own order identifier", 255),
     return_url: optionalString(

@@ -7,7 +7,7 @@ import { isPaymentId } from '../../app/payments/getPaymentStatus.ts';
 import type { PaymentStore } from '../../app/payments/ports.ts';
 import type { Clock } from '../../app/shared/ports.ts';
 import { errorResponseOf, ValidationError } from '../../domain/errors.ts';
-import { paymentTerms } from '../../domain/payment.ts';
+import { type Payment, paymentTerms } from '../../domain/payment.ts';
 import { derivePaymentState } from '../../domain/paymentStatus.ts';
 import { isLanguage, type Language, negotiateLanguage } from '../web/language.ts';
 import type { CheckoutNetwork } from '../web/network.ts';
@@ -24,7 +24,8 @@ import { type CheckoutRefunds, registerRefundRoutes } from './refundRoutes.ts';
 import { renderCheckoutPage, renderErrorPage, renderNotFoundPage } from './renderPage.ts';
 
 export interface CheckoutDeps {
-  readonly payments: Pick<PaymentStore, 'findById'>;
+  /** `recordPayerLanguage`: absent, the page records no payer's language (decision 0025). */
+  readonly payments: Pick<PaymentStore, 'findById'> & Partial<Pick<PaymentStore, 'recordPayerLanguage'>>;
   readonly merchants: Pick<MerchantStore, 'find'>;
   readonly ledger: Pick<Ledger, 'listTransfers'>;
   readonly clock: Clock;
@@ -227,7 +228,8 @@ function registerPaymentRoutes(app: FastifyInstance, deps: CheckoutDeps, kit: Ch
   const { languageOf, pageAssets } = kit;
 
   /** The payment's view as of one instant (status and countdown from the same clock reading). */
-  const loadView = async (id: string): Promise<CheckoutView | undefined> => {
+  const loadView = async (id: string): Promise<CheckoutView | undefined> => (await loadPage(id))?.view;
+  const loadPage = async (id: string): Promise<{ view: CheckoutView; payment: Payment } | undefined> => {
     if (!isPaymentId(id)) return undefined;
     const payment = await deps.payments.findById(id.toLowerCase());
     // A payment from before deposit addresses existed cannot be paid here: nothing to show.
@@ -241,7 +243,7 @@ function registerPaymentRoutes(app: FastifyInstance, deps: CheckoutDeps, kit: Ch
     const state = derivePaymentState(paymentTerms(payment), transfers, now);
     // Never show a network name the payment is not on: the chain id always comes from the payment itself.
     const network = kit.networkOf(payment.deposit.chainId);
-    return checkoutView({
+    const view = checkoutView({
       payment,
       deposit: payment.deposit,
       state,
@@ -250,13 +252,26 @@ function registerPaymentRoutes(app: FastifyInstance, deps: CheckoutDeps, kit: Ch
       network,
       now,
     });
+    return { view, payment };
   };
 
   app.get('/pay/:id', async (request: PaymentRequest, reply) => {
     const language = languageOf(request);
     reply.type(HTML).header('vary', 'accept-language').header('content-language', language);
-    const view = await loadView(request.params.id);
-    if (!view) return reply.status(404).send(renderNotFoundPage(language, pageAssets));
+    const page = await loadPage(request.params.id);
+    if (!page) return reply.status(404).send(renderNotFoundPage(language, pageAssets));
+    const { view, payment } = page;
+    // The payer's language, for the e-mails to them where the merchant gave none: written only while the payment
+    // is open and only when it changes, so a page viewed again in the same language writes nothing. A failed
+    // write costs the payer nothing: the page is shown, the e-mails fall back (decision 0025).
+    if (
+      payment.customerLanguage === null &&
+      payment.payerLanguage !== language &&
+      (view.status === 'pending' || view.status === 'processing')
+    )
+      await deps.payments.recordPayerLanguage?.(payment.id, language).catch((error: unknown) => {
+        request.log.warn({ err: error, payment: payment.id }, 'the payer’s language was not recorded');
+      });
     return renderCheckoutPage({
       view,
       language,

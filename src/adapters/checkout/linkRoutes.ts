@@ -193,7 +193,10 @@ async function post(
   );
   if (limited) return choicePage(reply, found, 429, { problem: 'rate' });
   try {
-    const payment = await payLink(deps.links.pay, found.merchant, found.link.id, found.link.mode, choice);
+    const payment = await payLink(deps.links.pay, found.merchant, found.link.id, found.link.mode, {
+      ...choice,
+      language: found.language,
+    });
     request.log.info({ payment: payment.id, link: found.link.id }, 'payment created from a link page');
     // In the language the payer chose the amount in (the form's action names it).
     return reply.status(303).header('location', `/pay/${payment.id}?lang=${found.language}`).send();

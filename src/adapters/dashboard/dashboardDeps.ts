@@ -1,5 +1,7 @@
 import type { Ledger } from '../../app/chain/ports.ts';
 import type { PasswordHasher, SecondFactor, UserStore } from '../../app/dashboard/ports.ts';
+import type { PaymentRequestSettings } from '../../app/email/paymentRequests.ts';
+import type { EmailStore } from '../../app/email/ports.ts';
 import type { LinkStore } from '../../app/links/ports.ts';
 import type { MerchantAdminDeps } from '../../app/merchants/merchantAdmin.ts';
 import type { MerchantStore } from '../../app/merchants/ports.ts';
@@ -35,6 +37,13 @@ export interface DashboardDeps {
    */
   readonly paymentCreation?:
     | { readonly deps: CreatePaymentOnceDeps; readonly checkoutUrl: string }
+    | undefined;
+  /**
+   * Payment requests by e-mail: the payment page's "send the request again"; absent where e-mail is not
+   * configured (then neither it nor the New payment form's checkbox is offered).
+   */
+  readonly paymentRequests?:
+    | { readonly emails: Pick<EmailStore, 'enqueue' | 'list'>; readonly settings: PaymentRequestSettings }
     | undefined;
   /** Reusable links ("payment pages"), their public pages on the checkout; absent: no links pages. */
   readonly paymentLinks?:

@@ -26,7 +26,7 @@ import { refundResponse } from '../web/refundPresenter.ts';
 import type { DashboardDeps } from './dashboardDeps.ts';
 import { developerPages } from './developerPages.ts';
 import { linkPages } from './linkPages.ts';
-import { newPaymentPages } from './newPaymentPages.ts';
+import { newPaymentPages, requestOffer } from './newPaymentPages.ts';
 import { type FormRequest, merchantOf, type PageKit } from './pageKit.ts';
 import { type PaymentFilters, renderPayments } from './renderMerchantPages.ts';
 import { type RefundView, renderPayment } from './renderPaymentPage.ts';
@@ -254,6 +254,7 @@ async function showPayment(
       refunds,
       refundsEnabled: deps.refunds !== undefined,
       refundForm,
+      request: requestOffer(deps, signedIn, payment, state, reply.request.query),
       explorerUrl: payment.deposit ? deps.explorers?.get(payment.deposit.chainId) : undefined,
       payoutStatus: payoutStateOf(
         payment,

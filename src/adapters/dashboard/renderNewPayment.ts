@@ -4,7 +4,7 @@ import { formatMoney, formatUsdc } from '../../domain/money.ts';
 import type { Payment } from '../../domain/payment.ts';
 import type { PaymentState } from '../../domain/paymentStatus.ts';
 import { format, html } from '../web/html.ts';
-import { csrfField, type PageContext, problemBox, signedInPage, time } from './renderDashboard.ts';
+import { csrfField, type PageContext, signedInPage, time } from './renderDashboard.ts';
 
 /** The "New payment" form as shown: empty, or as the person filled it when it was refused. */
 export interface NewPaymentForm {
@@ -13,9 +13,16 @@ export interface NewPaymentForm {
   readonly problem?: string | undefined;
   /** Made for each form shown, posted back as its idempotency key. */
   readonly formKey: string;
-  /** How long a payment stays payable (PAYLINK_PAYMENT_TTL), in minutes. */
+  /** How long a payment stays payable (PAYLINK_PAYMENT_TTL), in minutes: the expiry when none is given. */
   readonly ttlMinutes: number;
+  /** Whether e-mail is set up, so that the link can be sent to the customer from here. */
+  readonly canEmail: boolean;
+  /** The field the problem is about, marked invalid and described by the problem. */
+  readonly problemField?: string | undefined;
 }
+
+/** The units the expiry is typed in, and their seconds. */
+export const EXPIRY_UNITS = { minutes: 60, hours: 3_600, days: 86_400 } as const;
 
 /** The "New payment" form: what a payment of the API takes, without code. */
 export function renderNewPayment(input: {
@@ -28,15 +35,21 @@ export function renderNewPayment(input: {
   const n = ctx.t.newPayment;
   const l = ctx.t.list;
   const value = (name: string) => form.fields[name] ?? '';
+  const invalid = (name: string) =>
+    form.problemField === name ? html` aria-invalid="true" aria-describedby="form-problem"` : null;
   const field = (name: string, label: string, attributes: ReturnType<typeof html>, hint?: string) =>
     html`<label for="${name}">${label}${hint ? html` <span class="muted">${hint}</span>` : null}</label>
-  <input id="${name}" name="${name}" value="${value(name)}" ${attributes}>`;
+  <input id="${name}" name="${name}" value="${value(name)}" ${attributes}${invalid(name)}>`;
+  const unit = form.fields.expires_unit || 'hours';
+  const unitNames = { minutes: n.unitMinutes, hours: n.unitHours, days: n.unitDays };
+  const unitOption = (name: keyof typeof EXPIRY_UNITS) =>
+    html`<option value="${name}"${unit === name ? html` selected` : null}>${unitNames[name]}</option>`;
   const option = (mode: KeyMode, label: string) =>
     html`<option value="${mode}"${form.mode === mode ? html` selected` : null}>${label}</option>`;
   const body = html`<div class="card narrow">
   <h1>${n.title}${form.mode === 'test' ? html` <span class="badge">${l.testMode}</span>` : null}</h1>
   <p class="muted">${n.hint}</p>
-  ${problemBox(form.problem)}
+  ${form.problem ? html`<p class="error" role="alert" id="form-problem">${form.problem}</p>` : null}
   <form class="stack" method="post" action="/dashboard/payments/new">
     ${csrfField(input.signedIn)}
     <input type="hidden" name="form_key" value="${form.formKey}">
@@ -45,6 +58,17 @@ export function renderNewPayment(input: {
     ${field('description', n.description, html`maxlength="500"`, n.descriptionHint)}
     ${field('order_id', n.orderId, html`maxlength="255" autocomplete="off"`)}
     ${field('customer_email', n.customerEmail, html`type="email" autocomplete="off"`)}
+    ${
+      form.canEmail
+        ? html`<label class="choice"><input type="checkbox" name="send_email" value="on"${form.fields.send_email ? html` checked` : null}${invalid('send_email')}> ${n.sendEmail}</label>`
+        : null
+    }
+    <fieldset>
+      <legend>${n.expiry} <span class="muted">${format(n.expiryDefault, { minutes: form.ttlMinutes })}</span></legend>
+      ${field('expires_in', n.expiresIn, html`inputmode="numeric" pattern="[0-9]*" autocomplete="off"`)}
+      <label for="expires_unit">${n.expiryUnit}</label>
+      <select id="expires_unit" name="expires_unit">${unitOption('minutes')}${unitOption('hours')}${unitOption('days')}</select>
+    </fieldset>
     ${field('success_url', n.successUrl, html`type="url" maxlength="2048"`, n.urlHint)}
     ${field('cancel_url', n.cancelUrl, html`type="url" maxlength="2048"`, n.urlHint)}
     ${
@@ -53,7 +77,6 @@ export function renderNewPayment(input: {
     <select id="mode" name="mode">${option('live', l.live)}${option('test', l.test)}</select>`
         : html`<input type="hidden" name="mode" value="live">`
     }
-    <p class="muted">${format(n.expiry, { minutes: form.ttlMinutes })}</p>
     <button type="submit">${n.create}</button>
   </form>
 </div>`;
@@ -71,6 +94,8 @@ export function renderPaymentLink(input: {
   state: PaymentState;
   url: string;
   qrDataUri: string;
+  /** Just created with "send by e-mail": says so, naming the address. */
+  emailed?: boolean | undefined;
 }): string {
   const { ctx, payment, state, url } = input;
   const n = ctx.t.newPayment;
@@ -83,6 +108,7 @@ export function renderPaymentLink(input: {
     .replaceAll('+', '%20')}`;
   const body = html`<div class="card narrow">
   <h1>${n.created}${payment.mode === 'test' ? html` <span class="badge">${l.testMode}</span>` : null}</h1>
+  ${input.emailed ? html`<p class="notice" role="status">${format(n.emailed, { email: payment.customerEmail ?? '' })}</p>` : null}
   <dl class="facts">
     <dt>${l.price}</dt><dd>${amount}${payment.quote.amount.currency.code === 'USDC' ? null : html` <span class="muted">(${formatUsdc(payment.quote.usdcBaseUnits)} USDC)</span>`}</dd>
     ${description ? html`<dt>${n.description}</dt><dd>${description}</dd>` : null}

@@ -1,5 +1,6 @@
 import type { TransferRecord } from '../../app/chain/ports.ts';
 import type { SignedIn } from '../../app/dashboard/signIn.ts';
+import { MAX_REQUESTS_PER_PAYMENT, type RequestRefusal } from '../../app/email/paymentRequests.ts';
 import { attemptAnswer, type WebhookEventWithAttempts } from '../../app/webhooks/listWebhookEvents.ts';
 import { formatMoney, formatUsdc } from '../../domain/money.ts';
 import type { Payment } from '../../domain/payment.ts';
@@ -29,6 +30,13 @@ function txLink(txHash: string, explorerUrl: string | undefined): SafeHtml {
     : html`<code>${txHash}</code>`;
 }
 
+/** What the payment page offers of its request e-mail: the button, and what came of the last press. */
+export interface RequestOffer {
+  /** The customer's address, while the request can be sent (a pending payment, e-mail set up); else null. */
+  readonly to: string | null;
+  readonly outcome: 'sent' | RequestRefusal | undefined;
+}
+
 interface PaymentPageInput {
   signedIn: SignedIn;
   ctx: PageContext;
@@ -42,6 +50,8 @@ interface PaymentPageInput {
   explorerUrl: string | undefined;
   /** Where the merchant's money is, as the API's payout_status says (null: nothing to pay out). */
   payoutStatus: PayoutStatus | null;
+  /** The request e-mail's button and what came of it; absent: no such section. */
+  request?: RequestOffer | undefined;
 }
 
 /**
@@ -52,6 +62,7 @@ export function renderPayment(input: PaymentPageInput): string {
   const { payment, signedIn, ctx } = input;
   const p = ctx.t.payment;
   const body = html`${paymentFacts(ctx, payment, input.state, input.payoutStatus)}
+${input.request ? requestSection(ctx, signedIn, payment, input.request) : null}
 <h2>${p.timeline}</h2>
 <ol class="timeline">${timeline(ctx, payment, input.state, input.transfers, input.explorerUrl).map(
     (entry) => html`<li>${entry.at ? time(entry.at) : html`<span class="muted">—</span>`} ${entry.what}</li>`,
@@ -86,6 +97,39 @@ function paymentFacts(
   <dt>${p.paid}</dt><dd>${state.paidAt ? time(state.paidAt) : '—'}</dd>
   <dt>${p.payout}</dt><dd>${payment.payout.txHash ? format(p.payoutValue, { merchant: usdc(payment.payout.merchantPaidBaseUnits), commission: usdc(payment.payout.treasuryPaidBaseUnits) }) : payoutStatus ? t.payoutStatus[payoutStatus] : '—'}</dd>
 </dl>
+</div>`;
+}
+
+/** "Send the request again": the payment's link by e-mail to its customer, while it can be paid. */
+function requestSection(
+  ctx: PageContext,
+  signedIn: SignedIn,
+  payment: Payment,
+  offer: RequestOffer,
+): SafeHtml {
+  const p = ctx.t.payment;
+  const outcomes = {
+    sent: p.requestSent,
+    no_email: p.requestNoEmail,
+    not_open: p.requestNotOpen,
+    limit: p.requestLimit,
+  } as const;
+  const said =
+    offer.outcome &&
+    format(outcomes[offer.outcome], {
+      email: payment.customerEmail ?? '',
+      count: String(MAX_REQUESTS_PER_PAYMENT),
+    });
+  return html`<div class="card" id="request">
+${said ? html`<p class="${offer.outcome === 'sent' ? 'notice' : 'error'}" role="${offer.outcome === 'sent' ? 'status' : 'alert'}">${said}</p>` : null}
+${
+  offer.to === null
+    ? null
+    : html`<form method="post" action="/dashboard/payments/${payment.id}/request">
+  ${csrfField(signedIn)}
+  <button type="submit">${format(p.requestButton, { email: offer.to })}</button>
+</form>`
+}
 </div>`;
 }
 

@@ -1,5 +1,7 @@
 import type SQLite from 'better-sqlite3';
+import type { EmailMessage } from '../../app/email/ports.ts';
 import type { Db } from './db.ts';
+import { insertEmailMessage } from './emailOutbox.ts';
 import {
   type ClaimRequest,
   claimIdempotencyKey,
@@ -24,6 +26,8 @@ export interface PaymentInsert {
   readonly columns: string;
   readonly values: readonly SqliteValue[];
   readonly completedKey?: CompletedKey;
+  /** The payment request e-mail the create asked for (`send_email`), queued in the payment's transaction. */
+  readonly email?: EmailMessage;
 }
 
 export interface CompletedKey {
@@ -99,6 +103,7 @@ export function createWriteRunner(
         switch (write.kind) {
           case 'insert':
             insertPayment(write.insert);
+            if (write.insert.email) await insertEmailMessage(trx, write.insert.email);
             results.push(undefined);
             break;
           case 'claim':

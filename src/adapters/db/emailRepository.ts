@@ -1,37 +1,13 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { EmailJob, EmailMessage, EmailRecord, EmailStore } from '../../app/email/ports.ts';
 import { EMAIL_KINDS, EMAIL_STATUSES, type EmailKind, type EmailStatus } from '../../domain/email.ts';
 import type { DatabaseHandle } from './database.ts';
+import { insertEmailMessage } from './emailOutbox.ts';
 import { claimable, leaseWindow } from './leaseClaim.ts';
-import type { DatabaseSchema, EmailMessagesTable } from './schema.ts';
+import type { EmailMessagesTable } from './schema.ts';
 
 /** Bound on one claim (and on a listing): every statement stays small. */
 const MAX_ROWS = 500;
-
-/**
- * Queues a message in the caller's transaction: the transaction of the change that causes it (a payment paid,
- * a refund sent), so that the message exists if and only if that change committed — as webhook events do
- * (outbox.ts).
- */
-export async function insertEmailMessage(trx: Kysely<DatabaseSchema>, message: EmailMessage): Promise<void> {
-  await trx
-    .insertInto('email_messages')
-    .values({
-      id: message.id,
-      kind: message.kind,
-      merchant_id: message.merchantId,
-      payment_id: message.paymentId,
-      refund_id: message.refundId,
-      recipient: message.recipient,
-      language: message.language,
-      subject: message.subject,
-      text_body: message.text,
-      html_body: message.html,
-      message_id: message.messageId,
-      created_at: message.createdAt.toISOString(),
-    })
-    .execute();
-}
 
 function kindOf(text: string): EmailKind {
   if (!(EMAIL_KINDS as readonly string[]).includes(text)) throw new Error(`unknown e-mail kind ${text}`);

@@ -10,7 +10,7 @@ import type {
 import type { EmailMessage } from '../../app/email/ports.ts';
 import type { Payment } from '../../domain/payment.ts';
 import type { Db, DialectName } from './db.ts';
-import { insertEmailMessage } from './emailRepository.ts';
+import { insertEmailMessage } from './emailOutbox.ts';
 import { merchantRepository } from './merchantRepository.ts';
 import { insertOutboxEvent } from './outbox.ts';
 import { toPayment } from './paymentRepository.ts';

@@ -1,5 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import { getAddress } from 'viem';
+import type { EmailMessage } from '../../app/email/ports.ts';
 import type { PaymentListQuery, PaymentStore } from '../../app/payments/ports.ts';
 import type { KeyMode } from '../../domain/credentials.ts';
 import { findCurrency } from '../../domain/currencies.ts';
@@ -12,6 +13,7 @@ import { formatRate } from '../../domain/quote.ts';
 import { isoTimestamp } from '../../domain/timestamp.ts';
 import type { CompletedKey, PaymentRowValues } from './createWrites.ts';
 import type { DatabaseHandle, Db } from './database.ts';
+import { insertEmailMessage } from './emailOutbox.ts';
 import { groupCommit } from './groupCommit.ts';
 import { storedIdempotencyKey } from './idempotencyKeys.ts';
 import { olderThan } from './keyset.ts';
@@ -47,6 +49,8 @@ export function toPayment(row: Selectable<PaymentsTable>): Payment {
     linkId: row.link_id,
     orderId: row.order_id,
     customerEmail: row.customer_email,
+    customerLanguage: row.customer_language,
+    payerLanguage: row.payer_language,
     status: row.status as PaymentStatus,
     announcedStatus: paymentStatus(row.id, row.announced_status),
     amountReceivedBaseUnits: BigInt(row.amount_received_base_units),
@@ -158,6 +162,8 @@ export function paymentRow(payment: Payment): Insertable<PaymentsTable> {
     cancel_url: payment.cancelUrl,
     metadata: metadataText(payment.metadata),
     link_id: payment.linkId,
+    customer_language: payment.customerLanguage,
+    payer_language: payment.payerLanguage,
     // A new payment has paid nothing out: the payout columns keep their defaults (the settler writes them).
   };
 }
@@ -165,16 +171,21 @@ export function paymentRow(payment: Payment): Insertable<PaymentsTable> {
 /** Rows per group-committed insert: at 41 columns a row, well under PostgreSQL's 65,535 bind parameters. */
 const MAX_INSERT_BATCH = 100;
 
-/** A payment to insert, and the idempotency key it answers (completed in the same transaction). */
+/**
+ * A payment to insert, the idempotency key it answers and the request e-mail it sends (each written in the same
+ * transaction).
+ */
 interface PendingInsert {
   readonly row: Insertable<PaymentsTable>;
   readonly completedKey?: CompletedKey;
+  readonly email?: EmailMessage;
 }
 
-/** One statement (its own transaction), or a transaction when keys are completed with the rows. */
+/** One statement (its own transaction), or a transaction when keys or e-mails are written with the rows. */
 async function insertWithKysely(db: Db, items: readonly PendingInsert[]): Promise<void> {
   const keyed = items.filter((item) => item.completedKey !== undefined);
-  if (keyed.length === 0) {
+  const emails = items.flatMap((item) => (item.email ? [item.email] : []));
+  if (keyed.length === 0 && emails.length === 0) {
     await db
       .insertInto('payments')
       .values(items.map((item) => item.row))
@@ -194,6 +205,7 @@ async function insertWithKysely(db: Db, items: readonly PendingInsert[]): Promis
         .where('key', '=', completedKey!.storedKey)
         .execute();
     }
+    for (const email of emails) await insertEmailMessage(trx, email);
   });
 }
 
@@ -203,13 +215,15 @@ export function paymentRepository(handle: DatabaseHandle): PaymentStore {
   // fsync (synchronous = FULL), on PostgreSQL a WAL flush. SQLite's writer groups on its own thread
   // (sqliteWriter.ts); PostgreSQL's inserts are grouped here.
   const insert: (item: PendingInsert) => Promise<void> = sqliteWriter
-    ? ({ row, completedKey }) => sqliteWriter.insertPayment(row as PaymentRowValues, completedKey)
+    ? ({ row, completedKey, email }) =>
+        sqliteWriter.insertPayment(row as PaymentRowValues, completedKey, email)
     : groupCommit((items: readonly PendingInsert[]) => insertWithKysely(db, items), MAX_INSERT_BATCH);
   return {
     async insert(payment, options = {}) {
-      const { idempotencyKey } = options;
+      const { idempotencyKey, email } = options;
       await insert({
         row: paymentRow(payment),
+        ...(email ? { email } : {}),
         ...(idempotencyKey === undefined
           ? {}
           : {
@@ -220,6 +234,17 @@ export function paymentRepository(handle: DatabaseHandle): PaymentStore {
               },
             }),
       });
+    },
+    async recordPayerLanguage(id, language) {
+      // Only an open payment's, only when it changes: a page view that shows what is recorded writes nothing.
+      await db
+        .updateTable('payments')
+        .set({ payer_language: language })
+        .where('id', '=', id)
+        .where('kind', '=', 'payment')
+        .where('status', 'in', ['pending', 'processing'])
+        .where((eb) => eb.or([eb('payer_language', 'is', null), eb('payer_language', '!=', language)]))
+        .execute();
     },
     findById: (id) => findPayment(db, { id }),
     findForMerchant: (merchantId, id, mode) => findPayment(db, { id, merchantId, mode }),

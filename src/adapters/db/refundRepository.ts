@@ -8,7 +8,7 @@ import type {
 import type { KeyMode } from '../../domain/credentials.ts';
 import { REFUND_STATUSES, type Refund, type RefundStatus } from '../../domain/refund.ts';
 import type { DatabaseHandle, Db } from './database.ts';
-import { insertEmailMessage } from './emailRepository.ts';
+import { insertEmailMessage } from './emailOutbox.ts';
 import { olderThan } from './keyset.ts';
 import { merchantRepository } from './merchantRepository.ts';
 import { insertOutboxEvent } from './outbox.ts';

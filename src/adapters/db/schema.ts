@@ -119,6 +119,9 @@ export interface PaymentsTable {
   link_id: string | null;
   /** The public receipt page's token, set when the receipt is queued (migration 0024). */
   receipt_token: Generated<string | null>;
+  /** The language the merchant gave, and the one the checkout showed the payer (migration 0025). */
+  customer_language: string | null;
+  payer_language: string | null;
 }
 
 /** A reusable payment link (migration 0021); amounts in `currency`'s minor units, as integer text. */

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type SQLite from 'better-sqlite3';
+import type { EmailMessage } from '../../app/email/ports.ts';
 import type { IdempotencyClaim } from '../../app/payments/ports.ts';
 import {
   type CompletedKey,
@@ -34,8 +35,11 @@ import { type ConnectionDurability, connectionDurability } from './sqliteConnect
  * other connection's do, and the status read cache sees them through `pragma data_version` (paymentChanges.ts).
  */
 export interface SqliteWriter {
-  /** Commits the payment's row (with the writes that arrive meanwhile), completing its idempotency key. */
-  insertPayment(row: PaymentRowValues, completedKey?: CompletedKey): Promise<void>;
+  /**
+   * Commits the payment's row (with the writes that arrive meanwhile), completing its idempotency key and
+   * queueing its request e-mail in the same transaction.
+   */
+  insertPayment(row: PaymentRowValues, completedKey?: CompletedKey, email?: EmailMessage): Promise<void>;
   claimIdempotencyKey(request: ClaimRequest): Promise<IdempotencyClaim>;
   releaseIdempotencyKey(request: ReleaseRequest): Promise<void>;
   /** The writer connection's durability, as its own `pragma`s read it. */
@@ -75,15 +79,23 @@ export class SqliteWriteError extends Error {
  * A writer's payment inserts: the columns of its first payment row, joined, and each row's values in their
  * order (later rows are checked against them), with the idempotency key the payment completes.
  */
-function paymentInserts(): (row: PaymentRowValues, completedKey?: CompletedKey) => PaymentInsert {
+function paymentInserts(): (
+  row: PaymentRowValues,
+  completedKey?: CompletedKey,
+  email?: EmailMessage,
+) => PaymentInsert {
   let columns: { names: readonly string[]; joined: string } | undefined;
-  return (row, completedKey) => {
+  return (row, completedKey, email) => {
     if (!columns) {
       const names = Object.keys(row);
       columns = { names, joined: names.join(',') };
     }
-    const insert = { columns: columns.joined, values: rowValues(columns.names, row) };
-    return completedKey ? { ...insert, completedKey } : insert;
+    return {
+      columns: columns.joined,
+      values: rowValues(columns.names, row),
+      ...(completedKey ? { completedKey } : {}),
+      ...(email ? { email } : {}),
+    };
   };
 }
 
@@ -158,8 +170,8 @@ export function threadedSqliteWriter(path: string): SqliteWriter {
   };
 
   return {
-    insertPayment: async (row, completedKey) => {
-      await ask({ kind: 'write', write: { kind: 'insert', insert: insertOf(row, completedKey) } });
+    insertPayment: async (row, completedKey, email) => {
+      await ask({ kind: 'write', write: { kind: 'insert', insert: insertOf(row, completedKey, email) } });
     },
     claimIdempotencyKey: async (claim) =>
       (await ask({ kind: 'write', write: { kind: 'claim', claim } })) as IdempotencyClaim,
@@ -204,8 +216,8 @@ export function inlineSqliteWriter(sqlite: SQLite.Database, db: Db): SqliteWrite
   const run = createWriteRunner(sqlite, db);
   const insertOf = paymentInserts();
   return {
-    insertPayment: async (row, completedKey) => {
-      await run([{ kind: 'insert', insert: insertOf(row, completedKey) }]);
+    insertPayment: async (row, completedKey, email) => {
+      await run([{ kind: 'insert', insert: insertOf(row, completedKey, email) }]);
     },
     claimIdempotencyKey: async (claim) => (await run([{ kind: 'claim', claim }]))[0] as IdempotencyClaim,
     releaseIdempotencyKey: async (release) => {

@@ -1,6 +1,9 @@
+import type { PaymentRequestSettings } from '../../app/email/paymentRequests.ts';
 import type { ReceiptSettings } from '../../app/email/receipts.ts';
 import type { RefundNoticeSettings } from '../../app/email/refundNotices.ts';
 import type { MailConfig } from '../../config/mail.ts';
+import { paymentUrl } from '../web/checkoutUrls.ts';
+import { paymentRequestEmail } from './paymentRequestEmail.ts';
 import { receiptEmail } from './receiptEmail.ts';
 import { refundNoticeEmail } from './refundNoticeEmail.ts';
 
@@ -11,7 +14,13 @@ import { refundNoticeEmail } from './refundNoticeEmail.ts';
 export function customerEmails(
   config: { readonly mail?: MailConfig | undefined; readonly checkoutUrl: string },
   explorerUrl: (chainId: number) => string | undefined,
-): { receipts: ReceiptSettings; refundNotices: RefundNoticeSettings } | undefined {
+):
+  | {
+      receipts: ReceiptSettings;
+      refundNotices: RefundNoticeSettings;
+      paymentRequests: PaymentRequestSettings;
+    }
+  | undefined {
   const { mail, checkoutUrl } = config;
   if (!mail) return undefined;
   const shared = {
@@ -23,5 +32,10 @@ export function customerEmails(
   return {
     receipts: { ...shared, template: receiptEmail },
     refundNotices: { ...shared, template: refundNoticeEmail },
+    paymentRequests: {
+      template: paymentRequestEmail,
+      messageDomain: mail.messageDomain,
+      paymentUrl: (id) => paymentUrl(checkoutUrl, id),
+    },
   };
 }

@@ -1,4 +1,5 @@
 import IntlMessageFormat from 'intl-messageformat';
+import { LANGUAGES, type Language } from '../../domain/language.ts';
 
 /**
  * What the three web surfaces (checkout, refund claim page, dashboard) share to speak several languages.
@@ -15,9 +16,8 @@ import IntlMessageFormat from 'intl-messageformat';
  * text, for a title or an attribute that the `html` tag escapes where it lands.
  */
 
-/** The languages the web surfaces are written in; the first is the fallback. */
-export const LANGUAGES = ['en', 'fr', 'de', 'es'] as const;
-export type Language = (typeof LANGUAGES)[number];
+/** The languages the web surfaces are written in (domain/language.ts); the first is the fallback. */
+export { LANGUAGES, type Language };
 
 /** Each language's name in itself, for the language switcher. */
 export const LANGUAGE_NAMES: Readonly<Record<Language, string>> = {

@@ -1,15 +1,11 @@
-import { LANGUAGES, type Language } from './i18n.ts';
+import { isLanguage, LANGUAGES, type Language } from '../../domain/language.ts';
 
-export { LANGUAGES, type Language };
+export { isLanguage, LANGUAGES, type Language };
 
 const DEFAULT_LANGUAGE: Language = 'en';
 /** A header longer than this is cut (browsers send a few dozen bytes; nobody needs more than this). */
 const MAX_HEADER_CHARS = 1_000;
 const MAX_RANGES = 32;
-
-export function isLanguage(text: unknown): text is Language {
-  return typeof text === 'string' && (LANGUAGES as readonly string[]).includes(text);
-}
 
 interface LanguageRange {
   readonly tag: string;

@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { customerLanguageOf } from '../../domain/language.ts';
 import type { Merchant } from '../../domain/merchant.ts';
 import { formatMoney, formatUsdc } from '../../domain/money.ts';
 import type { Payment } from '../../domain/payment.ts';
@@ -101,6 +102,7 @@ export async function queueReceipt(
       paymentId: payment.id,
       recipient: payment.customerEmail,
       recipientField: 'customer_email',
+      language: customerLanguageOf(payment),
     },
     { id: randomUUID(), messageDomain: settings.messageDomain, now },
   );

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { customerLanguageOf } from '../../domain/language.ts';
 import { formatUsdc } from '../../domain/money.ts';
 import type { Payment } from '../../domain/payment.ts';
 import type { Refund } from '../../domain/refund.ts';
@@ -68,6 +69,7 @@ export async function queueRefundNotice(
       refundId: refund.id,
       recipient: payment.customerEmail,
       recipientField: 'customer_email',
+      language: customerLanguageOf(payment),
     },
     { id: randomUUID(), messageDomain: settings.messageDomain, now },
   );

@@ -1,4 +1,5 @@
 import { PaylinkError } from '../../domain/errors.ts';
+import type { Language } from '../../domain/language.ts';
 import type { Merchant } from '../../domain/merchant.ts';
 import { formatMoney } from '../../domain/money.ts';
 import type { Payment } from '../../domain/payment.ts';
@@ -15,6 +16,8 @@ export interface LinkChoice {
   readonly amount?: string | undefined;
   readonly quantity?: string | undefined;
   readonly customerEmail?: string | undefined;
+  /** The language the link's page was shown in: the payer's, for the e-mails to them (decision 0025). */
+  readonly language?: Language | undefined;
 }
 
 /**
@@ -50,6 +53,7 @@ export async function payLink(
       cancelUrl: link.cancelUrl ?? undefined,
       metadata: link.metadata ?? undefined,
       linkId: link.id,
+      payerLanguage: choice.language,
     },
     {
       mode: link.mode,

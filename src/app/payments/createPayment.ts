@@ -1,5 +1,6 @@
 import type { KeyMode } from '../../domain/credentials.ts';
 import { checkEvery, PaylinkError, ValidationError } from '../../domain/errors.ts';
+import { type Language, parseCustomerLanguage } from '../../domain/language.ts';
 import { type Merchant, missingPaymentConfiguration } from '../../domain/merchant.ts';
 import { type Metadata, parseMetadata } from '../../domain/metadata.ts';
 import { formatUsdc, type Money, parsePrice } from '../../domain/money.ts';
@@ -7,6 +8,7 @@ import { newPayment, type Payment } from '../../domain/payment.ts';
 import { parseRedirectUrl } from '../../domain/redirectUrl.ts';
 import { parseWebhookUrl } from '../../domain/webhookUrl.ts';
 import { assertTokenCanPay, type TokenControlsByMode } from '../chain/tokenControls.ts';
+import { type PaymentRequestSettings, paymentRequestMessage } from '../email/paymentRequests.ts';
 import { checkWebhookHost } from '../webhooks/checkWebhookHost.ts';
 import type { HostResolver } from '../webhooks/ports.ts';
 import type { DepositPlanner, DepositPlanners, PaymentStore } from './ports.ts';
@@ -25,12 +27,20 @@ export interface CreatePaymentDeps extends QuoteAmountDeps {
   readonly hostResolver?: HostResolver | undefined;
   /** What each mode's token says of the merchant's wallet and of transfers now; absent: not checked. */
   readonly tokenControls?: TokenControlsByMode | undefined;
+  /** Payment requests by e-mail (`send_email`); absent where e-mail is not configured: none can be asked for. */
+  readonly paymentRequests?: PaymentRequestSettings | undefined;
 }
 
 export interface CreatePaymentInput {
   readonly amount: string;
   readonly currency: string;
   readonly customerEmail?: string | undefined;
+  /** A BCP-47 tag of a language we write in (domain/language.ts). */
+  readonly customerLanguage?: string | undefined;
+  /** Queue the payment request e-mail to `customerEmail` with the payment (decision 0025). */
+  readonly sendEmail?: boolean | undefined;
+  /** How long the payment stays payable, in seconds (EXPIRES_IN_BOUNDS); absent: PAYLINK_PAYMENT_TTL. */
+  readonly expiresIn?: number | undefined;
   readonly webhookUrl?: string | undefined;
   readonly orderId?: string | undefined;
   readonly returnUrl?: string | undefined;
@@ -40,6 +50,26 @@ export interface CreatePaymentInput {
   readonly metadata?: unknown;
   /** Set only by payLink (app/links): the link the payer paid through, already checked. */
   readonly linkId?: string | undefined;
+  /** Set only by payLink: the language the link's page showed the payer who committed to pay. */
+  readonly payerLanguage?: Language | undefined;
+}
+
+/**
+ * How long a payment may stay payable when its creator says (`expires_in`, seconds): from 5 minutes, time to
+ * pay from a phone, to 30 days, an invoice's usual term. The quote is locked for that long, so the merchant
+ * carries the rate's moves meanwhile: its choice, bounded.
+ */
+export const EXPIRES_IN_BOUNDS = { min: 300, max: 30 * 24 * 3600 } as const;
+
+function parseExpiresIn(input: number | undefined, defaultMs: number): number {
+  if (input === undefined) return defaultMs;
+  if (!Number.isSafeInteger(input) || input < EXPIRES_IN_BOUNDS.min || input > EXPIRES_IN_BOUNDS.max) {
+    throw new ValidationError(
+      'expires_in',
+      `must be a whole number of seconds from ${EXPIRES_IN_BOUNDS.min} to ${EXPIRES_IN_BOUNDS.max}`,
+    );
+  }
+  return input * 1_000;
 }
 
 const MAX_ORDER_ID_LENGTH = 255;
@@ -132,10 +162,25 @@ export async function createPayment(
   // In the order of the request's fields.
   const redirectUrl = (field: string, value: string | undefined) =>
     value?.trim() ? parseRedirectUrl(field, value, { allowInsecure: deps.webhookAllowPrivate }) : null;
-  const [price, customerEmail, webhookUrl, orderId, returnUrl, successUrl, cancelUrl, metadata] = checkEvery<
+  const [
+    price,
+    customerEmail,
+    customerLanguage,
+    sendEmail,
+    ttlMs,
+    webhookUrl,
+    orderId,
+    returnUrl,
+    successUrl,
+    cancelUrl,
+    metadata,
+  ] = checkEvery<
     [
       Money,
       string | null,
+      Language | null,
+      boolean,
+      number,
       string | null,
       string | null,
       string | null,
@@ -146,6 +191,9 @@ export async function createPayment(
   >([
     () => parsePrice(input.amount, input.currency),
     () => parseCustomerEmail(input.customerEmail),
+    () => parseCustomerLanguage(input.customerLanguage),
+    () => wantsRequestEmail(deps, input),
+    () => parseExpiresIn(input.expiresIn, deps.paymentTtlMs),
     () =>
       input.webhookUrl?.trim()
         ? parseWebhookUrl('webhook_url', input.webhookUrl, { allowInsecure: deps.webhookAllowPrivate })
@@ -183,7 +231,9 @@ export async function createPayment(
     linkId: input.linkId ?? null,
     orderId,
     customerEmail,
-    expiresAt: new Date(now.getTime() + deps.paymentTtlMs),
+    customerLanguage,
+    payerLanguage: input.payerLanguage ?? null,
+    expiresAt: new Date(now.getTime() + ttlMs),
     createdAt: now,
     deposit: planner.plan({
       paymentId: id,
@@ -191,11 +241,30 @@ export async function createPayment(
       commissionBps: locked.quote.commissionBps,
     }),
   });
+  // Composed before anything is written, and written in the payment's transaction: the request exists if and
+  // only if the payment does (decision 0025).
+  const email =
+    sendEmail && deps.paymentRequests
+      ? paymentRequestMessage(deps.paymentRequests, merchant, payment, now)
+      : undefined;
   if (options.insert) await options.insert(payment);
   else
-    await deps.payments.insert(
-      payment,
-      options.idempotencyKey === undefined ? {} : { idempotencyKey: options.idempotencyKey },
-    );
+    await deps.payments.insert(payment, {
+      ...(options.idempotencyKey === undefined ? {} : { idempotencyKey: options.idempotencyKey }),
+      ...(email ? { email } : {}),
+    });
   return payment;
+}
+
+/**
+ * Whether the create asks for the request e-mail: only with the customer's address (we write to no other), and
+ * only where e-mail is configured.
+ */
+function wantsRequestEmail(deps: CreatePaymentDeps, input: CreatePaymentInput): boolean {
+  if (input.sendEmail !== true) return false;
+  if (!input.customerEmail?.trim())
+    throw new ValidationError('customer_email', 'is required when send_email is true');
+  if (!deps.paymentRequests)
+    throw new ValidationError('send_email', 'cannot be true: e-mail is not set up on this service');
+  return true;
 }

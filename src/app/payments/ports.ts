@@ -2,11 +2,23 @@ import type { KeyMode } from '../../domain/credentials.ts';
 import type { Deposit, Payment } from '../../domain/payment.ts';
 import type { PaymentStatus } from '../../domain/paymentStatus.ts';
 import type { AgreedRate } from '../../domain/rates.ts';
+import type { EmailMessage } from '../email/ports.ts';
 import type { AtHand } from '../shared/atHand.ts';
 
 export interface PaymentStore {
-  /** Inserts the payment; with an idempotency key, records it as that key's result in the same transaction. */
-  insert(payment: Payment, options?: { readonly idempotencyKey?: string }): Promise<void>;
+  /**
+   * Inserts the payment; with an idempotency key, records it as that key's result, and with an e-mail (a payment
+   * request) queues it, each in the same transaction: a crash leaves all or none.
+   */
+  insert(
+    payment: Payment,
+    options?: { readonly idempotencyKey?: string; readonly email?: EmailMessage },
+  ): Promise<void>;
+  /**
+   * Records the language the checkout showed the payer of an open payment, where it differs from the one
+   * recorded (a write only when it changes: decision 0025).
+   */
+  recordPayerLanguage(paymentId: string, language: string): Promise<void>;
   /**
    * A payment as its merchant may see it with a key of `mode`: another merchant's payment, or one of the
    * other mode, is simply not found.

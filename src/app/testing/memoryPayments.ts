@@ -32,6 +32,7 @@ export class MemoryPayments implements PaymentStore {
   }
 
   insert = notUsed('insert');
+  recordPayerLanguage = notUsed('recordPayerLanguage');
   listForMerchant = notUsed('listForMerchant');
   searchForMerchant = notUsed('searchForMerchant');
 }

@@ -37,8 +37,20 @@ export interface paths {
                          * @example EUR
                          */
                         currency: string;
-                        /** @description Customer e-mail address */
+                        /** @description Customer e-mail address: where the request (send_email), the receipt and refund notices go */
                         customer_email?: string | null;
+                        /**
+                         * @description The customer’s language, a BCP-47 tag of one of en, fr, de, es (fr-CA reads as fr): the language of the e-mails written to the customer. Absent: the language the checkout showed the payer, else English
+                         * @example fr
+                         */
+                        customer_language?: string | null;
+                        /** @description true: e-mail the payment request (merchant, amount, expiry, a button to payment_url) to customer_email, which is then required. Sent once per payment, queued with it */
+                        send_email?: boolean | null;
+                        /**
+                         * @description How long the payment stays payable, in seconds, from 300 (5 minutes) to 2592000 (30 days); the quote is locked for as long. Absent: the service's default (PAYLINK_PAYMENT_TTL)
+                         * @example 86400
+                         */
+                        expires_in?: number;
                         /** @description Webhook URL for this payment; overrides the account's default */
                         webhook_url?: string | null;
                         /** @description The merchant's own order identifier */
@@ -1658,6 +1670,8 @@ export interface components {
              * @description The reusable link the payment was made through
              */
             link_id?: string;
+            /** @description The customer’s language as given on create (its language subtag: en, fr, de or es) */
+            customer_language?: string;
         };
         Refund: {
             /** Format: uuid */

@@ -10,6 +10,7 @@ import { type Payment, paymentTerms, payoutStateOf } from '../../../domain/payme
 import { stateHoldsUntil } from '../../../domain/paymentStatus.ts';
 import { payoutStateHoldsUntil } from '../../../domain/payout.ts';
 import { formatRate } from '../../../domain/quote.ts';
+import { customerEmails } from '../../email/customerEmails.ts';
 import type { ApiDeps } from '../apiDeps.ts';
 import { authenticated, keyModeOf, merchantSecurity, requireMerchant } from '../merchantAuth.ts';
 import { createPaymentResponse, paymentStatusResponse } from '../presenters.ts';
@@ -47,6 +48,7 @@ function createRoute(app: MerchantApp, deps: ApiDeps): void {
     maxAmountBaseUnits: deps.config.maxAmountBaseUnits,
     minAmountBaseUnits: deps.config.minAmountBaseUnits,
     webhookAllowPrivate: deps.config.webhookAllowPrivate,
+    paymentRequests: customerEmails(deps.config, (chainId) => deps.explorers?.get(chainId))?.paymentRequests,
   };
   app.post(
     '/payments/api/create/',
@@ -71,6 +73,9 @@ function createRoute(app: MerchantApp, deps: ApiDeps): void {
         amount: body.amount,
         currency: body.currency,
         customerEmail: body.customer_email,
+        customerLanguage: body.customer_language,
+        sendEmail: body.send_email,
+        expiresIn: body.expires_in,
         webhookUrl: body.webhook_url,
         orderId: body.order_id,
         returnUrl: body.return_url,
