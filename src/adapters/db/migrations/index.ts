@@ -17,6 +17,7 @@ import * as dashboardIndexes from './0017_dashboard_indexes.ts';
 import * as emailMessages from './0020_email_messages.ts';
 import * as paymentLinks from './0021_payment_links.ts';
 import * as receipts from './0024_receipts.ts';
+import * as merchantHome from './0026_merchant_home.ts';
 
 /** Every migration, in order. Names sort lexically; a migration, once released, is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '0020_email_messages': emailMessages,
   '0021_payment_links': paymentLinks,
   '0024_receipts': receipts,
+  '0026_merchant_home': merchantHome,
 };
