@@ -238,7 +238,7 @@ describe.each(dialects)('dashboard sign-in on %s', (dialect) => {
     const lines = csv.body.split('\r\n');
     expect(lines[0]).toMatch(/^payment_id,created_at,status,amount,/);
     expect(lines.find((l) => l.startsWith(own.payment_id))).toMatch(
-      /,pending,31\.00,USDC,31\.00,0\.00,0\.00,,,,order-31\.00,true,,,,$/,
+      /,pending,31\.00,USDC,31\.00,0\.00,0\.00,,,,order-31\.00,true,,,,,0\.00,,,not_due$/,
     );
     expect(csv.body).not.toContain(otherPayment);
     const bad = await get('/dashboard/export.csv?from=someday', cookie);

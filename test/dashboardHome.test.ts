@@ -23,7 +23,10 @@ describe.each(dialects)('dashboard home on %s', (dialect) => {
   let ana: DashboardSession;
   let ops: DashboardSession;
   let shop: { id: string; apiKey: string };
-  const ids: Record<string, string> = {};
+  const ids = {} as Record<
+    'usdcToday' | 'eurToday' | 'earlierThisMonth' | 'lastMonth' | 'testMode' | 'unpaid' | 'refund',
+    string
+  >;
 
   const create = async (amount: string, currency: string, orderId: string) => {
     const response = await h.app.inject({
@@ -151,7 +154,7 @@ describe.each(dialects)('dashboard home on %s', (dialect) => {
     expect(timeline(asked)).not.toContain('funded');
     // The merchant funds the refund's deposit address and the settler sends it on to the customer.
     const at = new Date(h.clock.now().getTime() + 60_000).toISOString();
-    await setPayment(ids.refund!, {
+    await setPayment(ids.refund, {
       status: 'paid',
       amount_received_base_units: '5000000',
       paid_at: at,
@@ -241,9 +244,7 @@ describe.each(dialects)('dashboard home on %s', (dialect) => {
     expect(home).toContain('<p class="figure">57,00 USDC</p>');
     expect(home).toContain('<p class="figure">69,345678 USDC</p>');
     expect(home).toContain('2 paiements');
-    const list = rowsOf((await french('/dashboard/payments')).body).find((row) =>
-      row.includes(ids.eurToday!),
-    );
+    const list = rowsOf((await french('/dashboard/payments')).body).find((row) => row.includes(ids.eurToday));
     expect(list).toContain('<td class="amount">25,00 EUR</td>');
     // A thousand-separated amount, exactly as the language writes it (French: narrow no-break space).
     const big = await create('1234.5', 'USDC', 'big');
@@ -257,7 +258,7 @@ describe.each(dialects)('dashboard home on %s', (dialect) => {
   it('names the merchant of each payment in an operator’s list of every merchant’s payments', async () => {
     const all = await ops.get('/dashboard/payments');
     expect(all.body).toContain('<th scope="col">Merchant</th>');
-    const row = rowsOf(all.body).find((r) => r.includes(ids.usdcToday!));
+    const row = rowsOf(all.body).find((r) => r.includes(ids.usdcToday));
     expect(row).toContain(`<td><a href="/dashboard/merchants/${shop.id}">Corner Shop</a></td>`);
     // One merchant's payments: the heading names it, no column repeats it.
     const one = await ops.get(`/dashboard/payments?merchant=${shop.id}`);

@@ -60,7 +60,16 @@ export function merchantPages(app: FastifyInstance, deps: DashboardDeps, kit: Pa
   app.get(
     '/dashboard/export.csv',
     csvExport(kit, 'payments.csv', (merchantId, mode, range) =>
-      exportPaymentsCsv(deps, merchantId, mode, range),
+      exportPaymentsCsv(
+        {
+          ...deps,
+          refunds: deps.refunds?.store,
+          payoutPolicy: deps.payouts?.policy ?? DEFAULT_PAYOUT_POLICY,
+        },
+        merchantId,
+        mode,
+        range,
+      ),
     ),
   );
   app.get(
