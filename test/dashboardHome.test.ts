@@ -246,6 +246,24 @@ describe.each(dialects)('dashboard home on %s', (dialect) => {
     expect(home).toContain('2 paiements');
     const list = rowsOf((await french('/dashboard/payments')).body).find((row) => row.includes(ids.eurToday));
     expect(list).toContain('<td class="amount">25,00 EUR</td>');
+    // A link's amounts too; suggested amounts set apart by a dot where a comma is the decimal separator.
+    const link = await h.app.inject({
+      method: 'POST',
+      url: '/payments/api/links/',
+      headers: { 'x-api-key': shop.apiKey, 'content-type': 'application/json' },
+      payload: {
+        title: 'Tips',
+        price_type: 'open',
+        currency: 'EUR',
+        min_amount: '1',
+        max_amount: '100',
+        suggested_amounts: ['5', '10.5'],
+      },
+    });
+    expect(link.statusCode).toBe(201);
+    const linkPage = (await french(`/dashboard/links/${link.json().link_id}`)).body;
+    expect(linkPage).toContain('<dd>1,00 – 100,00 EUR</dd>');
+    expect(linkPage).toContain('<dd>5,00 · 10,50 EUR</dd>');
     // A thousand-separated amount, exactly as the language writes it (French: narrow no-break space).
     const big = await create('1234.5', 'USDC', 'big');
     const bigRow = rowsOf((await french('/dashboard/payments')).body).find((row) => row.includes(big));
