@@ -355,10 +355,26 @@ describe.each(dialects)('dashboard console on %s', (dialect) => {
     // Cancel the first; a second cancel is refused in words; another merchant cannot.
     const refundId = claim![1]!.split('/').at(-1)!;
     const other = await client.signedIn('gu@corner.example', 'merchant', shop.id);
-    expect((await other.post(`/dashboard/refunds/${refundId}/cancel`)).statusCode).toBe(404);
-    expect((await user.post(`/dashboard/refunds/${refundId}/cancel`)).statusCode).toBe(303);
+    expect((await other.post(`/dashboard/refunds/${refundId}/cancel`, { confirmed: 'yes' })).statusCode).toBe(
+      404,
+    );
+    // Destructive, so confirmed: a red button behind a required box; without the box nothing changes.
+    const cancelForm = new RegExp(
+      `<form class="danger-inline" method="post" action="/dashboard/refunds/${refundId}/cancel" data-confirm="[^"]+">.*?</form>`,
+    ).exec((await user.get(`/dashboard/payments/${id}`)).body)?.[0];
+    expect(cancelForm).toContain(
+      '<input type="checkbox" name="confirmed" value="yes" required> Yes, cancel it',
+    );
+    expect(cancelForm).toContain('<button type="submit" class="danger">Cancel this refund</button>');
+    const unconfirmed = await user.post(`/dashboard/refunds/${refundId}/cancel`);
+    expect(unconfirmed.statusCode).toBe(400);
+    expect(unconfirmed.body).toContain('Tick the box to confirm that the refund should be canceled.');
+    expect((await user.get(`/dashboard/payments/${id}`)).body).not.toContain('>canceled<');
+    expect((await user.post(`/dashboard/refunds/${refundId}/cancel`, { confirmed: 'yes' })).statusCode).toBe(
+      303,
+    );
     expect((await user.get(`/dashboard/payments/${id}`)).body).toContain('canceled');
-    const again = await user.post(`/dashboard/refunds/${refundId}/cancel`);
+    const again = await user.post(`/dashboard/refunds/${refundId}/cancel`, { confirmed: 'yes' });
     expect(again.statusCode).toBe(409);
     // An overpaid payment offers to refund exactly the part beyond its price.
     const over = await createPayment(m.apiKey, '20.00', 'shoes-2');

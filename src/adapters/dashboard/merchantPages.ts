@@ -340,6 +340,9 @@ function cancelRefundForm(deps: DashboardDeps, kit: PageKit) {
     if (!refunds) return kit.refuse(reply, signedIn, 404);
     const { id } = request.params as { id: string };
     return kit.guard(reply, signedIn, async () => {
+      // A canceled refund cannot be started again as it was (its claim link dies): the box says it is meant.
+      if (request.body?.confirmed !== 'yes')
+        return kit.refuse(reply, signedIn, 400, kit.context(request).t.refunds.notConfirmed);
       const merchantId = merchantOf(signedIn.user);
       const mode: KeyMode = request.body?.mode === 'test' ? 'test' : 'live';
       const { refund } = await cancelRefund(

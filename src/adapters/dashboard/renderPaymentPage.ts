@@ -279,7 +279,7 @@ function refundItem(
   ${refund.payout_delayed_reason ? html`<p class="error">${format(r.delayed, { reason: refund.payout_delayed_reason })}</p>` : null}
   ${
     open && signedIn.user.role === 'merchant'
-      ? html`<form method="post" action="/dashboard/refunds/${refund.refund_id}/cancel">${csrfField(signedIn)}<input type="hidden" name="mode" value="${refund.livemode ? 'live' : 'test'}"><button type="submit" class="link">${r.cancel}</button></form>`
+      ? html`<form class="danger-inline" method="post" action="/dashboard/refunds/${refund.refund_id}/cancel" data-confirm="${r.cancelConfirm}">${csrfField(signedIn)}<input type="hidden" name="mode" value="${refund.livemode ? 'live' : 'test'}"><label class="choice"><input type="checkbox" name="confirmed" value="yes" required> ${r.cancelConfirmBox}</label><button type="submit" class="danger">${r.cancel}</button></form>`
       : null
   }
 </li>`;

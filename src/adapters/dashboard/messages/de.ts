@@ -259,6 +259,9 @@ export const de: MessageTable<typeof en> = {
     sendAgain: 'Erneut senden',
   },
   refunds: {
+    cancelConfirm: 'Diese Erstattung jetzt stornieren? Ihr Link für den Kunden funktioniert dann nicht mehr.',
+    cancelConfirmBox: 'Ja, stornieren',
+    notConfirmed: 'Kreuzen Sie das Kästchen an, um zu bestätigen, dass die Erstattung storniert werden soll.',
     title: 'Erstattungen',
     none: 'Keine.',
     claimLink: 'Link, über den der Kunde eine Adresse angibt',

@@ -272,6 +272,9 @@ export const en = {
     sendAgain: 'Send again',
   },
   refunds: {
+    cancelConfirm: 'Cancel this refund now? Its claim link stops working.',
+    cancelConfirmBox: 'Yes, cancel it',
+    notConfirmed: 'Tick the box to confirm that the refund should be canceled.',
     title: 'Refunds',
     none: 'None.',
     claimLink: 'Link for the customer to give an address',

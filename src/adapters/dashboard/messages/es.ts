@@ -259,6 +259,9 @@ export const es: MessageTable<typeof en> = {
     sendAgain: 'Reenviar',
   },
   refunds: {
+    cancelConfirm: '¿Cancelar este reembolso ahora? Su enlace para el cliente deja de funcionar.',
+    cancelConfirmBox: 'Sí, cancelarlo',
+    notConfirmed: 'Marque la casilla para confirmar que el reembolso debe cancelarse.',
     title: 'Reembolsos',
     none: 'Ninguno.',
     claimLink: 'Enlace para que el cliente indique una dirección',

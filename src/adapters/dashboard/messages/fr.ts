@@ -260,6 +260,9 @@ export const fr: MessageTable<typeof en> = {
     sendAgain: 'Renvoyer',
   },
   refunds: {
+    cancelConfirm: 'Annuler ce remboursement maintenant\u00a0? Son lien de réclamation cesse de fonctionner.',
+    cancelConfirmBox: 'Oui, l’annuler',
+    notConfirmed: 'Cochez la case pour confirmer que le remboursement doit être annulé.',
     title: 'Remboursements',
     none: 'Aucun.',
     claimLink: 'Lien pour que le client donne une adresse',
