@@ -5,8 +5,10 @@ import type { Db } from './database.ts';
 
 /**
  * A merchant's home page (decision 0026). Each read is served by an index: paid totals by
- * `payments_merchant_mode_paid` (migration 0026), delayed payouts by the partial `payments_payout_blocked`,
- * refunds awaiting funds by `refunds_announced`, failing webhooks by `events_delivery_due`; money is summed by
+ * `payments_merchant_mode_paid`, delayed payouts by the partial `payments_merchant_payout_blocked` (both
+ * migration 0026),
+ * refunds awaiting funds by `refunds_announced`, failing webhooks by the partial
+ * `events_merchant_undelivered` (migration 0026); money is summed by
  * the database as exact integers and read back as text, never as a float.
  */
 export function overviewRepository(db: Db): MerchantOverviewStore {
@@ -54,7 +56,9 @@ const WAITING_READS: Readonly<Record<WaitingKind, WaitingRead>> = {
       .where('merchant_id', '=', merchantId)
       .where('mode', '=', mode)
       .where('kind', '=', 'payment')
-      .orderBy('created_at', 'desc')
+      // By how long it has been delayed: the order of the partial index (migration 0026) that only delayed
+      // payouts fill (a walk by creation would read the merchant's whole history).
+      .orderBy('payout_blocked_since', 'desc')
       .orderBy('id', 'desc')
       .limit(limit)
       .execute();
@@ -92,6 +96,8 @@ const WAITING_READS: Readonly<Record<WaitingKind, WaitingRead>> = {
       .selectFrom('events as e')
       .innerJoin('payments as p', 'p.id', 'e.payment_id')
       .select(['e.payment_id', (eb) => eb.fn.max('e.created_at').as('latest')])
+      // The partial index's own condition, word for word (migration 0026), then what failing means.
+      .where(sql<boolean>`e.delivery_status in ('pending', 'delivering', 'failed')`)
       .where((eb) =>
         eb.or([
           eb('e.delivery_status', '=', 'failed'),
