@@ -665,7 +665,7 @@ describe.each(dialects)('dashboard in Chromium on %s', (dialect) => {
     await page.context().close();
   });
 
-  it('scrolls no page sideways on a 390 px phone, the merchant’s and the operator’s', async () => {
+  it('scrolls no page sideways on a 390 px phone and passes axe at 390 and 1280 px, the merchant’s and the operator’s', async () => {
     const phone = { viewport: { width: 390, height: 844 }, locale: 'en-GB' };
     for (const [email, paths] of [
       [
@@ -711,6 +711,10 @@ describe.each(dialects)('dashboard in Chromium on %s', (dialect) => {
           inner: (window as unknown as { innerWidth: number }).innerWidth,
         }));
         expect(widths.scroll, path).toBeLessThanOrEqual(widths.inner);
+        expect(await accessibilityViolations(page), `${path} at 390`).toEqual([]);
+        await page.setViewportSize({ width: 1280, height: 900 });
+        expect(await accessibilityViolations(page), `${path} at 1280`).toEqual([]);
+        await page.setViewportSize(phone.viewport);
       }
       await context.close();
     }
