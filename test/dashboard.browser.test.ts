@@ -54,6 +54,7 @@ describe.each(dialects)('dashboard in Chromium on %s', (dialect) => {
   let paidDepositAddress: string;
   let shopKey: string;
   let shopLinkId: string;
+  let shopId: string;
 
   beforeAll(async () => {
     const port = await freePort();
@@ -64,6 +65,7 @@ describe.each(dialects)('dashboard in Chromium on %s', (dialect) => {
     });
     await h.app.listen({ host: '127.0.0.1', port });
     const shop = await h.merchant({ name: 'Corner Shop' });
+    shopId = shop.id;
     shopKey = shop.apiKey;
     const created = await h.app.inject({
       method: 'POST',
@@ -166,8 +168,11 @@ describe.each(dialects)('dashboard in Chromium on %s', (dialect) => {
     await setPage.keyboard.press('Tab');
     await setPage.keyboard.type(PASSWORD);
     await setPage.keyboard.press('Enter');
+    // A merchant lands on its home page, then opens its payments.
+    await setPage.waitForURL(`${base}/dashboard/home`, { timeout: UI_TIMEOUT_MS });
+    expect(await setPage.locator('h1').textContent()).toBe('Home · Corner Shop');
+    await setPage.getByRole('link', { name: 'Payments', exact: true }).click();
     await setPage.waitForURL(`${base}/dashboard/payments`, { timeout: UI_TIMEOUT_MS });
-
     expect(await setPage.locator('h1').textContent()).toBe('Payments · Corner Shop');
     const row = setPage.locator('tbody tr', { hasText: 'order-1042' });
     expect(await setPage.locator('tbody tr').count()).toBe(2);
@@ -502,13 +507,155 @@ describe.each(dialects)('dashboard in Chromium on %s', (dialect) => {
     await context.close();
   });
 
+  /** axe, no sideways scrolling and a screenshot of the page as it is, at the desktop's width and at a phone's. */
+  const atBothWidths = async (page: Page, name: string) => {
+    for (const [width, suffix] of [
+      [1280, ''],
+      [390, '-phone'],
+    ] as const) {
+      await page.setViewportSize({ width, height: 900 });
+      expect(await accessibilityViolations(page), `${name} at ${width}`).toEqual([]);
+      const widths = await page.evaluate(() => ({
+        scroll: window.document.documentElement.scrollWidth,
+        inner: (window as unknown as { innerWidth: number }).innerWidth,
+      }));
+      expect(widths.scroll, `${name} at ${width}`).toBeLessThanOrEqual(widths.inner);
+      await page.screenshot({
+        path: `${SCREENSHOTS}/dashboard-${dialect}-${name}${suffix}.png`,
+        fullPage: true,
+      });
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+  };
+
+  it('a merchant’s home, coloured badges with words, refunds on the timeline, the language picked and kept', async () => {
+    // Something waits: the payout of the paid payment is delayed; a refund of it went out to the customer.
+    await h.database.handle.db
+      .updateTable('payments')
+      .set({ payout_blocked_since: h.clock.now().toISOString(), payout_blocked_reason: 'blacklisted' })
+      .where('id', '=', paidId)
+      .execute();
+    const refund = await h.app.inject({
+      method: 'POST',
+      url: '/payments/api/refunds/',
+      headers: { 'x-api-key': shopKey, 'content-type': 'application/json' },
+      payload: { payment_id: paidId, amount: '2.00', address: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC' },
+    });
+    expect(refund.statusCode).toBe(201);
+    const at = new Date(h.clock.now().getTime() + 60_000).toISOString();
+    await h.database.handle.db
+      .updateTable('payments')
+      .set({
+        status: 'paid',
+        amount_received_base_units: '2000000',
+        paid_at: at,
+        settled_base_units: '2000000',
+        merchant_paid_base_units: '2000000',
+        payout_tx_hash: `0x${'ab'.repeat(32)}`,
+        settled_at: at,
+      })
+      .where('id', '=', refund.json().refund_id)
+      .execute();
+
+    const context = await signedInContext({ locale: 'en-GB', timezoneId: 'Asia/Tokyo' });
+    const page = await context.newPage();
+    collectPageErrors(page, pageErrors);
+    await page.goto(`${base}/dashboard/`);
+    await page.waitForURL(`${base}/dashboard/home`, { timeout: UI_TIMEOUT_MS });
+    // Every payment of this suite was paid today (the exact sums are checked in dashboardHome.test.ts).
+    const [today, month] = await page.locator('.figure').allTextContents();
+    expect(today).toMatch(/^\d+\.\d{2} USDC$/);
+    expect(month).toBe(today);
+    const waiting = page.locator('ul.waiting a');
+    expect(await waiting.allTextContents()).toContain('1 payout delayed');
+    await atBothWidths(page, 'home');
+
+    // Badges: the status in words, each in a colour of its own.
+    const pending = page.locator('.status-pending').first();
+    const partly = page.locator('.status-partly-refunded').first();
+    expect(await pending.textContent()).toBe('pending');
+    expect(await partly.textContent()).toBe('partly refunded');
+    const background = (badge: typeof pending) =>
+      badge.evaluate(
+        (el) =>
+          (
+            globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }
+          ).getComputedStyle(el).backgroundColor,
+      );
+    expect(await background(pending)).not.toBe(await background(partly));
+    expect(await background(pending)).not.toBe('rgba(0, 0, 0, 0)');
+
+    await waiting.getByText('1 payout delayed').click();
+    await page.waitForURL(`${base}/dashboard/payments?waiting=payout_delayed`, { timeout: UI_TIMEOUT_MS });
+    expect(await page.locator('tbody tr').count()).toBe(1);
+    await atBothWidths(page, 'waiting');
+
+    // The payment: its refund's three steps on the timeline; its webhooks one row each.
+    await page.locator(`a[href="/dashboard/payments/${paidId}"]`).click();
+    await page.waitForURL(`${base}/dashboard/payments/${paidId}`, { timeout: UI_TIMEOUT_MS });
+    const timeline = await page.locator('ol.timeline').textContent();
+    expect(timeline).toContain('Refund of 2.00 USDC asked for');
+    expect(timeline).toContain('Refund of 2.00 USDC funded');
+    expect(timeline).toContain('Refund: 2.00 USDC sent to the customer:');
+    expect(await page.locator('table.webhooks tbody tr').count()).toBeGreaterThan(0);
+    expect(await page.locator('table.webhooks tbody tr').count()).toBe(
+      await page.locator('table.webhooks tbody tr button', { hasText: 'Send again' }).count(),
+    );
+    await atBothWidths(page, 'payment-timeline');
+
+    // The language switcher: French picked once, then kept by every page after it.
+    await page.getByRole('link', { name: 'Français' }).click();
+    await page.waitForURL(/\?lang=fr$/, { timeout: UI_TIMEOUT_MS });
+    expect(await page.locator('html').getAttribute('lang')).toBe('fr');
+    await page.getByRole('link', { name: 'Paiements', exact: true }).click();
+    await page.waitForURL(`${base}/dashboard/payments`, { timeout: UI_TIMEOUT_MS });
+    expect(await page.locator('h1').textContent()).toBe('Paiements · Corner Shop');
+    const row = page.locator('tbody tr', { hasText: 'order-1042' });
+    expect(await row.locator('td').nth(3).textContent()).toBe('25,00 EUR');
+    expect(await row.locator('td').nth(4).textContent()).toBe('27,00');
+    await atBothWidths(page, 'payments-fr');
+    await context.close();
+  });
+
+  it('asks an operator to confirm disabling a merchant, by a box that holds without the script too', async () => {
+    const context = await signedInContext({ locale: 'en-GB' }, 'ops@paylink.example');
+    const page = await context.newPage();
+    collectPageErrors(page, pageErrors);
+    await page.goto(`${base}/dashboard/payments`);
+    // Every merchant's payments, each row naming its merchant.
+    expect(await page.locator('thead th').allTextContents()).toContain('Merchant');
+    expect(await page.locator('tbody tr', { hasText: 'order-1042' }).locator('td').nth(2).textContent()).toBe(
+      'Corner Shop',
+    );
+    await page.goto(`${base}/dashboard/merchants/${shopId}`);
+    const disable = page.getByRole('button', { name: 'Disable merchant' });
+    expect(await disable.evaluate((el) => el.className)).toBe('danger');
+    await atBothWidths(page, 'merchant-disable');
+    // Not ticked: the browser does not send the form, nothing changes.
+    await disable.click();
+    expect(page.url()).toBe(`${base}/dashboard/merchants/${shopId}`);
+    expect((await h.stores.merchants.find(shopId))?.status).toBe('active');
+    // Ticked, and the script's question accepted: disabled; enabled again for the tests after this one.
+    await page.getByLabel('Yes, stop its API keys and sign its users out now').check();
+    page.once('dialog', (dialog) => dialog.accept());
+    await disable.click();
+    await page.getByRole('button', { name: 'Enable merchant' }).waitFor({ timeout: UI_TIMEOUT_MS });
+    expect((await h.stores.merchants.find(shopId))?.status).toBe('disabled');
+    await page.getByRole('button', { name: 'Enable merchant' }).click();
+    await page.getByRole('button', { name: 'Disable merchant' }).waitFor({ timeout: UI_TIMEOUT_MS });
+    expect((await h.stores.merchants.find(shopId))?.status).toBe('active');
+    await context.close();
+  });
+
   it('is readable at 390 px wide', async () => {
     const page = await open('/dashboard/login', { width: 390, height: 844 });
     await page.locator('#email').fill('ana@corner.example');
     await page.locator('#password').fill(PASSWORD);
     h.clock.advance(5 * 60_000);
     await page.locator('button[type="submit"]').click();
-    await page.waitForURL(`${base}/dashboard/payments`, { timeout: UI_TIMEOUT_MS });
+    await page.waitForURL(`${base}/dashboard/home`, { timeout: UI_TIMEOUT_MS });
+    expect(await page.evaluate(() => window.document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.goto(`${base}/dashboard/payments`);
     expect(await page.evaluate(() => window.document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await page.screenshot({ path: `${SCREENSHOTS}/dashboard-${dialect}-payments-phone.png`, fullPage: true });
     await page.goto(`${base}/dashboard/payments/${paidId}`);
@@ -518,13 +665,15 @@ describe.each(dialects)('dashboard in Chromium on %s', (dialect) => {
     await page.context().close();
   });
 
-  it('scrolls no page sideways on a 390 px phone, the merchant’s and the operator’s', async () => {
+  it('scrolls no page sideways on a 390 px phone and passes axe at 390 and 1280 px, the merchant’s and the operator’s', async () => {
     const phone = { viewport: { width: 390, height: 844 }, locale: 'en-GB' };
     for (const [email, paths] of [
       [
         'ana@corner.example',
         [
+          '/dashboard/home',
           '/dashboard/payments',
+          '/dashboard/payments?waiting=payout_delayed',
           `/dashboard/payments/${paymentId}`,
           `/dashboard/payments/${paidId}`,
           '/dashboard/developers',
@@ -541,6 +690,7 @@ describe.each(dialects)('dashboard in Chromium on %s', (dialect) => {
         [
           '/dashboard/merchants',
           '/dashboard/merchants/new',
+          `/dashboard/merchants/${shopId}`,
           '/dashboard/payments',
           `/dashboard/payments/${paidId}`,
           '/dashboard/payouts',
@@ -561,6 +711,10 @@ describe.each(dialects)('dashboard in Chromium on %s', (dialect) => {
           inner: (window as unknown as { innerWidth: number }).innerWidth,
         }));
         expect(widths.scroll, path).toBeLessThanOrEqual(widths.inner);
+        expect(await accessibilityViolations(page), `${path} at 390`).toEqual([]);
+        await page.setViewportSize({ width: 1280, height: 900 });
+        expect(await accessibilityViolations(page), `${path} at 1280`).toEqual([]);
+        await page.setViewportSize(phone.viewport);
       }
       await context.close();
     }

@@ -151,7 +151,20 @@ describe.each(dialects)('dashboard console on %s', (dialect) => {
     expect((await ops.get(page)).body).toContain('Flower Stall &amp; Co');
 
     const user = await client.signedIn('bo@flowers.example', 'merchant', m.id);
-    expect((await ops.post(`${page}/disable`)).statusCode).toBe(303);
+    // Destructive, so confirmed: the page's form is styled as such and requires its box; without it, refused.
+    const disableForm =
+      /<form class="card stack danger" method="post" action="([^"]+)" data-confirm="[^"]+">[\s\S]*?<\/form>/.exec(
+        (await ops.get(page)).body,
+      );
+    expect(disableForm?.[1]).toBe(`${page}/disable`);
+    expect(disableForm?.[0]).toMatch(/<input type="checkbox" name="confirmed" value="yes" required>/);
+    expect(disableForm?.[0]).toContain('<button type="submit" class="danger">Disable merchant</button>');
+    const unconfirmed = await ops.post(`${page}/disable`);
+    expect(unconfirmed.statusCode).toBe(400);
+    expect(unconfirmed.body).toContain('Tick the box to confirm that the merchant should be disabled.');
+    expect((await h.stores.merchants.find(m.id))?.status).toBe('active');
+    expect(await apiStatus(m.apiKey)).toBe(200);
+    expect((await ops.post(`${page}/disable`, { confirmed: 'yes' })).statusCode).toBe(303);
     expect(await apiStatus(m.apiKey)).toBe(401);
     expect((await user.get('/dashboard/payments')).headers.location).toBe('/dashboard/login');
     expect((await ops.get(page)).body).toContain('Enable merchant');
@@ -173,7 +186,7 @@ describe.each(dialects)('dashboard console on %s', (dialect) => {
     const [secret] = shownSecrets(rotated.body);
     expect((await h.stores.merchants.find(m.id))?.webhookSecret).toBe(secret);
     // Without the session's CSRF token nothing changes.
-    expect((await ops.post(`${page}/disable`, { csrf: 'forged' })).statusCode).toBe(403);
+    expect((await ops.post(`${page}/disable`, { csrf: 'forged', confirmed: 'yes' })).statusCode).toBe(403);
     expect((await h.stores.merchants.find(m.id))?.status).toBe('active');
     expect((await ops.get('/dashboard/merchants/mch_nope')).statusCode).toBe(404);
   });
@@ -342,10 +355,26 @@ describe.each(dialects)('dashboard console on %s', (dialect) => {
     // Cancel the first; a second cancel is refused in words; another merchant cannot.
     const refundId = claim![1]!.split('/').at(-1)!;
     const other = await client.signedIn('gu@corner.example', 'merchant', shop.id);
-    expect((await other.post(`/dashboard/refunds/${refundId}/cancel`)).statusCode).toBe(404);
-    expect((await user.post(`/dashboard/refunds/${refundId}/cancel`)).statusCode).toBe(303);
+    expect((await other.post(`/dashboard/refunds/${refundId}/cancel`, { confirmed: 'yes' })).statusCode).toBe(
+      404,
+    );
+    // Destructive, so confirmed: a red button behind a required box; without the box nothing changes.
+    const cancelForm = new RegExp(
+      `<form class="danger-inline" method="post" action="/dashboard/refunds/${refundId}/cancel" data-confirm="[^"]+">.*?</form>`,
+    ).exec((await user.get(`/dashboard/payments/${id}`)).body)?.[0];
+    expect(cancelForm).toContain(
+      '<input type="checkbox" name="confirmed" value="yes" required> Yes, cancel it',
+    );
+    expect(cancelForm).toContain('<button type="submit" class="danger">Cancel this refund</button>');
+    const unconfirmed = await user.post(`/dashboard/refunds/${refundId}/cancel`);
+    expect(unconfirmed.statusCode).toBe(400);
+    expect(unconfirmed.body).toContain('Tick the box to confirm that the refund should be canceled.');
+    expect((await user.get(`/dashboard/payments/${id}`)).body).not.toContain('>canceled<');
+    expect((await user.post(`/dashboard/refunds/${refundId}/cancel`, { confirmed: 'yes' })).statusCode).toBe(
+      303,
+    );
     expect((await user.get(`/dashboard/payments/${id}`)).body).toContain('canceled');
-    const again = await user.post(`/dashboard/refunds/${refundId}/cancel`);
+    const again = await user.post(`/dashboard/refunds/${refundId}/cancel`, { confirmed: 'yes' });
     expect(again.statusCode).toBe(409);
     // An overpaid payment offers to refund exactly the part beyond its price.
     const over = await createPayment(m.apiKey, '20.00', 'shoes-2');

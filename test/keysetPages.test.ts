@@ -1,9 +1,10 @@
-import { CompiledQuery, createQueryId, type KyselyPlugin, type RootOperationNode, sql } from 'kysely';
+import type { RootOperationNode } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../src/adapters/db/database.ts';
 import { paymentRepository } from '../src/adapters/db/paymentRepository.ts';
 import { refundRepository } from '../src/adapters/db/refundRepository.ts';
 import { createTestDatabase, dialects, type TestDatabase } from './helpers/database.ts';
+import { planOfLast, recordingHandle } from './helpers/queryPlan.ts';
 
 /**
  * A page after the first of a merchant's payments or refunds (newest first, the listings and the CSV exports)
@@ -21,14 +22,7 @@ describe.each(dialects)('keyset pages on %s', (dialect) => {
   beforeAll(async () => {
     database = await createTestDatabase(dialect);
     sent = [];
-    const record: KyselyPlugin = {
-      transformQuery: ({ node }) => {
-        sent.push(node);
-        return node;
-      },
-      transformResult: async ({ result }) => result,
-    };
-    recording = { ...database.handle, db: database.handle.db.withPlugin(record) };
+    recording = recordingHandle(database, sent);
   });
   afterAll(() => database?.drop());
 
@@ -65,27 +59,4 @@ function rangeOn(dialect: string, index: string): RegExp {
     : new RegExp(
         `using ${table}_(merchant_)?mode_created on ${table}[^\\n]*\\n\\s+Index Cond: \\([^\\n]*created_at <= `,
       );
-}
-
-/**
- * The plan of the last query sent. PostgreSQL, whose test tables are nearly empty, is kept from answering with a
- * sequential scan, which it would prefer on so few rows; the index condition it then shows is what it can use.
- */
-async function planOfLast(database: TestDatabase, sent: readonly RootOperationNode[]): Promise<string> {
-  const { db, dialect } = database.handle;
-  const node = sent.at(-1);
-  if (!node) throw new Error('no query was sent');
-  const query = db.getExecutor().compileQuery(node, createQueryId());
-  const explain = dialect === 'sqlite' ? 'explain query plan' : 'explain';
-  return db.connection().execute(async (connection) => {
-    if (dialect === 'postgres') await sql`set enable_seqscan = off`.execute(connection);
-    try {
-      const plan = await connection.executeQuery<Record<string, string>>(
-        CompiledQuery.raw(`${explain} ${query.sql}`, [...query.parameters]),
-      );
-      return plan.rows.map((row) => row.detail ?? row['QUERY PLAN']).join('\n');
-    } finally {
-      if (dialect === 'postgres') await sql`reset enable_seqscan`.execute(connection);
-    }
-  });
 }

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiHarness, startApiHarness } from './helpers/apiHarness.ts';
+import { refreshPayments } from '../src/app/chain/refreshPayments.ts';
+import { type ApiHarness, startApiHarness, TEST_CHAIN } from './helpers/apiHarness.ts';
 import { dialects } from './helpers/database.ts';
+import { payInFull } from './helpers/webhookHarness.ts';
 
 /** A small RFC 4180 reader, to check the export as a spreadsheet would read it (CRLF records, quoted fields). */
 function parseCsv(text: string): string[][] {
@@ -137,6 +139,10 @@ describe.each(dialects)('payment export on %s', (dialect) => {
       'success_url',
       'cancel_url',
       'metadata',
+      'refunded',
+      'commission',
+      'payout_amount',
+      'payout_status',
     ]);
     expect(rows.map((r) => r[0])).toEqual(created.map((c) => c.id).reverse());
     const first = rows.at(-1)!;
@@ -158,6 +164,11 @@ describe.each(dialects)('payment export on %s', (dialect) => {
       '',
       '',
       '',
+      '0.00',
+      // 1.5 % of 27.000001, rounded down (the merchant keeps the rest), and where the payout is.
+      '0.405',
+      '26.595001',
+      'pending',
     ]);
     const byId = new Map(rows.map((r) => [r[0], r]));
     expect(byId.get(created[1]!.id)).toEqual([
@@ -178,6 +189,10 @@ describe.each(dialects)('payment export on %s', (dialect) => {
       '',
       '',
       '',
+      '0.00',
+      '',
+      '',
+      'not_due',
     ]);
     // Text a spreadsheet would run as a formula begins with an apostrophe; the rest is as given.
     expect(rows.map((r) => r[11]).reverse()).toEqual([
@@ -348,5 +363,93 @@ describe.each(dialects)('payment export on %s', (dialect) => {
       for (const record of records)
         for (const cell of cellsSplitBy(record, separator))
           expect(cell.replace(/^[ "]*/, ''), `${record} split by ${separator}`).not.toMatch(/^[=+\-@]/);
+  });
+
+  it('says what was refunded, the commission, the payout and, while processing, what was seen', async () => {
+    const create = async (amount: string) => {
+      const response = await h.app.inject({
+        method: 'POST',
+        url: '/payments/api/create/',
+        headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+        payload: { amount, currency: 'USDC' },
+      });
+      return response.json().payment_id as string;
+    };
+    // A transfer of the whole price seen, not final yet: the payment is processing, nothing is final.
+    const processing = await create('8.00');
+    const payment = (await h.stores.payments.findById(processing))!;
+    const blockHash = `0x${'cd'.repeat(32)}`;
+    await h.stores.ledger.transaction(async (tx) =>
+      refreshPayments(
+        tx,
+        await tx.insertTransfers([
+          {
+            id: `${TEST_CHAIN.chainId}:${blockHash}:0`,
+            chainId: TEST_CHAIN.chainId,
+            paymentId: processing,
+            txHash: `0x${'ef'.repeat(32)}`,
+            blockHash,
+            tokenAddress: TEST_CHAIN.tokenAddress.toLowerCase(),
+            tokenSymbol: 'USDC',
+            fromAddress: '0x90f79bf6eb2c4f870365e785982e1f101e93b906',
+            toAddress: payment.deposit!.depositAddress.toLowerCase(),
+            amountBaseUnits: 8_000_000n,
+            blockNumber: 900_000n,
+            logIndex: 0,
+            blockTimestamp: h.clock.now(),
+            final: false,
+            orphaned: false,
+          },
+        ]),
+        h.clock.now(),
+      ),
+    );
+    // A paid payment of 10.00, 2.50 of it refunded and sent on to the customer, the payout sent.
+    const refunded = await create('10.00');
+    await payInFull(h, refunded);
+    await h.database.handle.db
+      .updateTable('payments')
+      .set({
+        payout_tx_hash: `0x${'12'.repeat(32)}`,
+        settled_at: h.clock.now().toISOString(),
+        settled_base_units: '10000000',
+        merchant_paid_base_units: '9850000',
+        treasury_paid_base_units: '150000',
+      })
+      .where('id', '=', refunded)
+      .execute();
+    const refund = await h.app.inject({
+      method: 'POST',
+      url: '/payments/api/refunds/',
+      headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+      payload: {
+        payment_id: refunded,
+        amount: '2.50',
+        address: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
+      },
+    });
+    expect(refund.statusCode).toBe(201);
+    await h.database.handle.db
+      .updateTable('payments')
+      .set({ status: 'paid', amount_received_base_units: '2500000', merchant_paid_base_units: '2500000' })
+      .where('id', '=', refund.json().refund_id)
+      .execute();
+
+    const [header, ...rows] = parseCsv((await exportCsv()).body);
+    const cell = (row: string[] | undefined, column: string) => row?.[header!.indexOf(column)];
+    const byId = new Map(rows.map((r) => [r[0], r]));
+    const seen = byId.get(processing);
+    expect(cell(seen, 'status')).toBe('processing');
+    expect(cell(seen, 'amount_received')).toBe('8.00');
+    expect(cell(seen, 'payout_status')).toBe('not_due');
+    const paid = byId.get(refunded);
+    expect([cell(paid, 'refunded'), cell(paid, 'commission'), cell(paid, 'payout_amount')]).toEqual([
+      '2.50',
+      '0.15',
+      '9.85',
+    ]);
+    expect(cell(paid, 'payout_status')).toBe('sent');
+    // The refund's own deposit row is never a line of the export.
+    expect(byId.has(refund.json().refund_id)).toBe(false);
   });
 });

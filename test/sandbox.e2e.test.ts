@@ -206,7 +206,7 @@ describe('the sandbox, as a newcomer runs it (npm start + paylink sandbox pay)',
     expect(done.body).toMatchObject({ status: 'refunded', address: customerWallet, amount_sent: '1.25' });
   });
 
-  it('prints dashboard users that sign in: the merchant sees its payments', async () => {
+  it('prints dashboard users that sign in: the merchant lands on its home page', async () => {
     const line = /^\s+merchant\s+(\S+)\s+password (\S+)$/m.exec(output());
     expect(line).not.toBeNull();
     const [, email, password] = line!;
@@ -224,7 +224,9 @@ describe('the sandbox, as a newcomer runs it (npm start + paylink sandbox pay)',
     expect(cookie).not.toMatch(/Secure/i);
     const page = await fetch(`${baseUrl}/dashboard/`, { headers: { cookie: cookie.split(';')[0]! } });
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain('Payments · Demo Shop');
+    // Redirected to the merchant's home page (decision 0026).
+    expect(page.url).toBe(`${baseUrl}/dashboard/home`);
+    expect(await page.text()).toContain('Home · Demo Shop');
   });
 
   it('prints the demo merchant’s webhook secret, with which the SDK verifies a real webhook', async () => {

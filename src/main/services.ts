@@ -13,7 +13,7 @@ import { customerEmails } from '../adapters/email/customerEmails.ts';
 import { createMetrics, type Metrics } from '../adapters/metrics/metrics.ts';
 import { createWebhookSender } from '../adapters/outbound/webhookSender.ts';
 import { memoryBucketStore } from '../adapters/rateLimit/memoryBucketStore.ts';
-import type { PasswordHasher, UserStore } from '../app/dashboard/ports.ts';
+import type { MerchantOverviewStore, PasswordHasher, UserStore } from '../app/dashboard/ports.ts';
 import type { EmailStore } from '../app/email/ports.ts';
 import type { MerchantStore } from '../app/merchants/ports.ts';
 import type { ChainProbe } from '../app/operations/checkReadiness.ts';
@@ -40,6 +40,8 @@ export interface ApiServerInput extends Omit<ApiDeps, 'health' | 'metrics' | 'ra
   readonly settlements?: SettlementStore | undefined;
   /** Password hashing for the dashboard (default scrypt at full cost; tests may pass a cheaper one). */
   readonly passwords?: PasswordHasher | undefined;
+  /** A merchant's home page's reads (adapters/db/overviewRepository.ts); absent: the home is the payments list. */
+  readonly overview?: MerchantOverviewStore | undefined;
   /** Aggregate reads for /metrics and /readyz (adapters/db/monitoringRepository.ts). */
   readonly monitoring?: MonitoringStore | undefined;
   /** The chain /readyz and /metrics probe; absent: RPC and watcher are reported as not checked. */
@@ -159,6 +161,7 @@ function dashboardDeps(
     webhooks: input.webhooks,
     deposits: input.deposits,
     explorers: input.explorers,
+    overview: input.overview,
     clock: input.clock,
     merchantAdmin: {
       merchants: made.cachedMerchants,

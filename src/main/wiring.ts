@@ -7,6 +7,7 @@ import { ledgerRepository } from '../adapters/db/ledgerRepository.ts';
 import { linkRepository } from '../adapters/db/linkRepository.ts';
 import { merchantRepository } from '../adapters/db/merchantRepository.ts';
 import { monitoringRepository } from '../adapters/db/monitoringRepository.ts';
+import { overviewRepository } from '../adapters/db/overviewRepository.ts';
 import { paymentRepository, receiptPageRepository } from '../adapters/db/paymentRepository.ts';
 import { refundRepository } from '../adapters/db/refundRepository.ts';
 import { settlementRepository } from '../adapters/db/settlementRepository.ts';
@@ -52,6 +53,7 @@ export function createStores(handle: DatabaseHandle) {
     idempotency: idempotencyRepository(handle),
     webhooks: webhookRepository(handle),
     monitoring: monitoringRepository(handle.db),
+    overview: overviewRepository(handle.db),
     gaslessAuthorizations: gaslessRepository(handle),
     refunds: refundRepository(handle),
     links: linkRepository(handle),

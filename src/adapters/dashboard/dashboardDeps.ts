@@ -1,5 +1,10 @@
 import type { Ledger } from '../../app/chain/ports.ts';
-import type { PasswordHasher, SecondFactor, UserStore } from '../../app/dashboard/ports.ts';
+import type {
+  MerchantOverviewStore,
+  PasswordHasher,
+  SecondFactor,
+  UserStore,
+} from '../../app/dashboard/ports.ts';
 import type { PaymentRequestSettings } from '../../app/email/paymentRequests.ts';
 import type { EmailStore } from '../../app/email/ports.ts';
 import type { LinkStore } from '../../app/links/ports.ts';
@@ -49,6 +54,8 @@ export interface DashboardDeps {
   readonly paymentLinks?:
     | { readonly store: LinkStore; readonly checkoutUrl: string; readonly webhookAllowPrivate: boolean }
     | undefined;
+  /** A merchant's home page (today's and the month's totals, what waits); absent: the home is the payments list. */
+  readonly overview?: MerchantOverviewStore | undefined;
   /** The figures /metrics reports, for the operator's health page; absent: no health page. */
   readonly measure?: (() => Promise<ServiceMeasurements>) | undefined;
   /** Sends "test webhook"s; absent: no such button. */

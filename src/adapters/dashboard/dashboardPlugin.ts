@@ -15,13 +15,15 @@ import {
 import { PaylinkError, ValidationError } from '../../domain/errors.ts';
 import { format, type SafeHtml } from '../web/html.ts';
 import { findBadText, namedOr } from '../web/inputText.ts';
+import { isLanguage } from '../web/language.ts';
 import { pageScript } from '../web/pageScript.ts';
 import { qrSvg } from '../web/qrCode.ts';
 import { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from '../web/securityHeaders.ts';
 import type { DashboardDeps } from './dashboardDeps.ts';
+import { homePages } from './homePage.ts';
 import { merchantPages } from './merchantPages.ts';
 import { operatorPages } from './operatorPages.ts';
-import { type FormRequest, HTML, type PageKit, pageKit, SESSION_COOKIE } from './pageKit.ts';
+import { type FormRequest, HTML, LANGUAGE_COOKIE, type PageKit, pageKit, SESSION_COOKIE } from './pageKit.ts';
 import { type DashboardAssets, renderLogin, renderSecurity, renderSetPassword } from './renderDashboard.ts';
 
 /** The checkout's policy, but forms post to this origin (the dashboard's forms do; the checkout has none). */
@@ -59,6 +61,7 @@ export function dashboardPlugin(deps: DashboardDeps) {
     await app.register(cookie);
     await app.register(formbody, { bodyLimit: 4_096 });
     guardPages(app, deps, kit, publicOrigin);
+    rememberLanguage(app, publicOrigin);
 
     for (const [path, file, type] of [
       ['/dashboard/assets/dashboard.css', css, 'text/css; charset=utf-8'],
@@ -70,9 +73,28 @@ export function dashboardPlugin(deps: DashboardDeps) {
 
     signInRoutes(app, deps, kit, publicOrigin);
     securityRoutes(app, deps, kit);
+    homePages(app, deps, kit);
     merchantPages(app, deps, kit);
     operatorPages(app, deps, kit);
   };
+}
+
+/**
+ * A language picked from the switcher (a link with `?lang=`) is kept in a cookie for a year, so that every page
+ * after it, the sign-in page included, speaks it (decision 0026). Only the four languages are ever written.
+ */
+function rememberLanguage(app: FastifyInstance, publicOrigin: string): void {
+  app.addHook('onRequest', async (request, reply) => {
+    const asked = (request.query as { lang?: unknown } | undefined)?.lang;
+    if (request.method !== 'GET' || !isLanguage(asked) || request.cookies[LANGUAGE_COOKIE] === asked) return;
+    reply.setCookie(LANGUAGE_COOKIE, asked, {
+      path: '/dashboard',
+      httpOnly: true,
+      secure: publicOrigin.startsWith('https:'),
+      sameSite: 'lax',
+      maxAge: 365 * 24 * 3600,
+    });
+  });
 }
 
 /** Headers, the origin check, the text rule and the HTML error page: what every dashboard request goes through. */

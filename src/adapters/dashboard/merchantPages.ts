@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { WAITING_LIMIT } from '../../app/dashboard/merchantHome.ts';
+import { WAITING_KINDS, type WaitingKind } from '../../app/dashboard/ports.ts';
 import type { SignedIn } from '../../app/dashboard/signIn.ts';
 import { exportPaymentsCsv, exportRange } from '../../app/payments/exportPayments.ts';
 import { getPaymentStatus, isPaymentId, PaymentNotFoundError } from '../../app/payments/getPaymentStatus.ts';
@@ -28,6 +30,7 @@ import { developerPages } from './developerPages.ts';
 import { linkPages } from './linkPages.ts';
 import { newPaymentPages, requestOffer } from './newPaymentPages.ts';
 import { type FormRequest, merchantOf, type PageKit } from './pageKit.ts';
+import { paymentsByIds, refundedOf } from './paymentReads.ts';
 import { type PaymentFilters, renderPayments } from './renderMerchantPages.ts';
 import { type RefundView, renderPayment } from './renderPaymentPage.ts';
 
@@ -35,7 +38,7 @@ const PAGE_SIZE = 50;
 
 type ExportRange = ReturnType<typeof exportRange>;
 type ListQuery = Partial<
-  Record<'status' | 'from' | 'to' | 'order_id' | 'q' | 'mode' | 'cursor' | 'merchant', string>
+  Record<'status' | 'from' | 'to' | 'order_id' | 'q' | 'mode' | 'cursor' | 'merchant' | 'waiting', string>
 >;
 type PaymentRequest = FastifyRequest<{ Params: { id: string } }>;
 
@@ -57,7 +60,16 @@ export function merchantPages(app: FastifyInstance, deps: DashboardDeps, kit: Pa
   app.get(
     '/dashboard/export.csv',
     csvExport(kit, 'payments.csv', (merchantId, mode, range) =>
-      exportPaymentsCsv(deps, merchantId, mode, range),
+      exportPaymentsCsv(
+        {
+          ...deps,
+          refunds: deps.refunds?.store,
+          payoutPolicy: deps.payouts?.policy ?? DEFAULT_PAYOUT_POLICY,
+        },
+        merchantId,
+        mode,
+        range,
+      ),
     ),
   );
   app.get(
@@ -81,7 +93,11 @@ function paymentsPage(deps: DashboardDeps, kit: PageKit) {
     if (merchantId === undefined) return kit.refuse(reply, signedIn, 404);
     const merchant = merchantId === null ? undefined : await deps.merchants.find(merchantId);
     const filters = filtersOf(signedIn, query, merchantId);
-    const render = async (page: Parameters<typeof renderPayments>[0]['page'], problem?: string) =>
+    const render = async (
+      page: Parameters<typeof renderPayments>[0]['page'],
+      problem?: string,
+      waiting?: string,
+    ) =>
       renderPayments({
         signedIn,
         ctx: kit.context(reply.request),
@@ -89,16 +105,24 @@ function paymentsPage(deps: DashboardDeps, kit: PageKit) {
         filters,
         page,
         refunded: await refundedOf(deps, page.payments),
+        merchantNames: merchantId === null ? await merchantNamesOf(deps, page.payments) : undefined,
+        waiting,
         problem,
       });
     try {
       if (filters.q !== undefined) {
         const ids = await searchPayments(deps, merchantId, filters.q);
         if (ids.length === 1) return reply.redirect(paymentPath(ids[0]!), 303);
-        const found = await Promise.all(
-          ids.map((id) => deps.payments.findById(id).then((p) => p && paymentWithState(deps, p))),
+        return await render({ payments: await paymentsByIds(deps, ids), nextCursor: null });
+      }
+      const waiting = waitingOf(query.waiting);
+      if (waiting && merchantId !== null && deps.overview) {
+        const ids = await deps.overview.waiting(merchantId, filters.mode, waiting, WAITING_LIMIT);
+        return await render(
+          { payments: await paymentsByIds(deps, ids), nextCursor: null },
+          undefined,
+          waitingTitle(kit, request, waiting),
         );
-        return await render({ payments: found.filter((p) => p !== undefined), nextCursor: null });
       }
       const range = exportRange(filters.from, filters.to);
       const page = await listPayments(deps, merchantId, {
@@ -116,6 +140,30 @@ function paymentsPage(deps: DashboardDeps, kit: PageKit) {
       return reply.status(400).send(await render({ payments: [], nextCursor: null }, error.message));
     }
   };
+}
+
+/** The list's heading for what waits of each kind. */
+function waitingTitle(kit: PageKit, request: FastifyRequest, kind: WaitingKind): string {
+  const l = kit.context(request).t.list;
+  return {
+    payout_delayed: l.waitingPayouts,
+    refund_awaiting_funds: l.waitingRefunds,
+    webhook_failing: l.waitingWebhooks,
+  }[kind];
+}
+
+function waitingOf(asked: string | undefined): WaitingKind | undefined {
+  return (WAITING_KINDS as readonly string[]).includes(asked ?? '') ? (asked as WaitingKind) : undefined;
+}
+
+/** Each merchant of an operator's page of every merchant's payments, by id: one read per merchant on the page. */
+async function merchantNamesOf(
+  deps: DashboardDeps,
+  payments: readonly ListedPayment[],
+): Promise<Map<string, string>> {
+  const ids = [...new Set(payments.map(({ payment }) => payment.merchantId))];
+  const merchants = await Promise.all(ids.map((id) => deps.merchants.find(id)));
+  return new Map(ids.map((id, i) => [id, merchants[i]?.name ?? id]));
 }
 
 /** The list's filters as asked for: an unknown status or mode is no filter, blank fields neither. */
@@ -141,38 +189,6 @@ async function scopeOf(deps: DashboardDeps, { user }: SignedIn, asked: string | 
   if (user.role === 'merchant') return merchantOf(user);
   if (!asked) return null;
   return (await deps.merchants.find(asked)) ? asked : undefined;
-}
-
-/**
- * What refunds sent back to the customer, per payment of a page that has received money (the list says
- * "partly refunded" or "refunded" instead of "paid"). One read per such payment: a page is at most PAGE_SIZE.
- */
-async function refundedOf(
-  deps: DashboardDeps,
-  payments: readonly ListedPayment[],
-): Promise<Map<string, bigint>> {
-  const refunded = new Map<string, bigint>();
-  const store = deps.refunds?.store;
-  if (!store) return refunded;
-  await Promise.all(
-    payments
-      .filter(({ state }) => state.amountReceivedBaseUnits > 0n)
-      .map(async ({ payment }) => {
-        let sent = 0n;
-        for (const { deposit } of await store.listForPayment(payment.id))
-          sent += refundFundingOf(deposit).sentBaseUnits;
-        if (sent > 0n) refunded.set(payment.id, sent);
-      }),
-  );
-  return refunded;
-}
-
-async function paymentWithState(
-  deps: DashboardDeps,
-  payment: NonNullable<Awaited<ReturnType<DashboardDeps['payments']['findById']>>>,
-) {
-  const { state } = await getPaymentStatus(deps, payment.merchantId, payment.id, payment.mode);
-  return { payment, state };
 }
 
 /** The payment page's facts: any merchant's for an operator, only its own merchant's for a merchant user. */
@@ -220,6 +236,9 @@ async function refundViews(
           view.status === 'awaiting_funds' && refund.amountBaseUnits > funded
             ? refund.amountBaseUnits - funded
             : undefined,
+        fundedAt: deposit?.paidAt ?? null,
+        sentAt: deposit?.payout.sentAt ?? null,
+        sentBaseUnits: refundFundingOf(deposit).sentBaseUnits,
         fundingQr: fundingUri
           ? `data:image/svg+xml;base64,${Buffer.from(await qrSvg(fundingUri)).toString('base64')}`
           : undefined,
@@ -322,6 +341,9 @@ function cancelRefundForm(deps: DashboardDeps, kit: PageKit) {
     if (!refunds) return kit.refuse(reply, signedIn, 404);
     const { id } = request.params as { id: string };
     return kit.guard(reply, signedIn, async () => {
+      // A canceled refund cannot be started again as it was (its claim link dies): the box says it is meant.
+      if (request.body?.confirmed !== 'yes')
+        return kit.refuse(reply, signedIn, 400, kit.context(request).t.refunds.notConfirmed);
       const merchantId = merchantOf(signedIn.user);
       const mode: KeyMode = request.body?.mode === 'test' ? 'test' : 'live';
       const { refund } = await cancelRefund(

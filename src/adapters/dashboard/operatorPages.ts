@@ -44,7 +44,6 @@ const GRACE_CHOICES_MS: Readonly<Record<string, number>> = {
  * changes go through the same use cases as `paylink merchant …` and the admin API, so they refuse alike.
  */
 export function operatorPages(app: FastifyInstance, deps: DashboardDeps, kit: PageKit): void {
-  app.get('/dashboard', home(kit));
   app.get('/dashboard/merchants', merchantsPage(deps, kit));
   app.get('/dashboard/merchants/new', newMerchantPage(kit));
   app.post('/dashboard/merchants', createMerchantForm(deps, kit));
@@ -68,18 +67,6 @@ function operator(kit: PageKit, request: FastifyRequest, reply: FastifyReply) {
 async function operatorForm(kit: PageKit, request: FormRequest, reply: FastifyReply) {
   const signedIn = await operator(kit, request, reply);
   return signedIn && !kit.refusedForgery(request, reply, signedIn) ? signedIn : undefined;
-}
-
-/** Each person's home: the payments of a merchant user, the merchants of an operator. */
-function home(kit: PageKit) {
-  return async (request: FastifyRequest, reply: FastifyReply) => {
-    const signedIn = await kit.requireUser(request, reply);
-    if (!signedIn) return reply;
-    return reply.redirect(
-      signedIn.user.role === 'operator' ? '/dashboard/merchants' : '/dashboard/payments',
-      303,
-    );
-  };
 }
 
 function merchantsPage(deps: DashboardDeps, kit: PageKit) {
@@ -202,6 +189,9 @@ function changeMerchant(
     if (!signedIn) return reply;
     const { id } = request.params as { id: string };
     return kit.guard(reply, signedIn, async () => {
+      // Disabling cannot wait for a second thought: the form's required box says the operator means it.
+      if (action === 'disable' && request.body?.confirmed !== 'yes')
+        return kit.refuse(reply, signedIn, 400, kit.context(request).t.operator.notConfirmed);
       await change(deps.merchantAdmin, id);
       request.log.info({ merchant: id }, `merchant ${action}d from the dashboard`);
       return reply.redirect(`/dashboard/merchants/${id}`, 303);

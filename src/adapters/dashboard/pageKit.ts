@@ -8,6 +8,8 @@ import { DASHBOARD_TEXT } from './messages/index.ts';
 import { type DashboardAssets, type PageContext, renderNotFound } from './renderDashboard.ts';
 
 export const SESSION_COOKIE = 'paylink_session';
+/** The language a person picked from the switcher (decision 0026): a preference, not a secret. */
+export const LANGUAGE_COOKIE = 'paylink_lang';
 export const HTML = 'text/html; charset=utf-8';
 
 export type FormRequest = FastifyRequest<{ Body: Record<string, string | undefined> }>;
@@ -17,7 +19,10 @@ export type FormRequest = FastifyRequest<{ Body: Record<string, string | undefin
  * the page for a refusal. Shared by the merchant's pages and the operator's console, so both guard alike.
  */
 export interface PageKit {
-  /** The page's assets and the person's language: `?lang=`, else the browser's Accept-Language. */
+  /**
+   * The page's assets and the person's language: `?lang=` (a switcher's link), else the one they picked before
+   * (its cookie), else the browser's Accept-Language.
+   */
   context(request: FastifyRequest): PageContext;
   /**
    * The signed-in user, or undefined after a redirect: to sign-in without a session, to the second factor's page
@@ -54,7 +59,12 @@ export function pageKit(
 ): PageKit {
   const context: PageKit['context'] = (request) => {
     const query = request.query as { lang?: unknown } | undefined;
-    const lang = isLanguage(query?.lang) ? query.lang : negotiateLanguage(request.headers['accept-language']);
+    const picked = request.cookies?.[LANGUAGE_COOKIE];
+    const lang = isLanguage(query?.lang)
+      ? query.lang
+      : isLanguage(picked)
+        ? picked
+        : negotiateLanguage(request.headers['accept-language']);
     return { assets, lang, t: DASHBOARD_TEXT[lang] };
   };
 

@@ -2,6 +2,7 @@ import type { SignedIn } from '../../app/dashboard/signIn.ts';
 import type { ApiKeyRecord } from '../../app/merchants/ports.ts';
 import type { DashboardUser } from '../../domain/dashboardUser.ts';
 import { html, type SafeHtml } from '../web/html.ts';
+import { LANGUAGE_NAMES, LANGUAGES } from '../web/i18n.ts';
 import type { Language } from '../web/language.ts';
 import type { DashboardText } from './messages/index.ts';
 
@@ -23,6 +24,7 @@ export interface PageContext {
 }
 
 const MERCHANT_NAV = [
+  ['/dashboard/home', 'home'],
   ['/dashboard/payments', 'payments'],
   ['/dashboard/payments/new', 'newPayment'],
   ['/dashboard/links', 'links'],
@@ -37,6 +39,18 @@ const OPERATOR_NAV = [
   ['/dashboard/health', 'health'],
   ['/dashboard/security', 'security'],
 ] as const;
+
+/**
+ * The language switcher, on every page: links to the same page with `?lang=` (the server remembers the pick in a
+ * cookie, decision 0026), each language named in itself; the current one is not a link.
+ */
+function languageSwitcher(ctx: PageContext): SafeHtml {
+  return html`<nav class="languages" aria-label="${ctx.t.nav.language}"><ul>${LANGUAGES.map((language) =>
+    language === ctx.lang
+      ? html`<li><span aria-current="true">${LANGUAGE_NAMES[language]}</span></li>`
+      : html`<li><a href="?lang=${language}" hreflang="${language}" lang="${language}">${LANGUAGE_NAMES[language]}</a></li>`,
+  )}</ul></nav>`;
+}
 
 export function layout(input: {
   title: string;
@@ -54,13 +68,17 @@ export function layout(input: {
       ([href, label]) => html`<li><a href="${href}">${t.nav[label]}</a></li>`,
     )}
   </ul></nav>
+  ${languageSwitcher(input.ctx)}
   <form method="post" action="/dashboard/logout">
     <input type="hidden" name="csrf" value="${input.csrf ?? ''}">
     <span class="muted">${input.user.email}</span>
     <button type="submit" class="link">${t.nav.signOut}</button>
   </form>
 </header>`
-    : null;
+    : html`<header class="top">
+  <strong>Paylink</strong>
+  ${languageSwitcher(input.ctx)}
+</header>`;
   return html`<!doctype html>
 <html lang="${input.ctx.lang}">
 <head>

@@ -1,10 +1,12 @@
 import type { SignedIn } from '../../app/dashboard/signIn.ts';
 import type { ListedPayment } from '../../app/payments/listPayments.ts';
 import type { KeyMode } from '../../domain/credentials.ts';
-import { formatMoney, formatUsdc } from '../../domain/money.ts';
+import { formatMoney, type Money } from '../../domain/money.ts';
 import type { PaymentLink } from '../../domain/paymentLink.ts';
 import { receivedBaseUnitsShown } from '../../domain/webhookEvent.ts';
 import { format, html, type SafeHtml } from '../web/html.ts';
+import { formatPriceAmount } from '../web/localeFormat.ts';
+import { priceText, statusBadge, usdcText, usdcWithUnit } from './dashboardFormat.ts';
 import { csrfField, type PageContext, problemBox, signedInPage, time } from './renderDashboard.ts';
 
 type Totals = { readonly count: number; readonly receivedBaseUnits: bigint };
@@ -12,16 +14,27 @@ type Totals = { readonly count: number; readonly receivedBaseUnits: bigint };
 const testBadge = (ctx: PageContext, mode: KeyMode) =>
   mode === 'test' ? html` <span class="badge">${ctx.t.list.testMode}</span>` : null;
 
+/** An amount in its currency's precision, without its code, the page language's way. */
+const amountText = (ctx: PageContext, money: Money) => formatPriceAmount(formatMoney(money), ctx.lang);
+
+/**
+ * Suggested amounts, one after another: "5.00, 10.00, 20.00"; where the decimal separator is a comma a comma
+ * between them would read as one number, so they are set apart by a dot ("5,00 · 10,00 · 20,00").
+ */
+function suggestedText(ctx: PageContext, amounts: readonly Money[]): string {
+  return amounts.map((amount) => amountText(ctx, amount)).join(ctx.lang === 'en' ? ', ' : ' · ');
+}
+
 /** What a link asks for: "25.00 EUR (up to 5 each)" or "2.00 – 200.00 EUR". */
 function priceOf(ctx: PageContext, link: PaymentLink): SafeHtml {
   const { price } = link;
   if (price.type === 'fixed') {
-    const unit = `${formatMoney(price.unit)} ${price.unit.currency.code}`;
+    const unit = priceText(ctx, price.unit);
     return price.maxQuantity > 1
       ? html`${unit} <span class="muted">${format(ctx.t.links.upTo, { count: price.maxQuantity })}</span>`
       : html`${unit}`;
   }
-  return html`${formatMoney(price.min)} – ${formatMoney(price.max)} ${price.currency.code}`;
+  return html`${amountText(ctx, price.min)} – ${priceText(ctx, price.max)}`;
 }
 
 function activeBadge(ctx: PageContext, link: PaymentLink): SafeHtml {
@@ -52,7 +65,7 @@ export function renderLinks(input: {
   <td class="amount">${priceOf(ctx, link)}</td>
   <td>${activeBadge(ctx, link)}</td>
   <td class="amount">${totals?.count ?? 0}</td>
-  <td class="amount">${formatUsdc(totals?.receivedBaseUnits ?? 0n)}</td>
+  <td class="amount">${usdcText(ctx, totals?.receivedBaseUnits ?? 0n)}</td>
   <td>${time(link.createdAt)}</td>
 </tr>`;
   });
@@ -157,9 +170,9 @@ export function renderLink(input: {
     ({ payment, state }) => html`<tr>
   <td>${time(payment.createdAt)}</td>
   <td><a href="/dashboard/payments/${payment.id}"><code>${payment.id}</code></a></td>
-  <td><span class="status status-${state.status}">${ctx.t.status[state.status]}</span></td>
-  <td class="amount">${formatMoney(payment.quote.amount)} ${payment.quote.amount.currency.code}</td>
-  <td class="amount">${formatUsdc(receivedBaseUnitsShown(state))}</td>
+  <td>${statusBadge(ctx, state)}</td>
+  <td class="amount">${priceText(ctx, payment.quote.amount)}</td>
+  <td class="amount">${usdcText(ctx, receivedBaseUnitsShown(state))}</td>
 </tr>`,
   );
   const body = html`<h1>${link.title}${testBadge(ctx, link.mode)}</h1>
@@ -168,12 +181,12 @@ export function renderLink(input: {
     <dt>${l.status}</dt><dd>${activeBadge(ctx, link)}</dd>
     <dt>${k.priceType}</dt><dd>${price.type === 'fixed' ? k.fixed : k.open}</dd>
     <dt>${l.price}</dt><dd>${priceOf(ctx, link)}</dd>
-    ${price.type === 'open' && price.suggested.length > 0 ? html`<dt>${k.suggested}</dt><dd>${price.suggested.map(formatMoney).join(', ')} ${price.currency.code}</dd>` : null}
+    ${price.type === 'open' && price.suggested.length > 0 ? html`<dt>${k.suggested}</dt><dd>${suggestedText(ctx, price.suggested)} ${price.currency.code}</dd>` : null}
     ${link.description ? html`<dt>${k.description}</dt><dd>${link.description}</dd>` : null}
     ${link.maxUses !== null ? html`<dt>${k.maxUses}</dt><dd>${link.maxUses}</dd>` : null}
     ${link.endsAt ? html`<dt>${k.endsAt}</dt><dd>${time(link.endsAt)}</dd>` : null}
     <dt>${k.paidCount}</dt><dd>${input.paidCount}</dd>
-    <dt>${k.paidAmount}</dt><dd>${formatUsdc(input.paidBaseUnits)} USDC</dd>
+    <dt>${k.paidAmount}</dt><dd>${usdcWithUnit(ctx, input.paidBaseUnits)}</dd>
     <dt>${l.created}</dt><dd>${time(link.createdAt)}</dd>
   </dl>
 </div>

@@ -6,10 +6,10 @@ import type { TestWebhookResult } from '../../app/webhooks/sendTestWebhook.ts';
 import { bpsToPercent } from '../../domain/commission.ts';
 import type { KeyMode } from '../../domain/credentials.ts';
 import type { Merchant } from '../../domain/merchant.ts';
-import { formatMoney, formatUsdc } from '../../domain/money.ts';
-import { PAYMENT_STATUSES, type PaymentState, type PaymentStatus } from '../../domain/paymentStatus.ts';
+import { PAYMENT_STATUSES, type PaymentStatus } from '../../domain/paymentStatus.ts';
 import { receivedBaseUnitsShown } from '../../domain/webhookEvent.ts';
-import { format, html, type SafeHtml } from '../web/html.ts';
+import { format, html } from '../web/html.ts';
+import { priceText, statusBadge, usdcText } from './dashboardFormat.ts';
 import { csrfField, keysTable, type PageContext, problemBox, signedInPage, time } from './renderDashboard.ts';
 
 /** The payments list's filters, as the person typed them (kept in the form and in the next page's link). */
@@ -41,18 +41,6 @@ function filterQuery(filters: PaymentFilters, cursor: string): string {
   return query.toString();
 }
 
-/**
- * A payment's status as the list shows it: a paid (or failed) payment whose refunds reached the customer says "refunded"
- * once they sent back all that arrived (final), "partly refunded" before.
- */
-function statusBadge(ctx: PageContext, state: PaymentState, refundedBaseUnits: bigint): SafeHtml {
-  if (refundedBaseUnits > 0n && (state.status === 'paid' || state.status === 'failed')) {
-    const fully = refundedBaseUnits >= state.amountReceivedBaseUnits;
-    return html`<span class="status status-refunded">${fully ? ctx.t.refunded.fully : ctx.t.refunded.partly}</span>`;
-  }
-  return html`<span class="status status-${state.status}">${ctx.t.status[state.status]}</span>`;
-}
-
 export function renderPayments(input: {
   signedIn: SignedIn;
   ctx: PageContext;
@@ -61,25 +49,32 @@ export function renderPayments(input: {
   page: { readonly payments: readonly ListedPayment[]; readonly nextCursor: string | null };
   /** What refunds sent back to the customer, by payment id (none: not refunded). */
   refunded?: ReadonlyMap<string, bigint> | undefined;
+  /** Set for an operator reading every merchant's payments: each row names its merchant. */
+  merchantNames?: ReadonlyMap<string, string> | undefined;
+  /** The list is what waits of one kind (the home page's links), not a page of the listing. */
+  waiting?: string | undefined;
   problem?: string | undefined;
 }): string {
   const { filters, ctx } = input;
   const l = ctx.t.list;
   const isMerchant = input.signedIn.user.role === 'merchant';
+  const names = input.merchantNames;
   const rows = input.page.payments.map(
     ({ payment, state }) => html`<tr>
   <td>${time(payment.createdAt)}</td>
   <td><a href="/dashboard/payments/${payment.id}"><code>${payment.id}</code></a></td>
+  ${names ? html`<td><a href="/dashboard/merchants/${payment.merchantId}">${names.get(payment.merchantId) ?? payment.merchantId}</a></td>` : null}
   <td>${statusBadge(ctx, state, input.refunded?.get(payment.id) ?? 0n)}</td>
-  <td class="amount">${formatMoney(payment.quote.amount)} ${payment.quote.amount.currency.code}</td>
-  <td class="amount">${formatUsdc(payment.quote.usdcBaseUnits)}</td>
-  <td class="amount">${formatUsdc(receivedBaseUnitsShown(state))}</td>
+  <td class="amount">${priceText(ctx, payment.quote.amount)}</td>
+  <td class="amount">${usdcText(ctx, payment.quote.usdcBaseUnits)}</td>
+  <td class="amount">${usdcText(ctx, receivedBaseUnitsShown(state))}</td>
   <td>${payment.orderId ?? ''}</td>
 </tr>`,
   );
   const option = (value: string, label: string, selected: boolean) =>
     html`<option value="${value}"${selected ? html` selected` : null}>${label}</option>`;
   const body = html`<h1>${l.title}${input.merchant ? html` · ${input.merchant.name}` : null}${filters.mode === 'test' ? html` <span class="badge">${l.testMode}</span>` : null}</h1>
+${input.waiting ? html`<p class="notice" role="status">${input.waiting} · <a href="/dashboard/payments${filters.mode === 'test' ? '?mode=test' : ''}">${l.clear}</a></p>` : null}
 ${problemBox(input.problem)}
 <form class="filters" method="get" action="/dashboard/payments" role="search" aria-label="${l.find}">
   ${filters.merchant ? html`<input type="hidden" name="merchant" value="${filters.merchant}">` : null}
@@ -110,7 +105,7 @@ ${
     ? html`<p class="muted" role="status">${filters.q ? format(l.noMatchFor, { term: filters.q }) : l.noMatch}</p>`
     : html`<div class="table-wrap" tabindex="0" role="region" aria-label="${l.title}"><table>
   <caption class="muted">${l.newestFirst}</caption>
-  <thead><tr><th scope="col">${l.created}</th><th scope="col">${l.payment}</th><th scope="col">${l.status}</th><th scope="col">${l.price}</th><th scope="col">${l.usdcDue}</th><th scope="col">${l.usdcReceived}</th><th scope="col">${l.order}</th></tr></thead>
+  <thead><tr><th scope="col">${l.created}</th><th scope="col">${l.payment}</th>${names ? html`<th scope="col">${l.merchant}</th>` : null}<th scope="col">${l.status}</th><th scope="col">${l.price}</th><th scope="col">${l.usdcDue}</th><th scope="col">${l.usdcReceived}</th><th scope="col">${l.order}</th></tr></thead>
   <tbody>${rows}</tbody>
 </table></div>`
 }

@@ -108,10 +108,26 @@ ${keysTable(ctx, input.keys)}
 <h2>${o.secretAndStatus}</h2>
 <div class="actions">
   ${action('rotate-webhook-secret', o.rotateSecret)}
-  ${merchant.status === 'active' ? action('disable', o.disable) : action('enable', o.enable)}
+  ${merchant.status === 'active' ? null : action('enable', o.enable)}
 </div>
-<p class="muted">${o.disableHint}</p>`;
+${merchant.status === 'active' ? disableForm(ctx, signedIn, merchant) : null}`;
   return page(signedIn, ctx, merchant.name, body);
+}
+
+/**
+ * Disabling a merchant stops its keys and signs its users out at once: styled as what it is, and confirmed by a
+ * required box (the server refuses the form without it, so the step holds without the script, which asks once
+ * more).
+ */
+function disableForm(ctx: PageContext, signedIn: SignedIn, merchant: Merchant): SafeHtml {
+  const o = ctx.t.operator;
+  return html`<form class="card stack danger" method="post" action="/dashboard/merchants/${merchant.id}/disable" data-confirm="${o.disableConfirm}">
+  <h3>${o.disableTitle}</h3>
+  ${csrfField(signedIn)}
+  <p>${o.disableHint}</p>
+  <label class="choice"><input type="checkbox" name="confirmed" value="yes" required> ${o.disableConfirmBox}</label>
+  <button type="submit" class="danger">${o.disable}</button>
+</form>`;
 }
 
 /** Payouts not fully sent, with why each waits and when it is tried next. */

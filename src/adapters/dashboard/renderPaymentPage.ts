@@ -2,7 +2,7 @@ import type { TransferRecord } from '../../app/chain/ports.ts';
 import type { SignedIn } from '../../app/dashboard/signIn.ts';
 import { MAX_REQUESTS_PER_PAYMENT, type RequestRefusal } from '../../app/email/paymentRequests.ts';
 import { attemptAnswer, type WebhookEventWithAttempts } from '../../app/webhooks/listWebhookEvents.ts';
-import { formatMoney, formatUsdc } from '../../domain/money.ts';
+import { formatUsdc } from '../../domain/money.ts';
 import type { Payment } from '../../domain/payment.ts';
 import type { PaymentState } from '../../domain/paymentStatus.ts';
 import type { PayoutStatus } from '../../domain/payout.ts';
@@ -11,6 +11,7 @@ import { receivedBaseUnitsShown } from '../../domain/webhookEvent.ts';
 import { format, html, type SafeHtml } from '../web/html.ts';
 import { fill } from '../web/i18n.ts';
 import type { refundResponse } from '../web/refundPresenter.ts';
+import { priceText, refundBadge, statusBadge, usdcText, usdcWithUnit } from './dashboardFormat.ts';
 import { csrfField, type PageContext, problemBox, signedInPage, time } from './renderDashboard.ts';
 
 /** A refund as the payment page shows it: the API's fields, and what funding it still needs. */
@@ -19,9 +20,12 @@ export type RefundView = ReturnType<typeof refundResponse> & {
   readonly amountBaseUnits: bigint;
   /** What is still to send to its deposit address, in base units, while it awaits funds. */
   readonly fundingBaseUnits?: bigint | undefined;
+  /** When all it asked for arrived (final) at its deposit address, and when it went on to the customer. */
+  readonly fundedAt?: Date | null | undefined;
+  readonly sentAt?: Date | null | undefined;
+  /** What went on to the customer, in base units. */
+  readonly sentBaseUnits?: bigint | undefined;
 };
-
-const usdc = (baseUnits: bigint) => `${formatUsdc(baseUnits)} USDC`;
 
 /** A transaction hash, linked to the chain's explorer when it has one. */
 function txLink(txHash: string, explorerUrl: string | undefined): SafeHtml {
@@ -61,16 +65,17 @@ interface PaymentPageInput {
 export function renderPayment(input: PaymentPageInput): string {
   const { payment, signedIn, ctx } = input;
   const p = ctx.t.payment;
-  const body = html`${paymentFacts(ctx, payment, input.state, input.payoutStatus)}
+  const refunded = input.refunds.reduce((sum, refund) => sum + (refund.sentBaseUnits ?? 0n), 0n);
+  const body = html`${paymentFacts(ctx, payment, input.state, input.payoutStatus, refunded)}
 ${input.request ? requestSection(ctx, signedIn, payment, input.request) : null}
 <h2>${p.timeline}</h2>
-<ol class="timeline">${timeline(ctx, payment, input.state, input.transfers, input.explorerUrl).map(
+<ol class="timeline">${timeline(input).map(
     (entry) => html`<li>${entry.at ? time(entry.at) : html`<span class="muted">—</span>`} ${entry.what}</li>`,
   )}</ol>
 ${transfersSection(ctx, input.transfers, input.explorerUrl)}
 ${input.refundsEnabled ? refundsSection(input) : null}
 <h2>${p.webhooks}</h2>
-${input.webhooks.length === 0 ? html`<p class="muted">${p.noWebhook}</p>` : html`<ul class="webhooks">${input.webhooks.map((w) => webhookItem(ctx, signedIn, w))}</ul>`}`;
+${input.webhooks.length === 0 ? html`<p class="muted">${p.noWebhook}</p>` : webhookList(ctx, signedIn, input.webhooks)}`;
   return signedInPage(signedIn, ctx, `${p.title} ${payment.id}`, body);
 }
 
@@ -80,18 +85,21 @@ function paymentFacts(
   payment: Payment,
   state: PaymentState<TransferRecord>,
   payoutStatus: PayoutStatus | null,
+  refundedBaseUnits: bigint,
 ): SafeHtml {
   const { t } = ctx;
+  const usdc = (baseUnits: bigint) => usdcWithUnit(ctx, baseUnits);
   const p = t.payment;
   const l = t.list;
   return html`<h1>${p.title} <code>${payment.id}</code>${payment.mode === 'test' ? html` <span class="badge">${l.testMode}</span>` : null}</h1>
 <div class="card">
 <dl class="facts">
-  <dt>${l.status}</dt><dd><span class="status status-${state.status}">${t.status[state.status]}</span></dd>
+  <dt>${l.status}</dt><dd>${statusBadge(ctx, state, refundedBaseUnits)}</dd>
   <dt>${l.created}</dt><dd>${time(payment.createdAt)}</dd>
-  <dt>${l.price}</dt><dd>${formatMoney(payment.quote.amount)} ${payment.quote.amount.currency.code}</dd>
-  <dt>${l.usdcDue}</dt><dd>${formatUsdc(payment.quote.usdcBaseUnits)}</dd>
-  <dt>${l.usdcReceived}</dt><dd>${formatUsdc(receivedBaseUnitsShown(state))}</dd>
+  <dt>${l.price}</dt><dd>${priceText(ctx, payment.quote.amount)}</dd>
+  <dt>${l.usdcDue}</dt><dd>${usdcText(ctx, payment.quote.usdcBaseUnits)}</dd>
+  <dt>${l.usdcReceived}</dt><dd>${usdcText(ctx, receivedBaseUnitsShown(state))}</dd>
+  ${refundedBaseUnits > 0n ? html`<dt>${p.refunded}</dt><dd>${usdc(refundedBaseUnits)}</dd>` : null}
   <dt>${p.depositAddress}</dt><dd><code>${payment.deposit?.depositAddress ?? ''}</code></dd>
   <dt>${l.order}</dt><dd>${payment.orderId ?? ''}</dd>
   <dt>${p.paid}</dt><dd>${state.paidAt ? time(state.paidAt) : '—'}</dd>
@@ -147,7 +155,7 @@ function transfersSection(
   const p = ctx.t.payment;
   const rows = transfers.map(
     (t) =>
-      html`<tr><td>${txLink(t.txHash, explorerUrl)}</td><td class="amount">${formatUsdc(t.amountBaseUnits)}</td><td>${finality(ctx, t)}</td></tr>`,
+      html`<tr><td>${txLink(t.txHash, explorerUrl)}</td><td class="amount">${usdcText(ctx, t.amountBaseUnits)}</td><td>${finality(ctx, t)}</td></tr>`,
   );
   return html`<h2>${p.transfers}</h2>
 ${
@@ -173,6 +181,7 @@ ${signedIn.user.role === 'merchant' ? refundForm(input) : null}`;
 function refundForm(input: PaymentPageInput): SafeHtml | null {
   const { payment, state, signedIn } = input;
   const r = input.ctx.t.refunds;
+  const usdc = (baseUnits: bigint) => usdcWithUnit(input.ctx, baseUnits);
   const received = state.amountReceivedBaseUnits;
   // What is left: received less every refund that counts (as the refund use case reckons it).
   const counted = input.refunds
@@ -207,19 +216,15 @@ interface TimelineEntry {
   readonly what: SafeHtml;
 }
 
-function timeline(
-  ctx: PageContext,
-  payment: Payment,
-  state: PaymentState<TransferRecord>,
-  transfers: readonly TransferRecord[],
-  explorerUrl: string | undefined,
-): TimelineEntry[] {
+function timeline(input: PaymentPageInput): TimelineEntry[] {
+  const { ctx, payment, state, transfers, explorerUrl } = input;
   const p = ctx.t.payment;
+  const usdc = (baseUnits: bigint) => usdcWithUnit(ctx, baseUnits);
   const price = payment.quote.amount;
   const entries: TimelineEntry[] = [
     {
       at: payment.createdAt,
-      what: html`${format(p.createdDue, { due: usdc(payment.quote.usdcBaseUnits) })}${price.currency.code === 'USDC' ? null : ` (${formatMoney(price)} ${price.currency.code})`}`,
+      what: html`${format(p.createdDue, { due: usdc(payment.quote.usdcBaseUnits) })}${price.currency.code === 'USDC' ? null : ` (${priceText(ctx, price)})`}`,
     },
   ];
   for (const t of transfers)
@@ -250,8 +255,28 @@ function timeline(
       at: payment.expiresAt,
       what: html`${state.status === 'expired' ? p.expired : p.underpaid}`,
     });
+  for (const refund of input.refunds) entries.push(...refundSteps(ctx, refund, explorerUrl));
   const order = (entry: TimelineEntry) => entry.at?.getTime() ?? Number.MAX_SAFE_INTEGER;
   return entries.sort((a, b) => order(a) - order(b));
+}
+
+/** A refund's steps on its payment's timeline: asked for, funded, sent to the customer (with its transaction). */
+function refundSteps(ctx: PageContext, refund: RefundView, explorerUrl: string | undefined): TimelineEntry[] {
+  const p = ctx.t.payment;
+  const amount = usdcWithUnit(ctx, refund.amountBaseUnits);
+  const steps: TimelineEntry[] = [
+    {
+      at: new Date(refund.created_at),
+      what: html`${format(p.refundRequested, { amount })} ${refundBadge(ctx, refund.status)} <a href="#refund-${refund.refund_id}">${p.seeRefund}</a>`,
+    },
+  ];
+  if (refund.fundedAt) steps.push({ at: refund.fundedAt, what: format(p.refundFunded, { amount }) });
+  if (refund.txid)
+    steps.push({
+      at: refund.sentAt ?? null,
+      what: html`${format(p.refundSent, { amount: usdcWithUnit(ctx, refund.sentBaseUnits ?? refund.amountBaseUnits) })} ${txLink(refund.txid, explorerUrl)}`,
+    });
+  return steps;
 }
 
 function refundItem(
@@ -262,8 +287,8 @@ function refundItem(
 ): SafeHtml {
   const r = ctx.t.refunds;
   const open = refund.status === 'awaiting_address' || refund.status === 'awaiting_funds';
-  return html`<li class="card">
-  <p><strong>${refund.amount} USDC</strong> · <span class="status">${ctx.t.refundStatus[refund.status]}</span> · ${time(new Date(refund.created_at))}${refund.reason ? html` · ${refund.reason}` : null}</p>
+  return html`<li class="card" id="refund-${refund.refund_id}">
+  <p><strong>${usdcWithUnit(ctx, refund.amountBaseUnits)}</strong> · ${refundBadge(ctx, refund.status)} · ${time(new Date(refund.created_at))}${refund.reason ? html` · ${refund.reason}` : null}</p>
   ${
     'claim_url' in refund && refund.claim_url
       ? html`<p><label for="claim-${refund.refund_id}">${r.claimLink}</label>
@@ -298,7 +323,7 @@ function refundItem(
   ${refund.payout_delayed_reason ? html`<p class="error">${format(r.delayed, { reason: refund.payout_delayed_reason })}</p>` : null}
   ${
     open && signedIn.user.role === 'merchant'
-      ? html`<form method="post" action="/dashboard/refunds/${refund.refund_id}/cancel">${csrfField(signedIn)}<input type="hidden" name="mode" value="${refund.livemode ? 'live' : 'test'}"><button type="submit" class="link">${r.cancel}</button></form>`
+      ? html`<form class="danger-inline" method="post" action="/dashboard/refunds/${refund.refund_id}/cancel" data-confirm="${r.cancelConfirm}">${csrfField(signedIn)}<input type="hidden" name="mode" value="${refund.livemode ? 'live' : 'test'}"><label class="choice"><input type="checkbox" name="confirmed" value="yes" required> ${r.cancelConfirmBox}</label><button type="submit" class="danger">${r.cancel}</button></form>`
       : null
   }
 </li>`;
@@ -317,26 +342,39 @@ function walletFunding(
   <p role="status" data-fund-status hidden data-sent="${r.fundSent}" data-rejected="${r.fundRejected}" data-wrong-chain="${fill(r.fundWrongChain, { chain: transfer.chain })}" data-error="${r.fundError}"></p>`;
 }
 
-/** A webhook event with every attempt, and (for the merchant) "Send again". */
-function webhookItem(ctx: PageContext, signedIn: SignedIn, { event, attempts }: WebhookEventWithAttempts) {
+/**
+ * The payment's webhook events folded into one table: a row per event with its last attempt and its delivery,
+ * and (for the merchant) one "Send again" per event; every attempt stays one click away, without a script.
+ */
+function webhookList(
+  ctx: PageContext,
+  signedIn: SignedIn,
+  webhooks: readonly WebhookEventWithAttempts[],
+): SafeHtml {
   const p = ctx.t.payment;
-  return html`<li>
-  <p><strong>${event.type}</strong> · ${ctx.t.deliveryStatus[event.deliveryStatus]} · ${time(event.createdAt)}</p>
-  ${
-    attempts.length === 0
-      ? html`<p class="muted">${p.noAttempt}</p>`
-      : html`<ol class="attempts">${attempts.map(
+  const isMerchant = signedIn.user.role === 'merchant';
+  const rows = webhooks.map(({ event, attempts }) => {
+    const last = attempts.at(-1);
+    return html`<tr>
+  <td><code>${event.type}</code></td>
+  <td>${time(event.createdAt)}</td>
+  <td>${
+    last
+      ? html`<details><summary>${time(last.startedAt)} · ${attemptAnswer(last) ?? p.noAnswer}</summary><ol class="attempts">${attempts.map(
           (a) =>
-            html`<li>${attemptAnswer(a) ?? p.noAnswer}${a.durationMs === null ? '' : ` · ${a.durationMs} ms`} · ${a.outcome ?? p.inFlight}${a.responseBody ? html` · <code>${a.responseBody.slice(0, 200)}</code>` : null}</li>`,
-        )}</ol>`
-  }
+            html`<li>${time(a.startedAt)} · ${attemptAnswer(a) ?? p.noAnswer}${a.durationMs === null ? '' : ` · ${a.durationMs} ms`} · ${a.outcome ?? p.inFlight}${a.responseBody ? html` · <code>${a.responseBody.slice(0, 200)}</code>` : null}</li>`,
+        )}</ol></details>`
+      : html`<span class="muted">${p.noAttempt}</span>`
+  }</td>
+  <td><span class="status status-delivery-${event.deliveryStatus}">${ctx.t.deliveryStatus[event.deliveryStatus]}</span></td>
   ${
-    signedIn.user.role === 'merchant'
-      ? html`<form method="post" action="/dashboard/webhooks/${event.id}/resend">
-    ${csrfField(signedIn)}
-    <button type="submit" class="link">${p.sendAgain}</button>
-  </form>`
+    isMerchant
+      ? html`<td><form method="post" action="/dashboard/webhooks/${event.id}/resend">${csrfField(signedIn)}<button type="submit" class="link">${p.sendAgain}<span class="visually-hidden"> ${event.type}</span></button></form></td>`
       : null
   }
-</li>`;
+</tr>`;
+  });
+  return html`<div class="table-wrap" tabindex="0" role="region" aria-label="${p.webhooks}"><table class="webhooks">
+<thead><tr><th scope="col">${p.event}</th><th scope="col">${p.created}</th><th scope="col">${p.lastAttempt}</th><th scope="col">${p.delivery}</th>${isMerchant ? html`<th scope="col"><span class="visually-hidden">${p.action}</span></th>` : null}</tr></thead>
+<tbody>${rows}</tbody></table></div>`;
 }

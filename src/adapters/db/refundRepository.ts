@@ -70,6 +70,24 @@ async function refundsOfPayment(db: Db, paymentId: string): Promise<RefundRecord
   return withDeposits(db, rows);
 }
 
+/** Refunds' deposit rows hold what went on to the customer (merchant_paid: the customer is their recipient). */
+async function sentByPayment(db: Db, paymentIds: readonly string[]): Promise<Map<string, bigint>> {
+  const sent = new Map<string, bigint>();
+  if (paymentIds.length === 0) return sent;
+  const rows = await db
+    .selectFrom('refunds as r')
+    .innerJoin('payments as d', 'd.id', 'r.id')
+    .select(['r.payment_id', 'd.merchant_paid_base_units'])
+    .where('r.payment_id', 'in', [...paymentIds])
+    .where('d.kind', '=', 'refund')
+    .execute();
+  for (const row of rows) {
+    const amount = BigInt(row.merchant_paid_base_units);
+    if (amount > 0n) sent.set(row.payment_id, (sent.get(row.payment_id) ?? 0n) + amount);
+  }
+  return sent;
+}
+
 function transactionOf(trx: Db): RefundTransaction {
   return {
     async lockPayment(paymentId, at) {
@@ -172,6 +190,7 @@ export function refundRepository(handle: DatabaseHandle): RefundStore {
     findForMerchant: (merchantId, mode, refundId) => findRefund(db, { id: refundId, merchantId, mode }),
     listForMerchant: (query) => listForMerchant(db, query),
     listForPayment: (paymentId) => refundsOfPayment(db, paymentId),
+    sentByPayment: (paymentIds) => sentByPayment(db, paymentIds),
     listDue: (now, limit) => listDue(db, now, limit),
     isDepositAddress: (chainId, address) => isDepositAddress(db, chainId, address),
   };

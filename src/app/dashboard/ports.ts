@@ -1,3 +1,4 @@
+import type { KeyMode } from '../../domain/credentials.ts';
 import type { DashboardUser } from '../../domain/dashboardUser.ts';
 
 /** A signed-in browser: found by the SHA-256 of its cookie's token, with the token its forms must carry. */
@@ -60,4 +61,25 @@ export interface SecondFactor {
   step(secret: string, code: string, now: Date): number | undefined;
   /** The code at a moment: what an authenticator app shows (for tests and the sandbox). */
   codeAt(secret: string, at: Date): string;
+}
+
+/** What a merchant's home waits on (decision 0026): each kind links to the list of its payments. */
+export const WAITING_KINDS = ['payout_delayed', 'refund_awaiting_funds', 'webhook_failing'] as const;
+export type WaitingKind = (typeof WAITING_KINDS)[number];
+
+/** What payments paid in a window came to: how many, and the USDC they received, exactly. */
+export interface PaidTotal {
+  readonly count: number;
+  readonly receivedBaseUnits: bigint;
+}
+
+/**
+ * The reads of a merchant's home page (adapters/db/overviewRepository.ts), each served by an index that leads
+ * with the merchant or with a column only a few rows fill, so the page costs the same whatever the history.
+ */
+export interface MerchantOverviewStore {
+  /** Payments of the merchant and mode whose paid_at is in [from, to). */
+  paidBetween(merchantId: string, mode: KeyMode, from: Date, to: Date): Promise<PaidTotal>;
+  /** Ids of the merchant's payments that wait on something of `kind`, newest first, at most `limit`. */
+  waiting(merchantId: string, mode: KeyMode, kind: WaitingKind, limit: number): Promise<string[]>;
 }

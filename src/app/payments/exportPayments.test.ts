@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findCurrency } from '../../domain/currencies.ts';
 import type { Payment } from '../../domain/payment.ts';
-import { NO_PAYOUT_YET } from '../../domain/payout.ts';
+import { DEFAULT_PAYOUT_POLICY, NO_PAYOUT_YET } from '../../domain/payout.ts';
 import { quote } from '../../domain/quote.ts';
 import { EXPORT_PAGE_ROWS, exportPaymentsCsv, exportRange } from './exportPayments.ts';
 import type { PaymentListQuery } from './ports.ts';
@@ -50,10 +50,20 @@ describe('payment export', () => {
     };
     let text = '';
     let chunks = 0;
-    for await (const chunk of exportPaymentsCsv({ payments: store }, 'mch_1', 'live', {
-      from: undefined,
-      to: undefined,
-    })) {
+    for await (const chunk of exportPaymentsCsv(
+      {
+        payments: store,
+        ledger: { listTransfers: async () => [] },
+        payoutPolicy: DEFAULT_PAYOUT_POLICY,
+        clock: { now: () => new Date('2026-11-21T12:00:00Z') },
+      },
+      'mch_1',
+      'live',
+      {
+        from: undefined,
+        to: undefined,
+      },
+    )) {
       text += chunk;
       chunks++;
     }

@@ -1,9 +1,16 @@
 import type { KeyMode } from '../../domain/credentials.ts';
 import { type CsvCell, csvHeader, csvRecord, number, text } from '../../domain/csv.ts';
 import { ValidationError } from '../../domain/errors.ts';
-import { formatMoney, formatUsdc } from '../../domain/money.ts';
+import { commissionOf, formatMoney, formatUsdc } from '../../domain/money.ts';
+import { type Payment, payoutStateOf } from '../../domain/payment.ts';
+import type { PayoutPolicy, PayoutStatus } from '../../domain/payout.ts';
 import { withPaymentId } from '../../domain/redirectUrl.ts';
 import { overpaidBaseUnits } from '../../domain/refund.ts';
+import { receivedBaseUnitsShown } from '../../domain/webhookEvent.ts';
+import type { Ledger } from '../chain/ports.ts';
+import type { RefundStore } from '../refunds/ports.ts';
+import type { Clock } from '../shared/ports.ts';
+import { currentState } from './getPaymentStatus.ts';
 import type { PaymentStore } from './ports.ts';
 
 /** Rows read per query: memory stays one page, however many payments the range holds. */
@@ -27,6 +34,10 @@ const EXPORT_COLUMNS = [
   'success_url',
   'cancel_url',
   'metadata',
+  'refunded',
+  'commission',
+  'payout_amount',
+  'payout_status',
 ] as const;
 
 /** `from` (inclusive) and `to` (exclusive), ISO 8601 date-times; either may be left out. */
@@ -56,14 +67,35 @@ export function exportRange(
   return range;
 }
 
+/** What the export reads beside the payments: each one's transfers, refunds and payout policy (decision 0026). */
+export interface ExportPaymentsDeps {
+  readonly payments: Pick<PaymentStore, 'listForMerchant'>;
+  /** The transfers of a `processing` payment: its `amount_received` is what was seen, as the status says. */
+  readonly ledger: Pick<Ledger, 'listTransfers'>;
+  /** Absent: nothing is ever refunded (the column says 0). */
+  readonly refunds?: Pick<RefundStore, 'sentByPayment'> | undefined;
+  readonly payoutPolicy: PayoutPolicy;
+  readonly clock: Clock;
+}
+
+/** A payment with what its row shows beyond its own columns. */
+interface ExportRow {
+  readonly payment: Payment;
+  readonly receivedBaseUnits: bigint;
+  readonly refundedBaseUnits: bigint;
+  readonly payoutStatus: PayoutStatus | null;
+}
+
 /**
  * A merchant's payments of one mode created in a range, as CSV, newest first, produced a page at a time so that a
  * million rows never sit in memory: a consumer that reads slowly (a slow download) holds the next query back.
  * Amounts are exact decimals; the status is the stored one, which the worker keeps current (at most one pass
- * behind the clock).
+ * behind the clock). `amount_received` is the status endpoint's: every transfer seen until paid (so a
+ * `processing` payment shows what arrived), then the final ones. Each page costs one read of its refunds and
+ * one read of transfers per `processing` payment on it.
  */
 export function exportPaymentsCsv(
-  deps: { readonly payments: Pick<PaymentStore, 'listForMerchant'> },
+  deps: ExportPaymentsDeps,
   merchantId: string,
   mode: KeyMode,
   range: ExportRange,
@@ -71,29 +103,65 @@ export function exportPaymentsCsv(
   return keysetCsv(
     EXPORT_COLUMNS,
     { merchantId, mode, range },
-    (page) => deps.payments.listForMerchant(page),
-    (p) => [
-      text(p.id),
-      text(p.createdAt.toISOString()),
-      text(p.status),
-      number(formatMoney(p.quote.amount)),
-      text(p.quote.amount.currency.code),
-      number(formatUsdc(p.quote.usdcBaseUnits)),
-      number(formatUsdc(p.amountReceivedBaseUnits)),
-      number(formatUsdc(overpaidBaseUnits(p))),
-      text(p.paidAt?.toISOString()),
-      text(p.txid),
-      text(p.payout.txHash),
-      text(p.orderId),
-      text(p.mode === 'live' ? 'true' : 'false'),
-      text(p.linkId),
-      text(p.successUrl && withPaymentId(p.successUrl, p.id)),
-      text(p.cancelUrl && withPaymentId(p.cancelUrl, p.id)),
-      // One JSON column: a spreadsheet keeps it whole, a script parses it.
-      text(p.metadata === null ? null : JSON.stringify(p.metadata)),
-    ],
-    (p) => p,
+    async (page) => exportRows(deps, await deps.payments.listForMerchant(page)),
+    ({ payment: p, receivedBaseUnits, refundedBaseUnits, payoutStatus }) => {
+      const paid = p.status === 'paid';
+      const commission = commissionOf(receivedBaseUnits, p.quote.commissionBps);
+      return [
+        text(p.id),
+        text(p.createdAt.toISOString()),
+        text(p.status),
+        number(formatMoney(p.quote.amount)),
+        text(p.quote.amount.currency.code),
+        number(formatUsdc(p.quote.usdcBaseUnits)),
+        number(formatUsdc(receivedBaseUnits)),
+        number(formatUsdc(overpaidBaseUnits(p))),
+        text(p.paidAt?.toISOString()),
+        text(p.txid),
+        text(p.payout.txHash),
+        text(p.orderId),
+        text(p.mode === 'live' ? 'true' : 'false'),
+        text(p.linkId),
+        text(p.successUrl && withPaymentId(p.successUrl, p.id)),
+        text(p.cancelUrl && withPaymentId(p.cancelUrl, p.id)),
+        // One JSON column: a spreadsheet keeps it whole, a script parses it.
+        text(p.metadata === null ? null : JSON.stringify(p.metadata)),
+        number(formatUsdc(refundedBaseUnits)),
+        // What is the merchant's and what the commission is, of what a paid payment received; empty before.
+        paid ? number(formatUsdc(commission)) : text(null),
+        paid ? number(formatUsdc(receivedBaseUnits - commission)) : text(null),
+        text(payoutStatus),
+      ];
+    },
+    (row) => row.payment,
   );
+}
+
+async function exportRows(deps: ExportPaymentsDeps, payments: readonly Payment[]): Promise<ExportRow[]> {
+  const now = deps.clock.now();
+  const received = await Promise.all(
+    payments.map(async (p) =>
+      p.status === 'processing'
+        ? receivedBaseUnitsShown(await currentState(deps, p))
+        : p.amountReceivedBaseUnits,
+    ),
+  );
+  const refunded = deps.refunds
+    ? await deps.refunds.sentByPayment(
+        payments.filter((p) => p.amountReceivedBaseUnits > 0n).map((p) => p.id),
+      )
+    : new Map<string, bigint>();
+  return payments.map((payment, i) => ({
+    payment,
+    receivedBaseUnits: received[i]!,
+    refundedBaseUnits: refunded.get(payment.id) ?? 0n,
+    payoutStatus: payoutStateOf(
+      payment,
+      { status: payment.status, amountReceivedBaseUnits: payment.amountReceivedBaseUnits },
+      deps.payoutPolicy,
+      now,
+    ).status,
+  }));
 }
 
 /** `from` (inclusive) and `to` (exclusive), as `exportRange` gives them. */

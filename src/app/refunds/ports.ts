@@ -55,6 +55,11 @@ export interface RefundStore {
   findForMerchant(merchantId: string, mode: KeyMode, refundId: string): Promise<RefundRecord | undefined>;
   listForMerchant(query: RefundListQuery): Promise<RefundRecord[]>;
   listForPayment(paymentId: string): Promise<RefundRecord[]>;
+  /**
+   * What the refunds of each payment sent on to its customer, in base units, by payment id (a payment none of
+   * whose refunds sent anything is absent): one read for a page of payments (lists, exports).
+   */
+  sentByPayment(paymentIds: readonly string[]): Promise<Map<string, bigint>>;
   /** Refunds whose status moved since their merchant was told (the announcer's queue), oldest first. */
   listDue(now: Date, limit: number): Promise<RefundRecord[]>;
   /** Whether the address is the deposit address of any payment or refund on the chain. */

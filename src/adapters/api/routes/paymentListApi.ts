@@ -124,7 +124,12 @@ export function paymentListApi(deps: ApiDeps): FastifyPluginAsyncZod {
         return sendCsv(
           reply,
           'payments.csv',
-          exportPaymentsCsv(deps, authenticated(request).id, keyModeOf(request), range),
+          exportPaymentsCsv(
+            { ...deps, payoutPolicy: deps.config.payoutPolicy },
+            authenticated(request).id,
+            keyModeOf(request),
+            range,
+          ),
         );
       },
     );

@@ -4,6 +4,8 @@ import type { en } from './en.ts';
 /** What the dashboard says in German. */
 export const de: MessageTable<typeof en> = {
   nav: {
+    home: 'Start',
+    language: 'Sprache',
     newPayment: 'Neue Zahlung',
     links: 'Zahlungsseiten',
     main: 'Hauptmenü',
@@ -173,7 +175,29 @@ export const de: MessageTable<typeof en> = {
     back: 'Alle Zahlungsseiten',
     notConfirmed: 'Kreuzen Sie das Kästchen an, um zu bestätigen, dass der Link endgültig stoppen soll.',
   },
+  home: {
+    title: 'Start',
+    paidToday: 'Heute bezahlt',
+    paidMonth: 'Diesen Monat bezahlt',
+    payments: '{count, plural, one {# Zahlung} other {# Zahlungen}}',
+    utc: 'Tage und Monate in UTC; Live-Zahlungen.',
+    waits: 'Was auf Sie wartet',
+    nothingWaits:
+      'Nichts wartet: jede Auszahlung ist raus, keine Erstattung wartet auf Ihre Mittel, Webhooks werden zugestellt.',
+    payoutsDelayed: '{count, plural, one {# Auszahlung verzögert} other {# Auszahlungen verzögert}}',
+    refundsAwaitingFunds:
+      '{count, plural, one {# Erstattung wartet auf Ihre Mittel} other {# Erstattungen warten auf Ihre Mittel}}',
+    webhooksFailing:
+      '{count, plural, one {# Zahlung mit fehlschlagenden Webhooks} other {# Zahlungen mit fehlschlagenden Webhooks}}',
+    newest: 'Neueste Zahlungen',
+    noPayment: 'Noch keine Zahlung.',
+    allPayments: 'Alle Zahlungen',
+  },
   list: {
+    merchant: 'Händler',
+    waitingPayouts: 'Zahlungen mit verzögerter Auszahlung',
+    waitingRefunds: 'Zahlungen mit einer Erstattung, die auf Ihre Mittel wartet',
+    waitingWebhooks: 'Zahlungen, deren Webhooks fehlschlagen',
     title: 'Zahlungen',
     testMode: 'Testmodus',
     find: 'Zahlungen suchen',
@@ -204,6 +228,16 @@ export const de: MessageTable<typeof en> = {
     older: 'Ältere Zahlungen',
   },
   payment: {
+    refunded: 'Erstattet',
+    refundRequested: 'Erstattung von {amount} angefordert',
+    seeRefund: 'zur Erstattung',
+    refundFunded: 'Erstattung von {amount} finanziert',
+    refundSent: 'Erstattung: {amount} an den Kunden gesendet:',
+    event: 'Ereignis',
+    created: 'Erstellt',
+    lastAttempt: 'Letzter Versuch',
+    delivery: 'Zustellung',
+    action: 'Aktion',
     title: 'Zahlung',
     depositAddress: 'Einzahlungsadresse',
     paid: 'Bezahlt',
@@ -240,6 +274,9 @@ export const de: MessageTable<typeof en> = {
     requestLimit: 'Der Link dieser Zahlung wurde schon {count}-mal gesendet: Er wird nicht mehr gesendet.',
   },
   refunds: {
+    cancelConfirm: 'Diese Erstattung jetzt stornieren? Ihr Link für den Kunden funktioniert dann nicht mehr.',
+    cancelConfirmBox: 'Ja, stornieren',
+    notConfirmed: 'Kreuzen Sie das Kästchen an, um zu bestätigen, dass die Erstattung storniert werden soll.',
     title: 'Erstattungen',
     none: 'Keine.',
     claimLink: 'Link, über den der Kunde eine Adresse angibt',
@@ -319,6 +356,11 @@ export const de: MessageTable<typeof en> = {
       'Prüfen Sie ab jetzt mit diesem Geheimnis: Webhooks tragen auch eine Signatur mit dem alten bis',
   },
   operator: {
+    disableTitle: 'Diesen Händler deaktivieren',
+    disableConfirm:
+      'Diesen Händler jetzt deaktivieren? Seine API-Schlüssel hören auf zu funktionieren und seine Benutzer werden abgemeldet.',
+    disableConfirmBox: 'Ja, seine API-Schlüssel stoppen und seine Benutzer jetzt abmelden',
+    notConfirmed: 'Kreuzen Sie das Kästchen an, um zu bestätigen, dass der Händler deaktiviert werden soll.',
     merchants: 'Händler',
     newMerchant: 'Neuer Händler',
     name: 'Name',

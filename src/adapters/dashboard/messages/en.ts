@@ -12,6 +12,8 @@ import type { DeliveryStatus } from '../../../domain/webhookDelivery.ts';
  */
 export const en = {
   nav: {
+    home: 'Home',
+    language: 'Language',
     newPayment: 'New payment',
     links: 'Payment pages',
     main: 'Main',
@@ -186,7 +188,29 @@ export const en = {
     back: 'All payment pages',
     notConfirmed: 'Tick the box to confirm that the link should stop for good.',
   },
+  home: {
+    title: 'Home',
+    paidToday: 'Paid today',
+    paidMonth: 'Paid this month',
+    payments: '{count, plural, one {# payment} other {# payments}}',
+    utc: 'Days and months in UTC; live payments.',
+    waits: 'What waits for you',
+    nothingWaits:
+      'Nothing waits: every payout went out, no refund awaits your funds, webhooks are delivered.',
+    payoutsDelayed: '{count, plural, one {# payout delayed} other {# payouts delayed}}',
+    refundsAwaitingFunds:
+      '{count, plural, one {# refund awaiting your funds} other {# refunds awaiting your funds}}',
+    webhooksFailing:
+      '{count, plural, one {# payment whose webhooks fail} other {# payments whose webhooks fail}}',
+    newest: 'Newest payments',
+    noPayment: 'No payment yet.',
+    allPayments: 'All payments',
+  },
   list: {
+    merchant: 'Merchant',
+    waitingPayouts: 'Payments whose payout is delayed',
+    waitingRefunds: 'Payments with a refund awaiting your funds',
+    waitingWebhooks: 'Payments whose webhooks are failing',
     title: 'Payments',
     testMode: 'Test mode',
     find: 'Find payments',
@@ -217,6 +241,16 @@ export const en = {
     older: 'Older payments',
   },
   payment: {
+    refunded: 'Refunded',
+    refundRequested: 'Refund of {amount} asked for',
+    seeRefund: 'see the refund',
+    refundFunded: 'Refund of {amount} funded',
+    refundSent: 'Refund: {amount} sent to the customer:',
+    event: 'Event',
+    created: 'Created',
+    lastAttempt: 'Last attempt',
+    delivery: 'Delivery',
+    action: 'Action',
     title: 'Payment',
     depositAddress: 'Deposit address',
     paid: 'Paid',
@@ -253,6 +287,9 @@ export const en = {
     requestLimit: 'This payment’s link was already sent {count} times: no more are sent.',
   },
   refunds: {
+    cancelConfirm: 'Cancel this refund now? Its claim link stops working.',
+    cancelConfirmBox: 'Yes, cancel it',
+    notConfirmed: 'Tick the box to confirm that the refund should be canceled.',
     title: 'Refunds',
     none: 'None.',
     claimLink: 'Link for the customer to give an address',
@@ -330,6 +367,10 @@ export const en = {
       'Switch your verification to this secret: webhooks carry a signature with the previous one as well until',
   },
   operator: {
+    disableTitle: 'Disable this merchant',
+    disableConfirm: 'Disable this merchant now? Its API keys stop and its users are signed out.',
+    disableConfirmBox: 'Yes, stop its API keys and sign its users out now',
+    notConfirmed: 'Tick the box to confirm that the merchant should be disabled.',
     merchants: 'Merchants',
     newMerchant: 'New merchant',
     name: 'Name',

@@ -4,6 +4,8 @@ import type { en } from './en.ts';
 /** What the dashboard says in Spanish. */
 export const es: MessageTable<typeof en> = {
   nav: {
+    home: 'Inicio',
+    language: 'Idioma',
     newPayment: 'Nuevo pago',
     links: 'Páginas de pago',
     main: 'Principal',
@@ -173,7 +175,29 @@ export const es: MessageTable<typeof en> = {
     back: 'Todas las páginas de pago',
     notConfirmed: 'Marque la casilla para confirmar que el enlace debe detenerse para siempre.',
   },
+  home: {
+    title: 'Inicio',
+    paidToday: 'Pagado hoy',
+    paidMonth: 'Pagado este mes',
+    payments: '{count, plural, one {# pago} other {# pagos}}',
+    utc: 'Días y meses en UTC; pagos reales.',
+    waits: 'Lo que le espera',
+    nothingWaits:
+      'Nada espera: cada abono salió, ningún reembolso espera sus fondos, los webhooks se entregan.',
+    payoutsDelayed: '{count, plural, one {# abono retrasado} other {# abonos retrasados}}',
+    refundsAwaitingFunds:
+      '{count, plural, one {# reembolso espera sus fondos} other {# reembolsos esperan sus fondos}}',
+    webhooksFailing:
+      '{count, plural, one {# pago cuyos webhooks fallan} other {# pagos cuyos webhooks fallan}}',
+    newest: 'Últimos pagos',
+    noPayment: 'Aún no hay pagos.',
+    allPayments: 'Todos los pagos',
+  },
   list: {
+    merchant: 'Comercio',
+    waitingPayouts: 'Pagos cuyo abono está retrasado',
+    waitingRefunds: 'Pagos con un reembolso que espera sus fondos',
+    waitingWebhooks: 'Pagos cuyos webhooks fallan',
     title: 'Pagos',
     testMode: 'Modo de prueba',
     find: 'Buscar pagos',
@@ -204,6 +228,16 @@ export const es: MessageTable<typeof en> = {
     older: 'Pagos anteriores',
   },
   payment: {
+    refunded: 'Reembolsado',
+    refundRequested: 'Reembolso de {amount} solicitado',
+    seeRefund: 'ver el reembolso',
+    refundFunded: 'Reembolso de {amount} financiado',
+    refundSent: 'Reembolso: {amount} enviados al cliente:',
+    event: 'Evento',
+    created: 'Creado',
+    lastAttempt: 'Último intento',
+    delivery: 'Entrega',
+    action: 'Acción',
     title: 'Pago',
     depositAddress: 'Dirección de depósito',
     paid: 'Pagado',
@@ -240,6 +274,9 @@ export const es: MessageTable<typeof en> = {
     requestLimit: 'El enlace de este pago ya se envió {count} veces: no se envía más.',
   },
   refunds: {
+    cancelConfirm: '¿Cancelar este reembolso ahora? Su enlace para el cliente deja de funcionar.',
+    cancelConfirmBox: 'Sí, cancelarlo',
+    notConfirmed: 'Marque la casilla para confirmar que el reembolso debe cancelarse.',
     title: 'Reembolsos',
     none: 'Ninguno.',
     claimLink: 'Enlace para que el cliente indique una dirección',
@@ -317,6 +354,11 @@ export const es: MessageTable<typeof en> = {
       'Verifique desde ahora con este secreto: los webhooks llevan también una firma con el anterior hasta',
   },
   operator: {
+    disableTitle: 'Desactivar este comercio',
+    disableConfirm:
+      '¿Desactivar este comercio ahora? Sus claves de API dejan de funcionar y sus usuarios se desconectan.',
+    disableConfirmBox: 'Sí, detener sus claves de API y desconectar a sus usuarios ahora',
+    notConfirmed: 'Marque la casilla para confirmar que el comercio debe desactivarse.',
     merchants: 'Comercios',
     newMerchant: 'Nuevo comercio',
     name: 'Nombre',

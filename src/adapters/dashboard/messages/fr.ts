@@ -4,6 +4,8 @@ import type { en } from './en.ts';
 /** What the dashboard says in French. */
 export const fr: MessageTable<typeof en> = {
   nav: {
+    home: 'Accueil',
+    language: 'Langue',
     newPayment: 'Nouveau paiement',
     links: 'Pages de paiement',
     main: 'Principal',
@@ -173,7 +175,29 @@ export const fr: MessageTable<typeof en> = {
     back: 'Toutes les pages de paiement',
     notConfirmed: 'Cochez la case pour confirmer que le lien doit s’arrêter définitivement.',
   },
+  home: {
+    title: 'Accueil',
+    paidToday: 'Payé aujourd’hui',
+    paidMonth: 'Payé ce mois-ci',
+    payments: '{count, plural, one {# paiement} other {# paiements}}',
+    utc: 'Jours et mois en UTC\u00a0; paiements réels.',
+    waits: 'Ce qui vous attend',
+    nothingWaits:
+      'Rien n’attend\u00a0: chaque versement est parti, aucun remboursement n’attend vos fonds, les webhooks sont livrés.',
+    payoutsDelayed: '{count, plural, one {# versement retardé} other {# versements retardés}}',
+    refundsAwaitingFunds:
+      '{count, plural, one {# remboursement en attente de vos fonds} other {# remboursements en attente de vos fonds}}',
+    webhooksFailing:
+      '{count, plural, one {# paiement dont les webhooks échouent} other {# paiements dont les webhooks échouent}}',
+    newest: 'Derniers paiements',
+    noPayment: 'Aucun paiement pour l’instant.',
+    allPayments: 'Tous les paiements',
+  },
   list: {
+    merchant: 'Marchand',
+    waitingPayouts: 'Paiements dont le versement est retardé',
+    waitingRefunds: 'Paiements avec un remboursement en attente de vos fonds',
+    waitingWebhooks: 'Paiements dont les webhooks échouent',
     title: 'Paiements',
     testMode: 'Mode test',
     find: 'Rechercher des paiements',
@@ -204,6 +228,16 @@ export const fr: MessageTable<typeof en> = {
     older: 'Paiements plus anciens',
   },
   payment: {
+    refunded: 'Remboursé',
+    refundRequested: 'Remboursement de {amount} demandé',
+    seeRefund: 'voir le remboursement',
+    refundFunded: 'Remboursement de {amount} financé',
+    refundSent: 'Remboursement\u00a0: {amount} envoyés au client\u00a0:',
+    event: 'Événement',
+    created: 'Créé',
+    lastAttempt: 'Dernière tentative',
+    delivery: 'Livraison',
+    action: 'Action',
     title: 'Paiement',
     depositAddress: 'Adresse de dépôt',
     paid: 'Payé',
@@ -241,6 +275,9 @@ export const fr: MessageTable<typeof en> = {
     requestLimit: 'Le lien de ce paiement a déjà été envoyé {count}\u00a0fois\u00a0: il n’est plus envoyé.',
   },
   refunds: {
+    cancelConfirm: 'Annuler ce remboursement maintenant\u00a0? Son lien de réclamation cesse de fonctionner.',
+    cancelConfirmBox: 'Oui, l’annuler',
+    notConfirmed: 'Cochez la case pour confirmer que le remboursement doit être annulé.',
     title: 'Remboursements',
     none: 'Aucun.',
     claimLink: 'Lien pour que le client donne une adresse',
@@ -321,6 +358,11 @@ export const fr: MessageTable<typeof en> = {
       "Vérifiez désormais avec ce secret\u00a0: les webhooks portent aussi une signature avec l'ancien jusqu'au",
   },
   operator: {
+    disableTitle: 'Désactiver ce marchand',
+    disableConfirm:
+      'Désactiver ce marchand maintenant\u00a0? Ses clés d’API s’arrêtent et ses utilisateurs sont déconnectés.',
+    disableConfirmBox: 'Oui, arrêter ses clés d’API et déconnecter ses utilisateurs maintenant',
+    notConfirmed: 'Cochez la case pour confirmer que le marchand doit être désactivé.',
     merchants: 'Marchands',
     newMerchant: 'Nouveau marchand',
     name: 'Nom',

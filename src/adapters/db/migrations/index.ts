@@ -18,6 +18,7 @@ import * as emailMessages from './0020_email_messages.ts';
 import * as paymentLinks from './0021_payment_links.ts';
 import * as receipts from './0024_receipts.ts';
 import * as customerLanguage from './0025_customer_language.ts';
+import * as merchantHome from './0026_merchant_home.ts';
 
 /** Every migration, in order. Names sort lexically; a migration, once released, is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '0021_payment_links': paymentLinks,
   '0024_receipts': receipts,
   '0025_customer_language': customerLanguage,
+  '0026_merchant_home': merchantHome,
 };
