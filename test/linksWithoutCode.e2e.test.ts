@@ -28,8 +28,8 @@ import { walletContext } from './helpers/testWallet.ts';
  * (`paylink serve`: its own chain, worker and relayers), with e-mail sent to a real SMTP server and every page
  * in Chromium: the owner makes a one-off link, a fixed-price link with a quantity and a donation link in the
  * dashboard; three payers pay through them (one with gas, one gasless, one partly and then the rest); each gets
- * a receipt and is sent back to the shop's success_url; the owner sees each payment under its link; viewing a
- * link creates nothing. Every page met is checked with axe at 1280 and 390 px, and its screenshots are kept.
+ * a receipt and is sent back to the shop's success_url; a request sent by e-mail is paid from the link in it;
+ * the owner sees each payment under its link; viewing a link creates nothing. Every page met is checked with axe at 1280 and 390 px, and its screenshots are kept.
  */
 describe('links made without code, paid by three payers (sandbox, SMTP, Chromium)', {
   timeout: 240_000,
@@ -303,6 +303,58 @@ describe('links made without code, paid by three payers (sandbox, SMTP, Chromium
     await checkPage(reader, 'receipt');
   });
 
+  it('sends a payment request by e-mail from the dashboard, paid from the link in the message', async () => {
+    await owner.goto(`${baseUrl}/dashboard/payments/new`);
+    await owner.locator('#amount').fill('3.20');
+    await owner.locator('#currency').fill('USDC');
+    await owner.locator('#order_id').fill('INV-77');
+    await owner.locator('#customer_email').fill('dave@example.com');
+    await owner.locator('#expires_in').fill('2');
+    await owner.locator('#expires_unit').selectOption('days');
+    await owner.locator('input[name="send_email"]').check();
+    // Whole seconds: the expiry is stored to the second.
+    const submitted = Math.floor(Date.now() / 1000) * 1000;
+    await owner.getByRole('button', { name: 'Create the link' }).click();
+    await owner.waitForURL(/\/dashboard\/payments\/[0-9a-f-]+\/link\?emailed=1$/, { timeout: UI_TIMEOUT_MS });
+    const paymentId = /\/dashboard\/payments\/([0-9a-f-]+)\/link/.exec(owner.url())![1]!;
+    expect(await owner.getByText('The link was sent by e-mail to dave@example.com.').count()).toBe(1);
+    await checkPage(owner, 'request-sent');
+    // Two days from its creation, as typed, rather than the service's hour: the customer has until then.
+    const expiresAt = Date.parse((await status(paymentId)).expires_at as string);
+    const twoDays = 2 * 24 * 3_600_000;
+    expect(expiresAt).toBeGreaterThanOrEqual(submitted + twoDays);
+    expect(expiresAt).toBeLessThanOrEqual(Date.now() + twoDays);
+
+    const request = await eventually(
+      async () =>
+        smtp.received.find((mail) => !Array.isArray(mail.to) && mail.to?.text === 'dave@example.com'),
+      (mail) => mail !== undefined,
+    );
+    expect(request?.subject).toContain('3.20');
+    expect(request?.text).toContain('INV-77');
+    const link = /https?:\/\/\S+\/pay\/[0-9a-f-]+/.exec(request?.text ?? '')?.[0];
+    expect(link).toBe(made.oneOff.url.replace(made.oneOff.id, paymentId));
+    const payer = await newPage();
+    expect((await payer.goto(link!))?.status()).toBe(200);
+    const sent = await runCli(['sandbox', 'pay', paymentId], env);
+    expect(sent.stdout).toMatch(/^Sent 3\.20 USDC to /);
+    expect(
+      await eventually(
+        () => status(paymentId),
+        (s) => s.status === 'paid',
+      ),
+    ).toMatchObject({
+      status: 'paid',
+      amount_received: '3.20',
+    });
+    // Then its receipt, to the same customer: the request and the receipt, nothing more.
+    await eventually(
+      async () =>
+        smtp.received.filter((mail) => !Array.isArray(mail.to) && mail.to?.text === 'dave@example.com'),
+      (mails) => mails.length === 2,
+    );
+  });
+
   it('shows the owner each payment under its link, with what the link brought', async () => {
     const facts = async (linkId: string) => {
       await owner.goto(`${baseUrl}/dashboard/links/${linkId}`);
@@ -315,11 +367,13 @@ describe('links made without code, paid by three payers (sandbox, SMTP, Chromium
     await checkPage(owner, 'link-with-payment');
     expect(await facts(made.donation.id)).toMatchObject({ Paid: '1', 'USDC received': '12.50 USDC' });
     expect(await owner.locator('tbody tr').count()).toBe(1);
-    // Three receipts, one to each payer, and nothing to anyone else.
+    // A receipt to each payer, the request to the one it was sent to, and nothing to anyone else.
     expect(smtp.received.map((mail) => (Array.isArray(mail.to) ? '' : mail.to?.text)).sort()).toEqual([
       'alice@example.com',
       'bob@example.com',
       'carol@example.com',
+      'dave@example.com',
+      'dave@example.com',
     ]);
   });
 });
