@@ -7,6 +7,7 @@ import { receivedBaseUnitsShown } from '../../domain/webhookEvent.ts';
 import { format, html, type SafeHtml } from '../web/html.ts';
 import { formatPriceAmount } from '../web/localeFormat.ts';
 import { priceText, statusBadge, usdcText, usdcWithUnit } from './dashboardFormat.ts';
+import { formEnd, textField } from './formFields.ts';
 import { csrfField, type PageContext, problemBox, signedInPage, time } from './renderDashboard.ts';
 
 type Totals = { readonly count: number; readonly receivedBaseUnits: bigint };
@@ -99,19 +100,15 @@ export function renderNewLink(input: {
   const { ctx, mode, fields } = input;
   const k = ctx.t.links;
   const n = ctx.t.newPayment;
-  const l = ctx.t.list;
   const value = (name: string) => fields[name] ?? '';
   const hint = (text: string | undefined) => (text ? html` <span class="muted">${text}</span>` : null);
   const field = (name: string, label: string, attributes: SafeHtml | null, note?: string) =>
-    html`<label for="${name}">${label}${hint(note)}</label>
-    <input id="${name}" name="${name}" value="${value(name)}" ${attributes}>`;
+    textField(input, name, label, attributes, note);
   const amount = html`inputmode="decimal" autocomplete="off"`;
   const count = html`inputmode="numeric" pattern="[0-9]*" autocomplete="off"`;
   const open = fields.price_type === 'open';
   const radio = (type: 'fixed' | 'open', label: string) =>
     html`<label class="choice"><input type="radio" name="price_type" value="${type}"${open === (type === 'open') ? html` checked` : null}> ${label}</label>`;
-  const option = (m: KeyMode, label: string) =>
-    html`<option value="${m}"${mode === m ? html` selected` : null}>${label}</option>`;
   const body = html`<div class="card narrow">
   <h1>${k.newLink}${testBadge(ctx, mode)}</h1>
   <p class="muted">${k.newHint}</p>
@@ -135,15 +132,7 @@ export function renderNewLink(input: {
     </fieldset>
     ${field('max_uses', k.maxUses, count, k.optional)}
     ${field('ends_on', k.endsOn, html`type="date"`, k.endsOnHint)}
-    ${field('success_url', n.successUrl, html`type="url" maxlength="2048"`, n.urlHint)}
-    ${field('cancel_url', n.cancelUrl, html`type="url" maxlength="2048"`, n.urlHint)}
-    ${
-      input.testAvailable
-        ? html`<label for="mode">${n.mode}</label>
-    <select id="mode" name="mode">${option('live', l.live)}${option('test', l.test)}</select>`
-        : html`<input type="hidden" name="mode" value="live">`
-    }
-    <button type="submit">${k.create}</button>
+    ${formEnd(ctx, { fields, mode, testAvailable: input.testAvailable }, k.create)}
   </form>
 </div>`;
   return signedInPage(input.signedIn, ctx, k.newLink, body);

@@ -3,7 +3,8 @@ import type { KeyMode } from '../../domain/credentials.ts';
 import { formatMoney, formatUsdc } from '../../domain/money.ts';
 import type { Payment } from '../../domain/payment.ts';
 import type { PaymentState } from '../../domain/paymentStatus.ts';
-import { format, html } from '../web/html.ts';
+import { format, html, type SafeHtml } from '../web/html.ts';
+import { formEnd, invalidMark, textField } from './formFields.ts';
 import { csrfField, type PageContext, signedInPage, time } from './renderDashboard.ts';
 
 /** The "New payment" form as shown: empty, or as the person filled it when it was refused. */
@@ -34,18 +35,13 @@ export function renderNewPayment(input: {
   const { ctx, form } = input;
   const n = ctx.t.newPayment;
   const l = ctx.t.list;
-  const value = (name: string) => form.fields[name] ?? '';
-  const invalid = (name: string) =>
-    form.problemField === name ? html` aria-invalid="true" aria-describedby="form-problem"` : null;
-  const field = (name: string, label: string, attributes: ReturnType<typeof html>, hint?: string) =>
-    html`<label for="${name}">${label}${hint ? html` <span class="muted">${hint}</span>` : null}</label>
-  <input id="${name}" name="${name}" value="${value(name)}" ${attributes}${invalid(name)}>`;
+  const invalid = (name: string) => invalidMark(form, name);
+  const field = (name: string, label: string, attributes: SafeHtml, hint?: string) =>
+    textField(form, name, label, attributes, hint);
   const unit = form.fields.expires_unit || 'hours';
   const unitNames = { minutes: n.unitMinutes, hours: n.unitHours, days: n.unitDays };
   const unitOption = (name: keyof typeof EXPIRY_UNITS) =>
     html`<option value="${name}"${unit === name ? html` selected` : null}>${unitNames[name]}</option>`;
-  const option = (mode: KeyMode, label: string) =>
-    html`<option value="${mode}"${form.mode === mode ? html` selected` : null}>${label}</option>`;
   const body = html`<div class="card narrow">
   <h1>${n.title}${form.mode === 'test' ? html` <span class="badge">${l.testMode}</span>` : null}</h1>
   <p class="muted">${n.hint}</p>
@@ -69,15 +65,7 @@ export function renderNewPayment(input: {
       <label for="expires_unit">${n.expiryUnit}</label>
       <select id="expires_unit" name="expires_unit">${unitOption('minutes')}${unitOption('hours')}${unitOption('days')}</select>
     </fieldset>
-    ${field('success_url', n.successUrl, html`type="url" maxlength="2048"`, n.urlHint)}
-    ${field('cancel_url', n.cancelUrl, html`type="url" maxlength="2048"`, n.urlHint)}
-    ${
-      input.testAvailable
-        ? html`<label for="mode">${n.mode}</label>
-    <select id="mode" name="mode">${option('live', l.live)}${option('test', l.test)}</select>`
-        : html`<input type="hidden" name="mode" value="live">`
-    }
-    <button type="submit">${n.create}</button>
+    ${formEnd(ctx, { ...form, testAvailable: input.testAvailable }, n.create)}
   </form>
 </div>`;
   return signedInPage(input.signedIn, ctx, n.title, body);

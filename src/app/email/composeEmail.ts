@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   findRemoteContent,
   isEmailAddress,
@@ -6,6 +7,8 @@ import {
   MAX_SUBJECT_LENGTH,
 } from '../../domain/email.ts';
 import { ValidationError } from '../../domain/errors.ts';
+import { customerLanguageOf } from '../../domain/language.ts';
+import type { Payment } from '../../domain/payment.ts';
 import type { EmailMessage, EmailTemplate } from './ports.ts';
 
 export interface EmailRequest<Data> {
@@ -78,4 +81,31 @@ export function composeEmail<Data>(
     messageId: `<${context.id}@${context.messageDomain}>`,
     createdAt: context.now,
   };
+}
+
+/**
+ * An e-mail to a payment's customer, the one kind the service writes: to its `customer_email`, in the
+ * customer's language (customerLanguageOf), under a fresh message id. The payment must have an address.
+ */
+export function emailToCustomer<Data>(
+  template: EmailTemplate<Data>,
+  data: Data,
+  payment: Pick<Payment, 'id' | 'merchantId' | 'customerEmail' | 'customerLanguage' | 'payerLanguage'>,
+  context: { readonly messageDomain: string; readonly now: Date; readonly refundId?: string },
+): EmailMessage {
+  if (payment.customerEmail === null)
+    throw new Error(`payment ${payment.id} has no customer_email to write to`);
+  return composeEmail<Data>(
+    {
+      template,
+      data,
+      merchantId: payment.merchantId,
+      paymentId: payment.id,
+      ...(context.refundId === undefined ? {} : { refundId: context.refundId }),
+      recipient: payment.customerEmail,
+      recipientField: 'customer_email',
+      language: customerLanguageOf(payment),
+    },
+    { id: randomUUID(), messageDomain: context.messageDomain, now: context.now },
+  );
 }

@@ -1,12 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { PaylinkError } from '../../domain/errors.ts';
-import { customerLanguageOf } from '../../domain/language.ts';
 import type { Merchant } from '../../domain/merchant.ts';
 import { formatMoney, formatUsdc } from '../../domain/money.ts';
 import type { Payment } from '../../domain/payment.ts';
 import type { PaymentStatus } from '../../domain/paymentStatus.ts';
 import type { Clock } from '../shared/ports.ts';
-import { composeEmail } from './composeEmail.ts';
+import { emailToCustomer } from './composeEmail.ts';
 import type { EmailMessage, EmailStore, EmailTemplate } from './ports.ts';
 
 /** What a payment request e-mail says: figures as exact decimal strings, never numbers. */
@@ -46,28 +44,16 @@ export function paymentRequestMessage(
   payment: Payment,
   now: Date,
 ): EmailMessage {
-  if (payment.customerEmail === null)
-    throw new Error(`payment ${payment.id} has no customer_email to write to`);
-  return composeEmail<PaymentRequestData>(
-    {
-      template: settings.template,
-      data: {
-        merchantName: merchant.name,
-        amount: formatMoney(payment.quote.amount),
-        currency: payment.quote.amount.currency.code,
-        usdcAmount: formatUsdc(payment.quote.usdcBaseUnits),
-        orderId: payment.orderId,
-        expiresAt: payment.expiresAt,
-        paymentUrl: settings.paymentUrl(payment.id),
-      },
-      merchantId: payment.merchantId,
-      paymentId: payment.id,
-      recipient: payment.customerEmail,
-      recipientField: 'customer_email',
-      language: customerLanguageOf(payment),
-    },
-    { id: randomUUID(), messageDomain: settings.messageDomain, now },
-  );
+  const data: PaymentRequestData = {
+    merchantName: merchant.name,
+    amount: formatMoney(payment.quote.amount),
+    currency: payment.quote.amount.currency.code,
+    usdcAmount: formatUsdc(payment.quote.usdcBaseUnits),
+    orderId: payment.orderId,
+    expiresAt: payment.expiresAt,
+    paymentUrl: settings.paymentUrl(payment.id),
+  };
+  return emailToCustomer(settings.template, data, payment, { messageDomain: settings.messageDomain, now });
 }
 
 export interface ResendPaymentRequestDeps {

@@ -1,9 +1,8 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { customerLanguageOf } from '../../domain/language.ts';
+import { randomBytes } from 'node:crypto';
 import type { Merchant } from '../../domain/merchant.ts';
 import { formatMoney, formatUsdc } from '../../domain/money.ts';
 import type { Payment } from '../../domain/payment.ts';
-import { composeEmail } from './composeEmail.ts';
+import { emailToCustomer } from './composeEmail.ts';
 import type { EmailMessage, EmailTemplate } from './ports.ts';
 
 /** What a receipt says, by e-mail and on its public page: figures as exact decimal strings, never numbers. */
@@ -94,17 +93,14 @@ export async function queueReceipt(
   const merchant = await tx.findMerchant(payment.merchantId);
   if (!merchant?.sendReceipts) return false;
   const token = newReceiptToken();
-  const message = composeEmail(
+  const message = emailToCustomer(
+    settings.template,
+    receiptData(payment, merchant, settings, token),
+    payment,
     {
-      template: settings.template,
-      data: receiptData(payment, merchant, settings, token),
-      merchantId: payment.merchantId,
-      paymentId: payment.id,
-      recipient: payment.customerEmail,
-      recipientField: 'customer_email',
-      language: customerLanguageOf(payment),
+      messageDomain: settings.messageDomain,
+      now,
     },
-    { id: randomUUID(), messageDomain: settings.messageDomain, now },
   );
   return tx.insertReceipt(payment.id, token, message);
 }

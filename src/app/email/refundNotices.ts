@@ -1,9 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import { customerLanguageOf } from '../../domain/language.ts';
 import { formatUsdc } from '../../domain/money.ts';
 import type { Payment } from '../../domain/payment.ts';
 import type { Refund } from '../../domain/refund.ts';
-import { composeEmail } from './composeEmail.ts';
+import { emailToCustomer } from './composeEmail.ts';
 import type { EmailTemplate, RefundNoticeTransaction } from './ports.ts';
 
 /** Which notice: the refund waits for the customer's address (`claim`), or it was sent (`sent`). */
@@ -51,28 +49,21 @@ export async function queueRefundNotice(
   const { refund, deposit } = record;
   const txid = deposit?.payout.txHash ?? null;
   const explorer = deposit?.deposit ? settings.explorerUrl(deposit.deposit.chainId) : undefined;
-  const message = composeEmail<RefundNoticeData>(
-    {
-      template: settings.template,
-      data: {
-        stage,
-        merchantName: merchant.name,
-        amount: formatUsdc(refund.amountBaseUnits),
-        claimUrl: new URL(`/refunds/${refund.id}`, settings.checkoutUrl).toString(),
-        claimBefore: refund.claimExpiresAt,
-        address: refund.address,
-        txid,
-        explorerTxUrl: explorer && txid ? new URL(`/tx/${txid}`, explorer).toString() : null,
-      },
-      merchantId: payment.merchantId,
-      paymentId: payment.id,
-      refundId: refund.id,
-      recipient: payment.customerEmail,
-      recipientField: 'customer_email',
-      language: customerLanguageOf(payment),
-    },
-    { id: randomUUID(), messageDomain: settings.messageDomain, now },
-  );
+  const data: RefundNoticeData = {
+    stage,
+    merchantName: merchant.name,
+    amount: formatUsdc(refund.amountBaseUnits),
+    claimUrl: new URL(`/refunds/${refund.id}`, settings.checkoutUrl).toString(),
+    claimBefore: refund.claimExpiresAt,
+    address: refund.address,
+    txid,
+    explorerTxUrl: explorer && txid ? new URL(`/tx/${txid}`, explorer).toString() : null,
+  };
+  const message = emailToCustomer(settings.template, data, payment, {
+    messageDomain: settings.messageDomain,
+    now,
+    refundId: refund.id,
+  });
   await t.insertEmail(message);
   return true;
 }
