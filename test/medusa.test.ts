@@ -424,6 +424,17 @@ describe.runIf(installTestsRun('medusa') && DATABASE_URL)('the Medusa plugin on 
       body: JSON.stringify({ address: customer }),
     });
     expect(claimed.status).toBe(200);
+    // refund.address_provided brings the customer's address and where to fund onto Medusa's payment by itself.
+    const paymentData = async () =>
+      (await adminApi(`/admin/payments/${payment.id}?fields=id,data`)).body.payment.data.refunds[0] as Json;
+    // (30 s at most, so that a state that never comes fails on what the payment shows.)
+    const toFund = await eventually(paymentData, (r) => r.status === 'awaiting_funds', 150);
+    expect(toFund).toMatchObject({
+      refund_id: entry.refund_id,
+      address: customer,
+      claim_url: entry.claim_url,
+    });
+    expect(toFund.deposit_address).toMatch(/^0x[0-9a-fA-F]{40}$/);
     // The shop funds it from its wallet (the sandbox's command sends exactly what is asked).
     const funded = await runCli(['sandbox', 'pay', entry.refund_id], paylink.env);
     expect(funded.stderr).toBe('');
@@ -439,6 +450,16 @@ describe.runIf(installTestsRun('medusa') && DATABASE_URL)('the Medusa plugin on 
       args: [customer],
     });
     expect(received).toBe(parseUnits(entry.amount, 6));
+    // And refund.refunded records on the payment that the customer was paid, and by which transaction,
+    // without the admin asking Paylink.
+    expect(await eventually(paymentData, (r) => r.status === 'refunded', 150)).toMatchObject({
+      refund_id: entry.refund_id,
+      status: 'refunded',
+      address: customer,
+      amount_sent: entry.amount,
+      txid: done.body.txid,
+    });
+    expect(done.body.txid).toMatch(/^0x[0-9a-f]{64}$/);
   });
 
   describe('the provider, called as Medusa calls it, against the same Paylink', () => {
