@@ -622,6 +622,68 @@ describe.runIf(installTestsRun('medusa') && DATABASE_URL)('the Medusa plugin on 
     });
   });
 
+  describe("the refunds kept on a Medusa payment's data, as refund.* webhooks bring them", () => {
+    // The plugin's pure part, as built for its package (require), without Paylink.
+    type Refund = Json;
+    const fold = () =>
+      createRequire(import.meta.url)('../packages/medusa/.medusa/server/src/refunds/refundEntries.js') as {
+        refundEntry(refund: Refund, known?: Json): Json;
+        withRefund(entries: unknown[], refund: Refund): Json[] | undefined;
+      };
+    const created: Refund = {
+      refund_id: 'rf_1',
+      payment_id: 'pay_1',
+      status: 'awaiting_address',
+      amount: '10.00',
+      currency: 'USDC',
+      requested_amount: '10',
+      requested_currency: 'USD',
+      address: null,
+      amount_sent: '0.00',
+      txid: null,
+      claim_url: 'http://checkout.test/refunds/rf_1',
+    };
+    const address = '0x1111111111111111111111111111111111111111';
+    // Once claimed, Paylink's answer no longer carries the claim link.
+    const { claim_url: _, ...claimed } = created;
+    const refunded: Refund = {
+      ...claimed,
+      status: 'refunded',
+      address,
+      amount_sent: '10.00',
+      txid: `0x${'ab'.repeat(32)}`,
+      deposit_address: '0x2222222222222222222222222222222222222222',
+    };
+
+    it('brings the refund up to date in its place, keeping the claim link the API no longer shows', () => {
+      const { refundEntry, withRefund } = fold();
+      const other = refundEntry({ ...created, refund_id: 'rf_0' });
+      expect(withRefund([other, refundEntry(created)], refunded)).toStrictEqual([
+        other,
+        {
+          refund_id: 'rf_1',
+          status: 'refunded',
+          amount: '10.00',
+          requested_amount: '10',
+          requested_currency: 'USD',
+          claim_url: 'http://checkout.test/refunds/rf_1',
+          address,
+          deposit_address: '0x2222222222222222222222222222222222222222',
+          amount_sent: '10.00',
+          txid: refunded.txid,
+        },
+      ]);
+      // A refund the payment does not hold (made outside Medusa) is not added.
+      expect(withRefund([other], refunded)).toBeUndefined();
+    });
+
+    it('never puts back an earlier state read before a later one was stored (events out of order)', () => {
+      const { refundEntry, withRefund } = fold();
+      const stored = withRefund([refundEntry(created)], refunded)!;
+      expect(withRefund(stored, { ...claimed, status: 'awaiting_funds', address })).toBeUndefined();
+    });
+  });
+
   it('ignores a forged webhook, one signed too long ago and a replay: nothing changes', async () => {
     const email = `forged-${randomBytes(3).toString('hex')}@shop.test`;
     const { cartId, collectionId } = await cartAtPayment(email);
