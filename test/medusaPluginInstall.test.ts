@@ -70,7 +70,7 @@ describe.runIf(installTestsRun('medusa'))(
         offline,
       );
       const plugin = join(shop, 'node_modules/@paylink/medusa');
-      // Where medusa-config's resolve strings lead, and where Medusa looks for a plugin's jobs.
+      // Where medusa-config's resolve strings lead, and where Medusa looks for a plugin's jobs and subscribers.
       const resolved = await run(
         process.execPath,
         ['-e', "console.log(require.resolve('@paylink/medusa/providers/paylink'))"],
@@ -78,6 +78,7 @@ describe.runIf(installTestsRun('medusa'))(
       );
       expect(resolved.trim()).toBe(join(plugin, '.medusa/server/src/providers/paylink/index.js'));
       expect(existsSync(join(plugin, '.medusa/server/src/jobs/paylink-recheck-pending.js'))).toBe(true);
+      expect(existsSync(join(plugin, '.medusa/server/src/subscribers/paylink-refund-webhook.js'))).toBe(true);
       // The provider's dynamic import of the SDK, from the plugin's own folder.
       const sdk = await run(
         process.execPath,

@@ -22,6 +22,7 @@ import type {
   WebhookActionResult,
 } from '@medusajs/framework/types';
 import { AbstractPaymentProvider, MedusaError, PaymentActions } from '@medusajs/framework/utils';
+import { type RefundEntry, refundEntry } from '../../refunds/refundEntries';
 import { decimalText } from './amounts';
 import { shopOwnerError } from './errors';
 import { type PaylinkOptions, validateOptions } from './options';
@@ -136,17 +137,7 @@ export default class PaylinkProviderService extends AbstractPaymentProvider<Payl
         { idempotencyKey: `medusa-refund:${data.payment_id}:${refunds.length}:${amount}` },
       ),
     );
-    const entry = {
-      refund_id: refund.refund_id,
-      status: refund.status,
-      amount: refund.amount,
-      requested_amount: refund.requested_amount,
-      requested_currency: refund.requested_currency,
-      claim_url: refund.claim_url ?? null,
-      address: refund.address,
-      deposit_address: refund.deposit_address ?? null,
-      txid: refund.txid,
-    };
+    const entry = refundEntry(refund);
     return { data: { ...data, refunds: [...refunds, entry] } };
   }
 
@@ -181,12 +172,11 @@ export default class PaylinkProviderService extends AbstractPaymentProvider<Payl
   }
 
   protected async currentRefunds(data: SessionData): Promise<unknown[]> {
-    const refunds = Array.isArray(data.refunds) ? (data.refunds as { refund_id: string }[]) : [];
+    const refunds = Array.isArray(data.refunds) ? (data.refunds as RefundEntry[]) : [];
     return Promise.all(
-      refunds.map(async (known) => {
-        const now = await this.call('reading a refund', (c) => c.getRefund(known.refund_id));
-        return { ...known, status: now.status, address: now.address, txid: now.txid, amount: now.amount };
-      }),
+      refunds.map(async (known) =>
+        refundEntry(await this.call('reading a refund', (c) => c.getRefund(known.refund_id)), known),
+      ),
     );
   }
 
