@@ -9,6 +9,7 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { type AddressInfo, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +18,33 @@ import { deploySandboxContracts, SANDBOX_ACCOUNTS, sandboxAccount } from '../src
 
 const repository = fileURLToPath(new URL('..', import.meta.url));
 const copy = mkdtempSync(join(tmpdir(), 'paylink-production-'));
-const port = (offset: number) => 39_000 + (process.pid % 500) * 4 + offset;
+/**
+ * Loopback ports the system had free a moment ago (one listener each, closed before use): a port derived from
+ * the pid collided with whatever else the machine was running at the time.
+ */
+async function freePorts(count: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<Server>((resolve, reject) => {
+          const server = createServer();
+          server.once('error', reject);
+          server.listen(0, '127.0.0.1', () => resolve(server));
+        }),
+    ),
+  );
+  const ports = servers.map((server) => (server.address() as AddressInfo).port);
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  return ports;
+}
+
+const [anvilPort, apiPort, checkoutPort, webhookInboxPort] = (await freePorts(4)) as [
+  number,
+  number,
+  number,
+  number,
+];
 
 function step(title: string): void {
   process.stdout.write(`--- ${title}\n`);
@@ -28,7 +55,7 @@ function sizeOf(path: string): string {
 }
 
 let server: ChildProcess | undefined;
-const anvil = await spawnAnvil({ port: port(0), chainId: 31337, args: ['--silent'] });
+const anvil = await spawnAnvil({ port: anvilPort, chainId: 31337, args: ['--silent'] });
 try {
   step('npm run build');
   execFileSync('npm', ['run', '--silent', 'build'], { cwd: repository, stdio: 'inherit' });
@@ -55,9 +82,9 @@ try {
     PAYLINK_RPC_URL: anvil.rpcUrl,
     PAYLINK_USDC_ADDRESS: usdc,
     PAYLINK_FACTORY_ADDRESS: factory,
-    PAYLINK_API_PORT: String(port(1)),
-    PAYLINK_CHECKOUT_PORT: String(port(2)),
-    PAYLINK_SANDBOX_WEBHOOK_PORT: String(port(3)),
+    PAYLINK_API_PORT: String(apiPort),
+    PAYLINK_CHECKOUT_PORT: String(checkoutPort),
+    PAYLINK_SANDBOX_WEBHOOK_PORT: String(webhookInboxPort),
     PAYLINK_WEBHOOK_ALLOW_PRIVATE: 'true',
     PAYLINK_LOG_LEVEL: 'warn',
   };
@@ -87,7 +114,7 @@ try {
     env,
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  const base = `http://127.0.0.1:${port(1)}`;
+  const base = `http://127.0.0.1:${apiPort}`;
   for (;;) {
     if (server.exitCode !== null) throw new Error(`paylink serve exited with ${server.exitCode}`);
     const status = await fetch(`${base}/healthz`).then(
