@@ -195,6 +195,11 @@ describe.each(dialects)('dashboard home on %s', (dialect) => {
     const login = await get('/dashboard/login', {});
     expect(login.body).toContain('<span aria-current="true">English</span>');
     expect(login.body).toContain('<a href="?lang=fr" hreflang="fr" lang="fr">Français</a>');
+    // A page's query (a list's filters) is kept by the switcher's links, without the language picked before.
+    const filtered = await get('/dashboard/login?next=%2Fdashboard%2Fpayments&lang=de', {});
+    expect(filtered.body).toContain(
+      '<a href="?next=%2Fdashboard%2Fpayments&amp;lang=fr" hreflang="fr" lang="fr">Français</a>',
+    );
     const picked = await get('/dashboard/login?lang=fr', {});
     expect(picked.body).toContain('<h1>Connexion</h1>');
     const cookie = picked.cookies.find((c) => c.name === LANGUAGE_COOKIE);

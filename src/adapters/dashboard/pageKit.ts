@@ -65,7 +65,9 @@ export function pageKit(
       : isLanguage(picked)
         ? picked
         : negotiateLanguage(request.headers['accept-language']);
-    return { assets, lang, t: DASHBOARD_TEXT[lang] };
+    const kept = new URLSearchParams(request.url.split('?')[1] ?? '');
+    kept.delete('lang');
+    return { assets, lang, t: DASHBOARD_TEXT[lang], query: kept.toString() };
   };
 
   const refuse: PageKit['refuse'] = (reply, { user, session }, status, problem) =>

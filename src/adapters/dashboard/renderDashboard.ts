@@ -21,6 +21,8 @@ export interface PageContext {
   readonly assets: DashboardAssets;
   readonly lang: Language;
   readonly t: DashboardText;
+  /** The page's query without `lang` ("status=paid&q=…"), which the language switcher keeps; absent: none. */
+  readonly query?: string | undefined;
 }
 
 const MERCHANT_NAV = [
@@ -41,14 +43,15 @@ const OPERATOR_NAV = [
 ] as const;
 
 /**
- * The language switcher, on every page: links to the same page with `?lang=` (the server remembers the pick in a
- * cookie, decision 0026), each language named in itself; the current one is not a link.
+ * The language switcher, on every page: links to the same page, with its query (a list's filters, its page),
+ * and `lang=` (the server remembers the pick in a cookie, decision 0026), each language named in itself; the
+ * current one is not a link.
  */
 function languageSwitcher(ctx: PageContext): SafeHtml {
   return html`<nav class="languages" aria-label="${ctx.t.nav.language}"><ul>${LANGUAGES.map((language) =>
     language === ctx.lang
       ? html`<li><span aria-current="true">${LANGUAGE_NAMES[language]}</span></li>`
-      : html`<li><a href="?lang=${language}" hreflang="${language}" lang="${language}">${LANGUAGE_NAMES[language]}</a></li>`,
+      : html`<li><a href="?${ctx.query ? `${ctx.query}&` : ''}lang=${language}" hreflang="${language}" lang="${language}">${LANGUAGE_NAMES[language]}</a></li>`,
   )}</ul></nav>`;
 }
 
