@@ -3,12 +3,10 @@ import { scryptPasswords } from '../src/adapters/crypto/scryptPasswords.ts';
 import { SESSION_COOKIE } from '../src/adapters/dashboard/pageKit.ts';
 import { createUser } from '../src/app/dashboard/users.ts';
 import { type ApiHarness, startApiHarness } from './helpers/apiHarness.ts';
+import { DASHBOARD_PASSWORD, dashboardClient } from './helpers/dashboardClient.ts';
 import { dialects } from './helpers/database.ts';
 import { payInFull } from './helpers/webhookHarness.ts';
 
-/** The harness's PAYLINK_BASE_URL: where the dashboard's forms come from. */
-const ORIGIN = 'https://api.example.test';
-const PASSWORD = 'correct horse battery staple';
 
 /**
  * Reusable links ("payment pages") on the merchant's dashboard, over the real app on each database: a fixed-price
@@ -40,8 +38,11 @@ describe.each(dialects)('dashboard links on %s', (dialect) => {
       { users: h.stores.users, merchants: h.stores.merchants, clock: h.clock },
       { email: 'ana@corner.example', role: 'merchant', merchantId: shop.id },
     );
-    await post('/dashboard/set-password', { token, password: PASSWORD });
-    const signIn = await post('/dashboard/login', { email: 'ana@corner.example', password: PASSWORD });
+    await post('/dashboard/set-password', { token, password: DASHBOARD_PASSWORD });
+    const signIn = await post('/dashboard/login', {
+      email: 'ana@corner.example',
+      password: DASHBOARD_PASSWORD,
+    });
     cookie = signIn.cookies.find((c) => c.name === SESSION_COOKIE)!.value;
     csrf = /name="csrf" value="([^"]+)"/.exec((await get('/dashboard/links/new')).body)![1]!;
   });
@@ -54,19 +55,10 @@ describe.each(dialects)('dashboard links on %s', (dialect) => {
       headers: { 'x-api-key': apiKey, ...(payload ? { 'content-type': 'application/json' } : {}) },
       ...(payload ? { payload: JSON.stringify(payload) } : {}),
     });
+  // Forms posted from the dashboard's origin, pages read with the merchant's session (helpers/dashboardClient.ts).
   const post = (url: string, form: Record<string, string>, session?: string) =>
-    h.app.inject({
-      method: 'POST',
-      url,
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        origin: ORIGIN,
-        ...(session ? { cookie: `${SESSION_COOKIE}=${session}` } : {}),
-      },
-      payload: new URLSearchParams(form).toString(),
-    });
-  const get = (url: string) =>
-    h.app.inject({ method: 'GET', url, headers: { cookie: `${SESSION_COOKIE}=${cookie}` } });
+    dashboardClient(h).post(url, form, session);
+  const get = (url: string) => dashboardClient(h).get(url, cookie);
   const linkIdOf = (location: string | undefined) =>
     /^\/dashboard\/links\/([0-9a-f-]{36})$/.exec(location ?? '')?.[1];
 

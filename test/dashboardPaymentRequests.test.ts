@@ -6,14 +6,12 @@ import { createUser } from '../src/app/dashboard/users.ts';
 import { dispatchEmails } from '../src/app/email/dispatchEmails.ts';
 import type { EmailTransport } from '../src/app/email/ports.ts';
 import { type ApiHarness, startApiHarness } from './helpers/apiHarness.ts';
+import { DASHBOARD_PASSWORD, dashboardClient } from './helpers/dashboardClient.ts';
 import { dialects } from './helpers/database.ts';
 import { capturingLogger } from './helpers/logCapture.ts';
 import { startTestSmtpServer, type TestSmtpServer } from './helpers/smtpServer.ts';
 import { payInFull } from './helpers/webhookHarness.ts';
 
-/** The harness's PAYLINK_BASE_URL: where the dashboard's forms come from. */
-const ORIGIN = 'https://api.example.test';
-const PASSWORD = 'correct horse battery staple';
 
 /**
  * Payment requests from the dashboard, over the real app on each database, sent through a real SMTP server: the
@@ -36,8 +34,11 @@ describe.each(dialects)('dashboard payment requests on %s', (dialect) => {
       { users: h.stores.users, merchants: h.stores.merchants, clock: h.clock },
       { email: 'ana@corner.example', role: 'merchant', merchantId: shop.id },
     );
-    await post('/dashboard/set-password', { token, password: PASSWORD });
-    const signIn = await post('/dashboard/login', { email: 'ana@corner.example', password: PASSWORD });
+    await post('/dashboard/set-password', { token, password: DASHBOARD_PASSWORD });
+    const signIn = await post('/dashboard/login', {
+      email: 'ana@corner.example',
+      password: DASHBOARD_PASSWORD,
+    });
     cookie = signIn.cookies.find((c) => c.name === SESSION_COOKIE)!.value;
     smtp = await startTestSmtpServer();
     transport = createSmtpTransport(smtp.settings, 'Corner Shop <no-reply@shop.example>');
@@ -48,20 +49,10 @@ describe.each(dialects)('dashboard payment requests on %s', (dialect) => {
     await h?.close();
   });
 
-  function post(url: string, form: Record<string, string>, session?: string) {
-    return h.app.inject({
-      method: 'POST',
-      url,
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        origin: ORIGIN,
-        ...(session ? { cookie: `${SESSION_COOKIE}=${session}` } : {}),
-      },
-      payload: new URLSearchParams(form).toString(),
-    });
-  }
-  const get = (url: string) =>
-    h.app.inject({ method: 'GET', url, headers: { cookie: `${SESSION_COOKIE}=${cookie}` } });
+  // Forms posted from the dashboard's origin, pages read with the merchant's session (helpers/dashboardClient.ts).
+  const post = (url: string, form: Record<string, string>, session?: string) =>
+    dashboardClient(h).post(url, form, session);
+  const get = (url: string) => dashboardClient(h).get(url, cookie);
 
   const freshForm = async () => {
     const page = await get('/dashboard/payments/new');
