@@ -7,7 +7,6 @@ import { DASHBOARD_PASSWORD, dashboardClient } from './helpers/dashboardClient.t
 import { dialects } from './helpers/database.ts';
 import { payInFull } from './helpers/webhookHarness.ts';
 
-
 /**
  * Reusable links ("payment pages") on the merchant's dashboard, over the real app on each database: a fixed-price
  * link with a quantity and an open-amount donation link made from the form through the API's use case, the list

@@ -8,7 +8,6 @@ import { DASHBOARD_PASSWORD, dashboardClient } from './helpers/dashboardClient.t
 import { dialects } from './helpers/database.ts';
 import { payInFull } from './helpers/webhookHarness.ts';
 
-/** The harness's PAYLINK_BASE_URL: where the dashboard's forms come from. */
 const TEST_NETWORK = { ...TEST_CHAIN, chainId: 80002 };
 
 /**

@@ -12,7 +12,6 @@ import { capturingLogger } from './helpers/logCapture.ts';
 import { startTestSmtpServer, type TestSmtpServer } from './helpers/smtpServer.ts';
 import { payInFull } from './helpers/webhookHarness.ts';
 
-
 /**
  * Payment requests from the dashboard, over the real app on each database, sent through a real SMTP server: the
  * New payment form's expiry and "send by e-mail", its refusals re-rendered in the page, and the payment page's
