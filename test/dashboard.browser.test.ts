@@ -417,26 +417,7 @@ describe.each(dialects)('dashboard in Chromium on %s', (dialect) => {
     const context = await signedInContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB' });
     const page = await context.newPage();
     collectPageErrors(page, pageErrors);
-    /** axe, a screenshot, and no sideways scrolling, at the desktop's width and at a phone's. */
-    const check = async (name: string) => {
-      for (const [width, suffix] of [
-        [1280, ''],
-        [390, '-phone'],
-      ] as const) {
-        await page.setViewportSize({ width, height: 900 });
-        expect(await accessibilityViolations(page), `${name} at ${width}`).toEqual([]);
-        const widths = await page.evaluate(() => ({
-          scroll: window.document.documentElement.scrollWidth,
-          inner: (window as unknown as { innerWidth: number }).innerWidth,
-        }));
-        expect(widths.scroll, `${name} at ${width}`).toBeLessThanOrEqual(widths.inner);
-        await page.screenshot({
-          path: `${SCREENSHOTS}/dashboard-${dialect}-${name}${suffix}.png`,
-          fullPage: true,
-        });
-      }
-      await page.setViewportSize({ width: 1280, height: 900 });
-    };
+    const check = (name: string) => atBothWidths(page, name);
 
     await page.goto(`${base}/dashboard/payments`);
     await page.getByRole('link', { name: 'New payment' }).click();
