@@ -1,12 +1,16 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { scryptPasswords } from '../src/adapters/crypto/scryptPasswords.ts';
 import { SESSION_COOKIE } from '../src/adapters/dashboard/pageKit.ts';
 import { createUser } from '../src/app/dashboard/users.ts';
 import { type ApiHarness, startApiHarness } from './helpers/apiHarness.ts';
-import { collectPageErrors, launchChromium, SCREENSHOTS, UI_TIMEOUT_MS } from './helpers/browser.ts';
+import {
+  accessibilityViolations,
+  collectPageErrors,
+  launchChromium,
+  SCREENSHOTS,
+  UI_TIMEOUT_MS,
+} from './helpers/browser.ts';
 import { dialects } from './helpers/database.ts';
 import { freePort } from './helpers/net.ts';
 import { payInFull } from './helpers/webhookHarness.ts';
@@ -14,7 +18,6 @@ import { payInFull } from './helpers/webhookHarness.ts';
 declare const window: { document: { documentElement: { scrollWidth: number } }; location: { hash: string } };
 
 const PASSWORD = 'correct horse battery staple';
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let browser: Browser;
 let pageErrors: string[] = [];
@@ -28,18 +31,6 @@ afterEach(() => {
   expect(errors).toEqual([]);
 });
 afterAll(() => browser?.close());
-
-/** axe-core's serious and critical violations on the page as it is (evaluated outside the page's CSP). */
-async function accessibilityViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  const results = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string }[] }> } }
-    ).axe;
-    return (await axe.run()).violations.map((v) => ({ id: v.id, impact: v.impact }));
-  });
-  return results.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
-}
 
 /**
  * The dashboard in Chromium over a real server, on each database: the one-time link (its token read from the
