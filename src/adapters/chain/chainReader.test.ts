@@ -127,6 +127,7 @@ describe('chainReader blocks', () => {
 describe('chainReader transfer logs', () => {
   const log = {
     address: '0x3C499c542cEF5E3811e1192ce70d8cC03d5c3359',
+    eventName: 'Transfer',
     transactionHash: `0x${'01'.repeat(32)}`,
     logIndex: 3,
     blockNumber: 9n,
