@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Hex } from 'viem';
+import type { Address, Hex } from 'viem';
 import { chainReader, createRpcClient } from '../adapters/chain/chainReader.ts';
 import type { ChainTarget, ChainToken } from '../adapters/chain/depositPlanner.ts';
 import { authorizationChain } from '../adapters/chain/eip3009.ts';
@@ -56,6 +56,14 @@ export interface WorkerChain {
   readonly relayerKey?: Hex | undefined;
   /** Where gasless payment is offered: the key that submits customers' signed authorizations. */
   readonly gaslessRelayerKey?: Hex | undefined;
+  /**
+   * For a source chain (decision 0030): the home chain whose payments its transfers pay, and the version 3
+   * factory whose deposit addresses alone exist on it. Unset: a home chain, watching for its own payments.
+   */
+  readonly depositChainId?: number | undefined;
+  readonly depositFactory?: Address | undefined;
+  /** CCTP's MessageTransmitterV2 on a home chain: our own settlement's mints into deposit addresses are not paid. */
+  readonly cctpMessageTransmitter?: Address | undefined;
 }
 
 const LAG_LOG_EVERY_MS = 30_000;
@@ -135,6 +143,9 @@ function chainJobs(
     tokens: watchedTokens(chain.target),
     maxBlockRange: settings.maxBlockRange,
     startBlock: settings.startBlock,
+    depositChainId: chain.depositChainId,
+    depositFactory: chain.depositFactory,
+    cctpMessageTransmitter: chain.cctpMessageTransmitter,
   };
   let lastLagLogMs = 0;
   const every = { intervalMs: settings.pollIntervalMs, signal, logger };

@@ -45,8 +45,12 @@ export async function refreshPayments(
     const named = state.completedBy ?? state.lastSeen;
     const txid = named?.txHash ?? null;
     const paidWith = named ? { address: named.tokenAddress, symbol: named.tokenSymbol } : null;
-    if (payment.deposit)
-      await tx.saveReceivedByToken(paymentId, payment.deposit.chainId, finalByToken(transfers));
+    // Per chain: each chain's deposit address is flushed (or burnt home) by that chain's settler.
+    if (payment.deposit) {
+      const byChain = finalByChainAndToken(transfers);
+      if (!byChain.has(payment.deposit.chainId)) byChain.set(payment.deposit.chainId, new Map());
+      for (const [chainId, received] of byChain) await tx.saveReceivedByToken(paymentId, chainId, received);
+    }
     const unchanged =
       state.status === payment.status &&
       state.amountReceivedBaseUnits === payment.amountReceivedBaseUnits &&
@@ -70,7 +74,7 @@ export async function refreshPayments(
       eventId = newEventId();
       const changed = { ...payment, txid, paidWith };
       const payout = payoutStateOf(changed, state, payoutPolicy, now);
-      const body = webhookEventBody(eventId, type, changed, state, payout, now);
+      const body = webhookEventBody(eventId, type, changed, state, payout, now, transfers);
       await tx.insertEvent({
         id: eventId,
         paymentId,
@@ -95,12 +99,14 @@ export async function refreshPayments(
   return changes;
 }
 
-/** What each accepted token brought in final transfers still on the canonical chain. */
-function finalByToken(transfers: readonly TransferRecord[]): Map<string, bigint> {
-  const sums = new Map<string, bigint>();
+/** Per chain, what each accepted token brought in final transfers still on the canonical chain. */
+function finalByChainAndToken(transfers: readonly TransferRecord[]): Map<number, Map<string, bigint>> {
+  const sums = new Map<number, Map<string, bigint>>();
   for (const t of transfers) {
     if (!t.final || t.orphaned || t.amountBaseUnits <= 0n) continue;
-    sums.set(t.tokenAddress, (sums.get(t.tokenAddress) ?? 0n) + t.amountBaseUnits);
+    const chain = sums.get(t.chainId) ?? new Map<string, bigint>();
+    chain.set(t.tokenAddress, (chain.get(t.tokenAddress) ?? 0n) + t.amountBaseUnits);
+    sums.set(t.chainId, chain);
   }
   return sums;
 }
@@ -123,11 +129,8 @@ export async function reportUnacceptedTransfers(
     if (payment.kind !== 'payment') continue;
     // amount_received as the status endpoint shows it now: the stored row keeps only the final sum, and an
     // unpaid payment's figure counts the transfers awaiting finality too.
-    const { amountSeenBaseUnits } = derivePaymentState(
-      paymentTerms(payment),
-      await tx.listTransfers(payment.id),
-      now,
-    );
+    const transfers = await tx.listTransfers(payment.id);
+    const { amountSeenBaseUnits } = derivePaymentState(paymentTerms(payment), transfers, now);
     const eventId = newEventId();
     const body: ReturnType<typeof webhookEventBody> & UnacceptedTransferFields = {
       ...webhookEventBody(
@@ -137,6 +140,7 @@ export async function reportUnacceptedTransfers(
         { ...payment, amountSeenBaseUnits },
         payoutStateOf(payment, payment, payoutPolicy, now),
         now,
+        transfers,
       ),
       unaccepted_transfer: describeUnacceptedTransfer(transfer),
     };
