@@ -104,7 +104,7 @@ describe.each(dialects)('checkout networks on %s', (dialect) => {
   const radios = (page: string) =>
     [
       ...page.matchAll(
-        /<input type="radio" name="network" value="(\d+)"( checked)?[^>]*data-payment-link="([^"]+)"/g,
+        /<input type="radio" name="network" value="(\d+)"( checked)?[^>]*data-request="([^"]+)"/g,
       ),
     ].map((m) => ({
       chainId: Number(m[1]),
@@ -126,8 +126,20 @@ describe.each(dialects)('checkout networks on %s', (dialect) => {
       { chainId: 8453, checked: false, link: linkOn(payment, BASE.usdcAddress, 8453) },
       { chainId: 42161, checked: false, link: linkOn(payment, ARBITRUM.usdcAddress, 42161) },
     ]);
-    // A fieldset with a legend: the group is named for a screen reader; the radios take the arrow keys.
-    expect(page).toMatch(/<fieldset>\s*<legend>Network to pay on<\/legend>/);
+    // A fieldset with a legend: the group is named for a screen reader; the radios take the arrow keys. The
+    // script shows it; without the script, links to the page on each network, the chosen one current.
+    expect(page).toMatch(
+      /<fieldset data-network-choice aria-describedby="network-hint" hidden>\s*<legend>Network to pay on<\/legend>/,
+    );
+    expect(
+      [...page.matchAll(/<a class="network-option" href="([^"]+)"( aria-current="true")?>([^<]+)</g)].map(
+        (m) => [m[1], m[2] !== undefined, m[3]],
+      ),
+    ).toEqual([
+      [`/pay/${payment.id}?network=${TEST_CHAIN.chainId}&lang=en`, true, 'Polygon'],
+      [`/pay/${payment.id}?network=8453&lang=en`, false, 'Base'],
+      [`/pay/${payment.id}?network=42161&lang=en`, false, 'Arbitrum'],
+    ]);
     // Without the script, the home chain's request, token and QR code are the ones shown.
     expect(paymentLinkOf(page)).toBe(linkOn(payment, TEST_CHAIN.tokenAddress, TEST_CHAIN.chainId));
     expect(page).toContain(`id="token-address">${TEST_CHAIN.tokenAddress}<`);
@@ -163,8 +175,11 @@ describe.each(dialects)('checkout networks on %s', (dialect) => {
     expect(onBase).toContain('<dd data-network-label>Base · chain ID 8453</dd>');
     // The wallet's settings are Base's, so a wallet is asked for that chain.
     expect(onBase).toMatch(/data-chain-id="8453"/);
-    // The form keeps the language when it reloads the page on another network.
-    expect(onBase).toContain('<input type="hidden" name="lang" value="en">');
+    expect(onBase).toContain(`href="/pay/${payment.id}?network=8453&lang=en" aria-current="true">Base<`);
+    // The links keep the page's language.
+    expect((await get(`/pay/${payment.id}?lang=fr`)).body).toContain(
+      `href="/pay/${payment.id}?network=8453&lang=fr"`,
+    );
     for (const other of ['1', 'abc', '8453x', '']) {
       const page = (await get(`/pay/${payment.id}?network=${other}`)).body;
       expect(radios(page).find((r) => r.checked)?.chainId).toBe(TEST_CHAIN.chainId);

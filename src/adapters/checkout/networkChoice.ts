@@ -43,11 +43,12 @@ export function offersGasless(
 }
 
 /**
- * Where the payment is offered on several networks: a choice of them, home first and chosen by default. Radio
- * buttons in a fieldset, so a keyboard moves through them with the arrow keys and a screen reader names the
- * group. Without the script the form's button shows the page again on the network chosen (`?network=`); with
- * it, the page changes in place (checkout.js) and the button is hidden. Each radio carries what the script needs
- * of its network: its label, token, request and QR text, and the wallet's chain settings.
+ * Where the payment is offered on several networks: a choice of them, home first and chosen by default. With the
+ * script, radio buttons in a fieldset (a keyboard moves through them with the arrow keys, a screen reader names
+ * the group) that change the page in place (checkout.js). Without it — the page's policy allows no form — the
+ * same choice as links that show the page again on that network (`?network=`), the chosen one marked current;
+ * the script hides them and shows the radios. Each radio carries what the script needs of its network: its
+ * label, token, request (data-request) and QR text, and the wallet's chain settings.
  */
 export function networkChoice(
   view: CheckoutView,
@@ -61,20 +62,24 @@ export function networkChoice(
     return html`<label class="network-option"><input type="radio" name="network" value="${network.chainId}"${offer === chosen ? html` checked` : null}
         data-chain-name="${network.name}" data-rpc-url="${network.publicRpcUrl ?? ''}" data-native-symbol="${network.nativeCurrencySymbol ?? 'POL'}"
         data-explorer-url="${network.explorerUrl}" data-token="${offer.tokenAddress}" data-gasless-here="${offersGasless(view, offer, words.gasless) ? 'true' : ''}"
-        data-payment-link="${offer.paymentLink}"
+        data-request="${offer.paymentLink}"
         data-label="${fill(m.networkValue, { network: network.name, chainId: network.chainId })}"
         data-qr-alt="${fill(m.qrAlt, { amount: remaining, network: network.name, address: view.deposit.depositAddress })}">
       <span>${network.name}</span></label>`;
   };
-  return html`<form class="network-choice" method="get" action="/pay/${view.paymentId}" data-network-choice>
-    <fieldset>
+  const link = (offer: NetworkOffer) =>
+    html`<li><a class="network-option" href="/pay/${view.paymentId}?network=${offer.network.chainId}&lang=${language}"${offer === chosen ? html` aria-current="true"` : null}>${offer.network.name}</a></li>`;
+  return html`<div class="network-choice">
+    <fieldset data-network-choice aria-describedby="network-hint" hidden>
       <legend>${m.networkChoice}</legend>
-      <p class="muted small" id="network-hint">${m.networkChoiceHint}</p>
       <div class="network-options">${view.offers.map(option)}</div>
     </fieldset>
-    <input type="hidden" name="lang" value="${language}">
-    <p><button type="submit" class="button secondary" data-network-show>${m.showNetwork}</button></p>
-  </form>`;
+    <nav data-network-links aria-labelledby="network-links">
+      <p class="legend" id="network-links">${m.networkChoice}</p>
+      <ul class="network-options">${view.offers.map(link)}</ul>
+    </nav>
+    <p class="muted small" id="network-hint">${m.networkChoiceHint}</p>
+  </div>`;
 }
 
 /** What must not be sent: any other token, or USDC on a network the payment is not offered on — each named. */

@@ -94,7 +94,7 @@ function checkoutPage(root) {
       /** The customer chose a network themselves: the wallet is then asked to switch to it. */
       networkPicked: false,
       /** Each network's request for what is due, by chain id, from the page and then each status. */
-      links: new Map(radios.map((radio) => [Number(radio.value), radio.dataset.paymentLink])),
+      links: new Map(radios.map((radio) => [Number(radio.value), radio.dataset.request])),
       /** What the QR code asks for (its image's cache key), as of the last status. */
       qrAmount: data.remaining || '0',
       remaining: BigInt(data.remaining || '0'),
@@ -254,19 +254,18 @@ function transferList(page) {
 }
 
 /**
- * The network choice, where there is one: the script shows the chosen network in place, so the form's button
- * (which reloads the page on it without the script) is hidden. A network chosen here is the one the wallet
- * button then asks the wallet to switch to.
+ * The network choice, where there is one: the radios change the page in place, so they replace the links that
+ * reload it on another network without the script. A network chosen here is the one the wallet button then asks
+ * the wallet to switch to.
  */
 function networkChoice(page, updateWallet) {
-  const form = page.$('[data-network-choice]');
+  const choice = page.$('[data-network-choice]');
   page.onNetwork = updateWallet;
-  if (!form) return;
-  const show = form.querySelector('[data-network-show]');
-  if (show) show.closest('p').hidden = true;
-  // Enter on a radio would submit the form: the page already shows the chosen network.
-  form.addEventListener('submit', (event) => event.preventDefault());
-  form.addEventListener('change', (event) => {
+  if (!choice) return;
+  choice.hidden = false;
+  const links = page.$('[data-network-links]');
+  if (links) links.hidden = true;
+  choice.addEventListener('change', (event) => {
     const chosen = page.config.networks.find((n) => n.radio === event.target);
     if (!chosen) return;
     page.state.networkPicked = true;

@@ -26,7 +26,6 @@ export const de: MessageTable<typeof en> = {
   networkChoice: 'Netzwerk für die Zahlung',
   networkChoiceHint:
     'Die Einzahlungsadresse ist auf jedem dieser Netzwerke dieselbe. Wählen Sie das Netzwerk, auf dem Ihre USDC liegen.',
-  showNetwork: 'Dieses Netzwerk anzeigen',
   warningTitleMany: 'Senden Sie USDC nur auf {networks}',
   warningBodyMany:
     'Senden Sie genau {amount} auf einem dieser Netzwerke an die obige Adresse. Andere Token oder USDC auf jedem anderen Netzwerk gehen verloren.',

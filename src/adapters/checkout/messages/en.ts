@@ -27,7 +27,6 @@ export const en = {
     'Send exactly {amount} on {network}, chain ID {chainId}, to the address above. Any other token, or USDC on another network, cannot be recovered.',
   networkChoice: 'Network to pay on',
   networkChoiceHint: 'The deposit address is the same on every network listed. Pick the one your USDC is on.',
-  showNetwork: 'Show this network',
   warningTitleMany: 'Send USDC on {networks} only',
   warningBodyMany:
     'Send exactly {amount} on one of these networks to the address above. Any other token, or USDC on any other network, cannot be recovered.',

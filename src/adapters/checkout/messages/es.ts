@@ -26,7 +26,6 @@ export const es: MessageTable<typeof en> = {
   networkChoice: 'Red en la que pagar',
   networkChoiceHint:
     'La dirección de depósito es la misma en cada una de estas redes. Elija aquella en la que tiene su USDC.',
-  showNetwork: 'Mostrar esta red',
   warningTitleMany: 'Envíe USDC solo en {networks}',
   warningBodyMany:
     'Envíe exactamente {amount} en una de estas redes a la dirección de arriba. Cualquier otro token, o USDC en cualquier otra red, no se podrá recuperar.',

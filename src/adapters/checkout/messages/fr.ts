@@ -26,7 +26,6 @@ export const fr: MessageTable<typeof en> = {
   networkChoice: 'Réseau de paiement',
   networkChoiceHint:
     'L’adresse de dépôt est la même sur chacun de ces réseaux. Choisissez celui où se trouve votre USDC.',
-  showNetwork: 'Afficher ce réseau',
   warningTitleMany: 'Envoyez de l’USDC uniquement sur {networks}',
   warningBodyMany:
     'Envoyez exactement {amount} sur l’un de ces réseaux, à l’adresse ci-dessus. Tout autre jeton, ou de l’USDC sur tout autre réseau, serait perdu.',
