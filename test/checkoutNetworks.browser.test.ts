@@ -64,14 +64,16 @@ beforeAll(async () => {
   );
   polygon = net.chain('polygon');
   base = net.chain('base');
-  const customer = base.anvil.addresses[CUSTOMER]!;
-  const mint = await base.anvil.wallet(CIRCLE).writeContract({
-    address: base.cctp.usdc,
-    abi: testUsdcAbi,
-    functionName: 'mint',
-    args: [customer, 1_000n * 1_000_000n],
-  });
-  await base.anvil.publicClient.waitForTransactionReceipt({ hash: mint });
+  // The customer holds USDC on both chains (the same account on each: anvil's mnemonic).
+  for (const chain of [polygon, base]) {
+    const mint = await chain.anvil.wallet(CIRCLE).writeContract({
+      address: chain.cctp.usdc,
+      abi: testUsdcAbi,
+      functionName: 'mint',
+      args: [chain.anvil.addresses[CUSTOMER]!, 1_000n * 1_000_000n],
+    });
+    await chain.anvil.publicClient.waitForTransactionReceipt({ hash: mint });
+  }
 
   database = await createTestDatabase('sqlite');
   const stores = createStores(database.handle);
@@ -169,8 +171,11 @@ afterAll(async () => {
   await net?.stop();
 });
 
-/** A wallet holding the customer's account, reaching Base's node, starting on `startChainId`. */
-const baseWallet = (startChainId: string, contextOptions = {}) =>
+/**
+ * A wallet holding the customer's account, starting on `startChainId`; it knows Base (and, `alsoPolygon`,
+ * Polygon) and reaches that chain's node.
+ */
+const baseWallet = (startChainId: string, contextOptions = {}, alsoPolygon = false) =>
   walletContext(
     browser,
     {
@@ -178,9 +183,18 @@ const baseWallet = (startChainId: string, contextOptions = {}) =>
       chainId: base.chainId,
       accounts: base.anvil.addresses,
       defaultAccountIndex: CUSTOMER,
+      ...(alsoPolygon ? { otherChains: [{ chainId: polygon.chainId, rpcUrl: polygon.anvil.rpcUrl }] } : {}),
     },
     { startChainId, knowsChain: true },
     contextOptions,
+  );
+
+/** The chain ids the page asked the wallet to switch to, in order. */
+const switchesAsked = (page: Page) =>
+  page.evaluate(() =>
+    (window as { __walletCalls: { method: string; params: unknown }[] }).__walletCalls
+      .filter((c) => c.method === 'wallet_switchEthereumChain')
+      .map((c) => (c.params as [{ chainId: string }])[0].chainId),
   );
 
 async function open(context: BrowserContext, payment: Payment, query = ''): Promise<Page> {
@@ -343,12 +357,27 @@ describe('checkout networks in Chromium', () => {
       await page.getByRole('button', { name: 'Pay with browser wallet' }).click();
       await sentOn(page, base);
       expect(await usdcBalance(base, deposit)).toBe(PRICE_BASE_UNITS);
-      const switches = await page.evaluate(() =>
-        (window as { __walletCalls: { method: string; params: unknown }[] }).__walletCalls.filter(
-          (c) => c.method === 'wallet_switchEthereumChain',
-        ),
-      );
-      expect(switches.map((c) => c.params)).toEqual([[{ chainId: '0x2105' }]]);
+      expect(await switchesAsked(page)).toEqual(['0x2105']);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('switches a wallet on an offered chain only when the customer chose another network, and pays there', async () => {
+    const payment = await newPayment();
+    const deposit = payment.deposit!.depositAddress;
+    // On Base, which is offered: had the customer chosen nothing, the wallet would pay there (the test above).
+    const context = await baseWallet(`0x${base.chainId.toString(16)}`, {}, true);
+    try {
+      const page = await open(context, payment);
+      await radio(page, 'Base').check();
+      await radio(page, 'Polygon').check();
+      await page.getByRole('button', { name: 'Pay with browser wallet' }).click();
+      await sentOn(page, polygon);
+      expect(await switchesAsked(page)).toEqual(['0x89']);
+      expect(await usdcBalance(polygon, deposit)).toBe(PRICE_BASE_UNITS);
+      expect(await usdcBalance(base, deposit)).toBe(0n);
+      expect(await radio(page, 'Polygon').isChecked()).toBe(true);
     } finally {
       await context.close();
     }
