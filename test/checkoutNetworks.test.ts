@@ -176,7 +176,8 @@ describe.each(dialects)('checkout networks on %s', (dialect) => {
     // The wallet's settings are Base's, so a wallet is asked for that chain.
     expect(onBase).toMatch(/data-chain-id="8453"/);
     expect(onBase).toContain(`href="/pay/${payment.id}?network=8453&lang=en" aria-current="true">Base<`);
-    // The links keep the page's language.
+    // The language links keep the network chosen; the network links keep the page's language.
+    expect(onBase).toContain('<a href="?network=8453&amp;lang=fr" hreflang="fr"');
     expect((await get(`/pay/${payment.id}?lang=fr`)).body).toContain(
       `href="/pay/${payment.id}?network=8453&lang=fr"`,
     );

@@ -66,6 +66,7 @@ export function renderCheckoutPage(input: CheckoutPageInput): string {
     connectionLost: m.connectionLost,
     reference: { label: m.reference, id: view.paymentId },
     nonCustodial: m.nonCustodial,
+    languageQuery: page.chosen === view.offers[0] ? undefined : `network=${page.chosen.network.chainId}`,
   });
 }
 
