@@ -323,8 +323,8 @@ function liveStatus(page, updateWallet) {
     const confirmingPart = $('[data-partial-confirming]');
     if (confirmingPart) confirmingPart.hidden = status.amount_detected === status.amount_received;
 
-    for (const n of status.networks ?? []) state.links.set(n.chain_id, n.payment_link);
-    state.links.set(state.network.chainId, state.links.get(state.network.chainId) ?? status.payment_link);
+    // Each network's request for what is left now (the home one alone where there is no choice).
+    for (const n of status.networks) state.links.set(n.chain_id, n.payment_link);
     state.qrAmount = status.amount_remaining_base_units;
     showNetwork(page);
 
