@@ -791,6 +791,11 @@ export const paymentForwarderV3Abi = [
   },
   {
     "inputs": [],
+    "name": "NotFactory",
+    "type": "error"
+  },
+  {
+    "inputs": [],
     "name": "ReentrancyGuardReentrantCall",
     "type": "error"
   },
@@ -998,6 +1003,35 @@ export const paymentForwarderV3Abi = [
     "type": "function"
   },
   {
+    "inputs": [
+      {
+        "internalType": "contract IERC20",
+        "name": "token",
+        "type": "address"
+      }
+    ],
+    "name": "handOver",
+    "outputs": [
+      {
+        "internalType": "bool",
+        "name": "handed",
+        "type": "bool"
+      },
+      {
+        "internalType": "uint256",
+        "name": "merchantShare",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint256",
+        "name": "feeShare",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
     "inputs": [],
     "name": "maxBurnFeeBps",
     "outputs": [
@@ -1073,6 +1107,29 @@ export const paymentForwarderV3Abi = [
       }
     ],
     "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "contract IERC20",
+        "name": "token",
+        "type": "address"
+      },
+      {
+        "internalType": "uint256",
+        "name": "merchantOwed",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint256",
+        "name": "feeOwed",
+        "type": "uint256"
+      }
+    ],
+    "name": "withhold",
+    "outputs": [],
+    "stateMutability": "nonpayable",
     "type": "function"
   }
 ] as const;
@@ -1197,6 +1254,49 @@ export const forwarderFactoryV3Abi = [
     "type": "error"
   },
   {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "payee",
+        "type": "address"
+      }
+    ],
+    "name": "PayoutOutOfGas",
+    "type": "error"
+  },
+  {
+    "inputs": [],
+    "name": "ReentrancyGuardReentrantCall",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "token",
+        "type": "address"
+      }
+    ],
+    "name": "SafeERC20FailedOperation",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "expected",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint256",
+        "name": "received",
+        "type": "uint256"
+      }
+    ],
+    "name": "ShortHandOver",
+    "type": "error"
+  },
+  {
     "inputs": [],
     "name": "ZeroAddress",
     "type": "error"
@@ -1218,6 +1318,43 @@ export const forwarderFactoryV3Abi = [
       }
     ],
     "name": "ForwarderDeployed",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
+        "internalType": "address",
+        "name": "forwarder",
+        "type": "address"
+      },
+      {
+        "indexed": true,
+        "internalType": "address",
+        "name": "token",
+        "type": "address"
+      },
+      {
+        "indexed": true,
+        "internalType": "bytes16",
+        "name": "paymentId",
+        "type": "bytes16"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "merchantAmount",
+        "type": "uint256"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "fee",
+        "type": "uint256"
+      }
+    ],
+    "name": "PaidOut",
     "type": "event"
   },
   {
@@ -1483,6 +1620,74 @@ export const forwarderFactoryV3Abi = [
       }
     ],
     "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "components": [
+          {
+            "internalType": "address",
+            "name": "merchant",
+            "type": "address"
+          },
+          {
+            "internalType": "address",
+            "name": "treasury",
+            "type": "address"
+          },
+          {
+            "internalType": "uint16",
+            "name": "feeBps",
+            "type": "uint16"
+          },
+          {
+            "internalType": "bytes16",
+            "name": "paymentId",
+            "type": "bytes16"
+          }
+        ],
+        "internalType": "struct ForwarderFactoryV3.ForwarderParams[]",
+        "name": "batch",
+        "type": "tuple[]"
+      },
+      {
+        "internalType": "contract IERC20",
+        "name": "token",
+        "type": "address"
+      }
+    ],
+    "name": "payoutBatch",
+    "outputs": [
+      {
+        "components": [
+          {
+            "internalType": "uint256",
+            "name": "merchantSent",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint256",
+            "name": "feeSent",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint256",
+            "name": "merchantOwed",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint256",
+            "name": "feeOwed",
+            "type": "uint256"
+          }
+        ],
+        "internalType": "struct ForwarderFactoryV3.FlushOutcome[]",
+        "name": "outcomes",
+        "type": "tuple[]"
+      }
+    ],
+    "stateMutability": "nonpayable",
     "type": "function"
   },
   {
