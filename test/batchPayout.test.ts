@@ -3,13 +3,15 @@
  * pause as Circle's): each distinct merchant and treasury paid once per batch, and every way a share can fail to
  * go out (a blacklisted payee, a blacklisted deposit address, the token paused) leaving exactly that share in its
  * forwarder, held for its payee, while the rest of the batch is paid. Each outcome is checked to the base unit
- * against version 2's split, computed here independently.
+ * against version 2's split, computed here independently. Then a hostile token: re-entrant, and keeping a fee
+ * on each transfer.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
   type Address,
   BaseError,
   ContractFunctionRevertedError,
+  encodeFunctionData,
   getAddress,
   type Hex,
   parseEventLogs,
@@ -20,9 +22,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   forwarderFactoryV3Abi,
   paymentForwarderV3Abi,
+  testHookTokenAbi,
   testUsdcAbi,
 } from '../src/adapters/chain/contractAbis.ts';
-import { deployTestUsdc } from '../src/adapters/chain/deployContracts.ts';
+import { loadContracts } from '../src/adapters/chain/contracts.ts';
+import { deploy, deployTestUsdc } from '../src/adapters/chain/deployContracts.ts';
 import {
   type ForwarderParams,
   predictDepositAddress,
@@ -118,13 +122,14 @@ function owed(forwarder: Address): Promise<readonly [bigint, bigint]> {
 /** Simulates the batch (its outcomes, as the settler probes them), then mines it. */
 async function payout(
   batch: readonly ForwarderParams[],
+  token: Address = usdc,
 ): Promise<{ outcomes: readonly Outcome[]; receipt: TransactionReceipt }> {
   const { result, request } = await anvil.publicClient.simulateContract({
     account: anvil.wallet(RELAYER).account,
     address: v3.factory,
     abi: factoryAbi,
     functionName: 'payoutBatch',
-    args: [batch.map(toForwarderStruct), usdc],
+    args: [batch.map(toForwarderStruct), token],
   });
   const receipt = await mined(await anvil.wallet(RELAYER).writeContract(request));
   return { outcomes: result, receipt };
@@ -338,5 +343,88 @@ describe('payoutBatch', () => {
       })
       .catch((e: unknown) => e);
     expect(revertName(error)).toBe('BatchTooLarge');
+  });
+
+  describe('with a token that is not USDC', () => {
+    let hook: Address;
+
+    beforeAll(async () => {
+      const { TestHookToken } = await loadContracts();
+      hook = await deploy(anvil.wallet(CIRCLE), anvil.publicClient, TestHookToken.bytecode, '0x');
+    });
+
+    async function hookToken(
+      functionName: 'mint' | 'setFeeBps' | 'setHook',
+      args: readonly unknown[],
+    ): Promise<void> {
+      await mined(
+        await anvil.wallet(CIRCLE).writeContract({
+          address: hook,
+          abi: testHookTokenAbi,
+          functionName,
+          args,
+        } as Parameters<Anvil['walletClients'][number]['writeContract']>[0]),
+      );
+    }
+
+    const hookRead = (
+      functionName: 'hookCalls' | 'hookFailures' | 'balanceOf',
+      args: readonly Address[] = [],
+    ) =>
+      anvil.publicClient.readContract({
+        address: hook,
+        abi: testHookTokenAbi,
+        functionName,
+        args,
+      } as Parameters<Anvil['publicClient']['readContract']>[0]) as Promise<bigint>;
+
+    it('refuses a re-entrant batch from inside a transfer, and pays the outer batch exactly', async () => {
+      const treasury = randomAddress();
+      const [outer, inner] = [params(randomAddress(), treasury), params(randomAddress(), treasury)];
+      for (const p of [outer, inner]) await hookToken('mint', [depositAddress(p), 1_000_000n]);
+      await hookToken('setHook', [
+        v3.factory,
+        encodeFunctionData({
+          abi: factoryAbi,
+          functionName: 'payoutBatch',
+          args: [[toForwarderStruct(inner)], hook],
+        }),
+      ]);
+      try {
+        const { outcomes } = await payout([outer], hook);
+        expect(outcomes).toEqual([{ ...SENT_NOTHING, merchantSent: 990_000n, feeSent: 10_000n }]);
+      } finally {
+        await hookToken('setHook', ['0x0000000000000000000000000000000000000000', '0x']);
+      }
+      // Every transfer of the outer batch (hand-over, merchant, treasury) tried to re-enter, and none got in.
+      expect(await hookRead('hookCalls')).toBe(3n);
+      expect(await hookRead('hookFailures')).toBe(3n);
+      expect(await hookRead('balanceOf', [outer.merchant])).toBe(990_000n);
+      expect(await hookRead('balanceOf', [depositAddress(inner)])).toBe(1_000_000n);
+    });
+
+    it('reverts whole on a token that keeps a fee on transfer; flushBatch still pays it', async () => {
+      const p = params(randomAddress(), randomAddress());
+      await hookToken('mint', [depositAddress(p), 1_000_000n]);
+      await hookToken('setFeeBps', [10]);
+      try {
+        const error = await payout([p], hook).catch((e: unknown) => e);
+        expect(revertName(error)).toBe('ShortHandOver');
+        expect(await hookRead('balanceOf', [depositAddress(p)])).toBe(1_000_000n);
+        await mined(
+          await anvil.wallet(RELAYER).writeContract({
+            address: v3.factory,
+            abi: factoryAbi,
+            functionName: 'flushBatch',
+            args: [[toForwarderStruct(p)], hook],
+          }),
+        );
+      } finally {
+        await hookToken('setFeeBps', [0]);
+      }
+      // The split is of what the forwarder held; the token kept 0.1 % of each transfer on the way.
+      expect(await hookRead('balanceOf', [p.merchant])).toBe(990_000n - 990n);
+      expect(await hookRead('balanceOf', [p.treasury])).toBe(10_000n - 10n);
+    });
   });
 });

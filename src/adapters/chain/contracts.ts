@@ -22,7 +22,8 @@ export type ContractName =
   | 'ForwarderFactoryV3'
   | 'TestUSDC'
   | 'TestMessageTransmitterV2'
-  | 'TestTokenMessengerV2';
+  | 'TestTokenMessengerV2'
+  | 'TestHookToken';
 
 export type ContractArtifact = { abi: Abi; bytecode: Hex; deployedBytecode: Hex };
 
@@ -53,6 +54,7 @@ const compilations = [
       'TestUSDC',
       'TestMessageTransmitterV2',
       'TestTokenMessengerV2',
+      'TestHookToken',
     ],
   },
 ] as const satisfies readonly { evmVersion: string; contracts: readonly ContractName[] }[];
@@ -225,6 +227,7 @@ const abiExportNames: Readonly<Record<ContractName, string>> = {
   TestUSDC: 'testUsdcAbi',
   TestMessageTransmitterV2: 'testMessageTransmitterV2Abi',
   TestTokenMessengerV2: 'testTokenMessengerV2Abi',
+  TestHookToken: 'testHookTokenAbi',
 };
 
 export const CONTRACT_ABIS_MODULE_PATH = fileURLToPath(new URL('./contractAbis.ts', import.meta.url));
