@@ -329,15 +329,13 @@ describe('one address on every chain', () => {
     }
   });
 
-  // handOver and withhold answer the factory alone, which pays what it is handed only to the forwarder's own
-  // merchant and treasury or back to it (test/batchPayout.test.ts).
-  it("the forwarder can change state only through flush and burn, and the factory's batch payout", () => {
+  it('the forwarder can change state only through flush and burn', () => {
     const writes = paymentForwarderV3Abi
       .filter((item) => item.type === 'function')
       .filter((item) => !['view', 'pure'].includes((item as { stateMutability: string }).stateMutability))
       .map((item) => (item as { name: string }).name)
       .sort();
-    expect(writes).toEqual(['burn', 'flush', 'handOver', 'withhold']);
+    expect(writes).toEqual(['burn', 'flush']);
   });
 });
 

@@ -3,8 +3,6 @@ pragma solidity ^0.8.24;
 
 import {Clones} from "@openzeppelin/contracts/proxy/Clones.sol";
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
-import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
-import {ReentrancyGuardTransient} from "@openzeppelin/contracts/utils/ReentrancyGuardTransient.sol";
 import {ITokenMessengerV2} from "./ICctpV2.sol";
 import {PaymentForwarderV3} from "./PaymentForwarderV3.sol";
 
@@ -20,9 +18,7 @@ import {PaymentForwarderV3} from "./PaymentForwarderV3.sol";
 /// with it, so the forwarder's code there knows where USDC goes without anyone able to change it: another table
 /// is another init code, hence another factory address and other deposit addresses. A chain not in the table gets
 /// no burn route (its forwarders pay merchant and treasury there, as on Polygon).
-contract ForwarderFactoryV3 is ReentrancyGuardTransient {
-    using SafeERC20 for IERC20;
-
+contract ForwarderFactoryV3 {
     struct ForwarderParams {
         address merchant;
         address treasury;
@@ -55,19 +51,6 @@ contract ForwarderFactoryV3 is ReentrancyGuardTransient {
         uint32 minFinalityThreshold;
     }
 
-    /// @dev `payoutBatch`'s working state: the distinct payees (merchants and treasuries alike) and what each is
-    /// due; per payment, its forwarder and the index + 1 of its merchant and of its treasury among the payees (0:
-    /// that share is not paid by this factory).
-    struct Payout {
-        address[] payees;
-        uint256[] due;
-        uint256 payeeCount;
-        bool[] refused;
-        address[] forwarders;
-        uint256[] merchantPayee;
-        uint256[] treasuryPayee;
-    }
-
     uint256 public constant VERSION = 3;
     uint256 public constant MAX_BATCH = 100;
     uint16 public constant MAX_FEE_BPS = 10_000;
@@ -82,20 +65,11 @@ contract ForwarderFactoryV3 is ReentrancyGuardTransient {
     ChainRoute private _route;
 
     event ForwarderDeployed(address indexed forwarder, bytes16 indexed paymentId);
-    /// @notice What `payoutBatch` paid out of one forwarder: the same figures as the forwarder's own `Flushed`.
-    event PaidOut(
-        address indexed forwarder, address indexed token, bytes16 indexed paymentId, uint256 merchantAmount, uint256 fee
-    );
 
     error FeeTooHigh(uint16 feeBps);
     error ZeroAddress();
     error BatchTooLarge(uint256 length, uint256 max);
     error BurnOutOfGas(uint256 index);
-    /// @notice A payout transfer ran out of gas: not a refusal, so the batch reverts rather than hold the share.
-    error PayoutOutOfGas(address payee);
-    /// @notice The token delivered less to this factory than the forwarders sent (a fee on transfer): the batch
-    /// could not pay what it records, so it reverts; `flushBatch` pays such a token.
-    error ShortHandOver(uint256 expected, uint256 received);
     /// @notice The table is the same on every chain, so it is checked whole: an error anywhere in it stops the
     /// factory on every chain, never on some.
     error InvalidRoutes(uint256 index);
@@ -139,127 +113,6 @@ contract ForwarderFactoryV3 is ReentrancyGuardTransient {
             (outcome.merchantSent, outcome.feeSent, outcome.merchantOwed, outcome.feeOwed) =
                 PaymentForwarderV3(_deployed(batch[i])).flush(token);
         }
-    }
-
-    /// @notice `flushBatch` with one transfer per payee instead of two per payment: each forwarder (deployed if
-    /// needed) splits its balance as its `flush` would and hands both shares to this factory, which sums them per
-    /// distinct merchant and treasury in memory and pays each once. The outcomes are `flushBatch`'s, to the base
-    /// unit. What this factory is handed goes, in this same transaction, only to the forwarder's own merchant and
-    /// treasury, or back to the forwarder:
-    /// - a payee that refuses (blacklisted) has each of its shares sent back to its forwarder and held there for it
-    ///   alone (`withhold`), as `flush` holds a refused share; the other payees are paid;
-    /// - a forwarder the token will not move money out of (blacklisted, the token paused) is flushed on its own,
-    ///   which holds its shares, and the batch goes on;
-    /// - a forwarder listed twice hands over everything the first time and nothing the second.
-    /// Money this factory held before the call (sent to it by mistake) is never touched: it pays exactly the sums.
-    function payoutBatch(ForwarderParams[] calldata batch, IERC20 token)
-        external
-        nonReentrant
-        returns (FlushOutcome[] memory outcomes)
-    {
-        if (batch.length > MAX_BATCH) revert BatchTooLarge(batch.length, MAX_BATCH);
-        outcomes = new FlushOutcome[](batch.length);
-        Payout memory payout = _handOverAll(batch, token, outcomes);
-        bool anyRefused = _payAll(token, payout);
-        for (uint256 i = 0; i < batch.length; ++i) {
-            FlushOutcome memory outcome = outcomes[i];
-            uint256 merchantPayee = payout.merchantPayee[i];
-            uint256 treasuryPayee = payout.treasuryPayee[i];
-            // Only what this factory paid: a forwarder flushed on its own announced its outcome itself.
-            if (merchantPayee == 0 && treasuryPayee == 0) continue;
-            address forwarder = payout.forwarders[i];
-            if (anyRefused) _returnRefused(token, forwarder, outcome, payout.refused, merchantPayee, treasuryPayee);
-            if (outcome.merchantSent > 0 || outcome.feeSent > 0) {
-                emit PaidOut(forwarder, address(token), batch[i].paymentId, outcome.merchantSent, outcome.feeSent);
-            }
-        }
-    }
-
-    /// @dev Deploys each forwarder if needed and takes its shares (or flushes it on its own when the token will
-    /// not move its money), filling in the outcomes as if every payee accepts, and sums the shares per payee.
-    function _handOverAll(ForwarderParams[] calldata batch, IERC20 token, FlushOutcome[] memory outcomes)
-        private
-        returns (Payout memory payout)
-    {
-        uint256 n = batch.length;
-        payout.payees = new address[](2 * n);
-        payout.due = new uint256[](2 * n);
-        payout.merchantPayee = new uint256[](n);
-        payout.treasuryPayee = new uint256[](n);
-        payout.forwarders = new address[](n);
-        uint256 balanceBefore = token.balanceOf(address(this));
-        uint256 handedTotal = 0;
-        for (uint256 i = 0; i < n; ++i) {
-            PaymentForwarderV3 forwarder = PaymentForwarderV3(_deployed(batch[i]));
-            payout.forwarders[i] = address(forwarder);
-            (bool handed, uint256 merchantShare, uint256 feeShare) = forwarder.handOver(token);
-            FlushOutcome memory outcome = outcomes[i];
-            if (!handed) {
-                (outcome.merchantSent, outcome.feeSent, outcome.merchantOwed, outcome.feeOwed) =
-                    forwarder.flush(token);
-                continue;
-            }
-            handedTotal += merchantShare + feeShare;
-            if (merchantShare > 0) {
-                payout.merchantPayee[i] = _owe(payout, batch[i].merchant, merchantShare);
-                outcome.merchantSent = merchantShare;
-            }
-            if (feeShare > 0) {
-                payout.treasuryPayee[i] = _owe(payout, batch[i].treasury, feeShare);
-                outcome.feeSent = feeShare;
-            }
-        }
-        uint256 received = token.balanceOf(address(this)) - balanceBefore;
-        if (received != handedTotal) revert ShortHandOver(handedTotal, received);
-    }
-
-    /// @dev Pays each payee its sum, once; marks those that refuse. True when any did.
-    function _payAll(IERC20 token, Payout memory payout) private returns (bool anyRefused) {
-        payout.refused = new bool[](payout.payeeCount);
-        for (uint256 j = 0; j < payout.payeeCount; ++j) {
-            uint256 gasBefore = gasleft();
-            if (!token.trySafeTransfer(payout.payees[j], payout.due[j])) {
-                // Out of gas leaves the caller 1/64 of it: not a refusal, so no share is held for it.
-                if (gasleft() <= gasBefore / 64) revert PayoutOutOfGas(payout.payees[j]);
-                payout.refused[j] = true;
-                anyRefused = true;
-            }
-        }
-    }
-
-    /// @dev Adds `amount` to what `payee` is due, listing it if new: its index + 1. A linear search: a batch has at
-    /// most 2 × MAX_BATCH payees and usually a handful.
-    function _owe(Payout memory payout, address payee, uint256 amount) private pure returns (uint256) {
-        uint256 at = 0;
-        while (at < payout.payeeCount && payout.payees[at] != payee) ++at;
-        if (at == payout.payeeCount) {
-            payout.payees[at] = payee;
-            ++payout.payeeCount;
-        }
-        payout.due[at] += amount;
-        return at + 1;
-    }
-
-    /// @dev Sends a payment's refused shares back to its forwarder, which holds them for their payee.
-    function _returnRefused(
-        IERC20 token,
-        address forwarder,
-        FlushOutcome memory outcome,
-        bool[] memory refused,
-        uint256 merchantPayee,
-        uint256 treasuryPayee
-    ) private {
-        if (merchantPayee != 0 && refused[merchantPayee - 1]) {
-            (outcome.merchantOwed, outcome.merchantSent) = (outcome.merchantSent, 0);
-        }
-        if (treasuryPayee != 0 && refused[treasuryPayee - 1]) {
-            (outcome.feeOwed, outcome.feeSent) = (outcome.feeSent, 0);
-        }
-        if (outcome.merchantOwed == 0 && outcome.feeOwed == 0) return;
-        // The token moved this money out of the forwarder a moment ago; should it refuse to move it back, the
-        // whole batch reverts and everything stays where it was.
-        token.safeTransfer(forwarder, outcome.merchantOwed + outcome.feeOwed);
-        PaymentForwarderV3(forwarder).withhold(token, outcome.merchantOwed, outcome.feeOwed);
     }
 
     /// @notice Deploys the forwarder if needed and burns `amount` of this chain's USDC from it to Polygon (see

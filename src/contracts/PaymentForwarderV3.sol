@@ -21,9 +21,6 @@ import {ITokenMessengerV2} from "./ICctpV2.sol";
 /// - Everywhere else (Polygon itself, a chain not in the table) and for every other token: `flush` splits what
 ///   arrived between the merchant and the treasury exactly as version 2 does (each share on its own, a refused
 ///   share held for its recipient alone, the commission's fraction of a base unit carried).
-/// - On the home chain the factory's `payoutBatch` may take both shares (`handOver`) to pay each merchant and
-///   treasury of a batch once; within the same transaction it pays them only to this forwarder's own merchant and
-///   treasury, or gives back (`withhold`) what a payee refused, to be held here as `flush` holds it.
 /// No owner, no other way out.
 contract PaymentForwarderV3 is ReentrancyGuardTransient {
     using SafeERC20 for IERC20;
@@ -40,10 +37,6 @@ contract PaymentForwarderV3 is ReentrancyGuardTransient {
     }
 
     address private immutable _self = address(this);
-    /// @notice The factory that deployed this implementation (in its constructor), hence every clone of it: the only
-    /// caller of `handOver` and `withhold`, whose code sends what it is handed only to this forwarder's merchant
-    /// and treasury, or back here, within the same transaction (ForwarderFactoryV3.payoutBatch).
-    address private immutable _factory = msg.sender;
 
     /// @notice The USDC this chain's USDC must be burnt as; zero where nothing is burnt (Polygon, no route).
     IERC20 public immutable burnToken;
@@ -63,7 +56,6 @@ contract PaymentForwarderV3 is ReentrancyGuardTransient {
     /// @notice Nothing is burnt on this chain: `flush` pays here.
     error NoBurnRoute();
     error BurnFeeTooHigh(uint256 maxFee, uint256 allowed);
-    error NotFactory();
 
     constructor(IERC20 burnToken_, ITokenMessengerV2 tokenMessenger_, uint16 maxBurnFeeBps_) {
         burnToken = burnToken_;
@@ -110,78 +102,13 @@ contract PaymentForwarderV3 is ReentrancyGuardTransient {
         nonReentrant
         returns (uint256 merchantSent, uint256 feeSent, uint256 merchantOwed, uint256 feeOwed)
     {
-        _refuseBurnToken(token);
+        if (address(burnToken) != address(0) && token == burnToken) revert MustBurn(address(token));
         (address merchant, address treasury, uint16 feeBps, bytes16 paymentId) = params();
         Held memory before = _held[token];
-        uint256 carry;
-        (merchantOwed, feeOwed, carry) = _shares(token, before, feeBps);
-
-        if (feeOwed > 0 && token.trySafeTransfer(treasury, feeOwed)) {
-            (feeSent, feeOwed) = (feeOwed, 0);
-        }
-        if (merchantOwed > 0 && token.trySafeTransfer(merchant, merchantOwed)) {
-            (merchantSent, merchantOwed) = (merchantOwed, 0);
-        }
-
-        if (merchantOwed != before.merchant || feeOwed != before.fee || carry != before.carry) {
-            _held[token] = Held(SafeCast.toUint120(merchantOwed), SafeCast.toUint120(feeOwed), uint16(carry));
-        }
-        if (merchantSent > 0 || feeSent > 0) emit Flushed(address(token), paymentId, merchantSent, feeSent);
-        if (merchantOwed > 0 || feeOwed > 0) emit Withheld(address(token), paymentId, merchantOwed, feeOwed);
-    }
-
-    /// @notice The factory's half of a batch payout: splits what is here exactly as `flush` would and hands both
-    /// shares to the factory, which pays each merchant and treasury of its batch once and, should a payee refuse,
-    /// sends that share back here through `withhold` in the same transaction. When the token refuses to move
-    /// money out of here (this address blacklisted, the token paused), nothing changes and `handed` is false: the
-    /// factory then flushes this forwarder on its own, which holds the shares as `flush` does.
-    function handOver(IERC20 token)
-        external
-        nonReentrant
-        returns (bool handed, uint256 merchantShare, uint256 feeShare)
-    {
-        if (msg.sender != _factory) revert NotFactory();
-        _refuseBurnToken(token);
-        (,, uint16 feeBps,) = params();
-        Held memory before = _held[token];
-        uint256 carry;
-        (merchantShare, feeShare, carry) = _shares(token, before, feeBps);
-        uint256 total = merchantShare + feeShare;
-        if (total == 0) return (true, 0, 0);
-        if (!token.trySafeTransfer(msg.sender, total)) return (false, 0, 0);
-        if (before.merchant != 0 || before.fee != 0 || carry != before.carry) {
-            _held[token] = Held(0, 0, uint16(carry));
-        }
-        return (true, merchantShare, feeShare);
-    }
-
-    /// @notice The factory gave back shares its payee refused (a blacklisted merchant or treasury): they are held
-    /// here for that payee alone, as `flush` holds a refused share, and go out with a later flush.
-    function withhold(IERC20 token, uint256 merchantOwed, uint256 feeOwed) external nonReentrant {
-        if (msg.sender != _factory) revert NotFactory();
-        (,,, bytes16 paymentId) = params();
-        Held memory held = _held[token];
-        merchantOwed += held.merchant;
-        feeOwed += held.fee;
-        _held[token] = Held(SafeCast.toUint120(merchantOwed), SafeCast.toUint120(feeOwed), held.carry);
-        emit Withheld(address(token), paymentId, merchantOwed, feeOwed);
-    }
-
-    function _refuseBurnToken(IERC20 token) private view {
-        if (address(burnToken) != address(0) && token == burnToken) revert MustBurn(address(token));
-    }
-
-    /// @dev Version 2's split: what is held stays each payee's; what arrived since is split at `feeBps`, the
-    /// commission's fraction of a base unit carried to the next arrival; a balance below what is held (the token
-    /// took some) shrinks both shares in proportion.
-    function _shares(IERC20 token, Held memory before, uint16 feeBps)
-        private
-        view
-        returns (uint256 merchantOwed, uint256 feeOwed, uint256 carry)
-    {
         merchantOwed = before.merchant;
         feeOwed = before.fee;
-        carry = before.carry;
+        uint256 carry = before.carry;
+
         uint256 balance = token.balanceOf(address(this));
         uint256 held = merchantOwed + feeOwed;
         if (balance > held) {
@@ -198,5 +125,18 @@ contract PaymentForwarderV3 is ReentrancyGuardTransient {
             feeOwed = Math.mulDiv(feeOwed, balance, held);
             merchantOwed = balance - feeOwed;
         }
+
+        if (feeOwed > 0 && token.trySafeTransfer(treasury, feeOwed)) {
+            (feeSent, feeOwed) = (feeOwed, 0);
+        }
+        if (merchantOwed > 0 && token.trySafeTransfer(merchant, merchantOwed)) {
+            (merchantSent, merchantOwed) = (merchantOwed, 0);
+        }
+
+        if (merchantOwed != before.merchant || feeOwed != before.fee || carry != before.carry) {
+            _held[token] = Held(SafeCast.toUint120(merchantOwed), SafeCast.toUint120(feeOwed), uint16(carry));
+        }
+        if (merchantSent > 0 || feeSent > 0) emit Flushed(address(token), paymentId, merchantSent, feeSent);
+        if (merchantOwed > 0 || feeOwed > 0) emit Withheld(address(token), paymentId, merchantOwed, feeOwed);
     }
 }

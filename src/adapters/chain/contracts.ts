@@ -22,8 +22,7 @@ export type ContractName =
   | 'ForwarderFactoryV3'
   | 'TestUSDC'
   | 'TestMessageTransmitterV2'
-  | 'TestTokenMessengerV2'
-  | 'TestHookToken';
+  | 'TestTokenMessengerV2';
 
 export type ContractArtifact = { abi: Abi; bytecode: Hex; deployedBytecode: Hex };
 
@@ -54,7 +53,6 @@ const compilations = [
       'TestUSDC',
       'TestMessageTransmitterV2',
       'TestTokenMessengerV2',
-      'TestHookToken',
     ],
   },
 ] as const satisfies readonly { evmVersion: string; contracts: readonly ContractName[] }[];
@@ -227,7 +225,6 @@ const abiExportNames: Readonly<Record<ContractName, string>> = {
   TestUSDC: 'testUsdcAbi',
   TestMessageTransmitterV2: 'testMessageTransmitterV2Abi',
   TestTokenMessengerV2: 'testTokenMessengerV2Abi',
-  TestHookToken: 'testHookTokenAbi',
 };
 
 export const CONTRACT_ABIS_MODULE_PATH = fileURLToPath(new URL('./contractAbis.ts', import.meta.url));
