@@ -20,7 +20,7 @@ struct ForwarderParams {
 
 /// @notice The deposit address of one payment on every chain, version 3. Deployed by ForwarderFactoryV3 as a bare
 /// 45-byte EIP-1167 clone with CREATE2 salt keccak256(abi.encode(params)): the clone holds no args (each byte of
-/// deployed code costs 200 gas, and the 128 bytes of version 2's args were a third of a settlement), so every
+/// deployed code costs 200 gas, and the 128 bytes of version 2's args were a quarter of a settlement), so every
 /// function takes the params and first checks that they are the ones this address commits to. Only those pass,
 /// so the promise is version 2's: money here goes only to this payment's merchant and treasury, at its
 /// commission. The factory (and so this implementation) has the same address on every chain, so the payment's
