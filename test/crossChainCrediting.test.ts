@@ -145,15 +145,16 @@ describe.each(dialects)('crediting a payment across chains, %s', (dialect) => {
     const latest = await polygon.anvil.publicClient.getBlock();
     clock = new TestClock(new Date(Number(latest.timestamp) * 1000));
     treasury = randomAddress();
-    const plannerOf = (factoryAddress: Address) =>
+    const plannerOf = (factoryAddress: Address, forwarderVersion: 2 | 3) =>
       depositPlanner({
         chainId: 137,
         tokenAddress: polygon.cctp.usdc,
         factoryAddress,
         treasuryAddress: treasury,
+        forwarderVersion,
       });
-    planners.v3 = plannerOf(v3Factory());
-    planners.old = plannerOf(oldFactory);
+    planners.v3 = plannerOf(v3Factory(), 3);
+    planners.old = plannerOf(oldFactory, 2);
     ({ merchant } = await createMerchant(
       { merchants: stores.merchants, clock, webhookAllowPrivate: true },
       {
