@@ -42,6 +42,9 @@ export async function resolveChains(
   const resolved: ResolvedChain[] = [];
   try {
     for (const settings of config.chains) {
+      // Source chains (decision 0032) get their watcher and settlement with the cross-chain work; until then
+      // the service runs its home chains only, as before.
+      if (settings.role === 'source') continue;
       const index = resolved.findIndex((chain) => chain.target.chainId === settings.chainId);
       const same = resolved[index];
       if (same) resolved[index] = { ...same, modes: [...same.modes, ...sharedMode(same, settings)] };
