@@ -2,6 +2,11 @@ import type { Logger } from 'pino';
 import type { Address, Hex } from 'viem';
 import type { ChainTarget, ChainToken } from '../adapters/chain/depositPlanner.ts';
 import {
+  chainsOfMode as chainsOfConfigMode,
+  expectedFactoryV3,
+  refuseOtherFactory,
+} from '../adapters/chain/routeTable.ts';
+import {
   type ChainConfig,
   type ChainMode,
   type Config,
@@ -39,6 +44,7 @@ export async function resolveChains(
   stateDir: string,
   logger: Logger,
 ): Promise<ResolvedChain[]> {
+  await refuseFactoriesOutsideTheirTables(config);
   const resolved: ResolvedChain[] = [];
   try {
     for (const settings of config.chains) {
@@ -55,6 +61,19 @@ export async function resolveChains(
     throw error;
   }
   return resolved;
+}
+
+/**
+ * A mode with source chains has one factory, its route table's (decision 0032): a configured factory that is
+ * not it would give deposit addresses that are not the same on the mode's chains. Checked before anything starts.
+ */
+async function refuseFactoriesOutsideTheirTables(config: Config): Promise<void> {
+  for (const mode of ['live', 'test'] as const) {
+    const chains = chainsOfConfigMode(config.chains, mode);
+    const [home] = chains;
+    if (!home?.factoryAddress || !chains.some((chain) => chain.role === 'source')) continue;
+    refuseOtherFactory(home, home.factoryAddress, await expectedFactoryV3(chains));
+  }
 }
 
 /** The chain whose payments are of `mode`, if any. */

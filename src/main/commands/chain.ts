@@ -5,9 +5,21 @@ import { testUsdcAbi } from '../../adapters/chain/contractAbis.ts';
 import { deployFactory } from '../../adapters/chain/deployContracts.ts';
 import { migrateToLatest } from '../../adapters/db/database.ts';
 import { isPaymentId } from '../../app/payments/getPaymentStatus.ts';
-import { type Config, ConfigError, requireChainSetting, SANDBOX_RPC_URL } from '../../config/index.ts';
+import {
+  type ChainMode,
+  type Config,
+  ConfigError,
+  requireChainSetting,
+  SANDBOX_RPC_URL,
+} from '../../config/index.ts';
 import { PaylinkError, ValidationError } from '../../domain/errors.ts';
 import { formatUsdc, parseUsdc } from '../../domain/money.ts';
+import {
+  checkFactoryV3OnChains,
+  deployFactoryV3OnChains,
+  type FactoryV3Report,
+  modeHasSources,
+} from '../factoryV3Deployment.ts';
 import {
   readSandboxContracts,
   SANDBOX_ACCOUNTS,
@@ -20,14 +32,27 @@ import { createStores, openConfiguredDatabase } from '../wiring.ts';
 
 /** `paylink contracts deploy` and `paylink sandbox pay`: the commands that touch the chain. */
 export function registerChainCommands(program: Command, config: () => Config): void {
-  program
-    .command('contracts')
-    .description('forwarder contracts')
+  registerContractCommands(program, config);
+  registerSandboxPay(program, config);
+}
+
+function registerContractCommands(program: Command, config: () => Config): void {
+  const contracts = program.command('contracts').description('forwarder contracts');
+  contracts
     .command('deploy')
-    .description('deploy the ForwarderFactory with PAYLINK_RELAYER_KEY and print its address')
+    .description(
+      "deploy the ForwarderFactory with the relayer key and print its address; with source chains (PAYLINK_CHAINS), the version 3 factory of the mode's route table on each of its chains, checked against the table",
+    )
+    .option('--mode <mode>', 'live (PAYLINK_CHAINS) or test (PAYLINK_TEST_CHAINS)', 'live')
     .option('--json', 'print JSON')
-    .action(async (options: { json?: boolean }) => {
+    .action(async (options: { json?: boolean; mode: string }) => {
       const cfg = config();
+      const mode = modeOption(options.mode);
+      if (modeHasSources(cfg, mode)) return printFactoryV3(await deployFactoryV3OnChains(cfg, mode), options);
+      if (mode === 'test')
+        throw new ConfigError(
+          '--mode test deploys the test chains of PAYLINK_TEST_CHAINS, and there are none',
+        );
       const rpcUrl = requireChainSetting(cfg.chain, 'rpcUrls')[0]!;
       const key = requireChainSetting(cfg.chain, 'relayerKey');
       const chain = defineChain({
@@ -54,6 +79,20 @@ export function registerChainCommands(program: Command, config: () => Config): v
       out(`Set PAYLINK_FACTORY_ADDRESS=${factory}`);
     });
 
+  contracts
+    .command('check')
+    .description(
+      "report, chain by chain, whether the mode's version 3 factory is deployed as its route table says",
+    )
+    .option('--mode <mode>', 'live (PAYLINK_CHAINS) or test (PAYLINK_TEST_CHAINS)', 'live')
+    .option('--json', 'print JSON')
+    .action(async (options: { json?: boolean; mode: string }) => {
+      const cfg = config();
+      printFactoryV3(await checkFactoryV3OnChains(cfg, modeOption(options.mode)), options);
+    });
+}
+
+function registerSandboxPay(program: Command, config: () => Config): void {
   program
     .command('sandbox')
     .description('sandbox helpers')
@@ -120,4 +159,31 @@ export function registerChainCommands(program: Command, config: () => Config): v
         await database.close();
       }
     });
+}
+
+function modeOption(mode: string): ChainMode {
+  if (mode !== 'live' && mode !== 'test') throw new ValidationError('mode', 'must be live or test');
+  return mode;
+}
+
+/** One line per chain, then the variable to set; a chain with a problem makes the command fail. */
+function printFactoryV3(report: FactoryV3Report, options: { json?: boolean }): void {
+  const failed = report.chains.filter((chain) => chain.problems.length > 0);
+  if (options.json) out(JSON.stringify(report));
+  else {
+    for (const chain of report.chains) {
+      out(
+        chain.problems.length === 0
+          ? `${chain.network} (${chain.chainId}): ForwarderFactoryV3 ${chain.factory}, routesHash and route as the table says`
+          : `${chain.network} (${chain.chainId}): ${chain.problems.join('; ')}`,
+      );
+    }
+    if (failed.length === 0)
+      out(`Set ${report.mode === 'live' ? 'PAYLINK_' : 'PAYLINK_TEST_'}FACTORY_ADDRESS=${report.factory}`);
+  }
+  if (failed.length > 0)
+    throw new PaylinkError(
+      'CONFLICT',
+      `the ${report.mode} mode's factory is not as its table says on ${failed.map((chain) => chain.network).join(', ')}`,
+    );
 }
