@@ -15,7 +15,14 @@ import {
   type TokenSetting,
   type VariablePrefix,
 } from '../config/index.ts';
-import { SANDBOX_ACCOUNTS, sandboxAccount, sandboxPrivateKey, startSandboxChain } from './sandboxChain.ts';
+import {
+  SANDBOX_ACCOUNTS,
+  type SandboxChain,
+  sandboxAccount,
+  sandboxPrivateKey,
+  startSandboxChain,
+} from './sandboxChain.ts';
+import { type SandboxCrossChain, startSandboxCrossChain } from './sandboxCrossChain.ts';
 
 export interface ResolvedChain {
   /** Its settings: those of the first configured chain on its id (the live one where test mode shares it). */
@@ -54,7 +61,7 @@ export async function resolveChains(
       const index = resolved.findIndex((chain) => chain.target.chainId === settings.chainId);
       const same = resolved[index];
       if (same) resolved[index] = { ...same, modes: [...same.modes, ...sharedMode(same, settings)] };
-      else resolved.push(await resolveChain(settings, stateDir, logger));
+      else resolved.push(await resolveChain(settings, config, stateDir, logger));
     }
   } catch (error) {
     await stopChains(resolved);
@@ -100,7 +107,12 @@ function sharedMode(chain: ResolvedChain, settings: ChainConfig): ChainMode[] {
   return [settings.mode];
 }
 
-async function resolveChain(chain: ChainConfig, stateDir: string, logger: Logger): Promise<ResolvedChain> {
+async function resolveChain(
+  chain: ChainConfig,
+  config: Config,
+  stateDir: string,
+  logger: Logger,
+): Promise<ResolvedChain> {
   const prefix = chain.variablePrefix;
   const { usdcAddress, factoryAddress } = chain;
   const identity = { settings: chain, modes: [chain.mode] };
@@ -108,6 +120,12 @@ async function resolveChain(chain: ChainConfig, stateDir: string, logger: Logger
     const rpcUrl = chain.rpcUrls[0];
     if (!rpcUrl) throw new Error('no sandbox RPC URL');
     const sandbox = await startSandboxChain(rpcUrl, stateDir, logger);
+    const crossChain = await startSecondSandboxChain(sandbox, chain, config, stateDir, logger).catch(
+      async (error: unknown) => {
+        await sandbox.stop();
+        throw error;
+      },
+    );
     const tokenAddress = chain.usdcAddress ?? sandbox.usdc;
     const sandboxTokens: Readonly<Record<string, Address>> = {
       USDC: tokenAddress,
@@ -119,13 +137,17 @@ async function resolveChain(chain: ChainConfig, stateDir: string, logger: Logger
         chainId: chain.chainId,
         tokenAddress,
         ...resolveTokens(chain, prefix, sandboxTokens),
-        factoryAddress: chain.factoryAddress ?? sandbox.factory,
+        // With its second chain, new payments use the version 3 factory: their address is the same on both.
+        factoryAddress: chain.factoryAddress ?? crossChain?.factory ?? sandbox.factory,
         treasuryAddress: chain.treasuryAddress ?? sandbox.treasury,
       },
       rpcUrls: chain.rpcUrls,
       relayerKey: chain.relayerKey ?? sandbox.relayerKey,
       gaslessRelayerKey: gaslessRelayerKey(chain),
-      stop: () => sandbox.stop(),
+      stop: async () => {
+        await crossChain?.stop();
+        await sandbox.stop();
+      },
     };
   }
   // Polygon and Amoy, or a sandbox whose contracts were deployed by someone else (several processes, tests).
@@ -147,6 +169,24 @@ async function resolveChain(chain: ChainConfig, stateDir: string, logger: Logger
     gaslessRelayerKey: gaslessRelayerKey(chain),
     stop: async () => {},
   };
+}
+
+/**
+ * The sandbox's second chain (`sandbox-2`), when a mode of this sandbox lists it: started with the first, its
+ * CCTP and the version 3 factory deployed, and the local attestation service at Config.cctp's URL.
+ */
+async function startSecondSandboxChain(
+  sandbox: SandboxChain,
+  home: ChainConfig,
+  config: Config,
+  stateDir: string,
+  logger: Logger,
+): Promise<SandboxCrossChain | undefined> {
+  const second = config.chains.find(
+    (chain) => chain.network === 'sandbox-2' && chain.homeChainId === home.chainId,
+  );
+  if (!second || !config.cctp) return undefined;
+  return startSandboxCrossChain(sandbox, home, second, config.cctp.attestationUrl, stateDir, logger);
 }
 
 /** The operator's key, or on the sandbox an account of its own; none when PAYLINK_GASLESS is off. */

@@ -72,6 +72,8 @@ export async function readForwarderVersion(
       abi: forwarderFactoryV2Abi,
       functionName: 'VERSION',
     });
+    // Version 3 (decision 0028) flushes on its home chain exactly as version 2: same flushBatch, same outcomes.
+    if (version === 3n) return 2;
     if (version !== 2n) throw new Error(`factory ${factory} reports unknown forwarder version ${version}`);
     return 2;
   } catch (error) {

@@ -1,5 +1,13 @@
 import type { Command } from 'commander';
-import { createPublicClient, createWalletClient, defineChain, getAddress, http, isAddress } from 'viem';
+import {
+  type Address,
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  getAddress,
+  http,
+  isAddress,
+} from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { testUsdcAbi } from '../../adapters/chain/contractAbis.ts';
 import { deployFactory } from '../../adapters/chain/deployContracts.ts';
@@ -27,6 +35,7 @@ import {
   sandboxChain,
   stateDirOf,
 } from '../sandboxChain.ts';
+import { readSandboxCrossChain } from '../sandboxCrossChain.ts';
 import { out } from '../terminal.ts';
 import { createStores, openConfiguredDatabase } from '../wiring.ts';
 
@@ -104,7 +113,8 @@ function registerSandboxPay(program: Command, config: () => Config): void {
       '--amount <usdc>',
       'USDC to send (default: what is still due, once the transfers seen are counted)',
     )
-    .action(async (paymentId: string, options: { amount?: string }) => {
+    .option('--chain <name>', 'sandbox (the first chain) or sandbox-2 (the second)', 'sandbox')
+    .action(async (paymentId: string, options: { amount?: string; chain: string }) => {
       const cfg = config();
       if (cfg.network !== 'sandbox')
         throw new ConfigError('sandbox pay only works with PAYLINK_NETWORK=sandbox');
@@ -137,12 +147,12 @@ function registerSandboxPay(program: Command, config: () => Config): void {
           if (amount === undefined || amount <= 0n)
             throw new ValidationError('amount', 'must be a positive USDC amount');
         }
-        const contracts = readSandboxContracts(stateDirOf(cfg));
-        const token = cfg.chain.usdcAddress ?? contracts?.usdc;
-        if (!token || !isAddress(token))
-          throw new ConfigError('the sandbox chain is not running: start it with npm start');
-        const rpcUrl = cfg.chain.rpcUrls[0] ?? SANDBOX_RPC_URL;
-        const chain = sandboxChain(rpcUrl);
+        const { token, rpcUrl, chainId } = sandboxPayChain(
+          cfg,
+          options.chain,
+          payment.deposit.factoryAddress,
+        );
+        const chain = sandboxChain(rpcUrl, chainId);
         const wallet = createWalletClient({
           account: sandboxAccount(SANDBOX_ACCOUNTS.customer),
           chain,
@@ -186,4 +196,33 @@ function printFactoryV3(report: FactoryV3Report, options: { json?: boolean }): v
       'CONFLICT',
       `the ${report.mode} mode's factory is not as its table says on ${failed.map((chain) => chain.network).join(', ')}`,
     );
+}
+
+/**
+ * Where `sandbox pay` sends from: the first chain, or with `--chain sandbox-2` the second, where only a payment
+ * made with the version 3 factory has its address (one made before the second chain has it on the first only).
+ */
+function sandboxPayChain(
+  cfg: Config,
+  name: string,
+  factoryAddress: string,
+): { token: Address; rpcUrl: string; chainId: number | undefined } {
+  const stateDir = stateDirOf(cfg);
+  if (name === 'sandbox') {
+    const token = cfg.chain.usdcAddress ?? readSandboxContracts(stateDir)?.usdc;
+    if (!token || !isAddress(token))
+      throw new ConfigError('the sandbox chain is not running: start it with npm start');
+    return { token: getAddress(token), rpcUrl: cfg.chain.rpcUrls[0] ?? SANDBOX_RPC_URL, chainId: undefined };
+  }
+  const second = cfg.chains.find((chain) => chain.network === name && chain.role === 'source');
+  if (name !== 'sandbox-2' || !second)
+    throw new ValidationError('chain', 'must be sandbox or sandbox-2 (when PAYLINK_CHAINS lists it)');
+  const crossChain = readSandboxCrossChain(stateDir);
+  if (!crossChain) throw new ConfigError('the sandbox second chain is not running: start it with npm start');
+  if (crossChain.factory.toLowerCase() !== factoryAddress.toLowerCase())
+    throw new PaylinkError(
+      'CONFLICT',
+      "This payment was made before the sandbox's second chain: its address exists on the first chain only",
+    );
+  return { token: crossChain.second.usdc, rpcUrl: second.rpcUrls[0]!, chainId: second.chainId };
 }
