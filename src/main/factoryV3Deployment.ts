@@ -51,9 +51,15 @@ export interface FactoryV3Report {
   readonly chains: readonly FactoryV3ChainReport[];
 }
 
-/** Whether the mode has source chains, and so a version 3 factory (a Polygon-only mode keeps version 2). */
+/**
+ * Whether the mode has source chains, and so a version 3 factory (a Polygon-only mode keeps version 2). A sandbox
+ * that deploys its own contracts (no USDC configured) deploys its version 3 factory itself, at start.
+ */
 export function modeHasSources(config: Config, mode: ChainMode): boolean {
-  return chainsOfMode(config.chains, mode).some((chain) => chain.role === 'source');
+  const chains = chainsOfMode(config.chains, mode);
+  const home = chains[0];
+  if (home?.network === 'sandbox' && home.usdcAddress === undefined) return false;
+  return chains.some((chain) => chain.role === 'source');
 }
 
 /** Deploys (where missing) the mode's factory on each of its chains, then checks each. */
