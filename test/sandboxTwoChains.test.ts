@@ -117,8 +117,11 @@ describe('the sandbox with two chains', { timeout: 180_000 }, () => {
     ).toBe(1_000_000_000_000n - 2_500_000n);
   });
 
-  it('serves the local attestation service two ports after the first chain', async () => {
+  it('serves the local attestation service two ports after the first chain, both named in the banner', async () => {
     const rpc = new URL(sandbox.rpcUrl);
+    expect(sandbox.output()).toContain(`31338 at ${secondRpcUrl}`);
+    expect(sandbox.output()).toContain(`Attestations   http://${rpc.hostname}:${Number(rpc.port) + 2}`);
+    expect(sandbox.output()).toContain('sandbox pay <payment_id> --chain sandbox-2');
     const fees = await fetch(`http://${rpc.hostname}:${Number(rpc.port) + 2}/v2/burn/USDC/fees/6/7`);
     expect(fees.status).toBe(200);
     const unknownDomain = await fetch(`http://${rpc.hostname}:${Number(rpc.port) + 2}/v2/burn/USDC/fees/3/7`);
