@@ -1,4 +1,7 @@
 import type { Address } from 'viem';
+import { CCTP_DOMAINS } from '../domain/cctpDomains.ts';
+
+export { CCTP_DOMAINS };
 
 /**
  * The home networks (PAYLINK_NETWORK, PAYLINK_TEST_NETWORK): where deposit rows live and payouts are flushed.
@@ -80,15 +83,6 @@ const CCTP_TESTNET = {
   tokenMessenger: '0x8FE6B999Dc680CcFDD5Bf7EB0974218be2542DAA',
   messageTransmitter: '0xE737e5cEBEEBa77EFE34D4aa090756590b1CE275',
 } as const satisfies Record<string, Address>;
-/** Circle's CCTP domains ("Supported blockchains and domains"): not chain ids. */
-export const CCTP_DOMAINS = {
-  ethereum: 0,
-  avalanche: 1,
-  optimism: 2,
-  arbitrum: 3,
-  base: 6,
-  polygon: 7,
-} as const;
 
 /**
  * A source chain's preset: its USDC (Circle's native USDC, the only token it accepts) and nothing else known.
