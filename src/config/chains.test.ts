@@ -141,13 +141,22 @@ describe('gasless payment settings', () => {
 
 describe('the list of chains', () => {
   it('holds the live chain first, then the test one when test mode is on; chain and testChain are its entries', () => {
-    const sandbox = loadConfig({});
+    const sandbox = loadConfig({ PAYLINK_CHAINS: '' });
     expect(sandbox.chains.map((c) => [c.mode, c.network, c.chainId])).toEqual([
       ['live', 'sandbox', 31337],
       ['test', 'sandbox', 31337],
     ]);
     expect(sandbox.chain).toBe(sandbox.chains[0]);
     expect(sandbox.testChain).toBe(sandbox.chains[1]);
+    // The sandbox's second chain, by default a source of both modes (test mode is the live chain there).
+    const two = loadConfig({});
+    expect(two.chains.map((c) => [c.mode, c.role, c.network, c.chainId])).toEqual([
+      ['live', 'home', 'sandbox', 31337],
+      ['live', 'source', 'sandbox-2', 31338],
+      ['test', 'home', 'sandbox', 31337],
+      ['test', 'source', 'sandbox-2', 31338],
+    ]);
+    expect(two.testChain).toBe(two.chains[2]);
     const polygon = loadConfig({ PAYLINK_NETWORK: 'polygon' });
     expect(polygon.chains.map((c) => c.mode)).toEqual(['live']);
     const both = loadConfig({ PAYLINK_NETWORK: 'polygon', PAYLINK_TEST_NETWORK: 'amoy' });

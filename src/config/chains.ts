@@ -1,73 +1,30 @@
-import type { Address, Hex } from 'viem';
+import type { Address } from 'viem';
 import { z } from 'zod';
+import type { CctpChainSettings, ChainConfig, HomeChainConfig } from './chainTypes.ts';
 import { ConfigError } from './configError.ts';
-import { address, blockNumber, duration, privateKey, rpcUrlList, url, usdcAmount } from './fields.ts';
 import {
-  NETWORKS,
-  type Network,
-  SANDBOX_RPC_URL,
-  type TokenSetting,
-  type VariablePrefix,
-} from './networks.ts';
+  address,
+  blockNumber,
+  duration,
+  finality,
+  nativeToWei,
+  privateKey,
+  rpcUrlList,
+  url,
+  usdcAmount,
+} from './fields.ts';
+import { type ChainNetwork, NETWORKS, type Network, SANDBOX_RPC_URL } from './networks.ts';
+import { type RawEnv, sourceChainsConfig, sourceChainsEnv } from './sourceChains.ts';
 import { tokenSettings } from './tokens.ts';
 
-/** When a transfer counts as final: the node's `finalized` block, or N confirmations on top of its block. */
-export type Finality =
-  | { readonly kind: 'finalized' }
-  | { readonly kind: 'confirmations'; readonly confirmations: number };
-
-/** Which payments a chain takes: live ones (sk_live_ keys) or test-mode ones (sk_test_ keys). */
-export type ChainMode = 'live' | 'test';
-
-/**
- * One chain the service takes payments on, with every setting of it. The configuration holds a list of them
- * (`Config.chains`), and whatever runs per chain (the watcher, the settler, the gasless relayer, the checkout's
- * networks, the dashboard's explorers) iterates that list: a new chain is one more entry.
- */
-export interface ChainConfig {
-  readonly mode: ChainMode;
-  /** The beginning of its variables' names, so that a message names the one to set. */
-  readonly variablePrefix: VariablePrefix;
-  readonly network: Network;
-  readonly chainId: number;
-  readonly rpcUrls: readonly string[];
-  readonly usdcAddress: Address | undefined;
-  /**
-   * Tokens that pay (PAYLINK_ACCEPTED_TOKENS): USDC first — the token a payment asks for, at usdcAddress — then
-   * any other 6-decimal USD stablecoin enabled (USDC.e). Each is read in the watcher's one request per range.
-   */
-  readonly acceptedTokens: readonly TokenSetting[];
-  /** Tokens recorded when sent to a payment, but never counted (PAYLINK_NOTICED_TOKENS). */
-  readonly noticedTokens: readonly TokenSetting[];
-  /**
-   * The public RPC the checkout's wallet button offers (wallet_addEthereumChain): PAYLINK_PUBLIC_RPC_URL, else
-   * the network preset's. Shown to every customer, so never a provider URL with an API key.
-   */
-  readonly publicRpcUrl: string | undefined;
-  readonly factoryAddress: Address | undefined;
-  readonly treasuryAddress: Address | undefined;
-  readonly relayerKey: Hex | undefined;
-  readonly finality: Finality;
-  readonly pollIntervalMs: number;
-  /** The most blocks one eth_getLogs may span (RPC providers cap ranges; 2,000 is a common limit). */
-  readonly maxBlockRange: number;
-  /** Where a new chain cursor starts; default: the head when the watcher first runs. */
-  readonly startBlock: bigint | undefined;
-  /** Final funds below this wait for more before being flushed (gas would cost more than they are worth). */
-  readonly dustThresholdBaseUnits: bigint;
-  /** The relayer's gas balance below which the service warns loudly, in wei. */
-  readonly relayerLowBalanceWei: bigint;
-  /**
-   * Gasless payment (decision 0012): offered when PAYLINK_GASLESS is on and this key is set (the sandbox has
-   * its own). A key of its own: the settler's relayer key has one writer of its nonces.
-   */
-  readonly gasless: {
-    readonly enabled: boolean;
-    readonly relayerKey: Hex | undefined;
-    /** The most the gasless relayer may pay for gas in any hour, in wei (PAYLINK_GASLESS_MAX_FEE_PER_HOUR). */
-    readonly maxFeeWeiPerHour: bigint;
-  };
-}
+export type {
+  CctpChainSettings,
+  ChainConfig,
+  ChainMode,
+  ChainRole,
+  Finality,
+  HomeChainConfig,
+} from './chainTypes.ts';
 
 export const chainsEnv = {
   PAYLINK_RPC_URL: rpcUrlList('PAYLINK_RPC_URL'),
@@ -86,18 +43,13 @@ export const chainsEnv = {
   PAYLINK_TEST_TREASURY_ADDRESS: address('PAYLINK_TEST_TREASURY_ADDRESS').optional(),
   PAYLINK_TEST_RELAYER_KEY: privateKey('PAYLINK_TEST_RELAYER_KEY'),
   PAYLINK_TEST_START_BLOCK: blockNumber('PAYLINK_TEST_START_BLOCK'),
-  PAYLINK_FINALITY: z
-    .string()
-    .default('finalized')
-    .transform((text, ctx): Finality => {
-      if (text === 'finalized') return { kind: 'finalized' };
-      const match = /^confirmations:(\d{1,4})$/.exec(text);
-      if (!match) {
-        ctx.addIssue({ code: 'custom', message: 'PAYLINK_FINALITY must be finalized or confirmations:N' });
-        return z.NEVER;
-      }
-      return { kind: 'confirmations', confirmations: Number(match[1]) };
-    }),
+  // CCTP v2 on the home chains: the network's (Circle's) unless given, the sandbox's deployed at start.
+  PAYLINK_TOKEN_MESSENGER: address('PAYLINK_TOKEN_MESSENGER').optional(),
+  PAYLINK_MESSAGE_TRANSMITTER: address('PAYLINK_MESSAGE_TRANSMITTER').optional(),
+  PAYLINK_TEST_TOKEN_MESSENGER: address('PAYLINK_TEST_TOKEN_MESSENGER').optional(),
+  PAYLINK_TEST_MESSAGE_TRANSMITTER: address('PAYLINK_TEST_MESSAGE_TRANSMITTER').optional(),
+  ...sourceChainsEnv,
+  PAYLINK_FINALITY: finality('PAYLINK_FINALITY'),
   PAYLINK_POLL_INTERVAL: duration('PAYLINK_POLL_INTERVAL').default(2_000),
   PAYLINK_MAX_BLOCK_RANGE: z.coerce.number().int().min(1).max(100_000).default(2_000),
   PAYLINK_START_BLOCK: blockNumber('PAYLINK_START_BLOCK'),
@@ -114,19 +66,42 @@ export const chainsEnv = {
     .default('5'),
 };
 
-type ChainsEnv = z.infer<z.ZodObject<typeof chainsEnv>>;
+export type ChainsEnv = z.infer<z.ZodObject<typeof chainsEnv>>;
 
-/** Every chain of the deployment: the live one (PAYLINK_NETWORK) first, then the test one unless test mode is off. */
-export function chainsConfig(e: ChainsEnv, network: Network): readonly ChainConfig[] {
+/**
+ * Every chain of the deployment, per mode its home chain then its source chains: the live home (PAYLINK_NETWORK)
+ * and PAYLINK_CHAINS, then unless test mode is off the test home and PAYLINK_TEST_CHAINS. `env` is the raw
+ * environment, where each enabled source chain's own variables are read (PAYLINK_BASE_RPC_URL, ...).
+ */
+export function chainsConfig(e: ChainsEnv, network: Network, env: RawEnv): readonly ChainConfig[] {
   const live = liveChainConfig(e, network);
   const test = testChainConfig(e, live);
-  return test ? [live, test] : [live];
+  const { live: liveSources, test: testSources } = sourceChainsConfig(e, env, live, test);
+  return [live, ...liveSources, ...(test ? [test, ...testSources] : [])];
 }
 
-function liveChainConfig(e: ChainsEnv, network: Network): ChainConfig {
+function homeCctp(
+  network: Network,
+  tokenMessenger: Address | undefined,
+  messageTransmitter: Address | undefined,
+): CctpChainSettings {
+  const preset = NETWORKS[network].cctp;
+  return {
+    domain: preset.domain,
+    tokenMessenger: tokenMessenger ?? preset.tokenMessenger,
+    messageTransmitter: messageTransmitter ?? preset.messageTransmitter,
+    transferSpeed: 'standard',
+    maxFeeBps: 0,
+  };
+}
+
+function liveChainConfig(e: ChainsEnv, network: Network): HomeChainConfig {
   const preset = NETWORKS[network];
   return {
     mode: 'live',
+    role: 'home',
+    homeChainId: preset.chainId,
+    cctp: homeCctp(network, e.PAYLINK_TOKEN_MESSENGER, e.PAYLINK_MESSAGE_TRANSMITTER),
     variablePrefix: 'PAYLINK_',
     network,
     chainId: preset.chainId,
@@ -148,11 +123,11 @@ function liveChainConfig(e: ChainsEnv, network: Network): ChainConfig {
     maxBlockRange: e.PAYLINK_MAX_BLOCK_RANGE,
     startBlock: e.PAYLINK_START_BLOCK,
     dustThresholdBaseUnits: e.PAYLINK_DUST_THRESHOLD,
-    relayerLowBalanceWei: polToWei(e.PAYLINK_RELAYER_LOW_BALANCE),
+    relayerLowBalanceWei: nativeToWei(e.PAYLINK_RELAYER_LOW_BALANCE),
     gasless: {
       enabled: e.PAYLINK_GASLESS === 'on',
       relayerKey: e.PAYLINK_GASLESS_RELAYER_KEY,
-      maxFeeWeiPerHour: polToWei(e.PAYLINK_GASLESS_MAX_FEE_PER_HOUR),
+      maxFeeWeiPerHour: nativeToWei(e.PAYLINK_GASLESS_MAX_FEE_PER_HOUR),
     },
   };
 }
@@ -162,7 +137,7 @@ function liveChainConfig(e: ChainsEnv, network: Network): ChainConfig {
  * chain serves both modes), else `off`. On the live network itself every PAYLINK_TEST_* setting defaults to
  * the live one; on another network only USDC has a default (the preset's) and the RPC one on the sandbox.
  */
-function testChainConfig(e: ChainsEnv, live: ChainConfig): ChainConfig | undefined {
+function testChainConfig(e: ChainsEnv, live: HomeChainConfig): HomeChainConfig | undefined {
   const network = e.PAYLINK_TEST_NETWORK ?? (live.network === 'sandbox' ? 'sandbox' : 'off');
   if (network === 'off') return undefined;
   const same = network === live.network;
@@ -178,6 +153,14 @@ function testChainConfig(e: ChainsEnv, live: ChainConfig): ChainConfig | undefin
   return {
     ...live,
     mode: 'test',
+    homeChainId: preset.chainId,
+    cctp: same
+      ? homeCctp(
+          network,
+          e.PAYLINK_TEST_TOKEN_MESSENGER ?? live.cctp?.tokenMessenger,
+          e.PAYLINK_TEST_MESSAGE_TRANSMITTER ?? live.cctp?.messageTransmitter,
+        )
+      : homeCctp(network, e.PAYLINK_TEST_TOKEN_MESSENGER, e.PAYLINK_TEST_MESSAGE_TRANSMITTER),
     variablePrefix: 'PAYLINK_TEST_',
     network,
     chainId: preset.chainId,
@@ -209,7 +192,7 @@ function testChainConfig(e: ChainsEnv, live: ChainConfig): ChainConfig | undefin
  * PAYLINK_PUBLIC_RPC_URL: https, or http only on the sandbox or to a loopback host (a customer's browser cannot
  * reach anything else over plain http safely). Never with credentials: every customer's wallet is handed it.
  */
-function publicRpcUrl(setting: string | undefined, network: Network): string | undefined {
+function publicRpcUrl(setting: string | undefined, network: ChainNetwork): string | undefined {
   if (setting === undefined) return undefined;
   const parsed = new URL(setting);
   const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(parsed.hostname);
@@ -220,11 +203,6 @@ function publicRpcUrl(setting: string | undefined, network: Network): string | u
   if (parsed.username || parsed.password)
     throw new ConfigError('Invalid configuration:\n  PAYLINK_PUBLIC_RPC_URL must not carry credentials');
   return setting;
-}
-
-function polToWei(text: string): bigint {
-  const [whole = '0', fraction = ''] = text.split('.');
-  return BigInt(whole) * 10n ** 18n + BigInt(fraction.padEnd(18, '0'));
 }
 
 /** The variable, after the chain's prefix, that gives each setting a role may require. */

@@ -89,5 +89,38 @@ export const blockNumber = (name: string) =>
     .regex(/^\d{1,12}$/, `${name} must be a block number`)
     .transform((v) => BigInt(v))
     .optional();
+/** When a transfer counts as final (chains.ts's Finality): `finalized`, or `confirmations:N`. */
+export const finality = (name: string) =>
+  z
+    .string()
+    .default('finalized')
+    .transform(
+      (
+        text,
+        ctx,
+      ):
+        | { readonly kind: 'finalized' }
+        | { readonly kind: 'confirmations'; readonly confirmations: number } => {
+        if (text === 'finalized') return { kind: 'finalized' };
+        const match = /^confirmations:(\d{1,4})$/.exec(text);
+        if (!match) {
+          ctx.addIssue({ code: 'custom', message: `${name} must be finalized or confirmations:N` });
+          return z.NEVER;
+        }
+        return { kind: 'confirmations', confirmations: Number(match[1]) };
+      },
+    );
+/** An amount of a chain's native token (POL, ETH, AVAX), up to 18 decimals. */
+export const nativeAmount = (name: string, fallback: string) =>
+  z
+    .string()
+    .regex(/^\d+(\.\d{1,18})?$/, `${name} must be an amount of the chain's native token`)
+    .default(fallback)
+    .transform(nativeToWei);
+/** `1.5` of an 18-decimal native token in wei, exactly. */
+export function nativeToWei(text: string): bigint {
+  const [whole = '0', fraction = ''] = text.split('.');
+  return BigInt(whole) * 10n ** 18n + BigInt(fraction.padEnd(18, '0'));
+}
 export const boolean = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 export const url = z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, ''));

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { PayoutPolicy } from '../domain/payout.ts';
+import { type CctpConfig, cctpConfig, cctpEnv } from './cctp.ts';
 import { type ChainConfig, chainsConfig, chainsEnv } from './chains.ts';
 import { ConfigError } from './configError.ts';
 import { dashboardConfig, dashboardEnv } from './dashboard.ts';
@@ -17,6 +18,7 @@ import { type RatesConfig, ratesConfig, ratesEnv } from './rates.ts';
 import { serviceConfig, serviceEnv } from './service.ts';
 import { type WebhooksConfig, webhooksConfig, webhooksEnv } from './webhooks.ts';
 
+export { attestationUrlOf, type CctpConfig, IRIS_MAINNET_URL, IRIS_TESTNET_URL } from './cctp.ts';
 /**
  * Configuration: read once from the environment at start, validated, frozen. A bad value stops the process
  * with a message naming the variable. The README's configuration table lists the same variables.
@@ -25,22 +27,30 @@ import { type WebhooksConfig, webhooksConfig, webhooksEnv } from './webhooks.ts'
  * is the one place that reads the environment, through the one schema they make together.
  */
 export {
+  type CctpChainSettings,
   type ChainConfig,
   type ChainMode,
+  type ChainRole,
   type Finality,
   requireChainSetting,
 } from './chains.ts';
 export { ConfigError } from './configError.ts';
 export type { ConnectionLimits } from './limits.ts';
 export {
+  CCTP_DOMAINS,
+  type ChainNetwork,
+  LIVE_SOURCE_NETWORKS,
   NETWORKS,
   type Network,
   type NetworkPreset,
   SANDBOX_RPC_URL,
+  type SourceNetwork,
+  TEST_SOURCE_NETWORKS,
   type TokenSetting,
   type VariablePrefix,
 } from './networks.ts';
 export type { RateSourceConfig } from './rates.ts';
+export { sourceVariablePrefix } from './sourceChains.ts';
 
 export interface Config {
   readonly databaseUrl: string;
@@ -82,16 +92,21 @@ export interface Config {
   readonly payoutPolicy: PayoutPolicy;
   /** A new merchant's underpayment tolerance when none is given, in basis points (PAYLINK_DEFAULT_TOLERANCE). */
   readonly defaultToleranceBps: number;
-  /** Every chain the deployment takes payments on: the live one first, then the test one when test mode is on. */
+  /**
+   * Every chain the deployment takes payments on, per mode its home chain then its source chains: the live home
+   * (PAYLINK_NETWORK) and PAYLINK_CHAINS, then when test mode is on the test home and PAYLINK_TEST_CHAINS.
+   */
   readonly chains: readonly ChainConfig[];
-  /** The live chain (PAYLINK_NETWORK): the entry of `chains` whose mode is live. */
+  /** The live home chain (PAYLINK_NETWORK): the entry of `chains` whose mode is live and role home. */
   readonly chain: ChainConfig;
   /**
-   * The chain of test-mode payments (sk_test_ keys), or undefined when test mode is off: the entry of `chains`
-   * whose mode is test. It may be the live chain itself (the sandbox serves both modes): then it has the live
-   * chain's id and settings.
+   * The home chain of test-mode payments (sk_test_ keys), or undefined when test mode is off: the entry of
+   * `chains` whose mode is test and role home. It may be the live chain itself (the sandbox serves both modes):
+   * then it has the live chain's id and settings.
    */
   readonly testChain: ChainConfig | undefined;
+  /** Circle's attestation API, when some chain burns through CCTP (a source chain is enabled). */
+  readonly cctp: CctpConfig | undefined;
   /** Sandbox only: where the demo merchant's webhook inbox listens. */
   readonly sandboxWebhookPort: number;
   /** E-mail to customers (PAYLINK_SMTP_URL, PAYLINK_MAIL_FROM); undefined: none is queued. */
@@ -106,6 +121,7 @@ const envSchema = z.object({
   ...webhooksEnv,
   ...limitsEnv,
   ...chainsEnv,
+  ...cctpEnv,
   ...mailEnv,
 });
 
@@ -121,7 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const network = e.PAYLINK_NETWORK;
   const rates = ratesConfig(e, network);
   const payments = paymentsConfig(e);
-  const chains = chainsConfig(e, network);
+  const chains = chainsConfig(e, network, env);
   const [chain] = chains;
   if (!chain) throw new Error('no live chain');
   const mail = parseMailConfig(e.PAYLINK_SMTP_URL, e.PAYLINK_MAIL_FROM, network);
@@ -139,7 +155,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     chains,
     chain,
-    testChain: chains.find((c) => c.mode === 'test'),
+    testChain: chains.find((c) => c.mode === 'test' && c.role === 'home'),
+    cctp: cctpConfig(e, chains),
     mail,
   });
 }

@@ -2,6 +2,11 @@ import type { Logger } from 'pino';
 import type { Address, Hex } from 'viem';
 import type { ChainTarget, ChainToken } from '../adapters/chain/depositPlanner.ts';
 import {
+  chainsOfMode as chainsOfConfigMode,
+  expectedFactoryV3,
+  refuseOtherFactory,
+} from '../adapters/chain/routeTable.ts';
+import {
   type ChainConfig,
   type ChainMode,
   type Config,
@@ -10,7 +15,14 @@ import {
   type TokenSetting,
   type VariablePrefix,
 } from '../config/index.ts';
-import { SANDBOX_ACCOUNTS, sandboxAccount, sandboxPrivateKey, startSandboxChain } from './sandboxChain.ts';
+import {
+  SANDBOX_ACCOUNTS,
+  type SandboxChain,
+  sandboxAccount,
+  sandboxPrivateKey,
+  startSandboxChain,
+} from './sandboxChain.ts';
+import { type SandboxCrossChain, startSandboxCrossChain } from './sandboxCrossChain.ts';
 
 export interface ResolvedChain {
   /** Its settings: those of the first configured chain on its id (the live one where test mode shares it). */
@@ -39,19 +51,36 @@ export async function resolveChains(
   stateDir: string,
   logger: Logger,
 ): Promise<ResolvedChain[]> {
+  await refuseFactoriesOutsideTheirTables(config);
   const resolved: ResolvedChain[] = [];
   try {
     for (const settings of config.chains) {
+      // Source chains (decision 0032) get their watcher and settlement with the cross-chain work; until then
+      // the service runs its home chains only, as before.
+      if (settings.role === 'source') continue;
       const index = resolved.findIndex((chain) => chain.target.chainId === settings.chainId);
       const same = resolved[index];
       if (same) resolved[index] = { ...same, modes: [...same.modes, ...sharedMode(same, settings)] };
-      else resolved.push(await resolveChain(settings, stateDir, logger));
+      else resolved.push(await resolveChain(settings, config, stateDir, logger));
     }
   } catch (error) {
     await stopChains(resolved);
     throw error;
   }
   return resolved;
+}
+
+/**
+ * A mode with source chains has one factory, its route table's (decision 0032): a configured factory that is
+ * not it would give deposit addresses that are not the same on the mode's chains. Checked before anything starts.
+ */
+async function refuseFactoriesOutsideTheirTables(config: Config): Promise<void> {
+  for (const mode of ['live', 'test'] as const) {
+    const chains = chainsOfConfigMode(config.chains, mode);
+    const [home] = chains;
+    if (!home?.factoryAddress || !chains.some((chain) => chain.role === 'source')) continue;
+    refuseOtherFactory(home, home.factoryAddress, await expectedFactoryV3(chains));
+  }
 }
 
 /** The chain whose payments are of `mode`, if any. */
@@ -78,7 +107,12 @@ function sharedMode(chain: ResolvedChain, settings: ChainConfig): ChainMode[] {
   return [settings.mode];
 }
 
-async function resolveChain(chain: ChainConfig, stateDir: string, logger: Logger): Promise<ResolvedChain> {
+async function resolveChain(
+  chain: ChainConfig,
+  config: Config,
+  stateDir: string,
+  logger: Logger,
+): Promise<ResolvedChain> {
   const prefix = chain.variablePrefix;
   const { usdcAddress, factoryAddress } = chain;
   const identity = { settings: chain, modes: [chain.mode] };
@@ -86,6 +120,12 @@ async function resolveChain(chain: ChainConfig, stateDir: string, logger: Logger
     const rpcUrl = chain.rpcUrls[0];
     if (!rpcUrl) throw new Error('no sandbox RPC URL');
     const sandbox = await startSandboxChain(rpcUrl, stateDir, logger);
+    const crossChain = await startSecondSandboxChain(sandbox, chain, config, stateDir, logger).catch(
+      async (error: unknown) => {
+        await sandbox.stop();
+        throw error;
+      },
+    );
     const tokenAddress = chain.usdcAddress ?? sandbox.usdc;
     const sandboxTokens: Readonly<Record<string, Address>> = {
       USDC: tokenAddress,
@@ -97,13 +137,17 @@ async function resolveChain(chain: ChainConfig, stateDir: string, logger: Logger
         chainId: chain.chainId,
         tokenAddress,
         ...resolveTokens(chain, prefix, sandboxTokens),
-        factoryAddress: chain.factoryAddress ?? sandbox.factory,
+        // With its second chain, new payments use the version 3 factory: their address is the same on both.
+        factoryAddress: chain.factoryAddress ?? crossChain?.factory ?? sandbox.factory,
         treasuryAddress: chain.treasuryAddress ?? sandbox.treasury,
       },
       rpcUrls: chain.rpcUrls,
       relayerKey: chain.relayerKey ?? sandbox.relayerKey,
       gaslessRelayerKey: gaslessRelayerKey(chain),
-      stop: () => sandbox.stop(),
+      stop: async () => {
+        await crossChain?.stop();
+        await sandbox.stop();
+      },
     };
   }
   // Polygon and Amoy, or a sandbox whose contracts were deployed by someone else (several processes, tests).
@@ -125,6 +169,24 @@ async function resolveChain(chain: ChainConfig, stateDir: string, logger: Logger
     gaslessRelayerKey: gaslessRelayerKey(chain),
     stop: async () => {},
   };
+}
+
+/**
+ * The sandbox's second chain (`sandbox-2`), when a mode of this sandbox lists it: started with the first, its
+ * CCTP and the version 3 factory deployed, and the local attestation service at Config.cctp's URL.
+ */
+async function startSecondSandboxChain(
+  sandbox: SandboxChain,
+  home: ChainConfig,
+  config: Config,
+  stateDir: string,
+  logger: Logger,
+): Promise<SandboxCrossChain | undefined> {
+  const second = config.chains.find(
+    (chain) => chain.network === 'sandbox-2' && chain.homeChainId === home.chainId,
+  );
+  if (!second || !config.cctp) return undefined;
+  return startSandboxCrossChain(sandbox, home, second, config.cctp.attestationUrl, stateDir, logger);
 }
 
 /** The operator's key, or on the sandbox an account of its own; none when PAYLINK_GASLESS is off. */

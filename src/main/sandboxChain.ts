@@ -39,6 +39,10 @@ export const SANDBOX_ACCOUNTS = {
   merchant: 1,
   customer: 2,
   gaslessRelayer: 5,
+  /** Signs the local attestation service's attestations (the test attester of the sandbox's CCTP). */
+  attester: 7,
+  /** Receives what fast CCTP transfers pay, as Circle's fee recipient does. */
+  cctpFees: 8,
   treasury: 9,
 } as const;
 const CUSTOMER_FUNDING_BASE_UNITS = 1_000_000n * 1_000_000n; // 1,000,000 USDC
@@ -73,6 +77,8 @@ export interface SandboxChain extends SandboxContracts {
   readonly rpcUrl: string;
   readonly treasury: Address;
   readonly relayerKey: Hex;
+  /** Whether this process started the node (else it joined one another process of the sandbox started). */
+  readonly started: boolean;
   /** Stops the node this process started (none if it joined one already running). */
   stop(): Promise<void>;
 }
@@ -88,41 +94,15 @@ export async function startSandboxChain(
   stateDir: string,
   logger: Logger,
 ): Promise<SandboxChain> {
-  let node: AnvilProcess | undefined;
-  const answering = await rpcChainId(rpcUrl);
-  const { hostname, port } = new URL(rpcUrl);
-  if (answering === undefined) {
-    if (!(await portIsFree(hostname, Number(port)))) {
-      throw new StartRefusedError(
-        `${rpcUrl} is taken by a program that is not a sandbox chain: set PAYLINK_RPC_URL to a free port, such as http://${hostname}:${await someFreePort(hostname)}`,
-      );
-    }
-    node = await spawnAnvil({
-      host: hostname,
-      port: Number(port),
-      chainId: SANDBOX_CHAIN_ID,
-      args: [
-        '--block-time',
-        '2',
-        '--slots-in-an-epoch',
-        '1',
-        '--state',
-        join(stateDir, 'anvil-state.json'),
-        '--state-interval',
-        '10',
-        '--silent',
-      ],
-    });
-    logger.info({ rpcUrl }, 'sandbox chain started');
-  } else if (answering !== SANDBOX_CHAIN_ID) {
-    throw new StartRefusedError(
-      `${rpcUrl} answers as chain ${answering}, not the sandbox (${SANDBOX_CHAIN_ID}): set PAYLINK_RPC_URL to a free port`,
-    );
-  } else if (!(await isOwnChain(rpcUrl, stateDir))) {
-    throw new StartRefusedError(
-      `${rpcUrl} is another sandbox's chain (this one's data is in ${stateDir}): stop that sandbox, or set PAYLINK_RPC_URL to a free port, such as http://${hostname}:${await someFreePort(hostname)}`,
-    );
-  }
+  const node = await startOrJoinSandboxNode({
+    rpcUrl,
+    chainId: SANDBOX_CHAIN_ID,
+    stateDir,
+    stateFile: 'anvil-state.json',
+    savedFile: 'sandbox-chain.json',
+    variable: 'PAYLINK_RPC_URL',
+  });
+  if (node) logger.info({ rpcUrl }, 'sandbox chain started');
   try {
     const contracts = await ensureContracts(rpcUrl, stateDir, logger);
     return {
@@ -130,12 +110,65 @@ export async function startSandboxChain(
       rpcUrl,
       treasury: sandboxAccount(SANDBOX_ACCOUNTS.treasury).address,
       relayerKey: sandboxPrivateKey(SANDBOX_ACCOUNTS.relayer),
+      started: node !== undefined,
       stop: async () => node?.stop(),
     };
   } catch (error) {
     await node?.stop();
     throw error;
   }
+}
+
+/**
+ * Starts a sandbox node (2 s blocks, `finalized` two blocks behind, its state kept in `stateFile`), or answers
+ * undefined when the node at `rpcUrl` is already this sandbox's (its first block is the one `savedFile`
+ * remembers). Anything else there is refused naming `variable`, before anything is deployed into it.
+ */
+export async function startOrJoinSandboxNode(options: {
+  rpcUrl: string;
+  chainId: number;
+  stateDir: string;
+  stateFile: string;
+  savedFile: string;
+  variable: string;
+}): Promise<AnvilProcess | undefined> {
+  const { rpcUrl, chainId, stateDir, variable } = options;
+  const answering = await rpcChainId(rpcUrl);
+  const { hostname, port } = new URL(rpcUrl);
+  if (answering === undefined) {
+    if (!(await portIsFree(hostname, Number(port)))) {
+      throw new StartRefusedError(
+        `${rpcUrl} is taken by a program that is not a sandbox chain: set ${variable} to a free port, such as http://${hostname}:${await someFreePort(hostname)}`,
+      );
+    }
+    return spawnAnvil({
+      host: hostname,
+      port: Number(port),
+      chainId,
+      args: [
+        '--block-time',
+        '2',
+        '--slots-in-an-epoch',
+        '1',
+        '--state',
+        join(stateDir, options.stateFile),
+        '--state-interval',
+        '10',
+        '--silent',
+      ],
+    });
+  }
+  if (answering !== chainId) {
+    throw new StartRefusedError(
+      `${rpcUrl} answers as chain ${answering}, not the sandbox's ${chainId}: set ${variable} to a free port`,
+    );
+  }
+  if (!(await isOwnChain(rpcUrl, stateDir, options.savedFile))) {
+    throw new StartRefusedError(
+      `${rpcUrl} is another sandbox's chain (this one's data is in ${stateDir}): stop that sandbox, or set ${variable} to a free port, such as http://${hostname}:${await someFreePort(hostname)}`,
+    );
+  }
+  return undefined;
 }
 
 /**
@@ -146,7 +179,7 @@ interface SavedChain extends SandboxContracts {
   readonly genesisHash?: Hex;
 }
 
-function genesisHashOf(rpcUrl: string): Promise<Hex> {
+export function genesisHashOf(rpcUrl: string): Promise<Hex> {
   const client = createPublicClient({ chain: sandboxChain(rpcUrl), transport: http(rpcUrl) });
   return client.getBlock({ blockNumber: 0n }).then((block) => block.hash);
 }
@@ -156,8 +189,8 @@ function genesisHashOf(rpcUrl: string): Promise<Hex> {
  * chain yet owns none; one saved before the first block's hash was kept is trusted as before (its contracts'
  * code is checked next).
  */
-async function isOwnChain(rpcUrl: string, stateDir: string): Promise<boolean> {
-  const file = join(stateDir, 'sandbox-chain.json');
+async function isOwnChain(rpcUrl: string, stateDir: string, savedFile: string): Promise<boolean> {
+  const file = join(stateDir, savedFile);
   if (!existsSync(file)) return false;
   const saved = JSON.parse(readFileSync(file, 'utf8')) as Partial<SavedChain>;
   return saved.genesisHash === undefined || saved.genesisHash === (await genesisHashOf(rpcUrl));
@@ -224,7 +257,7 @@ export async function deploySandboxContracts(
 }
 
 /** A test token, with the sandbox customer holding 1,000,000 of it. */
-async function deployFundedToken(
+export async function deployFundedToken(
   deployer: ReturnType<typeof sandboxDeployer>,
   publicClient: PublicClient,
   token: { readonly name: string; readonly symbol: string },
@@ -241,7 +274,7 @@ async function deployFundedToken(
 }
 
 /** The sandbox's deployer (and relayer, and token owner): anvil's account 0. */
-function sandboxDeployer(rpcUrl: string, chainId: number = SANDBOX_CHAIN_ID) {
+export function sandboxDeployer(rpcUrl: string, chainId: number = SANDBOX_CHAIN_ID) {
   return createWalletClient({
     account: sandboxAccount(SANDBOX_ACCOUNTS.relayer),
     chain: sandboxChain(rpcUrl, chainId),

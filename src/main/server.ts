@@ -273,6 +273,7 @@ function printSandboxBanner(
     config.adminToken
       ? `  Admin API      ${config.baseUrl}/admin/api/   (Authorization: Bearer $PAYLINK_ADMIN_TOKEN)`
       : '  Admin API      off: set PAYLINK_ADMIN_TOKEN (24+ random characters) to serve /admin/api/',
+    ...sandboxChainLines(config),
     `  Dashboard      ${config.baseUrl}/dashboard/`,
     `    merchant     ${users.merchant.email}   password ${users.merchant.password}`,
     `    operator     ${users.operator.email}   password ${users.operator.password}`,
@@ -282,8 +283,25 @@ function printSandboxBanner(
     `    -H "X-API-Key: ${demo.apiKey}" -H "Content-Type: application/json" \\`,
     `    -d '{"amount": 25.00, "currency": "EUR", "order_id": "order-1"}'`,
     '  npm run --silent paylink -- sandbox pay <payment_id>      # pay it from the sandbox customer',
+    ...(config.chains.some((chain) => chain.network === 'sandbox-2')
+      ? [
+          '  npm run --silent paylink -- sandbox pay <payment_id> --chain sandbox-2   # or on the second chain',
+        ]
+      : []),
     '',
   ];
   // The sandbox key is for a local demo only; printing it is the point of the banner.
   process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** The sandbox's chains (decision 0032): where a wallet or `cast` reaches each, and the attestation service. */
+function sandboxChainLines(config: Config): string[] {
+  const second = config.chains.find((chain) => chain.network === 'sandbox-2');
+  if (!second) return [];
+  return [
+    `  Chains         ${config.chain.chainId} at ${config.chain.rpcUrls[0]}, ${second.chainId} at ${second.rpcUrls[0]} (sandbox-2: its USDC is burnt to the first through CCTP)`,
+    ...(config.cctp
+      ? [`  Attestations   ${config.cctp.attestationUrl}   (a local stand-in for Circle's)`]
+      : []),
+  ];
 }

@@ -7,16 +7,9 @@
  * `receiveMessage` on the destination takes (the attestation API's `message`, never the event's bytes).
  */
 import { type Address, concat, getAddress, type Hex, numberToHex, pad, size, sliceHex } from 'viem';
+import { CCTP_DOMAINS } from '../../domain/cctpDomains.ts';
 
-/** Circle's domain ids of the chains Paylink knows (a testnet shares its mainnet's id). */
-export const CCTP_DOMAINS = {
-  ethereum: 0,
-  avalanche: 1,
-  optimism: 2,
-  arbitrum: 3,
-  base: 6,
-  polygon: 7,
-} as const;
+export { CCTP_DOMAINS };
 
 /** The domain every burn mints on. */
 export const POLYGON_DOMAIN = CCTP_DOMAINS.polygon;

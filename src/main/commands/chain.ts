@@ -1,13 +1,33 @@
 import type { Command } from 'commander';
-import { createPublicClient, createWalletClient, defineChain, getAddress, http, isAddress } from 'viem';
+import {
+  type Address,
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  getAddress,
+  http,
+  isAddress,
+} from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { testUsdcAbi } from '../../adapters/chain/contractAbis.ts';
 import { deployFactory } from '../../adapters/chain/deployContracts.ts';
 import { migrateToLatest } from '../../adapters/db/database.ts';
 import { isPaymentId } from '../../app/payments/getPaymentStatus.ts';
-import { type Config, ConfigError, requireChainSetting, SANDBOX_RPC_URL } from '../../config/index.ts';
+import {
+  type ChainMode,
+  type Config,
+  ConfigError,
+  requireChainSetting,
+  SANDBOX_RPC_URL,
+} from '../../config/index.ts';
 import { PaylinkError, ValidationError } from '../../domain/errors.ts';
 import { formatUsdc, parseUsdc } from '../../domain/money.ts';
+import {
+  checkFactoryV3OnChains,
+  deployFactoryV3OnChains,
+  type FactoryV3Report,
+  modeHasSources,
+} from '../factoryV3Deployment.ts';
 import {
   readSandboxContracts,
   SANDBOX_ACCOUNTS,
@@ -15,19 +35,33 @@ import {
   sandboxChain,
   stateDirOf,
 } from '../sandboxChain.ts';
+import { readSandboxCrossChain } from '../sandboxCrossChain.ts';
 import { out } from '../terminal.ts';
 import { createStores, openConfiguredDatabase } from '../wiring.ts';
 
 /** `paylink contracts deploy` and `paylink sandbox pay`: the commands that touch the chain. */
 export function registerChainCommands(program: Command, config: () => Config): void {
-  program
-    .command('contracts')
-    .description('forwarder contracts')
+  registerContractCommands(program, config);
+  registerSandboxPay(program, config);
+}
+
+function registerContractCommands(program: Command, config: () => Config): void {
+  const contracts = program.command('contracts').description('forwarder contracts');
+  contracts
     .command('deploy')
-    .description('deploy the ForwarderFactory with PAYLINK_RELAYER_KEY and print its address')
+    .description(
+      "deploy the ForwarderFactory with the relayer key and print its address; with source chains (PAYLINK_CHAINS), the version 3 factory of the mode's route table on each of its chains, checked against the table",
+    )
+    .option('--mode <mode>', 'live (PAYLINK_CHAINS) or test (PAYLINK_TEST_CHAINS)', 'live')
     .option('--json', 'print JSON')
-    .action(async (options: { json?: boolean }) => {
+    .action(async (options: { json?: boolean; mode: string }) => {
       const cfg = config();
+      const mode = modeOption(options.mode);
+      if (modeHasSources(cfg, mode)) return printFactoryV3(await deployFactoryV3OnChains(cfg, mode), options);
+      if (mode === 'test')
+        throw new ConfigError(
+          '--mode test deploys the test chains of PAYLINK_TEST_CHAINS, and there are none',
+        );
       const rpcUrl = requireChainSetting(cfg.chain, 'rpcUrls')[0]!;
       const key = requireChainSetting(cfg.chain, 'relayerKey');
       const chain = defineChain({
@@ -54,6 +88,20 @@ export function registerChainCommands(program: Command, config: () => Config): v
       out(`Set PAYLINK_FACTORY_ADDRESS=${factory}`);
     });
 
+  contracts
+    .command('check')
+    .description(
+      "report, chain by chain, whether the mode's version 3 factory is deployed as its route table says",
+    )
+    .option('--mode <mode>', 'live (PAYLINK_CHAINS) or test (PAYLINK_TEST_CHAINS)', 'live')
+    .option('--json', 'print JSON')
+    .action(async (options: { json?: boolean; mode: string }) => {
+      const cfg = config();
+      printFactoryV3(await checkFactoryV3OnChains(cfg, modeOption(options.mode)), options);
+    });
+}
+
+function registerSandboxPay(program: Command, config: () => Config): void {
   program
     .command('sandbox')
     .description('sandbox helpers')
@@ -65,7 +113,8 @@ export function registerChainCommands(program: Command, config: () => Config): v
       '--amount <usdc>',
       'USDC to send (default: what is still due, once the transfers seen are counted)',
     )
-    .action(async (paymentId: string, options: { amount?: string }) => {
+    .option('--chain <name>', 'sandbox (the first chain) or sandbox-2 (the second)', 'sandbox')
+    .action(async (paymentId: string, options: { amount?: string; chain: string }) => {
       const cfg = config();
       if (cfg.network !== 'sandbox')
         throw new ConfigError('sandbox pay only works with PAYLINK_NETWORK=sandbox');
@@ -98,12 +147,12 @@ export function registerChainCommands(program: Command, config: () => Config): v
           if (amount === undefined || amount <= 0n)
             throw new ValidationError('amount', 'must be a positive USDC amount');
         }
-        const contracts = readSandboxContracts(stateDirOf(cfg));
-        const token = cfg.chain.usdcAddress ?? contracts?.usdc;
-        if (!token || !isAddress(token))
-          throw new ConfigError('the sandbox chain is not running: start it with npm start');
-        const rpcUrl = cfg.chain.rpcUrls[0] ?? SANDBOX_RPC_URL;
-        const chain = sandboxChain(rpcUrl);
+        const { token, rpcUrl, chainId } = sandboxPayChain(
+          cfg,
+          options.chain,
+          payment.deposit.factoryAddress,
+        );
+        const chain = sandboxChain(rpcUrl, chainId);
         const wallet = createWalletClient({
           account: sandboxAccount(SANDBOX_ACCOUNTS.customer),
           chain,
@@ -120,4 +169,60 @@ export function registerChainCommands(program: Command, config: () => Config): v
         await database.close();
       }
     });
+}
+
+function modeOption(mode: string): ChainMode {
+  if (mode !== 'live' && mode !== 'test') throw new ValidationError('mode', 'must be live or test');
+  return mode;
+}
+
+/** One line per chain, then the variable to set; a chain with a problem makes the command fail. */
+function printFactoryV3(report: FactoryV3Report, options: { json?: boolean }): void {
+  const failed = report.chains.filter((chain) => chain.problems.length > 0);
+  if (options.json) out(JSON.stringify(report));
+  else {
+    for (const chain of report.chains) {
+      out(
+        chain.problems.length === 0
+          ? `${chain.network} (${chain.chainId}): ForwarderFactoryV3 ${chain.factory}, routesHash and route as the table says`
+          : `${chain.network} (${chain.chainId}): ${chain.problems.join('; ')}`,
+      );
+    }
+    if (failed.length === 0)
+      out(`Set ${report.mode === 'live' ? 'PAYLINK_' : 'PAYLINK_TEST_'}FACTORY_ADDRESS=${report.factory}`);
+  }
+  if (failed.length > 0)
+    throw new PaylinkError(
+      'CONFLICT',
+      `the ${report.mode} mode's factory is not as its table says on ${failed.map((chain) => chain.network).join(', ')}`,
+    );
+}
+
+/**
+ * Where `sandbox pay` sends from: the first chain, or with `--chain sandbox-2` the second, where only a payment
+ * made with the version 3 factory has its address (one made before the second chain has it on the first only).
+ */
+function sandboxPayChain(
+  cfg: Config,
+  name: string,
+  factoryAddress: string,
+): { token: Address; rpcUrl: string; chainId: number | undefined } {
+  const stateDir = stateDirOf(cfg);
+  if (name === 'sandbox') {
+    const token = cfg.chain.usdcAddress ?? readSandboxContracts(stateDir)?.usdc;
+    if (!token || !isAddress(token))
+      throw new ConfigError('the sandbox chain is not running: start it with npm start');
+    return { token: getAddress(token), rpcUrl: cfg.chain.rpcUrls[0] ?? SANDBOX_RPC_URL, chainId: undefined };
+  }
+  const second = cfg.chains.find((chain) => chain.network === name && chain.role === 'source');
+  if (name !== 'sandbox-2' || !second)
+    throw new ValidationError('chain', 'must be sandbox or sandbox-2 (when PAYLINK_CHAINS lists it)');
+  const crossChain = readSandboxCrossChain(stateDir);
+  if (!crossChain) throw new ConfigError('the sandbox second chain is not running: start it with npm start');
+  if (crossChain.factory.toLowerCase() !== factoryAddress.toLowerCase())
+    throw new PaylinkError(
+      'CONFLICT',
+      "This payment was made before the sandbox's second chain: its address exists on the first chain only",
+    );
+  return { token: crossChain.second.usdc, rpcUrl: second.rpcUrls[0]!, chainId: second.chainId };
 }

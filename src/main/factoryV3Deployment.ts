@@ -1,0 +1,203 @@
+/**
+ * `paylink contracts deploy` and `paylink contracts check` for a mode with source chains (decision 0032): the
+ * version 3 factory of the mode's route table on each of its chains, at one address, each checked against the
+ * table (its routesHash, and its own row). Before a first deployment each row's contracts are checked on their
+ * chain: code at the USDC and the TokenMessengerV2, and the messenger's transmitter on the row's domain — a wrong
+ * row would send every future deposit of that chain elsewhere, and cannot be corrected once deployed.
+ */
+import {
+  type Address,
+  type Chain,
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  type Hex,
+  http,
+  isAddressEqual,
+  type PublicClient,
+} from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import {
+  forwarderFactoryV3Abi,
+  testMessageTransmitterV2Abi,
+  testTokenMessengerV2Abi,
+} from '../adapters/chain/contractAbis.ts';
+import { holdsCode } from '../adapters/chain/contractCode.ts';
+import { type ChainRoute, deployFactoryV3 } from '../adapters/chain/multiChainFactory.ts';
+import { chainsOfMode, expectedFactoryV3 } from '../adapters/chain/routeTable.ts';
+import {
+  type ChainConfig,
+  type ChainMode,
+  type Config,
+  ConfigError,
+  NETWORKS,
+  requireChainSetting,
+} from '../config/index.ts';
+
+/** What was found on one chain of the mode. */
+export interface FactoryV3ChainReport {
+  readonly network: string;
+  readonly chainId: number;
+  readonly factory: Address;
+  /** Empty when the factory is there with the table's hash and this chain's row. */
+  readonly problems: readonly string[];
+}
+
+export interface FactoryV3Report {
+  readonly mode: ChainMode;
+  readonly factory: Address;
+  readonly implementation: Address;
+  readonly routesHash: Hex;
+  readonly chains: readonly FactoryV3ChainReport[];
+}
+
+/**
+ * Whether the mode has source chains, and so a version 3 factory (a Polygon-only mode keeps version 2). A sandbox
+ * that deploys its own contracts (no USDC configured) deploys its version 3 factory itself, at start.
+ */
+export function modeHasSources(config: Config, mode: ChainMode): boolean {
+  const chains = chainsOfMode(config.chains, mode);
+  const home = chains[0];
+  if (home?.network === 'sandbox' && home.usdcAddress === undefined) return false;
+  return chains.some((chain) => chain.role === 'source');
+}
+
+/** Deploys (where missing) the mode's factory on each of its chains, then checks each. */
+export async function deployFactoryV3OnChains(config: Config, mode: ChainMode): Promise<FactoryV3Report> {
+  return visitChains(config, mode, async (chain, clients, expected) => {
+    const row = rowOf(expected.routes, chain.chainId);
+    const problems = await rowProblems(clients.publicClient, row, chain);
+    if (problems.length > 0) return problems;
+    const wallet = createWalletClient({
+      account: privateKeyToAccount(requireChainSetting(chain, 'relayerKey')),
+      chain: clients.chain,
+      transport: http(clients.rpcUrl),
+    });
+    await deployFactoryV3(wallet, clients.publicClient, expected.routes);
+    return factoryProblems(clients.publicClient, expected.factory, expected.routesHash, row);
+  });
+}
+
+/** Reports, chain by chain, whether the mode's factory is deployed there as its table says. */
+export async function checkFactoryV3OnChains(config: Config, mode: ChainMode): Promise<FactoryV3Report> {
+  return visitChains(config, mode, async (chain, clients, expected) =>
+    factoryProblems(
+      clients.publicClient,
+      expected.factory,
+      expected.routesHash,
+      rowOf(expected.routes, chain.chainId),
+    ),
+  );
+}
+
+type ChainClients = { rpcUrl: string; chain: Chain; publicClient: PublicClient };
+type Expected = Awaited<ReturnType<typeof expectedFactoryV3>>;
+
+async function visitChains(
+  config: Config,
+  mode: ChainMode,
+  visit: (chain: ChainConfig, clients: ChainClients, expected: Expected) => Promise<string[]>,
+): Promise<FactoryV3Report> {
+  const chains = chainsOfMode(config.chains, mode);
+  if (!chains.some((chain) => chain.role === 'source'))
+    throw new ConfigError(
+      `the ${mode} mode has no source chain (${mode === 'live' ? 'PAYLINK_CHAINS' : 'PAYLINK_TEST_CHAINS'}): it has no version 3 factory`,
+    );
+  const expected = await expectedFactoryV3(chains);
+  const reports: FactoryV3ChainReport[] = [];
+  for (const chain of chains) {
+    const clients = await clientsOf(chain);
+    const problems = await visit(chain, clients, expected);
+    reports.push({ network: chain.network, chainId: chain.chainId, factory: expected.factory, problems });
+  }
+  return {
+    mode,
+    factory: expected.factory,
+    implementation: expected.implementation,
+    routesHash: expected.routesHash,
+    chains: reports,
+  };
+}
+
+/** Clients of the chain's first RPC URL, which must serve the chain's id. */
+async function clientsOf(chain: ChainConfig): Promise<ChainClients> {
+  const rpcUrl = requireChainSetting(chain, 'rpcUrls')[0]!;
+  const symbol = NETWORKS[chain.network].nativeCurrencySymbol;
+  const viemChain: Chain = defineChain({
+    id: chain.chainId,
+    name: NETWORKS[chain.network].name,
+    nativeCurrency: { name: symbol, symbol, decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  });
+  const publicClient = createPublicClient({
+    chain: viemChain,
+    transport: http(rpcUrl),
+    pollingInterval: 250,
+  });
+  const actual = await publicClient.getChainId();
+  if (actual !== chain.chainId)
+    throw new ConfigError(
+      `${chain.variablePrefix}RPC_URL serves chain ${actual}, but ${chain.network} is chain ${chain.chainId}`,
+    );
+  return { rpcUrl, chain: viemChain, publicClient: publicClient as PublicClient };
+}
+
+function rowOf(routes: readonly ChainRoute[], chainId: number): ChainRoute {
+  const row = routes.find((route) => route.chainId === chainId);
+  if (!row) throw new Error(`chain ${chainId} has no row in its own mode's table`);
+  return row;
+}
+
+/** A row's contracts as they are on its chain: what must hold before a factory promising them is deployed. */
+async function rowProblems(client: PublicClient, row: ChainRoute, chain: ChainConfig): Promise<string[]> {
+  const problems: string[] = [];
+  if (!(await holdsCode(client, row.usdc)))
+    problems.push(`no contract at its USDC ${row.usdc} (${chain.variablePrefix}USDC_ADDRESS)`);
+  if (!(await holdsCode(client, row.tokenMessenger))) {
+    problems.push(
+      `no contract at its TokenMessengerV2 ${row.tokenMessenger} (${chain.variablePrefix}TOKEN_MESSENGER)`,
+    );
+    return problems;
+  }
+  try {
+    const transmitter = await client.readContract({
+      address: row.tokenMessenger,
+      abi: testTokenMessengerV2Abi,
+      functionName: 'localMessageTransmitter',
+    });
+    const domain = await client.readContract({
+      address: transmitter,
+      abi: testMessageTransmitterV2Abi,
+      functionName: 'localDomain',
+    });
+    if (domain !== row.domain)
+      problems.push(`its TokenMessengerV2's transmitter is on domain ${domain}, not ${row.domain}`);
+  } catch {
+    problems.push(`${row.tokenMessenger} does not answer as a TokenMessengerV2 (localMessageTransmitter)`);
+  }
+  return problems;
+}
+
+/** The deployed factory against the table: its code, its routesHash, and this chain's row. */
+async function factoryProblems(
+  client: PublicClient,
+  factory: Address,
+  routesHash: Hex,
+  row: ChainRoute,
+): Promise<string[]> {
+  if (!(await holdsCode(client, factory))) return ['the factory is not deployed'];
+  const problems: string[] = [];
+  const [deployedHash, route] = await Promise.all([
+    client.readContract({ address: factory, abi: forwarderFactoryV3Abi, functionName: 'routesHash' }),
+    client.readContract({ address: factory, abi: forwarderFactoryV3Abi, functionName: 'route' }),
+  ]);
+  if (deployedHash !== routesHash) problems.push(`routesHash ${deployedHash}, not ${routesHash}`);
+  const same =
+    Number(route.chainId) === row.chainId &&
+    route.domain === row.domain &&
+    isAddressEqual(route.usdc, row.usdc) &&
+    isAddressEqual(route.tokenMessenger, row.tokenMessenger) &&
+    route.maxBurnFeeBps === row.maxBurnFeeBps;
+  if (!same) problems.push(`its route is not this chain's row of the table`);
+  return problems;
+}
