@@ -22,7 +22,12 @@ import {
   sandboxPrivateKey,
   startSandboxChain,
 } from './sandboxChain.ts';
-import { type SandboxCrossChain, startSandboxCrossChain } from './sandboxCrossChain.ts';
+import {
+  readSandboxCrossChain,
+  type SandboxCrossChain,
+  type SandboxCrossChainContracts,
+  startSandboxCrossChain,
+} from './sandboxCrossChain.ts';
 
 export interface ResolvedChain {
   /** Its settings: those of the first configured chain on its id (the live one where test mode shares it). */
@@ -34,7 +39,41 @@ export interface ResolvedChain {
   readonly relayerKey: Hex | undefined;
   /** The gasless relayer's key where gasless payment is offered (decision 0012), else undefined. */
   readonly gaslessRelayerKey: Hex | undefined;
+  /**
+   * Where CCTP mints its source chains' burns on this home chain (decision 0029): its USDC and
+   * MessageTransmitterV2. Undefined when no mode of it has a source chain.
+   */
+  readonly cctpHome: CctpHome | undefined;
+  /** The source chains whose deposits are this chain's payments (decision 0032), one per chain id. */
+  readonly sources: readonly ResolvedSourceChain[];
+  /** The sandbox's second chain's contracts, when this is the sandbox's chain and it runs one. */
+  readonly sandboxCrossChain?: SandboxCrossChainContracts | undefined;
   stop(): Promise<void>;
+}
+
+export interface CctpHome {
+  readonly usdc: Address;
+  readonly messageTransmitter: Address;
+}
+
+/**
+ * A chain whose USDC pays its home chain's payments (decision 0032): watched for transfers to the home chain's
+ * version 3 deposit addresses, and burnt through CCTP to them on the home chain.
+ */
+export interface ResolvedSourceChain {
+  readonly settings: ChainConfig;
+  /** Its USDC, and the home chain's version 3 factory and treasury (the same addresses on every chain). */
+  readonly target: ChainTarget;
+  readonly rpcUrls: readonly string[];
+  /** The key that burns there, paying that chain's gas; without one nothing is burnt (anyone may burn). */
+  readonly relayerKey: Hex | undefined;
+  readonly cctp: {
+    readonly domain: number;
+    readonly tokenMessenger: Address;
+    readonly messageTransmitter: Address;
+    readonly transferSpeed: 'fast' | 'standard';
+    readonly maxFeeBps: number;
+  };
 }
 
 /**
@@ -55,19 +94,89 @@ export async function resolveChains(
   const resolved: ResolvedChain[] = [];
   try {
     for (const settings of config.chains) {
-      // Source chains (decision 0032) get their watcher and settlement with the cross-chain work; until then
-      // the service runs its home chains only, as before.
       if (settings.role === 'source') continue;
       const index = resolved.findIndex((chain) => chain.target.chainId === settings.chainId);
       const same = resolved[index];
       if (same) resolved[index] = { ...same, modes: [...same.modes, ...sharedMode(same, settings)] };
       else resolved.push(await resolveChain(settings, config, stateDir, logger));
     }
+    return resolved.map((home) => withSources(home, config.chains, stateDir));
   } catch (error) {
     await stopChains(resolved);
     throw error;
   }
-  return resolved;
+}
+
+/**
+ * The home chain with its source chains (one per chain id: the sandbox's two modes share theirs) and its CCTP
+ * side. Its deposits are then version 3's, whose addresses are the same on all of them.
+ */
+function withSources(home: ResolvedChain, chains: readonly ChainConfig[], stateDir: string): ResolvedChain {
+  const sandbox = home.sandboxCrossChain ?? (home.settings.network === 'sandbox' ? readSandboxCrossChain(stateDir) : undefined);
+  const sources: ResolvedSourceChain[] = [];
+  for (const settings of chains) {
+    if (settings.role !== 'source' || settings.homeChainId !== home.target.chainId) continue;
+    if (sources.some((source) => source.settings.chainId === settings.chainId)) continue;
+    sources.push(resolveSourceChain(settings, home, sandbox));
+  }
+  if (sources.length === 0) return home;
+  const messageTransmitter =
+    home.settings.cctp?.messageTransmitter ?? sandbox?.home.messageTransmitter;
+  if (!messageTransmitter) {
+    throw new ConfigError(
+      `Invalid configuration:\n  ${home.settings.variablePrefix}MESSAGE_TRANSMITTER is required on ${home.settings.network} when other chains pay into it`,
+    );
+  }
+  return {
+    ...home,
+    target: { ...home.target, forwarderVersion: 3 },
+    cctpHome: { usdc: home.target.tokenAddress, messageTransmitter },
+    sources,
+  };
+}
+
+function resolveSourceChain(
+  settings: ChainConfig,
+  home: ResolvedChain,
+  sandbox: SandboxCrossChainContracts | undefined,
+): ResolvedSourceChain {
+  const prefix = settings.variablePrefix;
+  const fromSandbox = settings.network === 'sandbox-2' ? sandbox?.second : undefined;
+  const required = <T>(value: T | undefined, variable: string): T => {
+    if (value === undefined)
+      throw new ConfigError(`Invalid configuration:\n  ${prefix}${variable} is required on ${settings.network}`);
+    return value;
+  };
+  const usdc = required(settings.usdcAddress ?? fromSandbox?.usdc, 'USDC_ADDRESS');
+  const cctp = required(settings.cctp, 'TOKEN_MESSENGER');
+  return {
+    settings,
+    target: {
+      chainId: settings.chainId,
+      tokenAddress: usdc,
+      // USDC alone pays on a source chain: it is the only token a forwarder there can burn to the home chain.
+      acceptedTokens: [{ symbol: 'USDC', address: usdc, decimals: 6 }],
+      noticedTokens: [],
+      factoryAddress: home.target.factoryAddress,
+      treasuryAddress: home.target.treasuryAddress,
+      forwarderVersion: 3,
+    },
+    rpcUrls: requireChainSetting(settings, 'rpcUrls'),
+    relayerKey:
+      settings.relayerKey ??
+      home.relayerKey ??
+      (fromSandbox ? sandboxPrivateKey(SANDBOX_ACCOUNTS.relayer) : undefined),
+    cctp: {
+      domain: cctp.domain,
+      tokenMessenger: required(cctp.tokenMessenger ?? fromSandbox?.tokenMessenger, 'TOKEN_MESSENGER'),
+      messageTransmitter: required(
+        cctp.messageTransmitter ?? fromSandbox?.messageTransmitter,
+        'MESSAGE_TRANSMITTER',
+      ),
+      transferSpeed: cctp.transferSpeed,
+      maxFeeBps: cctp.maxFeeBps,
+    },
+  };
 }
 
 /**
@@ -144,6 +253,9 @@ async function resolveChain(
       rpcUrls: chain.rpcUrls,
       relayerKey: chain.relayerKey ?? sandbox.relayerKey,
       gaslessRelayerKey: gaslessRelayerKey(chain),
+      cctpHome: undefined,
+      sources: [],
+      sandboxCrossChain: crossChain,
       stop: async () => {
         await crossChain?.stop();
         await sandbox.stop();
@@ -167,6 +279,8 @@ async function resolveChain(
     rpcUrls: requireChainSetting(chain, 'rpcUrls'),
     relayerKey: chain.relayerKey ?? (sandbox ? sandboxPrivateKey(SANDBOX_ACCOUNTS.relayer) : undefined),
     gaslessRelayerKey: gaslessRelayerKey(chain),
+    cctpHome: undefined,
+    sources: [],
     stop: async () => {},
   };
 }

@@ -19,14 +19,16 @@ export function chainViews(chains: readonly ResolvedChain[], clock: Clock, logge
     reader: chainReader(createRpcClient(chain.rpcUrls, 2_000), chain.settings.finality),
   });
   const testOnly = chains.find((chain) => !chain.modes.includes('live'));
+  // Every chain a payment can be paid on: each home chain, then its source chains (decision 0032).
+  const everyChain = chains.flatMap((chain): ChainSeen[] => [chain, ...chain.sources]);
   return {
     deposits: byMode(chains, (chain) => depositPlanner(chain.target)),
     tokenControls: byMode(chains, (chain) => tokenControlsOf(chain, clock, logger)),
     // The dashboard links transactions to each chain's explorer (the sandbox has none).
     explorers: new Map(
-      chains.map((chain) => [chain.target.chainId, NETWORKS[chain.settings.network].explorerUrl]),
+      everyChain.map((chain) => [chain.target.chainId, NETWORKS[chain.settings.network].explorerUrl]),
     ),
-    checkoutNetworks: chains.map(checkoutNetwork),
+    checkoutNetworks: everyChain.map(checkoutNetwork),
     chainProbe: probe(byMode(chains, (chain) => chain).live),
     testChainProbe: testOnly && probe(testOnly),
   };
@@ -43,11 +45,15 @@ function byMode<T>(
   return { live: make(live), test: test && make(test) };
 }
 
-function checkoutNetwork(chain: ResolvedChain): CheckoutNetwork {
+/** What the explorers and the checkout's networks read of a home or source chain. */
+type ChainSeen = Pick<ResolvedChain, 'settings' | 'target' | 'rpcUrls'>;
+
+function checkoutNetwork(chain: ChainSeen): CheckoutNetwork {
   const { network, publicRpcUrl: configured } = chain.settings;
   const preset = NETWORKS[network];
-  // PAYLINK_PUBLIC_RPC_URL, else the preset's; the sandbox's own node is on this machine, like the browser.
-  const publicRpcUrl = configured ?? (network === 'sandbox' ? chain.rpcUrls[0] : undefined);
+  // PAYLINK_PUBLIC_RPC_URL, else the preset's; the sandbox's own nodes are on this machine, like the browser.
+  const local = network === 'sandbox' || network === 'sandbox-2';
+  const publicRpcUrl = configured ?? (local ? chain.rpcUrls[0] : preset.publicRpcUrl);
   return {
     name: preset.name,
     chainId: chain.target.chainId,

@@ -87,49 +87,28 @@ export function checkoutRefunds(
 
 /**
  * The networks each payment's page offers (paymentNetworks.ts, decision 0033): per home chain, that chain then
- * its source chains, and the mode's V3 factory. `networks` are the checkout's view of `chains` (chainViews.ts).
- *
- * Today's configuration knows one chain per mode, so every chain is a home without sources or V3 factory and
- * each payment is offered its own chain alone. The chains configuration (decision 0032) adds
- * `ChainConfig.role`, `homeChainId` and the V3 factory: `roleOf`, `homeOf` and `v3FactoryOf` are where they
- * connect, and the grouping below already follows them.
+ * its source chains, and the home chain's version 3 factory (the only one whose addresses exist on all of them).
+ * `networks` are the checkout's view of every chain (chainViews.ts).
  */
 export function checkoutModeNetworks(
   chains: readonly ResolvedChain[],
   networks: readonly CheckoutNetwork[],
 ): ModeNetworks[] {
-  const modes = new Map<number, { chains: NetworkCandidate[]; v3FactoryAddress: string | undefined }>();
-  for (const chain of chains) {
-    const home = homeOf(chain);
-    const mode = modes.get(home) ?? { chains: [], v3FactoryAddress: v3FactoryOf(chain) };
-    modes.set(home, mode);
-    const network = networks.find((n) => n.chainId === chain.target.chainId);
-    mode.chains.push({
-      chainId: chain.target.chainId,
-      name: network?.name ?? `Chain ${chain.target.chainId}`,
-      role: roleOf(chain),
-      usdcAddress: chain.target.tokenAddress,
-      publicRpcUrl: network?.publicRpcUrl,
-      explorerUrl: network?.explorerUrl ?? '',
-      nativeCurrencySymbol: network?.nativeCurrencySymbol,
-      // Where its gasless relayer has a key (checkoutGasless above).
-      gasless: chain.gaslessRelayerKey !== undefined,
-    });
-  }
-  return [...modes.values()];
-}
-
-/** `ChainConfig.role` once the chains configuration has it: every chain is a home today. */
-function roleOf(_chain: ResolvedChain): 'home' | 'source' {
-  return 'home';
-}
-
-/** `ChainConfig.homeChainId` once the chains configuration has it: a home chain's own id. */
-function homeOf(chain: ResolvedChain): number {
-  return chain.target.chainId;
-}
-
-/** The mode's V3 factory (decision 0028) once configured: none today, so no payment is offered a source chain. */
-function v3FactoryOf(_chain: ResolvedChain): string | undefined {
-  return undefined;
+  return chains.map((home) => ({
+    v3FactoryAddress: home.target.forwarderVersion === 3 ? home.target.factoryAddress : undefined,
+    chains: [home, ...home.sources].map((chain): NetworkCandidate => {
+      const network = networks.find((n) => n.chainId === chain.target.chainId);
+      return {
+        chainId: chain.target.chainId,
+        name: network?.name ?? `Chain ${chain.target.chainId}`,
+        role: chain.settings.role,
+        usdcAddress: chain.target.tokenAddress,
+        publicRpcUrl: network?.publicRpcUrl,
+        explorerUrl: network?.explorerUrl ?? '',
+        nativeCurrencySymbol: network?.nativeCurrencySymbol,
+        // Where its gasless relayer has a key (checkoutGasless above); source chains have none yet.
+        gasless: 'gaslessRelayerKey' in chain && chain.gaslessRelayerKey !== undefined,
+      };
+    }),
+  }));
 }

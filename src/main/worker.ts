@@ -203,7 +203,8 @@ function chainJobs(
         ),
       ),
     );
-  } else {
+  } else if (chain.depositChainId === undefined) {
+    // A source chain has no flushing settler by design: the bridge's job burns its deposits (decision 0029).
     logger.warn(
       `${settings.variablePrefix}RELAYER_KEY is not set: deposit addresses will not be flushed to merchants by this service`,
     );

@@ -19,6 +19,8 @@ export interface ChainTarget {
   readonly noticedTokens: readonly ChainToken[];
   readonly factoryAddress: Address;
   readonly treasuryAddress: Address;
+  /** The factory's forwarder generation, for its address formula: 2 when not said; 3 where other chains pay. */
+  readonly forwarderVersion?: ForwarderAddressVersion;
 }
 
 /**
@@ -36,8 +38,8 @@ export function forwarderImplementationOf(factory: Address): Address {
  */
 export type DepositTarget = Pick<
   ChainTarget,
-  'chainId' | 'tokenAddress' | 'factoryAddress' | 'treasuryAddress'
-> & { readonly forwarderVersion?: ForwarderAddressVersion };
+  'chainId' | 'tokenAddress' | 'factoryAddress' | 'treasuryAddress' | 'forwarderVersion'
+>;
 
 export function depositPlanner(target: DepositTarget): DepositPlanner {
   const implementation = forwarderImplementationOf(target.factoryAddress);
