@@ -163,7 +163,7 @@ async function saveReceivedByToken(
       .values(row)
       .onConflict((oc) =>
         oc
-          .columns(['owner_id', 'token_address'])
+          .columns(['owner_id', 'chain_id', 'token_address'])
           .doUpdateSet({ received_base_units: row.received_base_units }),
       )
       .execute();

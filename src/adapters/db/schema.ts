@@ -222,6 +222,8 @@ export interface DepositBalancesTable {
   token_address: string;
   accepted: number;
   received_base_units: Generated<string>;
+  /** The home chain's row: what CCTP minted into the forwarder for this payment (migration 0027). */
+  bridged_base_units: Generated<string>;
   merchant_paid_base_units: Generated<string>;
   treasury_paid_base_units: Generated<string>;
   settled_base_units: Generated<string>;

@@ -45,8 +45,13 @@ export async function refreshPayments(
     const named = state.completedBy ?? state.lastSeen;
     const txid = named?.txHash ?? null;
     const paidWith = named ? { address: named.tokenAddress, symbol: named.tokenSymbol } : null;
-    if (payment.deposit)
-      await tx.saveReceivedByToken(paymentId, payment.deposit.chainId, finalByToken(transfers));
+    // Per chain: the same deposit address holds each chain's money apart (a source chain's is burnt, the home
+    // chain's flushed). The home chain's is saved even when nothing final arrived there, as before.
+    if (payment.deposit) {
+      const byChain = finalByChainAndToken(transfers);
+      if (!byChain.has(payment.deposit.chainId)) byChain.set(payment.deposit.chainId, new Map());
+      for (const [chainId, received] of byChain) await tx.saveReceivedByToken(paymentId, chainId, received);
+    }
     const unchanged =
       state.status === payment.status &&
       state.amountReceivedBaseUnits === payment.amountReceivedBaseUnits &&
@@ -95,14 +100,16 @@ export async function refreshPayments(
   return changes;
 }
 
-/** What each accepted token brought in final transfers still on the canonical chain. */
-function finalByToken(transfers: readonly TransferRecord[]): Map<string, bigint> {
-  const sums = new Map<string, bigint>();
+/** Per chain, what each accepted token brought in final transfers still on that chain's canonical chain. */
+function finalByChainAndToken(transfers: readonly TransferRecord[]): Map<number, Map<string, bigint>> {
+  const byChain = new Map<number, Map<string, bigint>>();
   for (const t of transfers) {
     if (!t.final || t.orphaned || t.amountBaseUnits <= 0n) continue;
+    const sums = byChain.get(t.chainId) ?? new Map<string, bigint>();
     sums.set(t.tokenAddress, (sums.get(t.tokenAddress) ?? 0n) + t.amountBaseUnits);
+    byChain.set(t.chainId, sums);
   }
-  return sums;
+  return byChain;
 }
 
 /**
