@@ -72,7 +72,9 @@ export async function readForwarderVersion(
       abi: forwarderFactoryV2Abi,
       functionName: 'VERSION',
     });
-    if (version !== 2n) throw new Error(`factory ${factory} reports unknown forwarder version ${version}`);
+    // Version 3 (one address on every chain) flushes as version 2: the same flushBatch, the same outcomes.
+    if (version !== 2n && version !== 3n)
+      throw new Error(`factory ${factory} reports unknown forwarder version ${version}`);
     return 2;
   } catch (error) {
     // Version 1 has no VERSION(): the call reverts. Anything else (the node down) is not an answer.

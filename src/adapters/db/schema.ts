@@ -6,6 +6,7 @@ import type {
 } from './dashboardSchema.ts';
 import type { EmailMessagesTable, EventsTable, WebhookAttemptsTable } from './messageSchema.ts';
 import type {
+  BridgeTransfersTable,
   GaslessAuthorizationsTable,
   RelayerAccountsTable,
   RelayerTransactionsTable,
@@ -272,6 +273,7 @@ export interface DatabaseSchema {
   settlement_items: SettlementItemsTable;
   relayer_transactions: RelayerTransactionsTable;
   relayer_accounts: RelayerAccountsTable;
+  bridge_transfers: BridgeTransfersTable;
   gasless_authorizations: GaslessAuthorizationsTable;
   dashboard_users: DashboardUsersTable;
   dashboard_password_links: DashboardPasswordLinksTable;

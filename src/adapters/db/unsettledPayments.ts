@@ -57,25 +57,27 @@ export function unsettledPayments(db: Db, dustThresholdBaseUnits: bigint) {
   );
 }
 
+/**
+ * A balance (`deposit_balances as b`) not moved on yet: received, plus on the home chain what CCTP minted in,
+ * unlike what was flushed (or, on a source chain, burnt). Verbatim the predicate of the partial index
+ * deposit_balances_unsettled (migration 0027).
+ */
+export const BALANCE_UNSETTLED = sql<boolean>`cast(b.received_base_units as bigint) + cast(b.bridged_base_units as bigint) <> cast(b.settled_base_units as bigint)`;
+
 /** Balances of one chain's deposit addresses not flushed yet, with their payment, that may be tried now. */
 export function unsettledBalances(db: Db, chainId: number, now: Date) {
-  return (
-    db
-      .selectFrom('deposit_balances as b')
-      .innerJoin('payments', 'payments.id', 'b.owner_id')
-      .where('b.chain_id', '=', chainId)
-      // Verbatim the predicate of the partial index deposit_balances_unsettled (migration 0027).
-      .where(
-        sql<boolean>`cast(b.received_base_units as bigint) + cast(b.bridged_base_units as bigint) <> cast(b.settled_base_units as bigint)`,
-      )
-      .where('payments.deposit_address', 'is not', null)
-      .where((eb) =>
-        eb.or([
-          eb('payments.settlement_retry_at', 'is', null),
-          eb('payments.settlement_retry_at', '<=', now.toISOString()),
-        ]),
-      )
-  );
+  return db
+    .selectFrom('deposit_balances as b')
+    .innerJoin('payments', 'payments.id', 'b.owner_id')
+    .where('b.chain_id', '=', chainId)
+    .where(BALANCE_UNSETTLED)
+    .where('payments.deposit_address', 'is not', null)
+    .where((eb) =>
+      eb.or([
+        eb('payments.settlement_retry_at', 'is', null),
+        eb('payments.settlement_retry_at', '<=', now.toISOString()),
+      ]),
+    );
 }
 
 export async function settlementCandidates(
