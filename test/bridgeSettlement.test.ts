@@ -24,8 +24,10 @@ import { createRelayer } from '../src/adapters/chain/relayer.ts';
 import { bridgeRepository } from '../src/adapters/db/bridgeRepository.ts';
 import { ledgerRepository } from '../src/adapters/db/ledgerRepository.ts';
 import { merchantRow } from '../src/adapters/db/merchantRepository.ts';
+import { monitoringRepository } from '../src/adapters/db/monitoringRepository.ts';
 import { paymentRow } from '../src/adapters/db/paymentRepository.ts';
 import { settlementRepository } from '../src/adapters/db/settlementRepository.ts';
+import { createMetrics } from '../src/adapters/metrics/metrics.ts';
 import { attestOnce } from '../src/app/bridge/attestStep.ts';
 import { burnOnce } from '../src/app/bridge/burnStep.ts';
 import type { HomeBridgeDeps, SourceBridgeDeps, SourceBridgeOptions } from '../src/app/bridge/options.ts';
@@ -236,6 +238,14 @@ describe.each(dialects)('settling a payment paid on another chain, on %s', (dial
     relayerLowBalanceWei: 10n ** 18n,
   };
 
+  /** Our burn sent, mined, then recorded as final. */
+  async function burn(worker: ReturnType<typeof freshWorker>, speed: TransferSpeed): Promise<void> {
+    const sent = await burnOnce(worker.source, sourceOptions(speed));
+    if (sent.kind !== 'sent') throw new Error(`expected a burn sent, got ${sent.kind}`);
+    await mined(base, sent.txHash as Hex);
+    expect((await burnOnce(worker.source, sourceOptions(speed))).kind).toBe('burnt');
+  }
+
   /** Attestation passes until it is attested, Base mining the blocks Circle waits for. */
   async function attest(worker: ReturnType<typeof freshWorker>, speed: TransferSpeed): Promise<void> {
     await base.anvil.testClient.mine({ blocks: CONFIRMATIONS[speed] });
@@ -249,6 +259,10 @@ describe.each(dialects)('settling a payment paid on another chain, on %s', (dial
     for (let pass = 0; pass < 6; pass++) {
       const result = await settleAndMintOnce(worker.settle, worker.home, settleOptions);
       if (result.settle?.inFlight?.kind === 'confirmed') return;
+      // What this pass sent is mined before the next looks for it.
+      if (result.mint?.kind === 'in-flight') await mined(polygon, result.mint.txHash as Hex);
+      const send = result.settle?.send;
+      if (send?.kind === 'sent') await mined(polygon, send.txHash as Hex);
     }
     throw new Error('the minted money was not flushed in six passes');
   }
@@ -302,8 +316,7 @@ describe.each(dialects)('settling a payment paid on another chain, on %s', (dial
     await payOnBase(payment, 10_000_000n);
     const worker = freshWorker();
 
-    expect((await burnOnce(worker.source, sourceOptions('standard'))).kind).toBe('sent');
-    expect((await burnOnce(worker.source, sourceOptions('standard'))).kind).toBe('burnt');
+    await burn(worker, 'standard');
     expect(await usdcOf(base, payment.deposit!.depositAddress)).toBe(0n);
     // Not yet final for Circle: asked again after a wait, not a stall.
     expect((await attestOnce(worker.source, sourceOptions('standard'))).waiting).toHaveLength(1);
@@ -330,8 +343,7 @@ describe.each(dialects)('settling a payment paid on another chain, on %s', (dial
     const payment = await newPayment();
     await payOnBase(payment, 10_000_000n);
     const worker = freshWorker();
-    await burnOnce(worker.source, sourceOptions('fast'));
-    await burnOnce(worker.source, sourceOptions('fast'));
+    await burn(worker, 'fast');
     await attest(worker, 'fast');
     await mintAndFlush(worker);
 
@@ -354,8 +366,7 @@ describe.each(dialects)('settling a payment paid on another chain, on %s', (dial
     const payment = await newPayment();
     await payOnBase(payment, 10_000_000n);
     const worker = freshWorker();
-    await burnOnce(worker.source, sourceOptions('standard'));
-    await burnOnce(worker.source, sourceOptions('standard'));
+    await burn(worker, 'standard');
     await base.anvil.testClient.mine({ blocks: CONFIRMATIONS.standard });
     net.attestation.setFault('unavailable');
 
@@ -380,6 +391,24 @@ describe.each(dialects)('settling a payment paid on another chain, on %s', (dial
     const [stalled] = await bridgeRow(payment.id);
     expect(stalled?.step).toBe('attest');
     expect(stalled?.last_error).toMatch(/attestation API unavailable/);
+    // /metrics: the step waiting and how long (the burn was opened at the start of the test's clock).
+    const metrics = createMetrics({ defaultMetrics: false });
+    const steps = await monitoringRepository(database.handle.db).bridgeSteps();
+    metrics.record({
+      databaseUp: true,
+      chains: [],
+      bridge: steps.map((b) => ({
+        step: b.step,
+        waiting: b.waiting,
+        oldestSeconds: (clock.now().getTime() - b.oldestCreatedAt.getTime()) / 1000,
+      })),
+    });
+    const text = await metrics.registry.metrics();
+    expect(text).toContain('paylink_bridge_transfers_waiting{step="attest"} 1');
+    expect(text).toContain('paylink_bridge_transfers_waiting{step="mint"} 0');
+    expect(text).toContain(
+      `paylink_bridge_oldest_waiting_age_seconds{step="attest"} ${DEFAULT_PAYOUT_POLICY.delayedAfterMs / 1000}`,
+    );
 
     net.attestation.setFault('none');
     clock.advance(60 * 60_000);
@@ -399,8 +428,7 @@ describe.each(dialects)('settling a payment paid on another chain, on %s', (dial
     const payment = await newPayment();
     await payOnBase(payment, 10_000_000n);
     const first = freshWorker();
-    await burnOnce(first.source, sourceOptions('standard'));
-    await burnOnce(first.source, sourceOptions('standard'));
+    await burn(first, 'standard');
     await attest(first, 'standard');
     // The mint went out (here by the relayer's own hand, as a worker that died before recording it).
     const [attested] = await bridgeRow(payment.id);
@@ -426,11 +454,12 @@ describe.each(dialects)('settling a payment paid on another chain, on %s', (dial
     const payment = await newPayment();
     await payOnBase(payment, 10_000_000n);
     const first = freshWorker();
-    await burnOnce(first.source, sourceOptions('standard'));
-    await burnOnce(first.source, sourceOptions('standard'));
+    await burn(first, 'standard');
     await attest(first, 'standard');
     const sent = await settleAndMintOnce(first.settle, first.home, settleOptions);
     expect(sent.mint?.kind).toBe('in-flight');
+    // Mined while no worker was there to see it.
+    await mined(polygon, (sent.mint as { txHash: Hex }).txHash);
 
     const second = freshWorker();
     const pass = await settleAndMintOnce(second.settle, second.home, settleOptions);

@@ -1,3 +1,4 @@
+import { runLoop } from '../operations/jobLoop.ts';
 import type { SettleOptions, SettlePaymentsDeps } from '../settlement/options.ts';
 import { type SettleResult, settleOnce } from '../settlement/settleOnce.ts';
 import { type MintOutcome, mintOnce } from './mintStep.ts';
@@ -28,4 +29,32 @@ export async function settleAndMintOnce(
     if (minted.kind === 'in-flight') return { mint: minted, settle: null };
   }
   return { mint: minted, settle: await settleOnce(settle, options) };
+}
+
+export interface RunSettlerWithMintsOptions extends SettleOptions {
+  readonly intervalMs: number;
+  readonly signal: AbortSignal;
+  readonly maxBackoffMs?: number;
+}
+
+/** `runSettler` with the mint step: the home chain's settler once source chains burn to it. */
+export function runSettlerWithMints(
+  settle: SettlePaymentsDeps,
+  mint: HomeBridgeDeps,
+  options: RunSettlerWithMintsOptions,
+): Promise<void> {
+  return runLoop(
+    {
+      name: 'settler',
+      intervalMs: options.intervalMs,
+      signal: options.signal,
+      logger: settle.logger,
+      maxBackoffMs: options.maxBackoffMs ?? 60_000,
+    },
+    async () => {
+      const result = await settleAndMintOnce(settle, mint, options);
+      // A mint just recorded is flushed at once; one in flight is looked at again next interval.
+      return result.mint?.kind === 'minted' ? 'busy' : 'idle';
+    },
+  );
 }
