@@ -41,6 +41,7 @@ import type { Payment } from '../src/domain/payment.ts';
 import { DEFAULT_PAYOUT_POLICY } from '../src/domain/payout.ts';
 import { ANVIL_MNEMONIC } from './helpers/anvil.ts';
 import { type CctpChain, type CctpChains, CIRCLE, RELAYER, startCctpChains } from './helpers/cctpChains.ts';
+import { runCli } from './helpers/cli.ts';
 import { TestClock } from './helpers/clock.ts';
 import { createTestDatabase, dialects, type TestDatabase } from './helpers/database.ts';
 import { capturingLogger } from './helpers/logCapture.ts';
@@ -403,6 +404,24 @@ describe.each(dialects)('settling a payment paid on another chain, on %s', (dial
         oldestSeconds: (clock.now().getTime() - b.oldestCreatedAt.getTime()) / 1000,
       })),
     });
+    // The operator's console: the step it waits in, and why.
+    const cli = await runCli(['settlements', 'cross-chain', '--json'], {
+      PAYLINK_DATABASE_URL: database.url,
+      PAYLINK_NETWORK: 'polygon',
+    });
+    expect(cli.code).toBe(0);
+    expect(JSON.parse(cli.stdout).transfers).toEqual([
+      expect.objectContaining({
+        payment_id: payment.id,
+        source_chain_id: base.chainId,
+        step: 'attest',
+        amount: '10.00',
+        speed: 'standard',
+        // The first failure: ten minutes before now.
+        stalled_since: new Date(clock.now().getTime() - DEFAULT_PAYOUT_POLICY.delayedAfterMs).toISOString(),
+        last_error: expect.stringMatching(/attestation API unavailable/),
+      }),
+    ]);
     const text = await metrics.registry.metrics();
     expect(text).toContain('paylink_bridge_transfers_waiting{step="attest"} 1');
     expect(text).toContain('paylink_bridge_transfers_waiting{step="mint"} 0');
