@@ -71,18 +71,18 @@ export async function runCrossChainGasBench(): Promise<string[]> {
     await fund(polygon, treasury);
 
     const params = newParams(treasury);
-    const address = predictDepositAddress({ factory, implementation, params });
+    const address = predictDepositAddress({ factory, implementation, params, version: 3 });
     await fund(base, address);
     const first = await burn(params, FINALITY_STANDARD);
     await fund(base, address);
     const again = await burn(params, FINALITY_STANDARD);
     const fastParams = newParams(treasury);
-    await fund(base, predictDepositAddress({ factory, implementation, params: fastParams }));
+    await fund(base, predictDepositAddress({ factory, implementation, params: fastParams, version: 3 }));
     const fast = await burn(fastParams, FINALITY_FAST);
 
     const batch = Array.from({ length: BATCH }, () => newParams(treasury));
     for (const member of batch)
-      await fund(base, predictDepositAddress({ factory, implementation, params: member }));
+      await fund(base, predictDepositAddress({ factory, implementation, params: member, version: 3 }));
     const batched = await mined(
       base,
       await base.anvil.wallet(RELAYER).writeContract({

@@ -4,6 +4,7 @@ import { spawnAnvil } from '../src/adapters/chain/anvilProcess.ts';
 import {
   forwarderFactoryV1Abi,
   forwarderFactoryV2Abi,
+  forwarderFactoryV3Abi,
   testUsdcAbi,
 } from '../src/adapters/chain/contractAbis.ts';
 import {
@@ -16,6 +17,7 @@ import {
   predictDepositAddress,
   toForwarderStruct,
 } from '../src/adapters/chain/forwarder.ts';
+import { deployFactoryV3 } from '../src/adapters/chain/multiChainFactory.ts';
 import { SANDBOX_ACCOUNTS, sandboxAccount, sandboxChain } from '../src/main/sandboxChain.ts';
 import { freePort } from '../test/helpers/net.ts';
 import { fmt, isMain } from './support.ts';
@@ -25,8 +27,14 @@ import { fmt, isMain } from './support.ts';
  * the treasury — alone and in a batch of 50, for forwarder version 2 against version 1 in the same run (the
  * baseline; goal: version 2 at most 5 % over it). Gas is deterministic: one run of each is the figure.
  * Also, for information, what version 2 costs when one share is held back (the treasury blacklisted).
+ *
+ * Then version 3 (a bare 45-byte clone, its params in calldata: decision 0031) per payment in a batch of 50 over 5
+ * merchants, deploying the forwarders and again once deployed, against the goal of 70k and against today's
+ * settlement (version 2's `flushBatch`) in the same run: `flushBatchDeploying` (the settler says which forwarders
+ * are new: no code probe, no deploy event) and the probing `flushBatch`.
  */
 const BATCH = 50;
+const PAYOUT_GOAL = 70_000n;
 /** 27.00 USDC at 1 %: a whole-cent amount, as payments priced in fiat are. */
 const DEPOSIT_BASE_UNITS = 27_000_000n;
 const FEE_BPS = 100;
@@ -45,6 +53,10 @@ export async function runSettlementGasBench(): Promise<string[]> {
     const factories = {
       1: await deployFactory(owner, publicClient, 1),
       2: await deployFactory(owner, publicClient, 2),
+      // This chain as the home chain of version 3's table: its forwarders flush (and pay out) USDC here.
+      3: await deployFactoryV3(owner, publicClient, [
+        { chainId: chain.id, domain: 7, usdc, tokenMessenger: usdc, maxBurnFeeBps: 0 },
+      ]),
     } as const;
     const treasury = randomAddress();
 
@@ -53,35 +65,61 @@ export async function runSettlementGasBench(): Promise<string[]> {
       if (receipt.status !== 'success') throw new Error(`transaction ${hash} reverted`);
       return receipt;
     };
-    /** Gas per payment of one flushBatch over `count` new forwarders, each holding one deposit. */
-    const gasPerPayment = async (version: ForwarderVersion, count: number): Promise<bigint> => {
+    /**
+     * Gas per payment of one batch over `count` new forwarders, each holding one deposit, whose merchants are
+     * `merchants` new addresses taken in turn.
+     */
+    const gasPerPayment = async (
+      version: ForwarderVersion | 3,
+      count: number,
+      {
+        merchants = count,
+        deployedToo = false,
+        sayNew = false,
+      }: { merchants?: number; deployedToo?: boolean; sayNew?: boolean } = {},
+    ): Promise<{ first: bigint; again: bigint }> => {
       const { factory, implementation } = factories[version];
-      const batch: ForwarderParams[] = Array.from({ length: count }, () => ({
-        merchant: randomAddress(),
+      const merchantAddresses = Array.from({ length: merchants }, randomAddress);
+      const batch: ForwarderParams[] = Array.from({ length: count }, (_, i) => ({
+        merchant: merchantAddresses[i % merchants]!,
         treasury,
         feeBps: FEE_BPS,
         paymentId: randomUUID(),
       }));
-      for (const params of batch) {
-        const deposit = predictDepositAddress({ factory, implementation, params });
-        await mined(
-          await owner.writeContract({
-            address: usdc,
-            abi: testUsdcAbi,
-            functionName: 'mint',
-            args: [deposit, DEPOSIT_BASE_UNITS],
-          }),
+      const abi = { 1: forwarderFactoryV1Abi, 2: forwarderFactoryV2Abi, 3: forwarderFactoryV3Abi }[version];
+      const settle = async (allNew: boolean) => {
+        for (const params of batch) {
+          const deposit = predictDepositAddress({ factory, implementation, params, version });
+          await mined(
+            await owner.writeContract({
+              address: usdc,
+              abi: testUsdcAbi,
+              functionName: 'mint',
+              args: [deposit, DEPOSIT_BASE_UNITS],
+            }),
+          );
+        }
+        const structs = batch.map(toForwarderStruct);
+        const receipt = await mined(
+          sayNew
+            ? await owner.writeContract({
+                address: factory,
+                abi: forwarderFactoryV3Abi,
+                functionName: 'flushBatchDeploying',
+                args: [structs, usdc, allNew ? (1n << BigInt(count)) - 1n : 0n],
+              })
+            : await owner.writeContract({
+                address: factory,
+                abi: abi as typeof forwarderFactoryV3Abi,
+                functionName: 'flushBatch',
+                args: [structs, usdc],
+              }),
         );
-      }
-      const receipt = await mined(
-        await owner.writeContract({
-          address: factory,
-          abi: version === 1 ? forwarderFactoryV1Abi : forwarderFactoryV2Abi,
-          functionName: 'flushBatch',
-          args: [batch.map(toForwarderStruct), usdc],
-        }),
-      );
-      return receipt.gasUsed / BigInt(count);
+        return receipt.gasUsed / BigInt(count);
+      };
+      const first = await settle(true);
+      // The same forwarders paid again: what the settlement costs apart from deploying them.
+      return { first, again: deployedToo ? await settle(false) : 0n };
     };
 
     // The treasury has received commissions before (as in production): no run pays for its first balance write.
@@ -93,8 +131,12 @@ export async function runSettlementGasBench(): Promise<string[]> {
         args: [treasury, 1n],
       }),
     );
-    const v1 = { alone: await gasPerPayment(1, 1), batch: await gasPerPayment(1, BATCH) };
-    const v2 = { alone: await gasPerPayment(2, 1), batch: await gasPerPayment(2, BATCH) };
+    const once = async (...args: Parameters<typeof gasPerPayment>) => (await gasPerPayment(...args)).first;
+    const v1 = { alone: await once(1, 1), batch: await once(1, BATCH) };
+    const v2 = { alone: await once(2, 1), batch: await once(2, BATCH) };
+    const today = await gasPerPayment(2, BATCH, { merchants: 5, deployedToo: true });
+    const v3Probing = await gasPerPayment(3, BATCH, { merchants: 5, deployedToo: true });
+    const v3 = await gasPerPayment(3, BATCH, { merchants: 5, deployedToo: true, sayNew: true });
     await mined(
       await owner.writeContract({
         address: usdc,
@@ -103,7 +145,7 @@ export async function runSettlementGasBench(): Promise<string[]> {
         args: [treasury],
       }),
     );
-    const held = { alone: await gasPerPayment(2, 1), batch: await gasPerPayment(2, BATCH) };
+    const held = { alone: await once(2, 1), batch: await once(2, BATCH) };
 
     const ratio = (a: bigint, b: bigint) => fmt(Number(a) / Number(b), 3);
     return [
@@ -111,6 +153,19 @@ export async function runSettlementGasBench(): Promise<string[]> {
       `    alone:          v1 ${fmt(Number(v1.alone))}   v2 ${fmt(Number(v2.alone))}   v2/v1 ${ratio(v2.alone, v1.alone)}   (goal ≤ 1.05)`,
       `    batch of ${BATCH}:    v1 ${fmt(Number(v1.batch))}   v2 ${fmt(Number(v2.batch))}   v2/v1 ${ratio(v2.batch, v1.batch)}   (goal ≤ 1.05)`,
       `    v2, commission held (treasury blacklisted): alone ${fmt(Number(held.alone))}, in a batch ${fmt(Number(held.batch))}`,
+      `  per payment in a batch of ${BATCH}, 5 merchants, deploying each forwarder / forwarders already deployed`,
+      `    today (v2 flushBatch):       ${fmt(Number(today.first))} / ${fmt(Number(today.again))}`,
+      ...(
+        [
+          ['v3 flushBatchDeploying:', v3],
+          ['v3 flushBatch (probing):', v3Probing],
+        ] as const
+      ).map(
+        ([name, gas]) =>
+          `    ${name.padEnd(28)} ${fmt(Number(gas.first))} / ${fmt(Number(gas.again))}` +
+          `   /goal ${ratio(gas.first, PAYOUT_GOAL)} / ${ratio(gas.again, PAYOUT_GOAL)}` +
+          `   /today ${ratio(gas.first, today.first)} / ${ratio(gas.again, today.again)}   (goal: /goal ≤ 1.000)`,
+      ),
     ];
   } finally {
     await node.stop();

@@ -53,7 +53,7 @@ describe.each(dialects)('accepted and noticed tokens on anvil, %s', (dialect) =>
       payment,
       state,
       payoutStateOf(payment, state, DEFAULT_PAYOUT_POLICY, h.clock.now()),
-      unaccepted,
+      { unaccepted },
     );
   };
   const eventBodies = async (paymentId: string) =>

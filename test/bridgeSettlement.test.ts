@@ -103,6 +103,7 @@ describe.each(dialects)('settling a payment paid on another chain, on %s', (dial
       factory: factory(),
       implementation: net.factories.polygon!.implementation,
       params: { merchant, treasury, feeBps: COMMISSION_BPS, paymentId: id },
+      version: 3,
     });
     const fixture = testPayment(paymentNumber);
     const payment: Payment = {

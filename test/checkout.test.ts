@@ -396,6 +396,13 @@ describe.each(dialects)('checkout on %s', (dialect) => {
         txid: null,
         tx_url: null,
         payment_link: `ethereum:${TEST_CHAIN.tokenAddress}@31337/transfer?address=${payment.deposit!.depositAddress}&uint256=27000000`,
+        // One network where nothing offers another: the payment's own (decision 0033).
+        networks: [
+          {
+            chain_id: 31337,
+            payment_link: `ethereum:${TEST_CHAIN.tokenAddress}@31337/transfer?address=${payment.deposit!.depositAddress}&uint256=27000000`,
+          },
+        ],
       });
     });
 

@@ -99,7 +99,7 @@ function randomParams(feeBps = 100): ForwarderParams {
 }
 
 const depositAddress = (params: ForwarderParams) =>
-  predictDepositAddress({ factory: factory(), implementation: implementation(), params });
+  predictDepositAddress({ factory: factory(), implementation: implementation(), params, version: 3 });
 
 async function mined(chain: CctpChain, hash: Hex): Promise<TransactionReceipt> {
   const receipt = await chain.anvil.publicClient.waitForTransactionReceipt({ hash });

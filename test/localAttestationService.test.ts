@@ -41,7 +41,7 @@ beforeAll(async () => {
     paymentId: randomUUID(),
   };
   const { factory, implementation } = net.factories.base!;
-  const address = predictDepositAddress({ factory, implementation, params });
+  const address = predictDepositAddress({ factory, implementation, params, version: 3 });
   const mined = async (hash: Hex) => {
     const receipt = await base.anvil.publicClient.waitForTransactionReceipt({ hash });
     if (receipt.status !== 'success') throw new Error(`${hash} reverted`);

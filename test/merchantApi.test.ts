@@ -364,6 +364,7 @@ describe.each(dialects)('merchant API on %s', (dialect) => {
         chain_id: 31337,
         token_address: TEST_CHAIN.tokenAddress,
         token_symbol: 'USDC',
+        transfers: [],
         payout_status: 'not_due',
       });
     });

@@ -124,9 +124,13 @@ describe.each(dialects)('GET /payments/api/payments/ on %s', (dialect) => {
       headers: { 'x-api-key': apiKey },
     });
     expect(single.json().status).toBe('pending');
-    // The refunds of a payment are on its status endpoint only (one more query per payment).
-    const { amount_refunded, refunds, ...listed } = single.json();
-    expect({ amount_refunded, refunds }).toStrictEqual({ amount_refunded: '0.00', refunds: [] });
+    // The refunds and transfers of a payment are on its status endpoint only (one more query per payment each).
+    const { amount_refunded, refunds, transfers, ...listed } = single.json();
+    expect({ amount_refunded, refunds, transfers }).toStrictEqual({
+      amount_refunded: '0.00',
+      refunds: [],
+      transfers: [],
+    });
     expect(response.json()).toStrictEqual({ payments: [listed], next_cursor: null });
 
     const everything = ids(await list(''));

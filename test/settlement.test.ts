@@ -1,7 +1,9 @@
 import type { Logger } from 'pino';
+import { type AbiFunction, type Address, getAbiItem, type Hex, toFunctionSelector } from 'viem';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPaymentResponse, paymentStatusResponse } from '../src/adapters/api/presenters.ts';
 import { chainReader, createRpcClient } from '../src/adapters/chain/chainReader.ts';
+import { forwarderFactoryV3Abi } from '../src/adapters/chain/contractAbis.ts';
 import { createRelayer } from '../src/adapters/chain/relayer.ts';
 import { createWebhookSender } from '../src/adapters/outbound/webhookSender.ts';
 import type { SettleOptions, SettlePaymentsDeps } from '../src/app/settlement/options.ts';
@@ -65,7 +67,7 @@ describe.each(dialects)('settlement on anvil, %s', (dialect) => {
   const paidPayment = async (
     amount: string,
     paidBaseUnits = parseUsdc(amount)!,
-    forwarderVersion: 1 | 2 = 2,
+    forwarderVersion: 1 | 2 | 3 = 2,
   ): Promise<Payment> => {
     const payment = await h.createPayment(amount, 'USDC', { forwarderVersion });
     await h.pay(payment.deposit!.depositAddress, paidBaseUnits);
@@ -203,6 +205,50 @@ describe.each(dialects)('settlement on anvil, %s', (dialect) => {
     ]);
     expect(logs()).toContain('"forwarderVersion":1');
     expect(logs()).toContain('"forwarderVersion":2');
+  });
+
+  it('settles version 3 payments through flushBatchDeploying: new bare clones deployed, then one already there', async () => {
+    const first = await paidPayment('12', undefined, 3);
+    const second = await paidPayment('3', undefined, 3);
+    expect(first.deposit!.factoryAddress).toBe(h.factoryV3);
+    const before = await balances(first);
+    await settleFully();
+    const after = await balances(first);
+    expect(after.deposit).toBe(0n);
+    expect(await h.balanceOf(second.deposit!.depositAddress)).toBe(0n);
+    expect(after.treasury - before.treasury).toBe(
+      first.quote.commissionBaseUnits + second.quote.commissionBaseUnits,
+    );
+    expect(after.merchant - before.merchant).toBe(
+      first.quote.merchantShareBaseUnits + second.quote.merchantShareBaseUnits,
+    );
+    for (const p of [first, second]) {
+      // The 45-byte EIP-1167 proxy: no args in the code.
+      const code = await h.anvil.publicClient.getCode({ address: p.deposit!.depositAddress as Address });
+      expect(code?.length).toBe(2 + 2 * 45);
+      expect(await settledOf(p.id)).toBe(p.quote.usdcBaseUnits);
+    }
+    const selectorOf = async (index: number) => {
+      const row = (await transactionRows())[index]!;
+      const tx = await h.anvil.publicClient.getTransaction({ hash: row.tx_hash as Hex });
+      return tx.input.slice(0, 10);
+    };
+    const deploying = toFunctionSelector(
+      getAbiItem({ abi: forwarderFactoryV3Abi, name: 'flushBatchDeploying' }) as AbiFunction,
+    );
+    expect(await selectorOf(0)).toBe(deploying);
+
+    // Paid again to the first, now deployed, address: claimed not new, flushed as it is.
+    await h.pay(first.deposit!.depositAddress, 1_000_000n);
+    await h.finalizeAll();
+    await h.poll();
+    const beforeAgain = await balances(first);
+    await settleFully();
+    const again = await balances(first);
+    expect(again.deposit).toBe(0n);
+    expect(again.merchant - beforeAgain.merchant + (again.treasury - beforeAgain.treasury)).toBe(1_000_000n);
+    expect(await selectorOf(1)).toBe(deploying);
+    expect(logs()).toContain('"forwarderVersion":3');
   });
 
   it('splits an overpayment on the amount actually received', async () => {

@@ -4,14 +4,15 @@ pragma solidity ^0.8.24;
 import {Clones} from "@openzeppelin/contracts/proxy/Clones.sol";
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {ITokenMessengerV2} from "./ICctpV2.sol";
-import {PaymentForwarderV3} from "./PaymentForwarderV3.sol";
+import {ForwarderParams, PaymentForwarderV3} from "./PaymentForwarderV3.sol";
 
 /// @notice Predicts, deploys, flushes and burns version 3 payment forwarders: one deposit address on every chain.
 ///
 /// Deployed through the deterministic CREATE2 deployer (the same address on every EVM chain) with the same salt and
 /// the same init code everywhere, so this factory has the same address on every chain; its implementation is its
-/// first CREATE (nonce 1), so that too; and a deposit address, derived from those two and the payment's args as in
-/// version 2, is the same on every chain.
+/// first CREATE (nonce 1), so that too; and a deposit address, the CREATE2 address of a bare 45-byte EIP-1167 clone
+/// of that implementation with salt keccak256(abi.encode(params)), is the same on every chain. The clone holds no
+/// args: each call passes the params, which the forwarder checks against its own address (decision 0031).
 ///
 /// The init code carries the routes: for each chain id, its CCTP domain, USDC, TokenMessengerV2 and the most a fast
 /// burn may pay. On each chain the constructor picks the row of `block.chainid` and deploys the implementation
@@ -19,13 +20,6 @@ import {PaymentForwarderV3} from "./PaymentForwarderV3.sol";
 /// is another init code, hence another factory address and other deposit addresses. A chain not in the table gets
 /// no burn route (its forwarders pay merchant and treasury there, as on Polygon).
 contract ForwarderFactoryV3 {
-    struct ForwarderParams {
-        address merchant;
-        address treasury;
-        uint16 feeBps;
-        bytes16 paymentId;
-    }
-
     struct FlushOutcome {
         uint256 merchantSent;
         uint256 feeSent;
@@ -52,7 +46,12 @@ contract ForwarderFactoryV3 {
     }
 
     uint256 public constant VERSION = 3;
+    /// @notice At most 256: `flushBatchDeploying` says which forwarders are new in one word, a bit per payment.
     uint256 public constant MAX_BATCH = 100;
+    /// @notice The gas `flushBatchDeploying` gives each claimed-new forwarder's CREATE2: a bare clone needs ~41.1k
+    /// (CREATE2's 32,000, 45 bytes of code at 200 each, the init code's few steps). A CREATE2 onto an address that
+    /// already has code consumes every gas it was given (EIP-684), so this bound is what a wrong claim can cost.
+    uint256 public constant CLONE_GAS = 50_000;
     uint16 public constant MAX_FEE_BPS = 10_000;
     /// @notice A fast burn's fee is a few basis points; a table allowing more is refused rather than trusted.
     uint16 public constant MAX_BURN_FEE_BPS = 100;
@@ -70,6 +69,10 @@ contract ForwarderFactoryV3 {
     error ZeroAddress();
     error BatchTooLarge(uint256 length, uint256 max);
     error BurnOutOfGas(uint256 index);
+    /// @notice `flushBatchDeploying` could not deploy the forwarder at `index` (too little gas) and none is there.
+    error DeployFailed(uint256 index);
+    /// @notice `deployClone` answers this factory alone: it is the bounded-gas frame of `flushBatchDeploying`.
+    error NotFactory();
     /// @notice The table is the same on every chain, so it is checked whole: an error anywhere in it stops the
     /// factory on every chain, never on some.
     error InvalidRoutes(uint256 index);
@@ -97,11 +100,11 @@ contract ForwarderFactoryV3 {
     }
 
     function predict(ForwarderParams calldata p) external view returns (address) {
-        bytes memory args = _args(p);
-        return Clones.predictDeterministicAddressWithImmutableArgs(implementation, args, keccak256(args));
+        return Clones.predictDeterministicAddress(implementation, _salt(p));
     }
 
-    /// @notice As version 2: for each params, deploy the forwarder if needed and flush `token` out of it.
+    /// @notice As version 2: for each params, deploy the forwarder if needed (probing its address's code) and
+    /// flush `token` out of it. For callers that do not know which forwarders exist.
     function flushBatch(ForwarderParams[] calldata batch, IERC20 token)
         external
         returns (FlushOutcome[] memory outcomes)
@@ -111,8 +114,48 @@ contract ForwarderFactoryV3 {
         for (uint256 i = 0; i < batch.length; ++i) {
             FlushOutcome memory outcome = outcomes[i];
             (outcome.merchantSent, outcome.feeSent, outcome.merchantOwed, outcome.feeOwed) =
-                PaymentForwarderV3(_deployed(batch[i])).flush(token);
+                PaymentForwarderV3(_deployed(batch[i])).flush(batch[i], token);
         }
+    }
+
+    /// @notice `flushBatch` for a caller that knows which forwarders are new (read off-chain with eth_getCode):
+    /// bit i of `newForwarders` set deploys batch[i]'s forwarder, clear flushes one already there. No code probe,
+    /// no `ForwarderDeployed` event (`Flushed` names the payment): ~4k less per new forwarder. A wrong claim
+    /// never moves money elsewhere, since each forwarder checks its params against its own address:
+    /// - "new" but already deployed (someone deployed it since the caller looked): the CREATE2 collides and burns
+    ///   at most CLONE_GAS, in a frame of its own, and the forwarder there is flushed as if claimed deployed;
+    /// - "deployed" but not: the flush call finds no code and the whole batch reverts, spending what it used so far
+    ///   (an `eth_call` shows it before any gas is spent; code never disappears, so only a reorg can cause it).
+    function flushBatchDeploying(ForwarderParams[] calldata batch, IERC20 token, uint256 newForwarders)
+        external
+        returns (FlushOutcome[] memory outcomes)
+    {
+        if (batch.length > MAX_BATCH) revert BatchTooLarge(batch.length, MAX_BATCH);
+        outcomes = new FlushOutcome[](batch.length);
+        for (uint256 i = 0; i < batch.length; ++i) {
+            bytes32 salt = _salt(batch[i]);
+            address forwarder;
+            if ((newForwarders >> i) & 1 == 1) {
+                try this.deployClone{gas: CLONE_GAS}(salt) returns (address deployed) {
+                    forwarder = deployed;
+                } catch {
+                    forwarder = Clones.predictDeterministicAddress(implementation, salt);
+                    if (forwarder.code.length == 0) revert DeployFailed(i);
+                }
+            } else {
+                forwarder = Clones.predictDeterministicAddress(implementation, salt);
+            }
+            FlushOutcome memory outcome = outcomes[i];
+            (outcome.merchantSent, outcome.feeSent, outcome.merchantOwed, outcome.feeOwed) =
+                PaymentForwarderV3(forwarder).flush(batch[i], token);
+        }
+    }
+
+    /// @notice The CREATE2 of one clone, called by this factory alone with a bounded gas (`CLONE_GAS`): a CREATE2
+    /// in the batch's own frame that collides would consume the gas of the whole batch.
+    function deployClone(bytes32 salt) external returns (address) {
+        if (msg.sender != address(this)) revert NotFactory();
+        return Clones.cloneDeterministic(implementation, salt);
     }
 
     /// @notice Deploys the forwarder if needed and burns `amount` of this chain's USDC from it to Polygon (see
@@ -122,7 +165,7 @@ contract ForwarderFactoryV3 {
         returns (address forwarder)
     {
         forwarder = _deployed(p);
-        PaymentForwarderV3(forwarder).burn(amount, maxFee, minFinalityThreshold);
+        PaymentForwarderV3(forwarder).burn(p, amount, maxFee, minFinalityThreshold);
     }
 
     /// @notice `deployAndBurn` for many payments in one transaction (on Ethereum the transaction's own cost is a
@@ -136,7 +179,7 @@ contract ForwarderFactoryV3 {
             BurnOrder calldata order = orders[i];
             PaymentForwarderV3 forwarder = PaymentForwarderV3(_deployed(order.params));
             uint256 gasBefore = gasleft();
-            try forwarder.burn(order.amount, order.maxFee, order.minFinalityThreshold) {
+            try forwarder.burn(order.params, order.amount, order.maxFee, order.minFinalityThreshold) {
                 burnt[i] = true;
             } catch (bytes memory reason) {
                 // Left in the forwarder, whole: the burn is all or nothing. But a burn starved of gas is not a
@@ -150,21 +193,21 @@ contract ForwarderFactoryV3 {
     }
 
     function _deployed(ForwarderParams calldata p) private returns (address forwarder) {
-        bytes memory args = _args(p);
-        // As in version 2, the args are in the init code and hashed into the salt as well.
-        bytes32 salt = keccak256(args);
-        forwarder = Clones.predictDeterministicAddressWithImmutableArgs(implementation, args, salt);
+        bytes32 salt = _salt(p);
+        forwarder = Clones.predictDeterministicAddress(implementation, salt);
         if (forwarder.code.length == 0) {
-            address deployed = Clones.cloneDeterministicWithImmutableArgs(implementation, args, salt);
+            address deployed = Clones.cloneDeterministic(implementation, salt);
             assert(deployed == forwarder);
             emit ForwarderDeployed(forwarder, p.paymentId);
         }
     }
 
-    function _args(ForwarderParams calldata p) private pure returns (bytes memory) {
+    /// @dev The clone's CREATE2 salt, to which its address commits: params the forwarder could not pay (a fee above
+    /// 100 %, nobody to pay) get no forwarder.
+    function _salt(ForwarderParams calldata p) private pure returns (bytes32) {
         if (p.feeBps > MAX_FEE_BPS) revert FeeTooHigh(p.feeBps);
         if (p.merchant == address(0) || p.treasury == address(0)) revert ZeroAddress();
-        return abi.encode(p.merchant, p.treasury, p.feeBps, p.paymentId);
+        return keccak256(abi.encode(p));
     }
 
     /// @dev Exactly one Polygon row; no chain twice; every burning row with a token, a messenger and a bounded fee.

@@ -9,11 +9,24 @@ import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {ReentrancyGuardTransient} from "@openzeppelin/contracts/utils/ReentrancyGuardTransient.sol";
 import {ITokenMessengerV2} from "./ICctpV2.sol";
 
-/// @notice The deposit address of one payment on every chain, version 3. Deployed by ForwarderFactoryV3 as a clone
-/// whose immutable args are abi.encode(merchant, treasury, feeBps, paymentId), exactly as version 2; the factory
-/// (and so this implementation) has the same address on every chain, so the payment's address is the same
-/// everywhere. What differs per chain is this implementation's code: the factory deployed it with that chain's
-/// route, taken from the table in the factory's own init code (docs/decisions/0028-one-address-every-chain.md).
+/// @notice A payment's params, to which its deposit address commits: the CREATE2 salt of its clone is
+/// keccak256(abi.encode(params)). Shared with ForwarderFactoryV3, whose ABI names it the same.
+struct ForwarderParams {
+    address merchant;
+    address treasury;
+    uint16 feeBps;
+    bytes16 paymentId;
+}
+
+/// @notice The deposit address of one payment on every chain, version 3. Deployed by ForwarderFactoryV3 as a bare
+/// 45-byte EIP-1167 clone with CREATE2 salt keccak256(abi.encode(params)): the clone holds no args (each byte of
+/// deployed code costs 200 gas, and the 128 bytes of version 2's args were a quarter of a settlement), so every
+/// function takes the params and first checks that they are the ones this address commits to. Only those pass,
+/// so the promise is version 2's: money here goes only to this payment's merchant and treasury, at its
+/// commission. The factory (and so this implementation) has the same address on every chain, so the payment's
+/// address is the same everywhere. What differs per chain is this implementation's code: the factory deployed it
+/// with that chain's route, taken from the table in the factory's own init code
+/// (docs/decisions/0028-one-address-every-chain.md, 0031-batch-payout.md).
 ///
 /// - Where this chain's route is a burn (a chain other than Polygon, with Circle's USDC and CCTP v2): USDC can
 ///   only leave through `burn`, a CCTP v2 `depositForBurn` to Polygon's domain whose mint recipient is this very
@@ -37,6 +50,9 @@ contract PaymentForwarderV3 is ReentrancyGuardTransient {
     }
 
     address private immutable _self = address(this);
+    /// @notice The factory that deployed this implementation (in its constructor), hence every clone of it: the
+    /// CREATE2 deployer in the address check.
+    address private immutable _factory = msg.sender;
 
     /// @notice The USDC this chain's USDC must be burnt as; zero where nothing is burnt (Polygon, no route).
     IERC20 public immutable burnToken;
@@ -50,7 +66,8 @@ contract PaymentForwarderV3 is ReentrancyGuardTransient {
     event Withheld(address indexed token, bytes16 indexed paymentId, uint256 merchantOwed, uint256 feeOwed);
     event Burned(bytes16 indexed paymentId, uint256 amount, uint256 maxFee, uint32 minFinalityThreshold);
 
-    error NotAClone();
+    /// @notice The params are not the ones this address commits to (or this is the implementation itself).
+    error NotThisForwarder();
     /// @notice This chain's USDC leaves only through `burn`, to this address on Polygon.
     error MustBurn(address token);
     /// @notice Nothing is burnt on this chain: `flush` pays here.
@@ -63,12 +80,8 @@ contract PaymentForwarderV3 is ReentrancyGuardTransient {
         maxBurnFeeBps = maxBurnFeeBps_;
     }
 
-    function params() public view returns (address merchant, address treasury, uint16 feeBps, bytes16 paymentId) {
-        if (address(this) == _self) revert NotAClone();
-        return abi.decode(Clones.fetchCloneArgs(address(this)), (address, address, uint16, bytes16));
-    }
-
-    function owed(IERC20 token) external view returns (uint256 merchant, uint256 fee) {
+    function owed(ForwarderParams calldata p, IERC20 token) external view returns (uint256 merchant, uint256 fee) {
+        _checkParams(p);
         Held memory held = _held[token];
         return (held.merchant, held.fee);
     }
@@ -78,9 +91,12 @@ contract PaymentForwarderV3 is ReentrancyGuardTransient {
     /// USDC refuses (this address blacklisted, the token paused) reverts whole and leaves everything here.
     /// @param maxFee What CCTP may keep for a fast transfer; at most `maxBurnFeeBps` of `amount` (0: standard).
     /// @param minFinalityThreshold 1000 asks for a fast transfer, 2000 for a standard one (CCTP's thresholds).
-    function burn(uint256 amount, uint256 maxFee, uint32 minFinalityThreshold) external nonReentrant {
+    function burn(ForwarderParams calldata p, uint256 amount, uint256 maxFee, uint32 minFinalityThreshold)
+        external
+        nonReentrant
+    {
+        _checkParams(p);
         if (address(burnToken) == address(0)) revert NoBurnRoute();
-        (,,, bytes16 paymentId) = params();
         uint256 allowed = Math.mulDiv(amount, maxBurnFeeBps, BPS_DENOMINATOR);
         if (maxFee > allowed) revert BurnFeeTooHigh(maxFee, allowed);
         burnToken.forceApprove(address(tokenMessenger), amount);
@@ -93,17 +109,18 @@ contract PaymentForwarderV3 is ReentrancyGuardTransient {
             maxFee,
             minFinalityThreshold
         );
-        emit Burned(paymentId, amount, maxFee, minFinalityThreshold);
+        emit Burned(p.paymentId, amount, maxFee, minFinalityThreshold);
     }
 
     /// @notice Version 2's flush, for every token except the one this chain burns.
-    function flush(IERC20 token)
+    function flush(ForwarderParams calldata p, IERC20 token)
         external
         nonReentrant
         returns (uint256 merchantSent, uint256 feeSent, uint256 merchantOwed, uint256 feeOwed)
     {
+        _checkParams(p);
         if (address(burnToken) != address(0) && token == burnToken) revert MustBurn(address(token));
-        (address merchant, address treasury, uint16 feeBps, bytes16 paymentId) = params();
+        uint16 feeBps = p.feeBps;
         Held memory before = _held[token];
         merchantOwed = before.merchant;
         feeOwed = before.fee;
@@ -126,17 +143,26 @@ contract PaymentForwarderV3 is ReentrancyGuardTransient {
             merchantOwed = balance - feeOwed;
         }
 
-        if (feeOwed > 0 && token.trySafeTransfer(treasury, feeOwed)) {
+        if (feeOwed > 0 && token.trySafeTransfer(p.treasury, feeOwed)) {
             (feeSent, feeOwed) = (feeOwed, 0);
         }
-        if (merchantOwed > 0 && token.trySafeTransfer(merchant, merchantOwed)) {
+        if (merchantOwed > 0 && token.trySafeTransfer(p.merchant, merchantOwed)) {
             (merchantSent, merchantOwed) = (merchantOwed, 0);
         }
 
         if (merchantOwed != before.merchant || feeOwed != before.fee || carry != before.carry) {
             _held[token] = Held(SafeCast.toUint120(merchantOwed), SafeCast.toUint120(feeOwed), uint16(carry));
         }
-        if (merchantSent > 0 || feeSent > 0) emit Flushed(address(token), paymentId, merchantSent, feeSent);
-        if (merchantOwed > 0 || feeOwed > 0) emit Withheld(address(token), paymentId, merchantOwed, feeOwed);
+        if (merchantSent > 0 || feeSent > 0) emit Flushed(address(token), p.paymentId, merchantSent, feeSent);
+        if (merchantOwed > 0 || feeOwed > 0) emit Withheld(address(token), p.paymentId, merchantOwed, feeOwed);
+    }
+
+    /// @dev The address commits to the params: CREATE2 by the factory, of the bare clone of this implementation,
+    /// with salt keccak256(abi.encode(params)). Any other params give another address; on the implementation
+    /// itself no params pass (its own address is no clone's).
+    function _checkParams(ForwarderParams calldata p) private view {
+        if (Clones.predictDeterministicAddress(_self, keccak256(abi.encode(p)), _factory) != address(this)) {
+            revert NotThisForwarder();
+        }
     }
 }

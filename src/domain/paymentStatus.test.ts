@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  countedTransfers,
   derivePaymentState,
   eventForTransition,
   type ObservedTransfer,
@@ -183,6 +184,22 @@ describe('derivePaymentState, transfer by transfer', () => {
       expect(state.completedBy).toBe(second);
       expect(state.lastSeen).toBe(third);
     }
+  });
+
+  it('orders transfers of several chains by block time, whatever their block numbers; the chain id breaks ties', () => {
+    // Base's block numbers are far above Polygon's: block order across chains means nothing.
+    const onBase = { ...at(30_000_000n, 0, 40_000_000n, new Date('2026-11-21T12:01:00Z')), chainId: 8453 };
+    const onPolygon = { ...at(70_000_000n, 0, 60_000_000n, new Date('2026-11-21T12:02:00Z')), chainId: 137 };
+    const paid = derivePaymentState(terms, [onPolygon, onBase], before);
+    expect(paid.completedBy).toBe(onPolygon);
+    expect(paid.paidAt).toStrictEqual(onPolygon.blockTimestamp);
+    expect(countedTransfers([onPolygon, onBase])).toEqual([onBase, onPolygon]);
+
+    const sameSecond = new Date('2026-11-21T12:03:00Z');
+    const polygonTie = { ...at(5n, 0, 1n, sameSecond), chainId: 137 };
+    const baseTie = { ...at(1n, 0, 1n, sameSecond), chainId: 8453 };
+    expect(countedTransfers([baseTie, polygonTie])).toEqual([polygonTie, baseTie]);
+    expect(countedTransfers([polygonTie, baseTie])).toEqual([polygonTie, baseTie]);
   });
 
   it('is completed by the first transfer that covers the amount, not a later one', () => {

@@ -33,6 +33,8 @@ export type PaymentEventType = (typeof PAYMENT_EVENT_TYPES)[number];
 
 /** A transfer of the payment's token into its deposit address, as the chain watcher recorded it. */
 export interface ObservedTransfer {
+  /** The chain it was seen on; transfers of several chains are ordered by block time first. */
+  readonly chainId?: number;
   readonly amountBaseUnits: bigint;
   readonly blockNumber: bigint;
   readonly logIndex: number;
@@ -70,17 +72,30 @@ export function paidThresholdBaseUnits(terms: PaymentTerms): bigint {
   return terms.requiredBaseUnits - tolerance;
 }
 
+/**
+ * The transfers that count towards a payment, in the order they arrived: on the canonical chain (not orphaned),
+ * of a positive amount. Ordered by block time, then chain, block and log: on one chain that is block order
+ * (block times never go back); across chains, the time is the only order there is, and the chain id breaks ties
+ * so the order (and with it which transfer completed the payment) never depends on how rows were read.
+ */
+export function countedTransfers<T extends ObservedTransfer>(transfers: readonly T[]): T[] {
+  return transfers
+    .filter((t) => !t.orphaned && t.amountBaseUnits > 0n)
+    .sort(
+      (a, b) =>
+        a.blockTimestamp.getTime() - b.blockTimestamp.getTime() ||
+        (a.chainId ?? 0) - (b.chainId ?? 0) ||
+        (a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1),
+    );
+}
+
 export function derivePaymentState<T extends ObservedTransfer>(
   terms: PaymentTerms,
   transfers: readonly T[],
   now: Date,
 ): PaymentState<T> {
   if (terms.requiredBaseUnits <= 0n) throw new RangeError('a payment requires a positive amount');
-  const counted = transfers
-    .filter((t) => !t.orphaned)
-    .sort((a, b) =>
-      a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1,
-    );
+  const counted = countedTransfers(transfers);
   const threshold = paidThresholdBaseUnits(terms);
 
   let received = 0n;
@@ -88,7 +103,6 @@ export function derivePaymentState<T extends ObservedTransfer>(
   let completedBy: T | null = null;
   let lastSeen: T | null = null;
   for (const transfer of counted) {
-    if (transfer.amountBaseUnits <= 0n) continue;
     seen += transfer.amountBaseUnits;
     lastSeen = transfer;
     if (!transfer.final) continue;

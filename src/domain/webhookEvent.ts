@@ -3,7 +3,12 @@ import { formatDecimal } from './decimal.ts';
 import type { Metadata } from './metadata.ts';
 import { commissionOf, formatMoney, formatUsdc } from './money.ts';
 import { type Payment, paymentToken } from './payment.ts';
-import type { PaymentEventType, PaymentState } from './paymentStatus.ts';
+import {
+  countedTransfers,
+  type ObservedTransfer,
+  type PaymentEventType,
+  type PaymentState,
+} from './paymentStatus.ts';
 import type { PayoutState, PayoutStatus } from './payout.ts';
 import { withPaymentId } from './redirectUrl.ts';
 import { overpaidBaseUnits } from './refund.ts';
@@ -36,6 +41,11 @@ export interface WebhookEventBody {
   readonly token_address: string | null;
   readonly token_symbol: string | null;
   readonly txid: string | null;
+  /**
+   * The transfers counted (describeTransfers), on the status events and `payment.unaccepted_transfer`; the payout
+   * events leave it out (they report the payout; the status response lists the transfers).
+   */
+  readonly transfers?: readonly PaymentTransferFields[];
   readonly paid_at: string | null;
   readonly late: boolean;
   /**
@@ -58,6 +68,42 @@ export interface WebhookEventBody {
   readonly link_id: string | null;
   /** The customer's language as given on create (en, fr, de, es); null when not given. */
   readonly customer_language: string | null;
+}
+
+/** A transfer as the status response and the status events list it: where it was seen and what it brought. */
+export interface PaymentTransferFields {
+  /** The EVM chain it was sent on (137: Polygon; another chain's USDC reaches Polygon through CCTP). */
+  readonly chain_id: number;
+  readonly txid: string;
+  /** USDC, exact decimal. */
+  readonly amount: string;
+  readonly token_address: string;
+  readonly token_symbol: string;
+  /** Final under that chain's finality rule: only final transfers make a payment paid. */
+  readonly final: boolean;
+}
+
+/** What a counted transfer must say of itself to be listed. */
+export interface ListedTransfer extends ObservedTransfer {
+  readonly chainId: number;
+  readonly txHash: string;
+  readonly tokenAddress: string;
+  readonly tokenSymbol: string;
+}
+
+/**
+ * Every transfer that counts towards the payment (on the canonical chain, of an accepted token), in the order
+ * they count, final or not: which chains paid, and how much on each.
+ */
+export function describeTransfers(transfers: readonly ListedTransfer[]): PaymentTransferFields[] {
+  return countedTransfers(transfers).map((t) => ({
+    chain_id: t.chainId,
+    txid: t.txHash,
+    amount: formatUsdc(t.amountBaseUnits),
+    token_address: getAddress(t.tokenAddress),
+    token_symbol: t.tokenSymbol,
+    final: t.final,
+  }));
 }
 
 /** What `payment.payout_sent` adds: exactly what its transaction moved to each side, in base units. */
@@ -132,6 +178,7 @@ export function webhookEventBody(
   state: StatusFields,
   payout: PayoutState,
   createdAt: Date,
+  transfers?: readonly ListedTransfer[],
 ): WebhookEventBody {
   return {
     id: eventId,
@@ -151,6 +198,7 @@ export function webhookEventBody(
     token_address: paymentToken(payment)?.address ?? null,
     token_symbol: paymentToken(payment)?.symbol ?? null,
     txid: payment.txid,
+    ...(transfers ? { transfers: describeTransfers(transfers) } : {}),
     paid_at: state.paidAt?.toISOString() ?? null,
     late: state.late,
     payout_status: payout.status,

@@ -4,8 +4,10 @@ import { createRpcClient } from '../adapters/chain/chainReader.ts';
 import { holdsCode } from '../adapters/chain/contractCode.ts';
 import { authorizationChain } from '../adapters/chain/eip3009.ts';
 import type { CheckoutGasless } from '../adapters/checkout/gaslessRoutes.ts';
+import type { ModeNetworks, NetworkCandidate } from '../adapters/checkout/paymentNetworks.ts';
 import type { CheckoutRefunds } from '../adapters/checkout/refundRoutes.ts';
 import { memoryBucketStore } from '../adapters/rateLimit/memoryBucketStore.ts';
+import type { CheckoutNetwork } from '../adapters/web/network.ts';
 import { acceptAuthorization, gaslessAmountDue } from '../app/gasless/acceptAuthorization.ts';
 import type { AuthorizationChain } from '../app/gasless/ports.ts';
 import type { DepositPlanners } from '../app/payments/ports.ts';
@@ -81,4 +83,53 @@ export function checkoutRefunds(
     },
     buckets: memoryBucketStore(),
   };
+}
+
+/**
+ * The networks each payment's page offers (paymentNetworks.ts, decision 0033): per home chain, that chain then
+ * its source chains, and the mode's V3 factory. `networks` are the checkout's view of `chains` (chainViews.ts).
+ *
+ * Today's configuration knows one chain per mode, so every chain is a home without sources or V3 factory and
+ * each payment is offered its own chain alone. The chains configuration (decision 0032) adds
+ * `ChainConfig.role`, `homeChainId` and the V3 factory: `roleOf`, `homeOf` and `v3FactoryOf` are where they
+ * connect, and the grouping below already follows them.
+ */
+export function checkoutModeNetworks(
+  chains: readonly ResolvedChain[],
+  networks: readonly CheckoutNetwork[],
+): ModeNetworks[] {
+  const modes = new Map<number, { chains: NetworkCandidate[]; v3FactoryAddress: string | undefined }>();
+  for (const chain of chains) {
+    const home = homeOf(chain);
+    const mode = modes.get(home) ?? { chains: [], v3FactoryAddress: v3FactoryOf(chain) };
+    modes.set(home, mode);
+    const network = networks.find((n) => n.chainId === chain.target.chainId);
+    mode.chains.push({
+      chainId: chain.target.chainId,
+      name: network?.name ?? `Chain ${chain.target.chainId}`,
+      role: roleOf(chain),
+      usdcAddress: chain.target.tokenAddress,
+      publicRpcUrl: network?.publicRpcUrl,
+      explorerUrl: network?.explorerUrl ?? '',
+      nativeCurrencySymbol: network?.nativeCurrencySymbol,
+      // Where its gasless relayer has a key (checkoutGasless above).
+      gasless: chain.gaslessRelayerKey !== undefined,
+    });
+  }
+  return [...modes.values()];
+}
+
+/** `ChainConfig.role` once the chains configuration has it: every chain is a home today. */
+function roleOf(_chain: ResolvedChain): 'home' | 'source' {
+  return 'home';
+}
+
+/** `ChainConfig.homeChainId` once the chains configuration has it: a home chain's own id. */
+function homeOf(chain: ResolvedChain): number {
+  return chain.target.chainId;
+}
+
+/** The mode's V3 factory (decision 0028) once configured: none today, so no payment is offered a source chain. */
+function v3FactoryOf(_chain: ResolvedChain): string | undefined {
+  return undefined;
 }

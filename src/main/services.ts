@@ -24,7 +24,7 @@ import type { Clock, RateLimitStore } from '../app/shared/ports.ts';
 import type { Config } from '../config/index.ts';
 import type { ResolvedChain } from './chainSetup.ts';
 import { chainViews } from './chainViews.ts';
-import { checkoutGasless, checkoutRefunds } from './checkoutServices.ts';
+import { checkoutGasless, checkoutModeNetworks, checkoutRefunds } from './checkoutServices.ts';
 import { rateLimitBuckets } from './rateLimitBuckets.ts';
 import { createRates, type createStores, hostResolver } from './wiring.ts';
 
@@ -286,6 +286,8 @@ export function webServices(
     }),
     // Each payment is shown on its own chain: the live one, or the test one for test-mode payments.
     network: views.checkoutNetworks,
+    // What each payment's page offers: its home chain, then the mode's source chains (decision 0033).
+    modeNetworks: checkoutModeNetworks(chains, views.checkoutNetworks),
   };
   return {
     api,

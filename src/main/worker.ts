@@ -68,6 +68,14 @@ export interface WorkerChain {
   readonly relayerKey?: Hex | undefined;
   /** Where gasless payment is offered: the key that submits customers' signed authorizations. */
   readonly gaslessRelayerKey?: Hex | undefined;
+  /**
+   * For a source chain (decision 0030): the home chain whose payments its transfers pay, and the version 3
+   * factory whose deposit addresses alone exist on it. Unset: a home chain, watching for its own payments.
+   */
+  readonly depositChainId?: number | undefined;
+  readonly depositFactory?: Address | undefined;
+  /** CCTP's MessageTransmitterV2 on a home chain: our own settlement's mints into deposit addresses are not paid. */
+  readonly cctpMessageTransmitter?: Address | undefined;
   /** The home chain's CCTP side, where source chains' burns are minted (its settler then mints them first). */
   readonly cctpHome?: { readonly usdc: Address; readonly messageTransmitter: Address } | undefined;
 }
@@ -161,6 +169,9 @@ function chainJobs(
     tokens: watchedTokens(chain.target),
     maxBlockRange: settings.maxBlockRange,
     startBlock: settings.startBlock,
+    depositChainId: chain.depositChainId,
+    depositFactory: chain.depositFactory,
+    cctpMessageTransmitter: chain.cctpMessageTransmitter,
   };
   let lastLagLogMs = 0;
   const every = { intervalMs: settings.pollIntervalMs, signal, logger };

@@ -3,6 +3,7 @@ import { chainReader, createRpcClient } from '../../src/adapters/chain/chainRead
 import { testUsdcAbi } from '../../src/adapters/chain/contractAbis.ts';
 import { deployFactory, deployTestUsdc, TEST_TOKENS } from '../../src/adapters/chain/deployContracts.ts';
 import { depositPlanner } from '../../src/adapters/chain/depositPlanner.ts';
+import { deployFactoryV3 } from '../../src/adapters/chain/multiChainFactory.ts';
 import type { DialectName } from '../../src/adapters/db/database.ts';
 import { marketRates } from '../../src/adapters/rates/marketRates.ts';
 import { staticSource } from '../../src/adapters/rates/static.ts';
@@ -44,18 +45,20 @@ export interface ChainHarness {
   readonly factory: Address;
   /** A version 1 factory on the same chain, for payments created before version 2. */
   readonly factoryV1: Address;
+  /** Version 3 (the bare clone, decision 0031), this chain as its table's home chain. */
+  readonly factoryV3: Address;
   readonly merchant: Merchant;
   /** The deposit planner of the current factory (version 2), as the API plans with it. */
   readonly deposits: DepositPlanner;
   /** Market rates from a static table (EUR = 1.08 USDC) on the harness's clock. */
   readonly rates: RateProvider;
   readonly addresses: { merchant: Address; customer: Address; treasury: Address; relayer: Address };
-  /** A payment created through the real use case (on the version 1 factory if asked). */
+  /** A payment created through the real use case (on the version 1 or 3 factory if asked). */
   createPayment(
     amount: string,
     currency?: string,
     options?: {
-      forwarderVersion?: 1 | 2;
+      forwarderVersion?: 1 | 2 | 3;
       customerEmail?: string;
       customerLanguage?: string;
       orderId?: string;
@@ -110,6 +113,10 @@ export async function startChainHarness(
   const bridgedUsdc = await deployTestUsdc(relayerWallet, anvil.publicClient, TEST_TOKENS['USDC.e']);
   const { factory } = await deployFactory(relayerWallet, anvil.publicClient, 2);
   const { factory: factoryV1 } = await deployFactory(relayerWallet, anvil.publicClient, 1);
+  // Version 3 with this chain as the home chain of its table: USDC is flushed here, never burnt.
+  const { factory: factoryV3 } = await deployFactoryV3(relayerWallet, anvil.publicClient, [
+    { chainId: anvil.chain.id, domain: 7, usdc, tokenMessenger: usdc, maxBurnFeeBps: 0 },
+  ]);
   const addresses = {
     relayer: anvil.addresses[ROLES.relayer]!,
     merchant: anvil.addresses[ROLES.merchant]!,
@@ -131,9 +138,15 @@ export async function startChainHarness(
   const { logger, text } = capturingLogger();
   const stores = createStores(database.handle);
   const chainId = anvil.chain.id;
-  const plannerOf = (factoryAddress: Address) =>
-    depositPlanner({ chainId, tokenAddress: usdc, factoryAddress, treasuryAddress: addresses.treasury });
-  const planners = { 1: plannerOf(factoryV1), 2: plannerOf(factory) };
+  const plannerOf = (factoryAddress: Address, forwarderVersion: 1 | 2 | 3) =>
+    depositPlanner({
+      chainId,
+      tokenAddress: usdc,
+      factoryAddress,
+      treasuryAddress: addresses.treasury,
+      forwarderVersion,
+    });
+  const planners = { 1: plannerOf(factoryV1, 1), 2: plannerOf(factory, 2), 3: plannerOf(factoryV3, 3) };
   const rates = marketRates({
     sources: [staticSource({ EUR: '1.08' }, () => clock.now())],
     clock,
@@ -178,6 +191,7 @@ export async function startChainHarness(
     bridgedUsdc,
     factory,
     factoryV1,
+    factoryV3,
     merchant,
     deposits: planners[2],
     rates,

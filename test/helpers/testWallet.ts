@@ -13,6 +13,11 @@ export interface WalletChain {
   readonly accounts: readonly string[];
   /** The account the wallet holds when the options name none. */
   readonly defaultAccountIndex: number;
+  /**
+   * More chains the wallet reaches, each its own node with the same accounts (anvil's mnemonic): it knows them
+   * when it knows `chainId` (`knowsChain`), and forwards to the node of the chain it is on.
+   */
+  readonly otherChains?: readonly { readonly chainId: number; readonly rpcUrl: string }[];
 }
 
 export interface WalletOptions {
@@ -55,8 +60,12 @@ export async function walletContext(
 ): Promise<BrowserContext> {
   const context = await browser.newContext({ locale: 'en-GB', timezoneId: 'UTC', ...contextOptions });
   if (options.none) return context;
-  await context.exposeFunction('__anvilRpc', async (method: string, params: unknown[]) => {
-    const response = await fetch(chain.rpcUrl, {
+  const nodes = new Map([
+    [`0x${chain.chainId.toString(16)}`, chain.rpcUrl],
+    ...(chain.otherChains ?? []).map((c) => [`0x${c.chainId.toString(16)}`, c.rpcUrl] as const),
+  ]);
+  await context.exposeFunction('__anvilRpc', async (method: string, params: unknown[], on?: string) => {
+    const response = await fetch((on && nodes.get(on)) ?? chain.rpcUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
@@ -81,11 +90,11 @@ export async function walletContext(
     });
   const account = own?.address ?? chain.accounts[options.accountIndex ?? chain.defaultAccountIndex]!;
   await context.addInitScript(
-    ({ account, chainId, startChainId, knowsChain, reject, announce, icon, signsLocally }) => {
+    ({ account, reachable, startChainId, knowsChain, reject, announce, icon, signsLocally }) => {
       type RpcAnswer = { result?: unknown; error?: { code: number; message: string } };
       type Call = { method: string; params: unknown };
       const w = window as unknown as {
-        __anvilRpc(method: string, params: unknown[]): Promise<RpcAnswer>;
+        __anvilRpc(method: string, params: unknown[], on?: string): Promise<RpcAnswer>;
         __signTypedData(address: string, json: string): Promise<string>;
         __walletCalls: Call[];
         __walletCallsBy: Record<string, Call[]>;
@@ -97,7 +106,7 @@ export async function walletContext(
       const fail = (code: number, message: string) => Object.assign(new Error(message), { code });
       const wallet = (account: string, calls: Call[]) => {
         let current = startChainId;
-        const known = new Set(['0x1', ...(knowsChain ? [chainId] : [])]);
+        const known = new Set(['0x1', ...(knowsChain ? reachable : [])]);
         return {
           isTestWallet: true,
           async request({ method, params }: { method: string; params?: unknown[] }) {
@@ -131,8 +140,9 @@ export async function walletContext(
                   return answer.result;
                 });
               default: {
-                if (current !== chainId) throw fail(4100, 'test wallet: the node is only reachable on anvil');
-                const answer = await w.__anvilRpc(method, params ?? []);
+                if (!reachable.includes(current))
+                  throw fail(4100, 'test wallet: the node is only reachable on anvil');
+                const answer = await w.__anvilRpc(method, params ?? [], current);
                 if (answer.error) throw fail(answer.error.code, answer.error.message);
                 return answer.result;
               }
@@ -167,7 +177,7 @@ export async function walletContext(
     },
     {
       account,
-      chainId: `0x${chain.chainId.toString(16)}`,
+      reachable: [...nodes.keys()],
       startChainId: options.startChainId ?? '0x1',
       knowsChain: options.knowsChain ?? false,
       reject: [...(options.reject ?? [])],

@@ -6,6 +6,19 @@ import type { PaymentStatus, RefundStatus } from './types.ts';
  * time that the server's own body types fit them. Amounts are decimal strings. New fields may be added.
  */
 
+/** A transfer counted towards a payment: the chain it was sent on and what it brought. */
+export interface PaymentTransfer {
+  /** 137: Polygon; another chain's USDC is brought to Polygon through CCTP. */
+  readonly chain_id: number;
+  readonly txid: string;
+  /** USDC, exact decimal. */
+  readonly amount: string;
+  readonly token_address: string;
+  readonly token_symbol: string;
+  /** Final under that chain's finality rule: only final transfers make a payment paid. */
+  readonly final: boolean;
+}
+
 /** Every payment event carries the payment as it stands after the change. */
 export interface PaymentEventFields {
   /** The event id, also the `webhook-id` header: de-duplicate on it. */
@@ -28,6 +41,11 @@ export interface PaymentEventFields {
   readonly token_address: string | null;
   readonly token_symbol: string | null;
   readonly txid: string | null;
+  /**
+   * Every transfer counted, on any accepted chain, in the order they arrived: in the status events and
+   * `payment.unaccepted_transfer` (the payout events leave it out).
+   */
+  readonly transfers?: readonly PaymentTransfer[];
   readonly paid_at: string | null;
   /** Paid after the link expired. */
   readonly late: boolean;

@@ -7,7 +7,9 @@ import { formatRate } from '../../domain/quote.ts';
 import { withPaymentId } from '../../domain/redirectUrl.ts';
 import { isoTimestamp } from '../../domain/timestamp.ts';
 import {
+  describeTransfers,
   describeUnacceptedTransfer,
+  type ListedTransfer,
   payoutBaseUnits,
   receivedBaseUnitsShown,
 } from '../../domain/webhookEvent.ts';
@@ -49,16 +51,21 @@ function depositFields(payment: Payment) {
 }
 
 /**
- * The status response. `unaccepted`: tokens that do not pay sent to the payment (the status endpoint reads
- * them; the listing leaves them out).
+ * The status response. `reads`, what the status endpoint reads besides the payment and the listing leaves out:
+ * `transfers`, those recorded to the payment (every chain's); `unaccepted`, tokens that do not pay sent to it;
+ * its refunds.
  */
 export function paymentStatusResponse(
   payment: Payment,
   state: PaymentState,
   payout: PayoutState,
-  unaccepted?: readonly UnacceptedTransfer[],
-  refunds?: { readonly records: readonly RefundRecord[]; readonly now: Date },
+  reads: {
+    readonly transfers?: readonly ListedTransfer[] | undefined;
+    readonly unaccepted?: readonly UnacceptedTransfer[] | undefined;
+    readonly refunds?: { readonly records: readonly RefundRecord[]; readonly now: Date } | undefined;
+  } = {},
 ) {
+  const { transfers, unaccepted, refunds } = reads;
   const { quote } = payment;
   const token = paymentToken(payment);
   return {
@@ -81,6 +88,7 @@ export function paymentStatusResponse(
       ? { unaccepted_transfers: unaccepted.map(describeUnacceptedTransfer) }
       : {}),
     ...(payment.txid ? { txid: payment.txid } : {}),
+    ...(transfers ? { transfers: describeTransfers(transfers) } : {}),
     ...(payout.status ? { payout_status: payout.status } : {}),
     ...(payment.payout.txHash ? { payout_txid: payment.payout.txHash } : {}),
     ...(payout.delayedReason !== null ? { payout_delayed_reason: payout.delayedReason } : {}),

@@ -229,6 +229,26 @@ export const PaymentStatusResponse = z
           'Tokens that do not pay sent to this payment by mistake (USDT, say): not counted; the operator can forward them to you',
       }),
     txid: txHash.optional().meta({ description: "The customer's transfer that completed the payment" }),
+    transfers: z
+      .array(
+        z.object({
+          chain_id: z.number().int().meta({
+            description: 'EVM chain id it was sent on (137: Polygon; another chain is bridged home)',
+          }),
+          txid: txHash,
+          amount: decimalString.meta({ description: 'USDC it brought, exact' }),
+          token_address: address,
+          token_symbol: z.string(),
+          final: z.boolean().meta({
+            description: "Final under that chain's finality rule; only final transfers make a payment paid",
+          }),
+        }),
+      )
+      .optional()
+      .meta({
+        description:
+          'Every transfer counted towards this payment, on any chain, in the order they arrived, final or not (status endpoint only; [] when none)',
+      }),
     payout_status: z.enum(PAYOUT_STATUSES).optional().meta({
       description:
         "Where the merchant's money is: not_due while the payment is pending or processing (there is no payout yet), then pending (due, on its way), sent, or delayed (failing for a while; see payout_delayed_reason). Absent for a payment that expired with nothing received, which has nothing to pay out",

@@ -1,5 +1,6 @@
-import { BlockNotFoundError, type PublicClient } from 'viem';
+import { BlockNotFoundError, type Hex, type PublicClient, pad, zeroAddress } from 'viem';
 import { describe, expect, it } from 'vitest';
+import { encodeBurnMessageV2 } from '../cctp/cctpMessage.ts';
 import { chainReader, createRpcClient } from './chainReader.ts';
 
 const HASH = `0x${'ab'.repeat(32)}`;
@@ -127,6 +128,7 @@ describe('chainReader blocks', () => {
 describe('chainReader transfer logs', () => {
   const log = {
     address: '0x3C499c542cEF5E3811e1192ce70d8cC03d5c3359',
+    eventName: 'Transfer',
     transactionHash: `0x${'01'.repeat(32)}`,
     logIndex: 3,
     blockNumber: 9n,
@@ -174,4 +176,79 @@ describe('chainReader transfer logs', () => {
       );
     },
   );
+});
+
+describe('chainReader CCTP mints', () => {
+  const USDC = '0x3c499c542cef5e3811e1192ce70d8cc03d5c3359';
+  const TRANSMITTER = '0x81d40f21f12a8f0e3252bccb954d722d4c464b64';
+  const DEPOSIT = '0x00000000000000000000000000000000000000dd';
+  const CUSTOMER = '0x00000000000000000000000000000000000000cc';
+  const FEE_RECIPIENT = '0x00000000000000000000000000000000000000fe';
+  const tx = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
+  let logIndex = 0;
+  const mint = (txn: number, to: string, value: bigint) => ({
+    address: USDC,
+    eventName: 'Transfer',
+    transactionHash: tx(txn),
+    logIndex: logIndex++,
+    blockNumber: 9n,
+    blockHash: HASH,
+    args: { from: zeroAddress, to, value },
+  });
+  const received = (txn: number, sender: string, recipient: string, from = TRANSMITTER) => ({
+    address: from,
+    eventName: 'MessageReceived',
+    transactionHash: tx(txn),
+    logIndex: logIndex++,
+    blockNumber: 9n,
+    blockHash: HASH,
+    args: {
+      messageBody: encodeBurnMessageV2({
+        version: 1,
+        burnToken: pad(USDC),
+        mintRecipient: pad(recipient as Hex),
+        amount: 10n,
+        messageSender: pad(sender as Hex),
+        maxFee: 0n,
+        feeExecuted: 0n,
+        expirationBlock: 0n,
+        hookData: '0x',
+      }),
+    },
+  });
+
+  it('names the burn’s depositor on the mints its received message made, and on no other log', async () => {
+    const logs = [
+      // Our settlement: the fee's mint, the mint to the deposit address, then the transmitter's event.
+      mint(1, FEE_RECIPIENT, 1n),
+      mint(1, DEPOSIT, 9n),
+      received(1, DEPOSIT, DEPOSIT),
+      // A customer's own CCTP transfer to the address.
+      mint(2, DEPOSIT, 5n),
+      received(2, CUSTOMER, DEPOSIT),
+      // A mint with no message (a USDC minter's), and one followed by a lookalike event of another contract.
+      mint(3, DEPOSIT, 7n),
+      mint(4, DEPOSIT, 8n),
+      received(4, DEPOSIT, DEPOSIT, USDC),
+    ];
+    const { client: c, calls } = client(10n, { logs });
+    const read = await chainReader(c, { kind: 'finalized' }).transferLogs([USDC], 4n, 9n, {
+      messageTransmitter: TRANSMITTER,
+    });
+    expect(read.map((t) => [t.txHash, t.to, t.amountBaseUnits, t.cctpBurnSender])).toEqual([
+      [tx(1), FEE_RECIPIENT, 1n, undefined],
+      [tx(1), DEPOSIT, 9n, DEPOSIT],
+      [tx(2), DEPOSIT, 5n, CUSTOMER],
+      [tx(3), DEPOSIT, 7n, undefined],
+      [tx(4), DEPOSIT, 8n, undefined],
+    ]);
+    expect(calls.getLogs).toMatchObject([{ address: [USDC, TRANSMITTER], fromBlock: 4n, toBlock: 9n }]);
+  });
+
+  it('without a transmitter asks for the tokens alone and names no depositor', async () => {
+    const { client: c, calls } = client(10n, { logs: [mint(5, DEPOSIT, 9n)] });
+    const read = await chainReader(c, { kind: 'finalized' }).transferLogs([USDC], 4n, 9n);
+    expect(read.map((t) => t.cctpBurnSender)).toEqual([undefined]);
+    expect(calls.getLogs).toMatchObject([{ address: [USDC] }]);
+  });
 });

@@ -786,7 +786,7 @@ export const paymentForwarderV3Abi = [
   },
   {
     "inputs": [],
-    "name": "NotAClone",
+    "name": "NotThisForwarder",
     "type": "error"
   },
   {
@@ -930,6 +930,33 @@ export const paymentForwarderV3Abi = [
   {
     "inputs": [
       {
+        "components": [
+          {
+            "internalType": "address",
+            "name": "merchant",
+            "type": "address"
+          },
+          {
+            "internalType": "address",
+            "name": "treasury",
+            "type": "address"
+          },
+          {
+            "internalType": "uint16",
+            "name": "feeBps",
+            "type": "uint16"
+          },
+          {
+            "internalType": "bytes16",
+            "name": "paymentId",
+            "type": "bytes16"
+          }
+        ],
+        "internalType": "struct ForwarderParams",
+        "name": "p",
+        "type": "tuple"
+      },
+      {
         "internalType": "uint256",
         "name": "amount",
         "type": "uint256"
@@ -965,6 +992,33 @@ export const paymentForwarderV3Abi = [
   },
   {
     "inputs": [
+      {
+        "components": [
+          {
+            "internalType": "address",
+            "name": "merchant",
+            "type": "address"
+          },
+          {
+            "internalType": "address",
+            "name": "treasury",
+            "type": "address"
+          },
+          {
+            "internalType": "uint16",
+            "name": "feeBps",
+            "type": "uint16"
+          },
+          {
+            "internalType": "bytes16",
+            "name": "paymentId",
+            "type": "bytes16"
+          }
+        ],
+        "internalType": "struct ForwarderParams",
+        "name": "p",
+        "type": "tuple"
+      },
       {
         "internalType": "contract IERC20",
         "name": "token",
@@ -1013,6 +1067,33 @@ export const paymentForwarderV3Abi = [
   {
     "inputs": [
       {
+        "components": [
+          {
+            "internalType": "address",
+            "name": "merchant",
+            "type": "address"
+          },
+          {
+            "internalType": "address",
+            "name": "treasury",
+            "type": "address"
+          },
+          {
+            "internalType": "uint16",
+            "name": "feeBps",
+            "type": "uint16"
+          },
+          {
+            "internalType": "bytes16",
+            "name": "paymentId",
+            "type": "bytes16"
+          }
+        ],
+        "internalType": "struct ForwarderParams",
+        "name": "p",
+        "type": "tuple"
+      },
+      {
         "internalType": "contract IERC20",
         "name": "token",
         "type": "address"
@@ -1029,34 +1110,6 @@ export const paymentForwarderV3Abi = [
         "internalType": "uint256",
         "name": "fee",
         "type": "uint256"
-      }
-    ],
-    "stateMutability": "view",
-    "type": "function"
-  },
-  {
-    "inputs": [],
-    "name": "params",
-    "outputs": [
-      {
-        "internalType": "address",
-        "name": "merchant",
-        "type": "address"
-      },
-      {
-        "internalType": "address",
-        "name": "treasury",
-        "type": "address"
-      },
-      {
-        "internalType": "uint16",
-        "name": "feeBps",
-        "type": "uint16"
-      },
-      {
-        "internalType": "bytes16",
-        "name": "paymentId",
-        "type": "bytes16"
       }
     ],
     "stateMutability": "view",
@@ -1144,13 +1197,14 @@ export const forwarderFactoryV3Abi = [
     "type": "error"
   },
   {
-    "inputs": [],
-    "name": "CloneArgumentsTooLong",
-    "type": "error"
-  },
-  {
-    "inputs": [],
-    "name": "Create2EmptyBytecode",
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "index",
+        "type": "uint256"
+      }
+    ],
+    "name": "DeployFailed",
     "type": "error"
   },
   {
@@ -1198,6 +1252,11 @@ export const forwarderFactoryV3Abi = [
   },
   {
     "inputs": [],
+    "name": "NotFactory",
+    "type": "error"
+  },
+  {
+    "inputs": [],
     "name": "ZeroAddress",
     "type": "error"
   },
@@ -1219,6 +1278,19 @@ export const forwarderFactoryV3Abi = [
     ],
     "name": "ForwarderDeployed",
     "type": "event"
+  },
+  {
+    "inputs": [],
+    "name": "CLONE_GAS",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
   },
   {
     "inputs": [],
@@ -1312,7 +1384,7 @@ export const forwarderFactoryV3Abi = [
                 "type": "bytes16"
               }
             ],
-            "internalType": "struct ForwarderFactoryV3.ForwarderParams",
+            "internalType": "struct ForwarderParams",
             "name": "params",
             "type": "tuple"
           },
@@ -1373,7 +1445,7 @@ export const forwarderFactoryV3Abi = [
             "type": "bytes16"
           }
         ],
-        "internalType": "struct ForwarderFactoryV3.ForwarderParams",
+        "internalType": "struct ForwarderParams",
         "name": "p",
         "type": "tuple"
       },
@@ -1407,6 +1479,25 @@ export const forwarderFactoryV3Abi = [
   {
     "inputs": [
       {
+        "internalType": "bytes32",
+        "name": "salt",
+        "type": "bytes32"
+      }
+    ],
+    "name": "deployClone",
+    "outputs": [
+      {
+        "internalType": "address",
+        "name": "",
+        "type": "address"
+      }
+    ],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
         "components": [
           {
             "internalType": "address",
@@ -1429,7 +1520,7 @@ export const forwarderFactoryV3Abi = [
             "type": "bytes16"
           }
         ],
-        "internalType": "struct ForwarderFactoryV3.ForwarderParams[]",
+        "internalType": "struct ForwarderParams[]",
         "name": "batch",
         "type": "tuple[]"
       },
@@ -1440,6 +1531,79 @@ export const forwarderFactoryV3Abi = [
       }
     ],
     "name": "flushBatch",
+    "outputs": [
+      {
+        "components": [
+          {
+            "internalType": "uint256",
+            "name": "merchantSent",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint256",
+            "name": "feeSent",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint256",
+            "name": "merchantOwed",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint256",
+            "name": "feeOwed",
+            "type": "uint256"
+          }
+        ],
+        "internalType": "struct ForwarderFactoryV3.FlushOutcome[]",
+        "name": "outcomes",
+        "type": "tuple[]"
+      }
+    ],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "components": [
+          {
+            "internalType": "address",
+            "name": "merchant",
+            "type": "address"
+          },
+          {
+            "internalType": "address",
+            "name": "treasury",
+            "type": "address"
+          },
+          {
+            "internalType": "uint16",
+            "name": "feeBps",
+            "type": "uint16"
+          },
+          {
+            "internalType": "bytes16",
+            "name": "paymentId",
+            "type": "bytes16"
+          }
+        ],
+        "internalType": "struct ForwarderParams[]",
+        "name": "batch",
+        "type": "tuple[]"
+      },
+      {
+        "internalType": "contract IERC20",
+        "name": "token",
+        "type": "address"
+      },
+      {
+        "internalType": "uint256",
+        "name": "newForwarders",
+        "type": "uint256"
+      }
+    ],
+    "name": "flushBatchDeploying",
     "outputs": [
       {
         "components": [
@@ -1510,7 +1674,7 @@ export const forwarderFactoryV3Abi = [
             "type": "bytes16"
           }
         ],
-        "internalType": "struct ForwarderFactoryV3.ForwarderParams",
+        "internalType": "struct ForwarderParams",
         "name": "p",
         "type": "tuple"
       }

@@ -1,6 +1,6 @@
 import { type Address, getAddress, getContractAddress } from 'viem';
 import type { DepositPlanner } from '../../app/payments/ports.ts';
-import { depositAddressPredictor } from './forwarder.ts';
+import { depositAddressPredictor, type ForwarderAddressVersion } from './forwarder.ts';
 
 /** A token the watcher reads on a chain, with its address known. */
 export interface ChainToken {
@@ -30,11 +30,14 @@ export function forwarderImplementationOf(factory: Address): Address {
   return getContractAddress({ from: factory, nonce: 1n });
 }
 
-/** What a deposit address is derived from: the chain, its USDC, its factory and the treasury. */
+/**
+ * What a deposit address is derived from: the chain, its USDC, its factory (and its forwarder version: 2 when not
+ * said; version 3's bare clone has another address formula) and the treasury.
+ */
 export type DepositTarget = Pick<
   ChainTarget,
   'chainId' | 'tokenAddress' | 'factoryAddress' | 'treasuryAddress'
->;
+> & { readonly forwarderVersion?: ForwarderAddressVersion };
 
 export function depositPlanner(target: DepositTarget): DepositPlanner {
   const implementation = forwarderImplementationOf(target.factoryAddress);
@@ -45,7 +48,11 @@ export function depositPlanner(target: DepositTarget): DepositPlanner {
     factoryAddress: getAddress(target.factoryAddress),
     treasuryAddress: getAddress(target.treasuryAddress),
   };
-  const predictDepositAddress = depositAddressPredictor(chain.factoryAddress, implementation);
+  const predictDepositAddress = depositAddressPredictor(
+    chain.factoryAddress,
+    implementation,
+    target.forwarderVersion ?? 2,
+  );
   return {
     plan({ paymentId, merchantWallet, commissionBps, treasury }) {
       const treasuryAddress = treasury === undefined ? chain.treasuryAddress : getAddress(treasury);

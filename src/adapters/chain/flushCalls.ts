@@ -1,7 +1,9 @@
 /**
  * What the relayer asks of a forwarder factory: a `flushBatch`'s calldata and its simulation, the factory's
- * forwarder version, and what a mined flush moved (its receipt's events). Both versions take the same arguments
- * and emit the same `Flushed` event; only version 2 answers outcomes and withholds.
+ * forwarder version, and what a mined flush moved (its receipt's events). Versions 1 and 2 take the same
+ * arguments; version 3 is flushed through `flushBatchDeploying`, told which forwarders are new (read here with
+ * eth_getCode, just before each use) so that it skips the code probe (decision 0031). All emit the same `Flushed`
+ * event; versions 2 and 3 answer outcomes and withhold.
  */
 import {
   type Abi,
@@ -25,14 +27,25 @@ import type {
 import {
   forwarderFactoryV1Abi,
   forwarderFactoryV2Abi,
+  forwarderFactoryV3Abi,
   paymentForwarderV1Abi,
   paymentForwarderV2Abi,
+  paymentForwarderV3Abi,
 } from './contractAbis.ts';
-import { bytes16ToUuid, type ForwarderParams, MAX_FLUSH_BATCH, toForwarderStruct } from './forwarder.ts';
+import { forwarderImplementationOf } from './depositPlanner.ts';
+import {
+  bytes16ToUuid,
+  depositAddressPredictor,
+  type ForwarderParams,
+  MAX_FLUSH_BATCH,
+  toForwarderStruct,
+} from './forwarder.ts';
 import { ERC20_ERRORS, revertReasonOf } from './revertReason.ts';
 
 /** Every revert a flush or a token transfer can produce, to name it (`ZeroAddress`, `ERC20InsufficientBalance`, …). */
 export const REVERT_ABI = [
+  ...forwarderFactoryV3Abi,
+  ...paymentForwarderV3Abi,
   ...forwarderFactoryV2Abi,
   ...forwarderFactoryV1Abi,
   ...paymentForwarderV2Abi,
@@ -50,15 +63,48 @@ export function forwarderParams(item: FlushItem): ForwarderParams {
   };
 }
 
-export function flushData(call: FlushCall): Hex {
+/**
+ * The flush's calldata. Version 3 needs `newForwarders` (per item, whether its forwarder has no code yet): a wrong
+ * "deployed" reverts the batch, a wrong "new" costs at most the factory's CLONE_GAS; see {@link flushCalldata}.
+ */
+export function flushData(call: FlushCall, newForwarders?: readonly boolean[]): Hex {
   if (call.items.length === 0 || call.items.length > MAX_FLUSH_BATCH)
     throw new RangeError(`a flush batch holds 1..${MAX_FLUSH_BATCH} items, not ${call.items.length}`);
-  // Both versions take the same arguments; encoding with the version's own ABI keeps that honest.
+  const structs = call.items.map((item) => toForwarderStruct(forwarderParams(item)));
+  const token = getAddress(call.tokenAddress);
+  if (call.version === 3) {
+    if (newForwarders?.length !== call.items.length)
+      throw new RangeError('a version 3 flush says, for each item, whether its forwarder is new');
+    const mask = newForwarders.reduce((bits, isNew, i) => (isNew ? bits | (1n << BigInt(i)) : bits), 0n);
+    return encodeFunctionData({
+      abi: forwarderFactoryV3Abi,
+      functionName: 'flushBatchDeploying',
+      args: [structs, token, mask],
+    });
+  }
+  // Versions 1 and 2 take the same arguments; encoding with the version's own ABI keeps that honest.
   return encodeFunctionData({
     abi: call.version === 1 ? forwarderFactoryV1Abi : forwarderFactoryV2Abi,
     functionName: 'flushBatch',
-    args: [call.items.map((item) => toForwarderStruct(forwarderParams(item))), getAddress(call.tokenAddress)],
+    args: [structs, token],
   });
+}
+
+/** Per item of a version 3 flush, whether its forwarder has no code yet (one eth_getCode each, in parallel). */
+export async function newForwardersOf(client: PublicClient, call: FlushCall): Promise<boolean[]> {
+  const factory = getAddress(call.factoryAddress);
+  const predict = depositAddressPredictor(factory, forwarderImplementationOf(factory), 3);
+  return Promise.all(
+    call.items.map(async (item) => {
+      const code = await client.getCode({ address: predict(forwarderParams(item)) });
+      return code === undefined || code === '0x';
+    }),
+  );
+}
+
+/** {@link flushData}, reading which forwarders are new first when the factory is of version 3. */
+export async function flushCalldata(client: PublicClient, call: FlushCall): Promise<Hex> {
+  return flushData(call, call.version === 3 ? await newForwardersOf(client, call) : undefined);
 }
 
 export async function readForwarderVersion(
@@ -72,9 +118,8 @@ export async function readForwarderVersion(
       abi: forwarderFactoryV2Abi,
       functionName: 'VERSION',
     });
-    // Version 3 (one address on every chain) flushes as version 2: the same flushBatch, the same outcomes.
-    if (version !== 2n && version !== 3n)
-      throw new Error(`factory ${factory} reports unknown forwarder version ${version}`);
+    if (version === 3n) return 3;
+    if (version !== 2n) throw new Error(`factory ${factory} reports unknown forwarder version ${version}`);
     return 2;
   } catch (error) {
     // Version 1 has no VERSION(): the call reverts. Anything else (the node down) is not an answer.
@@ -96,7 +141,7 @@ export async function simulateFlush(
     ({ data } = await client.call({
       account: from,
       to: getAddress(call.factoryAddress),
-      data: flushData(call),
+      data: await flushCalldata(client, call),
     }));
   } catch (error) {
     const reason = revertReasonOf(error, REVERT_ABI);
@@ -104,6 +149,7 @@ export async function simulateFlush(
     return { ok: false, reason };
   }
   if (call.version === 1) return { ok: true, outcomes: null };
+  // Versions 2 and 3 answer the same outcomes.
   const outcomes = decodeFunctionResult({
     abi: forwarderFactoryV2Abi,
     functionName: 'flushBatch',
@@ -123,7 +169,7 @@ export async function flushReceipt(client: PublicClient, txHash: Hex): Promise<R
     throw error;
   }
   const success = receipt.status === 'success';
-  // Version 1 and 2 forwarders emit the same Flushed event; only version 2 withholds.
+  // Version 1, 2 and 3 forwarders emit the same Flushed event; versions 2 and 3 withhold.
   const events = success
     ? parseEventLogs({ abi: paymentForwarderV2Abi, logs: receipt.logs, strict: true })
     : [];

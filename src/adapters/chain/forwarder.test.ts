@@ -135,6 +135,49 @@ describe('forwarderArgs and forwarderSalt', () => {
     );
   });
 
+  it('version 3: viem’s CREATE2 of the bare 45-byte clone, salt the hash of the args, for any params', () => {
+    const address = fc.uint8Array({ minLength: 20, maxLength: 20 }).map((b) => getAddress(bytesHex(b)));
+    fc.assert(
+      fc.property(
+        address,
+        address,
+        address,
+        address,
+        fc.integer({ min: 0, max: 10_000 }),
+        fc.uuid(),
+        (merchant, treasury, someFactory, someImplementation, feeBps, paymentId) => {
+          fc.pre(!/^0x0{40}$/.test(merchant) && !/^0x0{40}$/.test(treasury));
+          const p = { merchant, treasury, feeBps, paymentId };
+          const reference = getContractAddress({
+            opcode: 'CREATE2',
+            from: someFactory,
+            salt: keccak256(forwarderArgs(p)),
+            bytecode: concat([
+              '0x3d602d80600a3d3981f3363d3d373d3d3d363d73',
+              someImplementation,
+              '0x5af43d82803e903d91602b57fd5bf3',
+            ]),
+          });
+          const v3 = {
+            factory: someFactory,
+            implementation: someImplementation,
+            params: p,
+            version: 3,
+          } as const;
+          expect(predictDepositAddress(v3)).toBe(reference);
+          expect(depositAddressPredictor(someFactory, someImplementation, 3)(p)).toBe(reference);
+          // Versions 1 and 2 (the default) keep the clone with args: another address.
+          expect(predictDepositAddress({ ...v3, version: 2 })).not.toBe(reference);
+          expect(predictDepositAddress({ ...v3, version: 1 })).toBe(
+            predictDepositAddress({ ...v3, version: 2 }),
+          );
+          const { version: _, ...unsaid } = v3;
+          expect(predictDepositAddress(unsaid)).toBe(predictDepositAddress({ ...v3, version: 2 }));
+        },
+      ),
+    );
+  });
+
   it('one predictor gives every payment its own address, as a fresh computation does', () => {
     // The predictor copies its fixed parts for each payment: nothing of one payment may leak into the next.
     const predict = depositAddressPredictor(factory, implementation);

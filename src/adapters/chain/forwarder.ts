@@ -9,6 +9,12 @@
  *               5af43d82803e903d91602b57fd5bf3 | args
  * (`Clones._cloneCodeWithImmutableArgs` in @openzeppelin/contracts 5.x: a 10-byte constructor that returns the
  * 45-byte EIP-1167 proxy followed by the args, which the forwarder reads back from its own code.)
+ *
+ * Version 3 (decision 0031) deploys a bare 45-byte clone, with no args: each call passes the params, which the
+ * forwarder checks against its own address. Same salt; the init code is the clone's alone, the same for every
+ * payment of a factory:
+ *   init code = 3d602d80600a3d3981f3363d3d373d3d3d363d73 <implementation> 5af43d82803e903d91602b57fd5bf3
+ * (`Clones.cloneDeterministic`).
  */
 import { type Address, bytesToHex, type Hex, hexToBytes, isAddress } from 'viem';
 import { checksummed, keccak256Bytes } from './keccak.ts';
@@ -100,10 +106,18 @@ export function forwarderSalt(params: ForwarderParams): Hex {
   return bytesToHex(keccak256Bytes(forwarderArgBytes(toForwarderStruct(params))));
 }
 
+/**
+ * Which forwarder a factory deploys. Versions 1 and 2 share the clone with immutable args (one formula); version 3
+ * is the bare clone.
+ */
+export type ForwarderAddressVersion = 1 | 2 | 3;
+
 export type PredictDepositAddressParameters = {
   factory: Address;
   implementation: Address;
   params: ForwarderParams;
+  /** The factory's forwarder version; 2 when not said. */
+  version?: ForwarderAddressVersion;
 };
 
 const initCodeHead = hexToBytes('0x3d81600a3d39f3363d3d373d3d3d363d73');
@@ -118,8 +132,9 @@ export function predictDepositAddress({
   factory,
   implementation,
   params,
+  version = 2,
 }: PredictDepositAddressParameters): Address {
-  return depositAddressPredictor(factory, implementation)(params);
+  return depositAddressPredictor(factory, implementation, version)(params);
 }
 
 /**
@@ -130,7 +145,9 @@ export function predictDepositAddress({
 export function depositAddressPredictor(
   factory: Address,
   implementation: Address,
+  version: ForwarderAddressVersion = 2,
 ): (params: ForwarderParams) => Address {
+  if (version === 3) return bareCloneAddressPredictor(factory, implementation);
   const argsAt = 3 + initCodeHead.length + 20 + initCodeTail.length;
   const runtimeLength = ARGS_LENGTH + cloneProxyLength;
   const initCodeTemplate = Buffer.alloc(argsAt + ARGS_LENGTH);
@@ -150,6 +167,28 @@ export function depositAddressPredictor(
     const preimage = Buffer.from(preimageTemplate);
     preimage.set(keccak256Bytes(initCode.subarray(argsAt)), 21);
     preimage.set(keccak256Bytes(initCode), 53);
+    return checksummed(keccak256Bytes(preimage).subarray(12));
+  };
+}
+
+const bareCloneHead = hexToBytes('0x3d602d80600a3d3981f3363d3d373d3d3d363d73');
+
+/**
+ * Version 3: the CREATE2 address of the bare clone, salt keccak256(abi.encode(params)). The init code does not
+ * depend on the payment, so its hash is taken once.
+ */
+function bareCloneAddressPredictor(
+  factory: Address,
+  implementation: Address,
+): (params: ForwarderParams) => Address {
+  const initCode = Buffer.concat([bareCloneHead, hexToBytes(implementation), initCodeTail]);
+  const preimageTemplate = Buffer.alloc(85);
+  preimageTemplate[0] = 0xff;
+  preimageTemplate.set(hexToBytes(factory), 1);
+  preimageTemplate.set(keccak256Bytes(initCode), 53);
+  return (params) => {
+    const preimage = Buffer.from(preimageTemplate);
+    preimage.set(keccak256Bytes(forwarderArgBytes(toForwarderStruct(params))), 21);
     return checksummed(keccak256Bytes(preimage).subarray(12));
   };
 }

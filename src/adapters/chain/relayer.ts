@@ -31,7 +31,7 @@ import type {
 } from '../../app/settlement/ports.ts';
 import { forwarderImplementationOf } from './depositPlanner.ts';
 import {
-  flushData,
+  flushCalldata,
   flushReceipt,
   forwarderParams,
   REVERT_ABI,
@@ -82,7 +82,8 @@ export function createRelayer(options: RelayerOptions): Relayer {
     depositAddressOf,
     forwarderVersion,
     simulateFlush: (call) => simulateFlush(client, address, call),
-    estimateFlush: (call) => estimateGas(client, address, getAddress(call.factoryAddress), flushData(call)),
+    estimateFlush: async (call) =>
+      estimateGas(client, address, getAddress(call.factoryAddress), await flushCalldata(client, call)),
     estimateCall: (to, data) => estimateGas(client, address, getAddress(to), data as Hex),
     transferRefusal: (token, from, to, amountBaseUnits) =>
       transferRefusal(client, token, from, to, amountBaseUnits),
@@ -90,7 +91,8 @@ export function createRelayer(options: RelayerOptions): Relayer {
       const fees = await client.estimateFeesPerGas({ chain: null, type: 'eip1559' });
       return { maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas };
     },
-    signFlush: (call, tx) => sign({ to: getAddress(call.factoryAddress), data: flushData(call), ...tx }),
+    signFlush: async (call, tx) =>
+      sign({ to: getAddress(call.factoryAddress), data: await flushCalldata(client, call), ...tx }),
     signCall: (call, tx) => sign({ to: getAddress(call.to), data: call.data as Hex, ...tx }),
     signReplacement: async (rawTx, fees) => sign({ ...replaceable(rawTx as Hex, chainId), fees }),
     broadcast: (rawTx) => broadcast(client, rawTx as Hex),
@@ -98,13 +100,18 @@ export function createRelayer(options: RelayerOptions): Relayer {
   };
 }
 
-function depositAddressOf(factoryAddress: string, item: FlushItem): string | undefined {
+function depositAddressOf(
+  factoryAddress: string,
+  item: FlushItem,
+  version: ForwarderVersion,
+): string | undefined {
   try {
     const factory = getAddress(factoryAddress);
     return predictDepositAddress({
       factory,
       implementation: forwarderImplementationOf(factory),
       params: forwarderParams(item),
+      version,
     });
   } catch {
     return undefined;

@@ -19,6 +19,12 @@ import { type CheckoutView, checkoutStatusJson, checkoutView } from './checkoutV
 import { type CheckoutGasless, registerGaslessRoutes } from './gaslessRoutes.ts';
 import { type CheckoutLinks, registerLinkRoutes } from './linkRoutes.ts';
 import type { PageAssets } from './pageLayout.ts';
+import {
+  type ModeNetworks,
+  modeOfHomeChain,
+  type PaymentNetwork,
+  paymentNetworks,
+} from './paymentNetworks.ts';
 import { type CheckoutReceipts, registerReceiptRoutes } from './receiptRoutes.ts';
 import { type CheckoutRefunds, registerRefundRoutes } from './refundRoutes.ts';
 import { renderCheckoutPage, renderErrorPage, renderNotFoundPage } from './renderPage.ts';
@@ -34,6 +40,11 @@ export interface CheckoutDeps {
    * each payment's chain id; a single network is the one-chain case.
    */
   readonly network: CheckoutNetwork | readonly CheckoutNetwork[];
+  /**
+   * Each mode's networks, home first then its CCTP source chains, and its V3 factory (paymentNetworks.ts):
+   * what a payment's page offers. Absent: every payment is paid on its own chain alone, one of `network`.
+   */
+  readonly modeNetworks?: readonly ModeNetworks[] | undefined;
   /** How often an open page asks for its status (default 3 s). */
   readonly pollIntervalMs?: number | undefined;
   /** Gasless payment (EIP-3009) where the operator offers it; absent: the page offers transfers with gas only. */
@@ -78,7 +89,7 @@ function loadPageScript(...names: string[]): Asset {
 
 type PaymentRequest = FastifyRequest<{
   Params: { id: string };
-  Querystring: { lang?: string; kind?: string };
+  Querystring: { lang?: string; kind?: string; network?: string; chain?: string };
 }>;
 
 /** The files the pages link, each under its content hash. */
@@ -110,6 +121,8 @@ interface CheckoutKit {
   readonly pollIntervalMs: number;
   readonly languageOf: (request: FastifyRequest) => Language;
   readonly networkOf: (chainId: number) => CheckoutNetwork;
+  /** Where a payment on this home chain can be paid: home first (paymentNetworks.ts). */
+  readonly networksOf: (deposit: NonNullable<Payment['deposit']>) => PaymentNetwork[];
 }
 
 /**
@@ -126,6 +139,23 @@ export function checkoutPlugin(deps: CheckoutDeps) {
     ? deps.network
     : [deps.network as CheckoutNetwork];
   const assets = loadAssets();
+  // Without a list of modes, each configured network is a home of its own with no source chain: one network.
+  const modes: readonly ModeNetworks[] =
+    deps.modeNetworks ??
+    networks.map((n) => ({
+      chains: [
+        {
+          ...n,
+          publicRpcUrl: n.publicRpcUrl,
+          nativeCurrencySymbol: n.nativeCurrencySymbol,
+          role: 'home' as const,
+          // The home chain's token is always the payment's own (paymentNetworks.ts).
+          usdcAddress: '',
+          gasless: deps.gasless !== undefined,
+        },
+      ],
+      v3FactoryAddress: undefined,
+    }));
   const kit: CheckoutKit = {
     pageAssets: assets.links,
     pollIntervalMs: deps.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
@@ -136,6 +166,7 @@ export function checkoutPlugin(deps: CheckoutDeps) {
     },
     networkOf: (chainId) =>
       networks.find((n) => n.chainId === chainId) ?? { name: `Chain ${chainId}`, chainId, explorerUrl: '' },
+    networksOf: (deposit) => paymentNetworks(deposit, modeOfHomeChain(modes, deposit.chainId)),
   };
 
   return ownsItsPort(async (app: FastifyInstance) => {
@@ -241,15 +272,15 @@ function registerPaymentRoutes(app: FastifyInstance, deps: CheckoutDeps, kit: Ch
     ]);
     // As currentState derives it, keeping the transfers: the paid screen lists each one.
     const state = derivePaymentState(paymentTerms(payment), transfers, now);
-    // Never show a network name the payment is not on: the chain id always comes from the payment itself.
-    const network = kit.networkOf(payment.deposit.chainId);
+    // Never show a network the payment is not on: the home chain id always comes from the payment itself, and
+    // a source chain only where its deposit address exists there too.
     const view = checkoutView({
       payment,
       deposit: payment.deposit,
       state,
       transfers,
       merchantName: merchant?.name ?? '',
-      network,
+      networks: kit.networksOf(payment.deposit),
       now,
     });
     return { view, payment };
@@ -278,6 +309,7 @@ function registerPaymentRoutes(app: FastifyInstance, deps: CheckoutDeps, kit: Ch
       assets: pageAssets,
       pollIntervalMs: kit.pollIntervalMs,
       gasless: deps.gasless !== undefined,
+      chosenChainId: chainIdOf(request.query.network),
     });
   });
 
@@ -297,7 +329,24 @@ function registerPaymentRoutes(app: FastifyInstance, deps: CheckoutDeps, kit: Ch
         .status(404)
         .type(HTML)
         .send(renderNotFoundPage(languageOf(request), pageAssets));
-    const text = request.query.kind === 'address' ? view.deposit.depositAddress : view.paymentLink;
-    return reply.type('image/svg+xml').send(await qrSvg(text));
+    if (request.query.kind === 'address')
+      return reply.type('image/svg+xml').send(await qrSvg(view.deposit.depositAddress));
+    // `chain`: the request on that network (default: the home chain); one the payment is not offered on has none.
+    const { chain } = request.query;
+    const chainId = chain === undefined ? view.deposit.chainId : chainIdOf(chain);
+    const offer = view.offers.find((o) => o.network.chainId === chainId);
+    if (!offer)
+      return reply
+        .status(404)
+        .type(HTML)
+        .send(renderNotFoundPage(languageOf(request), pageAssets));
+    return reply.type('image/svg+xml').send(await qrSvg(offer.paymentLink));
   });
+}
+
+/** A chain id from the query string ("8453"), or undefined for anything else. */
+function chainIdOf(value: string | undefined): number | undefined {
+  if (value === undefined || !/^[1-9][0-9]{0,15}$/.test(value)) return undefined;
+  const id = Number(value);
+  return Number.isSafeInteger(id) ? id : undefined;
 }

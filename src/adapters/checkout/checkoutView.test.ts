@@ -5,6 +5,7 @@ import type { Deposit, Payment } from '../../domain/payment.ts';
 import { derivePaymentState } from '../../domain/paymentStatus.ts';
 import { explorerTxUrl } from '../web/network.ts';
 import { type CheckoutStage, checkoutStatusJson, checkoutView } from './checkoutView.ts';
+import type { PaymentNetwork } from './paymentNetworks.ts';
 
 const CREATED = new Date('2026-11-21T12:00:00.000Z');
 const EXPIRES = new Date('2026-11-21T13:00:00.000Z');
@@ -15,7 +16,22 @@ const DEPOSIT: Deposit = {
   treasuryAddress: '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720',
   depositAddress: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
 };
-const NETWORK = { name: 'Polygon', chainId: 137, explorerUrl: 'https://polygonscan.com/' };
+const NETWORK: PaymentNetwork = {
+  name: 'Polygon',
+  chainId: 137,
+  explorerUrl: 'https://polygonscan.com/',
+  role: 'home',
+  usdcAddress: DEPOSIT.tokenAddress,
+  gasless: false,
+};
+const BASE: PaymentNetwork = {
+  name: 'Base',
+  chainId: 8453,
+  explorerUrl: 'https://basescan.org',
+  role: 'source',
+  usdcAddress: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+  gasless: false,
+};
 
 function payment(toleranceBps = 0): Payment {
   return testPayment(1, {
@@ -51,7 +67,12 @@ function transfer(amountBaseUnits: bigint, final: boolean): TransferRecord {
   };
 }
 
-function view(transfers: TransferRecord[], now: Date, toleranceBps = 0) {
+function view(
+  transfers: TransferRecord[],
+  now: Date,
+  toleranceBps = 0,
+  networks: readonly PaymentNetwork[] = [NETWORK],
+) {
   const p = payment(toleranceBps);
   const state = derivePaymentState(
     { requiredBaseUnits: p.quote.usdcBaseUnits, underpaymentToleranceBps: toleranceBps, expiresAt: EXPIRES },
@@ -64,7 +85,7 @@ function view(transfers: TransferRecord[], now: Date, toleranceBps = 0) {
     state,
     transfers,
     merchantName: 'Shop',
-    network: NETWORK,
+    networks,
     now,
   });
 }
@@ -178,6 +199,37 @@ describe('checkoutView trust details', () => {
   });
 });
 
+describe('checkoutView networks', () => {
+  it('asks for what is due on each network: that chain id and its USDC, the same address', () => {
+    const v = view([transfer(4_000_000n, true)], BEFORE, 0, [NETWORK, BASE]);
+    const due = v.requiredBaseUnits - 4_000_000n;
+    expect(v.offers.map((o) => o.paymentLink)).toEqual([
+      `ethereum:${DEPOSIT.tokenAddress}@137/transfer?address=${DEPOSIT.depositAddress}&uint256=${due}`,
+      `ethereum:${BASE.usdcAddress}@8453/transfer?address=${DEPOSIT.depositAddress}&uint256=${due}`,
+    ]);
+    // The home request stays the one the page and the API always had.
+    expect(v.paymentLink).toBe(v.offers[0]?.paymentLink);
+    expect(checkoutStatusJson(v).networks).toEqual([
+      { chain_id: 137, payment_link: v.offers[0]?.paymentLink },
+      { chain_id: 8453, payment_link: v.offers[1]?.paymentLink },
+    ]);
+  });
+
+  it('links each transfer to the explorer of the chain it was sent on', () => {
+    const onBase = { ...transfer(1_000_000n, true), chainId: 8453 };
+    const onHome = transfer(1_000_000n, false);
+    const v = view([onBase, onHome], BEFORE, 0, [NETWORK, BASE]);
+    expect(v.transfers.map((t) => t.url)).toEqual([
+      `https://basescan.org/tx/${onBase.txHash}`,
+      `https://polygonscan.com/tx/${onHome.txHash}`,
+    ]);
+  });
+
+  it('refuses a list that does not start with the payment’s own chain', () => {
+    expect(() => view([], BEFORE, 0, [BASE, NETWORK])).toThrow(/payment’s own/);
+  });
+});
+
 describe('checkoutView return link', () => {
   it('sends the customer to the success_url with the payment id, ahead of the older return_url', () => {
     const withUrls: Payment = {
@@ -196,7 +248,7 @@ describe('checkoutView return link', () => {
       state,
       transfers: [],
       merchantName: 'Shop',
-      network: NETWORK,
+      networks: [NETWORK],
       now: BEFORE,
     };
     expect(checkoutView({ ...input, payment: withUrls })).toMatchObject({

@@ -6,7 +6,8 @@ import type { Deposit, Payment } from '../../domain/payment.ts';
 import type { PaymentState, PaymentStatus } from '../../domain/paymentStatus.ts';
 import { withPaymentId } from '../../domain/redirectUrl.ts';
 import { eip681TransferLink } from '../web/eip681.ts';
-import { type CheckoutNetwork, explorerTxUrl } from '../web/network.ts';
+import { explorerTxUrl } from '../web/network.ts';
+import type { PaymentNetwork } from './paymentNetworks.ts';
 
 /**
  * What the customer sees next:
@@ -61,9 +62,23 @@ export interface CheckoutView {
   readonly returnsOnSuccess: boolean;
   /** Where a customer whose payment did not complete goes back: the cancel_url, `payment_id` appended. */
   readonly cancelUrl: string | null;
-  readonly network: CheckoutNetwork;
+  /** The payment's home chain, where its deposit row lives: the first of `offers`. */
+  readonly network: PaymentNetwork;
+  /**
+   * Every network the payment can be paid on (paymentNetworks.ts), home first, each with its own request: the
+   * same deposit address and amount, that chain's USDC and chain id.
+   */
+  readonly offers: readonly NetworkOffer[];
   readonly deposit: Deposit;
-  /** EIP-681 request for the remaining amount (the full amount before anything arrived). */
+  /** EIP-681 request for the remaining amount (the full amount before anything arrived), on the home chain. */
+  readonly paymentLink: string;
+}
+
+/** A network the payment is offered on, with its EIP-681 request for what is due. */
+export interface NetworkOffer {
+  readonly network: PaymentNetwork;
+  /** The USDC sent there: the payment's own token on its home chain, that chain's USDC elsewhere. */
+  readonly tokenAddress: string;
   readonly paymentLink: string;
 }
 
@@ -78,10 +93,14 @@ export function checkoutView(input: {
   /** The payment's recorded transfers (listTransfers), in any order; orphaned and zero ones are left out. */
   transfers: readonly TransferRecord[];
   merchantName: string;
-  network: CheckoutNetwork;
+  /** paymentNetworks' answer: home first, never empty. */
+  networks: readonly PaymentNetwork[];
   now: Date;
 }): CheckoutView {
-  const { payment, deposit, state, network } = input;
+  const { payment, deposit, state, networks } = input;
+  const network = networks[0];
+  if (!network || network.chainId !== deposit.chainId)
+    throw new Error('the first network must be the payment’s own');
   const required = payment.quote.usdcBaseUnits;
   const seen = state.amountSeenBaseUnits;
   const remaining = seen >= required ? 0n : required - seen;
@@ -112,8 +131,20 @@ export function checkoutView(input: {
       txid: t.txHash,
       amountBaseUnits: t.amountBaseUnits,
       final: t.final,
-      url: explorerTxUrl(network.explorerUrl, t.txHash),
+      // Each on the explorer of the chain it was sent on (the watcher records source chains' transfers too).
+      url: explorerTxUrl(networks.find((n) => n.chainId === t.chainId)?.explorerUrl ?? '', t.txHash),
     }));
+  const due = remaining > 0n ? remaining : required;
+  const offers = networks.map((n) => {
+    const tokenAddress = n.chainId === deposit.chainId ? deposit.tokenAddress : n.usdcAddress;
+    const paymentLink = eip681TransferLink({
+      tokenAddress,
+      chainId: n.chainId,
+      recipient: deposit.depositAddress,
+      amountBaseUnits: due,
+    });
+    return { network: n, tokenAddress, paymentLink };
+  });
   return {
     paymentId: payment.id,
     status: state.status,
@@ -139,13 +170,9 @@ export function checkoutView(input: {
     returnsOnSuccess: payment.successUrl !== null,
     cancelUrl: payment.cancelUrl && withPaymentId(payment.cancelUrl, payment.id),
     network,
+    offers,
     deposit,
-    paymentLink: eip681TransferLink({
-      tokenAddress: deposit.tokenAddress,
-      chainId: deposit.chainId,
-      recipient: deposit.depositAddress,
-      amountBaseUnits: remaining > 0n ? remaining : required,
-    }),
+    paymentLink: offers[0]?.paymentLink ?? '',
   };
 }
 
@@ -179,6 +206,8 @@ export interface CheckoutStatusJson {
   readonly txid: string | null;
   readonly tx_url: string | null;
   readonly payment_link: string;
+  /** Every network the payment can be paid on, home first, each with its own request (the page's links and QR). */
+  readonly networks: readonly { readonly chain_id: number; readonly payment_link: string }[];
 }
 
 export function checkoutStatusJson(view: CheckoutView): CheckoutStatusJson {
@@ -205,5 +234,6 @@ export function checkoutStatusJson(view: CheckoutView): CheckoutStatusJson {
     txid: view.txid,
     tx_url: view.txUrl,
     payment_link: view.paymentLink,
+    networks: view.offers.map((o) => ({ chain_id: o.network.chainId, payment_link: o.paymentLink })),
   };
 }

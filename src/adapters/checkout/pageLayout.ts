@@ -48,11 +48,13 @@ export function moment(date: Date, language: Language, style: MomentStyle): Safe
   return html`<time datetime="${date.toISOString()}" data-moment="${style}">${formatMoment(date, language, style)}</time>`;
 }
 
-export function languageSwitcher(current: Language): SafeHtml {
+/** The page in each language; `query` (`network=8453`) is kept, so a choice made without the script stays. */
+export function languageSwitcher(current: Language, query?: string): SafeHtml {
+  const kept = query ? `${query}&` : '';
   const links = LANGUAGES.map((language) =>
     language === current
       ? html`<li><span aria-current="true">${LANGUAGE_NAMES[language]}</span></li>`
-      : html`<li><a href="?lang=${language}" hreflang="${language}" lang="${language}">${LANGUAGE_NAMES[language]}</a></li>`,
+      : html`<li><a href="?${kept}lang=${language}" hreflang="${language}" lang="${language}">${LANGUAGE_NAMES[language]}</a></li>`,
   );
   return html`<nav class="languages" aria-label="${MESSAGES[current].language}"><ul>${links}</ul></nav>`;
 }

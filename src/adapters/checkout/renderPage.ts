@@ -8,8 +8,9 @@ import {
   LOCALES,
   momentStyle,
 } from '../web/localeFormat.ts';
-import type { CheckoutTransfer, CheckoutView } from './checkoutView.ts';
+import type { CheckoutTransfer, CheckoutView, NetworkOffer } from './checkoutView.ts';
 import { MESSAGES, type Messages } from './messages/index.ts';
+import { networkChoice, networkWarning, offersGasless, qrSrc, qrUrl } from './networkChoice.ts';
 import { hiddenAttr, messagePage, moment, type PageAssets } from './pageLayout.ts';
 import { endStage, scriptedPage, usdcField as usdc, waitingStage } from './scriptedPage.ts';
 
@@ -29,11 +30,16 @@ export interface CheckoutPageInput {
    * this payment's token supports it. Absent or false: transfers with gas only, and no request for it.
    */
   readonly gasless?: boolean | undefined;
+  /**
+   * The network shown first, by chain id: a `?network=` the customer chose without the script. Absent, or not
+   * one the payment is offered on: the home chain (decision 0033).
+   */
+  readonly chosenChainId?: number | undefined;
 }
 
 export function renderCheckoutPage(input: CheckoutPageInput): string {
   const { view, language } = input;
-  const page = checkoutWords(view, language);
+  const page = checkoutWords(view, language, input.chosenChainId);
   const { m } = page;
   return scriptedPage({
     language,
@@ -41,7 +47,7 @@ export function renderCheckoutPage(input: CheckoutPageInput): string {
     title: format(m.documentTitle, { merchant: view.merchantName }),
     assets: input.assets,
     script: input.assets.script,
-    data: scriptSettings(input),
+    data: scriptSettings(input, page),
     header: {
       eyebrow: m.paymentTo,
       merchant: view.merchantName,
@@ -49,11 +55,18 @@ export function renderCheckoutPage(input: CheckoutPageInput): string {
       price: html`<strong>${page.price}</strong>`,
       note: rateLine(page),
     },
-    stages: [payStage(page), confirmingStage(page), paidStage(page), expiredStage(page), failedStage(page)],
+    stages: [
+      payStage(page, input),
+      confirmingStage(page),
+      paidStage(page),
+      expiredStage(page),
+      failedStage(page),
+    ],
     scripted: html`<template data-transfer-template>${transferItem(null, language, m)}</template>`,
     connectionLost: m.connectionLost,
     reference: { label: m.reference, id: view.paymentId },
     nonCustodial: m.nonCustodial,
+    languageQuery: page.chosen === view.offers[0] ? undefined : `network=${page.chosen.network.chainId}`,
   });
 }
 
@@ -73,10 +86,14 @@ interface CheckoutWords {
   readonly returnLink: SafeHtml | null;
   /** Where an expired or incomplete payment sends the customer back: the cancel_url, else the older return_url. */
   readonly leaveLink: SafeHtml | null;
+  /** The network shown: its name, links and QR code; the script changes it with the customer's choice. */
+  readonly chosen: NetworkOffer;
 }
 
-function checkoutWords(view: CheckoutView, language: Language): CheckoutWords {
+function checkoutWords(view: CheckoutView, language: Language, chosenChainId?: number): CheckoutWords {
   const m = MESSAGES[language];
+  const home = view.offers[0];
+  if (!home) throw new Error('a payment is offered on its home chain at least');
   const amount = (baseUnits: bigint) => formatUsdcAmount(formatUsdc(baseUnits), language);
   return {
     view,
@@ -98,16 +115,14 @@ function checkoutWords(view: CheckoutView, language: Language): CheckoutWords {
       : view.returnUrl && !view.returnsOnSuccess
         ? html`<p><a class="button primary" href="${view.returnUrl}">${format(m.returnToMerchant, { merchant: view.merchantName })}</a></p>`
         : null,
+    chosen: view.offers.find((o) => o.network.chainId === chosenChainId) ?? home,
   };
 }
 
-function qrUrl(view: CheckoutView): string {
-  return `/pay/${view.paymentId}/qr.svg`;
-}
-
 /** What the script works with: where to poll, the chain and token for a wallet, and gasless payment if offered. */
-function scriptSettings(input: CheckoutPageInput): [string, string | number][] {
+function scriptSettings(input: CheckoutPageInput, { chosen }: CheckoutWords): [string, string | number][] {
   const { view } = input;
+  const { network } = chosen;
   const settings: [string, string | number][] = [
     ['status-url', `/pay/${view.paymentId}/status.json`],
     ['qr-url', qrUrl(view)],
@@ -116,12 +131,13 @@ function scriptSettings(input: CheckoutPageInput): [string, string | number][] {
     ['stage', view.stage],
     ['seconds-left', view.secondsLeft],
     ['remaining', view.remainingBaseUnits.toString()],
-    ['chain-id', view.deposit.chainId],
-    ['chain-name', view.network.name],
-    ['rpc-url', view.network.publicRpcUrl ?? ''],
-    ['native-symbol', view.network.nativeCurrencySymbol ?? 'POL'],
-    ['explorer-url', view.network.explorerUrl],
-    ['token', view.deposit.tokenAddress],
+    ['chain-id', network.chainId],
+    ['chain-name', network.name],
+    ['rpc-url', network.publicRpcUrl ?? ''],
+    ['native-symbol', network.nativeCurrencySymbol ?? 'POL'],
+    ['explorer-url', network.explorerUrl],
+    ['token', chosen.tokenAddress],
+    ['gasless-here', offersGasless(view, chosen, input.gasless) ? 'true' : ''],
     ['deposit', view.deposit.depositAddress],
   ];
   if (input.gasless)
@@ -148,7 +164,7 @@ function rateLine({ view, language, m, price, required }: CheckoutWords): SafeHt
 }
 
 /** How to pay: the amount, network and address, a QR code, a wallet link and the browser wallet's button. */
-function payStage(page: CheckoutWords): SafeHtml {
+function payStage(page: CheckoutWords, input: CheckoutPageInput): SafeHtml {
   const { view, m } = page;
   return waitingStage(
     'pay',
@@ -158,12 +174,15 @@ function payStage(page: CheckoutWords): SafeHtml {
       html`<p class="muted">${m.waitingBody}</p>`,
       html`<p class="fee" role="note">${m.exchangeFee}</p>`,
       partialNotice(page),
+      networkChoice(view, page.chosen, {
+        m,
+        language: page.language,
+        remaining: page.remaining,
+        gasless: input.gasless,
+      }),
       paymentFacts(page),
       qrCodes(page),
-      html`<div class="warning" role="note">
-    <p><strong>${format(m.warningTitle, { network: view.network.name })}</strong></p>
-    <p>${format(m.warningBody, { amount: usdc(page.remaining, 'remaining'), network: view.network.name, chainId: view.deposit.chainId })}</p>
-  </div>`,
+      networkWarning(view, { m, language: page.language, remaining: page.remaining }),
       browserWallet(page),
       html`<p class="muted small">${format(m.expiresAt, { time: page.expiry })}</p>`,
       html`<noscript><p class="notice">${m.noScript}</p></noscript>`,
@@ -182,8 +201,9 @@ function partialNotice({ view, m, detected, remaining }: CheckoutWords): SafeHtm
   </div>`;
 }
 
-function paymentFacts({ view, m, remaining }: CheckoutWords): SafeHtml {
-  const networkValue = format(m.networkValue, { network: view.network.name, chainId: view.deposit.chainId });
+function paymentFacts({ view, m, remaining, chosen }: CheckoutWords): SafeHtml {
+  const { network } = chosen;
+  const networkValue = format(m.networkValue, { network: network.name, chainId: network.chainId });
   return html`<dl class="facts">
     <div class="fact">
       <dt>${m.amountToSend}</dt>
@@ -192,7 +212,7 @@ function paymentFacts({ view, m, remaining }: CheckoutWords): SafeHtml {
     </div>
     <div class="fact">
       <dt>${m.network}</dt>
-      <dd>${networkValue}</dd>
+      <dd data-network-label>${networkValue}</dd>
     </div>
     <div class="fact">
       <dt>${m.depositAddress}</dt>
@@ -201,20 +221,20 @@ function paymentFacts({ view, m, remaining }: CheckoutWords): SafeHtml {
     </div>
     <div class="fact">
       <dt>${m.tokenContract}</dt>
-      <dd><code class="address small" id="token-address">${view.deposit.tokenAddress}</code></dd>
+      <dd><code class="address small" id="token-address">${chosen.tokenAddress}</code></dd>
     </div>
   </dl>`;
 }
 
 /** The wallet link, the payment's QR code (address, token and amount) and the address's alone. */
-function qrCodes({ view, m, remaining }: CheckoutWords): SafeHtml {
+function qrCodes({ view, m, remaining, chosen }: CheckoutWords): SafeHtml {
   const url = qrUrl(view);
   return html`<div class="qr">
-    <p class="open-wallet"><a class="button secondary" data-payment-link href="${view.paymentLink}">${m.openInWallet}</a></p>
+    <p class="open-wallet"><a class="button secondary" data-payment-link href="${chosen.paymentLink}">${m.openInWallet}</a></p>
     <details class="qr-code" data-qr-details open>
       <summary>${m.showQr}</summary>
-      <img data-qr src="${url}?amount=${view.remainingBaseUnits.toString()}" width="232" height="232"
-        alt="${format(m.qrAlt, { amount: remaining, network: view.network.name, address: view.deposit.depositAddress })}">
+      <img data-qr src="${qrSrc(view, chosen.network.chainId)}" width="232" height="232"
+        alt="${format(m.qrAlt, { amount: remaining, network: chosen.network.name, address: view.deposit.depositAddress })}">
       <p class="muted small">${m.scanHint}</p>
     </details>
     <details class="address-only">
@@ -230,7 +250,10 @@ function qrCodes({ view, m, remaining }: CheckoutWords): SafeHtml {
  * "Pay with browser wallet", hidden until the script finds a wallet, with every outcome it may report (each
  * hidden until then) and the way back to a transfer with gas after a gasless attempt.
  */
-function browserWallet({ view, m, remaining }: CheckoutWords): SafeHtml {
+function browserWallet({ m, remaining, chosen }: CheckoutWords): SafeHtml {
+  // The chosen network's name and id, which the script changes with the choice.
+  const network = html`<span data-field="network-name">${chosen.network.name}</span>`;
+  const chainId = html`<span data-field="network-chain-id">${chosen.network.chainId}</span>`;
   return html`<div class="wallet" data-wallet hidden>
     <p class="divider"><span>${m.orWallet}</span></p>
     <button type="button" class="button primary" id="pay-wallet">${m.payWithWallet}</button>
@@ -243,13 +266,13 @@ function browserWallet({ view, m, remaining }: CheckoutWords): SafeHtml {
     <div class="wallet-messages" aria-live="assertive">
       <p class="wallet-message" data-wallet-message="working" hidden>${m.walletWorking}</p>
       <p class="wallet-message error" data-wallet-message="rejected" hidden>${m.walletRejected}</p>
-      <p class="wallet-message error" data-wallet-message="wrong-chain" hidden>${format(m.walletWrongChain, { network: view.network.name, chainId: view.deposit.chainId })}</p>
+      <p class="wallet-message error" data-wallet-message="wrong-chain" hidden>${format(m.walletWrongChain, { network, chainId })}</p>
       <p class="wallet-message error" data-wallet-message="insufficient" hidden>${format(
         m.walletInsufficient,
         {
           balance: html`<span data-field="wallet-balance"></span>`,
           amount: html`<span data-field="remaining">${remaining}</span>`,
-          network: view.network.name,
+          network,
         },
       )}</p>
       <p class="wallet-message ok" data-wallet-message="sent" hidden>${format(m.walletSent, { hash: html`<code class="hash" data-field="wallet-tx"></code>` })}</p>

@@ -32,6 +32,8 @@ export function scriptedPage(input: {
   connectionLost: string;
   reference: { label: string; id: string };
   nonCustodial: string;
+  /** What the language links keep of the page's query (`network=8453`, a choice made without the script). */
+  languageQuery?: string | undefined;
 }): string {
   const { header } = input;
   const data = input.data.map(
@@ -70,7 +72,7 @@ ${input.scripted}
 <footer>
   <p class="reference"><span>${input.reference.label}</span> <code>${input.reference.id}</code></p>
   <p class="muted small">${input.nonCustodial}</p>
-  ${languageSwitcher(input.language)}
+  ${languageSwitcher(input.language, input.languageQuery)}
 </footer>
 </main>`;
   return layout({

@@ -18,7 +18,8 @@ export function ledgerRepository(handle: DatabaseHandle): Ledger {
   const { db, dialect } = handle;
   return {
     transaction: (work) => db.transaction().execute((trx) => work(ledgerTransaction(trx, dialect))),
-    paymentsByDepositAddress: (chainId, addresses) => paymentsByDepositAddress(db, chainId, addresses),
+    paymentsByDepositAddress: (chainId, addresses, factory) =>
+      paymentsByDepositAddress(db, chainId, addresses, factory),
     cursor: (chainId) => cursor(db, chainId),
     recentBlocks: (chainId, atOrBelow, limit) => recentBlocks(db, chainId, atOrBelow, limit),
     transfersToFinalize: (chainId, blockNumber, limit) =>
@@ -54,15 +55,18 @@ async function paymentsByDepositAddress(
   db: Db,
   chainId: number,
   addresses: readonly string[],
+  factory: string | undefined,
 ): Promise<Map<string, string>> {
   const found = new Map<string, string>();
   for (let i = 0; i < addresses.length; i += IN_LIST_SIZE) {
-    const rows = await db
+    let query = db
       .selectFrom('payments')
       .select(['id', 'deposit_address'])
       .where('chain_id', '=', chainId)
-      .where('deposit_address', 'in', addresses.slice(i, i + IN_LIST_SIZE))
-      .execute();
+      .where('deposit_address', 'in', addresses.slice(i, i + IN_LIST_SIZE));
+    // Stored lowercase (paymentRepository), as the watcher passes it.
+    if (factory !== undefined) query = query.where('factory_address', '=', factory);
+    const rows = await query.execute();
     for (const row of rows) if (row.deposit_address) found.set(row.deposit_address, row.id);
   }
   return found;

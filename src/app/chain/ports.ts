@@ -18,6 +18,12 @@ export interface TransferLog {
   readonly from: string;
   readonly to: string;
   readonly amountBaseUnits: bigint;
+  /**
+   * Only for a mint (from the zero address) made by CCTP's MessageTransmitterV2 receiving a burn message (its
+   * `MessageReceived` follows the mint in the same transaction), when the reader was given that transmitter: the
+   * burn's `messageSender` on the source chain, lowercase. The watcher tells our own settlement by it.
+   */
+  readonly cctpBurnSender?: string | undefined;
 }
 
 export interface BlockHeader {
@@ -35,9 +41,15 @@ export interface ChainReader {
   blockAt(number: bigint): Promise<BlockHeader | undefined>;
   /**
    * The tokens' Transfer logs in [fromBlock, toBlock]: one eth_getLogs for all of them, whatever the number of
-   * open payments.
+   * open payments. With `messageTransmitter` (CCTP's MessageTransmitterV2 on this chain), the same request also
+   * reads its `MessageReceived` logs, so that each mint a received burn made carries `cctpBurnSender`.
    */
-  transferLogs(tokens: readonly string[], fromBlock: bigint, toBlock: bigint): Promise<TransferLog[]>;
+  transferLogs(
+    tokens: readonly string[],
+    fromBlock: bigint,
+    toBlock: bigint,
+    options?: { readonly messageTransmitter?: string | undefined },
+  ): Promise<TransferLog[]>;
 }
 
 /** A transfer into a deposit address, as recorded. Identified by the block it is in: a reorg makes a new one. */
@@ -141,8 +153,17 @@ export interface LedgerTransaction extends ReceiptTransaction {
 
 export interface Ledger {
   transaction<T>(work: (tx: LedgerTransaction) => Promise<T>): Promise<T>;
-  /** Which of these lowercase addresses are deposit addresses of ours: address → payment id. */
-  paymentsByDepositAddress(chainId: number, addresses: readonly string[]): Promise<Map<string, string>>;
+  /**
+   * Which of these lowercase addresses are deposit addresses of ours: address → payment id. `chainId` is the
+   * chain the payments' deposit rows name (the home chain, for a source chain's watcher); with `factory`, only
+   * the payments whose forwarder comes from that factory (lowercase), the only ones whose address is the same on
+   * another chain.
+   */
+  paymentsByDepositAddress(
+    chainId: number,
+    addresses: readonly string[],
+    factory?: string | undefined,
+  ): Promise<Map<string, string>>;
   cursor(chainId: number): Promise<ChainCursor | undefined>;
   /** Recorded blocks at or below `atOrBelow`, newest first, at most `limit`. */
   recentBlocks(chainId: number, atOrBelow: bigint, limit: number): Promise<BlockRef[]>;

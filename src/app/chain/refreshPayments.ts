@@ -45,8 +45,7 @@ export async function refreshPayments(
     const named = state.completedBy ?? state.lastSeen;
     const txid = named?.txHash ?? null;
     const paidWith = named ? { address: named.tokenAddress, symbol: named.tokenSymbol } : null;
-    // Per chain: the same deposit address holds each chain's money apart (a source chain's is burnt, the home
-    // chain's flushed). The home chain's is saved even when nothing final arrived there, as before.
+    // Per chain: each chain's deposit address is flushed (or burnt home) by that chain's settler.
     if (payment.deposit) {
       const byChain = finalByChainAndToken(transfers);
       if (!byChain.has(payment.deposit.chainId)) byChain.set(payment.deposit.chainId, new Map());
@@ -75,7 +74,7 @@ export async function refreshPayments(
       eventId = newEventId();
       const changed = { ...payment, txid, paidWith };
       const payout = payoutStateOf(changed, state, payoutPolicy, now);
-      const body = webhookEventBody(eventId, type, changed, state, payout, now);
+      const body = webhookEventBody(eventId, type, changed, state, payout, now, transfers);
       await tx.insertEvent({
         id: eventId,
         paymentId,
@@ -100,16 +99,16 @@ export async function refreshPayments(
   return changes;
 }
 
-/** Per chain, what each accepted token brought in final transfers still on that chain's canonical chain. */
+/** Per chain, what each accepted token brought in final transfers still on the canonical chain. */
 function finalByChainAndToken(transfers: readonly TransferRecord[]): Map<number, Map<string, bigint>> {
-  const byChain = new Map<number, Map<string, bigint>>();
+  const sums = new Map<number, Map<string, bigint>>();
   for (const t of transfers) {
     if (!t.final || t.orphaned || t.amountBaseUnits <= 0n) continue;
-    const sums = byChain.get(t.chainId) ?? new Map<string, bigint>();
-    sums.set(t.tokenAddress, (sums.get(t.tokenAddress) ?? 0n) + t.amountBaseUnits);
-    byChain.set(t.chainId, sums);
+    const chain = sums.get(t.chainId) ?? new Map<string, bigint>();
+    chain.set(t.tokenAddress, (chain.get(t.tokenAddress) ?? 0n) + t.amountBaseUnits);
+    sums.set(t.chainId, chain);
   }
-  return byChain;
+  return sums;
 }
 
 /**
@@ -130,11 +129,8 @@ export async function reportUnacceptedTransfers(
     if (payment.kind !== 'payment') continue;
     // amount_received as the status endpoint shows it now: the stored row keeps only the final sum, and an
     // unpaid payment's figure counts the transfers awaiting finality too.
-    const { amountSeenBaseUnits } = derivePaymentState(
-      paymentTerms(payment),
-      await tx.listTransfers(payment.id),
-      now,
-    );
+    const transfers = await tx.listTransfers(payment.id);
+    const { amountSeenBaseUnits } = derivePaymentState(paymentTerms(payment), transfers, now);
     const eventId = newEventId();
     const body: ReturnType<typeof webhookEventBody> & UnacceptedTransferFields = {
       ...webhookEventBody(
@@ -144,6 +140,7 @@ export async function reportUnacceptedTransfers(
         { ...payment, amountSeenBaseUnits },
         payoutStateOf(payment, payment, payoutPolicy, now),
         now,
+        transfers,
       ),
       unaccepted_transfer: describeUnacceptedTransfer(transfer),
     };

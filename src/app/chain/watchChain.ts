@@ -3,6 +3,7 @@ import type { PayoutPolicy } from '../../domain/payout.ts';
 import type { ReceiptSettings } from '../email/receipts.ts';
 import type { Clock } from '../shared/ports.ts';
 import { blocksAt, lastBlockAtOrBefore } from './blockReads.ts';
+import { type CrossChainOptions, depositChainOf, isOwnSettlementMint } from './crossChain.ts';
 import type {
   BlockHeader,
   BlockRef,
@@ -35,7 +36,8 @@ export interface WatchedToken {
   readonly accepted: boolean;
 }
 
-export interface WatchChainOptions {
+/** Which chain, which tokens, how far per request; on a chain that is not alone, CrossChainOptions. */
+export interface WatchChainOptions extends CrossChainOptions {
   readonly chainId: number;
   /** The accepted tokens (USDC first) and the noticed ones, all read in one request per range. */
   readonly tokens: readonly WatchedToken[];
@@ -81,6 +83,8 @@ function transferId(chainId: number, log: TransferLog): string {
  */
 export async function pollChainOnce(deps: WatchChainDeps, options: WatchChainOptions): Promise<PollResult> {
   const { chain, ledger } = deps;
+  if (depositChainOf(options) !== options.chainId && options.depositFactory === undefined)
+    throw new RangeError(`chain ${options.chainId} watches for another chain's payments without a factory`);
   const [head, finalizedTag] = await Promise.all([chain.latestBlockNumber(), chain.finalizedBlockNumber()]);
   const finalized = minBig(finalizedTag, head);
   let cursor = await ledger.cursor(options.chainId);
@@ -131,7 +135,7 @@ async function firstBlockToScan(
   head: bigint,
 ): Promise<bigint> {
   const start = options.startBlock ?? head;
-  const earliest = await deps.ledger.earliestPaymentCreatedAt(options.chainId);
+  const earliest = await deps.ledger.earliestPaymentCreatedAt(depositChainOf(options));
   if (earliest === undefined) return start;
   // Our clock and the chain's block timestamps may disagree a little: start earlier rather than later.
   const covering = await lastBlockAtOrBefore(
@@ -198,16 +202,23 @@ async function scanRange(
   // The range's last block before and after reading its logs: if it changed, the logs may be from a fork.
   const endBefore = await chain.blockAt(to);
   const tokens = new Map(options.tokens.map((token) => [token.address.toLowerCase(), token]));
-  const logs = await chain.transferLogs([...tokens.keys()], from, to);
+  const read = await chain.transferLogs([...tokens.keys()], from, to, {
+    messageTransmitter: options.cctpMessageTransmitter,
+  });
   const endAfter = await chain.blockAt(to);
   if (!endBefore || !endAfter || !sameHash(endBefore.hash, endAfter.hash))
     throw new ChainMovedError(`block ${to} changed during the scan`);
 
+  const logs = read.filter((log) => !isOwnSettlementMint(log));
   const recipients = [...new Set(logs.map((log) => log.to.toLowerCase()))];
   const owners =
     recipients.length === 0
       ? new Map<string, string>()
-      : await ledger.paymentsByDepositAddress(options.chainId, recipients);
+      : await ledger.paymentsByDepositAddress(
+          depositChainOf(options),
+          recipients,
+          options.depositFactory?.toLowerCase(),
+        );
   const matched = logs.filter((log) => owners.has(log.to.toLowerCase()));
 
   const headers = new Map<bigint, BlockHeader>([[endAfter.number, endAfter]]);

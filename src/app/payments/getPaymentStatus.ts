@@ -23,15 +23,22 @@ export async function getPaymentStatus(
   merchantId: string,
   paymentId: string,
   mode: KeyMode = 'live',
-): Promise<{ payment: Payment; state: PaymentState<TransferRecord>; unaccepted: UnacceptedTransfer[] }> {
+): Promise<{
+  payment: Payment;
+  state: PaymentState<TransferRecord>;
+  /** Every transfer recorded to it, on every chain, orphaned ones included (the response lists those counted). */
+  transfers: TransferRecord[];
+  unaccepted: UnacceptedTransfer[];
+}> {
   if (!UUID_PATTERN.test(paymentId)) throw new PaymentNotFoundError();
   const payment = await deps.payments.findForMerchant(merchantId, paymentId.toLowerCase(), mode);
   if (!payment) throw new PaymentNotFoundError();
-  const [state, unaccepted] = await Promise.all([
-    currentState(deps, payment),
+  const [transfers, unaccepted] = await Promise.all([
+    deps.ledger.listTransfers(payment.id),
     deps.ledger.listUnacceptedTransfers(payment.id),
   ]);
-  return { payment, state, unaccepted };
+  const state = derivePaymentState(paymentTerms(payment), transfers, deps.clock.now());
+  return { payment, state, transfers, unaccepted };
 }
 
 export interface PaymentStateDeps {

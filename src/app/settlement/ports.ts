@@ -11,7 +11,7 @@ import type { OutboxEvent } from '../chain/ports.ts';
  * The forwarder generations (src/contracts). 1: a flush sends both shares or reverts. 2: each recipient is paid
  * on its own, and a share that cannot go out waits in the forwarder for its recipient.
  */
-export type ForwarderVersion = 1 | 2;
+export type ForwarderVersion = 1 | 2 | 3;
 
 /** A payment whose deposit address holds final funds not flushed yet, or whose payout failed and is due again. */
 export interface SettlementCandidate {
@@ -250,8 +250,11 @@ export interface Relayer {
   nonce(): Promise<bigint>;
   /** Native balance (POL), in wei. */
   balance(): Promise<bigint>;
-  /** The deposit address these params yield on this factory, or undefined if the factory refuses them. */
-  depositAddressOf(factoryAddress: string, item: FlushItem): string | undefined;
+  /**
+   * The deposit address these params yield on this factory, whose forwarders are of `version` (version 3's
+   * address is another formula), or undefined if the factory refuses them.
+   */
+  depositAddressOf(factoryAddress: string, item: FlushItem, version: ForwarderVersion): string | undefined;
   /** The generation of a factory's forwarders, read from the chain once (it never changes). */
   forwarderVersion(factoryAddress: string): Promise<ForwarderVersion>;
   simulateFlush(call: FlushCall): Promise<FlushSimulation>;

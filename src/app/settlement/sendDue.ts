@@ -93,9 +93,10 @@ async function movableOf(
       sameAddress(c.factoryAddress, first.factoryAddress) && sameAddress(c.tokenAddress, first.tokenAddress),
   );
 
+  const version = await relayer.forwarderVersion(first.factoryAddress);
   // The stored params must reproduce the stored address, or the flush would deploy some other, empty forwarder.
   const mismatched = batch.filter((c) => {
-    const predicted = relayer.depositAddressOf(c.factoryAddress, flushItemOf(c));
+    const predicted = relayer.depositAddressOf(c.factoryAddress, flushItemOf(c), version);
     return predicted === undefined || !sameAddress(predicted, c.depositAddress);
   });
   const setAside = (candidates: readonly SettlementCandidate[], cause: PayoutFailureCause) =>
@@ -105,7 +106,6 @@ async function movableOf(
   });
   batch = batch.filter((c) => !mismatched.includes(c));
 
-  const version = await relayer.forwarderVersion(first.factoryAddress);
   const probed = batch.length > 0 ? await probeBatch(relayer, version, batch) : { movable: [], stuck: [] };
   stuck.push(...probed.stuck);
   // A share a flush would hold back counts as a failure of that share now: its back-off and reason start here.

@@ -106,12 +106,14 @@ export class MemoryLedger implements Ledger {
   async paymentsByDepositAddress(
     chainId: number,
     addresses: readonly string[],
+    factory?: string,
   ): Promise<Map<string, string>> {
     const found = new Map<string, string>();
     const wanted = new Set(addresses);
     for (const p of this.state.payments.values()) {
       // Stored lowercase, matched exactly (the watcher passes lowercase addresses).
       const address = p.deposit?.depositAddress.toLowerCase();
+      if (factory !== undefined && p.deposit?.factoryAddress.toLowerCase() !== factory) continue;
       if (p.deposit?.chainId === chainId && address && wanted.has(address)) found.set(address, p.id);
     }
     return found;

@@ -1640,6 +1640,26 @@ export interface components {
             }[];
             /** @description The customer's transfer that completed the payment */
             txid?: string;
+            /** @description Every transfer counted towards this payment, on any chain, in the order they arrived, final or not (status endpoint only; [] when none) */
+            transfers?: {
+                /** @description EVM chain id it was sent on (137: Polygon; another chain is bridged home) */
+                chain_id: number;
+                /** @description 0x transaction hash */
+                txid: string;
+                /**
+                 * @description USDC it brought, exact
+                 * @example 100.10
+                 */
+                amount: string;
+                /**
+                 * @description Checksummed 0x address
+                 * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
+                 */
+                token_address: string;
+                token_symbol: string;
+                /** @description Final under that chain's finality rule; only final transfers make a payment paid */
+                final: boolean;
+            }[];
             /**
              * @description Where the merchant's money is: not_due while the payment is pending or processing (there is no payout yet), then pending (due, on its way), sent, or delayed (failing for a while; see payout_delayed_reason). Absent for a payment that expired with nothing received, which has nothing to pay out
              * @enum {string}

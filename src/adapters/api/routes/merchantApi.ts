@@ -135,7 +135,12 @@ function statusRoute(app: MerchantApp, deps: ApiDeps): void {
       if (cached !== undefined) return reply.send(cached as never);
 
       const mark = statusReads?.mark(paymentId) ?? null;
-      const { payment, state, unaccepted } = await getPaymentStatus(deps, merchantId, paymentId, mode);
+      const { payment, state, unaccepted, transfers } = await getPaymentStatus(
+        deps,
+        merchantId,
+        paymentId,
+        mode,
+      );
       const refunds = deps.refunds ? await deps.refunds.listForPayment(payment.id) : undefined;
       const now = deps.clock.now();
       const policy = deps.config.payoutPolicy;
@@ -143,7 +148,11 @@ function statusRoute(app: MerchantApp, deps: ApiDeps): void {
       // Serialized by the route's schema here rather than by Fastify after return, so the cache keeps it.
       const body = String(
         reply.serialize(
-          paymentStatusResponse(payment, state, payout, unaccepted, refunds && { records: refunds, now }),
+          paymentStatusResponse(payment, state, payout, {
+            transfers,
+            unaccepted,
+            refunds: refunds && { records: refunds, now },
+          }),
         ),
       );
       statusReads?.remember(paymentId, mark, {

@@ -18,22 +18,32 @@
   copyButtons(page);
   countdown(page);
   const wallet = browserWallet(page);
+  networkChoice(page, wallet.update);
   liveStatus(page, wallet.update);
 })();
 
 /** The page's settings, formats and element lookups, and the state its parts share (`state`). */
 function checkoutPage(root) {
   const data = root.dataset;
+  // The networks the payment is offered on: the choice's radios where there are several, else the page's own.
+  const radios = Array.from(root.querySelectorAll('[data-network-choice] input[name="network"]'));
+  const networks = (radios.length > 0 ? radios.map((radio) => radio.dataset) : [data]).map((d, i) => ({
+    chainId: Number(radios[i]?.value ?? d.chainId),
+    chainName: d.chainName,
+    rpcUrl: d.rpcUrl,
+    nativeSymbol: d.nativeSymbol || 'POL',
+    explorerUrl: d.explorerUrl,
+    token: d.token,
+    gasless: d.gaslessHere === 'true',
+    label: d.label,
+    qrAlt: d.qrAlt,
+    radio: radios[i] ?? null,
+  }));
   const config = {
     statusUrl: data.statusUrl,
     qrUrl: data.qrUrl,
     pollMs: Math.max(250, Number(data.pollMs) || 3000),
-    chainId: Number(data.chainId),
-    chainName: data.chainName,
-    rpcUrl: data.rpcUrl,
-    nativeSymbol: data.nativeSymbol || 'POL',
-    explorerUrl: data.explorerUrl,
-    token: data.token,
+    networks,
     deposit: data.deposit,
     locale: data.locale || 'en-GB',
     gaslessUrl: data.gaslessUrl,
@@ -69,8 +79,24 @@ function checkoutPage(root) {
     },
     /** Asks for the status at once; the live status (liveStatus) sets it. */
     pollNow() {},
+    /** Called when the network shown changes (the wallet's buttons and gasless hint follow it). */
+    onNetwork() {},
+    /** Shows `network` as the one to pay on (the customer's choice, or the wallet's own chain). */
+    chooseNetwork(network) {
+      this.state.network = network;
+      showNetwork(this);
+      this.onNetwork();
+    },
     state: {
       stage: data.stage,
+      /** The network shown, and the one the wallet button pays on unless the wallet is on another offered one. */
+      network: networks.find((n) => n.chainId === Number(data.chainId)) ?? networks[0],
+      /** The customer chose a network themselves: the wallet is then asked to switch to it. */
+      networkPicked: false,
+      /** Each network's request for what is due, by chain id, from the page and then each status. */
+      links: new Map(radios.map((radio) => [Number(radio.value), radio.dataset.request])),
+      /** What the QR code asks for (its image's cache key), as of the last status. */
+      qrAmount: data.remaining || '0',
       remaining: BigInt(data.remaining || '0'),
       // The deadline is kept on the page's monotonic clock from the server's "seconds left", so a customer whose
       // computer clock is wrong still sees the right countdown.
@@ -227,6 +253,49 @@ function transferList(page) {
   };
 }
 
+/**
+ * The network choice, where there is one: the radios change the page in place, so they replace the links that
+ * reload it on another network without the script. A network chosen here is the one the wallet button then asks
+ * the wallet to switch to.
+ */
+function networkChoice(page, updateWallet) {
+  const choice = page.$('[data-network-choice]');
+  page.onNetwork = updateWallet;
+  if (!choice) return;
+  choice.hidden = false;
+  const links = page.$('[data-network-links]');
+  if (links) links.hidden = true;
+  choice.addEventListener('change', (event) => {
+    const chosen = page.config.networks.find((n) => n.radio === event.target);
+    if (!chosen) return;
+    page.state.networkPicked = true;
+    page.chooseNetwork(chosen);
+  });
+}
+
+/** Shows the chosen network's name, token, request and QR code, and names it in the wallet's messages. */
+function showNetwork(page) {
+  const { $, state, config } = page;
+  const network = state.network;
+  if (network.radio) network.radio.checked = true;
+  const label = $('[data-network-label]');
+  if (label && network.label) label.textContent = network.label;
+  const token = $('#token-address');
+  if (token && network.token) token.textContent = network.token;
+  page.setText('network-name', network.chainName);
+  page.setText('network-chain-id', String(network.chainId));
+  const paymentLink = $('[data-payment-link]');
+  const href = state.links.get(network.chainId);
+  if (paymentLink && href) paymentLink.href = href;
+  const qr = $('[data-qr]');
+  if (qr) {
+    const chain = config.networks.length > 1 ? `chain=${network.chainId}&` : '';
+    const src = `${config.qrUrl}?${chain}amount=${state.qrAmount}`;
+    if (qr.getAttribute('src') !== src) qr.setAttribute('src', src);
+    if (network.qrAlt) qr.alt = network.qrAlt;
+  }
+}
+
 /** Follows the payment's status (statusPoll.js) and shows each answer; `updateWallet` after each. */
 function liveStatus(page, updateWallet) {
   const SLOW_POLL_MS = 15_000; // expired/failed may still turn paid (late), so keep looking, slowly
@@ -254,11 +323,10 @@ function liveStatus(page, updateWallet) {
     const confirmingPart = $('[data-partial-confirming]');
     if (confirmingPart) confirmingPart.hidden = status.amount_detected === status.amount_received;
 
-    const paymentLink = $('[data-payment-link]');
-    if (paymentLink) paymentLink.href = status.payment_link;
-    const qr = $('[data-qr]');
-    const qrSrc = `${page.config.qrUrl}?amount=${status.amount_remaining_base_units}`;
-    if (qr && qr.getAttribute('src') !== qrSrc) qr.setAttribute('src', qrSrc);
+    // Each network's request for what is left now (the home one alone where there is no choice).
+    for (const n of status.networks) state.links.set(n.chain_id, n.payment_link);
+    state.qrAmount = status.amount_remaining_base_units;
+    showNetwork(page);
 
     // A transfer we sent has shown up (or another did): the button may be used again for what is left.
     if (state.lastDetected !== null && state.lastDetected !== status.amount_detected) state.pendingTx = null;

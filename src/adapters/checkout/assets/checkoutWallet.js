@@ -51,11 +51,15 @@ function browserWallet(page) {
       for (const [field, text] of Object.entries(fields)) page.setText(field, text);
       for (const el of page.$$('[data-wallet-message]')) el.hidden = el.dataset.walletMessage !== kind;
     },
+    /** Whether the payment can be paid with a signature alone (gasless.json answered), on the networks that take it. */
+    gaslessOffered: false,
     showGasless(offered) {
+      wallet.gaslessOffered = offered;
+      const shown = offered && state.network.gasless && !wallet.preferGas;
       const hint = $('[data-gasless-hint]');
       const gasBox = $('[data-pay-with-gas]');
-      if (hint) hint.hidden = !offered || wallet.preferGas;
-      if (gasBox) gasBox.hidden = !offered || wallet.preferGas;
+      if (hint) hint.hidden = !shown;
+      if (gasBox) gasBox.hidden = !shown;
     },
   };
   listenForWallets(wallet, walletList);
@@ -76,7 +80,12 @@ function browserWallet(page) {
       payWithWallet(wallet, only ? only.provider : window.ethereum);
     });
   wallet.update();
-  return { update: wallet.update };
+  return {
+    update() {
+      wallet.update();
+      wallet.showGasless(wallet.gaslessOffered);
+    },
+  };
 }
 
 /** EIP-6963 discovery, and window.ethereum where it comes late: each find redraws the wallet buttons. */
@@ -106,6 +115,7 @@ function showWallets(wallet, walletList) {
   const fallback = isProvider(window.ethereum) ? window.ethereum : null;
   if (walletBox) walletBox.hidden = wallets.length === 0 && !fallback;
   if ((wallets.length > 0 || fallback) && config.gaslessUrl && !wallet.gaslessProbed) {
+    // (Asked whatever the network shown: the hint follows the choice, showGasless.)
     // A wallet is there: ask once whether this payment can be paid with a signature alone, to say so.
     wallet.gaslessProbed = true;
     gaslessTerms(config).then((terms) => wallet.showGasless(terms !== null));
@@ -253,41 +263,59 @@ function errorCode(error) {
 
 class WrongChainError extends Error {}
 
-async function ensureChain(ethereum, config) {
-  const wanted = `0x${config.chainId.toString(16)}`;
-  const current = await ethereum.request({ method: 'eth_chainId' });
-  if (Number.parseInt(current, 16) === config.chainId) return;
+/**
+ * The network to pay on (decision 0033): the chain the wallet is on, where the payment is offered there and the
+ * customer did not choose another — no switch; else the network chosen (home by default), switching the wallet.
+ */
+async function networkToPayOn(page, ethereum) {
+  const { state, config } = page;
+  const current = Number.parseInt(await ethereum.request({ method: 'eth_chainId' }), 16);
+  const walletsOwn = config.networks.find((n) => n.chainId === current);
+  if (walletsOwn && (!state.networkPicked || walletsOwn === state.network)) {
+    // The page then shows the network the payment goes on (its token, its link), as the wallet will.
+    if (walletsOwn !== state.network) page.chooseNetwork(walletsOwn);
+    return walletsOwn;
+  }
+  const chosen = state.network;
+  await ensureChain(ethereum, chosen, current);
+  return chosen;
+}
+
+async function ensureChain(ethereum, network, current) {
+  const wanted = `0x${network.chainId.toString(16)}`;
+  if (current === network.chainId) return;
   try {
     await ethereum.request({ method: 'wallet_switchEthereumChain', params: [{ chainId: wanted }] });
   } catch (error) {
-    if (errorCode(error) !== UNRECOGNIZED_CHAIN || !config.rpcUrl) throw new WrongChainError();
+    if (errorCode(error) !== UNRECOGNIZED_CHAIN || !network.rpcUrl) throw new WrongChainError();
     await ethereum.request({
       method: 'wallet_addEthereumChain',
       params: [
         {
           chainId: wanted,
-          chainName: config.chainName,
-          nativeCurrency: { name: config.nativeSymbol, symbol: config.nativeSymbol, decimals: 18 },
-          rpcUrls: [config.rpcUrl],
-          ...(config.explorerUrl ? { blockExplorerUrls: [config.explorerUrl] } : {}),
+          chainName: network.chainName,
+          nativeCurrency: { name: network.nativeSymbol, symbol: network.nativeSymbol, decimals: 18 },
+          rpcUrls: [network.rpcUrl],
+          ...(network.explorerUrl ? { blockExplorerUrls: [network.explorerUrl] } : {}),
         },
       ],
     });
   }
   // Some wallets add a chain without switching to it, or resolve the switch without switching: check, and
   // ask once more before giving up.
-  if (Number.parseInt(await ethereum.request({ method: 'eth_chainId' }), 16) === config.chainId) return;
+  if (Number.parseInt(await ethereum.request({ method: 'eth_chainId' }), 16) === network.chainId) return;
   try {
     await ethereum.request({ method: 'wallet_switchEthereumChain', params: [{ chainId: wanted }] });
   } catch {
     throw new WrongChainError();
   }
   const after = await ethereum.request({ method: 'eth_chainId' });
-  if (Number.parseInt(after, 16) !== config.chainId) throw new WrongChainError();
+  if (Number.parseInt(after, 16) !== network.chainId) throw new WrongChainError();
 }
 
 async function payWithWallet(wallet, ethereum) {
   const { config, state, amountText } = wallet.page;
+  const { deposit, gaslessUrl, authorizationUrl } = config;
   if (!isProvider(ethereum)) return;
   const amount = state.remaining;
   if (amount <= 0n || wallet.busy) return;
@@ -299,11 +327,11 @@ async function payWithWallet(wallet, ethereum) {
     const accounts = await ethereum.request({ method: 'eth_requestAccounts' });
     const from = Array.isArray(accounts) ? accounts[0] : undefined;
     if (!from) throw Object.assign(new Error('no account'), { code: USER_REJECTED });
-    await ensureChain(ethereum, config);
+    const network = await networkToPayOn(wallet.page, ethereum);
 
     const balanceWord = await ethereum.request({
       method: 'eth_call',
-      params: [{ to: config.token, data: BALANCE_OF_SELECTOR + abiWord(from) }, 'latest'],
+      params: [{ to: network.token, data: BALANCE_OF_SELECTOR + abiWord(from) }, 'latest'],
     });
     const balance = balanceWord && balanceWord !== '0x' ? BigInt(balanceWord) : 0n;
     if (balance < amount) {
@@ -312,8 +340,9 @@ async function payWithWallet(wallet, ethereum) {
     }
 
     if (
-      config.gaslessUrl &&
-      config.authorizationUrl &&
+      gaslessUrl &&
+      authorizationUrl &&
+      network.gasless &&
       !wallet.preferGas &&
       (await payGasless(wallet, ethereum, from))
     )
@@ -324,9 +353,9 @@ async function payWithWallet(wallet, ethereum) {
       params: [
         {
           from,
-          to: config.token,
+          to: network.token,
           value: '0x0',
-          data: TRANSFER_SELECTOR + abiWord(config.deposit) + abiWord(amount),
+          data: TRANSFER_SELECTOR + abiWord(deposit) + abiWord(amount),
         },
       ],
     });

@@ -23,6 +23,12 @@ export const de: MessageTable<typeof en> = {
   warningTitle: 'Senden Sie nur USDC auf {network}',
   warningBody:
     'Senden Sie genau {amount} auf {network}, Chain-ID {chainId}, an die obige Adresse. Andere Token oder USDC auf einem anderen Netzwerk gehen verloren.',
+  networkChoice: 'Netzwerk für die Zahlung',
+  networkChoiceHint:
+    'Die Einzahlungsadresse ist auf jedem dieser Netzwerke dieselbe. Wählen Sie das Netzwerk, auf dem Ihre USDC liegen.',
+  warningTitleMany: 'Senden Sie USDC nur auf {networks}',
+  warningBodyMany:
+    'Senden Sie genau {amount} auf einem dieser Netzwerke an die obige Adresse. Andere Token oder USDC auf jedem anderen Netzwerk gehen verloren.',
   timeLeft: 'Verbleibende Zeit',
   expiresAt: 'Dieser Link läuft am {time} ab.',
   waitingTitle: 'Warten auf Ihre Zahlung',

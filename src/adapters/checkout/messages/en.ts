@@ -25,6 +25,11 @@ export const en = {
   warningTitle: 'Send only USDC on {network}',
   warningBody:
     'Send exactly {amount} on {network}, chain ID {chainId}, to the address above. Any other token, or USDC on another network, cannot be recovered.',
+  networkChoice: 'Network to pay on',
+  networkChoiceHint: 'The deposit address is the same on every network listed. Pick the one your USDC is on.',
+  warningTitleMany: 'Send USDC on {networks} only',
+  warningBodyMany:
+    'Send exactly {amount} on one of these networks to the address above. Any other token, or USDC on any other network, cannot be recovered.',
   timeLeft: 'Time left to pay',
   expiresAt: 'This link expires on {time}.',
   waitingTitle: 'Waiting for your payment',

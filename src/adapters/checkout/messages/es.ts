@@ -23,6 +23,12 @@ export const es: MessageTable<typeof en> = {
   warningTitle: 'Envíe solo USDC en {network}',
   warningBody:
     'Envíe exactamente {amount} en {network}, ID de cadena {chainId}, a la dirección de arriba. Cualquier otro token, o USDC en otra red, no se podrá recuperar.',
+  networkChoice: 'Red en la que pagar',
+  networkChoiceHint:
+    'La dirección de depósito es la misma en cada una de estas redes. Elija aquella en la que tiene su USDC.',
+  warningTitleMany: 'Envíe USDC solo en {networks}',
+  warningBodyMany:
+    'Envíe exactamente {amount} en una de estas redes a la dirección de arriba. Cualquier otro token, o USDC en cualquier otra red, no se podrá recuperar.',
   timeLeft: 'Tiempo restante para pagar',
   expiresAt: 'Este enlace caduca el {time}.',
   waitingTitle: 'Esperando su pago',

@@ -23,6 +23,12 @@ export const fr: MessageTable<typeof en> = {
   warningTitle: 'Envoyez uniquement de l’USDC sur {network}',
   warningBody:
     'Envoyez exactement {amount} sur {network}, ID de chaîne {chainId}, à l’adresse ci-dessus. Tout autre jeton, ou de l’USDC sur un autre réseau, serait perdu.',
+  networkChoice: 'Réseau de paiement',
+  networkChoiceHint:
+    'L’adresse de dépôt est la même sur chacun de ces réseaux. Choisissez celui où se trouve votre USDC.',
+  warningTitleMany: 'Envoyez de l’USDC uniquement sur {networks}',
+  warningBodyMany:
+    'Envoyez exactement {amount} sur l’un de ces réseaux, à l’adresse ci-dessus. Tout autre jeton, ou de l’USDC sur tout autre réseau, serait perdu.',
   timeLeft: 'Temps restant pour payer',
   expiresAt: 'Ce lien expire le {time}.',
   waitingTitle: 'En attente de votre paiement',
