@@ -337,16 +337,20 @@ describe.each(dialects)('crediting a payment across chains, %s', (dialect) => {
       txid: onPolygon,
       transfers: paid.transfers,
     });
-    // Each chain's final sum is its own, for that chain's settler. The test USDC has one address on both chains
-    // (the same account deploys it at the same nonce): until deposit_balances is keyed per chain (migration
-    // 0027, the bridge's), Base's sum must at least never overwrite Polygon's row of that address.
+    // Each chain's final sum is its own, for that chain's settler (Polygon's) or burner (Base's). The test USDC
+    // has one address on both chains (the same account deploys it at the same nonce): deposit_balances is keyed
+    // per chain (migration 0027), so neither sum overwrites the other.
     expect(base.cctp.usdc).toBe(polygon.cctp.usdc);
     const balances = await database.handle.db
       .selectFrom('deposit_balances')
       .select(['chain_id', 'received_base_units'])
       .where('owner_id', '=', payment.id)
+      .orderBy('chain_id')
       .execute();
-    expect(balances.map((b) => [Number(b.chain_id), b.received_base_units])).toEqual([[137, '6000000']]);
+    expect(balances.map((b) => [Number(b.chain_id), b.received_base_units])).toEqual([
+      [137, '6000000'],
+      [8453, '4000000'],
+    ]);
   });
 
   it('a reorg on Base removing its half takes the payment back to pending, and the merchant is told', async () => {

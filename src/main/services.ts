@@ -133,6 +133,7 @@ function healthOf(input: ApiServerInput, metrics: Metrics): HealthApiDeps {
       payoutHealth: () => Promise.reject(new Error('no monitoring store')),
       relayerBalances: () => Promise.reject(new Error('no monitoring store')),
       gaslessRelays: () => Promise.reject(new Error('no monitoring store')),
+      bridgeSteps: () => Promise.reject(new Error('no monitoring store')),
     },
     ledger: input.ledger,
     clock: input.clock,

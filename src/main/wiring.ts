@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { bridgeRepository } from '../adapters/db/bridgeRepository.ts';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../adapters/db/database.ts';
 import { emailRepository } from '../adapters/db/emailRepository.ts';
 import { gaslessRepository } from '../adapters/db/gaslessRepository.ts';
@@ -50,6 +51,7 @@ export function createStores(handle: DatabaseHandle) {
     payments: paymentRepository(handle),
     ledger: ledgerRepository(handle),
     settlements: settlementRepository(handle),
+    bridgeTransfers: bridgeRepository(handle),
     idempotency: idempotencyRepository(handle),
     webhooks: webhookRepository(handle),
     monitoring: monitoringRepository(handle.db),

@@ -6,6 +6,8 @@ import { authorizationChain } from '../adapters/chain/eip3009.ts';
 import { createRelayer } from '../adapters/chain/relayer.ts';
 import type { SingletonLocks } from '../adapters/db/singletonLocks.ts';
 import { customerEmails } from '../adapters/email/customerEmails.ts';
+import type { BridgeStore } from '../app/bridge/ports.ts';
+import { runSettlerWithMints } from '../app/bridge/settleAndMint.ts';
 import type { Ledger } from '../app/chain/ports.ts';
 import { expirePayments } from '../app/chain/refreshPayments.ts';
 import { pollChainOnce, type WatchedToken } from '../app/chain/watchChain.ts';
@@ -23,6 +25,7 @@ import type { Clock } from '../app/shared/ports.ts';
 import { runWebhookDispatcher } from '../app/webhooks/dispatchWebhooks.ts';
 import type { WebhookStore } from '../app/webhooks/ports.ts';
 import { type ChainConfig, type Config, NETWORKS } from '../config/index.ts';
+import { homeMintDeps, type SourceBridgeChain, sourceBridgeJob } from './bridgeJobs.ts';
 import { runEmailJob } from './emailDispatcher.ts';
 import { runAsSingleton } from './singleton.ts';
 import { createWebhookDispatcherDeps } from './wiring.ts';
@@ -45,6 +48,15 @@ export interface WorkerDeps {
   readonly gaslessAuthorizations: GaslessStore;
   readonly refunds: RefundStore;
   readonly emails: EmailStore;
+  /** Settlement across chains (decision 0029): source chains burnt to the home chain, minted by its settler. */
+  readonly bridge?: WorkerBridge | undefined;
+}
+
+export interface WorkerBridge {
+  readonly store: BridgeStore;
+  readonly homeChainId: number;
+  readonly attestation: { readonly url: string; readonly pollIntervalMs: number; readonly timeoutMs: number };
+  readonly sources: readonly SourceBridgeChain[];
 }
 
 export interface WorkerChain {
@@ -64,6 +76,8 @@ export interface WorkerChain {
   readonly depositFactory?: Address | undefined;
   /** CCTP's MessageTransmitterV2 on a home chain: our own settlement's mints into deposit addresses are not paid. */
   readonly cctpMessageTransmitter?: Address | undefined;
+  /** The home chain's CCTP side, where source chains' burns are minted (its settler then mints them first). */
+  readonly cctpHome?: { readonly usdc: Address; readonly messageTransmitter: Address } | undefined;
 }
 
 const LAG_LOG_EVERY_MS = 30_000;
@@ -81,6 +95,18 @@ export async function runWorker(deps: WorkerDeps, signal: AbortSignal): Promise<
   const emails = customerEmails(config, (chainId) => explorers.get(chainId));
   const receipts = emails?.receipts;
   const jobs = deps.chains.flatMap((chain) => chainJobs(deps, chain, signal, receipts));
+  const { bridge } = deps;
+  if (bridge) {
+    const wired = {
+      ...bridge,
+      bridge: bridge.store,
+      locks: deps.locks,
+      settlements: deps.settlements,
+      clock: deps.clock,
+      logger,
+    };
+    jobs.push(...bridge.sources.map((source) => sourceBridgeJob(wired, source, signal)));
+  }
   // Expiry and refund announcements are safe to run twice (row locks, marks), but one runner avoids wasted sweeps.
   const expirer = runAsSingleton(deps.locks, 'expirer', every, (held) =>
     runLoop({ ...every, name: 'expirer', signal: held }, async () => {
@@ -179,28 +205,29 @@ function chainJobs(
   const { relayerKey } = chain;
   if (relayerKey) {
     const relayer = createRelayer({ client, chainId: watch.chainId, relayerKey });
-    // One settler per relayer: its nonce sequence must have a single writer.
+    const settle = { settlements: deps.settlements, relayer, chain: reader, clock: deps.clock, logger };
+    const options = {
+      chainId: watch.chainId,
+      payoutPolicy: { ...deps.config.payoutPolicy, dustThresholdBaseUnits: settings.dustThresholdBaseUnits },
+      relayerLowBalanceWei: settings.relayerLowBalanceWei,
+      intervalMs: settings.pollIntervalMs,
+    };
+    const { cctpHome } = chain;
+    const mint =
+      cctpHome && deps.bridge
+        ? homeMintDeps(
+            { bridge: deps.bridge.store, clock: deps.clock },
+            { chainId: watch.chainId, rpcUrls: chain.rpcUrls, finality: settings.finality, ...cctpHome },
+            relayer,
+            logger,
+          )
+        : undefined;
+    // One settler per relayer: its nonce sequence must have a single writer (the home chain's mints included).
     jobs.push(
       runAsSingleton(deps.locks, `relayer:${watch.chainId}`, every, (held) =>
-        runSettler(
-          {
-            settlements: deps.settlements,
-            relayer,
-            chain: reader,
-            clock: deps.clock,
-            logger,
-          },
-          {
-            chainId: watch.chainId,
-            payoutPolicy: {
-              ...deps.config.payoutPolicy,
-              dustThresholdBaseUnits: settings.dustThresholdBaseUnits,
-            },
-            relayerLowBalanceWei: settings.relayerLowBalanceWei,
-            intervalMs: settings.pollIntervalMs,
-            signal: held,
-          },
-        ),
+        mint
+          ? runSettlerWithMints(settle, mint, { ...options, signal: held })
+          : runSettler(settle, { ...options, signal: held }),
       ),
     );
   } else if (chain.depositChainId === undefined) {

@@ -14,10 +14,7 @@ export { CCTP_DOMAINS };
 /** The domain every burn mints on. */
 export const POLYGON_DOMAIN = CCTP_DOMAINS.polygon;
 
-/** `minFinalityThreshold` at most this asks for a fast transfer (soft finality, a fee). */
-export const FINALITY_FAST = 1000;
-/** `minFinalityThreshold` at least this asks for a standard transfer (hard finality, free). */
-export const FINALITY_STANDARD = 2000;
+export { FINALITY_FAST, FINALITY_STANDARD } from '../../domain/cctpFinality.ts';
 
 export const MESSAGE_VERSION = 1;
 export const BURN_MESSAGE_VERSION = 1;

@@ -163,11 +163,8 @@ async function saveReceivedByToken(
       .values(row)
       .onConflict((oc) =>
         oc
-          .columns(['owner_id', 'token_address'])
-          .doUpdateSet({ received_base_units: row.received_base_units })
-          // Never another chain's row: where a token has the same address on two chains, each chain's sum is
-          // its own (deposit_balances keyed per chain, migration 0027), never one overwriting the other.
-          .where('deposit_balances.chain_id', '=', chainId),
+          .columns(['owner_id', 'chain_id', 'token_address'])
+          .doUpdateSet({ received_base_units: row.received_base_units }),
       )
       .execute();
   }

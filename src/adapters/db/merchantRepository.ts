@@ -21,7 +21,7 @@ function toMerchant(row: Selectable<MerchantsTable>): Merchant {
 }
 
 // Insertable: the rotation columns (previous webhook secret) are written only by the webhook repository.
-function merchantRow(merchant: Merchant): Insertable<MerchantsTable> {
+export function merchantRow(merchant: Merchant): Insertable<MerchantsTable> {
   return {
     id: merchant.id,
     name: merchant.name,

@@ -23,6 +23,24 @@ export function monitoringRepository(db: Db): MonitoringStore {
     payoutHealth: (policy, delayedSince) => payoutHealth(db, policy, delayedSince),
     relayerBalances: () => relayerBalances(db),
     gaslessRelays: (since) => gaslessRelays(db, since),
+    async bridgeSteps() {
+      // Open transfers only: the partial index bridge_transfers_open holds them (done ones leave it).
+      const rows = await db
+        .selectFrom('bridge_transfers')
+        .select((eb) => [
+          'step',
+          eb.fn.countAll<string | number>().as('waiting'),
+          eb.fn.min('created_at').as('oldest'),
+        ])
+        .where('step', '<>', 'done')
+        .groupBy('step')
+        .execute();
+      return rows.map((r) => ({
+        step: r.step,
+        waiting: Number(r.waiting),
+        oldestCreatedAt: new Date(r.oldest),
+      }));
+    },
   };
 }
 

@@ -6,6 +6,7 @@ import type {
 } from './dashboardSchema.ts';
 import type { EmailMessagesTable, EventsTable, WebhookAttemptsTable } from './messageSchema.ts';
 import type {
+  BridgeTransfersTable,
   GaslessAuthorizationsTable,
   RelayerAccountsTable,
   RelayerTransactionsTable,
@@ -222,6 +223,8 @@ export interface DepositBalancesTable {
   token_address: string;
   accepted: number;
   received_base_units: Generated<string>;
+  /** The home chain's row: what CCTP minted into the forwarder for this payment (migration 0027). */
+  bridged_base_units: Generated<string>;
   merchant_paid_base_units: Generated<string>;
   treasury_paid_base_units: Generated<string>;
   settled_base_units: Generated<string>;
@@ -270,6 +273,7 @@ export interface DatabaseSchema {
   settlement_items: SettlementItemsTable;
   relayer_transactions: RelayerTransactionsTable;
   relayer_accounts: RelayerAccountsTable;
+  bridge_transfers: BridgeTransfersTable;
   gasless_authorizations: GaslessAuthorizationsTable;
   dashboard_users: DashboardUsersTable;
   dashboard_password_links: DashboardPasswordLinksTable;

@@ -62,8 +62,8 @@ function transactionOf(trx: Db, dialect: DialectName): SettlementTransaction {
   return {
     closeSettlement: (settlementId, closing, at) => closeSettlement(trx, settlementId, closing, at),
     lockPayments: (ids) => lockPayments(trx, dialect, ids),
-    recordFlush: (ownerId, tokenAddress, merchantSent, feeSent) =>
-      recordFlush(trx, ownerId, tokenAddress, merchantSent, feeSent),
+    recordFlush: (ownerId, chainId, tokenAddress, merchantSent, feeSent) =>
+      recordFlush(trx, ownerId, chainId, tokenAddress, merchantSent, feeSent),
     savePayout: (paymentId, payout, at) => savePayout(trx, paymentId, payout, at),
     insertEvent: (event) => insertOutboxEvent(trx, event),
   };
@@ -209,6 +209,7 @@ async function lockPayments(trx: Db, dialect: DialectName, ids: readonly string[
 async function recordFlush(
   trx: Db,
   ownerId: string,
+  chainId: number,
   tokenAddress: string,
   merchantSent: bigint,
   feeSent: bigint,
@@ -218,6 +219,7 @@ async function recordFlush(
     .selectFrom('deposit_balances')
     .selectAll()
     .where('owner_id', '=', ownerId)
+    .where('chain_id', '=', chainId)
     .where('token_address', '=', token)
     .executeTakeFirst();
   if (!row) return { accepted: false };
@@ -231,6 +233,7 @@ async function recordFlush(
       settled_base_units: (merchant + treasury).toString(),
     })
     .where('owner_id', '=', ownerId)
+    .where('chain_id', '=', chainId)
     .where('token_address', '=', token)
     .execute();
   return { accepted: Number(row.accepted) === 1 };

@@ -1,5 +1,7 @@
 // The tables of money going out: the settler's batches and the relayer's signed transactions, and the gasless
-// relayer's authorizations (schema.ts holds the whole schema).
+// relayer's authorizations, and the bridge's transfers across chains (schema.ts holds the whole schema).
+
+import type { Generated } from 'kysely';
 
 /** One flush of a batch of deposit addresses (migration 0005): one nonce, one or more transactions. */
 export interface SettlementsTable {
@@ -70,4 +72,44 @@ export interface GaslessAuthorizationsTable {
   failure_reason: string | null;
   created_at: string;
   finished_at: string | null;
+}
+
+/** One burn on a source chain and its attestation and mint on the home chain (migration 0027). */
+export interface BridgeTransfersTable {
+  id: string;
+  payment_id: string;
+  source_chain_id: number;
+  source_domain: number;
+  home_chain_id: number;
+  token_address: string;
+  deposit_address: string;
+  amount_base_units: string;
+  speed: string;
+  max_fee_base_units: string;
+  min_finality_threshold: number;
+  step: string;
+  burn_relayer: string | null;
+  burn_nonce: string | null;
+  burn_raw_tx: string | null;
+  burn_tx_hash: string | null;
+  /** int8: a string from pg, a number from SQLite. */
+  burn_block_number: string | number | null;
+  message: string | null;
+  attested_message: string | null;
+  attestation: string | null;
+  cctp_nonce: string | null;
+  fee_executed_base_units: string | null;
+  mint_relayer: string | null;
+  mint_nonce: string | null;
+  mint_raw_tx: string | null;
+  mint_tx_hash: string | null;
+  minted_base_units: string | null;
+  attempts: Generated<number>;
+  next_attempt_at: string | null;
+  last_error: string | null;
+  stalled_since: string | null;
+  delay_notified_at: string | null;
+  created_at: string;
+  updated_at: string;
+  completed_at: string | null;
 }

@@ -57,23 +57,27 @@ export function unsettledPayments(db: Db, dustThresholdBaseUnits: bigint) {
   );
 }
 
+/**
+ * A balance (`deposit_balances as b`) not moved on yet: received, plus on the home chain what CCTP minted in,
+ * unlike what was flushed (or, on a source chain, burnt). Verbatim the predicate of the partial index
+ * deposit_balances_unsettled (migration 0027).
+ */
+export const BALANCE_UNSETTLED = sql<boolean>`cast(b.received_base_units as bigint) + cast(b.bridged_base_units as bigint) <> cast(b.settled_base_units as bigint)`;
+
 /** Balances of one chain's deposit addresses not flushed yet, with their payment, that may be tried now. */
 export function unsettledBalances(db: Db, chainId: number, now: Date) {
-  return (
-    db
-      .selectFrom('deposit_balances as b')
-      .innerJoin('payments', 'payments.id', 'b.owner_id')
-      .where('b.chain_id', '=', chainId)
-      // Verbatim the predicate of the partial index deposit_balances_unsettled (migration 0013).
-      .where(sql<boolean>`b.received_base_units <> b.settled_base_units`)
-      .where('payments.deposit_address', 'is not', null)
-      .where((eb) =>
-        eb.or([
-          eb('payments.settlement_retry_at', 'is', null),
-          eb('payments.settlement_retry_at', '<=', now.toISOString()),
-        ]),
-      )
-  );
+  return db
+    .selectFrom('deposit_balances as b')
+    .innerJoin('payments', 'payments.id', 'b.owner_id')
+    .where('b.chain_id', '=', chainId)
+    .where(BALANCE_UNSETTLED)
+    .where('payments.deposit_address', 'is not', null)
+    .where((eb) =>
+      eb.or([
+        eb('payments.settlement_retry_at', 'is', null),
+        eb('payments.settlement_retry_at', '<=', now.toISOString()),
+      ]),
+    );
 }
 
 export async function settlementCandidates(
@@ -91,6 +95,7 @@ export async function settlementCandidates(
       'b.token_address as balance_token',
       'b.accepted as balance_accepted',
       'b.received_base_units as balance_received',
+      'b.bridged_base_units as balance_bridged',
       'b.settled_base_units as balance_settled',
     ])
     // An accepted token is paid out once the payment is paid (or failed: what arrived is the merchant's);
@@ -105,7 +110,8 @@ export async function settlementCandidates(
   for (const row of rows) {
     const payment = toPayment(row);
     const accepted = Number(row.balance_accepted) === 1;
-    const unsettled = BigInt(row.balance_received) - BigInt(row.balance_settled);
+    const unsettled =
+      BigInt(row.balance_received) + BigInt(row.balance_bridged) - BigInt(row.balance_settled);
     if (accepted ? !isDue(unsettled, payment.payout, dustThresholdBaseUnits) : unsettled <= 0n) continue;
     const deposit = payment.deposit;
     if (!deposit) throw new Error(`payment ${row.id} has an incomplete deposit`);
@@ -167,6 +173,7 @@ export async function requestSweep(
       .selectFrom('deposit_balances')
       .select(['settled_base_units', 'accepted'])
       .where('owner_id', '=', paymentId)
+      .where('chain_id', '=', Number(payment.chain_id))
       .where('token_address', '=', token)
       .executeTakeFirst();
     if (existing && Number(existing.accepted) === 1) return false;
@@ -182,7 +189,7 @@ export async function requestSweep(
         received_base_units: received,
       })
       .onConflict((oc) =>
-        oc.columns(['owner_id', 'token_address']).doUpdateSet({ received_base_units: received }),
+        oc.columns(['owner_id', 'chain_id', 'token_address']).doUpdateSet({ received_base_units: received }),
       )
       .execute();
     return true;

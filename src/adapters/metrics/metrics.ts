@@ -186,7 +186,17 @@ function payoutGauges(registers: Registry[]) {
     "Payments whose share fails to go out now (merchant: the merchant's; commission: the treasury's), by the token's reason",
     ['share', 'reason'],
   );
-  return { payouts, oldestDelayed, failing };
+  const bridgeWaiting = gauge(
+    'paylink_bridge_transfers_waiting',
+    'Cross-chain transfers (CCTP) not done yet, by the step they wait in: burn, attest or mint',
+    ['step'],
+  );
+  const bridgeOldest = gauge(
+    'paylink_bridge_oldest_waiting_age_seconds',
+    'Age of the oldest cross-chain transfer still waiting in each step',
+    ['step'],
+  );
+  return { payouts, oldestDelayed, failing, bridgeWaiting, bridgeOldest };
 }
 
 /**
@@ -215,6 +225,14 @@ function recordMeasurements(gauges: ServiceGauges, m: ServiceMeasurements): void
   setOrUnknown(gauges.payouts, m.payouts?.delayed, { state: 'delayed' });
   setOrUnknown(gauges.oldestDelayed, m.payouts?.oldestDelayedSeconds);
   for (const f of m.payouts?.failing ?? []) gauges.failing.set({ share: f.share, reason: f.reason }, f.count);
+  gauges.bridgeWaiting.reset();
+  gauges.bridgeOldest.reset();
+  for (const step of ['burn', 'attest', 'mint']) {
+    const b = m.bridge?.find((s) => s.step === step);
+    // Unknown (NaN) when the read failed, 0 when nothing waits: an alert on age never fires on a gap.
+    setOrUnknown(gauges.bridgeWaiting, m.bridge && (b?.waiting ?? 0), { step });
+    setOrUnknown(gauges.bridgeOldest, m.bridge && (b?.oldestSeconds ?? 0), { step });
+  }
   for (const gauge of [gauges.relayerBalance, gauges.relayerLowBalance, gauges.relayerBalanceAge])
     gauge.reset();
   for (const r of m.relayers ?? []) {

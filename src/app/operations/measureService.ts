@@ -21,6 +21,12 @@ export interface ServiceMeasurements {
   readonly relayers?: readonly RelayerMeasurements[];
   /** Gasless payment per chain: authorizations by status, and what the gasless relayer paid in gas. */
   readonly gasless?: readonly GaslessRelaySummary[];
+  /** Cross-chain transfers waiting, per step (burn, attest, mint), and the oldest one's age. */
+  readonly bridge?: readonly {
+    readonly step: string;
+    readonly waiting: number;
+    readonly oldestSeconds: number;
+  }[];
 }
 
 export interface PayoutMeasurements {
@@ -63,15 +69,17 @@ export async function measureService(deps: MeasureDeps, timeoutMs: number): Prom
   const nowMs = deps.clock.now().getTime();
   const chains = [deps.chain, deps.testChain].filter((chain) => chain !== undefined);
   const delayedSince = new Date(nowMs - deps.payoutPolicy.delayedAfterMs);
-  const [ping, payments, webhooks, payouts, relayers, gasless, ...chainMeasurements] = await Promise.all([
-    settle(() => deps.monitoring.ping(), timeoutMs),
-    settle(() => deps.monitoring.countPaymentsByStatus(), timeoutMs),
-    settle(() => deps.monitoring.webhookQueue(), timeoutMs),
-    settle(() => deps.monitoring.payoutHealth(deps.payoutPolicy, delayedSince), timeoutMs),
-    settle(() => deps.monitoring.relayerBalances(), timeoutMs),
-    settle(() => deps.monitoring.gaslessRelays(new Date(nowMs - HOUR_MS)), timeoutMs),
-    ...chains.map((chain) => measureChain(deps, chain, nowMs, timeoutMs)),
-  ]);
+  const [ping, payments, webhooks, payouts, relayers, gasless, bridge, ...chainMeasurements] =
+    await Promise.all([
+      settle(() => deps.monitoring.ping(), timeoutMs),
+      settle(() => deps.monitoring.countPaymentsByStatus(), timeoutMs),
+      settle(() => deps.monitoring.webhookQueue(), timeoutMs),
+      settle(() => deps.monitoring.payoutHealth(deps.payoutPolicy, delayedSince), timeoutMs),
+      settle(() => deps.monitoring.relayerBalances(), timeoutMs),
+      settle(() => deps.monitoring.gaslessRelays(new Date(nowMs - HOUR_MS)), timeoutMs),
+      settle(() => deps.monitoring.bridgeSteps(), timeoutMs),
+      ...chains.map((chain) => measureChain(deps, chain, nowMs, timeoutMs)),
+    ]);
   const result: { -readonly [K in keyof ServiceMeasurements]: ServiceMeasurements[K] } = {
     databaseUp: ping.ok,
     chains: chainMeasurements,
@@ -91,6 +99,13 @@ export async function measureService(deps: MeasureDeps, timeoutMs: number): Prom
     }));
   }
   if (gasless.ok) result.gasless = gasless.value;
+  if (bridge.ok) {
+    result.bridge = bridge.value.map((b) => ({
+      step: b.step,
+      waiting: b.waiting,
+      oldestSeconds: seconds(nowMs - b.oldestCreatedAt.getTime()),
+    }));
+  }
   if (webhooks.ok) {
     result.webhookEventsByStatus = webhooks.value.byStatus;
     const oldest = webhooks.value.oldestOwedAt;

@@ -14,6 +14,14 @@ export interface MonitoringStore {
   relayerBalances(): Promise<readonly RelayerBalance[]>;
   /** Gasless authorizations per chain: how many are in each status, and the gas fees paid, all time and since. */
   gaslessRelays(since: Date): Promise<readonly GaslessRelaySummary[]>;
+  /** Cross-chain transfers not done, by the step they wait in, with the oldest's creation (decision 0029). */
+  bridgeSteps(): Promise<readonly BridgeStepSummary[]>;
+}
+
+export interface BridgeStepSummary {
+  readonly step: string;
+  readonly waiting: number;
+  readonly oldestCreatedAt: Date;
 }
 
 export interface GaslessRelaySummary {

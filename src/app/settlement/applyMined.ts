@@ -94,7 +94,13 @@ export async function applyMined(
         );
         continue;
       }
-      const { accepted } = await t.recordFlush(payment.id, flush.token, flush.merchantSent, flush.feeSent);
+      const { accepted } = await t.recordFlush(
+        payment.id,
+        settlement.chainId,
+        flush.token,
+        flush.merchantSent,
+        flush.feeSent,
+      );
       // A swept token (one that does not pay) moved: the payment's payout, in USDC, is not what moved.
       if (!accepted) continue;
       let payout = payoutAfterFlush(payment.payout, {

@@ -27,7 +27,7 @@ export interface SettlementCandidate {
   readonly merchantAddress: string;
   readonly treasuryAddress: string;
   readonly commissionBps: number;
-  /** This token's final funds received minus what was flushed already. */
+  /** This token's final funds received (and, on the home chain, minted by CCTP) minus what was flushed already. */
   readonly unsettledBaseUnits: bigint;
   readonly payout: PayoutProgress;
 }
@@ -86,9 +86,10 @@ export interface SettlementTransaction {
   lockPayments(paymentIds: readonly string[]): Promise<Payment[]>;
   /** Stores the payment's payout progress (`settled_base_units` follows from it). */
   savePayout(paymentId: string, payout: PayoutProgress, at: Date): Promise<void>;
-  /** Adds what a flush sent to the deposit's balance of that token; whether the token is an accepted one. */
+  /** Adds what a flush sent to the deposit's balance of that token on that chain; whether it is an accepted one. */
   recordFlush(
     ownerId: string,
+    chainId: number,
     tokenAddress: string,
     merchantSentBaseUnits: bigint,
     feeSentBaseUnits: bigint,

@@ -218,7 +218,7 @@ export class MemorySettlements implements SettlementStore {
         const payment = s().payments.get(paymentId);
         if (payment) s().payments.set(paymentId, { ...payment, payout, updatedAt: at });
       },
-      recordFlush: async (ownerId, tokenAddress, merchantSent, feeSent) => {
+      recordFlush: async (ownerId, _chainId, tokenAddress, merchantSent, feeSent) => {
         const balance = s().balances.get(ownerId)?.get(tokenAddress.toLowerCase());
         if (!balance) return { accepted: false };
         balance.merchantPaid += merchantSent;

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { type CrossChainView, listCrossChain } from '../../app/bridge/listCrossChain.ts';
 import { listPayouts, type PayoutView } from '../../app/settlement/listPayouts.ts';
 import { retrySettlement } from '../../app/settlement/retrySettlement.ts';
 import { systemClock } from '../../app/shared/ports.ts';
@@ -16,6 +17,38 @@ const COLUMNS: readonly [string, number, (view: PayoutView) => string][] = [
   ['NEXT ATTEMPT', 24, (v) => v.next_attempt_at ?? 'next pass'],
   ['WHY', 0, (v) => why(v)],
 ];
+
+const CROSS_CHAIN_COLUMNS: readonly [string, number, (view: CrossChainView) => string][] = [
+  ['PAYMENT', 36, (v) => v.payment_id],
+  ['FROM', 8, (v) => String(v.source_chain_id)],
+  ['STEP', 6, (v) => v.step],
+  ['AMOUNT', 12, (v) => v.amount],
+  ['SPEED', 8, (v) => v.speed],
+  ['TRIES', 5, (v) => String(v.attempts)],
+  ['NEXT ATTEMPT', 24, (v) => v.next_attempt_at ?? 'next pass'],
+  [
+    'WHY',
+    0,
+    (v) => (v.last_error ? `${v.stalled_since ? `since ${v.stalled_since}: ` : ''}${v.last_error}` : '-'),
+  ],
+];
+
+/** Rows under a header, each column padded to its width (the last one free). */
+function table<T>(columns: readonly [string, number, (view: T) => string][], views: readonly T[]): void {
+  out(
+    columns
+      .map(([title, width]) => title.padEnd(width))
+      .join('  ')
+      .trimEnd(),
+  );
+  for (const view of views)
+    out(
+      columns
+        .map(([, width, cell]) => cell(view).padEnd(width))
+        .join('  ')
+        .trimEnd(),
+    );
+}
 
 function why(view: PayoutView): string {
   const parts = [];
@@ -51,17 +84,23 @@ export function registerSettlementCommands(program: Command, config: () => Confi
       if (options.json) return out(JSON.stringify({ payouts: views }));
       if (views.length === 0)
         return out(options.delayed ? 'No payout is failing.' : 'Every payout has gone out.');
-      out(
-        COLUMNS.map(([title, width]) => title.padEnd(width))
-          .join('  ')
-          .trimEnd(),
+      table(COLUMNS, views);
+    });
+
+  settlements
+    .command('cross-chain')
+    .description('money on its way to the home chain through CCTP: the step each transfer waits in, and why')
+    .option('--limit <n>', 'at most this many (1–500)', '100')
+    .option('--json', 'print JSON')
+    .action(async (options: { limit: string; json?: boolean }) => {
+      const limit = limitFlag(options.limit);
+      if (!(limit >= 1 && limit <= 500)) throw new PaylinkError('VALIDATION_ERROR', '--limit must be 1–500');
+      const views = await withStores(config(), (stores) =>
+        listCrossChain({ bridge: stores.bridgeTransfers }, limit),
       );
-      for (const view of views)
-        out(
-          COLUMNS.map(([, width, cell]) => cell(view).padEnd(width))
-            .join('  ')
-            .trimEnd(),
-        );
+      if (options.json) return out(JSON.stringify({ transfers: views }));
+      if (views.length === 0) return out('No money is on its way between chains.');
+      table(CROSS_CHAIN_COLUMNS, views);
     });
 
   settlements

@@ -19,6 +19,7 @@ import * as paymentLinks from './0021_payment_links.ts';
 import * as receipts from './0024_receipts.ts';
 import * as customerLanguage from './0025_customer_language.ts';
 import * as merchantHome from './0026_merchant_home.ts';
+import * as bridgeSettlement from './0027_bridge_settlement.ts';
 
 /** Every migration, in order. Names sort lexically; a migration, once released, is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '0024_receipts': receipts,
   '0025_customer_language': customerLanguage,
   '0026_merchant_home': merchantHome,
+  '0027_bridge_settlement': bridgeSettlement,
 };

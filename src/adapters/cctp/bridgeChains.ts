@@ -1,0 +1,152 @@
+/**
+ * The source and home chains as the bridge steps (src/app/bridge) read and call them: the forwarder factory's
+ * `deployAndBurn`, TokenMessengerV2's `DepositForBurn` logs, MessageTransmitterV2's `MessageSent` and
+ * `receiveMessage` and its used nonces. The test contracts have Circle's interfaces, so these calls are the
+ * ones made on mainnets.
+ */
+import {
+  type Address,
+  encodeFunctionData,
+  erc20Abi,
+  getAddress,
+  type Hex,
+  type PublicClient,
+  parseEventLogs,
+  TransactionReceiptNotFoundError,
+} from 'viem';
+import type { HomeChain, SourceChain } from '../../app/bridge/ports.ts';
+import type { ChainReader } from '../../app/chain/ports.ts';
+import {
+  forwarderFactoryV3Abi,
+  testMessageTransmitterV2Abi,
+  testTokenMessengerV2Abi,
+} from '../chain/contractAbis.ts';
+import { forwarderParams } from '../chain/flushCalls.ts';
+import { toForwarderStruct } from '../chain/forwarder.ts';
+import { bytes32ToAddress, decodeBurnMessageV2, decodeMessageV2 } from './cctpMessage.ts';
+
+type Finality = Pick<ChainReader, 'finalizedBlockNumber'>;
+
+export function createSourceChain(options: {
+  client: PublicClient;
+  chainId: number;
+  domain: number;
+  usdc: Address;
+  tokenMessenger: Address;
+  messageTransmitter: Address;
+  finality: Finality;
+}): SourceChain {
+  const { client } = options;
+  return {
+    chainId: options.chainId,
+    domain: options.domain,
+    burnCall(forwarder, burn) {
+      return {
+        to: getAddress(forwarder.factoryAddress),
+        data: encodeFunctionData({
+          abi: forwarderFactoryV3Abi,
+          functionName: 'deployAndBurn',
+          args: [
+            toForwarderStruct(forwarderParams(forwarder)),
+            burn.amountBaseUnits,
+            burn.maxFeeBaseUnits,
+            burn.minFinalityThreshold,
+          ],
+        }),
+      };
+    },
+    usdcBalance: (address) =>
+      client.readContract({
+        address: options.usdc,
+        abi: erc20Abi,
+        functionName: 'balanceOf',
+        args: [getAddress(address)],
+      }),
+    async burnsBy(forwarder, fromBlock) {
+      const logs = await client.getContractEvents({
+        address: options.tokenMessenger,
+        abi: testTokenMessengerV2Abi,
+        eventName: 'DepositForBurn',
+        args: { depositor: getAddress(forwarder) },
+        fromBlock,
+        toBlock: 'latest',
+        strict: true,
+      });
+      return logs.map((log) => ({
+        txHash: log.transactionHash,
+        blockNumber: log.blockNumber,
+        amountBaseUnits: log.args.amount,
+        maxFeeBaseUnits: log.args.maxFee,
+        minFinalityThreshold: log.args.minFinalityThreshold,
+      }));
+    },
+    async burnReceipt(txHash, mintRecipient) {
+      const receipt = await receiptOf(client, txHash);
+      if (receipt === undefined) return undefined;
+      const recipient = mintRecipient.toLowerCase();
+      const message = parseEventLogs({
+        abi: testMessageTransmitterV2Abi,
+        eventName: 'MessageSent',
+        logs: receipt.logs.filter(
+          (log) => log.address.toLowerCase() === options.messageTransmitter.toLowerCase(),
+        ),
+      })
+        .map((log) => log.args.message)
+        .find((bytes) => {
+          const body = decodeMessageV2(bytes).messageBody;
+          return bytes32ToAddress(decodeBurnMessageV2(body).mintRecipient).toLowerCase() === recipient;
+        });
+      return {
+        success: receipt.status === 'success',
+        blockNumber: receipt.blockNumber,
+        message: message ?? null,
+      };
+    },
+    finalizedBlockNumber: () => options.finality.finalizedBlockNumber(),
+  };
+}
+
+export function createHomeChain(options: {
+  client: PublicClient;
+  chainId: number;
+  usdc: Address;
+  messageTransmitter: Address;
+  finality: Finality;
+}): HomeChain {
+  const { client } = options;
+  return {
+    chainId: options.chainId,
+    usdcAddress: getAddress(options.usdc),
+    mintCall: (message, attestation) => ({
+      to: options.messageTransmitter,
+      data: encodeFunctionData({
+        abi: testMessageTransmitterV2Abi,
+        functionName: 'receiveMessage',
+        args: [message as Hex, attestation as Hex],
+      }),
+    }),
+    async nonceUsed(cctpNonce) {
+      const used = await client.readContract({
+        address: options.messageTransmitter,
+        abi: testMessageTransmitterV2Abi,
+        functionName: 'usedNonces',
+        args: [cctpNonce as Hex],
+      });
+      return used !== 0n;
+    },
+    async mintReceipt(txHash) {
+      const receipt = await receiptOf(client, txHash);
+      return receipt && { success: receipt.status === 'success', blockNumber: receipt.blockNumber };
+    },
+    finalizedBlockNumber: () => options.finality.finalizedBlockNumber(),
+  };
+}
+
+async function receiptOf(client: PublicClient, txHash: string) {
+  try {
+    return await client.getTransactionReceipt({ hash: txHash as Hex });
+  } catch (error) {
+    if (error instanceof TransactionReceiptNotFoundError) return undefined;
+    throw error;
+  }
+}

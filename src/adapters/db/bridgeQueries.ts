@@ -1,0 +1,162 @@
+import { getAddress } from 'viem';
+import type { BridgeStep, BridgeTransfer, BurnCandidate, PaymentForwarder } from '../../app/bridge/ports.ts';
+import { toTransfer } from './bridgeRows.ts';
+import type { Db } from './db.ts';
+import { BALANCE_UNSETTLED } from './unsettledPayments.ts';
+
+/** What the bridge steps read: money to burn, transfers due for their next step, a payment's forwarder. */
+
+export async function burnCandidates(
+  db: Db,
+  sourceChainId: number,
+  filter: { tokenAddress: string; dustThresholdBaseUnits: bigint; limit: number },
+): Promise<BurnCandidate[]> {
+  const rows = await db
+    .selectFrom('deposit_balances as b')
+    .innerJoin('payments', 'payments.id', 'b.owner_id')
+    .select([
+      'payments.id',
+      'payments.factory_address',
+      'payments.deposit_address',
+      'payments.payout_address',
+      'payments.treasury_address',
+      'payments.commission_bps',
+      'b.received_base_units',
+      'b.settled_base_units',
+    ])
+    .select((eb) =>
+      eb
+        .selectFrom('transfers')
+        .select((t) => t.fn.min('transfers.block_number').as('first'))
+        .whereRef('transfers.payment_id', '=', 'payments.id')
+        .where('transfers.chain_id', '=', sourceChainId)
+        .where('transfers.final', '=', 1)
+        .where('transfers.orphaned', '=', 0)
+        .as('first_block'),
+    )
+    .where('b.chain_id', '=', sourceChainId)
+    .where(BALANCE_UNSETTLED)
+    .where('b.token_address', '=', filter.tokenAddress.toLowerCase())
+    .where('b.accepted', '=', 1)
+    // What arrived is the merchant's once the payment is paid or failed, as the settler decides on the home chain.
+    .where('payments.status', 'in', ['paid', 'failed'])
+    .where('payments.deposit_address', 'is not', null)
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('bridge_transfers as t')
+            .select('t.id')
+            .whereRef('t.payment_id', '=', 'payments.id')
+            .where('t.source_chain_id', '=', sourceChainId)
+            .where('t.step', '<>', 'done'),
+        ),
+      ),
+    )
+    .orderBy('payments.created_at')
+    .orderBy('payments.id')
+    .limit(filter.limit)
+    .execute();
+  const candidates: BurnCandidate[] = [];
+  for (const row of rows) {
+    const unburnt = BigInt(row.received_base_units) - BigInt(row.settled_base_units);
+    if (unburnt < filter.dustThresholdBaseUnits || unburnt <= 0n || row.first_block === null) continue;
+    candidates.push({
+      paymentId: row.id,
+      sourceChainId,
+      tokenAddress: getAddress(filter.tokenAddress),
+      factoryAddress: getAddress(row.factory_address as string),
+      depositAddress: getAddress(row.deposit_address as string),
+      merchantAddress: getAddress(row.payout_address),
+      treasuryAddress: getAddress(row.treasury_address as string),
+      commissionBps: Number(row.commission_bps),
+      unburntBaseUnits: unburnt,
+      firstTransferBlock: BigInt(row.first_block),
+    });
+  }
+  return candidates;
+}
+
+export async function due(
+  db: Db,
+  step: Exclude<BridgeStep, 'done'>,
+  chain: { sourceChainId: number } | { homeChainId: number },
+  now: Date,
+  limit: number,
+): Promise<BridgeTransfer[]> {
+  let query = db
+    .selectFrom('bridge_transfers')
+    .selectAll()
+    .where('step', '=', step)
+    .where((eb) =>
+      eb.or([eb('next_attempt_at', 'is', null), eb('next_attempt_at', '<=', now.toISOString())]),
+    );
+  query =
+    'sourceChainId' in chain
+      ? query.where('source_chain_id', '=', chain.sourceChainId)
+      : query.where('home_chain_id', '=', chain.homeChainId);
+  // A transaction in flight is moved on by `inFlight`'s caller, not sent again.
+  if (step === 'burn') query = query.where('burn_tx_hash', 'is', null);
+  if (step === 'mint') query = query.where('mint_tx_hash', 'is', null);
+  const rows = await query.orderBy('created_at').orderBy('id').limit(limit).execute();
+  return rows.map(toTransfer);
+}
+
+export async function inFlight(
+  db: Db,
+  step: 'burn' | 'mint',
+  chainId: number,
+): Promise<BridgeTransfer | undefined> {
+  const row = await db
+    .selectFrom('bridge_transfers')
+    .selectAll()
+    .where('step', '=', step)
+    .$if(step === 'burn', (q) =>
+      q.where('source_chain_id', '=', chainId).where('burn_tx_hash', 'is not', null),
+    )
+    .$if(step === 'mint', (q) => q.where('home_chain_id', '=', chainId).where('mint_tx_hash', 'is not', null))
+    .orderBy('created_at')
+    .limit(1)
+    .executeTakeFirst();
+  return row && toTransfer(row);
+}
+
+export async function forwarderOf(db: Db, paymentId: string): Promise<PaymentForwarder | undefined> {
+  const row = await db
+    .selectFrom('payments')
+    .select([
+      'id',
+      'factory_address',
+      'deposit_address',
+      'payout_address',
+      'treasury_address',
+      'commission_bps',
+    ])
+    .where('id', '=', paymentId)
+    .executeTakeFirst();
+  if (!row?.factory_address || !row.deposit_address || !row.treasury_address) return undefined;
+  return {
+    paymentId: row.id,
+    factoryAddress: getAddress(row.factory_address),
+    depositAddress: getAddress(row.deposit_address),
+    merchantAddress: getAddress(row.payout_address),
+    treasuryAddress: getAddress(row.treasury_address),
+    commissionBps: Number(row.commission_bps),
+  };
+}
+
+export async function firstTransferBlock(
+  db: Db,
+  paymentId: string,
+  chainId: number,
+): Promise<bigint | undefined> {
+  const row = await db
+    .selectFrom('transfers')
+    .select((eb) => eb.fn.min('block_number').as('first'))
+    .where('payment_id', '=', paymentId)
+    .where('chain_id', '=', chainId)
+    .where('final', '=', 1)
+    .where('orphaned', '=', 0)
+    .executeTakeFirst();
+  return row?.first == null ? undefined : BigInt(row.first);
+}

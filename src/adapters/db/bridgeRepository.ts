@@ -1,0 +1,258 @@
+import { sql } from 'kysely';
+import type { BridgeStore } from '../../app/bridge/ports.ts';
+import { burnCandidates, due, firstTransferBlock, forwarderOf, inFlight } from './bridgeQueries.ts';
+import { stepTransactionColumns, toRow, toTransfer } from './bridgeRows.ts';
+import type { DatabaseHandle } from './database.ts';
+import type { Db } from './db.ts';
+import { blockParam } from './ledgerTransaction.ts';
+import { isUniqueViolation } from './uniqueViolation.ts';
+
+/**
+ * The bridge's records (migration 0027): each transfer's steps, and what they change elsewhere in the same
+ * database transaction — a final burn counts the source balance as moved on, a final mint adds to the home
+ * balance the settler flushes, a stall marks the payment's payout as held up (so `payment.payout_delayed`, the
+ * console and /metrics report it as any failing payout) and the mint clears it.
+ */
+export function bridgeRepository(handle: DatabaseHandle): BridgeStore {
+  const { db } = handle;
+  return {
+    burnCandidates: (sourceChainId, filter) => burnCandidates(db, sourceChainId, filter),
+    due: (step, chain, now, limit) => due(db, step, chain, now, limit),
+    inFlight: (step, chainId) => inFlight(db, step, chainId),
+    forwarderOf: (paymentId) => forwarderOf(db, paymentId),
+    firstTransferBlock: (paymentId, chainId) => firstTransferBlock(db, paymentId, chainId),
+    recordedBurns: async (paymentId, sourceChainId) => {
+      const rows = await db
+        .selectFrom('bridge_transfers')
+        .select('burn_tx_hash')
+        .where('payment_id', '=', paymentId)
+        .where('source_chain_id', '=', sourceChainId)
+        .where('burn_tx_hash', 'is not', null)
+        .execute();
+      return rows.map((r) => r.burn_tx_hash as string);
+    },
+    async open(transfer) {
+      try {
+        await db.insertInto('bridge_transfers').values(toRow(transfer)).execute();
+        return true;
+      } catch (error) {
+        if (isUniqueViolation(error)) return false;
+        throw error;
+      }
+    },
+    async saveStepTransaction(id, step, tx, at) {
+      await db
+        .updateTable('bridge_transfers')
+        .set({ ...stepTransactionColumns(step, tx), updated_at: at.toISOString() })
+        .where('id', '=', id)
+        .execute();
+    },
+    async highestNonce(step, chainId) {
+      const nonce = step === 'burn' ? 'burn_nonce' : 'mint_nonce';
+      const chain = step === 'burn' ? 'source_chain_id' : 'home_chain_id';
+      const row = await db
+        .selectFrom('bridge_transfers')
+        .select(sql<string | number | null>`max(cast(${sql.ref(nonce)} as bigint))`.as('highest'))
+        .where(chain, '=', chainId)
+        .executeTakeFirst();
+      return row?.highest == null ? undefined : BigInt(row.highest);
+    },
+    async adoptBurn(id, burn, at) {
+      await db
+        .updateTable('bridge_transfers')
+        .set({
+          burn_tx_hash: burn.txHash.toLowerCase(),
+          amount_base_units: burn.amountBaseUnits.toString(),
+          max_fee_base_units: burn.maxFeeBaseUnits.toString(),
+          min_finality_threshold: burn.minFinalityThreshold,
+          updated_at: at.toISOString(),
+        })
+        .where('id', '=', id)
+        .where('step', '=', 'burn')
+        .execute();
+    },
+    recordBurn: (id, burn, at) => recordBurn(db, id, burn, at),
+    async recordAttestation(id, attested, at) {
+      await db
+        .updateTable('bridge_transfers')
+        .set({
+          step: 'mint',
+          attested_message: attested.message,
+          attestation: attested.attestation,
+          cctp_nonce: attested.cctpNonce.toLowerCase(),
+          fee_executed_base_units: attested.feeExecutedBaseUnits.toString(),
+          ...STEP_FRESH,
+          updated_at: at.toISOString(),
+        })
+        .where('id', '=', id)
+        .where('step', '=', 'attest')
+        .execute();
+    },
+    recordMint: (id, mint, at) => recordMint(db, id, mint, at),
+    recordSetback: (id, setback, at) => recordSetback(db, id, setback, at),
+    async listOpen(limit) {
+      const rows = await db
+        .selectFrom('bridge_transfers')
+        .selectAll()
+        .where('step', '<>', 'done')
+        .orderBy('created_at')
+        .orderBy('id')
+        .limit(limit)
+        .execute();
+      return rows.map(toTransfer);
+    },
+  };
+}
+
+/** Why a payment's payout is held up, when the bridge says so: the mint clears only a hold-up of its own. */
+export const BRIDGE_HOLD_PREFIX = 'cross-chain transfer: ';
+
+/** A step's attempts start over when the transfer moves on. */
+const STEP_FRESH = { attempts: 0, next_attempt_at: null, last_error: null, stalled_since: null } as const;
+
+async function recordBurn(
+  db: Db,
+  id: string,
+  burn: { txHash: string; blockNumber: bigint; message: string | null },
+  at: Date,
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const moved = await trx
+      .updateTable('bridge_transfers')
+      .set({
+        step: 'attest',
+        burn_tx_hash: burn.txHash.toLowerCase(),
+        burn_block_number: blockParam(burn.blockNumber),
+        message: burn.message,
+        ...STEP_FRESH,
+        updated_at: at.toISOString(),
+      })
+      .where('id', '=', id)
+      .where('step', '=', 'burn')
+      .returning(['payment_id', 'source_chain_id', 'token_address', 'amount_base_units'])
+      .executeTakeFirst();
+    if (!moved) return false;
+    // On a source chain's row, `settled` is what left the forwarder: burnt.
+    const balance = await trx
+      .selectFrom('deposit_balances')
+      .select('settled_base_units')
+      .where('owner_id', '=', moved.payment_id)
+      .where('chain_id', '=', moved.source_chain_id)
+      .where('token_address', '=', moved.token_address.toLowerCase())
+      .executeTakeFirst();
+    if (!balance) throw new Error(`bridge transfer ${id} burnt money its payment has no balance of`);
+    await trx
+      .updateTable('deposit_balances')
+      .set({
+        settled_base_units: (BigInt(balance.settled_base_units) + BigInt(moved.amount_base_units)).toString(),
+      })
+      .where('owner_id', '=', moved.payment_id)
+      .where('chain_id', '=', moved.source_chain_id)
+      .where('token_address', '=', moved.token_address.toLowerCase())
+      .execute();
+    return true;
+  });
+}
+
+async function recordMint(
+  db: Db,
+  id: string,
+  mint: { txHash: string | null; mintedBaseUnits: bigint; tokenAddress: string },
+  at: Date,
+): Promise<boolean> {
+  if (mint.mintedBaseUnits <= 0n) throw new RangeError('a mint adds a positive amount');
+  return db.transaction().execute(async (trx) => {
+    const done = await trx
+      .updateTable('bridge_transfers')
+      .set({
+        step: 'done',
+        mint_tx_hash: mint.txHash?.toLowerCase() ?? null,
+        minted_base_units: mint.mintedBaseUnits.toString(),
+        ...STEP_FRESH,
+        updated_at: at.toISOString(),
+        completed_at: at.toISOString(),
+      })
+      .where('id', '=', id)
+      .where('step', '=', 'mint')
+      .returning(['payment_id', 'home_chain_id'])
+      .executeTakeFirst();
+    if (!done) return false;
+    const token = mint.tokenAddress.toLowerCase();
+    const home = await trx
+      .selectFrom('deposit_balances')
+      .select('bridged_base_units')
+      .where('owner_id', '=', done.payment_id)
+      .where('chain_id', '=', done.home_chain_id)
+      .where('token_address', '=', token)
+      .executeTakeFirst();
+    const bridged = (BigInt(home?.bridged_base_units ?? '0') + mint.mintedBaseUnits).toString();
+    await trx
+      .insertInto('deposit_balances')
+      .values({
+        owner_id: done.payment_id,
+        owner_kind: 'payment',
+        chain_id: done.home_chain_id,
+        token_address: token,
+        accepted: 1,
+        bridged_base_units: bridged,
+      })
+      .onConflict((oc) =>
+        oc.columns(['owner_id', 'chain_id', 'token_address']).doUpdateSet({ bridged_base_units: bridged }),
+      )
+      .execute();
+    // The hold-up the bridge reported is over; the flush that follows reports how the payout goes.
+    await trx
+      .updateTable('payments')
+      .set({
+        payout_blocked_since: null,
+        payout_blocked_reason: null,
+        payout_delay_notified_at: null,
+        updated_at: at.toISOString(),
+      })
+      .where('id', '=', done.payment_id)
+      .where('payout_blocked_reason', 'like', `${BRIDGE_HOLD_PREFIX}%`)
+      .execute();
+    return true;
+  });
+}
+
+async function recordSetback(
+  db: Db,
+  id: string,
+  setback: { reason: string; nextAttemptAt: Date; stalled: boolean },
+  at: Date,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const row = await trx
+      .updateTable('bridge_transfers')
+      .set((eb) => ({
+        attempts: eb('attempts', '+', 1),
+        next_attempt_at: setback.nextAttemptAt.toISOString(),
+        last_error: setback.reason,
+        stalled_since: setback.stalled
+          ? eb.fn.coalesce('stalled_since', eb.val(at.toISOString()))
+          : eb.ref('stalled_since'),
+        updated_at: at.toISOString(),
+      }))
+      .where('id', '=', id)
+      .returning(['payment_id', 'stalled_since'])
+      .executeTakeFirst();
+    if (!row?.stalled_since) return;
+    // Reported as a payout held up since the stall began, unless the payout is held up for its own reason.
+    await trx
+      .updateTable('payments')
+      .set((eb) => ({
+        payout_blocked_since: eb.fn.coalesce('payout_blocked_since', eb.val(row.stalled_since as string)),
+        payout_blocked_reason: `${BRIDGE_HOLD_PREFIX}${setback.reason}`,
+        updated_at: at.toISOString(),
+      }))
+      .where('id', '=', row.payment_id)
+      .where((eb) =>
+        eb.or([
+          eb('payout_blocked_since', 'is', null),
+          eb('payout_blocked_reason', 'like', `${BRIDGE_HOLD_PREFIX}%`),
+        ]),
+      )
+      .execute();
+  });
+}

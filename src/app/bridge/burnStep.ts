@@ -1,0 +1,238 @@
+import { FINALITY_FAST, FINALITY_STANDARD } from '../../domain/cctpFinality.ts';
+import { newBridgeTransferId } from './ids.ts';
+import type { SourceBridgeDeps, SourceBridgeOptions } from './options.ts';
+import type { BridgeTransfer, BurnCandidate, BurnOnChain, StepSetback } from './ports.ts';
+import { failedStep } from './setbacks.ts';
+import { sendStepTransaction } from './stepTransaction.ts';
+
+/** What one pass of the burn step did on its source chain. */
+export type BurnOutcome =
+  | { readonly kind: 'idle' }
+  /** Our burn is broadcast and not final yet (or the node refused it for now: broadcast again next pass). */
+  | { readonly kind: 'in-flight'; readonly transferId: string; readonly txHash: string }
+  | { readonly kind: 'sent'; readonly transferId: string; readonly txHash: string }
+  /** Final: the message recorded, the source balance counted as moved on. */
+  | { readonly kind: 'burnt'; readonly transferId: string; readonly txHash: string }
+  /** A burn of the forwarder's money found on chain, not in our records (a crash after broadcast, or anyone). */
+  | { readonly kind: 'found'; readonly transferId: string; readonly txHash: string }
+  | { readonly kind: 'setback'; readonly transferId: string; readonly reason: string };
+
+/**
+ * One bounded pass of the burn step on one source chain, one burn at a time (the relayer's nonces stay in
+ * order): move the burn in flight on; else retry a transfer whose burn failed; else open one for the oldest
+ * payment whose money there is final and unburnt. A forwarder holds money only for a burn to its own address
+ * on the home chain, so a duplicate burn could never send money elsewhere; and before any new burn the chain
+ * is asked whether the forwarder's money was burnt already, so that none is counted twice.
+ */
+export async function burnOnce(deps: SourceBridgeDeps, options: SourceBridgeOptions): Promise<BurnOutcome> {
+  await recordRelayerBalance(deps, options);
+  const chainId = deps.source.chainId;
+  const inFlight = await deps.bridge.inFlight('burn', chainId);
+  if (inFlight) return advanceBurn(deps, inFlight);
+  const [retry] = await deps.bridge.due('burn', { sourceChainId: chainId }, deps.clock.now(), 1);
+  if (retry) return sendBurn(deps, retry);
+  const [candidate] = await deps.bridge.burnCandidates(chainId, {
+    tokenAddress: options.tokenAddress,
+    dustThresholdBaseUnits: options.dustThresholdBaseUnits,
+    limit: 1,
+  });
+  if (!candidate) return { kind: 'idle' };
+  return openBurn(deps, options, candidate);
+}
+
+async function recordRelayerBalance(deps: SourceBridgeDeps, options: SourceBridgeOptions): Promise<void> {
+  await deps.relayerBalances.recordRelayerBalance({
+    chainId: deps.source.chainId,
+    address: deps.relayer.address,
+    balanceWei: await deps.relayer.balance(),
+    lowBalanceWei: options.relayerLowBalanceWei,
+    observedAt: deps.clock.now(),
+  });
+}
+
+/** Opens the transfer of a candidate's money: a burn already on chain if there is one, else ours to send. */
+async function openBurn(
+  deps: SourceBridgeDeps,
+  options: SourceBridgeOptions,
+  candidate: BurnCandidate,
+): Promise<BurnOutcome> {
+  const found = await unrecordedBurn(deps, candidate.paymentId, candidate.depositAddress, candidate);
+  const now = deps.clock.now();
+  const base = {
+    id: newBridgeTransferId(),
+    paymentId: candidate.paymentId,
+    sourceChainId: deps.source.chainId,
+    sourceDomain: deps.source.domain,
+    homeChainId: options.homeChainId,
+    tokenAddress: candidate.tokenAddress,
+    depositAddress: candidate.depositAddress,
+    step: 'burn' as const,
+    ...NOTHING_YET,
+    createdAt: now,
+    updatedAt: now,
+  };
+  if (found) {
+    const transfer: BridgeTransfer = {
+      ...base,
+      amountBaseUnits: found.amountBaseUnits,
+      maxFeeBaseUnits: found.maxFeeBaseUnits,
+      minFinalityThreshold: found.minFinalityThreshold,
+      speed: found.minFinalityThreshold <= FINALITY_FAST ? 'fast' : 'standard',
+      burnTxHash: found.txHash,
+    };
+    if (!(await deps.bridge.open(transfer))) return { kind: 'idle' };
+    deps.logger.warn(
+      { transferId: transfer.id, paymentId: transfer.paymentId, txHash: found.txHash },
+      'a burn of this forwarder was found on chain, not in our records: it is followed as ours',
+    );
+    return { kind: 'found', transferId: transfer.id, txHash: found.txHash };
+  }
+  const held = await deps.source.usdcBalance(candidate.depositAddress);
+  if (held < candidate.unburntBaseUnits) {
+    // Final transfers brought more than the forwarder holds, and no burn of ours or anyone's explains it.
+    deps.logger.error(
+      { paymentId: candidate.paymentId, held: held.toString(), owed: candidate.unburntBaseUnits.toString() },
+      'the forwarder holds less than its final transfers brought and no burn explains it; not burnt',
+    );
+    return { kind: 'idle' };
+  }
+  const amount = candidate.unburntBaseUnits;
+  const fast = options.speed === 'fast';
+  const transfer: BridgeTransfer = {
+    ...base,
+    amountBaseUnits: amount,
+    speed: options.speed,
+    maxFeeBaseUnits: fast ? await fastMaxFee(deps, options, amount) : 0n,
+    minFinalityThreshold: fast ? FINALITY_FAST : FINALITY_STANDARD,
+  };
+  if (!(await deps.bridge.open(transfer))) return { kind: 'idle' };
+  return sendBurn(deps, transfer);
+}
+
+/**
+ * The fee bound of a fast burn: Circle's minimum for the amount, but never above the operator's cap (a burn
+ * offering less than Circle asks is not refused: CCTP completes it at standard speed, for free).
+ */
+async function fastMaxFee(
+  deps: SourceBridgeDeps,
+  options: SourceBridgeOptions,
+  amount: bigint,
+): Promise<bigint> {
+  const cap = (amount * BigInt(options.maxFeeBps)) / 10_000n;
+  const minimum = await deps.attestations.fastMinimumFee(deps.source.domain, amount);
+  if (minimum > cap) {
+    deps.logger.warn(
+      { minimum: minimum.toString(), cap: cap.toString() },
+      "Circle's fast fee is above the operator's cap: this burn will complete at standard speed",
+    );
+    return cap;
+  }
+  return minimum;
+}
+
+async function sendBurn(deps: SourceBridgeDeps, transfer: BridgeTransfer): Promise<BurnOutcome> {
+  const forwarder = await deps.bridge.forwarderOf(transfer.paymentId);
+  if (!forwarder) throw new Error(`bridge transfer ${transfer.id} has no payment forwarder`);
+  const found = await unrecordedBurn(deps, transfer.paymentId, transfer.depositAddress, undefined);
+  if (found) {
+    await deps.bridge.saveStepTransaction(transfer.id, 'burn', null, deps.clock.now());
+    await deps.bridge.adoptBurn(transfer.id, found, deps.clock.now());
+    return { kind: 'found', transferId: transfer.id, txHash: found.txHash };
+  }
+  const call = deps.source.burnCall(forwarder, {
+    amountBaseUnits: transfer.amountBaseUnits,
+    maxFeeBaseUnits: transfer.maxFeeBaseUnits,
+    minFinalityThreshold: transfer.minFinalityThreshold,
+  });
+  const sent = await sendStepTransaction(deps, transfer, 'burn', call, deps.source.chainId);
+  if (sent.kind === 'setback') return setback(deps, transfer, sent.setback);
+  deps.logger.info(
+    { transferId: transfer.id, paymentId: transfer.paymentId, txHash: sent.tx.txHash },
+    'burn sent',
+  );
+  return { kind: 'sent', transferId: transfer.id, txHash: sent.tx.txHash };
+}
+
+/** The burn in flight: recorded once final, broadcast again while unmined, released if it failed. */
+async function advanceBurn(deps: SourceBridgeDeps, transfer: BridgeTransfer): Promise<BurnOutcome> {
+  const txHash = transfer.burnTxHash;
+  if (txHash === null) throw new Error(`bridge transfer ${transfer.id} is in flight without a burn`);
+  const receipt = await deps.source.burnReceipt(txHash, transfer.depositAddress);
+  const now = deps.clock.now();
+  if (receipt?.success) {
+    if (receipt.blockNumber > (await deps.source.finalizedBlockNumber()))
+      return { kind: 'in-flight', transferId: transfer.id, txHash };
+    await deps.bridge.recordBurn(
+      transfer.id,
+      { txHash, blockNumber: receipt.blockNumber, message: receipt.message },
+      now,
+    );
+    deps.logger.info({ transferId: transfer.id, paymentId: transfer.paymentId, txHash }, 'burn final');
+    return { kind: 'burnt', transferId: transfer.id, txHash };
+  }
+  const ours = transfer.burnTx;
+  if (receipt === undefined && ours !== null && (await deps.relayer.nonce()) <= ours.nonce) {
+    // Not mined, its nonce still free: the node may have lost it (a restart); it is the same transaction.
+    const outcome = await deps.relayer.broadcast(ours.rawTx);
+    if (!outcome.accepted)
+      deps.logger.warn({ txHash, reason: outcome.reason }, 'burn not accepted by the node');
+    return { kind: 'in-flight', transferId: transfer.id, txHash };
+  }
+  // Reverted, or its nonce went to another transaction, or (not ours) it left the chain: the money is
+  // wherever the chain says. Another burn of the forwarder may have moved it; else it is sent again.
+  await deps.bridge.saveStepTransaction(transfer.id, 'burn', null, now);
+  const reason = receipt === undefined ? `burn ${txHash} is not on the chain` : `burn ${txHash} reverted`;
+  return setback(deps, { ...transfer, burnTx: null, burnTxHash: null }, failedStep(transfer, reason, now));
+}
+
+async function setback(
+  deps: SourceBridgeDeps,
+  transfer: BridgeTransfer,
+  step: StepSetback,
+): Promise<BurnOutcome> {
+  await deps.bridge.recordSetback(transfer.id, step, deps.clock.now());
+  deps.logger.warn(
+    { transferId: transfer.id, paymentId: transfer.paymentId, reason: step.reason },
+    'burn held up; tried again after its back-off',
+  );
+  return { kind: 'setback', transferId: transfer.id, reason: step.reason };
+}
+
+/**
+ * A burn of the forwarder on chain that no transfer of ours records: a burn broadcast before a crash kept it
+ * from being recorded, or anyone's (burning is permissionless; it can only ever mint to the same address).
+ */
+async function unrecordedBurn(
+  deps: SourceBridgeDeps,
+  paymentId: string,
+  depositAddress: string,
+  candidate: BurnCandidate | undefined,
+): Promise<BurnOnChain | undefined> {
+  const fromBlock =
+    candidate?.firstTransferBlock ?? (await deps.bridge.firstTransferBlock(paymentId, deps.source.chainId));
+  if (fromBlock === undefined) return undefined;
+  const recorded = new Set(
+    (await deps.bridge.recordedBurns(paymentId, deps.source.chainId)).map((h) => h.toLowerCase()),
+  );
+  const burns = await deps.source.burnsBy(depositAddress, fromBlock);
+  return burns.find((burn) => !recorded.has(burn.txHash.toLowerCase()));
+}
+
+const NOTHING_YET = {
+  burnTx: null,
+  burnTxHash: null,
+  burnBlockNumber: null,
+  message: null,
+  attestedMessage: null,
+  attestation: null,
+  cctpNonce: null,
+  feeExecutedBaseUnits: null,
+  mintTx: null,
+  mintTxHash: null,
+  mintedBaseUnits: null,
+  attempts: 0,
+  nextAttemptAt: null,
+  lastError: null,
+  stalledSince: null,
+  completedAt: null,
+} as const;

@@ -1,0 +1,5 @@
+import { randomToken } from '../../domain/credentials.ts';
+
+export function newBridgeTransferId(): string {
+  return `brg_${randomToken(22)}`;
+}

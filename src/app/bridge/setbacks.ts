@@ -1,0 +1,35 @@
+import { settlementRetryDelayMs } from '../../domain/payout.ts';
+import type { BridgeTransfer, StepSetback } from './ports.ts';
+
+/** Longest wait between two polls of an attestation that is simply not ready yet. */
+const MAX_POLL_MS = 60_000;
+
+/**
+ * A step that failed (a reverted or refused transaction, an RPC or API error): retried after the settler's
+ * back-off (10 s doubling to 1 h) for as long as it takes, and reported as a stall from the first failure.
+ */
+export function failedStep(transfer: BridgeTransfer, reason: string, now: Date): StepSetback {
+  return {
+    reason,
+    nextAttemptAt: new Date(now.getTime() + settlementRetryDelayMs(transfer.attempts + 1)),
+    stalled: true,
+  };
+}
+
+/**
+ * An attestation not ready yet: asked again after `pollMs`, doubling up to a minute; a stall only once the
+ * transfer has waited longer than its speed normally takes. The API's own wait (HTTP 429) is honoured as is.
+ */
+export function attestationWait(
+  transfer: BridgeTransfer,
+  wait: { reason: string; pollMs: number; expectedMs: number; retryAfterMs: number | null },
+  now: Date,
+): StepSetback {
+  const polled = Math.min(MAX_POLL_MS, wait.pollMs * 2 ** Math.min(transfer.attempts, 16));
+  const delayMs = wait.retryAfterMs === null ? polled : Math.max(wait.retryAfterMs, wait.pollMs);
+  return {
+    reason: wait.reason,
+    nextAttemptAt: new Date(now.getTime() + delayMs),
+    stalled: now.getTime() - transfer.createdAt.getTime() >= wait.expectedMs,
+  };
+}

@@ -1,0 +1,532 @@
+/**
+ * A payment paid on a source chain ("Base", 8453) is moved to the home chain ("Polygon", 137) through CCTP v2 and
+ * flushed there: burn → attestation → mint → flush, on real anvil nodes with the project's CCTP test contracts,
+ * the local attestation service standing in for Circle's, and the ledger in a real database. The transfer on the
+ * source chain is recorded through the ledger as the watcher records it.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { type Address, type Hex, toHex } from 'viem';
+import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createAttestationClient } from '../src/adapters/cctp/attestationClient.ts';
+import { createAttestations } from '../src/adapters/cctp/attestations.ts';
+import { createHomeChain, createSourceChain } from '../src/adapters/cctp/bridgeChains.ts';
+import { FINALITY_FAST, FINALITY_STANDARD } from '../src/adapters/cctp/cctpMessage.ts';
+import { chainReader } from '../src/adapters/chain/chainReader.ts';
+import {
+  forwarderFactoryV3Abi,
+  testMessageTransmitterV2Abi,
+  testUsdcAbi,
+} from '../src/adapters/chain/contractAbis.ts';
+import { predictDepositAddress, toForwarderStruct } from '../src/adapters/chain/forwarder.ts';
+import { createRelayer } from '../src/adapters/chain/relayer.ts';
+import { bridgeRepository } from '../src/adapters/db/bridgeRepository.ts';
+import { ledgerRepository } from '../src/adapters/db/ledgerRepository.ts';
+import { merchantRow } from '../src/adapters/db/merchantRepository.ts';
+import { monitoringRepository } from '../src/adapters/db/monitoringRepository.ts';
+import { paymentRow } from '../src/adapters/db/paymentRepository.ts';
+import { settlementRepository } from '../src/adapters/db/settlementRepository.ts';
+import { createMetrics } from '../src/adapters/metrics/metrics.ts';
+import { attestOnce } from '../src/app/bridge/attestStep.ts';
+import { burnOnce } from '../src/app/bridge/burnStep.ts';
+import type { HomeBridgeDeps, SourceBridgeDeps, SourceBridgeOptions } from '../src/app/bridge/options.ts';
+import type { TransferSpeed } from '../src/app/bridge/ports.ts';
+import { settleAndMintOnce } from '../src/app/bridge/settleAndMint.ts';
+import { refreshPayments } from '../src/app/chain/refreshPayments.ts';
+import type { SettleOptions, SettlePaymentsDeps } from '../src/app/settlement/options.ts';
+import { testMerchant } from '../src/app/testing/merchantFixture.ts';
+import { testPayment } from '../src/app/testing/paymentFixture.ts';
+import type { Payment } from '../src/domain/payment.ts';
+import { DEFAULT_PAYOUT_POLICY } from '../src/domain/payout.ts';
+import { ANVIL_MNEMONIC } from './helpers/anvil.ts';
+import { type CctpChain, type CctpChains, CIRCLE, RELAYER, startCctpChains } from './helpers/cctpChains.ts';
+import { runCli } from './helpers/cli.ts';
+import { TestClock } from './helpers/clock.ts';
+import { createTestDatabase, dialects, type TestDatabase } from './helpers/database.ts';
+import { capturingLogger } from './helpers/logCapture.ts';
+
+const FAST_FEE_BPS = 1;
+const MAX_FEE_BPS = 10;
+const COMMISSION_BPS = 100;
+const CONFIRMATIONS = { fast: 1, standard: 3 };
+const RELAYER_KEY = toHex(
+  mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: RELAYER }).getHdKey().privateKey!,
+);
+const CUSTOMER = 3;
+
+let net: CctpChains;
+let polygon: CctpChain;
+let base: CctpChain;
+
+beforeAll(async () => {
+  net = await startCctpChains(
+    [
+      { name: 'polygon', chainId: 137, domain: 7 },
+      { name: 'base', chainId: 8453, domain: 6, maxBurnFeeBps: MAX_FEE_BPS },
+    ],
+    { confirmations: CONFIRMATIONS, fastFeeBps: FAST_FEE_BPS },
+  );
+  polygon = net.chain('polygon');
+  base = net.chain('base');
+});
+afterAll(async () => {
+  await net?.stop();
+});
+
+describe.each(dialects)('settling a payment paid on another chain, on %s', (dialect) => {
+  let database: TestDatabase;
+  let clock: TestClock;
+  let logger: Logger;
+  let paymentNumber = 0;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+    await database.handle.db
+      .insertInto('merchants')
+      .values(merchantRow(testMerchant({ commissionBps: COMMISSION_BPS })))
+      .execute();
+  });
+  afterAll(() => database?.drop());
+  afterEach(() => net.attestation.setFault('none'));
+
+  const factory = () => net.factories.polygon!.factory;
+
+  /** A payment of 10 USDC whose deposit address is the V3 factory's, the same on both chains. */
+  async function newPayment(): Promise<Payment> {
+    paymentNumber += 1;
+    // New recipients each time: the chains are shared by every dialect's run.
+    const merchant = privateKeyToAccount(generatePrivateKey()).address;
+    const treasury = privateKeyToAccount(generatePrivateKey()).address;
+    const id = randomUUID();
+    const depositAddress = predictDepositAddress({
+      factory: factory(),
+      implementation: net.factories.polygon!.implementation,
+      params: { merchant, treasury, feeBps: COMMISSION_BPS, paymentId: id },
+      version: 3,
+    });
+    const fixture = testPayment(paymentNumber);
+    const payment: Payment = {
+      ...fixture,
+      id,
+      payoutAddress: merchant,
+      quote: { ...fixture.quote, commissionBps: COMMISSION_BPS },
+      createdAt: clock.now(),
+      expiresAt: new Date(clock.now().getTime() + 3_600_000),
+      deposit: {
+        chainId: polygon.chainId,
+        tokenAddress: polygon.cctp.usdc,
+        factoryAddress: factory(),
+        treasuryAddress: treasury,
+        depositAddress,
+      },
+    };
+    await database.handle.db.insertInto('payments').values(paymentRow(payment)).execute();
+    return payment;
+  }
+
+  /** The customer pays on Base, and the watcher records the transfer there as final. */
+  async function payOnBase(payment: Payment, amount: bigint): Promise<void> {
+    const customer = base.anvil.wallet(CUSTOMER);
+    await mined(
+      base,
+      await base.anvil.wallet(CIRCLE).writeContract({
+        address: base.cctp.usdc,
+        abi: testUsdcAbi,
+        functionName: 'mint',
+        args: [customer.account.address, amount],
+      }),
+    );
+    const hash = await customer.writeContract({
+      address: base.cctp.usdc,
+      abi: testUsdcAbi,
+      functionName: 'transfer',
+      args: [payment.deposit!.depositAddress as Address, amount],
+    });
+    const receipt = await mined(base, hash);
+    const block = await base.anvil.publicClient.getBlock({ blockNumber: receipt.blockNumber });
+    const ledger = ledgerRepository(database.handle);
+    await ledger.transaction(async (tx) => {
+      await tx.insertTransfers([
+        {
+          id: `${base.chainId}:${receipt.blockHash}:0`,
+          chainId: base.chainId,
+          paymentId: payment.id,
+          txHash: hash,
+          logIndex: 0,
+          blockNumber: receipt.blockNumber,
+          blockHash: receipt.blockHash,
+          blockTimestamp: new Date(Number(block.timestamp) * 1000),
+          tokenAddress: base.cctp.usdc.toLowerCase(),
+          tokenSymbol: 'USDC',
+          fromAddress: customer.account.address.toLowerCase(),
+          toAddress: payment.deposit!.depositAddress.toLowerCase(),
+          amountBaseUnits: amount,
+          final: true,
+          orphaned: false,
+        },
+      ]);
+      await refreshPayments(tx, [payment.id], clock.now());
+    });
+  }
+
+  /** A bridge job for Base and the home settler, as a freshly started worker builds them. */
+  function freshWorker() {
+    ({ logger } = capturingLogger());
+    const bridge = bridgeRepository(database.handle);
+    const settlements = settlementRepository(database.handle);
+    const final = (chain: CctpChain) =>
+      chainReader(chain.anvil.publicClient, { kind: 'confirmations', confirmations: 0 });
+    const relayerOf = (chain: CctpChain) =>
+      createRelayer({ client: chain.anvil.publicClient, chainId: chain.chainId, relayerKey: RELAYER_KEY });
+    const homeRelayer = relayerOf(polygon);
+    const source: SourceBridgeDeps = {
+      bridge,
+      clock,
+      logger,
+      relayer: relayerOf(base),
+      relayerBalances: settlements,
+      source: createSourceChain({
+        client: base.anvil.publicClient,
+        chainId: base.chainId,
+        domain: base.domain,
+        usdc: base.cctp.usdc,
+        tokenMessenger: base.cctp.tokenMessenger,
+        messageTransmitter: base.cctp.messageTransmitter,
+        finality: final(base),
+      }),
+      attestations: createAttestations({
+        client: createAttestationClient({ baseUrl: net.attestation.url, timeoutMs: 5_000 }),
+        baseUrl: net.attestation.url,
+        timeoutMs: 5_000,
+      }),
+    };
+    const home: HomeBridgeDeps = {
+      bridge,
+      clock,
+      logger,
+      relayer: homeRelayer,
+      home: createHomeChain({
+        client: polygon.anvil.publicClient,
+        chainId: polygon.chainId,
+        usdc: polygon.cctp.usdc,
+        messageTransmitter: polygon.cctp.messageTransmitter,
+        finality: final(polygon),
+      }),
+    };
+    const settle: SettlePaymentsDeps = {
+      settlements,
+      relayer: homeRelayer,
+      chain: final(polygon),
+      clock,
+      logger,
+    };
+    return { source, home, settle };
+  }
+
+  const sourceOptions = (speed: TransferSpeed): SourceBridgeOptions => ({
+    homeChainId: polygon.chainId,
+    tokenAddress: base.cctp.usdc,
+    speed,
+    maxFeeBps: MAX_FEE_BPS,
+    dustThresholdBaseUnits: DEFAULT_PAYOUT_POLICY.dustThresholdBaseUnits,
+    relayerLowBalanceWei: 10n ** 18n,
+    attestationPollMs: 2_000,
+    attestationExpectedMs: 60_000,
+  });
+  const settleOptions: SettleOptions = {
+    chainId: 137,
+    payoutPolicy: DEFAULT_PAYOUT_POLICY,
+    relayerLowBalanceWei: 10n ** 18n,
+  };
+
+  /** Our burn sent, mined, then recorded as final. */
+  async function burn(worker: ReturnType<typeof freshWorker>, speed: TransferSpeed): Promise<void> {
+    const sent = await burnOnce(worker.source, sourceOptions(speed));
+    if (sent.kind !== 'sent') throw new Error(`expected a burn sent, got ${sent.kind}`);
+    await mined(base, sent.txHash as Hex);
+    expect((await burnOnce(worker.source, sourceOptions(speed))).kind).toBe('burnt');
+  }
+
+  /** Attestation passes until it is attested, Base mining the blocks Circle waits for. */
+  async function attest(worker: ReturnType<typeof freshWorker>, speed: TransferSpeed): Promise<void> {
+    await base.anvil.testClient.mine({ blocks: CONFIRMATIONS[speed] });
+    clock.advance(60_000);
+    const outcome = await attestOnce(worker.source, sourceOptions(speed));
+    expect(outcome.attested).toHaveLength(1);
+  }
+
+  /** Home settler passes until the payment's minted money is flushed (bounded). */
+  async function mintAndFlush(worker: ReturnType<typeof freshWorker>): Promise<void> {
+    for (let pass = 0; pass < 6; pass++) {
+      const result = await settleAndMintOnce(worker.settle, worker.home, settleOptions);
+      if (result.settle?.inFlight?.kind === 'confirmed') return;
+      // What this pass sent is mined before the next looks for it.
+      if (result.mint?.kind === 'in-flight') await mined(polygon, result.mint.txHash as Hex);
+      const send = result.settle?.send;
+      if (send?.kind === 'sent') await mined(polygon, send.txHash as Hex);
+    }
+    throw new Error('the minted money was not flushed in six passes');
+  }
+
+  async function bridgeRow(paymentId: string) {
+    return database.handle.db
+      .selectFrom('bridge_transfers')
+      .selectAll()
+      .where('payment_id', '=', paymentId)
+      .execute();
+  }
+
+  function usdcOf(chain: CctpChain, owner: string): Promise<bigint> {
+    return chain.anvil.publicClient.readContract({
+      address: chain.cctp.usdc,
+      abi: testUsdcAbi,
+      functionName: 'balanceOf',
+      args: [owner as Address],
+    });
+  }
+
+  /** Merchant and treasury hold exactly their shares of what reached Polygon; nothing is left anywhere. */
+  async function expectSettled(payment: Payment, arrived: bigint): Promise<void> {
+    const treasuryShare = (arrived * BigInt(COMMISSION_BPS)) / 10_000n;
+    expect(await usdcOf(polygon, payment.payoutAddress)).toBe(arrived - treasuryShare);
+    expect(await usdcOf(polygon, payment.deposit!.treasuryAddress)).toBe(treasuryShare);
+    expect(await usdcOf(polygon, payment.deposit!.depositAddress)).toBe(0n);
+    expect(await usdcOf(base, payment.deposit!.depositAddress)).toBe(0n);
+    const balances = await database.handle.db
+      .selectFrom('deposit_balances')
+      .select(['chain_id', 'received_base_units', 'bridged_base_units', 'settled_base_units'])
+      .where('owner_id', '=', payment.id)
+      .orderBy('chain_id')
+      .execute();
+    expect(
+      balances.map((b) => [
+        Number(b.chain_id),
+        b.received_base_units,
+        b.bridged_base_units,
+        b.settled_base_units,
+      ]),
+    ).toEqual([
+      [polygon.chainId, '0', arrived.toString(), arrived.toString()],
+      [base.chainId, '10000000', '0', '10000000'],
+    ]);
+  }
+
+  it('a standard transfer: burnt on Base, attested, minted and flushed on Polygon, free', async () => {
+    clock = new TestClock();
+    const payment = await newPayment();
+    await payOnBase(payment, 10_000_000n);
+    const worker = freshWorker();
+
+    await burn(worker, 'standard');
+    expect(await usdcOf(base, payment.deposit!.depositAddress)).toBe(0n);
+    // Not yet final for Circle: asked again after a wait, not a stall.
+    expect((await attestOnce(worker.source, sourceOptions('standard'))).waiting).toHaveLength(1);
+    await attest(worker, 'standard');
+    await mintAndFlush(worker);
+
+    await expectSettled(payment, 10_000_000n);
+    const [row] = await bridgeRow(payment.id);
+    expect(row).toMatchObject({
+      step: 'done',
+      speed: 'standard',
+      max_fee_base_units: '0',
+      min_finality_threshold: FINALITY_STANDARD,
+      fee_executed_base_units: '0',
+      minted_base_units: '10000000',
+    });
+    // Base's relayer balance is recorded like the home relayer's (the low-balance alert covers it).
+    const readings = await settlementRepository(database.handle).relayerBalances();
+    expect(readings.map((r) => r.chainId)).toContain(base.chainId);
+  });
+
+  it("a fast transfer's fee is bound before the burn and taken exactly, out of what reaches Polygon", async () => {
+    clock = new TestClock();
+    const payment = await newPayment();
+    await payOnBase(payment, 10_000_000n);
+    const worker = freshWorker();
+    await burn(worker, 'fast');
+    await attest(worker, 'fast');
+    await mintAndFlush(worker);
+
+    // Circle's minimum for 1 bp of 10 USDC is 1 000 base units; the operator's cap (10 bp) is 10 000.
+    const fee = 1_000n;
+    await expectSettled(payment, 10_000_000n - fee);
+    const [row] = await bridgeRow(payment.id);
+    expect(row).toMatchObject({
+      speed: 'fast',
+      max_fee_base_units: fee.toString(),
+      min_finality_threshold: FINALITY_FAST,
+      fee_executed_base_units: fee.toString(),
+      minted_base_units: (10_000_000n - fee).toString(),
+    });
+    expect(await usdcOf(polygon, polygon.feeRecipient)).toBeGreaterThanOrEqual(fee);
+  });
+
+  it('the attestation API down for ten minutes: retried, reported as a delayed payout, then completed', async () => {
+    clock = new TestClock();
+    const payment = await newPayment();
+    await payOnBase(payment, 10_000_000n);
+    const worker = freshWorker();
+    await burn(worker, 'standard');
+    await base.anvil.testClient.mine({ blocks: CONFIRMATIONS.standard });
+    net.attestation.setFault('unavailable');
+
+    const delayed = async () =>
+      database.handle.db
+        .selectFrom('events')
+        .select('type')
+        .where('payment_id', '=', payment.id)
+        .where('type', '=', 'payment.payout_delayed')
+        .execute();
+    expect((await attestOnce(worker.source, sourceOptions('standard'))).waiting).toEqual([
+      (await bridgeRow(payment.id))[0]!.id,
+    ]);
+    // Just under the threshold: held up, not yet reported to the merchant.
+    clock.advance(DEFAULT_PAYOUT_POLICY.delayedAfterMs - 1);
+    await attestOnce(worker.source, sourceOptions('standard'));
+    await settleAndMintOnce(worker.settle, worker.home, settleOptions);
+    expect(await delayed()).toEqual([]);
+    clock.advance(1);
+    await settleAndMintOnce(worker.settle, worker.home, settleOptions);
+    expect(await delayed()).toHaveLength(1);
+    const [stalled] = await bridgeRow(payment.id);
+    expect(stalled?.step).toBe('attest');
+    expect(stalled?.last_error).toMatch(/attestation API unavailable/);
+    // /metrics: the step waiting and how long (the burn was opened at the start of the test's clock).
+    const metrics = createMetrics({ defaultMetrics: false });
+    const steps = await monitoringRepository(database.handle.db).bridgeSteps();
+    metrics.record({
+      databaseUp: true,
+      chains: [],
+      bridge: steps.map((b) => ({
+        step: b.step,
+        waiting: b.waiting,
+        oldestSeconds: (clock.now().getTime() - b.oldestCreatedAt.getTime()) / 1000,
+      })),
+    });
+    // The operator's console: the step it waits in, and why.
+    const cli = await runCli(['settlements', 'cross-chain', '--json'], {
+      PAYLINK_DATABASE_URL: database.url,
+      PAYLINK_NETWORK: 'polygon',
+    });
+    expect(cli.code).toBe(0);
+    expect(JSON.parse(cli.stdout).transfers).toEqual([
+      expect.objectContaining({
+        payment_id: payment.id,
+        source_chain_id: base.chainId,
+        step: 'attest',
+        amount: '10.00',
+        speed: 'standard',
+        // The first failure: ten minutes before now.
+        stalled_since: new Date(clock.now().getTime() - DEFAULT_PAYOUT_POLICY.delayedAfterMs).toISOString(),
+        last_error: expect.stringMatching(/attestation API unavailable/),
+      }),
+    ]);
+    const text = await metrics.registry.metrics();
+    expect(text).toContain('paylink_bridge_transfers_waiting{step="attest"} 1');
+    expect(text).toContain('paylink_bridge_transfers_waiting{step="mint"} 0');
+    expect(text).toContain(
+      `paylink_bridge_oldest_waiting_age_seconds{step="attest"} ${DEFAULT_PAYOUT_POLICY.delayedAfterMs / 1000}`,
+    );
+
+    net.attestation.setFault('none');
+    clock.advance(60 * 60_000);
+    expect((await attestOnce(worker.source, sourceOptions('standard'))).attested).toHaveLength(1);
+    await mintAndFlush(worker);
+    await expectSettled(payment, 10_000_000n);
+    const status = await database.handle.db
+      .selectFrom('payments')
+      .select(['payout_blocked_since'])
+      .where('id', '=', payment.id)
+      .executeTakeFirstOrThrow();
+    expect(status.payout_blocked_since).toBeNull();
+  });
+
+  it('a crash between burn and mint: a new worker finds the mint done on chain and counts it once', async () => {
+    clock = new TestClock();
+    const payment = await newPayment();
+    await payOnBase(payment, 10_000_000n);
+    const first = freshWorker();
+    await burn(first, 'standard');
+    await attest(first, 'standard');
+    // The mint went out (here by the relayer's own hand, as a worker that died before recording it).
+    const [attested] = await bridgeRow(payment.id);
+    const hash = await polygon.anvil.wallet(RELAYER).writeContract({
+      address: polygon.cctp.messageTransmitter,
+      abi: testMessageTransmitterV2Abi,
+      functionName: 'receiveMessage',
+      args: [attested!.attested_message as Hex, attested!.attestation as Hex],
+    });
+    await mined(polygon, hash);
+
+    const second = freshWorker();
+    const pass = await settleAndMintOnce(second.settle, second.home, settleOptions);
+    expect(pass.mint).toMatchObject({ kind: 'minted', mintedBaseUnits: 10_000_000n });
+    await mintAndFlush(second);
+    await expectSettled(payment, 10_000_000n);
+    const [row] = await bridgeRow(payment.id);
+    expect(row).toMatchObject({ step: 'done', mint_tx_hash: null, minted_base_units: '10000000' });
+  });
+
+  it('a worker that dies with its mint broadcast: the next one follows that very transaction', async () => {
+    clock = new TestClock();
+    const payment = await newPayment();
+    await payOnBase(payment, 10_000_000n);
+    const first = freshWorker();
+    await burn(first, 'standard');
+    await attest(first, 'standard');
+    const sent = await settleAndMintOnce(first.settle, first.home, settleOptions);
+    expect(sent.mint?.kind).toBe('in-flight');
+    // Mined while no worker was there to see it.
+    await mined(polygon, (sent.mint as { txHash: Hex }).txHash);
+
+    const second = freshWorker();
+    const pass = await settleAndMintOnce(second.settle, second.home, settleOptions);
+    expect(pass.mint).toMatchObject({ kind: 'minted', mintedBaseUnits: 10_000_000n });
+    await mintAndFlush(second);
+    await expectSettled(payment, 10_000_000n);
+    const [row] = await bridgeRow(payment.id);
+    expect(row?.mint_tx_hash).toBe((sent.mint as { txHash: string }).txHash.toLowerCase());
+  });
+
+  it('a burn broadcast but never recorded (crash after broadcast) is found on chain, not burnt again', async () => {
+    clock = new TestClock();
+    const payment = await newPayment();
+    await payOnBase(payment, 10_000_000n);
+    const burnHash = await base.anvil.wallet(RELAYER).writeContract({
+      address: factory(),
+      abi: forwarderFactoryV3Abi,
+      functionName: 'deployAndBurn',
+      args: [
+        toForwarderStruct({
+          merchant: payment.payoutAddress as Address,
+          treasury: payment.deposit!.treasuryAddress as Address,
+          feeBps: COMMISSION_BPS,
+          paymentId: payment.id,
+        }),
+        10_000_000n,
+        0n,
+        FINALITY_STANDARD,
+      ],
+    });
+    await mined(base, burnHash);
+
+    const worker = freshWorker();
+    expect(await burnOnce(worker.source, sourceOptions('standard'))).toMatchObject({
+      kind: 'found',
+      txHash: burnHash,
+    });
+    expect(await burnOnce(worker.source, sourceOptions('standard'))).toMatchObject({ kind: 'burnt' });
+    expect((await burnOnce(worker.source, sourceOptions('standard'))).kind).toBe('idle');
+    await attest(worker, 'standard');
+    await mintAndFlush(worker);
+    await expectSettled(payment, 10_000_000n);
+  });
+});
+
+async function mined(chain: CctpChain, hash: Hex) {
+  const receipt = await chain.anvil.publicClient.waitForTransactionReceipt({ hash });
+  expect(receipt.status).toBe('success');
+  return receipt;
+}
