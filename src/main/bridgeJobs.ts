@@ -24,6 +24,10 @@ import { runAsSingleton } from './singleton.ts';
 /** One source chain: where to read it, whose key burns there, and the operator's choice of speed. */
 export interface SourceBridgeChain {
   readonly chainId: number;
+  /** Where its burns mint: its mode's home chain. */
+  readonly homeChainId: number;
+  /** Circle's attestation API of its mode (or the local stand-in). */
+  readonly attestationUrl: string;
   readonly domain: number;
   readonly rpcUrls: readonly string[];
   readonly finality: Finality;
@@ -47,9 +51,8 @@ export interface BridgeWiring {
   readonly settlements: SettlementStore;
   readonly clock: Clock;
   readonly logger: Logger;
-  readonly homeChainId: number;
-  /** Circle's attestation API (or the local stand-in) and how often a pending attestation is asked about. */
-  readonly attestation: { readonly url: string; readonly pollIntervalMs: number; readonly timeoutMs: number };
+  /** How often a pending attestation is asked about, and how long one request may take. */
+  readonly attestation: { readonly pollIntervalMs: number; readonly timeoutMs: number };
 }
 
 /** The source chain's job, a singleton named by its relayer (`relayer:<chainId>`, as a home settler's). */
@@ -78,16 +81,16 @@ export function sourceBridgeJob(
     }),
     attestations: createAttestations({
       client: createAttestationClient({
-        baseUrl: wiring.attestation.url,
+        baseUrl: chain.attestationUrl,
         timeoutMs: wiring.attestation.timeoutMs,
       }),
-      baseUrl: wiring.attestation.url,
+      baseUrl: chain.attestationUrl,
       timeoutMs: wiring.attestation.timeoutMs,
     }),
   };
   return runAsSingleton(wiring.locks, `relayer:${chain.chainId}`, every, (held) =>
     runSourceBridge(deps, {
-      homeChainId: wiring.homeChainId,
+      homeChainId: chain.homeChainId,
       tokenAddress: chain.usdc,
       speed: chain.speed,
       maxFeeBps: chain.maxFeeBps,

@@ -112,7 +112,9 @@ export async function resolveChains(
  * side. Its deposits are then version 3's, whose addresses are the same on all of them.
  */
 function withSources(home: ResolvedChain, chains: readonly ChainConfig[], stateDir: string): ResolvedChain {
-  const sandbox = home.sandboxCrossChain ?? (home.settings.network === 'sandbox' ? readSandboxCrossChain(stateDir) : undefined);
+  const sandbox =
+    home.sandboxCrossChain ??
+    (home.settings.network === 'sandbox' ? readSandboxCrossChain(stateDir) : undefined);
   const sources: ResolvedSourceChain[] = [];
   for (const settings of chains) {
     if (settings.role !== 'source' || settings.homeChainId !== home.target.chainId) continue;
@@ -120,8 +122,7 @@ function withSources(home: ResolvedChain, chains: readonly ChainConfig[], stateD
     sources.push(resolveSourceChain(settings, home, sandbox));
   }
   if (sources.length === 0) return home;
-  const messageTransmitter =
-    home.settings.cctp?.messageTransmitter ?? sandbox?.home.messageTransmitter;
+  const messageTransmitter = home.settings.cctp?.messageTransmitter ?? sandbox?.home.messageTransmitter;
   if (!messageTransmitter) {
     throw new ConfigError(
       `Invalid configuration:\n  ${home.settings.variablePrefix}MESSAGE_TRANSMITTER is required on ${home.settings.network} when other chains pay into it`,
@@ -144,7 +145,9 @@ function resolveSourceChain(
   const fromSandbox = settings.network === 'sandbox-2' ? sandbox?.second : undefined;
   const required = <T>(value: T | undefined, variable: string): T => {
     if (value === undefined)
-      throw new ConfigError(`Invalid configuration:\n  ${prefix}${variable} is required on ${settings.network}`);
+      throw new ConfigError(
+        `Invalid configuration:\n  ${prefix}${variable} is required on ${settings.network}`,
+      );
     return value;
   };
   const usdc = required(settings.usdcAddress ?? fromSandbox?.usdc, 'USDC_ADDRESS');

@@ -20,7 +20,7 @@ import { type WebServices, webServices } from './services.ts';
 import { buildApiServer, buildCheckoutServer } from './webServers.ts';
 import { createStores, openConfiguredDatabase } from './wiring.ts';
 import { runWorker } from './worker.ts';
-import { workerChainsOf } from './workerChains.ts';
+import { workerBridgeOf, workerChainsOf } from './workerChains.ts';
 
 export type Role = 'all' | 'api' | 'worker';
 
@@ -146,7 +146,15 @@ async function startRoles(config: Config, logger: Logger, role: Role, base: Base
     if (role !== 'api') {
       const { stores, locks, clock, chains } = base;
       running.worker = runWorker(
-        { ...stores, locks, clock, logger, config, chains: workerChainsOf(chains) },
+        {
+          ...stores,
+          locks,
+          clock,
+          logger,
+          config,
+          chains: workerChainsOf(chains),
+          bridge: workerBridgeOf(config, chains, stores.bridgeTransfers),
+        },
         running.stopWorker.signal,
       );
     }

@@ -54,8 +54,7 @@ export interface WorkerDeps {
 
 export interface WorkerBridge {
   readonly store: BridgeStore;
-  readonly homeChainId: number;
-  readonly attestation: { readonly url: string; readonly pollIntervalMs: number; readonly timeoutMs: number };
+  readonly attestation: { readonly pollIntervalMs: number; readonly timeoutMs: number };
   readonly sources: readonly SourceBridgeChain[];
 }
 

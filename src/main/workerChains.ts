@@ -1,11 +1,23 @@
-import type { ResolvedChain } from './chainSetup.ts';
-import type { WorkerChain } from './worker.ts';
+import type { BridgeStore } from '../app/bridge/ports.ts';
+import { attestationUrlOf, type Config } from '../config/index.ts';
+import type { SourceBridgeChain } from './bridgeJobs.ts';
+import type { ResolvedChain, ResolvedSourceChain } from './chainSetup.ts';
+import type { WorkerBridge, WorkerChain } from './worker.ts';
+
+/**
+ * How long Circle normally takes to attest a burn, before a wait is reported as a stall: a fast transfer is
+ * signed within seconds of the burn; a standard one once the source chain is final, up to about 20 minutes when
+ * that chain settles on Ethereum (Circle's documented block confirmations).
+ */
+const ATTESTATION_EXPECTED_MS = { fast: 2 * 60_000, standard: 30 * 60_000 } as const;
+/** One request to the attestation API; a slower answer is "unavailable", asked again later. */
+const ATTESTATION_TIMEOUT_MS = 10_000;
 
 /**
  * What the worker runs per chain id: each home chain as resolved (its CCTP side named, so that our own mints are
- * not counted as payments), then each of its source chains, watched for deposits to the home chain's version 3
- * addresses (decision 0030). A source chain gets no flushing settler: its deposits are burnt to the home chain by
- * the bridge's job (decision 0029), which holds that chain's relayer.
+ * not counted as payments and its settler mints first), then each of its source chains, watched for deposits to
+ * the home chain's version 3 addresses (decision 0030). A source chain gets no flushing settler: its deposits are
+ * burnt to the home chain by the bridge's job (workerBridgeOf), which holds that chain's relayer.
  */
 export function workerChainsOf(chains: readonly ResolvedChain[]): WorkerChain[] {
   return chains.flatMap((home) => [
@@ -22,4 +34,56 @@ export function workerChainsOf(chains: readonly ResolvedChain[]): WorkerChain[] 
       }),
     ),
   ]);
+}
+
+/**
+ * The bridge's jobs (decision 0029): one per source chain that has a relayer key, burning to its home chain and
+ * fetching attestations from its mode's service. Undefined when no chain burns.
+ */
+export function workerBridgeOf(
+  config: Config,
+  chains: readonly ResolvedChain[],
+  store: BridgeStore,
+): WorkerBridge | undefined {
+  const { cctp } = config;
+  if (!cctp) return undefined;
+  const sources = chains.flatMap((home) =>
+    home.sources.flatMap((source) => {
+      const chain = sourceBridgeChain(home, source, attestationUrlOf(cctp, source.settings.mode));
+      return chain ? [chain] : [];
+    }),
+  );
+  if (sources.length === 0) return undefined;
+  return {
+    store,
+    attestation: { pollIntervalMs: cctp.pollIntervalMs, timeoutMs: ATTESTATION_TIMEOUT_MS },
+    sources,
+  };
+}
+
+function sourceBridgeChain(
+  home: ResolvedChain,
+  source: ResolvedSourceChain,
+  attestationUrl: string,
+): SourceBridgeChain | undefined {
+  const { settings, cctp, relayerKey } = source;
+  if (!relayerKey) return undefined;
+  return {
+    chainId: settings.chainId,
+    homeChainId: home.target.chainId,
+    attestationUrl,
+    domain: cctp.domain,
+    rpcUrls: source.rpcUrls,
+    finality: settings.finality,
+    pollIntervalMs: settings.pollIntervalMs,
+    relayerKey,
+    relayerLowBalanceWei: settings.relayerLowBalanceWei,
+    usdc: source.target.tokenAddress,
+    tokenMessenger: cctp.tokenMessenger,
+    messageTransmitter: cctp.messageTransmitter,
+    speed: cctp.transferSpeed,
+    maxFeeBps: cctp.maxFeeBps,
+    dustThresholdBaseUnits: settings.dustThresholdBaseUnits,
+    attestationExpectedMs: ATTESTATION_EXPECTED_MS[cctp.transferSpeed],
+  };
 }
