@@ -1,6 +1,6 @@
 /**
  * The sandbox with its two local chains (decision 0032), started as a newcomer starts it: the second chain (id
- * 31338, CCTP domain 6) on the port after the first's, the version 3 factory at one address with code on both, a
+ * 31338, CCTP domain 6) on its own port (the default, the port after the first's, is src/config's test), the version 3 factory at one address with code on both, a
  * new payment's deposit address the same on both, the customer funded with USDC and gas on both, the local
  * attestation service answering, and `paylink sandbox pay --chain sandbox-2` paying on the second chain. The
  * second chain's state survives a restart.
@@ -34,8 +34,7 @@ describe('the sandbox with two chains', { timeout: 180_000 }, () => {
 
   beforeAll(async () => {
     sandbox = await startSandbox();
-    const rpc = new URL(sandbox.rpcUrl);
-    secondRpcUrl = `http://${rpc.hostname}:${Number(rpc.port) + 1}`;
+    secondRpcUrl = sandbox.secondRpcUrl;
     first = clientOf(sandbox.rpcUrl, 31337);
     second = clientOf(secondRpcUrl, 31338);
   });
@@ -117,14 +116,14 @@ describe('the sandbox with two chains', { timeout: 180_000 }, () => {
     ).toBe(1_000_000_000_000n - 2_500_000n);
   });
 
-  it('serves the local attestation service two ports after the first chain, both named in the banner', async () => {
-    const rpc = new URL(sandbox.rpcUrl);
+  it('serves the local attestation service where it is told, both named in the banner', async () => {
+    const attestations = sandbox.attestationUrl;
     expect(sandbox.output()).toContain(`31338 at ${secondRpcUrl}`);
-    expect(sandbox.output()).toContain(`Attestations   http://${rpc.hostname}:${Number(rpc.port) + 2}`);
+    expect(sandbox.output()).toContain(`Attestations   ${attestations}`);
     expect(sandbox.output()).toContain('sandbox pay <payment_id> --chain sandbox-2');
-    const fees = await fetch(`http://${rpc.hostname}:${Number(rpc.port) + 2}/v2/burn/USDC/fees/6/7`);
+    const fees = await fetch(`${attestations}/v2/burn/USDC/fees/6/7`);
     expect(fees.status).toBe(200);
-    const unknownDomain = await fetch(`http://${rpc.hostname}:${Number(rpc.port) + 2}/v2/burn/USDC/fees/3/7`);
+    const unknownDomain = await fetch(`${attestations}/v2/burn/USDC/fees/3/7`);
     expect(unknownDomain.status).toBe(404);
   });
 });

@@ -12,6 +12,9 @@ export interface SandboxProcess {
   readonly apiUrl: string;
   readonly checkoutUrl: string;
   readonly rpcUrl: string;
+  /** Its second chain's node (`sandbox-2`, chain 31338) and its local attestation service. */
+  readonly secondRpcUrl: string;
+  readonly attestationUrl: string;
   /** The demo merchant's id and API keys, from the file the sandbox writes. */
   readonly merchantId: string;
   readonly apiKey: string;
@@ -24,12 +27,16 @@ export interface SandboxProcess {
 }
 
 /**
- * Starts the sandbox (its own anvil chain, demo merchant, worker) with a fresh SQLite database in a directory
- * that does not exist yet (as ./data on a fresh checkout), plus `env`, and waits for its banner.
+ * Starts the sandbox (its two anvil chains, attestation service, demo merchant, worker) with a fresh SQLite
+ * database in a directory that does not exist yet (as ./data on a fresh checkout), plus `env`, and waits for its
+ * banner. Every port is one of its own: left to the defaults, the second chain and the attestation service would
+ * sit on the two ports after the first chain's, which another sandbox test running at once may hold.
  */
 export async function startSandbox(env: Record<string, string> = {}): Promise<SandboxProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'paylink-sandbox-'));
-  const [apiPort, checkoutPort, rpcPort, inboxPort] = [
+  const [apiPort, checkoutPort, rpcPort, inboxPort, secondRpcPort, attestationPort] = [
+    await freePort(),
+    await freePort(),
     await freePort(),
     await freePort(),
     await freePort(),
@@ -41,6 +48,8 @@ export async function startSandbox(env: Record<string, string> = {}): Promise<Sa
     PAYLINK_API_PORT: String(apiPort),
     PAYLINK_CHECKOUT_PORT: String(checkoutPort),
     PAYLINK_RPC_URL: `http://127.0.0.1:${rpcPort}`,
+    PAYLINK_SANDBOX_2_RPC_URL: `http://127.0.0.1:${secondRpcPort}`,
+    PAYLINK_CCTP_ATTESTATION_URL: `http://127.0.0.1:${attestationPort}`,
     PAYLINK_SANDBOX_WEBHOOK_PORT: String(inboxPort),
     PAYLINK_POLL_INTERVAL: '250ms',
     PAYLINK_LOG_LEVEL: 'info',
@@ -89,6 +98,8 @@ export async function startSandbox(env: Record<string, string> = {}): Promise<Sa
     apiUrl: `http://127.0.0.1:${apiPort}`,
     checkoutUrl: `http://127.0.0.1:${checkoutPort}`,
     rpcUrl: fullEnv.PAYLINK_RPC_URL,
+    secondRpcUrl: fullEnv.PAYLINK_SANDBOX_2_RPC_URL,
+    attestationUrl: fullEnv.PAYLINK_CCTP_ATTESTATION_URL,
     merchantId: merchant.merchantId,
     apiKey: merchant.apiKey,
     testApiKey: merchant.testApiKey,
