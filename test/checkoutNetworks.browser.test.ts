@@ -9,18 +9,27 @@
 import type { FastifyInstance } from 'fastify';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { type Address, getAddress, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createRpcClient } from '../src/adapters/chain/chainReader.ts';
 import { testUsdcAbi } from '../src/adapters/chain/contractAbis.ts';
+import { authorizationChain } from '../src/adapters/chain/eip3009.ts';
 import { predictDepositAddress } from '../src/adapters/chain/forwarder.ts';
+import { createRelayer } from '../src/adapters/chain/relayer.ts';
 import type { ModeNetworks, NetworkCandidate } from '../src/adapters/checkout/paymentNetworks.ts';
+import { memoryBucketStore } from '../src/adapters/rateLimit/memoryBucketStore.ts';
 import { marketRates } from '../src/adapters/rates/marketRates.ts';
 import { staticSource } from '../src/adapters/rates/static.ts';
 import { eip681TransferLink } from '../src/adapters/web/eip681.ts';
 import { qrSvg } from '../src/adapters/web/qrCode.ts';
+import { type RelayAuthorizationsDeps, relayOnce } from '../src/app/gasless/relayAuthorizations.ts';
 import { createMerchant } from '../src/app/merchants/merchantAdmin.ts';
 import { createPayment } from '../src/app/payments/createPayment.ts';
 import type { DepositPlanner } from '../src/app/payments/ports.ts';
 import type { Payment } from '../src/domain/payment.ts';
+import type { ResolvedChain } from '../src/main/chainSetup.ts';
+import { checkoutGasless, checkoutModeNetworks } from '../src/main/checkoutServices.ts';
+import { sandboxPrivateKey } from '../src/main/sandboxChain.ts';
 import { buildCheckoutServer } from '../src/main/webServers.ts';
 import { createStores } from '../src/main/wiring.ts';
 import {
@@ -43,6 +52,8 @@ declare const window: unknown;
 /** anvil's account 3: the customer, who holds USDC on Base only. */
 const CUSTOMER = 3;
 const PRICE_BASE_UNITS = 27_000_000n;
+/** anvil's account 5: the gasless relayer, on Base only (Polygon has no gasless key here). */
+const GASLESS_RELAYER = 5;
 
 let net: CctpChains;
 let polygon: CctpChain;
@@ -50,6 +61,11 @@ let base: CctpChain;
 let database: TestDatabase;
 let checkout: FastifyInstance;
 let checkoutUrl: string;
+/** The same checkout wired as the service wires it (checkoutServices.ts), gasless on Base alone. */
+let gaslessCheckout: FastifyInstance;
+let gaslessCheckoutUrl: string;
+let stores: ReturnType<typeof createStores>;
+let relayingOnBase: RelayAuthorizationsDeps;
 let browser: Browser;
 let newPayment: () => Promise<Payment>;
 let pageErrors: string[] = [];
@@ -76,7 +92,7 @@ beforeAll(async () => {
   }
 
   database = await createTestDatabase('sqlite');
-  const stores = createStores(database.handle);
+  stores = createStores(database.handle);
   const clock = new TestClock(new Date());
   const { logger } = capturingLogger();
   const { merchant } = await createMerchant(
@@ -155,6 +171,60 @@ beforeAll(async () => {
     pollIntervalMs: 200,
   });
   checkoutUrl = await checkout.listen({ host: '127.0.0.1', port: 0 });
+  // The chains as chainSetup resolves them, with what the checkout reads: a gasless key on Base, none on Polygon.
+  const chains = [
+    {
+      settings: { role: 'home' },
+      target: {
+        chainId: polygon.chainId,
+        tokenAddress: polygon.cctp.usdc,
+        factoryAddress: v3.factory,
+        forwarderVersion: 3,
+      },
+      rpcUrls: [polygon.anvil.rpcUrl],
+      gaslessRelayerKey: undefined,
+      sources: [
+        {
+          settings: { role: 'source' },
+          target: { chainId: base.chainId, tokenAddress: base.cctp.usdc, factoryAddress: v3.factory },
+          rpcUrls: [base.anvil.rpcUrl],
+          gaslessRelayerKey: sandboxPrivateKey(GASLESS_RELAYER),
+        },
+      ],
+    },
+  ] as unknown as ResolvedChain[];
+  const views = [
+    { name: 'Polygon', chainId: polygon.chainId, explorerUrl: '', publicRpcUrl: polygon.anvil.rpcUrl },
+    { name: 'Base', chainId: base.chainId, explorerUrl: '', publicRpcUrl: base.anvil.rpcUrl },
+  ];
+  gaslessCheckout = await buildCheckoutServer({
+    ...stores,
+    clock,
+    logger,
+    network: views,
+    modeNetworks: checkoutModeNetworks(chains, views),
+    gasless: checkoutGasless(stores, chains, clock, logger, {
+      buckets: memoryBucketStore(),
+      minValueBaseUnits: 500_000n,
+    }),
+    pollIntervalMs: 200,
+  });
+  gaslessCheckoutUrl = await gaslessCheckout.listen({ host: '127.0.0.1', port: 0 });
+  const baseClient = createRpcClient([base.anvil.rpcUrl]);
+  const relayer = createRelayer({
+    client: baseClient,
+    chainId: base.chainId,
+    relayerKey: sandboxPrivateKey(GASLESS_RELAYER),
+  });
+  relayingOnBase = {
+    gasless: stores.gaslessAuthorizations,
+    relayer,
+    chain: authorizationChain(baseClient, base.chainId, relayer.address),
+    payments: stores.payments,
+    ledger: stores.ledger,
+    clock,
+    logger,
+  };
   browser = await launchChromium();
 });
 
@@ -167,6 +237,7 @@ afterEach(() => {
 afterAll(async () => {
   await browser?.close();
   await checkout?.close();
+  await gaslessCheckout?.close();
   await database?.drop();
   await net?.stop();
 });
@@ -175,7 +246,7 @@ afterAll(async () => {
  * A wallet holding the customer's account, starting on `startChainId`; it knows Base (and, `alsoPolygon`,
  * Polygon) and reaches that chain's node.
  */
-const baseWallet = (startChainId: string, contextOptions = {}, alsoPolygon = false) =>
+const baseWallet = (startChainId: string, contextOptions = {}, alsoPolygon = false, privateKey?: Hex) =>
   walletContext(
     browser,
     {
@@ -185,7 +256,7 @@ const baseWallet = (startChainId: string, contextOptions = {}, alsoPolygon = fal
       defaultAccountIndex: CUSTOMER,
       ...(alsoPolygon ? { otherChains: [{ chainId: polygon.chainId, rpcUrl: polygon.anvil.rpcUrl }] } : {}),
     },
-    { startChainId, knowsChain: true },
+    { startChainId, knowsChain: true, ...(privateKey ? { privateKey } : {}) },
     contextOptions,
   );
 
@@ -197,10 +268,15 @@ const switchesAsked = (page: Page) =>
       .map((c) => (c.params as [{ chainId: string }])[0].chainId),
   );
 
-async function open(context: BrowserContext, payment: Payment, query = ''): Promise<Page> {
+async function open(
+  context: BrowserContext,
+  payment: Payment,
+  query = '',
+  origin = checkoutUrl,
+): Promise<Page> {
   const page = await context.newPage();
   collectPageErrors(page, pageErrors);
-  const response = await page.goto(`${checkoutUrl}/pay/${payment.id}${query}`);
+  const response = await page.goto(`${origin}/pay/${payment.id}${query}`);
   expect(response?.status()).toBe(200);
   await page.locator('section[data-stage="pay"]').waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
   return page;
@@ -378,6 +454,63 @@ describe('checkout networks in Chromium', () => {
       expect(await usdcBalance(polygon, deposit)).toBe(PRICE_BASE_UNITS);
       expect(await usdcBalance(base, deposit)).toBe(0n);
       expect(await radio(page, 'Polygon').isChecked()).toBe(true);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('pays gasless on Base, whose relayer has a key: the wallet signs over Base’s USDC, Base’s relayer sends it', async () => {
+    const payment = await newPayment();
+    const deposit = payment.deposit!.depositAddress;
+    // A customer with 27 USDC on Base and not one wei of gas.
+    const key = generatePrivateKey();
+    const customer = privateKeyToAccount(key);
+    const minted = await base.anvil.wallet(CIRCLE).writeContract({
+      address: base.cctp.usdc,
+      abi: testUsdcAbi,
+      functionName: 'mint',
+      args: [customer.address, PRICE_BASE_UNITS],
+    });
+    await base.anvil.publicClient.waitForTransactionReceipt({ hash: minted });
+    expect(await base.anvil.publicClient.getBalance({ address: customer.address })).toBe(0n);
+
+    const context = await baseWallet(`0x${base.chainId.toString(16)}`, {}, false, key);
+    try {
+      const page = await open(context, payment, '', gaslessCheckoutUrl);
+      const hint = page.locator('[data-gasless-hint]');
+      // Base's relayer has a key: "no network fee" once the page knows it. Polygon, chosen by default, has none.
+      await radio(page, 'Base').check();
+      await hint.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+      await radio(page, 'Polygon').check();
+      expect(await hint.isVisible()).toBe(false);
+      await radio(page, 'Base').check();
+      expect(await hint.isVisible()).toBe(true);
+
+      await page.getByRole('button', { name: 'Pay with browser wallet' }).click();
+      await page
+        .locator('[data-wallet-message="signed"]')
+        .waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+      const methods = await walletMethods(page);
+      expect(methods).not.toContain('eth_sendTransaction');
+      expect(methods).not.toContain('wallet_switchEthereumChain');
+      const calls = await page.evaluate(
+        () => (window as { __walletCalls: { method: string; params: unknown }[] }).__walletCalls,
+      );
+      const typedData = JSON.parse((calls.at(-1)!.params as [string, string])[1]);
+      expect(typedData.domain).toMatchObject({ chainId: base.chainId, verifyingContract: base.cctp.usdc });
+      const [stored] = await stores.gaslessAuthorizations.listForPayment(payment.id);
+      expect(stored).toMatchObject({
+        chainId: base.chainId,
+        tokenAddress: base.cctp.usdc.toLowerCase(),
+        status: 'pending',
+      });
+
+      const sent = await relayOnce(relayingOnBase);
+      if (sent.kind !== 'sent') throw new Error(`expected a transaction sent, not ${sent.kind}`);
+      await base.anvil.publicClient.waitForTransactionReceipt({ hash: sent.txHash as Hex });
+      expect(await relayOnce(relayingOnBase)).toMatchObject({ kind: 'mined', id: stored!.id });
+      expect(await usdcBalance(base, deposit)).toBe(PRICE_BASE_UNITS);
+      expect(await usdcBalance(base, customer.address)).toBe(0n);
     } finally {
       await context.close();
     }

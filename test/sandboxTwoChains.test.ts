@@ -114,6 +114,16 @@ describe('the sandbox with two chains', { timeout: 180_000 }, () => {
         args: [customer],
       }),
     ).toBe(1_000_000_000_000n - 2_500_000n);
+
+    // Gasless payment is offered on the second chain too, signed over its own USDC (decision 0012): the
+    // sandbox's gasless relayer account holds gas there as well.
+    const page = await (await fetch(`${sandbox.checkoutUrl}/pay/${id}`)).text();
+    expect(page).toMatch(/value="31338"[^>]*data-gasless-here="true"/);
+    const offer = await fetch(`${sandbox.checkoutUrl}/pay/${id}/gasless.json?chain=31338`);
+    expect(offer.status).toBe(200);
+    const { domain } = (await offer.json()) as { domain: { chainId: number; verifyingContract: string } };
+    expect(domain.chainId).toBe(31338);
+    expect(getAddress(domain.verifyingContract)).toBe(getAddress(usdc));
   });
 
   it('serves the local attestation service where it is told, both named in the banner', async () => {

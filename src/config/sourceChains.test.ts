@@ -4,6 +4,7 @@ import { ConfigError, IRIS_MAINNET_URL, IRIS_TESTNET_URL, loadConfig } from './i
 const key = (byte: string) => `0x${byte.repeat(32)}`;
 const polygon = {
   PAYLINK_NETWORK: 'polygon',
+  PAYLINK_GASLESS_RELAYER_KEY: key('44'),
   PAYLINK_RPC_URL: 'https://polygon.example',
   PAYLINK_FACTORY_ADDRESS: '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0',
   PAYLINK_TREASURY_ADDRESS: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
@@ -68,6 +69,10 @@ describe('source chains (PAYLINK_CHAINS, PAYLINK_TEST_CHAINS)', () => {
       factoryAddress: polygon.PAYLINK_FACTORY_ADDRESS,
       startBlock: undefined,
     });
+    // So does the gasless relayer's key (decision 0012, on source chains), with the mode's switch and cap.
+    expect(base!.gasless).toEqual(home!.gasless);
+    expect(base!.gasless.relayerKey).toBe(key('44'));
+    expect(baseSepolia!.gasless).toEqual(amoy!.gasless);
     expect(ethereum).toMatchObject({
       rpcUrls: ['https://eth.example', 'https://eth2.example'],
       relayerKey: key('33'),

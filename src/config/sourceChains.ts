@@ -168,7 +168,6 @@ function sourceChainConfig(env: RawEnv, network: SourceNetwork, home: HomeChainC
     );
   }
   const usdcAddress = v.USDC_ADDRESS ?? preset.usdcAddress;
-  const sandbox = network === 'sandbox-2';
   return {
     mode: home.mode,
     role: 'source',
@@ -198,8 +197,9 @@ function sourceChainConfig(env: RawEnv, network: SourceNetwork, home: HomeChainC
     startBlock: v.START_BLOCK,
     dustThresholdBaseUnits: home.dustThresholdBaseUnits,
     relayerLowBalanceWei: v.RELAYER_LOW_BALANCE,
-    // The gasless relayer's key is lent only on the sandbox, whose accounts hold gas on both chains.
-    gasless: { ...home.gasless, relayerKey: sandbox ? home.gasless.relayerKey : undefined },
+    // The mode's gasless relayer key submits signed transfers here too (decision 0012): the operator funds it
+    // with this chain's gas, as the relayer key above. Its nonces are this chain's own, one writer per chain.
+    gasless: home.gasless,
   };
 }
 

@@ -67,6 +67,11 @@ export interface ResolvedSourceChain {
   readonly rpcUrls: readonly string[];
   /** The key that burns there, paying that chain's gas; without one nothing is burnt (anyone may burn). */
   readonly relayerKey: Hex | undefined;
+  /**
+   * The gasless relayer's key there (decision 0012): customers holding USDC and no gas on this chain sign, and
+   * it submits. Without one the checkout offers this chain with gas only.
+   */
+  readonly gaslessRelayerKey: Hex | undefined;
   readonly cctp: {
     readonly domain: number;
     readonly tokenMessenger: Address;
@@ -169,6 +174,7 @@ function resolveSourceChain(
       settings.relayerKey ??
       home.relayerKey ??
       (fromSandbox ? sandboxPrivateKey(SANDBOX_ACCOUNTS.relayer) : undefined),
+    gaslessRelayerKey: gaslessRelayerKey(settings),
     cctp: {
       domain: cctp.domain,
       tokenMessenger: required(cctp.tokenMessenger ?? fromSandbox?.tokenMessenger, 'TOKEN_MESSENGER'),
@@ -306,12 +312,15 @@ async function startSecondSandboxChain(
   return startSandboxCrossChain(sandbox, home, second, config.cctp.attestationUrl, stateDir, logger);
 }
 
-/** The operator's key, or on the sandbox an account of its own; none when PAYLINK_GASLESS is off. */
+/**
+ * The operator's key (a source chain's is its mode's: sourceChains.ts), or on the sandbox's chains an account of
+ * their own — the same on both, each chain counting its own nonces; none when PAYLINK_GASLESS is off.
+ */
 function gaslessRelayerKey(chain: ChainConfig): Hex | undefined {
   if (!chain.gasless.enabled) return undefined;
+  const sandbox = chain.network === 'sandbox' || chain.network === 'sandbox-2';
   return (
-    chain.gasless.relayerKey ??
-    (chain.network === 'sandbox' ? sandboxPrivateKey(SANDBOX_ACCOUNTS.gaslessRelayer) : undefined)
+    chain.gasless.relayerKey ?? (sandbox ? sandboxPrivateKey(SANDBOX_ACCOUNTS.gaslessRelayer) : undefined)
   );
 }
 

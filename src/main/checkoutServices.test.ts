@@ -9,8 +9,10 @@ const AMOY_USDC = '0x41E94Eb019C0762f9Bfcf9Fb1E58725BfB0e7582';
 /** What checkoutModeNetworks reads of a resolved chain; nothing here starts or stops one. */
 function chain(chainId: number, tokenAddress: string, gasless: boolean): ResolvedChain {
   return {
+    settings: { role: 'home' },
     target: { chainId, tokenAddress },
     gaslessRelayerKey: gasless ? `0x${'1'.repeat(64)}` : undefined,
+    sources: [],
   } as unknown as ResolvedChain;
 }
 

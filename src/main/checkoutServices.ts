@@ -29,7 +29,8 @@ export function checkoutGasless(
   limits: { readonly buckets: RateLimitStore; readonly minValueBaseUnits: bigint },
 ): CheckoutGasless | undefined {
   const offered = new Map<number, AuthorizationChain>();
-  for (const chain of chains) {
+  // Home chains and their source chains alike: a customer signs on the network they chose (decision 0012).
+  for (const chain of chains.flatMap((home) => [home, ...home.sources])) {
     if (!chain.gaslessRelayerKey || offered.has(chain.target.chainId)) continue;
     const relayerAddress = privateKeyToAccount(chain.gaslessRelayerKey).address;
     const client = createRpcClient(chain.rpcUrls, 2_000);
@@ -106,8 +107,8 @@ export function checkoutModeNetworks(
         publicRpcUrl: network?.publicRpcUrl,
         explorerUrl: network?.explorerUrl ?? '',
         nativeCurrencySymbol: network?.nativeCurrencySymbol,
-        // Where its gasless relayer has a key (checkoutGasless above); source chains have none yet.
-        gasless: 'gaslessRelayerKey' in chain && chain.gaslessRelayerKey !== undefined,
+        // Where its gasless relayer has a key (checkoutGasless above), home or source.
+        gasless: chain.gaslessRelayerKey !== undefined,
       };
     }),
   }));

@@ -28,7 +28,8 @@ export function workerChainsOf(chains: readonly ResolvedChain[]): WorkerChain[] 
         target: source.target,
         rpcUrls: source.rpcUrls,
         relayerKey: undefined,
-        gaslessRelayerKey: undefined,
+        // Its own gasless relayer job (`gasless-relayer:<source chain id>`) sends what customers signed there.
+        gaslessRelayerKey: source.gaslessRelayerKey,
         depositChainId: home.target.chainId,
         depositFactory: home.target.factoryAddress,
       }),

@@ -195,7 +195,8 @@ export function checkoutPlugin(deps: CheckoutDeps) {
       });
     }
 
-    if (deps.gasless) registerGaslessRoutes(app, { ...deps, gasless: deps.gasless });
+    if (deps.gasless)
+      registerGaslessRoutes(app, { ...deps, gasless: deps.gasless, networksOf: kit.networksOf });
     if (deps.refundClaims)
       registerRefundRoutes(app, {
         refunds: deps.refundClaims,

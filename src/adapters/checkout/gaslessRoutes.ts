@@ -14,6 +14,7 @@ import {
   type TransferAuthorization,
 } from '../../domain/transferAuthorization.ts';
 import { refusedByRateLimits } from './pageRateLimit.ts';
+import type { PaymentNetwork } from './paymentNetworks.ts';
 
 /** What the checkout needs to offer gasless payment; absent when the operator switched it off. */
 export interface CheckoutGasless {
@@ -42,15 +43,19 @@ const UINT = /^\d{1,78}$/;
 const BYTES32 = /^0x[0-9a-fA-F]{64}$/;
 const SIGNATURE = /^0x[0-9a-fA-F]{130}$/;
 
+const CHAIN_ID = /^\d{1,12}$/;
+
 interface Params {
   Params: { id: string };
+  Querystring: { chain?: string };
 }
 
 /**
- * `GET /pay/:id/gasless.json`: what the wallet is asked to sign (the token's domain, the deposit address, the
- * amount due, the latest validity the server accepts), or 409 GASLESS_UNAVAILABLE.
- * `POST /pay/:id/authorization`: the signed authorization → 202 once accepted (relayed by the worker), or the
- * API's error shape with the reason. Rate limited per payment and per client address.
+ * `GET /pay/:id/gasless.json?chain=`: what the wallet is asked to sign on that network (the token's domain, the
+ * deposit address, the amount due, the latest validity the server accepts), or 409 GASLESS_UNAVAILABLE.
+ * `POST /pay/:id/authorization`: the signed authorization, with its `chain_id` → 202 once accepted (relayed by
+ * that chain's worker job), or the API's error shape with the reason. Rate limited per payment and per client
+ * address. The network is one the payment is offered on (`networksOf`, decision 0033); without one, its home chain.
  */
 export function registerGaslessRoutes(
   app: FastifyInstance,
@@ -59,6 +64,8 @@ export function registerGaslessRoutes(
     readonly payments: Pick<PaymentStore, 'findById'>;
     readonly ledger: Pick<Ledger, 'listTransfers'>;
     readonly clock: Clock;
+    /** The networks a payment is offered on, home first (paymentNetworks.ts). */
+    readonly networksOf: (deposit: NonNullable<Payment['deposit']>) => PaymentNetwork[];
   },
 ): void {
   const fail = (reply: FastifyReply, error: PaylinkError) =>
@@ -68,7 +75,9 @@ export function registerGaslessRoutes(
     const id = request.params.id.toLowerCase();
     const payment = isPaymentId(id) ? await deps.payments.findById(id) : undefined;
     if (!payment?.deposit) return fail(reply, new PaylinkError('NOT_FOUND', 'Payment not found'));
-    const domain = await deps.gasless.domainFor(payment.deposit.chainId, payment.deposit.tokenAddress);
+    const network = networkNamed(deps.networksOf(payment.deposit), request.query.chain);
+    if (network instanceof PaylinkError) return fail(reply, network);
+    const domain = await deps.gasless.domainFor(network.chainId, network.tokenAddress);
     if (!domain)
       return fail(
         reply,
@@ -109,12 +118,17 @@ export function registerGaslessRoutes(
     if (limited) return fail(reply, limited);
     const parsed = parseAuthorization(request.body);
     if (parsed instanceof PaylinkError) return fail(reply, parsed);
+    const payment = await deps.payments.findById(id);
+    if (!payment?.deposit) return fail(reply, new PaylinkError('NOT_FOUND', 'Payment not found'));
+    const network = networkNamed(deps.networksOf(payment.deposit), parsed.chainId);
+    if (network instanceof PaylinkError) return fail(reply, network);
     try {
       const accepted = await deps.gasless.accept({
         paymentId: id,
         authorization: parsed.authorization,
         signature: parsed.signature,
         clientAddress: request.ip,
+        network,
       });
       return reply.status(202).send({ authorization_id: accepted.id, status: accepted.status });
     } catch (error) {
@@ -124,9 +138,25 @@ export function registerGaslessRoutes(
   });
 }
 
+/**
+ * The offered network named by `chain` (a chain id, as text), or the home chain when none is named; a malformed
+ * id, or a network the payment is not offered on, is a 400 on field `chain_id`.
+ */
+function networkNamed(
+  offered: readonly PaymentNetwork[],
+  chain: string | undefined,
+): { chainId: number; tokenAddress: string } | PaylinkError {
+  const home = offered[0]!;
+  const named =
+    chain === undefined ? home : offered.find((n) => CHAIN_ID.test(chain) && n.chainId === Number(chain));
+  if (!named)
+    return new ValidationError([{ field: 'chain_id', message: 'not a network this payment is offered on' }]);
+  return { chainId: named.chainId, tokenAddress: named.usdcAddress };
+}
+
 function parseAuthorization(
   body: unknown,
-): { authorization: TransferAuthorization; signature: string } | PaylinkError {
+): { authorization: TransferAuthorization; signature: string; chainId: string | undefined } | PaylinkError {
   const problems: FieldProblem[] = [];
   const field = (name: string, pattern: RegExp): string => {
     const value = (body as Record<string, unknown> | null)?.[name];
@@ -141,6 +171,16 @@ function parseAuthorization(
   const validBefore = field('valid_before', UINT);
   const nonce = field('nonce', BYTES32);
   const signature = field('signature', SIGNATURE);
+  // Optional: a page from before networks posts none, for the home chain.
+  const rawChain = (body as Record<string, unknown> | null)?.chain_id;
+  const chainId =
+    rawChain === undefined
+      ? undefined
+      : typeof rawChain === 'number' || typeof rawChain === 'string'
+        ? String(rawChain)
+        : '';
+  if (chainId !== undefined && !CHAIN_ID.test(chainId))
+    problems.push({ field: 'chain_id', message: 'missing or malformed' });
   // Every field at fault in one answer: the page's script can show them together.
   if (problems.length > 0) return new ValidationError(problems);
   return {
@@ -153,5 +193,6 @@ function parseAuthorization(
       nonce: nonce.toLowerCase(),
     },
     signature: signature.toLowerCase(),
+    chainId,
   };
 }

@@ -31,15 +31,11 @@ export function qrSrc(view: CheckoutView, chainId: number): string {
 }
 
 /**
- * Gasless payment on this network: where the checkout offers it and the network takes it — and only on the home
- * chain for now, the one chain the gasless relayer sends authorizations on (gaslessRoutes.ts).
+ * Gasless payment on this network: where the checkout offers it and that chain has a gasless relayer (its
+ * `gasless` flag), home or source alike (decision 0012): the page signs on the network chosen (gaslessRoutes.ts).
  */
-export function offersGasless(
-  view: CheckoutView,
-  offer: NetworkOffer,
-  gasless: boolean | undefined,
-): boolean {
-  return gasless === true && offer.network.gasless && offer.network.chainId === view.deposit.chainId;
+export function offersGasless(offer: NetworkOffer, gasless: boolean | undefined): boolean {
+  return gasless === true && offer.network.gasless;
 }
 
 /**
@@ -61,7 +57,7 @@ export function networkChoice(
     const { network } = offer;
     return html`<label class="network-option"><input type="radio" name="network" value="${network.chainId}"${offer === chosen ? html` checked` : null}
         data-chain-name="${network.name}" data-rpc-url="${network.publicRpcUrl ?? ''}" data-native-symbol="${network.nativeCurrencySymbol ?? 'POL'}"
-        data-explorer-url="${network.explorerUrl}" data-token="${offer.tokenAddress}" data-gasless-here="${offersGasless(view, offer, words.gasless) ? 'true' : ''}"
+        data-explorer-url="${network.explorerUrl}" data-token="${offer.tokenAddress}" data-gasless-here="${offersGasless(offer, words.gasless) ? 'true' : ''}"
         data-request="${offer.paymentLink}"
         data-label="${fill(m.networkValue, { network: network.name, chainId: network.chainId })}"
         data-qr-alt="${fill(m.qrAlt, { amount: remaining, network: network.name, address: view.deposit.depositAddress })}">

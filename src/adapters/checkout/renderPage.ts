@@ -137,7 +137,7 @@ function scriptSettings(input: CheckoutPageInput, { chosen }: CheckoutWords): [s
     ['native-symbol', network.nativeCurrencySymbol ?? 'POL'],
     ['explorer-url', network.explorerUrl],
     ['token', chosen.tokenAddress],
-    ['gasless-here', offersGasless(view, chosen, input.gasless) ? 'true' : ''],
+    ['gasless-here', offersGasless(chosen, input.gasless) ? 'true' : ''],
     ['deposit', view.deposit.depositAddress],
   ];
   if (input.gasless)

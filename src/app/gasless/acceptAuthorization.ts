@@ -29,6 +29,11 @@ export interface AcceptAuthorizationInput {
   readonly authorization: TransferAuthorization;
   readonly signature: string;
   readonly clientAddress: string;
+  /**
+   * The network the customer signs on, as the checkout offers it for this payment (paymentNetworks.ts, decision
+   * 0033): its chain and that chain's USDC. Absent: the payment's home chain and its own token.
+   */
+  readonly network?: { readonly chainId: number; readonly tokenAddress: string } | undefined;
 }
 
 /**
@@ -45,7 +50,8 @@ export async function acceptAuthorization(
   const payment = await deps.payments.findById(input.paymentId);
   if (!payment?.deposit) throw new PaylinkError('NOT_FOUND', 'Payment not found');
   const { deposit } = payment;
-  const chain = deps.chains.find((c) => c.chainId === deposit.chainId);
+  const chainId = input.network?.chainId ?? deposit.chainId;
+  const chain = deps.chains.find((c) => c.chainId === chainId);
   if (!chain)
     throw new PaylinkError(
       'GASLESS_UNAVAILABLE',
@@ -73,7 +79,8 @@ export async function acceptAuthorization(
     throw new PaylinkError('VALIDATION_ERROR', describeRefusal(refusal, terms), { field: 'value' });
   if (refusal) throw new PaylinkError('VALIDATION_ERROR', describeRefusal(refusal, terms));
 
-  const token = deposit.tokenAddress.toLowerCase();
+  // The deposit address is the same on every network the checkout offers (decision 0028): only the token differs.
+  const token = (input.network?.tokenAddress ?? deposit.tokenAddress).toLowerCase();
   const domain = await chain.domainOf(token);
   if (!domain)
     throw new PaylinkError(
@@ -97,7 +104,8 @@ export async function acceptAuthorization(
     ...authorization,
     id: `gas_${randomToken(22)}`,
     paymentId: payment.id,
-    chainId: deposit.chainId,
+    // Relayed by that chain's gasless relayer; the watcher of that chain then records its transfer (decision 0030).
+    chainId,
     tokenAddress: token,
     signature: input.signature.toLowerCase(),
     clientAddress: input.clientAddress,

@@ -118,7 +118,9 @@ function showWallets(wallet, walletList) {
     // (Asked whatever the network shown: the hint follows the choice, showGasless.)
     // A wallet is there: ask once whether this payment can be paid with a signature alone, to say so.
     wallet.gaslessProbed = true;
-    gaslessTerms(config).then((terms) => wallet.showGasless(terms !== null));
+    // What is due is the same on every network: one that takes signatures answers for them all.
+    const taking = config.networks.find((n) => n.gasless);
+    if (taking) gaslessTerms(config, taking).then((terms) => wallet.showGasless(terms !== null));
   }
   if (wallet.payButton) wallet.payButton.hidden = wallets.length > 1;
   if (!chooser || !walletList || !walletTemplate) return;
@@ -145,10 +147,13 @@ function showWallets(wallet, walletList) {
   wallet.update();
 }
 
-/** What to sign for this payment now ({ domain, to, value, valid_before }), or null: pay with gas. */
-async function gaslessTerms(config) {
+/**
+ * What to sign for this payment now on `network` ({ domain, to, value, valid_before }: the domain is that chain's
+ * USDC), or null: pay with gas.
+ */
+async function gaslessTerms(config, network) {
   try {
-    const response = await fetch(config.gaslessUrl, {
+    const response = await fetch(`${config.gaslessUrl}?chain=${network.chainId}`, {
       cache: 'no-store',
       headers: { accept: 'application/json' },
     });
@@ -175,9 +180,9 @@ function unsupported(error) {
  * Asks the wallet to sign a transfer of what is due to the deposit address, and posts it: true once the
  * server took it or refused it (the page says which), false when the payment should go with gas instead.
  */
-async function payGasless(wallet, ethereum, from) {
+async function payGasless(wallet, ethereum, from, network) {
   const { config, state } = wallet.page;
-  const terms = await gaslessTerms(config);
+  const terms = await gaslessTerms(config, network);
   if (!terms) return false;
   wallet.showGasless(true);
   const nonce = randomNonce();
@@ -218,6 +223,7 @@ async function payGasless(wallet, ethereum, from) {
       valid_before: terms.valid_before,
       nonce,
       signature,
+      chain_id: network.chainId,
     }),
   });
   const answer = await response.json().catch(() => ({}));
@@ -344,7 +350,7 @@ async function payWithWallet(wallet, ethereum) {
       authorizationUrl &&
       network.gasless &&
       !wallet.preferGas &&
-      (await payGasless(wallet, ethereum, from))
+      (await payGasless(wallet, ethereum, from, network))
     )
       return;
     wallet.message('working');

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import type { ResolvedChain } from './chainSetup.ts';
+import { workerChainsOf } from './workerChains.ts';
+
+const key = (byte: string) => `0x${byte.repeat(32)}` as const;
+const FACTORY = '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0';
+
+/** What workerChainsOf reads of a resolved home chain and its sources; nothing here starts one. */
+function home(sources: { chainId: number; gaslessRelayerKey: `0x${string}` | undefined }[]): ResolvedChain {
+  return {
+    settings: { role: 'home' },
+    target: { chainId: 137, factoryAddress: FACTORY },
+    rpcUrls: ['https://polygon.example'],
+    relayerKey: key('11'),
+    gaslessRelayerKey: undefined,
+    cctpHome: undefined,
+    sources: sources.map((s) => ({
+      settings: { role: 'source' },
+      target: { chainId: s.chainId },
+      rpcUrls: [`https://${s.chainId}.example`],
+      relayerKey: key('11'),
+      gaslessRelayerKey: s.gaslessRelayerKey,
+    })),
+  } as unknown as ResolvedChain;
+}
+
+describe('workerChainsOf', () => {
+  it('gives each source chain its own gasless relayer key, and never the settler’s', () => {
+    const chains = workerChainsOf([
+      home([
+        { chainId: 8453, gaslessRelayerKey: key('44') },
+        { chainId: 42161, gaslessRelayerKey: undefined },
+      ]),
+    ]);
+    expect(
+      chains.map((c) => [c.target.chainId, c.relayerKey, c.gaslessRelayerKey, c.depositChainId]),
+    ).toEqual([
+      [137, key('11'), undefined, undefined],
+      // A source chain's gasless relayer sends what was signed there; its deposits are burnt, never flushed.
+      [8453, undefined, key('44'), 137],
+      [42161, undefined, undefined, 137],
+    ]);
+  });
+});
