@@ -174,9 +174,23 @@ async function recordMint(
       })
       .where('id', '=', id)
       .where('step', '=', 'mint')
-      .returning(['payment_id', 'home_chain_id'])
+      .returning(['payment_id', 'home_chain_id', 'amount_base_units'])
       .executeTakeFirst();
     if (!done) return false;
+    // What CCTP kept is received but never paid out: counted as settled, in the row itself (decision 0034).
+    const fee = BigInt(done.amount_base_units) - mint.mintedBaseUnits;
+    if (fee < 0n) throw new Error(`bridge transfer ${id} minted more than it burnt`);
+    if (fee > 0n) {
+      const feeParam = fee.toString();
+      await trx
+        .updateTable('payments')
+        .set({
+          bridge_fee_base_units: sql<string>`cast(cast(bridge_fee_base_units as bigint) + cast(${feeParam} as bigint) as text)`,
+          settled_base_units: sql<string>`cast(cast(settled_base_units as bigint) + cast(${feeParam} as bigint) as text)`,
+        })
+        .where('id', '=', done.payment_id)
+        .execute();
+    }
     const token = mint.tokenAddress.toLowerCase();
     const home = await trx
       .selectFrom('deposit_balances')
