@@ -70,7 +70,8 @@ describe.each(dialects)('a payment whose CCTP fee was taken on its way home, on 
       depositAddress: fixture.deposit!.depositAddress,
       amountBaseUnits: RECEIVED,
       speed: 'fast',
-      maxFeeBaseUnits: fee,
+      // The bound fixed before the burn: more than CCTP ends up keeping.
+      maxFeeBaseUnits: 2n * fee,
       minFinalityThreshold: 1000,
       step: 'burn',
       burnTx: null,
@@ -94,6 +95,8 @@ describe.each(dialects)('a payment whose CCTP fee was taken on its way home, on 
     });
     const txHash = `0x${n.toString(16).padStart(64, '0')}`;
     await bridge.recordBurn(transferId, { txHash, blockNumber: 10n, message: '0x01' }, AT);
+    // Burnt, not minted: the bound is held back from the payout shown, nothing is settled yet.
+    expect(await feeColumns(id)).toEqual({ fee: '0', bound: (2n * fee).toString(), settled: '0' });
     await bridge.recordAttestation(
       transferId,
       { message: '0x01', attestation: '0x02', cctpNonce: txHash, feeExecutedBaseUnits: fee },
@@ -107,6 +110,19 @@ describe.each(dialects)('a payment whose CCTP fee was taken on its way home, on 
       ),
     ).toBe(true);
     return id;
+  }
+
+  async function feeColumns(id: string) {
+    const row = await database.handle.db
+      .selectFrom('payments')
+      .select(['bridge_fee_base_units', 'bridge_fee_bound_base_units', 'settled_base_units'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    return {
+      fee: row.bridge_fee_base_units,
+      bound: row.bridge_fee_bound_base_units,
+      settled: row.settled_base_units,
+    };
   }
 
   /** The settler flushes `amount` of the forwarder: merchant and treasury shares of it, as the flush splits it. */
@@ -168,6 +184,8 @@ describe.each(dialects)('a payment whose CCTP fee was taken on its way home, on 
         bridgeFee: fee.toString(),
         status: 'pending',
       });
+
+      expect(await feeColumns(id)).toEqual({ fee: fee.toString(), bound: '0', settled: fee.toString() });
 
       await flush(id, RECEIVED - fee);
       expect(await payoutOf(id)).toEqual({

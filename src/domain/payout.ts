@@ -24,6 +24,11 @@ export interface PayoutProgress {
    * decision 0034): received but never to be paid out. Written by the bridge when a mint is recorded.
    */
   readonly bridgeFeeBaseUnits: bigint;
+  /**
+   * The most CCTP may still keep of the payment's burns not minted yet (their bound, `max_fee`): not settled,
+   * but never promised to the merchant. Written by the bridge at the burn, released at the mint.
+   */
+  readonly bridgeFeeBoundBaseUnits: bigint;
   /** The latest settlement transaction that sent the merchant something. */
   readonly txHash: string | null;
   readonly sentAt: Date | null;
@@ -45,6 +50,7 @@ export const NO_PAYOUT_YET: PayoutProgress = Object.freeze({
   merchantPaidBaseUnits: 0n,
   treasuryPaidBaseUnits: 0n,
   bridgeFeeBaseUnits: 0n,
+  bridgeFeeBoundBaseUnits: 0n,
   txHash: null,
   sentAt: null,
   failures: 0,
@@ -227,6 +233,7 @@ export function payoutAfterFlush(
     merchantPaidBaseUnits: payout.merchantPaidBaseUnits + flush.merchantSentBaseUnits,
     treasuryPaidBaseUnits: payout.treasuryPaidBaseUnits + flush.feeSentBaseUnits,
     bridgeFeeBaseUnits: payout.bridgeFeeBaseUnits,
+    bridgeFeeBoundBaseUnits: payout.bridgeFeeBoundBaseUnits,
     txHash: sentToMerchant ? flush.txHash : payout.txHash,
     sentAt: sentToMerchant ? flush.at : payout.sentAt,
     failures: merchantHeld || commissionHeld ? payout.failures : 0,

@@ -7,6 +7,7 @@ import { formatRate } from '../../domain/quote.ts';
 import { withPaymentId } from '../../domain/redirectUrl.ts';
 import { isoTimestamp } from '../../domain/timestamp.ts';
 import {
+  cctpFeeFields,
   describeTransfers,
   describeUnacceptedTransfer,
   type ListedTransfer,
@@ -74,6 +75,7 @@ export function paymentStatusResponse(
     amount: formatMoney(quote.amount),
     currency: quote.amount.currency.code,
     payout_amount: `${formatUsdc(payoutBaseUnits(payment, state))} USDC`,
+    ...cctpFeeFields(payment),
     ...(state.paidAt ? { paid_at: state.paidAt.toISOString(), late: state.late } : {}),
     order_id: payment.orderId,
     usdc_amount: formatUsdc(quote.usdcBaseUnits),

@@ -184,7 +184,28 @@ export const PaymentStatusResponse = z
     status: z.enum(PAYMENT_STATUSES),
     amount: decimalString,
     currency: z.string(),
-    payout_amount: usdcWithUnit.meta({ description: 'What the merchant receives (after commission)' }),
+    payout_amount: usdcWithUnit.meta({
+      description:
+        'What the merchant receives (after commission, and for a payment paid from another chain after the CCTP fee taken or the most it may still take)',
+    }),
+    cctp_fee: z
+      .object({
+        taken: decimalString.meta({
+          description: 'USDC the CCTP fast transfers of this payment kept, exact',
+        }),
+        pending_max: decimalString.meta({
+          description: 'The most CCTP may still keep of transfers not completed yet (their bound)',
+        }),
+        borne_by: z.literal('merchant_share').meta({
+          description:
+            'The fee comes out of what arrives, before the commission: the customer paid the quoted amount',
+        }),
+      })
+      .optional()
+      .meta({
+        description:
+          'Present only for a payment paid from another chain through a fast (paid) CCTP transfer; absent otherwise',
+      }),
     paid_at: timestamp.optional().meta({ description: 'Present only when status is paid' }),
     late: z.boolean().optional().meta({ description: 'Present only when paid: true when paid after expiry' }),
     order_id: z.string().nullable(),

@@ -89,6 +89,7 @@ function toPayoutProgress(row: Selectable<PaymentsTable>): PayoutProgress {
     merchantPaidBaseUnits: merchantPaid,
     treasuryPaidBaseUnits: treasuryPaid,
     bridgeFeeBaseUnits: bridgeFee,
+    bridgeFeeBoundBaseUnits: BigInt(row.bridge_fee_bound_base_units),
     txHash: row.payout_tx_hash,
     sentAt: dateOrNull(row.settled_at),
     failures: Number(row.settlement_failures),

@@ -101,6 +101,8 @@ export interface PaymentsTable {
   treasury_paid_base_units: Generated<string>;
   /** The fees CCTP took of the payment's transfers to the home chain (migration 0031). */
   bridge_fee_base_units: Generated<string>;
+  /** The most CCTP may still keep of its burns not minted yet (migration 0031). */
+  bridge_fee_bound_base_units: Generated<string>;
   /** Back-off: not flushed again before this. */
   settlement_retry_at: string | null;
   /** Since when the merchant's share fails to go out, and the decoded reason of the last failure. */

@@ -1549,10 +1549,28 @@ export interface components {
             amount: string;
             currency: string;
             /**
-             * @description What the merchant receives (after commission)
+             * @description What the merchant receives (after commission, and for a payment paid from another chain after the CCTP fee taken or the most it may still take)
              * @example 98.50 USDC
              */
             payout_amount: string;
+            /** @description Present only for a payment paid from another chain through a fast (paid) CCTP transfer; absent otherwise */
+            cctp_fee?: {
+                /**
+                 * @description USDC the CCTP fast transfers of this payment kept, exact
+                 * @example 100.10
+                 */
+                taken: string;
+                /**
+                 * @description The most CCTP may still keep of transfers not completed yet (their bound)
+                 * @example 100.10
+                 */
+                pending_max: string;
+                /**
+                 * @description The fee comes out of what arrives, before the commission: the customer paid the quoted amount
+                 * @constant
+                 */
+                borne_by: "merchant_share";
+            };
             /**
              * Format: date-time
              * @description Present only when status is paid
