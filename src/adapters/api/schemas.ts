@@ -172,6 +172,32 @@ export const CreatePaymentResponse = z
       }),
       expires_at: timestamp,
       ...depositFields,
+      networks: z
+        .array(
+          z.object({
+            chain_id: z.number().int(),
+            name: z.string(),
+            cctp: z
+              .object({
+                speed: z.enum(['fast', 'standard']),
+                max_fee_bps: z.number().int().meta({
+                  description:
+                    'The most the CCTP fee may be, in basis points of what is sent there (0: free)',
+                }),
+              })
+              .nullable()
+              .meta({ description: 'null on the home chain (Polygon): no transfer, no fee' }),
+          }),
+        )
+        .optional()
+        .meta({
+          description:
+            'Where the customer may pay (the same deposit_address on each), home chain first; present only when more than the home chain is offered',
+        }),
+      cctp_fee_borne_by: z.literal('merchant_share').optional().meta({
+        description:
+          'With networks: the customer pays usdc_amount on any of them; a CCTP fee comes out of what arrives, before merchant_will_receive and the commission are computed on it',
+      }),
     }),
   })
   .meta({ id: 'CreatePaymentResponse' });

@@ -1452,6 +1452,23 @@ export interface components {
                  * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
                  */
                 token_address?: string;
+                /** @description Where the customer may pay (the same deposit_address on each), home chain first; present only when more than the home chain is offered */
+                networks?: {
+                    chain_id: number;
+                    name: string;
+                    /** @description null on the home chain (Polygon): no transfer, no fee */
+                    cctp: {
+                        /** @enum {string} */
+                        speed: "fast" | "standard";
+                        /** @description The most the CCTP fee may be, in basis points of what is sent there (0: free) */
+                        max_fee_bps: number;
+                    } | null;
+                }[];
+                /**
+                 * @description With networks: the customer pays usdc_amount on any of them; a CCTP fee comes out of what arrives, before merchant_will_receive and the commission are computed on it
+                 * @constant
+                 */
+                cctp_fee_borne_by?: "merchant_share";
             };
         };
         Error: {
