@@ -25,7 +25,7 @@ import { bridgeRepository } from '../src/adapters/db/bridgeRepository.ts';
 import { ledgerRepository } from '../src/adapters/db/ledgerRepository.ts';
 import { merchantRow } from '../src/adapters/db/merchantRepository.ts';
 import { monitoringRepository } from '../src/adapters/db/monitoringRepository.ts';
-import { paymentRow } from '../src/adapters/db/paymentRepository.ts';
+import { paymentRow, toPayment } from '../src/adapters/db/paymentRepository.ts';
 import { settlementRepository } from '../src/adapters/db/settlementRepository.ts';
 import { createMetrics } from '../src/adapters/metrics/metrics.ts';
 import { attestOnce } from '../src/app/bridge/attestStep.ts';
@@ -37,8 +37,9 @@ import { refreshPayments } from '../src/app/chain/refreshPayments.ts';
 import type { SettleOptions, SettlePaymentsDeps } from '../src/app/settlement/options.ts';
 import { testMerchant } from '../src/app/testing/merchantFixture.ts';
 import { testPayment } from '../src/app/testing/paymentFixture.ts';
-import type { Payment } from '../src/domain/payment.ts';
+import { type Payment, payoutStateOf } from '../src/domain/payment.ts';
 import { DEFAULT_PAYOUT_POLICY } from '../src/domain/payout.ts';
+import { cctpFeeFields, payoutBaseUnits } from '../src/domain/webhookEvent.ts';
 import { ANVIL_MNEMONIC } from './helpers/anvil.ts';
 import { type CctpChain, type CctpChains, CIRCLE, RELAYER, startCctpChains } from './helpers/cctpChains.ts';
 import { runCli } from './helpers/cli.ts';
@@ -312,6 +313,34 @@ describe.each(dialects)('settling a payment paid on another chain, on %s', (dial
     ]);
   }
 
+  /** What the payment's status and webhooks say of its payout and of the CCTP fee, from its stored row. */
+  async function feeStated(payment: Payment) {
+    const row = await database.handle.db
+      .selectFrom('payments')
+      .selectAll()
+      .where('id', '=', payment.id)
+      .executeTakeFirstOrThrow();
+    const stored = toPayment(row);
+    const state = {
+      status: stored.status,
+      amountReceivedBaseUnits: stored.amountReceivedBaseUnits,
+      paidAt: null,
+      late: false,
+    };
+    const unsettled = await settlementRepository(database.handle).listUnsettled({
+      dustThresholdBaseUnits: DEFAULT_PAYOUT_POLICY.dustThresholdBaseUnits,
+      failingOnly: false,
+      limit: 1_000,
+    });
+    return {
+      settled: row.settled_base_units,
+      payoutAmount: payoutBaseUnits(stored, state),
+      payoutStatus: payoutStateOf(stored, stored, DEFAULT_PAYOUT_POLICY, clock.now()).status,
+      listedUnsettled: unsettled.some((u) => u.payment.id === payment.id),
+      ...cctpFeeFields(stored),
+    };
+  }
+
   it('a standard transfer: burnt on Base, attested, minted and flushed on Polygon, free', async () => {
     clock = new TestClock();
     const payment = await newPayment();
@@ -334,6 +363,13 @@ describe.each(dialects)('settling a payment paid on another chain, on %s', (dial
       min_finality_threshold: FINALITY_STANDARD,
       fee_executed_base_units: '0',
       minted_base_units: '10000000',
+    });
+    // Free: no fee stated, the whole 10 USDC paid out less the commission.
+    expect(await feeStated(payment)).toEqual({
+      settled: '10000000',
+      payoutAmount: 10_000_000n - (10_000_000n * BigInt(COMMISSION_BPS)) / 10_000n,
+      payoutStatus: 'sent',
+      listedUnsettled: false,
     });
     // Base's relayer balance is recorded like the home relayer's (the low-balance alert covers it).
     const readings = await settlementRepository(database.handle).relayerBalances();
@@ -359,6 +395,15 @@ describe.each(dialects)('settling a payment paid on another chain, on %s', (dial
       min_finality_threshold: FINALITY_FAST,
       fee_executed_base_units: fee.toString(),
       minted_base_units: (10_000_000n - fee).toString(),
+    });
+    // The fee is stated exactly and borne by the merchant's share; the payout is complete, nothing left owed.
+    const arrived = 10_000_000n - fee;
+    expect(await feeStated(payment)).toEqual({
+      settled: '10000000',
+      payoutAmount: arrived - (arrived * BigInt(COMMISSION_BPS)) / 10_000n,
+      payoutStatus: 'sent',
+      listedUnsettled: false,
+      cctp_fee: { taken: '0.001', pending_max: '0.00', borne_by: 'merchant_share' },
     });
     expect(await usdcOf(polygon, polygon.feeRecipient)).toBeGreaterThanOrEqual(fee);
   });

@@ -5,10 +5,12 @@ import {
   derivePayoutState,
   NO_PAYOUT_YET,
   type PayoutProgress,
+  payableBaseUnits,
   payoutAfterFailure,
   payoutAfterFlush,
   payoutStateHoldsUntil,
   SETTLEMENT_RETRY_MAX_MS,
+  settledBaseUnits,
   settlementRetryDelayMs,
 } from './payout.ts';
 
@@ -100,6 +102,64 @@ describe('payout status', () => {
     expect(derivePayoutState({ ...state, amountReceivedBaseUnits: 27_010_000n }, policy, T0).status).toBe(
       'pending',
     );
+  });
+});
+
+describe('payout status, with a CCTP fee taken on the way to the home chain (decision 0034)', () => {
+  /** 10 000 USDC paid on a source chain at 1 %; a fast transfer kept 1 USDC (1 bp), 9 999 arrived. */
+  const fee = 1_000_000n;
+  const bridged = (payout: Partial<PayoutProgress> = {}) => ({
+    status: 'paid' as const,
+    amountReceivedBaseUnits: 10_000_000_000n,
+    commissionBps: 100,
+    payout: { ...NO_PAYOUT_YET, bridgeFeeBaseUnits: fee, ...payout },
+  });
+
+  it('owes the merchant its share of what arrived, and is sent once that went out', () => {
+    expect(payableBaseUnits(10_000_000_000n, bridged().payout)).toBe(9_999_000_000n);
+    // Commission 1 % of 9 999 = 99.99; the merchant's share 9 899.01.
+    expect(derivePayoutState(bridged(), policy, T0)).toEqual({
+      status: 'pending',
+      delayedReason: null,
+      merchantOwedBaseUnits: 9_899_010_000n,
+    });
+    const flushed = bridged({ merchantPaidBaseUnits: 9_899_010_000n, treasuryPaidBaseUnits: 99_990_000n });
+    expect(settledBaseUnits(flushed.payout)).toBe(10_000_000_000n);
+    expect(derivePayoutState(flushed, policy, T0)).toEqual({
+      status: 'sent',
+      delayedReason: null,
+      merchantOwedBaseUnits: 0n,
+    });
+  });
+
+  it('is pending while one base unit of what arrived is owed and what is left reaches the dust threshold', () => {
+    const state = bridged({ merchantPaidBaseUnits: 9_899_000_000n, treasuryPaidBaseUnits: 99_990_000n });
+    // 0.01 left in the forwarder: exactly the dust threshold, so due.
+    expect(derivePayoutState(state, policy, T0)).toMatchObject({
+      status: 'pending',
+      merchantOwedBaseUnits: 10_000n,
+    });
+    // The same 0.01 taken by CCTP instead: nothing more can be paid, sent.
+    expect(
+      derivePayoutState(
+        { ...state, payout: { ...state.payout, bridgeFeeBaseUnits: fee + 10_000n } },
+        policy,
+        T0,
+      ).status,
+    ).toBe('sent');
+  });
+
+  it('a flush keeps the fee counted', () => {
+    const after = payoutAfterFlush(bridged().payout, {
+      merchantSentBaseUnits: 9_899_010_000n,
+      feeSentBaseUnits: 99_990_000n,
+      merchantOwedBaseUnits: 0n,
+      feeOwedBaseUnits: 0n,
+      txHash: '0xab',
+      at: T0,
+    });
+    expect(after.bridgeFeeBaseUnits).toBe(fee);
+    expect(settledBaseUnits(after)).toBe(10_000_000_000n);
   });
 });
 

@@ -19,6 +19,16 @@ export interface PayoutProgress {
   readonly merchantPaidBaseUnits: bigint;
   /** The commission sent to the treasury so far. */
   readonly treasuryPaidBaseUnits: bigint;
+  /**
+   * What CCTP took of the payment's transfers from source chains to the home chain (a fast transfer's fee,
+   * decision 0034): received but never to be paid out. Written by the bridge when a mint is recorded.
+   */
+  readonly bridgeFeeBaseUnits: bigint;
+  /**
+   * The most CCTP may still keep of the payment's burns not minted yet (their bound, `max_fee`): not settled,
+   * but never promised to the merchant. Written by the bridge at the burn, released at the mint.
+   */
+  readonly bridgeFeeBoundBaseUnits: bigint;
   /** The latest settlement transaction that sent the merchant something. */
   readonly txHash: string | null;
   readonly sentAt: Date | null;
@@ -39,6 +49,8 @@ export interface PayoutProgress {
 export const NO_PAYOUT_YET: PayoutProgress = Object.freeze({
   merchantPaidBaseUnits: 0n,
   treasuryPaidBaseUnits: 0n,
+  bridgeFeeBaseUnits: 0n,
+  bridgeFeeBoundBaseUnits: 0n,
   txHash: null,
   sentAt: null,
   failures: 0,
@@ -50,9 +62,17 @@ export const NO_PAYOUT_YET: PayoutProgress = Object.freeze({
   delayNotifiedAt: null,
 });
 
-/** What the deposit address sent out in all (both recipients). */
+/**
+ * What of the received money is settled: sent out to both recipients, or taken by CCTP on its way to the home
+ * chain. Received − settled is what may still be paid out.
+ */
 export function settledBaseUnits(payout: PayoutProgress): bigint {
-  return payout.merchantPaidBaseUnits + payout.treasuryPaidBaseUnits;
+  return payout.merchantPaidBaseUnits + payout.treasuryPaidBaseUnits + payout.bridgeFeeBaseUnits;
+}
+
+/** What can ever be paid out of what was received: the CCTP fees are taken before the flush (decision 0034). */
+export function payableBaseUnits(receivedBaseUnits: bigint, payout: PayoutProgress): bigint {
+  return receivedBaseUnits - payout.bridgeFeeBaseUnits;
 }
 
 /** Deployment settings the payout status depends on. */
@@ -83,8 +103,9 @@ export interface PayoutState {
  * - null for a payment that expired with nothing received (a late transfer makes it `processing` again);
  * - `not_due` while the payment is `pending` or `processing`: only a paid or failed payment's final funds are
  *   paid out, so there is no payout yet, not even one waiting;
- * - `sent` once the merchant's share of everything received went out (an amount below the dust threshold may
- *   still wait for more; a commission the treasury could not take does not hold the merchant's payout);
+ * - `sent` once the merchant's share of everything received went out, less the CCTP fees taken (an amount below
+ *   the dust threshold may still wait for more; a commission the treasury could not take does not hold the
+ *   merchant's payout);
  * - `delayed` when the merchant's share has failed to go out for `delayedAfterMs`, with the reason;
  * - `pending` otherwise (due, on its way).
  */
@@ -100,7 +121,9 @@ export function derivePayoutState(
 ): PayoutState {
   const { payout } = payment;
   const received = payment.amountReceivedBaseUnits;
-  const merchantDue = received - commissionOf(received, payment.commissionBps);
+  // Shares are computed on what arrives on the home chain: the CCTP fee comes out of the whole (decision 0029).
+  const payable = payableBaseUnits(received, payout);
+  const merchantDue = payable - commissionOf(payable, payment.commissionBps);
   const owed = merchantDue > payout.merchantPaidBaseUnits ? merchantDue - payout.merchantPaidBaseUnits : 0n;
   if (payment.status === 'expired') return { status: null, delayedReason: null, merchantOwedBaseUnits: 0n };
   // The settler forwards only paid and failed payments; a payout already under way is reported as it is.
@@ -209,6 +232,8 @@ export function payoutAfterFlush(
   return {
     merchantPaidBaseUnits: payout.merchantPaidBaseUnits + flush.merchantSentBaseUnits,
     treasuryPaidBaseUnits: payout.treasuryPaidBaseUnits + flush.feeSentBaseUnits,
+    bridgeFeeBaseUnits: payout.bridgeFeeBaseUnits,
+    bridgeFeeBoundBaseUnits: payout.bridgeFeeBoundBaseUnits,
     txHash: sentToMerchant ? flush.txHash : payout.txHash,
     sentAt: sentToMerchant ? flush.at : payout.sentAt,
     failures: merchantHeld || commissionHeld ? payout.failures : 0,

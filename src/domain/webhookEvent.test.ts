@@ -4,7 +4,7 @@ import { findCurrency } from './currencies.ts';
 import type { Payment } from './payment.ts';
 import { NO_PAYOUT_YET, type PayoutState } from './payout.ts';
 import { quote } from './quote.ts';
-import { payoutBaseUnits, type StatusFields, webhookEventBody } from './webhookEvent.ts';
+import { cctpFeeFields, payoutBaseUnits, type StatusFields, webhookEventBody } from './webhookEvent.ts';
 
 const CREATED = new Date('2026-01-01T00:00:00.000Z');
 const PAID_AT = new Date('2026-01-01T00:05:00.000Z');
@@ -45,6 +45,38 @@ describe('payoutBaseUnits', () => {
       late: false,
     };
     expect(payoutBaseUnits(payment(), paid)).toBe(27_720_001n);
+  });
+
+  it('is the share of what arrives home once paid from another chain: less the CCTP fee taken and the most still pending', () => {
+    const paid: StatusFields = {
+      status: 'paid',
+      amountReceivedBaseUnits: 28_000_000n,
+      paidAt: PAID_AT,
+      late: false,
+    };
+    const bridged = (fee: bigint, bound: bigint) =>
+      payment({ payout: { ...NO_PAYOUT_YET, bridgeFeeBaseUnits: fee, bridgeFeeBoundBaseUnits: bound } });
+    // Free (standard): the whole 28.00, 27.72 to the merchant.
+    expect(payoutBaseUnits(bridged(0n, 0n), paid)).toBe(27_720_000n);
+    // Burnt fast with a bound of 0.002800 (1 bp): 27.9972 may arrive, commission 0.279972, merchant 27.717228.
+    expect(payoutBaseUnits(bridged(0n, 2_800n), paid)).toBe(27_717_228n);
+    // Minted, CCTP kept 0.002800: the same, now exact.
+    expect(payoutBaseUnits(bridged(2_800n, 0n), paid)).toBe(27_717_228n);
+    // Minted with less than the bound: the merchant's share is of what did arrive.
+    expect(payoutBaseUnits(bridged(1_000n, 0n), paid)).toBe(27_719_010n);
+  });
+});
+
+describe('cctpFeeFields', () => {
+  it('is absent for a payment CCTP took nothing of, and states taken, pending bound and who bears it otherwise', () => {
+    expect(cctpFeeFields(payment())).toEqual({});
+    expect(
+      cctpFeeFields(
+        payment({
+          payout: { ...NO_PAYOUT_YET, bridgeFeeBaseUnits: 1_000n, bridgeFeeBoundBaseUnits: 2_800n },
+        }),
+      ),
+    ).toEqual({ cctp_fee: { taken: '0.001', pending_max: '0.0028', borne_by: 'merchant_share' } });
   });
 });
 

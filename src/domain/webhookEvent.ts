@@ -19,7 +19,7 @@ import { overpaidBaseUnits } from './refund.ts';
  * `txid`, `paid_at`), plus our own `id`, `created_at`, `order_id`, `usdc_amount` and `payout_txid`.
  * It is serialized once, when the event is written, so every retry sends the same bytes.
  */
-export interface WebhookEventBody {
+export interface WebhookEventBody extends CctpFeeFields {
   readonly id: string;
   readonly event: PaymentEventType;
   readonly created_at: string;
@@ -164,11 +164,42 @@ export function receivedBaseUnitsShown(state: StatusFields): bigint {
   return state.amountSeenBaseUnits ?? state.amountReceivedBaseUnits;
 }
 
-/** What the merchant receives: the quoted share until paid, then the floor-split of what actually arrived. */
+/**
+ * What the merchant receives: the quoted share until paid, then the floor-split of what arrives on the home chain:
+ * received less the CCTP fees taken and the most CCTP may still take of burns not minted yet (decision 0034), so
+ * it never promises what may not arrive.
+ */
 export function payoutBaseUnits(payment: Payment, state: StatusFields): bigint {
   if (state.status !== 'paid') return payment.quote.merchantShareBaseUnits;
-  const received = state.amountReceivedBaseUnits;
-  return received - commissionOf(received, payment.quote.commissionBps);
+  const { bridgeFeeBaseUnits, bridgeFeeBoundBaseUnits } = payment.payout;
+  const arriving = state.amountReceivedBaseUnits - bridgeFeeBaseUnits - bridgeFeeBoundBaseUnits;
+  return arriving - commissionOf(arriving, payment.quote.commissionBps);
+}
+
+/**
+ * The CCTP fee of a payment paid from another chain, in the status response and every event: what CCTP took
+ * (`taken`, exact), the most it may still take of burns not minted yet (`pending_max`), and who bears it (the
+ * merchant's share: the customer paid the quoted amount). Absent while the payment has neither, so a payment paid
+ * on the home chain, or through a free (standard) transfer, reads as before.
+ */
+export interface CctpFeeFields {
+  readonly cctp_fee?: {
+    readonly taken: string;
+    readonly pending_max: string;
+    readonly borne_by: 'merchant_share';
+  };
+}
+
+export function cctpFeeFields(payment: Payment): CctpFeeFields {
+  const { bridgeFeeBaseUnits, bridgeFeeBoundBaseUnits } = payment.payout;
+  if (bridgeFeeBaseUnits === 0n && bridgeFeeBoundBaseUnits === 0n) return {};
+  return {
+    cctp_fee: {
+      taken: formatUsdc(bridgeFeeBaseUnits),
+      pending_max: formatUsdc(bridgeFeeBoundBaseUnits),
+      borne_by: 'merchant_share',
+    },
+  };
 }
 
 export function webhookEventBody(
@@ -194,6 +225,7 @@ export function webhookEventBody(
     amount_received: formatUsdc(receivedBaseUnitsShown(state)),
     amount_overpaid: formatUsdc(overpaidBaseUnits(payment, state)),
     payout_amount: `${formatUsdc(payoutBaseUnits(payment, state))} USDC`,
+    ...cctpFeeFields(payment),
     coin_type: 'polygon_usdc',
     token_address: paymentToken(payment)?.address ?? null,
     token_symbol: paymentToken(payment)?.symbol ?? null,

@@ -109,6 +109,15 @@ export function checkoutModeNetworks(
         nativeCurrencySymbol: network?.nativeCurrencySymbol,
         // Where its gasless relayer has a key (checkoutGasless above), home or source.
         gasless: chain.gaslessRelayerKey !== undefined,
+        // A standard transfer is free whatever the cap: its bound before the burn is 0 (decision 0029).
+        ...(chain.settings.role === 'source' && chain.settings.cctp
+          ? {
+              cctp: {
+                speed: chain.settings.cctp.transferSpeed,
+                maxFeeBps: chain.settings.cctp.transferSpeed === 'fast' ? chain.settings.cctp.maxFeeBps : 0,
+              },
+            }
+          : {}),
       };
     }),
   }));

@@ -4,6 +4,7 @@ import type { HealthApiDeps } from '../adapters/api/routes/healthApi.ts';
 import { PROBE_TIMEOUT_MS } from '../adapters/api/routes/healthApi.ts';
 import { cachedMerchantStore } from '../adapters/cache/cachedMerchantStore.ts';
 import type { CheckoutDeps } from '../adapters/checkout/checkoutPlugin.ts';
+import { modeOfHomeChain, paymentNetworks } from '../adapters/checkout/paymentNetworks.ts';
 import { isCommonPassword } from '../adapters/crypto/commonPasswords.ts';
 import { scryptPasswords } from '../adapters/crypto/scryptPasswords.ts';
 import { totpSecondFactor } from '../adapters/crypto/totp.ts';
@@ -241,8 +242,12 @@ export function webServices(
   const { deposits } = views;
   const paymentChanges = made.database.followPaymentChanges(logger);
   const gaslessBuckets = rateLimitBuckets(config, logger);
+  // What each payment's page offers: its home chain, then the mode's source chains (decision 0033).
+  const modeNetworks = checkoutModeNetworks(chains, views.checkoutNetworks);
   const api: WebServices['api'] = {
     ...stores,
+    // The same networks, stated in the create response's quote with their CCTP speed and fee cap (decision 0034).
+    networksOf: (deposit) => paymentNetworks(deposit, modeOfHomeChain(modeNetworks, deposit.chainId)),
     paymentChanges,
     explorers: views.explorers,
     tokenControls: views.tokenControls,
@@ -286,8 +291,7 @@ export function webServices(
     }),
     // Each payment is shown on its own chain: the live one, or the test one for test-mode payments.
     network: views.checkoutNetworks,
-    // What each payment's page offers: its home chain, then the mode's source chains (decision 0033).
-    modeNetworks: checkoutModeNetworks(chains, views.checkoutNetworks),
+    modeNetworks,
   };
   return {
     api,

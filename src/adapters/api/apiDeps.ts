@@ -15,7 +15,9 @@ import type { RefundStore } from '../../app/refunds/ports.ts';
 import type { Clock, RateLimitStore } from '../../app/shared/ports.ts';
 import type { HostResolver, WebhookStore } from '../../app/webhooks/ports.ts';
 import type { Config } from '../../config/index.ts';
+import type { Payment } from '../../domain/payment.ts';
 import type { Metrics } from '../metrics/metrics.ts';
+import type { QuotedNetwork } from './presenters.ts';
 import type { HealthApiDeps } from './routes/healthApi.ts';
 
 /**
@@ -37,6 +39,11 @@ export interface ApiDeps {
   readonly refunds?: RefundStore | undefined;
   /** Reusable payment links; absent: the link endpoints are not served. */
   readonly links?: LinkStore | undefined;
+  /**
+   * The networks a new payment may be paid on (home first, then CCTP source chains), stated in the create
+   * response's quote; absent: the quote names none (one chain).
+   */
+  readonly networksOf?: ((deposit: NonNullable<Payment['deposit']>) => readonly QuotedNetwork[]) | undefined;
   /** Each chain's block explorer, for the transaction links in e-mails to customers. */
   readonly explorers?: ReadonlyMap<number, string> | undefined;
   /** Dashboard users, for the admin API's user endpoints; absent: those are not served. */

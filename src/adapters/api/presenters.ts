@@ -7,6 +7,7 @@ import { formatRate } from '../../domain/quote.ts';
 import { withPaymentId } from '../../domain/redirectUrl.ts';
 import { isoTimestamp } from '../../domain/timestamp.ts';
 import {
+  cctpFeeFields,
   describeTransfers,
   describeUnacceptedTransfer,
   type ListedTransfer,
@@ -20,7 +21,19 @@ import type { RefundRecord } from '../../app/refunds/ports.ts';
 import { deriveRefundStatus, overpaidBaseUnits, refundFundingOf } from '../../domain/refund.ts';
 import { paymentUrl } from '../web/checkoutUrls.ts';
 
-export function createPaymentResponse(payment: Payment, checkoutUrl: string) {
+/** A network the payment may be paid on, as the quote states it (the checkout's PaymentNetwork fits). */
+export interface QuotedNetwork {
+  readonly chainId: number;
+  readonly name: string;
+  /** Absent on the home chain; on a source chain, how its money reaches home through CCTP. */
+  readonly cctp?: { readonly speed: 'fast' | 'standard'; readonly maxFeeBps: number } | undefined;
+}
+
+export function createPaymentResponse(
+  payment: Payment,
+  checkoutUrl: string,
+  networks: readonly QuotedNetwork[] = [],
+) {
   const { quote } = payment;
   return {
     success: true as const,
@@ -36,7 +49,25 @@ export function createPaymentResponse(payment: Payment, checkoutUrl: string) {
       exchange_rate: formatRate(quote.rate),
       expires_at: isoTimestamp(payment.expiresAt),
       ...depositFields(payment),
+      ...quotedNetworks(networks),
     },
+  };
+}
+
+/**
+ * Where the customer may pay, when more than the home chain (decision 0034): each network, and for another chain
+ * the CCTP speed and the most its fee may be; the fee comes out of the merchant's share (the customer pays the
+ * quoted amount). Absent for a payment paid on its home chain alone: its response reads as before.
+ */
+function quotedNetworks(networks: readonly QuotedNetwork[]) {
+  if (networks.length < 2) return {};
+  return {
+    networks: networks.map((n) => ({
+      chain_id: n.chainId,
+      name: n.name,
+      cctp: n.cctp ? { speed: n.cctp.speed, max_fee_bps: n.cctp.maxFeeBps } : null,
+    })),
+    cctp_fee_borne_by: 'merchant_share' as const,
   };
 }
 
@@ -74,6 +105,7 @@ export function paymentStatusResponse(
     amount: formatMoney(quote.amount),
     currency: quote.amount.currency.code,
     payout_amount: `${formatUsdc(payoutBaseUnits(payment, state))} USDC`,
+    ...cctpFeeFields(payment),
     ...(state.paidAt ? { paid_at: state.paidAt.toISOString(), late: state.late } : {}),
     order_id: payment.orderId,
     usdc_amount: formatUsdc(quote.usdcBaseUnits),

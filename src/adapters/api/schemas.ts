@@ -172,6 +172,32 @@ export const CreatePaymentResponse = z
       }),
       expires_at: timestamp,
       ...depositFields,
+      networks: z
+        .array(
+          z.object({
+            chain_id: z.number().int(),
+            name: z.string(),
+            cctp: z
+              .object({
+                speed: z.enum(['fast', 'standard']),
+                max_fee_bps: z.number().int().meta({
+                  description:
+                    'The most the CCTP fee may be, in basis points of what is sent there (0: free)',
+                }),
+              })
+              .nullable()
+              .meta({ description: 'null on the home chain (Polygon): no transfer, no fee' }),
+          }),
+        )
+        .optional()
+        .meta({
+          description:
+            'Where the customer may pay (the same deposit_address on each), home chain first; present only when more than the home chain is offered',
+        }),
+      cctp_fee_borne_by: z.literal('merchant_share').optional().meta({
+        description:
+          'With networks: the customer pays usdc_amount on any of them; a CCTP fee comes out of what arrives, before merchant_will_receive and the commission are computed on it',
+      }),
     }),
   })
   .meta({ id: 'CreatePaymentResponse' });
@@ -184,7 +210,28 @@ export const PaymentStatusResponse = z
     status: z.enum(PAYMENT_STATUSES),
     amount: decimalString,
     currency: z.string(),
-    payout_amount: usdcWithUnit.meta({ description: 'What the merchant receives (after commission)' }),
+    payout_amount: usdcWithUnit.meta({
+      description:
+        'What the merchant receives (after commission, and for a payment paid from another chain after the CCTP fee taken or the most it may still take)',
+    }),
+    cctp_fee: z
+      .object({
+        taken: decimalString.meta({
+          description: 'USDC the CCTP fast transfers of this payment kept, exact',
+        }),
+        pending_max: decimalString.meta({
+          description: 'The most CCTP may still keep of transfers not completed yet (their bound)',
+        }),
+        borne_by: z.literal('merchant_share').meta({
+          description:
+            'The fee comes out of what arrives, before the commission: the customer paid the quoted amount',
+        }),
+      })
+      .optional()
+      .meta({
+        description:
+          'Present only for a payment paid from another chain through a fast (paid) CCTP transfer; absent otherwise',
+      }),
     paid_at: timestamp.optional().meta({ description: 'Present only when status is paid' }),
     late: z.boolean().optional().meta({ description: 'Present only when paid: true when paid after expiry' }),
     order_id: z.string().nullable(),

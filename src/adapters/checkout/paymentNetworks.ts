@@ -22,6 +22,17 @@ export interface NetworkCandidate {
   readonly nativeCurrencySymbol: string | undefined;
   /** Whether a gasless (EIP-3009) payment is taken on this chain. */
   readonly gasless: boolean;
+  /**
+   * A source chain's CCTP transfer to home: its speed and the most a fast one may keep (basis points of what is
+   * burnt; 0 for standard), as the quote states them (decision 0034). Absent on the home chain.
+   */
+  readonly cctp?: NetworkCctp | undefined;
+}
+
+/** How money paid on a source chain reaches home, as the create response's quote states it. */
+export interface NetworkCctp {
+  readonly speed: 'fast' | 'standard';
+  readonly maxFeeBps: number;
 }
 
 /** One mode's chains (home first, then its sources, as `Config.chains` lists them) and its V3 factory. */
@@ -39,6 +50,7 @@ export interface PaymentNetwork extends CheckoutNetwork {
   readonly role: 'home' | 'source';
   readonly usdcAddress: string;
   readonly gasless: boolean;
+  readonly cctp?: NetworkCctp | undefined;
 }
 
 /**
@@ -89,5 +101,6 @@ function networkOf(chain: NetworkCandidate): PaymentNetwork {
     role: chain.role,
     usdcAddress: chain.usdcAddress,
     gasless: chain.gasless,
+    ...(chain.cctp ? { cctp: chain.cctp } : {}),
   };
 }

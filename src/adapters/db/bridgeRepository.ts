@@ -129,9 +129,26 @@ async function recordBurn(
       })
       .where('id', '=', id)
       .where('step', '=', 'burn')
-      .returning(['payment_id', 'source_chain_id', 'token_address', 'amount_base_units'])
+      .returning([
+        'payment_id',
+        'source_chain_id',
+        'token_address',
+        'amount_base_units',
+        'max_fee_base_units',
+      ])
       .executeTakeFirst();
     if (!moved) return false;
+    // Until the mint says what CCTP kept, the most it may keep is held back from the payout shown.
+    const bound = moved.max_fee_base_units;
+    if (BigInt(bound) > 0n) {
+      await trx
+        .updateTable('payments')
+        .set({
+          bridge_fee_bound_base_units: sql<string>`cast(cast(bridge_fee_bound_base_units as bigint) + cast(${bound} as bigint) as text)`,
+        })
+        .where('id', '=', moved.payment_id)
+        .execute();
+    }
     // On a source chain's row, `settled` is what left the forwarder: burnt.
     const balance = await trx
       .selectFrom('deposit_balances')
@@ -174,9 +191,26 @@ async function recordMint(
       })
       .where('id', '=', id)
       .where('step', '=', 'mint')
-      .returning(['payment_id', 'home_chain_id'])
+      .returning(['payment_id', 'home_chain_id', 'amount_base_units', 'max_fee_base_units'])
       .executeTakeFirst();
     if (!done) return false;
+    // What CCTP kept is received but never paid out: counted as settled, in the row itself (decision 0034); the
+    // bound held back since the burn is released.
+    const fee = BigInt(done.amount_base_units) - mint.mintedBaseUnits;
+    if (fee < 0n) throw new Error(`bridge transfer ${id} minted more than it burnt`);
+    const bound = done.max_fee_base_units;
+    if (fee > 0n || BigInt(bound) > 0n) {
+      const feeParam = fee.toString();
+      await trx
+        .updateTable('payments')
+        .set({
+          bridge_fee_base_units: sql<string>`cast(cast(bridge_fee_base_units as bigint) + cast(${feeParam} as bigint) as text)`,
+          settled_base_units: sql<string>`cast(cast(settled_base_units as bigint) + cast(${feeParam} as bigint) as text)`,
+          bridge_fee_bound_base_units: sql<string>`cast(cast(bridge_fee_bound_base_units as bigint) - cast(${bound} as bigint) as text)`,
+        })
+        .where('id', '=', done.payment_id)
+        .execute();
+    }
     const token = mint.tokenAddress.toLowerCase();
     const home = await trx
       .selectFrom('deposit_balances')

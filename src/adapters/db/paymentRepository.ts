@@ -80,12 +80,16 @@ export const dateOrNull = (text: string | null) => (text === null ? null : new D
 function toPayoutProgress(row: Selectable<PaymentsTable>): PayoutProgress {
   const merchantPaid = BigInt(row.merchant_paid_base_units);
   const treasuryPaid = BigInt(row.treasury_paid_base_units);
-  // Written together by the settler in one statement; a mismatch means the row was edited by hand.
-  if (merchantPaid + treasuryPaid !== BigInt(row.settled_base_units))
+  const bridgeFee = BigInt(row.bridge_fee_base_units);
+  // Written together by the settler (or the bridge, for the fee) in one statement; a mismatch means the row was
+  // edited by hand.
+  if (merchantPaid + treasuryPaid + bridgeFee !== BigInt(row.settled_base_units))
     throw new Error(`payment ${row.id} has inconsistent payout amounts`);
   return {
     merchantPaidBaseUnits: merchantPaid,
     treasuryPaidBaseUnits: treasuryPaid,
+    bridgeFeeBaseUnits: bridgeFee,
+    bridgeFeeBoundBaseUnits: BigInt(row.bridge_fee_bound_base_units),
     txHash: row.payout_tx_hash,
     sentAt: dateOrNull(row.settled_at),
     failures: Number(row.settlement_failures),

@@ -96,9 +96,13 @@ export interface PaymentsTable {
   return_url: string | null;
   /** Flush attempts that failed in a row (migration 0005); the back-off grows with them (migration 0011). */
   settlement_failures: Generated<number>;
-  /** What went to each recipient (migration 0011); their sum is `settled_base_units`. */
+  /** What went to each recipient (migration 0011); with the CCTP fee, their sum is `settled_base_units`. */
   merchant_paid_base_units: Generated<string>;
   treasury_paid_base_units: Generated<string>;
+  /** The fees CCTP took of the payment's transfers to the home chain (migration 0031). */
+  bridge_fee_base_units: Generated<string>;
+  /** The most CCTP may still keep of its burns not minted yet (migration 0031). */
+  bridge_fee_bound_base_units: Generated<string>;
   /** Back-off: not flushed again before this. */
   settlement_retry_at: string | null;
   /** Since when the merchant's share fails to go out, and the decoded reason of the last failure. */

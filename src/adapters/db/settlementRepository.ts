@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { type Selectable, sql, type UpdateObject } from 'kysely';
 import type {
   RelayerTransactionRecord,
   SettlementClosing,
@@ -9,7 +9,7 @@ import type {
   SettlementTransaction,
 } from '../../app/settlement/ports.ts';
 import type { Payment } from '../../domain/payment.ts';
-import { type PayoutProgress, settledBaseUnits } from '../../domain/payout.ts';
+import type { PayoutProgress } from '../../domain/payout.ts';
 import type { DatabaseHandle } from './database.ts';
 import type { Db, DialectName } from './db.ts';
 import { insertOutboxEvent } from './outbox.ts';
@@ -23,7 +23,7 @@ import {
   relayerBalances,
   transactionsOf,
 } from './relayerRecords.ts';
-import type { PaymentsTable, SettlementsTable } from './schema.ts';
+import type { DatabaseSchema, SettlementsTable } from './schema.ts';
 import { isUniqueViolation } from './uniqueViolation.ts';
 import {
   delayedUnnotified,
@@ -243,13 +243,18 @@ async function savePayout(trx: Db, paymentId: string, payout: PayoutProgress, at
   await trx.updateTable('payments').set(payoutColumns(payout, at)).where('id', '=', paymentId).execute();
 }
 
-/** The payout columns of a payment; `settled_base_units` is their sum, kept for the unsettled index. */
-function payoutColumns(payout: PayoutProgress, at: Date): Partial<Selectable<PaymentsTable>> {
+/**
+ * The payout columns of a payment; `settled_base_units` is their sum with the CCTP fee, kept for the unsettled
+ * index. The fee itself is the bridge's to write (`bridge_fee_base_units`), so the sum takes it from the row.
+ */
+function payoutColumns(payout: PayoutProgress, at: Date): UpdateObject<DatabaseSchema, 'payments'> {
   const iso = (date: Date | null) => date?.toISOString() ?? null;
+  const sent = (payout.merchantPaidBaseUnits + payout.treasuryPaidBaseUnits).toString();
   return {
     merchant_paid_base_units: payout.merchantPaidBaseUnits.toString(),
     treasury_paid_base_units: payout.treasuryPaidBaseUnits.toString(),
-    settled_base_units: settledBaseUnits(payout).toString(),
+    // The fee as the row holds it now, not as read: a mint recorded since cannot be undone by a stale payout.
+    settled_base_units: sql<string>`cast(cast(${sent} as bigint) + cast(bridge_fee_base_units as bigint) as text)`,
     payout_tx_hash: payout.txHash?.toLowerCase() ?? null,
     settled_at: iso(payout.sentAt),
     settlement_failures: payout.failures,

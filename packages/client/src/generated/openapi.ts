@@ -1452,6 +1452,23 @@ export interface components {
                  * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
                  */
                 token_address?: string;
+                /** @description Where the customer may pay (the same deposit_address on each), home chain first; present only when more than the home chain is offered */
+                networks?: {
+                    chain_id: number;
+                    name: string;
+                    /** @description null on the home chain (Polygon): no transfer, no fee */
+                    cctp: {
+                        /** @enum {string} */
+                        speed: "fast" | "standard";
+                        /** @description The most the CCTP fee may be, in basis points of what is sent there (0: free) */
+                        max_fee_bps: number;
+                    } | null;
+                }[];
+                /**
+                 * @description With networks: the customer pays usdc_amount on any of them; a CCTP fee comes out of what arrives, before merchant_will_receive and the commission are computed on it
+                 * @constant
+                 */
+                cctp_fee_borne_by?: "merchant_share";
             };
         };
         Error: {
@@ -1549,10 +1566,28 @@ export interface components {
             amount: string;
             currency: string;
             /**
-             * @description What the merchant receives (after commission)
+             * @description What the merchant receives (after commission, and for a payment paid from another chain after the CCTP fee taken or the most it may still take)
              * @example 98.50 USDC
              */
             payout_amount: string;
+            /** @description Present only for a payment paid from another chain through a fast (paid) CCTP transfer; absent otherwise */
+            cctp_fee?: {
+                /**
+                 * @description USDC the CCTP fast transfers of this payment kept, exact
+                 * @example 100.10
+                 */
+                taken: string;
+                /**
+                 * @description The most CCTP may still keep of transfers not completed yet (their bound)
+                 * @example 100.10
+                 */
+                pending_max: string;
+                /**
+                 * @description The fee comes out of what arrives, before the commission: the customer paid the quoted amount
+                 * @constant
+                 */
+                borne_by: "merchant_share";
+            };
             /**
              * Format: date-time
              * @description Present only when status is paid

@@ -223,7 +223,15 @@ function payLinkRoute(app: ZodApp, deps: LinkDeps, payDeps: PayDeps): void {
         },
       );
       request.log.info({ payment: payment.id, link: payment.linkId }, 'payment created from a link');
-      return reply.status(201).send(createPaymentResponse(payment, deps.config.checkoutUrl));
+      return reply
+        .status(201)
+        .send(
+          createPaymentResponse(
+            payment,
+            deps.config.checkoutUrl,
+            payment.deposit ? deps.networksOf?.(payment.deposit) : undefined,
+          ),
+        );
     },
   );
 }

@@ -103,7 +103,15 @@ function createRoute(app: MerchantApp, deps: ApiDeps): void {
         if (once.replayed) reply.header('idempotent-replayed', 'true');
       }
       request.log.info({ payment: payment.id }, 'payment created');
-      return reply.status(201).send(createPaymentResponse(payment, deps.config.checkoutUrl));
+      return reply
+        .status(201)
+        .send(
+          createPaymentResponse(
+            payment,
+            deps.config.checkoutUrl,
+            payment.deposit ? deps.networksOf?.(payment.deposit) : undefined,
+          ),
+        );
     },
   );
 }

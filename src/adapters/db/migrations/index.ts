@@ -20,6 +20,7 @@ import * as receipts from './0024_receipts.ts';
 import * as customerLanguage from './0025_customer_language.ts';
 import * as merchantHome from './0026_merchant_home.ts';
 import * as bridgeSettlement from './0027_bridge_settlement.ts';
+import * as bridgeFee from './0031_bridge_fee.ts';
 
 /** Every migration, in order. Names sort lexically; a migration, once released, is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '0025_customer_language': customerLanguage,
   '0026_merchant_home': merchantHome,
   '0027_bridge_settlement': bridgeSettlement,
+  '0031_bridge_fee': bridgeFee,
 };
