@@ -28,6 +28,13 @@ export function chainViews(chains: readonly ResolvedChain[], clock: Clock, logge
     explorers: new Map(
       everyChain.map((chain) => [chain.target.chainId, NETWORKS[chain.settings.network].explorerUrl]),
     ),
+    // The health page states each relayer's balance in its chain's own token (ETH, POL, AVAX).
+    nativeSymbols: new Map(
+      everyChain.map((chain) => [
+        chain.target.chainId,
+        NETWORKS[chain.settings.network].nativeCurrencySymbol,
+      ]),
+    ),
     checkoutNetworks: everyChain.map(checkoutNetwork),
     chainProbe: probe(byMode(chains, (chain) => chain).live),
     testChainProbe: testOnly && probe(testOnly),

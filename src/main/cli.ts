@@ -115,7 +115,7 @@ async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
       return 2;
     }
     if (error instanceof Error && 'exitCode' in error && typeof error.exitCode === 'number') {
-      return error.exitCode; // commander has already printed its usage message
+      return error.exitCode; // commander has already printed its usage message, or the command its listing
     }
     pino({ level: 'error' }, { write: (line: string) => terminal().stderr(line) }).error(
       { err: error },

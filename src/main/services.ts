@@ -45,6 +45,8 @@ export interface ApiServerInput extends Omit<ApiDeps, 'health' | 'metrics' | 'ra
   readonly overview?: MerchantOverviewStore | undefined;
   /** Aggregate reads for /metrics and /readyz (adapters/db/monitoringRepository.ts). */
   readonly monitoring?: MonitoringStore | undefined;
+  /** Each chain's native token by chain id, for the health page's relayer balances; absent: none is named. */
+  readonly nativeSymbols?: ReadonlyMap<number, string> | undefined;
   /** The chain /readyz and /metrics probe; absent: RPC and watcher are reported as not checked. */
   readonly chainProbe?: ChainProbe | undefined;
   /** The test-mode chain when it is another chain: probed and reported too, never gating readiness. */
@@ -163,6 +165,7 @@ function dashboardDeps(
     webhooks: input.webhooks,
     deposits: input.deposits,
     explorers: input.explorers,
+    nativeSymbols: input.nativeSymbols,
     overview: input.overview,
     clock: input.clock,
     merchantAdmin: {
@@ -250,6 +253,7 @@ export function webServices(
     networksOf: (deposit) => paymentNetworks(deposit, modeOfHomeChain(modeNetworks, deposit.chainId)),
     paymentChanges,
     explorers: views.explorers,
+    nativeSymbols: views.nativeSymbols,
     tokenControls: views.tokenControls,
     deposits,
     hostResolver,

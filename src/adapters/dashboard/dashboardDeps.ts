@@ -62,6 +62,8 @@ export interface DashboardDeps {
   readonly webhookSender?: WebhookSender | undefined;
   /** Each chain's block explorer (base URL), for links to transactions; a chain without one gets none. */
   readonly explorers?: ReadonlyMap<number, string> | undefined;
+  /** Each configured chain's native token (ETH, POL, AVAX), which the health page states relayer balances in. */
+  readonly nativeSymbols?: ReadonlyMap<number, string> | undefined;
   /** PAYLINK_DASHBOARD_REQUIRE_2FA: an operator without a second factor is sent to enroll one first. */
   readonly requireOperatorSecondFactor: boolean;
   readonly buckets: RateLimitStore;

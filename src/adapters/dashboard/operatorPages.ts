@@ -296,6 +296,7 @@ function healthPage(deps: DashboardDeps, kit: PageKit) {
       signedIn,
       ctx: kit.context(reply.request),
       measured: await deps.measure(),
+      nativeSymbols: deps.nativeSymbols ?? new Map(),
       at: deps.clock.now(),
     });
   };

@@ -5,7 +5,7 @@ import { PAYMENT_STATUSES } from '../../domain/paymentStatus.ts';
 import { DELIVERY_STATUSES } from '../../domain/webhookDelivery.ts';
 import type { Language } from '../web/language.ts';
 import { DASHBOARD_TEXT } from './messages/index.ts';
-import { polBalance, renderHealth } from './renderOperatorPages.ts';
+import { nativeBalance, renderHealth } from './renderOperatorPages.ts';
 
 const operator = {
   user: { email: 'ops@paylink.example', role: 'operator', merchantId: null },
@@ -28,6 +28,11 @@ const health = (lang: Language, overrides: Partial<ServiceMeasurements> = {}) =>
     signedIn: operator,
     ctx: { assets: { stylesheet: 's.css', script: 's.js' }, lang, t: DASHBOARD_TEXT[lang] },
     measured: measured(overrides),
+    nativeSymbols: new Map([
+      [137, 'POL'],
+      [8453, 'ETH'],
+      [43114, 'AVAX'],
+    ]),
     at: new Date('2026-11-27T06:00:00.000Z'),
   });
 
@@ -41,9 +46,32 @@ describe('the health page', () => {
     expect(fact(page, 'Relayer gas, chain 137')).toContain(
       '<span title="0.973112345678901234 POL">0.9731 POL</span> (read 5 s ago)',
     );
-    expect(String(polBalance(0n))).toContain('>0.0000 POL<');
-    expect(String(polBalance(12n))).toContain('>&lt; 0.0001 POL<');
-    expect(String(polBalance(25n * 10n ** 18n))).toContain('>25.0000 POL<');
+    expect(String(nativeBalance(0n, 'POL'))).toContain('>0.0000 POL<');
+    expect(String(nativeBalance(12n, 'POL'))).toContain('>&lt; 0.0001 POL<');
+    expect(String(nativeBalance(25n * 10n ** 18n, 'POL'))).toContain('>25.0000 POL<');
+  });
+
+  it("states each chain's relayer balance in that chain's native token, LOW only strictly below", () => {
+    const page = health('en', {
+      relayers: [
+        { chainId: 137, balanceWei: 10n ** 17n, lowBalanceWei: 10n ** 17n, ageSeconds: 5 },
+        { chainId: 8453, balanceWei: 5n * 10n ** 15n - 1n, lowBalanceWei: 5n * 10n ** 15n, ageSeconds: 7 },
+        { chainId: 43114, balanceWei: 2n * 10n ** 18n, lowBalanceWei: 5n * 10n ** 17n, ageSeconds: 9 },
+        { chainId: 10, balanceWei: 10n ** 18n, lowBalanceWei: 0n, ageSeconds: 11 },
+      ],
+    });
+    const low = DASHBOARD_TEXT.en.health.low;
+    expect(fact(page, 'Relayer gas, chain 137')).toBe(
+      '<span title="0.1 POL">0.1000 POL</span> (read 5 s ago)',
+    );
+    expect(fact(page, 'Relayer gas, chain 8453')).toBe(
+      `<span title="0.004999999999999999 ETH">0.0049 ETH</span> (read 7 s ago) — ${low}`,
+    );
+    expect(fact(page, 'Relayer gas, chain 43114')).toBe(
+      '<span title="2 AVAX">2.0000 AVAX</span> (read 9 s ago)',
+    );
+    // A chain no longer configured: its token is not known, so none is named rather than a wrong one.
+    expect(fact(page, 'Relayer gas, chain 10')).toBe('<span title="1">1.0000</span> (read 11 s ago)');
   });
 
   it.each(['fr', 'de', 'es'] as const)('leaves no status word in English in %s', (lang) => {

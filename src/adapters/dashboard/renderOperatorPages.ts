@@ -201,21 +201,23 @@ ${
   return page(input.signedIn, input.ctx, f.title, body);
 }
 
-/** Decimals a person reads of a POL balance; the exact figure (18 decimals) is the title, shown on hover. */
-const POL_SHOWN_DECIMALS = 4;
+/** Decimals a person reads of a native balance; the exact figure (18 decimals) is the title, shown on hover. */
+const NATIVE_SHOWN_DECIMALS = 4;
 
 /**
  * A native balance for a person: "0.9731 POL", rounded down (a balance is never shown larger than it is), and
- * "< 0.0001 POL" for a dust balance that would otherwise read as nothing.
+ * "< 0.0001 ETH" for a dust balance that would otherwise read as nothing. `symbol` is the chain's own token (ETH,
+ * POL, AVAX); empty for a chain no longer configured, whose token is not known any more.
  */
-export function polBalance(wei: bigint): SafeHtml {
+export function nativeBalance(wei: bigint, symbol: string): SafeHtml {
   const exact = { units: wei, scale: 18 };
-  const shown = roundToScale(exact, POL_SHOWN_DECIMALS, 'down');
+  const shown = roundToScale(exact, NATIVE_SHOWN_DECIMALS, 'down');
   const text =
     wei > 0n && shown.units === 0n
-      ? `< ${formatDecimal({ units: 1n, scale: POL_SHOWN_DECIMALS })}`
-      : formatDecimal(shown, POL_SHOWN_DECIMALS);
-  return html`<span title="${formatDecimal(exact)} POL">${text} POL</span>`;
+      ? `< ${formatDecimal({ units: 1n, scale: NATIVE_SHOWN_DECIMALS })}`
+      : formatDecimal(shown, NATIVE_SHOWN_DECIMALS);
+  const unit = symbol === '' ? '' : ` ${symbol}`;
+  return html`<span title="${formatDecimal(exact)}${unit}">${text}${unit}</span>`;
 }
 
 /** The figures /metrics exports, read the same way, for a person. */
@@ -223,6 +225,8 @@ export function renderHealth(input: {
   signedIn: SignedIn;
   ctx: PageContext;
   measured: ServiceMeasurements;
+  /** Each configured chain's native token, by chain id. */
+  nativeSymbols: ReadonlyMap<number, string>;
   at: Date;
 }): string {
   const h = input.ctx.t.health;
@@ -252,7 +256,7 @@ export function renderHealth(input: {
     const low = r.balanceWei < r.lowBalanceWei;
     return fact(
       format(h.relayerGas, { chain: r.chainId }),
-      html`${format(h.relayerValue, { balance: polBalance(r.balanceWei), age: seconds(r.ageSeconds) })}${low ? html` — ${h.low}` : null}`,
+      html`${format(h.relayerValue, { balance: nativeBalance(r.balanceWei, input.nativeSymbols.get(r.chainId) ?? ''), age: seconds(r.ageSeconds) })}${low ? html` — ${h.low}` : null}`,
       low,
     );
   });

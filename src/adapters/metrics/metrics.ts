@@ -133,12 +133,13 @@ function chainGauges(registers: Registry[]) {
   );
   const relayerBalance = gauge(
     'paylink_relayer_balance_pol',
-    'Native balance of the relayer account (pays settlement gas), in POL, as its settler last read it',
+    // The `_pol` names stay (dashboards and alerts use them); the figure is in the chain's own token.
+    "Native balance of the relayer account (pays settlement and burn gas), in the chain's native token (ETH, POL, AVAX), as last read",
     CHAIN,
   );
   const relayerLowBalance = gauge(
     'paylink_relayer_low_balance_pol',
-    'The relayer balance below which the settler warns (PAYLINK_RELAYER_LOW_BALANCE), in POL',
+    "The relayer balance below which the settler warns (PAYLINK_RELAYER_LOW_BALANCE), in the chain's native token",
     CHAIN,
   );
   const relayerBalanceAge = gauge(

@@ -1,9 +1,11 @@
 import type { Command } from 'commander';
 import { type CrossChainView, listCrossChain } from '../../app/bridge/listCrossChain.ts';
 import { listPayouts, type PayoutView } from '../../app/settlement/listPayouts.ts';
+import { listRelayers, type RelayerChain, type RelayerView } from '../../app/settlement/listRelayers.ts';
 import { retrySettlement } from '../../app/settlement/retrySettlement.ts';
 import { systemClock } from '../../app/shared/ports.ts';
 import type { Config } from '../../config/index.ts';
+import { NETWORKS } from '../../config/networks.ts';
 import { PaylinkError } from '../../domain/errors.ts';
 import { out } from '../terminal.ts';
 import { withStores } from '../wiring.ts';
@@ -32,6 +34,43 @@ const CROSS_CHAIN_COLUMNS: readonly [string, number, (view: CrossChainView) => s
     (v) => (v.last_error ? `${v.stalled_since ? `since ${v.stalled_since}: ` : ''}${v.last_error}` : '-'),
   ],
 ];
+
+const RELAYER_COLUMNS: readonly [string, number, (view: RelayerView) => string][] = [
+  ['CHAIN', 9, (v) => String(v.chain_id)],
+  ['NAME', 22, (v) => v.chain_name ?? '(not configured)'],
+  ['ROLE', 6, (v) => v.role ?? '-'],
+  ['RELAYER', 42, (v) => v.address ?? '-'],
+  [
+    'BALANCE',
+    28,
+    (v) => (v.balance === null ? 'never read' : `${v.balance} ${v.native_symbol ?? ''}`.trimEnd()),
+  ],
+  ['THRESHOLD', 14, (v) => `${v.low_balance} ${v.native_symbol ?? ''}`.trimEnd()],
+  ['', 3, (v) => (v.low ? 'LOW' : '')],
+  ['READ AT', 0, (v) => v.observed_at ?? '-'],
+];
+
+/**
+ * Ends `settlements relayers` with exit code 1 once its listing is printed: the caller (cli.ts) returns an
+ * error's numeric `exitCode` without printing anything more.
+ */
+class RelayerLowExit extends Error {
+  readonly exitCode = 1;
+  constructor() {
+    super('a relayer is low on gas');
+  }
+}
+
+/** The configured chains as the relayer listing names them, per mode its home chain then its source chains. */
+function relayerChains(config: Config): RelayerChain[] {
+  return config.chains.map((chain) => ({
+    chainId: chain.chainId,
+    name: NETWORKS[chain.network].name,
+    role: chain.role,
+    nativeSymbol: NETWORKS[chain.network].nativeCurrencySymbol,
+    lowBalanceWei: chain.relayerLowBalanceWei,
+  }));
+}
 
 /** Rows under a header, each column padded to its width (the last one free). */
 function table<T>(columns: readonly [string, number, (view: T) => string][], views: readonly T[]): void {
@@ -101,6 +140,23 @@ export function registerSettlementCommands(program: Command, config: () => Confi
       if (options.json) return out(JSON.stringify({ transfers: views }));
       if (views.length === 0) return out('No money is on its way between chains.');
       table(CROSS_CHAIN_COLUMNS, views);
+    });
+
+  settlements
+    .command('relayers')
+    .description(
+      "each chain's relayer and its gas balance as last read, LOW below its threshold (exit code 1 when any is)",
+    )
+    .option('--json', 'print JSON')
+    .action(async (options: { json?: boolean }) => {
+      const cfg = config();
+      const views = await withStores(cfg, (stores) =>
+        listRelayers({ settlements: stores.settlements }, relayerChains(cfg)),
+      );
+      if (options.json) out(JSON.stringify({ relayers: views }));
+      else table(RELAYER_COLUMNS, views);
+      // A script or a cron check can act on the exit code alone; the listing is printed either way.
+      if (views.some((v) => v.low)) throw new RelayerLowExit();
     });
 
   settlements
