@@ -6,36 +6,28 @@
  * settler steps, on real anvil nodes and a real database of each dialect.
  */
 import { randomUUID } from 'node:crypto';
-import type { Logger } from 'pino';
-import { type Address, type Hex, toHex } from 'viem';
-import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
+import type { Address, Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createAttestationClient } from '../src/adapters/cctp/attestationClient.ts';
-import { createAttestations } from '../src/adapters/cctp/attestations.ts';
-import { createHomeChain, createSourceChain } from '../src/adapters/cctp/bridgeChains.ts';
 import { POLYGON_DOMAIN } from '../src/adapters/cctp/cctpMessage.ts';
 import { chainReader } from '../src/adapters/chain/chainReader.ts';
 import { testUsdcAbi } from '../src/adapters/chain/contractAbis.ts';
 import { predictDepositAddress } from '../src/adapters/chain/forwarder.ts';
-import { createRelayer } from '../src/adapters/chain/relayer.ts';
-import { bridgeRepository } from '../src/adapters/db/bridgeRepository.ts';
 import { ledgerRepository } from '../src/adapters/db/ledgerRepository.ts';
 import { merchantRow } from '../src/adapters/db/merchantRepository.ts';
 import { paymentRow, toPayment } from '../src/adapters/db/paymentRepository.ts';
-import { settlementRepository } from '../src/adapters/db/settlementRepository.ts';
 import { attestOnce } from '../src/app/bridge/attestStep.ts';
 import { burnOnce } from '../src/app/bridge/burnStep.ts';
-import type { HomeBridgeDeps, SourceBridgeDeps, SourceBridgeOptions } from '../src/app/bridge/options.ts';
-import { settleAndMintOnce } from '../src/app/bridge/settleAndMint.ts';
+import type { SourceBridgeOptions } from '../src/app/bridge/options.ts';
 import { expirePayments } from '../src/app/chain/refreshPayments.ts';
 import { pollChainOnce, type WatchChainOptions } from '../src/app/chain/watchChain.ts';
-import type { SettleOptions, SettlePaymentsDeps } from '../src/app/settlement/options.ts';
+import type { SettleOptions } from '../src/app/settlement/options.ts';
 import { testMerchant } from '../src/app/testing/merchantFixture.ts';
 import { testPayment } from '../src/app/testing/paymentFixture.ts';
 import type { Payment } from '../src/domain/payment.ts';
 import { DEFAULT_PAYOUT_POLICY } from '../src/domain/payout.ts';
-import { ANVIL_MNEMONIC } from './helpers/anvil.ts';
-import { type CctpChain, type CctpChains, CIRCLE, RELAYER, startCctpChains } from './helpers/cctpChains.ts';
+import { type BridgeWorker, bridgeWorker, mined, mintAndFlush, usdcOf } from './helpers/bridgeWorker.ts';
+import { type CctpChain, type CctpChains, CIRCLE, startCctpChains } from './helpers/cctpChains.ts';
 import { TestClock } from './helpers/clock.ts';
 import { createTestDatabase, dialects, type TestDatabase } from './helpers/database.ts';
 import { capturingLogger } from './helpers/logCapture.ts';
@@ -48,9 +40,6 @@ const SOURCE_CONFIRMATIONS = 3;
 const HOME_CONFIRMATIONS = 2;
 const TTL_MS = 60 * 60_000;
 const AMOUNT = 10_000_000n;
-const RELAYER_KEY = toHex(
-  mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: RELAYER }).getHdKey().privateKey!,
-);
 const CUSTOMER = 3;
 
 let net: CctpChains;
@@ -77,7 +66,7 @@ describe.each(dialects)(
   (dialect) => {
     let database: TestDatabase;
     let clock: TestClock;
-    let logger: Logger;
+    const { logger } = capturingLogger();
     let paymentNumber = 0;
     let home: WatchChainOptions;
     let source: WatchChainOptions;
@@ -191,59 +180,14 @@ describe.each(dialects)(
     const pollSource = () => pollChainOnce(watcherDeps(arbitrum, SOURCE_CONFIRMATIONS), source);
     const pollHome = () => pollChainOnce(watcherDeps(polygon, HOME_CONFIRMATIONS), home);
 
-    /** A bridge job for the source chain and the home settler, as a started worker builds them. */
-    function worker() {
-      ({ logger } = capturingLogger());
-      const bridge = bridgeRepository(database.handle);
-      const settlements = settlementRepository(database.handle);
-      const final = (chain: CctpChain) =>
-        chainReader(chain.anvil.publicClient, { kind: 'confirmations', confirmations: 0 });
-      const relayerOf = (chain: CctpChain) =>
-        createRelayer({ client: chain.anvil.publicClient, chainId: chain.chainId, relayerKey: RELAYER_KEY });
-      const homeRelayer = relayerOf(polygon);
-      const sourceDeps: SourceBridgeDeps = {
-        bridge,
+    const worker = () =>
+      bridgeWorker({
+        handle: database.handle,
         clock,
-        logger,
-        relayer: relayerOf(arbitrum),
-        relayerBalances: settlements,
-        source: createSourceChain({
-          client: arbitrum.anvil.publicClient,
-          chainId: arbitrum.chainId,
-          domain: arbitrum.domain,
-          usdc: arbitrum.cctp.usdc,
-          tokenMessenger: arbitrum.cctp.tokenMessenger,
-          messageTransmitter: arbitrum.cctp.messageTransmitter,
-          finality: final(arbitrum),
-        }),
-        attestations: createAttestations({
-          client: createAttestationClient({ baseUrl: net.attestation.url, timeoutMs: 5_000 }),
-          baseUrl: net.attestation.url,
-          timeoutMs: 5_000,
-        }),
-      };
-      const homeDeps: HomeBridgeDeps = {
-        bridge,
-        clock,
-        logger,
-        relayer: homeRelayer,
-        home: createHomeChain({
-          client: polygon.anvil.publicClient,
-          chainId: polygon.chainId,
-          usdc: polygon.cctp.usdc,
-          messageTransmitter: polygon.cctp.messageTransmitter,
-          finality: final(polygon),
-        }),
-      };
-      const settle: SettlePaymentsDeps = {
-        settlements,
-        relayer: homeRelayer,
-        chain: final(polygon),
-        clock,
-        logger,
-      };
-      return { source: sourceDeps, home: homeDeps, settle };
-    }
+        home: polygon,
+        source: arbitrum,
+        attestationUrl: net.attestation.url,
+      });
 
     const sourceOptions = (): SourceBridgeOptions => ({
       homeChainId: polygon.chainId,
@@ -262,7 +206,7 @@ describe.each(dialects)(
     };
 
     /** Burnt (one burn sent, mined, recorded), attested, minted and flushed on Polygon. */
-    async function bridgeAndFlush(bridgeWorker: ReturnType<typeof worker>): Promise<void> {
+    async function bridgeAndFlush(bridgeWorker: BridgeWorker): Promise<void> {
       const sent = await burnOnce(bridgeWorker.source, sourceOptions());
       if (sent.kind !== 'sent') throw new Error(`expected a burn sent, got ${sent.kind}`);
       await mined(arbitrum, sent.txHash as Hex);
@@ -272,14 +216,7 @@ describe.each(dialects)(
       await arbitrum.anvil.testClient.mine({ blocks: ATTESTATION_CONFIRMATIONS.standard });
       clock.advance(60_000);
       expect((await attestOnce(bridgeWorker.source, sourceOptions())).attested).toHaveLength(1);
-      for (let pass = 0; pass < 6; pass++) {
-        const result = await settleAndMintOnce(bridgeWorker.settle, bridgeWorker.home, settleOptions);
-        if (result.settle?.inFlight?.kind === 'confirmed') return;
-        if (result.mint?.kind === 'in-flight') await mined(polygon, result.mint.txHash as Hex);
-        const send = result.settle?.send;
-        if (send?.kind === 'sent') await mined(polygon, send.txHash as Hex);
-      }
-      throw new Error('the minted money was not flushed in six passes');
+      await mintAndFlush(bridgeWorker, polygon, settleOptions);
     }
 
     const bridgeRows = (paymentId: string) =>
@@ -288,15 +225,6 @@ describe.each(dialects)(
         .selectAll()
         .where('payment_id', '=', paymentId)
         .execute();
-
-    function usdcOf(chain: CctpChain, owner: string): Promise<bigint> {
-      return chain.anvil.publicClient.readContract({
-        address: chain.cctp.usdc,
-        abi: testUsdcAbi,
-        functionName: 'balanceOf',
-        args: [owner as Address],
-      });
-    }
 
     const stored = async (paymentId: string) =>
       toPayment(
@@ -437,9 +365,3 @@ describe.each(dialects)(
     });
   },
 );
-
-async function mined(chain: CctpChain, hash: Hex) {
-  const receipt = await chain.anvil.publicClient.waitForTransactionReceipt({ hash });
-  expect(receipt.status).toBe('success');
-  return receipt;
-}
