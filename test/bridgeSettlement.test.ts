@@ -9,11 +9,7 @@ import type { Address, Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FINALITY_FAST, FINALITY_STANDARD } from '../src/adapters/cctp/cctpMessage.ts';
-import {
-  forwarderFactoryV3Abi,
-  testMessageTransmitterV2Abi,
-  testUsdcAbi,
-} from '../src/adapters/chain/contractAbis.ts';
+import { forwarderFactoryV3Abi, testMessageTransmitterV2Abi } from '../src/adapters/chain/contractAbis.ts';
 import { predictDepositAddress, toForwarderStruct } from '../src/adapters/chain/forwarder.ts';
 import { ledgerRepository } from '../src/adapters/db/ledgerRepository.ts';
 import { merchantRow } from '../src/adapters/db/merchantRepository.ts';
@@ -36,11 +32,12 @@ import { cctpFeeFields, payoutBaseUnits } from '../src/domain/webhookEvent.ts';
 import {
   type BridgeWorker,
   bridgeWorker,
+  customerPays,
   mintAndFlush as flushMinted,
   mined,
   usdcOf,
 } from './helpers/bridgeWorker.ts';
-import { type CctpChain, type CctpChains, CIRCLE, RELAYER, startCctpChains } from './helpers/cctpChains.ts';
+import { type CctpChain, type CctpChains, RELAYER, startCctpChains } from './helpers/cctpChains.ts';
 import { runCli } from './helpers/cli.ts';
 import { TestClock } from './helpers/clock.ts';
 import { createTestDatabase, dialects, type TestDatabase } from './helpers/database.ts';
@@ -122,23 +119,8 @@ describe.each(dialects)('settling a payment paid on another chain, on %s', (dial
 
   /** The customer pays on Base, and the watcher records the transfer there as final. */
   async function payOnBase(payment: Payment, amount: bigint): Promise<void> {
-    const customer = base.anvil.wallet(CUSTOMER);
-    await mined(
-      base,
-      await base.anvil.wallet(CIRCLE).writeContract({
-        address: base.cctp.usdc,
-        abi: testUsdcAbi,
-        functionName: 'mint',
-        args: [customer.account.address, amount],
-      }),
-    );
-    const hash = await customer.writeContract({
-      address: base.cctp.usdc,
-      abi: testUsdcAbi,
-      functionName: 'transfer',
-      args: [payment.deposit!.depositAddress as Address, amount],
-    });
-    const receipt = await mined(base, hash);
+    const receipt = await customerPays(base, CUSTOMER, payment.deposit!.depositAddress, amount);
+    const hash = receipt.transactionHash;
     const block = await base.anvil.publicClient.getBlock({ blockNumber: receipt.blockNumber });
     const ledger = ledgerRepository(database.handle);
     await ledger.transaction(async (tx) => {
@@ -154,7 +136,7 @@ describe.each(dialects)('settling a payment paid on another chain, on %s', (dial
           blockTimestamp: new Date(Number(block.timestamp) * 1000),
           tokenAddress: base.cctp.usdc.toLowerCase(),
           tokenSymbol: 'USDC',
-          fromAddress: customer.account.address.toLowerCase(),
+          fromAddress: receipt.from.toLowerCase(),
           toAddress: payment.deposit!.depositAddress.toLowerCase(),
           amountBaseUnits: amount,
           final: true,

@@ -11,7 +11,6 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { POLYGON_DOMAIN } from '../src/adapters/cctp/cctpMessage.ts';
 import { chainReader } from '../src/adapters/chain/chainReader.ts';
-import { testUsdcAbi } from '../src/adapters/chain/contractAbis.ts';
 import { predictDepositAddress } from '../src/adapters/chain/forwarder.ts';
 import { ledgerRepository } from '../src/adapters/db/ledgerRepository.ts';
 import { merchantRow } from '../src/adapters/db/merchantRepository.ts';
@@ -26,8 +25,15 @@ import { testMerchant } from '../src/app/testing/merchantFixture.ts';
 import { testPayment } from '../src/app/testing/paymentFixture.ts';
 import type { Payment } from '../src/domain/payment.ts';
 import { DEFAULT_PAYOUT_POLICY } from '../src/domain/payout.ts';
-import { type BridgeWorker, bridgeWorker, mined, mintAndFlush, usdcOf } from './helpers/bridgeWorker.ts';
-import { type CctpChain, type CctpChains, CIRCLE, startCctpChains } from './helpers/cctpChains.ts';
+import {
+  type BridgeWorker,
+  bridgeWorker,
+  customerPays,
+  mined,
+  mintAndFlush,
+  usdcOf,
+} from './helpers/bridgeWorker.ts';
+import { type CctpChain, type CctpChains, startCctpChains } from './helpers/cctpChains.ts';
 import { TestClock } from './helpers/clock.ts';
 import { createTestDatabase, dialects, type TestDatabase } from './helpers/database.ts';
 import { capturingLogger } from './helpers/logCapture.ts';
@@ -151,24 +157,8 @@ describe.each(dialects)(
 
     /** USDC minted to the customer (its own block), then sent by them to the deposit address: the transfer. */
     async function payOnArbitrum(payment: Payment, amount: bigint): Promise<Hex> {
-      const customer = arbitrum.anvil.wallet(CUSTOMER);
-      await mined(
-        arbitrum,
-        await arbitrum.anvil.wallet(CIRCLE).writeContract({
-          address: arbitrum.cctp.usdc,
-          abi: testUsdcAbi,
-          functionName: 'mint',
-          args: [customer.account.address, amount],
-        }),
-      );
-      const hash = await customer.writeContract({
-        address: arbitrum.cctp.usdc,
-        abi: testUsdcAbi,
-        functionName: 'transfer',
-        args: [payment.deposit!.depositAddress as Address, amount],
-      });
-      await mined(arbitrum, hash);
-      return hash;
+      const receipt = await customerPays(arbitrum, CUSTOMER, payment.deposit!.depositAddress, amount);
+      return receipt.transactionHash;
     }
 
     const watcherDeps = (chain: CctpChain, confirmations: number) => ({

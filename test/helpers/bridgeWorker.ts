@@ -21,7 +21,7 @@ import { settleAndMintOnce } from '../../src/app/bridge/settleAndMint.ts';
 import type { SettleOptions, SettlePaymentsDeps } from '../../src/app/settlement/options.ts';
 import type { Clock } from '../../src/app/shared/ports.ts';
 import { ANVIL_MNEMONIC } from './anvil.ts';
-import { type CctpChain, RELAYER } from './cctpChains.ts';
+import { type CctpChain, CIRCLE, RELAYER } from './cctpChains.ts';
 import { capturingLogger } from './logCapture.ts';
 
 const RELAYER_KEY = toHex(
@@ -123,4 +123,25 @@ export async function mined(chain: CctpChain, hash: Hex) {
   const receipt = await chain.anvil.publicClient.waitForTransactionReceipt({ hash });
   expect(receipt.status).toBe('success');
   return receipt;
+}
+
+/** USDC minted by Circle to the customer (its own block), then sent by them to `to` in the next: that receipt. */
+export async function customerPays(chain: CctpChain, customerIndex: number, to: string, amount: bigint) {
+  const customer = chain.anvil.wallet(customerIndex);
+  await mined(
+    chain,
+    await chain.anvil.wallet(CIRCLE).writeContract({
+      address: chain.cctp.usdc,
+      abi: testUsdcAbi,
+      functionName: 'mint',
+      args: [customer.account.address, amount],
+    }),
+  );
+  const hash = await customer.writeContract({
+    address: chain.cctp.usdc,
+    abi: testUsdcAbi,
+    functionName: 'transfer',
+    args: [to as Address, amount],
+  });
+  return mined(chain, hash);
 }
