@@ -5,23 +5,12 @@
  * source chain is recorded through the ledger as the watcher records it.
  */
 import { randomUUID } from 'node:crypto';
-import type { Logger } from 'pino';
-import { type Address, type Hex, toHex } from 'viem';
-import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
+import type { Address, Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createAttestationClient } from '../src/adapters/cctp/attestationClient.ts';
-import { createAttestations } from '../src/adapters/cctp/attestations.ts';
-import { createHomeChain, createSourceChain } from '../src/adapters/cctp/bridgeChains.ts';
 import { FINALITY_FAST, FINALITY_STANDARD } from '../src/adapters/cctp/cctpMessage.ts';
-import { chainReader } from '../src/adapters/chain/chainReader.ts';
-import {
-  forwarderFactoryV3Abi,
-  testMessageTransmitterV2Abi,
-  testUsdcAbi,
-} from '../src/adapters/chain/contractAbis.ts';
+import { forwarderFactoryV3Abi, testMessageTransmitterV2Abi } from '../src/adapters/chain/contractAbis.ts';
 import { predictDepositAddress, toForwarderStruct } from '../src/adapters/chain/forwarder.ts';
-import { createRelayer } from '../src/adapters/chain/relayer.ts';
-import { bridgeRepository } from '../src/adapters/db/bridgeRepository.ts';
 import { ledgerRepository } from '../src/adapters/db/ledgerRepository.ts';
 import { merchantRow } from '../src/adapters/db/merchantRepository.ts';
 import { monitoringRepository } from '../src/adapters/db/monitoringRepository.ts';
@@ -30,30 +19,33 @@ import { settlementRepository } from '../src/adapters/db/settlementRepository.ts
 import { createMetrics } from '../src/adapters/metrics/metrics.ts';
 import { attestOnce } from '../src/app/bridge/attestStep.ts';
 import { burnOnce } from '../src/app/bridge/burnStep.ts';
-import type { HomeBridgeDeps, SourceBridgeDeps, SourceBridgeOptions } from '../src/app/bridge/options.ts';
+import type { SourceBridgeOptions } from '../src/app/bridge/options.ts';
 import type { TransferSpeed } from '../src/app/bridge/ports.ts';
 import { settleAndMintOnce } from '../src/app/bridge/settleAndMint.ts';
 import { refreshPayments } from '../src/app/chain/refreshPayments.ts';
-import type { SettleOptions, SettlePaymentsDeps } from '../src/app/settlement/options.ts';
+import type { SettleOptions } from '../src/app/settlement/options.ts';
 import { testMerchant } from '../src/app/testing/merchantFixture.ts';
 import { testPayment } from '../src/app/testing/paymentFixture.ts';
 import { type Payment, payoutStateOf } from '../src/domain/payment.ts';
 import { DEFAULT_PAYOUT_POLICY } from '../src/domain/payout.ts';
 import { cctpFeeFields, payoutBaseUnits } from '../src/domain/webhookEvent.ts';
-import { ANVIL_MNEMONIC } from './helpers/anvil.ts';
-import { type CctpChain, type CctpChains, CIRCLE, RELAYER, startCctpChains } from './helpers/cctpChains.ts';
+import {
+  type BridgeWorker,
+  bridgeWorker,
+  customerPays,
+  mintAndFlush as flushMinted,
+  mined,
+  usdcOf,
+} from './helpers/bridgeWorker.ts';
+import { type CctpChain, type CctpChains, RELAYER, startCctpChains } from './helpers/cctpChains.ts';
 import { runCli } from './helpers/cli.ts';
 import { TestClock } from './helpers/clock.ts';
 import { createTestDatabase, dialects, type TestDatabase } from './helpers/database.ts';
-import { capturingLogger } from './helpers/logCapture.ts';
 
 const FAST_FEE_BPS = 1;
 const MAX_FEE_BPS = 10;
 const COMMISSION_BPS = 100;
 const CONFIRMATIONS = { fast: 1, standard: 3 };
-const RELAYER_KEY = toHex(
-  mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: RELAYER }).getHdKey().privateKey!,
-);
 const CUSTOMER = 3;
 
 let net: CctpChains;
@@ -78,7 +70,6 @@ afterAll(async () => {
 describe.each(dialects)('settling a payment paid on another chain, on %s', (dialect) => {
   let database: TestDatabase;
   let clock: TestClock;
-  let logger: Logger;
   let paymentNumber = 0;
 
   beforeAll(async () => {
@@ -128,23 +119,8 @@ describe.each(dialects)('settling a payment paid on another chain, on %s', (dial
 
   /** The customer pays on Base, and the watcher records the transfer there as final. */
   async function payOnBase(payment: Payment, amount: bigint): Promise<void> {
-    const customer = base.anvil.wallet(CUSTOMER);
-    await mined(
-      base,
-      await base.anvil.wallet(CIRCLE).writeContract({
-        address: base.cctp.usdc,
-        abi: testUsdcAbi,
-        functionName: 'mint',
-        args: [customer.account.address, amount],
-      }),
-    );
-    const hash = await customer.writeContract({
-      address: base.cctp.usdc,
-      abi: testUsdcAbi,
-      functionName: 'transfer',
-      args: [payment.deposit!.depositAddress as Address, amount],
-    });
-    const receipt = await mined(base, hash);
+    const receipt = await customerPays(base, CUSTOMER, payment.deposit!.depositAddress, amount);
+    const hash = receipt.transactionHash;
     const block = await base.anvil.publicClient.getBlock({ blockNumber: receipt.blockNumber });
     const ledger = ledgerRepository(database.handle);
     await ledger.transaction(async (tx) => {
@@ -160,7 +136,7 @@ describe.each(dialects)('settling a payment paid on another chain, on %s', (dial
           blockTimestamp: new Date(Number(block.timestamp) * 1000),
           tokenAddress: base.cctp.usdc.toLowerCase(),
           tokenSymbol: 'USDC',
-          fromAddress: customer.account.address.toLowerCase(),
+          fromAddress: receipt.from.toLowerCase(),
           toAddress: payment.deposit!.depositAddress.toLowerCase(),
           amountBaseUnits: amount,
           final: true,
@@ -172,58 +148,14 @@ describe.each(dialects)('settling a payment paid on another chain, on %s', (dial
   }
 
   /** A bridge job for Base and the home settler, as a freshly started worker builds them. */
-  function freshWorker() {
-    ({ logger } = capturingLogger());
-    const bridge = bridgeRepository(database.handle);
-    const settlements = settlementRepository(database.handle);
-    const final = (chain: CctpChain) =>
-      chainReader(chain.anvil.publicClient, { kind: 'confirmations', confirmations: 0 });
-    const relayerOf = (chain: CctpChain) =>
-      createRelayer({ client: chain.anvil.publicClient, chainId: chain.chainId, relayerKey: RELAYER_KEY });
-    const homeRelayer = relayerOf(polygon);
-    const source: SourceBridgeDeps = {
-      bridge,
+  const freshWorker = () =>
+    bridgeWorker({
+      handle: database.handle,
       clock,
-      logger,
-      relayer: relayerOf(base),
-      relayerBalances: settlements,
-      source: createSourceChain({
-        client: base.anvil.publicClient,
-        chainId: base.chainId,
-        domain: base.domain,
-        usdc: base.cctp.usdc,
-        tokenMessenger: base.cctp.tokenMessenger,
-        messageTransmitter: base.cctp.messageTransmitter,
-        finality: final(base),
-      }),
-      attestations: createAttestations({
-        client: createAttestationClient({ baseUrl: net.attestation.url, timeoutMs: 5_000 }),
-        baseUrl: net.attestation.url,
-        timeoutMs: 5_000,
-      }),
-    };
-    const home: HomeBridgeDeps = {
-      bridge,
-      clock,
-      logger,
-      relayer: homeRelayer,
-      home: createHomeChain({
-        client: polygon.anvil.publicClient,
-        chainId: polygon.chainId,
-        usdc: polygon.cctp.usdc,
-        messageTransmitter: polygon.cctp.messageTransmitter,
-        finality: final(polygon),
-      }),
-    };
-    const settle: SettlePaymentsDeps = {
-      settlements,
-      relayer: homeRelayer,
-      chain: final(polygon),
-      clock,
-      logger,
-    };
-    return { source, home, settle };
-  }
+      home: polygon,
+      source: base,
+      attestationUrl: net.attestation.url,
+    });
 
   const sourceOptions = (speed: TransferSpeed): SourceBridgeOptions => ({
     homeChainId: polygon.chainId,
@@ -242,7 +174,7 @@ describe.each(dialects)('settling a payment paid on another chain, on %s', (dial
   };
 
   /** Our burn sent, mined, then recorded as final. */
-  async function burn(worker: ReturnType<typeof freshWorker>, speed: TransferSpeed): Promise<void> {
+  async function burn(worker: BridgeWorker, speed: TransferSpeed): Promise<void> {
     const sent = await burnOnce(worker.source, sourceOptions(speed));
     if (sent.kind !== 'sent') throw new Error(`expected a burn sent, got ${sent.kind}`);
     await mined(base, sent.txHash as Hex);
@@ -250,25 +182,14 @@ describe.each(dialects)('settling a payment paid on another chain, on %s', (dial
   }
 
   /** Attestation passes until it is attested, Base mining the blocks Circle waits for. */
-  async function attest(worker: ReturnType<typeof freshWorker>, speed: TransferSpeed): Promise<void> {
+  async function attest(worker: BridgeWorker, speed: TransferSpeed): Promise<void> {
     await base.anvil.testClient.mine({ blocks: CONFIRMATIONS[speed] });
     clock.advance(60_000);
     const outcome = await attestOnce(worker.source, sourceOptions(speed));
     expect(outcome.attested).toHaveLength(1);
   }
 
-  /** Home settler passes until the payment's minted money is flushed (bounded). */
-  async function mintAndFlush(worker: ReturnType<typeof freshWorker>): Promise<void> {
-    for (let pass = 0; pass < 6; pass++) {
-      const result = await settleAndMintOnce(worker.settle, worker.home, settleOptions);
-      if (result.settle?.inFlight?.kind === 'confirmed') return;
-      // What this pass sent is mined before the next looks for it.
-      if (result.mint?.kind === 'in-flight') await mined(polygon, result.mint.txHash as Hex);
-      const send = result.settle?.send;
-      if (send?.kind === 'sent') await mined(polygon, send.txHash as Hex);
-    }
-    throw new Error('the minted money was not flushed in six passes');
-  }
+  const mintAndFlush = (worker: BridgeWorker) => flushMinted(worker, polygon, settleOptions);
 
   async function bridgeRow(paymentId: string) {
     return database.handle.db
@@ -276,15 +197,6 @@ describe.each(dialects)('settling a payment paid on another chain, on %s', (dial
       .selectAll()
       .where('payment_id', '=', paymentId)
       .execute();
-  }
-
-  function usdcOf(chain: CctpChain, owner: string): Promise<bigint> {
-    return chain.anvil.publicClient.readContract({
-      address: chain.cctp.usdc,
-      abi: testUsdcAbi,
-      functionName: 'balanceOf',
-      args: [owner as Address],
-    });
   }
 
   /** Merchant and treasury hold exactly their shares of what reached Polygon; nothing is left anywhere. */
@@ -569,9 +481,3 @@ describe.each(dialects)('settling a payment paid on another chain, on %s', (dial
     await expectSettled(payment, 10_000_000n);
   });
 });
-
-async function mined(chain: CctpChain, hash: Hex) {
-  const receipt = await chain.anvil.publicClient.waitForTransactionReceipt({ hash });
-  expect(receipt.status).toBe('success');
-  return receipt;
-}
