@@ -54,6 +54,20 @@ export function createPaymentResponse(
   };
 }
 
+/** The create response of a payment just made, with the networks its deposit is offered on (decision 0034). */
+export function createdPaymentResponse(
+  payment: Payment,
+  deps: {
+    readonly config: { readonly checkoutUrl: string };
+    readonly networksOf?:
+      | ((deposit: NonNullable<Payment['deposit']>) => readonly QuotedNetwork[])
+      | undefined;
+  },
+) {
+  const networks = payment.deposit ? deps.networksOf?.(payment.deposit) : undefined;
+  return createPaymentResponse(payment, deps.config.checkoutUrl, networks);
+}
+
 /**
  * Where the customer may pay, when more than the home chain (decision 0034): each network, and for another chain
  * the CCTP speed and the most its fee may be; the fee comes out of the merchant's share (the customer pays the

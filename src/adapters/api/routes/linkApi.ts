@@ -17,7 +17,7 @@ import {
   PayLinkBody,
 } from '../linkSchemas.ts';
 import { authenticated, keyModeOf, merchantSecurity, requireMerchant } from '../merchantAuth.ts';
-import { createPaymentResponse } from '../presenters.ts';
+import { createdPaymentResponse } from '../presenters.ts';
 import { CreatePaymentResponse, ErrorBody } from '../schemas.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 429: ErrorBody };
@@ -223,15 +223,7 @@ function payLinkRoute(app: ZodApp, deps: LinkDeps, payDeps: PayDeps): void {
         },
       );
       request.log.info({ payment: payment.id, link: payment.linkId }, 'payment created from a link');
-      return reply
-        .status(201)
-        .send(
-          createPaymentResponse(
-            payment,
-            deps.config.checkoutUrl,
-            payment.deposit ? deps.networksOf?.(payment.deposit) : undefined,
-          ),
-        );
+      return reply.status(201).send(createdPaymentResponse(payment, deps));
     },
   );
 }

@@ -13,7 +13,7 @@ import { formatRate } from '../../../domain/quote.ts';
 import { customerEmails } from '../../email/customerEmails.ts';
 import type { ApiDeps } from '../apiDeps.ts';
 import { authenticated, keyModeOf, merchantSecurity, requireMerchant } from '../merchantAuth.ts';
-import { createPaymentResponse, paymentStatusResponse } from '../presenters.ts';
+import { createdPaymentResponse, paymentStatusResponse } from '../presenters.ts';
 import {
   ConvertQuery,
   ConvertResponse,
@@ -103,15 +103,7 @@ function createRoute(app: MerchantApp, deps: ApiDeps): void {
         if (once.replayed) reply.header('idempotent-replayed', 'true');
       }
       request.log.info({ payment: payment.id }, 'payment created');
-      return reply
-        .status(201)
-        .send(
-          createPaymentResponse(
-            payment,
-            deps.config.checkoutUrl,
-            payment.deposit ? deps.networksOf?.(payment.deposit) : undefined,
-          ),
-        );
+      return reply.status(201).send(createdPaymentResponse(payment, deps));
     },
   );
 }
