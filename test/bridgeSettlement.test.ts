@@ -33,6 +33,7 @@ import {
   type BridgeWorker,
   bridgeWorker,
   customerPays,
+  depositBalancesOf,
   mintAndFlush as flushMinted,
   mined,
   usdcOf,
@@ -206,20 +207,7 @@ describe.each(dialects)('settling a payment paid on another chain, on %s', (dial
     expect(await usdcOf(polygon, payment.deposit!.treasuryAddress)).toBe(treasuryShare);
     expect(await usdcOf(polygon, payment.deposit!.depositAddress)).toBe(0n);
     expect(await usdcOf(base, payment.deposit!.depositAddress)).toBe(0n);
-    const balances = await database.handle.db
-      .selectFrom('deposit_balances')
-      .select(['chain_id', 'received_base_units', 'bridged_base_units', 'settled_base_units'])
-      .where('owner_id', '=', payment.id)
-      .orderBy('chain_id')
-      .execute();
-    expect(
-      balances.map((b) => [
-        Number(b.chain_id),
-        b.received_base_units,
-        b.bridged_base_units,
-        b.settled_base_units,
-      ]),
-    ).toEqual([
+    expect(await depositBalancesOf(database.handle, payment.id)).toEqual([
       [polygon.chainId, '0', arrived.toString(), arrived.toString()],
       [base.chainId, '10000000', '0', '10000000'],
     ]);

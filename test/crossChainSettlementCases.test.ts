@@ -29,6 +29,7 @@ import {
   type BridgeWorker,
   bridgeWorker,
   customerPays,
+  depositBalancesOf,
   mined,
   mintAndFlush,
   usdcOf,
@@ -246,20 +247,7 @@ describe.each(dialects)(
       await pollHome();
       await pollSource();
       expect((await stored(payment.id)).amountReceivedBaseUnits).toBe(AMOUNT);
-      const balances = await database.handle.db
-        .selectFrom('deposit_balances')
-        .select(['chain_id', 'received_base_units', 'bridged_base_units', 'settled_base_units'])
-        .where('owner_id', '=', payment.id)
-        .orderBy('chain_id')
-        .execute();
-      expect(
-        balances.map((b) => [
-          Number(b.chain_id),
-          b.received_base_units,
-          b.bridged_base_units,
-          b.settled_base_units,
-        ]),
-      ).toEqual([
+      expect(await depositBalancesOf(database.handle, payment.id)).toEqual([
         [polygon.chainId, '0', AMOUNT.toString(), AMOUNT.toString()],
         [arbitrum.chainId, AMOUNT.toString(), '0', AMOUNT.toString()],
       ]);

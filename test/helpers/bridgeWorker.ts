@@ -145,3 +145,19 @@ export async function customerPays(chain: CctpChain, customerIndex: number, to: 
   });
   return mined(chain, hash);
 }
+
+/** The payment's balance rows, one per chain: [chain id, received, bridged in, settled (flushed or burnt)]. */
+export async function depositBalancesOf(handle: DatabaseHandle, paymentId: string) {
+  const rows = await handle.db
+    .selectFrom('deposit_balances')
+    .select(['chain_id', 'received_base_units', 'bridged_base_units', 'settled_base_units'])
+    .where('owner_id', '=', paymentId)
+    .orderBy('chain_id')
+    .execute();
+  return rows.map((b) => [
+    Number(b.chain_id),
+    b.received_base_units,
+    b.bridged_base_units,
+    b.settled_base_units,
+  ]);
+}
