@@ -292,14 +292,12 @@ describe('the local attestation service: expiry and POST /v2/reattest/{nonce}, i
     });
     await mined(
       base,
-      await base.anvil
-        .wallet(CIRCLE)
-        .writeContract({
-          address: base.cctp.usdc,
-          abi: testUsdcAbi,
-          functionName: 'mint',
-          args: [recipient, AMOUNT],
-        }),
+      await base.anvil.wallet(CIRCLE).writeContract({
+        address: base.cctp.usdc,
+        abi: testUsdcAbi,
+        functionName: 'mint',
+        args: [recipient, AMOUNT],
+      }),
     );
     const standardTx = await base.anvil.wallet(RELAYER).writeContract({
       address: factory(),
@@ -329,5 +327,311 @@ describe('the local attestation service: expiry and POST /v2/reattest/{nonce}, i
     } finally {
       net.attestation.setFault('none');
     }
+  });
+});
+
+describe.each(dialects)('a fast attestation that expires before its mint, on %s', (dialect) => {
+  let database: TestDatabase;
+  let clock: TestClock;
+  let paymentNumber = 0;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+    await database.handle.db
+      .insertInto('merchants')
+      .values(merchantRow(testMerchant({ commissionBps: COMMISSION_BPS })))
+      .execute();
+  });
+  afterAll(() => database?.drop());
+  afterEach(async () => {
+    // The home relayer's gas back, whatever the test did with it.
+    await polygon.anvil.testClient.setBalance({ address: relayerAddress(), value: 10n ** 22n });
+    await polygon.anvil.testClient.setAutomine(true);
+  });
+
+  const relayerAddress = () => polygon.anvil.wallet(RELAYER).account.address;
+  const worker = () =>
+    bridgeWorker({
+      handle: database.handle,
+      clock,
+      home: polygon,
+      source: base,
+      attestationUrl: net.attestation.url,
+    });
+  const sourceOptions: () => SourceBridgeOptions = () => ({
+    homeChainId: polygon.chainId,
+    tokenAddress: base.cctp.usdc,
+    speed: 'fast',
+    maxFeeBps: MAX_FEE_BPS,
+    dustThresholdBaseUnits: DEFAULT_PAYOUT_POLICY.dustThresholdBaseUnits,
+    relayerLowBalanceWei: 10n ** 18n,
+    attestationPollMs: 2_000,
+    attestationExpectedMs: 60_000,
+  });
+  const settleOptions: SettleOptions = {
+    chainId: 137,
+    payoutPolicy: DEFAULT_PAYOUT_POLICY,
+    relayerLowBalanceWei: 10n ** 18n,
+  };
+
+  /** A payment of 10 USDC paid on Base (final there), burnt fast and attested: waiting for its mint. */
+  async function attestedFastPayment(): Promise<Payment> {
+    paymentNumber += 1;
+    const id = randomUUID();
+    const merchant = randomAddress();
+    const treasury = randomAddress();
+    const depositAddress = predictDepositAddress({
+      factory: factory(),
+      implementation: net.factories.polygon!.implementation,
+      params: { merchant, treasury, feeBps: COMMISSION_BPS, paymentId: id },
+      version: 3,
+    });
+    const fixture = testPayment(paymentNumber);
+    const payment: Payment = {
+      ...fixture,
+      id,
+      payoutAddress: merchant,
+      quote: { ...fixture.quote, commissionBps: COMMISSION_BPS },
+      createdAt: clock.now(),
+      expiresAt: new Date(clock.now().getTime() + 3_600_000),
+      deposit: {
+        chainId: polygon.chainId,
+        tokenAddress: polygon.cctp.usdc,
+        factoryAddress: factory(),
+        treasuryAddress: treasury,
+        depositAddress,
+      },
+    };
+    await database.handle.db.insertInto('payments').values(paymentRow(payment)).execute();
+    const paid = await customerPays(base, CUSTOMER, depositAddress, AMOUNT);
+    const block = await base.anvil.publicClient.getBlock({ blockNumber: paid.blockNumber });
+    await ledgerRepository(database.handle).transaction(async (tx) => {
+      await tx.insertTransfers([
+        {
+          id: `${base.chainId}:${paid.blockHash}:0`,
+          chainId: base.chainId,
+          paymentId: id,
+          txHash: paid.transactionHash,
+          logIndex: 0,
+          blockNumber: paid.blockNumber,
+          blockHash: paid.blockHash,
+          blockTimestamp: new Date(Number(block.timestamp) * 1000),
+          tokenAddress: base.cctp.usdc.toLowerCase(),
+          tokenSymbol: 'USDC',
+          fromAddress: paid.from.toLowerCase(),
+          toAddress: depositAddress.toLowerCase(),
+          amountBaseUnits: AMOUNT,
+          final: true,
+          orphaned: false,
+        },
+      ]);
+      await refreshPayments(tx, [id], clock.now());
+    });
+    const first = worker();
+    const sent = await burnOnce(first.source, sourceOptions());
+    if (sent.kind !== 'sent') throw new Error(`expected a burn sent, got ${sent.kind}`);
+    await mined(base, sent.txHash as Hex);
+    expect((await burnOnce(first.source, sourceOptions())).kind).toBe('burnt');
+    await base.anvil.testClient.mine({ blocks: CONFIRMATIONS.fast });
+    clock.advance(10_000);
+    expect((await attestOnce(first.source, sourceOptions())).attested).toHaveLength(1);
+    return payment;
+  }
+
+  async function transferOf(paymentId: string) {
+    const [row] = await database.handle.db
+      .selectFrom('bridge_transfers')
+      .selectAll()
+      .where('payment_id', '=', paymentId)
+      .execute();
+    return row!;
+  }
+
+  async function payoutHold(paymentId: string) {
+    return database.handle.db
+      .selectFrom('payments')
+      .select(['payout_blocked_since', 'payout_blocked_reason'])
+      .where('id', '=', paymentId)
+      .executeTakeFirstOrThrow();
+  }
+
+  /** The attest step's passes (a fresh worker each) until the re-signed message is recorded, Base mining. */
+  async function reattested(paymentId: string): Promise<void> {
+    const first = await attestOnce(worker().source, sourceOptions());
+    expect(first).toEqual({ attested: [], waiting: [(await transferOf(paymentId)).id] });
+    const asked = await transferOf(paymentId);
+    expect(asked).toMatchObject({
+      step: 'attest',
+      last_error: expect.stringMatching(/re-attestation requested/),
+    });
+    expect(asked.reattest_requested_at).not.toBeNull();
+    // Circle signs it at finalized level only once the burn is final on Base.
+    clock.advance(60_000);
+    expect((await attestOnce(worker().source, sourceOptions())).waiting).toHaveLength(1);
+    expect((await transferOf(paymentId)).last_error).toMatch(/not signed yet/);
+    await base.anvil.testClient.mine({ blocks: CONFIRMATIONS.standard });
+    clock.advance(60_000);
+    expect((await attestOnce(worker().source, sourceOptions())).attested).toHaveLength(1);
+  }
+
+  /** Minted exactly once, the re-signed message; merchant and treasury hold exactly their shares on Polygon. */
+  async function expectMintedOnceAndSettled(payment: Payment, expiredMessage: string): Promise<void> {
+    const row = await transferOf(payment.id);
+    expect(row).toMatchObject({ step: 'done', expired_at: null, reattest_requested_at: null });
+    const minted = decodeMessageV2(row.attested_message as Hex);
+    expect(row.attested_message).not.toBe(expiredMessage);
+    expect(minted.nonce).toBe(decodeMessageV2(expiredMessage as Hex).nonce);
+    expect(minted.finalityThresholdExecuted).toBe(FINALITY_STANDARD);
+    expect(decodeBurnMessageV2(minted.messageBody)).toMatchObject({ feeExecuted: FEE, expirationBlock: 0n });
+    const received = await polygon.anvil.publicClient.getContractEvents({
+      address: polygon.cctp.messageTransmitter,
+      abi: testMessageTransmitterV2Abi,
+      eventName: 'MessageReceived',
+      args: { nonce: minted.nonce },
+      fromBlock: 0n,
+      strict: true,
+    });
+    expect(received).toHaveLength(1);
+    const arrived = AMOUNT - FEE;
+    const treasuryShare = (arrived * BigInt(COMMISSION_BPS)) / 10_000n;
+    expect(await usdcOf(polygon, payment.payoutAddress)).toBe(arrived - treasuryShare);
+    expect(await usdcOf(polygon, payment.deposit!.treasuryAddress)).toBe(treasuryShare);
+    expect(await usdcOf(polygon, payment.deposit!.depositAddress)).toBe(0n);
+    expect(await depositBalancesOf(database.handle, payment.id)).toEqual([
+      [polygon.chainId, '0', arrived.toString(), arrived.toString()],
+      [base.chainId, AMOUNT.toString(), '0', AMOUNT.toString()],
+    ]);
+    expect((await payoutHold(payment.id)).payout_blocked_since).toBeNull();
+  }
+
+  it('the home relayer out of gas past the expiry: re-attested, minted once, each share exact on Polygon', async () => {
+    clock = new TestClock();
+    const payment = await attestedFastPayment();
+    const expiredMessage = (await transferOf(payment.id)).attested_message as string;
+    const expirationBlock = decodeBurnMessageV2(
+      decodeMessageV2(expiredMessage as Hex).messageBody,
+    ).expirationBlock;
+
+    // No gas on Polygon: the mint is held up (a stall), while Polygon reaches the expiration block.
+    await polygon.anvil.testClient.setBalance({ address: relayerAddress(), value: 0n });
+    expect((await settleAndMintOnce(worker().settle, worker().home, settleOptions)).mint).toMatchObject({
+      kind: 'setback',
+      reason: expect.stringMatching(/lacks gas for the mint/),
+    });
+    const head = await polygon.anvil.publicClient.getBlockNumber({ cacheTime: 0 });
+    await polygon.anvil.testClient.mine({ blocks: Number(expirationBlock - head) - 1 });
+    await polygon.anvil.testClient.setBalance({ address: relayerAddress(), value: 10n ** 22n });
+    clock.advance(60 * 60_000);
+
+    // The mint would be mined in the expiration block itself: not sent, sent back for re-attestation.
+    const pass = await settleAndMintOnce(worker().settle, worker().home, settleOptions);
+    expect(pass.mint).toEqual({
+      kind: 'expired',
+      transferId: (await transferOf(payment.id)).id,
+      expirationBlock,
+    });
+    const expired = await transferOf(payment.id);
+    expect(expired).toMatchObject({ step: 'attest', mint_tx_hash: null, reattest_requested_at: null });
+    expect(expired.last_error).toMatch(new RegExp(`expired at block ${expirationBlock} of chain 137`));
+    // Reported like any bridge stall: the payout held up, and the console says why.
+    expect((await payoutHold(payment.id)).payout_blocked_reason).toMatch(
+      /^cross-chain transfer: the attested message expired/,
+    );
+    const [view] = await listCrossChain({ bridge: bridgeRepository(database.handle) }, 10);
+    expect(view).toMatchObject({
+      payment_id: payment.id,
+      step: 'attest',
+      expired_at: expect.any(String),
+      reattest_requested_at: null,
+    });
+    expect(await usdcOf(polygon, payment.deposit!.depositAddress)).toBe(0n);
+
+    await reattested(payment.id);
+    await mintAndFlush(worker(), polygon, settleOptions);
+    await expectMintedOnceAndSettled(payment, expiredMessage);
+  });
+
+  it('a mint sent in time but mined past the expiry reverts: recognised after, re-attested, minted once', async () => {
+    clock = new TestClock();
+    const payment = await attestedFastPayment();
+    const expiredMessage = (await transferOf(payment.id)).attested_message as string;
+    const expirationBlock = decodeBurnMessageV2(
+      decodeMessageV2(expiredMessage as Hex).messageBody,
+    ).expirationBlock;
+
+    // Sent while it could still be mined in time, then held back by the node until Polygon passed the expiry.
+    await polygon.anvil.testClient.setAutomine(false);
+    const sent = await settleAndMintOnce(worker().settle, worker().home, settleOptions);
+    expect(sent.mint?.kind).toBe('in-flight');
+    const mintHash = (sent.mint as { txHash: Hex }).txHash;
+    await polygon.anvil.testClient.dropTransaction({ hash: mintHash });
+    const head = await polygon.anvil.publicClient.getBlockNumber({ cacheTime: 0 });
+    await polygon.anvil.testClient.mine({ blocks: Number(expirationBlock - head) });
+    await polygon.anvil.testClient.setAutomine(true);
+    // Our very transaction broadcast again: mined now, at or past the expiration block, it reverts.
+    expect((await settleAndMintOnce(worker().settle, worker().home, settleOptions)).mint?.kind).toBe(
+      'in-flight',
+    );
+    const receipt = await polygon.anvil.publicClient.waitForTransactionReceipt({ hash: mintHash });
+    expect(receipt.status).toBe('reverted');
+    expect(receipt.blockNumber).toBeGreaterThanOrEqual(expirationBlock);
+
+    const after = await settleAndMintOnce(worker().settle, worker().home, settleOptions);
+    expect(after.mint).toMatchObject({ kind: 'expired', expirationBlock });
+    expect(await transferOf(payment.id)).toMatchObject({ step: 'attest', mint_tx_hash: null });
+
+    await reattested(payment.id);
+    await mintAndFlush(worker(), polygon, settleOptions);
+    await expectMintedOnceAndSettled(payment, expiredMessage);
+    // The reverted mint stays the only other one: no second mint was sent for the expired message.
+    expect((await transferOf(payment.id)).mint_tx_hash).not.toBe(mintHash.toLowerCase());
+  });
+
+  it('a mint that can still be mined one block before the expiration block is sent as is, and mints', async () => {
+    clock = new TestClock();
+    const payment = await attestedFastPayment();
+    const message = (await transferOf(payment.id)).attested_message as string;
+    const expirationBlock = decodeBurnMessageV2(decodeMessageV2(message as Hex).messageBody).expirationBlock;
+    const head = await polygon.anvil.publicClient.getBlockNumber({ cacheTime: 0 });
+    await polygon.anvil.testClient.mine({ blocks: Number(expirationBlock - head) - 2 });
+    const sent = await settleAndMintOnce(worker().settle, worker().home, settleOptions);
+    expect(sent.mint?.kind).toBe('in-flight');
+    const receipt = await mined(polygon, (sent.mint as { txHash: Hex }).txHash);
+    expect(receipt.blockNumber).toBe(expirationBlock - 1n);
+    await mintAndFlush(worker(), polygon, settleOptions);
+    const row = await transferOf(payment.id);
+    expect(row).toMatchObject({ step: 'done', attested_message: message, expired_at: null });
+    expect(await usdcOf(polygon, payment.deposit!.depositAddress)).toBe(0n);
+  });
+
+  it('a worker that dies after Circle accepted the request: the next one adopts what was signed, not asking again', async () => {
+    clock = new TestClock();
+    const payment = await attestedFastPayment();
+    const expiredMessage = (await transferOf(payment.id)).attested_message as string;
+    const expirationBlock = decodeBurnMessageV2(
+      decodeMessageV2(expiredMessage as Hex).messageBody,
+    ).expirationBlock;
+    const head = await polygon.anvil.publicClient.getBlockNumber({ cacheTime: 0 });
+    await polygon.anvil.testClient.mine({ blocks: Number(expirationBlock - head) });
+    expect((await settleAndMintOnce(worker().settle, worker().home, settleOptions)).mint?.kind).toBe(
+      'expired',
+    );
+
+    // The request went out and was accepted, but the worker died before recording it; Base then went final.
+    const nonce = decodeMessageV2(expiredMessage as Hex).nonce;
+    expect(
+      await createAttestationClient({ baseUrl: net.attestation.url, timeoutMs: 5_000 }).reattest(nonce),
+    ).toEqual({
+      state: 'requested',
+      nonce,
+    });
+    expect((await transferOf(payment.id)).reattest_requested_at).toBeNull();
+    await base.anvil.testClient.mine({ blocks: CONFIRMATIONS.standard });
+    // The next worker finds the message re-signed: recorded without asking again (one request: the lookup).
+    const requests = net.attestation.requestCount();
+    expect((await attestOnce(worker().source, sourceOptions())).attested).toHaveLength(1);
+    expect(net.attestation.requestCount() - requests).toBe(1);
+    await mintAndFlush(worker(), polygon, settleOptions);
+    await expectMintedOnceAndSettled(payment, expiredMessage);
   });
 });
