@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { type Address, getAddress, type Hex, keccak256, parseEventLogs, toHex } from 'viem';
+import { type Address, type Hex, keccak256, parseEventLogs, toHex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, sign } from 'viem/accounts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AttestationApiError, createAttestationClient } from '../src/adapters/cctp/attestationClient.ts';
@@ -42,7 +42,6 @@ import { testPayment } from '../src/app/testing/paymentFixture.ts';
 import type { Payment } from '../src/domain/payment.ts';
 import { DEFAULT_PAYOUT_POLICY } from '../src/domain/payout.ts';
 import {
-  type BridgeWorker,
   bridgeWorker,
   customerPays,
   depositBalancesOf,
