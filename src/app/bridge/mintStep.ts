@@ -22,7 +22,9 @@ export type MintOutcome =
  * is in flight, and sends no settlement while a mint is unmined). A message whose nonce the home transmitter
  * already marks used was minted (by us before a crash, or by anyone: the mint recipient is fixed by the burn),
  * so it is recorded, never minted twice. What was minted (burnt − the fee CCTP kept) is added to the payment's
- * home balance, which the settler then flushes to merchant and treasury as any payment's.
+ * home balance, which the settler then flushes to merchant and treasury as any payment's. A message that can
+ * no longer be received (its fast attestation's expiration block reached: expiry.ts) is not sent, and one whose
+ * mint reverted past it is not sent again: the transfer goes back to be re-attested (decision 0036).
  */
 export async function mintOnce(
   deps: HomeBridgeDeps,
