@@ -536,6 +536,14 @@ describe.each(dialects)('a fast attestation that expires before its mint, on %s'
     expect((await payoutHold(payment.id)).payout_blocked_reason).toMatch(
       /^cross-chain transfer: the attested message expired/,
     );
+    // Held up since the mint first failed, an hour ago: the merchant has been told its payout is delayed.
+    const delayed = await database.handle.db
+      .selectFrom('events')
+      .select('type')
+      .where('payment_id', '=', payment.id)
+      .where('type', '=', 'payment.payout_delayed')
+      .execute();
+    expect(delayed).toHaveLength(1);
     const [view] = await listCrossChain({ bridge: bridgeRepository(database.handle) }, 10);
     expect(view).toMatchObject({
       payment_id: payment.id,
@@ -601,6 +609,36 @@ describe.each(dialects)('a fast attestation that expires before its mint, on %s'
     const row = await transferOf(payment.id);
     expect(row).toMatchObject({ step: 'done', attested_message: message, expired_at: null });
     expect(await usdcOf(polygon, payment.deposit!.depositAddress)).toBe(0n);
+  });
+
+  it('Iris down when the re-attestation is due: waited for, asked once it answers, then minted once', async () => {
+    clock = new TestClock();
+    const payment = await attestedFastPayment();
+    const expiredMessage = (await transferOf(payment.id)).attested_message as string;
+    const expirationBlock = decodeBurnMessageV2(
+      decodeMessageV2(expiredMessage as Hex).messageBody,
+    ).expirationBlock;
+    const head = await polygon.anvil.publicClient.getBlockNumber({ cacheTime: 0 });
+    await polygon.anvil.testClient.mine({ blocks: Number(expirationBlock - head) });
+    expect((await settleAndMintOnce(worker().settle, worker().home, settleOptions)).mint?.kind).toBe(
+      'expired',
+    );
+
+    net.attestation.setFault('unavailable');
+    try {
+      expect((await attestOnce(worker().source, sourceOptions())).waiting).toHaveLength(1);
+    } finally {
+      net.attestation.setFault('none');
+    }
+    expect(await transferOf(payment.id)).toMatchObject({
+      step: 'attest',
+      reattest_requested_at: null,
+      last_error: expect.stringMatching(/attestation API unavailable/),
+    });
+    clock.advance(60_000);
+    await reattested(payment.id);
+    await mintAndFlush(worker(), polygon, settleOptions);
+    await expectMintedOnceAndSettled(payment, expiredMessage);
   });
 
   it('a worker that dies after Circle accepted the request: the next one adopts what was signed, not asking again', async () => {
