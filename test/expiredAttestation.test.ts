@@ -501,6 +501,18 @@ describe.each(dialects)('a fast attestation that expires before its mint, on %s'
       [base.chainId, AMOUNT.toString(), '0', AMOUNT.toString()],
     ]);
     expect((await payoutHold(payment.id)).payout_blocked_since).toBeNull();
+    // The fee Circle reserved is taken once and counted as settled; nothing is held back any more.
+    expect(
+      await database.handle.db
+        .selectFrom('payments')
+        .select(['settled_base_units', 'bridge_fee_base_units', 'bridge_fee_bound_base_units'])
+        .where('id', '=', payment.id)
+        .executeTakeFirstOrThrow(),
+    ).toEqual({
+      settled_base_units: AMOUNT.toString(),
+      bridge_fee_base_units: FEE.toString(),
+      bridge_fee_bound_base_units: '0',
+    });
   }
 
   it('the home relayer out of gas past the expiry: re-attested, minted once, each share exact on Polygon', async () => {
