@@ -85,6 +85,8 @@ describe.each(dialects)('a payment whose CCTP fee was taken on its way home, on 
       mintTx: null,
       mintTxHash: null,
       mintedBaseUnits: null,
+      expiredAt: null,
+      reattestRequestedAt: null,
       attempts: 0,
       nextAttemptAt: null,
       lastError: null,

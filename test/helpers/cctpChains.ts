@@ -47,7 +47,12 @@ export const RELAYER = 1;
 
 export async function startCctpChains(
   specs: readonly CctpChainSpec[],
-  options: { confirmations: { fast: number; standard: number }; fastFeeBps: number },
+  options: {
+    confirmations: { fast: number; standard: number };
+    fastFeeBps: number;
+    /** Blocks of the destination a fast attestation stays valid (the service's default unless said). */
+    fastExpiryBlocks?: number;
+  },
 ): Promise<CctpChains> {
   const anvils = await Promise.all(specs.map((spec) => startAnvil({ chainId: spec.chainId, accounts: 4 })));
   const attesterKeys = [generatePrivateKey(), generatePrivateKey()];

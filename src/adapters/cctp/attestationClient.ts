@@ -78,7 +78,18 @@ const RATE_LIMIT_LOCKOUT_MS = 300_000;
 export type AttestationClient = {
   /** The messages the burn transaction `transactionHash` on `sourceDomain` emitted, as Iris knows them now. */
   messagesOf(sourceDomain: number, transactionHash: Hex, signal?: AbortSignal): Promise<MessagesLookup>;
+  /**
+   * `POST /v2/reattest/{nonce}`: asks Iris to sign the attested message of `nonce` again at finalized level
+   * (an expired fast message comes back without expiry; the fee stays charged). Then `messagesOf` again.
+   */
+  reattest(nonce: Hex, signal?: AbortSignal): Promise<ReattestAnswer>;
 };
+
+/** Iris's answer to a re-attestation request: accepted, or refused (404: nonce unknown; 400: not re-attestable). */
+export type ReattestAnswer =
+  | { state: 'requested'; nonce: string }
+  | { state: 'not_found' }
+  | { state: 'bad_request' };
 
 export function createAttestationClient(options: {
   baseUrl: string;
@@ -95,34 +106,72 @@ export function createAttestationClient(options: {
         throw new TypeError(`not a transaction hash: ${JSON.stringify(transactionHash)}`);
       }
       const url = `${baseUrl}/v2/messages/${sourceDomain}?transactionHash=${transactionHash}`;
-      const timeout = AbortSignal.timeout(options.timeoutMs);
-      let response: Response;
-      let text: string;
-      try {
-        response = await fetch(url, {
-          headers: { accept: 'application/json' },
-          signal: signal === undefined ? timeout : AbortSignal.any([signal, timeout]),
-        });
-        text = await response.text();
-      } catch (error) {
-        if (signal?.aborted) throw error;
-        const reason = timeout.aborted ? `no answer within ${options.timeoutMs} ms` : describe(error);
-        throw new AttestationApiError('unavailable', `attestation API unreachable: ${reason}`);
-      }
-      if (response.status === 404) return { state: 'not_found' };
-      if (response.status === 429) {
-        throw new AttestationApiError(
-          'rate_limited',
-          'attestation API is rate limiting this client (HTTP 429)',
-          retryAfterMs(response.headers.get('retry-after')),
-        );
-      }
-      if (response.status !== 200) {
-        throw new AttestationApiError('unavailable', `attestation API answered HTTP ${response.status}`);
-      }
+      const { status, text } = await askIris(url, { method: 'GET' }, options.timeoutMs, signal);
+      if (status === 404) return { state: 'not_found' };
+      if (status !== 200)
+        throw new AttestationApiError('unavailable', `attestation API answered HTTP ${status}`);
       return parseMessages(text);
     },
+    async reattest(nonce, signal) {
+      if (!/^0x[0-9a-fA-F]{64}$/.test(nonce)) throw new TypeError(`not a v2 nonce: ${JSON.stringify(nonce)}`);
+      const url = `${baseUrl}/v2/reattest/${nonce}`;
+      const { status, text } = await askIris(url, { method: 'POST' }, options.timeoutMs, signal);
+      if (status === 404) return { state: 'not_found' };
+      if (status === 400) return { state: 'bad_request' };
+      const parsed = reattestSchema.safeParse(parseJson(text));
+      if (!parsed.success)
+        throw new AttestationApiError('bad_answer', 'attestation API answered a re-attestation unexpectedly');
+      return { state: 'requested', nonce: parsed.data.nonce };
+    },
   };
+}
+
+const reattestSchema = z.object({ message: z.string(), nonce: z.string() });
+
+/**
+ * One request to Iris: its status and body, or an `AttestationApiError` when it cannot answer now (unreachable,
+ * slower than `timeoutMs`, rate limiting with the wait it asks, any status but 200, 400 and 404).
+ */
+async function askIris(
+  url: string,
+  init: { method: 'GET' | 'POST' },
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Promise<{ status: number; text: string }> {
+  const timeout = AbortSignal.timeout(timeoutMs);
+  let response: Response;
+  let text: string;
+  try {
+    response = await fetch(url, {
+      method: init.method,
+      headers: { accept: 'application/json' },
+      signal: signal === undefined ? timeout : AbortSignal.any([signal, timeout]),
+    });
+    text = await response.text();
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    const reason = timeout.aborted ? `no answer within ${timeoutMs} ms` : describe(error);
+    throw new AttestationApiError('unavailable', `attestation API unreachable: ${reason}`);
+  }
+  if (response.status === 429) {
+    throw new AttestationApiError(
+      'rate_limited',
+      'attestation API is rate limiting this client (HTTP 429)',
+      retryAfterMs(response.headers.get('retry-after')),
+    );
+  }
+  if (![200, 400, 404].includes(response.status)) {
+    throw new AttestationApiError('unavailable', `attestation API answered HTTP ${response.status}`);
+  }
+  return { status: response.status, text };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new AttestationApiError('bad_answer', 'attestation API answered with something other than JSON');
+  }
 }
 
 /** The body of a 200 answer, checked and decoded; exported for the tests of the recorded answers. */

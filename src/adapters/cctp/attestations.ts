@@ -4,7 +4,7 @@
  * answer now is a state, not an exception: the step waits (as long as a 429 asks) and asks again.
  */
 import type { Address, Hex } from 'viem';
-import type { AttestationLookup, Attestations } from '../../app/bridge/ports.ts';
+import type { AttestationLookup, Attestations, ReattestRequest } from '../../app/bridge/ports.ts';
 import { FINALITY_FAST } from '../../domain/cctpFinality.ts';
 import { AttestationApiError, type AttestationClient, burnAttestation } from './attestationClient.ts';
 import { fetchBurnFees, minimumMaxFee } from './burnFees.ts';
@@ -56,6 +56,22 @@ export function createAttestations(options: {
       if (fast === undefined)
         throw new Error(`no fast transfer fee on the route from domain ${sourceDomain}`);
       return minimumMaxFee(amountBaseUnits, fast.minimumFeeBps);
+    },
+    async reattest(cctpNonce): Promise<ReattestRequest> {
+      try {
+        const answer = await options.client.reattest(cctpNonce as Hex);
+        if (answer.state === 'requested') return { state: 'requested' };
+        return {
+          state: 'refused',
+          reason:
+            answer.state === 'not_found'
+              ? `the attestation API does not know the nonce ${cctpNonce} (HTTP 404)`
+              : `the attestation API refused to re-attest the nonce ${cctpNonce} (HTTP 400)`,
+        };
+      } catch (error) {
+        if (!(error instanceof AttestationApiError)) throw error;
+        return { state: 'unavailable', reason: error.message, retryAfterMs: error.retryAfterMs ?? null };
+      }
     },
   };
 }

@@ -139,6 +139,10 @@ export function createHomeChain(options: {
       return receipt && { success: receipt.status === 'success', blockNumber: receipt.blockNumber };
     },
     finalizedBlockNumber: () => options.finality.finalizedBlockNumber(),
+    // Uncached: whether a message has expired is read against the block the mint is about to follow.
+    blockNumber: () => client.getBlockNumber({ cacheTime: 0 }),
+    expirationBlockOf: (message) =>
+      decodeBurnMessageV2(decodeMessageV2(message as Hex).messageBody).expirationBlock,
   };
 }
 

@@ -9,14 +9,17 @@
  *   is below the fee says `delayReason: "insufficient_fee"` and waits for standard finality);
  * - `complete` with the message Circle would sign: a nonce assigned (one per message, stable across requests,
  *   so a message can never be attested twice under two nonces), the executed finality threshold, the fee kept
- *   (`feeExecuted`), and an attestation of one 65-byte signature per attester, in increasing signer order.
+ *   (`feeExecuted`), and an attestation of one 65-byte signature per attester, in increasing signer order. A
+ *   fast message expires `fastExpiryBlocks` blocks of the destination chain after it is signed
+ *   (`expirationBlock`), and is signed once: asked again, the same message is answered;
+ * - `POST /v2/reattest/{nonce}` (localReattestation.ts): a fast message is signed again at finalized level,
+ *   without expiry and with the same fee, once its burn has a standard transfer's confirmations.
  * It can be made to fail like the real service (`setFault`) or to answer slowly (`setDelayMs`).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   type Address,
-  concat,
   encodePacked,
   type Hex,
   isAddressEqual,
@@ -25,18 +28,18 @@ import {
   parseEventLogs,
   type TransactionReceipt,
 } from 'viem';
-import { privateKeyToAccount, sign } from 'viem/accounts';
+import { privateKeyToAccount } from 'viem/accounts';
 import { testMessageTransmitterV2Abi } from '../chain/contractAbis.ts';
 import {
   type BurnMessageV2,
   decodeBurnMessageV2,
   decodeMessageV2,
   encodeBurnMessageV2,
-  encodeMessageV2,
   FINALITY_FAST,
   FINALITY_STANDARD,
   type MessageV2,
 } from './cctpMessage.ts';
+import { Signatures } from './localReattestation.ts';
 
 export type AttestationSource = {
   domain: number;
@@ -52,6 +55,11 @@ export type LocalAttestationServiceOptions = {
   confirmations: { fast: number; standard: number };
   /** What Circle keeps from a fast transfer, in whole basis points of the amount, rounded up (Iris's `minimumFee`). */
   fastFeeBps: number;
+  /**
+   * For how many blocks of the destination chain (one of `sources`) a fast attestation is valid, from its
+   * signing: its `expirationBlock` is the destination's block then plus this. 1000 unless said.
+   */
+  fastExpiryBlocks?: number;
   host?: string;
   port?: number;
 };
@@ -70,6 +78,8 @@ export type LocalAttestationService = {
 
 type Answer = { status: number; body: unknown; headers?: Record<string, string> };
 
+const DEFAULT_FAST_EXPIRY_BLOCKS = 1_000;
+
 const badRequest: Answer = { status: 400, body: { code: 400, message: 'Bad request.' } };
 const notFound: Answer = { status: 404, body: { code: 404, message: 'Not found.' } };
 const txHashPattern = /^0x[0-9a-fA-F]{64}$/;
@@ -80,9 +90,14 @@ type Iris = {
   attesters: readonly { key: Hex; address: Address }[];
   /** eventNonce → the transaction its message was found in, for `?nonce=` lookups of messages already seen. */
   nonces: Map<string, Hex>;
+  /** eventNonce → its message as signed (once), and the nonces whose re-attestation was asked. */
+  signatures: Signatures;
 };
 
-async function route(iris: Iris, url: URL): Promise<Answer> {
+async function route(iris: Iris, method: string, url: URL): Promise<Answer> {
+  const reattest = /^\/v2\/reattest\/([^/]+)$/.exec(url.pathname);
+  if (reattest !== null && method === 'POST') return reattestAnswer(iris, reattest[1]!);
+  if (method !== 'GET') return notFound;
   const fees = /^\/v2\/burn\/USDC\/fees\/([^/]+)\/([^/]+)$/.exec(url.pathname);
   if (fees !== null) return burnFees(iris, fees[1]!, fees[2]!);
   const match = /^\/v2\/messages\/([^/]+)$/.exec(url.pathname);
@@ -148,6 +163,8 @@ async function messagesOf(iris: Iris, domain: number, transactionHash: Hex): Pro
 
 async function attest(iris: Iris, sent: MessageV2, nonce: Hex, depth: number) {
   const { confirmations, fastFeeBps } = iris.options;
+  const known = iris.signatures.signed(nonce);
+  if (known !== undefined) return iris.signatures.current(nonce, depth >= confirmations.standard);
   const burn = sent.messageBody === '0x' ? undefined : decodeBurnMessageV2(sent.messageBody);
   const fastAsked = sent.minFinalityThreshold <= FINALITY_FAST;
   const fee = burn === undefined ? 0n : ceilDiv(burn.amount * BigInt(fastFeeBps), 10_000n);
@@ -164,38 +181,48 @@ async function attest(iris: Iris, sent: MessageV2, nonce: Hex, depth: number) {
       delayReason,
     };
   }
-  const body = burn === undefined ? undefined : { ...burn, feeExecuted: fast ? fee : 0n };
+  const expirationBlock = fast ? await expirationBlockOn(iris, sent.destinationDomain) : 0n;
+  const body = burn === undefined ? undefined : { ...burn, feeExecuted: fast ? fee : 0n, expirationBlock };
   const signed: MessageV2 = {
     ...sent,
     nonce,
     finalityThresholdExecuted: fast ? FINALITY_FAST : FINALITY_STANDARD,
     messageBody: body === undefined ? sent.messageBody : encodeBurnMessageV2(body),
   };
-  const message = encodeMessageV2(signed);
-  const digest = keccak256(message);
-  const signatures = await Promise.all(
-    iris.attesters.map(({ key }) => sign({ hash: digest, privateKey: key, to: 'hex' })),
-  );
+  return iris.signatures.sign(signed, body, delayReason);
+}
+
+/** The block from which a fast message for `domain` is expired: that chain's block now, plus the window. */
+async function expirationBlockOn(iris: Iris, domain: number): Promise<bigint> {
+  const destination = iris.options.sources.find((s) => s.domain === domain);
+  if (destination === undefined) return 0n;
+  const window = BigInt(iris.options.fastExpiryBlocks ?? DEFAULT_FAST_EXPIRY_BLOCKS);
+  return (await destination.publicClient.getBlockNumber({ cacheTime: 0 })) + window;
+}
+
+/** `POST /v2/reattest/{nonce}`: 400 for what is not a nonce or not a fast message signed, 404 for one unseen. */
+function reattestAnswer(iris: Iris, nonce: string): Answer {
+  if (!/^0x[0-9a-fA-F]{64}$/.test(nonce)) return badRequest;
+  const asked = iris.signatures.ask(nonce.toLowerCase() as Hex, iris.nonces.has(nonce.toLowerCase()));
+  if (asked === 'not_found') return notFound;
+  if (asked === 'refused') return badRequest;
   return {
-    attestation: concat(signatures),
-    message,
-    eventNonce: nonce,
-    cctpVersion: 2,
-    status: 'complete',
-    decodedMessage: decodedMessage(signed, body),
-    delayReason,
+    status: 200,
+    body: { message: 'Re-attestation successfully requested for nonce.', nonce: asked.nonce },
   };
 }
 
 export async function startLocalAttestationService(
   options: LocalAttestationServiceOptions,
 ): Promise<LocalAttestationService> {
+  const attesters = options.attesterKeys
+    .map((key) => ({ key, address: privateKeyToAccount(key).address }))
+    .sort((a, b) => (BigInt(a.address) < BigInt(b.address) ? -1 : 1));
   const iris: Iris = {
     options,
-    attesters: options.attesterKeys
-      .map((key) => ({ key, address: privateKeyToAccount(key).address }))
-      .sort((a, b) => (BigInt(a.address) < BigInt(b.address) ? -1 : 1)),
+    attesters,
     nonces: new Map(),
+    signatures: new Signatures(attesters, decodedMessage),
   };
   let fault: AttestationFault = 'none';
   let delayMs = 0;
@@ -213,10 +240,9 @@ export async function startLocalAttestationService(
       answer = { status: 503, body: { code: 503, message: 'Service unavailable.' } };
     else if (fault === 'rate_limited')
       answer = { status: 429, body: { code: 429, message: 'Too many requests.' } };
-    else if (request.method !== 'GET') answer = notFound;
     else {
       try {
-        answer = await route(iris, new URL(request.url ?? '/', 'http://iris.local'));
+        answer = await route(iris, request.method ?? 'GET', new URL(request.url ?? '/', 'http://iris.local'));
       } catch {
         answer = { status: 500, body: { code: 500, message: 'Internal server error.' } };
       }

@@ -1,11 +1,15 @@
 import { sql } from 'kysely';
 import type { BridgeStore } from '../../app/bridge/ports.ts';
+import { recordExpiry, recordReattestRequested } from './bridgeExpiry.ts';
 import { burnCandidates, due, firstTransferBlock, forwarderOf, inFlight } from './bridgeQueries.ts';
 import { stepTransactionColumns, toRow, toTransfer } from './bridgeRows.ts';
+import { BRIDGE_HOLD_PREFIX, setbackIn } from './bridgeSetback.ts';
 import type { DatabaseHandle } from './database.ts';
 import type { Db } from './db.ts';
 import { blockParam } from './ledgerTransaction.ts';
 import { isUniqueViolation } from './uniqueViolation.ts';
+
+export { BRIDGE_HOLD_PREFIX };
 
 /**
  * The bridge's records (migration 0027): each transfer's steps, and what they change elsewhere in the same
@@ -81,6 +85,8 @@ export function bridgeRepository(handle: DatabaseHandle): BridgeStore {
           attestation: attested.attestation,
           cctp_nonce: attested.cctpNonce.toLowerCase(),
           fee_executed_base_units: attested.feeExecutedBaseUnits.toString(),
+          expired_at: null,
+          reattest_requested_at: null,
           ...STEP_FRESH,
           updated_at: at.toISOString(),
         })
@@ -89,7 +95,9 @@ export function bridgeRepository(handle: DatabaseHandle): BridgeStore {
         .execute();
     },
     recordMint: (id, mint, at) => recordMint(db, id, mint, at),
-    recordSetback: (id, setback, at) => recordSetback(db, id, setback, at),
+    recordSetback: (id, setback, at) => db.transaction().execute((trx) => setbackIn(trx, id, setback, at)),
+    recordExpiry: (id, setback, at) => recordExpiry(db, id, setback, at),
+    recordReattestRequested: (id, at) => recordReattestRequested(db, id, at),
     async listOpen(limit) {
       const rows = await db
         .selectFrom('bridge_transfers')
@@ -103,9 +111,6 @@ export function bridgeRepository(handle: DatabaseHandle): BridgeStore {
     },
   };
 }
-
-/** Why a payment's payout is held up, when the bridge says so: the mint clears only a hold-up of its own. */
-export const BRIDGE_HOLD_PREFIX = 'cross-chain transfer: ';
 
 /** A step's attempts start over when the transfer moves on. */
 const STEP_FRESH = { attempts: 0, next_attempt_at: null, last_error: null, stalled_since: null } as const;
@@ -247,46 +252,5 @@ async function recordMint(
       .where('payout_blocked_reason', 'like', `${BRIDGE_HOLD_PREFIX}%`)
       .execute();
     return true;
-  });
-}
-
-async function recordSetback(
-  db: Db,
-  id: string,
-  setback: { reason: string; nextAttemptAt: Date; stalled: boolean },
-  at: Date,
-): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    const row = await trx
-      .updateTable('bridge_transfers')
-      .set((eb) => ({
-        attempts: eb('attempts', '+', 1),
-        next_attempt_at: setback.nextAttemptAt.toISOString(),
-        last_error: setback.reason,
-        stalled_since: setback.stalled
-          ? eb.fn.coalesce('stalled_since', eb.val(at.toISOString()))
-          : eb.ref('stalled_since'),
-        updated_at: at.toISOString(),
-      }))
-      .where('id', '=', id)
-      .returning(['payment_id', 'stalled_since'])
-      .executeTakeFirst();
-    if (!row?.stalled_since) return;
-    // Reported as a payout held up since the stall began, unless the payout is held up for its own reason.
-    await trx
-      .updateTable('payments')
-      .set((eb) => ({
-        payout_blocked_since: eb.fn.coalesce('payout_blocked_since', eb.val(row.stalled_since as string)),
-        payout_blocked_reason: `${BRIDGE_HOLD_PREFIX}${setback.reason}`,
-        updated_at: at.toISOString(),
-      }))
-      .where('id', '=', row.payment_id)
-      .where((eb) =>
-        eb.or([
-          eb('payout_blocked_since', 'is', null),
-          eb('payout_blocked_reason', 'like', `${BRIDGE_HOLD_PREFIX}%`),
-        ]),
-      )
-      .execute();
   });
 }

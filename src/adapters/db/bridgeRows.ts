@@ -91,6 +91,8 @@ export function toTransfer(row: Selectable<BridgeTransfersTable>): BridgeTransfe
     mintTx: stepTransactionOf(row.mint_relayer, row.mint_nonce, row.mint_raw_tx, row.mint_tx_hash),
     mintTxHash: row.mint_tx_hash,
     mintedBaseUnits: amount(row.minted_base_units),
+    expiredAt: date(row.expired_at),
+    reattestRequestedAt: date(row.reattest_requested_at),
     attempts: Number(row.attempts),
     nextAttemptAt: date(row.next_attempt_at),
     lastError: row.last_error,

@@ -104,6 +104,9 @@ export interface BridgeTransfersTable {
   mint_raw_tx: string | null;
   mint_tx_hash: string | null;
   minted_base_units: string | null;
+  /** Migration 0036: the attested message expired before its mint; Circle asked to re-attest it. */
+  expired_at: string | null;
+  reattest_requested_at: string | null;
   attempts: Generated<number>;
   next_attempt_at: string | null;
   last_error: string | null;

@@ -1,4 +1,5 @@
 import type { SourceBridgeDeps, SourceBridgeOptions } from './options.ts';
+import { reattestOnce } from './reattestStep.ts';
 import { attestationWait } from './setbacks.ts';
 
 /** Burns asked about per pass; more wait for the next pass. */
@@ -37,6 +38,13 @@ export async function attestOnce(
       mintRecipient: transfer.depositAddress,
       amountBaseUnits: transfer.amountBaseUnits,
     });
+    if (transfer.expiredAt !== null) {
+      // Its attested message expired before the mint: re-attested instead (decision 0036).
+      const again = await reattestOnce(deps, options, transfer, lookup);
+      (again.attested ? attested : waiting).push(transfer.id);
+      if (again.stopPass) break;
+      continue;
+    }
     const now = deps.clock.now();
     if (lookup.state === 'complete') {
       if (lookup.feeExecutedBaseUnits < 0n || lookup.feeExecutedBaseUnits > transfer.maxFeeBaseUnits)

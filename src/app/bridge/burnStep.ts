@@ -230,6 +230,8 @@ const NOTHING_YET = {
   mintTx: null,
   mintTxHash: null,
   mintedBaseUnits: null,
+  expiredAt: null,
+  reattestRequestedAt: null,
   attempts: 0,
   nextAttemptAt: null,
   lastError: null,

@@ -19,6 +19,9 @@ export interface CrossChainView {
   readonly next_attempt_at: string | null;
   readonly stalled_since: string | null;
   readonly last_error: string | null;
+  /** Its attested message expired before the mint (back in `attest`): since when, and when Circle was asked. */
+  readonly expired_at: string | null;
+  readonly reattest_requested_at: string | null;
 }
 
 const MAX_LIST = 500;
@@ -46,5 +49,7 @@ export async function listCrossChain(
     next_attempt_at: iso(t.nextAttemptAt),
     stalled_since: iso(t.stalledSince),
     last_error: t.lastError,
+    expired_at: iso(t.expiredAt),
+    reattest_requested_at: iso(t.reattestRequestedAt),
   }));
 }

@@ -1,3 +1,4 @@
+import { type Expiry, expiryOf, sendBackForReattestation } from './expiry.ts';
 import type { HomeBridgeDeps } from './options.ts';
 import type { BridgeTransfer, StepSetback } from './ports.ts';
 import { failedStep } from './setbacks.ts';
@@ -11,6 +12,8 @@ export type MintOutcome =
   /** Mined, not final yet: its nonce is spent, the settler may send. */
   | { readonly kind: 'awaiting-finality'; readonly transferId: string; readonly txHash: string }
   | { readonly kind: 'minted'; readonly transferId: string; readonly mintedBaseUnits: bigint }
+  /** Its attested message expired before the mint: back to the attest step, to be re-attested. */
+  | { readonly kind: 'expired'; readonly transferId: string; readonly expirationBlock: bigint }
   | { readonly kind: 'setback'; readonly transferId: string; readonly reason: string };
 
 /**
@@ -19,7 +22,9 @@ export type MintOutcome =
  * is in flight, and sends no settlement while a mint is unmined). A message whose nonce the home transmitter
  * already marks used was minted (by us before a crash, or by anyone: the mint recipient is fixed by the burn),
  * so it is recorded, never minted twice. What was minted (burnt − the fee CCTP kept) is added to the payment's
- * home balance, which the settler then flushes to merchant and treasury as any payment's.
+ * home balance, which the settler then flushes to merchant and treasury as any payment's. A message that can
+ * no longer be received (its fast attestation's expiration block reached: expiry.ts) is not sent, and one whose
+ * mint reverted past it is not sent again: the transfer goes back to be re-attested (decision 0036).
  */
 export async function mintOnce(
   deps: HomeBridgeDeps,
@@ -33,6 +38,8 @@ export async function mintOnce(
   if (attestedMessage === null || attestation === null || cctpNonce === null)
     throw new Error(`bridge transfer ${due.id} waits for its mint without its attestation`);
   if (await deps.home.nonceUsed(cctpNonce)) return recordMint(deps, due, null);
+  const expiry = await expiryOf(deps, due);
+  if (expiry) return expired(deps, due, expiry);
   const call = deps.home.mintCall(attestedMessage, attestation);
   const sent = await sendStepTransaction(
     deps,
@@ -67,6 +74,9 @@ async function advanceMint(deps: HomeBridgeDeps, transfer: BridgeTransfer): Prom
   // Reverted or its nonce spent elsewhere: minted by someone else first, or to be sent again.
   if (transfer.cctpNonce !== null && (await deps.home.nonceUsed(transfer.cctpNonce)))
     return recordMint(deps, transfer, null);
+  // Reverted because its message expired (or would be refused now for it): re-attested, never sent again as is.
+  const expiry = await expiryOf(deps, transfer);
+  if (expiry) return expired(deps, transfer, expiry);
   const now = deps.clock.now();
   await deps.bridge.saveStepTransaction(transfer.id, 'mint', null, now);
   const reason = receipt === undefined ? `mint ${txHash} is not on the chain` : `mint ${txHash} reverted`;
@@ -92,6 +102,11 @@ async function recordMint(
     'mint final: the payment is flushed on the home chain',
   );
   return { kind: 'minted', transferId: transfer.id, mintedBaseUnits: minted };
+}
+
+async function expired(deps: HomeBridgeDeps, transfer: BridgeTransfer, expiry: Expiry): Promise<MintOutcome> {
+  await sendBackForReattestation(deps, transfer, expiry);
+  return { kind: 'expired', transferId: transfer.id, expirationBlock: expiry.expirationBlock };
 }
 
 async function setback(

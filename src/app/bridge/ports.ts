@@ -52,6 +52,13 @@ export interface BridgeTransfer {
   readonly mintTx: StepTransaction | null;
   readonly mintTxHash: string | null;
   readonly mintedBaseUnits: bigint | null;
+  /**
+   * When the mint step found the attested message expired (its `expirationBlock` reached on the home chain
+   * before the mint): the transfer went back to `attest` for a re-attestation; null once a new one is recorded.
+   */
+  readonly expiredAt: Date | null;
+  /** When Circle accepted our request to re-attest the expired message; null until then. */
+  readonly reattestRequestedAt: Date | null;
   readonly attempts: number;
   readonly nextAttemptAt: Date | null;
   readonly lastError: string | null;
@@ -128,6 +135,10 @@ export interface HomeChain {
   nonceUsed(cctpNonce: string): Promise<boolean>;
   mintReceipt(txHash: string): Promise<MintReceipt | undefined>;
   finalizedBlockNumber(): Promise<bigint>;
+  /** The home chain's latest block: a mint sent now is mined in a later one. */
+  blockNumber(): Promise<bigint>;
+  /** The attested message's `expirationBlock`: from that block on it cannot be received (0: never expires). */
+  expirationBlockOf(attestedMessage: string): bigint;
 }
 
 /** The attestation API's answer for one burn, decided here: ready, not yet, or unreachable for now. */
@@ -151,7 +162,15 @@ export interface Attestations {
   }): Promise<AttestationLookup>;
   /** The least `maxFee` a fast burn of `amount` may offer on this route now (Circle's minimum fee). */
   fastMinimumFee(sourceDomain: number, amountBaseUnits: bigint): Promise<bigint>;
+  /** Asks Circle to sign an attested message again at finalized level, without expiry (`POST /v2/reattest`). */
+  reattest(cctpNonce: string): Promise<ReattestRequest>;
 }
+
+/** Circle's answer to a re-attestation request: accepted, refused (HTTP 400 or 404), or unreachable now. */
+export type ReattestRequest =
+  | { readonly state: 'requested' }
+  | { readonly state: 'refused'; readonly reason: string }
+  | { readonly state: 'unavailable'; readonly reason: string; readonly retryAfterMs: number | null };
 
 /** A step that could not go on: why, when to try again, and since when it has been held up. */
 export interface StepSetback {
@@ -195,12 +214,20 @@ export interface BridgeStore {
     burn: { txHash: string; blockNumber: bigint; message: string | null },
     at: Date,
   ): Promise<boolean>;
-  /** Step → mint, with what the attestation says. */
+  /** Step → mint, with what the attestation says (an expiry and its re-attestation request are cleared). */
   recordAttestation(
     id: string,
     attested: { message: string; attestation: string; cctpNonce: string; feeExecutedBaseUnits: bigint },
     at: Date,
   ): Promise<void>;
+  /**
+   * The attested message expired before its mint: step mint → attest (our mint transaction, which can no
+   * longer succeed, forgotten), `expiredAt` set and the re-attestation not asked yet; the setback recorded as
+   * `recordSetback` does (a stall, reported on the payment). False if the transfer is no longer waiting to mint.
+   */
+  recordExpiry(id: string, setback: StepSetback, at: Date): Promise<boolean>;
+  /** Circle accepted the re-attestation request of the transfer's expired message. */
+  recordReattestRequested(id: string, at: Date): Promise<void>;
   /**
    * The mint is final (ours, or found done on chain): the minted amount added to the home row's bridged funds
    * (what the settler flushes), step → done, and any hold-up the bridge reported on the payment cleared. Once.
