@@ -13,6 +13,12 @@ import { createEmptyDatabase, dialects } from './helpers/database.ts';
  */
 const NOW = new Date('2026-01-01T01:00:00.000Z').toISOString();
 
+/** A payment's row as written before migration 0039 (no `txid_chain_id` yet). */
+function rowBefore0039(payment: ReturnType<typeof testPayment>) {
+  const { txid_chain_id: _, ...row } = paymentRow(payment);
+  return row;
+}
+
 describe.each(dialects)('migration 0031 (the CCTP fee) on %s', (dialect) => {
   let handle: DatabaseHandle;
   let drop: () => Promise<void>;
@@ -67,21 +73,21 @@ describe.each(dialects)('migration 0031 (the CCTP fee) on %s', (dialect) => {
       .values([
         // 1 USDC kept by CCTP; everything that arrived (9 999) paid out: stuck unsettled before 0031.
         {
-          ...paymentRow(minted),
+          ...rowBefore0039(minted),
           ...paid,
           merchant_paid_base_units: '9899010000',
           treasury_paid_base_units: '99990000',
           settled_base_units: '9999000000',
         },
         {
-          ...paymentRow(burnt),
+          ...rowBefore0039(burnt),
           ...paid,
           merchant_paid_base_units: '0',
           treasury_paid_base_units: '0',
           settled_base_units: '0',
         },
         {
-          ...paymentRow(home),
+          ...rowBefore0039(home),
           ...paid,
           merchant_paid_base_units: '9900000000',
           treasury_paid_base_units: '100000000',

@@ -380,12 +380,16 @@ describe.each(dialects)('crediting a payment across chains, %s', (dialect) => {
     const late = await pay(base, payment.deposit!.depositAddress, 10_000_000n);
     await base.anvil.testClient.mine({ blocks: BASE_CONFIRMATIONS });
     await pollBoth();
-    expect(await statusBody(payment.id)).toMatchObject({
+    // Base's transaction is named with its chain, in transfers; the top-level txid is the home chain's only
+    // (decision 0039), and none of Polygon's paid this payment.
+    const paidLate = await statusBody(payment.id);
+    expect(paidLate).toMatchObject({
       status: 'paid',
       late: true,
-      txid: late,
+      chain_id: 137,
       transfers: [expect.objectContaining({ chain_id: 8453, txid: late, final: true })],
     });
+    expect(paidLate).not.toHaveProperty('txid');
     // Seen and final in one pass, as on Polygon: processing, then paid.
     expect((await events(payment.id)).map((e) => e.type)).toEqual([
       'payment.expired',

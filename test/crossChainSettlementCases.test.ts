@@ -265,14 +265,21 @@ describe.each(dialects)(
       const late = await payOnArbitrum(payment, AMOUNT);
       await arbitrum.anvil.testClient.mine({ blocks: SOURCE_CONFIRMATIONS });
       await pollSource();
-      expect(await stored(payment.id)).toMatchObject({ status: 'paid', late: true, txid: late });
+      expect(await stored(payment.id)).toMatchObject({
+        status: 'paid',
+        late: true,
+        txid: late,
+        txidChainId: arbitrum.chainId,
+      });
       const told = await events(payment.id);
       expect(told.map((e) => e.type)).toEqual(['payment.expired', 'payment.processing', 'payment.paid']);
+      // The webhook's txid is the home chain's only (decision 0039): Arbitrum's transfer is named with its chain.
       expect(told[2]!.body).toMatchObject({
         status: 'paid',
         late: true,
         amount_received: '10.00',
-        txid: late,
+        txid: null,
+        transfers: [{ chain_id: arbitrum.chainId, txid: late, final: true }],
       });
 
       await bridgeAndFlush(worker());

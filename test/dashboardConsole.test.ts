@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { refreshPayments } from '../src/app/chain/refreshPayments.ts';
 import { type ApiHarness, startApiHarness, TEST_CHAIN } from './helpers/apiHarness.ts';
 import { type DashboardSession, dashboardClient } from './helpers/dashboardClient.ts';
 import { dialects } from './helpers/database.ts';
@@ -6,6 +8,8 @@ import { payInFull } from './helpers/webhookHarness.ts';
 import { verifyAsMerchant, WebhookReceiver } from './helpers/webhookReceiver.ts';
 
 const WALLET = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+/** A source chain whose transfers the home chain's payments count (decision 0030). */
+const BASE = 8453;
 const CUSTOMER = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
 
 /** A merchant's endpoint (a real HTTP server) answering every request with `status`. */
@@ -31,7 +35,12 @@ describe.each(dialects)('dashboard console on %s', (dialect) => {
     // The receivers of this suite are on this machine: private addresses allowed, as in the sandbox.
     h = await startApiHarness(dialect, {
       env: { PAYLINK_WEBHOOK_ALLOW_PRIVATE: 'true' },
-      overrides: { explorers: new Map([[TEST_CHAIN.chainId, 'https://explorer.example/']]) },
+      overrides: {
+        explorers: new Map([
+          [TEST_CHAIN.chainId, 'https://explorer.example/'],
+          [BASE, 'https://base-explorer.example'],
+        ]),
+      },
     });
     client = dashboardClient(h);
     ops = await client.signedIn('ops@paylink.example', 'operator');
@@ -295,6 +304,39 @@ describe.each(dialects)('dashboard console on %s', (dialect) => {
     expect((await ops.get(`/dashboard/payments?q=${foreign}`)).headers.location).toBe(
       `/dashboard/payments/${foreign}`,
     );
+  });
+
+  it("links a transfer sent on a source chain to that chain's explorer, and the home chain's to its own", async () => {
+    const m = await h.merchant({ name: 'Two Chain Shop' });
+    const user = await client.signedIn('fi@twochains.example', 'merchant', m.id);
+    const id = await createPayment(m.apiKey, '10.00', 'two-chains-1');
+    const payment = (await h.stores.payments.findById(id))!;
+    const onBase = {
+      id: `${BASE}:0x${randomBytes(32).toString('hex')}:0`,
+      chainId: BASE,
+      paymentId: id,
+      txHash: `0x${randomBytes(32).toString('hex')}`,
+      blockHash: `0x${randomBytes(32).toString('hex')}`,
+      tokenAddress: TEST_CHAIN.tokenAddress.toLowerCase(),
+      tokenSymbol: 'USDC',
+      fromAddress: CUSTOMER.toLowerCase(),
+      toAddress: payment.deposit!.depositAddress.toLowerCase(),
+      amountBaseUnits: 4_000_000n,
+      blockNumber: 7n,
+      logIndex: 0,
+      blockTimestamp: h.clock.now(),
+      final: true,
+      orphaned: false,
+    };
+    await h.stores.ledger.transaction(async (tx) =>
+      refreshPayments(tx, await tx.insertTransfers([onBase]), h.clock.now()),
+    );
+    await payInFull(h, id, 6_000_000n);
+    const onHome = (await h.stores.ledger.listTransfers(id)).find((t) => t.chainId === TEST_CHAIN.chainId);
+    const page = await user.get(`/dashboard/payments/${id}`);
+    expect(page.body).toContain(`href="https://base-explorer.example/tx/${onBase.txHash}"`);
+    expect(page.body).not.toContain(`href="https://explorer.example/tx/${onBase.txHash}"`);
+    expect(page.body).toContain(`href="https://explorer.example/tx/${onHome!.txHash}"`);
   });
 
   it('starts a refund from the payment page, shows its claim link or funding QR, and cancels it', async () => {

@@ -102,6 +102,8 @@ describe.each(dialects)('payment export on %s', (dialect) => {
         amount_received_base_units: '27000001',
         paid_at: '2026-11-21T12:30:00.000Z',
         txid: `0x${'ab'.repeat(32)}`,
+        // The worker stores the chain of the transfer with its hash (migration 0039): here the home chain's.
+        txid_chain_id: TEST_CHAIN.chainId,
       })
       .where('id', '=', created[0]!.id)
       .execute();

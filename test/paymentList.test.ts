@@ -84,6 +84,7 @@ describe.each(dialects)('GET /payments/api/payments/ on %s', (dialect) => {
           lastSeen: null,
         },
         txid: null,
+        txidChainId: null,
         paidWith: null,
         announcedStatus: status,
         updatedAt: h.clock.now(),

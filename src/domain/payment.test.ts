@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { testPayment } from '../app/testing/paymentFixture.ts';
-import { amountDueBaseUnits, newPayment, type Payment, paymentToken } from './payment.ts';
+import { amountDueBaseUnits, homeChainTxid, newPayment, type Payment, paymentToken } from './payment.ts';
 import type { PaymentState } from './paymentStatus.ts';
 import { NO_PAYOUT_YET } from './payout.ts';
 
@@ -61,6 +61,7 @@ describe('newPayment', () => {
       late: false,
       updatedAt: CREATED,
       txid: null,
+      txidChainId: null,
       paidWith: null,
       payout: NO_PAYOUT_YET,
     });
@@ -76,9 +77,13 @@ describe('newPayment', () => {
   });
 });
 
+const TX = `0x${'ab'.repeat(32)}`;
+
 describe('paymentToken', () => {
-  it('names the token that paid, checksummed, with its own symbol', () => {
+  it('names the token that paid on the home chain, checksummed, with its own symbol', () => {
     const paid = payment({
+      txid: TX,
+      txidChainId: 137,
       paidWith: { address: '0x2791bca1f2de4661ed88a30c99a7a9449aa84174', symbol: 'USDC.e' },
     });
     expect(paymentToken(paid)).toEqual({
@@ -87,9 +92,32 @@ describe('paymentToken', () => {
     });
   });
 
+  it("names the home chain's USDC, never a source chain's token, when the transfer txid names was sent there", () => {
+    const paidOnBase = payment({
+      txid: TX,
+      txidChainId: 8453,
+      paidWith: { address: '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913', symbol: 'USDC' },
+    });
+    expect(paymentToken(paidOnBase)).toEqual({ address: USDC_ADDRESS, symbol: 'USDC' });
+  });
+
   it("names the deposit's USDC before anything paid, and nothing for a payment without a deposit address", () => {
     expect(paymentToken(payment())).toEqual({ address: USDC_ADDRESS, symbol: 'USDC' });
     expect(paymentToken(payment({ deposit: null }))).toBeNull();
+  });
+});
+
+describe('homeChainTxid', () => {
+  it('is txid when the transfer it names was sent on the home chain, null when on another chain or none', () => {
+    expect(homeChainTxid(payment({ txid: TX, txidChainId: 137 }))).toBe(TX);
+    expect(homeChainTxid(payment({ txid: TX, txidChainId: 8453 }))).toBeNull();
+    // A chain not recorded is not taken for the home chain's.
+    expect(homeChainTxid(payment({ txid: TX, txidChainId: null }))).toBeNull();
+    expect(homeChainTxid(payment())).toBeNull();
+  });
+
+  it('is txid for a payment made before deposit addresses existed: it shows no chain_id to pair it with', () => {
+    expect(homeChainTxid(payment({ deposit: null, txid: TX, txidChainId: null }))).toBe(TX);
   });
 });
 

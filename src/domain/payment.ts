@@ -79,8 +79,10 @@ export interface Payment {
   readonly updatedAt: Date;
   /** Null only for payments created before deposit addresses existed. */
   readonly deposit: Deposit | null;
-  /** The customer's transfer that completed the payment (or the latest one seen). */
+  /** The customer's transfer that completed the payment (or the latest one seen), on any accepted chain. */
   readonly txid: string | null;
+  /** The chain `txid` was sent on (the home chain's or a source chain's); null while no transfer was seen. */
+  readonly txidChainId: number | null;
   /** The accepted token of that transfer (USDC, or USDC.e where accepted); null while nothing was seen. */
   readonly paidWith: PaidToken | null;
   /** What the deposit address sent on to the merchant and the treasury so far, and what holds it up. */
@@ -159,16 +161,34 @@ export function newPayment(fields: NewPayment): Payment {
     updatedAt: fields.createdAt,
     deposit: fields.deposit,
     txid: null,
+    txidChainId: null,
     paidWith: null,
     payout: NO_PAYOUT_YET,
   };
 }
 
-/** The token the payment is paid in, as the status response and webhooks name it: the one that paid, else USDC. */
+/**
+ * The token the payment is paid in, as the status response and webhooks name it beside the home chain's
+ * `chain_id` (decision 0039): the home-chain token of the transfer `txid` names (USDC, or USDC.e where accepted),
+ * else the home chain's USDC, which is also what a source chain's USDC becomes there (CCTP mints it). Never a
+ * source chain's token: those are named per transfer, each with its chain.
+ */
 export function paymentToken(payment: Payment): PaidToken | null {
-  if (payment.paidWith)
+  if (payment.paidWith && homeChainTxid(payment) !== null)
     return { address: getAddress(payment.paidWith.address), symbol: payment.paidWith.symbol };
   return payment.deposit ? { address: payment.deposit.tokenAddress, symbol: 'USDC' } : null;
+}
+
+/**
+ * `txid` as the status response and webhooks show it beside the home chain's `chain_id` (decision 0039): the
+ * customer's transfer that completed the payment (or the latest seen) when it was sent on the home chain; null
+ * when it was sent on a source chain, whose transaction the home chain does not have (`transfers` names it, with
+ * its chain).
+ */
+export function homeChainTxid(payment: Payment): string | null {
+  // A payment made before deposit addresses existed shows no chain_id and was paid on one chain only.
+  if (payment.deposit === null) return payment.txid;
+  return payment.txidChainId === payment.deposit.chainId ? payment.txid : null;
 }
 
 /** What a payment's status is derived against (`derivePaymentState`). */

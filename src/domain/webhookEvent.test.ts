@@ -1,5 +1,6 @@
+import { getAddress } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { testPayment } from '../app/testing/paymentFixture.ts';
+import { CHAIN_ID, testPayment, testTransfer, USDC } from '../app/testing/paymentFixture.ts';
 import { findCurrency } from './currencies.ts';
 import type { Payment } from './payment.ts';
 import { NO_PAYOUT_YET, type PayoutState } from './payout.ts';
@@ -84,6 +85,7 @@ describe('webhookEventBody', () => {
   it('describes a paid, overpaid live payment in the fields integrations read', () => {
     const paid = payment({
       txid: TX,
+      txidChainId: CHAIN_ID,
       paidWith: { address: '0x2791bca1f2de4661ed88a30c99a7a9449aa84174', symbol: 'USDC.e' },
       payout: { ...NO_PAYOUT_YET, merchantPaidBaseUnits: 27_720_000n, txHash: PAYOUT_TX, sentAt: NOW },
       successUrl: 'https://shop.example/thanks?order=42',
@@ -157,6 +159,42 @@ describe('webhookEventBody', () => {
       livemode: false,
       customer_language: null,
     });
+  });
+
+  it("pairs no source chain's transaction or token with the home chain: those are named per transfer, with their chain", () => {
+    const BASE_USDC = '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913';
+    const paidOnBase = payment({
+      txid: TX,
+      txidChainId: 8453,
+      paidWith: { address: BASE_USDC, symbol: 'USDC' },
+    });
+    const onBase = testTransfer(paidOnBase, 1, {
+      chainId: 8453,
+      txHash: TX,
+      tokenAddress: BASE_USDC,
+      amountBaseUnits: 27_000_000n,
+    });
+    const state: StatusFields = {
+      status: 'paid',
+      amountReceivedBaseUnits: 27_000_000n,
+      paidAt: PAID_AT,
+      late: false,
+    };
+    const sent: PayoutState = { status: 'sent', delayedReason: null, merchantOwedBaseUnits: 0n };
+    const paid = webhookEventBody(EVENT_ID, 'payment.paid', paidOnBase, state, sent, NOW, [onBase]);
+    expect(paid).toMatchObject({
+      coin_type: 'polygon_usdc',
+      token_address: getAddress(USDC),
+      token_symbol: 'USDC',
+      txid: null,
+      transfers: [
+        { chain_id: 8453, txid: TX, token_address: getAddress(BASE_USDC), token_symbol: 'USDC', final: true },
+      ],
+    });
+    // The payout events carry no transfers: their txid and token are the home chain's all the same.
+    const payoutSent = webhookEventBody(EVENT_ID, 'payment.payout_sent', paidOnBase, paidOnBase, sent, NOW);
+    expect(payoutSent).toMatchObject({ token_address: getAddress(USDC), txid: null });
+    expect(payoutSent).not.toHaveProperty('transfers');
   });
 
   it('passes on why a payout is delayed', () => {

@@ -2,7 +2,7 @@ import { getAddress } from 'viem';
 import { formatDecimal } from './decimal.ts';
 import type { Metadata } from './metadata.ts';
 import { commissionOf, formatMoney, formatUsdc } from './money.ts';
-import { type Payment, paymentToken } from './payment.ts';
+import { homeChainTxid, type Payment, paymentToken } from './payment.ts';
 import {
   countedTransfers,
   type ObservedTransfer,
@@ -37,9 +37,16 @@ export interface WebhookEventBody extends CctpFeeFields {
   /** "<decimal> USDC", the same format as the status response's (the spec's). */
   readonly payout_amount: string;
   readonly coin_type: 'polygon_usdc';
-  /** The token that paid (the transfer `txid` names): USDC, or USDC.e where accepted; USDC before any. */
+  /**
+   * On the home chain, like `coin_type` (decision 0039): the token of the transfer `txid` names (USDC, or USDC.e
+   * where accepted), else the home chain's USDC (what CCTP mints of a source chain's); never a source chain's.
+   */
   readonly token_address: string | null;
   readonly token_symbol: string | null;
+  /**
+   * The customer's home-chain transfer that completed the payment (or the latest seen); null when that transfer
+   * was on a source chain (`transfers` names it, with its `chain_id`) or none was seen.
+   */
   readonly txid: string | null;
   /**
    * The transfers counted (describeTransfers), on the status events and `payment.unaccepted_transfer`; the payout
@@ -229,7 +236,7 @@ export function webhookEventBody(
     coin_type: 'polygon_usdc',
     token_address: paymentToken(payment)?.address ?? null,
     token_symbol: paymentToken(payment)?.symbol ?? null,
-    txid: payment.txid,
+    txid: homeChainTxid(payment),
     ...(transfers ? { transfers: describeTransfers(transfers) } : {}),
     paid_at: state.paidAt?.toISOString() ?? null,
     late: state.late,

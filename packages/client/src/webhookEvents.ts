@@ -10,9 +10,11 @@ import type { PaymentStatus, RefundStatus } from './types.ts';
 export interface PaymentTransfer {
   /** 137: Polygon; another chain's USDC is brought to Polygon through CCTP. */
   readonly chain_id: number;
+  /** The transaction on that chain (`chain_id`). */
   readonly txid: string;
   /** USDC, exact decimal. */
   readonly amount: string;
+  /** The token's contract on that chain. */
   readonly token_address: string;
   readonly token_symbol: string;
   /** Final under that chain's finality rule: only final transfers make a payment paid. */
@@ -38,8 +40,16 @@ export interface PaymentEventFields {
   /** `"<decimal> USDC"`. */
   readonly payout_amount: string;
   readonly coin_type: 'polygon_usdc';
+  /**
+   * On the home chain (Polygon), like `coin_type`: the token of the transfer `txid` names (USDC, or USDC.e
+   * where accepted), else the home chain's USDC; never another chain's token.
+   */
   readonly token_address: string | null;
   readonly token_symbol: string | null;
+  /**
+   * The customer's transfer on the home chain that completed the payment (or the latest seen); null when it was
+   * sent on another chain (`transfers` names it, with its `chain_id`) or none was seen.
+   */
   readonly txid: string | null;
   /**
    * Every transfer counted, on any accepted chain, in the order they arrived: in the status events and

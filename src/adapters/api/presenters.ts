@@ -1,6 +1,6 @@
 import type { UnacceptedTransfer } from '../../app/chain/ports.ts';
 import { formatMoney, formatUsdc } from '../../domain/money.ts';
-import { amountDueBaseUnits, type Payment, paymentToken } from '../../domain/payment.ts';
+import { amountDueBaseUnits, homeChainTxid, type Payment, paymentToken } from '../../domain/payment.ts';
 import type { PaymentState } from '../../domain/paymentStatus.ts';
 import type { PayoutState } from '../../domain/payout.ts';
 import { formatRate } from '../../domain/quote.ts';
@@ -112,7 +112,9 @@ export function paymentStatusResponse(
 ) {
   const { transfers, unaccepted, refunds } = reads;
   const { quote } = payment;
+  // Beside the home chain's chain_id, token_address and txid are the home chain's (decision 0039).
   const token = paymentToken(payment);
+  const txid = homeChainTxid(payment);
   return {
     payment_id: payment.id,
     status: state.status,
@@ -133,7 +135,7 @@ export function paymentStatusResponse(
     ...(unaccepted && unaccepted.length > 0
       ? { unaccepted_transfers: unaccepted.map(describeUnacceptedTransfer) }
       : {}),
-    ...(payment.txid ? { txid: payment.txid } : {}),
+    ...(txid ? { txid } : {}),
     ...(transfers ? { transfers: describeTransfers(transfers) } : {}),
     ...(payout.status ? { payout_status: payout.status } : {}),
     ...(payment.payout.txHash ? { payout_txid: payment.payout.txHash } : {}),

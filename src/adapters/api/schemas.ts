@@ -256,9 +256,17 @@ export const PaymentStatusResponse = z
       .meta({ description: "This payment's refunds, oldest first (status endpoint only)" }),
     expires_at: timestamp,
     ...depositFields,
-    token_symbol: z.string().optional().meta({
+    // The same keys as the create response's, said of a status (decision 0039): one chain, the home chain.
+    chain_id: z.number().int().optional().meta({
       description:
-        'The token that paid (USDC, or USDC.e where the operator accepts it); token_address is its contract',
+        "The payment's home chain (137: Polygon), the chain token_address and txid are on; a transfer sent on another chain is in transfers, with its own chain_id",
+    }),
+    token_address: address.optional().meta({
+      description:
+        "On chain_id: the token of the transfer txid names (USDC, or USDC.e where accepted), else the home chain's USDC (what CCTP mints of another chain's); never another chain's token",
+    }),
+    token_symbol: z.string().optional().meta({
+      description: "token_address's symbol: USDC, or USDC.e where the operator accepts it",
     }),
     unaccepted_transfers: z
       .array(
@@ -275,16 +283,19 @@ export const PaymentStatusResponse = z
         description:
           'Tokens that do not pay sent to this payment by mistake (USDT, say): not counted; the operator can forward them to you',
       }),
-    txid: txHash.optional().meta({ description: "The customer's transfer that completed the payment" }),
+    txid: txHash.optional().meta({
+      description:
+        "The customer's transfer on chain_id (the home chain) that completed the payment, or the latest seen; absent when that transfer was sent on another chain (transfers names it, with its chain_id)",
+    }),
     transfers: z
       .array(
         z.object({
           chain_id: z.number().int().meta({
             description: 'EVM chain id it was sent on (137: Polygon; another chain is bridged home)',
           }),
-          txid: txHash,
+          txid: txHash.meta({ description: 'The transaction on that chain' }),
           amount: decimalString.meta({ description: 'USDC it brought, exact' }),
-          token_address: address,
+          token_address: address.meta({ description: "The token's contract on that chain" }),
           token_symbol: z.string(),
           final: z.boolean().meta({
             description: "Final under that chain's finality rule; only final transfers make a payment paid",

@@ -225,6 +225,17 @@ describe('checkoutView networks', () => {
     ]);
   });
 
+  it('links the transaction that completed the payment to the explorer of its own chain (decision 0039)', () => {
+    const onBase = { ...transfer(10_000_000n, true), chainId: 8453 };
+    const paidOnBase = view([onBase], BEFORE, 0, [NETWORK, BASE]);
+    expect(paidOnBase).toMatchObject({ status: 'paid', txid: onBase.txHash });
+    expect(paidOnBase.txUrl).toBe(`https://basescan.org/tx/${onBase.txHash}`);
+    const onHome = transfer(10_000_000n, true);
+    expect(view([onHome], BEFORE, 0, [NETWORK, BASE]).txUrl).toBe(
+      `https://polygonscan.com/tx/${onHome.txHash}`,
+    );
+  });
+
   it('refuses a list that does not start with the payment’s own chain', () => {
     expect(() => view([], BEFORE, 0, [BASE, NETWORK])).toThrow(/payment’s own/);
   });

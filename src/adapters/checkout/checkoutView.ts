@@ -120,7 +120,10 @@ export function checkoutView(input: {
   else if (state.status === 'processing' && (enoughSeen || pastExpiry)) stage = 'confirming';
   else stage = 'pay';
 
-  const txid = (state.completedBy ?? state.lastSeen)?.txHash ?? null;
+  const named = state.completedBy ?? state.lastSeen;
+  const txid = named?.txHash ?? null;
+  // On the explorer of the chain it was sent on, like each transfer below (decision 0039).
+  const txNetwork = networks.find((n) => n.chainId === (named?.chainId ?? deposit.chainId));
   const received = state.amountReceivedBaseUnits;
   const transfers = input.transfers
     .filter((t) => !t.orphaned && t.amountBaseUnits > 0n)
@@ -164,7 +167,7 @@ export function checkoutView(input: {
     paidAt: state.paidAt,
     late: state.late,
     txid,
-    txUrl: txid ? explorerTxUrl(network.explorerUrl, txid) : null,
+    txUrl: txid ? explorerTxUrl(txNetwork?.explorerUrl ?? '', txid) : null,
     // The success_url as the customer is sent to it (payment id appended); the older return_url otherwise.
     returnUrl: payment.successUrl ? withPaymentId(payment.successUrl, payment.id) : payment.returnUrl,
     returnsOnSuccess: payment.successUrl !== null,

@@ -50,11 +50,12 @@ export function registerReceiptRoutes(
     const merchant = payment && (await deps.merchants.find(payment.merchantId));
     if (!payment || !merchant)
       return reply.status(404).send(messagePage(language, deps.assets, m.notFoundTitle, m.notFoundBody));
-    const explorerUrl = payment.deposit ? deps.networkOf(payment.deposit.chainId).explorerUrl : '';
+    // Each chain's explorer: the transaction is the customer's, on whichever chain it was sent (decision 0039).
+    const explorerUrl = (chainId: number) => deps.networkOf(chainId).explorerUrl || undefined;
     const data = receiptData(
       payment,
       merchant,
-      { checkoutUrl: `${request.protocol}://${request.host}`, explorerUrl: () => explorerUrl || undefined },
+      { checkoutUrl: `${request.protocol}://${request.host}`, explorerUrl },
       token,
     );
     const { facts } = receiptFacts(data, language);

@@ -275,6 +275,7 @@ async function showPayment(
       refundForm,
       request: requestOffer(deps, signedIn, payment, state, reply.request.query),
       explorerUrl: payment.deposit ? deps.explorers?.get(payment.deposit.chainId) : undefined,
+      explorerOf: (chainId) => deps.explorers?.get(chainId),
       payoutStatus: payoutStateOf(
         payment,
         state,

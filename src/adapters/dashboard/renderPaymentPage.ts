@@ -51,7 +51,10 @@ interface PaymentPageInput {
   refunds: readonly RefundView[];
   refundsEnabled: boolean;
   refundForm?: { problem: string; amount: string } | undefined;
+  /** The home chain's explorer: the payout's and the refunds' transactions are there. */
   explorerUrl: string | undefined;
+  /** Each chain's explorer: a customer's transfer links to the one of the chain it was sent on (decision 0039). */
+  explorerOf: (chainId: number) => string | undefined;
   /** Where the merchant's money is, as the API's payout_status says (null: nothing to pay out). */
   payoutStatus: PayoutStatus | null;
   /** The request e-mail's button and what came of it; absent: no such section. */
@@ -72,7 +75,7 @@ ${input.request ? requestSection(ctx, signedIn, payment, input.request) : null}
 <ol class="timeline">${timeline(input).map(
     (entry) => html`<li>${entry.at ? time(entry.at) : html`<span class="muted">—</span>`} ${entry.what}</li>`,
   )}</ol>
-${transfersSection(ctx, input.transfers, input.explorerUrl)}
+${transfersSection(ctx, input.transfers, input.explorerOf)}
 ${input.refundsEnabled ? refundsSection(input) : null}
 <h2>${p.webhooks}</h2>
 ${input.webhooks.length === 0 ? html`<p class="muted">${p.noWebhook}</p>` : webhookList(ctx, signedIn, input.webhooks)}`;
@@ -150,12 +153,12 @@ function finality(ctx: PageContext, transfer: TransferRecord): string {
 function transfersSection(
   ctx: PageContext,
   transfers: readonly TransferRecord[],
-  explorerUrl: string | undefined,
+  explorerOf: (chainId: number) => string | undefined,
 ): SafeHtml {
   const p = ctx.t.payment;
   const rows = transfers.map(
     (t) =>
-      html`<tr><td>${txLink(t.txHash, explorerUrl)}</td><td class="amount">${usdcText(ctx, t.amountBaseUnits)}</td><td>${finality(ctx, t)}</td></tr>`,
+      html`<tr><td>${txLink(t.txHash, explorerOf(t.chainId))}</td><td class="amount">${usdcText(ctx, t.amountBaseUnits)}</td><td>${finality(ctx, t)}</td></tr>`,
   );
   return html`<h2>${p.transfers}</h2>
 ${
@@ -217,7 +220,7 @@ interface TimelineEntry {
 }
 
 function timeline(input: PaymentPageInput): TimelineEntry[] {
-  const { ctx, payment, state, transfers, explorerUrl } = input;
+  const { ctx, payment, state, transfers, explorerUrl, explorerOf } = input;
   const p = ctx.t.payment;
   const usdc = (baseUnits: bigint) => usdcWithUnit(ctx, baseUnits);
   const price = payment.quote.amount;
@@ -233,7 +236,7 @@ function timeline(input: PaymentPageInput): TimelineEntry[] {
       what: html`${format(p.transferSeen, {
         amount: usdc(t.amountBaseUnits),
         finality: finality(ctx, t),
-      })} ${txLink(t.txHash, explorerUrl)}`,
+      })} ${txLink(t.txHash, explorerOf(t.chainId))}`,
     });
   if (state.paidAt) entries.push({ at: state.paidAt, what: html`${state.late ? p.paidLate : p.paidEvent}` });
   const { payout } = payment;

@@ -275,7 +275,7 @@ export async function listTransfers(executor: Db, paymentId: string): Promise<Tr
 }
 
 async function updatePaymentState(trx: Db, paymentId: string, update: PaymentStateUpdate): Promise<void> {
-  const { state, txid, paidWith, announcedStatus, updatedAt } = update;
+  const { state, txid, txidChainId, paidWith, announcedStatus, updatedAt } = update;
   await trx
     .updateTable('payments')
     .set({
@@ -287,6 +287,7 @@ async function updatePaymentState(trx: Db, paymentId: string, update: PaymentSta
       paid_at: state.paidAt?.toISOString() ?? null,
       late: state.late ? 1 : 0,
       txid,
+      txid_chain_id: txidChainId,
       updated_at: updatedAt.toISOString(),
     })
     .where('id', '=', paymentId)

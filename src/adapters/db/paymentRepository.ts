@@ -61,6 +61,7 @@ export function toPayment(row: Selectable<PaymentsTable>): Payment {
     updatedAt: new Date(row.updated_at),
     deposit: toDeposit(row),
     txid: row.txid,
+    txidChainId: row.txid_chain_id === null ? null : Number(row.txid_chain_id),
     paidWith:
       row.paid_token_address && row.paid_token_symbol
         ? { address: getAddress(row.paid_token_address), symbol: row.paid_token_symbol }
@@ -160,6 +161,7 @@ export function paymentRow(payment: Payment): Insertable<PaymentsTable> {
     treasury_address: payment.deposit?.treasuryAddress.toLowerCase() ?? null,
     deposit_address: payment.deposit?.depositAddress.toLowerCase() ?? null,
     txid: payment.txid,
+    txid_chain_id: payment.txidChainId,
     paid_token_address: payment.paidWith?.address.toLowerCase() ?? null,
     paid_token_symbol: payment.paidWith?.symbol ?? null,
     success_url: payment.successUrl,

@@ -87,6 +87,8 @@ export interface PaymentsTable {
   deposit_address: string | null;
   /** The customer's transfer that completed (or last moved) the payment. */
   txid: string | null;
+  /** The chain of that transfer (migration 0039). */
+  txid_chain_id: number | null;
   /** The accepted token of that transfer (migration 0013). */
   paid_token_address: string | null;
   paid_token_symbol: string | null;

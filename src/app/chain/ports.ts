@@ -110,6 +110,8 @@ export interface OutboxEvent {
 export interface PaymentStateUpdate {
   readonly state: PaymentState;
   readonly txid: string | null;
+  /** The chain of the transfer `txid` names. */
+  readonly txidChainId: number | null;
   /** The token of the transfer `txid` names. */
   readonly paidWith: PaidToken | null;
   /** The status of the last event written for the payment (this change's, if it owed one). */

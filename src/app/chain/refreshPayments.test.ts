@@ -31,6 +31,7 @@ const paidBy = (t: TransferRecord) =>
     amountReceivedBaseUnits: TEN_USDC,
     paidAt: t.blockTimestamp,
     txid: t.txHash,
+    txidChainId: t.chainId,
     paidWith: { address: USDC, symbol: 'USDC' },
   }) as const;
 
@@ -58,6 +59,7 @@ describe('refreshPayments', () => {
       paidAt: second.blockTimestamp,
       late: false,
       txid: second.txHash,
+      txidChainId: 137,
       paidWith: { address: USDC_E, symbol: 'USDC.e' },
       updatedAt: BEFORE_EXPIRY,
     });
@@ -156,6 +158,24 @@ describe('refreshPayments', () => {
     expect(bodies.map((b) => b.late)).toEqual([false, true]);
   });
 
+  it("stores the chain of the transfer that completed it; the event names no source chain's transaction as the home chain's", async () => {
+    const onPolygon = testTransfer(P1, 1, { amountBaseUnits: 4_000_000n });
+    const onBase = testTransfer(P1, 2, { chainId: 8453, amountBaseUnits: 6_000_000n });
+    const ledger = ledgerWith([P1], [onPolygon, onBase]);
+    await refresh(ledger, [P1.id]);
+    expect(ledger.payment(P1.id)).toMatchObject({ status: 'paid', txid: onBase.txHash, txidChainId: 8453 });
+    const [event] = ledger.allEvents();
+    expect(JSON.parse(event!.payload)).toMatchObject({
+      event: 'payment.paid',
+      txid: null,
+      token_address: P1.deposit!.tokenAddress,
+      transfers: [
+        { chain_id: 137, txid: onPolygon.txHash, amount: '4.00' },
+        { chain_id: 8453, txid: onBase.txHash, amount: '6.00' },
+      ],
+    });
+  });
+
   it('writes nothing for a payment whose stored state is what it derives', async () => {
     const t = testTransfer(P1, 1);
     const stored = testPayment(1, paidBy(t));
@@ -172,6 +192,7 @@ describe('refreshPayments', () => {
     ['paid at, unset', { paidAt: null }],
     ['late', { late: true }],
     ['txid', { txid: '0xother' }],
+    ['txid chain', { txidChainId: 8453 }],
     ['token', { paidWith: { address: USDC_E, symbol: 'USDC.e' } }],
   ])('rewrites a stored state whose %s differs from the derived one', async (_, stale) => {
     const t = testTransfer(P1, 1);

@@ -44,6 +44,7 @@ export async function refreshPayments(
     const state = derivePaymentState<TransferRecord>(paymentTerms(payment), transfers, now);
     const named = state.completedBy ?? state.lastSeen;
     const txid = named?.txHash ?? null;
+    const txidChainId = named?.chainId ?? null;
     const paidWith = named ? { address: named.tokenAddress, symbol: named.tokenSymbol } : null;
     // Per chain: each chain's deposit address is flushed (or burnt home) by that chain's settler.
     if (payment.deposit) {
@@ -57,6 +58,7 @@ export async function refreshPayments(
       state.paidAt?.getTime() === payment.paidAt?.getTime() &&
       state.late === payment.late &&
       txid === payment.txid &&
+      txidChainId === payment.txidChainId &&
       paidWith?.symbol === payment.paidWith?.symbol;
     if (unchanged) continue;
 
@@ -64,6 +66,7 @@ export async function refreshPayments(
     await tx.updatePaymentState(paymentId, {
       state,
       txid,
+      txidChainId,
       paidWith,
       announcedStatus: type ? state.status : payment.announcedStatus,
       updatedAt: now,
@@ -72,7 +75,7 @@ export async function refreshPayments(
     // A refund's deposit address owes no payment events: the refund announcer tells its funding and payout.
     if (type && payment.kind === 'payment') {
       eventId = newEventId();
-      const changed = { ...payment, txid, paidWith };
+      const changed = { ...payment, txid, txidChainId, paidWith };
       const payout = payoutStateOf(changed, state, payoutPolicy, now);
       const body = webhookEventBody(eventId, type, changed, state, payout, now, transfers);
       await tx.insertEvent({

@@ -64,7 +64,9 @@ export function receiptData(
   settings: Pick<ReceiptSettings, 'checkoutUrl' | 'explorerUrl'>,
   token: string,
 ): ReceiptData {
-  const explorer = payment.deposit ? settings.explorerUrl(payment.deposit.chainId) : undefined;
+  // The customer's transaction, on the explorer of the chain it was sent on (a source chain's, decision 0039).
+  const chainId = payment.txidChainId ?? payment.deposit?.chainId;
+  const explorer = chainId === undefined ? undefined : settings.explorerUrl(chainId);
   return {
     merchantName: merchant.name,
     amount: formatMoney(payment.quote.amount),

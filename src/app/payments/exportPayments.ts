@@ -2,7 +2,7 @@ import type { KeyMode } from '../../domain/credentials.ts';
 import { type CsvCell, csvHeader, csvRecord, number, text } from '../../domain/csv.ts';
 import { ValidationError } from '../../domain/errors.ts';
 import { commissionOf, formatMoney, formatUsdc } from '../../domain/money.ts';
-import { type Payment, payoutStateOf } from '../../domain/payment.ts';
+import { homeChainTxid, type Payment, payoutStateOf } from '../../domain/payment.ts';
 import type { PayoutPolicy, PayoutStatus } from '../../domain/payout.ts';
 import { withPaymentId } from '../../domain/redirectUrl.ts';
 import { overpaidBaseUnits } from '../../domain/refund.ts';
@@ -117,7 +117,8 @@ export function exportPaymentsCsv(
         number(formatUsdc(receivedBaseUnits)),
         number(formatUsdc(overpaidBaseUnits(p))),
         text(p.paidAt?.toISOString()),
-        text(p.txid),
+        // The status's txid: the home chain's transfer, empty for one sent on a source chain (decision 0039).
+        text(homeChainTxid(p)),
         text(p.payout.txHash),
         text(p.orderId),
         text(p.mode === 'live' ? 'true' : 'false'),

@@ -254,7 +254,8 @@ export class MemoryLedger implements Ledger {
       },
       lockPayment: async (paymentId) => s().payments.get(paymentId),
       listTransfers: async (paymentId) => s().transfers.filter((t) => t.paymentId === paymentId),
-      updatePaymentState: async (paymentId, { state, txid, paidWith, announcedStatus, updatedAt }) => {
+      updatePaymentState: async (paymentId, update) => {
+        const { state, txid, txidChainId, paidWith, announcedStatus, updatedAt } = update;
         const payment = s().payments.get(paymentId);
         if (!payment) return;
         s().payments.set(paymentId, {
@@ -266,6 +267,7 @@ export class MemoryLedger implements Ledger {
           paidAt: state.paidAt,
           late: state.late,
           txid,
+          txidChainId,
           updatedAt,
         });
       },

@@ -1643,14 +1643,14 @@ export interface components {
              * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
              */
             deposit_address?: string;
-            /** @description EVM chain id (137: Polygon) */
+            /** @description The payment's home chain (137: Polygon), the chain token_address and txid are on; a transfer sent on another chain is in transfers, with its own chain_id */
             chain_id?: number;
             /**
-             * @description The USDC token contract
+             * @description On chain_id: the token of the transfer txid names (USDC, or USDC.e where accepted), else the home chain's USDC (what CCTP mints of another chain's); never another chain's token
              * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
              */
             token_address?: string;
-            /** @description The token that paid (USDC, or USDC.e where the operator accepts it); token_address is its contract */
+            /** @description token_address's symbol: USDC, or USDC.e where the operator accepts it */
             token_symbol?: string;
             /** @description Tokens that do not pay sent to this payment by mistake (USDT, say): not counted; the operator can forward them to you */
             unaccepted_transfers?: {
@@ -1673,13 +1673,13 @@ export interface components {
                 /** @description 0x transaction hash */
                 tx_hash: string;
             }[];
-            /** @description The customer's transfer that completed the payment */
+            /** @description The customer's transfer on chain_id (the home chain) that completed the payment, or the latest seen; absent when that transfer was sent on another chain (transfers names it, with its chain_id) */
             txid?: string;
             /** @description Every transfer counted towards this payment, on any chain, in the order they arrived, final or not (status endpoint only; [] when none) */
             transfers?: {
                 /** @description EVM chain id it was sent on (137: Polygon; another chain is bridged home) */
                 chain_id: number;
-                /** @description 0x transaction hash */
+                /** @description The transaction on that chain */
                 txid: string;
                 /**
                  * @description USDC it brought, exact
@@ -1687,7 +1687,7 @@ export interface components {
                  */
                 amount: string;
                 /**
-                 * @description Checksummed 0x address
+                 * @description The token's contract on that chain
                  * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
                  */
                 token_address: string;

@@ -22,6 +22,7 @@ import * as merchantHome from './0026_merchant_home.ts';
 import * as bridgeSettlement from './0027_bridge_settlement.ts';
 import * as bridgeFee from './0031_bridge_fee.ts';
 import * as bridgeReattestation from './0036_bridge_reattestation.ts';
+import * as txidChain from './0039_txid_chain.ts';
 
 /** Every migration, in order. Names sort lexically; a migration, once released, is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '0027_bridge_settlement': bridgeSettlement,
   '0031_bridge_fee': bridgeFee,
   '0036_bridge_reattestation': bridgeReattestation,
+  '0039_txid_chain': txidChain,
 };
