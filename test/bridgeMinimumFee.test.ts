@@ -267,7 +267,10 @@ describe.each(dialects)("CCTP's minimum fee on a payment paid on Base, on %s", (
     await mined(base, sent.txHash as Hex);
     expect((await burnOnce(worker.source, options)).kind).toBe('burnt');
     // 1 bp of 10 USDC is 1 000 base units: offered exactly, where the quote said a standard transfer is free.
-    expect(await bridgeRow(payment.id)).toMatchObject({ max_fee_base_units: '1000', quoted_max_fee_base_units: '0' });
+    expect(await bridgeRow(payment.id)).toMatchObject({
+      max_fee_base_units: '1000',
+      quoted_max_fee_base_units: '0',
+    });
     expect(cctpFeeFields(await storedPayment(payment.id))).toEqual({
       cctp_fee: {
         taken: '0.00',
@@ -315,7 +318,11 @@ describe.each(dialects)("CCTP's minimum fee on a payment paid on Base, on %s", (
     expect(await worker.source.relayer.nonce()).toBe(nonceBefore);
     expect(await usdcOf(base, payment.deposit!.depositAddress)).toBe(PAID);
     expect(await worker.source.source.burnsBy(payment.deposit!.depositAddress, 0n)).toEqual([]);
-    expect(await bridgeRow(payment.id)).toMatchObject({ step: 'burn', burn_tx_hash: null, last_error: reason });
+    expect(await bridgeRow(payment.id)).toMatchObject({
+      step: 'burn',
+      burn_tx_hash: null,
+      last_error: reason,
+    });
     // Not tried again before its back-off.
     clock.advance(settlementRetryDelayMs(1) - 1);
     expect((await burnOnce(worker.source, sourceOptions('standard', 0))).kind).toBe('idle');

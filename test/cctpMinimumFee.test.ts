@@ -7,8 +7,8 @@
  */
 import { type Address, BaseError, ContractFunctionRevertedError, type Hex, zeroAddress } from 'viem';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { fetchBurnFees } from '../src/adapters/cctp/burnFees.ts';
 import { createSourceChain } from '../src/adapters/cctp/bridgeChains.ts';
+import { fetchBurnFees } from '../src/adapters/cctp/burnFees.ts';
 import { addressToBytes32, FINALITY_FAST, FINALITY_STANDARD } from '../src/adapters/cctp/cctpMessage.ts';
 import { chainReader } from '../src/adapters/chain/chainReader.ts';
 import { testTokenMessengerV2Abi, testUsdcAbi } from '../src/adapters/chain/contractAbis.ts';
@@ -97,8 +97,7 @@ async function reasonOf(promise: Promise<unknown>): Promise<string | undefined> 
   } catch (error) {
     if (!(error instanceof BaseError)) throw error;
     const reverted = error.walk((e) => e instanceof ContractFunctionRevertedError);
-    if (reverted instanceof ContractFunctionRevertedError)
-      return reverted.reason ?? reverted.data?.errorName;
+    if (reverted instanceof ContractFunctionRevertedError) return reverted.reason ?? reverted.data?.errorName;
     throw error;
   }
   throw new Error('the call went through');
@@ -230,7 +229,12 @@ describe('what reads it', () => {
 
   it("the attestation service's fees answer states the minimum in force, in basis points, for both thresholds", async () => {
     const fees = () =>
-      fetchBurnFees({ baseUrl: net.attestation.url, timeoutMs: 2_000, sourceDomain: 6, destinationDomain: 7 });
+      fetchBurnFees({
+        baseUrl: net.attestation.url,
+        timeoutMs: 2_000,
+        sourceDomain: 6,
+        destinationDomain: 7,
+      });
     expect(await fees()).toEqual([
       { finalityThreshold: 1000, minimumFeeBps: { units: 1n, scale: 0 } },
       { finalityThreshold: 2000, minimumFeeBps: { units: 0n, scale: 0 } },
@@ -238,7 +242,9 @@ describe('what reads it', () => {
     await setMinFee(1_500n);
     // Iris's format: a JSON number of basis points, fractional; fast never below the minimum.
     const raw = await (await fetch(`${net.attestation.url}/v2/burn/USDC/fees/6/7`)).text();
-    expect(raw).toBe('[{"finalityThreshold":1000,"minimumFee":1.5},{"finalityThreshold":2000,"minimumFee":1.5}]');
+    expect(raw).toBe(
+      '[{"finalityThreshold":1000,"minimumFee":1.5},{"finalityThreshold":2000,"minimumFee":1.5}]',
+    );
     expect(await fees()).toEqual([
       { finalityThreshold: 1000, minimumFeeBps: { units: 15n, scale: 1 } },
       { finalityThreshold: 2000, minimumFeeBps: { units: 15n, scale: 1 } },
