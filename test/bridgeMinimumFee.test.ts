@@ -370,6 +370,29 @@ describe.each(dialects)("CCTP's minimum fee on a payment paid on Base, on %s", (
     await expectSettled(payment, PAID - 1_000n);
   });
 
+  it('at the boundary: a minimum one base unit above the cap is held, one exactly at it is burnt', async () => {
+    clock = new TestClock();
+    // The operator's cap of 1 bp allows 1 000 base units of 10 USDC; 1.001 bp asks 1 001.
+    await setMinFee(ONE_BP + 1n);
+    const payment = await paidOnBase();
+    const worker = freshWorker();
+    const options = sourceOptions('standard', 1);
+    expect(await burnOnce(worker.source, options)).toMatchObject({
+      kind: 'setback',
+      reason: expect.stringContaining(
+        'is 0.001001 USDC (1.001 bp of 10.00 USDC), above the cap of 0.001 USDC (1 bp)',
+      ),
+    });
+    await setMinFee(ONE_BP);
+    clock.advance(settlementRetryDelayMs(1));
+    await burnAndSettle(worker, options);
+    expect(await bridgeRow(payment.id)).toMatchObject({
+      max_fee_base_units: '1000',
+      fee_executed_base_units: '1000',
+    });
+    await expectSettled(payment, PAID - 1_000n);
+  });
+
   it("a fast burn offers the higher of Circle's fast fee and the minimum, within the quote's cap", async () => {
     clock = new TestClock();
     // 2 bp minimum, above the 1 bp fast fee: 2 000 base units, still within the 10 bp the quote stated.

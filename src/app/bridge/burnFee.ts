@@ -74,12 +74,11 @@ function capOf(amount: bigint, bps: number): bigint {
   return (amount * BigInt(bps)) / 10_000n;
 }
 
-/** `part` in basis points of `whole`, rounded up to a hundredth. */
+/** `part` in basis points of `whole`, rounded up to a thousandth (the precision of the messenger's `minFee`). */
 function bpsOf(part: bigint, whole: bigint): string {
-  const hundredths = (part * 1_000_000n + whole - 1n) / whole;
-  const units = hundredths / 100n;
-  const rest = hundredths % 100n;
-  return rest === 0n ? units.toString() : `${units}.${rest.toString().padStart(2, '0').replace(/0$/, '')}`;
+  const thousandths = (part * 10_000_000n + whole - 1n) / whole;
+  const rest = (thousandths % 1_000n).toString().padStart(3, '0').replace(/0+$/, '');
+  return rest === '' ? (thousandths / 1_000n).toString() : `${thousandths / 1_000n}.${rest}`;
 }
 
 function describe(error: unknown): string {
