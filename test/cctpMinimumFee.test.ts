@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSourceChain } from '../src/adapters/cctp/bridgeChains.ts';
 import { fetchBurnFees } from '../src/adapters/cctp/burnFees.ts';
 import { addressToBytes32, FINALITY_FAST, FINALITY_STANDARD } from '../src/adapters/cctp/cctpMessage.ts';
+import { startLocalAttestationService } from '../src/adapters/cctp/localAttestationService.ts';
 import { chainReader } from '../src/adapters/chain/chainReader.ts';
 import { testTokenMessengerV2Abi, testUsdcAbi } from '../src/adapters/chain/contractAbis.ts';
 import { type CctpChain, type CctpChains, CIRCLE, startCctpChains } from './helpers/cctpChains.ts';
@@ -254,5 +255,33 @@ describe('what reads it', () => {
       { finalityThreshold: 1000, minimumFeeBps: { units: 1n, scale: 0 } },
       { finalityThreshold: 2000, minimumFeeBps: { units: 1n, scale: 3 } },
     ]);
+  });
+
+  it('a messenger from before v2.1 (a saved sandbox chain) states no minimum, not an error', async () => {
+    await setMinFee(1_000n);
+    // USDC stands for a messenger without `minFee`: the call reverts with no data.
+    const older = await startLocalAttestationService({
+      sources: [
+        {
+          domain: base.domain,
+          publicClient: base.anvil.publicClient,
+          messageTransmitter: base.cctp.messageTransmitter,
+          tokenMessenger: base.cctp.usdc,
+        },
+      ],
+      attesterKeys: net.attesterKeys,
+      confirmations: { fast: 1, standard: 2 },
+      fastFeeBps: 1,
+    });
+    try {
+      const answer = await fetch(`${older.url}/v2/burn/USDC/fees/6/7`);
+      expect(answer.status).toBe(200);
+      expect(await answer.json()).toEqual([
+        { finalityThreshold: 1000, minimumFee: 1 },
+        { finalityThreshold: 2000, minimumFee: 0 },
+      ]);
+    } finally {
+      await older.stop();
+    }
   });
 });

@@ -135,7 +135,7 @@ export function createSourceChain(options: {
  * own words, "execution reverted", are not the contract's). It asks no minimum. Anything else (a node that did
  * not answer, a reason given) is an error: the burn waits.
  */
-function predatesMinimumFee(error: unknown): boolean {
+export function predatesMinimumFee(error: unknown): boolean {
   if (!(error instanceof BaseError)) return false;
   const reverted = error.walk((e) => e instanceof ContractFunctionRevertedError);
   return (

@@ -28,6 +28,7 @@ import {
 } from 'viem';
 import { privateKeyToAccount, sign } from 'viem/accounts';
 import { testMessageTransmitterV2Abi, testTokenMessengerV2Abi } from '../chain/contractAbis.ts';
+import { predatesMinimumFee } from './bridgeChains.ts';
 import {
   type BurnMessageV2,
   decodeBurnMessageV2,
@@ -135,15 +136,23 @@ async function burnFees(iris: Iris, source: string, destination: string): Promis
 /** TokenMessengerV2's `minFee` is in thousandths of a basis point (out of its MIN_FEE_MULTIPLIER, 10 000 000). */
 const MIN_FEE_PER_BP = 1_000;
 
-/** The source messenger's `minFee` now, or at `blockNumber`: 0 without a messenger to ask. */
+/**
+ * The source messenger's `minFee` now, or at `blockNumber`: 0 without a messenger to ask, or from one deployed
+ * before v2.1 (a sandbox's saved chain from an older release).
+ */
 async function minFeeOf(source: AttestationSource, blockNumber?: bigint): Promise<bigint> {
   if (source.tokenMessenger === undefined) return 0n;
-  return source.publicClient.readContract({
-    address: source.tokenMessenger,
-    abi: testTokenMessengerV2Abi,
-    functionName: 'minFee',
-    ...(blockNumber === undefined ? {} : { blockNumber }),
-  });
+  try {
+    return await source.publicClient.readContract({
+      address: source.tokenMessenger,
+      abi: testTokenMessengerV2Abi,
+      functionName: 'minFee',
+      ...(blockNumber === undefined ? {} : { blockNumber }),
+    });
+  } catch (error) {
+    if (predatesMinimumFee(error)) return 0n;
+    throw error;
+  }
 }
 
 /**
