@@ -72,6 +72,8 @@ describe.each(dialects)('a payment whose CCTP fee was taken on its way home, on 
       speed: 'fast',
       // The bound fixed before the burn: more than CCTP ends up keeping.
       maxFeeBaseUnits: 2n * fee,
+      // Within what the quote allowed (a fast network's cap).
+      quotedMaxFeeBaseUnits: 10n * fee,
       minFinalityThreshold: 1000,
       step: 'burn',
       burnTx: null,

@@ -303,7 +303,14 @@ describe.each(dialects)('settling a payment paid on another chain, on %s', (dial
       payoutAmount: arrived - (arrived * BigInt(COMMISSION_BPS)) / 10_000n,
       payoutStatus: 'sent',
       listedUnsettled: false,
-      cctp_fee: { taken: '0.001', pending_max: '0.00', borne_by: 'merchant_share' },
+      // The quote allowed 10 bp of what was burnt (0.01): the fee stayed within it (decision 0035).
+      cctp_fee: {
+        taken: '0.001',
+        pending_max: '0.00',
+        borne_by: 'merchant_share',
+        quoted_max: '0.01',
+        above_quote: false,
+      },
     });
     expect(await usdcOf(polygon, polygon.feeRecipient)).toBeGreaterThanOrEqual(fee);
   });

@@ -22,15 +22,28 @@ interface IMintBurnToken {
 ///   recipient and the fee to the fee recipient, in the local token linked to the burnt one.
 /// The owner stands for Circle's token controller: it links domains and tokens and sets the burn limit. Requires
 /// the minter role on the local token.
+///
+/// CCTP v2.1's minimum fee is modelled as Circle's contract behaves (its published TokenMessengerV2): `minFee` is
+/// in thousandths of a basis point (out of `MIN_FEE_MULTIPLIER`, 10 000 000: 1 000 is 1 bp), set by the
+/// `minFeeController` role (rotated by the owner), below 100 %. `getMinFeeAmount(amount)` is
+/// floor(amount × minFee / MIN_FEE_MULTIPLIER), but at least one base unit while `minFee` is above zero (and it
+/// refuses an amount of one base unit or less then, as there is no fee below the amount to ask). Every burn,
+/// whatever its finality threshold, must offer a `maxFee` of at least that, else "Insufficient max fee".
 contract TestTokenMessengerV2 is ITokenMessengerV2, IMessageHandlerV2, Ownable {
     using CctpMessageV2 for bytes;
 
     uint32 public constant messageBodyVersion = 1;
     /// @dev Circle's TOKEN_MESSENGER_MIN_FINALITY_THRESHOLD: an unfinalized message attested below this is refused.
     uint32 private constant MIN_FINALITY_THRESHOLD = 500;
+    /// @dev `minFee` is out of this: thousandths of a basis point.
+    uint256 public constant MIN_FEE_MULTIPLIER = 10_000_000;
 
     TestMessageTransmitterV2 public immutable localMessageTransmitter;
     address public feeRecipient;
+    /// @notice The least fee every burn must offer, in thousandths of a basis point of its amount (0: none).
+    uint256 public minFee;
+    /// @notice The role that sets `minFee` (Circle's fee switch), apart from the owner's.
+    address public minFeeController;
 
     mapping(uint32 domain => bytes32) public remoteTokenMessengers;
     /// @dev keccak256(abi.encodePacked(remoteDomain, remoteToken)) → local token, as Circle's TokenMinter keys it.
@@ -50,10 +63,36 @@ contract TestTokenMessengerV2 is ITokenMessengerV2, IMessageHandlerV2, Ownable {
         bytes hookData
     );
     event MintAndWithdraw(address indexed mintRecipient, uint256 amount, address indexed mintToken, uint256 feeCollected);
+    event MinFeeSet(uint256 minFee);
+    event MinFeeControllerSet(address minFeeController);
 
     constructor(TestMessageTransmitterV2 transmitter, address feeRecipient_) Ownable(msg.sender) {
         localMessageTransmitter = transmitter;
         feeRecipient = feeRecipient_;
+        minFeeController = msg.sender;
+    }
+
+    // --- Circle's minimum fee (v2.1) -----------------------------------------------------------------------------
+
+    function setMinFeeController(address controller) external onlyOwner {
+        require(controller != address(0), "Zero address not allowed");
+        minFeeController = controller;
+        emit MinFeeControllerSet(controller);
+    }
+
+    function setMinFee(uint256 minFee_) external {
+        require(msg.sender == minFeeController, "Caller is not the min fee controller");
+        require(minFee_ < MIN_FEE_MULTIPLIER, "Min fee too high");
+        minFee = minFee_;
+        emit MinFeeSet(minFee_);
+    }
+
+    /// @notice The least `maxFee` a burn of `amount` may offer now.
+    function getMinFeeAmount(uint256 amount) public view returns (uint256) {
+        if (minFee == 0) return 0;
+        require(amount > 1, "Amount too low");
+        uint256 fee = (amount * minFee) / MIN_FEE_MULTIPLIER;
+        return fee == 0 ? 1 : fee;
     }
 
     // --- Circle's token controller -----------------------------------------------------------------------------
@@ -84,6 +123,7 @@ contract TestTokenMessengerV2 is ITokenMessengerV2, IMessageHandlerV2, Ownable {
         require(amount > 0, "Amount must be nonzero");
         require(mintRecipient != bytes32(0), "Mint recipient must be nonzero");
         require(maxFee < amount, "Max fee must be less than amount");
+        if (minFee > 0) require(maxFee >= getMinFeeAmount(amount), "Insufficient max fee");
         bytes32 destinationTokenMessenger = remoteTokenMessengers[destinationDomain];
         require(destinationTokenMessenger != bytes32(0), "No TokenMessenger for domain");
         uint256 limit = burnLimitsPerMessage[burnToken];

@@ -29,6 +29,13 @@ export interface PayoutProgress {
    * but never promised to the merchant. Written by the bridge at the burn, released at the mint.
    */
   readonly bridgeFeeBoundBaseUnits: bigint;
+  /**
+   * The most the quote let CCTP keep of what was burnt (each network's `max_fee_bps` of the amount burnt there),
+   * and how many burns had to let it keep more: the minimum fee in force at the burn was above what the quote
+   * stated (decision 0035). Written by the bridge at the burn.
+   */
+  readonly bridgeFeeQuotedBaseUnits: bigint;
+  readonly bridgeBurnsAboveQuote: number;
   /** The latest settlement transaction that sent the merchant something. */
   readonly txHash: string | null;
   readonly sentAt: Date | null;
@@ -51,6 +58,8 @@ export const NO_PAYOUT_YET: PayoutProgress = Object.freeze({
   treasuryPaidBaseUnits: 0n,
   bridgeFeeBaseUnits: 0n,
   bridgeFeeBoundBaseUnits: 0n,
+  bridgeFeeQuotedBaseUnits: 0n,
+  bridgeBurnsAboveQuote: 0,
   txHash: null,
   sentAt: null,
   failures: 0,
@@ -234,6 +243,8 @@ export function payoutAfterFlush(
     treasuryPaidBaseUnits: payout.treasuryPaidBaseUnits + flush.feeSentBaseUnits,
     bridgeFeeBaseUnits: payout.bridgeFeeBaseUnits,
     bridgeFeeBoundBaseUnits: payout.bridgeFeeBoundBaseUnits,
+    bridgeFeeQuotedBaseUnits: payout.bridgeFeeQuotedBaseUnits,
+    bridgeBurnsAboveQuote: payout.bridgeBurnsAboveQuote,
     txHash: sentToMerchant ? flush.txHash : payout.txHash,
     sentAt: sentToMerchant ? flush.at : payout.sentAt,
     failures: merchantHeld || commissionHeld ? payout.failures : 0,

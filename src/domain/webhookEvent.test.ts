@@ -71,13 +71,44 @@ describe('payoutBaseUnits', () => {
 describe('cctpFeeFields', () => {
   it('is absent for a payment CCTP took nothing of, and states taken, pending bound and who bears it otherwise', () => {
     expect(cctpFeeFields(payment())).toEqual({});
+    // Decision 0035 adds the quote's allowance of what was burnt and whether a burn went above it.
     expect(
       cctpFeeFields(
         payment({
-          payout: { ...NO_PAYOUT_YET, bridgeFeeBaseUnits: 1_000n, bridgeFeeBoundBaseUnits: 2_800n },
+          payout: {
+            ...NO_PAYOUT_YET,
+            bridgeFeeBaseUnits: 1_000n,
+            bridgeFeeBoundBaseUnits: 2_800n,
+            bridgeFeeQuotedBaseUnits: 38_000n,
+          },
         }),
       ),
-    ).toEqual({ cctp_fee: { taken: '0.001', pending_max: '0.0028', borne_by: 'merchant_share' } });
+    ).toEqual({
+      cctp_fee: {
+        taken: '0.001',
+        pending_max: '0.0028',
+        borne_by: 'merchant_share',
+        quoted_max: '0.038',
+        above_quote: false,
+      },
+    });
+  });
+
+  it('says a burn went above the quote: a standard transfer quoted free that had to offer a minimum fee', () => {
+    const above = (burns: number) =>
+      cctpFeeFields(
+        payment({
+          payout: { ...NO_PAYOUT_YET, bridgeFeeBoundBaseUnits: 2_800n, bridgeBurnsAboveQuote: burns },
+        }),
+      ).cctp_fee;
+    expect(above(1)).toEqual({
+      taken: '0.00',
+      pending_max: '0.0028',
+      borne_by: 'merchant_share',
+      quoted_max: '0.00',
+      above_quote: true,
+    });
+    expect(above(0)?.above_quote).toBe(false);
   });
 });
 

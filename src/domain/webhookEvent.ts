@@ -186,14 +186,19 @@ export function payoutBaseUnits(payment: Payment, state: StatusFields): bigint {
 /**
  * The CCTP fee of a payment paid from another chain, in the status response and every event: what CCTP took
  * (`taken`, exact), the most it may still take of burns not minted yet (`pending_max`), and who bears it (the
- * merchant's share: the customer paid the quoted amount). Absent while the payment has neither, so a payment paid
- * on the home chain, or through a free (standard) transfer, reads as before.
+ * merchant's share: the customer paid the quoted amount); then the quote against the burns (decision 0035): the
+ * most the quote's `max_fee_bps` let CCTP keep of what was burnt (`quoted_max`), and whether a burn had to let
+ * it keep more because the minimum fee in force at the burn was above the quote (`above_quote`). Absent while
+ * the payment has neither a fee taken nor one pending, so a payment paid on the home chain, or through a free
+ * (standard) transfer, reads as before.
  */
 export interface CctpFeeFields {
   readonly cctp_fee?: {
     readonly taken: string;
     readonly pending_max: string;
     readonly borne_by: 'merchant_share';
+    readonly quoted_max: string;
+    readonly above_quote: boolean;
   };
 }
 
@@ -205,6 +210,8 @@ export function cctpFeeFields(payment: Payment): CctpFeeFields {
       taken: formatUsdc(bridgeFeeBaseUnits),
       pending_max: formatUsdc(bridgeFeeBoundBaseUnits),
       borne_by: 'merchant_share',
+      quoted_max: formatUsdc(payment.payout.bridgeFeeQuotedBaseUnits),
+      above_quote: payment.payout.bridgeBurnsAboveQuote > 0,
     },
   };
 }

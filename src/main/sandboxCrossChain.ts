@@ -245,11 +245,13 @@ async function startAttestation(
         domain: contracts.home.domain,
         publicClient: homeClient,
         messageTransmitter: contracts.home.messageTransmitter,
+        tokenMessenger: contracts.home.tokenMessenger,
       },
       {
         domain: contracts.second.domain,
         publicClient: clientOf(secondRpcUrl, contracts.second.chainId),
         messageTransmitter: contracts.second.messageTransmitter,
+        tokenMessenger: contracts.second.tokenMessenger,
       },
     ],
     attesterKeys: [sandboxPrivateKey(SANDBOX_ACCOUNTS.attester)],

@@ -104,6 +104,7 @@ export async function startCctpChains(
         domain: c.domain,
         publicClient: c.anvil.publicClient,
         messageTransmitter: c.cctp.messageTransmitter,
+        tokenMessenger: c.cctp.tokenMessenger,
       })),
       attesterKeys,
       ...options,

@@ -21,6 +21,22 @@ export interface PaymentTransfer {
   readonly final: boolean;
 }
 
+/**
+ * What CCTP keeps of a payment paid on another chain (docs/any-chain.md, "The fee"), out of your share: USDC
+ * decimal strings, exact.
+ */
+export interface CctpFee {
+  /** What CCTP kept of the transfers completed so far. */
+  readonly taken: string;
+  /** The most it may still keep of transfers not completed yet. */
+  readonly pending_max: string;
+  readonly borne_by: 'merchant_share';
+  /** The most the quote's `max_fee_bps` let CCTP keep of what was burnt so far (0 on standard networks). */
+  readonly quoted_max: string;
+  /** A burn had to let CCTP keep more than quoted: Circle's minimum fee at the burn was above the quote. */
+  readonly above_quote: boolean;
+}
+
 /** Every payment event carries the payment as it stands after the change. */
 export interface PaymentEventFields {
   /** The event id, also the `webhook-id` header: de-duplicate on it. */
@@ -39,6 +55,8 @@ export interface PaymentEventFields {
   readonly amount_overpaid: string;
   /** `"<decimal> USDC"`. */
   readonly payout_amount: string;
+  /** Present once CCTP took, or may still take, a fee of the payment; absent otherwise. */
+  readonly cctp_fee?: CctpFee;
   readonly coin_type: 'polygon_usdc';
   /**
    * On the home chain (Polygon), like `coin_type`: the token of the transfer `txid` names (USDC, or USDC.e

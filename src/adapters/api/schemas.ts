@@ -226,11 +226,19 @@ export const PaymentStatusResponse = z
           description:
             'The fee comes out of what arrives, before the commission: the customer paid the quoted amount',
         }),
+        quoted_max: decimalString.meta({
+          description:
+            "The most the quote's max_fee_bps let CCTP keep of what was burnt so far (0 for standard networks)",
+        }),
+        above_quote: z.boolean().meta({
+          description:
+            "true when a burn had to let CCTP keep more than quoted: Circle's minimum fee in force at the burn was above the quote's max_fee_bps for its network",
+        }),
       })
       .optional()
       .meta({
         description:
-          'Present only for a payment paid from another chain through a fast (paid) CCTP transfer; absent otherwise',
+          'Present only for a payment paid from another chain whose CCTP transfer has a fee taken or one still possible (a fast transfer, or a standard one under a minimum fee); absent otherwise',
       }),
     paid_at: timestamp.optional().meta({ description: 'Present only when status is paid' }),
     late: z.boolean().optional().meta({ description: 'Present only when paid: true when paid after expiry' }),

@@ -6,6 +6,8 @@
  */
 import {
   type Address,
+  BaseError,
+  ContractFunctionRevertedError,
   encodeFunctionData,
   erc20Abi,
   getAddress,
@@ -103,7 +105,45 @@ export function createSourceChain(options: {
       };
     },
     finalizedBlockNumber: () => options.finality.finalizedBlockNumber(),
+    async minimumBurnFee(amountBaseUnits) {
+      try {
+        return await client.readContract({
+          address: options.tokenMessenger,
+          abi: testTokenMessengerV2Abi,
+          functionName: 'getMinFeeAmount',
+          args: [amountBaseUnits],
+        });
+      } catch (error) {
+        if (predatesMinimumFee(error)) return 0n;
+        throw error;
+      }
+    },
+    async burnFeeCapBps(factoryAddress) {
+      const route = await client.readContract({
+        address: getAddress(factoryAddress),
+        abi: forwarderFactoryV3Abi,
+        functionName: 'route',
+      });
+      return route.maxBurnFeeBps;
+    },
   };
+}
+
+/**
+ * A TokenMessengerV2 from before v2.1 has no `getMinFeeAmount`: the call reverts with no data at all (no
+ * function, no fallback), which no refusal of the function itself does ("Amount too low" says why; the node's
+ * own words, "execution reverted", are not the contract's). It asks no minimum. Anything else (a node that did
+ * not answer, a reason given) is an error: the burn waits.
+ */
+export function predatesMinimumFee(error: unknown): boolean {
+  if (!(error instanceof BaseError)) return false;
+  const reverted = error.walk((e) => e instanceof ContractFunctionRevertedError);
+  return (
+    reverted instanceof ContractFunctionRevertedError &&
+    reverted.data === undefined &&
+    reverted.signature === undefined &&
+    (reverted.raw === undefined || reverted.raw === '0x')
+  );
 }
 
 export function createHomeChain(options: {

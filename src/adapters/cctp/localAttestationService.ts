@@ -1,7 +1,8 @@
 /**
  * A local stand-in for Circle's attestation API (Iris), for the sandbox and the tests: it answers
  * `GET /v2/messages/{sourceDomain}?transactionHash=0x…` (or `?nonce=0x…`), and the route's minimum fees at
- * `GET /v2/burn/USDC/fees/{source}/{destination}`, in Iris's exact format, reading the
+ * `GET /v2/burn/USDC/fees/{source}/{destination}` (the standard entry is the source TokenMessengerV2's own
+ * minimum, CCTP v2.1's `minFee`, read from its chain), in Iris's exact format, reading the
  * burn's `MessageSent` events from the source chain's own node and signing each message with test attester keys,
  * as Circle does once the burn is deep enough:
  * - 404 while the transaction is unknown (not mined, another domain, no message in it);
@@ -29,7 +30,8 @@ import {
   type TransactionReceipt,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { testMessageTransmitterV2Abi } from '../chain/contractAbis.ts';
+import { testMessageTransmitterV2Abi, testTokenMessengerV2Abi } from '../chain/contractAbis.ts';
+import { predatesMinimumFee } from './bridgeChains.ts';
 import {
   type BurnMessageV2,
   decodeBurnMessageV2,
@@ -45,6 +47,12 @@ export type AttestationSource = {
   domain: number;
   publicClient: PublicClient;
   messageTransmitter: Address;
+  /**
+   * The source's TokenMessengerV2, whose minimum fee (v2.1's `minFee`, set on chain by its min-fee controller)
+   * the fees answer states and every message pays, as Circle's service follows its own contracts. Without it
+   * the route has no minimum (a messenger before v2.1).
+   */
+  tokenMessenger?: Address;
 };
 
 export type LocalAttestationServiceOptions = {
@@ -53,7 +61,10 @@ export type LocalAttestationServiceOptions = {
   attesterKeys: readonly Hex[];
   /** Blocks on top of the burn's block before Circle signs: a fast transfer after `fast`, a standard after `standard`. */
   confirmations: { fast: number; standard: number };
-  /** What Circle keeps from a fast transfer, in whole basis points of the amount, rounded up (Iris's `minimumFee`). */
+  /**
+   * What Circle keeps from a fast transfer, in whole basis points of the amount, rounded up (Iris's fast
+   * `minimumFee`), or the source messenger's minimum when that is more.
+   */
   fastFeeBps: number;
   /**
    * For how many blocks of the destination chain (one of `sources`) a fast attestation is valid, from its
@@ -117,18 +128,59 @@ async function route(iris: Iris, method: string, url: URL): Promise<Answer> {
   return seen === undefined ? notFound : messagesOf(iris, domain, seen);
 }
 
-/** The route's minimum fee per finality threshold, as Iris's fees endpoint answers it (basis points). */
-function burnFees(iris: Iris, source: string, destination: string): Answer {
+/**
+ * The route's minimum fee per finality threshold, as Iris's fees endpoint answers it (basis points, a JSON
+ * number that may be fractional): standard is the source messenger's on-chain minimum (thousandths of a basis
+ * point there, so exact in three decimals), fast Circle's fast fee but never below that minimum.
+ */
+async function burnFees(iris: Iris, source: string, destination: string): Promise<Answer> {
   if (!/^\d{1,9}$/.test(source) || !/^\d{1,9}$/.test(destination) || source === destination)
     return badRequest;
-  if (!iris.options.sources.some((s) => s.domain === Number(source))) return notFound;
+  const from = iris.options.sources.find((s) => s.domain === Number(source));
+  if (from === undefined) return notFound;
+  const minimumBps = Number(await minFeeOf(from)) / MIN_FEE_PER_BP;
   return {
     status: 200,
     body: [
-      { finalityThreshold: FINALITY_FAST, minimumFee: iris.options.fastFeeBps },
-      { finalityThreshold: FINALITY_STANDARD, minimumFee: 0 },
+      { finalityThreshold: FINALITY_FAST, minimumFee: Math.max(iris.options.fastFeeBps, minimumBps) },
+      { finalityThreshold: FINALITY_STANDARD, minimumFee: minimumBps },
     ],
   };
+}
+
+/** TokenMessengerV2's `minFee` is in thousandths of a basis point (out of its MIN_FEE_MULTIPLIER, 10 000 000). */
+const MIN_FEE_PER_BP = 1_000;
+
+/**
+ * The source messenger's `minFee` now, or at `blockNumber`: 0 without a messenger to ask, or from one deployed
+ * before v2.1 (a sandbox's saved chain from an older release).
+ */
+async function minFeeOf(source: AttestationSource, blockNumber?: bigint): Promise<bigint> {
+  if (source.tokenMessenger === undefined) return 0n;
+  try {
+    return await source.publicClient.readContract({
+      address: source.tokenMessenger,
+      abi: testTokenMessengerV2Abi,
+      functionName: 'minFee',
+      ...(blockNumber === undefined ? {} : { blockNumber }),
+    });
+  } catch (error) {
+    if (predatesMinimumFee(error)) return 0n;
+    throw error;
+  }
+}
+
+/**
+ * What Circle keeps of a burn: at least the messenger's minimum in force when it was burnt (the burn could not
+ * offer less; `getMinFeeAmount`'s rule: floor, but one base unit at least), for a fast transfer its fast fee
+ * (whole basis points, rounded up) when it offered that; never more than the burn's `maxFee`.
+ */
+function feeKept(burn: BurnMessageV2, minFee: bigint, fastFeeBps: number, fast: boolean): bigint {
+  const floor = (burn.amount * minFee) / 10_000_000n;
+  const minimum = minFee === 0n ? 0n : floor === 0n ? 1n : floor;
+  const fastFee = fast ? ceilDiv(burn.amount * BigInt(fastFeeBps), 10_000n) : 0n;
+  const fee = minimum > fastFee ? minimum : fastFee;
+  return fee < burn.maxFee ? fee : burn.maxFee;
 }
 
 async function messagesOf(iris: Iris, domain: number, transactionHash: Hex): Promise<Answer> {
@@ -156,19 +208,20 @@ async function messagesOf(iris: Iris, domain: number, transactionHash: Hex): Pro
       encodePacked(['uint32', 'bytes32', 'uint32'], [domain, transactionHash, log.logIndex]),
     );
     iris.nonces.set(nonce, transactionHash);
-    messages.push(await attest(iris, decodeMessageV2(log.args.message), nonce, depth));
+    const minFee = await minFeeOf(source, receipt.blockNumber);
+    messages.push(await attest(iris, decodeMessageV2(log.args.message), nonce, depth, minFee));
   }
   return { status: 200, body: { messages, sourceTxHash: transactionHash } };
 }
 
-async function attest(iris: Iris, sent: MessageV2, nonce: Hex, depth: number) {
+async function attest(iris: Iris, sent: MessageV2, nonce: Hex, depth: number, minFee: bigint) {
   const { confirmations, fastFeeBps } = iris.options;
   const known = iris.signatures.signed(nonce);
   if (known !== undefined) return iris.signatures.current(nonce, depth >= confirmations.standard);
   const burn = sent.messageBody === '0x' ? undefined : decodeBurnMessageV2(sent.messageBody);
   const fastAsked = sent.minFinalityThreshold <= FINALITY_FAST;
-  const fee = burn === undefined ? 0n : ceilDiv(burn.amount * BigInt(fastFeeBps), 10_000n);
-  const fast = fastAsked && burn !== undefined && burn.maxFee >= fee;
+  const fastFee = burn === undefined ? 0n : ceilDiv(burn.amount * BigInt(fastFeeBps), 10_000n);
+  const fast = fastAsked && burn !== undefined && burn.maxFee >= fastFee;
   const delayReason = fastAsked && !fast ? 'insufficient_fee' : null;
   if (depth < (fast ? confirmations.fast : confirmations.standard)) {
     return {
@@ -182,7 +235,10 @@ async function attest(iris: Iris, sent: MessageV2, nonce: Hex, depth: number) {
     };
   }
   const expirationBlock = fast ? await expirationBlockOn(iris, sent.destinationDomain) : 0n;
-  const body = burn === undefined ? undefined : { ...burn, feeExecuted: fast ? fee : 0n, expirationBlock };
+  const body =
+    burn === undefined
+      ? undefined
+      : { ...burn, feeExecuted: feeKept(burn, minFee, fastFeeBps, fast), expirationBlock };
   const signed: MessageV2 = {
     ...sent,
     nonce,

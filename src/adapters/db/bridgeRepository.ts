@@ -61,6 +61,14 @@ export function bridgeRepository(handle: DatabaseHandle): BridgeStore {
         .executeTakeFirst();
       return row?.highest == null ? undefined : BigInt(row.highest);
     },
+    async rebindBurnFee(id, maxFeeBaseUnits, at) {
+      await db
+        .updateTable('bridge_transfers')
+        .set({ max_fee_base_units: maxFeeBaseUnits.toString(), updated_at: at.toISOString() })
+        .where('id', '=', id)
+        .where('step', '=', 'burn')
+        .execute();
+    },
     async adoptBurn(id, burn, at) {
       await db
         .updateTable('bridge_transfers')
@@ -140,17 +148,23 @@ async function recordBurn(
         'token_address',
         'amount_base_units',
         'max_fee_base_units',
+        'quoted_max_fee_base_units',
       ])
       .executeTakeFirst();
     if (!moved) return false;
-    // Until the mint says what CCTP kept, the most it may keep is held back from the payout shown.
+    // Until the mint says what CCTP kept, the most it may keep is held back from the payout shown; beside it,
+    // what the quote allowed of this amount, and whether the burn had to allow more (decision 0035).
     const bound = moved.max_fee_base_units;
-    if (BigInt(bound) > 0n) {
+    const quoted = moved.quoted_max_fee_base_units;
+    const aboveQuote = BigInt(bound) > BigInt(quoted) ? 1 : 0;
+    if (BigInt(bound) > 0n || BigInt(quoted) > 0n) {
       await trx
         .updateTable('payments')
-        .set({
+        .set((eb) => ({
           bridge_fee_bound_base_units: sql<string>`cast(cast(bridge_fee_bound_base_units as bigint) + cast(${bound} as bigint) as text)`,
-        })
+          bridge_fee_quoted_base_units: sql<string>`cast(cast(bridge_fee_quoted_base_units as bigint) + cast(${quoted} as bigint) as text)`,
+          bridge_burns_above_quote: eb('bridge_burns_above_quote', '+', aboveQuote),
+        }))
         .where('id', '=', moved.payment_id)
         .execute();
     }

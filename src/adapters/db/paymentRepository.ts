@@ -91,6 +91,8 @@ function toPayoutProgress(row: Selectable<PaymentsTable>): PayoutProgress {
     treasuryPaidBaseUnits: treasuryPaid,
     bridgeFeeBaseUnits: bridgeFee,
     bridgeFeeBoundBaseUnits: BigInt(row.bridge_fee_bound_base_units),
+    bridgeFeeQuotedBaseUnits: BigInt(row.bridge_fee_quoted_base_units),
+    bridgeBurnsAboveQuote: Number(row.bridge_burns_above_quote),
     txHash: row.payout_tx_hash,
     sentAt: dateOrNull(row.settled_at),
     failures: Number(row.settlement_failures),

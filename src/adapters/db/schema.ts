@@ -105,6 +105,9 @@ export interface PaymentsTable {
   bridge_fee_base_units: Generated<string>;
   /** The most CCTP may still keep of its burns not minted yet (migration 0031). */
   bridge_fee_bound_base_units: Generated<string>;
+  /** The most the quote let CCTP keep of what was burnt, and how many burns were bound above it (0032). */
+  bridge_fee_quoted_base_units: Generated<string>;
+  bridge_burns_above_quote: Generated<number>;
   /** Back-off: not flushed again before this. */
   settlement_retry_at: string | null;
   /** Since when the merchant's share fails to go out, and the decoded reason of the last failure. */

@@ -86,6 +86,8 @@ export interface BridgeTransfersTable {
   amount_base_units: string;
   speed: string;
   max_fee_base_units: string;
+  /** The most the payment's quote let CCTP keep of this amount (migration 0032). */
+  quoted_max_fee_base_units: Generated<string>;
   min_finality_threshold: number;
   step: string;
   burn_relayer: string | null;

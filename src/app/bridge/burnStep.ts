@@ -1,4 +1,5 @@
 import { FINALITY_FAST, FINALITY_STANDARD } from '../../domain/cctpFinality.ts';
+import { burnFeeOffer, quotedMaxFee } from './burnFee.ts';
 import { newBridgeTransferId } from './ids.ts';
 import type { SourceBridgeDeps, SourceBridgeOptions } from './options.ts';
 import type { BridgeTransfer, BurnCandidate, BurnOnChain, StepSetback } from './ports.ts';
@@ -30,7 +31,7 @@ export async function burnOnce(deps: SourceBridgeDeps, options: SourceBridgeOpti
   const inFlight = await deps.bridge.inFlight('burn', chainId);
   if (inFlight) return advanceBurn(deps, inFlight);
   const [retry] = await deps.bridge.due('burn', { sourceChainId: chainId }, deps.clock.now(), 1);
-  if (retry) return sendBurn(deps, retry);
+  if (retry) return sendBurn(deps, options, retry);
   const [candidate] = await deps.bridge.burnCandidates(chainId, {
     tokenAddress: options.tokenAddress,
     dustThresholdBaseUnits: options.dustThresholdBaseUnits,
@@ -76,6 +77,7 @@ async function openBurn(
       ...base,
       amountBaseUnits: found.amountBaseUnits,
       maxFeeBaseUnits: found.maxFeeBaseUnits,
+      quotedMaxFeeBaseUnits: quotedMaxFee(options, found.amountBaseUnits),
       minFinalityThreshold: found.minFinalityThreshold,
       speed: found.minFinalityThreshold <= FINALITY_FAST ? 'fast' : 'standard',
       burnTxHash: found.txHash,
@@ -102,43 +104,34 @@ async function openBurn(
     ...base,
     amountBaseUnits: amount,
     speed: options.speed,
-    maxFeeBaseUnits: fast ? await fastMaxFee(deps, options, amount) : 0n,
+    // Bound before each attempt at the burn (burnFee.ts), from what the chain asks then.
+    maxFeeBaseUnits: 0n,
+    quotedMaxFeeBaseUnits: quotedMaxFee(options, amount),
     minFinalityThreshold: fast ? FINALITY_FAST : FINALITY_STANDARD,
   };
   if (!(await deps.bridge.open(transfer))) return { kind: 'idle' };
-  return sendBurn(deps, transfer);
+  return sendBurn(deps, options, transfer);
 }
 
-/**
- * The fee bound of a fast burn: Circle's minimum for the amount, but never above the operator's cap (a burn
- * offering less than Circle asks is not refused: CCTP completes it at standard speed, for free).
- */
-async function fastMaxFee(
+async function sendBurn(
   deps: SourceBridgeDeps,
   options: SourceBridgeOptions,
-  amount: bigint,
-): Promise<bigint> {
-  const cap = (amount * BigInt(options.maxFeeBps)) / 10_000n;
-  const minimum = await deps.attestations.fastMinimumFee(deps.source.domain, amount);
-  if (minimum > cap) {
-    deps.logger.warn(
-      { minimum: minimum.toString(), cap: cap.toString() },
-      "Circle's fast fee is above the operator's cap: this burn will complete at standard speed",
-    );
-    return cap;
-  }
-  return minimum;
-}
-
-async function sendBurn(deps: SourceBridgeDeps, transfer: BridgeTransfer): Promise<BurnOutcome> {
-  const forwarder = await deps.bridge.forwarderOf(transfer.paymentId);
-  if (!forwarder) throw new Error(`bridge transfer ${transfer.id} has no payment forwarder`);
-  const found = await unrecordedBurn(deps, transfer.paymentId, transfer.depositAddress, undefined);
+  unbound: BridgeTransfer,
+): Promise<BurnOutcome> {
+  const forwarder = await deps.bridge.forwarderOf(unbound.paymentId);
+  if (!forwarder) throw new Error(`bridge transfer ${unbound.id} has no payment forwarder`);
+  const found = await unrecordedBurn(deps, unbound.paymentId, unbound.depositAddress, undefined);
   if (found) {
-    await deps.bridge.saveStepTransaction(transfer.id, 'burn', null, deps.clock.now());
-    await deps.bridge.adoptBurn(transfer.id, found, deps.clock.now());
-    return { kind: 'found', transferId: transfer.id, txHash: found.txHash };
+    await deps.bridge.saveStepTransaction(unbound.id, 'burn', null, deps.clock.now());
+    await deps.bridge.adoptBurn(unbound.id, found, deps.clock.now());
+    return { kind: 'found', transferId: unbound.id, txHash: found.txHash };
   }
+  // Never burnt blind: the fee is what the messenger asks now, or no burn is sent.
+  const fee = await burnFeeOffer(deps, options, forwarder, unbound);
+  if (fee.kind === 'held') return setback(deps, unbound, failedStep(unbound, fee.reason, deps.clock.now()));
+  const transfer = { ...unbound, maxFeeBaseUnits: fee.maxFeeBaseUnits };
+  if (fee.maxFeeBaseUnits !== unbound.maxFeeBaseUnits)
+    await deps.bridge.rebindBurnFee(transfer.id, fee.maxFeeBaseUnits, deps.clock.now());
   const call = deps.source.burnCall(forwarder, {
     amountBaseUnits: transfer.amountBaseUnits,
     maxFeeBaseUnits: transfer.maxFeeBaseUnits,

@@ -33,8 +33,16 @@ export interface BridgeTransfer {
   readonly depositAddress: string;
   readonly amountBaseUnits: bigint;
   readonly speed: TransferSpeed;
-  /** The most CCTP may keep, bound before the burn (0 for standard). */
+  /**
+   * The most CCTP may keep, bound before each attempt at the burn: at least the source messenger's minimum fee
+   * then in force (CCTP v2.1, 0 where it has none), for a fast transfer Circle's fast fee, within the cap.
+   */
   readonly maxFeeBaseUnits: bigint;
+  /**
+   * The most the quote let CCTP keep of this amount (its network's `max_fee_bps`: the cap for fast, 0 for
+   * standard): a `maxFeeBaseUnits` above it is a fee that changed between quote and burn (decision 0035).
+   */
+  readonly quotedMaxFeeBaseUnits: bigint;
   readonly minFinalityThreshold: number;
   readonly step: BridgeStep;
   /** Ours, persisted before broadcast; null when the burn found on chain was not sent by us (or not yet signed). */
@@ -123,6 +131,13 @@ export interface SourceChain {
   /** The receipt of a burn; its message is the one minting to `mintRecipient` (a batch burns for many). */
   burnReceipt(txHash: string, mintRecipient: string): Promise<BurnReceipt | undefined>;
   finalizedBlockNumber(): Promise<bigint>;
+  /**
+   * The least `maxFee` the TokenMessengerV2 accepts now for a burn of `amount` (its `getMinFeeAmount`, CCTP
+   * v2.1's minimum fee); 0 from a messenger that predates it.
+   */
+  minimumBurnFee(amountBaseUnits: bigint): Promise<bigint>;
+  /** The most, in basis points, the forwarders of this factory may offer as a burn's fee (its route's cap). */
+  burnFeeCapBps(factoryAddress: string): Promise<number>;
 }
 
 /** The home chain as the mint step reads and calls it (besides its relayer). */
@@ -197,6 +212,8 @@ export interface BridgeStore {
   forwarderOf(paymentId: string): Promise<PaymentForwarder | undefined>;
   /** The block of the payment's first final transfer on that chain (undefined: none). */
   firstTransferBlock(paymentId: string, sourceChainId: number): Promise<bigint | undefined>;
+  /** The fee bound of a burn not sent yet, as read before this attempt (the minimum fee may have changed). */
+  rebindBurnFee(id: string, maxFeeBaseUnits: bigint, at: Date): Promise<void>;
   /** The transfer's burn is one found on chain (not sent by us): its hash and terms replace ours. */
   adoptBurn(id: string, burn: BurnOnChain, at: Date): Promise<void>;
   /** The burn transactions already recorded for this payment on this source chain. */

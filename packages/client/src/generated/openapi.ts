@@ -1570,7 +1570,7 @@ export interface components {
              * @example 98.50 USDC
              */
             payout_amount: string;
-            /** @description Present only for a payment paid from another chain through a fast (paid) CCTP transfer; absent otherwise */
+            /** @description Present only for a payment paid from another chain whose CCTP transfer has a fee taken or one still possible (a fast transfer, or a standard one under a minimum fee); absent otherwise */
             cctp_fee?: {
                 /**
                  * @description USDC the CCTP fast transfers of this payment kept, exact
@@ -1587,6 +1587,13 @@ export interface components {
                  * @constant
                  */
                 borne_by: "merchant_share";
+                /**
+                 * @description The most the quote's max_fee_bps let CCTP keep of what was burnt so far (0 for standard networks)
+                 * @example 100.10
+                 */
+                quoted_max: string;
+                /** @description true when a burn had to let CCTP keep more than quoted: Circle's minimum fee in force at the burn was above the quote's max_fee_bps for its network */
+                above_quote: boolean;
             };
             /**
              * Format: date-time

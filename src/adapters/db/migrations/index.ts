@@ -23,6 +23,7 @@ import * as bridgeSettlement from './0027_bridge_settlement.ts';
 import * as bridgeFee from './0031_bridge_fee.ts';
 import * as bridgeReattestation from './0036_bridge_reattestation.ts';
 import * as txidChain from './0039_txid_chain.ts';
+import * as bridgeFeeQuote from './0032_bridge_fee_quote.ts';
 
 /** Every migration, in order. Names sort lexically; a migration, once released, is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '0031_bridge_fee': bridgeFee,
   '0036_bridge_reattestation': bridgeReattestation,
   '0039_txid_chain': txidChain,
+  '0032_bridge_fee_quote': bridgeFeeQuote,
 };
