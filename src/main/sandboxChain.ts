@@ -23,6 +23,7 @@ import {
 import { revertReasonOf } from '../adapters/chain/revertReason.ts';
 import type { Config } from '../config/index.ts';
 import { portIsFree, StartRefusedError, someFreePort } from './ports.ts';
+import { SANDBOX_BLOCK_TIME_S, withInstantBlocks } from './sandboxInstantBlocks.ts';
 
 /**
  * The sandbox's chain: a local anvil (2 s blocks; the `finalized` tag trails latest by 2 blocks, as on a
@@ -104,7 +105,7 @@ export async function startSandboxChain(
   });
   if (node) logger.info({ rpcUrl }, 'sandbox chain started');
   try {
-    const contracts = await ensureContracts(rpcUrl, stateDir, logger);
+    const contracts = await ensureContracts(rpcUrl, stateDir, logger, node !== undefined);
     return {
       ...contracts,
       rpcUrl,
@@ -147,7 +148,7 @@ export async function startOrJoinSandboxNode(options: {
       chainId,
       args: [
         '--block-time',
-        '2',
+        String(SANDBOX_BLOCK_TIME_S),
         '--slots-in-an-epoch',
         '1',
         '--state',
@@ -196,7 +197,13 @@ async function isOwnChain(rpcUrl: string, stateDir: string, savedFile: string): 
   return saved.genesisHash === undefined || saved.genesisHash === (await genesisHashOf(rpcUrl));
 }
 
-async function ensureContracts(rpcUrl: string, stateDir: string, logger: Logger): Promise<SandboxContracts> {
+/** `ownNode`: this process started the node, at the sandbox's pace, so it may mine the deployment at once. */
+async function ensureContracts(
+  rpcUrl: string,
+  stateDir: string,
+  logger: Logger,
+  ownNode: boolean,
+): Promise<SandboxContracts> {
   const chain = sandboxChain(rpcUrl);
   const publicClient = createPublicClient({ chain, transport: http(rpcUrl), pollingInterval: 250 });
   const file = join(stateDir, 'sandbox-chain.json');
@@ -232,7 +239,10 @@ async function ensureContracts(rpcUrl: string, stateDir: string, logger: Logger)
     }
     logger.warn('sandbox chain has no contracts (state lost?): deploying them again');
   }
-  const contracts = await deploySandboxContracts(rpcUrl);
+  // Five transactions, each otherwise waiting for a 2 s block: some ten seconds of every first start.
+  const contracts = ownNode
+    ? await withInstantBlocks([publicClient as PublicClient], () => deploySandboxContracts(rpcUrl))
+    : await deploySandboxContracts(rpcUrl);
   writeFileSync(file, `${JSON.stringify({ ...contracts, genesisHash }, null, 2)}\n`);
   logger.info(contracts, 'sandbox contracts deployed');
   return contracts;
