@@ -48,8 +48,16 @@ export const SANDBOX_ACCOUNTS = {
 } as const;
 const CUSTOMER_FUNDING_BASE_UNITS = 1_000_000n * 1_000_000n; // 1,000,000 USDC
 
-export function sandboxAccount(index: number) {
-  return mnemonicToAccount(SANDBOX_MNEMONIC, { addressIndex: index });
+/** Each account is derived once per process: a derivation runs PBKDF2 in JavaScript, tens of milliseconds. */
+const derivedAccounts = new Map<number, ReturnType<typeof mnemonicToAccount>>();
+
+export function sandboxAccount(index: number): ReturnType<typeof mnemonicToAccount> {
+  let account = derivedAccounts.get(index);
+  if (account === undefined) {
+    account = mnemonicToAccount(SANDBOX_MNEMONIC, { addressIndex: index });
+    derivedAccounts.set(index, account);
+  }
+  return account;
 }
 
 export function sandboxPrivateKey(index: number): Hex {
