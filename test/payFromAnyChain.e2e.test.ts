@@ -33,7 +33,7 @@ import {
 } from './helpers/browser.ts';
 import { runCli } from './helpers/cli.ts';
 import { eventually } from './helpers/net.ts';
-import { type SandboxProcess, startSandbox } from './helpers/sandboxProcess.ts';
+import { type SandboxWithSecondChain, startSandboxWithSecondChain } from './helpers/sandboxProcess.ts';
 import { walletContext } from './helpers/testWallet.ts';
 
 // The callbacks given to page.evaluate run in the browser; the project's types have no DOM library.
@@ -77,7 +77,7 @@ interface VerifiedWebhook {
 
 // Real processes and a real bridge (burn, 3 blocks, attestation, mint, flush): a safety net, not a speed limit.
 describe('paying from the sandbox’s second chain, as a newcomer runs it', { timeout: 180_000 }, () => {
-  let sandbox: SandboxProcess;
+  let sandbox: SandboxWithSecondChain;
   let home: PublicClient;
   let second: PublicClient;
   let secondUsdc: Address;
@@ -89,7 +89,7 @@ describe('paying from the sandbox’s second chain, as a newcomer runs it', { ti
   beforeAll(async () => {
     // Attestations asked for every half second rather than every 5 (the waits double from there): the same
     // steps, less idle time between them, as PAYLINK_POLL_INTERVAL is for the watcher.
-    sandbox = await startSandbox({ PAYLINK_CCTP_POLL_INTERVAL: '500ms' });
+    sandbox = await startSandboxWithSecondChain({ PAYLINK_CCTP_POLL_INTERVAL: '500ms' });
     home = clientOf(sandbox.rpcUrl, HOME_CHAIN_ID);
     second = clientOf(sandbox.secondRpcUrl, SECOND_CHAIN_ID);
     const stateDir = dirname(sandbox.env.PAYLINK_DATABASE_URL!.slice('sqlite:'.length));

@@ -14,11 +14,11 @@ import { startAnvil } from './helpers/anvil.ts';
 import { runCli } from './helpers/cli.ts';
 import { eventually } from './helpers/net.ts';
 import { differences, walkthroughExamples } from './helpers/readmeExamples.ts';
-import { type SandboxProcess, startSandbox } from './helpers/sandboxProcess.ts';
+import { type SandboxWithSecondChain, startSandboxWithSecondChain } from './helpers/sandboxProcess.ts';
 
 // Real processes: a safety net longer than the polls' own bound, not a speed limit.
 describe('the sandbox, as a newcomer runs it (npm start + paylink sandbox pay)', { timeout: 180_000 }, () => {
-  let sandbox: SandboxProcess;
+  let sandbox: SandboxWithSecondChain;
   let env: Record<string, string>;
   let apiKey: string;
   let baseUrl: string;
@@ -27,7 +27,7 @@ describe('the sandbox, as a newcomer runs it (npm start + paylink sandbox pay)',
   const output = () => sandbox.output();
 
   beforeAll(async () => {
-    sandbox = await startSandbox({
+    sandbox = await startSandboxWithSecondChain({
       // What the checkout offers wallets (wallet_addEthereumChain) instead of the sandbox node's own URL.
       PAYLINK_PUBLIC_RPC_URL: 'http://rpc.sandbox.test:8545',
     });

@@ -13,7 +13,7 @@ import { forwarderFactoryV3Abi, testUsdcAbi } from '../src/adapters/chain/contra
 import { toForwarderStruct } from '../src/adapters/chain/forwarder.ts';
 import { SANDBOX_ACCOUNTS, sandboxAccount } from '../src/main/sandboxChain.ts';
 import { runCli } from './helpers/cli.ts';
-import { type SandboxProcess, startSandbox } from './helpers/sandboxProcess.ts';
+import { type SandboxWithSecondChain, startSandboxWithSecondChain } from './helpers/sandboxProcess.ts';
 
 const clientOf = (rpcUrl: string, id: number) =>
   createPublicClient({
@@ -27,13 +27,13 @@ const clientOf = (rpcUrl: string, id: number) =>
   }) as PublicClient;
 
 describe('the sandbox with two chains', { timeout: 180_000 }, () => {
-  let sandbox: SandboxProcess;
+  let sandbox: SandboxWithSecondChain;
   let first: PublicClient;
   let second: PublicClient;
   let secondRpcUrl: string;
 
   beforeAll(async () => {
-    sandbox = await startSandbox();
+    sandbox = await startSandboxWithSecondChain();
     secondRpcUrl = sandbox.secondRpcUrl;
     first = clientOf(sandbox.rpcUrl, 31337);
     second = clientOf(secondRpcUrl, 31338);

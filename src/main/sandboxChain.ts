@@ -23,6 +23,7 @@ import {
 import { revertReasonOf } from '../adapters/chain/revertReason.ts';
 import type { Config } from '../config/index.ts';
 import { portIsFree, StartRefusedError, someFreePort } from './ports.ts';
+import { SANDBOX_BLOCK_TIME_S, withInstantBlocks } from './sandboxInstantBlocks.ts';
 
 /**
  * The sandbox's chain: a local anvil (2 s blocks; the `finalized` tag trails latest by 2 blocks, as on a
@@ -47,8 +48,16 @@ export const SANDBOX_ACCOUNTS = {
 } as const;
 const CUSTOMER_FUNDING_BASE_UNITS = 1_000_000n * 1_000_000n; // 1,000,000 USDC
 
-export function sandboxAccount(index: number) {
-  return mnemonicToAccount(SANDBOX_MNEMONIC, { addressIndex: index });
+/** Each account is derived once per process: a derivation runs PBKDF2 in JavaScript, tens of milliseconds. */
+const derivedAccounts = new Map<number, ReturnType<typeof mnemonicToAccount>>();
+
+export function sandboxAccount(index: number): ReturnType<typeof mnemonicToAccount> {
+  let account = derivedAccounts.get(index);
+  if (account === undefined) {
+    account = mnemonicToAccount(SANDBOX_MNEMONIC, { addressIndex: index });
+    derivedAccounts.set(index, account);
+  }
+  return account;
 }
 
 export function sandboxPrivateKey(index: number): Hex {
@@ -104,7 +113,7 @@ export async function startSandboxChain(
   });
   if (node) logger.info({ rpcUrl }, 'sandbox chain started');
   try {
-    const contracts = await ensureContracts(rpcUrl, stateDir, logger);
+    const contracts = await ensureContracts(rpcUrl, stateDir, logger, node !== undefined);
     return {
       ...contracts,
       rpcUrl,
@@ -147,7 +156,7 @@ export async function startOrJoinSandboxNode(options: {
       chainId,
       args: [
         '--block-time',
-        '2',
+        String(SANDBOX_BLOCK_TIME_S),
         '--slots-in-an-epoch',
         '1',
         '--state',
@@ -196,7 +205,13 @@ async function isOwnChain(rpcUrl: string, stateDir: string, savedFile: string): 
   return saved.genesisHash === undefined || saved.genesisHash === (await genesisHashOf(rpcUrl));
 }
 
-async function ensureContracts(rpcUrl: string, stateDir: string, logger: Logger): Promise<SandboxContracts> {
+/** `ownNode`: this process started the node, at the sandbox's pace, so it may mine the deployment at once. */
+async function ensureContracts(
+  rpcUrl: string,
+  stateDir: string,
+  logger: Logger,
+  ownNode: boolean,
+): Promise<SandboxContracts> {
   const chain = sandboxChain(rpcUrl);
   const publicClient = createPublicClient({ chain, transport: http(rpcUrl), pollingInterval: 250 });
   const file = join(stateDir, 'sandbox-chain.json');
@@ -232,7 +247,10 @@ async function ensureContracts(rpcUrl: string, stateDir: string, logger: Logger)
     }
     logger.warn('sandbox chain has no contracts (state lost?): deploying them again');
   }
-  const contracts = await deploySandboxContracts(rpcUrl);
+  // Five transactions, each otherwise waiting for a 2 s block: some ten seconds of every first start.
+  const contracts = ownNode
+    ? await withInstantBlocks([publicClient as PublicClient], () => deploySandboxContracts(rpcUrl))
+    : await deploySandboxContracts(rpcUrl);
   writeFileSync(file, `${JSON.stringify({ ...contracts, genesisHash }, null, 2)}\n`);
   logger.info(contracts, 'sandbox contracts deployed');
   return contracts;

@@ -33,6 +33,7 @@ import {
   sandboxPrivateKey,
   startOrJoinSandboxNode,
 } from './sandboxChain.ts';
+import { withInstantBlocks } from './sandboxInstantBlocks.ts';
 
 const SAVED_FILE = 'sandbox-chain-2.json';
 
@@ -209,21 +210,6 @@ function withCctp(chain: ChainConfig, cctp: TestCctpDeployment): ChainConfig {
       messageTransmitter: cctp.messageTransmitter,
     },
   };
-}
-
-/**
- * Mines each transaction at once while deploying (some twenty of them, each otherwise waiting for a 2 s block),
- * then back to 2 s blocks.
- */
-async function withInstantBlocks<T>(clients: readonly PublicClient[], deploy: () => Promise<T>): Promise<T> {
-  const request = (client: PublicClient, method: string, params: unknown[]) =>
-    (client.request as (args: { method: string; params: unknown[] }) => Promise<unknown>)({ method, params });
-  await Promise.all(clients.map((client) => request(client, 'evm_setAutomine', [true])));
-  try {
-    return await deploy();
-  } finally {
-    await Promise.all(clients.map((client) => request(client, 'evm_setIntervalMining', [2])));
-  }
 }
 
 async function startAttestation(

@@ -64,6 +64,21 @@ function installSignalHooks(): void {
   }
 }
 
+/**
+ * anvil's funded account `index`, derived once per process: a derivation from the mnemonic runs PBKDF2 in
+ * JavaScript (tens of milliseconds, seconds for ten on the busy shared machine), and every test's node has the
+ * same accounts.
+ */
+const derived = new Map<number, ReturnType<typeof mnemonicToAccount>>();
+export function anvilAccount(index: number): ReturnType<typeof mnemonicToAccount> {
+  let account = derived.get(index);
+  if (account === undefined) {
+    account = mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: index });
+    derived.set(index, account);
+  }
+  return account;
+}
+
 export async function startAnvil(options: AnvilOptions = {}): Promise<Anvil> {
   installSignalHooks();
   let lastError: unknown;
@@ -95,7 +110,7 @@ function clientsFor(node: AnvilProcess, accountCount: number, chainId: number): 
   });
   const walletClients = Array.from({ length: accountCount }, (_, addressIndex) =>
     createWalletClient({
-      account: mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex }),
+      account: anvilAccount(addressIndex),
       chain,
       transport,
       pollingInterval: pollingInterval_ms,

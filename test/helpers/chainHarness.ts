@@ -103,11 +103,21 @@ export async function startChainHarness(
     readonly paymentRequests?: PaymentRequestSettings;
   } = {},
 ): Promise<ChainHarness> {
-  const anvil = await startAnvil({
-    ...anvilOptions,
-    args: ['--slots-in-an-epoch', '1', ...(anvilOptions.args ?? [])],
-  });
-  const database = await createTestDatabase(dialect);
+  // The node and the database do not depend on each other: both are started at once (and on a failure, the
+  // one that did start is removed again).
+  const [startedAnvil, createdDatabase] = await Promise.allSettled([
+    startAnvil({ ...anvilOptions, args: ['--slots-in-an-epoch', '1', ...(anvilOptions.args ?? [])] }),
+    createTestDatabase(dialect),
+  ]);
+  if (startedAnvil.status === 'rejected' || createdDatabase.status === 'rejected') {
+    if (startedAnvil.status === 'fulfilled') await startedAnvil.value.stop();
+    if (createdDatabase.status === 'fulfilled') await createdDatabase.value.drop();
+    throw startedAnvil.status === 'rejected'
+      ? startedAnvil.reason
+      : (createdDatabase as PromiseRejectedResult).reason;
+  }
+  const anvil = startedAnvil.value;
+  const database = createdDatabase.value;
   const relayerWallet = anvil.wallet(ROLES.relayer);
   const usdc = await deployTestUsdc(relayerWallet, anvil.publicClient);
   const bridgedUsdc = await deployTestUsdc(relayerWallet, anvil.publicClient, TEST_TOKENS['USDC.e']);

@@ -7,10 +7,10 @@ import {
   type DatabaseHandle,
   type Db,
   type DialectName,
-  migrateToLatest,
   openDatabase,
 } from '../../src/adapters/db/database.ts';
 import type { DatabaseSchema } from '../../src/adapters/db/schema.ts';
+import { copyMigratedSqlite, createMigratedPostgres } from './migratedTemplate.ts';
 
 /**
  * One database test suite for every dialect: SQLite always, PostgreSQL when PAYLINK_TEST_DATABASE_URL names a
@@ -33,24 +33,41 @@ export interface TestDatabase {
 }
 
 /** Creates an empty database of that dialect (no migrations) and returns its URL. */
-export async function createEmptyDatabase(
+export function createEmptyDatabase(
   dialect: DialectName,
+): Promise<{ url: string; drop: () => Promise<void> }> {
+  return createDatabase(dialect, 'empty');
+}
+
+/**
+ * A new database of that dialect, empty or a copy of the migrated template (test/helpers/migratedTemplate.ts),
+ * its URL and how to remove it.
+ */
+async function createDatabase(
+  dialect: DialectName,
+  contents: 'empty' | 'migrated',
 ): Promise<{ url: string; drop: () => Promise<void> }> {
   if (dialect === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'paylink-test-'));
+    const path = join(dir, 'paylink.db');
+    if (contents === 'migrated') await copyMigratedSqlite(path);
     return {
-      url: `sqlite:${join(dir, 'paylink.db')}`,
+      url: `sqlite:${path}`,
       drop: async () => rmSync(dir, { recursive: true, force: true }),
     };
   }
   if (!POSTGRES_ADMIN_URL) throw new Error('PAYLINK_TEST_DATABASE_URL is not set');
   const name = `paylink_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
-  await admin.connect();
-  try {
-    await admin.query(`create database ${name}`);
-  } finally {
-    await admin.end();
+  if (contents === 'migrated') {
+    await createMigratedPostgres(POSTGRES_ADMIN_URL, name);
+  } else {
+    const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+    await admin.connect();
+    try {
+      await admin.query(`create database ${name}`);
+    } finally {
+      await admin.end();
+    }
   }
   const url = new URL(POSTGRES_ADMIN_URL);
   url.pathname = `/${name}`;
@@ -68,17 +85,16 @@ export async function createEmptyDatabase(
   };
 }
 
-/** A migrated database of that dialect, open. */
+/** A migrated database of that dialect, open: a copy of the template the migrations made once. */
 export async function createTestDatabase(dialect: DialectName): Promise<TestDatabase> {
-  const empty = await createEmptyDatabase(dialect);
-  const handle = openDatabase(empty.url);
-  await migrateToLatest(handle.db);
+  const created = await createDatabase(dialect, 'migrated');
+  const handle = openDatabase(created.url);
   return {
-    url: empty.url,
+    url: created.url,
     handle,
     drop: async () => {
       await handle.close();
-      await empty.drop();
+      await created.drop();
     },
   };
 }

@@ -12,9 +12,6 @@ export interface SandboxProcess {
   readonly apiUrl: string;
   readonly checkoutUrl: string;
   readonly rpcUrl: string;
-  /** Its second chain's node (`sandbox-2`, chain 31338) and its local attestation service. */
-  readonly secondRpcUrl: string;
-  readonly attestationUrl: string;
   /** The demo merchant's id and API keys, from the file the sandbox writes. */
   readonly merchantId: string;
   readonly apiKey: string;
@@ -26,30 +23,60 @@ export interface SandboxProcess {
   stop(): Promise<void>;
 }
 
+/** A sandbox started with its second chain (startSandboxWithSecondChain). */
+export interface SandboxWithSecondChain extends SandboxProcess {
+  /** Its second chain's node (`sandbox-2`, chain 31338) and its local attestation service. */
+  readonly secondRpcUrl: string;
+  readonly attestationUrl: string;
+}
+
 /**
- * Starts the sandbox (its two anvil chains, attestation service, demo merchant, worker) with a fresh SQLite
- * database in a directory that does not exist yet (as ./data on a fresh checkout), plus `env`, and waits for its
- * banner. Every port is one of its own: left to the defaults, the second chain and the attestation service would
- * sit on the two ports after the first chain's, which another sandbox test running at once may hold.
+ * Starts the sandbox (its chain, demo merchant, worker) with a fresh SQLite database in a directory that does not
+ * exist yet (as ./data on a fresh checkout), plus `env`, and waits for its banner; every port is one of its own.
+ *
+ * Without its second chain (PAYLINK_CHAINS empty, as an operator turns it off): a test about links, shops or
+ * e-mail pays on the first chain only, and the second anvil, CCTP's deployment on both chains and the
+ * attestation service polling both cost it time and the shared machine CPU for nothing. The tests of the second
+ * chain and of `npm start` as it is use startSandboxWithSecondChain (or spawn `paylink serve` themselves).
  */
-export async function startSandbox(env: Record<string, string> = {}): Promise<SandboxProcess> {
+export function startSandbox(env: Record<string, string> = {}): Promise<SandboxProcess> {
+  return startSandboxProcess({ PAYLINK_CHAINS: '', ...env });
+}
+
+/**
+ * The sandbox as `npm start` runs it, with its second chain (`sandbox-2`), CCTP on both chains and the local
+ * attestation service, each on a port of its own: left to the defaults, the second chain and the attestation
+ * service would sit on the ports after the first chain's, which another sandbox test running at once may hold.
+ */
+export async function startSandboxWithSecondChain(
+  env: Record<string, string> = {},
+): Promise<SandboxWithSecondChain> {
+  const second = {
+    PAYLINK_SANDBOX_2_RPC_URL: `http://127.0.0.1:${await freePort()}`,
+    PAYLINK_CCTP_ATTESTATION_URL: `http://127.0.0.1:${await freePort()}`,
+  };
+  const sandbox = await startSandboxProcess({ ...second, ...env });
+  return {
+    ...sandbox,
+    secondRpcUrl: sandbox.env.PAYLINK_SANDBOX_2_RPC_URL!,
+    attestationUrl: sandbox.env.PAYLINK_CCTP_ATTESTATION_URL!,
+  };
+}
+
+async function startSandboxProcess(env: Record<string, string>): Promise<SandboxProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'paylink-sandbox-'));
-  const [apiPort, checkoutPort, rpcPort, inboxPort, secondRpcPort, attestationPort] = [
-    await freePort(),
-    await freePort(),
+  const [apiPort, checkoutPort, rpcPort, inboxPort] = [
     await freePort(),
     await freePort(),
     await freePort(),
     await freePort(),
   ];
-  const fullEnv = {
+  const fullEnv: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     PAYLINK_DATABASE_URL: `sqlite:${join(dir, 'data', 'paylink.db')}`,
     PAYLINK_API_PORT: String(apiPort),
     PAYLINK_CHECKOUT_PORT: String(checkoutPort),
     PAYLINK_RPC_URL: `http://127.0.0.1:${rpcPort}`,
-    PAYLINK_SANDBOX_2_RPC_URL: `http://127.0.0.1:${secondRpcPort}`,
-    PAYLINK_CCTP_ATTESTATION_URL: `http://127.0.0.1:${attestationPort}`,
     PAYLINK_SANDBOX_WEBHOOK_PORT: String(inboxPort),
     PAYLINK_POLL_INTERVAL: '250ms',
     PAYLINK_LOG_LEVEL: 'info',
@@ -97,9 +124,7 @@ export async function startSandbox(env: Record<string, string> = {}): Promise<Sa
     env: fullEnv,
     apiUrl: `http://127.0.0.1:${apiPort}`,
     checkoutUrl: `http://127.0.0.1:${checkoutPort}`,
-    rpcUrl: fullEnv.PAYLINK_RPC_URL,
-    secondRpcUrl: fullEnv.PAYLINK_SANDBOX_2_RPC_URL,
-    attestationUrl: fullEnv.PAYLINK_CCTP_ATTESTATION_URL,
+    rpcUrl: fullEnv.PAYLINK_RPC_URL!,
     merchantId: merchant.merchantId,
     apiKey: merchant.apiKey,
     testApiKey: merchant.testApiKey,
