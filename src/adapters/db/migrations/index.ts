@@ -21,6 +21,7 @@ import * as customerLanguage from './0025_customer_language.ts';
 import * as merchantHome from './0026_merchant_home.ts';
 import * as bridgeSettlement from './0027_bridge_settlement.ts';
 import * as bridgeFee from './0031_bridge_fee.ts';
+import * as fastBurn from './0037_fast_burn.ts';
 
 /** Every migration, in order. Names sort lexically; a migration, once released, is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '0026_merchant_home': merchantHome,
   '0027_bridge_settlement': bridgeSettlement,
   '0031_bridge_fee': bridgeFee,
+  '0037_fast_burn': fastBurn,
 };
