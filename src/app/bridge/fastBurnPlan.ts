@@ -35,10 +35,8 @@ export function fastBurnPlan(
     sourceChainId: chain.chainId,
     tokenAddress: chain.tokenAddress,
     unburntBaseUnits: unburnt,
-    firstTransferBlock: deep.reduce(
-      (low, t) => (t.blockNumber < low ? t.blockNumber : low),
-      deep[0]!.blockNumber,
-    ),
+    // Counted transfers are in block-time order, which on one chain is block order: the first is the oldest.
+    firstTransferBlock: deep[0]!.blockNumber,
     carries: carries.map((t) => t.id),
   };
 }
