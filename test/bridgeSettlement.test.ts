@@ -163,6 +163,7 @@ describe.each(dialects)('settling a payment paid on another chain, on %s', (dial
     tokenAddress: base.cctp.usdc,
     speed,
     maxFeeBps: MAX_FEE_BPS,
+    fastConfirmations: 1,
     dustThresholdBaseUnits: DEFAULT_PAYOUT_POLICY.dustThresholdBaseUnits,
     relayerLowBalanceWei: 10n ** 18n,
     attestationPollMs: 2_000,

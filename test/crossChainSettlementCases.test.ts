@@ -185,6 +185,7 @@ describe.each(dialects)(
       tokenAddress: arbitrum.cctp.usdc,
       speed: 'standard',
       maxFeeBps: MAX_FEE_BPS,
+      fastConfirmations: 1,
       dustThresholdBaseUnits: DEFAULT_PAYOUT_POLICY.dustThresholdBaseUnits,
       relayerLowBalanceWei: 10n ** 18n,
       attestationPollMs: 2_000,

@@ -16,6 +16,12 @@ export interface CctpConfig {
   readonly pollIntervalMs: number;
 }
 
+/**
+ * Blocks on top of a transfer before a fast burn takes it (PAYLINK_<CHAIN>_FAST_CONFIRMATIONS, decision 0037): two
+ * survive the one-block reorgs every chain has now and then, and cost seconds on any of them.
+ */
+export const DEFAULT_FAST_CONFIRMATIONS = 2;
+
 export const IRIS_MAINNET_URL = 'https://iris-api.circle.com';
 export const IRIS_TESTNET_URL = 'https://iris-api-sandbox.circle.com';
 

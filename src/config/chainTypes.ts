@@ -30,6 +30,11 @@ export interface CctpChainSettings {
    * of every deposit address's promise), so changing it is another factory. 0 on a home chain (never burns).
    */
   readonly maxFeeBps: number;
+  /**
+   * At fast speed, blocks on top of a customer's transfer before it is burnt (decision 0037), long before it is
+   * final: Circle bears the reorgs after its attestation, the merchant none (paid once the mint is final).
+   */
+  readonly fastConfirmations: number;
 }
 
 /**

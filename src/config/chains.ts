@@ -1,5 +1,6 @@
 import type { Address } from 'viem';
 import { z } from 'zod';
+import { DEFAULT_FAST_CONFIRMATIONS } from './cctp.ts';
 import type { CctpChainSettings, ChainConfig, HomeChainConfig } from './chainTypes.ts';
 import { ConfigError } from './configError.ts';
 import {
@@ -92,6 +93,7 @@ function homeCctp(
     messageTransmitter: messageTransmitter ?? preset.messageTransmitter,
     transferSpeed: 'standard',
     maxFeeBps: 0,
+    fastConfirmations: DEFAULT_FAST_CONFIRMATIONS,
   };
 }
 

@@ -24,6 +24,7 @@ describe('source chains (PAYLINK_CHAINS, PAYLINK_TEST_CHAINS)', () => {
       PAYLINK_CHAINS: 'base, ethereum',
       PAYLINK_BASE_RPC_URL: 'https://base.example',
       PAYLINK_BASE_TRANSFER_SPEED: 'fast',
+      PAYLINK_BASE_FAST_CONFIRMATIONS: '1',
       PAYLINK_BASE_FINALITY: 'confirmations:12',
       PAYLINK_BASE_RELAYER_LOW_BALANCE: '0.02',
       PAYLINK_ETHEREUM_RPC_URL: 'https://eth.example, https://eth2.example',
@@ -46,6 +47,8 @@ describe('source chains (PAYLINK_CHAINS, PAYLINK_TEST_CHAINS)', () => {
       messageTransmitter: '0x81D40F21F12A8F0E3252Bccb954D722d4c464B64',
       transferSpeed: 'standard',
       maxFeeBps: 0,
+      // A home chain never burns: the default, unused.
+      fastConfirmations: 2,
     });
     expect(base).toMatchObject({
       variablePrefix: 'PAYLINK_BASE_',
@@ -61,6 +64,7 @@ describe('source chains (PAYLINK_CHAINS, PAYLINK_TEST_CHAINS)', () => {
         messageTransmitter: '0x81D40F21F12A8F0E3252Bccb954D722d4c464B64',
         transferSpeed: 'fast',
         maxFeeBps: 10,
+        fastConfirmations: 1,
       },
       finality: { kind: 'confirmations', confirmations: 12 },
       relayerLowBalanceWei: 2n * 10n ** 16n,
@@ -76,7 +80,7 @@ describe('source chains (PAYLINK_CHAINS, PAYLINK_TEST_CHAINS)', () => {
     expect(ethereum).toMatchObject({
       rpcUrls: ['https://eth.example', 'https://eth2.example'],
       relayerKey: key('33'),
-      cctp: { domain: 0, transferSpeed: 'standard', maxFeeBps: 3 },
+      cctp: { domain: 0, transferSpeed: 'standard', maxFeeBps: 3, fastConfirmations: 2 },
       finality: { kind: 'finalized' },
       relayerLowBalanceWei: 5n * 10n ** 16n,
     });
@@ -199,10 +203,30 @@ describe('source chains (PAYLINK_CHAINS, PAYLINK_TEST_CHAINS)', () => {
     expect(load).toThrow(message);
   });
 
+  it.each(['0', '65', '1.5', '-1', 'two'])(
+    'refuses a fast depth of %s blocks, naming the variable',
+    (blocks) => {
+      const load = () =>
+        loadConfig({
+          ...polygon,
+          PAYLINK_CHAINS: 'base',
+          PAYLINK_BASE_RPC_URL: 'https://b',
+          PAYLINK_BASE_FAST_CONFIRMATIONS: blocks,
+        });
+      expect(load).toThrow(ConfigError);
+      expect(load).toThrow('PAYLINK_BASE_FAST_CONFIRMATIONS must be a whole number of blocks from 1 to 64');
+    },
+  );
+
   it('takes the whole boundary of the fee cap, and never echoes a relayer key', () => {
     const base = { ...polygon, PAYLINK_CHAINS: 'base', PAYLINK_BASE_RPC_URL: 'https://b.example' };
     expect(loadConfig({ ...base, PAYLINK_BASE_MAX_FEE_BPS: '100' }).chains[1]!.cctp!.maxFeeBps).toBe(100);
     expect(loadConfig({ ...base, PAYLINK_BASE_MAX_FEE_BPS: '0' }).chains[1]!.cctp!.maxFeeBps).toBe(0);
+    // And of the fast depth: 1 to 64 blocks (decision 0037).
+    const depth = (blocks: string) =>
+      loadConfig({ ...base, PAYLINK_BASE_FAST_CONFIRMATIONS: blocks }).chains[1]!.cctp!.fastConfirmations;
+    expect(depth('1')).toBe(1);
+    expect(depth('64')).toBe(64);
     const secret = `0x${'zz'.repeat(32)}`;
     const load = () => loadConfig({ ...base, PAYLINK_BASE_RELAYER_KEY: secret });
     expect(load).toThrow('PAYLINK_BASE_RELAYER_KEY');

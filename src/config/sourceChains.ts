@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_FAST_CONFIRMATIONS } from './cctp.ts';
 import type { ChainConfig, HomeChainConfig } from './chainTypes.ts';
 import { ConfigError } from './configError.ts';
 import { address, blockNumber, finality, nativeAmount, privateKey, rpcUrlList } from './fields.ts';
@@ -39,6 +40,8 @@ const MAX_BURN_FEE_BPS = 100;
  * 10 leaves room for Circle to raise it without a new factory; standard transfers pay nothing whatever the cap.
  */
 const DEFAULT_MAX_FEE_BPS = '10';
+/** The most blocks a fast burn may wait for: beyond, standard speed (finality) is the honest choice. */
+const MAX_FAST_CONFIRMATIONS = 64;
 
 /** A source chain's own variables, after its prefix. */
 const sourceChainSchema = (prefix: string, lowBalance: string) =>
@@ -57,6 +60,14 @@ const sourceChainSchema = (prefix: string, lowBalance: string) =>
       .refine(
         (text) => /^\d{1,3}$/.test(text) && Number(text) <= MAX_BURN_FEE_BPS,
         `${prefix}MAX_FEE_BPS must be whole basis points from 0 to ${MAX_BURN_FEE_BPS}`,
+      )
+      .transform(Number),
+    FAST_CONFIRMATIONS: z
+      .string()
+      .default(String(DEFAULT_FAST_CONFIRMATIONS))
+      .refine(
+        (text) => /^\d{1,2}$/.test(text) && Number(text) >= 1 && Number(text) <= MAX_FAST_CONFIRMATIONS,
+        `${prefix}FAST_CONFIRMATIONS must be a whole number of blocks from 1 to ${MAX_FAST_CONFIRMATIONS}`,
       )
       .transform(Number),
     RELAYER_KEY: privateKey(`${prefix}RELAYER_KEY`),
@@ -178,6 +189,7 @@ function sourceChainConfig(env: RawEnv, network: SourceNetwork, home: HomeChainC
       messageTransmitter: v.MESSAGE_TRANSMITTER ?? preset.cctp.messageTransmitter,
       transferSpeed: v.TRANSFER_SPEED,
       maxFeeBps: v.MAX_FEE_BPS,
+      fastConfirmations: v.FAST_CONFIRMATIONS,
     },
     variablePrefix: prefix,
     network,

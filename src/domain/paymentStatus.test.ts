@@ -238,3 +238,56 @@ describe('stateHoldsUntil, at expiry', () => {
     expect(stateHoldsUntil(terms, derivePaymentState(terms, [], after), after)).toBeNull();
   });
 });
+
+describe('derivePaymentState, with fast burns carrying transfers home (decision 0037)', () => {
+  const carried = (
+    amount: bigint,
+    at: Date,
+    carriedHome: 'under-way' | 'minted',
+    flags: { final?: boolean; orphaned?: boolean } = {},
+  ): ObservedTransfer => ({
+    ...transfer(amount, at, flags.final ?? false, flags.orphaned ?? false),
+    chainId: 8453,
+    txHash: '0xaa',
+    carriedHome,
+  });
+
+  it('a burn under way changes nothing: processing until the mint is final', () => {
+    const state = derivePaymentState(terms, [carried(100_000_000n, before, 'under-way')], before);
+    expect(state).toMatchObject({ status: 'processing', amountReceivedBaseUnits: 0n, paidAt: null });
+  });
+
+  it('a final mint makes its transfer final: paid at the transfer’s block time, even if a reorg removed it', () => {
+    for (const orphaned of [false, true]) {
+      const state = derivePaymentState(terms, [carried(100_000_000n, before, 'minted', { orphaned })], after);
+      expect(state).toMatchObject({ status: 'paid', amountReceivedBaseUnits: 100_000_000n, paidAt: before });
+      expect(state.late).toBe(false);
+    }
+  });
+
+  it('a transfer after expiry minted is late; one before expiry minted after it is not', () => {
+    expect(derivePaymentState(terms, [carried(100_000_000n, after, 'minted')], after).late).toBe(true);
+    expect(derivePaymentState(terms, [carried(100_000_000n, expiresAt, 'minted')], after).late).toBe(false);
+  });
+
+  it('the same transaction found again in another block is the carried transfer, not a second one', () => {
+    const again = { ...transfer(100_000_000n, after, true), chainId: 8453, txHash: '0xAA' };
+    const minted = carried(100_000_000n, before, 'minted', { orphaned: true });
+    const state = derivePaymentState(terms, [minted, again], after);
+    expect(state).toMatchObject({
+      status: 'paid',
+      amountReceivedBaseUnits: 100_000_000n,
+      amountSeenBaseUnits: 100_000_000n,
+    });
+    // While the carried one counts for nothing (orphaned, its mint not final), the one found again counts.
+    const underWay = carried(100_000_000n, before, 'under-way', { orphaned: true });
+    expect(derivePaymentState(terms, [underWay, again], after)).toMatchObject({
+      status: 'paid',
+      amountReceivedBaseUnits: 100_000_000n,
+      paidAt: after,
+    });
+    // Another transaction of the same chain is another transfer.
+    const other = { ...again, txHash: '0xbb', amountBaseUnits: 1n };
+    expect(derivePaymentState(terms, [minted, other], after).amountReceivedBaseUnits).toBe(100_000_001n);
+  });
+});

@@ -40,8 +40,15 @@ export interface ObservedTransfer {
   readonly logIndex: number;
   readonly blockTimestamp: Date;
   readonly final: boolean;
-  /** Removed from the canonical chain by a reorg; never counts. */
+  /** Removed from the canonical chain by a reorg; never counts, unless a final mint carried it home. */
   readonly orphaned: boolean;
+  /** Its transaction: the same transaction found again in another block after a reorg is the same transfer. */
+  readonly txHash?: string;
+  /**
+   * A fast burn carries its money home (decision 0037): `under-way` from the burn on, `minted` once the mint is
+   * final on the home chain, when it counts as final whatever the source chain does next (Circle honours it).
+   */
+  readonly carriedHome?: 'under-way' | 'minted' | undefined;
 }
 
 export interface PaymentTerms {
@@ -79,7 +86,7 @@ export function paidThresholdBaseUnits(terms: PaymentTerms): bigint {
  * so the order (and with it which transfer completed the payment) never depends on how rows were read.
  */
 export function countedTransfers<T extends ObservedTransfer>(transfers: readonly T[]): T[] {
-  return transfers
+  return carriedAsCredited(transfers)
     .filter((t) => !t.orphaned && t.amountBaseUnits > 0n)
     .sort(
       (a, b) =>
@@ -87,6 +94,28 @@ export function countedTransfers<T extends ObservedTransfer>(transfers: readonly
         (a.chainId ?? 0) - (b.chainId ?? 0) ||
         (a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1),
     );
+}
+
+/**
+ * The transfers as they count once fast burns carry some home (decision 0037): one whose mint is final on the home
+ * chain is final and stays on the chain for its payment (a reorg of the source chain after Circle attested is
+ * Circle's loss, not the merchant's); and while a carried transfer counts, the same transaction found again in
+ * another block (a reorg replayed it) is that transfer, not a second one.
+ */
+function carriedAsCredited<T extends ObservedTransfer>(transfers: readonly T[]): T[] {
+  const minted = (t: T) => t.carriedHome === 'minted';
+  const key = (t: T) => `${t.chainId ?? 0}:${t.txHash?.toLowerCase()}`;
+  const carriedCounting = new Set(
+    transfers
+      .filter((t) => t.txHash !== undefined && t.carriedHome !== undefined && (!t.orphaned || minted(t)))
+      .map(key),
+  );
+  return transfers.map((t) => {
+    if (minted(t)) return { ...t, final: true, orphaned: false };
+    if (t.carriedHome === undefined && t.txHash !== undefined && carriedCounting.has(key(t)))
+      return { ...t, orphaned: true };
+    return t;
+  });
 }
 
 export function derivePaymentState<T extends ObservedTransfer>(

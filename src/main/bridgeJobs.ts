@@ -40,6 +40,8 @@ export interface SourceBridgeChain {
   readonly messageTransmitter: Address;
   readonly speed: TransferSpeed;
   readonly maxFeeBps: number;
+  /** At fast speed, blocks on top of a transfer before it is burnt (decision 0037). */
+  readonly fastConfirmations: number;
   readonly dustThresholdBaseUnits: bigint;
   /** How long an attestation normally takes at this speed; waiting longer is reported as a stall. */
   readonly attestationExpectedMs: number;
@@ -94,6 +96,7 @@ export function sourceBridgeJob(
       tokenAddress: chain.usdc,
       speed: chain.speed,
       maxFeeBps: chain.maxFeeBps,
+      fastConfirmations: chain.fastConfirmations,
       dustThresholdBaseUnits: chain.dustThresholdBaseUnits,
       relayerLowBalanceWei: chain.relayerLowBalanceWei,
       attestationPollMs: wiring.attestation.pollIntervalMs,

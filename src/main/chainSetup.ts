@@ -78,6 +78,7 @@ export interface ResolvedSourceChain {
     readonly messageTransmitter: Address;
     readonly transferSpeed: 'fast' | 'standard';
     readonly maxFeeBps: number;
+    readonly fastConfirmations: number;
   };
 }
 
@@ -184,6 +185,7 @@ function resolveSourceChain(
       ),
       transferSpeed: cctp.transferSpeed,
       maxFeeBps: cctp.maxFeeBps,
+      fastConfirmations: cctp.fastConfirmations,
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { isCommonPassword } from '../adapters/crypto/commonPasswords.ts';
+import { bridgeRepository } from '../adapters/db/bridgeRepository.ts';
 import { type DatabaseHandle, migrateToLatest } from '../adapters/db/database.ts';
 import {
   inProcessSingletonLocks,
@@ -12,6 +13,7 @@ import { createMetrics } from '../adapters/metrics/metrics.ts';
 import { type Clock, systemClock } from '../app/shared/ports.ts';
 import type { Config } from '../config/index.ts';
 import { type ResolvedChain, resolveChains, stopChains } from './chainSetup.ts';
+import { statusRefreshOnMint } from './mintRefresh.ts';
 import { portIsFree, refuseTakenPorts, StartRefusedError, someFreePort } from './ports.ts';
 import { ensureDemoMerchant, ensureDemoUsers, readSandboxMerchantId, type SandboxUsers } from './sandbox.ts';
 import { stateDirOf } from './sandboxChain.ts';
@@ -153,7 +155,12 @@ async function startRoles(config: Config, logger: Logger, role: Role, base: Base
           logger,
           config,
           chains: workerChainsOf(chains),
-          bridge: workerBridgeOf(config, chains, stores.bridgeTransfers),
+          // Its mints refresh their payments' status (decision 0037): the API's store reads only.
+          bridge: workerBridgeOf(
+            config,
+            chains,
+            bridgeRepository(base.database, statusRefreshOnMint(config, workerChainsOf(chains))),
+          ),
         },
         running.stopWorker.signal,
       );

@@ -84,6 +84,7 @@ function sourceBridgeChain(
     messageTransmitter: cctp.messageTransmitter,
     speed: cctp.transferSpeed,
     maxFeeBps: cctp.maxFeeBps,
+    fastConfirmations: cctp.fastConfirmations,
     dustThresholdBaseUnits: settings.dustThresholdBaseUnits,
     attestationExpectedMs: ATTESTATION_EXPECTED_MS[cctp.transferSpeed],
   };

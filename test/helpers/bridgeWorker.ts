@@ -18,6 +18,7 @@ import type { DatabaseHandle } from '../../src/adapters/db/database.ts';
 import { settlementRepository } from '../../src/adapters/db/settlementRepository.ts';
 import type { HomeBridgeDeps, SourceBridgeDeps } from '../../src/app/bridge/options.ts';
 import { settleAndMintOnce } from '../../src/app/bridge/settleAndMint.ts';
+import { refreshPayments } from '../../src/app/chain/refreshPayments.ts';
 import type { SettleOptions, SettlePaymentsDeps } from '../../src/app/settlement/options.ts';
 import type { Clock } from '../../src/app/shared/ports.ts';
 import { ANVIL_MNEMONIC } from './anvil.ts';
@@ -45,7 +46,10 @@ export function bridgeWorker(setup: {
 }): BridgeWorker {
   const { clock, home, source } = setup;
   const { logger } = capturingLogger();
-  const bridge = bridgeRepository(setup.handle);
+  // As the worker wires it: a final mint refreshes its payment's status (a fast transfer is paid then).
+  const bridge = bridgeRepository(setup.handle, {
+    afterMint: (tx, paymentId, at) => refreshPayments(tx, [paymentId], at),
+  });
   const settlements = settlementRepository(setup.handle);
   const final = (chain: CctpChain) =>
     chainReader(chain.anvil.publicClient, { kind: 'confirmations', confirmations: 0 });

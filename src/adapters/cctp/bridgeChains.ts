@@ -126,6 +126,12 @@ export function createSourceChain(options: {
       });
       return route.maxBurnFeeBps;
     },
+    // Uncached: how deep a transfer is decides whether a fast burn may go.
+    latestBlockNumber: () => client.getBlockNumber({ cacheTime: 0 }),
+    async blockHashAt(blockNumber) {
+      const block = await client.getBlock({ blockNumber }).catch(() => undefined);
+      return block?.hash ?? undefined;
+    },
   };
 }
 

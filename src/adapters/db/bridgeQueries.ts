@@ -1,7 +1,15 @@
 import { getAddress } from 'viem';
-import type { BridgeStep, BridgeTransfer, BurnCandidate, PaymentForwarder } from '../../app/bridge/ports.ts';
+import type {
+  BridgeStep,
+  BridgeTransfer,
+  BurnCandidate,
+  FastBurnCandidate,
+  PaymentForwarder,
+} from '../../app/bridge/ports.ts';
 import { toTransfer } from './bridgeRows.ts';
 import type { Db } from './db.ts';
+import { blockParam, listTransfers } from './ledgerTransaction.ts';
+import { toPayment } from './paymentRepository.ts';
 import { BALANCE_UNSETTLED } from './unsettledPayments.ts';
 
 /** What the bridge steps read: money to burn, transfers due for their next step, a payment's forwarder. */
@@ -159,4 +167,88 @@ export async function firstTransferBlock(
     .where('orphaned', '=', 0)
     .executeTakeFirst();
   return row?.first == null ? undefined : BigInt(row.first);
+}
+
+/**
+ * Payments with money on a fast source chain that no burn carries yet, in transfers at least at `deepestBlock`'s
+ * depth (decision 0037): each with its source balance's burnt sum and every transfer of the payment, for the
+ * burn step to decide whether and how much to burn. Oldest payment first.
+ */
+export async function fastBurnCandidates(
+  db: Db,
+  sourceChainId: number,
+  filter: { tokenAddress: string; deepestBlock: bigint; limit: number },
+): Promise<FastBurnCandidate[]> {
+  const token = filter.tokenAddress.toLowerCase();
+  const rows = await db
+    .selectFrom('payments')
+    .leftJoin('deposit_balances as b', (join) =>
+      join
+        .onRef('b.owner_id', '=', 'payments.id')
+        .on('b.chain_id', '=', sourceChainId)
+        .on('b.token_address', '=', token),
+    )
+    .selectAll('payments')
+    .select('b.settled_base_units as burnt_base_units')
+    .where('payments.deposit_address', 'is not', null)
+    .where('payments.status', 'in', ['processing', 'paid', 'failed'])
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('transfers')
+          .select('transfers.id')
+          .whereRef('transfers.payment_id', '=', 'payments.id')
+          .where('transfers.chain_id', '=', sourceChainId)
+          .where('transfers.token_address', '=', token)
+          .where('transfers.orphaned', '=', 0)
+          .where('transfers.bridge_transfer_id', 'is', null)
+          .where((deep) =>
+            deep.or([
+              deep('transfers.final', '=', 1),
+              deep('transfers.block_number', '<=', blockParam(filter.deepestBlock)),
+            ]),
+          )
+          // The same transaction in another block, after a reorg: carried already under its first row.
+          .where((inner) =>
+            inner.not(
+              inner.exists(
+                inner
+                  .selectFrom('transfers as carried')
+                  .select('carried.id')
+                  .whereRef('carried.chain_id', '=', 'transfers.chain_id')
+                  .whereRef('carried.tx_hash', '=', 'transfers.tx_hash')
+                  .where('carried.bridge_transfer_id', 'is not', null),
+              ),
+            ),
+          ),
+      ),
+    )
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('bridge_transfers as t')
+            .select('t.id')
+            .whereRef('t.payment_id', '=', 'payments.id')
+            .where('t.source_chain_id', '=', sourceChainId)
+            .where('t.step', '<>', 'done'),
+        ),
+      ),
+    )
+    .orderBy('payments.created_at')
+    .orderBy('payments.id')
+    .limit(filter.limit)
+    .execute();
+  const candidates: FastBurnCandidate[] = [];
+  for (const row of rows) {
+    const forwarder = await forwarderOf(db, row.id);
+    if (!forwarder) continue;
+    candidates.push({
+      forwarder,
+      payment: toPayment(row),
+      burntBaseUnits: BigInt(row.burnt_base_units ?? '0'),
+      transfers: await listTransfers(db, row.id),
+    });
+  }
+  return candidates;
 }

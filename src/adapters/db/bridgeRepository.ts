@@ -1,12 +1,20 @@
 import { sql } from 'kysely';
-import type { BridgeStore } from '../../app/bridge/ports.ts';
+import type { BridgeStore, BridgeTransfer } from '../../app/bridge/ports.ts';
+import type { LedgerTransaction } from '../../app/chain/ports.ts';
 import { recordExpiry, recordReattestRequested } from './bridgeExpiry.ts';
-import { burnCandidates, due, firstTransferBlock, forwarderOf, inFlight } from './bridgeQueries.ts';
+import {
+  burnCandidates,
+  due,
+  fastBurnCandidates,
+  firstTransferBlock,
+  forwarderOf,
+  inFlight,
+} from './bridgeQueries.ts';
 import { stepTransactionColumns, toRow, toTransfer } from './bridgeRows.ts';
 import { BRIDGE_HOLD_PREFIX, setbackIn } from './bridgeSetback.ts';
 import type { DatabaseHandle } from './database.ts';
 import type { Db } from './db.ts';
-import { blockParam } from './ledgerTransaction.ts';
+import { blockParam, ledgerTransaction } from './ledgerTransaction.ts';
 import { isUniqueViolation } from './uniqueViolation.ts';
 
 export { BRIDGE_HOLD_PREFIX };
@@ -17,10 +25,11 @@ export { BRIDGE_HOLD_PREFIX };
  * balance the settler flushes, a stall marks the payment's payout as held up (so `payment.payout_delayed`, the
  * console and /metrics report it as any failing payout) and the mint clears it.
  */
-export function bridgeRepository(handle: DatabaseHandle): BridgeStore {
+export function bridgeRepository(handle: DatabaseHandle, hooks: BridgeRepositoryHooks = {}): BridgeStore {
   const { db } = handle;
   return {
     burnCandidates: (sourceChainId, filter) => burnCandidates(db, sourceChainId, filter),
+    fastBurnCandidates: (sourceChainId, filter) => fastBurnCandidates(db, sourceChainId, filter),
     due: (step, chain, now, limit) => due(db, step, chain, now, limit),
     inFlight: (step, chainId) => inFlight(db, step, chainId),
     forwarderOf: (paymentId) => forwarderOf(db, paymentId),
@@ -35,15 +44,7 @@ export function bridgeRepository(handle: DatabaseHandle): BridgeStore {
         .execute();
       return rows.map((r) => r.burn_tx_hash as string);
     },
-    async open(transfer) {
-      try {
-        await db.insertInto('bridge_transfers').values(toRow(transfer)).execute();
-        return true;
-      } catch (error) {
-        if (isUniqueViolation(error)) return false;
-        throw error;
-      }
-    },
+    open: (transfer, carries) => openTransfer(db, transfer, carries ?? []),
     async saveStepTransaction(id, step, tx, at) {
       await db
         .updateTable('bridge_transfers')
@@ -102,7 +103,7 @@ export function bridgeRepository(handle: DatabaseHandle): BridgeStore {
         .where('step', '=', 'attest')
         .execute();
     },
-    recordMint: (id, mint, at) => recordMint(db, id, mint, at),
+    recordMint: (id, mint, at) => recordMint(handle, hooks, id, mint, at),
     recordSetback: (id, setback, at) => db.transaction().execute((trx) => setbackIn(trx, id, setback, at)),
     recordExpiry: (id, setback, at) => recordExpiry(db, id, setback, at),
     recordReattestRequested: (id, at) => recordReattestRequested(db, id, at),
@@ -118,6 +119,38 @@ export function bridgeRepository(handle: DatabaseHandle): BridgeStore {
       return rows.map(toTransfer);
     },
   };
+}
+
+/**
+ * What else a final mint changes in its database transaction: the main wiring refreshes the payment's status there
+ * (a fast transfer's payment is paid once its mint is final, decision 0037), with the watcher's own refresh.
+ */
+export interface BridgeRepositoryHooks {
+  readonly afterMint?: (tx: LedgerTransaction, paymentId: string, at: Date) => Promise<unknown>;
+}
+
+/** A carried transfer already carried by another burn: the whole opening is undone. */
+class AlreadyCarried extends Error {}
+
+async function openTransfer(db: Db, transfer: BridgeTransfer, carries: readonly string[]): Promise<boolean> {
+  try {
+    await db.transaction().execute(async (trx) => {
+      await trx.insertInto('bridge_transfers').values(toRow(transfer)).execute();
+      if (carries.length === 0) return;
+      const carried = await trx
+        .updateTable('transfers')
+        .set({ bridge_transfer_id: transfer.id })
+        .where('id', 'in', [...carries])
+        .where('bridge_transfer_id', 'is', null)
+        .returning('id')
+        .execute();
+      if (carried.length !== carries.length) throw new AlreadyCarried();
+    });
+    return true;
+  } catch (error) {
+    if (isUniqueViolation(error) || error instanceof AlreadyCarried) return false;
+    throw error;
+  }
 }
 
 /** A step's attempts start over when the transfer moves on. */
@@ -176,28 +209,35 @@ async function recordBurn(
       .where('chain_id', '=', moved.source_chain_id)
       .where('token_address', '=', moved.token_address.toLowerCase())
       .executeTakeFirst();
-    if (!balance) throw new Error(`bridge transfer ${id} burnt money its payment has no balance of`);
+    const settled = (BigInt(balance?.settled_base_units ?? '0') + BigInt(moved.amount_base_units)).toString();
+    // A fast burn goes before its transfers are final, so before the row their finality writes (decision 0037).
     await trx
-      .updateTable('deposit_balances')
-      .set({
-        settled_base_units: (BigInt(balance.settled_base_units) + BigInt(moved.amount_base_units)).toString(),
+      .insertInto('deposit_balances')
+      .values({
+        owner_id: moved.payment_id,
+        owner_kind: 'payment',
+        chain_id: moved.source_chain_id,
+        token_address: moved.token_address.toLowerCase(),
+        accepted: 1,
+        settled_base_units: settled,
       })
-      .where('owner_id', '=', moved.payment_id)
-      .where('chain_id', '=', moved.source_chain_id)
-      .where('token_address', '=', moved.token_address.toLowerCase())
+      .onConflict((oc) =>
+        oc.columns(['owner_id', 'chain_id', 'token_address']).doUpdateSet({ settled_base_units: settled }),
+      )
       .execute();
     return true;
   });
 }
 
 async function recordMint(
-  db: Db,
+  handle: DatabaseHandle,
+  hooks: BridgeRepositoryHooks,
   id: string,
   mint: { txHash: string | null; mintedBaseUnits: bigint; tokenAddress: string },
   at: Date,
 ): Promise<boolean> {
   if (mint.mintedBaseUnits <= 0n) throw new RangeError('a mint adds a positive amount');
-  return db.transaction().execute(async (trx) => {
+  return handle.db.transaction().execute(async (trx) => {
     const done = await trx
       .updateTable('bridge_transfers')
       .set({
@@ -265,6 +305,7 @@ async function recordMint(
       .where('id', '=', done.payment_id)
       .where('payout_blocked_reason', 'like', `${BRIDGE_HOLD_PREFIX}%`)
       .execute();
+    await hooks.afterMint?.(ledgerTransaction(trx, handle.dialect), done.payment_id, at);
     return true;
   });
 }

@@ -69,6 +69,15 @@ export function toTransfer(row: Selectable<TransfersTable>): TransferRecord {
   };
 }
 
+/** A transfer with the step of the fast burn carrying it home, if one does (migration 0037). */
+function toCarriedTransfer(
+  row: Selectable<TransfersTable> & { readonly carrier_step: string | null },
+): TransferRecord {
+  const transfer = toTransfer(row);
+  if (row.bridge_transfer_id === null || row.carrier_step === null) return transfer;
+  return { ...transfer, carriedHome: row.carrier_step === 'done' ? 'minted' : 'under-way' };
+}
+
 function transferRow(t: TransferRecord, createdAt: string): Selectable<TransfersTable> {
   return {
     id: t.id,
@@ -87,6 +96,7 @@ function transferRow(t: TransferRecord, createdAt: string): Selectable<Transfers
     final: t.final ? 1 : 0,
     orphaned: t.orphaned ? 1 : 0,
     created_at: createdAt,
+    bridge_transfer_id: null,
   };
 }
 
@@ -266,12 +276,14 @@ async function lockPayment(trx: Db, dialect: DialectName, paymentId: string): Pr
 export async function listTransfers(executor: Db, paymentId: string): Promise<TransferRecord[]> {
   const rows = await executor
     .selectFrom('transfers')
-    .selectAll()
-    .where('payment_id', '=', paymentId)
-    .orderBy('block_number')
-    .orderBy('log_index')
+    .leftJoin('bridge_transfers as carrier', 'carrier.id', 'transfers.bridge_transfer_id')
+    .selectAll('transfers')
+    .select('carrier.step as carrier_step')
+    .where('transfers.payment_id', '=', paymentId)
+    .orderBy('transfers.block_number')
+    .orderBy('transfers.log_index')
     .execute();
-  return rows.map(toTransfer);
+  return rows.map(toCarriedTransfer);
 }
 
 async function updatePaymentState(trx: Db, paymentId: string, update: PaymentStateUpdate): Promise<void> {

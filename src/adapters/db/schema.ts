@@ -205,6 +205,8 @@ export interface TransfersTable {
   final: number;
   orphaned: number;
   created_at: string;
+  /** The fast burn carrying it home (migration 0037); null until one does. */
+  bridge_transfer_id: string | null;
 }
 
 /** A token that does not pay, sent to a deposit address (migration 0013). */

@@ -1,5 +1,6 @@
 import { FINALITY_FAST, FINALITY_STANDARD } from '../../domain/cctpFinality.ts';
 import { burnFeeOffer, quotedMaxFee } from './burnFee.ts';
+import { fastBurnPlan } from './fastBurnPlan.ts';
 import { newBridgeTransferId } from './ids.ts';
 import type { SourceBridgeDeps, SourceBridgeOptions } from './options.ts';
 import type { BridgeTransfer, BurnCandidate, BurnOnChain, StepSetback } from './ports.ts';
@@ -32,13 +33,52 @@ export async function burnOnce(deps: SourceBridgeDeps, options: SourceBridgeOpti
   if (inFlight) return advanceBurn(deps, inFlight);
   const [retry] = await deps.bridge.due('burn', { sourceChainId: chainId }, deps.clock.now(), 1);
   if (retry) return sendBurn(deps, options, retry);
-  const [candidate] = await deps.bridge.burnCandidates(chainId, {
-    tokenAddress: options.tokenAddress,
-    dustThresholdBaseUnits: options.dustThresholdBaseUnits,
-    limit: 1,
-  });
+  const candidate =
+    options.speed === 'fast'
+      ? await fastBurnCandidate(deps, options)
+      : (
+          await deps.bridge.burnCandidates(chainId, {
+            tokenAddress: options.tokenAddress,
+            dustThresholdBaseUnits: options.dustThresholdBaseUnits,
+            limit: 1,
+          })
+        )[0];
   if (!candidate) return { kind: 'idle' };
   return openBurn(deps, options, candidate);
+}
+
+/** Payments looked at per pass on a fast chain: some may not be due yet (paid in part, more to come). */
+const FAST_CANDIDATES_PER_PASS = 50;
+
+/**
+ * On a fast chain (decision 0037), the oldest payment whose transfers there, at least `fastConfirmations` deep,
+ * make it paid (or failed), and which no burn carries yet: burnt long before those transfers are final. Each
+ * transfer it carries is checked still in the canonical chain: the watcher may not have seen a reorg yet.
+ */
+async function fastBurnCandidate(
+  deps: SourceBridgeDeps,
+  options: SourceBridgeOptions,
+): Promise<BurnCandidate | undefined> {
+  const head = await deps.source.latestBlockNumber();
+  const deepestBlock = head - BigInt(options.fastConfirmations);
+  if (deepestBlock < 0n) return undefined;
+  const chain = { chainId: deps.source.chainId, tokenAddress: options.tokenAddress, deepestBlock };
+  const found = await deps.bridge.fastBurnCandidates(chain.chainId, {
+    tokenAddress: options.tokenAddress,
+    deepestBlock,
+    limit: FAST_CANDIDATES_PER_PASS,
+  });
+  for (const candidate of found) {
+    const plan = fastBurnPlan(candidate, chain, deps.clock.now(), options.dustThresholdBaseUnits);
+    if (!plan) continue;
+    const carried = candidate.transfers.filter((t) => plan.carries?.includes(t.id));
+    for (const transfer of carried) {
+      const hash = await deps.source.blockHashAt(transfer.blockNumber);
+      if (hash?.toLowerCase() !== transfer.blockHash.toLowerCase()) return undefined;
+    }
+    return plan;
+  }
+  return undefined;
 }
 
 async function recordRelayerBalance(deps: SourceBridgeDeps, options: SourceBridgeOptions): Promise<void> {
@@ -82,7 +122,7 @@ async function openBurn(
       speed: found.minFinalityThreshold <= FINALITY_FAST ? 'fast' : 'standard',
       burnTxHash: found.txHash,
     };
-    if (!(await deps.bridge.open(transfer))) return { kind: 'idle' };
+    if (!(await deps.bridge.open(transfer, candidate.carries))) return { kind: 'idle' };
     deps.logger.warn(
       { transferId: transfer.id, paymentId: transfer.paymentId, txHash: found.txHash },
       'a burn of this forwarder was found on chain, not in our records: it is followed as ours',
@@ -109,7 +149,7 @@ async function openBurn(
     quotedMaxFeeBaseUnits: quotedMaxFee(options, amount),
     minFinalityThreshold: fast ? FINALITY_FAST : FINALITY_STANDARD,
   };
-  if (!(await deps.bridge.open(transfer))) return { kind: 'idle' };
+  if (!(await deps.bridge.open(transfer, candidate.carries))) return { kind: 'idle' };
   return sendBurn(deps, options, transfer);
 }
 
@@ -153,7 +193,9 @@ async function advanceBurn(deps: SourceBridgeDeps, transfer: BridgeTransfer): Pr
   const receipt = await deps.source.burnReceipt(txHash, transfer.depositAddress);
   const now = deps.clock.now();
   if (receipt?.success) {
-    if (receipt.blockNumber > (await deps.source.finalizedBlockNumber()))
+    // A fast burn is asked about once mined: Circle attests at its own soft finality and bears what a reorg
+    // does after (decision 0037). A standard burn waits for its block to be final here.
+    if (transfer.speed !== 'fast' && receipt.blockNumber > (await deps.source.finalizedBlockNumber()))
       return { kind: 'in-flight', transferId: transfer.id, txHash };
     await deps.bridge.recordBurn(
       transfer.id,

@@ -32,6 +32,11 @@ export interface SourceBridgeOptions {
   readonly speed: TransferSpeed;
   /** The operator's cap on a fast burn's fee, in basis points (the factory's route caps it again on chain). */
   readonly maxFeeBps: number;
+  /**
+   * At fast speed, blocks on top of a transfer's block before it is burnt (decision 0037): long before it is
+   * final there. Unused at standard speed, which burns final transfers only.
+   */
+  readonly fastConfirmations: number;
   /** Balances below it wait for more before being burnt (the gas of a burn is paid per burn). */
   readonly dustThresholdBaseUnits: bigint;
   /** Below this the relayer's gas balance is reported as low (RelayerBalanceReading). */

@@ -1,3 +1,5 @@
+import type { Payment } from '../../domain/payment.ts';
+import type { TransferRecord } from '../chain/ports.ts';
 /**
  * What moving a payment's money from a source chain to the home chain (CCTP v2) needs from the outside world:
  * its records (adapters/db/bridgeRepository.ts), the source chain (burn) and the home chain (mint) as
@@ -93,6 +95,21 @@ export interface BurnCandidate extends PaymentForwarder {
   readonly unburntBaseUnits: bigint;
   /** The block of the payment's first final transfer on this chain: no burn of its forwarder can be older. */
   readonly firstTransferBlock: bigint;
+  /** A fast burn's transfers (decision 0037): written as carried by it, never burnt again. */
+  readonly carries?: readonly string[];
+}
+
+/**
+ * A payment with money on a fast source chain that no burn carries yet (decision 0037): the burn step decides
+ * from its transfers whether it is due and how much to burn.
+ */
+export interface FastBurnCandidate {
+  readonly forwarder: PaymentForwarder;
+  readonly payment: Payment;
+  /** What burns took out of the forwarder on this chain so far (the source balance's `settled`). */
+  readonly burntBaseUnits: bigint;
+  /** Every transfer of the payment, on every chain, with the burn carrying each home if any. */
+  readonly transfers: readonly TransferRecord[];
 }
 
 /** A burn of the forwarder's money found on the source chain (its `DepositForBurn`, depositor = the forwarder). */
@@ -138,6 +155,10 @@ export interface SourceChain {
   minimumBurnFee(amountBaseUnits: bigint): Promise<bigint>;
   /** The most, in basis points, the forwarders of this factory may offer as a burn's fee (its route's cap). */
   burnFeeCapBps(factoryAddress: string): Promise<number>;
+  /** The head: how deep a transfer is, for a fast burn (decision 0037). */
+  latestBlockNumber(): Promise<bigint>;
+  /** The canonical block's hash at that height (undefined: none yet). */
+  blockHashAt(blockNumber: bigint): Promise<string | undefined>;
 }
 
 /** The home chain as the mint step reads and calls it (besides its relayer). */
@@ -201,6 +222,11 @@ export interface BridgeStore {
     sourceChainId: number,
     filter: { tokenAddress: string; dustThresholdBaseUnits: bigint; limit: number },
   ): Promise<BurnCandidate[]>;
+  /** Payments with transfers on a fast chain at `deepestBlock` or deeper that no burn carries yet. */
+  fastBurnCandidates(
+    sourceChainId: number,
+    filter: { tokenAddress: string; deepestBlock: bigint; limit: number },
+  ): Promise<FastBurnCandidate[]>;
   /** Open transfers in `step` (of that source chain, or of that home chain for `mint`) due at `now`. */
   due(
     step: Exclude<BridgeStep, 'done'>,
@@ -220,8 +246,11 @@ export interface BridgeStore {
   recordedBurns(paymentId: string, sourceChainId: number): Promise<string[]>;
   /** Open transfers whose step has a transaction in flight, whatever their back-off (one at a time per chain). */
   inFlight(step: 'burn' | 'mint', chainId: number): Promise<BridgeTransfer | undefined>;
-  /** A new transfer in step `burn`; false if one is already open for this payment and chain. */
-  open(transfer: BridgeTransfer): Promise<boolean>;
+  /**
+   * A new transfer in step `burn`, and the transfers it `carries` written as carried by it, at once; false if one
+   * is already open for this payment and chain, or one of those transfers is carried by another burn already.
+   */
+  open(transfer: BridgeTransfer, carries?: readonly string[]): Promise<boolean>;
   /** The step's transaction, persisted before broadcast (a new one replaces a dropped one). */
   saveStepTransaction(id: string, step: 'burn' | 'mint', tx: StepTransaction | null, at: Date): Promise<void>;
   highestNonce(step: 'burn' | 'mint', chainId: number): Promise<bigint | undefined>;

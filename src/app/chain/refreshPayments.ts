@@ -1,6 +1,11 @@
 import { newEventId } from '../../domain/credentials.ts';
 import { paymentTerms, payoutStateOf } from '../../domain/payment.ts';
-import { derivePaymentState, eventForTransition, type PaymentState } from '../../domain/paymentStatus.ts';
+import {
+  countedTransfers,
+  derivePaymentState,
+  eventForTransition,
+  type PaymentState,
+} from '../../domain/paymentStatus.ts';
 import { DEFAULT_PAYOUT_POLICY, type PayoutPolicy } from '../../domain/payout.ts';
 import {
   describeUnacceptedTransfer,
@@ -102,11 +107,15 @@ export async function refreshPayments(
   return changes;
 }
 
-/** Per chain, what each accepted token brought in final transfers still on the canonical chain. */
+/**
+ * Per chain, what each accepted token brought in final transfers still on the canonical chain, or carried home by
+ * a final mint (decision 0037): the transfers the payment's status counts, so a source chain's row says what
+ * arrived there as the status does, and what its burns took out never exceeds it.
+ */
 function finalByChainAndToken(transfers: readonly TransferRecord[]): Map<number, Map<string, bigint>> {
   const sums = new Map<number, Map<string, bigint>>();
-  for (const t of transfers) {
-    if (!t.final || t.orphaned || t.amountBaseUnits <= 0n) continue;
+  for (const t of countedTransfers(transfers)) {
+    if (!t.final) continue;
     const chain = sums.get(t.chainId) ?? new Map<string, bigint>();
     chain.set(t.tokenAddress, (chain.get(t.tokenAddress) ?? 0n) + t.amountBaseUnits);
     sums.set(t.chainId, chain);

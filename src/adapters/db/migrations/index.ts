@@ -21,9 +21,10 @@ import * as customerLanguage from './0025_customer_language.ts';
 import * as merchantHome from './0026_merchant_home.ts';
 import * as bridgeSettlement from './0027_bridge_settlement.ts';
 import * as bridgeFee from './0031_bridge_fee.ts';
-import * as bridgeReattestation from './0036_bridge_reattestation.ts';
-import * as txidChain from './0039_txid_chain.ts';
 import * as bridgeFeeQuote from './0032_bridge_fee_quote.ts';
+import * as bridgeReattestation from './0036_bridge_reattestation.ts';
+import * as fastBurn from './0037_fast_burn.ts';
+import * as txidChain from './0039_txid_chain.ts';
 
 /** Every migration, in order. Names sort lexically; a migration, once released, is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -49,7 +50,8 @@ export const migrations: Record<string, Migration> = {
   '0026_merchant_home': merchantHome,
   '0027_bridge_settlement': bridgeSettlement,
   '0031_bridge_fee': bridgeFee,
-  '0036_bridge_reattestation': bridgeReattestation,
-  '0039_txid_chain': txidChain,
   '0032_bridge_fee_quote': bridgeFeeQuote,
+  '0036_bridge_reattestation': bridgeReattestation,
+  '0037_fast_burn': fastBurn,
+  '0039_txid_chain': txidChain,
 };
