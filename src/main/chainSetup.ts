@@ -5,6 +5,7 @@ import {
   chainsOfMode as chainsOfConfigMode,
   expectedFactoryV3,
   refuseOtherFactory,
+  routeTable,
 } from '../adapters/chain/routeTable.ts';
 import {
   type ChainConfig,
@@ -15,7 +16,9 @@ import {
   type TokenSetting,
   type VariablePrefix,
 } from '../config/index.ts';
+import { homeForwarderVersion } from './homeFactoryVersion.ts';
 import {
+  ensureSandboxFactoryV3,
   SANDBOX_ACCOUNTS,
   type SandboxChain,
   sandboxAccount,
@@ -249,14 +252,22 @@ async function resolveChain(
       USDC: tokenAddress,
       'USDC.e': sandbox.bridgedUsdc,
     };
+    // New payments use a version 3 factory (decision 0038): with the second chain its table's, whose address is
+    // the same on both (withSources); else the table of this chain alone, deployed here.
+    const factory = await sandboxFactory(sandbox, crossChain, chain, tokenAddress, config, logger).catch(
+      async (error: unknown) => {
+        await crossChain?.stop();
+        await sandbox.stop();
+        throw error;
+      },
+    );
     return {
       ...identity,
       target: {
         chainId: chain.chainId,
         tokenAddress,
         ...resolveTokens(chain, prefix, sandboxTokens),
-        // With its second chain, new payments use the version 3 factory: their address is the same on both.
-        factoryAddress: chain.factoryAddress ?? crossChain?.factory ?? sandbox.factory,
+        ...factory,
         treasuryAddress: chain.treasuryAddress ?? sandbox.treasury,
       },
       rpcUrls: chain.rpcUrls,
@@ -274,24 +285,57 @@ async function resolveChain(
   // Polygon and Amoy, or a sandbox whose contracts were deployed by someone else (several processes, tests).
   const sandbox = chain.network === 'sandbox';
   const tokenAddress = requireChainSetting(chain, 'usdcAddress');
+  const rpcUrls = requireChainSetting(chain, 'rpcUrls');
+  const factory = requireChainSetting(chain, 'factoryAddress');
   return {
     ...identity,
     target: {
       chainId: chain.chainId,
       tokenAddress,
       ...resolveTokens(chain, prefix, { USDC: tokenAddress }),
-      factoryAddress: requireChainSetting(chain, 'factoryAddress'),
+      factoryAddress: factory,
+      ...(modeHasSourceChains(config, chain.mode)
+        ? {}
+        : { forwarderVersion: await homeForwarderVersion(config, chain, factory, rpcUrls[0]!, logger) }),
       treasuryAddress: sandbox
         ? (chain.treasuryAddress ?? sandboxAccount(SANDBOX_ACCOUNTS.treasury).address)
         : requireChainSetting(chain, 'treasuryAddress'),
     },
-    rpcUrls: requireChainSetting(chain, 'rpcUrls'),
+    rpcUrls,
     relayerKey: chain.relayerKey ?? (sandbox ? sandboxPrivateKey(SANDBOX_ACCOUNTS.relayer) : undefined),
     gaslessRelayerKey: gaslessRelayerKey(chain),
     cctpHome: undefined,
     sources: [],
     stop: async () => {},
   };
+}
+
+function modeHasSourceChains(config: Config, mode: ChainMode): boolean {
+  return chainsOfConfigMode(config.chains, mode).some((chain) => chain.role === 'source');
+}
+
+/**
+ * The factory of a sandbox that deploys its own contracts, and its forwarder version: the second chain's
+ * (version 3, its table's); a configured one (its version read as on Polygon); else the version 3 factory of this
+ * chain's table alone, deployed here at start (idempotent: the same table is the same address).
+ */
+async function sandboxFactory(
+  sandbox: SandboxChain,
+  crossChain: SandboxCrossChain | undefined,
+  chain: ChainConfig,
+  tokenAddress: Address,
+  config: Config,
+  logger: Logger,
+): Promise<Pick<ChainTarget, 'factoryAddress' | 'forwarderVersion'>> {
+  if (chain.factoryAddress) {
+    const forwarderVersion = modeHasSourceChains(config, chain.mode)
+      ? 3
+      : await homeForwarderVersion(config, chain, chain.factoryAddress, sandbox.rpcUrl, logger);
+    return { factoryAddress: chain.factoryAddress, forwarderVersion };
+  }
+  if (crossChain) return { factoryAddress: crossChain.factory, forwarderVersion: 3 };
+  const routes = routeTable([{ ...chain, usdcAddress: tokenAddress }]);
+  return { factoryAddress: await ensureSandboxFactoryV3(sandbox.rpcUrl, routes), forwarderVersion: 3 };
 }
 
 /**
