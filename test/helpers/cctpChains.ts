@@ -47,7 +47,12 @@ export const RELAYER = 1;
 
 export async function startCctpChains(
   specs: readonly CctpChainSpec[],
-  options: { confirmations: { fast: number; standard: number }; fastFeeBps: number },
+  options: {
+    confirmations: { fast: number; standard: number };
+    fastFeeBps: number;
+    /** Deploys each chain's USDC, owned by CIRCLE (default: a TestUSDC; the gas bench's has native USDC's profile). */
+    deployUsdc?: (anvil: Anvil) => Promise<Address>;
+  },
 ): Promise<CctpChains> {
   const anvils = await Promise.all(specs.map((spec) => startAnvil({ chainId: spec.chainId, accounts: 4 })));
   const attesterKeys = [generatePrivateKey(), generatePrivateKey()];
@@ -57,7 +62,8 @@ export async function startCctpChains(
     await Promise.all(
       specs.map(async (spec, index) => {
         const anvil = anvils[index]!;
-        const usdc = await deployTestUsdc(anvil.wallet(CIRCLE), anvil.publicClient);
+        const usdc = await (options.deployUsdc?.(anvil) ??
+          deployTestUsdc(anvil.wallet(CIRCLE), anvil.publicClient));
         const feeRecipient = privateKeyToAccount(generatePrivateKey()).address;
         const cctp = await deployTestCctp(anvil.wallet(CIRCLE), anvil.publicClient, {
           domain: spec.domain,
@@ -101,7 +107,8 @@ export async function startCctpChains(
         messageTransmitter: c.cctp.messageTransmitter,
       })),
       attesterKeys,
-      ...options,
+      confirmations: options.confirmations,
+      fastFeeBps: options.fastFeeBps,
     });
     return {
       chains,
