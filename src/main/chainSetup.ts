@@ -5,7 +5,6 @@ import {
   chainsOfMode as chainsOfConfigMode,
   expectedFactoryV3,
   refuseOtherFactory,
-  routeTable,
 } from '../adapters/chain/routeTable.ts';
 import {
   type ChainConfig,
@@ -16,9 +15,8 @@ import {
   type TokenSetting,
   type VariablePrefix,
 } from '../config/index.ts';
-import { homeForwarderVersion } from './homeFactoryVersion.ts';
+import { homeForwarderVersion, modeHasSourceChains, sandboxFactory } from './homeFactoryVersion.ts';
 import {
-  ensureSandboxFactoryV3,
   SANDBOX_ACCOUNTS,
   type SandboxChain,
   sandboxAccount,
@@ -296,7 +294,14 @@ async function resolveChain(
       factoryAddress: factory,
       ...(modeHasSourceChains(config, chain.mode)
         ? {}
-        : { forwarderVersion: await homeForwarderVersion(config, chain, factory, rpcUrls[0]!, logger) }),
+        : {
+            forwarderVersion: await homeForwarderVersion(
+              config,
+              chain,
+              { factory, usdc: tokenAddress, rpcUrl: rpcUrls[0]! },
+              logger,
+            ),
+          }),
       treasuryAddress: sandbox
         ? (chain.treasuryAddress ?? sandboxAccount(SANDBOX_ACCOUNTS.treasury).address)
         : requireChainSetting(chain, 'treasuryAddress'),
@@ -308,34 +313,6 @@ async function resolveChain(
     sources: [],
     stop: async () => {},
   };
-}
-
-function modeHasSourceChains(config: Config, mode: ChainMode): boolean {
-  return chainsOfConfigMode(config.chains, mode).some((chain) => chain.role === 'source');
-}
-
-/**
- * The factory of a sandbox that deploys its own contracts, and its forwarder version: the second chain's
- * (version 3, its table's); a configured one (its version read as on Polygon); else the version 3 factory of this
- * chain's table alone, deployed here at start (idempotent: the same table is the same address).
- */
-async function sandboxFactory(
-  sandbox: SandboxChain,
-  crossChain: SandboxCrossChain | undefined,
-  chain: ChainConfig,
-  tokenAddress: Address,
-  config: Config,
-  logger: Logger,
-): Promise<Pick<ChainTarget, 'factoryAddress' | 'forwarderVersion'>> {
-  if (chain.factoryAddress) {
-    const forwarderVersion = modeHasSourceChains(config, chain.mode)
-      ? 3
-      : await homeForwarderVersion(config, chain, chain.factoryAddress, sandbox.rpcUrl, logger);
-    return { factoryAddress: chain.factoryAddress, forwarderVersion };
-  }
-  if (crossChain) return { factoryAddress: crossChain.factory, forwarderVersion: 3 };
-  const routes = routeTable([{ ...chain, usdcAddress: tokenAddress }]);
-  return { factoryAddress: await ensureSandboxFactoryV3(sandbox.rpcUrl, routes), forwarderVersion: 3 };
 }
 
 /**

@@ -1,5 +1,7 @@
 /**
- * Which forwarder version the configured factory of a mode without source chains deploys (decision 0038): the
+ * The factory new payments of a home chain use, and its forwarder version (decision 0038).
+ *
+ * Which forwarder version the configured factory of a mode without source chains deploys: the
  * service computes deposit addresses without asking the chain, and versions 2 and 3 have different address
  * formulas, so it must know before it gives the first address.
  *
@@ -12,21 +14,30 @@
  */
 import type { Logger } from 'pino';
 import { type Address, createPublicClient, http, isAddressEqual, type PublicClient } from 'viem';
+import type { ChainTarget } from '../adapters/chain/depositPlanner.ts';
 import { readForwarderVersion } from '../adapters/chain/flushCalls.ts';
 import type { ForwarderAddressVersion } from '../adapters/chain/forwarder.ts';
-import { chainsOfMode, expectedFactoryV3 } from '../adapters/chain/routeTable.ts';
-import type { ChainConfig, Config } from '../config/index.ts';
+import { chainsOfMode, expectedFactoryV3, routeTable } from '../adapters/chain/routeTable.ts';
+import type { ChainConfig, ChainMode, Config } from '../config/index.ts';
 import { StartRefusedError } from './ports.ts';
+import { ensureSandboxFactoryV3, type SandboxChain } from './sandboxChain.ts';
+import type { SandboxCrossChain } from './sandboxCrossChain.ts';
 
-/** The version of `factory`, configured as the home chain's of `settings.mode`, with no source chains. */
+/**
+ * The version of `factory`, configured as the home chain's of `settings.mode`, with no source chains. `usdc` is
+ * the home chain's USDC as resolved (a sandbox may have deployed its own, which no setting names).
+ */
 export async function homeForwarderVersion(
   config: Config,
   settings: ChainConfig,
-  factory: Address,
-  rpcUrl: string,
+  chain: { factory: Address; usdc: Address; rpcUrl: string },
   logger: Logger,
 ): Promise<ForwarderAddressVersion> {
-  const expected = await expectedFactoryV3(chainsOfMode(config.chains, settings.mode));
+  const { factory, rpcUrl } = chain;
+  const chains = chainsOfMode(config.chains, settings.mode).map((c) =>
+    c.role === 'home' ? { ...c, usdcAddress: c.usdcAddress ?? chain.usdc } : c,
+  );
+  const expected = await expectedFactoryV3(chains);
   if (isAddressEqual(expected.factory, factory)) return 3;
   const client = createPublicClient({ transport: http(rpcUrl) }) as PublicClient;
   let version: ForwarderAddressVersion;
@@ -51,4 +62,37 @@ export async function homeForwarderVersion(
     );
   }
   return version;
+}
+
+export function modeHasSourceChains(config: Config, mode: ChainMode): boolean {
+  return chainsOfMode(config.chains, mode).some((chain) => chain.role === 'source');
+}
+
+/**
+ * The factory of a sandbox that deploys its own contracts, and its forwarder version: the second chain's
+ * (version 3, its table's); a configured one (its version read as on Polygon); else the version 3 factory of this
+ * chain's table alone, deployed here at start (idempotent: the same table is the same address).
+ */
+export async function sandboxFactory(
+  sandbox: SandboxChain,
+  crossChain: SandboxCrossChain | undefined,
+  chain: ChainConfig,
+  tokenAddress: Address,
+  config: Config,
+  logger: Logger,
+): Promise<Pick<ChainTarget, 'factoryAddress' | 'forwarderVersion'>> {
+  if (chain.factoryAddress) {
+    const forwarderVersion = modeHasSourceChains(config, chain.mode)
+      ? 3
+      : await homeForwarderVersion(
+          config,
+          chain,
+          { factory: chain.factoryAddress, usdc: tokenAddress, rpcUrl: sandbox.rpcUrl },
+          logger,
+        );
+    return { factoryAddress: chain.factoryAddress, forwarderVersion };
+  }
+  if (crossChain) return { factoryAddress: crossChain.factory, forwarderVersion: 3 };
+  const routes = routeTable([{ ...chain, usdcAddress: tokenAddress }]);
+  return { factoryAddress: await ensureSandboxFactoryV3(sandbox.rpcUrl, routes), forwarderVersion: 3 };
 }
