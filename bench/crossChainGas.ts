@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { type Address, getAddress, type Hex, toHex } from 'viem';
+import { type Address, getAddress, type Hex, type PublicClient, toHex } from 'viem';
 import { burnAttestation, createAttestationClient } from '../src/adapters/cctp/attestationClient.ts';
 import { FINALITY_FAST, FINALITY_STANDARD } from '../src/adapters/cctp/cctpMessage.ts';
 import {
@@ -13,6 +13,7 @@ import {
   toForwarderStruct,
 } from '../src/adapters/chain/forwarder.ts';
 import { type CctpChain, CIRCLE, RELAYER, startCctpChains } from '../test/helpers/cctpChains.ts';
+import { deployPackedUsdc } from './packedUsdc.ts';
 import { fmt, isMain } from './support.ts';
 
 /**
@@ -20,8 +21,10 @@ import { fmt, isMain } from './support.ts';
  * deploying the forwarder and burning its USDC in one transaction (what the relayer pays there, per payment), or
  * the burn alone for a forwarder already deployed, or many payments' in one `burnBatch`; on Polygon, receiving the message (the mint) and the flush.
  * Measured against the project's CCTP test contracts, which model Circle's checks and message but not its
- * proxies or its separate TokenMinter: Circle's real contracts cost more per burn and per mint (see
- * docs/decisions/0028-one-address-every-chain.md). Gas is deterministic: one run of each is the figure.
+ * proxies or its separate TokenMinter, with a USDC of native USDC's cost profile (bench/packedUsdc.ts): Circle's
+ * real CCTP contracts cost more per burn and per mint (measured on them: deploy + burn about 175k,
+ * `receiveMessage` about 172k standard / 203k fast; docs/any-chain.md). The baseline, in the same run: a plain
+ * USDC transfer to a new address on the source chain. Gas is deterministic: one run of each is the figure.
  */
 const DEPOSIT_BASE_UNITS = 27_000_000n;
 const FEE_BPS = 100;
@@ -33,7 +36,13 @@ export async function runCrossChainGasBench(): Promise<string[]> {
       { name: 'polygon', chainId: 137, domain: 7 },
       { name: 'base', chainId: 8453, domain: 6, maxBurnFeeBps: 10 },
     ],
-    { confirmations: { fast: 0, standard: 0 }, fastFeeBps: 1 },
+    {
+      confirmations: { fast: 0, standard: 0 },
+      fastFeeBps: 1,
+      // Native USDC's cost profile: FiatToken v2.2's packed balance and blacklist, behind a proxy (decision 0038).
+      deployUsdc: (anvil) =>
+        deployPackedUsdc(anvil.wallet(CIRCLE), anvil.publicClient as PublicClient, anvil.addresses[3]!),
+    },
   );
   try {
     const polygon = net.chain('polygon');
@@ -126,12 +135,30 @@ export async function runCrossChainGasBench(): Promise<string[]> {
         args: [[toForwarderStruct(params)], polygon.cctp.usdc],
       }),
     );
+    // The baseline: a customer's plain transfer of the same amount to a new address, on the source chain.
+    // Its sender keeps some USDC, as a customer's wallet does (emptying it would earn a storage refund).
+    const circle = base.anvil.addresses[CIRCLE]!;
+    await fund(base, circle);
+    await fund(base, circle);
+    const transfer = await mined(
+      base,
+      await base.anvil.wallet(CIRCLE).writeContract({
+        address: base.cctp.usdc,
+        abi: testUsdcAbi,
+        functionName: 'transfer',
+        args: [randomAddress(), DEPOSIT_BASE_UNITS],
+      }),
+    );
+    const gas = (value: bigint) =>
+      `${fmt(Number(value))} (${fmt(Number(value) / Number(transfer.gasUsed), 3)})`;
     return [
-      `  cross-chain payment of ${fmt(Number(DEPOSIT_BASE_UNITS) / 1e6, 2)} USDC, forwarder v3 over CCTP v2 test contracts`,
-      `    source chain, deploy + burn:   standard ${fmt(Number(first.gasUsed))}   fast ${fmt(Number(fast.gasUsed))}`,
-      `    source chain, burn only (forwarder already deployed): ${fmt(Number(again.gasUsed))}`,
-      `    source chain, deploy + burn in a batch of ${BATCH} (burnBatch): ${fmt(Number(batched.gasUsed / BigInt(BATCH)))} per payment`,
-      `    Polygon, receiveMessage (mint): ${fmt(Number(minted.gasUsed))}   deploy + flush: ${fmt(Number(flushed.gasUsed))}`,
+      `  cross-chain payment of ${fmt(Number(DEPOSIT_BASE_UNITS) / 1e6, 2)} USDC, forwarder v3 over CCTP v2 test contracts, USDC of native USDC's profile`,
+      `    baseline, a plain transfer to a new address: ${fmt(Number(transfer.gasUsed))}; each figure (× that baseline)`,
+      `    source chain, deploy + burn:   standard ${gas(first.gasUsed)}   fast ${gas(fast.gasUsed)}   (on Circle's contracts: about 175,000)`,
+      `    source chain, burn only (forwarder already deployed): ${gas(again.gasUsed)}`,
+      `    source chain, deploy + burn in a batch of ${BATCH} (burnBatch): ${gas(batched.gasUsed / BigInt(BATCH))} per payment`,
+      `    Polygon, receiveMessage (mint): ${gas(minted.gasUsed)}   (on Circle's contracts: about 172,000 standard / 203,000 fast)`,
+      `    Polygon, deploy + flush: ${gas(flushed.gasUsed)}`,
     ];
   } finally {
     await net.stop();

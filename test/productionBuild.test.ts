@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContracts } from '../src/adapters/chain/contracts.ts';
+import { deployTestUsdc } from '../src/adapters/chain/deployContracts.ts';
 import { deploySandboxContracts } from '../src/main/sandboxChain.ts';
 import { type Anvil, startAnvil } from './helpers/anvil.ts';
 import { PAYLINK_BIN } from './helpers/cli.ts';
@@ -59,8 +60,11 @@ describe('the production build', { timeout: 180_000 }, () => {
   });
 
   it('deploys the factory from the built artifacts, with no compiler', async () => {
+    // The version 3 factory's table names the chain's USDC (decision 0038).
+    const usdc = await deployTestUsdc(anvil.wallet(0), anvil.publicClient);
     const { stdout } = await production(['contracts', 'deploy', '--json'], {
       PAYLINK_NETWORK: 'sandbox',
+      PAYLINK_USDC_ADDRESS: usdc,
       PAYLINK_RPC_URL: anvil.rpcUrl,
       PAYLINK_RELAYER_KEY: '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d',
       PAYLINK_DATABASE_URL: 'sqlite::memory:',

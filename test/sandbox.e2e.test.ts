@@ -7,7 +7,8 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook, WebhookVerificationError } from '../packages/client/src/index.ts';
-import { testUsdcAbi } from '../src/adapters/chain/contractAbis.ts';
+import { forwarderFactoryV3Abi, testUsdcAbi } from '../src/adapters/chain/contractAbis.ts';
+import { deployTestUsdc } from '../src/adapters/chain/deployContracts.ts';
 import { TRANSFER_WITH_AUTHORIZATION_TYPES } from '../src/adapters/chain/eip3009.ts';
 import { SANDBOX_ACCOUNTS, sandboxPrivateKey } from '../src/main/sandboxChain.ts';
 import { startAnvil } from './helpers/anvil.ts';
@@ -339,12 +340,15 @@ describe('the sandbox, as a newcomer runs it (npm start + paylink sandbox pay)',
 });
 
 describe('paylink contracts deploy', () => {
-  it('deploys the factory with the relayer key and prints its address', async () => {
+  // Version 3 for every deployment (decision 0038): the factory of the chain's table, whose row names its USDC.
+  it('deploys the version 3 factory with the relayer key and prints its address', async () => {
     const anvil = await startAnvil();
     try {
+      const usdc = await deployTestUsdc(anvil.wallet(0), anvil.publicClient);
       const result = await runCli(['contracts', 'deploy', '--json'], {
         PAYLINK_NETWORK: 'sandbox',
         PAYLINK_RPC_URL: anvil.rpcUrl,
+        PAYLINK_USDC_ADDRESS: usdc,
         PAYLINK_RELAYER_KEY: '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d',
         PAYLINK_DATABASE_URL: 'sqlite::memory:',
       });
@@ -353,6 +357,13 @@ describe('paylink contracts deploy', () => {
       expect(factory).toMatch(/^0x[0-9a-fA-F]{40}$/);
       const code = await anvil.publicClient.getCode({ address: factory });
       expect(code && code.length > 2).toBe(true);
+      expect(
+        await anvil.publicClient.readContract({
+          address: factory,
+          abi: forwarderFactoryV3Abi,
+          functionName: 'VERSION',
+        }),
+      ).toBe(3n);
       expect(result.stdout).not.toContain('59c6995e');
     } finally {
       await anvil.stop();

@@ -15,6 +15,7 @@ import {
   type TokenSetting,
   type VariablePrefix,
 } from '../config/index.ts';
+import { homeForwarderVersion, modeHasSourceChains, sandboxFactory } from './homeFactoryVersion.ts';
 import {
   SANDBOX_ACCOUNTS,
   type SandboxChain,
@@ -251,14 +252,22 @@ async function resolveChain(
       USDC: tokenAddress,
       'USDC.e': sandbox.bridgedUsdc,
     };
+    // New payments use a version 3 factory (decision 0038): with the second chain its table's, whose address is
+    // the same on both (withSources); else the table of this chain alone, deployed here.
+    const factory = await sandboxFactory(sandbox, crossChain, chain, tokenAddress, config, logger).catch(
+      async (error: unknown) => {
+        await crossChain?.stop();
+        await sandbox.stop();
+        throw error;
+      },
+    );
     return {
       ...identity,
       target: {
         chainId: chain.chainId,
         tokenAddress,
         ...resolveTokens(chain, prefix, sandboxTokens),
-        // With its second chain, new payments use the version 3 factory: their address is the same on both.
-        factoryAddress: chain.factoryAddress ?? crossChain?.factory ?? sandbox.factory,
+        ...factory,
         treasuryAddress: chain.treasuryAddress ?? sandbox.treasury,
       },
       rpcUrls: chain.rpcUrls,
@@ -276,18 +285,30 @@ async function resolveChain(
   // Polygon and Amoy, or a sandbox whose contracts were deployed by someone else (several processes, tests).
   const sandbox = chain.network === 'sandbox';
   const tokenAddress = requireChainSetting(chain, 'usdcAddress');
+  const rpcUrls = requireChainSetting(chain, 'rpcUrls');
+  const factory = requireChainSetting(chain, 'factoryAddress');
   return {
     ...identity,
     target: {
       chainId: chain.chainId,
       tokenAddress,
       ...resolveTokens(chain, prefix, { USDC: tokenAddress }),
-      factoryAddress: requireChainSetting(chain, 'factoryAddress'),
+      factoryAddress: factory,
+      ...(modeHasSourceChains(config, chain.mode)
+        ? {}
+        : {
+            forwarderVersion: await homeForwarderVersion(
+              config,
+              chain,
+              { factory, usdc: tokenAddress, rpcUrl: rpcUrls[0]! },
+              logger,
+            ),
+          }),
       treasuryAddress: sandbox
         ? (chain.treasuryAddress ?? sandboxAccount(SANDBOX_ACCOUNTS.treasury).address)
         : requireChainSetting(chain, 'treasuryAddress'),
     },
-    rpcUrls: requireChainSetting(chain, 'rpcUrls'),
+    rpcUrls,
     relayerKey: chain.relayerKey ?? (sandbox ? sandboxPrivateKey(SANDBOX_ACCOUNTS.relayer) : undefined),
     gaslessRelayerKey: gaslessRelayerKey(chain),
     cctpHome: undefined,

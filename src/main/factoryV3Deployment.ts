@@ -1,9 +1,10 @@
 /**
- * `paylink contracts deploy` and `paylink contracts check` for a mode with source chains (decision 0032): the
- * version 3 factory of the mode's route table on each of its chains, at one address, each checked against the
- * table (its routesHash, and its own row). Before a first deployment each row's contracts are checked on their
- * chain: code at the USDC and the TokenMessengerV2, and the messenger's transmitter on the row's domain — a wrong
- * row would send every future deposit of that chain elsewhere, and cannot be corrected once deployed.
+ * `paylink contracts deploy` and `paylink contracts check` (decisions 0032 and 0038): the version 3 factory of the
+ * mode's route table on each of its chains, at one address, each checked against the table (its routesHash, and
+ * its own row). A mode without source chains has a table of its home row alone: its home chain gets version 3
+ * too. Before a first deployment each row's contracts are checked on their chain: code at the USDC, and for a
+ * table with source chains code at the TokenMessengerV2 whose transmitter is on the row's domain — a wrong row
+ * would send every future deposit of that chain elsewhere, and cannot be corrected once deployed.
  */
 import {
   type Address,
@@ -23,6 +24,7 @@ import {
   testTokenMessengerV2Abi,
 } from '../adapters/chain/contractAbis.ts';
 import { holdsCode } from '../adapters/chain/contractCode.ts';
+import { readForwarderVersion } from '../adapters/chain/flushCalls.ts';
 import { type ChainRoute, deployFactoryV3 } from '../adapters/chain/multiChainFactory.ts';
 import { chainsOfMode, expectedFactoryV3 } from '../adapters/chain/routeTable.ts';
 import {
@@ -49,24 +51,19 @@ export interface FactoryV3Report {
   readonly implementation: Address;
   readonly routesHash: Hex;
   readonly chains: readonly FactoryV3ChainReport[];
-}
-
-/**
- * Whether the mode has source chains, and so a version 3 factory (a Polygon-only mode keeps version 2). A sandbox
- * that deploys its own contracts (no USDC configured) deploys its version 3 factory itself, at start.
- */
-export function modeHasSources(config: Config, mode: ChainMode): boolean {
-  const chains = chainsOfMode(config.chains, mode);
-  const home = chains[0];
-  if (home?.network === 'sandbox' && home.usdcAddress === undefined) return false;
-  return chains.some((chain) => chain.role === 'source');
+  /**
+   * The factory the configuration names for new payments (PAYLINK_FACTORY_ADDRESS or the test one), when it is
+   * not the table's: a deployment made before version 3 (version 2: its new payments stay on version 2 until it
+   * is set to `factory`), or a factory of another table. Undefined when unset or the table's own.
+   */
+  readonly configured?: { readonly address: Address; readonly version: number | undefined } | undefined;
 }
 
 /** Deploys (where missing) the mode's factory on each of its chains, then checks each. */
 export async function deployFactoryV3OnChains(config: Config, mode: ChainMode): Promise<FactoryV3Report> {
   return visitChains(config, mode, async (chain, clients, expected) => {
     const row = rowOf(expected.routes, chain.chainId);
-    const problems = await rowProblems(clients.publicClient, row, chain);
+    const problems = await rowProblems(clients.publicClient, row, chain, expected.routes.length === 1);
     if (problems.length > 0) return problems;
     const wallet = createWalletClient({
       account: privateKeyToAccount(requireChainSetting(chain, 'relayerKey')),
@@ -99,16 +96,19 @@ async function visitChains(
   visit: (chain: ChainConfig, clients: ChainClients, expected: Expected) => Promise<string[]>,
 ): Promise<FactoryV3Report> {
   const chains = chainsOfMode(config.chains, mode);
-  if (!chains.some((chain) => chain.role === 'source'))
+  if (chains[0]?.role !== 'home')
     throw new ConfigError(
-      `the ${mode} mode has no source chain (${mode === 'live' ? 'PAYLINK_CHAINS' : 'PAYLINK_TEST_CHAINS'}): it has no version 3 factory`,
+      `the ${mode} mode has no chain: ${mode === 'test' ? 'PAYLINK_TEST_NETWORK' : 'PAYLINK_NETWORK'} is not set`,
     );
   const expected = await expectedFactoryV3(chains);
   const reports: FactoryV3ChainReport[] = [];
+  let configured: FactoryV3Report['configured'];
   for (const chain of chains) {
     const clients = await clientsOf(chain);
     const problems = await visit(chain, clients, expected);
     reports.push({ network: chain.network, chainId: chain.chainId, factory: expected.factory, problems });
+    if (chain.role === 'home')
+      configured = await configuredFactory(clients.publicClient, chain, expected.factory);
   }
   return {
     mode,
@@ -116,7 +116,23 @@ async function visitChains(
     implementation: expected.implementation,
     routesHash: expected.routesHash,
     chains: reports,
+    configured,
   };
+}
+
+/** The home chain's configured factory when it is not the table's, with its version (undefined: no factory). */
+async function configuredFactory(
+  client: PublicClient,
+  home: ChainConfig,
+  tableFactory: Address,
+): Promise<FactoryV3Report['configured']> {
+  const address = home.factoryAddress;
+  if (address === undefined || isAddressEqual(address, tableFactory)) return undefined;
+  const version = await readForwarderVersion(client, address).catch((error: unknown) => {
+    if (error instanceof Error && error.message.startsWith('no factory deployed')) return undefined;
+    throw error;
+  });
+  return { address, version };
 }
 
 /** Clients of the chain's first RPC URL, which must serve the chain's id. */
@@ -149,10 +165,17 @@ function rowOf(routes: readonly ChainRoute[], chainId: number): ChainRoute {
 }
 
 /** A row's contracts as they are on its chain: what must hold before a factory promising them is deployed. */
-async function rowProblems(client: PublicClient, row: ChainRoute, chain: ChainConfig): Promise<string[]> {
+async function rowProblems(
+  client: PublicClient,
+  row: ChainRoute,
+  chain: ChainConfig,
+  homeOnly: boolean,
+): Promise<string[]> {
   const problems: string[] = [];
   if (!(await holdsCode(client, row.usdc)))
     problems.push(`no contract at its USDC ${row.usdc} (${chain.variablePrefix}USDC_ADDRESS)`);
+  // A table of the home row alone burns nowhere: its messenger is informative, and zero where none is known.
+  if (homeOnly) return problems;
   if (!(await holdsCode(client, row.tokenMessenger))) {
     problems.push(
       `no contract at its TokenMessengerV2 ${row.tokenMessenger} (${chain.variablePrefix}TOKEN_MESSENGER)`,

@@ -14,12 +14,14 @@ import {
 import { mnemonicToAccount } from 'viem/accounts';
 import { type AnvilProcess, rpcChainId, spawnAnvil } from '../adapters/chain/anvilProcess.ts';
 import { forwarderFactoryV2Abi, testUsdcAbi } from '../adapters/chain/contractAbis.ts';
+import { holdsCode } from '../adapters/chain/contractCode.ts';
 import {
   deployFactory,
   deployTestUsdc,
   LATEST_FORWARDER_VERSION,
   TEST_TOKENS,
 } from '../adapters/chain/deployContracts.ts';
+import { type ChainRoute, deployFactoryV3, predictFactoryV3 } from '../adapters/chain/multiChainFactory.ts';
 import { revertReasonOf } from '../adapters/chain/revertReason.ts';
 import type { Config } from '../config/index.ts';
 import { portIsFree, StartRefusedError, someFreePort } from './ports.ts';
@@ -272,6 +274,31 @@ export async function deploySandboxContracts(
   const bridgedUsdc = await deployFundedToken(deployer, publicClient, TEST_TOKENS['USDC.e']);
   const { factory } = await deployFactory(deployer, publicClient);
   return { usdc, bridgedUsdc, factory: getAddress(factory) };
+}
+
+/**
+ * The version 3 factory of `routes` on the sandbox chain (decision 0038), deployed from the relayer account where
+ * it is not yet. Idempotent; two processes of one sandbox starting together may both send it, and the second's
+ * transaction then fails on the first's contract, which is the one wanted.
+ */
+export async function ensureSandboxFactoryV3(
+  rpcUrl: string,
+  routes: readonly ChainRoute[],
+): Promise<Address> {
+  const publicClient = createPublicClient({
+    chain: sandboxChain(rpcUrl),
+    transport: http(rpcUrl),
+    pollingInterval: 250,
+  });
+  try {
+    return getAddress(
+      (await deployFactoryV3(sandboxDeployer(rpcUrl), publicClient as PublicClient, routes)).factory,
+    );
+  } catch (error) {
+    const { factory } = await predictFactoryV3(routes);
+    if (await holdsCode(publicClient as PublicClient, factory)) return getAddress(factory);
+    throw error;
+  }
 }
 
 /** A test token, with the sandbox customer holding 1,000,000 of it. */

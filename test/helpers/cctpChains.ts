@@ -52,6 +52,8 @@ export async function startCctpChains(
     fastFeeBps: number;
     /** Blocks of the destination a fast attestation stays valid (the service's default unless said). */
     fastExpiryBlocks?: number;
+    /** Deploys each chain's USDC, owned by CIRCLE (default: a TestUSDC; the gas bench's has native USDC's profile). */
+    deployUsdc?: (anvil: Anvil) => Promise<Address>;
   },
 ): Promise<CctpChains> {
   const anvils = await Promise.all(specs.map((spec) => startAnvil({ chainId: spec.chainId, accounts: 4 })));
@@ -62,7 +64,8 @@ export async function startCctpChains(
     await Promise.all(
       specs.map(async (spec, index) => {
         const anvil = anvils[index]!;
-        const usdc = await deployTestUsdc(anvil.wallet(CIRCLE), anvil.publicClient);
+        const usdc = await (options.deployUsdc?.(anvil) ??
+          deployTestUsdc(anvil.wallet(CIRCLE), anvil.publicClient));
         const feeRecipient = privateKeyToAccount(generatePrivateKey()).address;
         const cctp = await deployTestCctp(anvil.wallet(CIRCLE), anvil.publicClient, {
           domain: spec.domain,
@@ -107,7 +110,9 @@ export async function startCctpChains(
         tokenMessenger: c.cctp.tokenMessenger,
       })),
       attesterKeys,
-      ...options,
+      confirmations: options.confirmations,
+      fastFeeBps: options.fastFeeBps,
+      ...(options.fastExpiryBlocks === undefined ? {} : { fastExpiryBlocks: options.fastExpiryBlocks }),
     });
     return {
       chains,

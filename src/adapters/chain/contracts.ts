@@ -21,6 +21,8 @@ export type ContractName =
   | 'PaymentForwarderV3'
   | 'ForwarderFactoryV3'
   | 'TestUSDC'
+  | 'TestPackedUSDC'
+  | 'TestTokenProxy'
   | 'TestMessageTransmitterV2'
   | 'TestTokenMessengerV2';
 
@@ -51,6 +53,8 @@ const compilations = [
       'PaymentForwarderV3',
       'ForwarderFactoryV3',
       'TestUSDC',
+      'TestPackedUSDC',
+      'TestTokenProxy',
       'TestMessageTransmitterV2',
       'TestTokenMessengerV2',
     ],
@@ -223,6 +227,8 @@ const abiExportNames: Readonly<Record<ContractName, string>> = {
   PaymentForwarderV3: 'paymentForwarderV3Abi',
   ForwarderFactoryV3: 'forwarderFactoryV3Abi',
   TestUSDC: 'testUsdcAbi',
+  TestPackedUSDC: 'testPackedUsdcAbi',
+  TestTokenProxy: 'testTokenProxyAbi',
   TestMessageTransmitterV2: 'testMessageTransmitterV2Abi',
   TestTokenMessengerV2: 'testTokenMessengerV2Abi',
 };

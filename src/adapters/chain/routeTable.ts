@@ -4,7 +4,7 @@
  * of PAYLINK_CHAINS or PAYLINK_TEST_CHAINS. The table decides the factory's address, so each row comes from
  * settings only, never from a chain's answers.
  */
-import { type Address, encodeAbiParameters, type Hex, keccak256 } from 'viem';
+import { type Address, encodeAbiParameters, type Hex, keccak256, zeroAddress } from 'viem';
 import { type ChainConfig, ConfigError } from '../../config/index.ts';
 import { type ChainRoute, type FactoryV3Addresses, predictFactoryV3 } from './multiChainFactory.ts';
 
@@ -22,11 +22,16 @@ export function chainsOfMode<C extends Pick<ChainConfig, 'mode'>>(
   return chains.filter((chain) => chain.mode === mode);
 }
 
-/** The table for a mode's chains (home first), or a ConfigError naming the variable a row lacks. */
+/**
+ * The table for a mode's chains (home first), or a ConfigError naming the variable a row lacks. A mode without
+ * source chains has a table of its home row alone (decision 0038): that row never burns, so its TokenMessengerV2
+ * is informative only, and zero where none is known (a sandbox without its second chain has no CCTP).
+ */
 export function routeTable(chains: readonly RouteChain[]): ChainRoute[] {
   const homes = chains.filter((chain) => chain.role === 'home');
   if (homes.length !== 1 || chains[0]?.role !== 'home')
     throw new Error('a route table is made of one mode: its home chain first, then its source chains');
+  const homeOnly = chains.length === 1;
   return chains.map((chain) => {
     const missing = (variable: string): never => {
       throw new ConfigError(
@@ -38,7 +43,7 @@ export function routeTable(chains: readonly RouteChain[]): ChainRoute[] {
       chainId: chain.chainId,
       domain: cctp.domain,
       usdc: chain.usdcAddress ?? missing('USDC_ADDRESS'),
-      tokenMessenger: cctp.tokenMessenger ?? missing('TOKEN_MESSENGER'),
+      tokenMessenger: cctp.tokenMessenger ?? (homeOnly ? zeroAddress : missing('TOKEN_MESSENGER')),
       maxBurnFeeBps: chain.role === 'home' ? 0 : cctp.maxFeeBps,
     };
   });
@@ -72,7 +77,10 @@ export function describeRoutes(routes: readonly ChainRoute[]): string {
     .join('; ');
 }
 
-/** The factory a mode with source chains must use: the one of its table, the same address on each of its chains. */
+/**
+ * The factory a mode must use for new payments: the one of its table, the same address on each of its chains (a
+ * mode without source chains: its home row's alone).
+ */
 export async function expectedFactoryV3(
   chains: readonly RouteChain[],
 ): Promise<FactoryV3Addresses & { routes: ChainRoute[]; routesHash: Hex }> {

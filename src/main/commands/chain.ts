@@ -1,32 +1,15 @@
 import type { Command } from 'commander';
-import {
-  type Address,
-  createPublicClient,
-  createWalletClient,
-  defineChain,
-  getAddress,
-  http,
-  isAddress,
-} from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { type Address, createWalletClient, getAddress, http, isAddress } from 'viem';
 import { testUsdcAbi } from '../../adapters/chain/contractAbis.ts';
-import { deployFactory } from '../../adapters/chain/deployContracts.ts';
 import { migrateToLatest } from '../../adapters/db/database.ts';
 import { isPaymentId } from '../../app/payments/getPaymentStatus.ts';
-import {
-  type ChainMode,
-  type Config,
-  ConfigError,
-  requireChainSetting,
-  SANDBOX_RPC_URL,
-} from '../../config/index.ts';
+import { type ChainMode, type Config, ConfigError, SANDBOX_RPC_URL } from '../../config/index.ts';
 import { PaylinkError, ValidationError } from '../../domain/errors.ts';
 import { formatUsdc, parseUsdc } from '../../domain/money.ts';
 import {
   checkFactoryV3OnChains,
   deployFactoryV3OnChains,
   type FactoryV3Report,
-  modeHasSources,
 } from '../factoryV3Deployment.ts';
 import {
   readSandboxContracts,
@@ -50,50 +33,29 @@ function registerContractCommands(program: Command, config: () => Config): void 
   contracts
     .command('deploy')
     .description(
-      "deploy the ForwarderFactory with the relayer key and print its address; with source chains (PAYLINK_CHAINS), the version 3 factory of the mode's route table on each of its chains, checked against the table",
+      "deploy the version 3 forwarder factory of the mode's route table (its home chain, and each source chain of PAYLINK_CHAINS or PAYLINK_TEST_CHAINS) with the relayer key, checked against the table, and print its address",
     )
-    .option('--mode <mode>', 'live (PAYLINK_CHAINS) or test (PAYLINK_TEST_CHAINS)', 'live')
+    .option(
+      '--mode <mode>',
+      'live (PAYLINK_NETWORK, PAYLINK_CHAINS) or test (PAYLINK_TEST_NETWORK, PAYLINK_TEST_CHAINS)',
+      'live',
+    )
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean; mode: string }) => {
       const cfg = config();
-      const mode = modeOption(options.mode);
-      if (modeHasSources(cfg, mode)) return printFactoryV3(await deployFactoryV3OnChains(cfg, mode), options);
-      if (mode === 'test')
-        throw new ConfigError(
-          '--mode test deploys the test chains of PAYLINK_TEST_CHAINS, and there are none',
-        );
-      const rpcUrl = requireChainSetting(cfg.chain, 'rpcUrls')[0]!;
-      const key = requireChainSetting(cfg.chain, 'relayerKey');
-      const chain = defineChain({
-        id: cfg.chain.chainId,
-        name: cfg.network,
-        nativeCurrency: { name: 'POL', symbol: 'POL', decimals: 18 },
-        rpcUrls: { default: { http: [rpcUrl] } },
-      });
-      const publicClient = createPublicClient({ chain, transport: http(rpcUrl) });
-      const actual = await publicClient.getChainId();
-      if (actual !== cfg.chain.chainId) {
-        throw new ConfigError(
-          `PAYLINK_RPC_URL serves chain ${actual}, but PAYLINK_NETWORK=${cfg.network} is chain ${cfg.chain.chainId}`,
-        );
-      }
-      const wallet = createWalletClient({
-        account: privateKeyToAccount(key),
-        chain,
-        transport: http(rpcUrl),
-      });
-      const { factory, implementation } = await deployFactory(wallet, publicClient);
-      if (options.json) return out(JSON.stringify({ factory, implementation }));
-      out(`ForwarderFactory deployed at ${factory} (implementation ${implementation}).`);
-      out(`Set PAYLINK_FACTORY_ADDRESS=${factory}`);
+      printFactoryV3(await deployFactoryV3OnChains(cfg, modeOption(options.mode)), options);
     });
 
   contracts
     .command('check')
     .description(
-      "report, chain by chain, whether the mode's version 3 factory is deployed as its route table says",
+      "report, chain by chain, whether the mode's version 3 factory is deployed as its route table says, and which factory the configuration names for new payments",
     )
-    .option('--mode <mode>', 'live (PAYLINK_CHAINS) or test (PAYLINK_TEST_CHAINS)', 'live')
+    .option(
+      '--mode <mode>',
+      'live (PAYLINK_NETWORK, PAYLINK_CHAINS) or test (PAYLINK_TEST_NETWORK, PAYLINK_TEST_CHAINS)',
+      'live',
+    )
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean; mode: string }) => {
       const cfg = config();
@@ -188,8 +150,15 @@ function printFactoryV3(report: FactoryV3Report, options: { json?: boolean }): v
           : `${chain.network} (${chain.chainId}): ${chain.problems.join('; ')}`,
       );
     }
-    if (failed.length === 0)
-      out(`Set ${report.mode === 'live' ? 'PAYLINK_' : 'PAYLINK_TEST_'}FACTORY_ADDRESS=${report.factory}`);
+    const variable = `${report.mode === 'live' ? 'PAYLINK_' : 'PAYLINK_TEST_'}FACTORY_ADDRESS`;
+    const { configured } = report;
+    if (configured)
+      out(
+        configured.version === undefined
+          ? `${variable} is ${configured.address}, where no factory is deployed`
+          : `${variable} is ${configured.address}, a version ${configured.version} factory: new payments use it (payments made with it keep it after the change)`,
+      );
+    if (failed.length === 0) out(`Set ${variable}=${report.factory}`);
   }
   if (failed.length > 0)
     throw new PaylinkError(
