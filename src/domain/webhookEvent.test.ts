@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testPayment } from '../app/testing/paymentFixture.ts';
+import { testPayment } from '../../test/fakes/paymentFixture.ts';
 import { findCurrency } from './currencies.ts';
 import type { Payment } from './payment.ts';
 import { NO_PAYOUT_YET, type PayoutState } from './payout.ts';

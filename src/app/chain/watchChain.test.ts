@@ -1,9 +1,16 @@
 import { describe, expect, it } from 'vitest';
+import { FakeChain } from '../../../test/fakes/fakeChain.ts';
+import { MemoryLedger } from '../../../test/fakes/memoryLedger.ts';
+import {
+  CHAIN_ID,
+  depositAddress,
+  testPayment,
+  USDC,
+  USDC_E,
+  USDT,
+} from '../../../test/fakes/paymentFixture.ts';
+import { recordingLogger } from '../../../test/fakes/recordingLogger.ts';
 import type { Payment } from '../../domain/payment.ts';
-import { FakeChain } from '../testing/fakeChain.ts';
-import { MemoryLedger } from '../testing/memoryLedger.ts';
-import { CHAIN_ID, depositAddress, testPayment, USDC, USDC_E, USDT } from '../testing/paymentFixture.ts';
-import { recordingLogger } from '../testing/recordingLogger.ts';
 import { ChainMovedError, pollChainOnce, type WatchChainOptions, type WatchedToken } from './watchChain.ts';
 
 const TOKENS: readonly WatchedToken[] = [

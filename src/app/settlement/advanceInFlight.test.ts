@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { FakeRelayer } from '../../../test/fakes/fakeRelayer.ts';
+import { MemorySettlements } from '../../../test/fakes/memorySettlements.ts';
+import { CHAIN_ID, testPayment, USDC, USDT } from '../../../test/fakes/paymentFixture.ts';
+import { recordingLogger } from '../../../test/fakes/recordingLogger.ts';
 import type { Payment } from '../../domain/payment.ts';
-import { FakeRelayer } from '../testing/fakeRelayer.ts';
-import { MemorySettlements } from '../testing/memorySettlements.ts';
-import { CHAIN_ID, testPayment, USDC, USDT } from '../testing/paymentFixture.ts';
-import { recordingLogger } from '../testing/recordingLogger.ts';
 import { advanceInFlight } from './advanceInFlight.ts';
 import type { RelayerReceipt, RelayerTransactionRecord, SettlementRecord } from './ports.ts';
 
