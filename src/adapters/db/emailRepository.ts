@@ -4,6 +4,7 @@ import { EMAIL_KINDS, EMAIL_STATUSES, type EmailKind, type EmailStatus } from '.
 import type { DatabaseHandle } from './database.ts';
 import { insertEmailMessage } from './emailOutbox.ts';
 import { leaseDue, leaseWindow } from './leaseClaim.ts';
+import { newestFirst } from './logListing.ts';
 import type { EmailMessagesTable } from './schema.ts';
 
 /** Bound on one claim (and on a listing): every statement stays small. */
@@ -120,12 +121,7 @@ export function emailRepository(handle: DatabaseHandle): EmailStore {
     async list(filter) {
       if (!Number.isSafeInteger(filter.limit) || filter.limit < 1 || filter.limit > MAX_ROWS)
         throw new RangeError('bad limit');
-      let query = db
-        .selectFrom('email_messages')
-        .selectAll()
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(filter.limit);
+      let query = newestFirst(db.selectFrom('email_messages').selectAll(), filter.limit);
       if (filter.merchantId !== undefined) query = query.where('merchant_id', '=', filter.merchantId);
       if (filter.paymentId !== undefined) query = query.where('payment_id', '=', filter.paymentId);
       if (filter.status !== undefined) query = query.where('status', '=', filter.status);

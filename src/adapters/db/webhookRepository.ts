@@ -13,6 +13,7 @@ import { type AttemptOutcome, DELIVERY_STATUSES, type DeliveryStatus } from '../
 import type { DatabaseHandle } from './database.ts';
 import type { Db, DialectName } from './db.ts';
 import { leaseDue, leaseWindow } from './leaseClaim.ts';
+import { newestFirst } from './logListing.ts';
 import type { DatabaseSchema, EventsTable, WebhookAttemptsTable } from './schema.ts';
 
 const ABANDONED = 'no result recorded: the worker stopped or lost its lease during the attempt';
@@ -242,12 +243,7 @@ async function completeAttempt(
 }
 
 async function listEvents(db: Db, filter: WebhookEventFilter): Promise<WebhookEventRecord[]> {
-  let query = db
-    .selectFrom('events')
-    .selectAll()
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(filter.limit);
+  let query = newestFirst(db.selectFrom('events').selectAll(), filter.limit);
   if (filter.merchantId !== undefined) query = query.where('merchant_id', '=', filter.merchantId);
   if (filter.paymentId !== undefined) query = query.where('payment_id', '=', filter.paymentId);
   if (filter.status !== undefined) query = query.where('delivery_status', '=', filter.status);
