@@ -13,7 +13,7 @@ export default {
     'src/app/payments/convertAmount.ts',
     'src/app/payments/quoteAmount.ts',
     // The chain watcher, status refreshes and settlement steps, tested over in-memory fakes of their ports
-    // (src/app/testing/): their own unit tests, beside them, run in milliseconds.
+    // (test/fakes/): their own unit tests, beside them, run in milliseconds.
     'src/app/chain/watchChain.ts',
     'src/app/chain/refreshPayments.ts',
     // The status the API answers, derived now from the ledger (src/app/payments/getPaymentStatus.test.ts).

@@ -4,11 +4,11 @@ import { bridgeRepository } from '../src/adapters/db/bridgeRepository.ts';
 import { merchantRow } from '../src/adapters/db/merchantRepository.ts';
 import { paymentRow, toPayment } from '../src/adapters/db/paymentRepository.ts';
 import { settlementRepository } from '../src/adapters/db/settlementRepository.ts';
-import { testMerchant } from '../src/app/testing/merchantFixture.ts';
-import { testPayment } from '../src/app/testing/paymentFixture.ts';
 import { commissionOf } from '../src/domain/money.ts';
 import { payoutStateOf } from '../src/domain/payment.ts';
 import { DEFAULT_PAYOUT_POLICY, payoutAfterFlush } from '../src/domain/payout.ts';
+import { testMerchant } from './fakes/merchantFixture.ts';
+import { testPayment } from './fakes/paymentFixture.ts';
 import { createTestDatabase, dialects, type TestDatabase } from './helpers/database.ts';
 
 /**

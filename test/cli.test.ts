@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forwarderImplementationOf } from '../src/adapters/chain/depositPlanner.ts';
 import { openDatabase } from '../src/adapters/db/database.ts';
-import { testPayment } from '../src/app/testing/paymentFixture.ts';
 import { createStores } from '../src/main/wiring.ts';
+import { testPayment } from './fakes/paymentFixture.ts';
 import { runCli, spawnCli } from './helpers/cli.ts';
 import { createEmptyDatabase, dialects } from './helpers/database.ts';
 

@@ -6,7 +6,7 @@ import { migrations } from '../src/adapters/db/migrations/index.ts';
 import { paymentRow } from '../src/adapters/db/paymentRepository.ts';
 import { settlementRepository } from '../src/adapters/db/settlementRepository.ts';
 import { refreshPayments } from '../src/app/chain/refreshPayments.ts';
-import { CHAIN_ID, testPayment, testTransfer, USDC } from '../src/app/testing/paymentFixture.ts';
+import { CHAIN_ID, testPayment, testTransfer, USDC } from './fakes/paymentFixture.ts';
 import { createEmptyDatabase, dialects } from './helpers/database.ts';
 
 /**

@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
+  fileShapeProblems,
   isExemptFromFileRule,
   longFunctions,
   MAX_FUNCTION_LINES,
+  MAX_INTEGRATION_TEST_LINES,
+  MAX_STYLESHEET_LINES,
+  MAX_UNIT_TEST_LINES,
+  shapeRuleOf,
   sourceShapeProblems,
 } from '../scripts/check-source-shape.ts';
 
@@ -31,7 +36,36 @@ describe('the source shape check (npm run lint)', () => {
     expect(isExemptFromFileRule('src/adapters/db/schema.ts')).toBe(false);
   });
 
-  it('holds for src/ as it is', () => {
+  it('holds stylesheets, unit tests and integration tests to their own lengths, one line over and not at it', () => {
+    const linesOf = (n: number) => 'x\n'.repeat(n);
+    for (const [path, limit] of [
+      ['src/adapters/checkout/assets/paymentFacts.css', MAX_STYLESHEET_LINES],
+      ['src/app/settlement/advanceInFlight.test.ts', MAX_UNIT_TEST_LINES],
+      ['test/checkout.browser.test.ts', MAX_INTEGRATION_TEST_LINES],
+    ] as const) {
+      expect(fileShapeProblems(path, linesOf(limit)), path).toEqual([]);
+      expect(fileShapeProblems(path, linesOf(limit + 1)), path).toEqual([
+        `${path}: ${limit + 1} lines (at most ${limit})`,
+      ]);
+    }
+    expect([MAX_STYLESHEET_LINES, MAX_UNIT_TEST_LINES, MAX_INTEGRATION_TEST_LINES]).toEqual([
+      400, 600, 1_000,
+    ]);
+  });
+
+  it('holds the fakes in test/fakes/ to the rules of shipped code, and leaves tests out of the function rule', () => {
+    const over = functionOf('tooLong', MAX_FUNCTION_LINES - 1);
+    expect(fileShapeProblems('test/fakes/fakeChain.ts', over)).toHaveLength(1);
+    expect(fileShapeProblems('test/fakes/fakeChain.ts', 'x\n'.repeat(401))).toEqual([
+      'test/fakes/fakeChain.ts: 401 lines (at most 400)',
+    ]);
+    expect(fileShapeProblems('src/app/chain/watchChain.test.ts', over)).toEqual([]);
+    expect(fileShapeProblems('test/helpers/anvil.ts', 'x\n'.repeat(2_000))).toEqual([]);
+    expect(shapeRuleOf('src/adapters/chain/contractAbis.ts')).toEqual({ maxLines: null, functions: true });
+    expect(shapeRuleOf('docs/architecture.md')).toBeNull();
+  });
+
+  it('holds for src/ and test/ as they are', () => {
     expect(sourceShapeProblems()).toEqual([]);
   });
 });

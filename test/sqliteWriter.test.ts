@@ -12,8 +12,8 @@ import { rowValues } from '../src/adapters/db/createWrites.ts';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../src/adapters/db/database.ts';
 import { SqliteWriteError, threadedSqliteWriter } from '../src/adapters/db/sqliteWriter.ts';
 import { createMerchant } from '../src/app/merchants/merchantAdmin.ts';
-import { testPayment } from '../src/app/testing/paymentFixture.ts';
 import { createStores } from '../src/main/wiring.ts';
+import { testPayment } from './fakes/paymentFixture.ts';
 
 const SYNCHRONOUS_FULL = 2;
 
@@ -152,7 +152,7 @@ describe('the SQLite writer', { timeout: 60_000 }, () => {
   const insertingScript = (then: string) => `
       import { openDatabase } from './src/adapters/db/database.ts';
       import { createStores } from './src/main/wiring.ts';
-      import { testPayment } from './src/app/testing/paymentFixture.ts';
+      import { testPayment } from './test/fakes/paymentFixture.ts';
       const handle = openDatabase(${JSON.stringify(url)});
       await createStores(handle).payments.insert(testPayment(900, { merchantId: ${JSON.stringify(merchantId)} }));
       process.stdout.write('inserted');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testMerchant } from '../app/testing/merchantFixture.ts';
+import { testMerchant } from '../../test/fakes/merchantFixture.ts';
 import {
   type Merchant,
   missingPaymentConfiguration,

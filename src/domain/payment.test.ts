@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testPayment } from '../app/testing/paymentFixture.ts';
+import { testPayment } from '../../test/fakes/paymentFixture.ts';
 import { amountDueBaseUnits, homeChainTxid, newPayment, type Payment, paymentToken } from './payment.ts';
 import type { PaymentState } from './paymentStatus.ts';
 import { NO_PAYOUT_YET } from './payout.ts';

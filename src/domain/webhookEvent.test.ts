@@ -1,6 +1,6 @@
 import { getAddress } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { CHAIN_ID, testPayment, testTransfer, USDC } from '../app/testing/paymentFixture.ts';
+import { CHAIN_ID, testPayment, testTransfer, USDC } from '../../test/fakes/paymentFixture.ts';
 import { findCurrency } from './currencies.ts';
 import type { Payment } from './payment.ts';
 import { NO_PAYOUT_YET, type PayoutState } from './payout.ts';

@@ -149,20 +149,58 @@ function watchedTokens(target: ChainTarget): WatchedToken[] {
   return [...target.acceptedTokens.map(of(true)), ...target.noticedTokens.map(of(false))];
 }
 
-/** The chain watcher and the settler of one chain, each a singleton named by the chain id. */
+/** What one chain's jobs share: the worker's deps, the chain, its logger (naming it), RPC client, reader, loop. */
+interface ChainJobKit {
+  readonly deps: WorkerDeps;
+  readonly chain: WorkerChain;
+  readonly logger: WorkerDeps['logger'];
+  readonly client: ReturnType<typeof createRpcClient>;
+  readonly reader: ReturnType<typeof chainReader>;
+  readonly every: {
+    readonly intervalMs: number;
+    readonly signal: AbortSignal;
+    readonly logger: WorkerDeps['logger'];
+  };
+}
+
+/** The chain watcher, the settler and the gasless relayer of one chain, each a singleton named by the chain id. */
 function chainJobs(
   deps: WorkerDeps,
   chain: WorkerChain,
   signal: AbortSignal,
   receipts: ReceiptSettings | undefined,
 ): Promise<void>[] {
-  const { logger: parentLogger } = deps;
   const { settings } = chain;
   // The one place a chain job's lines get their chainId: the jobs never add it again (a key twice on one line is
   // ambiguous JSON; test/workerLogs.test.ts). Their use cases assume a logger that names the chain.
-  const logger = parentLogger.child({ chainId: chain.target.chainId });
+  const logger = deps.logger.child({ chainId: chain.target.chainId });
   const client = createRpcClient(chain.rpcUrls);
-  const reader = chainReader(client, settings.finality);
+  const kit: ChainJobKit = {
+    deps,
+    chain,
+    logger,
+    client,
+    reader: chainReader(client, settings.finality),
+    every: { intervalMs: settings.pollIntervalMs, signal, logger },
+  };
+  const jobs = [watcherJob(kit, receipts)];
+  const settler = settlerJob(kit);
+  if (settler) jobs.push(settler);
+  else if (chain.depositChainId === undefined) {
+    // A source chain has no flushing settler by design: the bridge's job burns its deposits (decision 0029).
+    logger.warn(
+      `${settings.variablePrefix}RELAYER_KEY is not set: deposit addresses will not be flushed to merchants by this service`,
+    );
+  }
+  const gasless = gaslessRelayerJob(kit);
+  if (gasless) jobs.push(gasless);
+  return jobs;
+}
+
+/** The chain's watcher: records transfers, finality and reorgs, and says now and then how far behind it is. */
+function watcherJob(kit: ChainJobKit, receipts: ReceiptSettings | undefined): Promise<void> {
+  const { deps, chain, logger, every } = kit;
+  const { settings } = chain;
   const watch = {
     chainId: chain.target.chainId,
     tokens: watchedTokens(chain.target),
@@ -173,14 +211,12 @@ function chainJobs(
     cctpMessageTransmitter: chain.cctpMessageTransmitter,
   };
   let lastLagLogMs = 0;
-  const every = { intervalMs: settings.pollIntervalMs, signal, logger };
-
-  const watcher = runAsSingleton(deps.locks, `chain-watcher:${watch.chainId}`, every, (held) =>
+  return runAsSingleton(deps.locks, `chain-watcher:${watch.chainId}`, every, (held) =>
     runLoop({ ...every, name: 'chain-watcher', signal: held }, async () => {
       const result = await pollChainOnce(
         {
           ledger: deps.ledger,
-          chain: reader,
+          chain: kit.reader,
           clock: deps.clock,
           logger,
           payoutPolicy: deps.config.payoutPolicy,
@@ -199,66 +235,63 @@ function chainJobs(
       return result.lagBlocks > 0n ? 'busy' : 'idle';
     }),
   );
+}
 
-  const jobs = [watcher];
-  const { relayerKey } = chain;
-  if (relayerKey) {
-    const relayer = createRelayer({ client, chainId: watch.chainId, relayerKey });
-    const settle = { settlements: deps.settlements, relayer, chain: reader, clock: deps.clock, logger };
-    const options = {
-      chainId: watch.chainId,
-      payoutPolicy: { ...deps.config.payoutPolicy, dustThresholdBaseUnits: settings.dustThresholdBaseUnits },
-      relayerLowBalanceWei: settings.relayerLowBalanceWei,
-      intervalMs: settings.pollIntervalMs,
-    };
-    const { cctpHome } = chain;
-    const mint =
-      cctpHome && deps.bridge
-        ? homeMintDeps(
-            { bridge: deps.bridge.store, clock: deps.clock },
-            { chainId: watch.chainId, rpcUrls: chain.rpcUrls, finality: settings.finality, ...cctpHome },
-            relayer,
-            logger,
-          )
-        : undefined;
-    // One settler per relayer: its nonce sequence must have a single writer (the home chain's mints included).
-    jobs.push(
-      runAsSingleton(deps.locks, `relayer:${watch.chainId}`, every, (held) =>
-        mint
-          ? runSettlerWithMints(settle, mint, { ...options, signal: held })
-          : runSettler(settle, { ...options, signal: held }),
-      ),
-    );
-  } else if (chain.depositChainId === undefined) {
-    // A source chain has no flushing settler by design: the bridge's job burns its deposits (decision 0029).
-    logger.warn(
-      `${settings.variablePrefix}RELAYER_KEY is not set: deposit addresses will not be flushed to merchants by this service`,
-    );
-  }
-  const { gaslessRelayerKey } = chain;
-  if (gaslessRelayerKey) {
-    const relayer = createRelayer({ client, chainId: watch.chainId, relayerKey: gaslessRelayerKey });
-    const relaying = {
-      gasless: deps.gaslessAuthorizations,
-      relayer,
-      chain: authorizationChain(client, watch.chainId, relayer.address),
-      payments: deps.payments,
-      ledger: deps.ledger,
-      clock: deps.clock,
-      logger,
-    };
-    // Its own key, its own singleton: one writer of that key's nonces.
-    jobs.push(
-      runAsSingleton(deps.locks, `gasless-relayer:${watch.chainId}`, every, (held) =>
-        runLoop({ ...every, name: 'gasless-relayer', signal: held }, async () => {
-          const outcome = await relayOnce(relaying, { maxFeeWeiPerHour: settings.gasless.maxFeeWeiPerHour });
-          // Another authorization may be waiting once one is sent or done; a receipt or the cap takes time.
-          return outcome.kind === 'sent' || outcome.kind === 'mined' || outcome.kind === 'failed'
-            ? 'busy'
-            : 'idle';
-        }),
-      ),
-    );
-  }
-  return jobs;
+/** The chain's settler, where it has a relayer key: flushes forwarders, and on the home chain mints too. */
+function settlerJob(kit: ChainJobKit): Promise<void> | undefined {
+  const { deps, chain, logger, every } = kit;
+  const { settings, relayerKey, cctpHome } = chain;
+  if (!relayerKey) return undefined;
+  const chainId = chain.target.chainId;
+  const relayer = createRelayer({ client: kit.client, chainId, relayerKey });
+  const settle = { settlements: deps.settlements, relayer, chain: kit.reader, clock: deps.clock, logger };
+  const options = {
+    chainId,
+    payoutPolicy: { ...deps.config.payoutPolicy, dustThresholdBaseUnits: settings.dustThresholdBaseUnits },
+    relayerLowBalanceWei: settings.relayerLowBalanceWei,
+    intervalMs: settings.pollIntervalMs,
+  };
+  const mint =
+    cctpHome && deps.bridge
+      ? homeMintDeps(
+          { bridge: deps.bridge.store, clock: deps.clock },
+          { chainId, rpcUrls: chain.rpcUrls, finality: settings.finality, ...cctpHome },
+          relayer,
+          logger,
+        )
+      : undefined;
+  // One settler per relayer: its nonce sequence must have a single writer (the home chain's mints included).
+  return runAsSingleton(deps.locks, `relayer:${chainId}`, every, (held) =>
+    mint
+      ? runSettlerWithMints(settle, mint, { ...options, signal: held })
+      : runSettler(settle, { ...options, signal: held }),
+  );
+}
+
+/** The chain's gasless relayer, where it has a key: submits customers' signed transfers (EIP-3009). */
+function gaslessRelayerJob(kit: ChainJobKit): Promise<void> | undefined {
+  const { deps, chain, logger, every } = kit;
+  const { gaslessRelayerKey, settings } = chain;
+  if (!gaslessRelayerKey) return undefined;
+  const chainId = chain.target.chainId;
+  const relayer = createRelayer({ client: kit.client, chainId, relayerKey: gaslessRelayerKey });
+  const relaying = {
+    gasless: deps.gaslessAuthorizations,
+    relayer,
+    chain: authorizationChain(kit.client, chainId, relayer.address),
+    payments: deps.payments,
+    ledger: deps.ledger,
+    clock: deps.clock,
+    logger,
+  };
+  // Its own key, its own singleton: one writer of that key's nonces.
+  return runAsSingleton(deps.locks, `gasless-relayer:${chainId}`, every, (held) =>
+    runLoop({ ...every, name: 'gasless-relayer', signal: held }, async () => {
+      const outcome = await relayOnce(relaying, { maxFeeWeiPerHour: settings.gasless.maxFeeWeiPerHour });
+      // Another authorization may be waiting once one is sent or done; a receipt or the cap takes time.
+      return outcome.kind === 'sent' || outcome.kind === 'mined' || outcome.kind === 'failed'
+        ? 'busy'
+        : 'idle';
+    }),
+  );
 }

@@ -1,8 +1,8 @@
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
+import { testMerchant } from '../../../test/fakes/merchantFixture.ts';
 import type { MerchantStore } from '../../app/merchants/ports.ts';
 import { systemClock } from '../../app/shared/ports.ts';
-import { testMerchant } from '../../app/testing/merchantFixture.ts';
 import { hashApiKey } from '../../domain/credentials.ts';
 import { authenticateRequest, declareAuthenticationFields, requireMerchant } from './merchantAuth.ts';
 

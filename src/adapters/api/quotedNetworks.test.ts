@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testPayment } from '../../app/testing/paymentFixture.ts';
+import { testPayment } from '../../../test/fakes/paymentFixture.ts';
 import { type ModeNetworks, paymentNetworks } from '../checkout/paymentNetworks.ts';
 import { createPaymentResponse } from './presenters.ts';
 import { CreatePaymentResponse } from './schemas.ts';

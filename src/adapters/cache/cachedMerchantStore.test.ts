@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { testMerchant } from '../../../test/fakes/merchantFixture.ts';
 import type { MerchantStore } from '../../app/merchants/ports.ts';
-import { testMerchant } from '../../app/testing/merchantFixture.ts';
 import { cachedMerchantStore } from './cachedMerchantStore.ts';
 
 const merchant = testMerchant();

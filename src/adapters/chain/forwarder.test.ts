@@ -96,86 +96,58 @@ describe('forwarderArgs and forwarderSalt', () => {
   });
 
   it('address equals viem’s CREATE2 of the clone init code, for any params', () => {
-    const address = fc.uint8Array({ minLength: 20, maxLength: 20 }).map((b) => getAddress(bytesHex(b)));
-    fc.assert(
-      fc.property(
-        address,
-        address,
-        address,
-        address,
-        fc.integer({ min: 0, max: 10_000 }),
-        fc.uuid(),
-        (merchant, treasury, someFactory, someImplementation, feeBps, paymentId) => {
-          fc.pre(!/^0x0{40}$/.test(merchant) && !/^0x0{40}$/.test(treasury));
-          const p = { merchant, treasury, feeBps, paymentId };
-          const args = encodeAbiParameters(
-            [{ type: 'address' }, { type: 'address' }, { type: 'uint16' }, { type: 'bytes16' }],
-            [merchant, treasury, feeBps, `0x${paymentId.replaceAll('-', '')}`],
-          );
-          const initCode = concat([
-            '0x61',
-            numberToHex(size(args) + 0x2d, { size: 2 }),
-            '0x3d81600a3d39f3363d3d373d3d3d363d73',
-            someImplementation,
-            '0x5af43d82803e903d91602b57fd5bf3',
-            args,
-          ]);
-          const reference = getContractAddress({
-            opcode: 'CREATE2',
-            from: someFactory,
-            salt: keccak256(args),
-            bytecode: initCode,
-          });
-          expect(forwarderArgs(p)).toBe(args);
-          expect(
-            predictDepositAddress({ factory: someFactory, implementation: someImplementation, params: p }),
-          ).toBe(reference);
-        },
-      ),
-    );
+    forAnyForwarder((p, someFactory, someImplementation) => {
+      const args = encodeAbiParameters(
+        [{ type: 'address' }, { type: 'address' }, { type: 'uint16' }, { type: 'bytes16' }],
+        [p.merchant, p.treasury, p.feeBps, `0x${p.paymentId.replaceAll('-', '')}`],
+      );
+      const initCode = concat([
+        '0x61',
+        numberToHex(size(args) + 0x2d, { size: 2 }),
+        '0x3d81600a3d39f3363d3d373d3d3d363d73',
+        someImplementation,
+        '0x5af43d82803e903d91602b57fd5bf3',
+        args,
+      ]);
+      const reference = getContractAddress({
+        opcode: 'CREATE2',
+        from: someFactory,
+        salt: keccak256(args),
+        bytecode: initCode,
+      });
+      expect(forwarderArgs(p)).toBe(args);
+      expect(
+        predictDepositAddress({ factory: someFactory, implementation: someImplementation, params: p }),
+      ).toBe(reference);
+    });
   });
 
   it('version 3: viem’s CREATE2 of the bare 45-byte clone, salt the hash of the args, for any params', () => {
-    const address = fc.uint8Array({ minLength: 20, maxLength: 20 }).map((b) => getAddress(bytesHex(b)));
-    fc.assert(
-      fc.property(
-        address,
-        address,
-        address,
-        address,
-        fc.integer({ min: 0, max: 10_000 }),
-        fc.uuid(),
-        (merchant, treasury, someFactory, someImplementation, feeBps, paymentId) => {
-          fc.pre(!/^0x0{40}$/.test(merchant) && !/^0x0{40}$/.test(treasury));
-          const p = { merchant, treasury, feeBps, paymentId };
-          const reference = getContractAddress({
-            opcode: 'CREATE2',
-            from: someFactory,
-            salt: keccak256(forwarderArgs(p)),
-            bytecode: concat([
-              '0x3d602d80600a3d3981f3363d3d373d3d3d363d73',
-              someImplementation,
-              '0x5af43d82803e903d91602b57fd5bf3',
-            ]),
-          });
-          const v3 = {
-            factory: someFactory,
-            implementation: someImplementation,
-            params: p,
-            version: 3,
-          } as const;
-          expect(predictDepositAddress(v3)).toBe(reference);
-          expect(depositAddressPredictor(someFactory, someImplementation, 3)(p)).toBe(reference);
-          // Versions 1 and 2 (the default) keep the clone with args: another address.
-          expect(predictDepositAddress({ ...v3, version: 2 })).not.toBe(reference);
-          expect(predictDepositAddress({ ...v3, version: 1 })).toBe(
-            predictDepositAddress({ ...v3, version: 2 }),
-          );
-          const { version: _, ...unsaid } = v3;
-          expect(predictDepositAddress(unsaid)).toBe(predictDepositAddress({ ...v3, version: 2 }));
-        },
-      ),
-    );
+    forAnyForwarder((p, someFactory, someImplementation) => {
+      const reference = getContractAddress({
+        opcode: 'CREATE2',
+        from: someFactory,
+        salt: keccak256(forwarderArgs(p)),
+        bytecode: concat([
+          '0x3d602d80600a3d3981f3363d3d373d3d3d363d73',
+          someImplementation,
+          '0x5af43d82803e903d91602b57fd5bf3',
+        ]),
+      });
+      const v3 = {
+        factory: someFactory,
+        implementation: someImplementation,
+        params: p,
+        version: 3,
+      } as const;
+      expect(predictDepositAddress(v3)).toBe(reference);
+      expect(depositAddressPredictor(someFactory, someImplementation, 3)(p)).toBe(reference);
+      // Versions 1 and 2 (the default) keep the clone with args: another address.
+      expect(predictDepositAddress({ ...v3, version: 2 })).not.toBe(reference);
+      expect(predictDepositAddress({ ...v3, version: 1 })).toBe(predictDepositAddress({ ...v3, version: 2 }));
+      const { version: _, ...unsaid } = v3;
+      expect(predictDepositAddress(unsaid)).toBe(predictDepositAddress({ ...v3, version: 2 }));
+    });
   });
 
   it('one predictor gives every payment its own address, as a fresh computation does', () => {
@@ -227,3 +199,28 @@ describe('forwarderArgs and forwarderSalt', () => {
     expect(() => forwarderArgs({ ...params, feeBps: 10_000 })).not.toThrow();
   });
 });
+
+/** Runs `check` for any forwarder params (no zero merchant or treasury), any factory and any implementation. */
+function forAnyForwarder(
+  check: (
+    p: { merchant: Address; treasury: Address; feeBps: number; paymentId: string },
+    someFactory: Address,
+    someImplementation: Address,
+  ) => void,
+): void {
+  const address = fc.uint8Array({ minLength: 20, maxLength: 20 }).map((b) => getAddress(bytesHex(b)));
+  fc.assert(
+    fc.property(
+      address,
+      address,
+      address,
+      address,
+      fc.integer({ min: 0, max: 10_000 }),
+      fc.uuid(),
+      (merchant, treasury, someFactory, someImplementation, feeBps, paymentId) => {
+        fc.pre(!/^0x0{40}$/.test(merchant) && !/^0x0{40}$/.test(treasury));
+        check({ merchant, treasury, feeBps, paymentId }, someFactory, someImplementation);
+      },
+    ),
+  );
+}

@@ -9,6 +9,7 @@ import type { Clock } from '../../app/shared/ports.ts';
 import { errorResponseOf, ValidationError } from '../../domain/errors.ts';
 import { type Payment, paymentTerms } from '../../domain/payment.ts';
 import { derivePaymentState } from '../../domain/paymentStatus.ts';
+import { joinedParts } from '../web/joinedParts.ts';
 import { isLanguage, type Language, negotiateLanguage } from '../web/language.ts';
 import type { CheckoutNetwork } from '../web/network.ts';
 import { pageScript } from '../web/pageScript.ts';
@@ -72,19 +73,29 @@ function assetOf(body: Buffer, type: string): Asset {
   return { body, type, version: createHash('sha256').update(body).digest('hex').slice(0, 12) };
 }
 
-function loadAsset(name: string, type: string): Asset {
-  return assetOf(readFileSync(new URL(`./assets/${name}`, import.meta.url)), type);
+function readAsset(name: string): Buffer {
+  return readFileSync(new URL(`./assets/${name}`, import.meta.url));
 }
+
+function loadAsset(name: string, type: string): Asset {
+  return assetOf(readAsset(name), type);
+}
+
+/** The stylesheet every page links, written as parts by what they style (checkoutFrame.css first). */
+const STYLESHEET_PARTS = [
+  'checkoutFrame.css',
+  'paymentFacts.css',
+  'browserWallet.css',
+  'endScreens.css',
+  'claimAndLinkPages.css',
+];
 
 /**
  * A page's script: the status polling loop both pages share (statusPoll.js), then the page's own files, after
  * what every web surface shares (pageScript), served as one script so that each page still loads a single file.
  */
 function loadPageScript(...names: string[]): Asset {
-  const parts = ['statusPoll.js', ...names].map((file) =>
-    readFileSync(new URL(`./assets/${file}`, import.meta.url)),
-  );
-  return assetOf(pageScript(parts), 'text/javascript; charset=utf-8');
+  return assetOf(pageScript(['statusPoll.js', ...names].map(readAsset)), 'text/javascript; charset=utf-8');
 }
 
 type PaymentRequest = FastifyRequest<{
@@ -97,7 +108,7 @@ function loadAssets() {
   const files = {
     script: loadPageScript('checkoutWallet.js', 'checkout.js'),
     refundScript: loadPageScript('refund.js'),
-    stylesheet: loadAsset('checkout.css', 'text/css; charset=utf-8'),
+    stylesheet: assetOf(joinedParts(STYLESHEET_PARTS.map(readAsset)), 'text/css; charset=utf-8'),
     favicon: loadAsset('favicon.svg', 'image/svg+xml'),
   };
   const links: PageAssets = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { testPayment } from '../../../test/fakes/paymentFixture.ts';
 import type { TransferRecord } from '../../app/chain/ports.ts';
-import { testPayment } from '../../app/testing/paymentFixture.ts';
 import type { Deposit, Payment } from '../../domain/payment.ts';
 import { derivePaymentState } from '../../domain/paymentStatus.ts';
 import { explorerTxUrl } from '../web/network.ts';

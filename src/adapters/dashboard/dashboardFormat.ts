@@ -8,7 +8,7 @@ import type { PageContext } from './renderDashboard.ts';
 /**
  * Amounts and statuses as every dashboard page shows them: amounts in the reader's language ("49,90" in French,
  * from the exact decimal string, never a float), statuses as coloured badges whose words always say the status
- * (the colour only repeats it, for whoever reads colours; dashboard.css has one per status).
+ * (the colour only repeats it, for whoever reads colours; dashboardWidgets.css has one per status).
  */
 
 /** A USDC amount in base units, written the page language's way: "1 234,50" in French. */

@@ -15,6 +15,7 @@ import {
 import { PaylinkError, ValidationError } from '../../domain/errors.ts';
 import { format, type SafeHtml } from '../web/html.ts';
 import { findBadText, namedOr } from '../web/inputText.ts';
+import { joinedParts } from '../web/joinedParts.ts';
 import { isLanguage } from '../web/language.ts';
 import { pageScript } from '../web/pageScript.ts';
 import { qrSvg } from '../web/qrCode.ts';
@@ -29,10 +30,9 @@ import { type DashboardAssets, renderLogin, renderSecurity, renderSetPassword } 
 /** The checkout's policy, but forms post to this origin (the dashboard's forms do; the checkout has none). */
 const DASHBOARD_CSP = CONTENT_SECURITY_POLICY.replace("form-action 'none'", "form-action 'self'");
 
-function asset(name: string) {
-  const file = readFileSync(new URL(`./assets/${name}`, import.meta.url));
-  // The script comes after what every web surface's pages share.
-  const body = name.endsWith('.js') ? pageScript([file]) : file;
+const readAsset = (name: string) => readFileSync(new URL(`./assets/${name}`, import.meta.url));
+
+function assetOf(body: Buffer) {
   return { body, version: createHash('sha256').update(body).digest('hex').slice(0, 12) };
 }
 
@@ -44,8 +44,9 @@ function asset(name: string) {
  * mounted on.
  */
 export function dashboardPlugin(deps: DashboardDeps) {
-  const css = asset('dashboard.css');
-  const js = asset('dashboard.js');
+  // One stylesheet in two parts (dashboardLayout.css first); the script after what every web surface's pages share.
+  const css = assetOf(joinedParts(['dashboardLayout.css', 'dashboardWidgets.css'].map(readAsset)));
+  const js = assetOf(pageScript([readAsset('dashboard.js')]));
   const assets: DashboardAssets = {
     stylesheet: `/dashboard/assets/dashboard.css?v=${css.version}`,
     script: `/dashboard/assets/dashboard.js?v=${js.version}`,

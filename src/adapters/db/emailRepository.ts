@@ -3,7 +3,8 @@ import type { EmailJob, EmailMessage, EmailRecord, EmailStore } from '../../app/
 import { EMAIL_KINDS, EMAIL_STATUSES, type EmailKind, type EmailStatus } from '../../domain/email.ts';
 import type { DatabaseHandle } from './database.ts';
 import { insertEmailMessage } from './emailOutbox.ts';
-import { claimable, leaseWindow } from './leaseClaim.ts';
+import { leaseDue, leaseWindow } from './leaseClaim.ts';
+import { newestFirst } from './logListing.ts';
 import type { EmailMessagesTable } from './schema.ts';
 
 /** Bound on one claim (and on a listing): every statement stays small. */
@@ -73,25 +74,17 @@ export function emailRepository(handle: DatabaseHandle): EmailStore {
               eb.and([eb('status', '=', 'sending'), eb('claimed_until', '<=', nowText)]),
             ]),
           );
-        const claimed = await trx
-          .updateTable('email_messages')
-          .set((eb) => ({
-            status: 'sending',
-            claimed_until: leasedUntil,
-            attempt_count: eb('attempt_count', '+', 1),
-          }))
-          .where('id', 'in', claimable(due, limit, dialect))
-          .returning('id')
-          .execute();
+        const claimed = await leaseDue(
+          trx,
+          { table: 'email_messages', inFlight: { column: 'status', value: 'sending' } },
+          due,
+          { limit, dialect, leasedUntil },
+        );
         if (claimed.length === 0) return [];
         const rows = await trx
           .selectFrom('email_messages')
           .selectAll()
-          .where(
-            'id',
-            'in',
-            claimed.map((r) => r.id),
-          )
+          .where('id', 'in', claimed)
           .orderBy('created_at')
           .orderBy('id')
           .execute();
@@ -128,12 +121,7 @@ export function emailRepository(handle: DatabaseHandle): EmailStore {
     async list(filter) {
       if (!Number.isSafeInteger(filter.limit) || filter.limit < 1 || filter.limit > MAX_ROWS)
         throw new RangeError('bad limit');
-      let query = db
-        .selectFrom('email_messages')
-        .selectAll()
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(filter.limit);
+      let query = newestFirst(db.selectFrom('email_messages').selectAll(), filter.limit);
       if (filter.merchantId !== undefined) query = query.where('merchant_id', '=', filter.merchantId);
       if (filter.paymentId !== undefined) query = query.where('payment_id', '=', filter.paymentId);
       if (filter.status !== undefined) query = query.where('status', '=', filter.status);

@@ -180,13 +180,18 @@ async function saveReceivedByToken(
   }
 }
 
-async function rewindAbove(trx: Db, chainId: number, blockNumber: bigint): Promise<string[]> {
-  const orphaned = await trx
+/** The chain's transfers neither final nor orphaned: the only ones a rewind or finality may still change. */
+function openTransfers(trx: Db, chainId: number) {
+  return trx
     .updateTable('transfers')
-    .set({ orphaned: 1 })
     .where('chain_id', '=', chainId)
     .where('final', '=', 0)
-    .where('orphaned', '=', 0)
+    .where('orphaned', '=', 0);
+}
+
+async function rewindAbove(trx: Db, chainId: number, blockNumber: bigint): Promise<string[]> {
+  const orphaned = await openTransfers(trx, chainId)
+    .set({ orphaned: 1 })
     .where('block_number', '>', blockParam(blockNumber))
     .returning('payment_id')
     .execute();
@@ -217,12 +222,8 @@ async function orphanTransfers(trx: Db, ids: readonly string[]): Promise<string[
 }
 
 async function markFinal(trx: Db, chainId: number, blockNumber: bigint): Promise<string[]> {
-  const finalized = await trx
-    .updateTable('transfers')
+  const finalized = await openTransfers(trx, chainId)
     .set({ final: 1 })
-    .where('chain_id', '=', chainId)
-    .where('final', '=', 0)
-    .where('orphaned', '=', 0)
     .where('block_number', '<=', blockParam(blockNumber))
     .returning('payment_id')
     .execute();

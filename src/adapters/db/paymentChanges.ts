@@ -50,6 +50,53 @@ export interface PostgresPaymentChangesOptions {
 }
 
 /**
+ * The payments' marks, which only increase: a payment's mark is the number of its last change, or the floor once
+ * it is forgotten; at most `maxTracked` are kept.
+ */
+function changeMarks(maxTracked: number) {
+  let sequence = 0;
+  let floor = 0;
+  const lastChange = new Map<string, number>();
+  return {
+    note(paymentId: string): void {
+      sequence += 1;
+      lastChange.delete(paymentId);
+      lastChange.set(paymentId, sequence);
+      if (lastChange.size > maxTracked) {
+        // The oldest goes and the floor rises to its mark: its own mark is unchanged, untracked ones move on.
+        const [oldest, mark] = lastChange.entries().next().value!;
+        lastChange.delete(oldest);
+        floor = mark;
+      }
+    },
+    markOf: (paymentId: string): number => lastChange.get(paymentId) ?? floor,
+  };
+}
+
+/**
+ * Sends a notification and waits for it to come back on the same connection: proof that notifications reach
+ * this connection (a transaction pooler in between would lose them, and then nothing may be cached). `probes`
+ * is where the connection's notification handler finds the waiting probe by its token.
+ */
+async function probe(client: pg.Client, probes: Map<string, () => void>): Promise<void> {
+  const token = `${PROBE_PREFIX}${randomUUID()}`;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      probes.set(token, resolve);
+      timer = setTimeout(
+        () => reject(new Error('no notification came back: is a pooler in between?')),
+        PROBE_TIMEOUT_MS,
+      );
+      client.query('select pg_notify($1, $2)', [PAYMENT_CHANGES_CHANNEL, token]).catch(reject);
+    });
+  } finally {
+    clearTimeout(timer);
+    probes.delete(token);
+  }
+}
+
+/**
  * PostgreSQL: one connection LISTENs to the triggers' notifications, which PostgreSQL delivers once the
  * writing transaction commits. A payment's mark is the number of the last notification about it. Marks also
  * carry the connection's generation, and while not listening there is no mark at all: a change made while
@@ -71,10 +118,7 @@ export function postgresPaymentChanges(
   let retry: NodeJS.Timeout | undefined;
   // Warned once per outage, not once per retry.
   let setupFailed = false;
-  // Marks increase: a payment's mark is the number of its last change, or the floor once it is forgotten.
-  let sequence = 0;
-  let floor = 0;
-  const lastChange = new Map<string, number>();
+  const marks = changeMarks(maxTracked);
   const probes = new Map<string, () => void>();
 
   const noteChange = (message: pg.Notification) => {
@@ -83,15 +127,7 @@ export function postgresPaymentChanges(
       probes.get(message.payload)?.();
       return;
     }
-    sequence += 1;
-    lastChange.delete(message.payload);
-    lastChange.set(message.payload, sequence);
-    if (lastChange.size > maxTracked) {
-      // The oldest goes and the floor rises to its mark: its own mark is unchanged, untracked ones move on.
-      const [oldest, mark] = lastChange.entries().next().value!;
-      lastChange.delete(oldest);
-      floor = mark;
-    }
+    marks.note(message.payload);
   };
 
   const lose = (client: pg.Client, error?: Error) => {
@@ -119,7 +155,7 @@ export function postgresPaymentChanges(
     try {
       await client.connect();
       await client.query(`listen ${PAYMENT_CHANGES_CHANNEL}`);
-      await probe(client);
+      await probe(client, probes);
     } catch (error) {
       if (!closed && !setupFailed) {
         logger.warn({ err: error }, 'cannot follow payment changes (retrying); status reads are not cached');
@@ -137,33 +173,12 @@ export function postgresPaymentChanges(
     listening = client;
     logger.info('following payment changes');
   };
-  /**
-   * Sends a notification and waits for it to come back on the same connection: proof that notifications reach
-   * this connection (a transaction pooler in between would lose them, and then nothing may be cached).
-   */
-  const probe = async (client: pg.Client) => {
-    const token = `${PROBE_PREFIX}${randomUUID()}`;
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      await new Promise<void>((resolve, reject) => {
-        probes.set(token, resolve);
-        timer = setTimeout(
-          () => reject(new Error('no notification came back: is a pooler in between?')),
-          PROBE_TIMEOUT_MS,
-        );
-        client.query('select pg_notify($1, $2)', [PAYMENT_CHANGES_CHANNEL, token]).catch(reject);
-      });
-    } finally {
-      clearTimeout(timer);
-      probes.delete(token);
-    }
-  };
   void listen();
 
   return {
     markOf(paymentId) {
       if (listening === null) return null;
-      return `${generation}.${lastChange.get(paymentId) ?? floor}`;
+      return `${generation}.${marks.markOf(paymentId)}`;
     },
     async close() {
       closed = true;

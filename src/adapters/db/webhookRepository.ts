@@ -12,7 +12,8 @@ import { PAYMENT_EVENT_TYPES, type PaymentEventType } from '../../domain/payment
 import { type AttemptOutcome, DELIVERY_STATUSES, type DeliveryStatus } from '../../domain/webhookDelivery.ts';
 import type { DatabaseHandle } from './database.ts';
 import type { Db, DialectName } from './db.ts';
-import { claimable, leaseWindow } from './leaseClaim.ts';
+import { leaseDue, leaseWindow } from './leaseClaim.ts';
+import { newestFirst } from './logListing.ts';
 import type { DatabaseSchema, EventsTable, WebhookAttemptsTable } from './schema.ts';
 
 const ABANDONED = 'no result recorded: the worker stopped or lost its lease during the attempt';
@@ -134,17 +135,16 @@ async function leaseDueEvents(
     .selectFrom('events')
     .select('id')
     .where((eb) => isDue(eb, nowText));
-  const claimed = await trx
-    .updateTable('events')
-    .set((eb) => ({
-      delivery_status: 'delivering',
-      claimed_until: leasedUntil,
-      attempt_count: eb('attempt_count', '+', 1),
-    }))
-    .where('id', 'in', claimable(due, limit, dialect))
-    .returning('id')
-    .execute();
-  return claimed.map((r) => r.id);
+  return leaseDue(
+    trx,
+    { table: 'events', inFlight: { column: 'delivery_status', value: 'delivering' } },
+    due,
+    {
+      limit,
+      dialect,
+      leasedUntil,
+    },
+  );
 }
 
 /**
@@ -243,12 +243,7 @@ async function completeAttempt(
 }
 
 async function listEvents(db: Db, filter: WebhookEventFilter): Promise<WebhookEventRecord[]> {
-  let query = db
-    .selectFrom('events')
-    .selectAll()
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(filter.limit);
+  let query = newestFirst(db.selectFrom('events').selectAll(), filter.limit);
   if (filter.merchantId !== undefined) query = query.where('merchant_id', '=', filter.merchantId);
   if (filter.paymentId !== undefined) query = query.where('payment_id', '=', filter.paymentId);
   if (filter.status !== undefined) query = query.where('delivery_status', '=', filter.status);

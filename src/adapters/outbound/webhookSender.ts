@@ -44,6 +44,29 @@ function describeError(error: unknown, timeoutMs: number): string {
 }
 
 /**
+ * The URL a webhook may be sent to, or why it is refused before any connection: https only (http too where
+ * private addresses are allowed), no credentials, and an address written in the URL checked here, since it is
+ * never looked up (the agent checks it again).
+ */
+function destinationOf(raw: string, policy: { readonly allowPrivate: boolean }): URL | string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return 'refused: not a URL';
+  }
+  if (url.protocol !== 'https:' && !(policy.allowPrivate && url.protocol === 'http:')) {
+    return `refused: ${url.protocol} URLs are not allowed`;
+  }
+  if (url.username || url.password) return 'refused: URL contains credentials';
+  if (parseIpAddress(url.hostname)) {
+    const reason = blockedAddressReason(url.hostname, policy);
+    if (reason) return blockedError(url.hostname, url.hostname, reason).message;
+  }
+  return url;
+}
+
+/**
  * The only way webhooks leave the service. Refuses, before and at connect time, any destination that is not
  * a public address (see domain/ipAddress.ts), through two independent checks: our own lookup, which checks
  * every address a name resolves to, and `request-filtering-agent`'s connection filter underneath it.
@@ -68,22 +91,9 @@ export function createWebhookSender(options: WebhookSenderOptions): ClosableWebh
     const elapsed = () => performance.now() - started;
     const refuse = (error: string): WebhookResponse => ({ kind: 'error', error, durationMs: elapsed() });
 
-    let url: URL;
-    try {
-      url = new URL(request.url);
-    } catch {
-      return Promise.resolve(refuse('refused: not a URL'));
-    }
+    const url = destinationOf(request.url, policy);
+    if (typeof url === 'string') return Promise.resolve(refuse(url));
     const secure = url.protocol === 'https:';
-    if (!secure && !(options.allowPrivate && url.protocol === 'http:')) {
-      return Promise.resolve(refuse(`refused: ${url.protocol} URLs are not allowed`));
-    }
-    if (url.username || url.password) return Promise.resolve(refuse('refused: URL contains credentials'));
-    // An address written in the URL is never looked up, so it is checked here (the agent checks it again).
-    if (parseIpAddress(url.hostname)) {
-      const reason = blockedAddressReason(url.hostname, policy);
-      if (reason) return Promise.resolve(refuse(blockedError(url.hostname, url.hostname, reason).message));
-    }
 
     const body = Buffer.from(request.body, 'utf8');
     return new Promise<WebhookResponse>((resolve) => {

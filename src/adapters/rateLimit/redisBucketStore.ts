@@ -3,17 +3,20 @@ import type { Logger } from 'pino';
 import type { RateLimitStore } from '../../app/shared/ports.ts';
 import { type BucketPolicy, describeBucket, refillMs } from '../../domain/tokenBucket.ts';
 
+/** What both scripts start with: the policy and the time passed as arguments, and the bucket as saved. */
+const READ_BUCKET_LUA = `
+local rate_per_ms = tonumber(ARGV[1])
+local burst = tonumber(ARGV[2])
+local now = tonumber(ARGV[3])
+local ttl_ms = tonumber(ARGV[4])
+local saved = redis.call('HMGET', KEYS[1], 't', 'u')`;
+
 /**
  * `takeToken` of domain/tokenBucket.ts, run atomically inside Redis so that every API process shares each bucket.
  * A bucket is a hash {t: tokens, u: updated at (ms)}; it expires once it would be full again, since a missing
  * bucket is a full one. Numbers travel as strings: Redis would truncate a Lua float reply to an integer.
  */
-const TAKE_TOKEN_LUA = `
-local rate_per_ms = tonumber(ARGV[1])
-local burst = tonumber(ARGV[2])
-local now = tonumber(ARGV[3])
-local ttl_ms = tonumber(ARGV[4])
-local saved = redis.call('HMGET', KEYS[1], 't', 'u')
+const TAKE_TOKEN_LUA = `${READ_BUCKET_LUA}
 local tokens = burst
 local updated = now
 if saved[1] and saved[2] then
@@ -37,12 +40,7 @@ return {allowed, tostring(tokens)}
  * `giveTokenBack` of domain/tokenBucket.ts: one token back, never above the burst. A missing bucket is full, so
  * it is left missing.
  */
-const GIVE_TOKEN_BACK_LUA = `
-local rate_per_ms = tonumber(ARGV[1])
-local burst = tonumber(ARGV[2])
-local now = tonumber(ARGV[3])
-local ttl_ms = tonumber(ARGV[4])
-local saved = redis.call('HMGET', KEYS[1], 't', 'u')
+const GIVE_TOKEN_BACK_LUA = `${READ_BUCKET_LUA}
 if not (saved[1] and saved[2]) then
   return 0
 end

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { joinedParts } from './joinedParts.ts';
 
 /** The scripts every web surface's pages share (web/assets/), read once. */
 const SHARED_SCRIPTS = ['momentFormat.js'].map((file) =>
@@ -10,6 +11,5 @@ const SHARED_SCRIPTS = ['momentFormat.js'].map((file) =>
  * a single script and what the surfaces share is written once.
  */
 export function pageScript(parts: readonly Buffer[]): Buffer {
-  const all = [...SHARED_SCRIPTS, ...parts];
-  return Buffer.concat(all.flatMap((part, i) => (i === 0 ? [part] : [Buffer.from('\n'), part])));
+  return joinedParts([...SHARED_SCRIPTS, ...parts]);
 }

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { MemoryLedger } from '../../../test/fakes/memoryLedger.ts';
+import {
+  testPayment,
+  testTransfer,
+  testUnaccepted,
+  USDC,
+  USDC_E,
+} from '../../../test/fakes/paymentFixture.ts';
 import type { Payment } from '../../domain/payment.ts';
-import { MemoryLedger } from '../testing/memoryLedger.ts';
-import { testPayment, testTransfer, testUnaccepted, USDC, USDC_E } from '../testing/paymentFixture.ts';
 import type { LedgerTransaction, TransferRecord } from './ports.ts';
 import {
   expirePayments,

@@ -1,7 +1,5 @@
-import type { Logger } from 'pino';
 import { isPermanentRefusal, nextEmailState, type SmtpOutcome } from '../../domain/email.ts';
-import { runLoop } from '../operations/jobLoop.ts';
-import type { Clock } from '../shared/ports.ts';
+import { type DispatcherDeps, runDispatcher } from '../operations/dispatchLoop.ts';
 import type { EmailJob, EmailStore, EmailTransport } from './ports.ts';
 
 export interface EmailDispatchConfig {
@@ -16,14 +14,9 @@ export interface EmailDispatchConfig {
   readonly batchSize?: number;
 }
 
-export interface DispatchEmailsDeps {
+export interface DispatchEmailsDeps extends DispatcherDeps<EmailDispatchConfig> {
   readonly emails: EmailStore;
   readonly transport: EmailTransport;
-  readonly clock: Clock;
-  readonly logger: Pick<Logger, 'info' | 'warn' | 'error'>;
-  readonly config: EmailDispatchConfig;
-  /** Uniform in [0, 1), for the retry jitter; tests pin it. */
-  readonly random?: () => number;
 }
 
 export interface EmailDispatchResult {
@@ -141,8 +134,5 @@ export function runEmailDispatcher(
   deps: DispatchEmailsDeps,
   options: { readonly intervalMs: number; readonly signal: AbortSignal },
 ): Promise<void> {
-  return runLoop(
-    { name: 'emails', intervalMs: options.intervalMs, signal: options.signal, logger: deps.logger },
-    async () => ((await dispatchEmails(deps)).attempted > 0 ? 'busy' : 'idle'),
-  );
+  return runDispatcher('emails', deps.logger, options, () => dispatchEmails(deps));
 }

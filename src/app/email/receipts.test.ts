@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testPayment } from '../testing/paymentFixture.ts';
+import { testPayment } from '../../../test/fakes/paymentFixture.ts';
 import { receiptData } from './receipts.ts';
 
 const TX = `0x${'ab'.repeat(32)}`;

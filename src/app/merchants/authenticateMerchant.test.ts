@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { testMerchant } from '../../../test/fakes/merchantFixture.ts';
 import { cachedMerchantStore } from '../../adapters/cache/cachedMerchantStore.ts';
 import { hashApiKey } from '../../domain/credentials.ts';
-import { testMerchant } from '../testing/merchantFixture.ts';
 import { authenticateMerchant, UnauthorizedError } from './authenticateMerchant.ts';
 import type { MerchantStore } from './ports.ts';
 

@@ -134,32 +134,10 @@ export function depositPlannerFor(deposits: DepositPlanners, mode: KeyMode): Dep
 }
 
 /**
- * Creates a payment at a locked quote, for a merchant able to receive it, in the mode of the caller's key
- * (default live): stored with the payment, and choosing the chain its deposit address is on.
+ * The create's fields, each checked: every field the client can fix is checked before anything is looked up, and
+ * all that are wrong are named at once, in the order of the request's fields.
  */
-export async function createPayment(
-  deps: CreatePaymentDeps,
-  merchant: Merchant,
-  input: CreatePaymentInput,
-  options: {
-    readonly idempotencyKey?: string;
-    readonly mode?: KeyMode;
-    /** Stores the payment instead of `deps.payments.insert` (a link's, checked against its uses as it goes in). */
-    readonly insert?: (payment: Payment) => Promise<void>;
-  } = {},
-): Promise<Payment> {
-  const mode = options.mode ?? 'live';
-  // Checked first: a test key on a deployment without a test chain can never create anything.
-  const planner = depositPlannerFor(deps.deposits, mode);
-  const missing = missingPaymentConfiguration(merchant);
-  if (missing.length > 0 || !merchant.walletAddress) {
-    throw new PaylinkError(
-      'MERCHANT_NOT_CONFIGURED',
-      `The merchant account has no ${missing.join(' and no ')} configured; ask the administrator to set it`,
-    );
-  }
-  // Every field the client can fix is checked before anything is looked up, and all are named at once.
-  // In the order of the request's fields.
+function checkedFields(deps: CreatePaymentDeps, input: CreatePaymentInput) {
   const redirectUrl = (field: string, value: string | undefined) =>
     value?.trim() ? parseRedirectUrl(field, value, { allowInsecure: deps.webhookAllowPrivate }) : null;
   const [
@@ -204,7 +182,51 @@ export async function createPayment(
     () => redirectUrl('cancel_url', input.cancelUrl),
     () => parseMetadata(input.metadata),
   ]);
-  await checkWebhookHost(deps, 'webhook_url', webhookUrl);
+  return {
+    price,
+    sendEmail,
+    ttlMs,
+    /** What the payment stores as given. */
+    stored: {
+      webhookUrl,
+      returnUrl,
+      successUrl,
+      cancelUrl,
+      metadata,
+      orderId,
+      customerEmail,
+      customerLanguage,
+    },
+  };
+}
+
+/**
+ * Creates a payment at a locked quote, for a merchant able to receive it, in the mode of the caller's key
+ * (default live): stored with the payment, and choosing the chain its deposit address is on.
+ */
+export async function createPayment(
+  deps: CreatePaymentDeps,
+  merchant: Merchant,
+  input: CreatePaymentInput,
+  options: {
+    readonly idempotencyKey?: string;
+    readonly mode?: KeyMode;
+    /** Stores the payment instead of `deps.payments.insert` (a link's, checked against its uses as it goes in). */
+    readonly insert?: (payment: Payment) => Promise<void>;
+  } = {},
+): Promise<Payment> {
+  const mode = options.mode ?? 'live';
+  // Checked first: a test key on a deployment without a test chain can never create anything.
+  const planner = depositPlannerFor(deps.deposits, mode);
+  const missing = missingPaymentConfiguration(merchant);
+  if (missing.length > 0 || !merchant.walletAddress) {
+    throw new PaylinkError(
+      'MERCHANT_NOT_CONFIGURED',
+      `The merchant account has no ${missing.join(' and no ')} configured; ask the administrator to set it`,
+    );
+  }
+  const { price, sendEmail, ttlMs, stored } = checkedFields(deps, input);
+  await checkWebhookHost(deps, 'webhook_url', stored.webhookUrl);
   // Never sell a link whose money could not reach the merchant (a blacklisted wallet) or could not be sent.
   await assertTokenCanPay(deps.tokenControls?.[mode], merchant.walletAddress);
 
@@ -223,15 +245,8 @@ export async function createPayment(
     rateObservedAt: locked.rateObservedAt,
     underpaymentToleranceBps: merchant.underpaymentToleranceBps,
     payoutAddress: merchant.walletAddress,
-    webhookUrl,
-    returnUrl,
-    successUrl,
-    cancelUrl,
-    metadata,
+    ...stored,
     linkId: input.linkId ?? null,
-    orderId,
-    customerEmail,
-    customerLanguage,
     payerLanguage: input.payerLanguage ?? null,
     expiresAt: new Date(now.getTime() + ttlMs),
     createdAt: now,

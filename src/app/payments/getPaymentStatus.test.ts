@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { MemoryLedger } from '../../../test/fakes/memoryLedger.ts';
+import { MemoryPayments } from '../../../test/fakes/memoryPayments.ts';
+import { testPayment, testTransfer, testUnaccepted } from '../../../test/fakes/paymentFixture.ts';
 import type { Payment } from '../../domain/payment.ts';
 import type { TransferRecord, UnacceptedTransfer } from '../chain/ports.ts';
-import { MemoryLedger } from '../testing/memoryLedger.ts';
-import { MemoryPayments } from '../testing/memoryPayments.ts';
-import { testPayment, testTransfer, testUnaccepted } from '../testing/paymentFixture.ts';
 import { currentState, getPaymentStatus, isPaymentId, type PaymentStateDeps } from './getPaymentStatus.ts';
 
 // testPayment: 10 USDC, created at 00:10, expires at 01:10, merchant mch_1, live.

@@ -1,6 +1,11 @@
 import { newEventId } from '../../domain/credentials.ts';
 import { type Payment, payoutStateOf } from '../../domain/payment.ts';
-import { type PayoutFailureCause, payoutAfterFailure, payoutAfterFlush } from '../../domain/payout.ts';
+import {
+  type PayoutFailureCause,
+  type PayoutProgress,
+  payoutAfterFailure,
+  payoutAfterFlush,
+} from '../../domain/payout.ts';
 import { type PayoutSentFields, webhookEventBody } from '../../domain/webhookEvent.ts';
 import type { InFlightOutcome } from './inFlightOutcome.ts';
 import type { SettleOptions, SettlePaymentsDeps } from './options.ts';
@@ -44,18 +49,7 @@ export async function applyMined(
   const paymentIds = settlement.items.map((i) => i.paymentId);
 
   if (!receipt.success) {
-    const reason = `settlement transaction ${tx.txHash} reverted`;
-    await deps.settlements.transaction(async (t) => {
-      if (!(await t.closeSettlement(settlement.id, { status: 'failed', minedTxId: tx.id, reason }, now)))
-        return;
-      for (const payment of await t.lockPayments(paymentIds)) {
-        await t.savePayout(
-          payment.id,
-          payoutAfterFailure(payment.payout, { merchant: reason, commission: reason }, now),
-          now,
-        );
-      }
-    });
+    await applyReverted(deps, settlement, tx, now);
     logger.error(
       { ...context, paymentIds },
       'settlement transaction reverted; its payments are retried after their back-off',
@@ -103,20 +97,7 @@ export async function applyMined(
       );
       // A swept token (one that does not pay) moved: the payment's payout, in USDC, is not what moved.
       if (!accepted) continue;
-      let payout = payoutAfterFlush(payment.payout, {
-        merchantSentBaseUnits: flush.merchantSent,
-        feeSentBaseUnits: flush.feeSent,
-        merchantOwedBaseUnits: flush.merchantOwed,
-        feeOwedBaseUnits: flush.feeOwed,
-        txHash: tx.txHash,
-        at: now,
-      });
-      const unexpected = {
-        merchant: flush.merchantOwed > 0n && payout.blockedSince === null ? HELD_WHEN_MINED : undefined,
-        commission:
-          flush.feeOwed > 0n && payout.commissionBlockedSince === null ? HELD_WHEN_MINED : undefined,
-      };
-      if (unexpected.merchant || unexpected.commission) payout = payoutAfterFailure(payout, unexpected, now);
+      const payout = payoutOfFlush(payment.payout, flush, tx.txHash, now);
       await t.savePayout(payment.id, payout, now);
       // A refund's deposit pays the customer: `refund.refunded` is told by the refund announcer instead.
       if (flush.merchantSent > 0n && payment.kind === 'payment')
@@ -223,4 +204,50 @@ async function insertPayoutSent(
     payload: JSON.stringify(body),
     createdAt: now,
   });
+}
+
+/** A reverted settlement closes as failed, once, and counts a failure on each of its payments. */
+async function applyReverted(
+  deps: SettlePaymentsDeps,
+  settlement: SettlementRecord,
+  tx: RelayerTransactionRecord,
+  now: Date,
+): Promise<void> {
+  const reason = `settlement transaction ${tx.txHash} reverted`;
+  await deps.settlements.transaction(async (t) => {
+    if (!(await t.closeSettlement(settlement.id, { status: 'failed', minedTxId: tx.id, reason }, now)))
+      return;
+    for (const payment of await t.lockPayments(settlement.items.map((i) => i.paymentId))) {
+      await t.savePayout(
+        payment.id,
+        payoutAfterFailure(payment.payout, { merchant: reason, commission: reason }, now),
+        now,
+      );
+    }
+  });
+}
+
+/**
+ * A payment's payout once its forwarder's flush is mined: what was sent is added, and a share the token held back
+ * that was not known to be blocked becomes a failure, with its back-off.
+ */
+function payoutOfFlush(
+  before: PayoutProgress,
+  flush: ForwarderFlush,
+  txHash: string,
+  now: Date,
+): PayoutProgress {
+  const payout = payoutAfterFlush(before, {
+    merchantSentBaseUnits: flush.merchantSent,
+    feeSentBaseUnits: flush.feeSent,
+    merchantOwedBaseUnits: flush.merchantOwed,
+    feeOwedBaseUnits: flush.feeOwed,
+    txHash,
+    at: now,
+  });
+  const unexpected = {
+    merchant: flush.merchantOwed > 0n && payout.blockedSince === null ? HELD_WHEN_MINED : undefined,
+    commission: flush.feeOwed > 0n && payout.commissionBlockedSince === null ? HELD_WHEN_MINED : undefined,
+  };
+  return unexpected.merchant || unexpected.commission ? payoutAfterFailure(payout, unexpected, now) : payout;
 }

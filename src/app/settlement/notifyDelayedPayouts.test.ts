@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { FakeRelayer } from '../../../test/fakes/fakeRelayer.ts';
+import { MemorySettlements } from '../../../test/fakes/memorySettlements.ts';
+import { CHAIN_ID, testPayment } from '../../../test/fakes/paymentFixture.ts';
+import { recordingLogger } from '../../../test/fakes/recordingLogger.ts';
 import type { Payment } from '../../domain/payment.ts';
 import { NO_PAYOUT_YET, type PayoutProgress } from '../../domain/payout.ts';
-import { FakeRelayer } from '../testing/fakeRelayer.ts';
-import { MemorySettlements } from '../testing/memorySettlements.ts';
-import { CHAIN_ID, testPayment } from '../testing/paymentFixture.ts';
-import { recordingLogger } from '../testing/recordingLogger.ts';
 import { notifyDelayedPayouts } from './notifyDelayedPayouts.ts';
 
 const NOW = new Date('2026-01-01T02:00:00.000Z');

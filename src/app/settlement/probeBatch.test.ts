@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FakeRelayer } from '../testing/fakeRelayer.ts';
-import { MERCHANT, settlementCandidate, TREASURY } from '../testing/settlementCandidate.ts';
+import { FakeRelayer } from '../../../test/fakes/fakeRelayer.ts';
+import { MERCHANT, settlementCandidate, TREASURY } from '../../../test/fakes/settlementCandidate.ts';
 import type { FlushCall, FlushOutcome } from './ports.ts';
 import { flushCall, probeBatch } from './probeBatch.ts';
 

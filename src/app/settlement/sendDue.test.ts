@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { FakeRelayer } from '../testing/fakeRelayer.ts';
-import { MemorySettlements } from '../testing/memorySettlements.ts';
-import { CHAIN_ID, testPayment, USDC, USDT } from '../testing/paymentFixture.ts';
-import { recordingLogger } from '../testing/recordingLogger.ts';
-import { settlementCandidate } from '../testing/settlementCandidate.ts';
+import { FakeRelayer } from '../../../test/fakes/fakeRelayer.ts';
+import { MemorySettlements } from '../../../test/fakes/memorySettlements.ts';
+import { CHAIN_ID, testPayment, USDC, USDT } from '../../../test/fakes/paymentFixture.ts';
+import { recordingLogger } from '../../../test/fakes/recordingLogger.ts';
+import { settlementCandidate } from '../../../test/fakes/settlementCandidate.ts';
 import type { SettlementCandidate, SettlementRecord } from './ports.ts';
 import { sendDue } from './sendDue.ts';
 

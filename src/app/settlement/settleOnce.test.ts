@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { FakeRelayer } from '../../../test/fakes/fakeRelayer.ts';
+import { MemorySettlements } from '../../../test/fakes/memorySettlements.ts';
+import { CHAIN_ID, testPayment } from '../../../test/fakes/paymentFixture.ts';
+import { recordingLogger } from '../../../test/fakes/recordingLogger.ts';
+import { settlementCandidate } from '../../../test/fakes/settlementCandidate.ts';
 import type { Payment } from '../../domain/payment.ts';
 import { NO_PAYOUT_YET } from '../../domain/payout.ts';
-import { FakeRelayer } from '../testing/fakeRelayer.ts';
-import { MemorySettlements } from '../testing/memorySettlements.ts';
-import { CHAIN_ID, testPayment } from '../testing/paymentFixture.ts';
-import { recordingLogger } from '../testing/recordingLogger.ts';
-import { settlementCandidate } from '../testing/settlementCandidate.ts';
 import type { SettlementRecord } from './ports.ts';
 import { runSettler, settleOnce } from './settleOnce.ts';
 

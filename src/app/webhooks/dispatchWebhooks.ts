@@ -1,9 +1,7 @@
-import type { Logger } from 'pino';
 import { type AttemptResult, nextDelivery, type RetryPolicy } from '../../domain/webhookDelivery.ts';
 import { DEFAULT_RETRY_AFTER_BOUNDS, type RetryAfterBounds } from '../../domain/webhookRetry.ts';
 import { signingSecrets, signWebhook } from '../../domain/webhookSignature.ts';
-import { runLoop } from '../operations/jobLoop.ts';
-import type { Clock } from '../shared/ports.ts';
+import { type DispatcherDeps, runDispatcher } from '../operations/dispatchLoop.ts';
 import type { WebhookJob, WebhookResponse, WebhookSender, WebhookStore } from './ports.ts';
 
 export interface WebhookDispatchConfig {
@@ -21,14 +19,9 @@ export interface WebhookDispatchConfig {
   readonly maxAttemptsPerPass?: number;
 }
 
-export interface DispatchWebhooksDeps {
+export interface DispatchWebhooksDeps extends DispatcherDeps<WebhookDispatchConfig> {
   readonly webhooks: WebhookStore;
   readonly sender: WebhookSender;
-  readonly clock: Clock;
-  readonly logger: Pick<Logger, 'info' | 'warn' | 'error'>;
-  readonly config: WebhookDispatchConfig;
-  /** Uniform in [0, 1), for the retry jitter; tests pin it. */
-  readonly random?: () => number;
 }
 
 export interface DispatchResult {
@@ -191,9 +184,5 @@ export function runWebhookDispatcher(
   deps: DispatchWebhooksDeps,
   options: { readonly intervalMs: number; readonly signal: AbortSignal },
 ): Promise<void> {
-  // A pass that found work goes again at once: events written meanwhile need not wait out the interval.
-  return runLoop(
-    { name: 'webhooks', intervalMs: options.intervalMs, signal: options.signal, logger: deps.logger },
-    async () => ((await dispatchWebhooks(deps)).attempted > 0 ? 'busy' : 'idle'),
-  );
+  return runDispatcher('webhooks', deps.logger, options, () => dispatchWebhooks(deps));
 }

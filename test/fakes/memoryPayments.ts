@@ -1,6 +1,6 @@
-import type { KeyMode } from '../../domain/credentials.ts';
-import type { Payment } from '../../domain/payment.ts';
-import type { PaymentStore } from '../payments/ports.ts';
+import type { PaymentStore } from '../../src/app/payments/ports.ts';
+import type { KeyMode } from '../../src/domain/credentials.ts';
+import type { Payment } from '../../src/domain/payment.ts';
 
 const notUsed = (name: string) => () => {
   throw new Error(`MemoryPayments.${name} is not faked: the use case under test should not need it`);

@@ -1,5 +1,5 @@
-import { NO_PAYOUT_YET } from '../../domain/payout.ts';
-import type { SettlementCandidate } from '../settlement/ports.ts';
+import type { SettlementCandidate } from '../../src/app/settlement/ports.ts';
+import { NO_PAYOUT_YET } from '../../src/domain/payout.ts';
 import { CHAIN_ID, depositAddress, testPayment, USDC } from './paymentFixture.ts';
 
 export const FACTORY = '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512';

@@ -9,7 +9,7 @@ import type {
   Relayer,
   RelayerReceipt,
   SignedTransaction,
-} from '../settlement/ports.ts';
+} from '../../src/app/settlement/ports.ts';
 
 const notUsed = (name: string) => () => {
   throw new Error(`FakeRelayer.${name} is not faked: the use case under test should not need it`);

@@ -1,4 +1,3 @@
-import type { Payment } from '../../domain/payment.ts';
 import type {
   BlockRef,
   ChainCursor,
@@ -7,7 +6,8 @@ import type {
   OutboxEvent,
   TransferRecord,
   UnacceptedTransfer,
-} from '../chain/ports.ts';
+} from '../../src/app/chain/ports.ts';
+import type { Payment } from '../../src/domain/payment.ts';
 import { memoryTransaction } from './memoryTransaction.ts';
 
 /** Everything the ledger holds, in one value so that a failed transaction can be undone by restoring a copy. */

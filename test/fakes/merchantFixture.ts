@@ -1,4 +1,4 @@
-import type { Merchant } from '../../domain/merchant.ts';
+import type { Merchant } from '../../src/domain/merchant.ts';
 
 /** An active merchant `mch_1` with no wallet or webhook and no commission, unless `overrides` say otherwise. */
 export function testMerchant(overrides: Partial<Merchant> = {}): Merchant {

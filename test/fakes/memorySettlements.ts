@@ -1,6 +1,4 @@
-import type { Payment } from '../../domain/payment.ts';
-import type { PayoutProgress } from '../../domain/payout.ts';
-import type { OutboxEvent } from '../chain/ports.ts';
+import type { OutboxEvent } from '../../src/app/chain/ports.ts';
 import type {
   RelayerBalanceReading,
   RelayerTransactionRecord,
@@ -10,7 +8,9 @@ import type {
   SettlementRecord,
   SettlementStore,
   SettlementTransaction,
-} from '../settlement/ports.ts';
+} from '../../src/app/settlement/ports.ts';
+import type { Payment } from '../../src/domain/payment.ts';
+import type { PayoutProgress } from '../../src/domain/payout.ts';
 import { memoryTransaction } from './memoryTransaction.ts';
 
 interface Balance {

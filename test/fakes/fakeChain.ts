@@ -1,5 +1,5 @@
 import { getAddress } from 'viem';
-import type { BlockHeader, ChainReader, TransferLog } from '../chain/ports.ts';
+import type { BlockHeader, ChainReader, TransferLog } from '../../src/app/chain/ports.ts';
 
 /** A transfer to put in a block: the token and addresses as a test names them. */
 export interface TransferToMine {

@@ -1,8 +1,8 @@
 import { getAddress } from 'viem';
-import { findCurrency } from '../../domain/currencies.ts';
-import { newPayment, type Payment } from '../../domain/payment.ts';
-import { quote } from '../../domain/quote.ts';
-import type { TransferRecord, UnacceptedTransfer } from '../chain/ports.ts';
+import type { TransferRecord, UnacceptedTransfer } from '../../src/app/chain/ports.ts';
+import { findCurrency } from '../../src/domain/currencies.ts';
+import { newPayment, type Payment } from '../../src/domain/payment.ts';
+import { quote } from '../../src/domain/quote.ts';
 
 export const CHAIN_ID = 137;
 /** Polygon's USDC, lowercase as the watcher's token list holds it. */
