@@ -117,6 +117,20 @@ describe('payout status, at the dust threshold and the commission’s rounding',
     expect(derivePayoutState(withLeft(policy.dustThresholdBaseUnits), policy, T0).status).toBe('pending');
   });
 
+  it('is never sent while nothing went out, even when all that arrived is below the dust threshold', () => {
+    // 0.005 USDC sent to a link that then expired: failed, and too little to flush yet.
+    const dust = {
+      ...paid(),
+      status: 'failed' as const,
+      amountReceivedBaseUnits: policy.dustThresholdBaseUnits / 2n,
+    };
+    expect(derivePayoutState(dust, policy, T0)).toEqual({
+      status: 'pending',
+      delayedReason: null,
+      merchantOwedBaseUnits: 4_950n,
+    });
+  });
+
   it('gives the merchant the base unit the commission’s floor leaves: 1 % of 27.000099 is 0.270000', () => {
     const odd = { ...paid(), amountReceivedBaseUnits: 27_000_099n };
     expect(derivePayoutState(odd, policy, T0).merchantOwedBaseUnits).toBe(26_730_099n);
