@@ -3,7 +3,8 @@ import { testPayment } from '../testing/paymentFixture.ts';
 import { type SweepTokenDeps, sweepToken } from './sweepToken.ts';
 
 const TOKEN = '0x00000000000000000000000000000000000000aa';
-const payment = testPayment(1);
+/** An id with letters in it, as stored: lowercase. */
+const payment = testPayment(0xabc);
 
 function deps(balance: bigint, pays = false) {
   const requested: [string, string, bigint][] = [];
@@ -54,6 +55,7 @@ describe('sweepToken', () => {
       await expect(sweepToken(deps(5n).d, payment.id, token)).rejects.toMatchObject({
         code: 'VALIDATION_ERROR',
         field: 'token',
+        message: 'token: must be a 0x token address',
       });
     }
   });
