@@ -24,6 +24,15 @@ export default {
     'src/app/settlement/sendDue.ts',
     'src/app/settlement/settleOnce.ts',
     'src/app/settlement/notifyDelayedPayouts.ts',
+    // The operator's listings and asks, and the token's controls: pure of any chain, tested over stubs of the one
+    // port method each uses (issue 37).
+    'src/app/settlement/listPayouts.ts',
+    'src/app/settlement/listRelayers.ts',
+    'src/app/settlement/sweepToken.ts',
+    'src/app/settlement/retrySettlement.ts',
+    'src/app/chain/tokenControls.ts',
+    // The bridge's back-off and stall rules (src/app/bridge/setbacks.test.ts); the bridge's steps are tested in test/.
+    'src/app/bridge/setbacks.ts',
     // Where PAYLINK_FINALITY=confirmations:N becomes a finalized block (src/adapters/chain/chainReader.test.ts).
     'src/adapters/chain/chainReader.ts',
   ],

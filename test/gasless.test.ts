@@ -433,6 +433,25 @@ describe.each(dialects)('relaying signed authorizations on %s', (dialect) => {
     });
   });
 
+  it('holds a payer once it has spent exactly its tenth of the cap, and not one wei before', async () => {
+    const payer = await gaslessCustomer(27_000_000n * 2n);
+    await signedFor(await h.createPayment('27'), payer);
+    const { mined } = await relayAndMine();
+    if (mined.kind !== 'mined') throw new Error('not mined');
+    const second = await signedFor(await h.createPayment('27'), payer);
+    const nonce = await relayerNonce();
+
+    // A tenth of the cap, rounded down, is exactly what the payer spent: held.
+    const held = await relayOnce(relaying, { maxFeeWeiPerHour: mined.feeWei * 10n + 9n });
+    expect(held).toEqual({ kind: 'share-spent', id: second.id, spentWei: mined.feeWei });
+    expect(await relayerNonce()).toBe(nonce);
+    // One wei more in its share: sent.
+    expect(await relayOnce(relaying, { maxFeeWeiPerHour: mined.feeWei * 10n + 10n })).toMatchObject({
+      kind: 'sent',
+      id: second.id,
+    });
+  });
+
   it('refuses a second authorization once the first is mined, before the watcher has seen its transfer', async () => {
     const payment = await h.createPayment('27');
     await signedFor(payment, await gaslessCustomer(27_000_000n));

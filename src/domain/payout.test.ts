@@ -105,6 +105,40 @@ describe('payout status', () => {
   });
 });
 
+describe('payout status, at the dust threshold and the commission’s rounding', () => {
+  /** 27.00 paid out (26.73 and 0.27), and then `left` more arrived after the flush. */
+  const withLeft = (left: bigint) => ({
+    ...paid({ merchantPaidBaseUnits: 26_730_000n, treasuryPaidBaseUnits: 270_000n }),
+    amountReceivedBaseUnits: 27_000_000n + left,
+  });
+
+  it('is sent with one base unit less than the dust threshold left, pending with exactly the threshold', () => {
+    expect(derivePayoutState(withLeft(policy.dustThresholdBaseUnits - 1n), policy, T0).status).toBe('sent');
+    expect(derivePayoutState(withLeft(policy.dustThresholdBaseUnits), policy, T0).status).toBe('pending');
+  });
+
+  it('is never sent while nothing went out, even when all that arrived is below the dust threshold', () => {
+    // 0.005 USDC sent to a link that then expired: failed, and too little to flush yet.
+    const dust = {
+      ...paid(),
+      status: 'failed' as const,
+      amountReceivedBaseUnits: policy.dustThresholdBaseUnits / 2n,
+    };
+    expect(derivePayoutState(dust, policy, T0)).toEqual({
+      status: 'pending',
+      delayedReason: null,
+      merchantOwedBaseUnits: 4_950n,
+    });
+  });
+
+  it('gives the merchant the base unit the commission’s floor leaves: 1 % of 27.000099 is 0.270000', () => {
+    const odd = { ...paid(), amountReceivedBaseUnits: 27_000_099n };
+    expect(derivePayoutState(odd, policy, T0).merchantOwedBaseUnits).toBe(26_730_099n);
+    const even = { ...paid(), amountReceivedBaseUnits: 27_000_100n };
+    expect(derivePayoutState(even, policy, T0).merchantOwedBaseUnits).toBe(26_730_099n);
+  });
+});
+
 describe('payout status, with a CCTP fee taken on the way to the home chain (decision 0034)', () => {
   /** 10 000 USDC paid on a source chain at 1 %; a fast transfer kept 1 USDC (1 bp), 9 999 arrived. */
   const fee = 1_000_000n;

@@ -13,6 +13,7 @@ import {
   type PublicClient,
   parseSignature,
   recoverTypedDataAddress,
+  TransactionNotFoundError,
 } from 'viem';
 import type { AuthorizationChain } from '../../app/gasless/ports.ts';
 import {
@@ -158,6 +159,16 @@ export function isAuthorizationUsed(
   });
 }
 
+/** The block a transaction is in, or undefined while the node knows it in none. */
+export async function blockOfTransaction(client: PublicClient, txHash: string): Promise<bigint | undefined> {
+  try {
+    return (await client.getTransaction({ hash: txHash as Hex })).blockNumber ?? undefined;
+  } catch (error) {
+    if (error instanceof TransactionNotFoundError) return undefined;
+    throw error;
+  }
+}
+
 /**
  * The calldata that submits it: the (v, r, s) form, which every FiatToken version since 2 has (the `bytes`
  * form came only with 2.2).
@@ -208,6 +219,7 @@ export function authorizationChain(
     recoverSigner: recoverAuthorizer,
     callData: transferWithAuthorizationCall,
     isUsed: (token, authorizer, nonce) => isAuthorizationUsed(client, token, authorizer, nonce),
+    blockOf: (txHash) => blockOfTransaction(client, txHash),
     async refusalOf(token, authorization, signature) {
       try {
         await client.call({

@@ -98,6 +98,8 @@ export interface AuthorizationChain {
     authorization: TransferAuthorization,
     signature: string,
   ): Promise<string | undefined>;
+  /** The block a transaction is in; undefined while the node knows it in none (pending, dropped, never seen). */
+  blockOf(txHash: string): Promise<bigint | undefined>;
   /** The calldata of the token's `transferWithAuthorization` that submits it. */
   callData(authorization: TransferAuthorization, signature: string): string;
 }

@@ -14,7 +14,7 @@ export interface RelayAuthorizationsDeps {
     Relayer,
     'address' | 'nonce' | 'currentFees' | 'estimateCall' | 'signCall' | 'broadcast' | 'receipt'
   >;
-  readonly chain: Pick<AuthorizationChain, 'chainId' | 'isUsed' | 'refusalOf' | 'callData'>;
+  readonly chain: Pick<AuthorizationChain, 'chainId' | 'isUsed' | 'refusalOf' | 'callData' | 'blockOf'>;
   readonly payments: Pick<PaymentStore, 'findById'>;
   readonly ledger: Pick<Ledger, 'listTransfers'>;
   readonly clock: Clock;
@@ -48,7 +48,7 @@ const GAS_MARGIN_PERCENT = 120n;
 /**
  * One pass of the gasless relayer on one chain, a singleton per chain (it owns its key's nonces). One
  * transaction in flight at a time: first the one sent (its receipt records what it cost; a nonce taken by
- * another transaction fails it), otherwise the next authorization waiting — the oldest of the payers served least
+ * another transaction, one that is in no block, fails it), otherwise the next authorization waiting — the oldest of the payers served least
  * this hour — checked again now — the payment may have been paid meanwhile, the customer may have used the nonce
  * or spent the money, the signature may be about to lapse — then signed, persisted and broadcast. Within the
  * hourly cap only, and within each payer's and payment's share of it: above them, authorizations wait (the
@@ -150,27 +150,56 @@ async function whyNoLonger(
 }
 
 async function advanceSent(deps: RelayAuthorizationsDeps, sent: GaslessAuthorization): Promise<RelayOutcome> {
+  // The nonce first, then the receipt: a transaction mined between the two reads is then found by the receipt,
+  // never taken for another transaction that used the nonce.
+  const chainNonce = await deps.relayer.nonce();
   const receipt = await deps.relayer.receipt(sent.txHash!);
-  if (receipt) {
-    const cost = { gasUsed: receipt.gasUsed, feeWei: receipt.feeWei };
-    if (!receipt.success) return fail(deps, sent, 'the transfer reverted on chain', cost);
-    await deps.gasless.finish(sent.id, { status: 'mined', ...cost }, deps.clock.now());
-    deps.logger.info(
-      {
-        authorizationId: sent.id,
-        paymentId: sent.paymentId,
-        txHash: sent.txHash,
-        feeWei: cost.feeWei.toString(),
-      },
-      'gasless transfer mined',
-    );
-    return { kind: 'mined', id: sent.id, feeWei: receipt.feeWei };
-  }
-  if ((await deps.relayer.nonce()) > sent.relayerNonce!)
-    return fail(deps, sent, `nonce ${sent.relayerNonce} was used by a transaction that is not this one`);
+  if (receipt) return recordReceipt(deps, sent, receipt);
+  if (chainNonce > sent.relayerNonce!) return nonceMovedOn(deps, sent);
   // Not mined yet: send the same bytes again (a node that lost it takes it back; one that has it says so).
   await deps.relayer.broadcast(sent.rawTx!);
   return { kind: 'awaiting-receipt', id: sent.id };
+}
+
+/**
+ * The relayer's nonce is past this transaction's and no receipt was read. Behind a load-balanced RPC the receipt
+ * may come from a node a block behind the one that answered the nonce: failing it then would record no fee, and
+ * what it cost would escape the hourly cap and the shares (decision 0040). So the receipt is read again, and the
+ * transaction fails only when the chain shows it in no block; its reason says whose transaction it was if the
+ * customer's authorization was used all the same.
+ */
+async function nonceMovedOn(
+  deps: RelayAuthorizationsDeps,
+  sent: GaslessAuthorization,
+): Promise<RelayOutcome> {
+  const txHash = sent.txHash!;
+  const again = await deps.relayer.receipt(txHash);
+  if (again) return recordReceipt(deps, sent, again);
+  // In a block, its receipt follows: wait for it (the nonce is spent, so nothing is sent again).
+  if ((await deps.chain.blockOf(txHash)) !== undefined) return { kind: 'awaiting-receipt', id: sent.id };
+  const taken = `nonce ${sent.relayerNonce} was used by a transaction that is not this one`;
+  const used = await deps.chain.isUsed(sent.tokenAddress, sent.from, sent.nonce);
+  return fail(deps, sent, used ? `${taken}, and the authorization by another transaction` : taken);
+}
+
+async function recordReceipt(
+  deps: RelayAuthorizationsDeps,
+  sent: GaslessAuthorization,
+  receipt: { readonly success: boolean; readonly gasUsed: bigint; readonly feeWei: bigint },
+): Promise<RelayOutcome> {
+  const cost = { gasUsed: receipt.gasUsed, feeWei: receipt.feeWei };
+  if (!receipt.success) return fail(deps, sent, 'the transfer reverted on chain', cost);
+  await deps.gasless.finish(sent.id, { status: 'mined', ...cost }, deps.clock.now());
+  deps.logger.info(
+    {
+      authorizationId: sent.id,
+      paymentId: sent.paymentId,
+      txHash: sent.txHash,
+      feeWei: cost.feeWei.toString(),
+    },
+    'gasless transfer mined',
+  );
+  return { kind: 'mined', id: sent.id, feeWei: receipt.feeWei };
 }
 
 async function fail(
