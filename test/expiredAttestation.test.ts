@@ -362,6 +362,7 @@ describe.each(dialects)('a fast attestation that expires before its mint, on %s'
     tokenAddress: base.cctp.usdc,
     speed: 'fast',
     maxFeeBps: MAX_FEE_BPS,
+    fastConfirmations: 1,
     dustThresholdBaseUnits: DEFAULT_PAYOUT_POLICY.dustThresholdBaseUnits,
     relayerLowBalanceWei: 10n ** 18n,
     attestationPollMs: 2_000,

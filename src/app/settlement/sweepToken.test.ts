@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testPayment } from '../testing/paymentFixture.ts';
+import { testPayment } from '../../../test/fakes/paymentFixture.ts';
 import { type SweepTokenDeps, sweepToken } from './sweepToken.ts';
 
 const TOKEN = '0x00000000000000000000000000000000000000aa';
