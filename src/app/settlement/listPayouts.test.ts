@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PAYOUT_POLICY, NO_PAYOUT_YET } from '../../domain/payout.ts';
 import { testPayment } from '../../../test/fakes/paymentFixture.ts';
+import { DEFAULT_PAYOUT_POLICY, NO_PAYOUT_YET } from '../../domain/payout.ts';
 import { listPayouts } from './listPayouts.ts';
 import type { SettlementStore, UnsettledPayout } from './ports.ts';
 
