@@ -21,11 +21,11 @@ import type { TransferSpeed } from '../src/app/bridge/ports.ts';
 import { settleAndMintOnce } from '../src/app/bridge/settleAndMint.ts';
 import { refreshPayments } from '../src/app/chain/refreshPayments.ts';
 import type { SettleOptions } from '../src/app/settlement/options.ts';
-import { testMerchant } from './fakes/merchantFixture.ts';
-import { testPayment } from './fakes/paymentFixture.ts';
 import type { Payment } from '../src/domain/payment.ts';
 import { DEFAULT_PAYOUT_POLICY, settlementRetryDelayMs } from '../src/domain/payout.ts';
 import { cctpFeeFields } from '../src/domain/webhookEvent.ts';
+import { testMerchant } from './fakes/merchantFixture.ts';
+import { testPayment } from './fakes/paymentFixture.ts';
 import {
   type BridgeWorker,
   bridgeWorker,

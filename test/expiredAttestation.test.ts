@@ -37,10 +37,10 @@ import type { SourceBridgeOptions } from '../src/app/bridge/options.ts';
 import { settleAndMintOnce } from '../src/app/bridge/settleAndMint.ts';
 import { refreshPayments } from '../src/app/chain/refreshPayments.ts';
 import type { SettleOptions } from '../src/app/settlement/options.ts';
-import { testMerchant } from './fakes/merchantFixture.ts';
-import { testPayment } from './fakes/paymentFixture.ts';
 import type { Payment } from '../src/domain/payment.ts';
 import { DEFAULT_PAYOUT_POLICY } from '../src/domain/payout.ts';
+import { testMerchant } from './fakes/merchantFixture.ts';
+import { testPayment } from './fakes/paymentFixture.ts';
 import {
   bridgeWorker,
   customerPays,
