@@ -2,6 +2,7 @@ import { runApiBench } from './api.ts';
 import { runCheckoutBench } from './checkout.ts';
 import { runCrossChainGasBench } from './crossChainGas.ts';
 import { runDashboardBench } from './dashboard.ts';
+import { runFastPaidBench } from './fastPaid.ts';
 import { runFinalityLatencyBench } from './finalityLatency.ts';
 import { runMatchingBench } from './matching.ts';
 import { runSettlementGasBench } from './settlementGas.ts';
@@ -16,6 +17,7 @@ const benches: [string, () => Promise<string[]>][] = [
   ['finality latency', runFinalityLatencyBench],
   ['settlement gas', runSettlementGasBench],
   ['cross-chain gas', runCrossChainGasBench],
+  ['fast deposit to paid', runFastPaidBench],
   ['webhooks', runWebhookBench],
   ['checkout page', runCheckoutBench],
   ['dashboard', runDashboardBench],

@@ -170,6 +170,7 @@ describe.each(dialects)("CCTP's minimum fee on a payment paid on Base, on %s", (
     tokenAddress: base.cctp.usdc,
     speed,
     maxFeeBps,
+    // Since decision 0037 (the fast burn's depth): a transfer one block deep may be burnt fast.
     fastConfirmations: 1,
     dustThresholdBaseUnits: DEFAULT_PAYOUT_POLICY.dustThresholdBaseUnits,
     relayerLowBalanceWei: 10n ** 18n,

@@ -24,6 +24,7 @@ import type { TransferSpeed } from '../src/app/bridge/ports.ts';
 import { settleAndMintOnce } from '../src/app/bridge/settleAndMint.ts';
 import { refreshPayments } from '../src/app/chain/refreshPayments.ts';
 import type { SettleOptions } from '../src/app/settlement/options.ts';
+import { settleOnce } from '../src/app/settlement/settleOnce.ts';
 import { type Payment, payoutStateOf } from '../src/domain/payment.ts';
 import { DEFAULT_PAYOUT_POLICY } from '../src/domain/payout.ts';
 import { cctpFeeFields, payoutBaseUnits } from '../src/domain/webhookEvent.ts';
@@ -119,23 +120,26 @@ describe.each(dialects)('settling a payment paid on another chain, on %s', (dial
   }
 
   /** The customer pays on Base, and the watcher records the transfer there as final. */
-  async function payOnBase(payment: Payment, amount: bigint): Promise<void> {
-    const receipt = await customerPays(base, CUSTOMER, payment.deposit!.depositAddress, amount);
+  const payOnBase = (payment: Payment, amount: bigint) => payOn(base, payment, amount);
+
+  /** The customer pays on `chain`, and the watcher records the transfer there as final. */
+  async function payOn(chain: CctpChain, payment: Payment, amount: bigint): Promise<void> {
+    const receipt = await customerPays(chain, CUSTOMER, payment.deposit!.depositAddress, amount);
     const hash = receipt.transactionHash;
-    const block = await base.anvil.publicClient.getBlock({ blockNumber: receipt.blockNumber });
+    const block = await chain.anvil.publicClient.getBlock({ blockNumber: receipt.blockNumber });
     const ledger = ledgerRepository(database.handle);
     await ledger.transaction(async (tx) => {
       await tx.insertTransfers([
         {
-          id: `${base.chainId}:${receipt.blockHash}:0`,
-          chainId: base.chainId,
+          id: `${chain.chainId}:${receipt.blockHash}:0`,
+          chainId: chain.chainId,
           paymentId: payment.id,
           txHash: hash,
           logIndex: 0,
           blockNumber: receipt.blockNumber,
           blockHash: receipt.blockHash,
           blockTimestamp: new Date(Number(block.timestamp) * 1000),
-          tokenAddress: base.cctp.usdc.toLowerCase(),
+          tokenAddress: chain.cctp.usdc.toLowerCase(),
           tokenSymbol: 'USDC',
           fromAddress: receipt.from.toLowerCase(),
           toAddress: payment.deposit!.depositAddress.toLowerCase(),
@@ -314,6 +318,38 @@ describe.each(dialects)('settling a payment paid on another chain, on %s', (dial
       },
     });
     expect(await usdcOf(polygon, polygon.feeRecipient)).toBeGreaterThanOrEqual(fee);
+  });
+
+  it('a mint due goes before the next settlement, even when the settler sends one every pass', async () => {
+    clock = new TestClock();
+    const crossChain = await newPayment();
+    await payOnBase(crossChain, 10_000_000n);
+    const worker = freshWorker();
+    await burn(worker, 'standard');
+    await attest(worker, 'standard');
+    // Payments paid on Polygon itself keep the settler busy: one flush in flight, the next one due.
+    const [first, second] = [await newPayment(), await newPayment()];
+    await payOn(polygon, first, 10_000_000n);
+    const sent = (await settleOnce(worker.settle, settleOptions)).send;
+    if (sent?.kind !== 'sent') throw new Error(`expected a flush sent, got ${sent?.kind}`);
+    await mined(polygon, sent.txHash as Hex);
+    await payOn(polygon, second, 10_000_000n);
+
+    // The flush in flight is closed, then the mint takes its turn; the next flush waits for it to be mined.
+    const pass = await settleAndMintOnce(worker.settle, worker.home, settleOptions);
+    expect(pass.settle.inFlight?.kind).toBe('confirmed');
+    expect(pass.mint?.kind).toBe('in-flight');
+    expect(pass.settle.send).toBeNull();
+    await mined(polygon, (pass.mint as { txHash: Hex }).txHash);
+    const next = await settleAndMintOnce(worker.settle, worker.home, settleOptions);
+    expect(next.mint).toMatchObject({ kind: 'minted', mintedBaseUnits: 10_000_000n });
+    expect(next.settle.send?.kind).toBe('sent');
+    await mintAndFlush(worker);
+    await expectSettled(crossChain, 10_000_000n);
+    for (const home of [first, second]) {
+      expect(await usdcOf(polygon, home.payoutAddress)).toBe(10_000_000n - 100_000n);
+      expect(await usdcOf(polygon, home.deposit!.depositAddress)).toBe(0n);
+    }
   });
 
   it('the attestation API down for ten minutes: retried, reported as a delayed payout, then completed', async () => {

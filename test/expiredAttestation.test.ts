@@ -362,6 +362,7 @@ describe.each(dialects)('a fast attestation that expires before its mint, on %s'
     tokenAddress: base.cctp.usdc,
     speed: 'fast',
     maxFeeBps: MAX_FEE_BPS,
+    // Since decision 0037 (the fast burn's depth): a transfer one block deep may be burnt fast.
     fastConfirmations: 1,
     dustThresholdBaseUnits: DEFAULT_PAYOUT_POLICY.dustThresholdBaseUnits,
     relayerLowBalanceWei: 10n ** 18n,

@@ -238,6 +238,7 @@ describe.each(dialects)('transaction and token fields name their chain, on %s', 
       tokenAddress: base.cctp.usdc,
       speed: 'standard',
       maxFeeBps: 10,
+      // Since decision 0037 (the fast burn's depth): a transfer one block deep may be burnt fast.
       fastConfirmations: 1,
       dustThresholdBaseUnits: DEFAULT_PAYOUT_POLICY.dustThresholdBaseUnits,
       relayerLowBalanceWei: 10n ** 18n,

@@ -4,8 +4,7 @@
  * burn → attestation → mint → flush path share.
  */
 import type { Logger } from 'pino';
-import { type Address, type Hex, toHex } from 'viem';
-import { mnemonicToAccount } from 'viem/accounts';
+import type { Address, Hex } from 'viem';
 import { expect } from 'vitest';
 import { createAttestationClient } from '../../src/adapters/cctp/attestationClient.ts';
 import { createAttestations } from '../../src/adapters/cctp/attestations.ts';
@@ -21,13 +20,8 @@ import { settleAndMintOnce } from '../../src/app/bridge/settleAndMint.ts';
 import { refreshPayments } from '../../src/app/chain/refreshPayments.ts';
 import type { SettleOptions, SettlePaymentsDeps } from '../../src/app/settlement/options.ts';
 import type { Clock } from '../../src/app/shared/ports.ts';
-import { ANVIL_MNEMONIC } from './anvil.ts';
-import { type CctpChain, CIRCLE, RELAYER } from './cctpChains.ts';
+import { type CctpChain, CIRCLE, RELAYER_KEY } from './cctpChains.ts';
 import { capturingLogger } from './logCapture.ts';
-
-const RELAYER_KEY = toHex(
-  mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: RELAYER }).getHdKey().privateKey!,
-);
 
 export interface BridgeWorker {
   readonly source: SourceBridgeDeps;

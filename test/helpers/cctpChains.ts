@@ -4,8 +4,8 @@
  * version 3 deployed through the deterministic deployer with one route table (so at one address on all of
  * them); and a local attestation service signing burns with test attester keys.
  */
-import type { Address, Hex } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { type Address, type Hex, toHex } from 'viem';
+import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import {
   type LocalAttestationService,
   startLocalAttestationService,
@@ -17,7 +17,7 @@ import {
   deployFactoryV3,
   type FactoryV3Addresses,
 } from '../../src/adapters/chain/multiChainFactory.ts';
-import { type Anvil, startAnvil } from './anvil.ts';
+import { ANVIL_MNEMONIC, type Anvil, startAnvil } from './anvil.ts';
 
 export type CctpChainSpec = {
   name: string;
@@ -44,6 +44,10 @@ export type CctpChains = {
 /** anvil's account 0 stands for Circle (owner of USDC and CCTP), account 1 for the relayer. */
 export const CIRCLE = 0;
 export const RELAYER = 1;
+/** The relayer's key, as a worker is given it (one key on every chain; its nonces are per chain). */
+export const RELAYER_KEY: Hex = toHex(
+  mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: RELAYER }).getHdKey().privateKey!,
+);
 
 export async function startCctpChains(
   specs: readonly CctpChainSpec[],

@@ -7,7 +7,7 @@ import { type SendOutcome, sendDue } from './sendDue.ts';
 
 export interface SettleResult {
   readonly inFlight: InFlightOutcome | null;
-  /** Null while a settlement is still in flight. */
+  /** Null while a settlement is still in flight, or another sender's transaction on the relayer is unmined. */
   readonly send: SendOutcome | null;
   /** Payments whose merchant was told this pass that its payout is delayed. */
   readonly delayNotices: readonly string[];
@@ -25,12 +25,21 @@ export interface SettleResult {
  * broadcast could cost gas, never money. A payout that fails is retried after a back-off (10 s doubling to
  * 1 h) for as long as it takes: it never needs an operator to resume.
  */
-export async function settleOnce(deps: SettlePaymentsDeps, options: SettleOptions): Promise<SettleResult> {
+export async function settleOnce(
+  deps: SettlePaymentsDeps,
+  options: SettleOptions,
+  /**
+   * Another sender on the same relayer (the home chain's mints), given its turn once no settlement is in flight
+   * and before the next is sent: false while its own transaction is unmined, and nothing is sent this pass.
+   */
+  otherTurn?: () => Promise<boolean>,
+): Promise<SettleResult> {
   const pending = await deps.settlements.inFlight(options.chainId);
   let inFlight: InFlightOutcome | null = null;
   let send: SendOutcome | null = null;
   if (pending) inFlight = await advanceInFlight(deps, options, pending);
-  if (inFlight === null || RESOLVED.has(inFlight.kind)) send = await sendDue(deps, options);
+  const free = inFlight === null || RESOLVED.has(inFlight.kind);
+  if (free && (otherTurn === undefined || (await otherTurn()))) send = await sendDue(deps, options);
   const delayNotices = await notifyDelayedPayouts(deps, options);
   return { inFlight, send, delayNotices };
 }
