@@ -2,9 +2,10 @@ import { Migrator } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../src/adapters/db/database.ts';
 import { migrations } from '../src/adapters/db/migrations/index.ts';
-import { paymentRow, toPayment } from '../src/adapters/db/paymentRepository.ts';
+import { toPayment } from '../src/adapters/db/paymentRepository.ts';
 import { testPayment } from './fakes/paymentFixture.ts';
 import { createEmptyDatabase, dialects } from './helpers/database.ts';
+import { paymentRowBefore0039 } from './helpers/migrationRows.ts';
 
 /**
  * Migration 0031 on rows written before it: a payment whose fast transfer was minted has its fee counted as
@@ -12,12 +13,6 @@ import { createEmptyDatabase, dialects } from './helpers/database.ts';
  * and a payment paid on the home chain is left as it was.
  */
 const NOW = new Date('2026-01-01T01:00:00.000Z').toISOString();
-
-/** A payment's row as written before migration 0039 (no `txid_chain_id` yet). */
-function rowBefore0039(payment: ReturnType<typeof testPayment>) {
-  const { txid_chain_id: _, ...row } = paymentRow(payment);
-  return row;
-}
 
 describe.each(dialects)('migration 0031 (the CCTP fee) on %s', (dialect) => {
   let handle: DatabaseHandle;
@@ -73,21 +68,21 @@ describe.each(dialects)('migration 0031 (the CCTP fee) on %s', (dialect) => {
       .values([
         // 1 USDC kept by CCTP; everything that arrived (9 999) paid out: stuck unsettled before 0031.
         {
-          ...rowBefore0039(minted),
+          ...paymentRowBefore0039(minted),
           ...paid,
           merchant_paid_base_units: '9899010000',
           treasury_paid_base_units: '99990000',
           settled_base_units: '9999000000',
         },
         {
-          ...rowBefore0039(burnt),
+          ...paymentRowBefore0039(burnt),
           ...paid,
           merchant_paid_base_units: '0',
           treasury_paid_base_units: '0',
           settled_base_units: '0',
         },
         {
-          ...rowBefore0039(home),
+          ...paymentRowBefore0039(home),
           ...paid,
           merchant_paid_base_units: '9900000000',
           treasury_paid_base_units: '100000000',

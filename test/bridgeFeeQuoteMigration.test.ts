@@ -2,10 +2,11 @@ import { Migrator } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../src/adapters/db/database.ts';
 import { migrations } from '../src/adapters/db/migrations/index.ts';
-import { paymentRow, toPayment } from '../src/adapters/db/paymentRepository.ts';
+import { toPayment } from '../src/adapters/db/paymentRepository.ts';
 import { cctpFeeFields } from '../src/domain/webhookEvent.ts';
 import { testPayment } from './fakes/paymentFixture.ts';
 import { createEmptyDatabase, dialects } from './helpers/database.ts';
+import { paymentRowBefore0039 } from './helpers/migrationRows.ts';
 
 /**
  * Migration 0032 on rows written before it (decision 0035): every burn made before was bound within its quote
@@ -71,9 +72,9 @@ describe.each(dialects)('migration 0032 (the fee against the quote) on %s', (dia
       .insertInto('payments')
       .values([
         // Every row names the same columns: SQLite has no DEFAULT in a multi-row VALUES.
-        { ...paymentRow(minted), ...paid, ...fees('1000000', '0'), settled_base_units: '1000000' },
-        { ...paymentRow(burnt), ...paid, ...fees('0', '1500000'), settled_base_units: '0' },
-        { ...paymentRow(opened), ...paid, ...fees('0', '0'), settled_base_units: '0' },
+        { ...paymentRowBefore0039(minted), ...paid, ...fees('1000000', '0'), settled_base_units: '1000000' },
+        { ...paymentRowBefore0039(burnt), ...paid, ...fees('0', '1500000'), settled_base_units: '0' },
+        { ...paymentRowBefore0039(opened), ...paid, ...fees('0', '0'), settled_base_units: '0' },
       ])
       .execute();
     await handle.db

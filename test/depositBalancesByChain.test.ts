@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../src/adapters/db/database.ts';
 import { ledgerRepository } from '../src/adapters/db/ledgerRepository.ts';
 import { migrations } from '../src/adapters/db/migrations/index.ts';
-import { paymentRow } from '../src/adapters/db/paymentRepository.ts';
 import { settlementRepository } from '../src/adapters/db/settlementRepository.ts';
 import { refreshPayments } from '../src/app/chain/refreshPayments.ts';
 import { CHAIN_ID, testPayment, testTransfer, USDC } from './fakes/paymentFixture.ts';
 import { createEmptyDatabase, dialects } from './helpers/database.ts';
+import { paymentRowBefore0039 } from './helpers/migrationRows.ts';
 
 /**
  * Migration 0027: a deposit address's balances are kept per chain, even where two chains share a token address
@@ -49,7 +49,7 @@ describe.each(dialects)('deposit balances per chain on %s', (dialect) => {
       .execute();
     await handle.db
       .insertInto('payments')
-      .values([paymentRow(before), paymentRow(crossChain)])
+      .values([paymentRowBefore0039(before), paymentRowBefore0039(crossChain)])
       .execute();
     // A row as 0026 kept it: received 10 USDC, 4 flushed already.
     await handle.db
