@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../src/adapters/db/database.ts';
 import { migrations } from '../src/adapters/db/migrations/index.ts';
 import { paymentRow, toPayment } from '../src/adapters/db/paymentRepository.ts';
-import { testPayment } from './fakes/paymentFixture.ts';
 import { cctpFeeFields } from '../src/domain/webhookEvent.ts';
+import { testPayment } from './fakes/paymentFixture.ts';
 import { createEmptyDatabase, dialects } from './helpers/database.ts';
 
 /**

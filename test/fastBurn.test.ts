@@ -21,10 +21,10 @@ import { burnOnce } from '../src/app/bridge/burnStep.ts';
 import type { SourceBridgeOptions } from '../src/app/bridge/options.ts';
 import { pollChainOnce, type WatchChainOptions } from '../src/app/chain/watchChain.ts';
 import type { SettleOptions } from '../src/app/settlement/options.ts';
-import { testMerchant } from './fakes/merchantFixture.ts';
-import { testPayment } from './fakes/paymentFixture.ts';
 import type { Payment } from '../src/domain/payment.ts';
 import { DEFAULT_PAYOUT_POLICY } from '../src/domain/payout.ts';
+import { testMerchant } from './fakes/merchantFixture.ts';
+import { testPayment } from './fakes/paymentFixture.ts';
 import {
   type BridgeWorker,
   bridgeWorker,

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../src/adapters/db/database.ts';
 import { migrations } from '../src/adapters/db/migrations/index.ts';
 import { paymentRow, toPayment } from '../src/adapters/db/paymentRepository.ts';
-import { CHAIN_ID, testPayment } from './fakes/paymentFixture.ts';
 import type { Payment } from '../src/domain/payment.ts';
+import { CHAIN_ID, testPayment } from './fakes/paymentFixture.ts';
 import { createEmptyDatabase, dialects } from './helpers/database.ts';
 
 /**
