@@ -43,7 +43,7 @@ const cacheFormat = 2;
  * (test/contracts.test.ts checks the hash). Everything newer targets Cancun: version 2 guards `flush` with a
  * transient-storage lock (EIP-1153), which Polygon PoS and Amoy have had since the Napoli upgrade. Version 2 is
  * live too, so its settings stay as released. Version 3 is compiled for what it runs, not for its size: the
- * IR pipeline with the optimizer tuned for many runs (1.5k gas less per payment in a settlement batch, decision
+ * IR pipeline with the optimizer tuned for many runs (about 2k gas less per payment in a settlement batch, decision
  * 0038). Splitting the groups changes no other contract's bytecode (solc's output for a contract depends on its
  * own sources and the settings, not on what else is compiled beside it).
  */
