@@ -71,7 +71,8 @@ export async function runSettlementGasBench(): Promise<string[]> {
       transport: http(node.rpcUrl),
     });
     const mined = async (hash: Hex) => {
-      const receipt = await publicClient.waitForTransactionReceipt({ hash });
+      // A batch of 50 deploys takes anvil a while on a busy machine: wait for it rather than time out.
+      const receipt = await publicClient.waitForTransactionReceipt({ hash, timeout: 300_000 });
       if (receipt.status !== 'success') throw new Error(`transaction ${hash} reverted`);
       return receipt;
     };

@@ -127,20 +127,24 @@ contract PaymentForwarderV3 is ReentrancyGuardTransient {
         uint256 carry = before.carry;
 
         uint256 balance = token.balanceOf(address(this));
-        uint256 held = merchantOwed + feeOwed;
-        if (balance > held) {
-            uint256 arrived = balance - held;
-            uint256 fee = Math.mulDiv(arrived, feeBps, BPS_DENOMINATOR);
-            carry += mulmod(arrived, feeBps, BPS_DENOMINATOR);
-            if (carry >= BPS_DENOMINATOR) {
-                fee += 1;
-                carry -= BPS_DENOMINATOR;
+        // Unchecked: each sum below is at most `balance` (what is held plus what arrived), each difference is of a
+        // smaller from a larger, and `carry` stays below twice the denominator.
+        unchecked {
+            uint256 held = merchantOwed + feeOwed;
+            if (balance > held) {
+                uint256 arrived = balance - held;
+                uint256 fee = Math.mulDiv(arrived, feeBps, BPS_DENOMINATOR);
+                carry += mulmod(arrived, feeBps, BPS_DENOMINATOR);
+                if (carry >= BPS_DENOMINATOR) {
+                    fee += 1;
+                    carry -= BPS_DENOMINATOR;
+                }
+                feeOwed += fee;
+                merchantOwed += arrived - fee;
+            } else if (balance < held) {
+                feeOwed = Math.mulDiv(feeOwed, balance, held);
+                merchantOwed = balance - feeOwed;
             }
-            feeOwed += fee;
-            merchantOwed += arrived - fee;
-        } else if (balance < held) {
-            feeOwed = Math.mulDiv(feeOwed, balance, held);
-            merchantOwed = balance - feeOwed;
         }
 
         if (feeOwed > 0 && token.trySafeTransfer(p.treasury, feeOwed)) {

@@ -38,20 +38,26 @@ const ownUnitPrefix = 'contracts/';
 const cacheFormat = 2;
 
 /**
- * Two compilations. Version 1 of the forwarder and factory is deployed on chain and must compile to the very
- * bytecode that was released: its sources and settings are frozen (test/contracts.test.ts checks the hash).
- * Everything newer targets Cancun: version 2 guards `flush` with a transient-storage lock (EIP-1153), which
- * Polygon PoS and Amoy have had since the Napoli upgrade.
+ * Four compilations, in the order the ABI module lists them. Version 1 of the forwarder and factory is deployed
+ * on chain and must compile to the very bytecode that was released: its sources and settings are frozen
+ * (test/contracts.test.ts checks the hash). Everything newer targets Cancun: version 2 guards `flush` with a
+ * transient-storage lock (EIP-1153), which Polygon PoS and Amoy have had since the Napoli upgrade. Version 2 is
+ * live too, so its settings stay as released. Version 3 is compiled for what it runs, not for its size: the
+ * IR pipeline with the optimizer tuned for many runs (about 2k gas less per payment in a settlement batch, decision
+ * 0038). Splitting the groups changes no other contract's bytecode (solc's output for a contract depends on its
+ * own sources and the settings, not on what else is compiled beside it).
  */
 const compilations = [
   { evmVersion: 'shanghai', contracts: ['PaymentForwarder', 'ForwarderFactory'] },
+  { evmVersion: 'cancun', contracts: ['PaymentForwarderV2', 'ForwarderFactoryV2'] },
+  {
+    evmVersion: 'cancun',
+    contracts: ['PaymentForwarderV3', 'ForwarderFactoryV3'],
+    optimizeForRuns: 1_000_000,
+  },
   {
     evmVersion: 'cancun',
     contracts: [
-      'PaymentForwarderV2',
-      'ForwarderFactoryV2',
-      'PaymentForwarderV3',
-      'ForwarderFactoryV3',
       'TestUSDC',
       'TestPackedUSDC',
       'TestTokenProxy',
@@ -59,14 +65,20 @@ const compilations = [
       'TestTokenMessengerV2',
     ],
   },
-] as const satisfies readonly { evmVersion: string; contracts: readonly ContractName[] }[];
+] as const satisfies readonly {
+  evmVersion: string;
+  contracts: readonly ContractName[];
+  optimizeForRuns?: number;
+}[];
 
 const contractNames: readonly ContractName[] = compilations.flatMap((c) => c.contracts);
 
 function settingsOf(compilation: (typeof compilations)[number]) {
   return {
     evmVersion: compilation.evmVersion,
-    optimizer: { enabled: true, runs: 200 },
+    ...('optimizeForRuns' in compilation
+      ? { viaIR: true, optimizer: { enabled: true, runs: compilation.optimizeForRuns } }
+      : { optimizer: { enabled: true, runs: 200 } }),
     outputSelection: Object.fromEntries(
       compilation.contracts.map((name) => [
         `${ownUnitPrefix}${name}.sol`,
