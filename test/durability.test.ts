@@ -10,7 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chainsOfMode, expectedFactoryV3 } from '../src/adapters/chain/routeTable.ts';
 import { openDatabase } from '../src/adapters/db/database.ts';
+import { loadConfig } from '../src/config/index.ts';
 import { PAYLINK_BIN, runCli } from './helpers/cli.ts';
 import { eventually, freePort } from './helpers/net.ts';
 
@@ -48,7 +50,6 @@ describe('durability of the SQLite store', { timeout: 180_000 }, () => {
       PAYLINK_NETWORK: 'polygon',
       // The API role needs no chain to sell a link: addresses are computed off-chain, the token is not reachable.
       PAYLINK_RPC_URL: 'http://127.0.0.1:9',
-      PAYLINK_FACTORY_ADDRESS: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512',
       PAYLINK_TREASURY_ADDRESS: '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720',
       PAYLINK_RATES: 'static:EUR=1.08',
       PAYLINK_RATE_LIMIT: 'off',
@@ -56,6 +57,11 @@ describe('durability of the SQLite store', { timeout: 180_000 }, () => {
       PAYLINK_CHECKOUT_PORT: String(await freePort()),
       PAYLINK_LOG_LEVEL: 'warn',
     };
+    // The factory `paylink contracts deploy` deploys for this configuration (version 3, decision 0038): known
+    // from the configuration alone, so the API starts without the chain. Any other factory's version would be
+    // read from the chain at start, and an unreachable one refuses the start.
+    const { factory } = await expectedFactoryV3(chainsOfMode(loadConfig(env).chains, 'live'));
+    Object.assign(env, { PAYLINK_FACTORY_ADDRESS: factory });
     const created = await runCli(
       [
         'merchant',

@@ -21,6 +21,8 @@ function payment(i: number): Payment {
     status: 'pending',
     paidAt: null,
     txid: null,
+    txidChainId: null,
+    deposit: null,
     orderId: null,
   } as unknown as Payment;
 }
