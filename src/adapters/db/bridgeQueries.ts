@@ -1,3 +1,4 @@
+import type { ExpressionBuilder } from 'kysely';
 import { getAddress } from 'viem';
 import type {
   BridgeStep,
@@ -10,6 +11,7 @@ import { toTransfer } from './bridgeRows.ts';
 import type { Db } from './db.ts';
 import { blockParam, listTransfers } from './ledgerTransaction.ts';
 import { toPayment } from './paymentRepository.ts';
+import type { DatabaseSchema } from './schema.ts';
 import { BALANCE_UNSETTLED } from './unsettledPayments.ts';
 
 /** What the bridge steps read: money to burn, transfers due for their next step, a payment's forwarder. */
@@ -49,18 +51,7 @@ export async function burnCandidates(
     // What arrived is the merchant's once the payment is paid or failed, as the settler decides on the home chain.
     .where('payments.status', 'in', ['paid', 'failed'])
     .where('payments.deposit_address', 'is not', null)
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom('bridge_transfers as t')
-            .select('t.id')
-            .whereRef('t.payment_id', '=', 'payments.id')
-            .where('t.source_chain_id', '=', sourceChainId)
-            .where('t.step', '<>', 'done'),
-        ),
-      ),
-    )
+    .where((eb) => noOpenBridgeTransfer(eb, sourceChainId))
     .orderBy('payments.created_at')
     .orderBy('payments.id')
     .limit(filter.limit)
@@ -223,18 +214,7 @@ export async function fastBurnCandidates(
           ),
       ),
     )
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom('bridge_transfers as t')
-            .select('t.id')
-            .whereRef('t.payment_id', '=', 'payments.id')
-            .where('t.source_chain_id', '=', sourceChainId)
-            .where('t.step', '<>', 'done'),
-        ),
-      ),
-    )
+    .where((eb) => noOpenBridgeTransfer(eb, sourceChainId))
     .orderBy('payments.created_at')
     .orderBy('payments.id')
     .limit(filter.limit)
@@ -251,4 +231,18 @@ export async function fastBurnCandidates(
     });
   }
   return candidates;
+}
+
+/** The payment has no transfer of its money under way from this source chain: one burn at a time per payment. */
+function noOpenBridgeTransfer(eb: ExpressionBuilder<DatabaseSchema, 'payments'>, sourceChainId: number) {
+  return eb.not(
+    eb.exists(
+      eb
+        .selectFrom('bridge_transfers as t')
+        .select('t.id')
+        .whereRef('t.payment_id', '=', 'payments.id')
+        .where('t.source_chain_id', '=', sourceChainId)
+        .where('t.step', '<>', 'done'),
+    ),
+  );
 }
