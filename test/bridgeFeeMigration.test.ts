@@ -1,11 +1,9 @@
-import { Migrator } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DatabaseHandle, openDatabase } from '../src/adapters/db/database.ts';
-import { migrations } from '../src/adapters/db/migrations/index.ts';
+import type { DatabaseHandle } from '../src/adapters/db/database.ts';
 import { toPayment } from '../src/adapters/db/paymentRepository.ts';
 import { testPayment } from './fakes/paymentFixture.ts';
-import { createEmptyDatabase, dialects } from './helpers/database.ts';
-import { paymentRowBefore0039 } from './helpers/migrationRows.ts';
+import { dialects } from './helpers/database.ts';
+import { databaseMigratedTo, paymentRowBefore0039 } from './helpers/migrationRows.ts';
 
 /**
  * Migration 0031 on rows written before it: a payment whose fast transfer was minted has its fee counted as
@@ -40,11 +38,9 @@ describe.each(dialects)('migration 0031 (the CCTP fee) on %s', (dialect) => {
   });
 
   beforeAll(async () => {
-    const empty = await createEmptyDatabase(dialect);
-    drop = empty.drop;
-    handle = openDatabase(empty.url);
-    const migrator = new Migrator({ db: handle.db, provider: { getMigrations: async () => migrations } });
-    expect((await migrator.migrateTo('0027_bridge_settlement')).error).toBeUndefined();
+    const migrated = await databaseMigratedTo(dialect, '0027_bridge_settlement');
+    ({ handle, drop } = migrated);
+    const { migrator } = migrated;
     await handle.db
       .insertInto('merchants')
       .values({

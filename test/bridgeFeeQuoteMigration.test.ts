@@ -1,12 +1,10 @@
-import { Migrator } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DatabaseHandle, openDatabase } from '../src/adapters/db/database.ts';
-import { migrations } from '../src/adapters/db/migrations/index.ts';
+import type { DatabaseHandle } from '../src/adapters/db/database.ts';
 import { toPayment } from '../src/adapters/db/paymentRepository.ts';
 import { cctpFeeFields } from '../src/domain/webhookEvent.ts';
 import { testPayment } from './fakes/paymentFixture.ts';
-import { createEmptyDatabase, dialects } from './helpers/database.ts';
-import { paymentRowBefore0039 } from './helpers/migrationRows.ts';
+import { dialects } from './helpers/database.ts';
+import { databaseMigratedTo, paymentRowBefore0039 } from './helpers/migrationRows.ts';
 
 /**
  * Migration 0032 on rows written before it (decision 0035): every burn made before was bound within its quote
@@ -41,11 +39,9 @@ describe.each(dialects)('migration 0032 (the fee against the quote) on %s', (dia
   });
 
   beforeAll(async () => {
-    const empty = await createEmptyDatabase(dialect);
-    drop = empty.drop;
-    handle = openDatabase(empty.url);
-    const migrator = new Migrator({ db: handle.db, provider: { getMigrations: async () => migrations } });
-    expect((await migrator.migrateTo('0031_bridge_fee')).error).toBeUndefined();
+    const migrated = await databaseMigratedTo(dialect, '0031_bridge_fee');
+    ({ handle, drop } = migrated);
+    const { migrator } = migrated;
     await handle.db
       .insertInto('merchants')
       .values({

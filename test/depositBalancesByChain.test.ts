@@ -1,13 +1,11 @@
-import { Migrator } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DatabaseHandle, openDatabase } from '../src/adapters/db/database.ts';
+import type { DatabaseHandle } from '../src/adapters/db/database.ts';
 import { ledgerRepository } from '../src/adapters/db/ledgerRepository.ts';
-import { migrations } from '../src/adapters/db/migrations/index.ts';
 import { settlementRepository } from '../src/adapters/db/settlementRepository.ts';
 import { refreshPayments } from '../src/app/chain/refreshPayments.ts';
 import { CHAIN_ID, testPayment, testTransfer, USDC } from './fakes/paymentFixture.ts';
-import { createEmptyDatabase, dialects } from './helpers/database.ts';
-import { paymentRowBefore0039 } from './helpers/migrationRows.ts';
+import { dialects } from './helpers/database.ts';
+import { databaseMigratedTo, paymentRowBefore0039 } from './helpers/migrationRows.ts';
 
 /**
  * Migration 0027: a deposit address's balances are kept per chain, even where two chains share a token address
@@ -25,11 +23,9 @@ describe.each(dialects)('deposit balances per chain on %s', (dialect) => {
   const crossChain = testPayment(2);
 
   beforeAll(async () => {
-    const empty = await createEmptyDatabase(dialect);
-    drop = empty.drop;
-    handle = openDatabase(empty.url);
-    const migrator = new Migrator({ db: handle.db, provider: { getMigrations: async () => migrations } });
-    expect((await migrator.migrateTo('0026_merchant_home')).error).toBeUndefined();
+    const migrated = await databaseMigratedTo(dialect, '0026_merchant_home');
+    ({ handle, drop } = migrated);
+    const { migrator } = migrated;
     await handle.db
       .insertInto('merchants')
       .values({

@@ -1,11 +1,10 @@
-import { Migrator } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DatabaseHandle, openDatabase } from '../src/adapters/db/database.ts';
-import { migrations } from '../src/adapters/db/migrations/index.ts';
+import type { DatabaseHandle } from '../src/adapters/db/database.ts';
 import { paymentRow, toPayment } from '../src/adapters/db/paymentRepository.ts';
 import type { Payment } from '../src/domain/payment.ts';
 import { CHAIN_ID, testPayment } from './fakes/paymentFixture.ts';
-import { createEmptyDatabase, dialects } from './helpers/database.ts';
+import { dialects } from './helpers/database.ts';
+import { databaseMigratedTo } from './helpers/migrationRows.ts';
 
 /**
  * Migration 0039 on rows written before it (decision 0039): a payment's `txid` gets the chain of its recorded
@@ -49,11 +48,9 @@ describe.each(dialects)('migration 0039 (the chain of txid) on %s', (dialect) =>
   });
 
   beforeAll(async () => {
-    const empty = await createEmptyDatabase(dialect);
-    drop = empty.drop;
-    handle = openDatabase(empty.url);
-    const migrator = new Migrator({ db: handle.db, provider: { getMigrations: async () => migrations } });
-    expect((await migrator.migrateTo('0031_bridge_fee')).error).toBeUndefined();
+    const migrated = await databaseMigratedTo(dialect, '0031_bridge_fee');
+    ({ handle, drop } = migrated);
+    const { migrator } = migrated;
     await handle.db
       .insertInto('merchants')
       .values({

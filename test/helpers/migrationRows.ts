@@ -1,5 +1,10 @@
+import { Migrator } from 'kysely';
+import { openDatabase } from '../../src/adapters/db/database.ts';
+import type { DialectName } from '../../src/adapters/db/db.ts';
+import { migrations } from '../../src/adapters/db/migrations/index.ts';
 import { paymentRow } from '../../src/adapters/db/paymentRepository.ts';
 import type { Payment } from '../../src/domain/payment.ts';
+import { createEmptyDatabase } from './database.ts';
 
 /**
  * A payment's row as written before migration 0039 (no `txid_chain_id` yet), for the tests of earlier
@@ -8,4 +13,21 @@ import type { Payment } from '../../src/domain/payment.ts';
 export function paymentRowBefore0039(payment: Payment) {
   const { txid_chain_id: _, ...row } = paymentRow(payment);
   return row;
+}
+
+/**
+ * An empty database migrated up to `name` and no further, with its migrator for the step under test (the tests of
+ * a migration write rows as they were before it, then migrate to the latest).
+ */
+export async function databaseMigratedTo(dialect: DialectName, name: string) {
+  const empty = await createEmptyDatabase(dialect);
+  const handle = openDatabase(empty.url);
+  const migrator = new Migrator({ db: handle.db, provider: { getMigrations: async () => migrations } });
+  const { error } = await migrator.migrateTo(name);
+  if (error !== undefined) {
+    await handle.close();
+    await empty.drop();
+    throw error;
+  }
+  return { handle, migrator, drop: empty.drop };
 }
