@@ -9,6 +9,7 @@ import type { SingletonLocks } from '../adapters/db/singletonLocks.ts';
 import type { HomeBridgeDeps } from '../app/bridge/options.ts';
 import type { BridgeStore, TransferSpeed } from '../app/bridge/ports.ts';
 import { runSourceBridge } from '../app/bridge/runSourceBridge.ts';
+import type { Wakeup } from '../app/operations/wakeup.ts';
 import type { Relayer, SettlementStore } from '../app/settlement/ports.ts';
 import type { Clock } from '../app/shared/ports.ts';
 import type { Finality } from '../config/index.ts';
@@ -57,11 +58,15 @@ export interface BridgeWiring {
   readonly attestation: { readonly pollIntervalMs: number; readonly timeoutMs: number };
 }
 
-/** The source chain's job, a singleton named by its relayer (`relayer:<chainId>`, as a home settler's). */
+/**
+ * The source chain's job, a singleton named by its relayer (`relayer:<chainId>`, as a home settler's).
+ * `mintsDue` wakes its home chain's settler in this process when an attestation is recorded.
+ */
 export function sourceBridgeJob(
   wiring: BridgeWiring,
   chain: SourceBridgeChain,
   signal: AbortSignal,
+  mintsDue?: Wakeup,
 ): Promise<void> {
   const logger = wiring.logger.child({ chainId: chain.chainId });
   const client = createRpcClient(chain.rpcUrls);
@@ -103,6 +108,7 @@ export function sourceBridgeJob(
       attestationExpectedMs: chain.attestationExpectedMs,
       intervalMs: chain.pollIntervalMs,
       signal: held,
+      onAttested: mintsDue ? () => mintsDue.wake() : undefined,
     }),
   );
 }

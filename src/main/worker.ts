@@ -16,6 +16,7 @@ import type { ReceiptSettings } from '../app/email/receipts.ts';
 import type { GaslessStore } from '../app/gasless/ports.ts';
 import { relayOnce } from '../app/gasless/relayAuthorizations.ts';
 import { runLoop } from '../app/operations/jobLoop.ts';
+import { createWakeup, type Wakeup } from '../app/operations/wakeup.ts';
 import type { PaymentStore } from '../app/payments/ports.ts';
 import { announceRefunds } from '../app/refunds/announceRefunds.ts';
 import type { RefundStore } from '../app/refunds/ports.ts';
@@ -93,7 +94,11 @@ export async function runWorker(deps: WorkerDeps, signal: AbortSignal): Promise<
   );
   const emails = customerEmails(config, (chainId) => explorers.get(chainId));
   const receipts = emails?.receipts;
-  const jobs = deps.chains.flatMap((chain) => chainJobs(deps, chain, signal, receipts));
+  // Each home chain's settler is woken by its source chains' bridge jobs when a mint is due (decision 0037).
+  const mintsDue = new Map(deps.chains.map((chain) => [chain.target.chainId, createWakeup()]));
+  const jobs = deps.chains.flatMap((chain) =>
+    chainJobs(deps, chain, signal, receipts, mintsDue.get(chain.target.chainId)),
+  );
   const { bridge } = deps;
   if (bridge) {
     const wired = {
@@ -104,7 +109,11 @@ export async function runWorker(deps: WorkerDeps, signal: AbortSignal): Promise<
       clock: deps.clock,
       logger,
     };
-    jobs.push(...bridge.sources.map((source) => sourceBridgeJob(wired, source, signal)));
+    jobs.push(
+      ...bridge.sources.map((source) =>
+        sourceBridgeJob(wired, source, signal, mintsDue.get(source.homeChainId)),
+      ),
+    );
   }
   // Expiry and refund announcements are safe to run twice (row locks, marks), but one runner avoids wasted sweeps.
   const expirer = runAsSingleton(deps.locks, 'expirer', every, (held) =>
@@ -169,6 +178,7 @@ function chainJobs(
   chain: WorkerChain,
   signal: AbortSignal,
   receipts: ReceiptSettings | undefined,
+  mintsDue: Wakeup | undefined,
 ): Promise<void>[] {
   const { settings } = chain;
   // The one place a chain job's lines get their chainId: the jobs never add it again (a key twice on one line is
@@ -184,7 +194,7 @@ function chainJobs(
     every: { intervalMs: settings.pollIntervalMs, signal, logger },
   };
   const jobs = [watcherJob(kit, receipts)];
-  const settler = settlerJob(kit);
+  const settler = settlerJob(kit, mintsDue);
   if (settler) jobs.push(settler);
   else if (chain.depositChainId === undefined) {
     // A source chain has no flushing settler by design: the bridge's job burns its deposits (decision 0029).
@@ -238,7 +248,7 @@ function watcherJob(kit: ChainJobKit, receipts: ReceiptSettings | undefined): Pr
 }
 
 /** The chain's settler, where it has a relayer key: flushes forwarders, and on the home chain mints too. */
-function settlerJob(kit: ChainJobKit): Promise<void> | undefined {
+function settlerJob(kit: ChainJobKit, mintsDue: Wakeup | undefined): Promise<void> | undefined {
   const { deps, chain, logger, every } = kit;
   const { settings, relayerKey, cctpHome } = chain;
   if (!relayerKey) return undefined;
@@ -263,7 +273,7 @@ function settlerJob(kit: ChainJobKit): Promise<void> | undefined {
   // One settler per relayer: its nonce sequence must have a single writer (the home chain's mints included).
   return runAsSingleton(deps.locks, `relayer:${chainId}`, every, (held) =>
     mint
-      ? runSettlerWithMints(settle, mint, { ...options, signal: held })
+      ? runSettlerWithMints(settle, mint, { ...options, signal: held, wakeup: mintsDue })
       : runSettler(settle, { ...options, signal: held }),
   );
 }

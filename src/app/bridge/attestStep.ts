@@ -22,10 +22,13 @@ export async function attestOnce(
   deps: SourceBridgeDeps,
   options: SourceBridgeOptions,
 ): Promise<AttestOutcome> {
+  // The next ask is timed from this pass's start, not from its answer: the job's passes come at a fixed rate, and
+  // a wait of one poll counted from a few milliseconds into this pass would miss the next pass and take two.
+  const asked = deps.clock.now();
   const due = await deps.bridge.due(
     'attest',
     { sourceChainId: deps.source.chainId },
-    deps.clock.now(),
+    asked,
     MAX_LOOKUPS_PER_PASS,
   );
   const attested: string[] = [];
@@ -53,6 +56,8 @@ export async function attestOnce(
       attested.push(transfer.id);
       continue;
     }
+    // Iris's own wait (429) is counted from its answer, so that we never ask a moment early.
+    const apiWait = lookup.state === 'unavailable' && lookup.retryAfterMs !== null;
     const setback = attestationWait(
       transfer,
       {
@@ -63,8 +68,9 @@ export async function attestOnce(
         pollMs: options.attestationPollMs,
         expectedMs: lookup.state === 'pending' ? options.attestationExpectedMs : 0,
         retryAfterMs: lookup.state === 'unavailable' ? lookup.retryAfterMs : null,
+        steady: transfer.speed === 'fast',
       },
-      now,
+      apiWait ? now : asked,
     );
     await deps.bridge.recordSetback(transfer.id, setback, now);
     waiting.push(transfer.id);

@@ -49,4 +49,16 @@ describe('attestationWait', () => {
     expect(attestationWait(transfer(1), wait, at(wait.expectedMs - 1)).stalled).toBe(false);
     expect(attestationWait(transfer(1), wait, at(wait.expectedMs)).stalled).toBe(true);
   });
+
+  it('asks a steady (fast) transfer every pollMs, never doubled, until it is late; then backs off', () => {
+    const steady = { ...wait, steady: true };
+    expect(attestationWait(transfer(0), steady, T0).nextAttemptAt).toEqual(at(2_000));
+    const lastOnTime = at(wait.expectedMs - 1);
+    expect(attestationWait(transfer(9), steady, lastOnTime).nextAttemptAt).toEqual(
+      at(wait.expectedMs - 1 + 2_000),
+    );
+    const late = at(wait.expectedMs);
+    expect(attestationWait(transfer(3), steady, late).nextAttemptAt).toEqual(at(wait.expectedMs + 16_000));
+    expect(attestationWait(transfer(9), steady, late).stalled).toBe(true);
+  });
 });

@@ -19,17 +19,24 @@ export function failedStep(transfer: BridgeTransfer, reason: string, now: Date):
 /**
  * An attestation not ready yet: asked again after `pollMs`, doubling up to a minute; a stall only once the
  * transfer has waited longer than its speed normally takes. The API's own wait (HTTP 429) is honoured as is.
+ * A `steady` wait (a fast transfer, which Circle signs within seconds) is asked every `pollMs` without doubling
+ * for as long as it is not late, so the attestation is seen within one poll of its coming (decision 0037); once
+ * late, it backs off like any other.
  */
 export function attestationWait(
   transfer: BridgeTransfer,
-  wait: { reason: string; pollMs: number; expectedMs: number; retryAfterMs: number | null },
+  wait: {
+    reason: string;
+    pollMs: number;
+    expectedMs: number;
+    retryAfterMs: number | null;
+    steady?: boolean;
+  },
   now: Date,
 ): StepSetback {
-  const polled = Math.min(MAX_POLL_MS, wait.pollMs * 2 ** Math.min(transfer.attempts, 16));
+  const stalled = now.getTime() - transfer.createdAt.getTime() >= wait.expectedMs;
+  const doublings = wait.steady && !stalled ? 0 : Math.min(transfer.attempts, 16);
+  const polled = Math.min(MAX_POLL_MS, wait.pollMs * 2 ** doublings);
   const delayMs = wait.retryAfterMs === null ? polled : Math.max(wait.retryAfterMs, wait.pollMs);
-  return {
-    reason: wait.reason,
-    nextAttemptAt: new Date(now.getTime() + delayMs),
-    stalled: now.getTime() - transfer.createdAt.getTime() >= wait.expectedMs,
-  };
+  return { reason: wait.reason, nextAttemptAt: new Date(now.getTime() + delayMs), stalled };
 }

@@ -1,11 +1,12 @@
 import { runLoop } from '../operations/jobLoop.ts';
+import type { Wakeup } from '../operations/wakeup.ts';
 import type { SettleOptions, SettlePaymentsDeps } from '../settlement/options.ts';
-import { type SettleResult, settleOnce } from '../settlement/settleOnce.ts';
+import { type SettleResult, settleOnce, settlerPassOutcome } from '../settlement/settleOnce.ts';
 import { type MintOutcome, mintOnce } from './mintStep.ts';
 import type { HomeBridgeDeps } from './options.ts';
 
 export interface SettleAndMintResult {
-  /** Null while a settlement is in flight: no mint starts then. */
+  /** Null while a settlement of ours is unmined: no mint starts then. */
   readonly mint: MintOutcome | null;
   /** Its `send` is null while a mint of ours is unmined: no settlement is sent then. */
   readonly settle: SettleResult;
@@ -13,7 +14,8 @@ export interface SettleAndMintResult {
 
 /**
  * The home settler's pass with the bridge's mints. Both send with the one home relayer, so they take turns on
- * its nonces: the settlement in flight is moved on first; once none is, the mint step goes (money minted now is
+ * its nonces: the settlement in flight is moved on first; once none is unmined (mined and waiting for finality
+ * counts as done: its nonce is spent), the mint step goes (money minted now is
  * flushed in the same pass), and a settlement is sent only when no mint of ours is unmined. The mint goes
  * before every new settlement, not only when the settler happens to be idle: with a settlement sent every pass
  * (a steady stream of payments paid on the home chain), a mint that waited for an idle pass would wait for the
@@ -38,9 +40,15 @@ export interface RunSettlerWithMintsOptions extends SettleOptions {
   readonly intervalMs: number;
   readonly signal: AbortSignal;
   readonly maxBackoffMs?: number;
+  /** Raised by the source chains' bridge jobs when an attestation is recorded: a mint is due now. */
+  readonly wakeup?: Wakeup | undefined;
 }
 
-/** `runSettler` with the mint step: the home chain's settler once source chains burn to it. */
+/**
+ * `runSettler` with the mint step: the home chain's settler once source chains burn to it. A mint in flight is
+ * looked at again within a quarter interval (`soon`): it is mined in the next block, and the customer's payment
+ * is paid only once it is recorded.
+ */
 export function runSettlerWithMints(
   settle: SettlePaymentsDeps,
   mint: HomeBridgeDeps,
@@ -53,11 +61,15 @@ export function runSettlerWithMints(
       signal: options.signal,
       logger: settle.logger,
       maxBackoffMs: options.maxBackoffMs ?? 60_000,
+      wakeup: options.wakeup,
     },
     async () => {
       const result = await settleAndMintOnce(settle, mint, options);
-      // A mint just recorded is flushed at once; one in flight is looked at again next interval.
-      return result.mint?.kind === 'minted' ? 'busy' : 'idle';
+      // A mint just recorded is flushed at once; one in flight is looked at again within the block, as is a
+      // settlement in flight (a due mint waits for it).
+      const kind = result.mint?.kind;
+      if (kind === 'minted') return 'busy';
+      return kind === 'in-flight' ? 'soon' : settlerPassOutcome(result.settle);
     },
   );
 }

@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { capturingLogger } from '../../../test/helpers/logCapture.ts';
 import { describeError, runLoop } from './jobLoop.ts';
+import { createWakeup } from './wakeup.ts';
 
 describe('runLoop', () => {
   it('keeps running through failures, logging each, until aborted', async () => {
@@ -44,5 +45,61 @@ describe('describeError', () => {
     const described = describeError(error);
     expect(described.message).toContain('https://polygon-mainnet.example.io/…');
     expect(described.message).not.toContain('SECRETKEY');
+  });
+});
+
+describe('runLoop’s waits', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** Runs the loop until `passesWanted` passes have run, returning how many ran by each tick asked about. */
+  function loop(outcome: 'idle' | 'soon', wakeup?: ReturnType<typeof createWakeup>) {
+    const { logger } = capturingLogger();
+    const controller = new AbortController();
+    let passes = 0;
+    const running = runLoop(
+      { name: 'job', intervalMs: 60_000, signal: controller.signal, logger, wakeup },
+      async () => {
+        passes += 1;
+        return outcome;
+      },
+    );
+    return {
+      passes: () => passes,
+      stop: async () => {
+        controller.abort();
+        await running;
+      },
+    };
+  }
+
+  it('runs the next pass a quarter interval after a `soon` pass, a whole one after an `idle` pass', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'performance'] });
+    const soon = loop('soon');
+    const idle = loop('idle');
+    // Node (and the fake clock) round a wait of 14,999.x ms down: a millisecond's slack either side.
+    await vi.advanceTimersByTimeAsync(14_000);
+    expect([soon.passes(), idle.passes()]).toEqual([1, 1]);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect([soon.passes(), idle.passes()]).toEqual([2, 1]);
+    await vi.advanceTimersByTimeAsync(59_000 - 15_000);
+    expect(idle.passes()).toBe(1);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(idle.passes()).toBe(2);
+    await soon.stop();
+    await idle.stop();
+  });
+
+  it('runs the next pass at once when another job wakes it', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'performance'] });
+    const wakeup = createWakeup();
+    const job = loop('idle', wakeup);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(job.passes()).toBe(1);
+    wakeup.wake();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(job.passes()).toBe(2);
+    await job.stop();
   });
 });

@@ -1,9 +1,13 @@
 import { performance } from 'node:perf_hooks';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
+import { createWakeup, type Wakeup } from './wakeup.ts';
 
-/** What one pass of a background job reports: `busy` runs the next pass at once (catching up), `idle` waits. */
-export type PassOutcome = 'busy' | 'idle';
+/**
+ * What one pass of a background job reports: `busy` runs the next pass at once (catching up), `idle` waits the
+ * interval, `soon` a quarter of it: something it just did is due back within a block (a transaction it sent),
+ * and a whole interval on top of the block would be a delay the customer sees.
+ */
+export type PassOutcome = 'busy' | 'idle' | 'soon';
 
 export interface LoopOptions {
   readonly name: string;
@@ -12,6 +16,8 @@ export interface LoopOptions {
   readonly logger: Pick<Logger, 'warn' | 'error'>;
   /** Longest wait after repeated failures. */
   readonly maxBackoffMs?: number;
+  /** Another job's nudge that cuts a wait short (work it just handed over); without one, waits run their course. */
+  readonly wakeup?: Wakeup | undefined;
 }
 
 /**
@@ -22,6 +28,7 @@ export interface LoopOptions {
  */
 export async function runLoop(options: LoopOptions, pass: () => Promise<PassOutcome>): Promise<void> {
   const maxBackoffMs = options.maxBackoffMs ?? 30_000;
+  const wakeup = options.wakeup ?? createWakeup();
   let failures = 0;
   while (!options.signal.aborted) {
     const startedMs = performance.now();
@@ -30,7 +37,8 @@ export async function runLoop(options: LoopOptions, pass: () => Promise<PassOutc
       const outcome = await pass();
       if (failures > 0) options.logger.warn({ job: options.name, failures }, 'background job recovered');
       failures = 0;
-      waitMs = outcome === 'busy' ? 0 : Math.max(0, options.intervalMs - (performance.now() - startedMs));
+      const periodMs = outcome === 'soon' ? options.intervalMs / 4 : options.intervalMs;
+      waitMs = outcome === 'busy' ? 0 : Math.max(0, periodMs - (performance.now() - startedMs));
     } catch (error) {
       failures += 1;
       waitMs = Math.min(maxBackoffMs, options.intervalMs * 2 ** Math.min(failures, 10));
@@ -39,7 +47,7 @@ export async function runLoop(options: LoopOptions, pass: () => Promise<PassOutc
         'background job failed',
       );
     }
-    if (waitMs > 0) await sleep(waitMs, undefined, { signal: options.signal }).catch(() => undefined);
+    if (waitMs > 0) await wakeup.wait(waitMs, options.signal);
     else await new Promise((resolve) => setImmediate(resolve));
   }
 }

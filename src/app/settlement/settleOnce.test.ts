@@ -7,7 +7,7 @@ import { settlementCandidate } from '../../../test/fakes/settlementCandidate.ts'
 import type { Payment } from '../../domain/payment.ts';
 import { NO_PAYOUT_YET } from '../../domain/payout.ts';
 import type { SettlementRecord } from './ports.ts';
-import { runSettler, settleOnce } from './settleOnce.ts';
+import { runSettler, type SettleResult, settleOnce, settlerPassOutcome } from './settleOnce.ts';
 
 const NOW = new Date('2026-01-01T02:00:00.000Z');
 const TEN_SECONDS_AGO = new Date(NOW.getTime() - 10_000);
@@ -141,6 +141,84 @@ describe('settleOnce', () => {
     expect(s.settlements.settlement('stl_7').status).toBe('failed');
     expect(result.send).toMatchObject({ kind: 'sent', nonce: 8n, paymentIds: [testPayment(1).id] });
     expect(result.delayNotices).toEqual([]);
+  });
+});
+
+describe('the other sender’s turn (the home chain’s mints)', () => {
+  const TX7 = `0x${'7'.repeat(64)}`;
+  /** Settlement 7 in flight with its receipt at `blockNumber` (the fake chain's finalized block is 100). */
+  function minedAt(blockNumber: bigint) {
+    const s = setUp({ inFlight: inFlight(), dueFor: [1] });
+    s.relayer.receipts.set(TX7, {
+      txHash: TX7,
+      blockNumber,
+      success: true,
+      gasUsed: 1n,
+      feeWei: 1n,
+      flushed: [],
+      withheld: [],
+    });
+    s.relayer.chainNonce = 8n;
+    const turns: string[] = [];
+    const otherTurn = async () => {
+      turns.push('asked');
+      return true;
+    };
+    return { s, turns, settle: () => settleOnce(s.deps, s.settleOptions, otherTurn) };
+  }
+
+  it('comes while our settlement is mined but not final (its nonce is spent), and no flush is sent then', async () => {
+    const { s, turns, settle } = minedAt(101n);
+    const result = await settle();
+    expect(result.inFlight?.kind).toBe('awaiting-finality');
+    expect(turns).toEqual(['asked']);
+    expect(result.send).toBeNull();
+    expect(s.settlements.candidateQueries).toEqual([]);
+  });
+
+  it('does not come while our settlement is unmined', async () => {
+    const s = setUp({ inFlight: inFlight(), dueFor: [1] });
+    const turns: string[] = [];
+    await settleOnce(s.deps, s.settleOptions, async () => {
+      turns.push('asked');
+      return true;
+    });
+    expect(turns).toEqual([]);
+  });
+});
+
+describe('settlerPassOutcome', () => {
+  const result = (inFlight: SettleResult['inFlight'], send: SettleResult['send']): SettleResult => ({
+    inFlight,
+    send,
+    delayNotices: [],
+  });
+  const tx = { settlementId: 'stl_7', txHash: '0x77' };
+
+  it('looks again within the block while a transaction of ours is unmined', () => {
+    for (const kind of ['broadcast', 'awaiting-receipt'] as const)
+      expect(settlerPassOutcome(result({ kind, ...tx }, null))).toBe('soon');
+    expect(settlerPassOutcome(result({ kind: 'replaced', ...tx, replacedTxHash: '0x76' }, null))).toBe(
+      'soon',
+    );
+    const sent = {
+      kind: 'sent',
+      settlementId: 's',
+      nonce: 8n,
+      txHash: '0x88',
+      paymentIds: [],
+      broadcast: true,
+    };
+    expect(settlerPassOutcome(result(null, sent as SettleResult['send']))).toBe('soon');
+  });
+
+  it('waits its interval when nothing of ours is unmined', () => {
+    expect(settlerPassOutcome(result(null, { kind: 'idle' }))).toBe('idle');
+    expect(settlerPassOutcome(result({ kind: 'awaiting-finality', ...tx }, null))).toBe('idle');
+    expect(settlerPassOutcome(result({ kind: 'confirmed', ...tx }, { kind: 'idle' }))).toBe('idle');
+    expect(settlerPassOutcome(result({ kind: 'dropped', settlementId: 'stl_7' }, { kind: 'idle' }))).toBe(
+      'idle',
+    );
   });
 });
 

@@ -1,4 +1,4 @@
-import { runLoop } from '../operations/jobLoop.ts';
+import { type PassOutcome, runLoop } from '../operations/jobLoop.ts';
 import { advanceInFlight, RESOLVED } from './advanceInFlight.ts';
 import type { InFlightOutcome } from './inFlightOutcome.ts';
 import { notifyDelayedPayouts } from './notifyDelayedPayouts.ts';
@@ -39,7 +39,11 @@ export async function settleOnce(
   let send: SendOutcome | null = null;
   if (pending) inFlight = await advanceInFlight(deps, options, pending);
   const free = inFlight === null || RESOLVED.has(inFlight.kind);
-  if (free && (otherTurn === undefined || (await otherTurn()))) send = await sendDue(deps, options);
+  // Mined but not final, the settlement has spent its nonce: the other sender may take the next one meanwhile
+  // (a mint waiting behind the home chain's finality would make a fast transfer wait minutes for nothing).
+  const nonceSpent = free || inFlight?.kind === 'awaiting-finality';
+  const othersDone = nonceSpent && (otherTurn === undefined || (await otherTurn()));
+  if (free && othersDone) send = await sendDue(deps, options);
   const delayNotices = await notifyDelayedPayouts(deps, options);
   return { inFlight, send, delayNotices };
 }
@@ -64,9 +68,19 @@ export function runSettler(deps: SettlePaymentsDeps, options: RunSettlerOptions)
       logger: deps.logger,
       maxBackoffMs: options.maxBackoffMs ?? 60_000,
     },
-    async () => {
-      await settleOnce(deps, options);
-      return 'idle';
-    },
+    async () => settlerPassOutcome(await settleOnce(deps, options)),
   );
+}
+
+/** Our settlement broadcast and not mined yet (a replacement included): the next block settles it. */
+const UNMINED: ReadonlySet<InFlightOutcome['kind']> = new Set(['broadcast', 'awaiting-receipt', 'replaced']);
+
+/**
+ * When the settler looks again: within a block (`soon`) while a transaction of ours is unmined, since what
+ * waits behind it (the next flush, a due mint) can go only once it is mined; else after its interval.
+ */
+export function settlerPassOutcome(result: SettleResult): PassOutcome {
+  const unmined =
+    (result.inFlight !== null && UNMINED.has(result.inFlight.kind)) || result.send?.kind === 'sent';
+  return unmined ? 'soon' : 'idle';
 }
