@@ -139,6 +139,18 @@ function report(samples: Record<Lane, Sample[]>): string[] {
         50,
       ),
     );
+  const seen = stretch(
+    (s) => s.attestedMs,
+    (s) => s.recordedMs,
+  );
+  const toMint = stretch(
+    (s) => s.recordedMs,
+    (s) => s.mintSentMs,
+  );
+  const toPaid = stretch(
+    (s) => s.mintSentMs,
+    (s) => s.paidMs,
+  );
   const worstFast = Math.max(...samples.fast.map((s) => s.paidMs));
   return [
     `deposit sent → paid (p50), blocks every ${BLOCK_SECONDS} s on every chain, source finality ${SOURCE_FINALITY} blocks behind, worker polling every ${POLL_INTERVAL_MS} ms`,
@@ -148,7 +160,7 @@ function report(samples: Record<Lane, Sample[]>): string[] {
     `  standard / fast: ${fmt(standard / fast, 1)}×`,
     `  fast, attestation available (Circle signs ${ATTESTATION_CONFIRMATIONS.fast} block on top of our burn): ${seconds(attested)} after the deposit`,
     `  fast, attestation available → paid: p50 ${seconds(percentile(afterAttestation, 50))}, slowest ${seconds(Math.max(...afterAttestation))}; one Polygon block + one poll: ${seconds(blockAndPoll)}`,
-    `    of which (p50 each): recorded by the worker ${stretch((s) => s.attestedMs, (s) => s.recordedMs)}, mint sent ${stretch((s) => s.recordedMs, (s) => s.mintSentMs)} later, paid ${stretch((s) => s.mintSentMs, (s) => s.paidMs)} after that`,
+    `    of which (p50 each): recorded by the worker ${seen}, mint sent ${toMint} later, paid ${toPaid} after that`,
   ];
 }
 
