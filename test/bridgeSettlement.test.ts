@@ -352,6 +352,39 @@ describe.each(dialects)('settling a payment paid on another chain, on %s', (dial
     }
   });
 
+  it('a mint due goes out behind a settlement still unmined, at the next nonce, and both are mined in one block', async () => {
+    clock = new TestClock();
+    const crossChain = await newPayment();
+    await payOnBase(crossChain, 10_000_000n);
+    const worker = freshWorker();
+    await burn(worker, 'standard');
+    await attest(worker, 'standard');
+    const home = await newPayment();
+    await payOn(polygon, home, 10_000_000n);
+    await polygon.anvil.testClient.setAutomine(false);
+    try {
+      const sent = (await settleOnce(worker.settle, settleOptions)).send;
+      if (sent?.kind !== 'sent') throw new Error(`expected a flush sent, got ${sent?.kind}`);
+      const pass = await settleAndMintOnce(worker.settle, worker.home, settleOptions);
+      expect(pass.settle.inFlight?.kind).toMatch(/^(awaiting-receipt|broadcast)$/);
+      expect(pass.mint?.kind).toBe('in-flight');
+      expect(pass.settle.send).toBeNull();
+      const mintTx = await polygon.anvil.publicClient.getTransaction({
+        hash: (pass.mint as { txHash: Hex }).txHash,
+      });
+      expect(BigInt(mintTx.nonce)).toBe(sent.nonce + 1n);
+      await polygon.anvil.testClient.mine({ blocks: 1 });
+    } finally {
+      await polygon.anvil.testClient.setAutomine(true);
+    }
+    const next = await settleAndMintOnce(worker.settle, worker.home, settleOptions);
+    expect(next.settle.inFlight?.kind).toBe('confirmed');
+    expect(next.mint).toMatchObject({ kind: 'minted', mintedBaseUnits: 10_000_000n });
+    await mintAndFlush(worker);
+    await expectSettled(crossChain, 10_000_000n);
+    expect(await usdcOf(polygon, home.payoutAddress)).toBe(10_000_000n - 100_000n);
+  });
+
   it('the attestation API down for ten minutes: retried, reported as a delayed payout, then completed', async () => {
     clock = new TestClock();
     const payment = await newPayment();

@@ -18,8 +18,9 @@ export type MintOutcome =
 
 /**
  * One pass of the mint step, run by the home settler's job before its flushes: the home relayer has one writer
- * of its nonces, and the mint and the settlements take turns (the caller starts a mint only when no settlement
- * is unmined, and sends no settlement while a mint is unmined). A message whose nonce the home transmitter
+ * of its nonces, and the mint and the settlements take turns (the caller gives the mint its turn after moving the
+ * settlement in flight on, `highestSettlementNonce` past its nonce, and sends no settlement while a mint is
+ * unmined). A message whose nonce the home transmitter
  * already marks used was minted (by us before a crash, or by anyone: the mint recipient is fixed by the burn),
  * so it is recorded, never minted twice. What was minted (burnt − the fee CCTP kept) is added to the payment's
  * home balance, which the settler then flushes to merchant and treasury as any payment's. A message that can

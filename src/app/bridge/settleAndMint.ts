@@ -6,7 +6,7 @@ import { type MintOutcome, mintOnce } from './mintStep.ts';
 import type { HomeBridgeDeps } from './options.ts';
 
 export interface SettleAndMintResult {
-  /** Null while a settlement of ours is unmined: no mint starts then. */
+  /** Null if the settler did not give the mint its turn. */
   readonly mint: MintOutcome | null;
   /** Its `send` is null while a mint of ours is unmined: no settlement is sent then. */
   readonly settle: SettleResult;
@@ -14,12 +14,13 @@ export interface SettleAndMintResult {
 
 /**
  * The home settler's pass with the bridge's mints. Both send with the one home relayer, so they take turns on
- * its nonces: the settlement in flight is moved on first; once none is unmined (mined and waiting for finality
- * counts as done: its nonce is spent), the mint step goes (money minted now is
- * flushed in the same pass), and a settlement is sent only when no mint of ours is unmined. The mint goes
- * before every new settlement, not only when the settler happens to be idle: with a settlement sent every pass
- * (a steady stream of payments paid on the home chain), a mint that waited for an idle pass would wait for the
- * stream to stop, and a fast transfer would be paid no sooner than a standard one (bench/fastPaid.ts).
+ * its nonces: the settlement in flight is moved on first, then the mint step goes, even behind a settlement
+ * still unmined (at the next nonce: a mint is what a customer waits for), and a settlement is sent only when no
+ * mint of ours is unmined; money minted now is flushed in the same pass. At most one transaction of each is
+ * unmined at a time. The mint goes before every new settlement, not only when the settler happens to be idle:
+ * with a settlement sent every pass (a steady stream of payments paid on the home chain), a mint that waited for
+ * an idle pass would wait for the stream to stop, and a fast transfer would be paid no sooner than a standard
+ * one (bench/fastPaid.ts).
  */
 export async function settleAndMintOnce(
   settle: SettlePaymentsDeps,

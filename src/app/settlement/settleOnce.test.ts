@@ -176,14 +176,23 @@ describe('the other sender’s turn (the home chain’s mints)', () => {
     expect(s.settlements.candidateQueries).toEqual([]);
   });
 
-  it('does not come while our settlement is unmined', async () => {
+  it('comes while our settlement is unmined too (the mint takes the next nonce), and no flush is sent then', async () => {
     const s = setUp({ inFlight: inFlight(), dueFor: [1] });
     const turns: string[] = [];
-    await settleOnce(s.deps, s.settleOptions, async () => {
+    const result = await settleOnce(s.deps, s.settleOptions, async () => {
       turns.push('asked');
       return true;
     });
-    expect(turns).toEqual([]);
+    expect(result.inFlight?.kind).toBe('awaiting-receipt');
+    expect(turns).toEqual(['asked']);
+    expect(result.send).toBeNull();
+  });
+
+  it('holds every new flush back while its own transaction is unmined', async () => {
+    const s = setUp({ dueFor: [1] });
+    const result = await settleOnce(s.deps, s.settleOptions, async () => false);
+    expect(result).toEqual({ inFlight: null, send: null, delayNotices: [] });
+    expect(s.relayer.broadcasts).toEqual([]);
   });
 });
 

@@ -29,8 +29,9 @@ export async function settleOnce(
   deps: SettlePaymentsDeps,
   options: SettleOptions,
   /**
-   * Another sender on the same relayer (the home chain's mints), given its turn once no settlement is in flight
-   * and before the next is sent: false while its own transaction is unmined, and nothing is sent this pass.
+   * Another sender on the same relayer (the home chain's mints), given its turn every pass, after the settlement
+   * in flight is moved on and before the next is sent: false while its own transaction is unmined, and no
+   * settlement is sent this pass.
    */
   otherTurn?: () => Promise<boolean>,
 ): Promise<SettleResult> {
@@ -39,10 +40,10 @@ export async function settleOnce(
   let send: SendOutcome | null = null;
   if (pending) inFlight = await advanceInFlight(deps, options, pending);
   const free = inFlight === null || RESOLVED.has(inFlight.kind);
-  // Mined but not final, the settlement has spent its nonce: the other sender may take the next one meanwhile
-  // (a mint waiting behind the home chain's finality would make a fast transfer wait minutes for nothing).
-  const nonceSpent = free || inFlight?.kind === 'awaiting-finality';
-  const othersDone = nonceSpent && (otherTurn === undefined || (await otherTurn()));
+  // The other sender goes even behind a settlement of ours in flight, at the next nonce: what it sends (a mint)
+  // is what a customer waits for, and a block spent waiting for our flush, or minutes for its finality, would be
+  // theirs. The reverse never: no settlement is sent while the other's transaction is unmined.
+  const othersDone = otherTurn === undefined || (await otherTurn());
   if (free && othersDone) send = await sendDue(deps, options);
   const delayNotices = await notifyDelayedPayouts(deps, options);
   return { inFlight, send, delayNotices };
