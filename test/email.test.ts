@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/adapters/db/database.ts';
 import { insertEmailMessage } from '../src/adapters/db/emailOutbox.ts';
@@ -16,6 +15,7 @@ import { runEmailJob } from '../src/main/emailDispatcher.ts';
 import { TestClock } from './helpers/clock.ts';
 import { countRows, createTestDatabase, dialects, type TestDatabase } from './helpers/database.ts';
 import { capturingLogger } from './helpers/logCapture.ts';
+import { eventually } from './helpers/net.ts';
 import { startTestSmtpServer, type TestSmtpServer } from './helpers/smtpServer.ts';
 
 const FROM = 'Corner Shop <no-reply@shop.example>';
@@ -316,12 +316,13 @@ describe.each(dialects)('the worker’s e-mail job on %s', (dialect) => {
       );
       await emails.enqueue(queued);
       const job = runEmailJob(config.mail!, { emails, clock, logger: log.logger }, stop.signal);
-      let record = await emails.find(queued.id);
       // Bounded: the job's first pass runs at once.
-      for (let i = 0; i < 200 && record?.status !== 'sent'; i++) {
-        await sleep(25);
-        record = await emails.find(queued.id);
-      }
+      const record = await eventually(
+        () => emails.find(queued.id),
+        (found) => found?.status === 'sent',
+        1200,
+        25,
+      );
       stop.abort();
       await job;
       expect(record).toMatchObject({

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { emailRepository } from '../src/adapters/db/emailRepository.ts';
@@ -9,6 +8,7 @@ import type { EmailRecord, EmailStore, EmailTemplate } from '../src/app/email/po
 import { createMerchant } from '../src/app/merchants/merchantAdmin.ts';
 import { systemClock } from '../src/app/shared/ports.ts';
 import { createTestDatabase, dialects, type TestDatabase } from './helpers/database.ts';
+import { until } from './helpers/net.ts';
 import { startTestSmtpServer, type TestSmtpServer } from './helpers/smtpServer.ts';
 import { exited, workerProcesses } from './helpers/workerProcesses.ts';
 
@@ -47,15 +47,7 @@ describe.each(dialects)('e-mail worker killed mid-send, %s', (dialect) => {
       WORKER_LEASE_MS: String(LEASE_MS),
     });
 
-  /** Polls (bounded) until `done` holds. */
-  async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-    for (let i = 0; i < 600; i++) {
-      const value = await read();
-      if (done(value)) return value;
-      await sleep(50);
-    }
-    throw new Error(`${what} never happened; worker log:\n${workers.log()}`);
-  }
+  const withWorkerLog = { explain: () => `worker log:\n${workers.log()}` };
 
   it('the message is sent once after a restart, with the same Message-ID', async () => {
     const { merchant } = await createMerchant(
@@ -75,6 +67,7 @@ describe.each(dialects)('e-mail worker killed mid-send, %s', (dialect) => {
       'the first attempt',
       async () => smtp.offered(),
       (n) => n >= 1,
+      withWorkerLog,
     );
     first.kill('SIGKILL');
     await exited(first);
@@ -86,6 +79,7 @@ describe.each(dialects)('e-mail worker killed mid-send, %s', (dialect) => {
       'delivery after the restart',
       () => emails.find(queued.id),
       (r) => r?.status === 'sent',
+      withWorkerLog,
     );
     second.kill('SIGTERM');
     await exited(second);

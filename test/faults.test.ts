@@ -5,7 +5,7 @@ import { dispatchWebhooks } from '../src/app/webhooks/dispatchWebhooks.ts';
 import { getWebhookEvent } from '../src/app/webhooks/listWebhookEvents.ts';
 import { type ApiHarness, startApiHarness } from './helpers/apiHarness.ts';
 import { countRows, dialects } from './helpers/database.ts';
-import { freePort } from './helpers/net.ts';
+import { eventually, freePort } from './helpers/net.ts';
 import { startWebhookHarness, type WebhookHarness } from './helpers/webhookHarness.ts';
 
 describe.runIf(dialects.includes('postgres'))('the PostgreSQL connection dropped mid-request', () => {
@@ -34,13 +34,17 @@ describe.runIf(dialects.includes('postgres'))('the PostgreSQL connection dropped
     await admin.query('begin');
     await admin.query('lock table payments in access exclusive mode');
     const inFlight = create();
-    for (let i = 0; i < 100; i += 1) {
-      const waiting = await admin.query(
-        "select count(*)::int as n from pg_locks where not granted and relation = 'payments'::regclass",
-      );
-      if (waiting.rows[0].n > 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await eventually(
+      async () =>
+        (
+          await admin.query(
+            "select count(*)::int as n from pg_locks where not granted and relation = 'payments'::regclass",
+          )
+        ).rows[0].n as number,
+      (waiting) => waiting > 0,
+      1000,
+      20,
+    );
     await admin.query(
       'select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
     );

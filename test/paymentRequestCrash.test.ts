@@ -1,5 +1,4 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { emailRepository } from '../src/adapters/db/emailRepository.ts';
@@ -8,6 +7,7 @@ import type { EmailRecord, EmailStore } from '../src/app/email/ports.ts';
 import { createMerchant } from '../src/app/merchants/merchantAdmin.ts';
 import { systemClock } from '../src/app/shared/ports.ts';
 import { createTestDatabase, dialects, type TestDatabase } from './helpers/database.ts';
+import { until } from './helpers/net.ts';
 import { startTestSmtpServer, type TestSmtpServer } from './helpers/smtpServer.ts';
 
 const CREATOR = fileURLToPath(new URL('./fixtures/requestCreator.ts', import.meta.url));
@@ -58,15 +58,6 @@ describe.each(dialects)('payment request after the API process died, %s', (diale
       ? Promise.resolve()
       : new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
-  async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-    for (let i = 0; i < 600; i++) {
-      const value = await read();
-      if (done(value)) return value;
-      await sleep(50);
-    }
-    throw new Error(`${what} never happened; log:\n${log}`);
-  }
-
   it('is sent by a worker started after the creating process was killed', async () => {
     const { apiKey } = await createMerchant(
       { merchants: merchantRepository(database.handle.db), clock: systemClock, webhookAllowPrivate: false },
@@ -89,6 +80,7 @@ describe.each(dialects)('payment request after the API process died, %s', (diale
       'the request sent',
       () => emails.list({ paymentId, limit: 10 }),
       (records) => records.length > 0 && records.every((r) => r.status === 'sent'),
+      { explain: () => `log:\n${log}` },
     );
     worker.child.kill('SIGTERM');
     await exited(worker.child);

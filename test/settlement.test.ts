@@ -16,6 +16,7 @@ import { settledBaseUnits } from '../src/domain/payout.ts';
 import { ANVIL_RELAYER_KEY, type ChainHarness, ROLES, startChainHarness } from './helpers/chainHarness.ts';
 import { dialects } from './helpers/database.ts';
 import { capturingLogger } from './helpers/logCapture.ts';
+import { until } from './helpers/net.ts';
 import { freshSettler } from './helpers/settler.ts';
 import { verifyAsMerchant, WebhookReceiver } from './helpers/webhookReceiver.ts';
 
@@ -813,7 +814,12 @@ describe.each(dialects)('settlement on anvil, %s', (dialect) => {
       maxBackoffMs: 20,
       signal: stopBroken.signal,
     });
-    await until(() => (logs().match(/background job failed/g) ?? []).length >= 2);
+    await until(
+      'two failed passes',
+      async () => (logs().match(/background job failed/g) ?? []).length,
+      (failed) => failed >= 2,
+      { everyMs: 25 },
+    );
     stopBroken.abort();
     await brokenLoop;
     // An unreachable node is nobody's fault: no payment counts a failure for it.
@@ -821,10 +827,15 @@ describe.each(dialects)('settlement on anvil, %s', (dialect) => {
 
     const stop = new AbortController();
     const loop = runSettler(settler(), { ...options(), intervalMs: 5, signal: stop.signal });
-    await until(async () => {
-      await h.anvil.testClient.mine({ blocks: 1 });
-      return (await settledOf(payment.id)) === 10_000_000n;
-    });
+    await until(
+      'the settlement',
+      async () => {
+        await h.anvil.testClient.mine({ blocks: 1 });
+        return settledOf(payment.id);
+      },
+      (settled) => settled === 10_000_000n,
+      { everyMs: 25 },
+    );
     stop.abort();
     await loop;
     expect(await h.balanceOf(payment.deposit!.depositAddress)).toBe(0n);
@@ -844,12 +855,3 @@ describe.each(dialects)('settlement on anvil, %s', (dialect) => {
     expect(message.toLowerCase()).not.toContain('f'.repeat(64));
   });
 });
-
-/** Polls a condition (bounded), for background loops; no assertion on how long it takes. */
-async function until(condition: () => boolean | Promise<boolean>, attempts = 400): Promise<void> {
-  for (let i = 0; i < attempts; i += 1) {
-    if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error('condition not met');
-}

@@ -8,6 +8,7 @@ import { postgresSingletonLocks } from '../src/adapters/db/singletonLocks.ts';
 import { acquireSqliteProcessLock, DatabaseInUseError } from '../src/adapters/db/sqliteProcessLock.ts';
 import { spawnCli } from './helpers/cli.ts';
 import { createEmptyDatabase, dialects } from './helpers/database.ts';
+import { eventually } from './helpers/net.ts';
 
 describe.runIf(dialects.includes('postgres'))('worker singletons on PostgreSQL advisory locks', () => {
   let url: string;
@@ -44,11 +45,12 @@ describe.runIf(dialects.includes('postgres'))('worker singletons on PostgreSQL a
       "select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'paylink:expirer'",
     );
     await admin.end();
-    let taken = await b.tryAcquire('expirer');
-    for (let i = 0; !taken && i < 50; i += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      taken = await b.tryAcquire('expirer');
-    }
+    const taken = await eventually(
+      () => b.tryAcquire('expirer'),
+      (lease) => lease !== undefined,
+      300,
+      100,
+    );
     expect(taken).toBeDefined();
     expect(held!.lost.aborted).toBe(true);
     await held!.release();

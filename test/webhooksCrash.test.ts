@@ -1,8 +1,8 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { getWebhookEvent } from '../src/app/webhooks/listWebhookEvents.ts';
 import { dialects } from './helpers/database.ts';
+import { until } from './helpers/net.ts';
 import { startWebhookHarness, type WebhookHarness } from './helpers/webhookHarness.ts';
 import { verifyAsMerchant } from './helpers/webhookReceiver.ts';
 import { exited, workerProcesses } from './helpers/workerProcesses.ts';
@@ -30,14 +30,13 @@ describe.each(dialects)('webhook worker killed mid-delivery, %s', (dialect) => {
     });
 
   /** Polls the log (bounded) until the event reaches `status`. */
-  async function waitForStatus(eventId: string, status: string) {
-    for (let i = 0; i < 600; i++) {
-      const found = await getWebhookEvent(h.api.stores, eventId);
-      if (found.event.deliveryStatus === status) return found;
-      await sleep(50);
-    }
-    throw new Error(`event ${eventId} never became ${status}; worker log:\n${workers.log()}`);
-  }
+  const waitForStatus = (eventId: string, status: string) =>
+    until(
+      `event ${eventId} becoming ${status}`,
+      () => getWebhookEvent(h.api.stores, eventId),
+      (found) => found.event.deliveryStatus === status,
+      { explain: () => `worker log:\n${workers.log()}` },
+    );
 
   it('the event is delivered after a restart, with the same id and body', async () => {
     // The first request is held open — the receiver never answers it — while the worker is killed.

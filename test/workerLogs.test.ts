@@ -5,6 +5,7 @@ import { runWorker } from '../src/main/worker.ts';
 import { ANVIL_RELAYER_KEY, type ChainHarness, startChainHarness } from './helpers/chainHarness.ts';
 import { dialects } from './helpers/database.ts';
 import { capturingLogger } from './helpers/logCapture.ts';
+import { until } from './helpers/net.ts';
 
 /**
  * The worker's log lines as a log shipper reads them: one JSON object per line. The worker binds `chainId` to
@@ -60,7 +61,14 @@ describe.each(dialects)('worker log lines on %s', (dialect) => {
       stop.signal,
     );
     try {
-      await until(() => text().includes('relayer gas balance low'));
+      await until(
+        'the low-balance warning',
+        async () => text(),
+        (logged) => logged.includes('relayer gas balance low'),
+        {
+          everyMs: 25,
+        },
+      );
     } finally {
       stop.abort();
       await worker;
@@ -80,12 +88,3 @@ describe.each(dialects)('worker log lines on %s', (dialect) => {
     }
   });
 });
-
-/** Polls a condition (bounded), for the worker's background loops; no assertion on how long it takes. */
-async function until(condition: () => boolean, attempts = 800): Promise<void> {
-  for (let i = 0; i < attempts; i += 1) {
-    if (condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error('condition not met');
-}
