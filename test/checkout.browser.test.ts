@@ -12,10 +12,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { type Address, parseEventLogs } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRpcClient } from '../src/adapters/chain/chainReader.ts';
 import { testUsdcAbi } from '../src/adapters/chain/contractAbis.ts';
 import { authorizationChain } from '../src/adapters/chain/eip3009.ts';
@@ -31,7 +31,7 @@ import { createPayment } from '../src/app/payments/createPayment.ts';
 import type { Payment } from '../src/domain/payment.ts';
 import { sandboxPrivateKey } from '../src/main/sandboxChain.ts';
 import { buildCheckoutServer } from '../src/main/webServers.ts';
-import { launchChromium, SCREENSHOTS, UI_TIMEOUT_MS } from './helpers/browser.ts';
+import { SCREENSHOTS, UI_TIMEOUT_MS, useChromium } from './helpers/browser.ts';
 import { type ChainHarness, PAYMENT_TTL_MS, ROLES, startChainHarness } from './helpers/chainHarness.ts';
 import { capturingLogger } from './helpers/logCapture.ts';
 import {
@@ -68,9 +68,7 @@ let gaslessCheckout: FastifyInstance;
 let gaslessCheckoutUrl: string;
 let gaslessStore: GaslessStore;
 let relaying: RelayAuthorizationsDeps;
-let browser: Browser;
-/** Console errors and uncaught exceptions of every page opened with `open`, checked after each test. */
-let pageErrors: string[] = [];
+const chromium = useChromium();
 let newPayment: (amount: string, currency?: string) => Promise<Payment>;
 
 beforeAll(async () => {
@@ -166,17 +164,9 @@ beforeAll(async () => {
     clock: h.clock,
     logger,
   };
-  browser = await launchChromium();
-});
-
-afterEach(() => {
-  const errors = pageErrors;
-  pageErrors = [];
-  expect(errors).toEqual([]);
 });
 
 afterAll(async () => {
-  await browser?.close();
   await gaslessCheckout?.close();
   await explorerCheckout?.close();
   await checkout?.close();
@@ -192,16 +182,12 @@ const walletChain = (): WalletChain => ({
 });
 
 const walletContext = (options: WalletOptions = {}, contextOptions = {}) =>
-  openWalletContext(browser, walletChain(), options, contextOptions);
+  openWalletContext(chromium.browser, walletChain(), options, contextOptions);
 
 const payUrl = (payment: Payment, base = checkoutUrl) => `${base}/pay/${payment.id}`;
 
 async function open(context: BrowserContext, payment: Payment, base = checkoutUrl): Promise<Page> {
-  const page = await context.newPage();
-  page.on('console', (message) => {
-    if (message.type() === 'error') pageErrors.push(`console: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => pageErrors.push(`pageerror: ${error.message}`));
+  const page = chromium.watch(await context.newPage());
   const response = await page.goto(payUrl(payment, base));
   expect(response?.status()).toBe(200);
   // A marker that a reload would wipe: the page must reach its later states without one.
@@ -298,7 +284,7 @@ describe('checkout in Chromium', () => {
       await context.close();
     }
 
-    const noScript = await browser.newContext({ javaScriptEnabled: false, locale: 'en-GB' });
+    const noScript = await chromium.browser.newContext({ javaScriptEnabled: false, locale: 'en-GB' });
     try {
       const page = await noScript.newPage();
       await page.goto(payUrl(payment));
@@ -790,7 +776,7 @@ describe('checkout in Chromium', () => {
   it('refuses to render inside an iframe of another origin', async () => {
     const payment = await newPayment('5');
     const parent = await serveParentPage(payUrl(payment));
-    const context = await browser.newContext();
+    const context = await chromium.browser.newContext();
     try {
       const page = await context.newPage();
       const refusals: string[] = [];
@@ -815,7 +801,7 @@ describe('checkout in Chromium', () => {
   });
 
   it('gives an unknown or malformed id the 404 page', async () => {
-    const context = await browser.newContext({ locale: 'en-GB' });
+    const context = await chromium.browser.newContext({ locale: 'en-GB' });
     try {
       const page = await context.newPage();
       for (const path of ['/pay/00000000-0000-4000-8000-000000000000', '/pay/not-a-payment']) {

@@ -7,10 +7,10 @@
  * console error and throw nothing (checked after each test). Nothing asserts on time.
  */
 import type { FastifyInstance } from 'fastify';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { type Address, getAddress, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRpcClient } from '../src/adapters/chain/chainReader.ts';
 import { testUsdcAbi } from '../src/adapters/chain/contractAbis.ts';
 import { authorizationChain } from '../src/adapters/chain/eip3009.ts';
@@ -34,11 +34,10 @@ import { buildCheckoutServer } from '../src/main/webServers.ts';
 import { createStores } from '../src/main/wiring.ts';
 import {
   accessibilityViolations,
-  collectPageErrors,
-  launchChromium,
   SCREENSHOTS,
   scrollsSideways,
   UI_TIMEOUT_MS,
+  useChromium,
 } from './helpers/browser.ts';
 import { type CctpChain, type CctpChains, CIRCLE, startCctpChains } from './helpers/cctpChains.ts';
 import { TestClock } from './helpers/clock.ts';
@@ -66,9 +65,8 @@ let gaslessCheckout: FastifyInstance;
 let gaslessCheckoutUrl: string;
 let stores: ReturnType<typeof createStores>;
 let relayingOnBase: RelayAuthorizationsDeps;
-let browser: Browser;
+const chromium = useChromium();
 let newPayment: () => Promise<Payment>;
-let pageErrors: string[] = [];
 
 beforeAll(async () => {
   net = await startCctpChains(
@@ -225,17 +223,9 @@ beforeAll(async () => {
     clock,
     logger,
   };
-  browser = await launchChromium();
-});
-
-afterEach(() => {
-  const errors = pageErrors;
-  pageErrors = [];
-  expect(errors).toEqual([]);
 });
 
 afterAll(async () => {
-  await browser?.close();
   await checkout?.close();
   await gaslessCheckout?.close();
   await database?.drop();
@@ -248,7 +238,7 @@ afterAll(async () => {
  */
 const baseWallet = (startChainId: string, contextOptions = {}, alsoPolygon = false, privateKey?: Hex) =>
   walletContext(
-    browser,
+    chromium.browser,
     {
       rpcUrl: base.anvil.rpcUrl,
       chainId: base.chainId,
@@ -275,7 +265,7 @@ async function open(
   origin = checkoutUrl,
 ): Promise<Page> {
   const page = await context.newPage();
-  collectPageErrors(page, pageErrors);
+  chromium.watch(page);
   const response = await page.goto(`${origin}/pay/${payment.id}${query}`);
   expect(response?.status()).toBe(200);
   await page.locator('section[data-stage="pay"]').waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
@@ -373,7 +363,7 @@ describe('checkout networks in Chromium', () => {
 
   it('without JavaScript, shows each network on its own page through links', async () => {
     const payment = await newPayment();
-    const context = await browser.newContext({ javaScriptEnabled: false, locale: 'en-GB' });
+    const context = await chromium.browser.newContext({ javaScriptEnabled: false, locale: 'en-GB' });
     try {
       const page = await context.newPage();
       await page.goto(`${checkoutUrl}/pay/${payment.id}`);

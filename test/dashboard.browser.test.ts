@@ -1,16 +1,10 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scryptPasswords } from '../src/adapters/crypto/scryptPasswords.ts';
 import { SESSION_COOKIE } from '../src/adapters/dashboard/pageKit.ts';
 import { createUser } from '../src/app/dashboard/users.ts';
 import { type ApiHarness, startApiHarness } from './helpers/apiHarness.ts';
-import {
-  accessibilityViolations,
-  collectPageErrors,
-  launchChromium,
-  SCREENSHOTS,
-  UI_TIMEOUT_MS,
-} from './helpers/browser.ts';
+import { accessibilityViolations, SCREENSHOTS, UI_TIMEOUT_MS, useChromium } from './helpers/browser.ts';
 import { dialects } from './helpers/database.ts';
 import { freePort } from './helpers/net.ts';
 import { payInFull } from './helpers/webhookHarness.ts';
@@ -19,18 +13,7 @@ declare const window: { document: { documentElement: { scrollWidth: number } }; 
 
 const PASSWORD = 'correct horse battery staple';
 
-let browser: Browser;
-let pageErrors: string[] = [];
-
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterEach(() => {
-  const errors = pageErrors;
-  pageErrors = [];
-  expect(errors).toEqual([]);
-});
-afterAll(() => browser?.close());
+const chromium = useChromium();
 
 /**
  * The dashboard in Chromium over a real server, on each database: the one-time link (its token read from the
@@ -100,9 +83,13 @@ describe.each(dialects)('dashboard in Chromium on %s', (dialect) => {
 
   const open = async (path: string, viewport = { width: 1280, height: 900 }) => {
     // A person in Tokyo (UTC+9): times are shown in their zone, with UTC on hover.
-    const context = await browser.newContext({ viewport, locale: 'en-GB', timezoneId: 'Asia/Tokyo' });
+    const context = await chromium.browser.newContext({
+      viewport,
+      locale: 'en-GB',
+      timezoneId: 'Asia/Tokyo',
+    });
     const page = await context.newPage();
-    collectPageErrors(page, pageErrors);
+    chromium.watch(page);
     await page.goto(`${base}${path}`);
     return page;
   };
@@ -124,7 +111,7 @@ describe.each(dialects)('dashboard in Chromium on %s', (dialect) => {
     });
     const cookie = signIn.cookies.find((c) => c.name === SESSION_COOKIE);
     if (!cookie) throw new Error(`sign-in answered ${signIn.statusCode}`);
-    const context = await browser.newContext(options);
+    const context = await chromium.browser.newContext(options);
     await context.addCookies([{ name: cookie.name, value: cookie.value, url: `${base}/dashboard` }]);
     return context;
   };
@@ -149,7 +136,7 @@ describe.each(dialects)('dashboard in Chromium on %s', (dialect) => {
     await setPage.locator('[role="alert"]').waitFor({ timeout: UI_TIMEOUT_MS });
     expect(await setPage.locator('[role="alert"]').textContent()).toBe('Wrong e-mail, password or code');
     // The browser logs the 401 answer itself: expected here, and the only one.
-    expect(pageErrors.splice(0)).toEqual([
+    expect(chromium.errors.splice(0)).toEqual([
       'console: Failed to load resource: the server responded with a status of 401 (Unauthorized)',
     ]);
     await setPage.screenshot({ path: `${SCREENSHOTS}/dashboard-${dialect}-login-error.png` });
@@ -298,7 +285,7 @@ describe.each(dialects)('dashboard in Chromium on %s', (dialect) => {
     ] as const) {
       const context = await signedInContext({ locale, timezoneId: 'Europe/Paris' });
       const page = await context.newPage();
-      collectPageErrors(page, pageErrors);
+      chromium.watch(page);
       await page.goto(`${base}/dashboard/payments`);
       expect(await page.locator('html').getAttribute('lang')).toBe(locale.slice(0, 2));
       expect(await page.locator('h1').textContent()).toBe(heading);
@@ -375,7 +362,7 @@ describe.each(dialects)('dashboard in Chromium on %s', (dialect) => {
         { behaviour, chainId: refund.chain_id, tx: TX },
       );
       const page = await context.newPage();
-      collectPageErrors(page, pageErrors);
+      chromium.watch(page);
       await page.goto(`${base}/dashboard/payments/${paidId}`);
       await page.getByRole('button', { name: 'Fund from my browser wallet' }).click();
       const status = page.locator('[data-fund-status]:not([hidden])');
@@ -407,7 +394,7 @@ describe.each(dialects)('dashboard in Chromium on %s', (dialect) => {
   it('makes a one-off payment link, a fixed-price link with a quantity and a donation link, accessible at 1280 and 390 px', async () => {
     const context = await signedInContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB' });
     const page = await context.newPage();
-    collectPageErrors(page, pageErrors);
+    chromium.watch(page);
     const check = (name: string) => atBothWidths(page, name);
 
     await page.goto(`${base}/dashboard/payments`);
@@ -531,7 +518,7 @@ describe.each(dialects)('dashboard in Chromium on %s', (dialect) => {
 
     const context = await signedInContext({ locale: 'en-GB', timezoneId: 'Asia/Tokyo' });
     const page = await context.newPage();
-    collectPageErrors(page, pageErrors);
+    chromium.watch(page);
     await page.goto(`${base}/dashboard/`);
     await page.waitForURL(`${base}/dashboard/home`, { timeout: UI_TIMEOUT_MS });
     // Every payment of this suite was paid today (the exact sums are checked in dashboardHome.test.ts).
@@ -592,7 +579,7 @@ describe.each(dialects)('dashboard in Chromium on %s', (dialect) => {
   it('asks an operator to confirm disabling a merchant, by a box that holds without the script too', async () => {
     const context = await signedInContext({ locale: 'en-GB' }, 'ops@paylink.example');
     const page = await context.newPage();
-    collectPageErrors(page, pageErrors);
+    chromium.watch(page);
     await page.goto(`${base}/dashboard/payments`);
     // Every merchant's payments, each row naming its merchant.
     expect(await page.locator('thead th').allTextContents()).toContain('Merchant');
@@ -674,7 +661,7 @@ describe.each(dialects)('dashboard in Chromium on %s', (dialect) => {
     ] as const) {
       const context = await signedInContext(phone, email);
       const page = await context.newPage();
-      collectPageErrors(page, pageErrors);
+      chromium.watch(page);
       for (const path of paths) {
         await page.goto(`${base}${path}`);
         expect(page.url(), path).toBe(`${base}${path}`);

@@ -1,19 +1,14 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { renderEmailLayout } from '../src/adapters/email/layout.ts';
 import { paymentRequestEmail } from '../src/adapters/email/paymentRequestEmail.ts';
-import { launchChromium, SCREENSHOTS } from './helpers/browser.ts';
+import { SCREENSHOTS, useChromium } from './helpers/browser.ts';
 
 // The callback given to page.evaluate runs in the browser; the project compiles without the DOM library.
 declare const document: { documentElement: { scrollWidth: number } };
 
 /** What a mail reader shows: the message's HTML alone, with every request it would make counted and refused. */
 describe('the e-mail layout in Chromium', () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchChromium();
-  });
-  afterAll(() => browser.close());
+  const chromium = useChromium();
 
   const message = renderEmailLayout({
     language: 'en',
@@ -39,7 +34,7 @@ describe('the e-mail layout in Chromium', () => {
   ])(
     'renders on a %s without loading anything, the button a plain link, nothing wider than the screen',
     async (name, width) => {
-      const page = await browser.newPage({ viewport: { width, height: 800 } });
+      const page = await chromium.browser.newPage({ viewport: { width, height: 800 } });
       const requests: string[] = [];
       await page.route('**/*', (route) => {
         requests.push(route.request().url());
@@ -84,7 +79,7 @@ describe('the e-mail layout in Chromium', () => {
         },
         language,
       );
-      const page = await browser.newPage({ viewport: { width, height: 800 } });
+      const page = await chromium.browser.newPage({ viewport: { width, height: 800 } });
       const requests: string[] = [];
       await page.route('**/*', (route) => {
         requests.push(route.request().url());

@@ -1,16 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryBucketStore } from '../src/adapters/rateLimit/memoryBucketStore.ts';
 import { buildCheckoutServer } from '../src/main/webServers.ts';
 import { type ApiHarness, payLinkDeps, startApiHarness, TEST_CHAIN } from './helpers/apiHarness.ts';
-import {
-  accessibilityViolations,
-  collectPageErrors,
-  launchChromium,
-  SCREENSHOTS,
-  UI_TIMEOUT_MS,
-} from './helpers/browser.ts';
+import { accessibilityViolations, SCREENSHOTS, UI_TIMEOUT_MS, useChromium } from './helpers/browser.ts';
 import { capturingLogger } from './helpers/logCapture.ts';
 import { payInFull } from './helpers/webhookHarness.ts';
 
@@ -21,15 +15,13 @@ const SUCCESS_URL = 'https://shop.example/thanks';
 const SVG =
   '<svg xmlns="http://www.w3.org/2000/svg" width="600" height="200"><rect width="600" height="200" fill="#2b6cb0"/></svg>';
 
-let browser: Browser;
-let pageErrors: string[] = [];
+const chromium = useChromium();
 let h: ApiHarness;
 let checkout: FastifyInstance;
 let base: string;
 let apiKey: string;
 
 beforeAll(async () => {
-  browser = await launchChromium();
   h = await startApiHarness('sqlite');
   apiKey = (await h.merchant({ name: 'Corner Café' })).apiKey;
   checkout = await buildCheckoutServer({
@@ -42,13 +34,7 @@ beforeAll(async () => {
   });
   base = await checkout.listen({ host: '127.0.0.1', port: 0 });
 });
-afterEach(() => {
-  const errors = pageErrors;
-  pageErrors = [];
-  expect(errors).toEqual([]);
-});
 afterAll(async () => {
-  await browser?.close();
   await checkout?.close();
   await h?.close();
 });
@@ -66,7 +52,7 @@ async function createLink(fields: Record<string, unknown>): Promise<string> {
 
 /** A context whose only way out is the merchant's image and shop, answered here: nothing reaches the internet. */
 async function context(viewport: { width: number; height: number }): Promise<BrowserContext> {
-  const ctx = await browser.newContext({ viewport, locale: 'en-GB', timezoneId: 'UTC' });
+  const ctx = await chromium.browser.newContext({ viewport, locale: 'en-GB', timezoneId: 'UTC' });
   await ctx.route(IMAGE, (route) => route.fulfill({ status: 200, contentType: 'image/svg+xml', body: SVG }));
   await ctx.route(`${SUCCESS_URL}**`, (route) =>
     route.fulfill({ status: 200, contentType: 'text/html', body: '<title>Thanks</title><h1>Thanks</h1>' }),
@@ -76,7 +62,7 @@ async function context(viewport: { width: number; height: number }): Promise<Bro
 
 async function open(ctx: BrowserContext, path: string): Promise<Page> {
   const page = await ctx.newPage();
-  collectPageErrors(page, pageErrors);
+  chromium.watch(page);
   await page.goto(`${base}${path}`);
   return page;
 }
@@ -161,8 +147,7 @@ describe('link pages in Chromium', () => {
       // The refusal is the page answered 400, which Chromium reports on the console: that one is expected.
       const refusal =
         'console: Failed to load resource: the server responded with a status of 400 (Bad Request)';
-      expect(pageErrors).toEqual([refusal]);
-      pageErrors = [];
+      expect(chromium.errors.splice(0)).toEqual([refusal]);
       expect(await accessibilityViolations(page)).toEqual([]);
       await page.screenshot({ path: `${SCREENSHOTS}/link-amount-refused-phone.png`, fullPage: true });
 
@@ -221,7 +206,7 @@ describe('link pages in Chromium', () => {
 
       // The payer who stays: the countdown is shown, then stopped; the page's clock runs on and nothing moves.
       const staying = await ctx.newPage();
-      collectPageErrors(staying, pageErrors);
+      chromium.watch(staying);
       await staying.clock.install();
       await staying.goto(`${base}/pay/${paymentIds[0]}`);
       const countdown = staying.locator('[data-redirect]');
@@ -241,7 +226,7 @@ describe('link pages in Chromium', () => {
 
       // The payer who waits is taken back to the shop, the payment named.
       const waiting = await ctx.newPage();
-      collectPageErrors(waiting, pageErrors);
+      chromium.watch(waiting);
       await waiting.clock.install();
       await waiting.goto(`${base}/pay/${paymentIds[1]}`);
       await waiting.locator('[data-redirect]').waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });

@@ -2,20 +2,19 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { ParsedMail } from 'mailparser';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { createPublicClient, createWalletClient, type Hex, http } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testUsdcAbi } from '../src/adapters/chain/contractAbis.ts';
 import { SANDBOX_ACCOUNTS, sandboxPrivateKey } from '../src/main/sandboxChain.ts';
 import {
   accessibilityViolations,
-  collectPageErrors,
-  launchChromium,
   SCREENSHOTS,
   scrollsSideways,
   UI_TIMEOUT_MS,
+  useChromium,
 } from './helpers/browser.ts';
 import { runCli } from './helpers/cli.ts';
 import { eventually } from './helpers/net.ts';
@@ -43,9 +42,8 @@ describe('links made without code, paid by three payers (sandbox, SMTP, Chromium
   let shopUrl: string;
   /** The shop's pages the payers landed on, as the browser asked for them. */
   const shopVisits: string[] = [];
-  let browser: Browser;
+  const chromium = useChromium();
   let owner: Page;
-  let pageErrors: string[] = [];
   /** What the owner made, as the dashboard showed it. */
   const made = { oneOff: { id: '', url: '' }, ticket: { id: '', url: '' }, donation: { id: '', url: '' } };
 
@@ -67,17 +65,9 @@ describe('links made without code, paid by three payers (sandbox, SMTP, Chromium
       PAYLINK_MAIL_FROM: 'Corner Café payments <payments@corner.example>',
     });
     ({ env, apiKey, apiUrl: baseUrl } = sandbox);
-    browser = await launchChromium();
-  });
-
-  afterEach(() => {
-    const errors = pageErrors;
-    pageErrors = [];
-    expect(errors).toEqual([]);
   });
 
   afterAll(async () => {
-    await browser?.close();
     await sandbox?.stop();
     await smtp?.close();
     await new Promise((resolve) => shop?.close(resolve));
@@ -110,9 +100,9 @@ describe('links made without code, paid by three payers (sandbox, SMTP, Chromium
   }
 
   async function newPage(): Promise<Page> {
-    const context = await browser.newContext({ locale: 'en-GB', timezoneId: 'UTC' });
+    const context = await chromium.browser.newContext({ locale: 'en-GB', timezoneId: 'UTC' });
     const page = await context.newPage();
-    collectPageErrors(page, pageErrors);
+    chromium.watch(page);
     return page;
   }
 
@@ -226,12 +216,12 @@ describe('links made without code, paid by three payers (sandbox, SMTP, Chromium
     const key = generatePrivateKey();
     const customer = privateKeyToAccount(key);
     const payer = await walletContext(
-      browser,
+      chromium.browser,
       { rpcUrl: env.PAYLINK_RPC_URL!, chainId: foundry.id, accounts: [], defaultAccountIndex: 0 },
       { privateKey: key, knowsChain: true, startChainId: `0x${foundry.id.toString(16)}` },
       { locale: 'en-GB', timezoneId: 'UTC' },
     ).then((context) => context.newPage());
-    collectPageErrors(payer, pageErrors);
+    chromium.watch(payer);
     await payer.goto(made.ticket.url);
     await payer.locator('#quantity').fill('2');
     await payer.locator('#email').fill('bob@example.com');

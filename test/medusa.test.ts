@@ -10,15 +10,15 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { createPublicClient, createWalletClient, type Hash, type Hex, http, parseUnits } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testUsdcAbi } from '../src/adapters/chain/contractAbis.ts';
 import { signWebhook } from '../src/domain/webhookSignature.ts';
 import { SANDBOX_ACCOUNTS, sandboxAccount, sandboxPrivateKey } from '../src/main/sandboxChain.ts';
-import { collectPageErrors, launchChromium, UI_TIMEOUT_MS } from './helpers/browser.ts';
+import { UI_TIMEOUT_MS, useChromium } from './helpers/browser.ts';
 import { runCli } from './helpers/cli.ts';
 import { buildPlugin, type MedusaStore, startMedusaStore } from './helpers/medusaStore.ts';
 import { eventually, freePort } from './helpers/net.ts';
@@ -80,8 +80,7 @@ describe.runIf(installTestsRun('medusa') && DATABASE_URL)('the Medusa plugin on 
   const returns = new Map<string, Json>();
   let adminToken: string;
   /** One Chromium for the file; each shopper a context of their own. */
-  let browser: Browser;
-  let pageErrors: string[] = [];
+  const chromium = useChromium();
 
   const api = async (
     base: string,
@@ -137,17 +136,9 @@ describe.runIf(installTestsRun('medusa') && DATABASE_URL)('the Medusa plugin on 
     });
     const login = await api(store.url, '/auth/user/emailpass', { body: store.seeded.admin });
     adminToken = login.body.token;
-    browser = await launchChromium();
   }, 600_000);
 
-  afterEach(() => {
-    const errors = pageErrors;
-    pageErrors = [];
-    expect(errors).toEqual([]);
-  });
-
   afterAll(async () => {
-    await browser?.close();
     await store?.stop();
     await paylink?.stop();
     relay?.server.close();
@@ -211,7 +202,7 @@ describe.runIf(installTestsRun('medusa') && DATABASE_URL)('the Medusa plugin on 
     how: { readonly withGas: true } | { readonly withGas: false; readonly privateKey: Hex },
   ): Promise<Page> {
     const context = await walletContext(
-      browser,
+      chromium.browser,
       {
         rpcUrl: paylink.rpcUrl,
         chainId: foundry.id,
@@ -225,9 +216,9 @@ describe.runIf(installTestsRun('medusa') && DATABASE_URL)('the Medusa plugin on 
       },
     );
     const page = await context.newPage();
-    collectPageErrors(page, pageErrors);
+    chromium.watch(page);
     page.on('response', (answer) => {
-      if (answer.status() >= 400) pageErrors.push(`HTTP ${answer.status()}: ${answer.url()}`);
+      if (answer.status() >= 400) chromium.errors.push(`HTTP ${answer.status()}: ${answer.url()}`);
     });
     expect((await page.goto(session.data.payment_url))?.status()).toBe(200);
     await page

@@ -10,7 +10,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import {
   type Address,
   createPublicClient,
@@ -20,16 +20,15 @@ import {
   http,
   type PublicClient,
 } from 'viem';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testUsdcAbi } from '../src/adapters/chain/contractAbis.ts';
 import { SANDBOX_ACCOUNTS, sandboxAccount } from '../src/main/sandboxChain.ts';
 import {
   accessibilityViolations,
-  collectPageErrors,
-  launchChromium,
   SCREENSHOTS,
   scrollsSideways,
   UI_TIMEOUT_MS,
+  useChromium,
 } from './helpers/browser.ts';
 import { runCli } from './helpers/cli.ts';
 import { eventually } from './helpers/net.ts';
@@ -81,8 +80,7 @@ describe('paying from the sandbox’s second chain, as a newcomer runs it', { ti
   let home: PublicClient;
   let second: PublicClient;
   let secondUsdc: Address;
-  let browser: Browser;
-  let pageErrors: string[] = [];
+  const chromium = useChromium();
   const merchantWallet = sandboxAccount(SANDBOX_ACCOUNTS.merchant).address;
   const treasury = sandboxAccount(SANDBOX_ACCOUNTS.treasury).address;
 
@@ -97,17 +95,9 @@ describe('paying from the sandbox’s second chain, as a newcomer runs it', { ti
       second: { usdc: string };
     };
     secondUsdc = getAddress(saved.second.usdc);
-    browser = await launchChromium();
-  });
-
-  afterEach(() => {
-    const errors = pageErrors;
-    pageErrors = [];
-    expect(errors).toEqual([]);
   });
 
   afterAll(async () => {
-    await browser?.close();
     await sandbox?.stop();
   });
 
@@ -218,7 +208,7 @@ describe('paying from the sandbox’s second chain, as a newcomer runs it', { ti
     const before = await payees(payment.homeUsdc);
     const accounts = Array.from({ length: 10 }, (_, i) => sandboxAccount(i).address);
     const context = await walletContext(
-      browser,
+      chromium.browser,
       {
         rpcUrl: sandbox.secondRpcUrl,
         chainId: SECOND_CHAIN_ID,
@@ -231,7 +221,7 @@ describe('paying from the sandbox’s second chain, as a newcomer runs it', { ti
     );
     try {
       const page: Page = await context.newPage();
-      collectPageErrors(page, pageErrors);
+      chromium.watch(page);
       const response = await page.goto(`${sandbox.checkoutUrl}/pay/${payment.id}`);
       expect(response?.status()).toBe(200);
       await page.locator('section[data-stage="pay"]').waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });

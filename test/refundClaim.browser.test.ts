@@ -6,16 +6,16 @@
  * must log no console error and throw nothing. Nothing here asserts on time.
  */
 import type { FastifyInstance } from 'fastify';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import type { Address } from 'viem';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { holdsCode } from '../src/adapters/chain/contractCode.ts';
 import type { DialectName } from '../src/adapters/db/database.ts';
 import { memoryBucketStore } from '../src/adapters/rateLimit/memoryBucketStore.ts';
 import { cancelRefund } from '../src/app/refunds/cancelRefund.ts';
 import { createRefund } from '../src/app/refunds/createRefund.ts';
 import { buildCheckoutServer } from '../src/main/webServers.ts';
-import { collectPageErrors, launchChromium, SCREENSHOTS, UI_TIMEOUT_MS } from './helpers/browser.ts';
+import { SCREENSHOTS, UI_TIMEOUT_MS, useChromium } from './helpers/browser.ts';
 import { type ChainHarness, ROLES, startChainHarness } from './helpers/chainHarness.ts';
 import { dialects } from './helpers/database.ts';
 import { capturingLogger } from './helpers/logCapture.ts';
@@ -33,23 +33,8 @@ const CONTRACT_WALLET = '0x00000000000000000000000000000000c0ffee01' as Address;
 let h: ChainHarness;
 let checkout: FastifyInstance;
 let checkoutUrl: string;
-let browser: Browser;
-let pageErrors: string[] = [];
+const chromium = useChromium();
 const { logger } = capturingLogger();
-
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-
-afterEach(() => {
-  const errors = pageErrors;
-  pageErrors = [];
-  expect(errors).toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
 
 /** A chain, a database of the dialect and the checkout serving claim pages, for one describe block. */
 async function startClaimPages(dialect: DialectName): Promise<void> {
@@ -97,7 +82,7 @@ async function refundToClaim(amount: string, paidBaseUnits: bigint): Promise<str
 
 /** A context whose page sees a wallet (EIP-1193) holding one anvil account: it only has to tell its address. */
 async function walletContext(account: Address | null, locale = 'en-GB'): Promise<BrowserContext> {
-  const context = await browser.newContext({ locale, timezoneId: 'UTC' });
+  const context = await chromium.browser.newContext({ locale, timezoneId: 'UTC' });
   if (account)
     await context.addInitScript((account) => {
       const calls: string[] = [];
@@ -115,7 +100,7 @@ async function walletContext(account: Address | null, locale = 'en-GB'): Promise
 
 async function open(context: BrowserContext, refundId: string, query = ''): Promise<Page> {
   const page = await context.newPage();
-  collectPageErrors(page, pageErrors);
+  chromium.watch(page);
   const response = await page.goto(`${checkoutUrl}/refunds/${refundId}${query}`);
   expect(response?.status()).toBe(200);
   expect(response?.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
@@ -228,7 +213,7 @@ describe.each(dialects)('refund claim page in Chromium, on %s', (dialect) => {
       .toContain('already given');
     await waitForStage(other, 'progress');
     // The browser logs the 409 answer itself: expected here, and the only one.
-    expect(pageErrors.splice(0)).toEqual([
+    expect(chromium.errors.splice(0)).toEqual([
       'console: Failed to load resource: the server responded with a status of 409 (Conflict)',
     ]);
     // The first address stands.
@@ -278,7 +263,10 @@ describe.each(dialects)('refund claim page in Chromium, on %s', (dialect) => {
     expect(await page.locator('#title-expired').textContent()).toBe('Dieser Link ist abgelaufen');
     await screenshot(page, 'expired-de');
 
-    const phone = await browser.newContext({ viewport: { width: 360, height: 740 }, locale: 'es-ES' });
+    const phone = await chromium.browser.newContext({
+      viewport: { width: 360, height: 740 },
+      locale: 'es-ES',
+    });
     const small = await phone.newPage();
     await small.goto(`${checkoutUrl}/refunds/${canceledId}`);
     expect(await small.locator('#title-canceled').textContent()).toBe('Este reembolso fue cancelado');
