@@ -1,31 +1,19 @@
-/**
- * CCTP v2.1's minimum fee on the way home (decision 0035), on real anvil nodes ("Polygon" 137, "Base" 8453) with
- * the project's CCTP test contracts, the local attestation service and the ledger in a real database: before
- * every burn the minimum is read on Base's TokenMessengerV2 and offered exactly, within the cap; above the cap no
- * burn is sent, the payout is reported delayed naming the fee, and the burn goes out once the cap is raised or
- * the minimum lowered. Each case ends with merchant and treasury holding exactly their shares on Polygon.
- */
-import { randomUUID } from 'node:crypto';
 import type { Hex } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { testTokenMessengerV2Abi } from '../src/adapters/chain/contractAbis.ts';
-import { predictDepositAddress } from '../src/adapters/chain/forwarder.ts';
 import { ledgerRepository } from '../src/adapters/db/ledgerRepository.ts';
 import { merchantRow } from '../src/adapters/db/merchantRepository.ts';
-import { paymentRow, toPayment } from '../src/adapters/db/paymentRepository.ts';
+import { toPayment } from '../src/adapters/db/paymentRepository.ts';
 import { attestOnce } from '../src/app/bridge/attestStep.ts';
 import { burnOnce } from '../src/app/bridge/burnStep.ts';
 import type { SourceBridgeOptions } from '../src/app/bridge/options.ts';
 import type { TransferSpeed } from '../src/app/bridge/ports.ts';
 import { settleAndMintOnce } from '../src/app/bridge/settleAndMint.ts';
 import { refreshPayments } from '../src/app/chain/refreshPayments.ts';
-import type { SettleOptions } from '../src/app/settlement/options.ts';
 import type { Payment } from '../src/domain/payment.ts';
 import { DEFAULT_PAYOUT_POLICY, settlementRetryDelayMs } from '../src/domain/payout.ts';
 import { cctpFeeFields } from '../src/domain/webhookEvent.ts';
 import { testMerchant } from './fakes/merchantFixture.ts';
-import { testPayment } from './fakes/paymentFixture.ts';
 import {
   type BridgeWorker,
   bridgeWorker,
@@ -37,6 +25,7 @@ import {
 } from './helpers/bridgeWorker.ts';
 import { type CctpChain, type CctpChains, CIRCLE, startCctpChains } from './helpers/cctpChains.ts';
 import { TestClock } from './helpers/clock.ts';
+import { HOME_SETTLE_OPTIONS, insertCrossChainPayment } from './helpers/crossChainScene.ts';
 import { createTestDatabase, dialects, type TestDatabase } from './helpers/database.ts';
 
 const FAST_FEE_BPS = 1;
@@ -100,34 +89,16 @@ describe.each(dialects)("CCTP's minimum fee on a payment paid on Base, on %s", (
 
   /** A payment of 10 USDC, paid in full on Base, its transfer recorded final as the watcher records it. */
   async function paidOnBase(): Promise<Payment> {
-    paymentNumber += 1;
-    const merchant = privateKeyToAccount(generatePrivateKey()).address;
-    const treasury = privateKeyToAccount(generatePrivateKey()).address;
-    const id = randomUUID();
-    const { factory, implementation } = net.factories.polygon!;
-    const depositAddress = predictDepositAddress({
-      factory,
-      implementation,
-      params: { merchant, treasury, feeBps: COMMISSION_BPS, paymentId: id },
-      version: 3,
+    const payment = await insertCrossChainPayment({
+      handle: database.handle,
+      net,
+      home: polygon,
+      number: ++paymentNumber,
+      now: clock.now(),
+      commissionBps: COMMISSION_BPS,
     });
-    const fixture = testPayment(paymentNumber);
-    const payment: Payment = {
-      ...fixture,
-      id,
-      payoutAddress: merchant,
-      quote: { ...fixture.quote, commissionBps: COMMISSION_BPS },
-      createdAt: clock.now(),
-      expiresAt: new Date(clock.now().getTime() + 3_600_000),
-      deposit: {
-        chainId: polygon.chainId,
-        tokenAddress: polygon.cctp.usdc,
-        factoryAddress: factory,
-        treasuryAddress: treasury,
-        depositAddress,
-      },
-    };
-    await database.handle.db.insertInto('payments').values(paymentRow(payment)).execute();
+    const { id } = payment;
+    const { depositAddress } = payment.deposit!;
     const receipt = await customerPays(base, CUSTOMER, depositAddress, PAID);
     const block = await base.anvil.publicClient.getBlock({ blockNumber: receipt.blockNumber });
     await ledgerRepository(database.handle).transaction(async (tx) => {
@@ -177,11 +148,7 @@ describe.each(dialects)("CCTP's minimum fee on a payment paid on Base, on %s", (
     attestationPollMs: 2_000,
     attestationExpectedMs: 60_000,
   });
-  const settleOptions: SettleOptions = {
-    chainId: 137,
-    payoutPolicy: DEFAULT_PAYOUT_POLICY,
-    relayerLowBalanceWei: 10n ** 18n,
-  };
+  const settleOptions = HOME_SETTLE_OPTIONS;
 
   /** Our burn sent, mined, recorded final; attested once Base has the confirmations; minted and flushed. */
   async function burnAndSettle(worker: BridgeWorker, options: SourceBridgeOptions): Promise<void> {

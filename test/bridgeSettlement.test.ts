@@ -1,20 +1,12 @@
-/**
- * A payment paid on a source chain ("Base", 8453) is moved to the home chain ("Polygon", 137) through CCTP v2 and
- * flushed there: burn → attestation → mint → flush, on real anvil nodes with the project's CCTP test contracts,
- * the local attestation service standing in for Circle's, and the ledger in a real database. The transfer on the
- * source chain is recorded through the ledger as the watcher records it.
- */
-import { randomUUID } from 'node:crypto';
 import type { Address, Hex } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FINALITY_FAST, FINALITY_STANDARD } from '../src/adapters/cctp/cctpMessage.ts';
 import { forwarderFactoryV3Abi, testMessageTransmitterV2Abi } from '../src/adapters/chain/contractAbis.ts';
-import { predictDepositAddress, toForwarderStruct } from '../src/adapters/chain/forwarder.ts';
+import { toForwarderStruct } from '../src/adapters/chain/forwarder.ts';
 import { ledgerRepository } from '../src/adapters/db/ledgerRepository.ts';
 import { merchantRow } from '../src/adapters/db/merchantRepository.ts';
 import { monitoringRepository } from '../src/adapters/db/monitoringRepository.ts';
-import { paymentRow, toPayment } from '../src/adapters/db/paymentRepository.ts';
+import { toPayment } from '../src/adapters/db/paymentRepository.ts';
 import { settlementRepository } from '../src/adapters/db/settlementRepository.ts';
 import { createMetrics } from '../src/adapters/metrics/metrics.ts';
 import { attestOnce } from '../src/app/bridge/attestStep.ts';
@@ -23,13 +15,11 @@ import type { SourceBridgeOptions } from '../src/app/bridge/options.ts';
 import type { TransferSpeed } from '../src/app/bridge/ports.ts';
 import { settleAndMintOnce } from '../src/app/bridge/settleAndMint.ts';
 import { refreshPayments } from '../src/app/chain/refreshPayments.ts';
-import type { SettleOptions } from '../src/app/settlement/options.ts';
 import { settleOnce } from '../src/app/settlement/settleOnce.ts';
 import { type Payment, payoutStateOf } from '../src/domain/payment.ts';
 import { DEFAULT_PAYOUT_POLICY } from '../src/domain/payout.ts';
 import { cctpFeeFields, payoutBaseUnits } from '../src/domain/webhookEvent.ts';
 import { testMerchant } from './fakes/merchantFixture.ts';
-import { testPayment } from './fakes/paymentFixture.ts';
 import {
   type BridgeWorker,
   bridgeWorker,
@@ -42,6 +32,7 @@ import {
 import { type CctpChain, type CctpChains, RELAYER, startCctpChains } from './helpers/cctpChains.ts';
 import { runCli } from './helpers/cli.ts';
 import { TestClock } from './helpers/clock.ts';
+import { HOME_SETTLE_OPTIONS, insertCrossChainPayment } from './helpers/crossChainScene.ts';
 import { createTestDatabase, dialects, type TestDatabase } from './helpers/database.ts';
 
 const FAST_FEE_BPS = 1;
@@ -87,37 +78,15 @@ describe.each(dialects)('settling a payment paid on another chain, on %s', (dial
   const factory = () => net.factories.polygon!.factory;
 
   /** A payment of 10 USDC whose deposit address is the V3 factory's, the same on both chains. */
-  async function newPayment(): Promise<Payment> {
-    paymentNumber += 1;
-    // New recipients each time: the chains are shared by every dialect's run.
-    const merchant = privateKeyToAccount(generatePrivateKey()).address;
-    const treasury = privateKeyToAccount(generatePrivateKey()).address;
-    const id = randomUUID();
-    const depositAddress = predictDepositAddress({
-      factory: factory(),
-      implementation: net.factories.polygon!.implementation,
-      params: { merchant, treasury, feeBps: COMMISSION_BPS, paymentId: id },
-      version: 3,
+  const newPayment = (): Promise<Payment> =>
+    insertCrossChainPayment({
+      handle: database.handle,
+      net,
+      home: polygon,
+      number: ++paymentNumber,
+      now: clock.now(),
+      commissionBps: COMMISSION_BPS,
     });
-    const fixture = testPayment(paymentNumber);
-    const payment: Payment = {
-      ...fixture,
-      id,
-      payoutAddress: merchant,
-      quote: { ...fixture.quote, commissionBps: COMMISSION_BPS },
-      createdAt: clock.now(),
-      expiresAt: new Date(clock.now().getTime() + 3_600_000),
-      deposit: {
-        chainId: polygon.chainId,
-        tokenAddress: polygon.cctp.usdc,
-        factoryAddress: factory(),
-        treasuryAddress: treasury,
-        depositAddress,
-      },
-    };
-    await database.handle.db.insertInto('payments').values(paymentRow(payment)).execute();
-    return payment;
-  }
 
   /** The customer pays on Base, and the watcher records the transfer there as final. */
   const payOnBase = (payment: Payment, amount: bigint) => payOn(base, payment, amount);
@@ -173,11 +142,7 @@ describe.each(dialects)('settling a payment paid on another chain, on %s', (dial
     attestationPollMs: 2_000,
     attestationExpectedMs: 60_000,
   });
-  const settleOptions: SettleOptions = {
-    chainId: 137,
-    payoutPolicy: DEFAULT_PAYOUT_POLICY,
-    relayerLowBalanceWei: 10n ** 18n,
-  };
+  const settleOptions = HOME_SETTLE_OPTIONS;
 
   /** Our burn sent, mined, then recorded as final. */
   async function burn(worker: BridgeWorker, speed: TransferSpeed): Promise<void> {

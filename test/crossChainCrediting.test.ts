@@ -36,6 +36,7 @@ import { DEFAULT_PAYOUT_POLICY } from '../src/domain/payout.ts';
 import { createStores } from '../src/main/wiring.ts';
 import { type CctpChain, type CctpChains, CIRCLE, RELAYER, startCctpChains } from './helpers/cctpChains.ts';
 import { TestClock } from './helpers/clock.ts';
+import { alignChainClocks, homeWatch, sourceWatch } from './helpers/crossChainScene.ts';
 import { createTestDatabase, dialects, type TestDatabase } from './helpers/database.ts';
 import { capturingLogger } from './helpers/logCapture.ts';
 
@@ -164,25 +165,9 @@ describe.each(dialects)('crediting a payment across chains, %s', (dialect) => {
         commissionPercent: '2.5',
       },
     ));
-    const usdcOf = (chain: CctpChain) => [
-      { address: chain.cctp.usdc.toLowerCase(), symbol: 'USDC', decimals: 6, accepted: true },
-    ];
     // Each watcher starts at its chain's head now: every payment of this database is created after.
-    home = {
-      chainId: 137,
-      tokens: usdcOf(polygon),
-      maxBlockRange: 100,
-      startBlock: await polygon.anvil.publicClient.getBlockNumber(),
-      cctpMessageTransmitter: polygon.cctp.messageTransmitter,
-    };
-    source = {
-      chainId: 8453,
-      tokens: usdcOf(base),
-      maxBlockRange: 100,
-      startBlock: await base.anvil.publicClient.getBlockNumber(),
-      depositChainId: 137,
-      depositFactory: v3Factory(),
-    };
+    home = await homeWatch(polygon);
+    source = await sourceWatch(base, polygon, v3Factory());
   }, 60_000);
 
   afterAll(async () => {
@@ -192,15 +177,7 @@ describe.each(dialects)('crediting a payment across chains, %s', (dialect) => {
   // Transfers of two chains count in block-time order: each test starts with both chains (and the test clock)
   // at one time, as real chains' clocks agree to seconds, whatever the tests before moved.
   beforeEach(async () => {
-    const latest = await Promise.all(
-      [polygon, base].map(async (c) => (await c.anvil.publicClient.getBlock()).timestamp),
-    );
-    const now = BigInt(Math.max(...latest.map(Number)) + 1);
-    for (const chain of [polygon, base]) {
-      await chain.anvil.testClient.setNextBlockTimestamp({ timestamp: now });
-      await chain.anvil.testClient.mine({ blocks: 1 });
-    }
-    clock.set(new Date(Number(now) * 1000));
+    clock.set(await alignChainClocks([polygon, base]));
   });
 
   const readers = () => ({

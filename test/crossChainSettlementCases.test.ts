@@ -1,30 +1,18 @@
-/**
- * Issue 30, item 6: two cases carried from the customer's transfer on a source chain ("Arbitrum", 42161) all the
- * way to the merchant and the treasury holding exactly their shares on the home chain ("Polygon", 137). The
- * transfer is seen by the real chain watcher (pollChainOnce, 3 confirmations on the source chain), then burnt,
- * attested (the local attestation service standing in for Circle's), minted and flushed by the real bridge and
- * settler steps, on real anvil nodes and a real database of each dialect.
- */
-import { randomUUID } from 'node:crypto';
 import type { Address, Hex } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { POLYGON_DOMAIN } from '../src/adapters/cctp/cctpMessage.ts';
 import { chainReader } from '../src/adapters/chain/chainReader.ts';
-import { predictDepositAddress } from '../src/adapters/chain/forwarder.ts';
 import { ledgerRepository } from '../src/adapters/db/ledgerRepository.ts';
 import { merchantRow } from '../src/adapters/db/merchantRepository.ts';
-import { paymentRow, toPayment } from '../src/adapters/db/paymentRepository.ts';
+import { toPayment } from '../src/adapters/db/paymentRepository.ts';
 import { attestOnce } from '../src/app/bridge/attestStep.ts';
 import { burnOnce } from '../src/app/bridge/burnStep.ts';
 import type { SourceBridgeOptions } from '../src/app/bridge/options.ts';
 import { expirePayments } from '../src/app/chain/refreshPayments.ts';
 import { pollChainOnce, type WatchChainOptions } from '../src/app/chain/watchChain.ts';
-import type { SettleOptions } from '../src/app/settlement/options.ts';
 import type { Payment } from '../src/domain/payment.ts';
 import { DEFAULT_PAYOUT_POLICY } from '../src/domain/payout.ts';
 import { testMerchant } from './fakes/merchantFixture.ts';
-import { testPayment } from './fakes/paymentFixture.ts';
 import {
   type BridgeWorker,
   bridgeWorker,
@@ -36,6 +24,13 @@ import {
 } from './helpers/bridgeWorker.ts';
 import { type CctpChain, type CctpChains, startCctpChains } from './helpers/cctpChains.ts';
 import { TestClock } from './helpers/clock.ts';
+import {
+  alignChainClocks,
+  HOME_SETTLE_OPTIONS,
+  homeWatch,
+  insertCrossChainPayment,
+  sourceWatch,
+} from './helpers/crossChainScene.ts';
 import { createTestDatabase, dialects, type TestDatabase } from './helpers/database.ts';
 import { capturingLogger } from './helpers/logCapture.ts';
 
@@ -87,74 +82,30 @@ describe.each(dialects)(
         .insertInto('merchants')
         .values(merchantRow(testMerchant({ commissionBps: COMMISSION_BPS })))
         .execute();
-      const usdcOf = (chain: CctpChain) => [
-        { address: chain.cctp.usdc.toLowerCase(), symbol: 'USDC', decimals: 6, accepted: true },
-      ];
       // Each watcher starts at its chain's head now: every payment of this database is created after.
-      home = {
-        chainId: polygon.chainId,
-        tokens: usdcOf(polygon),
-        maxBlockRange: 100,
-        startBlock: await polygon.anvil.publicClient.getBlockNumber(),
-        cctpMessageTransmitter: polygon.cctp.messageTransmitter,
-      };
-      source = {
-        chainId: arbitrum.chainId,
-        tokens: usdcOf(arbitrum),
-        maxBlockRange: 100,
-        startBlock: await arbitrum.anvil.publicClient.getBlockNumber(),
-        depositChainId: polygon.chainId,
-        depositFactory: factory(),
-      };
+      home = await homeWatch(polygon);
+      source = await sourceWatch(arbitrum, polygon, factory());
     }, 60_000);
     afterAll(() => database?.drop());
 
     // Expiry and lateness are judged against block times: both chains and the test clock start each test at one
     // time, whatever the tests before moved.
     beforeEach(async () => {
-      const latest = await Promise.all(
-        [polygon, arbitrum].map(async (c) => (await c.anvil.publicClient.getBlock()).timestamp),
-      );
-      const now = BigInt(Math.max(...latest.map(Number)) + 1);
-      for (const chain of [polygon, arbitrum]) {
-        await chain.anvil.testClient.setNextBlockTimestamp({ timestamp: now });
-        await chain.anvil.testClient.mine({ blocks: 1 });
-      }
-      clock = new TestClock(new Date(Number(now) * 1000));
+      clock = new TestClock(await alignChainClocks([polygon, arbitrum]));
     });
 
     /** A payment of 10 USDC whose deposit address is the V3 factory's, the same on both chains. */
-    async function newPayment(): Promise<Payment> {
-      paymentNumber += 1;
-      // New recipients each time: the chains are shared by every dialect's run.
-      const merchant = privateKeyToAccount(generatePrivateKey()).address;
-      const treasury = privateKeyToAccount(generatePrivateKey()).address;
-      const id = randomUUID();
-      const fixture = testPayment(paymentNumber);
-      const payment: Payment = {
-        ...fixture,
-        id,
-        payoutAddress: merchant,
-        webhookUrl: 'http://127.0.0.1:9/hooks',
-        quote: { ...fixture.quote, commissionBps: COMMISSION_BPS },
-        createdAt: clock.now(),
-        expiresAt: new Date(clock.now().getTime() + TTL_MS),
-        deposit: {
-          chainId: polygon.chainId,
-          tokenAddress: polygon.cctp.usdc,
-          factoryAddress: factory(),
-          treasuryAddress: treasury,
-          depositAddress: predictDepositAddress({
-            factory: factory(),
-            implementation: net.factories.polygon!.implementation,
-            params: { merchant, treasury, feeBps: COMMISSION_BPS, paymentId: id },
-            version: 3,
-          }),
-        },
-      };
-      await database.handle.db.insertInto('payments').values(paymentRow(payment)).execute();
-      return payment;
-    }
+    const newPayment = (): Promise<Payment> =>
+      insertCrossChainPayment({
+        handle: database.handle,
+        net,
+        home: polygon,
+        number: ++paymentNumber,
+        now: clock.now(),
+        commissionBps: COMMISSION_BPS,
+        ttlMs: TTL_MS,
+        fields: { webhookUrl: 'http://127.0.0.1:9/hooks' },
+      });
 
     /** USDC minted to the customer (its own block), then sent by them to the deposit address: the transfer. */
     async function payOnArbitrum(payment: Payment, amount: bigint): Promise<Hex> {
@@ -191,11 +142,7 @@ describe.each(dialects)(
       attestationPollMs: 2_000,
       attestationExpectedMs: 60_000,
     });
-    const settleOptions: SettleOptions = {
-      chainId: 137,
-      payoutPolicy: DEFAULT_PAYOUT_POLICY,
-      relayerLowBalanceWei: 10n ** 18n,
-    };
+    const settleOptions = HOME_SETTLE_OPTIONS;
 
     /** Burnt (one burn sent, mined, recorded), attested, minted and flushed on Polygon. */
     async function bridgeAndFlush(bridgeWorker: BridgeWorker): Promise<void> {

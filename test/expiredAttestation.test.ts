@@ -29,18 +29,15 @@ import { predictDepositAddress, toForwarderStruct } from '../src/adapters/chain/
 import { bridgeRepository } from '../src/adapters/db/bridgeRepository.ts';
 import { ledgerRepository } from '../src/adapters/db/ledgerRepository.ts';
 import { merchantRow } from '../src/adapters/db/merchantRepository.ts';
-import { paymentRow } from '../src/adapters/db/paymentRepository.ts';
 import { attestOnce } from '../src/app/bridge/attestStep.ts';
 import { burnOnce } from '../src/app/bridge/burnStep.ts';
 import { listCrossChain } from '../src/app/bridge/listCrossChain.ts';
 import type { SourceBridgeOptions } from '../src/app/bridge/options.ts';
 import { settleAndMintOnce } from '../src/app/bridge/settleAndMint.ts';
 import { refreshPayments } from '../src/app/chain/refreshPayments.ts';
-import type { SettleOptions } from '../src/app/settlement/options.ts';
 import type { Payment } from '../src/domain/payment.ts';
 import { DEFAULT_PAYOUT_POLICY } from '../src/domain/payout.ts';
 import { testMerchant } from './fakes/merchantFixture.ts';
-import { testPayment } from './fakes/paymentFixture.ts';
 import {
   bridgeWorker,
   customerPays,
@@ -51,6 +48,7 @@ import {
 } from './helpers/bridgeWorker.ts';
 import { type CctpChain, type CctpChains, CIRCLE, RELAYER, startCctpChains } from './helpers/cctpChains.ts';
 import { TestClock } from './helpers/clock.ts';
+import { HOME_SETTLE_OPTIONS, insertCrossChainPayment } from './helpers/crossChainScene.ts';
 import { createTestDatabase, dialects, type TestDatabase } from './helpers/database.ts';
 
 const FAST_FEE_BPS = 1;
@@ -369,41 +367,20 @@ describe.each(dialects)('a fast attestation that expires before its mint, on %s'
     attestationPollMs: 2_000,
     attestationExpectedMs: 60_000,
   });
-  const settleOptions: SettleOptions = {
-    chainId: 137,
-    payoutPolicy: DEFAULT_PAYOUT_POLICY,
-    relayerLowBalanceWei: 10n ** 18n,
-  };
+  const settleOptions = HOME_SETTLE_OPTIONS;
 
   /** A payment of 10 USDC paid on Base (final there), burnt fast and attested: waiting for its mint. */
   async function attestedFastPayment(): Promise<Payment> {
-    paymentNumber += 1;
-    const id = randomUUID();
-    const merchant = randomAddress();
-    const treasury = randomAddress();
-    const depositAddress = predictDepositAddress({
-      factory: factory(),
-      implementation: net.factories.polygon!.implementation,
-      params: { merchant, treasury, feeBps: COMMISSION_BPS, paymentId: id },
-      version: 3,
+    const payment = await insertCrossChainPayment({
+      handle: database.handle,
+      net,
+      home: polygon,
+      number: ++paymentNumber,
+      now: clock.now(),
+      commissionBps: COMMISSION_BPS,
     });
-    const fixture = testPayment(paymentNumber);
-    const payment: Payment = {
-      ...fixture,
-      id,
-      payoutAddress: merchant,
-      quote: { ...fixture.quote, commissionBps: COMMISSION_BPS },
-      createdAt: clock.now(),
-      expiresAt: new Date(clock.now().getTime() + 3_600_000),
-      deposit: {
-        chainId: polygon.chainId,
-        tokenAddress: polygon.cctp.usdc,
-        factoryAddress: factory(),
-        treasuryAddress: treasury,
-        depositAddress,
-      },
-    };
-    await database.handle.db.insertInto('payments').values(paymentRow(payment)).execute();
+    const { id } = payment;
+    const { depositAddress } = payment.deposit!;
     const paid = await customerPays(base, CUSTOMER, depositAddress, AMOUNT);
     const block = await base.anvil.publicClient.getBlock({ blockNumber: paid.blockNumber });
     await ledgerRepository(database.handle).transaction(async (tx) => {

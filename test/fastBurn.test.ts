@@ -1,30 +1,17 @@
-/**
- * Issue 36, item 3 (decision 0037): fast that is fast. On a source chain whose speed is fast ("Base", 8453, its
- * finality 16 blocks behind), a customer's transfer is burnt once FAST_CONFIRMATIONS blocks deep, the fast
- * attestation asked for once the burn is mined, and the payment is paid once the mint is final on Polygon (137),
- * never before. Reorgs on Base (`anvil_reorg`) before the burn and after the attestation: nothing burnt or
- * credited twice, and merchant and treasury end with exactly their shares on Polygon. Real watcher, bridge and
- * settler steps, real anvil nodes, a real database of each dialect.
- */
-import { randomUUID } from 'node:crypto';
 import type { Address, Hex } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { POLYGON_DOMAIN } from '../src/adapters/cctp/cctpMessage.ts';
 import { chainReader } from '../src/adapters/chain/chainReader.ts';
-import { predictDepositAddress } from '../src/adapters/chain/forwarder.ts';
 import { ledgerRepository } from '../src/adapters/db/ledgerRepository.ts';
 import { merchantRow } from '../src/adapters/db/merchantRepository.ts';
-import { paymentRow, toPayment } from '../src/adapters/db/paymentRepository.ts';
+import { toPayment } from '../src/adapters/db/paymentRepository.ts';
 import { attestOnce } from '../src/app/bridge/attestStep.ts';
 import { burnOnce } from '../src/app/bridge/burnStep.ts';
 import type { SourceBridgeOptions } from '../src/app/bridge/options.ts';
 import { pollChainOnce, type WatchChainOptions } from '../src/app/chain/watchChain.ts';
-import type { SettleOptions } from '../src/app/settlement/options.ts';
 import type { Payment } from '../src/domain/payment.ts';
 import { DEFAULT_PAYOUT_POLICY } from '../src/domain/payout.ts';
 import { testMerchant } from './fakes/merchantFixture.ts';
-import { testPayment } from './fakes/paymentFixture.ts';
 import {
   type BridgeWorker,
   bridgeWorker,
@@ -36,6 +23,13 @@ import {
 } from './helpers/bridgeWorker.ts';
 import { type CctpChain, type CctpChains, startCctpChains } from './helpers/cctpChains.ts';
 import { TestClock } from './helpers/clock.ts';
+import {
+  alignChainClocks,
+  HOME_SETTLE_OPTIONS,
+  homeWatch,
+  insertCrossChainPayment,
+  sourceWatch,
+} from './helpers/crossChainScene.ts';
 import { createTestDatabase, dialects, type TestDatabase } from './helpers/database.ts';
 import { capturingLogger } from './helpers/logCapture.ts';
 
@@ -92,69 +86,26 @@ describe.each(dialects)(
         .insertInto('merchants')
         .values(merchantRow(testMerchant({ commissionBps: COMMISSION_BPS })))
         .execute();
-      const tokens = (chain: CctpChain) => [
-        { address: chain.cctp.usdc.toLowerCase(), symbol: 'USDC', decimals: 6, accepted: true },
-      ];
-      home = {
-        chainId: polygon.chainId,
-        tokens: tokens(polygon),
-        maxBlockRange: 100,
-        startBlock: await polygon.anvil.publicClient.getBlockNumber(),
-        cctpMessageTransmitter: polygon.cctp.messageTransmitter,
-      };
-      source = {
-        chainId: base.chainId,
-        tokens: tokens(base),
-        maxBlockRange: 100,
-        startBlock: await base.anvil.publicClient.getBlockNumber(),
-        depositChainId: polygon.chainId,
-        depositFactory: factory(),
-      };
+      home = await homeWatch(polygon);
+      source = await sourceWatch(base, polygon, factory());
     }, 60_000);
     afterAll(() => database?.drop());
 
     beforeEach(async () => {
-      const latest = await Promise.all(
-        [polygon, base].map(async (c) => (await c.anvil.publicClient.getBlock()).timestamp),
-      );
-      const now = BigInt(Math.max(...latest.map(Number)) + 1);
-      for (const chain of [polygon, base]) {
-        await chain.anvil.testClient.setNextBlockTimestamp({ timestamp: now });
-        await chain.anvil.testClient.mine({ blocks: 1 });
-      }
-      clock = new TestClock(new Date(Number(now) * 1000));
+      clock = new TestClock(await alignChainClocks([polygon, base]));
     });
 
-    async function newPayment(): Promise<Payment> {
-      paymentNumber += 1;
-      const merchant = privateKeyToAccount(generatePrivateKey()).address;
-      const treasury = privateKeyToAccount(generatePrivateKey()).address;
-      const id = randomUUID();
-      const fixture = testPayment(paymentNumber);
-      const payment: Payment = {
-        ...fixture,
-        id,
-        payoutAddress: merchant,
-        webhookUrl: 'http://127.0.0.1:9/hooks',
-        quote: { ...fixture.quote, commissionBps: COMMISSION_BPS },
-        createdAt: clock.now(),
-        expiresAt: new Date(clock.now().getTime() + TTL_MS),
-        deposit: {
-          chainId: polygon.chainId,
-          tokenAddress: polygon.cctp.usdc,
-          factoryAddress: factory(),
-          treasuryAddress: treasury,
-          depositAddress: predictDepositAddress({
-            factory: factory(),
-            implementation: net.factories.polygon!.implementation,
-            params: { merchant, treasury, feeBps: COMMISSION_BPS, paymentId: id },
-            version: 3,
-          }),
-        },
-      };
-      await database.handle.db.insertInto('payments').values(paymentRow(payment)).execute();
-      return payment;
-    }
+    const newPayment = (): Promise<Payment> =>
+      insertCrossChainPayment({
+        handle: database.handle,
+        net,
+        home: polygon,
+        number: ++paymentNumber,
+        now: clock.now(),
+        commissionBps: COMMISSION_BPS,
+        ttlMs: TTL_MS,
+        fields: { webhookUrl: 'http://127.0.0.1:9/hooks' },
+      });
 
     const watcherDeps = (chain: CctpChain, confirmations: number) => ({
       ledger: ledger(),
@@ -184,11 +135,7 @@ describe.each(dialects)(
       attestationExpectedMs: 60_000,
     };
     const options = (): SourceBridgeOptions => ({ ...fast, tokenAddress: base.cctp.usdc });
-    const settleOptions: SettleOptions = {
-      chainId: 137,
-      payoutPolicy: DEFAULT_PAYOUT_POLICY,
-      relayerLowBalanceWei: 10n ** 18n,
-    };
+    const settleOptions = HOME_SETTLE_OPTIONS;
 
     const stored = async (paymentId: string) =>
       toPayment(

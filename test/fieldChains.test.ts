@@ -1,24 +1,7 @@
-/**
- * Issue 36, item 4 (decision 0039): every field that names a transaction or a token names the chain it belongs
- * to. On two real anvil nodes wired with CCTP v2, "Polygon" (137, the home chain) and "Base" (8453, a source
- * chain), payments are paid on Base alone, half on each chain, and on Polygon alone; the real watchers record
- * the transfers, the real bridge and settler burn, mint and flush, and the merchant reads them through the real
- * API (status, list, export) and the webhook bodies as written, on a real database of each dialect. The top
- * level (`chain_id`, `token_address`, `txid`) is the home chain's only; a source chain's transaction is in
- * `transfers[]`, beside its own `chain_id`.
- *
- * The test USDC has one address on both chains (the same account deploys it at the same nonce), so here a token
- * address cannot tell the chains apart: that a source chain's token never reaches the top level is proved with
- * distinct addresses in src/domain/payment.test.ts and webhookEvent.test.ts. Transaction hashes are distinct.
- */
-import { randomUUID } from 'node:crypto';
 import { getAddress, type Hex } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { POLYGON_DOMAIN } from '../src/adapters/cctp/cctpMessage.ts';
 import { chainReader } from '../src/adapters/chain/chainReader.ts';
-import { predictDepositAddress } from '../src/adapters/chain/forwarder.ts';
-import { paymentRow } from '../src/adapters/db/paymentRepository.ts';
 import { attestOnce } from '../src/app/bridge/attestStep.ts';
 import { burnOnce } from '../src/app/bridge/burnStep.ts';
 import type { SourceBridgeOptions } from '../src/app/bridge/options.ts';
@@ -26,10 +9,15 @@ import { pollChainOnce, type WatchChainOptions } from '../src/app/chain/watchCha
 import type { SettleOptions } from '../src/app/settlement/options.ts';
 import type { Payment } from '../src/domain/payment.ts';
 import { DEFAULT_PAYOUT_POLICY } from '../src/domain/payout.ts';
-import { testPayment } from './fakes/paymentFixture.ts';
 import { type ApiHarness, startApiHarness } from './helpers/apiHarness.ts';
 import { bridgeWorker, customerPays, mined, mintAndFlush } from './helpers/bridgeWorker.ts';
 import { type CctpChain, type CctpChains, startCctpChains } from './helpers/cctpChains.ts';
+import {
+  alignChainClocks,
+  homeWatch,
+  insertCrossChainPayment,
+  sourceWatch,
+} from './helpers/crossChainScene.ts';
 import { dialects } from './helpers/database.ts';
 import { capturingLogger } from './helpers/logCapture.ts';
 
@@ -78,74 +66,29 @@ describe.each(dialects)('transaction and token fields name their chain, on %s', 
   beforeAll(async () => {
     h = await startApiHarness(dialect);
     ({ apiKey, id: merchantId } = await h.merchant());
-    const tokens = (chain: CctpChain) => [
-      { address: chain.cctp.usdc.toLowerCase(), symbol: 'USDC', decimals: 6, accepted: true },
-    ];
     // Each watcher starts at its chain's head now: every payment of this database is created after.
-    home = {
-      chainId: HOME,
-      tokens: tokens(polygon),
-      maxBlockRange: 100,
-      startBlock: await polygon.anvil.publicClient.getBlockNumber(),
-      cctpMessageTransmitter: polygon.cctp.messageTransmitter,
-    };
-    source = {
-      chainId: BASE,
-      tokens: tokens(base),
-      maxBlockRange: 100,
-      startBlock: await base.anvil.publicClient.getBlockNumber(),
-      depositChainId: HOME,
-      depositFactory: factory(),
-    };
+    home = await homeWatch(polygon);
+    source = await sourceWatch(base, polygon, factory());
   }, 60_000);
   afterAll(() => h?.close());
 
   // Transfers of two chains count in block-time order: each test starts both chains and the clock at one time.
   beforeEach(async () => {
-    const latest = await Promise.all(
-      [polygon, base].map(async (c) => (await c.anvil.publicClient.getBlock()).timestamp),
-    );
-    const now = BigInt(Math.max(...latest.map(Number)) + 1);
-    for (const chain of [polygon, base]) {
-      await chain.anvil.testClient.setNextBlockTimestamp({ timestamp: now });
-      await chain.anvil.testClient.mine({ blocks: 1 });
-    }
-    h.clock.set(new Date(Number(now) * 1000));
+    h.clock.set(await alignChainClocks([polygon, base]));
   });
 
   /** A 10 USDC payment of the API's merchant, at the V3 factory's address (the same on both chains). */
-  async function newPayment(): Promise<Payment> {
-    paymentNumber += 1;
-    const merchant = privateKeyToAccount(generatePrivateKey()).address;
-    const treasury = privateKeyToAccount(generatePrivateKey()).address;
-    const id = randomUUID();
-    const fixture = testPayment(paymentNumber);
-    const payment: Payment = {
-      ...fixture,
-      id,
-      merchantId,
-      payoutAddress: merchant,
-      webhookUrl: 'https://merchant.example.test/hooks',
-      quote: { ...fixture.quote, commissionBps: COMMISSION_BPS },
-      createdAt: h.clock.now(),
-      updatedAt: h.clock.now(),
-      expiresAt: new Date(h.clock.now().getTime() + TTL_MS),
-      deposit: {
-        chainId: HOME,
-        tokenAddress: polygon.cctp.usdc,
-        factoryAddress: factory(),
-        treasuryAddress: treasury,
-        depositAddress: predictDepositAddress({
-          factory: factory(),
-          implementation: net.factories.polygon!.implementation,
-          params: { merchant, treasury, feeBps: COMMISSION_BPS, paymentId: id },
-          version: 3,
-        }),
-      },
-    };
-    await h.database.handle.db.insertInto('payments').values(paymentRow(payment)).execute();
-    return payment;
-  }
+  const newPayment = (): Promise<Payment> =>
+    insertCrossChainPayment({
+      handle: h.database.handle,
+      net,
+      home: polygon,
+      number: ++paymentNumber,
+      now: h.clock.now(),
+      commissionBps: COMMISSION_BPS,
+      ttlMs: TTL_MS,
+      fields: { merchantId, webhookUrl: 'https://merchant.example.test/hooks', updatedAt: h.clock.now() },
+    });
 
   const pay = async (chain: CctpChain, payment: Payment, amount: bigint): Promise<Hex> =>
     (await customerPays(chain, CUSTOMER, payment.deposit!.depositAddress, amount)).transactionHash;
