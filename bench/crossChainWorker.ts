@@ -32,7 +32,7 @@ import {
 } from '../test/helpers/cctpChains.ts';
 
 /**
- * The world of test/fastBurn.test.ts, running on its own: Polygon (home) and two source chains, "Base" burning
+ * The world of test/bridge/fastBurn.test.ts, running on its own: Polygon (home) and two source chains, "Base" burning
  * fast and "Arbitrum" standard, each source's finality `SOURCE_FINALITY` blocks behind its head, all three mining
  * a block every `BLOCK_SECONDS`; the local attestation service with Circle's pace per speed; and the product's
  * worker (`runWorker`: watchers, source bridge jobs, the home settler with its mints, the mint's status refresh)

@@ -85,7 +85,7 @@ export async function runFinalityLatencyBench(): Promise<string[]> {
       rates: usdcOnlyRates(clock, logger),
       clock,
       maxAmountBaseUnits: 10n ** 12n,
-      // No minimum to speak of: amounts here are whatever the test needs (the minimum: test/merchantApi.test.ts).
+      // No minimum to speak of: amounts here are whatever the test needs (the minimum: test/payments/merchantApi.test.ts).
       minAmountBaseUnits: 1n,
       paymentTtlMs: 3_600_000,
       webhookAllowPrivate: true,

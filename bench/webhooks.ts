@@ -79,7 +79,7 @@ export async function runWebhookBench(): Promise<string[]> {
       clock,
       paymentTtlMs: 3_600_000,
       maxAmountBaseUnits: 10n ** 12n,
-      // No minimum to speak of: amounts here are whatever the test needs (the minimum: test/merchantApi.test.ts).
+      // No minimum to speak of: amounts here are whatever the test needs (the minimum: test/payments/merchantApi.test.ts).
       minAmountBaseUnits: 1n,
       webhookAllowPrivate: true,
     };

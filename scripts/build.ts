@@ -10,7 +10,7 @@
  *   node --import tsx scripts/build.ts [--no-type-check]
  *
  * `--no-type-check` emits the same JavaScript without checking types (`npm run lint` checks the same sources):
- * the test suite builds this way (test/productionBuild.test.ts).
+ * the test suite builds this way (test/repository/productionBuild.test.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, rmSync } from 'node:fs';

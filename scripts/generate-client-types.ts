@@ -14,7 +14,7 @@ import { createRates, createStores } from '../src/main/wiring.ts';
  * server's own OpenAPI document, so the SDK is typed by what the routes really accept and answer. Only the
  * merchant API is kept (operations secured by an API key) with the schemas it reaches: admin and dashboard
  * routes are not the SDK's business, and changing them must not churn its types.
- * test/clientSdk.test.ts regenerates and compares, so a route changed without regenerating fails the suite.
+ * test/packages/clientSdk.test.ts regenerates and compares, so a route changed without regenerating fails the suite.
  */
 
 export const GENERATED_TYPES_PATH = fileURLToPath(

@@ -67,7 +67,7 @@ const statusByCode: Record<ErrorCode, number> = {
   TOO_MANY_CONNECTIONS: 503,
 };
 
-/** Every code a caller can receive, in one list: docs/api.md documents each (test/apiReference.test.ts). */
+/** Every code a caller can receive, in one list: docs/api.md documents each (test/api/apiReference.test.ts). */
 export const ERROR_CODES = Object.keys(statusByCode) as readonly ErrorCode[];
 
 /** The HTTP status a code is answered with. */

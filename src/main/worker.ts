@@ -182,7 +182,7 @@ function chainJobs(
 ): Promise<void>[] {
   const { settings } = chain;
   // The one place a chain job's lines get their chainId: the jobs never add it again (a key twice on one line is
-  // ambiguous JSON; test/workerLogs.test.ts). Their use cases assume a logger that names the chain.
+  // ambiguous JSON; test/operations/workerLogs.test.ts). Their use cases assume a logger that names the chain.
   const logger = deps.logger.child({ chainId: chain.target.chainId });
   const client = createRpcClient(chain.rpcUrls);
   const kit: ChainJobKit = {

@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 
 // The pages' checks run in the page; the project's types have no DOM library, so its globals are declared.
 declare const window: unknown;
@@ -28,6 +29,49 @@ export async function launchChromium(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+/** Chromium for the tests of one file or `describe`, launched and closed by the hooks `useChromium` registers. */
+export interface ChromiumSession {
+  /** The browser (launched in `beforeAll`: read it in a test or hook, not when the file loads). */
+  readonly browser: Browser;
+  /**
+   * Console errors and uncaught exceptions of the pages `watch`ed in the current test. After each test the
+   * helper expects it empty (and empties it); a test that expects an error takes it out with `errors.splice(0)`.
+   */
+  readonly errors: string[];
+  /** Collects `page`'s errors into `errors`, and returns the page. */
+  watch(page: Page): Page;
+}
+
+/**
+ * Launches Chromium before the tests of the file (or `describe`) that calls it, checks after each test that no
+ * watched page logged an error, and closes the browser after them: the set-up and teardown every browser test
+ * needs, registered here so no file copies it.
+ */
+export function useChromium(): ChromiumSession {
+  let browser: Browser | undefined;
+  const errors: string[] = [];
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterEach(() => {
+    expect(errors.splice(0)).toEqual([]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return {
+    get browser(): Browser {
+      if (!browser) throw new Error('Chromium is launched in beforeAll: read the browser in a test or hook');
+      return browser;
+    },
+    errors,
+    watch(page) {
+      collectPageErrors(page, errors);
+      return page;
+    },
+  };
 }
 
 /** Console errors and uncaught exceptions of the page, pushed to `errors` (checked after each test). */

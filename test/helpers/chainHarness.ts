@@ -214,7 +214,7 @@ export async function startChainHarness(
           rates,
           clock,
           maxAmountBaseUnits: 10n ** 12n,
-          // No minimum to speak of: amounts here are whatever the test needs (the minimum: test/merchantApi.test.ts).
+          // No minimum to speak of: amounts here are whatever the test needs (the minimum: test/payments/merchantApi.test.ts).
           minAmountBaseUnits: 1n,
           paymentTtlMs: PAYMENT_TTL_MS,
           webhookAllowPrivate: true,

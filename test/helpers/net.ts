@@ -32,3 +32,35 @@ export async function eventually<T>(
   }
   return last;
 }
+
+export interface UntilOptions {
+  /** What to add to the error when the bound runs out (a worker's log, say). */
+  readonly explain?: () => string;
+  readonly tries?: number;
+  readonly everyMs?: number;
+}
+
+/**
+ * `eventually` for a wait whose value the test does not check itself (a background loop reaching a point, a
+ * worker's first attempt): it throws, naming `what` and what `explain` adds, when the bound runs out, instead of
+ * handing the last value on. The default bound (60 s, polled every 50 ms) is a safety net, not a timing assertion.
+ */
+export async function until<T>(
+  what: string,
+  probe: () => Promise<T>,
+  accept: (value: T) => boolean,
+  { explain, tries = 1200, everyMs = 50 }: UntilOptions = {},
+): Promise<T> {
+  let accepted = false;
+  const last = await eventually(
+    probe,
+    (value) => {
+      accepted = accept(value);
+      return accepted;
+    },
+    tries,
+    everyMs,
+  );
+  if (!accepted) throw new Error(`${what} never happened${explain ? `:\n${explain()}` : ''}`);
+  return last;
+}

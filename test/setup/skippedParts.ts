@@ -23,7 +23,7 @@ const TOOLS = [
   {
     command: 'promtool',
     install: "Debian's prometheus package",
-    skipped: 'the alerting rules (docs/alerts.yml) are not checked (test/alerts.test.ts)',
+    skipped: 'the alerting rules (docs/alerts.yml) are not checked (test/operations/alerts.test.ts)',
   },
 ] as const;
 
@@ -38,7 +38,8 @@ const INSTALLS = [
     name: 'medusa',
     marker: 'packages/medusa/node_modules/@medusajs/medusa/package.json',
     install: '(cd packages/medusa && npm ci)',
-    skipped: "the Medusa plugin's tests against a real Medusa store do not run (test/medusa*.test.ts)",
+    skipped:
+      "the Medusa plugin's tests against a real Medusa store do not run (test/packages/medusa*.test.ts)",
   },
 ] as const;
 

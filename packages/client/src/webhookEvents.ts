@@ -2,7 +2,7 @@ import type { PaymentStatus, RefundStatus } from './types.ts';
 
 /**
  * The bodies of the webhooks Paylink sends (docs/webhooks.md), one type per kind, told apart by `event`.
- * Webhooks are not in the OpenAPI document, so these are written out; test/clientSdk.test.ts checks at compile
+ * Webhooks are not in the OpenAPI document, so these are written out; test/packages/clientSdk.test.ts checks at compile
  * time that the server's own body types fit them. Amounts are decimal strings. New fields may be added.
  */
 

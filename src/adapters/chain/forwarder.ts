@@ -126,7 +126,7 @@ const initCodeTail = hexToBytes('0x5af43d82803e903d91602b57fd5bf3');
 /**
  * CREATE2: keccak256(0xff ‖ factory ‖ salt ‖ keccak256(init code))[12:], checksummed. Computed on bytes with the
  * WebAssembly keccak: it is on the path of every create (bench/api.ts), where viem's hex-string version took a
- * fifth of the request. test/contracts.test.ts checks it against the factory on a real chain.
+ * fifth of the request. test/contracts/contracts.test.ts checks it against the factory on a real chain.
  */
 export function predictDepositAddress({
   factory,

@@ -9,7 +9,7 @@ import { toPayment } from './paymentRepository.ts';
  * What deposit addresses still owe: the settler's candidates, the payouts operators list and /metrics counts,
  * and the back-offs an operator may skip. The two "not yet settled" predicates are written here once each, verbatim
  * the predicates of the partial indexes that serve them (the planner uses a partial index only when the query
- * implies its predicate; test/unsettledPayments.test.ts checks it on both dialects).
+ * implies its predicate; test/payments/unsettledPayments.test.ts checks it on both dialects).
  */
 
 /** Due: enough to be worth the gas, or a share that failed and must go out whatever its size. */

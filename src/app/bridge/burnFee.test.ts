@@ -5,7 +5,7 @@ import type { BridgeTransfer, PaymentForwarder } from './ports.ts';
 
 /**
  * The fee a burn offers, decided from what the source chain and Circle ask (decision 0035); the chain and Iris
- * stand-ins here answer what each case needs (the anvil tests, test/bridgeMinimumFee.test.ts, do it for real).
+ * stand-ins here answer what each case needs (the anvil tests, test/bridge/bridgeMinimumFee.test.ts, do it for real).
  */
 const AMOUNT = 10_000_000n; // 10 USDC: 1 bp is 1 000 base units
 
