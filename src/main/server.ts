@@ -10,14 +10,19 @@ import {
 } from '../adapters/db/singletonLocks.ts';
 import { acquireSqliteProcessLock } from '../adapters/db/sqliteProcessLock.ts';
 import { createMetrics } from '../adapters/metrics/metrics.ts';
+import { portIsFree, refuseTakenPorts, StartRefusedError, someFreePort } from '../adapters/web/freePorts.ts';
 import { type Clock, systemClock } from '../app/shared/ports.ts';
 import type { Config } from '../config/index.ts';
+import { stateDirOf } from '../sandbox/chain.ts';
+import {
+  ensureDemoMerchant,
+  ensureDemoUsers,
+  readSandboxMerchantId,
+  type SandboxUsers,
+} from '../sandbox/demo.ts';
+import { sandboxInboxMerchant, startSandboxWebhookInbox } from '../sandbox/webhookInbox.ts';
 import { type ResolvedChain, resolveChains, stopChains } from './chainSetup.ts';
 import { statusRefreshOnMint } from './mintRefresh.ts';
-import { portIsFree, refuseTakenPorts, StartRefusedError, someFreePort } from './ports.ts';
-import { ensureDemoMerchant, ensureDemoUsers, readSandboxMerchantId, type SandboxUsers } from './sandbox.ts';
-import { stateDirOf } from './sandboxChain.ts';
-import { sandboxInboxMerchant, startSandboxWebhookInbox } from './sandboxWebhookInbox.ts';
 import { type WebServices, webServices } from './services.ts';
 import { buildApiServer, buildCheckoutServer } from './webServers.ts';
 import { createStores, openConfiguredDatabase } from './wiring.ts';

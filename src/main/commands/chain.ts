@@ -7,18 +7,18 @@ import { type ChainMode, type Config, ConfigError, SANDBOX_RPC_URL } from '../..
 import { PaylinkError, ValidationError } from '../../domain/errors.ts';
 import { formatUsdc, parseUsdc } from '../../domain/money.ts';
 import {
-  checkFactoryV3OnChains,
-  deployFactoryV3OnChains,
-  type FactoryV3Report,
-} from '../factoryV3Deployment.ts';
-import {
   readSandboxContracts,
   SANDBOX_ACCOUNTS,
   sandboxAccount,
   sandboxChain,
   stateDirOf,
-} from '../sandboxChain.ts';
-import { readSandboxCrossChain } from '../sandboxCrossChain.ts';
+} from '../../sandbox/chain.ts';
+import { readSandboxCrossChain } from '../../sandbox/crossChain.ts';
+import {
+  checkFactoryV3OnChains,
+  deployFactoryV3OnChains,
+  type FactoryV3Report,
+} from '../factoryV3Deployment.ts';
 import { out } from '../terminal.ts';
 import { createStores, openConfiguredDatabase } from '../wiring.ts';
 
