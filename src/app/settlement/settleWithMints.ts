@@ -1,8 +1,8 @@
+import { type MintOutcome, mintOnce } from '../bridge/mintStep.ts';
+import type { HomeBridgeDeps } from '../bridge/options.ts';
 import { runLoop } from '../operations/jobLoop.ts';
-import type { SettleOptions, SettlePaymentsDeps } from '../settlement/options.ts';
-import { type SettleResult, settleOnce } from '../settlement/settleOnce.ts';
-import { type MintOutcome, mintOnce } from './mintStep.ts';
-import type { HomeBridgeDeps } from './options.ts';
+import type { SettleOptions, SettlePaymentsDeps } from './options.ts';
+import { type SettleResult, settleOnce } from './settleOnce.ts';
 
 export interface SettleAndMintResult {
   /** Null while a settlement is in flight: no mint starts then. */
