@@ -4,7 +4,7 @@ import { runLoop } from '../operations/jobLoop.ts';
 import type { SettleOptions, SettlePaymentsDeps } from './options.ts';
 import { type SettleResult, settleOnce } from './settleOnce.ts';
 
-export interface SettleAndMintResult {
+export interface SettleWithMintsResult {
   /** Null while a settlement is in flight: no mint starts then. */
   readonly mint: MintOutcome | null;
   /** Its `send` is null while a mint of ours is unmined: no settlement is sent then. */
@@ -19,11 +19,11 @@ export interface SettleAndMintResult {
  * (a steady stream of payments paid on the home chain), a mint that waited for an idle pass would wait for the
  * stream to stop, and a fast transfer would be paid no sooner than a standard one (bench/fastPaid.ts).
  */
-export async function settleAndMintOnce(
+export async function settleWithMintsOnce(
   settle: SettlePaymentsDeps,
   mint: HomeBridgeDeps,
   options: SettleOptions,
-): Promise<SettleAndMintResult> {
+): Promise<SettleWithMintsResult> {
   let minted: MintOutcome | null = null;
   const settled = await settleOnce(settle, options, async () => {
     minted = await mintOnce(mint, {
@@ -55,7 +55,7 @@ export function runSettlerWithMints(
       maxBackoffMs: options.maxBackoffMs ?? 60_000,
     },
     async () => {
-      const result = await settleAndMintOnce(settle, mint, options);
+      const result = await settleWithMintsOnce(settle, mint, options);
       // A mint just recorded is flushed at once; one in flight is looked at again next interval.
       return result.mint?.kind === 'minted' ? 'busy' : 'idle';
     },
