@@ -12,7 +12,7 @@ import { runSourceBridge } from '../app/bridge/runSourceBridge.ts';
 import type { Relayer, SettlementStore } from '../app/settlement/ports.ts';
 import type { Clock } from '../app/shared/ports.ts';
 import type { Finality } from '../config/index.ts';
-import { runAsSingleton } from './singleton.ts';
+import { runAsSingleton } from './lockedJob.ts';
 
 /**
  * The bridge's jobs, built from explicit options (docs/decisions/0029-bridge-settlement.md): one job per source

@@ -27,7 +27,7 @@ import type { WebhookStore } from '../app/webhooks/ports.ts';
 import { type ChainConfig, type Config, NETWORKS } from '../config/index.ts';
 import { homeMintDeps, type SourceBridgeChain, sourceBridgeJob } from './bridgeJobs.ts';
 import { runEmailJob } from './emailDispatcher.ts';
-import { runAsSingleton } from './singleton.ts';
+import { runAsSingleton } from './lockedJob.ts';
 import { createWebhookDispatcherDeps } from './wiring.ts';
 
 export interface WorkerDeps {

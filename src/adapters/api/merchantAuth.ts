@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Authenticated, authenticateMerchant } from '../../app/merchants/authenticateMerchant.ts';
 import type { MerchantStore } from '../../app/merchants/ports.ts';
-import { type AtHand, mustWait, whenAtHand } from '../../app/shared/atHand.ts';
 import type { Clock } from '../../app/shared/ports.ts';
+import { type AtHand, mustWait, whenAtHand } from '../../app/shared/valueOrPromise.ts';
 import type { KeyMode } from '../../domain/credentials.ts';
 import type { Merchant } from '../../domain/merchant.ts';
 

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Authenticated, UnauthorizedError } from '../../app/merchants/authenticateMerchant.ts';
 import type { MerchantStore } from '../../app/merchants/ports.ts';
-import { type AtHand, mustWait, whenAtHand } from '../../app/shared/atHand.ts';
 import type { Clock, RateLimitStore } from '../../app/shared/ports.ts';
+import { type AtHand, mustWait, whenAtHand } from '../../app/shared/valueOrPromise.ts';
 import { PaylinkError } from '../../domain/errors.ts';
 import { parseIpAddress } from '../../domain/ipAddress.ts';
 import type { BucketDecision, BucketPolicy } from '../../domain/tokenBucket.ts';

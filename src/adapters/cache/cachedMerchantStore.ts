@@ -1,5 +1,5 @@
 import type { ApiKeyRecord, MerchantStore } from '../../app/merchants/ports.ts';
-import { whenAtHand } from '../../app/shared/atHand.ts';
+import { whenAtHand } from '../../app/shared/valueOrPromise.ts';
 import type { Merchant } from '../../domain/merchant.ts';
 
 interface Entry {

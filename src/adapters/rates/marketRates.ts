@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { RateProvider } from '../../app/payments/ports.ts';
-import { whenAtHand } from '../../app/shared/atHand.ts';
 import type { Clock } from '../../app/shared/ports.ts';
+import { whenAtHand } from '../../app/shared/valueOrPromise.ts';
 import { PaylinkError } from '../../domain/errors.ts';
 import { type AgreedRate, agreeOnRate, type RateObservation } from '../../domain/rates.ts';
 import type { RateSource, RateTable } from './rateSource.ts';

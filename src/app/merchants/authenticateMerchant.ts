@@ -1,8 +1,8 @@
 import { digestsEqual, hashApiKey } from '../../domain/credentials.ts';
 import { PaylinkError, UNAUTHORIZED_MESSAGE } from '../../domain/errors.ts';
 import type { Merchant } from '../../domain/merchant.ts';
-import { type AtHand, whenAtHand } from '../shared/atHand.ts';
 import type { Clock } from '../shared/ports.ts';
+import { type AtHand, whenAtHand } from '../shared/valueOrPromise.ts';
 import type { ApiKeyRecord, MerchantStore } from './ports.ts';
 
 export class UnauthorizedError extends PaylinkError {

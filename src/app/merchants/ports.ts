@@ -1,6 +1,6 @@
 import type { KeyMode } from '../../domain/credentials.ts';
 import type { Merchant } from '../../domain/merchant.ts';
-import type { AtHand } from '../shared/atHand.ts';
+import type { AtHand } from '../shared/valueOrPromise.ts';
 
 export interface ApiKeyRecord {
   readonly id: string;

@@ -3,7 +3,7 @@ import type { Deposit, Payment } from '../../domain/payment.ts';
 import type { PaymentStatus } from '../../domain/paymentStatus.ts';
 import type { AgreedRate } from '../../domain/rates.ts';
 import type { EmailMessage } from '../email/ports.ts';
-import type { AtHand } from '../shared/atHand.ts';
+import type { AtHand } from '../shared/valueOrPromise.ts';
 
 export interface PaymentStore {
   /**

@@ -3,8 +3,8 @@ import { ValidationError } from '../../domain/errors.ts';
 import { formatUsdc, type Money } from '../../domain/money.ts';
 import { ONE, type Quote, quote } from '../../domain/quote.ts';
 import type { AgreedRate } from '../../domain/rates.ts';
-import type { AtHand } from '../shared/atHand.ts';
 import type { Clock } from '../shared/ports.ts';
+import type { AtHand } from '../shared/valueOrPromise.ts';
 import type { RateProvider } from './ports.ts';
 
 export interface QuoteAmountDeps {

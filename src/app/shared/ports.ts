@@ -1,5 +1,5 @@
 import type { BucketDecision, BucketPolicy } from '../../domain/tokenBucket.ts';
-import type { AtHand } from './atHand.ts';
+import type { AtHand } from './valueOrPromise.ts';
 
 /** Time, passed in so that tests and the expirer can drive it. */
 export interface Clock {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mustWait, whenAtHand } from './atHand.ts';
+import { mustWait, whenAtHand } from './valueOrPromise.ts';
 
 describe('whenAtHand', () => {
   it('goes on at once with a value at hand, and after the wait with a promise', async () => {
