@@ -12,7 +12,7 @@ import { runSourceBridge } from '../app/bridge/runSourceBridge.ts';
 import type { Relayer, SettlementStore } from '../app/settlement/ports.ts';
 import type { Clock } from '../app/shared/ports.ts';
 import type { Finality } from '../config/index.ts';
-import { runAsSingleton } from './lockedJob.ts';
+import { runWhileHoldingLock } from './lockedJob.ts';
 
 /**
  * The bridge's jobs, built from explicit options (docs/decisions/0029-bridge-settlement.md): one job per source
@@ -90,7 +90,7 @@ export function sourceBridgeJob(
       timeoutMs: wiring.attestation.timeoutMs,
     }),
   };
-  return runAsSingleton(wiring.locks, `relayer:${chain.chainId}`, every, (held) =>
+  return runWhileHoldingLock(wiring.locks, `relayer:${chain.chainId}`, every, (held) =>
     runSourceBridge(deps, {
       homeChainId: chain.homeChainId,
       tokenAddress: chain.usdc,

@@ -27,7 +27,7 @@ import type { WebhookStore } from '../app/webhooks/ports.ts';
 import { type ChainConfig, type Config, NETWORKS } from '../config/index.ts';
 import { homeMintDeps, type SourceBridgeChain, sourceBridgeJob } from './bridgeJobs.ts';
 import { runEmailJob } from './emailDispatcher.ts';
-import { runAsSingleton } from './lockedJob.ts';
+import { runWhileHoldingLock } from './lockedJob.ts';
 import { createWebhookDispatcherDeps } from './wiring.ts';
 
 export interface WorkerDeps {
@@ -107,7 +107,7 @@ export async function runWorker(deps: WorkerDeps, signal: AbortSignal): Promise<
     jobs.push(...bridge.sources.map((source) => sourceBridgeJob(wired, source, signal)));
   }
   // Expiry and refund announcements are safe to run twice (row locks, marks), but one runner avoids wasted sweeps.
-  const expirer = runAsSingleton(deps.locks, 'expirer', every, (held) =>
+  const expirer = runWhileHoldingLock(deps.locks, 'expirer', every, (held) =>
     runLoop({ ...every, name: 'expirer', signal: held }, async () => {
       const changes = await expirePayments({
         ledger: deps.ledger,
@@ -211,7 +211,7 @@ function watcherJob(kit: ChainJobKit, receipts: ReceiptSettings | undefined): Pr
     cctpMessageTransmitter: chain.cctpMessageTransmitter,
   };
   let lastLagLogMs = 0;
-  return runAsSingleton(deps.locks, `chain-watcher:${watch.chainId}`, every, (held) =>
+  return runWhileHoldingLock(deps.locks, `chain-watcher:${watch.chainId}`, every, (held) =>
     runLoop({ ...every, name: 'chain-watcher', signal: held }, async () => {
       const result = await pollChainOnce(
         {
@@ -261,7 +261,7 @@ function settlerJob(kit: ChainJobKit): Promise<void> | undefined {
         )
       : undefined;
   // One settler per relayer: its nonce sequence must have a single writer (the home chain's mints included).
-  return runAsSingleton(deps.locks, `relayer:${chainId}`, every, (held) =>
+  return runWhileHoldingLock(deps.locks, `relayer:${chainId}`, every, (held) =>
     mint
       ? runSettlerWithMints(settle, mint, { ...options, signal: held })
       : runSettler(settle, { ...options, signal: held }),
@@ -285,7 +285,7 @@ function gaslessRelayerJob(kit: ChainJobKit): Promise<void> | undefined {
     logger,
   };
   // Its own key, its own singleton: one writer of that key's nonces.
-  return runAsSingleton(deps.locks, `gasless-relayer:${chainId}`, every, (held) =>
+  return runWhileHoldingLock(deps.locks, `gasless-relayer:${chainId}`, every, (held) =>
     runLoop({ ...every, name: 'gasless-relayer', signal: held }, async () => {
       const outcome = await relayOnce(relaying, { maxFeeWeiPerHour: settings.gasless.maxFeeWeiPerHour });
       // Another authorization may be waiting once one is sent or done; a receipt or the cap takes time.
