@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { isCommonPassword } from '../adapters/crypto/commonPasswords.ts';
 import { bridgeRepository } from '../adapters/db/bridgeRepository.ts';
 import { type DatabaseHandle, migrateToLatest } from '../adapters/db/database.ts';
+import { ledgerRepository } from '../adapters/db/ledgerRepository.ts';
 import {
   inProcessSingletonLocks,
   postgresSingletonLocks,
@@ -23,6 +24,7 @@ import {
 import { sandboxInboxMerchant, startSandboxWebhookInbox } from '../sandbox/webhookInbox.ts';
 import { type ResolvedChain, resolveChains, stopChains } from './chainSetup.ts';
 import { statusRefreshOnMint } from './mintRefresh.ts';
+import { paymentPaidReactions } from './paymentPaidReactions.ts';
 import { type WebServices, webServices } from './services.ts';
 import { buildApiServer, buildCheckoutServer } from './webServers.ts';
 import { createStores, openConfiguredDatabase } from './wiring.ts';
@@ -155,6 +157,8 @@ async function startRoles(config: Config, logger: Logger, role: Role, base: Base
       running.worker = runWorker(
         {
           ...stores,
+          // Its transactions queue a paid payment's receipt (the API's ledger never marks one paid).
+          ledger: ledgerRepository(base.database, paymentPaidReactions(config, workerChainsOf(chains))),
           locks,
           clock,
           logger,

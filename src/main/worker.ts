@@ -11,7 +11,6 @@ import type { Ledger } from '../app/chain/ports.ts';
 import { expirePayments } from '../app/chain/refreshPayments.ts';
 import { pollChainOnce, type WatchedToken } from '../app/chain/watchChain.ts';
 import type { EmailStore } from '../app/email/ports.ts';
-import type { ReceiptSettings } from '../app/email/receipts.ts';
 import type { GaslessStore } from '../app/gasless/ports.ts';
 import { relayOnce } from '../app/gasless/relayAuthorizations.ts';
 import { runLoop } from '../app/operations/jobLoop.ts';
@@ -33,6 +32,7 @@ import { createWebhookDispatcherDeps } from './wiring.ts';
 export interface WorkerDeps {
   /** Which process runs each singleton job (one per chain cursor, one per relayer). */
   readonly locks: SingletonLocks;
+  /** Its transactions react to a payment paid with the customer's receipt (paymentPaidReactions.ts). */
   readonly ledger: Ledger;
   readonly clock: Clock;
   readonly logger: Logger;
@@ -92,8 +92,7 @@ export async function runWorker(deps: WorkerDeps, signal: AbortSignal): Promise<
     deps.chains.map((chain) => [chain.target.chainId, NETWORKS[chain.settings.network].explorerUrl]),
   );
   const emails = customerEmails(config, (chainId) => explorers.get(chainId));
-  const receipts = emails?.receipts;
-  const jobs = deps.chains.flatMap((chain) => chainJobs(deps, chain, signal, receipts));
+  const jobs = deps.chains.flatMap((chain) => chainJobs(deps, chain, signal));
   const { bridge } = deps;
   if (bridge) {
     const wired = {
@@ -113,7 +112,6 @@ export async function runWorker(deps: WorkerDeps, signal: AbortSignal): Promise<
         ledger: deps.ledger,
         clock: deps.clock,
         payoutPolicy: config.payoutPolicy,
-        receipts,
       });
       // Refunds funded, sent or expired since the last pass: their merchants are told.
       const told = await announceRefunds({
@@ -164,12 +162,7 @@ interface ChainJobKit {
 }
 
 /** The chain watcher, the settler and the gasless relayer of one chain, each a singleton named by the chain id. */
-function chainJobs(
-  deps: WorkerDeps,
-  chain: WorkerChain,
-  signal: AbortSignal,
-  receipts: ReceiptSettings | undefined,
-): Promise<void>[] {
+function chainJobs(deps: WorkerDeps, chain: WorkerChain, signal: AbortSignal): Promise<void>[] {
   const { settings } = chain;
   // The one place a chain job's lines get their chainId: the jobs never add it again (a key twice on one line is
   // ambiguous JSON; test/workerLogs.test.ts). Their use cases assume a logger that names the chain.
@@ -183,7 +176,7 @@ function chainJobs(
     reader: chainReader(client, settings.finality),
     every: { intervalMs: settings.pollIntervalMs, signal, logger },
   };
-  const jobs = [watcherJob(kit, receipts)];
+  const jobs = [watcherJob(kit)];
   const settler = settlerJob(kit);
   if (settler) jobs.push(settler);
   else if (chain.depositChainId === undefined) {
@@ -198,7 +191,7 @@ function chainJobs(
 }
 
 /** The chain's watcher: records transfers, finality and reorgs, and says now and then how far behind it is. */
-function watcherJob(kit: ChainJobKit, receipts: ReceiptSettings | undefined): Promise<void> {
+function watcherJob(kit: ChainJobKit): Promise<void> {
   const { deps, chain, logger, every } = kit;
   const { settings } = chain;
   const watch = {
@@ -220,7 +213,6 @@ function watcherJob(kit: ChainJobKit, receipts: ReceiptSettings | undefined): Pr
           clock: deps.clock,
           logger,
           payoutPolicy: deps.config.payoutPolicy,
-          receipts,
         },
         watch,
       );

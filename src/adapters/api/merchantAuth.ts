@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Authenticated, authenticateMerchant } from '../../app/merchants/authenticateMerchant.ts';
 import type { MerchantStore } from '../../app/merchants/ports.ts';
 import type { Clock } from '../../app/shared/ports.ts';
-import { type ValueOrPromise, mustWait, mapValueOrPromise } from '../../app/shared/valueOrPromise.ts';
+import { mapValueOrPromise, mustWait, type ValueOrPromise } from '../../app/shared/valueOrPromise.ts';
 import type { KeyMode } from '../../domain/credentials.ts';
 import type { Merchant } from '../../domain/merchant.ts';
 
@@ -48,11 +48,14 @@ export function authenticateRequest(
   request: FastifyRequest,
   deps: { merchants: MerchantStore; clock: Clock },
 ): ValueOrPromise<Authenticated> {
-  request.authentication ??= mapValueOrPromise(authenticateMerchant(deps, presentedApiKey(request)), (found) => {
-    request.merchant = found.merchant;
-    request.keyMode = found.key.mode;
-    return found;
-  });
+  request.authentication ??= mapValueOrPromise(
+    authenticateMerchant(deps, presentedApiKey(request)),
+    (found) => {
+      request.merchant = found.merchant;
+      request.keyMode = found.key.mode;
+      return found;
+    },
+  );
   return request.authentication;
 }
 

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Authenticated, UnauthorizedError } from '../../app/merchants/authenticateMerchant.ts';
 import type { MerchantStore } from '../../app/merchants/ports.ts';
 import type { Clock, RateLimitStore } from '../../app/shared/ports.ts';
-import { type ValueOrPromise, mustWait, mapValueOrPromise } from '../../app/shared/valueOrPromise.ts';
+import { mapValueOrPromise, mustWait, type ValueOrPromise } from '../../app/shared/valueOrPromise.ts';
 import { PaylinkError } from '../../domain/errors.ts';
 import { parseIpAddress } from '../../domain/ipAddress.ts';
 import type { BucketDecision, BucketPolicy } from '../../domain/tokenBucket.ts';

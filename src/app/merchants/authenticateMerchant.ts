@@ -2,7 +2,7 @@ import { digestsEqual, hashApiKey } from '../../domain/credentials.ts';
 import { PaylinkError, UNAUTHORIZED_MESSAGE } from '../../domain/errors.ts';
 import type { Merchant } from '../../domain/merchant.ts';
 import type { Clock } from '../shared/ports.ts';
-import { type ValueOrPromise, mapValueOrPromise } from '../shared/valueOrPromise.ts';
+import { mapValueOrPromise, type ValueOrPromise } from '../shared/valueOrPromise.ts';
 import type { ApiKeyRecord, MerchantStore } from './ports.ts';
 
 export class UnauthorizedError extends PaylinkError {

@@ -1,6 +1,6 @@
 import { type Money, parsePrice } from '../../domain/money.ts';
 import type { AgreedRate } from '../../domain/rates.ts';
-import { type ValueOrPromise, mapValueOrPromise } from '../shared/valueOrPromise.ts';
+import { mapValueOrPromise, type ValueOrPromise } from '../shared/valueOrPromise.ts';
 import { type LockedQuote, priceAt, type QuoteAmountDeps, rateFor } from './quoteAmount.ts';
 
 export type ConvertAmountDeps = QuoteAmountDeps;

@@ -30,7 +30,10 @@ const FIXED_USDC_RATE: AgreedRate = Object.freeze({
  * The agreed rate for `currency` (the same object for as long as the rate provider keeps it: see
  * `rememberingConversions`), or the fixed one-for-one rate of USDC itself.
  */
-export function rateFor(deps: Pick<QuoteAmountDeps, 'rates'>, currency: Currency): ValueOrPromise<AgreedRate> {
+export function rateFor(
+  deps: Pick<QuoteAmountDeps, 'rates'>,
+  currency: Currency,
+): ValueOrPromise<AgreedRate> {
   return currency.code === USDC.code ? FIXED_USDC_RATE : deps.rates.usdcPerUnit(currency.code);
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mustWait, mapValueOrPromise } from './valueOrPromise.ts';
+import { mapValueOrPromise, mustWait } from './valueOrPromise.ts';
 
 describe('mapValueOrPromise', () => {
   it('goes on at once with a value at hand, and after the wait with a promise', async () => {

@@ -15,7 +15,10 @@ export function mustWait<T>(answer: ValueOrPromise<T>): answer is Promise<T> {
 }
 
 /** Runs `next` on the answer now when it is at hand, else when it comes; a throw in `next` becomes a rejection. */
-export function mapValueOrPromise<T, R>(answer: ValueOrPromise<T>, next: (value: T) => ValueOrPromise<R>): ValueOrPromise<R> {
+export function mapValueOrPromise<T, R>(
+  answer: ValueOrPromise<T>,
+  next: (value: T) => ValueOrPromise<R>,
+): ValueOrPromise<R> {
   if (mustWait(answer)) return answer.then(next);
   try {
     return next(answer);
