@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { isEmailAddress } from '../../domain/email.ts';
 import type { Merchant } from '../../domain/merchant.ts';
 import { formatMoney, formatUsdc } from '../../domain/money.ts';
 import type { Payment } from '../../domain/payment.ts';
@@ -92,6 +93,10 @@ export async function queueReceipt(
   now: Date,
 ): Promise<boolean> {
   if (payment.kind !== 'payment' || payment.mode !== 'live' || payment.customerEmail === null) return false;
+  // A payment created before the create checked addresses as a message's recipient is (decision 0043) may hold
+  // one no message can be sent to: it gets no receipt, rather than a throw in the watcher's transaction that
+  // would stop the chain's watcher at that payment for good.
+  if (!isEmailAddress(payment.customerEmail.trim())) return false;
   const merchant = await tx.findMerchant(payment.merchantId);
   if (!merchant?.sendReceipts) return false;
   const token = newReceiptToken();
