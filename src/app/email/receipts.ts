@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { isEmailAddress } from '../../domain/email.ts';
 import type { Merchant } from '../../domain/merchant.ts';
 import { formatMoney, formatUsdc } from '../../domain/money.ts';
 import type { Payment } from '../../domain/payment.ts';
-import { emailToCustomer } from './composeEmail.ts';
+import { emailToCustomer, hasWritableAddress } from './composeEmail.ts';
 import type { EmailMessage, EmailTemplate } from './ports.ts';
 
 /** What a receipt says, by e-mail and on its public page: figures as exact decimal strings, never numbers. */
@@ -92,11 +91,7 @@ export async function queueReceipt(
   payment: Payment,
   now: Date,
 ): Promise<boolean> {
-  if (payment.kind !== 'payment' || payment.mode !== 'live' || payment.customerEmail === null) return false;
-  // A payment created before the create checked addresses as a message's recipient is (decision 0043) may hold
-  // one no message can be sent to: it gets no receipt, rather than a throw in the watcher's transaction that
-  // would stop the chain's watcher at that payment for good.
-  if (!isEmailAddress(payment.customerEmail.trim())) return false;
+  if (payment.kind !== 'payment' || payment.mode !== 'live' || !hasWritableAddress(payment)) return false;
   const merchant = await tx.findMerchant(payment.merchantId);
   if (!merchant?.sendReceipts) return false;
   const token = newReceiptToken();
