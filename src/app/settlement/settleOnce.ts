@@ -1,4 +1,4 @@
-import { runLoop } from '../operations/jobLoop.ts';
+import { type PassOutcome, runLoop } from '../operations/jobLoop.ts';
 import { advanceInFlight, RESOLVED } from './advanceInFlight.ts';
 import type { InFlightOutcome } from './inFlightOutcome.ts';
 import { notifyDelayedPayouts } from './notifyDelayedPayouts.ts';
@@ -56,17 +56,27 @@ export interface RunSettlerOptions extends SettleOptions {
  * and retried with exponential backoff; the loop never throws, and a pass is never cut short by the signal.
  */
 export function runSettler(deps: SettlePaymentsDeps, options: RunSettlerOptions): Promise<void> {
+  return runSettlerLoop(deps, options, async () => {
+    await settleOnce(deps, options);
+    return 'idle';
+  });
+}
+
+/** The settler's loop around one kind of pass (with or without the mint step, settleWithMints.ts). */
+export function runSettlerLoop(
+  deps: Pick<SettlePaymentsDeps, 'logger'>,
+  options: RunSettlerOptions,
+  pass: () => Promise<PassOutcome>,
+): Promise<void> {
+  const { intervalMs, signal } = options;
   return runLoop(
     {
       name: 'settler',
-      intervalMs: options.intervalMs,
-      signal: options.signal,
+      intervalMs,
+      signal,
       logger: deps.logger,
       maxBackoffMs: options.maxBackoffMs ?? 60_000,
     },
-    async () => {
-      await settleOnce(deps, options);
-      return 'idle';
-    },
+    pass,
   );
 }

@@ -1,8 +1,7 @@
 import { type MintOutcome, mintOnce } from '../bridge/mintStep.ts';
 import type { HomeBridgeDeps } from '../bridge/options.ts';
-import { runLoop } from '../operations/jobLoop.ts';
 import type { SettleOptions, SettlePaymentsDeps } from './options.ts';
-import { type SettleResult, settleOnce } from './settleOnce.ts';
+import { type RunSettlerOptions, runSettlerLoop, type SettleResult, settleOnce } from './settleOnce.ts';
 
 export interface SettleWithMintsResult {
   /** Null while a settlement is in flight: no mint starts then. */
@@ -34,30 +33,15 @@ export async function settleWithMintsOnce(
   return { mint: minted, settle: settled };
 }
 
-export interface RunSettlerWithMintsOptions extends SettleOptions {
-  readonly intervalMs: number;
-  readonly signal: AbortSignal;
-  readonly maxBackoffMs?: number;
-}
-
 /** `runSettler` with the mint step: the home chain's settler once source chains burn to it. */
 export function runSettlerWithMints(
   settle: SettlePaymentsDeps,
   mint: HomeBridgeDeps,
-  options: RunSettlerWithMintsOptions,
+  options: RunSettlerOptions,
 ): Promise<void> {
-  return runLoop(
-    {
-      name: 'settler',
-      intervalMs: options.intervalMs,
-      signal: options.signal,
-      logger: settle.logger,
-      maxBackoffMs: options.maxBackoffMs ?? 60_000,
-    },
-    async () => {
-      const result = await settleWithMintsOnce(settle, mint, options);
-      // A mint just recorded is flushed at once; one in flight is looked at again next interval.
-      return result.mint?.kind === 'minted' ? 'busy' : 'idle';
-    },
-  );
+  return runSettlerLoop(settle, options, async () => {
+    const result = await settleWithMintsOnce(settle, mint, options);
+    // A mint just recorded is flushed at once; one in flight is looked at again next interval.
+    return result.mint?.kind === 'minted' ? 'busy' : 'idle';
+  });
 }
