@@ -5,10 +5,10 @@ import { createAttestations } from '../adapters/cctp/attestations.ts';
 import { createHomeChain, createSourceChain } from '../adapters/cctp/bridgeChains.ts';
 import { chainReader, createRpcClient } from '../adapters/chain/chainReader.ts';
 import { createRelayer } from '../adapters/chain/relayer.ts';
-import type { SingletonLocks } from '../adapters/db/singletonLocks.ts';
 import type { HomeBridgeDeps } from '../app/bridge/options.ts';
 import type { BridgeStore, TransferSpeed } from '../app/bridge/ports.ts';
 import { runSourceBridge } from '../app/bridge/runSourceBridge.ts';
+import type { JobLocks } from '../app/operations/ports.ts';
 import type { Relayer, SettlementStore } from '../app/settlement/ports.ts';
 import type { Clock } from '../app/shared/ports.ts';
 import type { Finality } from '../config/index.ts';
@@ -48,7 +48,7 @@ export interface SourceBridgeChain {
 }
 
 export interface BridgeWiring {
-  readonly locks: SingletonLocks;
+  readonly locks: JobLocks;
   readonly bridge: BridgeStore;
   readonly settlements: SettlementStore;
   readonly clock: Clock;

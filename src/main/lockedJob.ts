@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import type { SingletonLease, SingletonLocks } from '../adapters/db/singletonLocks.ts';
 import { describeError, type LoopOptions } from '../app/operations/jobLoop.ts';
+import type { JobLease, JobLocks } from '../app/operations/ports.ts';
 
 /**
  * Runs `job` only while this process holds the database lock named `name` (a session advisory lock on
@@ -10,13 +10,13 @@ import { describeError, type LoopOptions } from '../app/operations/jobLoop.ts';
  * the lock (its connection failed) stops the job at once; it starts again only after the lock is held again.
  */
 export async function runWhileHoldingLock(
-  locks: SingletonLocks,
+  locks: JobLocks,
   name: string,
   options: Omit<LoopOptions, 'name'> & { readonly logger: Pick<Logger, 'warn' | 'error' | 'info'> },
   job: (signal: AbortSignal) => Promise<void>,
 ): Promise<void> {
   while (!options.signal.aborted) {
-    let lease: SingletonLease | undefined;
+    let lease: JobLease | undefined;
     try {
       lease = await locks.tryAcquire(name);
     } catch (error) {

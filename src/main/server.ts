@@ -4,14 +4,11 @@ import { isCommonPassword } from '../adapters/crypto/commonPasswords.ts';
 import { bridgeRepository } from '../adapters/db/bridgeRepository.ts';
 import { type DatabaseHandle, migrateToLatest } from '../adapters/db/database.ts';
 import { ledgerRepository } from '../adapters/db/ledgerRepository.ts';
-import {
-  inProcessSingletonLocks,
-  postgresSingletonLocks,
-  type SingletonLocks,
-} from '../adapters/db/singletonLocks.ts';
+import { inProcessSingletonLocks, postgresSingletonLocks } from '../adapters/db/singletonLocks.ts';
 import { acquireSqliteProcessLock } from '../adapters/db/sqliteProcessLock.ts';
 import { createMetrics } from '../adapters/metrics/metrics.ts';
 import { portIsFree, refuseTakenPorts, StartRefusedError, someFreePort } from '../adapters/web/freePorts.ts';
+import type { JobLocks } from '../app/operations/ports.ts';
 import { type Clock, systemClock } from '../app/shared/ports.ts';
 import type { Config } from '../config/index.ts';
 import { stateDirOf } from '../sandbox/chain.ts';
@@ -83,7 +80,7 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
 
 /** What every role runs on: the process lock, the migrated database and its stores, the chains. */
 interface Base {
-  readonly locks: SingletonLocks;
+  readonly locks: JobLocks;
   readonly database: DatabaseHandle;
   readonly stores: ReturnType<typeof createStores>;
   readonly clock: Clock;

@@ -4,7 +4,6 @@ import { chainReader, createRpcClient } from '../adapters/chain/chainReader.ts';
 import type { ChainTarget, ChainToken } from '../adapters/chain/depositPlanner.ts';
 import { authorizationChain } from '../adapters/chain/eip3009.ts';
 import { createRelayer } from '../adapters/chain/relayer.ts';
-import type { SingletonLocks } from '../adapters/db/singletonLocks.ts';
 import { customerEmails } from '../adapters/email/customerEmails.ts';
 import type { BridgeStore } from '../app/bridge/ports.ts';
 import type { Ledger } from '../app/chain/ports.ts';
@@ -14,6 +13,7 @@ import type { EmailStore } from '../app/email/ports.ts';
 import type { GaslessStore } from '../app/gasless/ports.ts';
 import { relayOnce } from '../app/gasless/relayAuthorizations.ts';
 import { runLoop } from '../app/operations/jobLoop.ts';
+import type { JobLocks } from '../app/operations/ports.ts';
 import type { PaymentStore } from '../app/payments/ports.ts';
 import { announceRefunds } from '../app/refunds/announceRefunds.ts';
 import type { RefundStore } from '../app/refunds/ports.ts';
@@ -31,7 +31,7 @@ import { createWebhookDispatcherDeps } from './wiring.ts';
 
 export interface WorkerDeps {
   /** Which process runs each singleton job (one per chain cursor, one per relayer). */
-  readonly locks: SingletonLocks;
+  readonly locks: JobLocks;
   /** Its transactions react to a payment paid with the customer's receipt (paymentPaidReactions.ts). */
   readonly ledger: Ledger;
   readonly clock: Clock;
