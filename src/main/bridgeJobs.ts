@@ -8,11 +8,11 @@ import { createRelayer } from '../adapters/chain/relayer.ts';
 import type { HomeBridgeDeps } from '../app/bridge/options.ts';
 import type { BridgeStore, TransferSpeed } from '../app/bridge/ports.ts';
 import { runSourceBridge } from '../app/bridge/runSourceBridge.ts';
+import { runWhileHoldingLock } from '../app/operations/lockedJob.ts';
 import type { JobLocks } from '../app/operations/ports.ts';
 import type { Relayer, SettlementStore } from '../app/settlement/ports.ts';
 import type { Clock } from '../app/shared/ports.ts';
 import type { Finality } from '../config/index.ts';
-import { runWhileHoldingLock } from './lockedJob.ts';
 
 /**
  * The bridge's jobs, built from explicit options (docs/decisions/0029-bridge-settlement.md): one job per source

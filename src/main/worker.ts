@@ -13,6 +13,7 @@ import type { EmailStore } from '../app/email/ports.ts';
 import type { GaslessStore } from '../app/gasless/ports.ts';
 import { relayOnce } from '../app/gasless/relayAuthorizations.ts';
 import { runLoop } from '../app/operations/jobLoop.ts';
+import { runWhileHoldingLock } from '../app/operations/lockedJob.ts';
 import type { JobLocks } from '../app/operations/ports.ts';
 import type { PaymentStore } from '../app/payments/ports.ts';
 import { announceRefunds } from '../app/refunds/announceRefunds.ts';
@@ -26,7 +27,6 @@ import type { WebhookStore } from '../app/webhooks/ports.ts';
 import { type ChainConfig, type Config, NETWORKS } from '../config/index.ts';
 import { homeMintDeps, type SourceBridgeChain, sourceBridgeJob } from './bridgeJobs.ts';
 import { runEmailJob } from './emailDispatcher.ts';
-import { runWhileHoldingLock } from './lockedJob.ts';
 import { createWebhookDispatcherDeps } from './wiring.ts';
 
 export interface WorkerDeps {

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import { describeError, type LoopOptions } from '../app/operations/jobLoop.ts';
-import type { JobLease, JobLocks } from '../app/operations/ports.ts';
+import { describeError, type LoopOptions } from './jobLoop.ts';
+import type { JobLease, JobLocks } from './ports.ts';
 
 /**
  * Runs `job` only while this process holds the database lock named `name` (a session advisory lock on
