@@ -14,14 +14,14 @@ import { createMerchant } from '../src/app/merchants/merchantAdmin.ts';
 import { createPayment } from '../src/app/payments/createPayment.ts';
 import { systemClock } from '../src/app/shared/ports.ts';
 import { loadConfig } from '../src/config/index.ts';
+import { createStores } from '../src/main/wiring.ts';
+import { runWorker } from '../src/main/worker.ts';
 import {
   deploySandboxContracts,
   SANDBOX_ACCOUNTS,
   sandboxAccount,
   sandboxChain,
-} from '../src/main/sandboxChain.ts';
-import { createStores } from '../src/main/wiring.ts';
-import { runWorker } from '../src/main/worker.ts';
+} from '../src/sandbox/chain.ts';
 import { freePort } from '../test/helpers/net.ts';
 import { usdcOnlyRates } from '../test/helpers/rates.ts';
 import { fmt, isMain, percentile } from './support.ts';

@@ -28,7 +28,7 @@ import {
   toForwarderStruct,
 } from '../src/adapters/chain/forwarder.ts';
 import { deployFactoryV3 } from '../src/adapters/chain/multiChainFactory.ts';
-import { SANDBOX_ACCOUNTS, sandboxAccount, sandboxChain } from '../src/main/sandboxChain.ts';
+import { SANDBOX_ACCOUNTS, sandboxAccount, sandboxChain } from '../src/sandbox/chain.ts';
 import { freePort } from '../test/helpers/net.ts';
 import { deployPackedUsdc } from './packedUsdc.ts';
 import { fmt, isMain } from './support.ts';

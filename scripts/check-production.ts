@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnAnvil } from '../src/adapters/chain/anvilProcess.ts';
-import { deploySandboxContracts, SANDBOX_ACCOUNTS, sandboxAccount } from '../src/main/sandboxChain.ts';
+import { deploySandboxContracts, SANDBOX_ACCOUNTS, sandboxAccount } from '../src/sandbox/chain.ts';
 
 const repository = fileURLToPath(new URL('..', import.meta.url));
 const copy = mkdtempSync(join(tmpdir(), 'paylink-production-'));

@@ -3,7 +3,7 @@ import { DEFAULT_RETRY_SCHEDULE_MS } from '../domain/webhookRetry.ts';
 
 /**
  * E-mail (decision 0021): PAYLINK_SMTP_URL and PAYLINK_MAIL_FROM, read by config.ts. Without them no e-mail is
- * queued at all, except on the sandbox, whose worker runs a mailbox of its own (main/sandboxMailbox.ts).
+ * queued at all, except on the sandbox, whose worker runs a mailbox of its own (sandbox/mailbox.ts).
  */
 export interface MailConfig {
   /** The From header: `no-reply@shop.example` or `Corner Shop <no-reply@shop.example>`. */

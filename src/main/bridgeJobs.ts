@@ -5,15 +5,15 @@ import { createAttestations } from '../adapters/cctp/attestations.ts';
 import { createHomeChain, createSourceChain } from '../adapters/cctp/bridgeChains.ts';
 import { chainReader, createRpcClient } from '../adapters/chain/chainReader.ts';
 import { createRelayer } from '../adapters/chain/relayer.ts';
-import type { SingletonLocks } from '../adapters/db/singletonLocks.ts';
 import type { HomeBridgeDeps } from '../app/bridge/options.ts';
 import type { BridgeStore, TransferSpeed } from '../app/bridge/ports.ts';
 import { runSourceBridge } from '../app/bridge/runSourceBridge.ts';
+import { runWhileHoldingLock } from '../app/operations/lockedJob.ts';
+import type { JobLocks } from '../app/operations/ports.ts';
 import type { Wakeup } from '../app/operations/wakeup.ts';
 import type { Relayer, SettlementStore } from '../app/settlement/ports.ts';
 import type { Clock } from '../app/shared/ports.ts';
 import type { Finality } from '../config/index.ts';
-import { runAsSingleton } from './singleton.ts';
 
 /**
  * The bridge's jobs, built from explicit options (docs/decisions/0029-bridge-settlement.md): one job per source
@@ -49,7 +49,7 @@ export interface SourceBridgeChain {
 }
 
 export interface BridgeWiring {
-  readonly locks: SingletonLocks;
+  readonly locks: JobLocks;
   readonly bridge: BridgeStore;
   readonly settlements: SettlementStore;
   readonly clock: Clock;
@@ -95,7 +95,7 @@ export function sourceBridgeJob(
       timeoutMs: wiring.attestation.timeoutMs,
     }),
   };
-  return runAsSingleton(wiring.locks, `relayer:${chain.chainId}`, every, (held) =>
+  return runWhileHoldingLock(wiring.locks, `relayer:${chain.chainId}`, every, (held) =>
     runSourceBridge(deps, {
       homeChainId: chain.homeChainId,
       tokenAddress: chain.usdc,

@@ -15,20 +15,20 @@ import {
   type TokenSetting,
   type VariablePrefix,
 } from '../config/index.ts';
-import { homeForwarderVersion, modeHasSourceChains, sandboxFactory } from './homeFactoryVersion.ts';
 import {
   SANDBOX_ACCOUNTS,
   type SandboxChain,
   sandboxAccount,
   sandboxPrivateKey,
   startSandboxChain,
-} from './sandboxChain.ts';
+} from '../sandbox/chain.ts';
 import {
   readSandboxCrossChain,
   type SandboxCrossChain,
   type SandboxCrossChainContracts,
   startSandboxCrossChain,
-} from './sandboxCrossChain.ts';
+} from '../sandbox/crossChain.ts';
+import { homeForwarderVersion, modeHasSourceChains, sandboxFactory } from './homeFactoryVersion.ts';
 
 export interface ResolvedChain {
   /** Its settings: those of the first configured chain on its id (the live one where test mode shares it). */

@@ -4,7 +4,7 @@ import { runEmailDispatcher } from '../app/email/dispatchEmails.ts';
 import type { EmailStore } from '../app/email/ports.ts';
 import type { Clock } from '../app/shared/ports.ts';
 import type { MailConfig } from '../config/mail.ts';
-import { startSandboxMailbox } from './sandboxMailbox.ts';
+import { startSandboxMailbox } from '../sandbox/mailbox.ts';
 
 /** Queued messages are picked up within this (one indexed query per poll); mail is not urgent to the second. */
 const EMAIL_POLL_MS = 1_000;

@@ -18,10 +18,10 @@ import type { ChainTarget } from '../adapters/chain/depositPlanner.ts';
 import { readForwarderVersion } from '../adapters/chain/flushCalls.ts';
 import type { ForwarderAddressVersion } from '../adapters/chain/forwarder.ts';
 import { chainsOfMode, expectedFactoryV3, routeTable } from '../adapters/chain/routeTable.ts';
+import { StartRefusedError } from '../adapters/web/freePorts.ts';
 import type { ChainConfig, ChainMode, Config } from '../config/index.ts';
-import { StartRefusedError } from './ports.ts';
-import { ensureSandboxFactoryV3, type SandboxChain } from './sandboxChain.ts';
-import type { SandboxCrossChain } from './sandboxCrossChain.ts';
+import { ensureSandboxFactoryV3, type SandboxChain } from '../sandbox/chain.ts';
+import type { SandboxCrossChain } from '../sandbox/crossChain.ts';
 
 /**
  * The version of `factory`, configured as the home chain's of `settings.mode`, with no source chains. `usdc` is

@@ -1,7 +1,7 @@
 import type { BridgeRepositoryHooks } from '../adapters/db/bridgeRepository.ts';
-import { customerEmails } from '../adapters/email/customerEmails.ts';
 import { refreshPayments } from '../app/chain/refreshPayments.ts';
-import { type Config, NETWORKS } from '../config/index.ts';
+import type { Config } from '../config/index.ts';
+import { paymentPaidReactions } from './paymentPaidReactions.ts';
 import type { WorkerChain } from './worker.ts';
 
 /**
@@ -10,11 +10,8 @@ import type { WorkerChain } from './worker.ts';
  * the chain watcher would write, and the settler flushes it in the same pass.
  */
 export function statusRefreshOnMint(config: Config, chains: readonly WorkerChain[]): BridgeRepositoryHooks {
-  const explorers = new Map(
-    chains.map((chain) => [chain.target.chainId, NETWORKS[chain.settings.network].explorerUrl]),
-  );
-  const receipts = customerEmails(config, (chainId) => explorers.get(chainId))?.receipts;
   return {
-    afterMint: (tx, paymentId, at) => refreshPayments(tx, [paymentId], at, config.payoutPolicy, receipts),
+    afterMint: (tx, paymentId, at) => refreshPayments(tx, [paymentId], at, config.payoutPolicy),
+    reactions: paymentPaidReactions(config, chains),
   };
 }

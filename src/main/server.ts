@@ -3,21 +3,25 @@ import type { Logger } from 'pino';
 import { isCommonPassword } from '../adapters/crypto/commonPasswords.ts';
 import { bridgeRepository } from '../adapters/db/bridgeRepository.ts';
 import { type DatabaseHandle, migrateToLatest } from '../adapters/db/database.ts';
-import {
-  inProcessSingletonLocks,
-  postgresSingletonLocks,
-  type SingletonLocks,
-} from '../adapters/db/singletonLocks.ts';
+import { ledgerRepository } from '../adapters/db/ledgerRepository.ts';
+import { inProcessSingletonLocks, postgresSingletonLocks } from '../adapters/db/singletonLocks.ts';
 import { acquireSqliteProcessLock } from '../adapters/db/sqliteProcessLock.ts';
 import { createMetrics } from '../adapters/metrics/metrics.ts';
+import { portIsFree, refuseTakenPorts, StartRefusedError, someFreePort } from '../adapters/web/freePorts.ts';
+import type { JobLocks } from '../app/operations/ports.ts';
 import { type Clock, systemClock } from '../app/shared/ports.ts';
 import type { Config } from '../config/index.ts';
+import { stateDirOf } from '../sandbox/chain.ts';
+import {
+  ensureDemoMerchant,
+  ensureDemoUsers,
+  readSandboxMerchantId,
+  type SandboxUsers,
+} from '../sandbox/demo.ts';
+import { sandboxInboxMerchant, startSandboxWebhookInbox } from '../sandbox/webhookInbox.ts';
 import { type ResolvedChain, resolveChains, stopChains } from './chainSetup.ts';
 import { statusRefreshOnMint } from './mintRefresh.ts';
-import { portIsFree, refuseTakenPorts, StartRefusedError, someFreePort } from './ports.ts';
-import { ensureDemoMerchant, ensureDemoUsers, readSandboxMerchantId, type SandboxUsers } from './sandbox.ts';
-import { stateDirOf } from './sandboxChain.ts';
-import { sandboxInboxMerchant, startSandboxWebhookInbox } from './sandboxWebhookInbox.ts';
+import { paymentPaidReactions } from './paymentPaidReactions.ts';
 import { type WebServices, webServices } from './services.ts';
 import { buildApiServer, buildCheckoutServer } from './webServers.ts';
 import { createStores, openConfiguredDatabase } from './wiring.ts';
@@ -76,7 +80,7 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
 
 /** What every role runs on: the process lock, the migrated database and its stores, the chains. */
 interface Base {
-  readonly locks: SingletonLocks;
+  readonly locks: JobLocks;
   readonly database: DatabaseHandle;
   readonly stores: ReturnType<typeof createStores>;
   readonly clock: Clock;
@@ -150,6 +154,8 @@ async function startRoles(config: Config, logger: Logger, role: Role, base: Base
       running.worker = runWorker(
         {
           ...stores,
+          // Its transactions queue a paid payment's receipt (the API's ledger never marks one paid).
+          ledger: ledgerRepository(base.database, paymentPaidReactions(config, workerChainsOf(chains))),
           locks,
           clock,
           logger,

@@ -4,36 +4,36 @@ import { chainReader, createRpcClient } from '../adapters/chain/chainReader.ts';
 import type { ChainTarget, ChainToken } from '../adapters/chain/depositPlanner.ts';
 import { authorizationChain } from '../adapters/chain/eip3009.ts';
 import { createRelayer } from '../adapters/chain/relayer.ts';
-import type { SingletonLocks } from '../adapters/db/singletonLocks.ts';
 import { customerEmails } from '../adapters/email/customerEmails.ts';
 import type { BridgeStore } from '../app/bridge/ports.ts';
-import { runSettlerWithMints } from '../app/bridge/settleAndMint.ts';
 import type { Ledger } from '../app/chain/ports.ts';
 import { expirePayments } from '../app/chain/refreshPayments.ts';
 import { pollChainOnce, type WatchedToken } from '../app/chain/watchChain.ts';
 import type { EmailStore } from '../app/email/ports.ts';
-import type { ReceiptSettings } from '../app/email/receipts.ts';
 import type { GaslessStore } from '../app/gasless/ports.ts';
 import { relayOnce } from '../app/gasless/relayAuthorizations.ts';
 import { runLoop } from '../app/operations/jobLoop.ts';
+import { runWhileHoldingLock } from '../app/operations/lockedJob.ts';
+import type { JobLocks } from '../app/operations/ports.ts';
 import { createWakeup, type Wakeup } from '../app/operations/wakeup.ts';
 import type { PaymentStore } from '../app/payments/ports.ts';
 import { announceRefunds } from '../app/refunds/announceRefunds.ts';
 import type { RefundStore } from '../app/refunds/ports.ts';
 import type { SettlementStore } from '../app/settlement/ports.ts';
 import { runSettler } from '../app/settlement/settleOnce.ts';
+import { runSettlerWithMints } from '../app/settlement/settleWithMints.ts';
 import type { Clock } from '../app/shared/ports.ts';
 import { runWebhookDispatcher } from '../app/webhooks/dispatchWebhooks.ts';
 import type { WebhookStore } from '../app/webhooks/ports.ts';
 import { type ChainConfig, type Config, NETWORKS } from '../config/index.ts';
 import { homeMintDeps, type SourceBridgeChain, sourceBridgeJob } from './bridgeJobs.ts';
 import { runEmailJob } from './emailDispatcher.ts';
-import { runAsSingleton } from './singleton.ts';
 import { createWebhookDispatcherDeps } from './wiring.ts';
 
 export interface WorkerDeps {
   /** Which process runs each singleton job (one per chain cursor, one per relayer). */
-  readonly locks: SingletonLocks;
+  readonly locks: JobLocks;
+  /** Its transactions react to a payment paid with the customer's receipt (paymentPaidReactions.ts). */
   readonly ledger: Ledger;
   readonly clock: Clock;
   readonly logger: Logger;
@@ -93,11 +93,10 @@ export async function runWorker(deps: WorkerDeps, signal: AbortSignal): Promise<
     deps.chains.map((chain) => [chain.target.chainId, NETWORKS[chain.settings.network].explorerUrl]),
   );
   const emails = customerEmails(config, (chainId) => explorers.get(chainId));
-  const receipts = emails?.receipts;
   // Each home chain's settler is woken by its source chains' bridge jobs when a mint is due (decision 0037).
   const mintsDue = new Map(deps.chains.map((chain) => [chain.target.chainId, createWakeup()]));
   const jobs = deps.chains.flatMap((chain) =>
-    chainJobs(deps, chain, signal, receipts, mintsDue.get(chain.target.chainId)),
+    chainJobs(deps, chain, signal, mintsDue.get(chain.target.chainId)),
   );
   const { bridge } = deps;
   if (bridge) {
@@ -116,13 +115,12 @@ export async function runWorker(deps: WorkerDeps, signal: AbortSignal): Promise<
     );
   }
   // Expiry and refund announcements are safe to run twice (row locks, marks), but one runner avoids wasted sweeps.
-  const expirer = runAsSingleton(deps.locks, 'expirer', every, (held) =>
+  const expirer = runWhileHoldingLock(deps.locks, 'expirer', every, (held) =>
     runLoop({ ...every, name: 'expirer', signal: held }, async () => {
       const changes = await expirePayments({
         ledger: deps.ledger,
         clock: deps.clock,
         payoutPolicy: config.payoutPolicy,
-        receipts,
       });
       // Refunds funded, sent or expired since the last pass: their merchants are told.
       const told = await announceRefunds({
@@ -177,7 +175,6 @@ function chainJobs(
   deps: WorkerDeps,
   chain: WorkerChain,
   signal: AbortSignal,
-  receipts: ReceiptSettings | undefined,
   mintsDue: Wakeup | undefined,
 ): Promise<void>[] {
   const { settings } = chain;
@@ -193,7 +190,7 @@ function chainJobs(
     reader: chainReader(client, settings.finality),
     every: { intervalMs: settings.pollIntervalMs, signal, logger },
   };
-  const jobs = [watcherJob(kit, receipts)];
+  const jobs = [watcherJob(kit)];
   const settler = settlerJob(kit, mintsDue);
   if (settler) jobs.push(settler);
   else if (chain.depositChainId === undefined) {
@@ -208,7 +205,7 @@ function chainJobs(
 }
 
 /** The chain's watcher: records transfers, finality and reorgs, and says now and then how far behind it is. */
-function watcherJob(kit: ChainJobKit, receipts: ReceiptSettings | undefined): Promise<void> {
+function watcherJob(kit: ChainJobKit): Promise<void> {
   const { deps, chain, logger, every } = kit;
   const { settings } = chain;
   const watch = {
@@ -221,7 +218,7 @@ function watcherJob(kit: ChainJobKit, receipts: ReceiptSettings | undefined): Pr
     cctpMessageTransmitter: chain.cctpMessageTransmitter,
   };
   let lastLagLogMs = 0;
-  return runAsSingleton(deps.locks, `chain-watcher:${watch.chainId}`, every, (held) =>
+  return runWhileHoldingLock(deps.locks, `chain-watcher:${watch.chainId}`, every, (held) =>
     runLoop({ ...every, name: 'chain-watcher', signal: held }, async () => {
       const result = await pollChainOnce(
         {
@@ -230,7 +227,6 @@ function watcherJob(kit: ChainJobKit, receipts: ReceiptSettings | undefined): Pr
           clock: deps.clock,
           logger,
           payoutPolicy: deps.config.payoutPolicy,
-          receipts,
         },
         watch,
       );
@@ -271,7 +267,7 @@ function settlerJob(kit: ChainJobKit, mintsDue: Wakeup | undefined): Promise<voi
         )
       : undefined;
   // One settler per relayer: its nonce sequence must have a single writer (the home chain's mints included).
-  return runAsSingleton(deps.locks, `relayer:${chainId}`, every, (held) =>
+  return runWhileHoldingLock(deps.locks, `relayer:${chainId}`, every, (held) =>
     mint
       ? runSettlerWithMints(settle, mint, { ...options, signal: held, wakeup: mintsDue })
       : runSettler(settle, { ...options, signal: held }),
@@ -295,7 +291,7 @@ function gaslessRelayerJob(kit: ChainJobKit): Promise<void> | undefined {
     logger,
   };
   // Its own key, its own singleton: one writer of that key's nonces.
-  return runAsSingleton(deps.locks, `gasless-relayer:${chainId}`, every, (held) =>
+  return runWhileHoldingLock(deps.locks, `gasless-relayer:${chainId}`, every, (held) =>
     runLoop({ ...every, name: 'gasless-relayer', signal: held }, async () => {
       const outcome = await relayOnce(relaying, { maxFeeWeiPerHour: settings.gasless.maxFeeWeiPerHour });
       // Another authorization may be waiting once one is sent or done; a receipt or the cap takes time.

@@ -8,8 +8,8 @@ import { attestOnce } from '../../src/app/bridge/attestStep.ts';
 import { burnOnce } from '../../src/app/bridge/burnStep.ts';
 import type { SourceBridgeOptions } from '../../src/app/bridge/options.ts';
 import type { TransferSpeed } from '../../src/app/bridge/ports.ts';
-import { settleAndMintOnce } from '../../src/app/bridge/settleAndMint.ts';
 import { refreshPayments } from '../../src/app/chain/refreshPayments.ts';
+import { settleWithMintsOnce } from '../../src/app/settlement/settleWithMints.ts';
 import type { Payment } from '../../src/domain/payment.ts';
 import { DEFAULT_PAYOUT_POLICY, settlementRetryDelayMs } from '../../src/domain/payout.ts';
 import { cctpFeeFields } from '../../src/domain/webhookEvent.ts';
@@ -298,7 +298,7 @@ describe.each(dialects)("CCTP's minimum fee on a payment paid on Base, on %s", (
 
     // Past the usual delay the merchant is told, the fee named.
     clock.advance(DEFAULT_PAYOUT_POLICY.delayedAfterMs);
-    await settleAndMintOnce(worker.settle, worker.home, settleOptions);
+    await settleWithMintsOnce(worker.settle, worker.home, settleOptions);
     expect(await delayedEvents(payment.id)).toEqual([
       expect.objectContaining({ payout_delayed_reason: `cross-chain transfer: ${reason}` }),
     ]);

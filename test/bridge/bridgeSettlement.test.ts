@@ -13,9 +13,9 @@ import { attestOnce } from '../../src/app/bridge/attestStep.ts';
 import { burnOnce } from '../../src/app/bridge/burnStep.ts';
 import type { SourceBridgeOptions } from '../../src/app/bridge/options.ts';
 import type { TransferSpeed } from '../../src/app/bridge/ports.ts';
-import { settleAndMintOnce } from '../../src/app/bridge/settleAndMint.ts';
 import { refreshPayments } from '../../src/app/chain/refreshPayments.ts';
 import { settleOnce } from '../../src/app/settlement/settleOnce.ts';
+import { settleWithMintsOnce } from '../../src/app/settlement/settleWithMints.ts';
 import { type Payment, payoutStateOf } from '../../src/domain/payment.ts';
 import { DEFAULT_PAYOUT_POLICY } from '../../src/domain/payout.ts';
 import { cctpFeeFields, payoutBaseUnits } from '../../src/domain/webhookEvent.ts';
@@ -301,12 +301,12 @@ describe.each(dialects)('settling a payment paid on another chain, on %s', (dial
     await payOn(polygon, second, 10_000_000n);
 
     // The flush in flight is closed, then the mint takes its turn; the next flush waits for it to be mined.
-    const pass = await settleAndMintOnce(worker.settle, worker.home, settleOptions);
+    const pass = await settleWithMintsOnce(worker.settle, worker.home, settleOptions);
     expect(pass.settle.inFlight?.kind).toBe('confirmed');
     expect(pass.mint?.kind).toBe('in-flight');
     expect(pass.settle.send).toBeNull();
     await mined(polygon, (pass.mint as { txHash: Hex }).txHash);
-    const next = await settleAndMintOnce(worker.settle, worker.home, settleOptions);
+    const next = await settleWithMintsOnce(worker.settle, worker.home, settleOptions);
     expect(next.mint).toMatchObject({ kind: 'minted', mintedBaseUnits: 10_000_000n });
     expect(next.settle.send?.kind).toBe('sent');
     await mintAndFlush(worker);
@@ -330,7 +330,7 @@ describe.each(dialects)('settling a payment paid on another chain, on %s', (dial
     try {
       const sent = (await settleOnce(worker.settle, settleOptions)).send;
       if (sent?.kind !== 'sent') throw new Error(`expected a flush sent, got ${sent?.kind}`);
-      const pass = await settleAndMintOnce(worker.settle, worker.home, settleOptions);
+      const pass = await settleWithMintsOnce(worker.settle, worker.home, settleOptions);
       expect(pass.settle.inFlight?.kind).toMatch(/^(awaiting-receipt|broadcast)$/);
       expect(pass.mint?.kind).toBe('in-flight');
       expect(pass.settle.send).toBeNull();
@@ -342,7 +342,7 @@ describe.each(dialects)('settling a payment paid on another chain, on %s', (dial
     } finally {
       await polygon.anvil.testClient.setAutomine(true);
     }
-    const next = await settleAndMintOnce(worker.settle, worker.home, settleOptions);
+    const next = await settleWithMintsOnce(worker.settle, worker.home, settleOptions);
     expect(next.settle.inFlight?.kind).toBe('confirmed');
     expect(next.mint).toMatchObject({ kind: 'minted', mintedBaseUnits: 10_000_000n });
     await mintAndFlush(worker);
@@ -372,10 +372,10 @@ describe.each(dialects)('settling a payment paid on another chain, on %s', (dial
     // Just under the threshold: held up, not yet reported to the merchant.
     clock.advance(DEFAULT_PAYOUT_POLICY.delayedAfterMs - 1);
     await attestOnce(worker.source, sourceOptions('standard'));
-    await settleAndMintOnce(worker.settle, worker.home, settleOptions);
+    await settleWithMintsOnce(worker.settle, worker.home, settleOptions);
     expect(await delayed()).toEqual([]);
     clock.advance(1);
-    await settleAndMintOnce(worker.settle, worker.home, settleOptions);
+    await settleWithMintsOnce(worker.settle, worker.home, settleOptions);
     expect(await delayed()).toHaveLength(1);
     const [stalled] = await bridgeRow(payment.id);
     expect(stalled?.step).toBe('attest');
@@ -448,7 +448,7 @@ describe.each(dialects)('settling a payment paid on another chain, on %s', (dial
     await mined(polygon, hash);
 
     const second = freshWorker();
-    const pass = await settleAndMintOnce(second.settle, second.home, settleOptions);
+    const pass = await settleWithMintsOnce(second.settle, second.home, settleOptions);
     expect(pass.mint).toMatchObject({ kind: 'minted', mintedBaseUnits: 10_000_000n });
     await mintAndFlush(second);
     await expectSettled(payment, 10_000_000n);
@@ -463,13 +463,13 @@ describe.each(dialects)('settling a payment paid on another chain, on %s', (dial
     const first = freshWorker();
     await burn(first, 'standard');
     await attest(first, 'standard');
-    const sent = await settleAndMintOnce(first.settle, first.home, settleOptions);
+    const sent = await settleWithMintsOnce(first.settle, first.home, settleOptions);
     expect(sent.mint?.kind).toBe('in-flight');
     // Mined while no worker was there to see it.
     await mined(polygon, (sent.mint as { txHash: Hex }).txHash);
 
     const second = freshWorker();
-    const pass = await settleAndMintOnce(second.settle, second.home, settleOptions);
+    const pass = await settleWithMintsOnce(second.settle, second.home, settleOptions);
     expect(pass.mint).toMatchObject({ kind: 'minted', mintedBaseUnits: 10_000_000n });
     await mintAndFlush(second);
     await expectSettled(payment, 10_000_000n);

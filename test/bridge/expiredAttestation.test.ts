@@ -33,8 +33,8 @@ import { attestOnce } from '../../src/app/bridge/attestStep.ts';
 import { burnOnce } from '../../src/app/bridge/burnStep.ts';
 import { listCrossChain } from '../../src/app/bridge/listCrossChain.ts';
 import type { SourceBridgeOptions } from '../../src/app/bridge/options.ts';
-import { settleAndMintOnce } from '../../src/app/bridge/settleAndMint.ts';
 import { refreshPayments } from '../../src/app/chain/refreshPayments.ts';
+import { settleWithMintsOnce } from '../../src/app/settlement/settleWithMints.ts';
 import type { Payment } from '../../src/domain/payment.ts';
 import { DEFAULT_PAYOUT_POLICY } from '../../src/domain/payout.ts';
 import { testMerchant } from '../fakes/merchantFixture.ts';
@@ -504,7 +504,7 @@ describe.each(dialects)('a fast attestation that expires before its mint, on %s'
 
     // No gas on Polygon: the mint is held up (a stall), while Polygon reaches the expiration block.
     await polygon.anvil.testClient.setBalance({ address: relayerAddress(), value: 0n });
-    expect((await settleAndMintOnce(worker().settle, worker().home, settleOptions)).mint).toMatchObject({
+    expect((await settleWithMintsOnce(worker().settle, worker().home, settleOptions)).mint).toMatchObject({
       kind: 'setback',
       reason: expect.stringMatching(/lacks gas for the mint/),
     });
@@ -514,7 +514,7 @@ describe.each(dialects)('a fast attestation that expires before its mint, on %s'
     clock.advance(60 * 60_000);
 
     // The mint would be mined in the expiration block itself: not sent, sent back for re-attestation.
-    const pass = await settleAndMintOnce(worker().settle, worker().home, settleOptions);
+    const pass = await settleWithMintsOnce(worker().settle, worker().home, settleOptions);
     expect(pass.mint).toEqual({
       kind: 'expired',
       transferId: (await transferOf(payment.id)).id,
@@ -559,7 +559,7 @@ describe.each(dialects)('a fast attestation that expires before its mint, on %s'
 
     // Sent while it could still be mined in time, then held back by the node until Polygon passed the expiry.
     await polygon.anvil.testClient.setAutomine(false);
-    const sent = await settleAndMintOnce(worker().settle, worker().home, settleOptions);
+    const sent = await settleWithMintsOnce(worker().settle, worker().home, settleOptions);
     expect(sent.mint?.kind).toBe('in-flight');
     const mintHash = (sent.mint as { txHash: Hex }).txHash;
     await polygon.anvil.testClient.dropTransaction({ hash: mintHash });
@@ -567,14 +567,14 @@ describe.each(dialects)('a fast attestation that expires before its mint, on %s'
     await polygon.anvil.testClient.mine({ blocks: Number(expirationBlock - head) });
     await polygon.anvil.testClient.setAutomine(true);
     // Our very transaction broadcast again: mined now, at or past the expiration block, it reverts.
-    expect((await settleAndMintOnce(worker().settle, worker().home, settleOptions)).mint?.kind).toBe(
+    expect((await settleWithMintsOnce(worker().settle, worker().home, settleOptions)).mint?.kind).toBe(
       'in-flight',
     );
     const receipt = await polygon.anvil.publicClient.waitForTransactionReceipt({ hash: mintHash });
     expect(receipt.status).toBe('reverted');
     expect(receipt.blockNumber).toBeGreaterThanOrEqual(expirationBlock);
 
-    const after = await settleAndMintOnce(worker().settle, worker().home, settleOptions);
+    const after = await settleWithMintsOnce(worker().settle, worker().home, settleOptions);
     expect(after.mint).toMatchObject({ kind: 'expired', expirationBlock });
     expect(await transferOf(payment.id)).toMatchObject({ step: 'attest', mint_tx_hash: null });
 
@@ -592,7 +592,7 @@ describe.each(dialects)('a fast attestation that expires before its mint, on %s'
     const expirationBlock = decodeBurnMessageV2(decodeMessageV2(message as Hex).messageBody).expirationBlock;
     const head = await polygon.anvil.publicClient.getBlockNumber({ cacheTime: 0 });
     await polygon.anvil.testClient.mine({ blocks: Number(expirationBlock - head) - 2 });
-    const sent = await settleAndMintOnce(worker().settle, worker().home, settleOptions);
+    const sent = await settleWithMintsOnce(worker().settle, worker().home, settleOptions);
     expect(sent.mint?.kind).toBe('in-flight');
     const receipt = await mined(polygon, (sent.mint as { txHash: Hex }).txHash);
     expect(receipt.blockNumber).toBe(expirationBlock - 1n);
@@ -611,7 +611,7 @@ describe.each(dialects)('a fast attestation that expires before its mint, on %s'
     ).expirationBlock;
     const head = await polygon.anvil.publicClient.getBlockNumber({ cacheTime: 0 });
     await polygon.anvil.testClient.mine({ blocks: Number(expirationBlock - head) });
-    expect((await settleAndMintOnce(worker().settle, worker().home, settleOptions)).mint?.kind).toBe(
+    expect((await settleWithMintsOnce(worker().settle, worker().home, settleOptions)).mint?.kind).toBe(
       'expired',
     );
 
@@ -641,7 +641,7 @@ describe.each(dialects)('a fast attestation that expires before its mint, on %s'
     ).expirationBlock;
     const head = await polygon.anvil.publicClient.getBlockNumber({ cacheTime: 0 });
     await polygon.anvil.testClient.mine({ blocks: Number(expirationBlock - head) });
-    expect((await settleAndMintOnce(worker().settle, worker().home, settleOptions)).mint?.kind).toBe(
+    expect((await settleWithMintsOnce(worker().settle, worker().home, settleOptions)).mint?.kind).toBe(
       'expired',
     );
 

@@ -22,7 +22,7 @@ import {
 } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testUsdcAbi } from '../../src/adapters/chain/contractAbis.ts';
-import { SANDBOX_ACCOUNTS, sandboxAccount } from '../../src/main/sandboxChain.ts';
+import { SANDBOX_ACCOUNTS, sandboxAccount } from '../../src/sandbox/chain.ts';
 import {
   accessibilityViolations,
   SCREENSHOTS,

@@ -10,13 +10,13 @@ import { depositPlanner } from '../../src/adapters/chain/depositPlanner.ts';
 import { pollChainOnce } from '../../src/app/chain/watchChain.ts';
 import { createMerchant } from '../../src/app/merchants/merchantAdmin.ts';
 import { createPayment } from '../../src/app/payments/createPayment.ts';
+import { createStores } from '../../src/main/wiring.ts';
 import {
   deploySandboxContracts,
   SANDBOX_ACCOUNTS,
   sandboxAccount,
   sandboxChain,
-} from '../../src/main/sandboxChain.ts';
-import { createStores } from '../../src/main/wiring.ts';
+} from '../../src/sandbox/chain.ts';
 import { TestClock } from '../helpers/clock.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../helpers/database.ts';
 import { capturingLogger } from '../helpers/logCapture.ts';

@@ -29,9 +29,9 @@ import type { DepositPlanner } from '../../src/app/payments/ports.ts';
 import type { Payment } from '../../src/domain/payment.ts';
 import type { ResolvedChain } from '../../src/main/chainSetup.ts';
 import { checkoutGasless, checkoutModeNetworks } from '../../src/main/checkoutServices.ts';
-import { sandboxPrivateKey } from '../../src/main/sandboxChain.ts';
 import { buildCheckoutServer } from '../../src/main/webServers.ts';
 import { createStores } from '../../src/main/wiring.ts';
+import { sandboxPrivateKey } from '../../src/sandbox/chain.ts';
 import {
   accessibilityViolations,
   SCREENSHOTS,

@@ -13,13 +13,13 @@ import { depositPlanner, forwarderImplementationOf } from '../../src/adapters/ch
 import { predictDepositAddress } from '../../src/adapters/chain/forwarder.ts';
 import { predictFactoryV3 } from '../../src/adapters/chain/multiChainFactory.ts';
 import { routesHashOf } from '../../src/adapters/chain/routeTable.ts';
+import { StartRefusedError } from '../../src/adapters/web/freePorts.ts';
 import { createPayment } from '../../src/app/payments/createPayment.ts';
 import { settleOnce } from '../../src/app/settlement/settleOnce.ts';
 import { loadConfig, NETWORKS } from '../../src/config/index.ts';
 import type { Payment } from '../../src/domain/payment.ts';
 import { settledBaseUnits } from '../../src/domain/payout.ts';
 import { resolveChains } from '../../src/main/chainSetup.ts';
-import { StartRefusedError } from '../../src/main/ports.ts';
 import {
   ANVIL_RELAYER_KEY,
   type ChainHarness,

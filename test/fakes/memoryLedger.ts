@@ -280,9 +280,8 @@ export class MemoryLedger implements Ledger {
       insertEvent: async (event) => {
         s().events.push(event);
       },
-      // No merchants here: a memory ledger's payments get no receipt (the database tests cover receipts).
-      findMerchant: async () => undefined,
-      insertReceipt: async () => false,
+      // No reaction here: a memory ledger's payments get no receipt (the database tests cover receipts).
+      paymentPaid: async () => undefined,
     };
   }
 }

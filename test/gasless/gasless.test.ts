@@ -43,8 +43,8 @@ import {
   type TransferAuthorization,
 } from '../../src/domain/transferAuthorization.ts';
 import { rateLimitBuckets } from '../../src/main/rateLimitBuckets.ts';
-import { sandboxPrivateKey } from '../../src/main/sandboxChain.ts';
 import { buildCheckoutServer } from '../../src/main/webServers.ts';
+import { sandboxPrivateKey } from '../../src/sandbox/chain.ts';
 import { type ChainHarness, PAYMENT_TTL_MS, ROLES, startChainHarness } from '../helpers/chainHarness.ts';
 import { runCli } from '../helpers/cli.ts';
 import { dialects } from '../helpers/database.ts';

@@ -21,7 +21,7 @@ import type { GaslessAuthorization } from '../../src/app/gasless/ports.ts';
 import { type RelayAuthorizationsDeps, relayOnce } from '../../src/app/gasless/relayAuthorizations.ts';
 import type { Payment } from '../../src/domain/payment.ts';
 import type { AuthorizationDomain, TransferAuthorization } from '../../src/domain/transferAuthorization.ts';
-import { sandboxPrivateKey } from '../../src/main/sandboxChain.ts';
+import { sandboxPrivateKey } from '../../src/sandbox/chain.ts';
 import { type ChainHarness, ROLES, startChainHarness } from '../helpers/chainHarness.ts';
 import { dialects } from '../helpers/database.ts';
 import { capturingLogger } from '../helpers/logCapture.ts';

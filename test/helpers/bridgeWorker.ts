@@ -16,9 +16,9 @@ import { bridgeRepository } from '../../src/adapters/db/bridgeRepository.ts';
 import type { DatabaseHandle } from '../../src/adapters/db/database.ts';
 import { settlementRepository } from '../../src/adapters/db/settlementRepository.ts';
 import type { HomeBridgeDeps, SourceBridgeDeps } from '../../src/app/bridge/options.ts';
-import { settleAndMintOnce } from '../../src/app/bridge/settleAndMint.ts';
 import { refreshPayments } from '../../src/app/chain/refreshPayments.ts';
 import type { SettleOptions, SettlePaymentsDeps } from '../../src/app/settlement/options.ts';
+import { settleWithMintsOnce } from '../../src/app/settlement/settleWithMints.ts';
 import type { Clock } from '../../src/app/shared/ports.ts';
 import { type CctpChain, CIRCLE, RELAYER_KEY } from './cctpChains.ts';
 import { capturingLogger } from './logCapture.ts';
@@ -97,7 +97,7 @@ export async function mintAndFlush(
   settleOptions: SettleOptions,
 ): Promise<void> {
   for (let pass = 0; pass < 6; pass++) {
-    const result = await settleAndMintOnce(worker.settle, worker.home, settleOptions);
+    const result = await settleWithMintsOnce(worker.settle, worker.home, settleOptions);
     if (result.settle?.inFlight?.kind === 'confirmed') return;
     // What this pass sent is mined before the next looks for it.
     if (result.mint?.kind === 'in-flight') await mined(home, result.mint.txHash as Hex);

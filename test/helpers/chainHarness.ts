@@ -5,20 +5,21 @@ import { deployFactory, deployTestUsdc, TEST_TOKENS } from '../../src/adapters/c
 import { depositPlanner } from '../../src/adapters/chain/depositPlanner.ts';
 import { deployFactoryV3 } from '../../src/adapters/chain/multiChainFactory.ts';
 import type { DialectName } from '../../src/adapters/db/database.ts';
+import { ledgerRepository } from '../../src/adapters/db/ledgerRepository.ts';
 import { marketRates } from '../../src/adapters/rates/marketRates.ts';
 import { staticSource } from '../../src/adapters/rates/static.ts';
 import type { ChainReader } from '../../src/app/chain/ports.ts';
 import { type PollResult, pollChainOnce, type WatchChainOptions } from '../../src/app/chain/watchChain.ts';
 import type { PaymentRequestSettings } from '../../src/app/email/paymentRequests.ts';
-import type { ReceiptSettings } from '../../src/app/email/receipts.ts';
+import { queueReceipt, type ReceiptSettings } from '../../src/app/email/receipts.ts';
 import { createMerchant } from '../../src/app/merchants/merchantAdmin.ts';
 import { createPayment } from '../../src/app/payments/createPayment.ts';
 import { currentState } from '../../src/app/payments/getPaymentStatus.ts';
 import type { DepositPlanner, RateProvider } from '../../src/app/payments/ports.ts';
 import type { Merchant } from '../../src/domain/merchant.ts';
 import type { Payment } from '../../src/domain/payment.ts';
-import { SANDBOX_ACCOUNTS } from '../../src/main/sandboxChain.ts';
 import { createStores } from '../../src/main/wiring.ts';
+import { SANDBOX_ACCOUNTS } from '../../src/sandbox/chain.ts';
 import { type Anvil, type AnvilOptions, startAnvil } from './anvil.ts';
 import { TestClock } from './clock.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
@@ -147,6 +148,13 @@ export async function startChainHarness(
   const clock = new TestClock(new Date(Number(latest.timestamp) * 1000));
   const { logger, text } = capturingLogger();
   const stores = createStores(database.handle);
+  // The watcher's ledger, as the worker's: with receipts, its transactions queue a paid payment's receipt.
+  const { receipts } = harnessOptions;
+  const watcherLedger = receipts
+    ? ledgerRepository(database.handle, {
+        paymentPaid: (tx, payment, now) => queueReceipt(tx, receipts, payment, now),
+      })
+    : stores.ledger;
   const chainId = anvil.chain.id;
   const plannerOf = (factoryAddress: Address, forwarderVersion: 1 | 2 | 3) =>
     depositPlanner({
@@ -255,10 +263,7 @@ export async function startChainHarness(
       await anvil.testClient.mine({ blocks: 3 });
     },
     poll: (options = {}, chain = reader) =>
-      pollChainOnce(
-        { ledger: stores.ledger, chain, clock, logger, receipts: harnessOptions.receipts },
-        { ...watch, ...options },
-      ),
+      pollChainOnce({ ledger: watcherLedger, chain, clock, logger }, { ...watch, ...options }),
     async status(paymentId) {
       const payment = await stores.payments.findById(paymentId);
       if (!payment) throw new Error(`no payment ${paymentId}`);

@@ -17,7 +17,7 @@ import { foundry } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testUsdcAbi } from '../../src/adapters/chain/contractAbis.ts';
 import { signWebhook } from '../../src/domain/webhookSignature.ts';
-import { SANDBOX_ACCOUNTS, sandboxAccount, sandboxPrivateKey } from '../../src/main/sandboxChain.ts';
+import { SANDBOX_ACCOUNTS, sandboxAccount, sandboxPrivateKey } from '../../src/sandbox/chain.ts';
 import { UI_TIMEOUT_MS, useChromium } from '../helpers/browser.ts';
 import { runCli } from '../helpers/cli.ts';
 import { buildPlugin, type MedusaStore, startMedusaStore } from '../helpers/medusaStore.ts';

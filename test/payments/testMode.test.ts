@@ -15,7 +15,7 @@ import { depositPlanner } from '../../src/adapters/chain/depositPlanner.ts';
 import { openDatabase } from '../../src/adapters/db/database.ts';
 import { rotateApiKey } from '../../src/app/merchants/merchantAdmin.ts';
 import { newEventId } from '../../src/domain/credentials.ts';
-import { deploySandboxContracts, sandboxAccount, sandboxPrivateKey } from '../../src/main/sandboxChain.ts';
+import { deploySandboxContracts, sandboxAccount, sandboxPrivateKey } from '../../src/sandbox/chain.ts';
 import { type Anvil, startAnvil } from '../helpers/anvil.ts';
 import { type ApiHarness, startApiHarness, TEST_CHAIN } from '../helpers/apiHarness.ts';
 import { PAYLINK_BIN, runCli } from '../helpers/cli.ts';

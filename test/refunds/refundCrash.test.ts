@@ -7,7 +7,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testUsdcAbi } from '../../src/adapters/chain/contractAbis.ts';
 import { openDatabase } from '../../src/adapters/db/database.ts';
-import { deploySandboxContracts, SANDBOX_ACCOUNTS, sandboxPrivateKey } from '../../src/main/sandboxChain.ts';
+import { deploySandboxContracts, SANDBOX_ACCOUNTS, sandboxPrivateKey } from '../../src/sandbox/chain.ts';
 import { type Anvil, startAnvil } from '../helpers/anvil.ts';
 import { PAYLINK_BIN, runCli } from '../helpers/cli.ts';
 import { createEmptyDatabase, dialects } from '../helpers/database.ts';

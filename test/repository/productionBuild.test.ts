@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContracts } from '../../src/adapters/chain/contracts.ts';
 import { deployTestUsdc } from '../../src/adapters/chain/deployContracts.ts';
-import { deploySandboxContracts } from '../../src/main/sandboxChain.ts';
+import { deploySandboxContracts } from '../../src/sandbox/chain.ts';
 import { type Anvil, startAnvil } from '../helpers/anvil.ts';
 import { PAYLINK_BIN } from '../helpers/cli.ts';
 import { eventually, freePort } from '../helpers/net.ts';

@@ -10,7 +10,7 @@ import { verifyWebhook, WebhookVerificationError } from '../../packages/client/s
 import { forwarderFactoryV3Abi, testUsdcAbi } from '../../src/adapters/chain/contractAbis.ts';
 import { deployTestUsdc } from '../../src/adapters/chain/deployContracts.ts';
 import { TRANSFER_WITH_AUTHORIZATION_TYPES } from '../../src/adapters/chain/eip3009.ts';
-import { SANDBOX_ACCOUNTS, sandboxPrivateKey } from '../../src/main/sandboxChain.ts';
+import { SANDBOX_ACCOUNTS, sandboxPrivateKey } from '../../src/sandbox/chain.ts';
 import { startAnvil } from '../helpers/anvil.ts';
 import { runCli } from '../helpers/cli.ts';
 import { eventually } from '../helpers/net.ts';

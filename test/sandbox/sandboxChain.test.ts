@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forwarderFactoryV2Abi } from '../../src/adapters/chain/contractAbis.ts';
 import { deployFactory, deployTestUsdc } from '../../src/adapters/chain/deployContracts.ts';
-import { StartRefusedError } from '../../src/main/ports.ts';
-import { startSandboxChain } from '../../src/main/sandboxChain.ts';
+import { StartRefusedError } from '../../src/adapters/web/freePorts.ts';
+import { startSandboxChain } from '../../src/sandbox/chain.ts';
 import { type Anvil, startAnvil } from '../helpers/anvil.ts';
 import { capturingLogger } from '../helpers/logCapture.ts';
 

@@ -10,8 +10,8 @@ import { createPublicClient, http } from 'viem';
 import { afterAll, describe, expect, it } from 'vitest';
 import { holdsCode } from '../../src/adapters/chain/contractCode.ts';
 import { loadConfig } from '../../src/config/index.ts';
-import { startSandboxChain } from '../../src/main/sandboxChain.ts';
-import { startSandboxCrossChain } from '../../src/main/sandboxCrossChain.ts';
+import { startSandboxChain } from '../../src/sandbox/chain.ts';
+import { startSandboxCrossChain } from '../../src/sandbox/crossChain.ts';
 import { capturingLogger } from '../helpers/logCapture.ts';
 import { freePort } from '../helpers/net.ts';
 

@@ -21,7 +21,7 @@ import { forwarderFactoryV3Abi, testUsdcAbi } from '../../src/adapters/chain/con
 import { predictDepositAddress } from '../../src/adapters/chain/forwarder.ts';
 import { predictFactoryV3 } from '../../src/adapters/chain/multiChainFactory.ts';
 import { parseUsdc } from '../../src/domain/money.ts';
-import { readSandboxContracts, SANDBOX_ACCOUNTS, sandboxAccount } from '../../src/main/sandboxChain.ts';
+import { readSandboxContracts, SANDBOX_ACCOUNTS, sandboxAccount } from '../../src/sandbox/chain.ts';
 import { runCli } from '../helpers/cli.ts';
 import { eventually } from '../helpers/net.ts';
 import { type SandboxProcess, startSandbox } from '../helpers/sandboxProcess.ts';

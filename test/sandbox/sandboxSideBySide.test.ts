@@ -11,7 +11,7 @@ import { createPublicClient, http } from 'viem';
 import { foundry } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rpcChainId } from '../../src/adapters/chain/anvilProcess.ts';
-import { SANDBOX_ACCOUNTS, sandboxAccount } from '../../src/main/sandboxChain.ts';
+import { SANDBOX_ACCOUNTS, sandboxAccount } from '../../src/sandbox/chain.ts';
 import { PAYLINK_BIN } from '../helpers/cli.ts';
 import { eventually, freePort } from '../helpers/net.ts';
 

@@ -11,7 +11,7 @@ import { createPublicClient, defineChain, getAddress, http, type PublicClient } 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forwarderFactoryV3Abi, testUsdcAbi } from '../../src/adapters/chain/contractAbis.ts';
 import { toForwarderStruct } from '../../src/adapters/chain/forwarder.ts';
-import { SANDBOX_ACCOUNTS, sandboxAccount } from '../../src/main/sandboxChain.ts';
+import { SANDBOX_ACCOUNTS, sandboxAccount } from '../../src/sandbox/chain.ts';
 import { runCli } from '../helpers/cli.ts';
 import { type SandboxWithSecondChain, startSandboxWithSecondChain } from '../helpers/sandboxProcess.ts';
 

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signWebhook } from '../../src/domain/webhookSignature.ts';
-import { sandboxInboxMerchant, startSandboxWebhookInbox } from '../../src/main/sandboxWebhookInbox.ts';
+import { sandboxInboxMerchant, startSandboxWebhookInbox } from '../../src/sandbox/webhookInbox.ts';
 import { capturingLogger } from '../helpers/logCapture.ts';
 import { freePort } from '../helpers/net.ts';
 

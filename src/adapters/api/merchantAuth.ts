@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Authenticated, authenticateMerchant } from '../../app/merchants/authenticateMerchant.ts';
 import type { MerchantStore } from '../../app/merchants/ports.ts';
-import { type AtHand, mustWait, whenAtHand } from '../../app/shared/atHand.ts';
 import type { Clock } from '../../app/shared/ports.ts';
+import { mapValueOrPromise, mustWait, type ValueOrPromise } from '../../app/shared/valueOrPromise.ts';
 import type { KeyMode } from '../../domain/credentials.ts';
 import type { Merchant } from '../../domain/merchant.ts';
 
@@ -12,7 +12,7 @@ declare module 'fastify' {
     /** The mode of the key the request came with: every merchant route works within it (test mode). */
     keyMode?: KeyMode;
     /** The lookup of the request's API key, made by whoever asked first (`authenticateRequest`). */
-    authentication?: AtHand<Authenticated>;
+    authentication?: ValueOrPromise<Authenticated>;
   }
 }
 
@@ -47,12 +47,15 @@ export function presentedApiKey(request: FastifyRequest): string | undefined {
 export function authenticateRequest(
   request: FastifyRequest,
   deps: { merchants: MerchantStore; clock: Clock },
-): AtHand<Authenticated> {
-  request.authentication ??= whenAtHand(authenticateMerchant(deps, presentedApiKey(request)), (found) => {
-    request.merchant = found.merchant;
-    request.keyMode = found.key.mode;
-    return found;
-  });
+): ValueOrPromise<Authenticated> {
+  request.authentication ??= mapValueOrPromise(
+    authenticateMerchant(deps, presentedApiKey(request)),
+    (found) => {
+      request.merchant = found.merchant;
+      request.keyMode = found.key.mode;
+      return found;
+    },
+  );
   return request.authentication;
 }
 

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Authenticated, UnauthorizedError } from '../../app/merchants/authenticateMerchant.ts';
 import type { MerchantStore } from '../../app/merchants/ports.ts';
-import { type AtHand, mustWait, whenAtHand } from '../../app/shared/atHand.ts';
 import type { Clock, RateLimitStore } from '../../app/shared/ports.ts';
+import { mapValueOrPromise, mustWait, type ValueOrPromise } from '../../app/shared/valueOrPromise.ts';
 import { PaylinkError } from '../../domain/errors.ts';
 import { parseIpAddress } from '../../domain/ipAddress.ts';
 import type { BucketDecision, BucketPolicy } from '../../domain/tokenBucket.ts';
@@ -51,9 +51,9 @@ export function registerRateLimiting(app: FastifyInstance, deps: RateLimitDeps):
       return;
     }
     const bucket = route?.startsWith('/admin/') ? adminBucket(deps, request) : chooseBucket(deps, request);
-    const decided = whenAtHand(bucket, (chosen) => {
+    const decided = mapValueOrPromise(bucket, (chosen) => {
       if (!chosen) return undefined;
-      return whenAtHand(deps.store.take(chosen.key, chosen.policy, deps.clock.now()), (decision) => {
+      return mapValueOrPromise(deps.store.take(chosen.key, chosen.policy, deps.clock.now()), (decision) => {
         reply.header('ratelimit-policy', policyFields[chosen.name]);
         reply.header('ratelimit', limitField(chosen.name, decision));
         if (decision.allowed) return undefined;
@@ -89,7 +89,7 @@ function adminBucket(deps: RateLimitDeps, request: FastifyRequest): Bucket | und
 }
 
 /** The key's bucket for a request with a valid key, else its address's; at once when the key is remembered. */
-function chooseBucket(deps: RateLimitDeps, request: FastifyRequest): AtHand<Bucket | undefined> {
+function chooseBucket(deps: RateLimitDeps, request: FastifyRequest): ValueOrPromise<Bucket | undefined> {
   if (presentedApiKey(request) === undefined) return addressBucket(deps, request);
   const authentication = authenticateRequest(request, deps);
   if (!mustWait(authentication)) return keyBucket(deps, authentication);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EXPIRES_IN_BOUNDS } from '../../app/payments/createPayment.ts';
+import { EXPIRES_IN_BOUNDS } from '../../domain/paymentInput.ts';
 import { PAYMENT_STATUSES } from '../../domain/paymentStatus.ts';
 import { PAYOUT_STATUSES } from '../../domain/payout.ts';
 import { REFUND_STATUSES } from '../../domain/refund.ts';

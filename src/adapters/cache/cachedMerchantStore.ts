@@ -1,5 +1,5 @@
 import type { ApiKeyRecord, MerchantStore } from '../../app/merchants/ports.ts';
-import { whenAtHand } from '../../app/shared/atHand.ts';
+import { mapValueOrPromise } from '../../app/shared/valueOrPromise.ts';
 import type { Merchant } from '../../domain/merchant.ts';
 
 interface Entry {
@@ -43,7 +43,7 @@ export function cachedMerchantStore(inner: MerchantStore, ttlMs: number): Mercha
         if (expiresAt !== null && expiresAt.getTime() <= nowMs) return undefined;
         return entry.found;
       }
-      return whenAtHand(inner.findByKeyHash(keyHash, now), (found) => {
+      return mapValueOrPromise(inner.findByKeyHash(keyHash, now), (found) => {
         entries.delete(keyHash);
         if (found) {
           // Oldest first in a Map: past the bound, the first inserted goes.

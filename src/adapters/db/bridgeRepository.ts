@@ -14,7 +14,7 @@ import { stepTransactionColumns, toRow, toTransfer } from './bridgeRows.ts';
 import { BRIDGE_HOLD_PREFIX, setbackIn } from './bridgeSetback.ts';
 import type { DatabaseHandle } from './database.ts';
 import type { Db } from './db.ts';
-import { blockParam, ledgerTransaction } from './ledgerTransaction.ts';
+import { blockParam, type LedgerReactions, ledgerTransaction } from './ledgerTransaction.ts';
 import { isUniqueViolation } from './uniqueViolation.ts';
 
 export { BRIDGE_HOLD_PREFIX };
@@ -127,6 +127,8 @@ export function bridgeRepository(handle: DatabaseHandle, hooks: BridgeRepository
  */
 export interface BridgeRepositoryHooks {
   readonly afterMint?: (tx: LedgerTransaction, paymentId: string, at: Date) => Promise<unknown>;
+  /** What that ledger transaction runs where it raises what happened (a payment paid: its receipt). */
+  readonly reactions?: LedgerReactions | undefined;
 }
 
 /** A carried transfer already carried by another burn: the whole opening is undone. */
@@ -305,7 +307,7 @@ async function recordMint(
       .where('id', '=', done.payment_id)
       .where('payout_blocked_reason', 'like', `${BRIDGE_HOLD_PREFIX}%`)
       .execute();
-    await hooks.afterMint?.(ledgerTransaction(trx, handle.dialect), done.payment_id, at);
+    await hooks.afterMint?.(ledgerTransaction(trx, handle.dialect, hooks.reactions), done.payment_id, at);
     return true;
   });
 }

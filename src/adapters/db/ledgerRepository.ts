@@ -10,14 +10,24 @@ import type {
 import { PAYMENT_EVENT_TYPES, type PaymentEventType } from '../../domain/paymentStatus.ts';
 import type { DatabaseHandle } from './database.ts';
 import type { Db } from './db.ts';
-import { blockParam, ledgerTransaction, listTransfers, toTransfer } from './ledgerTransaction.ts';
+import {
+  blockParam,
+  type LedgerReactions,
+  ledgerTransaction,
+  listTransfers,
+  toTransfer,
+} from './ledgerTransaction.ts';
 import type { EventsTable } from './schema.ts';
 
-/** What the chain watcher reads between its transactions, and its transactions (ledgerTransaction.ts). */
-export function ledgerRepository(handle: DatabaseHandle): Ledger {
+/**
+ * What the chain watcher reads between its transactions, and its transactions (ledgerTransaction.ts), which
+ * run `reactions` where they raise what happened (a payment paid).
+ */
+export function ledgerRepository(handle: DatabaseHandle, reactions: LedgerReactions = {}): Ledger {
   const { db, dialect } = handle;
   return {
-    transaction: (work) => db.transaction().execute((trx) => work(ledgerTransaction(trx, dialect))),
+    transaction: (work) =>
+      db.transaction().execute((trx) => work(ledgerTransaction(trx, dialect, reactions))),
     paymentsByDepositAddress: (chainId, addresses, factory) =>
       paymentsByDepositAddress(db, chainId, addresses, factory),
     cursor: (chainId) => cursor(db, chainId),

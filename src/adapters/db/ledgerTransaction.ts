@@ -8,6 +8,7 @@ import type {
   UnacceptedTransfer,
 } from '../../app/chain/ports.ts';
 import type { EmailMessage } from '../../app/email/ports.ts';
+import type { ReceiptTransaction } from '../../app/email/receipts.ts';
 import type { Payment } from '../../domain/payment.ts';
 import type { Db, DialectName } from './db.ts';
 import { insertEmailMessage } from './emailOutbox.ts';
@@ -17,10 +18,25 @@ import { toPayment } from './paymentRepository.ts';
 import type { TransfersTable } from './schema.ts';
 
 /**
+ * What the wiring does when a ledger transaction raises that a payment has just become paid: the e-mail
+ * capability's reaction (the customer's receipt), given the same database transaction through its own port, so
+ * the receipt commits with the status change or not at all (decision 0043).
+ */
+export interface LedgerReactions {
+  readonly paymentPaid?:
+    | ((tx: ReceiptTransaction, payment: Payment, now: Date) => Promise<unknown>)
+    | undefined;
+}
+
+/**
  * The chain watcher's writes, each committed with the others of its pass: transfers, reorgs and finality, the
  * cursor and the recent blocks, and the payment state (and event) they lead to.
  */
-export function ledgerTransaction(trx: Db, dialect: DialectName): LedgerTransaction {
+export function ledgerTransaction(
+  trx: Db,
+  dialect: DialectName,
+  reactions: LedgerReactions = {},
+): LedgerTransaction {
   return {
     insertTransfers: (transfers) => insertTransfers(trx, transfers),
     insertUnacceptedTransfers: (transfers) => insertUnacceptedTransfers(trx, transfers),
@@ -37,6 +53,15 @@ export function ledgerTransaction(trx: Db, dialect: DialectName): LedgerTransact
     updatePaymentState: (paymentId, update) => updatePaymentState(trx, paymentId, update),
     touchPayment: (paymentId, at) => touchPayment(trx, paymentId, at),
     insertEvent: (event) => insertOutboxEvent(trx, event),
+    paymentPaid: async (payment, now) => {
+      await reactions.paymentPaid?.(receiptTransaction(trx), payment, now);
+    },
+  };
+}
+
+/** The receipt's writes, in the ledger's transaction. */
+function receiptTransaction(trx: Db): ReceiptTransaction {
+  return {
     findMerchant: (merchantId) => merchantRepository(trx).find(merchantId),
     insertReceipt: (paymentId, token, message) => insertReceipt(trx, paymentId, token, message),
   };

@@ -1,4 +1,7 @@
 import pg from 'pg';
+import type { JobLocks } from '../../app/operations/ports.ts';
+
+const HEARTBEAT_MS = 5_000;
 
 /**
  * Worker singletons (the chain cursor, the relayer's nonce) must run in one process at a time. On PostgreSQL
@@ -6,19 +9,7 @@ import pg from 'pg';
  * PostgreSQL releases the lock, and another worker takes the role. On SQLite there is one process only
  * (sqliteProcessLock), so the lock is a formality.
  */
-export interface SingletonLease {
-  /** Aborts when the lock may have been lost (its connection failed): stop the work at once. */
-  readonly lost: AbortSignal;
-  release(): Promise<void>;
-}
-
-export interface SingletonLocks {
-  tryAcquire(name: string): Promise<SingletonLease | undefined>;
-}
-
-const HEARTBEAT_MS = 5_000;
-
-export function postgresSingletonLocks(connectionString: string): SingletonLocks {
+export function postgresSingletonLocks(connectionString: string): JobLocks {
   return {
     async tryAcquire(name) {
       const client = new pg.Client({ connectionString, application_name: `paylink:${name}` });
@@ -54,7 +45,7 @@ export function postgresSingletonLocks(connectionString: string): SingletonLocks
   };
 }
 
-export function inProcessSingletonLocks(): SingletonLocks {
+export function inProcessSingletonLocks(): JobLocks {
   const held = new Set<string>();
   return {
     async tryAcquire(name) {

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { RateProvider } from '../../app/payments/ports.ts';
-import { whenAtHand } from '../../app/shared/atHand.ts';
 import type { Clock } from '../../app/shared/ports.ts';
+import { mapValueOrPromise } from '../../app/shared/valueOrPromise.ts';
 import { PaylinkError } from '../../domain/errors.ts';
 import { type AgreedRate, agreeOnRate, type RateObservation } from '../../domain/rates.ts';
 import type { RateSource, RateTable } from './rateSource.ts';
@@ -112,7 +112,7 @@ export function marketRates(options: MarketRatesOptions): RateProvider {
           pending.push(waiting);
         }
       }
-      return whenAtHand(pending && Promise.all(pending), () => agreedFromTables(code));
+      return mapValueOrPromise(pending && Promise.all(pending), () => agreedFromTables(code));
     },
   };
 }

@@ -4,7 +4,7 @@ import { fastBurnPlan } from './fastBurnPlan.ts';
 import { newBridgeTransferId } from './ids.ts';
 import type { SourceBridgeDeps, SourceBridgeOptions } from './options.ts';
 import type { BridgeTransfer, BurnCandidate, BurnOnChain, StepSetback } from './ports.ts';
-import { failedStep } from './setbacks.ts';
+import { failedStep, recordSetback, type SetbackOutcome } from './setbacks.ts';
 import { sendStepTransaction } from './stepTransaction.ts';
 
 /** What one pass of the burn step did on its source chain. */
@@ -17,7 +17,7 @@ export type BurnOutcome =
   | { readonly kind: 'burnt'; readonly transferId: string; readonly txHash: string }
   /** A burn of the forwarder's money found on chain, not in our records (a crash after broadcast, or anyone). */
   | { readonly kind: 'found'; readonly transferId: string; readonly txHash: string }
-  | { readonly kind: 'setback'; readonly transferId: string; readonly reason: string };
+  | SetbackOutcome;
 
 /**
  * One bounded pass of the burn step on one source chain, one burn at a time (the relayer's nonces stay in
@@ -220,17 +220,8 @@ async function advanceBurn(deps: SourceBridgeDeps, transfer: BridgeTransfer): Pr
   return setback(deps, { ...transfer, burnTx: null, burnTxHash: null }, failedStep(transfer, reason, now));
 }
 
-async function setback(
-  deps: SourceBridgeDeps,
-  transfer: BridgeTransfer,
-  step: StepSetback,
-): Promise<BurnOutcome> {
-  await deps.bridge.recordSetback(transfer.id, step, deps.clock.now());
-  deps.logger.warn(
-    { transferId: transfer.id, paymentId: transfer.paymentId, reason: step.reason },
-    'burn held up; tried again after its back-off',
-  );
-  return { kind: 'setback', transferId: transfer.id, reason: step.reason };
+function setback(deps: SourceBridgeDeps, transfer: BridgeTransfer, step: StepSetback): Promise<BurnOutcome> {
+  return recordSetback(deps, 'burn', transfer, step);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { type Expiry, expiryOf, sendBackForReattestation } from './expiry.ts';
 import type { HomeBridgeDeps } from './options.ts';
 import type { BridgeTransfer, StepSetback } from './ports.ts';
-import { failedStep } from './setbacks.ts';
+import { failedStep, recordSetback, type SetbackOutcome } from './setbacks.ts';
 import { sendStepTransaction } from './stepTransaction.ts';
 
 /** What one pass of the mint step did on the home chain. */
@@ -14,7 +14,7 @@ export type MintOutcome =
   | { readonly kind: 'minted'; readonly transferId: string; readonly mintedBaseUnits: bigint }
   /** Its attested message expired before the mint: back to the attest step, to be re-attested. */
   | { readonly kind: 'expired'; readonly transferId: string; readonly expirationBlock: bigint }
-  | { readonly kind: 'setback'; readonly transferId: string; readonly reason: string };
+  | SetbackOutcome;
 
 /**
  * One pass of the mint step, run by the home settler's job before its flushes: the home relayer has one writer
@@ -110,15 +110,6 @@ async function expired(deps: HomeBridgeDeps, transfer: BridgeTransfer, expiry: E
   return { kind: 'expired', transferId: transfer.id, expirationBlock: expiry.expirationBlock };
 }
 
-async function setback(
-  deps: HomeBridgeDeps,
-  transfer: BridgeTransfer,
-  step: StepSetback,
-): Promise<MintOutcome> {
-  await deps.bridge.recordSetback(transfer.id, step, deps.clock.now());
-  deps.logger.warn(
-    { transferId: transfer.id, paymentId: transfer.paymentId, reason: step.reason },
-    'mint held up; tried again after its back-off',
-  );
-  return { kind: 'setback', transferId: transfer.id, reason: step.reason };
+function setback(deps: HomeBridgeDeps, transfer: BridgeTransfer, step: StepSetback): Promise<MintOutcome> {
+  return recordSetback(deps, 'mint', transfer, step);
 }

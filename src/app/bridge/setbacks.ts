@@ -1,5 +1,31 @@
 import { settlementRetryDelayMs } from '../../domain/payout.ts';
+import type { BridgeStepDeps } from './options.ts';
 import type { BridgeTransfer, StepSetback } from './ports.ts';
+
+/** What a step's pass says when it is held up: tried again after the setback's back-off. */
+export interface SetbackOutcome {
+  readonly kind: 'setback';
+  readonly transferId: string;
+  readonly reason: string;
+}
+
+/**
+ * Records a step's setback on its transfer (its next attempt, and whether it counts as a stall) and logs it:
+ * the burn and the mint step are held up the same way.
+ */
+export async function recordSetback(
+  deps: BridgeStepDeps,
+  step: 'burn' | 'mint',
+  transfer: BridgeTransfer,
+  setback: StepSetback,
+): Promise<SetbackOutcome> {
+  await deps.bridge.recordSetback(transfer.id, setback, deps.clock.now());
+  deps.logger.warn(
+    { transferId: transfer.id, paymentId: transfer.paymentId, reason: setback.reason },
+    `${step} held up; tried again after its back-off`,
+  );
+  return { kind: 'setback', transferId: transfer.id, reason: setback.reason };
+}
 
 /** Longest wait between two polls of an attestation that is simply not ready yet. */
 const MAX_POLL_MS = 60_000;

@@ -5,7 +5,6 @@ import type {
   PaymentState,
   PaymentStatus,
 } from '../../domain/paymentStatus.ts';
-import type { ReceiptTransaction } from '../email/receipts.ts';
 
 /** A token `Transfer` log, decoded. */
 export interface TransferLog {
@@ -120,10 +119,10 @@ export interface PaymentStateUpdate {
 }
 
 /**
- * Writes that must commit together: transfers, the cursor, and the status changes, events and receipts they
- * cause.
+ * Writes that must commit together: transfers, the cursor, and the status changes and events they cause (and,
+ * through `paymentPaid`, what other capabilities owe for them).
  */
-export interface LedgerTransaction extends ReceiptTransaction {
+export interface LedgerTransaction {
   /** Inserts transfers not yet recorded; returns the ids of the payments that gained one. */
   insertTransfers(transfers: readonly TransferRecord[]): Promise<string[]>;
   /** Records transfers of tokens that do not pay (noticed tokens) not yet recorded; returns those that were new. */
@@ -151,6 +150,12 @@ export interface LedgerTransaction extends ReceiptTransaction {
   /** Marks the payment changed (its `updated_at`) without changing its state: what is shown of it did. */
   touchPayment(paymentId: string, at: Date): Promise<void>;
   insertEvent(event: OutboxEvent): Promise<void>;
+  /**
+   * Raises that `payment` has just become paid, in this transaction. The chain knows nothing of what follows:
+   * the wiring gives the ledger its reaction (the customer's receipt, where e-mail is configured), which writes
+   * in this same transaction, so a crash loses the status change and what it owes together or neither.
+   */
+  paymentPaid(payment: Payment, now: Date): Promise<void>;
 }
 
 export interface Ledger {

@@ -258,6 +258,36 @@ describe('refreshPayments', () => {
     expect(changes.map((c) => c.paymentId)).toEqual([a.id, b.id]);
   });
 
+  it('raises paymentPaid on the transaction once a payment becomes paid, with its paid state, and not before', async () => {
+    const partial = testTransfer(P1, 1, { amountBaseUnits: 4_000_000n });
+    const rest = testTransfer(P1, 2, { amountBaseUnits: 6_000_000n });
+    const ledger = ledgerWith([P1], [partial]);
+    const raised: { payment: Payment; now: Date }[] = [];
+    const refreshRaising = () =>
+      ledger.transaction((tx) =>
+        refreshPayments(
+          { ...tx, paymentPaid: async (payment, now) => void raised.push({ payment, now }) },
+          [P1.id],
+          BEFORE_EXPIRY,
+        ),
+      );
+    await refreshRaising();
+    expect(raised).toEqual([]);
+    await ledger.transaction((tx) => tx.insertTransfers([rest]));
+    await refreshRaising();
+    expect(raised).toHaveLength(1);
+    expect(raised[0]!.now).toEqual(BEFORE_EXPIRY);
+    expect(raised[0]!.payment).toMatchObject({
+      id: P1.id,
+      status: 'paid',
+      amountReceivedBaseUnits: TEN_USDC,
+      paidAt: rest.blockTimestamp,
+      txid: rest.txHash,
+    });
+    await refreshRaising();
+    expect(raised).toHaveLength(1);
+  });
+
   it(`refreshes at most ${MAX_REFRESH_BATCH} payments in one transaction`, async () => {
     const ledger = ledgerWith([]);
     const ids = (n: number) => Array.from({ length: n }, (_, i) => `missing-${i}`);

@@ -12,7 +12,6 @@ import {
   type UnacceptedTransferFields,
   webhookEventBody,
 } from '../../domain/webhookEvent.ts';
-import { queueReceipt, type ReceiptSettings } from '../email/receipts.ts';
 import type { Clock } from '../shared/ports.ts';
 import type { Ledger, LedgerTransaction, TransferRecord, UnacceptedTransfer } from './ports.ts';
 
@@ -29,15 +28,14 @@ export const MAX_REFRESH_BATCH = 10_000;
 /**
  * Recomputes the status of each payment from its transfers and the clock and, where it changed, writes the new
  * state and the event it owes — inside the caller's transaction, so the change that caused it (new transfers,
- * a reorg, finality) and its consequences commit together or not at all. With `receipts` (e-mail configured),
- * a payment that becomes paid also gets its customer's receipt, in the same transaction.
+ * a reorg, finality) and its consequences commit together or not at all. A payment that becomes paid is raised
+ * on the transaction (`paymentPaid`), where the wiring's reaction queues its customer's receipt.
  */
 export async function refreshPayments(
   tx: LedgerTransaction,
   paymentIds: readonly string[],
   now: Date,
   payoutPolicy: PayoutPolicy = DEFAULT_PAYOUT_POLICY,
-  receipts?: ReceiptSettings,
 ): Promise<StatusChange[]> {
   if (paymentIds.length > MAX_REFRESH_BATCH) throw new RangeError('refresh batch too large');
   const changes: StatusChange[] = [];
@@ -91,7 +89,7 @@ export async function refreshPayments(
         payload: JSON.stringify(body),
         createdAt: now,
       });
-      if (type === 'payment.paid' && receipts) {
+      if (type === 'payment.paid') {
         const paid = {
           ...changed,
           status: state.status,
@@ -99,7 +97,7 @@ export async function refreshPayments(
           paidAt: state.paidAt,
           updatedAt: now,
         };
-        await queueReceipt(tx, receipts, paid, now);
+        await tx.paymentPaid(paid, now);
       }
     }
     changes.push({ paymentId, from: payment.status, to: state.status, eventId });
@@ -173,12 +171,11 @@ export async function expirePayments(
     ledger: Ledger;
     clock: Clock;
     payoutPolicy?: PayoutPolicy | undefined;
-    receipts?: ReceiptSettings | undefined;
   },
   limit = 500,
 ): Promise<StatusChange[]> {
   const now = deps.clock.now();
   const due = await deps.ledger.openPaymentsPastExpiry(now, Math.min(limit, MAX_REFRESH_BATCH));
   if (due.length === 0) return [];
-  return deps.ledger.transaction((tx) => refreshPayments(tx, due, now, deps.payoutPolicy, deps.receipts));
+  return deps.ledger.transaction((tx) => refreshPayments(tx, due, now, deps.payoutPolicy));
 }

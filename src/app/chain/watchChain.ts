@@ -1,6 +1,5 @@
 import type { Logger } from 'pino';
 import type { PayoutPolicy } from '../../domain/payout.ts';
-import type { ReceiptSettings } from '../email/receipts.ts';
 import type { Clock } from '../shared/ports.ts';
 import { blocksAt, lastBlockAtOrBefore } from './blockReads.ts';
 import { type CrossChainOptions, depositChainOf, isOwnSettlementMint } from './crossChain.ts';
@@ -23,8 +22,6 @@ export interface WatchChainDeps {
   readonly logger: Pick<Logger, 'info' | 'warn'>;
   /** How the payout status in the events written is derived; default: the configuration's defaults. */
   readonly payoutPolicy?: PayoutPolicy | undefined;
-  /** Receipts to customers, where e-mail is configured. */
-  readonly receipts?: ReceiptSettings | undefined;
 }
 
 /** A token the watcher reads: accepted (it pays) or noticed (recorded when sent to a payment, never counted). */
@@ -182,7 +179,7 @@ async function followReorg(
   const changes = await deps.ledger.transaction(async (tx) => {
     const affected = await tx.rewindAbove(options.chainId, rewindTo);
     await tx.saveCursor(next);
-    return refreshPayments(tx, affected, now, deps.payoutPolicy, deps.receipts);
+    return refreshPayments(tx, affected, now, deps.payoutPolicy);
   });
   const depth = Number(lastScanned - rewindTo);
   deps.logger.warn({ from: lastScanned.toString(), to: rewindTo.toString(), depth }, 'reorg followed');
@@ -290,7 +287,7 @@ async function scanRange(
     await tx.saveCursor(next);
     // Recorded blocks far below finality can no longer be reorged: they are only needed near the tip.
     await tx.pruneBlocksBelow(options.chainId, finalized - BigInt(REORG_LOOKBACK_BLOCKS));
-    const statusChanges = await refreshPayments(tx, affected, now, deps.payoutPolicy, deps.receipts);
+    const statusChanges = await refreshPayments(tx, affected, now, deps.payoutPolicy);
     await reportUnacceptedTransfers(tx, reported, now, deps.payoutPolicy);
     return statusChanges;
   });
@@ -373,13 +370,7 @@ async function finalize(
     );
     await tx.saveCursor(next);
     await tx.pruneBlocksBelow(options.chainId, pruneBelow);
-    return refreshPayments(
-      tx,
-      [...orphaned, ...rewound, ...finalizedIds],
-      now,
-      deps.payoutPolicy,
-      deps.receipts,
-    );
+    return refreshPayments(tx, [...orphaned, ...rewound, ...finalizedIds], now, deps.payoutPolicy);
   });
 }
 

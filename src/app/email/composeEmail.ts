@@ -84,6 +84,16 @@ export function composeEmail<Data>(
 }
 
 /**
+ * Whether a message can be written to the payment's customer: an address, and one `composeEmail` accepts. A
+ * payment created before the create checked addresses that way (decision 0043) may hold one it refuses: a
+ * receipt or a refund notice then skips it, rather than throw inside the watcher's or the expirer's transaction
+ * and stop that job at the payment for good.
+ */
+export function hasWritableAddress(payment: Pick<Payment, 'customerEmail'>): boolean {
+  return payment.customerEmail !== null && isEmailAddress(payment.customerEmail.trim());
+}
+
+/**
  * An e-mail to a payment's customer, the one kind the service writes: to its `customer_email`, in the
  * customer's language (customerLanguageOf), under a fresh message id. The payment must have an address.
  */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { testPayment } from '../../../test/fakes/paymentFixture.ts';
-import { receiptData } from './receipts.ts';
+import type { EmailTemplate } from './ports.ts';
+import { queueReceipt, type ReceiptData, receiptData } from './receipts.ts';
 
 const TX = `0x${'ab'.repeat(32)}`;
 const EXPLORERS: Record<number, string> = { 137: 'https://polygonscan.com', 8453: 'https://basescan.org' };
@@ -31,3 +32,26 @@ describe('receiptData', () => {
     });
   });
 });
+
+describe('queueReceipt', () => {
+  it('queues none for a stored address no message can be sent to, instead of throwing in the watcher’s transaction', async () => {
+    const inserted: string[] = [];
+    const tx = {
+      findMerchant: async () => testMerchantWithReceipts,
+      insertReceipt: async (paymentId: string) => {
+        inserted.push(paymentId);
+        return true;
+      },
+    };
+    const receiptSettings = {
+      ...settings,
+      messageDomain: 'pay.example',
+      template: {} as EmailTemplate<ReceiptData>,
+    };
+    const paid = testPayment(1, { status: 'paid', txid: TX, customerEmail: 'a..b@example.com' });
+    await expect(queueReceipt(tx as never, receiptSettings, paid, new Date())).resolves.toBe(false);
+    expect(inserted).toEqual([]);
+  });
+});
+
+const testMerchantWithReceipts = { name: 'Shop', sendReceipts: true };

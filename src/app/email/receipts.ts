@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Merchant } from '../../domain/merchant.ts';
 import { formatMoney, formatUsdc } from '../../domain/money.ts';
 import type { Payment } from '../../domain/payment.ts';
-import { emailToCustomer } from './composeEmail.ts';
+import { emailToCustomer, hasWritableAddress } from './composeEmail.ts';
 import type { EmailMessage, EmailTemplate } from './ports.ts';
 
 /** What a receipt says, by e-mail and on its public page: figures as exact decimal strings, never numbers. */
@@ -91,7 +91,7 @@ export async function queueReceipt(
   payment: Payment,
   now: Date,
 ): Promise<boolean> {
-  if (payment.kind !== 'payment' || payment.mode !== 'live' || payment.customerEmail === null) return false;
+  if (payment.kind !== 'payment' || payment.mode !== 'live' || !hasWritableAddress(payment)) return false;
   const merchant = await tx.findMerchant(payment.merchantId);
   if (!merchant?.sendReceipts) return false;
   const token = newReceiptToken();

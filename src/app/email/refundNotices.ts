@@ -1,7 +1,7 @@
 import { formatUsdc } from '../../domain/money.ts';
 import type { Payment } from '../../domain/payment.ts';
 import type { Refund } from '../../domain/refund.ts';
-import { emailToCustomer } from './composeEmail.ts';
+import { emailToCustomer, hasWritableAddress } from './composeEmail.ts';
 import type { EmailTemplate, RefundNoticeTransaction } from './ports.ts';
 
 /** Which notice: the refund waits for the customer's address (`claim`), or it was sent (`sent`). */
@@ -43,7 +43,7 @@ export async function queueRefundNotice(
   stage: RefundNoticeStage,
   now: Date,
 ): Promise<boolean> {
-  if (payment.mode !== 'live' || payment.customerEmail === null) return false;
+  if (payment.mode !== 'live' || !hasWritableAddress(payment)) return false;
   const merchant = await t.findMerchant(payment.merchantId);
   if (!merchant) return false;
   const { refund, deposit } = record;

@@ -1,8 +1,8 @@
 import { digestsEqual, hashApiKey } from '../../domain/credentials.ts';
 import { PaylinkError, UNAUTHORIZED_MESSAGE } from '../../domain/errors.ts';
 import type { Merchant } from '../../domain/merchant.ts';
-import { type AtHand, whenAtHand } from '../shared/atHand.ts';
 import type { Clock } from '../shared/ports.ts';
+import { mapValueOrPromise, type ValueOrPromise } from '../shared/valueOrPromise.ts';
 import type { ApiKeyRecord, MerchantStore } from './ports.ts';
 
 export class UnauthorizedError extends PaylinkError {
@@ -26,10 +26,10 @@ export interface Authenticated {
 export function authenticateMerchant(
   deps: { merchants: MerchantStore; clock: Clock },
   presentedKey: string | undefined,
-): AtHand<Authenticated> {
+): ValueOrPromise<Authenticated> {
   if (!presentedKey || presentedKey.length > MAX_KEY_LENGTH) return Promise.reject(new UnauthorizedError());
   const hash = hashApiKey(presentedKey);
-  return whenAtHand(deps.merchants.findByKeyHash(hash, deps.clock.now()), (found) => {
+  return mapValueOrPromise(deps.merchants.findByKeyHash(hash, deps.clock.now()), (found) => {
     // The lookup is by hash; comparing again in constant time guards against a store that matched loosely.
     if (!found || !digestsEqual(found.key.keyHash, hash) || found.merchant.status !== 'active') {
       throw new UnauthorizedError();

@@ -1,6 +1,6 @@
 import type { KeyMode } from '../../domain/credentials.ts';
 import type { Merchant } from '../../domain/merchant.ts';
-import type { AtHand } from '../shared/atHand.ts';
+import type { ValueOrPromise } from '../shared/valueOrPromise.ts';
 
 export interface ApiKeyRecord {
   readonly id: string;
@@ -21,7 +21,10 @@ export interface MerchantStore {
   /** Saved disabled, its dashboard users' sessions end in the same transaction. */
   save(merchant: Merchant): Promise<void>;
   /** The unexpired key with this hash, and its merchant; at once when remembered (adapters/cache). */
-  findByKeyHash(keyHash: string, now: Date): AtHand<{ key: ApiKeyRecord; merchant: Merchant } | undefined>;
+  findByKeyHash(
+    keyHash: string,
+    now: Date,
+  ): ValueOrPromise<{ key: ApiKeyRecord; merchant: Merchant } | undefined>;
   listKeys(merchantId: string): Promise<ApiKeyRecord[]>;
   /**
    * Old keys of the new key's mode stop working at `oldKeysExpireAt` and the new key is inserted, atomically;

@@ -1,5 +1,20 @@
 import type { PayoutPolicy } from '../../domain/payout.ts';
 
+/**
+ * A named database lock this process holds, so that a job (a chain's watcher, a relayer's nonces) runs in one
+ * process at a time (adapters/db/singletonLocks.ts: a session advisory lock on PostgreSQL).
+ */
+export interface JobLease {
+  /** Aborts when the lock may have been lost (its connection failed): stop the work at once. */
+  readonly lost: AbortSignal;
+  release(): Promise<void>;
+}
+
+export interface JobLocks {
+  /** The lock named `name`, or undefined while another process holds it. */
+  tryAcquire(name: string): Promise<JobLease | undefined>;
+}
+
 /** Counts for /metrics and /readyz: cheap aggregate reads, never on a request's path. */
 export interface MonitoringStore {
   /** A trivial query; throws when the database cannot be reached. */

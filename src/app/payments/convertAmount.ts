@@ -1,6 +1,6 @@
 import { type Money, parsePrice } from '../../domain/money.ts';
 import type { AgreedRate } from '../../domain/rates.ts';
-import { type AtHand, whenAtHand } from '../shared/atHand.ts';
+import { mapValueOrPromise, type ValueOrPromise } from '../shared/valueOrPromise.ts';
 import { type LockedQuote, priceAt, type QuoteAmountDeps, rateFor } from './quoteAmount.ts';
 
 export type ConvertAmountDeps = QuoteAmountDeps;
@@ -23,7 +23,7 @@ const MAX_ANSWERS_PER_RATE = 1_000;
 export function rememberingConversions<T>(
   deps: ConvertAmountDeps,
   render: (locked: LockedQuote) => T,
-): (input: ConvertAmountInput) => AtHand<T> {
+): (input: ConvertAmountInput) => ValueOrPromise<T> {
   const answers = new WeakMap<AgreedRate, Map<string, T>>();
   // Parsing is a pure function of the two texts, and the same few amounts are asked for again and again.
   const parsed = new Map<string, Money>();
@@ -60,6 +60,6 @@ export function rememberingConversions<T>(
     } catch (error) {
       return Promise.reject(error);
     }
-    return whenAtHand(rateFor(deps, amount.currency), (rate) => answerAt(amount, rate));
+    return mapValueOrPromise(rateFor(deps, amount.currency), (rate) => answerAt(amount, rate));
   };
 }

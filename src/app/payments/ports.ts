@@ -3,7 +3,7 @@ import type { Deposit, Payment } from '../../domain/payment.ts';
 import type { PaymentStatus } from '../../domain/paymentStatus.ts';
 import type { AgreedRate } from '../../domain/rates.ts';
 import type { EmailMessage } from '../email/ports.ts';
-import type { AtHand } from '../shared/atHand.ts';
+import type { ValueOrPromise } from '../shared/valueOrPromise.ts';
 
 export interface PaymentStore {
   /**
@@ -132,5 +132,5 @@ export interface IdempotencyStore {
  * PaylinkError RATE_UNAVAILABLE when no trustworthy rate can be had right now.
  */
 export interface RateProvider {
-  usdcPerUnit(currencyCode: string): AtHand<AgreedRate>;
+  usdcPerUnit(currencyCode: string): ValueOrPromise<AgreedRate>;
 }

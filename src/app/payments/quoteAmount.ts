@@ -3,8 +3,8 @@ import { ValidationError } from '../../domain/errors.ts';
 import { formatUsdc, type Money } from '../../domain/money.ts';
 import { ONE, type Quote, quote } from '../../domain/quote.ts';
 import type { AgreedRate } from '../../domain/rates.ts';
-import type { AtHand } from '../shared/atHand.ts';
 import type { Clock } from '../shared/ports.ts';
+import type { ValueOrPromise } from '../shared/valueOrPromise.ts';
 import type { RateProvider } from './ports.ts';
 
 export interface QuoteAmountDeps {
@@ -30,7 +30,10 @@ const FIXED_USDC_RATE: AgreedRate = Object.freeze({
  * The agreed rate for `currency` (the same object for as long as the rate provider keeps it: see
  * `rememberingConversions`), or the fixed one-for-one rate of USDC itself.
  */
-export function rateFor(deps: Pick<QuoteAmountDeps, 'rates'>, currency: Currency): AtHand<AgreedRate> {
+export function rateFor(
+  deps: Pick<QuoteAmountDeps, 'rates'>,
+  currency: Currency,
+): ValueOrPromise<AgreedRate> {
   return currency.code === USDC.code ? FIXED_USDC_RATE : deps.rates.usdcPerUnit(currency.code);
 }
 

@@ -1,4 +1,5 @@
 import { type PassOutcome, runLoop } from '../operations/jobLoop.ts';
+import type { Wakeup } from '../operations/wakeup.ts';
 import { advanceInFlight, RESOLVED } from './advanceInFlight.ts';
 import type { InFlightOutcome } from './inFlightOutcome.ts';
 import { notifyDelayedPayouts } from './notifyDelayedPayouts.ts';
@@ -54,6 +55,8 @@ export interface RunSettlerOptions extends SettleOptions {
   readonly signal: AbortSignal;
   /** Upper bound of the wait after consecutive failed passes; default 60 s. */
   readonly maxBackoffMs?: number;
+  /** On a home chain, raised by its source chains' bridge jobs when an attestation is recorded: a mint is due. */
+  readonly wakeup?: Wakeup | undefined;
 }
 
 /**
@@ -61,15 +64,26 @@ export interface RunSettlerOptions extends SettleOptions {
  * and retried with exponential backoff; the loop never throws, and a pass is never cut short by the signal.
  */
 export function runSettler(deps: SettlePaymentsDeps, options: RunSettlerOptions): Promise<void> {
+  return runSettlerLoop(deps, options, async () => settlerPassOutcome(await settleOnce(deps, options)));
+}
+
+/** The settler's loop around one kind of pass (with or without the mint step, settleWithMints.ts). */
+export function runSettlerLoop(
+  deps: Pick<SettlePaymentsDeps, 'logger'>,
+  options: RunSettlerOptions,
+  pass: () => Promise<PassOutcome>,
+): Promise<void> {
+  const { intervalMs, signal } = options;
   return runLoop(
     {
       name: 'settler',
-      intervalMs: options.intervalMs,
-      signal: options.signal,
+      intervalMs,
+      signal,
       logger: deps.logger,
       maxBackoffMs: options.maxBackoffMs ?? 60_000,
+      wakeup: options.wakeup,
     },
-    async () => settlerPassOutcome(await settleOnce(deps, options)),
+    pass,
   );
 }
 

@@ -7,18 +7,18 @@ import { type ChainMode, type Config, ConfigError, SANDBOX_RPC_URL } from '../..
 import { PaylinkError, ValidationError } from '../../domain/errors.ts';
 import { formatUsdc, parseUsdc } from '../../domain/money.ts';
 import {
-  checkFactoryV3OnChains,
-  deployFactoryV3OnChains,
-  type FactoryV3Report,
-} from '../factoryV3Deployment.ts';
-import {
   readSandboxContracts,
   SANDBOX_ACCOUNTS,
   sandboxAccount,
   sandboxChain,
   stateDirOf,
-} from '../sandboxChain.ts';
-import { readSandboxCrossChain } from '../sandboxCrossChain.ts';
+} from '../../sandbox/chain.ts';
+import { readSandboxCrossChain } from '../../sandbox/crossChain.ts';
+import {
+  checkFactoryV3OnChains,
+  deployFactoryV3OnChains,
+  type FactoryV3Report,
+} from '../factoryV3Deployment.ts';
 import { out } from '../terminal.ts';
 import { createStores, openConfiguredDatabase } from '../wiring.ts';
 
@@ -30,37 +30,33 @@ export function registerChainCommands(program: Command, config: () => Config): v
 
 function registerContractCommands(program: Command, config: () => Config): void {
   const contracts = program.command('contracts').description('forwarder contracts');
-  contracts
-    .command('deploy')
-    .description(
-      "deploy the version 3 forwarder factory of the mode's route table (its home chain, and each source chain of PAYLINK_CHAINS or PAYLINK_TEST_CHAINS) with the relayer key, checked against the table, and print its address",
-    )
-    .option(
-      '--mode <mode>',
-      'live (PAYLINK_NETWORK, PAYLINK_CHAINS) or test (PAYLINK_TEST_NETWORK, PAYLINK_TEST_CHAINS)',
-      'live',
-    )
-    .option('--json', 'print JSON')
-    .action(async (options: { json?: boolean; mode: string }) => {
-      const cfg = config();
-      printFactoryV3(await deployFactoryV3OnChains(cfg, modeOption(options.mode)), options);
-    });
-
-  contracts
-    .command('check')
-    .description(
-      "report, chain by chain, whether the mode's version 3 factory is deployed as its route table says, and which factory the configuration names for new payments",
-    )
-    .option(
-      '--mode <mode>',
-      'live (PAYLINK_NETWORK, PAYLINK_CHAINS) or test (PAYLINK_TEST_NETWORK, PAYLINK_TEST_CHAINS)',
-      'live',
-    )
-    .option('--json', 'print JSON')
-    .action(async (options: { json?: boolean; mode: string }) => {
-      const cfg = config();
-      printFactoryV3(await checkFactoryV3OnChains(cfg, modeOption(options.mode)), options);
-    });
+  const factoryCommand = (
+    name: string,
+    description: string,
+    run: (config: Config, mode: ChainMode) => Promise<FactoryV3Report>,
+  ) =>
+    contracts
+      .command(name)
+      .description(description)
+      .option(
+        '--mode <mode>',
+        'live (PAYLINK_NETWORK, PAYLINK_CHAINS) or test (PAYLINK_TEST_NETWORK, PAYLINK_TEST_CHAINS)',
+        'live',
+      )
+      .option('--json', 'print JSON')
+      .action(async (options: { json?: boolean; mode: string }) => {
+        printFactoryV3(await run(config(), modeOption(options.mode)), options);
+      });
+  factoryCommand(
+    'deploy',
+    "deploy the version 3 forwarder factory of the mode's route table (its home chain, and each source chain of PAYLINK_CHAINS or PAYLINK_TEST_CHAINS) with the relayer key, checked against the table, and print its address",
+    deployFactoryV3OnChains,
+  );
+  factoryCommand(
+    'check',
+    "report, chain by chain, whether the mode's version 3 factory is deployed as its route table says, and which factory the configuration names for new payments",
+    checkFactoryV3OnChains,
+  );
 }
 
 function registerSandboxPay(program: Command, config: () => Config): void {

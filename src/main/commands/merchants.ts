@@ -23,7 +23,7 @@ import type { KeyMode } from '../../domain/credentials.ts';
 import { parseDuration } from '../../domain/duration.ts';
 import { PaylinkError, ValidationError } from '../../domain/errors.ts';
 import type { Merchant } from '../../domain/merchant.ts';
-import { readSandboxContracts, stateDirOf } from '../sandboxChain.ts';
+import { readSandboxContracts, stateDirOf } from '../../sandbox/chain.ts';
 import { complain, out } from '../terminal.ts';
 import { createStores, hostResolver, openConfiguredDatabase } from '../wiring.ts';
 

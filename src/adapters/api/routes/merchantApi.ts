@@ -4,7 +4,7 @@ import { rememberingConversions } from '../../../app/payments/convertAmount.ts';
 import { createPayment } from '../../../app/payments/createPayment.ts';
 import { createPaymentOnce } from '../../../app/payments/createPaymentOnce.ts';
 import { getPaymentStatus } from '../../../app/payments/getPaymentStatus.ts';
-import { mustWait } from '../../../app/shared/atHand.ts';
+import { mustWait } from '../../../app/shared/valueOrPromise.ts';
 import { formatMoney, formatUsdc } from '../../../domain/money.ts';
 import { type Payment, paymentTerms, payoutStateOf } from '../../../domain/payment.ts';
 import { stateHoldsUntil } from '../../../domain/paymentStatus.ts';

@@ -1,11 +1,15 @@
-import { runLoop } from '../operations/jobLoop.ts';
-import type { Wakeup } from '../operations/wakeup.ts';
-import type { SettleOptions, SettlePaymentsDeps } from '../settlement/options.ts';
-import { type SettleResult, settleOnce, settlerPassOutcome } from '../settlement/settleOnce.ts';
-import { type MintOutcome, mintOnce } from './mintStep.ts';
-import type { HomeBridgeDeps } from './options.ts';
+import { type MintOutcome, mintOnce } from '../bridge/mintStep.ts';
+import type { HomeBridgeDeps } from '../bridge/options.ts';
+import type { SettleOptions, SettlePaymentsDeps } from './options.ts';
+import {
+  type RunSettlerOptions,
+  runSettlerLoop,
+  type SettleResult,
+  settleOnce,
+  settlerPassOutcome,
+} from './settleOnce.ts';
 
-export interface SettleAndMintResult {
+export interface SettleWithMintsResult {
   /** Null if the settler did not give the mint its turn. */
   readonly mint: MintOutcome | null;
   /** Its `send` is null while a mint of ours is unmined: no settlement is sent then. */
@@ -22,11 +26,11 @@ export interface SettleAndMintResult {
  * an idle pass would wait for the stream to stop, and a fast transfer would be paid no sooner than a standard
  * one (bench/fastPaid.ts).
  */
-export async function settleAndMintOnce(
+export async function settleWithMintsOnce(
   settle: SettlePaymentsDeps,
   mint: HomeBridgeDeps,
   options: SettleOptions,
-): Promise<SettleAndMintResult> {
+): Promise<SettleWithMintsResult> {
   let minted: MintOutcome | null = null;
   const settled = await settleOnce(settle, options, async () => {
     minted = await mintOnce(mint, {
@@ -37,14 +41,6 @@ export async function settleAndMintOnce(
   return { mint: minted, settle: settled };
 }
 
-export interface RunSettlerWithMintsOptions extends SettleOptions {
-  readonly intervalMs: number;
-  readonly signal: AbortSignal;
-  readonly maxBackoffMs?: number;
-  /** Raised by the source chains' bridge jobs when an attestation is recorded: a mint is due now. */
-  readonly wakeup?: Wakeup | undefined;
-}
-
 /**
  * `runSettler` with the mint step: the home chain's settler once source chains burn to it. A mint in flight is
  * looked at again within a quarter interval (`soon`): it is mined in the next block, and the customer's payment
@@ -53,24 +49,14 @@ export interface RunSettlerWithMintsOptions extends SettleOptions {
 export function runSettlerWithMints(
   settle: SettlePaymentsDeps,
   mint: HomeBridgeDeps,
-  options: RunSettlerWithMintsOptions,
+  options: RunSettlerOptions,
 ): Promise<void> {
-  return runLoop(
-    {
-      name: 'settler',
-      intervalMs: options.intervalMs,
-      signal: options.signal,
-      logger: settle.logger,
-      maxBackoffMs: options.maxBackoffMs ?? 60_000,
-      wakeup: options.wakeup,
-    },
-    async () => {
-      const result = await settleAndMintOnce(settle, mint, options);
-      // A mint just recorded is flushed at once; one in flight is looked at again within the block, as is a
-      // settlement in flight (a due mint waits for it).
-      const kind = result.mint?.kind;
-      if (kind === 'minted') return 'busy';
-      return kind === 'in-flight' ? 'soon' : settlerPassOutcome(result.settle);
-    },
-  );
+  return runSettlerLoop(settle, options, async () => {
+    const result = await settleWithMintsOnce(settle, mint, options);
+    // A mint just recorded is flushed at once; one in flight is looked at again within the block, as is a
+    // settlement in flight (a due mint waits for it).
+    const kind = result.mint?.kind;
+    if (kind === 'minted') return 'busy';
+    return kind === 'in-flight' ? 'soon' : settlerPassOutcome(result.settle);
+  });
 }

@@ -1,21 +1,22 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import type { SingletonLease, SingletonLocks } from '../adapters/db/singletonLocks.ts';
-import { describeError, type LoopOptions } from '../app/operations/jobLoop.ts';
+import { describeError, type LoopOptions } from './jobLoop.ts';
+import type { JobLease, JobLocks } from './ports.ts';
 
 /**
- * Runs `job` only while this process holds the named singleton lock: standby processes keep trying to take it,
- * so when the holder dies another one takes the role within about one interval. Losing the lock (its
- * connection failed) stops the job at once; it starts again only after the lock is held again.
+ * Runs `job` only while this process holds the database lock named `name` (a session advisory lock on
+ * PostgreSQL, `adapters/db/singletonLocks.ts`), so that one process at a time runs it. Standby processes keep
+ * trying to take the lock, so when the holder dies another one takes the job within about one interval. Losing
+ * the lock (its connection failed) stops the job at once; it starts again only after the lock is held again.
  */
-export async function runAsSingleton(
-  locks: SingletonLocks,
+export async function runWhileHoldingLock(
+  locks: JobLocks,
   name: string,
   options: Omit<LoopOptions, 'name'> & { readonly logger: Pick<Logger, 'warn' | 'error' | 'info'> },
   job: (signal: AbortSignal) => Promise<void>,
 ): Promise<void> {
   while (!options.signal.aborted) {
-    let lease: SingletonLease | undefined;
+    let lease: JobLease | undefined;
     try {
       lease = await locks.tryAcquire(name);
     } catch (error) {

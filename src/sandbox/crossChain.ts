@@ -20,8 +20,8 @@ import { holdsCode } from '../adapters/chain/contractCode.ts';
 import { TEST_TOKENS } from '../adapters/chain/deployContracts.ts';
 import { deployFactoryV3, type FactoryV3Addresses } from '../adapters/chain/multiChainFactory.ts';
 import { routeTable } from '../adapters/chain/routeTable.ts';
+import { portIsFree, StartRefusedError, someFreePort } from '../adapters/web/freePorts.ts';
 import type { ChainConfig } from '../config/index.ts';
-import { portIsFree, StartRefusedError, someFreePort } from './ports.ts';
 import {
   deployFundedToken,
   genesisHashOf,
@@ -32,8 +32,8 @@ import {
   sandboxDeployer,
   sandboxPrivateKey,
   startOrJoinSandboxNode,
-} from './sandboxChain.ts';
-import { withInstantBlocks } from './sandboxInstantBlocks.ts';
+} from './chain.ts';
+import { withInstantBlocks } from './instantBlocks.ts';
 
 const SAVED_FILE = 'sandbox-chain-2.json';
 

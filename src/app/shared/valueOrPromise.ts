@@ -7,15 +7,18 @@
  * three ports per request, almost always answered from memory, and a promise per answer was a measurable share
  * of a request (docs/performance.md).
  */
-export type AtHand<T> = T | Promise<T>;
+export type ValueOrPromise<T> = T | Promise<T>;
 
 /** Whether the answer must be waited for. */
-export function mustWait<T>(answer: AtHand<T>): answer is Promise<T> {
+export function mustWait<T>(answer: ValueOrPromise<T>): answer is Promise<T> {
   return answer instanceof Promise;
 }
 
 /** Runs `next` on the answer now when it is at hand, else when it comes; a throw in `next` becomes a rejection. */
-export function whenAtHand<T, R>(answer: AtHand<T>, next: (value: T) => AtHand<R>): AtHand<R> {
+export function mapValueOrPromise<T, R>(
+  answer: ValueOrPromise<T>,
+  next: (value: T) => ValueOrPromise<R>,
+): ValueOrPromise<R> {
   if (mustWait(answer)) return answer.then(next);
   try {
     return next(answer);

@@ -23,9 +23,9 @@ import {
 } from '../adapters/chain/deployContracts.ts';
 import { type ChainRoute, deployFactoryV3, predictFactoryV3 } from '../adapters/chain/multiChainFactory.ts';
 import { revertReasonOf } from '../adapters/chain/revertReason.ts';
+import { portIsFree, StartRefusedError, someFreePort } from '../adapters/web/freePorts.ts';
 import type { Config } from '../config/index.ts';
-import { portIsFree, StartRefusedError, someFreePort } from './ports.ts';
-import { SANDBOX_BLOCK_TIME_S, withInstantBlocks } from './sandboxInstantBlocks.ts';
+import { SANDBOX_BLOCK_TIME_S, withInstantBlocks } from './instantBlocks.ts';
 
 /**
  * The sandbox's chain: a local anvil (2 s blocks; the `finalized` tag trails latest by 2 blocks, as on a

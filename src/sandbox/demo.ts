@@ -5,7 +5,7 @@ import { setPassword } from '../app/dashboard/signIn.ts';
 import { createUser, resetPassword, type UserAdminDeps } from '../app/dashboard/users.ts';
 import { createMerchant, type MerchantAdminDeps, rotateApiKey } from '../app/merchants/merchantAdmin.ts';
 import { hashApiKey } from '../domain/credentials.ts';
-import { SANDBOX_ACCOUNTS, sandboxAccount } from './sandboxChain.ts';
+import { SANDBOX_ACCOUNTS, sandboxAccount } from './chain.ts';
 
 export interface SandboxCredentials {
   readonly merchantId: string;
