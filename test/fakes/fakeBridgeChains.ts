@@ -124,6 +124,8 @@ export class FakeHomeChain implements HomeChain {
   }
 
   expirationBlockOf(attestedMessage: string): bigint {
+    // The real adapter decodes the message's bytes: there is nothing to decode in no message.
+    if (typeof attestedMessage !== 'string') throw new TypeError('not a CCTP message');
     return this.expirations.get(attestedMessage) ?? 0n;
   }
 }

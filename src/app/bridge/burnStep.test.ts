@@ -299,6 +299,22 @@ describe('burnOnce: a transfer due again', () => {
     expect(w.sourceChain.burnsAsked).toEqual([]);
   });
 
+  it('holds the burn back when it would revert, with nothing in flight', async () => {
+    const w = bridgeWorld();
+    w.bridge.add(bridgeTransfer());
+    w.sourceRelayer.callEstimate = { ok: false, reason: 'execution reverted' };
+    expect(await burnOnce(w.source, SOURCE_OPTIONS)).toEqual({
+      kind: 'setback',
+      transferId: 'brg_1',
+      reason: 'burn would revert: execution reverted',
+    });
+    expect(w.bridge.get('brg_1')).toMatchObject({
+      burnTx: null,
+      attempts: 1,
+      lastError: 'burn would revert: execution reverted',
+    });
+  });
+
   it('refuses to burn for a payment without a forwarder', async () => {
     const w = bridgeWorld();
     w.bridge.forwarders.clear();

@@ -53,7 +53,7 @@ describe('fastBurnPlan', () => {
       10_000_000n,
     );
     // Another chain's transfer pays the payment too, but is not this chain's money to burn.
-    const elsewhere = testTransfer(payment, 80, { ...half, chainId: 137 });
+    const elsewhere = testTransfer(payment, 80, { ...half, chainId: 137, tokenAddress: TOKEN.toLowerCase() });
     expect(plan([elsewhere, on8453(90, half)], 0n)?.unburntBaseUnits).toBe(5_000_000n);
     const otherToken = on8453(91, { ...half, tokenAddress: '0x00000000000000000000000000000000000000cc' });
     expect(plan([on8453(90, half), otherToken])).toBeUndefined();

@@ -211,6 +211,7 @@ describe('mintOnce: our mint in flight', () => {
       expect(await mintOnce(w.home, none)).toEqual({ kind: 'in-flight', transferId: 'brg_1', txHash: MINT });
       expect(w.homeRelayer.broadcasts).toEqual(['0xraw3']);
       expect(w.homeRelayer.signedCalls).toEqual([]);
+      expect(w.logger.lines).toEqual([]);
     }
   });
 

@@ -79,6 +79,8 @@ describe('sendStepTransaction', () => {
   it("takes the next nonce after the highest this step used when the chain's count lags, else the chain's", async () => {
     const cases: [recorded: bigint | undefined, chain: bigint, expected: bigint][] = [
       [5n, 3n, 6n],
+      [5n, 4n, 6n],
+      [5n, 5n, 6n],
       [5n, 6n, 6n],
       [5n, 7n, 7n],
       [undefined, 2n, 2n],
