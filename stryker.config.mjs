@@ -31,7 +31,20 @@ export default {
     'src/app/settlement/sweepToken.ts',
     'src/app/settlement/retrySettlement.ts',
     'src/app/chain/tokenControls.ts',
-    // The bridge's back-off and stall rules (src/app/bridge/setbacks.test.ts); the bridge's steps are tested in test/.
+    // The watcher's header reads and its rule for our own CCTP mints (blockReads.test.ts, crossChain.test.ts).
+    'src/app/chain/blockReads.ts',
+    'src/app/chain/crossChain.ts',
+    // The bridge's steps, tested over in-memory fakes of their ports (test/fakes/memoryBridge.ts,
+    // fakeBridgeChains.ts, bridgeWorld.ts), and its back-off and stall rules (setbacks.test.ts).
+    'src/app/bridge/burnStep.ts',
+    'src/app/bridge/fastBurnPlan.ts',
+    'src/app/bridge/burnFee.ts',
+    'src/app/bridge/stepTransaction.ts',
+    'src/app/bridge/attestStep.ts',
+    'src/app/bridge/reattestStep.ts',
+    'src/app/bridge/mintStep.ts',
+    'src/app/bridge/expiry.ts',
+    'src/app/bridge/listCrossChain.ts',
     'src/app/bridge/setbacks.ts',
     // Where PAYLINK_FINALITY=confirmations:N becomes a finalized block (src/adapters/chain/chainReader.test.ts).
     'src/adapters/chain/chainReader.ts',

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   findRemoteContent,
   isEmailAddress,
+  isLanguageTag,
   isPermanentRefusal,
   nextEmailState,
   type SmtpOutcome,
@@ -91,6 +92,52 @@ describe('nextEmailState', () => {
     expect(early.nextAttemptAt).toEqual(new Date(now.getTime() + 9_000));
   });
   it('refuses a count that is not an attempt', () => {
-    expect(() => next(refused(451, 'message'), 0)).toThrow(RangeError);
+    expect(() => next(refused(451, 'message'), 0)).toThrow(new RangeError('bad attempt count 0'));
   });
+  it('calls every 5xx to the message final, from 500 to 599, and nothing outside them', () => {
+    expect(isPermanentRefusal(refused(500, 'message'))).toBe(true);
+    expect(isPermanentRefusal(refused(599, 'message'))).toBe(true);
+    expect(isPermanentRefusal(refused(499, 'message'))).toBe(false);
+    expect(isPermanentRefusal(refused(600, 'message'))).toBe(false);
+  });
+});
+
+describe('isEmailAddress at its bounds', () => {
+  // 64 + 1 + 189 = 254 characters: the longest address taken.
+  const address = (lastLabel: number) =>
+    `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(lastLabel)}`;
+
+  it('takes an address of 254 characters and refuses one of 255', () => {
+    expect(address(61)).toHaveLength(254);
+    expect(isEmailAddress(address(61))).toBe(true);
+    expect(isEmailAddress(address(62))).toBe(false);
+  });
+
+  it('refuses a local part ending in a dot, or with two dots inside, and a domain label ending in a hyphen', () => {
+    expect(isEmailAddress('ann.@example.com')).toBe(false);
+    expect(isEmailAddress('a..nn@example.com')).toBe(false);
+    expect(isEmailAddress('ann@example-.com')).toBe(false);
+    expect(isEmailAddress('a.nn@ex-ample.com')).toBe(true);
+  });
+});
+
+describe('isLanguageTag', () => {
+  it('takes a language, or a language and its region, as stored', () => {
+    for (const tag of ['en', 'fr', 'haw', 'pt-BR']) expect(isLanguageTag(tag), tag).toBe(true);
+  });
+
+  it('refuses anything else, in part or whole', () => {
+    for (const tag of ['english', 'EN', 'pt-br', 'pt-B', 'pt-BRA', 'x-pt-BR', 'pt-BR ', ' en', 'pt-B1'])
+      expect(isLanguageTag(tag), tag).toBe(false);
+  });
+});
+
+describe('findRemoteContent, every way of writing it', () => {
+  it.each([
+    '<p data ="https://x.example/b.png">',
+    '<style type="text/css">p { background:url(https://x.example/b.png) }</style>',
+    '<style>p { background: url (https://x.example/b.png) }</style>',
+    '<p style = "color:red; background: url (https://x.example/b.png)">',
+    "<p style='color:red; background:url(https://x.example/b.png)'>",
+  ])('finds it in %s', (html) => expect(findRemoteContent(html)).toBeDefined());
 });

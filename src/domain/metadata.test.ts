@@ -57,3 +57,24 @@ describe('parseMetadata', () => {
     expect(metadataFromText(null)).toBeNull();
   });
 });
+
+describe('metadata, the rest of its rules', () => {
+  it('names what is wrong with a value that is no object, and with a key', () => {
+    expect(details(['a'])).toEqual([{ field: 'metadata', message: 'must be an object of strings' }]);
+    expect(details({ 'a b': 'v' })).toEqual([
+      { field: 'metadata', message: 'keys must be 1 to 40 characters of A-Z a-z 0-9 _ . -' },
+    ]);
+  });
+
+  it('is a plain object, each key as JSON.parse would make it (writable, configurable)', () => {
+    const parsed = parseMetadata({ a: '1' });
+    expect(Object.getOwnPropertyDescriptor(parsed, 'a')).toEqual(
+      Object.getOwnPropertyDescriptor(JSON.parse('{"a":"1"}'), 'a'),
+    );
+  });
+
+  it('refuses stored text that is not an object', () => {
+    for (const text of ['[]', 'null', '"a"', '1'])
+      expect(() => metadataFromText(text), text).toThrow(new Error('stored metadata is not an object'));
+  });
+});

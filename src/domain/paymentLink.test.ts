@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { findCurrency } from './currencies.ts';
 import { PaylinkError } from './errors.ts';
-import { chooseLinkAmount, type LinkPrice, linkUnavailable, type PaymentLink } from './paymentLink.ts';
+import {
+  assertLinkAvailable,
+  chooseLinkAmount,
+  type LinkPrice,
+  linkUnavailable,
+  type PaymentLink,
+} from './paymentLink.ts';
 
 const EUR = findCurrency('EUR')!;
 const JPY = findCurrency('JPY')!;
@@ -95,5 +101,42 @@ describe('linkUnavailable', () => {
     expect(linkUnavailable(link({ maxUses: 2 }), { paid: 1, open: 1 }, NOW)).toBe(full);
     expect(linkUnavailable(link({ maxUses: 2 }), { paid: 0, open: 2 }, NOW)).toBe(full);
     expect(linkUnavailable(link({ maxUses: 2 }), { paid: 2, open: 0 }, NOW)).toBe(full);
+  });
+});
+
+describe('chooseLinkAmount, its messages', () => {
+  it('says why a choice is refused', () => {
+    expect(refusal(() => chooseLinkAmount(fixed, { amount: '4.50' }))).toEqual({
+      field: 'amount',
+      message: 'must not be given: this link has a fixed price',
+    });
+    expect(refusal(() => chooseLinkAmount(open, { amount: '6', quantity: '1' }))).toEqual({
+      field: 'quantity',
+      message: 'must not be given: this link has an open amount',
+    });
+    expect(refusal(() => chooseLinkAmount(open, {}))).toEqual({ field: 'amount', message: 'is required' });
+    expect(refusal(() => chooseLinkAmount(fixed, { quantity: '4' }))).toEqual({
+      field: 'quantity',
+      message: 'must be an integer from 1 to 3',
+    });
+  });
+
+  it('reads a quantity of several digits, with spaces around it', () => {
+    const many: LinkPrice = { type: 'fixed', unit: eur(1n), maxQuantity: 1_000 };
+    expect(chooseLinkAmount(many, { quantity: ' 12 ' })).toEqual(eur(12n));
+    expect(chooseLinkAmount(many, { quantity: '1000' })).toEqual(eur(1000n));
+  });
+});
+
+describe('assertLinkAvailable', () => {
+  it('throws LINK_UNAVAILABLE with the reason, and nothing while the link takes payments', () => {
+    expect(() => assertLinkAvailable(link(), { paid: 0, open: 0 }, NOW)).not.toThrow();
+    try {
+      assertLinkAvailable(link({ endsAt: NOW }), { paid: 0, open: 0 }, NOW);
+      expect.unreachable('an ended link is unavailable');
+    } catch (error) {
+      expect(error).toBeInstanceOf(PaylinkError);
+      expect(error).toMatchObject({ code: 'LINK_UNAVAILABLE', message: 'This payment link has ended' });
+    }
   });
 });

@@ -54,3 +54,17 @@ describe('withPaymentId', () => {
     );
   });
 });
+
+describe('parseRedirectUrl at its bounds', () => {
+  it('counts the length of the URL without the spaces around it', () => {
+    const url = `https://shop.example/${'a'.repeat(2048 - 'https://shop.example/'.length)}`;
+    expect(url).toHaveLength(2048);
+    expect(problem(` ${url} `)).toBeUndefined();
+    expect(problem(`${url}a`)).toBe('must be at most 2048 characters');
+  });
+
+  it('refuses a user name without a password, and a password without a user name', () => {
+    expect(problem('https://ann@shop.example/done')).toBe('must not contain credentials');
+    expect(problem('https://:secret@shop.example/done')).toBe('must not contain credentials');
+  });
+});

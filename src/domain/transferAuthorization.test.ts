@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { testPayment } from '../../test/fakes/paymentFixture.ts';
+import type { PaymentState } from './paymentStatus.ts';
 import {
   AUTHORIZATION_REFUSALS,
   describeRefusal,
   MIN_VALIDITY_LEFT_S,
   refuseAuthorization,
+  signedTransferDueBaseUnits,
   type TransferAuthorization,
   VALID_BEFORE_AFTER_EXPIRY_S,
 } from './transferAuthorization.ts';
@@ -81,5 +84,35 @@ describe('refuseAuthorization', () => {
 
   it('explains every refusal in words', () => {
     for (const message of Object.values(AUTHORIZATION_REFUSALS)) expect(message.length).toBeGreaterThan(10);
+  });
+});
+
+describe('describeRefusal, each kind', () => {
+  it('tells the amount to sign for a value above or below what is due, and the plain refusal otherwise', () => {
+    expect(describeRefusal('VALUE_ABOVE_DUE', terms)).toBe(
+      'The authorization transfers more than is due on this payment: sign a transfer of exactly 27.00 USDC',
+    );
+    expect(describeRefusal('NOT_YET_VALID', terms)).toBe('The authorization is not valid yet');
+  });
+});
+
+describe('signedTransferDueBaseUnits', () => {
+  // 10 USDC at a 1 % tolerance: paid from 9.90 USDC.
+  const payment = testPayment(1, { underpaymentToleranceBps: 100 });
+  const state = (status: PaymentState['status'], seen: bigint) =>
+    ({ status, amountSeenBaseUnits: seen }) as PaymentState;
+
+  it('asks the price less what was seen and what was relayed but not seen yet', () => {
+    expect(signedTransferDueBaseUnits(payment, state('processing', 4_000_000n), 1_000_000n)).toBe(5_000_000n);
+    expect(signedTransferDueBaseUnits(payment, state('pending', 0n), 0n)).toBe(10_000_000n);
+  });
+
+  it('asks nothing once that reaches the tolerated threshold, and the whole rest a base unit below it', () => {
+    expect(signedTransferDueBaseUnits(payment, state('processing', 9_900_000n), 0n)).toBe(0n);
+    expect(signedTransferDueBaseUnits(payment, state('processing', 9_899_999n), 0n)).toBe(100_001n);
+  });
+
+  it('asks nothing of a paid payment', () => {
+    expect(signedTransferDueBaseUnits(payment, state('paid', 0n), 0n)).toBe(0n);
   });
 });

@@ -239,3 +239,11 @@ describe('webhookEventBody', () => {
     expect(body.payout_delayed_reason).toBe('blacklisted');
   });
 });
+
+describe('cctpFeeFields of a minted transfer', () => {
+  it('is present once CCTP took a fee, with no bound left pending', () => {
+    expect(
+      cctpFeeFields(payment({ payout: { ...NO_PAYOUT_YET, bridgeFeeBaseUnits: 1_000n } })).cctp_fee,
+    ).toMatchObject({ taken: '0.001', pending_max: '0.00' });
+  });
+});

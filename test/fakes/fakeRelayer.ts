@@ -11,14 +11,11 @@ import type {
   SignedTransaction,
 } from '../../src/app/settlement/ports.ts';
 
-const notUsed = (name: string) => () => {
-  throw new Error(`FakeRelayer.${name} is not faked: the use case under test should not need it`);
-};
-
 /**
  * The relayer as a settlement in flight sees it: the account's nonce, receipts by hash, broadcasts, fees, its
- * balance, and replacements signed with new fees (a new hash per replacement, as re-signing gives). A test sets
- * what the chain says and reads what was sent.
+ * balance, and replacements signed with new fees (a new hash per replacement, as re-signing gives); and any
+ * other call (a bridge step's burn or mint) estimated and signed with a new hash each. A test sets what the chain
+ * says and reads what was sent.
  */
 export class FakeRelayer implements Relayer {
   readonly address = '0x00000000000000000000000000000000000000f1';
@@ -111,6 +108,25 @@ export class FakeRelayer implements Relayer {
     return { rawTx: `0xflush${n}`, txHash: `0x${n}` };
   }
 
-  estimateCall = notUsed('estimateCall');
-  signCall = notUsed('signCall');
+  /** The gas of any other call (a bridge step's burn or mint); 100,000 unless set. */
+  callEstimate: GasEstimate = { ok: true, gas: 100_000n };
+  readonly estimatedCalls: { to: string; data: string }[] = [];
+  readonly signedCalls: {
+    call: { to: string; data: string };
+    tx: { nonce: bigint; gas: bigint; fees: FeesPerGas };
+  }[] = [];
+
+  async estimateCall(to: string, data: string): Promise<GasEstimate> {
+    this.estimatedCalls.push({ to, data });
+    return this.callEstimate;
+  }
+
+  async signCall(
+    call: { to: string; data: string },
+    tx: { nonce: bigint; gas: bigint; fees: FeesPerGas },
+  ): Promise<SignedTransaction> {
+    this.signedCalls.push({ call, tx });
+    const n = this.signedCalls.length.toString(16).padStart(64, 'c');
+    return { rawTx: `0xcall${n}`, txHash: `0x${n}` };
+  }
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { recordingLogger } from '../../../test/fakes/recordingLogger.ts';
 import { burnFeeOffer, quotedMaxFee } from './burnFee.ts';
 import type { SourceBridgeDeps, SourceBridgeOptions } from './options.ts';
 import type { BridgeTransfer, PaymentForwarder } from './ports.ts';
@@ -64,6 +65,45 @@ describe('burnFeeOffer', () => {
     // CCTP completes it at standard speed: still burnt, at the cap.
     expect(await fast(0n, 50_000n)).toEqual({ kind: 'offer', maxFeeBaseUnits: 10_000n });
     expect(await fast(10_001n, 1_000n)).toMatchObject({ kind: 'held' });
+  });
+
+  it('names the minimum in basis points as the messenger states it: whole, or to the thousandth without trailing zeros', async () => {
+    const reason = async (minimum: bigint) => {
+      const held = await burnFeeOffer(
+        deps({ minimum }),
+        options('standard', 1),
+        forwarder,
+        transfer('standard'),
+      );
+      return held.kind === 'held' ? held.reason : '';
+    };
+    expect(await reason(2_000n)).toContain('is 0.002 USDC (2 bp of 10.00 USDC)');
+    expect(await reason(1_100n)).toContain('is 0.0011 USDC (1.1 bp of 10.00 USDC)');
+    expect(await reason(1_010n)).toContain('(1.01 bp of');
+  });
+
+  it('offers a fast fee exactly at the cap without a warning, and warns when the fast fee is above it', async () => {
+    const run = async (fastFee: bigint) => {
+      const logger = recordingLogger();
+      const offer = await burnFeeOffer(
+        { ...deps({ minimum: 0n, fastFee }), logger },
+        options('fast'),
+        forwarder,
+        transfer('fast'),
+      );
+      return { offer, lines: logger.lines };
+    };
+    expect(await run(10_000n)).toEqual({ offer: { kind: 'offer', maxFeeBaseUnits: 10_000n }, lines: [] });
+    expect(await run(10_001n)).toEqual({
+      offer: { kind: 'offer', maxFeeBaseUnits: 10_000n },
+      lines: [
+        {
+          level: 'warn',
+          fields: { transferId: 'brg_1', fastFee: '10001', cap: '10000' },
+          message: "Circle's fast fee is above the cap: this burn will complete at standard speed",
+        },
+      ],
+    });
   });
 
   it('never burns on a minimum or a fast fee it could not read', async () => {
