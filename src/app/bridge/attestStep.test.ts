@@ -98,6 +98,43 @@ describe('attestOnce', () => {
     ]);
   });
 
+  it('asks a fast burn on time again one poll after the pass began, never doubled; a 429 counts from its answer', async () => {
+    const w = attesting(
+      { speed: 'fast', attempts: 3 },
+      { speed: 'standard', attempts: 2 },
+      {
+        speed: 'fast',
+        createdAt: new Date(NOW.getTime() - SOURCE_OPTIONS.attestationExpectedMs),
+        attempts: 3,
+      },
+    );
+    // Iris takes 300 ms to answer each lookup: the pass's next ask must not slip by that.
+    const lookup = w.attestations.lookup.bind(w.attestations);
+    w.attestations.lookup = async (burn) => {
+      w.time.now = new Date(w.time.now.getTime() + 300);
+      return lookup(burn);
+    };
+    await attestOnce(w.source, SOURCE_OPTIONS);
+    expect(w.bridge.get('brg_1').nextAttemptAt).toEqual(new Date(NOW.getTime() + 2_000));
+    expect(w.bridge.get('brg_2').nextAttemptAt).toEqual(new Date(NOW.getTime() + 8_000));
+    // Late: it backs off like any other (2 s doubled three times).
+    expect(w.bridge.get('brg_3').nextAttemptAt).toEqual(new Date(NOW.getTime() + 16_000));
+
+    const limited = attesting({ speed: 'fast' });
+    limited.attestations.answers.set(`0x${'1'.repeat(64)}`, {
+      state: 'unavailable',
+      reason: 'HTTP 429',
+      retryAfterMs: 300_000,
+    });
+    const ask = limited.attestations.lookup.bind(limited.attestations);
+    limited.attestations.lookup = async (burn) => {
+      limited.time.now = new Date(limited.time.now.getTime() + 300);
+      return ask(burn);
+    };
+    await attestOnce(limited.source, SOURCE_OPTIONS);
+    expect(limited.bridge.get('brg_1').nextAttemptAt).toEqual(new Date(NOW.getTime() + 300 + 300_000));
+  });
+
   it("honours the API's 429 wait and asks about no other burn in that pass", async () => {
     const w = attesting({}, {});
     w.attestations.answers.set(`0x${'1'.repeat(64)}`, {
