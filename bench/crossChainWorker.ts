@@ -17,7 +17,7 @@ import type { TransferSpeed } from '../src/app/bridge/ports.ts';
 import { systemClock } from '../src/app/shared/ports.ts';
 import { type ChainConfig, loadConfig } from '../src/config/index.ts';
 import type { Payment } from '../src/domain/payment.ts';
-import type { SourceBridgeChain } from '../src/main/bridgeJobs.ts';
+import type { SourceBridgeChain } from '../src/main/chains/bridgeJobs.ts';
 import { statusRefreshOnMint } from '../src/main/mintRefresh.ts';
 import { createStores } from '../src/main/wiring.ts';
 import { runWorker, type WorkerChain } from '../src/main/worker.ts';

@@ -28,7 +28,7 @@ import { getPaymentStatus } from '../src/app/payments/getPaymentStatus.ts';
 import type { Merchant } from '../src/domain/merchant.ts';
 import type { Payment } from '../src/domain/payment.ts';
 import type { AuthorizationDomain, TransferAuthorization } from '../src/domain/transferAuthorization.ts';
-import type { ResolvedChain } from '../src/main/chainSetup.ts';
+import type { ResolvedChain } from '../src/main/chains/resolveChains.ts';
 import { checkoutGasless, checkoutModeNetworks } from '../src/main/checkoutServices.ts';
 import { sandboxPrivateKey } from '../src/main/sandboxChain.ts';
 import { buildCheckoutServer } from '../src/main/webServers.ts';
@@ -65,7 +65,7 @@ afterAll(async () => {
 });
 
 /**
- * The chains as chainSetup resolves them, with only what the checkout's wiring reads: Polygon home without a
+ * The chains as resolveChains resolves them, with only what the checkout's wiring reads: Polygon home without a
  * gasless key, Base its source with one.
  */
 function resolvedChains(): ResolvedChain[] {

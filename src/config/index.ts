@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { PayoutPolicy } from '../domain/payout.ts';
-import { type CctpConfig, cctpConfig, cctpEnv } from './cctp.ts';
-import { type ChainConfig, chainsConfig, chainsEnv } from './chains.ts';
+import { type CctpConfig, cctpConfig, cctpEnv } from './chains/cctp.ts';
+import { type ChainConfig, chainsConfig, chainsEnv } from './chains/chainList.ts';
+import type { Network } from './chains/networks.ts';
 import { ConfigError } from './configError.ts';
 import { dashboardConfig, dashboardEnv } from './dashboard.ts';
 import {
@@ -12,13 +13,12 @@ import {
   type TrustProxy,
 } from './limits.ts';
 import { type MailConfig, mailEnv, parseMailConfig } from './mail.ts';
-import type { Network } from './networks.ts';
 import { paymentsConfig, paymentsEnv } from './payments.ts';
 import { type RatesConfig, ratesConfig, ratesEnv } from './rates.ts';
 import { serviceConfig, serviceEnv } from './service.ts';
 import { type WebhooksConfig, webhooksConfig, webhooksEnv } from './webhooks.ts';
 
-export { attestationUrlOf, type CctpConfig, IRIS_MAINNET_URL, IRIS_TESTNET_URL } from './cctp.ts';
+export { attestationUrlOf, type CctpConfig, IRIS_MAINNET_URL, IRIS_TESTNET_URL } from './chains/cctp.ts';
 /**
  * Configuration: read once from the environment at start, validated, frozen. A bad value stops the process
  * with a message naming the variable. The README's configuration table lists the same variables.
@@ -33,9 +33,7 @@ export {
   type ChainRole,
   type Finality,
   requireChainSetting,
-} from './chains.ts';
-export { ConfigError } from './configError.ts';
-export type { ConnectionLimits } from './limits.ts';
+} from './chains/chainList.ts';
 export {
   CCTP_DOMAINS,
   type ChainNetwork,
@@ -48,9 +46,11 @@ export {
   TEST_SOURCE_NETWORKS,
   type TokenSetting,
   type VariablePrefix,
-} from './networks.ts';
+} from './chains/networks.ts';
+export { sourceVariablePrefix } from './chains/sourceChains.ts';
+export { ConfigError } from './configError.ts';
+export type { ConnectionLimits } from './limits.ts';
 export type { RateSourceConfig } from './rates.ts';
-export { sourceVariablePrefix } from './sourceChains.ts';
 
 export interface Config {
   readonly databaseUrl: string;

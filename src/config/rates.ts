@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { parseDecimal } from '../domain/decimal.ts';
+import type { Network } from './chains/networks.ts';
 import { ConfigError } from './configError.ts';
 import { duration, url } from './fields.ts';
-import type { Network } from './networks.ts';
 
 export type RateSourceConfig =
   | { readonly kind: 'static'; readonly usdcPerUnit: Readonly<Record<string, string>> }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_RETRY_SCHEDULE_MS, parseRetrySchedule } from '../domain/webhookRetry.ts';
+import type { Network } from './chains/networks.ts';
 import { boolean, DURATION_UNITS, duration, withoutUnit } from './fields.ts';
-import type { Network } from './networks.ts';
 
 export interface WebhooksConfig {
   /** One attempt's whole exchange (connect, send, response) must fit in this. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { paymentNetworks } from '../adapters/checkout/paymentNetworks.ts';
-import type { ResolvedChain } from './chainSetup.ts';
+import type { ResolvedChain } from './chains/resolveChains.ts';
 import { checkoutModeNetworks } from './checkoutServices.ts';
 
 const USDC = '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359';

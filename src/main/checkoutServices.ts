@@ -12,7 +12,7 @@ import { acceptAuthorization, gaslessAmountDue } from '../app/gasless/acceptAuth
 import type { AuthorizationChain } from '../app/gasless/ports.ts';
 import type { DepositPlanners } from '../app/payments/ports.ts';
 import type { Clock, RateLimitStore } from '../app/shared/ports.ts';
-import type { ResolvedChain } from './chainSetup.ts';
+import type { ResolvedChain } from './chains/resolveChains.ts';
 import type { createStores } from './wiring.ts';
 
 /* The checkout's own dependencies, made for `webServices` (services.ts): gasless payment, refund claims, networks. */

@@ -12,7 +12,8 @@ import { acquireSqliteProcessLock } from '../adapters/db/sqliteProcessLock.ts';
 import { createMetrics } from '../adapters/metrics/metrics.ts';
 import { type Clock, systemClock } from '../app/shared/ports.ts';
 import type { Config } from '../config/index.ts';
-import { type ResolvedChain, resolveChains, stopChains } from './chainSetup.ts';
+import { type ResolvedChain, resolveChains, stopChains } from './chains/resolveChains.ts';
+import { workerBridgeOf, workerChainsOf } from './chains/workerChains.ts';
 import { statusRefreshOnMint } from './mintRefresh.ts';
 import { portIsFree, refuseTakenPorts, StartRefusedError, someFreePort } from './ports.ts';
 import { ensureDemoMerchant, ensureDemoUsers, readSandboxMerchantId, type SandboxUsers } from './sandbox.ts';
@@ -22,7 +23,6 @@ import { type WebServices, webServices } from './services.ts';
 import { buildApiServer, buildCheckoutServer } from './webServers.ts';
 import { createStores, openConfiguredDatabase } from './wiring.ts';
 import { runWorker } from './worker.ts';
-import { workerBridgeOf, workerChainsOf } from './workerChains.ts';
 
 export type Role = 'all' | 'api' | 'worker';
 

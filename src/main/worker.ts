@@ -25,7 +25,7 @@ import type { Clock } from '../app/shared/ports.ts';
 import { runWebhookDispatcher } from '../app/webhooks/dispatchWebhooks.ts';
 import type { WebhookStore } from '../app/webhooks/ports.ts';
 import { type ChainConfig, type Config, NETWORKS } from '../config/index.ts';
-import { homeMintDeps, type SourceBridgeChain, sourceBridgeJob } from './bridgeJobs.ts';
+import { homeMintDeps, type SourceBridgeChain, sourceBridgeJob } from './chains/bridgeJobs.ts';
 import { runEmailJob } from './emailDispatcher.ts';
 import { runAsSingleton } from './singleton.ts';
 import { createWebhookDispatcherDeps } from './wiring.ts';

@@ -8,7 +8,7 @@ import type { Address, Hex } from 'viem';
 import { expect } from 'vitest';
 import { createAttestationClient } from '../../src/adapters/cctp/attestationClient.ts';
 import { createAttestations } from '../../src/adapters/cctp/attestations.ts';
-import { createHomeChain, createSourceChain } from '../../src/adapters/cctp/bridgeChains.ts';
+import { createHomeChain, createSourceChain } from '../../src/adapters/cctp/burnsAndMints.ts';
 import { chainReader } from '../../src/adapters/chain/chainReader.ts';
 import { testUsdcAbi } from '../../src/adapters/chain/contractAbis.ts';
 import { createRelayer } from '../../src/adapters/chain/relayer.ts';

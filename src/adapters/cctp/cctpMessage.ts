@@ -7,7 +7,7 @@
  * `receiveMessage` on the destination takes (the attestation API's `message`, never the event's bytes).
  */
 import { type Address, concat, getAddress, type Hex, numberToHex, pad, size, sliceHex } from 'viem';
-import { CCTP_DOMAINS } from '../../domain/cctpDomains.ts';
+import { CCTP_DOMAINS } from '../../domain/cctp.ts';
 
 export { CCTP_DOMAINS };
 

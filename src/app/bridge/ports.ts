@@ -3,7 +3,7 @@ import type { TransferRecord } from '../chain/ports.ts';
 /**
  * What moving a payment's money from a source chain to the home chain (CCTP v2) needs from the outside world:
  * its records (adapters/db/bridgeRepository.ts), the source chain (burn) and the home chain (mint) as
- * adapters/cctp/bridgeChains.ts reads them, and the attestation API (adapters/cctp/attestations.ts). Signing,
+ * adapters/cctp/burnsAndMints.ts reads them, and the attestation API (adapters/cctp/attestations.ts). Signing,
  * nonces and broadcasts go through each chain's relayer (settlement/ports.ts `Relayer`).
  * See docs/decisions/0029-bridge-settlement.md.
  */

@@ -1,8 +1,6 @@
 import type { Address } from 'viem';
 import { z } from 'zod';
-import { DEFAULT_FAST_CONFIRMATIONS } from './cctp.ts';
-import type { CctpChainSettings, ChainConfig, HomeChainConfig } from './chainTypes.ts';
-import { ConfigError } from './configError.ts';
+import { ConfigError } from '../configError.ts';
 import {
   address,
   blockNumber,
@@ -13,8 +11,10 @@ import {
   rpcUrlList,
   url,
   usdcAmount,
-} from './fields.ts';
+} from '../fields.ts';
+import { DEFAULT_FAST_CONFIRMATIONS } from './cctp.ts';
 import { type ChainNetwork, NETWORKS, type Network, SANDBOX_RPC_URL } from './networks.ts';
+import type { CctpChainSettings, ChainConfig, HomeChainConfig } from './settings.ts';
 import { type RawEnv, sourceChainsConfig, sourceChainsEnv } from './sourceChains.ts';
 import { tokenSettings } from './tokens.ts';
 
@@ -25,7 +25,7 @@ export type {
   ChainRole,
   Finality,
   HomeChainConfig,
-} from './chainTypes.ts';
+} from './settings.ts';
 
 export const chainsEnv = {
   PAYLINK_RPC_URL: rpcUrlList('PAYLINK_RPC_URL'),

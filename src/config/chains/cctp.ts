@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import type { ChainConfig } from './chainTypes.ts';
-import { duration, url } from './fields.ts';
+import { duration, url } from '../fields.ts';
+import type { ChainConfig } from './settings.ts';
 
 /**
  * Circle's attestation API (Iris), which signs each burn of a source chain before it can be minted on the home

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, IRIS_MAINNET_URL, IRIS_TESTNET_URL, loadConfig } from './index.ts';
+import { ConfigError, IRIS_MAINNET_URL, IRIS_TESTNET_URL, loadConfig } from '../index.ts';
 
 const key = (byte: string) => `0x${byte.repeat(32)}`;
 const polygon = {

@@ -1,18 +1,18 @@
 import type { Logger } from 'pino';
 import type { Address, Hex } from 'viem';
-import { createAttestationClient } from '../adapters/cctp/attestationClient.ts';
-import { createAttestations } from '../adapters/cctp/attestations.ts';
-import { createHomeChain, createSourceChain } from '../adapters/cctp/bridgeChains.ts';
-import { chainReader, createRpcClient } from '../adapters/chain/chainReader.ts';
-import { createRelayer } from '../adapters/chain/relayer.ts';
-import type { SingletonLocks } from '../adapters/db/singletonLocks.ts';
-import type { HomeBridgeDeps } from '../app/bridge/options.ts';
-import type { BridgeStore, TransferSpeed } from '../app/bridge/ports.ts';
-import { runSourceBridge } from '../app/bridge/runSourceBridge.ts';
-import type { Relayer, SettlementStore } from '../app/settlement/ports.ts';
-import type { Clock } from '../app/shared/ports.ts';
-import type { Finality } from '../config/index.ts';
-import { runAsSingleton } from './singleton.ts';
+import { createAttestationClient } from '../../adapters/cctp/attestationClient.ts';
+import { createAttestations } from '../../adapters/cctp/attestations.ts';
+import { createHomeChain, createSourceChain } from '../../adapters/cctp/burnsAndMints.ts';
+import { chainReader, createRpcClient } from '../../adapters/chain/chainReader.ts';
+import { createRelayer } from '../../adapters/chain/relayer.ts';
+import type { SingletonLocks } from '../../adapters/db/singletonLocks.ts';
+import type { HomeBridgeDeps } from '../../app/bridge/options.ts';
+import type { BridgeStore, TransferSpeed } from '../../app/bridge/ports.ts';
+import { runSourceBridge } from '../../app/bridge/runSourceBridge.ts';
+import type { Relayer, SettlementStore } from '../../app/settlement/ports.ts';
+import type { Clock } from '../../app/shared/ports.ts';
+import type { Finality } from '../../config/index.ts';
+import { runAsSingleton } from '../singleton.ts';
 
 /**
  * The bridge's jobs, built from explicit options (docs/decisions/0029-bridge-settlement.md): one job per source

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, requireChainSetting } from './index.ts';
+import { ConfigError, loadConfig, requireChainSetting } from '../index.ts';
 
 describe('the test-mode chain', () => {
   it('is the sandbox chain itself on the sandbox, and off elsewhere by default', () => {

@@ -1,5 +1,5 @@
 import type { Address } from 'viem';
-import { CCTP_DOMAINS } from '../domain/cctpDomains.ts';
+import { CCTP_DOMAINS } from '../../domain/cctp.ts';
 
 export { CCTP_DOMAINS };
 
@@ -36,7 +36,7 @@ export type VariablePrefix = `PAYLINK_${string}`;
  */
 export interface TokenSetting {
   readonly symbol: string;
-  /** Undefined for the sandbox's own tokens, which the service deploys (chainSetup resolves them). */
+  /** Undefined for the sandbox's own tokens, which the service deploys (main/chains/resolveChains.ts resolves them). */
   readonly address: Address | undefined;
   readonly decimals: number;
 }

@@ -1,11 +1,11 @@
 import type { Logger } from 'pino';
 import type { Address, Hex } from 'viem';
-import type { ChainTarget, ChainToken } from '../adapters/chain/depositPlanner.ts';
+import type { ChainTarget, ChainToken } from '../../adapters/chain/depositPlanner.ts';
 import {
   chainsOfMode as chainsOfConfigMode,
   expectedFactoryV3,
   refuseOtherFactory,
-} from '../adapters/chain/routeTable.ts';
+} from '../../adapters/chain/routeTable.ts';
 import {
   type ChainConfig,
   type ChainMode,
@@ -14,21 +14,21 @@ import {
   requireChainSetting,
   type TokenSetting,
   type VariablePrefix,
-} from '../config/index.ts';
-import { homeForwarderVersion, modeHasSourceChains, sandboxFactory } from './homeFactoryVersion.ts';
+} from '../../config/index.ts';
+import { homeForwarderVersion, modeHasSourceChains, sandboxFactory } from '../homeFactoryVersion.ts';
 import {
   SANDBOX_ACCOUNTS,
   type SandboxChain,
   sandboxAccount,
   sandboxPrivateKey,
   startSandboxChain,
-} from './sandboxChain.ts';
+} from '../sandboxChain.ts';
 import {
   readSandboxCrossChain,
   type SandboxCrossChain,
   type SandboxCrossChainContracts,
   startSandboxCrossChain,
-} from './sandboxCrossChain.ts';
+} from '../sandboxCrossChain.ts';
 
 export interface ResolvedChain {
   /** Its settings: those of the first configured chain on its id (the live one where test mode shares it). */

@@ -1,8 +1,8 @@
-import type { BridgeStore } from '../app/bridge/ports.ts';
-import { attestationUrlOf, type Config } from '../config/index.ts';
+import type { BridgeStore } from '../../app/bridge/ports.ts';
+import { attestationUrlOf, type Config } from '../../config/index.ts';
+import type { WorkerBridge, WorkerChain } from '../worker.ts';
 import type { SourceBridgeChain } from './bridgeJobs.ts';
-import type { ResolvedChain, ResolvedSourceChain } from './chainSetup.ts';
-import type { WorkerBridge, WorkerChain } from './worker.ts';
+import type { ResolvedChain, ResolvedSourceChain } from './resolveChains.ts';
 
 /**
  * How long Circle normally takes to attest a burn, before a wait is reported as a stall: a fast transfer is

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ResolvedChain } from './chainSetup.ts';
+import type { ResolvedChain } from './resolveChains.ts';
 import { workerChainsOf } from './workerChains.ts';
 
 const key = (byte: string) => `0x${byte.repeat(32)}` as const;

@@ -1,12 +1,12 @@
 import type { Logger } from 'pino';
-import { chainReader, createRpcClient } from '../adapters/chain/chainReader.ts';
-import { depositPlanner } from '../adapters/chain/depositPlanner.ts';
-import { createTokenControls } from '../adapters/chain/tokenControls.ts';
-import type { CheckoutNetwork } from '../adapters/web/network.ts';
-import type { TokenControls } from '../app/chain/tokenControls.ts';
-import type { Clock } from '../app/shared/ports.ts';
-import { NETWORKS } from '../config/index.ts';
-import { chainOfMode, type ResolvedChain } from './chainSetup.ts';
+import { chainReader, createRpcClient } from '../../adapters/chain/chainReader.ts';
+import { depositPlanner } from '../../adapters/chain/depositPlanner.ts';
+import { createTokenControls } from '../../adapters/chain/tokenControls.ts';
+import type { CheckoutNetwork } from '../../adapters/web/network.ts';
+import type { TokenControls } from '../../app/chain/tokenControls.ts';
+import type { Clock } from '../../app/shared/ports.ts';
+import { NETWORKS } from '../../config/index.ts';
+import { chainOfMode, type ResolvedChain } from './resolveChains.ts';
 
 /**
  * What the API and the checkout need of each chain, built from the one list: the deposit planner and the token's

@@ -1,8 +1,7 @@
 import { z } from 'zod';
+import { ConfigError } from '../configError.ts';
+import { address, blockNumber, finality, nativeAmount, privateKey, rpcUrlList } from '../fields.ts';
 import { DEFAULT_FAST_CONFIRMATIONS } from './cctp.ts';
-import type { ChainConfig, HomeChainConfig } from './chainTypes.ts';
-import { ConfigError } from './configError.ts';
-import { address, blockNumber, finality, nativeAmount, privateKey, rpcUrlList } from './fields.ts';
 import {
   LIVE_SOURCE_NETWORKS,
   NETWORKS,
@@ -11,6 +10,7 @@ import {
   TEST_SOURCE_NETWORKS,
   type VariablePrefix,
 } from './networks.ts';
+import type { ChainConfig, HomeChainConfig } from './settings.ts';
 import { tokenSettings } from './tokens.ts';
 
 /**
