@@ -15,7 +15,7 @@ import { paymentRow } from '../src/adapters/db/paymentRepository.ts';
 import { inProcessSingletonLocks } from '../src/adapters/db/singletonLocks.ts';
 import type { TransferSpeed } from '../src/app/bridge/ports.ts';
 import { systemClock } from '../src/app/shared/ports.ts';
-import { type ChainConfig, loadConfig } from '../src/config/index.ts';
+import { type ChainSettings, loadConfig } from '../src/config/index.ts';
 import type { Payment } from '../src/domain/payment.ts';
 import type { SourceBridgeChain } from '../src/main/chains/bridgeJobs.ts';
 import { statusRefreshOnMint } from '../src/main/mintRefresh.ts';
@@ -182,8 +182,8 @@ async function startWorker(
     PAYLINK_RPC_URL: polygon.anvil.rpcUrl,
     PAYLINK_POLL_INTERVAL: `${POLL_INTERVAL_MS}ms`,
   });
-  const settingsOf = async (chain: CctpChain, confirmations: number): Promise<ChainConfig> => ({
-    ...config.chain,
+  const settingsOf = async (chain: CctpChain, confirmations: number): Promise<ChainSettings> => ({
+    ...config.liveHomeChain,
     chainId: chain.chainId,
     rpcUrls: [chain.anvil.rpcUrl],
     finality: { kind: 'confirmations', confirmations },

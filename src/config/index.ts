@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { PayoutPolicy } from '../domain/payout.ts';
 import { type CctpConfig, cctpConfig, cctpEnv } from './chains/cctp.ts';
-import { type ChainConfig, chainsConfig, chainsEnv } from './chains/chainList.ts';
-import type { Network } from './chains/networks.ts';
+import { type ChainSettings, chainsConfig, chainsEnv } from './chains/chainList.ts';
+import type { HomeNetwork } from './chains/networks.ts';
 import { ConfigError } from './configError.ts';
 import { dashboardConfig, dashboardEnv } from './dashboard.ts';
 import {
@@ -27,19 +27,21 @@ export { attestationUrlOf, type CctpConfig, IRIS_MAINNET_URL, IRIS_TESTNET_URL }
  * is the one place that reads the environment, through the one schema they make together.
  */
 export {
-  type CctpChainSettings,
-  type ChainConfig,
+  type CctpRouteSettings,
   type ChainMode,
   type ChainRole,
+  type ChainSettings,
   type Finality,
+  type HomeChainSettings,
   requireChainSetting,
+  type SourceChainSettings,
 } from './chains/chainList.ts';
 export {
   CCTP_DOMAINS,
   type ChainNetwork,
+  type HomeNetwork,
   LIVE_SOURCE_NETWORKS,
   NETWORKS,
-  type Network,
   type NetworkPreset,
   SANDBOX_RPC_URL,
   type SourceNetwork,
@@ -59,7 +61,7 @@ export interface Config {
   readonly checkoutPort: number;
   readonly baseUrl: string;
   readonly checkoutUrl: string;
-  readonly network: Network;
+  readonly network: HomeNetwork;
   readonly paymentTtlMs: number;
   /** How long a customer has to give a refund's address on its claim page. */
   readonly refundClaimTtlMs: number;
@@ -96,15 +98,15 @@ export interface Config {
    * Every chain the deployment takes payments on, per mode its home chain then its source chains: the live home
    * (PAYLINK_NETWORK) and PAYLINK_CHAINS, then when test mode is on the test home and PAYLINK_TEST_CHAINS.
    */
-  readonly chains: readonly ChainConfig[];
+  readonly chains: readonly ChainSettings[];
   /** The live home chain (PAYLINK_NETWORK): the entry of `chains` whose mode is live and role home. */
-  readonly chain: ChainConfig;
+  readonly liveHomeChain: ChainSettings;
   /**
    * The home chain of test-mode payments (sk_test_ keys), or undefined when test mode is off: the entry of
    * `chains` whose mode is test and role home. It may be the live chain itself (the sandbox serves both modes):
    * then it has the live chain's id and settings.
    */
-  readonly testChain: ChainConfig | undefined;
+  readonly testHomeChain: ChainSettings | undefined;
   /** Circle's attestation API, when some chain burns through CCTP (a source chain is enabled). */
   readonly cctp: CctpConfig | undefined;
   /** Sandbox only: where the demo merchant's webhook inbox listens. */
@@ -154,8 +156,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       delayedAfterMs: e.PAYLINK_PAYOUT_DELAYED_AFTER,
     },
     chains,
-    chain,
-    testChain: chains.find((c) => c.mode === 'test' && c.role === 'home'),
+    liveHomeChain: chain,
+    testHomeChain: chains.find((c) => c.mode === 'test' && c.role === 'home'),
     cctp: cctpConfig(e, chains),
     mail,
   });

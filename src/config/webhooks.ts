@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_RETRY_SCHEDULE_MS, parseRetrySchedule } from '../domain/webhookRetry.ts';
-import type { Network } from './chains/networks.ts';
+import type { HomeNetwork } from './chains/networks.ts';
 import { boolean, DURATION_UNITS, duration, withoutUnit } from './fields.ts';
 
 export interface WebhooksConfig {
@@ -38,7 +38,7 @@ type WebhooksEnv = z.infer<z.ZodObject<typeof webhooksEnv>>;
 
 export function webhooksConfig(
   e: WebhooksEnv,
-  network: Network,
+  network: HomeNetwork,
 ): { webhookAllowPrivate: boolean; webhooks: WebhooksConfig } {
   return {
     webhookAllowPrivate: e.PAYLINK_WEBHOOK_ALLOW_PRIVATE ?? network === 'sandbox',

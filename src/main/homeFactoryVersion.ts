@@ -18,7 +18,7 @@ import type { ChainTarget } from '../adapters/chain/depositPlanner.ts';
 import { readForwarderVersion } from '../adapters/chain/flushCalls.ts';
 import type { ForwarderAddressVersion } from '../adapters/chain/forwarder.ts';
 import { chainsOfMode, expectedFactoryV3, routeTable } from '../adapters/chain/routeTable.ts';
-import type { ChainConfig, ChainMode, Config } from '../config/index.ts';
+import type { ChainMode, ChainSettings, Config } from '../config/index.ts';
 import { StartRefusedError } from './ports.ts';
 import { ensureSandboxFactoryV3, type SandboxChain } from './sandboxChain.ts';
 import type { SandboxCrossChain } from './sandboxCrossChain.ts';
@@ -29,7 +29,7 @@ import type { SandboxCrossChain } from './sandboxCrossChain.ts';
  */
 export async function homeForwarderVersion(
   config: Config,
-  settings: ChainConfig,
+  settings: ChainSettings,
   chain: { factory: Address; usdc: Address; rpcUrl: string },
   logger: Logger,
 ): Promise<ForwarderAddressVersion> {
@@ -76,7 +76,7 @@ export function modeHasSourceChains(config: Config, mode: ChainMode): boolean {
 export async function sandboxFactory(
   sandbox: SandboxChain,
   crossChain: SandboxCrossChain | undefined,
-  chain: ChainConfig,
+  chain: ChainSettings,
   tokenAddress: Address,
   config: Config,
   logger: Logger,

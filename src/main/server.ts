@@ -277,7 +277,7 @@ function printSandboxBanner(
     `  Checkout       ${config.checkoutUrl}/pay/<payment_id>   (the payment_url of each payment)`,
     `  Demo merchant  ${demo.merchantId}   (its webhooks are received, verified and logged by the sandbox)`,
     `  API key        ${demo.apiKey}`,
-    ...(demo.testApiKey && config.testChain
+    ...(demo.testApiKey && config.testHomeChain
       ? [`  Test API key   ${demo.testApiKey}   (test mode: same local chain, livemode false)`]
       : []),
     // So that a merchant's own receiver, or the SDK's verifyWebhook, can check the demo's webhooks at once.
@@ -315,7 +315,7 @@ function sandboxChainLines(config: Config): string[] {
   const second = config.chains.find((chain) => chain.network === 'sandbox-2');
   if (!second) return [];
   return [
-    `  Chains         ${config.chain.chainId} at ${config.chain.rpcUrls[0]}, ${second.chainId} at ${second.rpcUrls[0]} (sandbox-2: its USDC is burnt to the first through CCTP)`,
+    `  Chains         ${config.liveHomeChain.chainId} at ${config.liveHomeChain.rpcUrls[0]}, ${second.chainId} at ${second.rpcUrls[0]} (sandbox-2: its USDC is burnt to the first through CCTP)`,
     ...(config.cctp
       ? [`  Attestations   ${config.cctp.attestationUrl}   (a local stand-in for Circle's)`]
       : []),

@@ -24,7 +24,7 @@ import { runSettler } from '../app/settlement/settleOnce.ts';
 import type { Clock } from '../app/shared/ports.ts';
 import { runWebhookDispatcher } from '../app/webhooks/dispatchWebhooks.ts';
 import type { WebhookStore } from '../app/webhooks/ports.ts';
-import { type ChainConfig, type Config, NETWORKS } from '../config/index.ts';
+import { type ChainSettings, type Config, NETWORKS } from '../config/index.ts';
 import { homeMintDeps, type SourceBridgeChain, sourceBridgeJob } from './chains/bridgeJobs.ts';
 import { runEmailJob } from './emailDispatcher.ts';
 import { runAsSingleton } from './singleton.ts';
@@ -60,7 +60,7 @@ export interface WorkerBridge {
 
 export interface WorkerChain {
   /** How it is read and settled: finality, poll interval, block range, dust threshold, the relayer's caps. */
-  readonly settings: ChainConfig;
+  readonly settings: ChainSettings;
   readonly target: ChainTarget;
   readonly rpcUrls: readonly string[];
   /** Without one the deposit addresses are not flushed (anyone may flush them; nothing is lost). */
@@ -87,7 +87,7 @@ const LAG_WORTH_LOGGING_BLOCKS = 10n;
 /** The background jobs of the `worker` role, until `signal` aborts. Resolves when they have all stopped. */
 export async function runWorker(deps: WorkerDeps, signal: AbortSignal): Promise<void> {
   const { config, logger } = deps;
-  const every = { intervalMs: config.chain.pollIntervalMs, signal, logger };
+  const every = { intervalMs: config.liveHomeChain.pollIntervalMs, signal, logger };
   const explorers = new Map(
     deps.chains.map((chain) => [chain.target.chainId, NETWORKS[chain.settings.network].explorerUrl]),
   );

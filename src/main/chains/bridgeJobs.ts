@@ -18,7 +18,7 @@ import { runAsSingleton } from '../singleton.ts';
  * The bridge's jobs, built from explicit options (docs/decisions/0029-bridge-settlement.md): one job per source
  * chain (burns and attestations, with that chain's relayer), and the home chain's mint step for its settler.
  * Which chains are sources and with which CCTP addresses comes from the chains' configuration
- * (`ChainConfig.role`, `homeChainId`, `cctp`); mapping it to these options is the caller's.
+ * (`ChainSettings.role`, `homeChainId`, `cctp`); mapping it to these options is the caller's.
  */
 
 /** One source chain: where to read it, whose key burns there, and the operator's choice of speed. */

@@ -7,8 +7,8 @@ import {
   refuseOtherFactory,
 } from '../../adapters/chain/routeTable.ts';
 import {
-  type ChainConfig,
   type ChainMode,
+  type ChainSettings,
   type Config,
   ConfigError,
   requireChainSetting,
@@ -32,7 +32,7 @@ import {
 
 export interface ResolvedChain {
   /** Its settings: those of the first configured chain on its id (the live one where test mode shares it). */
-  readonly settings: ChainConfig;
+  readonly settings: ChainSettings;
   /** Whose payments it takes: one mode, or both where the test chain is the live chain itself. */
   readonly modes: readonly ChainMode[];
   readonly target: ChainTarget;
@@ -62,7 +62,7 @@ export interface CctpHome {
  * version 3 deposit addresses, and burnt through CCTP to them on the home chain.
  */
 export interface ResolvedSourceChain {
-  readonly settings: ChainConfig;
+  readonly settings: ChainSettings;
   /** Its USDC, and the home chain's version 3 factory and treasury (the same addresses on every chain). */
   readonly target: ChainTarget;
   readonly rpcUrls: readonly string[];
@@ -118,7 +118,7 @@ export async function resolveChains(
  * The home chain with its source chains (one per chain id: the sandbox's two modes share theirs) and its CCTP
  * side. Its deposits are then version 3's, whose addresses are the same on all of them.
  */
-function withSources(home: ResolvedChain, chains: readonly ChainConfig[], stateDir: string): ResolvedChain {
+function withSources(home: ResolvedChain, chains: readonly ChainSettings[], stateDir: string): ResolvedChain {
   const sandbox =
     home.sandboxCrossChain ??
     (home.settings.network === 'sandbox' ? readSandboxCrossChain(stateDir) : undefined);
@@ -144,7 +144,7 @@ function withSources(home: ResolvedChain, chains: readonly ChainConfig[], stateD
 }
 
 function resolveSourceChain(
-  settings: ChainConfig,
+  settings: ChainSettings,
   home: ResolvedChain,
   sandbox: SandboxCrossChainContracts | undefined,
 ): ResolvedSourceChain {
@@ -218,7 +218,7 @@ export async function stopChains(chains: readonly ResolvedChain[]): Promise<void
 }
 
 /** The mode of `settings`, taken by the chain already resolved on its id, which must then be its USDC's too. */
-function sharedMode(chain: ResolvedChain, settings: ChainConfig): ChainMode[] {
+function sharedMode(chain: ResolvedChain, settings: ChainSettings): ChainMode[] {
   const { usdcAddress } = settings;
   if (usdcAddress && usdcAddress.toLowerCase() !== chain.target.tokenAddress.toLowerCase()) {
     throw new ConfigError(
@@ -229,7 +229,7 @@ function sharedMode(chain: ResolvedChain, settings: ChainConfig): ChainMode[] {
 }
 
 async function resolveChain(
-  chain: ChainConfig,
+  chain: ChainSettings,
   config: Config,
   stateDir: string,
   logger: Logger,
@@ -323,7 +323,7 @@ async function resolveChain(
  */
 async function startSecondSandboxChain(
   sandbox: SandboxChain,
-  home: ChainConfig,
+  home: ChainSettings,
   config: Config,
   stateDir: string,
   logger: Logger,
@@ -339,7 +339,7 @@ async function startSecondSandboxChain(
  * The operator's key (a source chain's is its mode's: sourceChains.ts), or on the sandbox's chains an account of
  * their own — the same on both, each chain counting its own nonces; none when PAYLINK_GASLESS is off.
  */
-function gaslessRelayerKey(chain: ChainConfig): Hex | undefined {
+function gaslessRelayerKey(chain: ChainSettings): Hex | undefined {
   if (!chain.gasless.enabled) return undefined;
   const sandbox = chain.network === 'sandbox' || chain.network === 'sandbox-2';
   return (
@@ -353,7 +353,7 @@ function gaslessRelayerKey(chain: ChainConfig): Hex | undefined {
  * contracts were deployed elsewhere) stops the process naming the setting.
  */
 function resolveTokens(
-  chain: ChainConfig,
+  chain: ChainSettings,
   prefix: VariablePrefix,
   known: Readonly<Record<string, Address>>,
 ): { acceptedTokens: ChainToken[]; noticedTokens: ChainToken[] } {
