@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Address, Hex } from 'viem';
 import { createAttestationClient } from '../../adapters/cctp/attestationClient.ts';
 import { createAttestations } from '../../adapters/cctp/attestations.ts';
-import { createHomeChain, createSourceChain } from '../../adapters/cctp/burnsAndMints.ts';
+import { createHomeMints, createSourceBurns } from '../../adapters/cctp/burnsAndMints.ts';
 import { chainReader, createRpcClient } from '../../adapters/chain/chainReader.ts';
 import { createRelayer } from '../../adapters/chain/relayer.ts';
 import type { SingletonLocks } from '../../adapters/db/singletonLocks.ts';
@@ -72,7 +72,7 @@ export function sourceBridgeJob(
     logger,
     relayer: createRelayer({ client, chainId: chain.chainId, relayerKey: chain.relayerKey }),
     relayerBalances: wiring.settlements,
-    source: createSourceChain({
+    source: createSourceBurns({
       client,
       chainId: chain.chainId,
       domain: chain.domain,
@@ -129,7 +129,7 @@ export function homeMintDeps(
     clock: wiring.clock,
     logger,
     relayer,
-    home: createHomeChain({
+    home: createHomeMints({
       client,
       chainId: home.chainId,
       usdc: home.usdc,
