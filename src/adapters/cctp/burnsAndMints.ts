@@ -1,8 +1,8 @@
 /**
- * A source chain's burns and the home chain's mints as the bridge steps (src/app/bridge) read and call them: the forwarder factory's
- * `deployAndBurn`, TokenMessengerV2's `DepositForBurn` logs, MessageTransmitterV2's `MessageSent` and
- * `receiveMessage` and its used nonces. The test contracts have Circle's interfaces, so these calls are the
- * ones made on mainnets.
+ * A source chain's burns and the home chain's mints as the bridge steps (src/app/bridge) read and call them: the
+ * forwarder factory's `deployAndBurn`, TokenMessengerV2's `DepositForBurn` logs, MessageTransmitterV2's
+ * `MessageSent` and `receiveMessage` and its used nonces. The test contracts have Circle's interfaces, so these
+ * calls are the ones made on mainnets.
  */
 import {
   type Address,
