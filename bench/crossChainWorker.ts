@@ -205,7 +205,7 @@ async function startWorker(
     rpcUrls: [polygon.anvil.rpcUrl],
     relayerKey: RELAYER_KEY,
     cctpMessageTransmitter: polygon.cctp.messageTransmitter,
-    cctpHome: { usdc: polygon.cctp.usdc, messageTransmitter: polygon.cctp.messageTransmitter },
+    cctp: { usdc: polygon.cctp.usdc, messageTransmitter: polygon.cctp.messageTransmitter },
   };
   const sources = [
     { chain: net.chain('base'), speed: 'fast' as const },

@@ -27,7 +27,7 @@ import { createMerchant } from '../src/app/merchants/merchantAdmin.ts';
 import { createPayment } from '../src/app/payments/createPayment.ts';
 import type { DepositPlanner } from '../src/app/payments/ports.ts';
 import type { Payment } from '../src/domain/payment.ts';
-import type { ResolvedChain } from '../src/main/chains/resolveChains.ts';
+import type { HomeChain } from '../src/main/chains/model.ts';
 import { checkoutGasless, checkoutModeNetworks } from '../src/main/checkoutServices.ts';
 import { sandboxPrivateKey } from '../src/main/sandboxChain.ts';
 import { buildCheckoutServer } from '../src/main/webServers.ts';
@@ -192,7 +192,7 @@ beforeAll(async () => {
         },
       ],
     },
-  ] as unknown as ResolvedChain[];
+  ] as unknown as HomeChain[];
   const views = [
     { name: 'Polygon', chainId: polygon.chainId, explorerUrl: '', publicRpcUrl: polygon.anvil.rpcUrl },
     { name: 'Base', chainId: base.chainId, explorerUrl: '', publicRpcUrl: base.anvil.rpcUrl },

@@ -28,7 +28,7 @@ import { getPaymentStatus } from '../src/app/payments/getPaymentStatus.ts';
 import type { Merchant } from '../src/domain/merchant.ts';
 import type { Payment } from '../src/domain/payment.ts';
 import type { AuthorizationDomain, TransferAuthorization } from '../src/domain/transferAuthorization.ts';
-import type { ResolvedChain } from '../src/main/chains/resolveChains.ts';
+import type { HomeChain } from '../src/main/chains/model.ts';
 import { checkoutGasless, checkoutModeNetworks } from '../src/main/checkoutServices.ts';
 import { sandboxPrivateKey } from '../src/main/sandboxChain.ts';
 import { buildCheckoutServer } from '../src/main/webServers.ts';
@@ -68,7 +68,7 @@ afterAll(async () => {
  * The chains as resolveChains resolves them, with only what the checkout's wiring reads: Polygon home without a
  * gasless key, Base its source with one.
  */
-function resolvedChains(): ResolvedChain[] {
+function resolvedChains(): HomeChain[] {
   const factoryAddress = net.factories.polygon!.factory;
   const source = {
     settings: { role: 'source', chainId: 8453 },
@@ -86,7 +86,7 @@ function resolvedChains(): ResolvedChain[] {
     gaslessRelayerKey: undefined,
     sources: [source],
   };
-  return [home as unknown as ResolvedChain];
+  return [home as unknown as HomeChain];
 }
 
 describe.each(dialects)('gasless payment on a source chain, %s', (dialect) => {

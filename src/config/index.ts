@@ -33,6 +33,7 @@ export {
   type ChainSettings,
   type Finality,
   type HomeChainSettings,
+  isSourceChain,
   requireChainSetting,
   type SourceChainSettings,
 } from './chains/chainList.ts';

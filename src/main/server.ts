@@ -12,7 +12,8 @@ import { acquireSqliteProcessLock } from '../adapters/db/sqliteProcessLock.ts';
 import { createMetrics } from '../adapters/metrics/metrics.ts';
 import { type Clock, systemClock } from '../app/shared/ports.ts';
 import type { Config } from '../config/index.ts';
-import { type ResolvedChain, resolveChains, stopChains } from './chains/resolveChains.ts';
+import type { HomeChain } from './chains/model.ts';
+import { resolveChains, stopChains } from './chains/resolveChains.ts';
 import { workerBridgeOf, workerChainsOf } from './chains/workerChains.ts';
 import { statusRefreshOnMint } from './mintRefresh.ts';
 import { portIsFree, refuseTakenPorts, StartRefusedError, someFreePort } from './ports.ts';
@@ -82,7 +83,7 @@ interface Base {
   readonly clock: Clock;
   readonly stateDir: string;
   /** Every chain this deployment serves, live first (config.chains, resolved). */
-  readonly chains: readonly ResolvedChain[];
+  readonly chains: readonly HomeChain[];
   /** Stops the chains, closes the database, releases the process lock. */
   readonly close: () => Promise<void>;
 }
@@ -111,7 +112,7 @@ async function openBase(config: Config, logger: Logger, role: Role): Promise<Bas
   if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
   const stores = createStores(database);
   const stateDir = stateDirOf(config);
-  let chains: ResolvedChain[];
+  let chains: HomeChain[];
   try {
     chains = await resolveChains(config, stateDir, logger);
   } catch (error) {

@@ -76,7 +76,7 @@ export interface WorkerChain {
   /** CCTP's MessageTransmitterV2 on a home chain: our own settlement's mints into deposit addresses are not paid. */
   readonly cctpMessageTransmitter?: Address | undefined;
   /** The home chain's CCTP side, where source chains' burns are minted (its settler then mints them first). */
-  readonly cctpHome?: { readonly usdc: Address; readonly messageTransmitter: Address } | undefined;
+  readonly cctp?: { readonly usdc: Address; readonly messageTransmitter: Address } | undefined;
 }
 
 const LAG_LOG_EVERY_MS = 30_000;
@@ -240,7 +240,7 @@ function watcherJob(kit: ChainJobKit, receipts: ReceiptSettings | undefined): Pr
 /** The chain's settler, where it has a relayer key: flushes forwarders, and on the home chain mints too. */
 function settlerJob(kit: ChainJobKit): Promise<void> | undefined {
   const { deps, chain, logger, every } = kit;
-  const { settings, relayerKey, cctpHome } = chain;
+  const { settings, relayerKey, cctp } = chain;
   if (!relayerKey) return undefined;
   const chainId = chain.target.chainId;
   const relayer = createRelayer({ client: kit.client, chainId, relayerKey });
@@ -252,10 +252,10 @@ function settlerJob(kit: ChainJobKit): Promise<void> | undefined {
     intervalMs: settings.pollIntervalMs,
   };
   const mint =
-    cctpHome && deps.bridge
+    cctp && deps.bridge
       ? homeMintDeps(
           { bridge: deps.bridge.store, clock: deps.clock },
-          { chainId, rpcUrls: chain.rpcUrls, finality: settings.finality, ...cctpHome },
+          { chainId, rpcUrls: chain.rpcUrls, finality: settings.finality, ...cctp },
           relayer,
           logger,
         )

@@ -15,6 +15,9 @@ import {
 import { DEFAULT_FAST_CONFIRMATIONS } from './cctp.ts';
 import { type ChainNetwork, type HomeNetwork, NETWORKS, SANDBOX_RPC_URL } from './networks.ts';
 import type { CctpRouteSettings, ChainSettings, HomeChainSettings } from './settings.ts';
+
+export { isSourceChain } from './settings.ts';
+
 import { type RawEnv, sourceChainsConfig, sourceChainsEnv } from './sourceChains.ts';
 import { tokenSettings } from './tokens.ts';
 

@@ -110,3 +110,8 @@ export type SourceChainSettings = ChainSettings & {
   readonly role: 'source';
   readonly network: SourceNetwork;
 };
+
+/** Whether the chain is a source chain, as its type says. */
+export function isSourceChain(chain: ChainSettings): chain is SourceChainSettings {
+  return chain.role === 'source';
+}

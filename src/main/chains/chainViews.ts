@@ -6,15 +6,15 @@ import type { CheckoutNetwork } from '../../adapters/web/network.ts';
 import type { TokenControls } from '../../app/chain/tokenControls.ts';
 import type { Clock } from '../../app/shared/ports.ts';
 import { NETWORKS } from '../../config/index.ts';
-import { chainOfMode, type ResolvedChain } from './resolveChains.ts';
+import { chainOfMode, type HomeChain } from './model.ts';
 
 /**
  * What the API and the checkout need of each chain, built from the one list: the deposit planner and the token's
  * controls of each mode, the explorers and the checkout's networks by chain id, and the probes /readyz and
  * /metrics read (the test chain's only where it is another chain than the live one).
  */
-export function chainViews(chains: readonly ResolvedChain[], clock: Clock, logger: Logger) {
-  const probe = (chain: ResolvedChain) => ({
+export function chainViews(chains: readonly HomeChain[], clock: Clock, logger: Logger) {
+  const probe = (chain: HomeChain) => ({
     chainId: chain.target.chainId,
     reader: chainReader(createRpcClient(chain.rpcUrls, 2_000), chain.settings.finality),
   });
@@ -43,8 +43,8 @@ export function chainViews(chains: readonly ResolvedChain[], clock: Clock, logge
 
 /** One `make` of the live chain and of the test chain (undefined when test mode is off), as the use cases take them. */
 function byMode<T>(
-  chains: readonly ResolvedChain[],
-  make: (chain: ResolvedChain) => T,
+  chains: readonly HomeChain[],
+  make: (chain: HomeChain) => T,
 ): { live: T; test: T | undefined } {
   const live = chainOfMode(chains, 'live');
   if (!live) throw new Error('no live chain');
@@ -53,7 +53,7 @@ function byMode<T>(
 }
 
 /** What the explorers and the checkout's networks read of a home or source chain. */
-type ChainSeen = Pick<ResolvedChain, 'settings' | 'target' | 'rpcUrls'>;
+type ChainSeen = Pick<HomeChain, 'settings' | 'target' | 'rpcUrls'>;
 
 function checkoutNetwork(chain: ChainSeen): CheckoutNetwork {
   const { network, publicRpcUrl: configured } = chain.settings;
@@ -71,7 +71,7 @@ function checkoutNetwork(chain: ChainSeen): CheckoutNetwork {
 }
 
 /** The token's blacklist and pause, read with a short timeout: checked on the create path. */
-function tokenControlsOf(chain: ResolvedChain, clock: Clock, logger: Logger): TokenControls {
+function tokenControlsOf(chain: HomeChain, clock: Clock, logger: Logger): TokenControls {
   return createTokenControls({
     client: createRpcClient(chain.rpcUrls, 2_000),
     token: chain.target.tokenAddress,

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Address, Hex } from 'viem';
-import type { ChainTarget, ChainToken } from '../../adapters/chain/depositPlanner.ts';
+import type { ChainToken } from '../../adapters/chain/depositPlanner.ts';
 import {
   chainsOfMode as chainsOfConfigMode,
   expectedFactoryV3,
@@ -11,7 +11,9 @@ import {
   type ChainSettings,
   type Config,
   ConfigError,
+  isSourceChain,
   requireChainSetting,
+  type SourceChainSettings,
   type TokenSetting,
   type VariablePrefix,
 } from '../../config/index.ts';
@@ -29,59 +31,7 @@ import {
   type SandboxCrossChainContracts,
   startSandboxCrossChain,
 } from '../sandboxCrossChain.ts';
-
-export interface ResolvedChain {
-  /** Its settings: those of the first configured chain on its id (the live one where test mode shares it). */
-  readonly settings: ChainSettings;
-  /** Whose payments it takes: one mode, or both where the test chain is the live chain itself. */
-  readonly modes: readonly ChainMode[];
-  readonly target: ChainTarget;
-  readonly rpcUrls: readonly string[];
-  readonly relayerKey: Hex | undefined;
-  /** The gasless relayer's key where gasless payment is offered (decision 0012), else undefined. */
-  readonly gaslessRelayerKey: Hex | undefined;
-  /**
-   * Where CCTP mints its source chains' burns on this home chain (decision 0029): its USDC and
-   * MessageTransmitterV2. Undefined when no mode of it has a source chain.
-   */
-  readonly cctpHome: CctpHome | undefined;
-  /** The source chains whose deposits are this chain's payments (decision 0032), one per chain id. */
-  readonly sources: readonly ResolvedSourceChain[];
-  /** The sandbox's second chain's contracts, when this is the sandbox's chain and it runs one. */
-  readonly sandboxCrossChain?: SandboxCrossChainContracts | undefined;
-  stop(): Promise<void>;
-}
-
-export interface CctpHome {
-  readonly usdc: Address;
-  readonly messageTransmitter: Address;
-}
-
-/**
- * A chain whose USDC pays its home chain's payments (decision 0032): watched for transfers to the home chain's
- * version 3 deposit addresses, and burnt through CCTP to them on the home chain.
- */
-export interface ResolvedSourceChain {
-  readonly settings: ChainSettings;
-  /** Its USDC, and the home chain's version 3 factory and treasury (the same addresses on every chain). */
-  readonly target: ChainTarget;
-  readonly rpcUrls: readonly string[];
-  /** The key that burns there, paying that chain's gas; without one nothing is burnt (anyone may burn). */
-  readonly relayerKey: Hex | undefined;
-  /**
-   * The gasless relayer's key there (decision 0012): customers holding USDC and no gas on this chain sign, and
-   * it submits. Without one the checkout offers this chain with gas only.
-   */
-  readonly gaslessRelayerKey: Hex | undefined;
-  readonly cctp: {
-    readonly domain: number;
-    readonly tokenMessenger: Address;
-    readonly messageTransmitter: Address;
-    readonly transferSpeed: 'fast' | 'standard';
-    readonly maxFeeBps: number;
-    readonly fastConfirmations: number;
-  };
-}
+import type { HomeChain, SourceChain } from './model.ts';
 
 /**
  * The chains this deployment takes payments on, one per chain id, in the order of `config.chains` (the live one
@@ -92,13 +42,9 @@ export interface ResolvedSourceChain {
  * A configured chain on the id of one already resolved is that chain itself, taking its mode's payments too:
  * one watcher and one settler per chain id, so a chain on that id with other contracts could never be watched.
  */
-export async function resolveChains(
-  config: Config,
-  stateDir: string,
-  logger: Logger,
-): Promise<ResolvedChain[]> {
+export async function resolveChains(config: Config, stateDir: string, logger: Logger): Promise<HomeChain[]> {
   await refuseFactoriesOutsideTheirTables(config);
-  const resolved: ResolvedChain[] = [];
+  const resolved: HomeChain[] = [];
   try {
     for (const settings of config.chains) {
       if (settings.role === 'source') continue;
@@ -118,13 +64,13 @@ export async function resolveChains(
  * The home chain with its source chains (one per chain id: the sandbox's two modes share theirs) and its CCTP
  * side. Its deposits are then version 3's, whose addresses are the same on all of them.
  */
-function withSources(home: ResolvedChain, chains: readonly ChainSettings[], stateDir: string): ResolvedChain {
+function withSources(home: HomeChain, chains: readonly ChainSettings[], stateDir: string): HomeChain {
   const sandbox =
     home.sandboxCrossChain ??
     (home.settings.network === 'sandbox' ? readSandboxCrossChain(stateDir) : undefined);
-  const sources: ResolvedSourceChain[] = [];
+  const sources: SourceChain[] = [];
   for (const settings of chains) {
-    if (settings.role !== 'source' || settings.homeChainId !== home.target.chainId) continue;
+    if (!isSourceChain(settings) || settings.homeChainId !== home.target.chainId) continue;
     if (sources.some((source) => source.settings.chainId === settings.chainId)) continue;
     sources.push(resolveSourceChain(settings, home, sandbox));
   }
@@ -138,16 +84,16 @@ function withSources(home: ResolvedChain, chains: readonly ChainSettings[], stat
   return {
     ...home,
     target: { ...home.target, forwarderVersion: 3 },
-    cctpHome: { usdc: home.target.tokenAddress, messageTransmitter },
+    cctp: { usdc: home.target.tokenAddress, messageTransmitter },
     sources,
   };
 }
 
 function resolveSourceChain(
-  settings: ChainSettings,
-  home: ResolvedChain,
+  settings: SourceChainSettings,
+  home: HomeChain,
   sandbox: SandboxCrossChainContracts | undefined,
-): ResolvedSourceChain {
+): SourceChain {
   const prefix = settings.variablePrefix;
   const fromSandbox = settings.network === 'sandbox-2' ? sandbox?.second : undefined;
   const required = <T>(value: T | undefined, variable: string): T => {
@@ -204,21 +150,13 @@ async function refuseFactoriesOutsideTheirTables(config: Config): Promise<void> 
   }
 }
 
-/** The chain whose payments are of `mode`, if any. */
-export function chainOfMode<C extends Pick<ResolvedChain, 'modes'>>(
-  chains: readonly C[],
-  mode: ChainMode,
-): C | undefined {
-  return chains.find((chain) => chain.modes.includes(mode));
-}
-
 /** Stops every chain the service started, the last resolved first. */
-export async function stopChains(chains: readonly ResolvedChain[]): Promise<void> {
+export async function stopChains(chains: readonly HomeChain[]): Promise<void> {
   for (const chain of [...chains].reverse()) await chain.stop();
 }
 
 /** The mode of `settings`, taken by the chain already resolved on its id, which must then be its USDC's too. */
-function sharedMode(chain: ResolvedChain, settings: ChainSettings): ChainMode[] {
+function sharedMode(chain: HomeChain, settings: ChainSettings): ChainMode[] {
   const { usdcAddress } = settings;
   if (usdcAddress && usdcAddress.toLowerCase() !== chain.target.tokenAddress.toLowerCase()) {
     throw new ConfigError(
@@ -233,7 +171,7 @@ async function resolveChain(
   config: Config,
   stateDir: string,
   logger: Logger,
-): Promise<ResolvedChain> {
+): Promise<HomeChain> {
   const prefix = chain.variablePrefix;
   const { usdcAddress, factoryAddress } = chain;
   const identity = { settings: chain, modes: [chain.mode] };
@@ -273,7 +211,7 @@ async function resolveChain(
       rpcUrls: chain.rpcUrls,
       relayerKey: chain.relayerKey ?? sandbox.relayerKey,
       gaslessRelayerKey: gaslessRelayerKey(chain),
-      cctpHome: undefined,
+      cctp: undefined,
       sources: [],
       sandboxCrossChain: crossChain,
       stop: async () => {
@@ -311,7 +249,7 @@ async function resolveChain(
     rpcUrls,
     relayerKey: chain.relayerKey ?? (sandbox ? sandboxPrivateKey(SANDBOX_ACCOUNTS.relayer) : undefined),
     gaslessRelayerKey: gaslessRelayerKey(chain),
-    cctpHome: undefined,
+    cctp: undefined,
     sources: [],
     stop: async () => {},
   };

@@ -1,19 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import type { ResolvedChain } from './resolveChains.ts';
+import type { HomeChain } from './model.ts';
 import { workerChainsOf } from './workerChains.ts';
 
 const key = (byte: string) => `0x${byte.repeat(32)}` as const;
 const FACTORY = '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0';
 
 /** What workerChainsOf reads of a resolved home chain and its sources; nothing here starts one. */
-function home(sources: { chainId: number; gaslessRelayerKey: `0x${string}` | undefined }[]): ResolvedChain {
+function home(sources: { chainId: number; gaslessRelayerKey: `0x${string}` | undefined }[]): HomeChain {
   return {
     settings: { role: 'home' },
     target: { chainId: 137, factoryAddress: FACTORY },
     rpcUrls: ['https://polygon.example'],
     relayerKey: key('11'),
     gaslessRelayerKey: undefined,
-    cctpHome: undefined,
+    cctp: undefined,
     sources: sources.map((s) => ({
       settings: { role: 'source' },
       target: { chainId: s.chainId },
@@ -21,7 +21,7 @@ function home(sources: { chainId: number; gaslessRelayerKey: `0x${string}` | und
       relayerKey: key('11'),
       gaslessRelayerKey: s.gaslessRelayerKey,
     })),
-  } as unknown as ResolvedChain;
+  } as unknown as HomeChain;
 }
 
 describe('workerChainsOf', () => {

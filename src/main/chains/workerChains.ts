@@ -2,7 +2,7 @@ import type { BridgeStore } from '../../app/bridge/ports.ts';
 import { attestationUrlOf, type Config } from '../../config/index.ts';
 import type { WorkerBridge, WorkerChain } from '../worker.ts';
 import type { SourceBridgeChain } from './bridgeJobs.ts';
-import type { ResolvedChain, ResolvedSourceChain } from './resolveChains.ts';
+import type { HomeChain, SourceChain } from './model.ts';
 
 /**
  * How long Circle normally takes to attest a burn, before a wait is reported as a stall: a fast transfer is
@@ -19,9 +19,9 @@ const ATTESTATION_TIMEOUT_MS = 10_000;
  * the home chain's version 3 addresses (decision 0030). A source chain gets no flushing settler: its deposits are
  * burnt to the home chain by the bridge's job (workerBridgeOf), which holds that chain's relayer.
  */
-export function workerChainsOf(chains: readonly ResolvedChain[]): WorkerChain[] {
+export function workerChainsOf(chains: readonly HomeChain[]): WorkerChain[] {
   return chains.flatMap((home) => [
-    { ...home, cctpMessageTransmitter: home.cctpHome?.messageTransmitter },
+    { ...home, cctpMessageTransmitter: home.cctp?.messageTransmitter },
     ...home.sources.map(
       (source): WorkerChain => ({
         settings: source.settings,
@@ -43,7 +43,7 @@ export function workerChainsOf(chains: readonly ResolvedChain[]): WorkerChain[] 
  */
 export function workerBridgeOf(
   config: Config,
-  chains: readonly ResolvedChain[],
+  chains: readonly HomeChain[],
   store: BridgeStore,
 ): WorkerBridge | undefined {
   const { cctp } = config;
@@ -63,8 +63,8 @@ export function workerBridgeOf(
 }
 
 function sourceBridgeChain(
-  home: ResolvedChain,
-  source: ResolvedSourceChain,
+  home: HomeChain,
+  source: SourceChain,
   attestationUrl: string,
 ): SourceBridgeChain | undefined {
   const { settings, cctp, relayerKey } = source;
