@@ -204,7 +204,6 @@ async function startWorker(
     target: targetOf(polygon),
     rpcUrls: [polygon.anvil.rpcUrl],
     relayerKey: RELAYER_KEY,
-    cctpMessageTransmitter: polygon.cctp.messageTransmitter,
     cctp: { usdc: polygon.cctp.usdc, messageTransmitter: polygon.cctp.messageTransmitter },
   };
   const sources = [
@@ -216,8 +215,8 @@ async function startWorker(
       settings: await settingsOf(chain, SOURCE_FINALITY),
       target: targetOf(chain),
       rpcUrls: [chain.anvil.rpcUrl],
-      depositChainId: polygon.chainId,
-      depositFactory: net.factories.polygon!.factory,
+      homeChainId: polygon.chainId,
+      homeFactory: net.factories.polygon!.factory,
     })),
   );
   const chains = [home, ...sourceChains];

@@ -103,8 +103,8 @@ describe.each(dialects)(
         tokens: usdcOf(arbitrum),
         maxBlockRange: 100,
         startBlock: await arbitrum.anvil.publicClient.getBlockNumber(),
-        depositChainId: polygon.chainId,
-        depositFactory: factory(),
+        homeChainId: polygon.chainId,
+        homeFactory: factory(),
       };
     }, 60_000);
     afterAll(() => database?.drop());

@@ -107,8 +107,8 @@ describe.each(dialects)(
         tokens: tokens(base),
         maxBlockRange: 100,
         startBlock: await base.anvil.publicClient.getBlockNumber(),
-        depositChainId: polygon.chainId,
-        depositFactory: factory(),
+        homeChainId: polygon.chainId,
+        homeFactory: factory(),
       };
     }, 60_000);
     afterAll(() => database?.drop());

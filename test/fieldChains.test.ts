@@ -94,8 +94,8 @@ describe.each(dialects)('transaction and token fields name their chain, on %s', 
       tokens: tokens(base),
       maxBlockRange: 100,
       startBlock: await base.anvil.publicClient.getBlockNumber(),
-      depositChainId: HOME,
-      depositFactory: factory(),
+      homeChainId: HOME,
+      homeFactory: factory(),
     };
   }, 60_000);
   afterAll(() => h?.close());

@@ -134,8 +134,8 @@ describe.each(dialects)('gasless payment on a source chain, %s', (dialect) => {
       tokens: [{ address: base.cctp.usdc.toLowerCase(), symbol: 'USDC', decimals: 6, accepted: true }],
       maxBlockRange: 100,
       startBlock: await base.anvil.publicClient.getBlockNumber(),
-      depositChainId: 137,
-      depositFactory: net.factories.polygon!.factory,
+      homeChainId: 137,
+      homeFactory: net.factories.polygon!.factory,
     };
   }, 60_000);
 

@@ -26,6 +26,7 @@ import { runWebhookDispatcher } from '../app/webhooks/dispatchWebhooks.ts';
 import type { WebhookStore } from '../app/webhooks/ports.ts';
 import { type ChainSettings, type Config, NETWORKS } from '../config/index.ts';
 import { homeMintDeps, type SourceBridgeChain, sourceBridgeJob } from './chains/bridgeJobs.ts';
+import type { HomeCctpRoute } from './chains/model.ts';
 import { runEmailJob } from './emailDispatcher.ts';
 import { runAsSingleton } from './singleton.ts';
 import { createWebhookDispatcherDeps } from './wiring.ts';
@@ -68,15 +69,16 @@ export interface WorkerChain {
   /** Where gasless payment is offered: the key that submits customers' signed authorizations. */
   readonly gaslessRelayerKey?: Hex | undefined;
   /**
-   * For a source chain (decision 0030): the home chain whose payments its transfers pay, and the version 3
-   * factory whose deposit addresses alone exist on it. Unset: a home chain, watching for its own payments.
+   * For a source chain (decision 0030): the home chain whose payments its transfers pay, and that home chain's
+   * version 3 factory, whose deposit addresses alone exist on it. Unset: a home chain, watching for its own.
    */
-  readonly depositChainId?: number | undefined;
-  readonly depositFactory?: Address | undefined;
-  /** CCTP's MessageTransmitterV2 on a home chain: our own settlement's mints into deposit addresses are not paid. */
-  readonly cctpMessageTransmitter?: Address | undefined;
-  /** The home chain's CCTP side, where source chains' burns are minted (its settler then mints them first). */
-  readonly cctp?: { readonly usdc: Address; readonly messageTransmitter: Address } | undefined;
+  readonly homeChainId?: number | undefined;
+  readonly homeFactory?: Address | undefined;
+  /**
+   * A home chain's CCTP route, where its source chains' burns mint: its settler mints them first, and its
+   * watcher does not take our own settlement's mints into deposit addresses for payments.
+   */
+  readonly cctp?: HomeCctpRoute | undefined;
 }
 
 const LAG_LOG_EVERY_MS = 30_000;
@@ -186,7 +188,7 @@ function chainJobs(
   const jobs = [watcherJob(kit, receipts)];
   const settler = settlerJob(kit);
   if (settler) jobs.push(settler);
-  else if (chain.depositChainId === undefined) {
+  else if (chain.homeChainId === undefined) {
     // A source chain has no flushing settler by design: the bridge's job burns its deposits (decision 0029).
     logger.warn(
       `${settings.variablePrefix}RELAYER_KEY is not set: deposit addresses will not be flushed to merchants by this service`,
@@ -206,9 +208,9 @@ function watcherJob(kit: ChainJobKit, receipts: ReceiptSettings | undefined): Pr
     tokens: watchedTokens(chain.target),
     maxBlockRange: settings.maxBlockRange,
     startBlock: settings.startBlock,
-    depositChainId: chain.depositChainId,
-    depositFactory: chain.depositFactory,
-    cctpMessageTransmitter: chain.cctpMessageTransmitter,
+    homeChainId: chain.homeChainId,
+    homeFactory: chain.homeFactory,
+    cctpMessageTransmitter: chain.cctp?.messageTransmitter,
   };
   let lastLagLogMs = 0;
   return runAsSingleton(deps.locks, `chain-watcher:${watch.chainId}`, every, (held) =>

@@ -32,9 +32,7 @@ describe('workerChainsOf', () => {
         { chainId: 42161, gaslessRelayerKey: undefined },
       ]),
     ]);
-    expect(
-      chains.map((c) => [c.target.chainId, c.relayerKey, c.gaslessRelayerKey, c.depositChainId]),
-    ).toEqual([
+    expect(chains.map((c) => [c.target.chainId, c.relayerKey, c.gaslessRelayerKey, c.homeChainId])).toEqual([
       [137, key('11'), undefined, undefined],
       // A source chain's gasless relayer sends what was signed there; its deposits are burnt, never flushed.
       [8453, undefined, key('44'), 137],

@@ -21,7 +21,7 @@ const ATTESTATION_TIMEOUT_MS = 10_000;
  */
 export function workerChainsOf(chains: readonly HomeChain[]): WorkerChain[] {
   return chains.flatMap((home) => [
-    { ...home, cctpMessageTransmitter: home.cctp?.messageTransmitter },
+    home,
     ...home.sources.map(
       (source): WorkerChain => ({
         settings: source.settings,
@@ -30,8 +30,8 @@ export function workerChainsOf(chains: readonly HomeChain[]): WorkerChain[] {
         relayerKey: undefined,
         // Its own gasless relayer job (`gasless-relayer:<source chain id>`) sends what customers signed there.
         gaslessRelayerKey: source.gaslessRelayerKey,
-        depositChainId: home.target.chainId,
-        depositFactory: home.target.factoryAddress,
+        homeChainId: home.target.chainId,
+        homeFactory: home.target.factoryAddress,
       }),
     ),
   ]);
