@@ -18,9 +18,10 @@ import { systemClock } from '../src/app/shared/ports.ts';
 import { type ChainSettings, loadConfig } from '../src/config/index.ts';
 import type { Payment } from '../src/domain/payment.ts';
 import type { SourceBridgeChain } from '../src/main/chains/bridgeJobs.ts';
+import type { WorkerChain } from '../src/main/chains/workerChains.ts';
 import { statusRefreshOnMint } from '../src/main/mintRefresh.ts';
 import { createStores } from '../src/main/wiring.ts';
-import { runWorker, type WorkerChain } from '../src/main/worker.ts';
+import { runWorker } from '../src/main/worker.ts';
 import { testMerchant } from '../test/fakes/merchantFixture.ts';
 import { testPayment } from '../test/fakes/paymentFixture.ts';
 import {

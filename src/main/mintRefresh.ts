@@ -2,7 +2,7 @@ import type { BridgeRepositoryHooks } from '../adapters/db/bridgeRepository.ts';
 import { customerEmails } from '../adapters/email/customerEmails.ts';
 import { refreshPayments } from '../app/chain/refreshPayments.ts';
 import { type Config, NETWORKS } from '../config/index.ts';
-import type { WorkerChain } from './worker.ts';
+import type { WorkerChain } from './chains/workerChains.ts';
 
 /**
  * A final mint refreshes its payment's status in the mint's own database transaction (decision 0037): a fast

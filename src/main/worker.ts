@@ -1,32 +1,29 @@
 import type { Logger } from 'pino';
-import type { Address, Hex } from 'viem';
 import { chainReader, createRpcClient } from '../adapters/chain/chainReader.ts';
 import type { ChainTarget, ChainToken } from '../adapters/chain/depositPlanner.ts';
 import { authorizationChain } from '../adapters/chain/eip3009.ts';
 import { createRelayer } from '../adapters/chain/relayer.ts';
 import type { SingletonLocks } from '../adapters/db/singletonLocks.ts';
 import { customerEmails } from '../adapters/email/customerEmails.ts';
-import type { BridgeStore } from '../app/bridge/ports.ts';
 import { runSettlerWithMints } from '../app/bridge/settleAndMint.ts';
 import type { Ledger } from '../app/chain/ports.ts';
-import { expirePayments } from '../app/chain/refreshPayments.ts';
-import { pollChainOnce, type WatchedToken } from '../app/chain/watchChain.ts';
+import { runChainWatcher } from '../app/chain/runChainWatcher.ts';
+import type { WatchedToken } from '../app/chain/watchChain.ts';
 import type { EmailStore } from '../app/email/ports.ts';
 import type { ReceiptSettings } from '../app/email/receipts.ts';
 import type { GaslessStore } from '../app/gasless/ports.ts';
-import { relayOnce } from '../app/gasless/relayAuthorizations.ts';
-import { runLoop } from '../app/operations/jobLoop.ts';
+import { runGaslessRelayer } from '../app/gasless/runGaslessRelayer.ts';
+import { runExpirer } from '../app/operations/runExpirer.ts';
 import type { PaymentStore } from '../app/payments/ports.ts';
-import { announceRefunds } from '../app/refunds/announceRefunds.ts';
 import type { RefundStore } from '../app/refunds/ports.ts';
 import type { SettlementStore } from '../app/settlement/ports.ts';
 import { runSettler } from '../app/settlement/settleOnce.ts';
 import type { Clock } from '../app/shared/ports.ts';
 import { runWebhookDispatcher } from '../app/webhooks/dispatchWebhooks.ts';
 import type { WebhookStore } from '../app/webhooks/ports.ts';
-import { type ChainSettings, type Config, NETWORKS } from '../config/index.ts';
-import { homeMintDeps, type SourceBridgeChain, sourceBridgeJob } from './chains/bridgeJobs.ts';
-import type { HomeCctpRoute } from './chains/model.ts';
+import { type Config, NETWORKS } from '../config/index.ts';
+import { homeMintDeps, sourceBridgeJob } from './chains/bridgeJobs.ts';
+import type { WorkerBridge, WorkerChain } from './chains/workerChains.ts';
 import { runEmailJob } from './emailDispatcher.ts';
 import { runAsSingleton } from './singleton.ts';
 import { createWebhookDispatcherDeps } from './wiring.ts';
@@ -53,38 +50,8 @@ export interface WorkerDeps {
   readonly bridge?: WorkerBridge | undefined;
 }
 
-export interface WorkerBridge {
-  readonly store: BridgeStore;
-  readonly attestation: { readonly pollIntervalMs: number; readonly timeoutMs: number };
-  readonly sources: readonly SourceBridgeChain[];
-}
-
-export interface WorkerChain {
-  /** How it is read and settled: finality, poll interval, block range, dust threshold, the relayer's caps. */
-  readonly settings: ChainSettings;
-  readonly target: ChainTarget;
-  readonly rpcUrls: readonly string[];
-  /** Without one the deposit addresses are not flushed (anyone may flush them; nothing is lost). */
-  readonly relayerKey?: Hex | undefined;
-  /** Where gasless payment is offered: the key that submits customers' signed authorizations. */
-  readonly gaslessRelayerKey?: Hex | undefined;
-  /**
-   * For a source chain (decision 0030): the home chain whose payments its transfers pay, and that home chain's
-   * version 3 factory, whose deposit addresses alone exist on it. Unset: a home chain, watching for its own.
-   */
-  readonly homeChainId?: number | undefined;
-  readonly homeFactory?: Address | undefined;
-  /**
-   * A home chain's CCTP route, where its source chains' burns mint: its settler mints them first, and its
-   * watcher does not take our own settlement's mints into deposit addresses for payments.
-   */
-  readonly cctp?: HomeCctpRoute | undefined;
-}
-
-const LAG_LOG_EVERY_MS = 30_000;
 /** Outbox poll: an event written by a status change is picked up within this (one indexed query per poll). */
 const WEBHOOK_POLL_MS = 250;
-const LAG_WORTH_LOGGING_BLOCKS = 10n;
 
 /** The background jobs of the `worker` role, until `signal` aborts. Resolves when they have all stopped. */
 export async function runWorker(deps: WorkerDeps, signal: AbortSignal): Promise<void> {
@@ -110,21 +77,18 @@ export async function runWorker(deps: WorkerDeps, signal: AbortSignal): Promise<
   }
   // Expiry and refund announcements are safe to run twice (row locks, marks), but one runner avoids wasted sweeps.
   const expirer = runAsSingleton(deps.locks, 'expirer', every, (held) =>
-    runLoop({ ...every, name: 'expirer', signal: held }, async () => {
-      const changes = await expirePayments({
+    runExpirer(
+      {
         ledger: deps.ledger,
-        clock: deps.clock,
-        payoutPolicy: config.payoutPolicy,
-        receipts,
-      });
-      // Refunds funded, sent or expired since the last pass: their merchants are told.
-      const told = await announceRefunds({
         refunds: deps.refunds,
         clock: deps.clock,
+        logger,
+        payoutPolicy: config.payoutPolicy,
+        receipts,
         refundNotices: emails?.refundNotices,
-      });
-      return changes.length > 0 || told.length > 0 ? 'busy' : 'idle';
-    }),
+      },
+      { intervalMs: every.intervalMs, signal: held },
+    ),
   );
   // Webhook delivery runs in every worker: claims are leased rows (SKIP LOCKED), not a singleton.
   const webhookDeps = createWebhookDispatcherDeps(config, {
@@ -199,12 +163,13 @@ function chainJobs(
   return jobs;
 }
 
-/** The chain's watcher: records transfers, finality and reorgs, and says now and then how far behind it is. */
+/** The chain's watcher, a singleton named by the chain id: it owns the chain's cursor. */
 function watcherJob(kit: ChainJobKit, receipts: ReceiptSettings | undefined): Promise<void> {
   const { deps, chain, logger, every } = kit;
   const { settings } = chain;
+  const chainId = chain.target.chainId;
   const watch = {
-    chainId: chain.target.chainId,
+    chainId,
     tokens: watchedTokens(chain.target),
     maxBlockRange: settings.maxBlockRange,
     startBlock: settings.startBlock,
@@ -212,30 +177,16 @@ function watcherJob(kit: ChainJobKit, receipts: ReceiptSettings | undefined): Pr
     homeFactory: chain.homeFactory,
     cctpMessageTransmitter: chain.cctp?.messageTransmitter,
   };
-  let lastLagLogMs = 0;
-  return runAsSingleton(deps.locks, `chain-watcher:${watch.chainId}`, every, (held) =>
-    runLoop({ ...every, name: 'chain-watcher', signal: held }, async () => {
-      const result = await pollChainOnce(
-        {
-          ledger: deps.ledger,
-          chain: kit.reader,
-          clock: deps.clock,
-          logger,
-          payoutPolicy: deps.config.payoutPolicy,
-          receipts,
-        },
-        watch,
-      );
-      const nowMs = deps.clock.now().getTime();
-      if (result.lagBlocks > LAG_WORTH_LOGGING_BLOCKS && nowMs - lastLagLogMs > LAG_LOG_EVERY_MS) {
-        lastLagLogMs = nowMs;
-        logger.info(
-          { lagBlocks: result.lagBlocks.toString(), head: result.head.toString() },
-          'chain watcher catching up',
-        );
-      }
-      return result.lagBlocks > 0n ? 'busy' : 'idle';
-    }),
+  const watching = {
+    ledger: deps.ledger,
+    chain: kit.reader,
+    clock: deps.clock,
+    logger,
+    payoutPolicy: deps.config.payoutPolicy,
+    receipts,
+  };
+  return runAsSingleton(deps.locks, `chain-watcher:${chainId}`, every, (held) =>
+    runChainWatcher(watching, { ...watch, intervalMs: every.intervalMs, signal: held }),
   );
 }
 
@@ -288,12 +239,10 @@ function gaslessRelayerJob(kit: ChainJobKit): Promise<void> | undefined {
   };
   // Its own key, its own singleton: one writer of that key's nonces.
   return runAsSingleton(deps.locks, `gasless-relayer:${chainId}`, every, (held) =>
-    runLoop({ ...every, name: 'gasless-relayer', signal: held }, async () => {
-      const outcome = await relayOnce(relaying, { maxFeeWeiPerHour: settings.gasless.maxFeeWeiPerHour });
-      // Another authorization may be waiting once one is sent or done; a receipt or the cap takes time.
-      return outcome.kind === 'sent' || outcome.kind === 'mined' || outcome.kind === 'failed'
-        ? 'busy'
-        : 'idle';
+    runGaslessRelayer(relaying, {
+      maxFeeWeiPerHour: settings.gasless.maxFeeWeiPerHour,
+      intervalMs: every.intervalMs,
+      signal: held,
     }),
   );
 }

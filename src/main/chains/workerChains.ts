@@ -1,8 +1,42 @@
+import type { Address, Hex } from 'viem';
+import type { ChainTarget } from '../../adapters/chain/depositPlanner.ts';
 import type { BridgeStore } from '../../app/bridge/ports.ts';
-import { attestationUrlOf, type Config } from '../../config/index.ts';
-import type { WorkerBridge, WorkerChain } from '../worker.ts';
+import { attestationUrlOf, type ChainSettings, type Config } from '../../config/index.ts';
 import type { SourceBridgeChain } from './bridgeJobs.ts';
-import type { HomeChain, SourceChain } from './model.ts';
+import type { HomeCctpRoute, HomeChain, SourceChain } from './model.ts';
+
+/** The bridge's jobs of the worker (decision 0029): its records, how attestations are asked for, each source chain's. */
+export interface WorkerBridge {
+  readonly store: BridgeStore;
+  readonly attestation: { readonly pollIntervalMs: number; readonly timeoutMs: number };
+  readonly sources: readonly SourceBridgeChain[];
+}
+
+/**
+ * One chain as the worker runs it, one per chain id: a home chain, or a source chain with `homeChainId`. Its
+ * watcher, settler and gasless relayer are built from it (main/worker.ts).
+ */
+export interface WorkerChain {
+  /** How it is read and settled: finality, poll interval, block range, dust threshold, the relayer's caps. */
+  readonly settings: ChainSettings;
+  readonly target: ChainTarget;
+  readonly rpcUrls: readonly string[];
+  /** Without one the deposit addresses are not flushed (anyone may flush them; nothing is lost). */
+  readonly relayerKey?: Hex | undefined;
+  /** Where gasless payment is offered: the key that submits customers' signed authorizations. */
+  readonly gaslessRelayerKey?: Hex | undefined;
+  /**
+   * For a source chain (decision 0030): the home chain whose payments its transfers pay, and that home chain's
+   * version 3 factory, whose deposit addresses alone exist on it. Unset: a home chain, watching for its own.
+   */
+  readonly homeChainId?: number | undefined;
+  readonly homeFactory?: Address | undefined;
+  /**
+   * A home chain's CCTP route, where its source chains' burns mint: its settler mints them first, and its
+   * watcher does not take our own settlement's mints into deposit addresses for payments.
+   */
+  readonly cctp?: HomeCctpRoute | undefined;
+}
 
 /**
  * How long Circle normally takes to attest a burn, before a wait is reported as a stall: a fast transfer is
