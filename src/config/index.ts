@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { PayoutPolicy } from '../domain/payout.ts';
 import { type CctpConfig, cctpConfig, cctpEnv } from './chains/cctp.ts';
-import { type ChainSettings, chainsConfig, chainsEnv } from './chains/chainList.ts';
+import { type ChainSettings, chainsConfig, chainsEnv, type HomeChainSettings } from './chains/chainList.ts';
 import type { HomeNetwork } from './chains/networks.ts';
 import { ConfigError } from './configError.ts';
 import { dashboardConfig, dashboardEnv } from './dashboard.ts';
@@ -101,13 +101,13 @@ export interface Config {
    */
   readonly chains: readonly ChainSettings[];
   /** The live home chain (PAYLINK_NETWORK): the entry of `chains` whose mode is live and role home. */
-  readonly liveHomeChain: ChainSettings;
+  readonly liveHomeChain: HomeChainSettings;
   /**
    * The home chain of test-mode payments (sk_test_ keys), or undefined when test mode is off: the entry of
    * `chains` whose mode is test and role home. It may be the live chain itself (the sandbox serves both modes):
    * then it has the live chain's id and settings.
    */
-  readonly testHomeChain: ChainSettings | undefined;
+  readonly testHomeChain: HomeChainSettings | undefined;
   /** Circle's attestation API, when some chain burns through CCTP (a source chain is enabled). */
   readonly cctp: CctpConfig | undefined;
   /** Sandbox only: where the demo merchant's webhook inbox listens. */
@@ -140,9 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const network = e.PAYLINK_NETWORK;
   const rates = ratesConfig(e, network);
   const payments = paymentsConfig(e);
-  const chains = chainsConfig(e, network, env);
-  const [chain] = chains;
-  if (!chain) throw new Error('no live chain');
+  const { chains, liveHome, testHome } = chainsConfig(e, network, env);
   const mail = parseMailConfig(e.PAYLINK_SMTP_URL, e.PAYLINK_MAIL_FROM, network);
   if (typeof mail === 'string') throw new ConfigError(`Invalid configuration:\n  ${mail}`);
   return deepFreeze({
@@ -157,8 +155,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       delayedAfterMs: e.PAYLINK_PAYOUT_DELAYED_AFTER,
     },
     chains,
-    liveHomeChain: chain,
-    testHomeChain: chains.find((c) => c.mode === 'test' && c.role === 'home'),
+    liveHomeChain: liveHome,
+    testHomeChain: testHome,
     cctp: cctpConfig(e, chains),
     mail,
   });

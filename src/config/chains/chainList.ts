@@ -78,11 +78,23 @@ export type ChainsEnv = z.infer<z.ZodObject<typeof chainsEnv>>;
  * and PAYLINK_CHAINS, then unless test mode is off the test home and PAYLINK_TEST_CHAINS. `env` is the raw
  * environment, where each enabled source chain's own variables are read (PAYLINK_BASE_RPC_URL, ...).
  */
-export function chainsConfig(e: ChainsEnv, network: HomeNetwork, env: RawEnv): readonly ChainSettings[] {
+export function chainsConfig(
+  e: ChainsEnv,
+  network: HomeNetwork,
+  env: RawEnv,
+): {
+  chains: readonly ChainSettings[];
+  liveHome: HomeChainSettings;
+  testHome: HomeChainSettings | undefined;
+} {
   const live = liveHomeSettings(e, network);
   const test = testHomeSettings(e, live);
   const { live: liveSources, test: testSources } = sourceChainsConfig(e, env, live, test);
-  return [live, ...liveSources, ...(test ? [test, ...testSources] : [])];
+  return {
+    chains: [live, ...liveSources, ...(test ? [test, ...testSources] : [])],
+    liveHome: live,
+    testHome: test,
+  };
 }
 
 function homeCctp(
