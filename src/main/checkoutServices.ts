@@ -12,7 +12,7 @@ import { acceptAuthorization, gaslessAmountDue } from '../app/gasless/acceptAuth
 import type { AuthorizationChain } from '../app/gasless/ports.ts';
 import type { DepositPlanners } from '../app/payments/ports.ts';
 import type { Clock, RateLimitStore } from '../app/shared/ports.ts';
-import type { HomeChain } from './chains/model.ts';
+import { everyChain, type HomeChain } from './chains/model.ts';
 import type { createStores } from './wiring.ts';
 
 /* The checkout's own dependencies, made for `webServices` (services.ts): gasless payment, refund claims, networks. */
@@ -30,7 +30,7 @@ export function checkoutGasless(
 ): CheckoutGasless | undefined {
   const offered = new Map<number, AuthorizationChain>();
   // Home chains and their source chains alike: a customer signs on the network they chose (decision 0012).
-  for (const chain of chains.flatMap((home) => [home, ...home.sources])) {
+  for (const chain of everyChain(chains)) {
     if (!chain.gaslessRelayerKey || offered.has(chain.target.chainId)) continue;
     const relayerAddress = privateKeyToAccount(chain.gaslessRelayerKey).address;
     const client = createRpcClient(chain.rpcUrls, 2_000);

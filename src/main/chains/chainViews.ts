@@ -6,7 +6,7 @@ import type { CheckoutNetwork } from '../../adapters/web/network.ts';
 import type { TokenControls } from '../../app/chain/tokenControls.ts';
 import type { Clock } from '../../app/shared/ports.ts';
 import { NETWORKS } from '../../config/index.ts';
-import { chainOfMode, type HomeChain } from './model.ts';
+import { chainOfMode, everyChain, type HomeChain, type SourceChain } from './model.ts';
 
 /**
  * What the API and the checkout need of each chain, built from the one list: the deposit planner and the token's
@@ -19,23 +19,19 @@ export function chainViews(chains: readonly HomeChain[], clock: Clock, logger: L
     reader: chainReader(createRpcClient(chain.rpcUrls, 2_000), chain.settings.finality),
   });
   const testOnly = chains.find((chain) => !chain.modes.includes('live'));
-  // Every chain a payment can be paid on: each home chain, then its source chains (decision 0032).
-  const everyChain = chains.flatMap((chain): ChainSeen[] => [chain, ...chain.sources]);
+  const payable = everyChain(chains);
   return {
     deposits: byMode(chains, (chain) => depositPlanner(chain.target)),
     tokenControls: byMode(chains, (chain) => tokenControlsOf(chain, clock, logger)),
     // The dashboard links transactions to each chain's explorer (the sandbox has none).
     explorers: new Map(
-      everyChain.map((chain) => [chain.target.chainId, NETWORKS[chain.settings.network].explorerUrl]),
+      payable.map((chain) => [chain.target.chainId, NETWORKS[chain.settings.network].explorerUrl]),
     ),
     // The health page states each relayer's balance in its chain's own token (ETH, POL, AVAX).
     nativeSymbols: new Map(
-      everyChain.map((chain) => [
-        chain.target.chainId,
-        NETWORKS[chain.settings.network].nativeCurrencySymbol,
-      ]),
+      payable.map((chain) => [chain.target.chainId, NETWORKS[chain.settings.network].nativeCurrencySymbol]),
     ),
-    checkoutNetworks: everyChain.map(checkoutNetwork),
+    checkoutNetworks: payable.map(checkoutNetwork),
     chainProbe: probe(byMode(chains, (chain) => chain).live),
     testChainProbe: testOnly && probe(testOnly),
   };
@@ -52,10 +48,7 @@ function byMode<T>(
   return { live: make(live), test: test && make(test) };
 }
 
-/** What the explorers and the checkout's networks read of a home or source chain. */
-type ChainSeen = Pick<HomeChain, 'settings' | 'target' | 'rpcUrls'>;
-
-function checkoutNetwork(chain: ChainSeen): CheckoutNetwork {
+function checkoutNetwork(chain: HomeChain | SourceChain): CheckoutNetwork {
   const { network, publicRpcUrl: configured } = chain.settings;
   const preset = NETWORKS[network];
   // PAYLINK_PUBLIC_RPC_URL, else the preset's; the sandbox's own nodes are on this machine, like the browser.

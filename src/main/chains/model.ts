@@ -78,3 +78,8 @@ export function chainOfMode<C extends Pick<HomeChain, 'modes'>>(
 ): C | undefined {
   return chains.find((chain) => chain.modes.includes(mode));
 }
+
+/** Every chain a payment can be paid on: each home chain, then its source chains (decision 0032). */
+export function everyChain(homes: readonly HomeChain[]): (HomeChain | SourceChain)[] {
+  return homes.flatMap((home) => [home, ...home.sources]);
+}
