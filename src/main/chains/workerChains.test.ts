@@ -39,4 +39,15 @@ describe('workerChainsOf', () => {
       [42161, undefined, undefined, 137],
     ]);
   });
+
+  it('gives the home chain its CCTP route (its settler mints, its watcher skips our own mints) and a source none', () => {
+    const transmitter = '0xE737e5cEBEEBa77EFE34D4aa090756590b1CE275';
+    const route = { usdc: '0x41E94Eb019C0762f9Bfcf9Fb1E58725BfB0e7582', messageTransmitter: transmitter };
+    const [polygon, base] = workerChainsOf([
+      { ...home([{ chainId: 8453, gaslessRelayerKey: undefined }]), cctp: route } as HomeChain,
+    ]);
+    expect(polygon?.cctp).toEqual(route);
+    expect(base?.cctp).toBeUndefined();
+    expect([polygon?.homeFactory, base?.homeFactory]).toEqual([undefined, FACTORY]);
+  });
 });
