@@ -31,6 +31,7 @@ export {
   type ChainMode,
   type ChainRole,
   type ChainSettings,
+  chainsOfMode,
   type Finality,
   type HomeChainSettings,
   isSourceChain,

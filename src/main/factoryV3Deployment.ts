@@ -26,12 +26,13 @@ import {
 import { holdsCode } from '../adapters/chain/contractCode.ts';
 import { readForwarderVersion } from '../adapters/chain/flushCalls.ts';
 import { type ChainRoute, deployFactoryV3 } from '../adapters/chain/multiChainFactory.ts';
-import { chainsOfMode, expectedFactoryV3 } from '../adapters/chain/routeTable.ts';
+import { expectedFactoryV3 } from '../adapters/chain/routeTable.ts';
 import {
   type ChainMode,
   type ChainSettings,
   type Config,
   ConfigError,
+  chainsOfMode,
   NETWORKS,
   requireChainSetting,
 } from '../config/index.ts';

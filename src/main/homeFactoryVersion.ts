@@ -17,8 +17,8 @@ import { type Address, createPublicClient, http, isAddressEqual, type PublicClie
 import type { ChainTarget } from '../adapters/chain/depositPlanner.ts';
 import { readForwarderVersion } from '../adapters/chain/flushCalls.ts';
 import type { ForwarderAddressVersion } from '../adapters/chain/forwarder.ts';
-import { chainsOfMode, expectedFactoryV3, routeTable } from '../adapters/chain/routeTable.ts';
-import type { ChainMode, ChainSettings, Config } from '../config/index.ts';
+import { expectedFactoryV3, routeTable } from '../adapters/chain/routeTable.ts';
+import { type ChainMode, type ChainSettings, type Config, chainsOfMode } from '../config/index.ts';
 import { StartRefusedError } from './ports.ts';
 import { ensureSandboxFactoryV3, type SandboxChain } from './sandboxChain.ts';
 import type { SandboxCrossChain } from './sandboxCrossChain.ts';

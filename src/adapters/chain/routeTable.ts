@@ -14,14 +14,6 @@ export type RouteChain = Pick<
   'chainId' | 'network' | 'role' | 'mode' | 'variablePrefix' | 'usdcAddress' | 'cctp'
 >;
 
-/** One mode's chains of the configuration: its home chain, then its sources. */
-export function chainsOfMode<C extends Pick<ChainSettings, 'mode'>>(
-  chains: readonly C[],
-  mode: ChainSettings['mode'],
-): C[] {
-  return chains.filter((chain) => chain.mode === mode);
-}
-
 /**
  * The table for a mode's chains (home first), or a ConfigError naming the variable a row lacks. A mode without
  * source chains has a table of its home row alone (decision 0038): that row never burns, so its TokenMessengerV2

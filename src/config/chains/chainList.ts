@@ -206,6 +206,14 @@ function testHomeSettings(e: ChainsEnv, live: HomeChainSettings): HomeChainSetti
   };
 }
 
+/** One mode's chains of the configuration: its home chain, then its sources. */
+export function chainsOfMode<C extends Pick<ChainSettings, 'mode'>>(
+  chains: readonly C[],
+  mode: ChainSettings['mode'],
+): C[] {
+  return chains.filter((chain) => chain.mode === mode);
+}
+
 /**
  * PAYLINK_PUBLIC_RPC_URL: https, or http only on the sandbox or to a loopback host (a customer's browser cannot
  * reach anything else over plain http safely). Never with credentials: every customer's wallet is handed it.

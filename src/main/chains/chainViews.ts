@@ -6,7 +6,7 @@ import type { CheckoutNetwork } from '../../adapters/web/network.ts';
 import type { TokenControls } from '../../app/chain/tokenControls.ts';
 import type { Clock } from '../../app/shared/ports.ts';
 import { NETWORKS } from '../../config/index.ts';
-import { chainOfMode, everyChain, type HomeChain, type SourceChain } from './model.ts';
+import { everyChain, type HomeChain, homeChainOfMode, type SourceChain } from './model.ts';
 
 /**
  * What the API and the checkout need of each chain, built from the one list: the deposit planner and the token's
@@ -42,9 +42,9 @@ function byMode<T>(
   chains: readonly HomeChain[],
   make: (chain: HomeChain) => T,
 ): { live: T; test: T | undefined } {
-  const live = chainOfMode(chains, 'live');
+  const live = homeChainOfMode(chains, 'live');
   if (!live) throw new Error('no live chain');
-  const test = chainOfMode(chains, 'test');
+  const test = homeChainOfMode(chains, 'test');
   return { live: make(live), test: test && make(test) };
 }
 

@@ -72,7 +72,7 @@ export interface SourceCctpRoute {
 }
 
 /** The home chain whose payments are of `mode`, if any. */
-export function chainOfMode<C extends Pick<HomeChain, 'modes'>>(
+export function homeChainOfMode<C extends Pick<HomeChain, 'modes'>>(
   chains: readonly C[],
   mode: ChainMode,
 ): C | undefined {

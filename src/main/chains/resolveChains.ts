@@ -1,16 +1,13 @@
 import type { Logger } from 'pino';
 import type { Address, Hex } from 'viem';
 import type { ChainToken } from '../../adapters/chain/depositPlanner.ts';
-import {
-  chainsOfMode as chainsOfConfigMode,
-  expectedFactoryV3,
-  refuseOtherFactory,
-} from '../../adapters/chain/routeTable.ts';
+import { expectedFactoryV3, refuseOtherFactory } from '../../adapters/chain/routeTable.ts';
 import {
   type ChainMode,
   type ChainSettings,
   type Config,
   ConfigError,
+  chainsOfMode,
   isSourceChain,
   requireChainSetting,
   type SourceChainSettings,
@@ -143,7 +140,7 @@ function resolveSourceChain(
  */
 async function refuseFactoriesOutsideTheirTables(config: Config): Promise<void> {
   for (const mode of ['live', 'test'] as const) {
-    const chains = chainsOfConfigMode(config.chains, mode);
+    const chains = chainsOfMode(config.chains, mode);
     const [home] = chains;
     if (!home?.factoryAddress || !chains.some((chain) => chain.role === 'source')) continue;
     refuseOtherFactory(home, home.factoryAddress, await expectedFactoryV3(chains));
