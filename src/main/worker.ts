@@ -1,6 +1,5 @@
 import type { Logger } from 'pino';
 import { chainReader, createRpcClient } from '../adapters/chain/chainReader.ts';
-import type { ChainTarget, ChainToken } from '../adapters/chain/depositPlanner.ts';
 import { authorizationChain } from '../adapters/chain/eip3009.ts';
 import { createRelayer } from '../adapters/chain/relayer.ts';
 import type { SingletonLocks } from '../adapters/db/singletonLocks.ts';
@@ -8,7 +7,6 @@ import { customerEmails } from '../adapters/email/customerEmails.ts';
 import { runSettlerWithMints } from '../app/bridge/settleAndMint.ts';
 import type { Ledger } from '../app/chain/ports.ts';
 import { runChainWatcher } from '../app/chain/runChainWatcher.ts';
-import type { WatchedToken } from '../app/chain/watchChain.ts';
 import type { EmailStore } from '../app/email/ports.ts';
 import type { ReceiptSettings } from '../app/email/receipts.ts';
 import type { GaslessStore } from '../app/gasless/ports.ts';
@@ -23,7 +21,7 @@ import { runWebhookDispatcher } from '../app/webhooks/dispatchWebhooks.ts';
 import type { WebhookStore } from '../app/webhooks/ports.ts';
 import { type Config, NETWORKS } from '../config/index.ts';
 import { homeMintDeps, sourceBridgeJob } from './chains/bridgeJobs.ts';
-import type { WorkerBridge, WorkerChain } from './chains/workerChains.ts';
+import { type WorkerBridge, type WorkerChain, watchOptionsOf } from './chains/workerChains.ts';
 import { runEmailJob } from './emailDispatcher.ts';
 import { runAsSingleton } from './singleton.ts';
 import { createWebhookDispatcherDeps } from './wiring.ts';
@@ -104,17 +102,6 @@ export async function runWorker(deps: WorkerDeps, signal: AbortSignal): Promise<
   await Promise.all([...jobs, expirer, dispatcher, mailer]);
 }
 
-/** What the watcher reads: the accepted tokens (they pay) and the noticed ones (reported when sent). */
-function watchedTokens(target: ChainTarget): WatchedToken[] {
-  const of = (accepted: boolean) => (t: ChainToken) => ({
-    address: t.address.toLowerCase(),
-    symbol: t.symbol,
-    decimals: t.decimals,
-    accepted,
-  });
-  return [...target.acceptedTokens.map(of(true)), ...target.noticedTokens.map(of(false))];
-}
-
 /** What one chain's jobs share: the worker's deps, the chain, its logger (naming it), RPC client, reader, loop. */
 interface ChainJobKit {
   readonly deps: WorkerDeps;
@@ -166,17 +153,7 @@ function chainJobs(
 /** The chain's watcher, a singleton named by the chain id: it owns the chain's cursor. */
 function watcherJob(kit: ChainJobKit, receipts: ReceiptSettings | undefined): Promise<void> {
   const { deps, chain, logger, every } = kit;
-  const { settings } = chain;
   const chainId = chain.target.chainId;
-  const watch = {
-    chainId,
-    tokens: watchedTokens(chain.target),
-    maxBlockRange: settings.maxBlockRange,
-    startBlock: settings.startBlock,
-    homeChainId: chain.homeChainId,
-    homeFactory: chain.homeFactory,
-    cctpMessageTransmitter: chain.cctp?.messageTransmitter,
-  };
   const watching = {
     ledger: deps.ledger,
     chain: kit.reader,
@@ -186,7 +163,7 @@ function watcherJob(kit: ChainJobKit, receipts: ReceiptSettings | undefined): Pr
     receipts,
   };
   return runAsSingleton(deps.locks, `chain-watcher:${chainId}`, every, (held) =>
-    runChainWatcher(watching, { ...watch, intervalMs: every.intervalMs, signal: held }),
+    runChainWatcher(watching, { ...watchOptionsOf(chain), intervalMs: every.intervalMs, signal: held }),
   );
 }
 

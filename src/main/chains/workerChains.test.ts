@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { HomeChain } from './model.ts';
-import { workerChainsOf } from './workerChains.ts';
+import { type WorkerChain, watchOptionsOf, workerChainsOf } from './workerChains.ts';
 
 const key = (byte: string) => `0x${byte.repeat(32)}` as const;
 const FACTORY = '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0';
@@ -49,5 +49,39 @@ describe('workerChainsOf', () => {
     expect(polygon?.cctp).toEqual(route);
     expect(base?.cctp).toBeUndefined();
     expect([polygon?.homeFactory, base?.homeFactory]).toEqual([undefined, FACTORY]);
+  });
+
+  it('has a source chain watched for its home chain’s payments of the home factory, and the home chain for its own', () => {
+    const transmitter = '0xE737e5cEBEEBa77EFE34D4aa090756590b1CE275';
+    const usdc = { symbol: 'USDC', address: '0x41E94Eb019C0762f9Bfcf9Fb1E58725BfB0e7582', decimals: 6 };
+    const bridged = { symbol: 'USDC.e', address: '0x2791Bca1f2de4661ED88A30C99A7a9449Aa84174', decimals: 6 };
+    const [polygon, base] = workerChainsOf([
+      {
+        ...home([{ chainId: 8453, gaslessRelayerKey: undefined }]),
+        cctp: { usdc: usdc.address, messageTransmitter: transmitter },
+      } as HomeChain,
+    ]).map((chain) => ({
+      ...chain,
+      settings: { maxBlockRange: 2_000, startBlock: 7n },
+      target: { ...chain.target, acceptedTokens: [usdc], noticedTokens: chain.homeChainId ? [] : [bridged] },
+    })) as unknown as WorkerChain[];
+    expect(watchOptionsOf(polygon!)).toEqual({
+      chainId: 137,
+      tokens: [
+        { address: usdc.address.toLowerCase(), symbol: 'USDC', decimals: 6, accepted: true },
+        { address: bridged.address.toLowerCase(), symbol: 'USDC.e', decimals: 6, accepted: false },
+      ],
+      maxBlockRange: 2_000,
+      startBlock: 7n,
+      homeChainId: undefined,
+      homeFactory: undefined,
+      cctpMessageTransmitter: transmitter,
+    });
+    expect(watchOptionsOf(base!)).toMatchObject({
+      chainId: 8453,
+      homeChainId: 137,
+      homeFactory: FACTORY,
+      cctpMessageTransmitter: undefined,
+    });
   });
 });

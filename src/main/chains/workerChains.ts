@@ -1,6 +1,7 @@
 import type { Address, Hex } from 'viem';
-import type { ChainTarget } from '../../adapters/chain/depositPlanner.ts';
+import type { ChainTarget, ChainToken } from '../../adapters/chain/depositPlanner.ts';
 import type { BridgeStore } from '../../app/bridge/ports.ts';
+import type { WatchChainOptions } from '../../app/chain/watchChain.ts';
 import { attestationUrlOf, type ChainSettings, type Config } from '../../config/index.ts';
 import type { SourceBridgeChain } from './bridgeJobs.ts';
 import type { HomeCctpRoute, HomeChain, SourceChain } from './model.ts';
@@ -69,6 +70,29 @@ export function workerChainsOf(chains: readonly HomeChain[]): WorkerChain[] {
       }),
     ),
   ]);
+}
+
+/**
+ * What the chain's watcher watches: its tokens, accepted (they pay) then noticed (reported when sent), how far
+ * per request, and on a source chain the home chain whose payments its transfers pay (decision 0030); on a home
+ * chain with source chains, its MessageTransmitter, whose mints of our own settlement are not payments.
+ */
+export function watchOptionsOf(chain: WorkerChain): WatchChainOptions {
+  const of = (accepted: boolean) => (t: ChainToken) => ({
+    address: t.address.toLowerCase(),
+    symbol: t.symbol,
+    decimals: t.decimals,
+    accepted,
+  });
+  return {
+    chainId: chain.target.chainId,
+    tokens: [...chain.target.acceptedTokens.map(of(true)), ...chain.target.noticedTokens.map(of(false))],
+    maxBlockRange: chain.settings.maxBlockRange,
+    startBlock: chain.settings.startBlock,
+    homeChainId: chain.homeChainId,
+    homeFactory: chain.homeFactory,
+    cctpMessageTransmitter: chain.cctp?.messageTransmitter,
+  };
 }
 
 /**
