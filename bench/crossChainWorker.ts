@@ -15,12 +15,13 @@ import { paymentRow } from '../src/adapters/db/paymentRepository.ts';
 import { inProcessSingletonLocks } from '../src/adapters/db/singletonLocks.ts';
 import type { TransferSpeed } from '../src/app/bridge/ports.ts';
 import { systemClock } from '../src/app/shared/ports.ts';
-import { type ChainConfig, loadConfig } from '../src/config/index.ts';
+import { type ChainSettings, loadConfig } from '../src/config/index.ts';
 import type { Payment } from '../src/domain/payment.ts';
-import type { SourceBridgeChain } from '../src/main/bridgeJobs.ts';
+import type { SourceBridgeChain } from '../src/main/chains/bridgeJobs.ts';
+import type { WorkerChain } from '../src/main/chains/workerChains.ts';
 import { statusRefreshOnMint } from '../src/main/mintRefresh.ts';
 import { createStores } from '../src/main/wiring.ts';
-import { runWorker, type WorkerChain } from '../src/main/worker.ts';
+import { runWorker } from '../src/main/worker.ts';
 import { testMerchant } from '../test/fakes/merchantFixture.ts';
 import { testPayment } from '../test/fakes/paymentFixture.ts';
 import {
@@ -182,8 +183,8 @@ async function startWorker(
     PAYLINK_RPC_URL: polygon.anvil.rpcUrl,
     PAYLINK_POLL_INTERVAL: `${POLL_INTERVAL_MS}ms`,
   });
-  const settingsOf = async (chain: CctpChain, confirmations: number): Promise<ChainConfig> => ({
-    ...config.chain,
+  const settingsOf = async (chain: CctpChain, confirmations: number): Promise<ChainSettings> => ({
+    ...config.liveHomeChain,
     chainId: chain.chainId,
     rpcUrls: [chain.anvil.rpcUrl],
     finality: { kind: 'confirmations', confirmations },
@@ -204,8 +205,7 @@ async function startWorker(
     target: targetOf(polygon),
     rpcUrls: [polygon.anvil.rpcUrl],
     relayerKey: RELAYER_KEY,
-    cctpMessageTransmitter: polygon.cctp.messageTransmitter,
-    cctpHome: { usdc: polygon.cctp.usdc, messageTransmitter: polygon.cctp.messageTransmitter },
+    cctp: { usdc: polygon.cctp.usdc, messageTransmitter: polygon.cctp.messageTransmitter },
   };
   const sources = [
     { chain: net.chain('base'), speed: 'fast' as const },
@@ -216,8 +216,8 @@ async function startWorker(
       settings: await settingsOf(chain, SOURCE_FINALITY),
       target: targetOf(chain),
       rpcUrls: [chain.anvil.rpcUrl],
-      depositChainId: polygon.chainId,
-      depositFactory: net.factories.polygon!.factory,
+      homeChainId: polygon.chainId,
+      homeFactory: net.factories.polygon!.factory,
     })),
   );
   const chains = [home, ...sourceChains];

@@ -97,7 +97,7 @@ export async function runFinalityLatencyBench(): Promise<string[]> {
         clock,
         logger,
         config,
-        chains: [{ settings: config.chain, target, rpcUrls: [node.rpcUrl] }],
+        chains: [{ settings: config.liveHomeChain, target, rpcUrls: [node.rpcUrl] }],
       },
       stop.signal,
     );

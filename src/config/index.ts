@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { PayoutPolicy } from '../domain/payout.ts';
-import { type CctpConfig, cctpConfig, cctpEnv } from './cctp.ts';
-import { type ChainConfig, chainsConfig, chainsEnv } from './chains.ts';
+import { type CctpConfig, cctpConfig, cctpEnv } from './chains/cctp.ts';
+import { type ChainSettings, chainsConfig, chainsEnv, type HomeChainSettings } from './chains/chainList.ts';
+import type { HomeNetwork } from './chains/networks.ts';
 import { ConfigError } from './configError.ts';
 import { dashboardConfig, dashboardEnv } from './dashboard.ts';
 import {
@@ -12,13 +13,12 @@ import {
   type TrustProxy,
 } from './limits.ts';
 import { type MailConfig, mailEnv, parseMailConfig } from './mail.ts';
-import type { Network } from './networks.ts';
 import { paymentsConfig, paymentsEnv } from './payments.ts';
 import { type RatesConfig, ratesConfig, ratesEnv } from './rates.ts';
 import { serviceConfig, serviceEnv } from './service.ts';
 import { type WebhooksConfig, webhooksConfig, webhooksEnv } from './webhooks.ts';
 
-export { attestationUrlOf, type CctpConfig, IRIS_MAINNET_URL, IRIS_TESTNET_URL } from './cctp.ts';
+export { attestationUrlOf, type CctpConfig, IRIS_MAINNET_URL, IRIS_TESTNET_URL } from './chains/cctp.ts';
 /**
  * Configuration: read once from the environment at start, validated, frozen. A bad value stops the process
  * with a message naming the variable. The README's configuration table lists the same variables.
@@ -27,30 +27,34 @@ export { attestationUrlOf, type CctpConfig, IRIS_MAINNET_URL, IRIS_TESTNET_URL }
  * is the one place that reads the environment, through the one schema they make together.
  */
 export {
-  type CctpChainSettings,
-  type ChainConfig,
+  type CctpRouteSettings,
   type ChainMode,
   type ChainRole,
+  type ChainSettings,
+  chainsOfMode,
   type Finality,
+  type HomeChainSettings,
+  isSourceChain,
   requireChainSetting,
-} from './chains.ts';
-export { ConfigError } from './configError.ts';
-export type { ConnectionLimits } from './limits.ts';
+  type SourceChainSettings,
+} from './chains/chainList.ts';
 export {
   CCTP_DOMAINS,
   type ChainNetwork,
+  type HomeNetwork,
   LIVE_SOURCE_NETWORKS,
   NETWORKS,
-  type Network,
   type NetworkPreset,
   SANDBOX_RPC_URL,
   type SourceNetwork,
   TEST_SOURCE_NETWORKS,
   type TokenSetting,
   type VariablePrefix,
-} from './networks.ts';
+} from './chains/networks.ts';
+export { sourceVariablePrefix } from './chains/sourceChains.ts';
+export { ConfigError } from './configError.ts';
+export type { ConnectionLimits } from './limits.ts';
 export type { RateSourceConfig } from './rates.ts';
-export { sourceVariablePrefix } from './sourceChains.ts';
 
 export interface Config {
   readonly databaseUrl: string;
@@ -59,7 +63,7 @@ export interface Config {
   readonly checkoutPort: number;
   readonly baseUrl: string;
   readonly checkoutUrl: string;
-  readonly network: Network;
+  readonly network: HomeNetwork;
   readonly paymentTtlMs: number;
   /** How long a customer has to give a refund's address on its claim page. */
   readonly refundClaimTtlMs: number;
@@ -96,15 +100,15 @@ export interface Config {
    * Every chain the deployment takes payments on, per mode its home chain then its source chains: the live home
    * (PAYLINK_NETWORK) and PAYLINK_CHAINS, then when test mode is on the test home and PAYLINK_TEST_CHAINS.
    */
-  readonly chains: readonly ChainConfig[];
+  readonly chains: readonly ChainSettings[];
   /** The live home chain (PAYLINK_NETWORK): the entry of `chains` whose mode is live and role home. */
-  readonly chain: ChainConfig;
+  readonly liveHomeChain: HomeChainSettings;
   /**
    * The home chain of test-mode payments (sk_test_ keys), or undefined when test mode is off: the entry of
    * `chains` whose mode is test and role home. It may be the live chain itself (the sandbox serves both modes):
    * then it has the live chain's id and settings.
    */
-  readonly testChain: ChainConfig | undefined;
+  readonly testHomeChain: HomeChainSettings | undefined;
   /** Circle's attestation API, when some chain burns through CCTP (a source chain is enabled). */
   readonly cctp: CctpConfig | undefined;
   /** Sandbox only: where the demo merchant's webhook inbox listens. */
@@ -137,9 +141,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const network = e.PAYLINK_NETWORK;
   const rates = ratesConfig(e, network);
   const payments = paymentsConfig(e);
-  const chains = chainsConfig(e, network, env);
-  const [chain] = chains;
-  if (!chain) throw new Error('no live chain');
+  const { chains, liveHome, testHome } = chainsConfig(e, network, env);
   const mail = parseMailConfig(e.PAYLINK_SMTP_URL, e.PAYLINK_MAIL_FROM, network);
   if (typeof mail === 'string') throw new ConfigError(`Invalid configuration:\n  ${mail}`);
   return deepFreeze({
@@ -154,8 +156,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       delayedAfterMs: e.PAYLINK_PAYOUT_DELAYED_AFTER,
     },
     chains,
-    chain,
-    testChain: chains.find((c) => c.mode === 'test' && c.role === 'home'),
+    liveHomeChain: liveHome,
+    testHomeChain: testHome,
     cctp: cctpConfig(e, chains),
     mail,
   });

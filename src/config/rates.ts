@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { parseDecimal } from '../domain/decimal.ts';
+import type { HomeNetwork } from './chains/networks.ts';
 import { ConfigError } from './configError.ts';
 import { duration, url } from './fields.ts';
-import type { Network } from './networks.ts';
 
 export type RateSourceConfig =
   | { readonly kind: 'static'; readonly usdcPerUnit: Readonly<Record<string, string>> }
@@ -32,7 +32,7 @@ export const ratesEnv = {
 
 type RatesEnv = z.infer<z.ZodObject<typeof ratesEnv>>;
 
-export function ratesConfig(e: RatesEnv, network: Network): RatesConfig {
+export function ratesConfig(e: RatesEnv, network: HomeNetwork): RatesConfig {
   const rateSpec = e.PAYLINK_RATES ?? (network === 'sandbox' ? SANDBOX_RATES : 'coinbase,coingecko');
   const sources = parseRateSources(rateSpec, {
     coinbase: e.PAYLINK_RATES_COINBASE_URL,

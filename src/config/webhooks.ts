@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_RETRY_SCHEDULE_MS, parseRetrySchedule } from '../domain/webhookRetry.ts';
+import type { HomeNetwork } from './chains/networks.ts';
 import { boolean, DURATION_UNITS, duration, withoutUnit } from './fields.ts';
-import type { Network } from './networks.ts';
 
 export interface WebhooksConfig {
   /** One attempt's whole exchange (connect, send, response) must fit in this. */
@@ -38,7 +38,7 @@ type WebhooksEnv = z.infer<z.ZodObject<typeof webhooksEnv>>;
 
 export function webhooksConfig(
   e: WebhooksEnv,
-  network: Network,
+  network: HomeNetwork,
 ): { webhookAllowPrivate: boolean; webhooks: WebhooksConfig } {
   return {
     webhookAllowPrivate: e.PAYLINK_WEBHOOK_ALLOW_PRIVATE ?? network === 'sandbox',

@@ -1,19 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { paymentNetworks } from '../adapters/checkout/paymentNetworks.ts';
-import type { ResolvedChain } from './chainSetup.ts';
+import type { HomeChain } from './chains/model.ts';
 import { checkoutModeNetworks } from './checkoutServices.ts';
 
 const USDC = '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359';
 const AMOY_USDC = '0x41E94Eb019C0762f9Bfcf9Fb1E58725BfB0e7582';
 
 /** What checkoutModeNetworks reads of a resolved chain; nothing here starts or stops one. */
-function chain(chainId: number, tokenAddress: string, gasless: boolean): ResolvedChain {
+function chain(chainId: number, tokenAddress: string, gasless: boolean): HomeChain {
   return {
     settings: { role: 'home' },
     target: { chainId, tokenAddress },
     gaslessRelayerKey: gasless ? `0x${'1'.repeat(64)}` : undefined,
     sources: [],
-  } as unknown as ResolvedChain;
+  } as unknown as HomeChain;
 }
 
 describe('checkoutModeNetworks', () => {

@@ -12,7 +12,7 @@ import { acceptAuthorization, gaslessAmountDue } from '../app/gasless/acceptAuth
 import type { AuthorizationChain } from '../app/gasless/ports.ts';
 import type { DepositPlanners } from '../app/payments/ports.ts';
 import type { Clock, RateLimitStore } from '../app/shared/ports.ts';
-import type { ResolvedChain } from './chainSetup.ts';
+import { everyChain, type HomeChain } from './chains/model.ts';
 import type { createStores } from './wiring.ts';
 
 /* The checkout's own dependencies, made for `webServices` (services.ts): gasless payment, refund claims, networks. */
@@ -23,14 +23,14 @@ import type { createStores } from './wiring.ts';
  */
 export function checkoutGasless(
   stores: ReturnType<typeof createStores>,
-  chains: readonly ResolvedChain[],
+  chains: readonly HomeChain[],
   clock: Clock,
   logger: Logger,
   limits: { readonly buckets: RateLimitStore; readonly minValueBaseUnits: bigint },
 ): CheckoutGasless | undefined {
   const offered = new Map<number, AuthorizationChain>();
   // Home chains and their source chains alike: a customer signs on the network they chose (decision 0012).
-  for (const chain of chains.flatMap((home) => [home, ...home.sources])) {
+  for (const chain of everyChain(chains)) {
     if (!chain.gaslessRelayerKey || offered.has(chain.target.chainId)) continue;
     const relayerAddress = privateKeyToAccount(chain.gaslessRelayerKey).address;
     const client = createRpcClient(chain.rpcUrls, 2_000);
@@ -68,7 +68,7 @@ export function checkoutGasless(
 export function checkoutRefunds(
   stores: ReturnType<typeof createStores>,
   deposits: DepositPlanners,
-  chains: readonly ResolvedChain[],
+  chains: readonly HomeChain[],
   clock: Clock,
 ): CheckoutRefunds {
   const clients = new Map<number, ReturnType<typeof createRpcClient>>();
@@ -92,7 +92,7 @@ export function checkoutRefunds(
  * `networks` are the checkout's view of every chain (chainViews.ts).
  */
 export function checkoutModeNetworks(
-  chains: readonly ResolvedChain[],
+  chains: readonly HomeChain[],
   networks: readonly CheckoutNetwork[],
 ): ModeNetworks[] {
   return chains.map((home) => ({

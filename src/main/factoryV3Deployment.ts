@@ -26,12 +26,13 @@ import {
 import { holdsCode } from '../adapters/chain/contractCode.ts';
 import { readForwarderVersion } from '../adapters/chain/flushCalls.ts';
 import { type ChainRoute, deployFactoryV3 } from '../adapters/chain/multiChainFactory.ts';
-import { chainsOfMode, expectedFactoryV3 } from '../adapters/chain/routeTable.ts';
+import { expectedFactoryV3 } from '../adapters/chain/routeTable.ts';
 import {
-  type ChainConfig,
   type ChainMode,
+  type ChainSettings,
   type Config,
   ConfigError,
+  chainsOfMode,
   NETWORKS,
   requireChainSetting,
 } from '../config/index.ts';
@@ -93,7 +94,7 @@ type Expected = Awaited<ReturnType<typeof expectedFactoryV3>>;
 async function visitChains(
   config: Config,
   mode: ChainMode,
-  visit: (chain: ChainConfig, clients: ChainClients, expected: Expected) => Promise<string[]>,
+  visit: (chain: ChainSettings, clients: ChainClients, expected: Expected) => Promise<string[]>,
 ): Promise<FactoryV3Report> {
   const chains = chainsOfMode(config.chains, mode);
   if (chains[0]?.role !== 'home')
@@ -123,7 +124,7 @@ async function visitChains(
 /** The home chain's configured factory when it is not the table's, with its version (undefined: no factory). */
 async function configuredFactory(
   client: PublicClient,
-  home: ChainConfig,
+  home: ChainSettings,
   tableFactory: Address,
 ): Promise<FactoryV3Report['configured']> {
   const address = home.factoryAddress;
@@ -136,7 +137,7 @@ async function configuredFactory(
 }
 
 /** Clients of the chain's first RPC URL, which must serve the chain's id. */
-async function clientsOf(chain: ChainConfig): Promise<ChainClients> {
+async function clientsOf(chain: ChainSettings): Promise<ChainClients> {
   const rpcUrl = requireChainSetting(chain, 'rpcUrls')[0]!;
   const symbol = NETWORKS[chain.network].nativeCurrencySymbol;
   const viemChain: Chain = defineChain({
@@ -168,7 +169,7 @@ function rowOf(routes: readonly ChainRoute[], chainId: number): ChainRoute {
 async function rowProblems(
   client: PublicClient,
   row: ChainRoute,
-  chain: ChainConfig,
+  chain: ChainSettings,
   homeOnly: boolean,
 ): Promise<string[]> {
   const problems: string[] = [];

@@ -17,9 +17,9 @@ import { type Address, createPublicClient, http, isAddressEqual, type PublicClie
 import type { ChainTarget } from '../adapters/chain/depositPlanner.ts';
 import { readForwarderVersion } from '../adapters/chain/flushCalls.ts';
 import type { ForwarderAddressVersion } from '../adapters/chain/forwarder.ts';
-import { chainsOfMode, expectedFactoryV3, routeTable } from '../adapters/chain/routeTable.ts';
+import { expectedFactoryV3, routeTable } from '../adapters/chain/routeTable.ts';
 import { StartRefusedError } from '../adapters/web/freePorts.ts';
-import type { ChainConfig, ChainMode, Config } from '../config/index.ts';
+import { type ChainMode, type ChainSettings, type Config, chainsOfMode } from '../config/index.ts';
 import { ensureSandboxFactoryV3, type SandboxChain } from '../sandbox/chain.ts';
 import type { SandboxCrossChain } from '../sandbox/crossChain.ts';
 
@@ -29,7 +29,7 @@ import type { SandboxCrossChain } from '../sandbox/crossChain.ts';
  */
 export async function homeForwarderVersion(
   config: Config,
-  settings: ChainConfig,
+  settings: ChainSettings,
   chain: { factory: Address; usdc: Address; rpcUrl: string },
   logger: Logger,
 ): Promise<ForwarderAddressVersion> {
@@ -76,7 +76,7 @@ export function modeHasSourceChains(config: Config, mode: ChainMode): boolean {
 export async function sandboxFactory(
   sandbox: SandboxChain,
   crossChain: SandboxCrossChain | undefined,
-  chain: ChainConfig,
+  chain: ChainSettings,
   tokenAddress: Address,
   config: Config,
   logger: Logger,

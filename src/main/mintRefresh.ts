@@ -1,8 +1,8 @@
 import type { BridgeRepositoryHooks } from '../adapters/db/bridgeRepository.ts';
 import { refreshPayments } from '../app/chain/refreshPayments.ts';
 import type { Config } from '../config/index.ts';
+import type { WorkerChain } from './chains/workerChains.ts';
 import { paymentPaidReactions } from './paymentPaidReactions.ts';
-import type { WorkerChain } from './worker.ts';
 
 /**
  * A final mint refreshes its payment's status in the mint's own database transaction (decision 0037): a fast

@@ -2,7 +2,7 @@ import type { LedgerReactions } from '../adapters/db/ledgerTransaction.ts';
 import { customerEmails } from '../adapters/email/customerEmails.ts';
 import { queueReceipt } from '../app/email/receipts.ts';
 import { type Config, NETWORKS } from '../config/index.ts';
-import type { WorkerChain } from './worker.ts';
+import type { WorkerChain } from './chains/workerChains.ts';
 
 /**
  * What the worker's ledger does, inside the transaction that marks a payment paid, when that transaction raises

@@ -19,14 +19,15 @@ import {
   type SandboxUsers,
 } from '../sandbox/demo.ts';
 import { sandboxInboxMerchant, startSandboxWebhookInbox } from '../sandbox/webhookInbox.ts';
-import { type ResolvedChain, resolveChains, stopChains } from './chainSetup.ts';
+import type { HomeChain } from './chains/model.ts';
+import { resolveChains, stopChains } from './chains/resolveChains.ts';
+import { workerBridgeOf, workerChainsOf } from './chains/workerChains.ts';
 import { statusRefreshOnMint } from './mintRefresh.ts';
 import { paymentPaidReactions } from './paymentPaidReactions.ts';
 import { type WebServices, webServices } from './services.ts';
 import { buildApiServer, buildCheckoutServer } from './webServers.ts';
 import { createStores, openConfiguredDatabase } from './wiring.ts';
 import { runWorker } from './worker.ts';
-import { workerBridgeOf, workerChainsOf } from './workerChains.ts';
 
 export type Role = 'all' | 'api' | 'worker';
 
@@ -86,7 +87,7 @@ interface Base {
   readonly clock: Clock;
   readonly stateDir: string;
   /** Every chain this deployment serves, live first (config.chains, resolved). */
-  readonly chains: readonly ResolvedChain[];
+  readonly chains: readonly HomeChain[];
   /** Stops the chains, closes the database, releases the process lock. */
   readonly close: () => Promise<void>;
 }
@@ -115,7 +116,7 @@ async function openBase(config: Config, logger: Logger, role: Role): Promise<Bas
   if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
   const stores = createStores(database);
   const stateDir = stateDirOf(config);
-  let chains: ResolvedChain[];
+  let chains: HomeChain[];
   try {
     chains = await resolveChains(config, stateDir, logger);
   } catch (error) {
@@ -283,7 +284,7 @@ function printSandboxBanner(
     `  Checkout       ${config.checkoutUrl}/pay/<payment_id>   (the payment_url of each payment)`,
     `  Demo merchant  ${demo.merchantId}   (its webhooks are received, verified and logged by the sandbox)`,
     `  API key        ${demo.apiKey}`,
-    ...(demo.testApiKey && config.testChain
+    ...(demo.testApiKey && config.testHomeChain
       ? [`  Test API key   ${demo.testApiKey}   (test mode: same local chain, livemode false)`]
       : []),
     // So that a merchant's own receiver, or the SDK's verifyWebhook, can check the demo's webhooks at once.
@@ -321,7 +322,7 @@ function sandboxChainLines(config: Config): string[] {
   const second = config.chains.find((chain) => chain.network === 'sandbox-2');
   if (!second) return [];
   return [
-    `  Chains         ${config.chain.chainId} at ${config.chain.rpcUrls[0]}, ${second.chainId} at ${second.rpcUrls[0]} (sandbox-2: its USDC is burnt to the first through CCTP)`,
+    `  Chains         ${config.liveHomeChain.chainId} at ${config.liveHomeChain.rpcUrls[0]}, ${second.chainId} at ${second.rpcUrls[0]} (sandbox-2: its USDC is burnt to the first through CCTP)`,
     ...(config.cctp
       ? [`  Attestations   ${config.cctp.attestationUrl}   (a local stand-in for Circle's)`]
       : []),

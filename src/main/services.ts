@@ -23,8 +23,8 @@ import type { MonitoringStore } from '../app/operations/ports.ts';
 import type { SettlementStore } from '../app/settlement/ports.ts';
 import type { Clock, RateLimitStore } from '../app/shared/ports.ts';
 import type { Config } from '../config/index.ts';
-import type { ResolvedChain } from './chainSetup.ts';
-import { chainViews } from './chainViews.ts';
+import { chainViews } from './chains/chainViews.ts';
+import type { HomeChain } from './chains/model.ts';
 import { checkoutGasless, checkoutModeNetworks, checkoutRefunds } from './checkoutServices.ts';
 import { rateLimitBuckets } from './rateLimitBuckets.ts';
 import { createRates, type createStores, hostResolver } from './wiring.ts';
@@ -234,7 +234,7 @@ export function webServices(
   made: {
     readonly database: DatabaseHandle;
     readonly stores: ReturnType<typeof createStores>;
-    readonly chains: readonly ResolvedChain[];
+    readonly chains: readonly HomeChain[];
     readonly metrics: Metrics;
     readonly clock: Clock;
     readonly logger: Logger;

@@ -1,23 +1,18 @@
 import type { Logger } from 'pino';
-import type { Address, Hex } from 'viem';
 import { chainReader, createRpcClient } from '../adapters/chain/chainReader.ts';
-import type { ChainTarget, ChainToken } from '../adapters/chain/depositPlanner.ts';
 import { authorizationChain } from '../adapters/chain/eip3009.ts';
 import { createRelayer } from '../adapters/chain/relayer.ts';
 import { customerEmails } from '../adapters/email/customerEmails.ts';
-import type { BridgeStore } from '../app/bridge/ports.ts';
 import type { Ledger } from '../app/chain/ports.ts';
-import { expirePayments } from '../app/chain/refreshPayments.ts';
-import { pollChainOnce, type WatchedToken } from '../app/chain/watchChain.ts';
+import { runChainWatcher } from '../app/chain/runChainWatcher.ts';
 import type { EmailStore } from '../app/email/ports.ts';
 import type { GaslessStore } from '../app/gasless/ports.ts';
-import { relayOnce } from '../app/gasless/relayAuthorizations.ts';
-import { runLoop } from '../app/operations/jobLoop.ts';
+import { runGaslessRelayer } from '../app/gasless/runGaslessRelayer.ts';
 import { runWhileHoldingLock } from '../app/operations/lockedJob.ts';
 import type { JobLocks } from '../app/operations/ports.ts';
+import { runExpirer } from '../app/operations/runExpirer.ts';
 import { createWakeup, type Wakeup } from '../app/operations/wakeup.ts';
 import type { PaymentStore } from '../app/payments/ports.ts';
-import { announceRefunds } from '../app/refunds/announceRefunds.ts';
 import type { RefundStore } from '../app/refunds/ports.ts';
 import type { SettlementStore } from '../app/settlement/ports.ts';
 import { runSettler } from '../app/settlement/settleOnce.ts';
@@ -25,8 +20,9 @@ import { runSettlerWithMints } from '../app/settlement/settleWithMints.ts';
 import type { Clock } from '../app/shared/ports.ts';
 import { runWebhookDispatcher } from '../app/webhooks/dispatchWebhooks.ts';
 import type { WebhookStore } from '../app/webhooks/ports.ts';
-import { type ChainConfig, type Config, NETWORKS } from '../config/index.ts';
-import { homeMintDeps, type SourceBridgeChain, sourceBridgeJob } from './bridgeJobs.ts';
+import { type Config, NETWORKS } from '../config/index.ts';
+import { homeMintDeps, sourceBridgeJob } from './chains/bridgeJobs.ts';
+import { type WorkerBridge, type WorkerChain, watchOptionsOf } from './chains/workerChains.ts';
 import { runEmailJob } from './emailDispatcher.ts';
 import { createWebhookDispatcherDeps } from './wiring.ts';
 
@@ -53,42 +49,13 @@ export interface WorkerDeps {
   readonly bridge?: WorkerBridge | undefined;
 }
 
-export interface WorkerBridge {
-  readonly store: BridgeStore;
-  readonly attestation: { readonly pollIntervalMs: number; readonly timeoutMs: number };
-  readonly sources: readonly SourceBridgeChain[];
-}
-
-export interface WorkerChain {
-  /** How it is read and settled: finality, poll interval, block range, dust threshold, the relayer's caps. */
-  readonly settings: ChainConfig;
-  readonly target: ChainTarget;
-  readonly rpcUrls: readonly string[];
-  /** Without one the deposit addresses are not flushed (anyone may flush them; nothing is lost). */
-  readonly relayerKey?: Hex | undefined;
-  /** Where gasless payment is offered: the key that submits customers' signed authorizations. */
-  readonly gaslessRelayerKey?: Hex | undefined;
-  /**
-   * For a source chain (decision 0030): the home chain whose payments its transfers pay, and the version 3
-   * factory whose deposit addresses alone exist on it. Unset: a home chain, watching for its own payments.
-   */
-  readonly depositChainId?: number | undefined;
-  readonly depositFactory?: Address | undefined;
-  /** CCTP's MessageTransmitterV2 on a home chain: our own settlement's mints into deposit addresses are not paid. */
-  readonly cctpMessageTransmitter?: Address | undefined;
-  /** The home chain's CCTP side, where source chains' burns are minted (its settler then mints them first). */
-  readonly cctpHome?: { readonly usdc: Address; readonly messageTransmitter: Address } | undefined;
-}
-
-const LAG_LOG_EVERY_MS = 30_000;
 /** Outbox poll: an event written by a status change is picked up within this (one indexed query per poll). */
 const WEBHOOK_POLL_MS = 250;
-const LAG_WORTH_LOGGING_BLOCKS = 10n;
 
 /** The background jobs of the `worker` role, until `signal` aborts. Resolves when they have all stopped. */
 export async function runWorker(deps: WorkerDeps, signal: AbortSignal): Promise<void> {
   const { config, logger } = deps;
-  const every = { intervalMs: config.chain.pollIntervalMs, signal, logger };
+  const every = { intervalMs: config.liveHomeChain.pollIntervalMs, signal, logger };
   const explorers = new Map(
     deps.chains.map((chain) => [chain.target.chainId, NETWORKS[chain.settings.network].explorerUrl]),
   );
@@ -116,20 +83,17 @@ export async function runWorker(deps: WorkerDeps, signal: AbortSignal): Promise<
   }
   // Expiry and refund announcements are safe to run twice (row locks, marks), but one runner avoids wasted sweeps.
   const expirer = runWhileHoldingLock(deps.locks, 'expirer', every, (held) =>
-    runLoop({ ...every, name: 'expirer', signal: held }, async () => {
-      const changes = await expirePayments({
+    runExpirer(
+      {
         ledger: deps.ledger,
-        clock: deps.clock,
-        payoutPolicy: config.payoutPolicy,
-      });
-      // Refunds funded, sent or expired since the last pass: their merchants are told.
-      const told = await announceRefunds({
         refunds: deps.refunds,
         clock: deps.clock,
+        logger,
+        payoutPolicy: config.payoutPolicy,
         refundNotices: emails?.refundNotices,
-      });
-      return changes.length > 0 || told.length > 0 ? 'busy' : 'idle';
-    }),
+      },
+      { intervalMs: every.intervalMs, signal: held },
+    ),
   );
   // Webhook delivery runs in every worker: claims are leased rows (SKIP LOCKED), not a singleton.
   const webhookDeps = createWebhookDispatcherDeps(config, {
@@ -143,17 +107,6 @@ export async function runWorker(deps: WorkerDeps, signal: AbortSignal): Promise<
   // E-mail (decision 0021), when configured: in every worker too, for the same reason.
   const mailer = config.mail ? runEmailJob(config.mail, deps, signal) : Promise.resolve();
   await Promise.all([...jobs, expirer, dispatcher, mailer]);
-}
-
-/** What the watcher reads: the accepted tokens (they pay) and the noticed ones (reported when sent). */
-function watchedTokens(target: ChainTarget): WatchedToken[] {
-  const of = (accepted: boolean) => (t: ChainToken) => ({
-    address: t.address.toLowerCase(),
-    symbol: t.symbol,
-    decimals: t.decimals,
-    accepted,
-  });
-  return [...target.acceptedTokens.map(of(true)), ...target.noticedTokens.map(of(false))];
 }
 
 /** What one chain's jobs share: the worker's deps, the chain, its logger (naming it), RPC client, reader, loop. */
@@ -193,7 +146,7 @@ function chainJobs(
   const jobs = [watcherJob(kit)];
   const settler = settlerJob(kit, mintsDue);
   if (settler) jobs.push(settler);
-  else if (chain.depositChainId === undefined) {
+  else if (chain.homeChainId === undefined) {
     // A source chain has no flushing settler by design: the bridge's job burns its deposits (decision 0029).
     logger.warn(
       `${settings.variablePrefix}RELAYER_KEY is not set: deposit addresses will not be flushed to merchants by this service`,
@@ -204,49 +157,26 @@ function chainJobs(
   return jobs;
 }
 
-/** The chain's watcher: records transfers, finality and reorgs, and says now and then how far behind it is. */
+/** The chain's watcher, a singleton named by the chain id: it owns the chain's cursor. */
 function watcherJob(kit: ChainJobKit): Promise<void> {
   const { deps, chain, logger, every } = kit;
-  const { settings } = chain;
-  const watch = {
-    chainId: chain.target.chainId,
-    tokens: watchedTokens(chain.target),
-    maxBlockRange: settings.maxBlockRange,
-    startBlock: settings.startBlock,
-    depositChainId: chain.depositChainId,
-    depositFactory: chain.depositFactory,
-    cctpMessageTransmitter: chain.cctpMessageTransmitter,
+  const chainId = chain.target.chainId;
+  const watching = {
+    ledger: deps.ledger,
+    chain: kit.reader,
+    clock: deps.clock,
+    logger,
+    payoutPolicy: deps.config.payoutPolicy,
   };
-  let lastLagLogMs = 0;
-  return runWhileHoldingLock(deps.locks, `chain-watcher:${watch.chainId}`, every, (held) =>
-    runLoop({ ...every, name: 'chain-watcher', signal: held }, async () => {
-      const result = await pollChainOnce(
-        {
-          ledger: deps.ledger,
-          chain: kit.reader,
-          clock: deps.clock,
-          logger,
-          payoutPolicy: deps.config.payoutPolicy,
-        },
-        watch,
-      );
-      const nowMs = deps.clock.now().getTime();
-      if (result.lagBlocks > LAG_WORTH_LOGGING_BLOCKS && nowMs - lastLagLogMs > LAG_LOG_EVERY_MS) {
-        lastLagLogMs = nowMs;
-        logger.info(
-          { lagBlocks: result.lagBlocks.toString(), head: result.head.toString() },
-          'chain watcher catching up',
-        );
-      }
-      return result.lagBlocks > 0n ? 'busy' : 'idle';
-    }),
+  return runWhileHoldingLock(deps.locks, `chain-watcher:${chainId}`, every, (held) =>
+    runChainWatcher(watching, { ...watchOptionsOf(chain), intervalMs: every.intervalMs, signal: held }),
   );
 }
 
 /** The chain's settler, where it has a relayer key: flushes forwarders, and on the home chain mints too. */
 function settlerJob(kit: ChainJobKit, mintsDue: Wakeup | undefined): Promise<void> | undefined {
   const { deps, chain, logger, every } = kit;
-  const { settings, relayerKey, cctpHome } = chain;
+  const { settings, relayerKey, cctp } = chain;
   if (!relayerKey) return undefined;
   const chainId = chain.target.chainId;
   const relayer = createRelayer({ client: kit.client, chainId, relayerKey });
@@ -258,10 +188,10 @@ function settlerJob(kit: ChainJobKit, mintsDue: Wakeup | undefined): Promise<voi
     intervalMs: settings.pollIntervalMs,
   };
   const mint =
-    cctpHome && deps.bridge
+    cctp && deps.bridge
       ? homeMintDeps(
           { bridge: deps.bridge.store, clock: deps.clock },
-          { chainId, rpcUrls: chain.rpcUrls, finality: settings.finality, ...cctpHome },
+          { chainId, rpcUrls: chain.rpcUrls, finality: settings.finality, ...cctp },
           relayer,
           logger,
         )
@@ -292,12 +222,10 @@ function gaslessRelayerJob(kit: ChainJobKit): Promise<void> | undefined {
   };
   // Its own key, its own singleton: one writer of that key's nonces.
   return runWhileHoldingLock(deps.locks, `gasless-relayer:${chainId}`, every, (held) =>
-    runLoop({ ...every, name: 'gasless-relayer', signal: held }, async () => {
-      const outcome = await relayOnce(relaying, { maxFeeWeiPerHour: settings.gasless.maxFeeWeiPerHour });
-      // Another authorization may be waiting once one is sent or done; a receipt or the cap takes time.
-      return outcome.kind === 'sent' || outcome.kind === 'mined' || outcome.kind === 'failed'
-        ? 'busy'
-        : 'idle';
+    runGaslessRelayer(relaying, {
+      maxFeeWeiPerHour: settings.gasless.maxFeeWeiPerHour,
+      intervalMs: every.intervalMs,
+      signal: held,
     }),
   );
 }

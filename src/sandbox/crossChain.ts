@@ -21,7 +21,7 @@ import { TEST_TOKENS } from '../adapters/chain/deployContracts.ts';
 import { deployFactoryV3, type FactoryV3Addresses } from '../adapters/chain/multiChainFactory.ts';
 import { routeTable } from '../adapters/chain/routeTable.ts';
 import { portIsFree, StartRefusedError, someFreePort } from '../adapters/web/freePorts.ts';
-import type { ChainConfig } from '../config/index.ts';
+import type { ChainSettings } from '../config/index.ts';
 import {
   deployFundedToken,
   genesisHashOf,
@@ -76,8 +76,8 @@ const FAST_FEE_BPS = 1;
  */
 export async function startSandboxCrossChain(
   home: SandboxChain,
-  homeSettings: ChainConfig,
-  second: ChainConfig,
+  homeSettings: ChainSettings,
+  second: ChainSettings,
   attestationUrl: string,
   stateDir: string,
   logger: Logger,
@@ -115,8 +115,8 @@ export async function startSandboxCrossChain(
 /** The contracts as saved, when both chains still hold their code; else deployed afresh and saved. */
 async function ensureCrossChainContracts(
   home: SandboxChain,
-  homeSettings: ChainConfig,
-  second: ChainConfig,
+  homeSettings: ChainSettings,
+  second: ChainSettings,
   stateDir: string,
   logger: Logger,
 ): Promise<SandboxCrossChainContracts> {
@@ -144,8 +144,8 @@ async function ensureCrossChainContracts(
 
 async function deployCrossChain(
   home: SandboxChain,
-  homeSettings: ChainConfig,
-  second: ChainConfig,
+  homeSettings: ChainSettings,
+  second: ChainSettings,
   homeClient: PublicClient,
   secondClient: PublicClient,
 ): Promise<SandboxCrossChainContracts> {
@@ -200,7 +200,7 @@ async function deployCrossChain(
 }
 
 /** The chain's settings with the addresses the sandbox deployed: the route table is made from them. */
-function withCctp(chain: ChainConfig, cctp: TestCctpDeployment): ChainConfig {
+function withCctp(chain: ChainSettings, cctp: TestCctpDeployment): ChainSettings {
   return {
     ...chain,
     usdcAddress: cctp.usdc,

@@ -7,8 +7,8 @@
  */
 import { type Address, BaseError, ContractFunctionRevertedError, type Hex, zeroAddress } from 'viem';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createSourceChain } from '../../src/adapters/cctp/bridgeChains.ts';
 import { fetchBurnFees } from '../../src/adapters/cctp/burnFees.ts';
+import { createSourceBurns } from '../../src/adapters/cctp/burnsAndMints.ts';
 import { addressToBytes32, FINALITY_FAST, FINALITY_STANDARD } from '../../src/adapters/cctp/cctpMessage.ts';
 import { startLocalAttestationService } from '../../src/adapters/cctp/localAttestationService.ts';
 import { chainReader } from '../../src/adapters/chain/chainReader.ts';
@@ -205,7 +205,7 @@ describe("the messenger's minimum fee (TestTokenMessengerV2, as Circle's v2.1)",
 
 describe('what reads it', () => {
   const sourceChain = (tokenMessenger: Address) =>
-    createSourceChain({
+    createSourceBurns({
       client: base.anvil.publicClient,
       chainId: base.chainId,
       domain: base.domain,

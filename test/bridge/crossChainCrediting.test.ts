@@ -386,7 +386,7 @@ describe.each(dialects)('crediting a payment across chains, %s', (dialect) => {
     // The same scan saw the current factory's payment.
     expect((await statusBody(current.id)).transfers).toMatchObject([{ chain_id: 8453, txid: counted }]);
     // A source chain's watcher without the factory is refused: it would credit addresses that are not ours there.
-    await expect(pollChainOnce(deps('base'), { ...source, depositFactory: undefined })).rejects.toThrow(
+    await expect(pollChainOnce(deps('base'), { ...source, homeFactory: undefined })).rejects.toThrow(
       RangeError,
     );
   });

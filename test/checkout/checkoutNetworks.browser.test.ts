@@ -27,7 +27,7 @@ import { createMerchant } from '../../src/app/merchants/merchantAdmin.ts';
 import { createPayment } from '../../src/app/payments/createPayment.ts';
 import type { DepositPlanner } from '../../src/app/payments/ports.ts';
 import type { Payment } from '../../src/domain/payment.ts';
-import type { ResolvedChain } from '../../src/main/chainSetup.ts';
+import type { HomeChain } from '../../src/main/chains/model.ts';
 import { checkoutGasless, checkoutModeNetworks } from '../../src/main/checkoutServices.ts';
 import { buildCheckoutServer } from '../../src/main/webServers.ts';
 import { createStores } from '../../src/main/wiring.ts';
@@ -169,7 +169,7 @@ beforeAll(async () => {
     pollIntervalMs: 200,
   });
   checkoutUrl = await checkout.listen({ host: '127.0.0.1', port: 0 });
-  // The chains as chainSetup resolves them, with what the checkout reads: a gasless key on Base, none on Polygon.
+  // The chains as resolveChains resolves them, with what the checkout reads: a gasless key on Base, none on Polygon.
   const chains = [
     {
       settings: { role: 'home' },
@@ -190,7 +190,7 @@ beforeAll(async () => {
         },
       ],
     },
-  ] as unknown as ResolvedChain[];
+  ] as unknown as HomeChain[];
   const views = [
     { name: 'Polygon', chainId: polygon.chainId, explorerUrl: '', publicRpcUrl: polygon.anvil.rpcUrl },
     { name: 'Base', chainId: base.chainId, explorerUrl: '', publicRpcUrl: base.anvil.rpcUrl },

@@ -14,7 +14,7 @@ import { forwarderFactoryV3Abi } from '../../src/adapters/chain/contractAbis.ts'
 import { deployTestUsdc } from '../../src/adapters/chain/deployContracts.ts';
 import { predictFactoryV3 } from '../../src/adapters/chain/multiChainFactory.ts';
 import { ConfigError, loadConfig } from '../../src/config/index.ts';
-import { resolveChains } from '../../src/main/chainSetup.ts';
+import { resolveChains } from '../../src/main/chains/resolveChains.ts';
 import { type Anvil, startAnvil } from '../helpers/anvil.ts';
 import { runCli } from '../helpers/cli.ts';
 import { capturingLogger } from '../helpers/logCapture.ts';

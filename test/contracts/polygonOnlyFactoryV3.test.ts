@@ -19,7 +19,7 @@ import { settleOnce } from '../../src/app/settlement/settleOnce.ts';
 import { loadConfig, NETWORKS } from '../../src/config/index.ts';
 import type { Payment } from '../../src/domain/payment.ts';
 import { settledBaseUnits } from '../../src/domain/payout.ts';
-import { resolveChains } from '../../src/main/chainSetup.ts';
+import { resolveChains } from '../../src/main/chains/resolveChains.ts';
 import {
   ANVIL_RELAYER_KEY,
   type ChainHarness,

@@ -1,6 +1,6 @@
 import type { HomeBridgeDeps, SourceBridgeDeps, SourceBridgeOptions } from '../../src/app/bridge/options.ts';
 import type { RelayerBalanceReading } from '../../src/app/settlement/ports.ts';
-import { FakeAttestations, FakeHomeChain, FakeSourceChain, FORWARDER } from './fakeBridgeChains.ts';
+import { FakeAttestations, FakeHomeMints, FakeSourceBurns, FORWARDER } from './fakeBridgeChains.ts';
 import { FakeRelayer } from './fakeRelayer.ts';
 import { MemoryBridge } from './memoryBridge.ts';
 import { recordingLogger } from './recordingLogger.ts';
@@ -28,8 +28,8 @@ export const SOURCE_OPTIONS: SourceBridgeOptions = {
 export function bridgeWorld() {
   const bridge = new MemoryBridge();
   bridge.forwarders.set(FORWARDER.paymentId, FORWARDER);
-  const sourceChain = new FakeSourceChain();
-  const homeChain = new FakeHomeChain();
+  const sourceChain = new FakeSourceBurns();
+  const homeChain = new FakeHomeMints();
   const attestations = new FakeAttestations();
   const sourceRelayer = new FakeRelayer();
   const homeRelayer = new FakeRelayer();

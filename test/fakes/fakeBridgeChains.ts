@@ -4,21 +4,21 @@ import type {
   BridgeTransfer,
   BurnOnChain,
   BurnReceipt,
-  HomeChain,
+  HomeMints,
   MintReceipt,
   PaymentForwarder,
   ReattestRequest,
-  SourceChain,
+  SourceBurns,
 } from '../../src/app/bridge/ports.ts';
 
 /**
  * The source chain, the home chain and Circle's attestation API as the bridge steps see them
- * (adapters/cctp/bridgeChains.ts and adapters/cctp/attestations.ts), each answering what a test set: balances,
+ * (adapters/cctp/burnsAndMints.ts and adapters/cctp/attestations.ts), each answering what a test set: balances,
  * burns found by depositor, receipts by hash, the finalized block and the head, the messenger's minimum fee and
  * the route's cap; nonces the home transmitter marks used and each attested message's expiration block; Iris's
  * answer per burn. Calls are encoded as JSON so that a test reads what a step asked the chain to do.
  */
-export class FakeSourceChain implements SourceChain {
+export class FakeSourceBurns implements SourceBurns {
   readonly chainId: number;
   readonly domain: number;
   readonly balances = new Map<string, bigint>();
@@ -86,7 +86,7 @@ export class FakeSourceChain implements SourceChain {
   }
 }
 
-export class FakeHomeChain implements HomeChain {
+export class FakeHomeMints implements HomeMints {
   readonly chainId: number;
   readonly usdcAddress = '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359';
   readonly usedNonces = new Set<string>();

@@ -28,7 +28,7 @@ import { getPaymentStatus } from '../../src/app/payments/getPaymentStatus.ts';
 import type { Merchant } from '../../src/domain/merchant.ts';
 import type { Payment } from '../../src/domain/payment.ts';
 import type { AuthorizationDomain, TransferAuthorization } from '../../src/domain/transferAuthorization.ts';
-import type { ResolvedChain } from '../../src/main/chainSetup.ts';
+import type { HomeChain } from '../../src/main/chains/model.ts';
 import { checkoutGasless, checkoutModeNetworks } from '../../src/main/checkoutServices.ts';
 import { buildCheckoutServer } from '../../src/main/webServers.ts';
 import { createStores } from '../../src/main/wiring.ts';
@@ -65,10 +65,10 @@ afterAll(async () => {
 });
 
 /**
- * The chains as chainSetup resolves them, with only what the checkout's wiring reads: Polygon home without a
+ * The chains as resolveChains resolves them, with only what the checkout's wiring reads: Polygon home without a
  * gasless key, Base its source with one.
  */
-function resolvedChains(): ResolvedChain[] {
+function resolvedChains(): HomeChain[] {
   const factoryAddress = net.factories.polygon!.factory;
   const source = {
     settings: { role: 'source', chainId: 8453 },
@@ -86,7 +86,7 @@ function resolvedChains(): ResolvedChain[] {
     gaslessRelayerKey: undefined,
     sources: [source],
   };
-  return [home as unknown as ResolvedChain];
+  return [home as unknown as HomeChain];
 }
 
 describe.each(dialects)('gasless payment on a source chain, %s', (dialect) => {
@@ -134,8 +134,8 @@ describe.each(dialects)('gasless payment on a source chain, %s', (dialect) => {
       tokens: [{ address: base.cctp.usdc.toLowerCase(), symbol: 'USDC', decimals: 6, accepted: true }],
       maxBlockRange: 100,
       startBlock: await base.anvil.publicClient.getBlockNumber(),
-      depositChainId: 137,
-      depositFactory: net.factories.polygon!.factory,
+      homeChainId: 137,
+      homeFactory: net.factories.polygon!.factory,
     };
   }, 60_000);
 

@@ -8,7 +8,7 @@ import type { Address, Hex } from 'viem';
 import { expect } from 'vitest';
 import { createAttestationClient } from '../../src/adapters/cctp/attestationClient.ts';
 import { createAttestations } from '../../src/adapters/cctp/attestations.ts';
-import { createHomeChain, createSourceChain } from '../../src/adapters/cctp/bridgeChains.ts';
+import { createHomeMints, createSourceBurns } from '../../src/adapters/cctp/burnsAndMints.ts';
 import { chainReader } from '../../src/adapters/chain/chainReader.ts';
 import { testUsdcAbi } from '../../src/adapters/chain/contractAbis.ts';
 import { createRelayer } from '../../src/adapters/chain/relayer.ts';
@@ -58,7 +58,7 @@ export function bridgeWorker(setup: {
       logger,
       relayer: relayerOf(source),
       relayerBalances: settlements,
-      source: createSourceChain({
+      source: createSourceBurns({
         client: source.anvil.publicClient,
         chainId: source.chainId,
         domain: source.domain,
@@ -78,7 +78,7 @@ export function bridgeWorker(setup: {
       clock,
       logger,
       relayer: homeRelayer,
-      home: createHomeChain({
+      home: createHomeMints({
         client: home.anvil.publicClient,
         chainId: home.chainId,
         usdc: home.cctp.usdc,

@@ -58,19 +58,19 @@ export async function homeWatch(home: CctpChain): Promise<WatchChainOptions> {
   };
 }
 
-/** A source chain's watcher, from its head now, for the deposit addresses of `depositFactory` on `home`. */
+/** A source chain's watcher, from its head now, for the deposit addresses of `homeFactory` on `home`. */
 export async function sourceWatch(
   source: CctpChain,
   home: CctpChain,
-  depositFactory: string,
+  homeFactory: string,
 ): Promise<WatchChainOptions> {
   return {
     chainId: source.chainId,
     tokens: usdcTokens(source),
     maxBlockRange: 100,
     startBlock: await source.anvil.publicClient.getBlockNumber(),
-    depositChainId: home.chainId,
-    depositFactory,
+    homeChainId: home.chainId,
+    homeFactory,
   };
 }
 

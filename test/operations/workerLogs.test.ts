@@ -44,7 +44,7 @@ describe.each(dialects)('worker log lines on %s', (dialect) => {
         config,
         chains: [
           {
-            settings: config.chain,
+            settings: config.liveHomeChain,
             target: {
               chainId: h.anvil.chain.id,
               tokenAddress: h.usdc,

@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chainsOfMode, expectedFactoryV3 } from '../../src/adapters/chain/routeTable.ts';
+import { expectedFactoryV3 } from '../../src/adapters/chain/routeTable.ts';
 import { openDatabase } from '../../src/adapters/db/database.ts';
-import { loadConfig } from '../../src/config/index.ts';
+import { chainsOfMode, loadConfig } from '../../src/config/index.ts';
 import { PAYLINK_BIN, runCli } from '../helpers/cli.ts';
 import { eventually, freePort } from '../helpers/net.ts';
 

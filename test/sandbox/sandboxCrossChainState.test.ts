@@ -28,10 +28,10 @@ describe('the sandbox second chain across restarts', { timeout: 180_000 }, () =>
     const second = config.chains.find((chain) => chain.network === 'sandbox-2')!;
     const start = async () => {
       const { logger, text } = capturingLogger();
-      const home = await startSandboxChain(config.chain.rpcUrls[0]!, dir, logger);
+      const home = await startSandboxChain(config.liveHomeChain.rpcUrls[0]!, dir, logger);
       const cross = await startSandboxCrossChain(
         home,
-        config.chain,
+        config.liveHomeChain,
         second,
         config.cctp!.attestationUrl,
         dir,

@@ -5,7 +5,7 @@
  */
 import type { Address, Hex } from 'viem';
 import type { AttestationLookup, Attestations, ReattestRequest } from '../../app/bridge/ports.ts';
-import { FINALITY_FAST } from '../../domain/cctpFinality.ts';
+import { FINALITY_FAST } from '../../domain/cctp.ts';
 import { AttestationApiError, type AttestationClient, burnAttestation } from './attestationClient.ts';
 import { fetchBurnFees, minimumMaxFee } from './burnFees.ts';
 import { POLYGON_DOMAIN } from './cctpMessage.ts';

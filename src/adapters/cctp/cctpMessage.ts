@@ -7,14 +7,12 @@
  * `receiveMessage` on the destination takes (the attestation API's `message`, never the event's bytes).
  */
 import { type Address, concat, getAddress, type Hex, numberToHex, pad, size, sliceHex } from 'viem';
-import { CCTP_DOMAINS } from '../../domain/cctpDomains.ts';
+import { CCTP_DOMAINS } from '../../domain/cctp.ts';
 
-export { CCTP_DOMAINS };
+export { CCTP_DOMAINS, FINALITY_FAST, FINALITY_STANDARD } from '../../domain/cctp.ts';
 
 /** The domain every burn mints on. */
 export const POLYGON_DOMAIN = CCTP_DOMAINS.polygon;
-
-export { FINALITY_FAST, FINALITY_STANDARD } from '../../domain/cctpFinality.ts';
 
 export const MESSAGE_VERSION = 1;
 export const BURN_MESSAGE_VERSION = 1;

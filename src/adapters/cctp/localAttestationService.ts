@@ -31,7 +31,7 @@ import {
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { testMessageTransmitterV2Abi, testTokenMessengerV2Abi } from '../chain/contractAbis.ts';
-import { predatesMinimumFee } from './bridgeChains.ts';
+import { predatesMinimumFee } from './burnsAndMints.ts';
 import {
   type BurnMessageV2,
   decodeBurnMessageV2,

@@ -46,7 +46,7 @@ export interface RelayerOptions {
   readonly client: PublicClient;
   /** Signed into every transaction (EIP-155): a transaction for one chain cannot be replayed on another. */
   readonly chainId: number;
-  /** `ChainConfig.relayerKey`. Kept in this closure only: never returned, logged or put in an error. */
+  /** `ChainSettings.relayerKey`. Kept in this closure only: never returned, logged or put in an error. */
   readonly relayerKey: Hex;
 }
 

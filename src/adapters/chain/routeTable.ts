@@ -5,22 +5,14 @@
  * settings only, never from a chain's answers.
  */
 import { type Address, encodeAbiParameters, type Hex, keccak256, zeroAddress } from 'viem';
-import { type ChainConfig, ConfigError } from '../../config/index.ts';
+import { type ChainSettings, ConfigError } from '../../config/index.ts';
 import { type ChainRoute, type FactoryV3Addresses, predictFactoryV3 } from './multiChainFactory.ts';
 
 /** What a row needs of a chain: its id and CCTP settings, its USDC, and the variables that name them. */
 export type RouteChain = Pick<
-  ChainConfig,
+  ChainSettings,
   'chainId' | 'network' | 'role' | 'mode' | 'variablePrefix' | 'usdcAddress' | 'cctp'
 >;
-
-/** One mode's chains of the configuration: its home chain, then its sources. */
-export function chainsOfMode<C extends Pick<ChainConfig, 'mode'>>(
-  chains: readonly C[],
-  mode: ChainConfig['mode'],
-): C[] {
-  return chains.filter((chain) => chain.mode === mode);
-}
 
 /**
  * The table for a mode's chains (home first), or a ConfigError naming the variable a row lacks. A mode without
@@ -93,7 +85,7 @@ export async function expectedFactoryV3(
  * chains, or would promise other routes. The message says which table, and which address, it expected.
  */
 export function refuseOtherFactory(
-  home: Pick<ChainConfig, 'variablePrefix' | 'mode'>,
+  home: Pick<ChainSettings, 'variablePrefix' | 'mode'>,
   configured: Address | undefined,
   expected: { factory: Address; routes: readonly ChainRoute[]; routesHash: Hex },
 ): void {

@@ -6,7 +6,7 @@ import type { CheckoutNetwork } from '../web/network.ts';
  * the same networks in the same order, so the page, its status and its QR codes agree.
  */
 
-/** One enabled chain of a mode, as the checkout needs to know it: where the config helper's ChainConfig maps to. */
+/** One enabled chain of a mode, as the checkout needs to know it: where the config helper's ChainSettings maps to. */
 export interface NetworkCandidate {
   readonly chainId: number;
   /** Shown to the customer: "Polygon", "Base". */

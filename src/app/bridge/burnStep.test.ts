@@ -7,7 +7,7 @@ import type { BurnCandidate } from './ports.ts';
 /**
  * The burn step over in-memory fakes of its ports (test/fakes/memoryBridge.ts, fakeBridgeChains.ts): which money
  * is burnt, with which terms, and what a burn found on chain or refused by the fee bound does. The burn in flight
- * is burnStepInFlight.test.ts's; the real chains and store are test/bridgeSettlement.test.ts's.
+ * is burnStepInFlight.test.ts's; the real chains and store are test/bridge/bridgeSettlement.test.ts's.
  */
 const DEPOSIT = FORWARDER.depositAddress.toLowerCase();
 

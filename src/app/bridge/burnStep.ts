@@ -1,4 +1,4 @@
-import { FINALITY_FAST, FINALITY_STANDARD } from '../../domain/cctpFinality.ts';
+import { FINALITY_FAST, FINALITY_STANDARD } from '../../domain/cctp.ts';
 import { burnFeeOffer, quotedMaxFee } from './burnFee.ts';
 import { fastBurnPlan } from './fastBurnPlan.ts';
 import { newBridgeTransferId } from './ids.ts';

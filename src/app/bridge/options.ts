@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Relayer, SettlementStore } from '../settlement/ports.ts';
 import type { Clock } from '../shared/ports.ts';
-import type { Attestations, BridgeStore, HomeChain, SourceChain, TransferSpeed } from './ports.ts';
+import type { Attestations, BridgeStore, HomeMints, SourceBurns, TransferSpeed } from './ports.ts';
 
 /** What every bridge step needs: its records, the relayer of the chain it writes to, time and a log. */
 export interface BridgeStepDeps {
@@ -12,7 +12,7 @@ export interface BridgeStepDeps {
 
 /** A source chain's bridge job: its relayer burns, and it asks the attestation API about its burns. */
 export interface SourceBridgeDeps extends BridgeStepDeps {
-  readonly source: SourceChain;
+  readonly source: SourceBurns;
   readonly relayer: Relayer;
   readonly attestations: Attestations;
   /** Where the relayer's balance is recorded, as the home settler records its own (low-balance alert). */
@@ -21,7 +21,7 @@ export interface SourceBridgeDeps extends BridgeStepDeps {
 
 /** The home chain's mint step: run by the home settler's job, with the home relayer (its one nonce writer). */
 export interface HomeBridgeDeps extends BridgeStepDeps {
-  readonly home: HomeChain;
+  readonly home: HomeMints;
   readonly relayer: Relayer;
 }
 

@@ -3,7 +3,7 @@ import type { TransferRecord } from '../chain/ports.ts';
 /**
  * What moving a payment's money from a source chain to the home chain (CCTP v2) needs from the outside world:
  * its records (adapters/db/bridgeRepository.ts), the source chain (burn) and the home chain (mint) as
- * adapters/cctp/bridgeChains.ts reads them, and the attestation API (adapters/cctp/attestations.ts). Signing,
+ * adapters/cctp/burnsAndMints.ts reads them, and the attestation API (adapters/cctp/attestations.ts). Signing,
  * nonces and broadcasts go through each chain's relayer (settlement/ports.ts `Relayer`).
  * See docs/decisions/0029-bridge-settlement.md.
  */
@@ -133,8 +133,8 @@ export interface MintReceipt {
   readonly blockNumber: bigint;
 }
 
-/** The source chain as the burn step reads and calls it (besides its relayer). */
-export interface SourceChain {
+/** A source chain's CCTP side as the burn step reads and calls it (besides its relayer): its burns. */
+export interface SourceBurns {
   readonly chainId: number;
   readonly domain: number;
   /** `ForwarderFactoryV3.deployAndBurn` for the candidate's forwarder: the call the relayer signs. */
@@ -161,8 +161,8 @@ export interface SourceChain {
   blockHashAt(blockNumber: bigint): Promise<string | undefined>;
 }
 
-/** The home chain as the mint step reads and calls it (besides its relayer). */
-export interface HomeChain {
+/** The home chain's CCTP side as the mint step reads and calls it (besides its relayer): its mints. */
+export interface HomeMints {
   readonly chainId: number;
   /** The home chain's USDC: the token CCTP mints into the forwarder, flushed by the settler. */
   readonly usdcAddress: string;

@@ -9,17 +9,18 @@ import type { TransferLog } from './ports.ts';
 /** A watcher's options where a payment can be paid on several chains. */
 export interface CrossChainOptions {
   /**
-   * The chain whose id the payments' deposit rows name; default: the watched chain's. Another id makes this a
-   * source chain's watcher: its transfers are recorded under its own chain id, with its own cursor, reorg
-   * handling and finality, and counted for payments of the home chain `depositChainId`.
+   * The home chain whose payments this chain's transfers pay: the id its payments' deposit rows name. Unset (or
+   * the watched chain's own id): a home chain's watcher. Another id makes this a source chain's watcher: its
+   * transfers are recorded under its own chain id, with its own cursor, reorg handling and finality, and counted
+   * for payments of the home chain `homeChainId`.
    */
-  readonly depositChainId?: number | undefined;
+  readonly homeChainId?: number | undefined;
   /**
-   * Only payments whose forwarder comes from this factory are matched. Required on a source chain: only the
-   * version 3 factory is at one address on every chain, and an older factory's deposit address does not exist
-   * there (or is someone else's).
+   * The home chain's version 3 factory, at the same address here: only payments whose forwarder comes from it
+   * are matched. Required on a source chain: an older factory's deposit address does not exist there (or is
+   * someone else's).
    */
-  readonly depositFactory?: string | undefined;
+  readonly homeFactory?: string | undefined;
   /**
    * CCTP's MessageTransmitterV2 on this chain, where burns are minted to it (the home chain): its
    * `MessageReceived` is read in the same request, so that our own settlement's mint into a deposit address is
@@ -28,9 +29,9 @@ export interface CrossChainOptions {
   readonly cctpMessageTransmitter?: string | undefined;
 }
 
-/** The chain whose id the payments' deposit rows name: the home chain, for a source chain's watcher. */
-export function depositChainOf(options: { readonly chainId: number } & CrossChainOptions): number {
-  return options.depositChainId ?? options.chainId;
+/** The home chain whose payments the watched chain's transfers pay: itself, unless it is a source chain. */
+export function homeChainOf(options: { readonly chainId: number } & CrossChainOptions): number {
+  return options.homeChainId ?? options.chainId;
 }
 
 /**

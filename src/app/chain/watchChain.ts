@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { PayoutPolicy } from '../../domain/payout.ts';
 import type { Clock } from '../shared/ports.ts';
 import { blocksAt, lastBlockAtOrBefore } from './blockReads.ts';
-import { type CrossChainOptions, depositChainOf, isOwnSettlementMint } from './crossChain.ts';
+import { type CrossChainOptions, homeChainOf, isOwnSettlementMint } from './crossChain.ts';
 import type {
   BlockHeader,
   BlockRef,
@@ -80,7 +80,7 @@ function transferId(chainId: number, log: TransferLog): string {
  */
 export async function pollChainOnce(deps: WatchChainDeps, options: WatchChainOptions): Promise<PollResult> {
   const { chain, ledger } = deps;
-  if (depositChainOf(options) !== options.chainId && options.depositFactory === undefined)
+  if (homeChainOf(options) !== options.chainId && options.homeFactory === undefined)
     throw new RangeError(`chain ${options.chainId} watches for another chain's payments without a factory`);
   const [head, finalizedTag] = await Promise.all([chain.latestBlockNumber(), chain.finalizedBlockNumber()]);
   const finalized = minBig(finalizedTag, head);
@@ -132,7 +132,7 @@ async function firstBlockToScan(
   head: bigint,
 ): Promise<bigint> {
   const start = options.startBlock ?? head;
-  const earliest = await deps.ledger.earliestPaymentCreatedAt(depositChainOf(options));
+  const earliest = await deps.ledger.earliestPaymentCreatedAt(homeChainOf(options));
   if (earliest === undefined) return start;
   // Our clock and the chain's block timestamps may disagree a little: start earlier rather than later.
   const covering = await lastBlockAtOrBefore(
@@ -212,9 +212,9 @@ async function scanRange(
     recipients.length === 0
       ? new Map<string, string>()
       : await ledger.paymentsByDepositAddress(
-          depositChainOf(options),
+          homeChainOf(options),
           recipients,
-          options.depositFactory?.toLowerCase(),
+          options.homeFactory?.toLowerCase(),
         );
   const matched = logs.filter((log) => owners.has(log.to.toLowerCase()));
 

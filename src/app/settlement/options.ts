@@ -17,7 +17,7 @@ export interface SettleOptions {
   readonly chainId: number;
   /** The dust threshold (final funds below it wait for more) and when a failing payout counts as delayed. */
   readonly payoutPolicy: PayoutPolicy;
-  /** Below this the relayer's gas balance is warned about on every send (`ChainConfig.relayerLowBalanceWei`). */
+  /** Below this the relayer's gas balance is warned about on every send (`ChainSettings.relayerLowBalanceWei`). */
   readonly relayerLowBalanceWei: bigint;
   /** Payments per flush transaction; default 50, at most 100 (the factories' MAX_BATCH). */
   readonly maxBatch?: number;

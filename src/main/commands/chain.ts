@@ -174,10 +174,14 @@ function sandboxPayChain(
 ): { token: Address; rpcUrl: string; chainId: number | undefined } {
   const stateDir = stateDirOf(cfg);
   if (name === 'sandbox') {
-    const token = cfg.chain.usdcAddress ?? readSandboxContracts(stateDir)?.usdc;
+    const token = cfg.liveHomeChain.usdcAddress ?? readSandboxContracts(stateDir)?.usdc;
     if (!token || !isAddress(token))
       throw new ConfigError('the sandbox chain is not running: start it with npm start');
-    return { token: getAddress(token), rpcUrl: cfg.chain.rpcUrls[0] ?? SANDBOX_RPC_URL, chainId: undefined };
+    return {
+      token: getAddress(token),
+      rpcUrl: cfg.liveHomeChain.rpcUrls[0] ?? SANDBOX_RPC_URL,
+      chainId: undefined,
+    };
   }
   const second = cfg.chains.find((chain) => chain.network === name && chain.role === 'source');
   if (name !== 'sandbox-2' || !second)

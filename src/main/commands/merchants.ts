@@ -18,7 +18,7 @@ import {
   updateMerchant,
 } from '../../app/merchants/merchantAdmin.ts';
 import { systemClock } from '../../app/shared/ports.ts';
-import type { ChainConfig, Config } from '../../config/index.ts';
+import type { ChainSettings, Config } from '../../config/index.ts';
 import type { KeyMode } from '../../domain/credentials.ts';
 import { parseDuration } from '../../domain/duration.ts';
 import { PaylinkError, ValidationError } from '../../domain/errors.ts';
@@ -194,11 +194,11 @@ async function withAdmin<T>(config: Config, run: (deps: MerchantAdminDeps) => Pr
  */
 function liveTokenControls(config: Config): TokenControls | undefined {
   const token =
-    config.chain.usdcAddress ??
+    config.liveHomeChain.usdcAddress ??
     (config.network === 'sandbox' ? readSandboxContracts(stateDirOf(config))?.usdc : undefined);
-  if (token === undefined || config.chain.rpcUrls.length === 0) return undefined;
+  if (token === undefined || config.liveHomeChain.rpcUrls.length === 0) return undefined;
   return createTokenControls({
-    client: createRpcClient(config.chain.rpcUrls, 2_000),
+    client: createRpcClient(config.liveHomeChain.rpcUrls, 2_000),
     token,
     clock: systemClock,
     logger: { warn: (_fields, message) => complain(`warning: ${message}`) },
@@ -211,7 +211,7 @@ function liveTokenControls(config: Config): TokenControls | undefined {
  */
 function serviceContracts(config: Config): MerchantAdminDeps['deposits'] {
   const sandbox = config.network === 'sandbox' ? readSandboxContracts(stateDirOf(config)) : undefined;
-  const contractsOf = (chain: ChainConfig, deployed: typeof sandbox) => {
+  const contractsOf = (chain: ChainSettings, deployed: typeof sandbox) => {
     const token = chain.usdcAddress ?? deployed?.usdc;
     const factory = chain.factoryAddress ?? deployed?.factory;
     const contracts = [
@@ -220,12 +220,12 @@ function serviceContracts(config: Config): MerchantAdminDeps['deposits'] {
     ];
     return contracts.length > 0 ? { chainId: chain.chainId, contracts } : undefined;
   };
-  const live = contractsOf(config.chain, sandbox);
+  const live = contractsOf(config.liveHomeChain, sandbox);
   if (!live) return undefined;
   // A test chain on the live chain's id is the live chain itself; another one has only its configured addresses.
   const test =
-    config.testChain && config.testChain.chainId !== live.chainId
-      ? contractsOf(config.testChain, undefined)
+    config.testHomeChain && config.testHomeChain.chainId !== live.chainId
+      ? contractsOf(config.testHomeChain, undefined)
       : undefined;
   return { live, test };
 }

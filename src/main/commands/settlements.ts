@@ -4,8 +4,8 @@ import { listPayouts, type PayoutView } from '../../app/settlement/listPayouts.t
 import { listRelayers, type RelayerChain, type RelayerView } from '../../app/settlement/listRelayers.ts';
 import { retrySettlement } from '../../app/settlement/retrySettlement.ts';
 import { systemClock } from '../../app/shared/ports.ts';
+import { NETWORKS } from '../../config/chains/networks.ts';
 import type { Config } from '../../config/index.ts';
-import { NETWORKS } from '../../config/networks.ts';
 import { PaylinkError } from '../../domain/errors.ts';
 import { out } from '../terminal.ts';
 import { withStores } from '../wiring.ts';

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import type { ChainConfig } from './chainTypes.ts';
-import { duration, url } from './fields.ts';
+import { duration, url } from '../fields.ts';
+import type { ChainSettings } from './settings.ts';
 
 /**
  * Circle's attestation API (Iris), which signs each burn of a source chain before it can be minted on the home
@@ -34,13 +34,13 @@ export const cctpEnv = {
 type CctpEnv = z.infer<z.ZodObject<typeof cctpEnv>>;
 
 /** Undefined when no chain burns (no source chain in either mode): nothing asks for an attestation. */
-export function cctpConfig(e: CctpEnv, chains: readonly ChainConfig[]): CctpConfig | undefined {
+export function cctpConfig(e: CctpEnv, chains: readonly ChainSettings[]): CctpConfig | undefined {
   if (!chains.some((chain) => chain.role === 'source')) return undefined;
-  const homeOf = (mode: ChainConfig['mode']) =>
+  const homeOf = (mode: ChainSettings['mode']) =>
     chains.find((chain) => chain.mode === mode && chain.role === 'home');
   const live = homeOf('live');
   const test = homeOf('test');
-  const serviceOf = (home: ChainConfig | undefined) =>
+  const serviceOf = (home: ChainSettings | undefined) =>
     home?.network === 'sandbox'
       ? sandboxAttestationUrl(home)
       : home?.network === 'amoy'
@@ -57,7 +57,7 @@ export function cctpConfig(e: CctpEnv, chains: readonly ChainConfig[]): CctpConf
 }
 
 /** The attestation service of the mode: the field each mode reads. */
-export function attestationUrlOf(cctp: CctpConfig, mode: ChainConfig['mode']): string {
+export function attestationUrlOf(cctp: CctpConfig, mode: ChainSettings['mode']): string {
   return mode === 'live' ? cctp.attestationUrl : cctp.testAttestationUrl;
 }
 
@@ -65,7 +65,7 @@ export function attestationUrlOf(cctp: CctpConfig, mode: ChainConfig['mode']): s
  * The sandbox's local attestation service: two ports after its first chain (8547 beside 8545 and 8546), found by
  * every process of one sandbox without another setting; PAYLINK_CCTP_ATTESTATION_URL moves it.
  */
-function sandboxAttestationUrl(home: ChainConfig): string {
+function sandboxAttestationUrl(home: ChainSettings): string {
   const rpc = new URL(home.rpcUrls[0] ?? 'http://127.0.0.1:8545');
   return `http://${rpc.hostname}:${Number(rpc.port || '80') + 2}`;
 }

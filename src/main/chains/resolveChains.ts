@@ -1,87 +1,34 @@
 import type { Logger } from 'pino';
 import type { Address, Hex } from 'viem';
-import type { ChainTarget, ChainToken } from '../adapters/chain/depositPlanner.ts';
+import type { ChainToken } from '../../adapters/chain/depositPlanner.ts';
+import { expectedFactoryV3, refuseOtherFactory } from '../../adapters/chain/routeTable.ts';
 import {
-  chainsOfMode as chainsOfConfigMode,
-  expectedFactoryV3,
-  refuseOtherFactory,
-} from '../adapters/chain/routeTable.ts';
-import {
-  type ChainConfig,
   type ChainMode,
+  type ChainSettings,
   type Config,
   ConfigError,
+  chainsOfMode,
+  isSourceChain,
   requireChainSetting,
+  type SourceChainSettings,
   type TokenSetting,
   type VariablePrefix,
-} from '../config/index.ts';
+} from '../../config/index.ts';
 import {
   SANDBOX_ACCOUNTS,
   type SandboxChain,
   sandboxAccount,
   sandboxPrivateKey,
   startSandboxChain,
-} from '../sandbox/chain.ts';
+} from '../../sandbox/chain.ts';
 import {
   readSandboxCrossChain,
   type SandboxCrossChain,
   type SandboxCrossChainContracts,
   startSandboxCrossChain,
-} from '../sandbox/crossChain.ts';
-import { homeForwarderVersion, modeHasSourceChains, sandboxFactory } from './homeFactoryVersion.ts';
-
-export interface ResolvedChain {
-  /** Its settings: those of the first configured chain on its id (the live one where test mode shares it). */
-  readonly settings: ChainConfig;
-  /** Whose payments it takes: one mode, or both where the test chain is the live chain itself. */
-  readonly modes: readonly ChainMode[];
-  readonly target: ChainTarget;
-  readonly rpcUrls: readonly string[];
-  readonly relayerKey: Hex | undefined;
-  /** The gasless relayer's key where gasless payment is offered (decision 0012), else undefined. */
-  readonly gaslessRelayerKey: Hex | undefined;
-  /**
-   * Where CCTP mints its source chains' burns on this home chain (decision 0029): its USDC and
-   * MessageTransmitterV2. Undefined when no mode of it has a source chain.
-   */
-  readonly cctpHome: CctpHome | undefined;
-  /** The source chains whose deposits are this chain's payments (decision 0032), one per chain id. */
-  readonly sources: readonly ResolvedSourceChain[];
-  /** The sandbox's second chain's contracts, when this is the sandbox's chain and it runs one. */
-  readonly sandboxCrossChain?: SandboxCrossChainContracts | undefined;
-  stop(): Promise<void>;
-}
-
-export interface CctpHome {
-  readonly usdc: Address;
-  readonly messageTransmitter: Address;
-}
-
-/**
- * A chain whose USDC pays its home chain's payments (decision 0032): watched for transfers to the home chain's
- * version 3 deposit addresses, and burnt through CCTP to them on the home chain.
- */
-export interface ResolvedSourceChain {
-  readonly settings: ChainConfig;
-  /** Its USDC, and the home chain's version 3 factory and treasury (the same addresses on every chain). */
-  readonly target: ChainTarget;
-  readonly rpcUrls: readonly string[];
-  /** The key that burns there, paying that chain's gas; without one nothing is burnt (anyone may burn). */
-  readonly relayerKey: Hex | undefined;
-  /**
-   * The gasless relayer's key there (decision 0012): customers holding USDC and no gas on this chain sign, and
-   * it submits. Without one the checkout offers this chain with gas only.
-   */
-  readonly gaslessRelayerKey: Hex | undefined;
-  readonly cctp: {
-    readonly domain: number;
-    readonly tokenMessenger: Address;
-    readonly messageTransmitter: Address;
-    readonly transferSpeed: 'fast' | 'standard';
-    readonly maxFeeBps: number;
-    readonly fastConfirmations: number;
-  };
-}
+} from '../../sandbox/crossChain.ts';
+import { homeForwarderVersion, modeHasSourceChains, sandboxFactory } from '../homeFactoryVersion.ts';
+import type { HomeChain, SourceChain } from './model.ts';
 
 /**
  * The chains this deployment takes payments on, one per chain id, in the order of `config.chains` (the live one
@@ -92,13 +39,9 @@ export interface ResolvedSourceChain {
  * A configured chain on the id of one already resolved is that chain itself, taking its mode's payments too:
  * one watcher and one settler per chain id, so a chain on that id with other contracts could never be watched.
  */
-export async function resolveChains(
-  config: Config,
-  stateDir: string,
-  logger: Logger,
-): Promise<ResolvedChain[]> {
+export async function resolveChains(config: Config, stateDir: string, logger: Logger): Promise<HomeChain[]> {
   await refuseFactoriesOutsideTheirTables(config);
-  const resolved: ResolvedChain[] = [];
+  const resolved: HomeChain[] = [];
   try {
     for (const settings of config.chains) {
       if (settings.role === 'source') continue;
@@ -118,13 +61,13 @@ export async function resolveChains(
  * The home chain with its source chains (one per chain id: the sandbox's two modes share theirs) and its CCTP
  * side. Its deposits are then version 3's, whose addresses are the same on all of them.
  */
-function withSources(home: ResolvedChain, chains: readonly ChainConfig[], stateDir: string): ResolvedChain {
+function withSources(home: HomeChain, chains: readonly ChainSettings[], stateDir: string): HomeChain {
   const sandbox =
     home.sandboxCrossChain ??
     (home.settings.network === 'sandbox' ? readSandboxCrossChain(stateDir) : undefined);
-  const sources: ResolvedSourceChain[] = [];
+  const sources: SourceChain[] = [];
   for (const settings of chains) {
-    if (settings.role !== 'source' || settings.homeChainId !== home.target.chainId) continue;
+    if (!isSourceChain(settings) || settings.homeChainId !== home.target.chainId) continue;
     if (sources.some((source) => source.settings.chainId === settings.chainId)) continue;
     sources.push(resolveSourceChain(settings, home, sandbox));
   }
@@ -138,16 +81,16 @@ function withSources(home: ResolvedChain, chains: readonly ChainConfig[], stateD
   return {
     ...home,
     target: { ...home.target, forwarderVersion: 3 },
-    cctpHome: { usdc: home.target.tokenAddress, messageTransmitter },
+    cctp: { usdc: home.target.tokenAddress, messageTransmitter },
     sources,
   };
 }
 
 function resolveSourceChain(
-  settings: ChainConfig,
-  home: ResolvedChain,
+  settings: SourceChainSettings,
+  home: HomeChain,
   sandbox: SandboxCrossChainContracts | undefined,
-): ResolvedSourceChain {
+): SourceChain {
   const prefix = settings.variablePrefix;
   const fromSandbox = settings.network === 'sandbox-2' ? sandbox?.second : undefined;
   const required = <T>(value: T | undefined, variable: string): T => {
@@ -197,28 +140,20 @@ function resolveSourceChain(
  */
 async function refuseFactoriesOutsideTheirTables(config: Config): Promise<void> {
   for (const mode of ['live', 'test'] as const) {
-    const chains = chainsOfConfigMode(config.chains, mode);
+    const chains = chainsOfMode(config.chains, mode);
     const [home] = chains;
     if (!home?.factoryAddress || !chains.some((chain) => chain.role === 'source')) continue;
     refuseOtherFactory(home, home.factoryAddress, await expectedFactoryV3(chains));
   }
 }
 
-/** The chain whose payments are of `mode`, if any. */
-export function chainOfMode<C extends Pick<ResolvedChain, 'modes'>>(
-  chains: readonly C[],
-  mode: ChainMode,
-): C | undefined {
-  return chains.find((chain) => chain.modes.includes(mode));
-}
-
 /** Stops every chain the service started, the last resolved first. */
-export async function stopChains(chains: readonly ResolvedChain[]): Promise<void> {
+export async function stopChains(chains: readonly HomeChain[]): Promise<void> {
   for (const chain of [...chains].reverse()) await chain.stop();
 }
 
 /** The mode of `settings`, taken by the chain already resolved on its id, which must then be its USDC's too. */
-function sharedMode(chain: ResolvedChain, settings: ChainConfig): ChainMode[] {
+function sharedMode(chain: HomeChain, settings: ChainSettings): ChainMode[] {
   const { usdcAddress } = settings;
   if (usdcAddress && usdcAddress.toLowerCase() !== chain.target.tokenAddress.toLowerCase()) {
     throw new ConfigError(
@@ -229,11 +164,11 @@ function sharedMode(chain: ResolvedChain, settings: ChainConfig): ChainMode[] {
 }
 
 async function resolveChain(
-  chain: ChainConfig,
+  chain: ChainSettings,
   config: Config,
   stateDir: string,
   logger: Logger,
-): Promise<ResolvedChain> {
+): Promise<HomeChain> {
   const prefix = chain.variablePrefix;
   const { usdcAddress, factoryAddress } = chain;
   const identity = { settings: chain, modes: [chain.mode] };
@@ -273,7 +208,7 @@ async function resolveChain(
       rpcUrls: chain.rpcUrls,
       relayerKey: chain.relayerKey ?? sandbox.relayerKey,
       gaslessRelayerKey: gaslessRelayerKey(chain),
-      cctpHome: undefined,
+      cctp: undefined,
       sources: [],
       sandboxCrossChain: crossChain,
       stop: async () => {
@@ -311,7 +246,7 @@ async function resolveChain(
     rpcUrls,
     relayerKey: chain.relayerKey ?? (sandbox ? sandboxPrivateKey(SANDBOX_ACCOUNTS.relayer) : undefined),
     gaslessRelayerKey: gaslessRelayerKey(chain),
-    cctpHome: undefined,
+    cctp: undefined,
     sources: [],
     stop: async () => {},
   };
@@ -323,7 +258,7 @@ async function resolveChain(
  */
 async function startSecondSandboxChain(
   sandbox: SandboxChain,
-  home: ChainConfig,
+  home: ChainSettings,
   config: Config,
   stateDir: string,
   logger: Logger,
@@ -339,7 +274,7 @@ async function startSecondSandboxChain(
  * The operator's key (a source chain's is its mode's: sourceChains.ts), or on the sandbox's chains an account of
  * their own — the same on both, each chain counting its own nonces; none when PAYLINK_GASLESS is off.
  */
-function gaslessRelayerKey(chain: ChainConfig): Hex | undefined {
+function gaslessRelayerKey(chain: ChainSettings): Hex | undefined {
   if (!chain.gasless.enabled) return undefined;
   const sandbox = chain.network === 'sandbox' || chain.network === 'sandbox-2';
   return (
@@ -353,7 +288,7 @@ function gaslessRelayerKey(chain: ChainConfig): Hex | undefined {
  * contracts were deployed elsewhere) stops the process naming the setting.
  */
 function resolveTokens(
-  chain: ChainConfig,
+  chain: ChainSettings,
   prefix: VariablePrefix,
   known: Readonly<Record<string, Address>>,
 ): { acceptedTokens: ChainToken[]; noticedTokens: ChainToken[] } {

@@ -1,8 +1,6 @@
 import type { Address } from 'viem';
 import { z } from 'zod';
-import { DEFAULT_FAST_CONFIRMATIONS } from './cctp.ts';
-import type { CctpChainSettings, ChainConfig, HomeChainConfig } from './chainTypes.ts';
-import { ConfigError } from './configError.ts';
+import { ConfigError } from '../configError.ts';
 import {
   address,
   blockNumber,
@@ -13,19 +11,25 @@ import {
   rpcUrlList,
   url,
   usdcAmount,
-} from './fields.ts';
-import { type ChainNetwork, NETWORKS, type Network, SANDBOX_RPC_URL } from './networks.ts';
+} from '../fields.ts';
+import { DEFAULT_FAST_CONFIRMATIONS } from './cctp.ts';
+import { type ChainNetwork, type HomeNetwork, NETWORKS, SANDBOX_RPC_URL } from './networks.ts';
+import type { CctpRouteSettings, ChainSettings, HomeChainSettings } from './settings.ts';
+
+export { isSourceChain } from './settings.ts';
+
 import { type RawEnv, sourceChainsConfig, sourceChainsEnv } from './sourceChains.ts';
 import { tokenSettings } from './tokens.ts';
 
 export type {
-  CctpChainSettings,
-  ChainConfig,
+  CctpRouteSettings,
   ChainMode,
   ChainRole,
+  ChainSettings,
   Finality,
-  HomeChainConfig,
-} from './chainTypes.ts';
+  HomeChainSettings,
+  SourceChainSettings,
+} from './settings.ts';
 
 export const chainsEnv = {
   PAYLINK_RPC_URL: rpcUrlList('PAYLINK_RPC_URL'),
@@ -74,18 +78,30 @@ export type ChainsEnv = z.infer<z.ZodObject<typeof chainsEnv>>;
  * and PAYLINK_CHAINS, then unless test mode is off the test home and PAYLINK_TEST_CHAINS. `env` is the raw
  * environment, where each enabled source chain's own variables are read (PAYLINK_BASE_RPC_URL, ...).
  */
-export function chainsConfig(e: ChainsEnv, network: Network, env: RawEnv): readonly ChainConfig[] {
-  const live = liveChainConfig(e, network);
-  const test = testChainConfig(e, live);
+export function chainsConfig(
+  e: ChainsEnv,
+  network: HomeNetwork,
+  env: RawEnv,
+): {
+  chains: readonly ChainSettings[];
+  liveHome: HomeChainSettings;
+  testHome: HomeChainSettings | undefined;
+} {
+  const live = liveHomeSettings(e, network);
+  const test = testHomeSettings(e, live);
   const { live: liveSources, test: testSources } = sourceChainsConfig(e, env, live, test);
-  return [live, ...liveSources, ...(test ? [test, ...testSources] : [])];
+  return {
+    chains: [live, ...liveSources, ...(test ? [test, ...testSources] : [])],
+    liveHome: live,
+    testHome: test,
+  };
 }
 
 function homeCctp(
-  network: Network,
+  network: HomeNetwork,
   tokenMessenger: Address | undefined,
   messageTransmitter: Address | undefined,
-): CctpChainSettings {
+): CctpRouteSettings {
   const preset = NETWORKS[network].cctp;
   return {
     domain: preset.domain,
@@ -97,7 +113,7 @@ function homeCctp(
   };
 }
 
-function liveChainConfig(e: ChainsEnv, network: Network): HomeChainConfig {
+function liveHomeSettings(e: ChainsEnv, network: HomeNetwork): HomeChainSettings {
   const preset = NETWORKS[network];
   return {
     mode: 'live',
@@ -139,7 +155,7 @@ function liveChainConfig(e: ChainsEnv, network: Network): HomeChainConfig {
  * chain serves both modes), else `off`. On the live network itself every PAYLINK_TEST_* setting defaults to
  * the live one; on another network only USDC has a default (the preset's) and the RPC one on the sandbox.
  */
-function testChainConfig(e: ChainsEnv, live: HomeChainConfig): HomeChainConfig | undefined {
+function testHomeSettings(e: ChainsEnv, live: HomeChainSettings): HomeChainSettings | undefined {
   const network = e.PAYLINK_TEST_NETWORK ?? (live.network === 'sandbox' ? 'sandbox' : 'off');
   if (network === 'off') return undefined;
   const same = network === live.network;
@@ -190,6 +206,14 @@ function testChainConfig(e: ChainsEnv, live: HomeChainConfig): HomeChainConfig |
   };
 }
 
+/** One mode's chains of the configuration: its home chain, then its sources. */
+export function chainsOfMode<C extends Pick<ChainSettings, 'mode'>>(
+  chains: readonly C[],
+  mode: ChainSettings['mode'],
+): C[] {
+  return chains.filter((chain) => chain.mode === mode);
+}
+
 /**
  * PAYLINK_PUBLIC_RPC_URL: https, or http only on the sandbox or to a loopback host (a customer's browser cannot
  * reach anything else over plain http safely). Never with credentials: every customer's wallet is handed it.
@@ -221,14 +245,14 @@ const REQUIRED_VARIABLE = {
  * worker starts, not at load, so administrative commands run without a chain configured.
  */
 export function requireChainSetting<K extends keyof typeof REQUIRED_VARIABLE>(
-  chain: ChainConfig,
+  chain: ChainSettings,
   key: K,
-): NonNullable<ChainConfig[K]> {
+): NonNullable<ChainSettings[K]> {
   const value = chain[key];
   if (value === undefined || (Array.isArray(value) && value.length === 0)) {
     throw new ConfigError(
       `Invalid configuration:\n  ${chain.variablePrefix}${REQUIRED_VARIABLE[key]} is required on ${chain.network}`,
     );
   }
-  return value as NonNullable<ChainConfig[K]>;
+  return value as NonNullable<ChainSettings[K]>;
 }

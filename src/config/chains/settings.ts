@@ -1,5 +1,12 @@
 import type { Address, Hex } from 'viem';
-import type { ChainNetwork, Network, TokenSetting, VariablePrefix } from './networks.ts';
+import type { ChainNetwork, HomeNetwork, SourceNetwork, TokenSetting, VariablePrefix } from './networks.ts';
+
+/*
+ * What the environment says of each chain, before anything is deployed or read on it (decision 0041 has the
+ * vocabulary). A home chain (Polygon, Amoy, the sandbox's first chain) holds its mode's deposit rows and is where
+ * payouts are flushed; a source chain's USDC is burnt through CCTP v2 to the same address on its home chain.
+ * main/chains/resolveChains.ts turns these settings, once, into the HomeChain and SourceChain the service runs.
+ */
 
 /** When a transfer counts as final: the node's `finalized` block, or N confirmations on top of its block. */
 export type Finality =
@@ -15,8 +22,11 @@ export type ChainMode = 'live' | 'test';
  */
 export type ChainRole = 'home' | 'source';
 
-/** How a chain takes part in CCTP v2 (decision 0032). */
-export interface CctpChainSettings {
+/**
+ * A chain's CCTP v2 route as configured (decision 0032): its domain, TokenMessengerV2 and MessageTransmitterV2,
+ * and for a source chain how it burns. Addresses undefined on the sandbox until it deploys them.
+ */
+export interface CctpRouteSettings {
   /** Circle's domain of the chain (Polygon 7, Base 6, ...). */
   readonly domain: number;
   /** TokenMessengerV2 (burns); undefined on the sandbox until its test contracts are deployed at start. */
@@ -42,13 +52,13 @@ export interface CctpChainSettings {
  * (`Config.chains`), and whatever runs per chain (the watcher, the settler, the gasless relayer, the checkout's
  * networks, the dashboard's explorers) iterates that list: a new chain is one more entry.
  */
-export interface ChainConfig {
+export interface ChainSettings {
   readonly mode: ChainMode;
   readonly role: ChainRole;
   /** The chain id of its mode's home chain: its own for a home chain. */
   readonly homeChainId: number;
   /** Its CCTP v2 settings: every chain of the list has them (a home chain's say where burns mint). */
-  readonly cctp: CctpChainSettings | undefined;
+  readonly cctp: CctpRouteSettings | undefined;
   /** The beginning of its variables' names, so that a message names the one to set. */
   readonly variablePrefix: VariablePrefix;
   readonly network: ChainNetwork;
@@ -92,5 +102,16 @@ export interface ChainConfig {
   };
 }
 
-/** A home chain: its network is one of PAYLINK_NETWORK's. */
-export type HomeChainConfig = ChainConfig & { readonly role: 'home'; readonly network: Network };
+/** A home chain's settings: its network is one of PAYLINK_NETWORK's. */
+export type HomeChainSettings = ChainSettings & { readonly role: 'home'; readonly network: HomeNetwork };
+
+/** A source chain's settings (PAYLINK_CHAINS, PAYLINK_TEST_CHAINS): `homeChainId` names where it burns to. */
+export type SourceChainSettings = ChainSettings & {
+  readonly role: 'source';
+  readonly network: SourceNetwork;
+};
+
+/** Whether the chain is a source chain, as its type says. */
+export function isSourceChain(chain: ChainSettings): chain is SourceChainSettings {
+  return chain.role === 'source';
+}

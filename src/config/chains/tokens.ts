@@ -1,5 +1,5 @@
 import { type Address, getAddress, isAddress } from 'viem';
-import { ConfigError } from './configError.ts';
+import { ConfigError } from '../configError.ts';
 import type { NetworkPreset, TokenSetting, VariablePrefix } from './networks.ts';
 
 /**

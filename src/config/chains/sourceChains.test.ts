@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, IRIS_MAINNET_URL, IRIS_TESTNET_URL, loadConfig } from './index.ts';
+import { ConfigError, IRIS_MAINNET_URL, IRIS_TESTNET_URL, loadConfig } from '../index.ts';
 
 const key = (byte: string) => `0x${byte.repeat(32)}`;
 const polygon = {
@@ -95,8 +95,8 @@ describe('source chains (PAYLINK_CHAINS, PAYLINK_TEST_CHAINS)', () => {
       cctp: { domain: 6, tokenMessenger: '0x8FE6B999Dc680CcFDD5Bf7EB0974218be2542DAA' },
       factoryAddress: undefined,
     });
-    expect(config.chain).toBe(home);
-    expect(config.testChain).toBe(amoy);
+    expect(config.liveHomeChain).toBe(home);
+    expect(config.testHomeChain).toBe(amoy);
     expect(config.cctp).toEqual({
       attestationUrl: IRIS_MAINNET_URL,
       testAttestationUrl: IRIS_TESTNET_URL,
@@ -122,7 +122,7 @@ describe('source chains (PAYLINK_CHAINS, PAYLINK_TEST_CHAINS)', () => {
       usdcAddress: undefined,
       cctp: { domain: 6, tokenMessenger: undefined, messageTransmitter: undefined },
     });
-    expect(config.chain.cctp).toMatchObject({ domain: 7, tokenMessenger: undefined });
+    expect(config.liveHomeChain.cctp).toMatchObject({ domain: 7, tokenMessenger: undefined });
     expect(config.cctp).toEqual({
       attestationUrl: 'http://127.0.0.1:9547',
       testAttestationUrl: 'http://127.0.0.1:9547',

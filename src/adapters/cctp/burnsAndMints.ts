@@ -1,8 +1,8 @@
 /**
- * The source and home chains as the bridge steps (src/app/bridge) read and call them: the forwarder factory's
- * `deployAndBurn`, TokenMessengerV2's `DepositForBurn` logs, MessageTransmitterV2's `MessageSent` and
- * `receiveMessage` and its used nonces. The test contracts have Circle's interfaces, so these calls are the
- * ones made on mainnets.
+ * A source chain's burns and the home chain's mints as the bridge steps (src/app/bridge) read and call them: the
+ * forwarder factory's `deployAndBurn`, TokenMessengerV2's `DepositForBurn` logs, MessageTransmitterV2's
+ * `MessageSent` and `receiveMessage` and its used nonces. The test contracts have Circle's interfaces, so these
+ * calls are the ones made on mainnets.
  */
 import {
   type Address,
@@ -16,7 +16,7 @@ import {
   parseEventLogs,
   TransactionReceiptNotFoundError,
 } from 'viem';
-import type { HomeChain, SourceChain } from '../../app/bridge/ports.ts';
+import type { HomeMints, SourceBurns } from '../../app/bridge/ports.ts';
 import type { ChainReader } from '../../app/chain/ports.ts';
 import {
   forwarderFactoryV3Abi,
@@ -29,7 +29,7 @@ import { bytes32ToAddress, decodeBurnMessageV2, decodeMessageV2 } from './cctpMe
 
 type Finality = Pick<ChainReader, 'finalizedBlockNumber'>;
 
-export function createSourceChain(options: {
+export function createSourceBurns(options: {
   client: PublicClient;
   chainId: number;
   domain: number;
@@ -37,7 +37,7 @@ export function createSourceChain(options: {
   tokenMessenger: Address;
   messageTransmitter: Address;
   finality: Finality;
-}): SourceChain {
+}): SourceBurns {
   const { client } = options;
   return {
     chainId: options.chainId,
@@ -152,13 +152,13 @@ export function predatesMinimumFee(error: unknown): boolean {
   );
 }
 
-export function createHomeChain(options: {
+export function createHomeMints(options: {
   client: PublicClient;
   chainId: number;
   usdc: Address;
   messageTransmitter: Address;
   finality: Finality;
-}): HomeChain {
+}): HomeMints {
   const { client } = options;
   return {
     chainId: options.chainId,

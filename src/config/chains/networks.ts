@@ -1,13 +1,14 @@
 import type { Address } from 'viem';
-import { CCTP_DOMAINS } from '../domain/cctpDomains.ts';
+import { CCTP_DOMAINS } from '../../domain/cctp.ts';
 
 export { CCTP_DOMAINS };
 
 /**
- * The home networks (PAYLINK_NETWORK, PAYLINK_TEST_NETWORK): where deposit rows live and payouts are flushed.
+ * The networks a home chain can be on (PAYLINK_NETWORK, PAYLINK_TEST_NETWORK): where deposit rows live and payouts
+ * are flushed. A network is a preset's name; the chain on it, as configured, is a ChainSettings (settings.ts).
  * Every burn on a source chain mints on its mode's home chain (CCTP domain 7, Polygon's).
  */
-export type Network = 'sandbox' | 'polygon' | 'amoy';
+export type HomeNetwork = 'sandbox' | 'polygon' | 'amoy';
 
 /** Live source chains (PAYLINK_CHAINS): their USDC is burnt to Polygon through CCTP v2. */
 export const LIVE_SOURCE_NETWORKS = ['ethereum', 'base', 'arbitrum', 'optimism', 'avalanche'] as const;
@@ -22,7 +23,7 @@ export const TEST_SOURCE_NETWORKS = [
 ] as const;
 export type SourceNetwork = (typeof LIVE_SOURCE_NETWORKS)[number] | (typeof TEST_SOURCE_NETWORKS)[number];
 /** Every network a chain of the configuration can be on. */
-export type ChainNetwork = Network | SourceNetwork;
+export type ChainNetwork = HomeNetwork | SourceNetwork;
 
 /**
  * The beginning of a chain's variables' names: the live chain's PAYLINK_RPC_URL, the test chain's
@@ -36,7 +37,7 @@ export type VariablePrefix = `PAYLINK_${string}`;
  */
 export interface TokenSetting {
   readonly symbol: string;
-  /** Undefined for the sandbox's own tokens, which the service deploys (chainSetup resolves them). */
+  /** Undefined for the sandbox's own tokens, which the service deploys (main/chains/resolveChains.ts resolves them). */
   readonly address: Address | undefined;
   readonly decimals: number;
 }
@@ -121,7 +122,7 @@ export const NETWORKS: Readonly<Record<ChainNetwork, NetworkPreset>> = {
   sandbox: {
     chainId: 31337,
     usdcAddress: undefined,
-    // Deployed by the sandbox itself (sandboxChain.ts): a USDC, and a stand-in for bridged USDC.e.
+    // Deployed by the sandbox itself (src/sandbox/chain.ts): a USDC, and a stand-in for bridged USDC.e.
     knownTokens: {
       USDC: { symbol: 'USDC', address: undefined, decimals: 6 },
       'USDC.e': { symbol: 'USDC.e', address: undefined, decimals: 6 },

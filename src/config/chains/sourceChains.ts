@@ -1,16 +1,16 @@
 import { z } from 'zod';
+import { ConfigError } from '../configError.ts';
+import { address, blockNumber, finality, nativeAmount, privateKey, rpcUrlList } from '../fields.ts';
 import { DEFAULT_FAST_CONFIRMATIONS } from './cctp.ts';
-import type { ChainConfig, HomeChainConfig } from './chainTypes.ts';
-import { ConfigError } from './configError.ts';
-import { address, blockNumber, finality, nativeAmount, privateKey, rpcUrlList } from './fields.ts';
 import {
+  type HomeNetwork,
   LIVE_SOURCE_NETWORKS,
   NETWORKS,
-  type Network,
   type SourceNetwork,
   TEST_SOURCE_NETWORKS,
   type VariablePrefix,
 } from './networks.ts';
+import type { HomeChainSettings, SourceChainSettings } from './settings.ts';
 import { tokenSettings } from './tokens.ts';
 
 /**
@@ -84,9 +84,9 @@ export function sourceVariablePrefix(network: SourceNetwork): VariablePrefix {
 export function sourceChainsConfig(
   e: SourceListsEnv,
   env: RawEnv,
-  live: HomeChainConfig,
-  test: HomeChainConfig | undefined,
-): { live: ChainConfig[]; test: ChainConfig[] } {
+  live: HomeChainSettings,
+  test: HomeChainSettings | undefined,
+): { live: SourceChainSettings[]; test: SourceChainSettings[] } {
   const liveNames = enabledSources('PAYLINK_CHAINS', e.PAYLINK_CHAINS ?? defaultLiveSources(e, live), live);
   const testSpec = e.PAYLINK_TEST_CHAINS ?? (test?.network === live.network ? liveNames.join(',') : '');
   if (test === undefined && testSpec.trim() !== '') {
@@ -96,8 +96,8 @@ export function sourceChainsConfig(
   }
   const testNames = test ? enabledSources('PAYLINK_TEST_CHAINS', testSpec, test) : [];
   return {
-    live: liveNames.map((name) => sourceChainConfig(env, name, live)),
-    test: test ? testNames.map((name) => sourceChainConfig(env, name, test)) : [],
+    live: liveNames.map((name) => sourceChainSettings(env, name, live)),
+    test: test ? testNames.map((name) => sourceChainSettings(env, name, test)) : [],
   };
 }
 
@@ -105,14 +105,14 @@ export function sourceChainsConfig(
  * On the sandbox, its second chain unless the sandbox's contracts were deployed by someone else (a configured
  * factory or USDC: several processes, the tests), who then deploys the second chain's too and says so.
  */
-function defaultLiveSources(e: SourceListsEnv, live: HomeChainConfig): string {
+function defaultLiveSources(e: SourceListsEnv, live: HomeChainSettings): string {
   return live.network === 'sandbox' && !e.PAYLINK_FACTORY_ADDRESS && !e.PAYLINK_USDC_ADDRESS
     ? 'sandbox-2'
     : '';
 }
 
 /** The family of chains whose burns a home network receives: mainnets on Polygon, testnets on Amoy. */
-const SOURCES_OF: Readonly<Record<Network, readonly SourceNetwork[]>> = {
+const SOURCES_OF: Readonly<Record<HomeNetwork, readonly SourceNetwork[]>> = {
   polygon: LIVE_SOURCE_NETWORKS,
   amoy: TEST_SOURCE_NETWORKS.filter((name) => name !== 'sandbox-2'),
   sandbox: ['sandbox-2'],
@@ -122,7 +122,7 @@ const SOURCES_OF: Readonly<Record<Network, readonly SourceNetwork[]>> = {
  * The names in PAYLINK_CHAINS or PAYLINK_TEST_CHAINS, each checked: known, of the variable's kind (mainnets for
  * live payments, testnets for test ones), burning to the mode's home network, and listed once.
  */
-function enabledSources(variable: string, spec: string, home: HomeChainConfig): SourceNetwork[] {
+function enabledSources(variable: string, spec: string, home: HomeChainSettings): SourceNetwork[] {
   const fail = (message: string): never => {
     throw new ConfigError(`Invalid configuration:\n  ${variable}: ${message}`);
   };
@@ -160,7 +160,11 @@ function enabledSources(variable: string, spec: string, home: HomeChainConfig): 
 }
 
 /** One source chain of `home`'s mode: its preset, then its own variables, then its home chain's defaults. */
-function sourceChainConfig(env: RawEnv, network: SourceNetwork, home: HomeChainConfig): ChainConfig {
+function sourceChainSettings(
+  env: RawEnv,
+  network: SourceNetwork,
+  home: HomeChainSettings,
+): SourceChainSettings {
   const preset = NETWORKS[network];
   const prefix = sourceVariablePrefix(network);
   const schema = sourceChainSchema(prefix, preset.relayerLowBalance);
@@ -219,7 +223,7 @@ function sourceChainConfig(env: RawEnv, network: SourceNetwork, home: HomeChainC
  * The sandbox's second chain listens on the port after the first's (8546 beside 8545), so that every process of
  * one sandbox finds it without another setting; PAYLINK_SANDBOX_2_RPC_URL moves it.
  */
-function secondSandboxRpcUrl(home: HomeChainConfig): string {
+function secondSandboxRpcUrl(home: HomeChainSettings): string {
   const url = new URL(home.rpcUrls[0] ?? 'http://127.0.0.1:8545');
   url.port = String(Number(url.port || '80') + 1);
   return url.toString().replace(/\/$/, '');

@@ -1,25 +1,25 @@
 import type { Logger } from 'pino';
 import type { Address, Hex } from 'viem';
-import { createAttestationClient } from '../adapters/cctp/attestationClient.ts';
-import { createAttestations } from '../adapters/cctp/attestations.ts';
-import { createHomeChain, createSourceChain } from '../adapters/cctp/bridgeChains.ts';
-import { chainReader, createRpcClient } from '../adapters/chain/chainReader.ts';
-import { createRelayer } from '../adapters/chain/relayer.ts';
-import type { HomeBridgeDeps } from '../app/bridge/options.ts';
-import type { BridgeStore, TransferSpeed } from '../app/bridge/ports.ts';
-import { runSourceBridge } from '../app/bridge/runSourceBridge.ts';
-import { runWhileHoldingLock } from '../app/operations/lockedJob.ts';
-import type { JobLocks } from '../app/operations/ports.ts';
-import type { Wakeup } from '../app/operations/wakeup.ts';
-import type { Relayer, SettlementStore } from '../app/settlement/ports.ts';
-import type { Clock } from '../app/shared/ports.ts';
-import type { Finality } from '../config/index.ts';
+import { createAttestationClient } from '../../adapters/cctp/attestationClient.ts';
+import { createAttestations } from '../../adapters/cctp/attestations.ts';
+import { createHomeMints, createSourceBurns } from '../../adapters/cctp/burnsAndMints.ts';
+import { chainReader, createRpcClient } from '../../adapters/chain/chainReader.ts';
+import { createRelayer } from '../../adapters/chain/relayer.ts';
+import type { HomeBridgeDeps } from '../../app/bridge/options.ts';
+import type { BridgeStore, TransferSpeed } from '../../app/bridge/ports.ts';
+import { runSourceBridge } from '../../app/bridge/runSourceBridge.ts';
+import { runWhileHoldingLock } from '../../app/operations/lockedJob.ts';
+import type { JobLocks } from '../../app/operations/ports.ts';
+import type { Wakeup } from '../../app/operations/wakeup.ts';
+import type { Relayer, SettlementStore } from '../../app/settlement/ports.ts';
+import type { Clock } from '../../app/shared/ports.ts';
+import type { Finality } from '../../config/index.ts';
 
 /**
  * The bridge's jobs, built from explicit options (docs/decisions/0029-bridge-settlement.md): one job per source
  * chain (burns and attestations, with that chain's relayer), and the home chain's mint step for its settler.
  * Which chains are sources and with which CCTP addresses comes from the chains' configuration
- * (`ChainConfig.role`, `homeChainId`, `cctp`); mapping it to these options is the caller's.
+ * (`ChainSettings.role`, `homeChainId`, `cctp`); mapping it to these options is the caller's.
  */
 
 /** One source chain: where to read it, whose key burns there, and the operator's choice of speed. */
@@ -77,7 +77,7 @@ export function sourceBridgeJob(
     logger,
     relayer: createRelayer({ client, chainId: chain.chainId, relayerKey: chain.relayerKey }),
     relayerBalances: wiring.settlements,
-    source: createSourceChain({
+    source: createSourceBurns({
       client,
       chainId: chain.chainId,
       domain: chain.domain,
@@ -135,7 +135,7 @@ export function homeMintDeps(
     clock: wiring.clock,
     logger,
     relayer,
-    home: createHomeChain({
+    home: createHomeMints({
       client,
       chainId: home.chainId,
       usdc: home.usdc,
