@@ -15,6 +15,7 @@ export default {
     // The chain watcher, status refreshes and settlement steps, tested over in-memory fakes of their ports
     // (test/fakes/): their own unit tests, beside them, run in milliseconds.
     'src/app/chain/watchChain.ts',
+    'src/app/chain/transferRecords.ts',
     'src/app/chain/refreshPayments.ts',
     // The status the API answers, derived now from the ledger (src/app/payments/getPaymentStatus.test.ts).
     'src/app/payments/getPaymentStatus.ts',

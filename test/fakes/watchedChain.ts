@@ -1,6 +1,7 @@
 // The watcher that the chain watcher's unit tests start from (src/app/chain/watchChain*.test.ts): a fake chain of a
 // few blocks, an empty in-memory ledger, and a first pass already run.
-import { pollChainOnce, type WatchChainOptions, type WatchedToken } from '../../src/app/chain/watchChain.ts';
+import type { WatchedToken } from '../../src/app/chain/transferRecords.ts';
+import { pollChainOnce, type WatchChainOptions } from '../../src/app/chain/watchChain.ts';
 import type { Payment } from '../../src/domain/payment.ts';
 import { FakeChain } from './fakeChain.ts';
 import { MemoryLedger } from './memoryLedger.ts';

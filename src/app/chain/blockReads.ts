@@ -30,3 +30,13 @@ export async function blocksAt(
   }
   return headers;
 }
+
+/** A range looked at while the chain moved under it: nothing is written, the next pass tries again. */
+export class ChainMovedError extends Error {
+  override readonly name = 'ChainMovedError';
+}
+
+/** Block and transaction hashes compared as the chain means them: case does not matter. */
+export function sameHash(a: string, b: string): boolean {
+  return a.toLowerCase() === b.toLowerCase();
+}

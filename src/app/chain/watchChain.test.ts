@@ -11,7 +11,8 @@ import {
 } from '../../../test/fakes/paymentFixture.ts';
 import { recordingLogger } from '../../../test/fakes/recordingLogger.ts';
 import { NOW, pay, TEN_USDC, TOKENS, watcher } from '../../../test/fakes/watchedChain.ts';
-import { ChainMovedError, pollChainOnce } from './watchChain.ts';
+import { ChainMovedError } from './blockReads.ts';
+import { pollChainOnce } from './watchChain.ts';
 
 describe('where a new cursor starts', () => {
   it('at the head when no payment exists yet, and says so', async () => {

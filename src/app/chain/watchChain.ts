@@ -1,19 +1,11 @@
 import type { Logger } from 'pino';
 import type { PayoutPolicy } from '../../domain/payout.ts';
 import type { Clock } from '../shared/ports.ts';
-import { blocksAt, lastBlockAtOrBefore } from './blockReads.ts';
+import { blocksAt, ChainMovedError, lastBlockAtOrBefore, sameHash } from './blockReads.ts';
 import { type CrossChainOptions, homeChainOf, isOwnSettlementMint } from './crossChain.ts';
-import type {
-  BlockHeader,
-  BlockRef,
-  ChainCursor,
-  ChainReader,
-  Ledger,
-  TransferLog,
-  TransferRecord,
-  UnacceptedTransfer,
-} from './ports.ts';
+import type { BlockHeader, BlockRef, ChainCursor, ChainReader, Ledger } from './ports.ts';
 import { refreshPayments, reportUnacceptedTransfers, type StatusChange } from './refreshPayments.ts';
+import { recordsOf, type WatchedToken } from './transferRecords.ts';
 
 export interface WatchChainDeps {
   readonly ledger: Ledger;
@@ -22,15 +14,6 @@ export interface WatchChainDeps {
   readonly logger: Pick<Logger, 'info' | 'warn'>;
   /** How the payout status in the events written is derived; default: the configuration's defaults. */
   readonly payoutPolicy?: PayoutPolicy | undefined;
-}
-
-/** A token the watcher reads: accepted (it pays) or noticed (recorded when sent to a payment, never counted). */
-export interface WatchedToken {
-  /** Lowercase. */
-  readonly address: string;
-  readonly symbol: string;
-  readonly decimals: number;
-  readonly accepted: boolean;
 }
 
 /** Which chain, which tokens, how far per request; on a chain that is not alone, CrossChainOptions. */
@@ -61,15 +44,6 @@ export interface PollResult {
 const REORG_LOOKBACK_BLOCKS = 128;
 const CLOCK_SKEW_MARGIN_MS = 5 * 60_000;
 const FINALIZE_BATCH = 200;
-
-/** A range looked at while the chain moved under it: nothing is written, the next pass tries again. */
-export class ChainMovedError extends Error {
-  override readonly name = 'ChainMovedError';
-}
-
-function transferId(chainId: number, log: TransferLog): string {
-  return `${chainId}:${log.blockHash.toLowerCase()}:${log.logIndex}`;
-}
 
 /**
  * One pass of the chain watcher: follow a reorg if the last scanned block is no longer canonical, scan
@@ -224,50 +198,13 @@ async function scanRange(
     if (!header) throw new ChainMovedError(`block ${number} vanished during the scan`);
     headers.set(number, header);
   }
-  const transfers: TransferRecord[] = [];
-  const unaccepted: UnacceptedTransfer[] = [];
-  const seenAt = deps.clock.now();
-  for (const log of matched) {
-    const header = headers.get(log.blockNumber)!;
-    if (!sameHash(header.hash, log.blockHash))
-      throw new ChainMovedError(`block ${log.blockNumber} was reorged during the scan`);
-    const token = tokens.get(log.token.toLowerCase());
-    if (!token) throw new Error(`a log of ${log.token}, which was not asked for`);
-    if (!token.accepted) {
-      unaccepted.push({
-        id: transferId(options.chainId, log),
-        chainId: options.chainId,
-        paymentId: owners.get(log.to.toLowerCase())!,
-        txHash: log.txHash.toLowerCase(),
-        blockNumber: log.blockNumber,
-        blockHash: log.blockHash.toLowerCase(),
-        tokenAddress: token.address,
-        tokenSymbol: token.symbol,
-        tokenDecimals: token.decimals,
-        amountBaseUnits: log.amountBaseUnits,
-        fromAddress: log.from.toLowerCase(),
-        seenAt,
-      });
-      continue;
-    }
-    transfers.push({
-      id: transferId(options.chainId, log),
-      chainId: options.chainId,
-      paymentId: owners.get(log.to.toLowerCase())!,
-      txHash: log.txHash.toLowerCase(),
-      logIndex: log.logIndex,
-      blockNumber: log.blockNumber,
-      blockHash: log.blockHash.toLowerCase(),
-      blockTimestamp: header.timestamp,
-      tokenAddress: token.address,
-      tokenSymbol: token.symbol,
-      fromAddress: log.from.toLowerCase(),
-      toAddress: log.to.toLowerCase(),
-      amountBaseUnits: log.amountBaseUnits,
-      final: false,
-      orphaned: false,
-    });
-  }
+  const { transfers, unaccepted } = recordsOf(matched, {
+    chainId: options.chainId,
+    tokens,
+    owners,
+    headers,
+    seenAt: deps.clock.now(),
+  });
   const blocks: BlockRef[] = [...headers.values()].map((h) => ({
     number: h.number,
     hash: h.hash.toLowerCase(),
@@ -372,10 +309,6 @@ async function finalize(
     await tx.pruneBlocksBelow(options.chainId, pruneBelow);
     return refreshPayments(tx, [...orphaned, ...rewound, ...finalizedIds], now, deps.payoutPolicy);
   });
-}
-
-function sameHash(a: string, b: string): boolean {
-  return a.toLowerCase() === b.toLowerCase();
 }
 
 function minBig(a: bigint, b: bigint): bigint {
