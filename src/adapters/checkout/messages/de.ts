@@ -54,7 +54,7 @@ export const de: MessageTable<typeof en> = {
   failedHelp:
     'Der eingegangene Betrag geht an {merchant}. Kontaktieren Sie den Händler mit der unten stehenden Zahlungsreferenz, um Ihre Bestellung abzuschließen oder eine Erstattung zu vereinbaren. Senden Sie nichts mehr an diese Adresse.',
   reference: 'Zahlungsreferenz',
-  orWallet: 'Oder direkt aus diesem Browser bezahlen',
+  orWallet: 'Oder mit einer anderen Wallet oder einem anderen Gerät bezahlen',
   payWithWallet: 'Mit Browser-Wallet bezahlen',
   walletWorking: 'Bestätigen Sie die Anfrage in Ihrer Wallet…',
   chooseWallet: 'Wählen Sie die Wallet zum Bezahlen',
@@ -124,4 +124,6 @@ export const de: MessageTable<typeof en> = {
   redirectCountdown: 'Sie werden in {seconds} s zu {merchant} zurückgeleitet.',
   redirectStay: 'Auf dieser Seite bleiben',
   backToMerchant: 'Zurück zu {merchant}',
+  leavingCancelsNothing:
+    'Das Verlassen dieser Seite bricht nichts ab: Eine bereits gesendete Überweisung zählt weiterhin.',
 };

@@ -54,7 +54,7 @@ export const en = {
   failedHelp:
     'What arrived goes to {merchant}. Contact them with the payment reference below to complete your order or arrange a refund. Do not send more to this address.',
   reference: 'Payment reference',
-  orWallet: 'Or pay from this browser',
+  orWallet: 'Or pay from another wallet or device',
   payWithWallet: 'Pay with browser wallet',
   walletWorking: 'Confirm the request in your wallet…',
   chooseWallet: 'Choose the wallet to pay with',
@@ -117,4 +117,5 @@ export const en = {
   redirectCountdown: 'Taking you back to {merchant} in {seconds} s.',
   redirectStay: 'Stay on this page',
   backToMerchant: 'Back to {merchant}',
+  leavingCancelsNothing: 'Leaving this page cancels nothing: a transfer you have already sent still counts.',
 } as const;

@@ -53,7 +53,7 @@ export const es: MessageTable<typeof en> = {
   failedHelp:
     'Lo recibido va a {merchant}. Contacte con el comercio indicando la referencia de pago de abajo para completar su pedido o acordar un reembolso. No envíe nada más a esta dirección.',
   reference: 'Referencia del pago',
-  orWallet: 'O pague desde este navegador',
+  orWallet: 'O pague desde otra billetera u otro dispositivo',
   payWithWallet: 'Pagar con la billetera del navegador',
   walletWorking: 'Confirme la solicitud en su billetera…',
   chooseWallet: 'Elija la billetera con la que pagar',
@@ -117,4 +117,5 @@ export const es: MessageTable<typeof en> = {
   redirectCountdown: 'Volviendo a {merchant} en {seconds} s.',
   redirectStay: 'Quedarse en esta página',
   backToMerchant: 'Volver a {merchant}',
+  leavingCancelsNothing: 'Salir de esta página no cancela nada: una transferencia ya enviada sigue contando.',
 };

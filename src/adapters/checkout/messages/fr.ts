@@ -53,7 +53,7 @@ export const fr: MessageTable<typeof en> = {
   failedHelp:
     'Ce qui est arrivé revient à {merchant}. Contactez-le avec la référence de paiement ci-dessous pour finaliser votre commande ou obtenir un remboursement. N’envoyez rien de plus à cette adresse.',
   reference: 'Référence du paiement',
-  orWallet: 'Ou payez depuis ce navigateur',
+  orWallet: 'Ou payez depuis un autre portefeuille ou appareil',
   payWithWallet: 'Payer avec le portefeuille du navigateur',
   walletWorking: 'Confirmez la demande dans votre portefeuille…',
   chooseWallet: 'Choisissez le portefeuille avec lequel payer',
@@ -122,4 +122,5 @@ export const fr: MessageTable<typeof en> = {
   redirectCountdown: 'Retour vers {merchant} dans {seconds}\u00a0s.',
   redirectStay: 'Rester sur cette page',
   backToMerchant: 'Retour vers {merchant}',
+  leavingCancelsNothing: 'Quitter cette page n’annule rien\u00a0: un transfert déjà envoyé compte toujours.',
 };
