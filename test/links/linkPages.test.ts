@@ -303,7 +303,7 @@ describe.each(dialects)('link pages on %s', (dialect) => {
     expect((await paymentsOf(id)).length).toBe(1);
   });
 
-  it('answers a closed link 410, an ended one 410, a used-up one 409 and an unknown one 404, each with its page', async () => {
+  it('answers a closed link 410, an ended one 410, a used-up one 409, a sold-out one 410 and an unknown one 404, each with its page', async () => {
     const closed = await openLink();
     expect((await api('POST', `/payments/api/links/${closed}/deactivate/`, {})).status).toBe(200);
     for (const response of [await get(`/l/${closed}`), await post(`/l/${closed}`, { amount: '5.00' })]) {
@@ -316,6 +316,27 @@ describe.each(dialects)('link pages on %s', (dialect) => {
     for (const response of [await get(`/l/${once}`), await post(`/l/${once}`, { amount: '5.00' })]) {
       expect(response.status).toBe(409);
       expect(await response.text()).toContain('This payment link is fully taken');
+    }
+    expect((await paymentsOf(once)).length).toBe(1);
+    // Once every use is paid, no place will free up: sold out for good, with no "try again later".
+    await h.database.handle.db
+      .updateTable('payments')
+      .set({ status: 'paid', amount_received_base_units: '5000000' })
+      .where('link_id', '=', once)
+      .execute();
+    // (Posted to a checkout of its own: this test's posts above have spent the client's rate on the first.)
+    const own = await startCheckout(linkPages());
+    const soldOut = [
+      await get(`/l/${once}`),
+      await post(`/l/${once}`, { amount: '5.00' }, SAME_ORIGIN, own.base),
+    ];
+    await own.app.close();
+    for (const response of soldOut) {
+      expect(response.status).toBe(410);
+      const text = await response.text();
+      expect(text).toContain('This payment link is sold out');
+      expect(text).toContain('Every payment it could take has been paid, so it takes no more.');
+      expect(text).not.toContain('try again later');
     }
     expect((await paymentsOf(once)).length).toBe(1);
 

@@ -156,7 +156,7 @@ function amountForm(input: LinkPageInput, m: Messages): SafeHtml {
 }
 
 /** Why a link takes no payment now, as its page says it. */
-export type LinkUnavailable = 'deactivated' | 'ended' | 'used-up' | 'unavailable';
+export type LinkUnavailable = 'deactivated' | 'ended' | 'sold-out' | 'used-up' | 'unavailable';
 
 export function renderLinkUnavailablePage(input: {
   readonly reason: LinkUnavailable;
@@ -175,9 +175,11 @@ export function renderLinkUnavailablePage(input: {
             m.linkEndedTitle,
             format(m.linkEndedBody, { merchant, time: moment(input.link.endsAt, language, 'date') }),
           ]
-        : input.reason === 'used-up'
-          ? [m.linkUsedUpTitle, format(m.linkUsedUpBody, {})]
-          : [m.linkUnavailableTitle, format(m.linkUnavailableBody, { merchant })];
+        : input.reason === 'sold-out'
+          ? [m.linkSoldOutTitle, format(m.linkSoldOutBody, { merchant })]
+          : input.reason === 'used-up'
+            ? [m.linkUsedUpTitle, format(m.linkUsedUpBody, {})]
+            : [m.linkUnavailableTitle, format(m.linkUnavailableBody, { merchant })];
   return messagePage(language, input.assets, title, text);
 }
 

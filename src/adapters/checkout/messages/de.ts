@@ -115,6 +115,9 @@ export const de: MessageTable<typeof en> = {
   linkEndedTitle: 'Dieser Zahlungslink ist abgelaufen',
   linkEndedBody:
     'Er nimmt seit {time} keine Zahlungen mehr an. Wenden Sie sich an {merchant}, wenn Sie noch zahlen möchten.',
+  linkSoldOutTitle: 'Dieser Zahlungslink ist ausverkauft',
+  linkSoldOutBody:
+    'Alle Zahlungen, die er annehmen konnte, sind bezahlt; er nimmt keine weiteren an. Wenden Sie sich an {merchant}, wenn Sie trotzdem bezahlen möchten.',
   linkUsedUpTitle: 'Dieser Zahlungslink ist ausgeschöpft',
   linkUsedUpBody:
     'Er hat vorerst alle Zahlungen angenommen, die er kann. Ein Platz wird frei, wenn eine unvollendete Zahlung abläuft: Versuchen Sie es später erneut.',

@@ -108,6 +108,9 @@ export const en = {
     '{merchant} no longer takes payments through it. Contact them if you still want to pay.',
   linkEndedTitle: 'This payment link has ended',
   linkEndedBody: 'It stopped taking payments on {time}. Contact {merchant} if you still want to pay.',
+  linkSoldOutTitle: 'This payment link is sold out',
+  linkSoldOutBody:
+    'Every payment it could take has been paid, so it takes no more. Contact {merchant} if you still want to pay.',
   linkUsedUpTitle: 'This payment link is fully taken',
   linkUsedUpBody:
     'It has taken all the payments it can for now. A place frees up when an unfinished payment expires: try again later.',

@@ -108,6 +108,9 @@ export const es: MessageTable<typeof en> = {
   linkDeactivatedBody: '{merchant} ya no acepta pagos por él. Contacte con el comercio si aún quiere pagar.',
   linkEndedTitle: 'Este enlace de pago ha terminado',
   linkEndedBody: 'Dejó de aceptar pagos el {time}. Contacte con {merchant} si aún quiere pagar.',
+  linkSoldOutTitle: 'Este enlace de pago está agotado',
+  linkSoldOutBody:
+    'Ya se han pagado todos los pagos que admitía, así que no acepta más. Contacte con {merchant} si aún desea pagar.',
   linkUsedUpTitle: 'Este enlace de pago está completo',
   linkUsedUpBody:
     'Ha recibido todos los pagos que puede por ahora. Se libera una plaza cuando caduca un pago sin terminar: vuelva a intentarlo más tarde.',

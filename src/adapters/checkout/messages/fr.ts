@@ -113,6 +113,9 @@ export const fr: MessageTable<typeof en> = {
   linkEndedTitle: 'Ce lien de paiement a pris fin',
   linkEndedBody:
     'Il n’accepte plus de paiements depuis le {time}. Contactez {merchant} si vous souhaitez encore payer.',
+  linkSoldOutTitle: 'Ce lien de paiement est épuisé',
+  linkSoldOutBody:
+    'Tous les paiements qu’il pouvait recevoir ont été réglés\u00a0: il n’en accepte plus. Contactez {merchant} si vous souhaitez tout de même payer.',
   linkUsedUpTitle: 'Ce lien de paiement est complet',
   linkUsedUpBody:
     'Il a reçu tous les paiements qu’il peut prendre pour l’instant. Une place se libère quand un paiement inachevé expire\u00a0: réessayez plus tard.',
