@@ -186,7 +186,10 @@ async function post(
     chooseLinkAmount(found.link.price, choice);
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
-    return choicePage(reply, found, 400, { problem: problemOf(found.link), ...typed });
+    return choicePage(reply, found, 400, {
+      problem: problemOf(found.link, choice.amount, found.language),
+      ...typed,
+    });
   }
   try {
     parseCustomerEmail(choice.customerEmail);
@@ -260,8 +263,22 @@ function unavailableReason(link: PaymentLink, reason: string | undefined): LinkU
   return 'ended';
 }
 
-function problemOf(link: PaymentLink): LinkProblem {
-  return link.price.type === 'open' ? 'amount' : 'quantity';
+function problemOf(link: PaymentLink, amount?: string, language?: Language): LinkProblem {
+  if (link.price.type !== 'open') return 'quantity';
+  return amount !== undefined && language !== undefined && tooManyDecimals(amount, link.price, language)
+    ? 'decimals'
+    : 'amount';
+}
+
+/**
+ * "10.505" for a price in euros: a number, only more precise than the currency is, which the payer is told
+ * rather than the bounds it may well be within. A comma counts as the decimal mark in the languages that write
+ * it so (not in English, where "1,000" is a thousand).
+ */
+function tooManyDecimals(amount: string, price: { currency: { minorUnits: number } }, language: Language) {
+  const mark = language === 'en' ? '\\.' : '[.,]';
+  const fraction = new RegExp(`^\\d+${mark}(\\d+)$`).exec(amount)?.[1]?.replace(/0+$/, '');
+  return fraction !== undefined && fraction.length > price.currency.minorUnits;
 }
 
 /**

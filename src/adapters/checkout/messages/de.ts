@@ -99,6 +99,8 @@ export const de: MessageTable<typeof en> = {
   linkEmailUse: 'Wir senden die Quittung hierhin, sobald Ihre Zahlung eingegangen ist, und sonst nichts.',
   linkEmailError: 'Geben Sie eine E-Mail-Adresse ein oder lassen Sie das Feld leer.',
   linkAmountError: 'Geben Sie einen Betrag von {min} bis {max} {currency} ein.',
+  linkDecimalsError:
+    'Zu viele Nachkommastellen: Geben Sie den Betrag mit höchstens {places} Nachkommastellen ein.',
   linkQuantityError: 'Wählen Sie eine Menge von 1 bis {max}.',
   linkFormError: 'Das Formular konnte nicht gelesen werden. Bitte wählen Sie erneut.',
   linkForeignForm:

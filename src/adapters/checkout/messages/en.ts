@@ -96,6 +96,7 @@ export const en = {
   linkEmailUse: 'We send the receipt here once your payment has arrived, and nothing else.',
   linkEmailError: 'Enter an e-mail address, or leave the field empty.',
   linkAmountError: 'Enter an amount from {min} to {max} {currency}.',
+  linkDecimalsError: 'Too many decimals: enter the amount with at most {places} decimal places.',
   linkQuantityError: 'Choose a quantity from 1 to {max}.',
   linkFormError: 'The form could not be read. Please choose again.',
   linkForeignForm: 'This form must be sent from its own page. Open the payment link again and choose there.',

@@ -96,6 +96,7 @@ export const es: MessageTable<typeof en> = {
   linkEmailUse: 'Enviamos aquí el recibo cuando llegue su pago, y nada más.',
   linkEmailError: 'Introduzca una dirección de correo electrónico o deje el campo vacío.',
   linkAmountError: 'Escriba un importe de {min} a {max} {currency}.',
+  linkDecimalsError: 'Demasiados decimales: escriba el importe con {places} decimales como máximo.',
   linkQuantityError: 'Elija una cantidad de 1 a {max}.',
   linkFormError: 'No se pudo leer el formulario. Vuelva a elegir.',
   linkForeignForm:

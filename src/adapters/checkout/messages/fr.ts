@@ -98,6 +98,7 @@ export const fr: MessageTable<typeof en> = {
   linkEmailUse: 'Nous y envoyons le reçu une fois votre paiement arrivé, et rien d’autre.',
   linkEmailError: 'Saisissez une adresse e-mail, ou laissez le champ vide.',
   linkAmountError: 'Saisissez un montant de {min} à {max} {currency}.',
+  linkDecimalsError: 'Trop de décimales\u00a0: saisissez le montant avec au plus {places} décimales.',
   linkQuantityError: 'Choisissez une quantité de 1 à {max}.',
   linkFormError: 'Le formulaire n’a pas pu être lu. Choisissez à nouveau.',
   linkForeignForm:
