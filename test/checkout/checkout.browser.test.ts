@@ -439,6 +439,10 @@ describe('checkout in Chromium', () => {
       await waitForStage(page, 'paid');
       const paid = page.locator('section[data-stage="paid"]');
       expect(await paid.locator('h2').textContent()).toBe('Payment complete');
+      // The price in the currency it was set in, the USDC beside it (issue 38: a donation showed USDC alone).
+      expect(await paid.locator('p', { hasText: 'has received your payment' }).textContent()).toBe(
+        'Chain Shop has received your payment of 25.00 EUR (27.00 USDC). Thank you!',
+      );
       expect(await paid.locator('[data-t="txid"]').allTextContents()).toEqual([hash]);
       expect(await paid.locator('[data-field="received"]').first().textContent()).toBe('27.00');
       expect(await paid.getByRole('link', { name: 'Return to Chain Shop' }).getAttribute('href')).toBe(

@@ -318,12 +318,11 @@ function shopLink({ view, m }: CheckoutWords): SafeHtml | null {
 function paidStage(page: CheckoutWords): SafeHtml {
   const { view, m, received, transfers, returnLink, language } = page;
   const overpaid = formatUsdcAmount(formatUsdc(view.overpaidBaseUnits), language);
+  const paid = usdc(received, 'received');
   return endStage('paid', view.stage, 'done', m.paidTitle, [
-    html`<p>${format(m.paidBody, { merchant: view.merchantName, amount: usdc(received, 'received') })}</p>`,
-    html`<p class="notice" data-overpaid${hiddenAttr(view.overpaidBaseUnits === 0n)}>${format(m.overpaid, {
-      sent: usdc(received, 'received'),
-      extra: usdc(overpaid, 'overpaid'),
-    })}</p>`,
+    // A price set in a fiat currency is named in it, as the customer chose or saw it; the USDC beside it.
+    html`<p>${format(m.paidBody, { merchant: view.merchantName, amount: view.rate === null ? paid : html`${page.price} (${paid})` })}</p>`,
+    html`<p class="notice" data-overpaid${hiddenAttr(view.overpaidBaseUnits === 0n)}>${format(m.overpaid, { sent: paid, extra: usdc(overpaid, 'overpaid') })}</p>`,
     html`<p class="muted" data-late${hiddenAttr(!view.late)}>${m.paidLate}</p>`,
     transfers,
     returnLink,
