@@ -3,6 +3,18 @@
 // install (`npm ci --omit=dev`, which has no tsx) runs the JavaScript that `npm run build` wrote to dist/.
 import { existsSync } from 'node:fs';
 
+// A reader that stops early (`paylink mail list | head`) closes the pipe: a one-shot command then ends quietly
+// with status 0, as Unix tools do (decision 0047). `serve` keeps the default: a server whose output is gone
+// must not look like one that finished its work.
+if (process.argv[2] !== 'serve') {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error) => {
+      if (error?.code === 'EPIPE') process.exit(0);
+      throw error;
+    });
+  }
+}
+
 const main = await loadMain();
 process.exitCode = await main(process.argv.slice(2));
 

@@ -100,7 +100,10 @@ describe('linkUnavailable', () => {
     const full = 'This payment link has reached its limit of uses';
     expect(linkUnavailable(link({ maxUses: 2 }), { paid: 1, open: 1 }, NOW)).toBe(full);
     expect(linkUnavailable(link({ maxUses: 2 }), { paid: 0, open: 2 }, NOW)).toBe(full);
-    expect(linkUnavailable(link({ maxUses: 2 }), { paid: 2, open: 0 }, NOW)).toBe(full);
+    // Every use paid: sold out for good, not "full for now".
+    const soldOut = 'This payment link is sold out: every use has been paid';
+    expect(linkUnavailable(link({ maxUses: 2 }), { paid: 2, open: 0 }, NOW)).toBe(soldOut);
+    expect(linkUnavailable(link({ maxUses: 2 }), { paid: 3, open: 1 }, NOW)).toBe(soldOut);
   });
 });
 

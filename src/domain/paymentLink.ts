@@ -56,7 +56,10 @@ export interface LinkUsage {
   readonly open: number;
 }
 
+/** Every use is taken, some by payments still open: one frees up if such a payment expires. */
 export const USED_UP = 'This payment link has reached its limit of uses';
+/** Every use is paid: the link takes nothing more, ever. */
+export const SOLD_OUT = 'This payment link is sold out: every use has been paid';
 
 /**
  * Why no payment can be made from the link now, if anything: deactivated, ended (`endsAt` itself is past), or
@@ -66,6 +69,7 @@ export const USED_UP = 'This payment link has reached its limit of uses';
 export function linkUnavailable(link: PaymentLink, usage: LinkUsage, now: Date): string | undefined {
   if (link.deactivatedAt !== null) return 'This payment link has been deactivated';
   if (link.endsAt !== null && now.getTime() >= link.endsAt.getTime()) return 'This payment link has ended';
+  if (link.maxUses !== null && usage.paid >= link.maxUses) return SOLD_OUT;
   if (link.maxUses !== null && usage.paid + usage.open >= link.maxUses) return USED_UP;
   return undefined;
 }

@@ -31,7 +31,7 @@ import { createPayment } from '../../src/app/payments/createPayment.ts';
 import type { Payment } from '../../src/domain/payment.ts';
 import { buildCheckoutServer } from '../../src/main/webServers.ts';
 import { sandboxPrivateKey } from '../../src/sandbox/chain.ts';
-import { SCREENSHOTS, UI_TIMEOUT_MS, useChromium } from '../helpers/browser.ts';
+import { accessibilityViolations, SCREENSHOTS, UI_TIMEOUT_MS, useChromium } from '../helpers/browser.ts';
 import { type ChainHarness, PAYMENT_TTL_MS, ROLES, startChainHarness } from '../helpers/chainHarness.ts';
 import { capturingLogger } from '../helpers/logCapture.ts';
 import {
@@ -52,6 +52,7 @@ declare const document: {
 declare const navigator: { clipboard: { readText(): Promise<string> } };
 
 const RETURN_URL = 'https://shop.example.test/orders/42/thanks';
+const CANCEL_URL = 'https://shop.example.test/orders/42/cart';
 /** Anvil's account 3 holds no USDC. */
 const EMPTY_ACCOUNT = 3;
 /** Anvil account 5: the gasless relayer's own key, as in the gasless tests. */
@@ -69,14 +70,14 @@ let gaslessCheckoutUrl: string;
 let gaslessStore: GaslessStore;
 let relaying: RelayAuthorizationsDeps;
 const chromium = useChromium();
-let newPayment: (amount: string, currency?: string) => Promise<Payment>;
+let newPayment: (amount: string, currency?: string, cancelUrl?: string) => Promise<Payment>;
 
 beforeAll(async () => {
   h = await startChainHarness('sqlite');
   const { logger } = capturingLogger();
   // The harness's own deposit planner and rates, so the payment can carry a return URL too.
   const { deposits, rates } = h;
-  newPayment = (amount, currency = 'USDC') =>
+  newPayment = (amount, currency = 'USDC', cancelUrl = undefined) =>
     createPayment(
       {
         ...h.stores,
@@ -90,7 +91,14 @@ beforeAll(async () => {
         webhookAllowPrivate: true,
       },
       h.merchant,
-      { amount, currency, returnUrl: RETURN_URL, customerEmail: 'customer@example.com', orderId: 'o-1' },
+      {
+        amount,
+        currency,
+        returnUrl: RETURN_URL,
+        cancelUrl,
+        customerEmail: 'customer@example.com',
+        orderId: 'o-1',
+      },
     );
 
   checkout = await buildCheckoutServer({
@@ -305,6 +313,71 @@ describe('checkout in Chromium', () => {
     }
   });
 
+  it('leads with the amount and the one-tap wallet button, the QR and addresses after them, on a phone and a desktop', async () => {
+    for (const width of [390, 1280]) {
+      const payment = await newPayment('25', 'EUR');
+      const phone = width === 390 ? { isMobile: true, hasTouch: true } : {};
+      const context = await walletContext({}, { viewport: { width, height: 844 }, ...phone });
+      try {
+        const page = await open(context, payment);
+        await waitForStage(page, 'pay');
+        const wallet = page.getByRole('button', { name: 'Pay with browser wallet' });
+        await wallet.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+        const top = async (selector: string) => (await page.locator(selector).first().boundingBox())!.y;
+        const walletTop = (await wallet.boundingBox())!.y;
+        expect(await top('#amount')).toBeLessThan(walletTop);
+        for (const later of ['.qr', '[data-payment-link]', '#deposit-address', '#token-address']) {
+          expect(await top(later), `${later} at ${width} px`).toBeGreaterThan(walletTop);
+        }
+        expect(await accessibilityViolations(page)).toEqual([]);
+        await screenshot(page, `wallet-first-${width}`);
+      } finally {
+        await context.close();
+      }
+    }
+  });
+
+  it('shows the way back to the shop from the first second while pending, and leaving cancels nothing', async () => {
+    const payment = await newPayment('25', 'EUR', CANCEL_URL);
+    const context = await walletContext();
+    try {
+      const page = await open(context, payment);
+      await waitForStage(page, 'pay');
+      const back = page
+        .locator('section[data-stage="pay"]')
+        .getByRole('link', { name: 'Back to Chain Shop' });
+      const cancelUrl = `${CANCEL_URL}?payment_id=${payment.id}`;
+      expect(await back.isVisible()).toBe(true);
+      expect(await back.getAttribute('href')).toBe(cancelUrl);
+      expect(await page.locator('section[data-stage="pay"] [data-leave]').textContent()).toContain(
+        'Leaving this page cancels nothing: a transfer you have already sent still counts.',
+      );
+      expect(await accessibilityViolations(page)).toEqual([]);
+
+      // The transfer is on its way (seen, not final): the way back is still there, and the customer takes it.
+      await h.pay(payment.deposit!.depositAddress, 27_000_000n);
+      await h.poll();
+      await waitForStage(page, 'confirming');
+      const stillBack = page
+        .locator('section[data-stage="confirming"]')
+        .getByRole('link', { name: 'Back to Chain Shop' });
+      expect(await stillBack.getAttribute('href')).toBe(cancelUrl);
+      await screenshot(page, 'confirming-back-to-shop');
+      await page.route(cancelUrl, (route) =>
+        route.fulfill({ contentType: 'text/html', body: '<title>cart</title><p>Your cart</p>' }),
+      );
+      await stillBack.click();
+      await page.waitForURL(cancelUrl, { timeout: UI_TIMEOUT_MS });
+
+      // The transfer that was on its way still counts: the payment is paid once it is final.
+      await h.finalizeAll();
+      await h.poll();
+      expect((await h.status(payment.id)).payment.status).toBe('paid');
+    } finally {
+      await context.close();
+    }
+  });
+
   it('pays through the browser wallet button and reaches the success screen without reload', async () => {
     const payment = await newPayment('25', 'EUR');
     const deposit = payment.deposit!;
@@ -366,6 +439,10 @@ describe('checkout in Chromium', () => {
       await waitForStage(page, 'paid');
       const paid = page.locator('section[data-stage="paid"]');
       expect(await paid.locator('h2').textContent()).toBe('Payment complete');
+      // The price in the currency it was set in, the USDC beside it (issue 38: a donation showed USDC alone).
+      expect(await paid.locator('p', { hasText: 'has received your payment' }).textContent()).toBe(
+        'Chain Shop has received your payment of 25.00 EUR (27.00 USDC). Thank you!',
+      );
       expect(await paid.locator('[data-t="txid"]').allTextContents()).toEqual([hash]);
       expect(await paid.locator('[data-field="received"]').first().textContent()).toBe('27.00');
       expect(await paid.getByRole('link', { name: 'Return to Chain Shop' }).getAttribute('href')).toBe(

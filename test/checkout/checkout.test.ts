@@ -464,6 +464,25 @@ describe.each(dialects)('checkout on %s', (dialect) => {
       );
     });
 
+    it('names a paid price in the currency it was set in, with the USDC beside it, in the page’s language', async () => {
+      const { url, payment } = await createPayment({ amount: '10.00' });
+      await recordTransfer(payment, payment.quote.usdcBaseUnits, { final: true });
+      const english = (await get(url)).body;
+      expect(english).toContain(
+        'Corner Café has received your payment of 10.00 EUR (<strong class="nowrap"><span data-field="received">10.80</span> USDC</strong>). Thank you!',
+      );
+      const german = (await get(`${url}?lang=de`)).body;
+      expect(german).toContain(
+        'Corner Café hat Ihre Zahlung von 10,00 EUR (<strong class="nowrap"><span data-field="received">10,80</span> USDC</strong>) erhalten.',
+      );
+      // A price in USDC is named once.
+      const usdc = await createPayment({ amount: '12.00', currency: 'USDC' });
+      await recordTransfer(usdc.payment, usdc.payment.quote.usdcBaseUnits, { final: true });
+      expect((await get(usdc.url)).body).toContain(
+        'Corner Café has received your payment of <strong class="nowrap"><span data-field="received">12.00</span> USDC</strong>. Thank you!',
+      );
+    });
+
     it('links each transfer to the network explorer when there is one, and states an overpayment', async () => {
       const polygonCheckout = await buildCheckoutServer({
         ...h.stores,

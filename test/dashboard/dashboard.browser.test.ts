@@ -412,7 +412,8 @@ describe.each(dialects)('dashboard in Chromium on %s', (dialect) => {
     expect(await page.locator('#payment-url').inputValue()).toBe(`https://pay.example.test/pay/${oneOff}`);
     expect(await page.getByRole('button', { name: 'Copy' }).isVisible()).toBe(true);
     expect(await page.getByRole('link', { name: 'Send by e-mail' }).getAttribute('href')).toMatch(
-      /^mailto:bo@customer\.example\?subject=Blue%20teapot/,
+      // The description is the merchant's note, never in the customer's subject (issue 38).
+      /^mailto:bo@customer\.example\?subject=Payment%20request%3A%20/,
     );
     expect(await page.locator('img[alt="QR code of the payment link"]').isVisible()).toBe(true);
     const status = page.locator('[data-poll]');
@@ -430,7 +431,7 @@ describe.each(dialects)('dashboard in Chromium on %s', (dialect) => {
     await page.getByLabel('Title').fill('Blue teapot');
     await page.getByLabel('Currency').fill('EUR');
     await page.getByLabel('Fixed price: the customer may pick a quantity').check();
-    await page.getByLabel('Price (fixed price)').fill('25.00');
+    await page.getByLabel('Unit price (fixed price)').fill('25.00');
     await page.getByLabel('Largest quantity').fill('3');
     await page.getByRole('button', { name: 'Create the link' }).click();
     await page.waitForURL(/\/dashboard\/links\/[0-9a-f-]{36}$/, { timeout: UI_TIMEOUT_MS });

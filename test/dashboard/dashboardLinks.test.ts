@@ -164,6 +164,35 @@ describe.each(dialects)('dashboard links on %s', (dialect) => {
     expect(donationPage.body).toContain('12.50 USDC');
   });
 
+  it('names each label apart in every language: no two columns, facts or form labels say the same', async () => {
+    const texts = (body: string, pattern: RegExp) =>
+      [...body.matchAll(pattern)].map((match) => match[1]!.replace(/<[^>]*>/g, '').trim());
+    const seen: Record<string, string[]> = {};
+    for (const language of ['en', 'de', 'fr', 'es']) {
+      const columns = texts(
+        (await get(`/dashboard/links?lang=${language}`)).body,
+        /<th scope="col">(.*?)<\/th>/g,
+      );
+      const facts = texts(
+        (await get(`/dashboard/links/${donationId}?lang=${language}`)).body,
+        /<dt>(.*?)<\/dt>/g,
+      );
+      const form = (await get(`/dashboard/links/new?lang=${language}`)).body;
+      const fieldset = /<fieldset>([\s\S]*?)<\/fieldset>/.exec(form)![1]!;
+      const labels = [
+        ...texts(fieldset, /<legend>(.*?)<\/legend>/g),
+        ...texts(fieldset, /<label for="[^"]+">(.*?)(?: <span|<\/label>)/g),
+      ];
+      for (const names of [columns, facts, labels]) {
+        expect(names.length).toBeGreaterThan(3);
+        expect(new Set(names).size, `${language}: ${names.join(' | ')}`).toBe(names.length);
+      }
+      seen[language] = [columns[1]!, columns[2]!, labels[0]!, labels[1]!];
+    }
+    expect(seen.en).toEqual(['Price type', 'Price', 'Price type', 'Unit price']);
+    expect(seen.de).toEqual(['Preisart', 'Preis', 'Preisart', 'Stückpreis']);
+  });
+
   it('refuses a bad link with the API’s words and the form kept; nothing is made without the CSRF token', async () => {
     const bad = await post(
       '/dashboard/links/new',

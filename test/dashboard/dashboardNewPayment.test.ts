@@ -114,7 +114,15 @@ describe.each(dialects)('dashboard new payment on %s', (dialect) => {
     expect(page.body).toContain('data-copy="payment-url"');
     expect(page.body).toContain(`data-share="https://pay.example.test/pay/${id}"`);
     expect(page.body).toMatch(/<img src="data:image\/svg\+xml;base64,[A-Za-z0-9+/=]+" alt="QR code/);
-    expect(page.body).toContain('href="mailto:bo@customer.example?subject=Blue%20teapot');
+    // The description is labelled as the merchant's own note: it stays out of what the customer receives.
+    expect(page.body).toContain(
+      'href="mailto:bo@customer.example?subject=Payment%20request%3A%2049.90%20EUR&amp;body=https',
+    );
+    expect(page.body).toContain('data-share-title="Payment request: 49.90 EUR"');
+    expect(page.body).not.toMatch(/(mailto:|data-share-title=")[^"]*Blue/);
+    expect((await get('/dashboard/payments/new')).body).toContain(
+      '(for you: kept with the payment as metadata)',
+    );
     expect(page.body).toContain(`data-poll="/dashboard/payments/${id}/status.json"`);
     expect(page.body).toContain('49.90 EUR');
 

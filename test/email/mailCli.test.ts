@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailRepository } from '../../src/adapters/db/emailRepository.ts';
@@ -7,7 +8,7 @@ import { composeEmail } from '../../src/app/email/composeEmail.ts';
 import { dispatchEmails } from '../../src/app/email/dispatchEmails.ts';
 import type { EmailTemplate } from '../../src/app/email/ports.ts';
 import { createMerchant } from '../../src/app/merchants/merchantAdmin.ts';
-import { runCli } from '../helpers/cli.ts';
+import { PAYLINK_BIN, runCli } from '../helpers/cli.ts';
 import { TestClock } from '../helpers/clock.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../helpers/database.ts';
 import { capturingLogger } from '../helpers/logCapture.ts';
@@ -87,5 +88,23 @@ describe.each(dialects)('paylink mail … on %s', (dialect) => {
     const missing = await runCli(['mail', 'show', 'nope'], env);
     expect(missing.code).not.toBe(0);
     expect(missing.stderr).toContain('E-mail not found');
+  });
+
+  it('ends quietly with status 0 when its reader closes the pipe early (`paylink mail list | head`)', async () => {
+    // The reader goes away before the command has written its first line, as `head` does once it has its
+    // lines: every write after that meets a closed pipe (EPIPE).
+    const child = spawn(process.execPath, [PAYLINK_BIN, 'mail', 'list'], {
+      env: { PATH: process.env.PATH ?? '', PAYLINK_LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', (exit) => resolve(exit)));
+    expect(stderr).not.toContain('EPIPE');
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
   });
 });

@@ -265,6 +265,35 @@ describe.each(dialects)('link pages on %s', (dialect) => {
     expect((await paymentsOf(id)).length).toBe(before);
   });
 
+  it('tells an amount with too many decimals so, and writes the bounds in the page’s language (en, de)', async () => {
+    const id = await openLink({ currency: 'EUR' });
+    const errorOf = async (amount: string, lang: string) => {
+      const refused = await post(`/l/${id}?lang=${lang}`, { typed_amount: amount });
+      expect(refused.status).toBe(400);
+      const page = await refused.text();
+      expect(page).toContain('aria-invalid="true"');
+      return /<p class="notice error" role="alert" id="link-error">([^<]*)<\/p>/.exec(page)?.[1];
+    };
+    for (const amount of ['10.505', '10.5051', '1.001']) {
+      expect(await errorOf(amount, 'en')).toBe(
+        'Too many decimals: enter the amount with at most 2 decimal places.',
+      );
+    }
+    // In German a comma is the decimal mark: "10,505" is too precise too, not out of bounds.
+    for (const amount of ['10.505', '10,505']) {
+      expect(await errorOf(amount, 'de')).toBe(
+        'Zu viele Nachkommastellen: Geben Sie den Betrag mit höchstens 2 Nachkommastellen ein.',
+      );
+    }
+    // Out of bounds: the error writes them as the hint below the field does.
+    expect(await errorOf('600', 'en')).toBe('Enter an amount from 1.00 to 500.00 EUR.');
+    const german = await (await post(`/l/${id}?lang=de`, { typed_amount: '0,50' })).text();
+    expect(german).toContain('Geben Sie einen Betrag von 1,00 bis 500,00 EUR ein.');
+    expect(german).toContain('Von 1,00 bis 500,00 EUR.');
+    expect(german).not.toContain('1.00');
+    expect(await paymentsOf(id)).toEqual([]);
+  });
+
   it('multiplies a fixed price by the quantity picked, within 1 to the link’s maximum', async () => {
     const id = await createLink({ price_type: 'fixed', currency: 'EUR', amount: '4.50', max_quantity: '5' });
     const page = await (await get(`/l/${id}`)).text();
@@ -303,7 +332,7 @@ describe.each(dialects)('link pages on %s', (dialect) => {
     expect((await paymentsOf(id)).length).toBe(1);
   });
 
-  it('answers a closed link 410, an ended one 410, a used-up one 409 and an unknown one 404, each with its page', async () => {
+  it('answers a closed link 410, an ended one 410, a used-up one 409, a sold-out one 410 and an unknown one 404, each with its page', async () => {
     const closed = await openLink();
     expect((await api('POST', `/payments/api/links/${closed}/deactivate/`, {})).status).toBe(200);
     for (const response of [await get(`/l/${closed}`), await post(`/l/${closed}`, { amount: '5.00' })]) {
@@ -316,6 +345,27 @@ describe.each(dialects)('link pages on %s', (dialect) => {
     for (const response of [await get(`/l/${once}`), await post(`/l/${once}`, { amount: '5.00' })]) {
       expect(response.status).toBe(409);
       expect(await response.text()).toContain('This payment link is fully taken');
+    }
+    expect((await paymentsOf(once)).length).toBe(1);
+    // Once every use is paid, no place will free up: sold out for good, with no "try again later".
+    await h.database.handle.db
+      .updateTable('payments')
+      .set({ status: 'paid', amount_received_base_units: '5000000' })
+      .where('link_id', '=', once)
+      .execute();
+    // (Posted to a checkout of its own: this test's posts above have spent the client's rate on the first.)
+    const own = await startCheckout(linkPages());
+    const soldOut = [
+      await get(`/l/${once}`),
+      await post(`/l/${once}`, { amount: '5.00' }, SAME_ORIGIN, own.base),
+    ];
+    await own.app.close();
+    for (const response of soldOut) {
+      expect(response.status).toBe(410);
+      const text = await response.text();
+      expect(text).toContain('This payment link is sold out');
+      expect(text).toContain('Every payment it could take has been paid, so it takes no more.');
+      expect(text).not.toContain('try again later');
     }
     expect((await paymentsOf(once)).length).toBe(1);
 

@@ -7,7 +7,13 @@ import type { RateLimitStore } from '../../app/shared/ports.ts';
 import { PaylinkError, ValidationError } from '../../domain/errors.ts';
 import type { Merchant } from '../../domain/merchant.ts';
 import { parseCustomerEmail } from '../../domain/paymentInput.ts';
-import { chooseLinkAmount, linkUnavailable, type PaymentLink, USED_UP } from '../../domain/paymentLink.ts';
+import {
+  chooseLinkAmount,
+  linkUnavailable,
+  type PaymentLink,
+  SOLD_OUT,
+  USED_UP,
+} from '../../domain/paymentLink.ts';
 import type { BucketPolicy } from '../../domain/tokenBucket.ts';
 import { findBadText } from '../web/inputText.ts';
 import type { Language } from '../web/language.ts';
@@ -54,7 +60,8 @@ type LinkRouteDeps = {
  * `GET /l/:id` a reusable link's page · `POST /l/:id` the payer's choice (a form post: `quantity` or `amount`)
  * → 303 to the new payment's `/pay/<id>`. Viewing creates nothing; only the post does, once the choice is
  * valid, the post comes from the page itself and the client is within its rate. A closed or ended link answers
- * 410 with its page, a used-up one 409, an unknown one 404.
+ * 410 with its page, a sold-out one (every use paid) 410, a used-up one (some uses only held by open payments)
+ * 409, an unknown one 404.
  */
 export function registerLinkRoutes(app: FastifyInstance, deps: LinkRouteDeps): void {
   const kit = linkPageKit(deps);
@@ -152,13 +159,15 @@ async function page(
   found: FoundLink,
   reply: FastifyReply,
 ) {
-  const now = deps.links.pay.clock.now();
-  const reason = unavailableReason(
-    found.link,
-    linkUnavailable(found.link, await deps.links.pay.links.usage(found.link.id, now), now),
-  );
+  const reason = await currentReason(deps, found.link);
   if (reason) return unavailablePage(reply, found, reason);
   return choicePage(reply, found, 200);
+}
+
+/** Why the link takes no payment now, from its uses as they are at this moment; undefined: it does. */
+async function currentReason(deps: LinkRouteDeps, link: PaymentLink): Promise<LinkUnavailable | undefined> {
+  const now = deps.links.pay.clock.now();
+  return unavailableReason(link, linkUnavailable(link, await deps.links.pay.links.usage(link.id, now), now));
 }
 
 async function post(
@@ -177,7 +186,10 @@ async function post(
     chooseLinkAmount(found.link.price, choice);
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
-    return choicePage(reply, found, 400, { problem: problemOf(found.link), ...typed });
+    return choicePage(reply, found, 400, {
+      problem: problemOf(found.link, choice.amount, found.language),
+      ...typed,
+    });
   }
   try {
     parseCustomerEmail(choice.customerEmail);
@@ -203,7 +215,11 @@ async function post(
   } catch (error) {
     if (!(error instanceof PaylinkError)) throw error;
     if (error.code === 'LINK_UNAVAILABLE') {
-      const reason = error.message === USED_UP ? 'used-up' : unavailableReason(found.link, error.message);
+      // The count as the payment went in says only "taken": read again whether paid (sold out) or held.
+      const reason =
+        error.message === USED_UP
+          ? await currentReason(deps, found.link)
+          : unavailableReason(found.link, error.message);
       return unavailablePage(reply, found, reason ?? 'used-up');
     }
     // The amount passed the link's bounds but not the service's (its USDC below PAYLINK_MIN_AMOUNT, say).
@@ -242,12 +258,27 @@ function shownImage(url: string | null): { url: string; origin: string } | undef
 function unavailableReason(link: PaymentLink, reason: string | undefined): LinkUnavailable | undefined {
   if (reason === undefined) return undefined;
   if (link.deactivatedAt !== null) return 'deactivated';
+  if (reason === SOLD_OUT) return 'sold-out';
   if (reason === USED_UP) return 'used-up';
   return 'ended';
 }
 
-function problemOf(link: PaymentLink): LinkProblem {
-  return link.price.type === 'open' ? 'amount' : 'quantity';
+function problemOf(link: PaymentLink, amount?: string, language?: Language): LinkProblem {
+  if (link.price.type !== 'open') return 'quantity';
+  return amount !== undefined && language !== undefined && tooManyDecimals(amount, link.price, language)
+    ? 'decimals'
+    : 'amount';
+}
+
+/**
+ * "10.505" for a price in euros: a number, only more precise than the currency is, which the payer is told
+ * rather than the bounds it may well be within. A comma counts as the decimal mark in the languages that write
+ * it so (not in English, where "1,000" is a thousand).
+ */
+function tooManyDecimals(amount: string, price: { currency: { minorUnits: number } }, language: Language) {
+  const mark = language === 'en' ? '\\.' : '[.,]';
+  const fraction = new RegExp(`^\\d+${mark}(\\d+)$`).exec(amount)?.[1]?.replace(/0+$/, '');
+  return fraction !== undefined && fraction.length > price.currency.minorUnits;
 }
 
 /**

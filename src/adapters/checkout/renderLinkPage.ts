@@ -30,7 +30,7 @@ export interface LinkRefusal {
 }
 
 /** What the page says was wrong with a post, in the payer's words. */
-export type LinkProblem = 'amount' | 'quantity' | 'email' | 'form' | 'foreign' | 'rate';
+export type LinkProblem = 'amount' | 'decimals' | 'quantity' | 'email' | 'form' | 'foreign' | 'rate';
 
 export function renderLinkPage(input: LinkPageInput): string {
   const { link, language } = input;
@@ -74,16 +74,19 @@ function linkImage(url: string | null): SafeHtml | null {
 `;
 }
 
-function problemBox({ refused, link }: LinkPageInput, m: Messages): SafeHtml | null {
+function problemBox({ refused, link, language }: LinkPageInput, m: Messages): SafeHtml | null {
   if (!refused) return null;
   const { price } = link;
   let text: SafeHtml | string;
+  // The bounds as the hint below the field writes them: in the page's language ("1,00 bis 500,00").
   if (refused.problem === 'amount' && price.type === 'open')
     text = format(m.linkAmountError, {
-      min: formatMoney(price.min),
-      max: formatMoney(price.max),
+      min: formatPriceAmount(formatMoney(price.min), language),
+      max: formatPriceAmount(formatMoney(price.max), language),
       currency: price.currency.code,
     });
+  else if (refused.problem === 'decimals' && price.type === 'open')
+    text = format(m.linkDecimalsError, { places: price.currency.minorUnits });
   else if (refused.problem === 'quantity' && price.type === 'fixed')
     text = format(m.linkQuantityError, { max: price.maxQuantity });
   else if (refused.problem === 'email') text = m.linkEmailError;
@@ -140,7 +143,7 @@ function amountForm(input: LinkPageInput, m: Messages): SafeHtml {
   )}</ul>
 </section>`
     : null;
-  const invalid = refused?.problem === 'amount';
+  const invalid = refused?.problem === 'amount' || refused?.problem === 'decimals';
   return html`<form class="choice" method="post" action="/l/${link.id}?lang=${language}">
   ${suggestions}
   <label for="typed-amount">${hasSuggestions ? format(m.linkOtherAmount, { currency: price.currency.code }) : m.linkChooseAmount}</label>
@@ -156,7 +159,7 @@ function amountForm(input: LinkPageInput, m: Messages): SafeHtml {
 }
 
 /** Why a link takes no payment now, as its page says it. */
-export type LinkUnavailable = 'deactivated' | 'ended' | 'used-up' | 'unavailable';
+export type LinkUnavailable = 'deactivated' | 'ended' | 'sold-out' | 'used-up' | 'unavailable';
 
 export function renderLinkUnavailablePage(input: {
   readonly reason: LinkUnavailable;
@@ -175,9 +178,11 @@ export function renderLinkUnavailablePage(input: {
             m.linkEndedTitle,
             format(m.linkEndedBody, { merchant, time: moment(input.link.endsAt, language, 'date') }),
           ]
-        : input.reason === 'used-up'
-          ? [m.linkUsedUpTitle, format(m.linkUsedUpBody, {})]
-          : [m.linkUnavailableTitle, format(m.linkUnavailableBody, { merchant })];
+        : input.reason === 'sold-out'
+          ? [m.linkSoldOutTitle, format(m.linkSoldOutBody, { merchant })]
+          : input.reason === 'used-up'
+            ? [m.linkUsedUpTitle, format(m.linkUsedUpBody, {})]
+            : [m.linkUnavailableTitle, format(m.linkUnavailableBody, { merchant })];
   return messagePage(language, input.assets, title, text);
 }
 

@@ -180,12 +180,15 @@ function payStage(page: CheckoutWords, input: CheckoutPageInput): SafeHtml {
         remaining: page.remaining,
         gasless: input.gasless,
       }),
+      // The amount, then the one-tap wallet where the browser has one; the rest is for a wallet elsewhere.
+      amountFact(page),
+      browserWallet(page),
       paymentFacts(page),
       qrCodes(page),
       networkWarning(view, { m, language: page.language, remaining: page.remaining }),
-      browserWallet(page),
       html`<p class="muted small">${format(m.expiresAt, { time: page.expiry })}</p>`,
       html`<noscript><p class="notice">${m.noScript}</p></noscript>`,
+      shopLink(page),
     ],
     html`<p class="countdown"><span>${m.timeLeft}</span> <time data-countdown datetime="${view.expiresAt.toISOString()}">${formatCountdown(view.secondsLeft)}</time></p>`,
   );
@@ -201,29 +204,36 @@ function partialNotice({ view, m, detected, remaining }: CheckoutWords): SafeHtm
   </div>`;
 }
 
-function paymentFacts({ view, m, remaining, chosen }: CheckoutWords): SafeHtml {
+/** What to send, first on the page (the markup unindented, as the next: every byte counts in its 60 KB). */
+function amountFact({ view, m, remaining }: CheckoutWords): SafeHtml {
+  return html`<dl class="facts">
+<div class="fact">
+<dt>${m.amountToSend}</dt>
+<dd class="with-action"><span class="amount"><span id="amount" data-field="remaining" data-value="${formatUsdc(view.remainingBaseUnits)}">${remaining}</span> USDC</span>
+<button type="button" class="copy" data-copy="amount" aria-label="${m.copyAmount}" data-copied="${m.copied}" hidden>${m.copy}</button></dd>
+</div>
+</dl>`;
+}
+
+/** Where to send it from a wallet elsewhere: the network, the deposit address and the token. */
+function paymentFacts({ view, m, chosen }: CheckoutWords): SafeHtml {
   const { network } = chosen;
   const networkValue = format(m.networkValue, { network: network.name, chainId: network.chainId });
   return html`<dl class="facts">
-    <div class="fact">
-      <dt>${m.amountToSend}</dt>
-      <dd class="with-action"><span class="amount"><span id="amount" data-field="remaining" data-value="${formatUsdc(view.remainingBaseUnits)}">${remaining}</span> USDC</span>
-        <button type="button" class="copy" data-copy="amount" aria-label="${m.copyAmount}" data-copied="${m.copied}" hidden>${m.copy}</button></dd>
-    </div>
-    <div class="fact">
-      <dt>${m.network}</dt>
-      <dd data-network-label>${networkValue}</dd>
-    </div>
-    <div class="fact">
-      <dt>${m.depositAddress}</dt>
-      <dd class="with-action"><code id="deposit-address" class="address">${view.deposit.depositAddress}</code>
-        <button type="button" class="copy" data-copy="deposit-address" aria-label="${m.copyAddress}" data-copied="${m.copied}" hidden>${m.copy}</button></dd>
-    </div>
-    <div class="fact">
-      <dt>${m.tokenContract}</dt>
-      <dd><code class="address small" id="token-address">${chosen.tokenAddress}</code></dd>
-    </div>
-  </dl>`;
+<div class="fact">
+<dt>${m.network}</dt>
+<dd data-network-label>${networkValue}</dd>
+</div>
+<div class="fact">
+<dt>${m.depositAddress}</dt>
+<dd class="with-action"><code id="deposit-address" class="address">${view.deposit.depositAddress}</code>
+<button type="button" class="copy" data-copy="deposit-address" aria-label="${m.copyAddress}" data-copied="${m.copied}" hidden>${m.copy}</button></dd>
+</div>
+<div class="fact">
+<dt>${m.tokenContract}</dt>
+<dd><code class="address small" id="token-address">${chosen.tokenAddress}</code></dd>
+</div>
+</dl>`;
 }
 
 /** The wallet link, the payment's QR code (address, token and amount) and the address's alone. */
@@ -255,7 +265,6 @@ function browserWallet({ m, remaining, chosen }: CheckoutWords): SafeHtml {
   const network = html`<span data-field="network-name">${chosen.network.name}</span>`;
   const chainId = html`<span data-field="network-chain-id">${chosen.network.chainId}</span>`;
   return html`<div class="wallet" data-wallet hidden>
-    <p class="divider"><span>${m.orWallet}</span></p>
     <button type="button" class="button primary" id="pay-wallet">${m.payWithWallet}</button>
     <p class="muted small gasless-hint" data-gasless-hint hidden>${m.gaslessHint}</p>
     <div class="wallet-chooser" role="group" aria-labelledby="choose-wallet" data-wallet-chooser hidden>
@@ -282,26 +291,38 @@ function browserWallet({ m, remaining, chosen }: CheckoutWords): SafeHtml {
       <p class="wallet-message error" data-wallet-message="refused" hidden><span data-field="wallet-refusal"></span></p>
     </div>
     <p class="pay-with-gas" data-pay-with-gas hidden><button type="button" class="link">${m.payWithGas}</button></p>
+    <p class="divider"><span>${m.orWallet}</span></p>
   </div>`;
 }
 
-function confirmingStage({ view, m, detected, transfers }: CheckoutWords): SafeHtml {
+function confirmingStage(page: CheckoutWords): SafeHtml {
+  const { view, m, detected, transfers } = page;
   return waitingStage('confirming', view.stage, m.confirmingTitle, [
     html`<p>${format(m.confirmingBody, { amount: usdc(detected, 'detected') })}</p>`,
     transfers,
     html`<noscript><p class="notice">${m.noScript}</p></noscript>`,
+    shopLink(page),
   ]);
+}
+
+/**
+ * The way back to the shop (its cancel_url) while the payment waits: leaving cancels nothing, and a transfer
+ * already sent still counts, which the line beside it says.
+ */
+function shopLink({ view, m }: CheckoutWords): SafeHtml | null {
+  if (!view.cancelUrl) return null;
+  return html`<p class="small" data-leave><a href="${view.cancelUrl}">${format(m.backToMerchant, { merchant: view.merchantName })}</a><br>
+    <span class="muted">${m.leavingCancelsNothing}</span></p>`;
 }
 
 function paidStage(page: CheckoutWords): SafeHtml {
   const { view, m, received, transfers, returnLink, language } = page;
   const overpaid = formatUsdcAmount(formatUsdc(view.overpaidBaseUnits), language);
+  const paid = usdc(received, 'received');
   return endStage('paid', view.stage, 'done', m.paidTitle, [
-    html`<p>${format(m.paidBody, { merchant: view.merchantName, amount: usdc(received, 'received') })}</p>`,
-    html`<p class="notice" data-overpaid${hiddenAttr(view.overpaidBaseUnits === 0n)}>${format(m.overpaid, {
-      sent: usdc(received, 'received'),
-      extra: usdc(overpaid, 'overpaid'),
-    })}</p>`,
+    // A price set in a fiat currency is named in it, as the customer chose or saw it; the USDC beside it.
+    html`<p>${format(m.paidBody, { merchant: view.merchantName, amount: view.rate === null ? paid : html`${page.price} (${paid})` })}</p>`,
+    html`<p class="notice" data-overpaid${hiddenAttr(view.overpaidBaseUnits === 0n)}>${format(m.overpaid, { sent: paid, extra: usdc(overpaid, 'overpaid') })}</p>`,
     html`<p class="muted" data-late${hiddenAttr(!view.late)}>${m.paidLate}</p>`,
     transfers,
     returnLink,

@@ -4,6 +4,7 @@ import { formatMoney, formatUsdc } from '../../domain/money.ts';
 import type { Payment } from '../../domain/payment.ts';
 import type { PaymentState } from '../../domain/paymentStatus.ts';
 import { format, html, type SafeHtml } from '../web/html.ts';
+import { fill } from '../web/i18n.ts';
 import { formEnd, invalidMark, textField } from './formFields.ts';
 import { csrfField, type PageContext, signedInPage, time } from './renderDashboard.ts';
 
@@ -90,7 +91,8 @@ export function renderPaymentLink(input: {
   const l = ctx.t.list;
   const amount = `${formatMoney(payment.quote.amount)} ${payment.quote.amount.currency.code}`;
   const description = payment.metadata?.description;
-  const subject = description ? `${description} · ${amount}` : amount;
+  // The description is the merchant's own note (the form says so): never in what the customer receives.
+  const subject = fill(n.emailSubject, { amount });
   const mailto = `mailto:${payment.customerEmail ?? ''}?${new URLSearchParams({ subject, body: url })
     .toString()
     .replaceAll('+', '%20')}`;

@@ -54,7 +54,7 @@ export const de: MessageTable<typeof en> = {
   failedHelp:
     'Der eingegangene Betrag geht an {merchant}. Kontaktieren Sie den Händler mit der unten stehenden Zahlungsreferenz, um Ihre Bestellung abzuschließen oder eine Erstattung zu vereinbaren. Senden Sie nichts mehr an diese Adresse.',
   reference: 'Zahlungsreferenz',
-  orWallet: 'Oder direkt aus diesem Browser bezahlen',
+  orWallet: 'Oder mit einer anderen Wallet oder einem anderen Gerät bezahlen',
   payWithWallet: 'Mit Browser-Wallet bezahlen',
   walletWorking: 'Bestätigen Sie die Anfrage in Ihrer Wallet…',
   chooseWallet: 'Wählen Sie die Wallet zum Bezahlen',
@@ -99,6 +99,8 @@ export const de: MessageTable<typeof en> = {
   linkEmailUse: 'Wir senden die Quittung hierhin, sobald Ihre Zahlung eingegangen ist, und sonst nichts.',
   linkEmailError: 'Geben Sie eine E-Mail-Adresse ein oder lassen Sie das Feld leer.',
   linkAmountError: 'Geben Sie einen Betrag von {min} bis {max} {currency} ein.',
+  linkDecimalsError:
+    'Zu viele Nachkommastellen: Geben Sie den Betrag mit höchstens {places} Nachkommastellen ein.',
   linkQuantityError: 'Wählen Sie eine Menge von 1 bis {max}.',
   linkFormError: 'Das Formular konnte nicht gelesen werden. Bitte wählen Sie erneut.',
   linkForeignForm:
@@ -115,6 +117,9 @@ export const de: MessageTable<typeof en> = {
   linkEndedTitle: 'Dieser Zahlungslink ist abgelaufen',
   linkEndedBody:
     'Er nimmt seit {time} keine Zahlungen mehr an. Wenden Sie sich an {merchant}, wenn Sie noch zahlen möchten.',
+  linkSoldOutTitle: 'Dieser Zahlungslink ist ausverkauft',
+  linkSoldOutBody:
+    'Alle Zahlungen, die er annehmen konnte, sind bezahlt; er nimmt keine weiteren an. Wenden Sie sich an {merchant}, wenn Sie trotzdem bezahlen möchten.',
   linkUsedUpTitle: 'Dieser Zahlungslink ist ausgeschöpft',
   linkUsedUpBody:
     'Er hat vorerst alle Zahlungen angenommen, die er kann. Ein Platz wird frei, wenn eine unvollendete Zahlung abläuft: Versuchen Sie es später erneut.',
@@ -124,4 +129,6 @@ export const de: MessageTable<typeof en> = {
   redirectCountdown: 'Sie werden in {seconds} s zu {merchant} zurückgeleitet.',
   redirectStay: 'Auf dieser Seite bleiben',
   backToMerchant: 'Zurück zu {merchant}',
+  leavingCancelsNothing:
+    'Das Verlassen dieser Seite bricht nichts ab: Eine bereits gesendete Überweisung zählt weiterhin.',
 };

@@ -54,7 +54,7 @@ export const en = {
   failedHelp:
     'What arrived goes to {merchant}. Contact them with the payment reference below to complete your order or arrange a refund. Do not send more to this address.',
   reference: 'Payment reference',
-  orWallet: 'Or pay from this browser',
+  orWallet: 'Or pay from another wallet or device',
   payWithWallet: 'Pay with browser wallet',
   walletWorking: 'Confirm the request in your wallet…',
   chooseWallet: 'Choose the wallet to pay with',
@@ -96,6 +96,7 @@ export const en = {
   linkEmailUse: 'We send the receipt here once your payment has arrived, and nothing else.',
   linkEmailError: 'Enter an e-mail address, or leave the field empty.',
   linkAmountError: 'Enter an amount from {min} to {max} {currency}.',
+  linkDecimalsError: 'Too many decimals: enter the amount with at most {places} decimal places.',
   linkQuantityError: 'Choose a quantity from 1 to {max}.',
   linkFormError: 'The form could not be read. Please choose again.',
   linkForeignForm: 'This form must be sent from its own page. Open the payment link again and choose there.',
@@ -108,6 +109,9 @@ export const en = {
     '{merchant} no longer takes payments through it. Contact them if you still want to pay.',
   linkEndedTitle: 'This payment link has ended',
   linkEndedBody: 'It stopped taking payments on {time}. Contact {merchant} if you still want to pay.',
+  linkSoldOutTitle: 'This payment link is sold out',
+  linkSoldOutBody:
+    'Every payment it could take has been paid, so it takes no more. Contact {merchant} if you still want to pay.',
   linkUsedUpTitle: 'This payment link is fully taken',
   linkUsedUpBody:
     'It has taken all the payments it can for now. A place frees up when an unfinished payment expires: try again later.',
@@ -117,4 +121,5 @@ export const en = {
   redirectCountdown: 'Taking you back to {merchant} in {seconds} s.',
   redirectStay: 'Stay on this page',
   backToMerchant: 'Back to {merchant}',
+  leavingCancelsNothing: 'Leaving this page cancels nothing: a transfer you have already sent still counts.',
 } as const;

@@ -53,7 +53,7 @@ export const es: MessageTable<typeof en> = {
   failedHelp:
     'Lo recibido va a {merchant}. Contacte con el comercio indicando la referencia de pago de abajo para completar su pedido o acordar un reembolso. No envíe nada más a esta dirección.',
   reference: 'Referencia del pago',
-  orWallet: 'O pague desde este navegador',
+  orWallet: 'O pague desde otra billetera u otro dispositivo',
   payWithWallet: 'Pagar con la billetera del navegador',
   walletWorking: 'Confirme la solicitud en su billetera…',
   chooseWallet: 'Elija la billetera con la que pagar',
@@ -96,6 +96,7 @@ export const es: MessageTable<typeof en> = {
   linkEmailUse: 'Enviamos aquí el recibo cuando llegue su pago, y nada más.',
   linkEmailError: 'Introduzca una dirección de correo electrónico o deje el campo vacío.',
   linkAmountError: 'Escriba un importe de {min} a {max} {currency}.',
+  linkDecimalsError: 'Demasiados decimales: escriba el importe con {places} decimales como máximo.',
   linkQuantityError: 'Elija una cantidad de 1 a {max}.',
   linkFormError: 'No se pudo leer el formulario. Vuelva a elegir.',
   linkForeignForm:
@@ -108,6 +109,9 @@ export const es: MessageTable<typeof en> = {
   linkDeactivatedBody: '{merchant} ya no acepta pagos por él. Contacte con el comercio si aún quiere pagar.',
   linkEndedTitle: 'Este enlace de pago ha terminado',
   linkEndedBody: 'Dejó de aceptar pagos el {time}. Contacte con {merchant} si aún quiere pagar.',
+  linkSoldOutTitle: 'Este enlace de pago está agotado',
+  linkSoldOutBody:
+    'Ya se han pagado todos los pagos que admitía, así que no acepta más. Contacte con {merchant} si aún desea pagar.',
   linkUsedUpTitle: 'Este enlace de pago está completo',
   linkUsedUpBody:
     'Ha recibido todos los pagos que puede por ahora. Se libera una plaza cuando caduca un pago sin terminar: vuelva a intentarlo más tarde.',
@@ -117,4 +121,5 @@ export const es: MessageTable<typeof en> = {
   redirectCountdown: 'Volviendo a {merchant} en {seconds} s.',
   redirectStay: 'Quedarse en esta página',
   backToMerchant: 'Volver a {merchant}',
+  leavingCancelsNothing: 'Salir de esta página no cancela nada: una transferencia ya enviada sigue contando.',
 };

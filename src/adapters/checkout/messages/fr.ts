@@ -53,7 +53,7 @@ export const fr: MessageTable<typeof en> = {
   failedHelp:
     'Ce qui est arrivé revient à {merchant}. Contactez-le avec la référence de paiement ci-dessous pour finaliser votre commande ou obtenir un remboursement. N’envoyez rien de plus à cette adresse.',
   reference: 'Référence du paiement',
-  orWallet: 'Ou payez depuis ce navigateur',
+  orWallet: 'Ou payez depuis un autre portefeuille ou appareil',
   payWithWallet: 'Payer avec le portefeuille du navigateur',
   walletWorking: 'Confirmez la demande dans votre portefeuille…',
   chooseWallet: 'Choisissez le portefeuille avec lequel payer',
@@ -98,6 +98,7 @@ export const fr: MessageTable<typeof en> = {
   linkEmailUse: 'Nous y envoyons le reçu une fois votre paiement arrivé, et rien d’autre.',
   linkEmailError: 'Saisissez une adresse e-mail, ou laissez le champ vide.',
   linkAmountError: 'Saisissez un montant de {min} à {max} {currency}.',
+  linkDecimalsError: 'Trop de décimales\u00a0: saisissez le montant avec au plus {places} décimales.',
   linkQuantityError: 'Choisissez une quantité de 1 à {max}.',
   linkFormError: 'Le formulaire n’a pas pu être lu. Choisissez à nouveau.',
   linkForeignForm:
@@ -113,6 +114,9 @@ export const fr: MessageTable<typeof en> = {
   linkEndedTitle: 'Ce lien de paiement a pris fin',
   linkEndedBody:
     'Il n’accepte plus de paiements depuis le {time}. Contactez {merchant} si vous souhaitez encore payer.',
+  linkSoldOutTitle: 'Ce lien de paiement est épuisé',
+  linkSoldOutBody:
+    'Tous les paiements qu’il pouvait recevoir ont été réglés\u00a0: il n’en accepte plus. Contactez {merchant} si vous souhaitez tout de même payer.',
   linkUsedUpTitle: 'Ce lien de paiement est complet',
   linkUsedUpBody:
     'Il a reçu tous les paiements qu’il peut prendre pour l’instant. Une place se libère quand un paiement inachevé expire\u00a0: réessayez plus tard.',
@@ -122,4 +126,5 @@ export const fr: MessageTable<typeof en> = {
   redirectCountdown: 'Retour vers {merchant} dans {seconds}\u00a0s.',
   redirectStay: 'Rester sur cette page',
   backToMerchant: 'Retour vers {merchant}',
+  leavingCancelsNothing: 'Quitter cette page n’annule rien\u00a0: un transfert déjà envoyé compte toujours.',
 };
