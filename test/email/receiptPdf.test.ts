@@ -82,6 +82,10 @@ describe.each(dialects)('PDF receipts on %s', (dialect) => {
       orderId: 'B-1042',
     });
     const [first, second] = await paid(payment, USDC('10.80'), USDC('2.000001'));
+    const token = await receiptToken(payment.id);
+    // Before the refund, none is listed; after it, the PDF is drawn again, not served as it was.
+    const before = await fetch(`${origin}/receipts/${token}/pdf`);
+    expect(pdfText(Buffer.from(await before.arrayBuffer())).join('\n')).not.toContain('Erstattungen');
     const { record } = await createRefund(
       {
         refunds: h.stores.refunds,
@@ -99,7 +103,6 @@ describe.each(dialects)('PDF receipts on %s', (dialect) => {
     const refundTx = refund.deposit?.payout.txHash;
     expect(refundTx).toMatch(/^0x[0-9a-f]{64}$/);
 
-    const token = await receiptToken(payment.id);
     const response = await fetch(`${origin}/receipts/${token}/pdf`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/pdf');

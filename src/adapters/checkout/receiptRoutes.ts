@@ -103,6 +103,7 @@ function registerReceiptPdfRoute(
     readonly networkOf: (chainId: number) => CheckoutNetwork;
   },
 ): void {
+  const rendered = recentlyRendered(RENDERED_PDFS_KEPT);
   app.get('/receipts/:token/pdf', async (request: ReceiptRequest, reply) => {
     reply.header('x-robots-tag', 'noindex, nofollow').header('referrer-policy', 'no-referrer');
     const { token } = request.params;
@@ -117,10 +118,9 @@ function registerReceiptPdfRoute(
     ]);
     const { lang } = request.query;
     const language = isLanguage(lang) ? lang : customerLanguageOf(payment);
-    const pdf = await renderReceiptPdf(
-      receiptDocument(payment, merchant, transfers, refunds),
-      language,
-      (chainId) => deps.networkOf(chainId).name,
+    const document = receiptDocument(payment, merchant, transfers, refunds);
+    const pdf = await rendered(`${language}:${JSON.stringify(document)}`, () =>
+      renderReceiptPdf(document, language, (chainId) => deps.networkOf(chainId).name),
     );
     return reply
       .type('application/pdf')
@@ -128,6 +128,31 @@ function registerReceiptPdfRoute(
       .header('content-disposition', `attachment; filename="receipt-${payment.id}.pdf"`)
       .send(pdf);
   });
+}
+
+/** About 15 KB each: a few MB at most. */
+const RENDERED_PDFS_KEPT = 200;
+
+/**
+ * The last PDFs rendered, by what they say: drawing one takes 100–300 ms of CPU (fonts parsed and subset), and
+ * a customer who opens theirs twice, or a link shared around, should not cost that each time. The key is the
+ * whole document, so a new refund or transfer is a new PDF; the oldest is dropped first.
+ */
+function recentlyRendered(size: number) {
+  const kept = new Map<string, Promise<Buffer>>();
+  return (key: string, render: () => Promise<Buffer>): Promise<Buffer> => {
+    const hit = kept.get(key);
+    kept.delete(key);
+    const pdf = hit ?? render();
+    kept.set(key, pdf);
+    // A failed render is not kept: the next request tries again.
+    pdf.catch(() => kept.delete(key));
+    for (const oldest of kept.keys()) {
+      if (kept.size <= size) break;
+      kept.delete(oldest);
+    }
+    return pdf;
+  };
 }
 
 /**
