@@ -46,6 +46,7 @@ export function createRates(config: Config, clock: Clock, logger: Logger): RateP
 }
 
 export function createStores(handle: DatabaseHandle) {
+  const refunds = refundRepository(handle);
   return {
     merchants: merchantRepository(handle.db),
     payments: paymentRepository(handle),
@@ -57,11 +58,12 @@ export function createStores(handle: DatabaseHandle) {
     monitoring: monitoringRepository(handle.db),
     overview: overviewRepository(handle.db),
     gaslessAuthorizations: gaslessRepository(handle),
-    refunds: refundRepository(handle),
+    refunds,
     links: linkRepository(handle),
     users: userRepository(handle.db),
     emails: emailRepository(handle),
-    receiptPages: receiptPageRepository(handle),
+    // The PDF receipt lists the refunds of the payment too (decision 0048).
+    receiptPages: { ...receiptPageRepository(handle), refundsOf: refunds.listForPayment },
   };
 }
 

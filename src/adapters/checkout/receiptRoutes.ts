@@ -1,20 +1,29 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Ledger } from '../../app/chain/ports.ts';
+import { receiptDocument } from '../../app/email/receiptDocument.ts';
 import { isReceiptToken, receiptData } from '../../app/email/receipts.ts';
 import type { MerchantStore } from '../../app/merchants/ports.ts';
+import type { RefundRecord } from '../../app/refunds/ports.ts';
+import { customerLanguageOf } from '../../domain/language.ts';
 import type { Payment } from '../../domain/payment.ts';
 import { EMAIL_MESSAGES } from '../email/messages/index.ts';
-import { receiptFacts } from '../email/receiptEmail.ts';
+import { receiptFacts, receiptPdfUrl } from '../email/receiptEmail.ts';
 import { html } from '../web/html.ts';
 import { fill } from '../web/i18n.ts';
-import type { Language } from '../web/language.ts';
+import { isLanguage, type Language } from '../web/language.ts';
 import type { CheckoutNetwork } from '../web/network.ts';
 import { badge, languageSwitcher, layout, messagePage, type PageAssets } from './pageLayout.ts';
+import { renderReceiptPdf } from './receiptPdf.ts';
 
 /** What the checkout needs to serve receipt pages; absent: `/receipts/*` is not served. */
 export interface CheckoutReceipts {
   /** The payment whose receipt this token opens (stored when the receipt was queued). */
   findPayment(token: string): Promise<Payment | undefined>;
+  /** The payment's refunds, for the PDF receipt's "what was returned". */
+  refundsOf(paymentId: string): Promise<RefundRecord[]>;
 }
+
+type ReceiptRequest = FastifyRequest<{ Params: { token: string }; Querystring: { lang?: string } }>;
 
 const HTML = 'text/html; charset=utf-8';
 
@@ -28,6 +37,7 @@ export function registerReceiptRoutes(
   deps: {
     readonly receipts?: CheckoutReceipts | undefined;
     readonly merchants: Pick<MerchantStore, 'find'>;
+    readonly ledger: Pick<Ledger, 'listTransfers'>;
     readonly networkOf: (chainId: number) => CheckoutNetwork;
     readonly languageOf: (request: FastifyRequest) => Language;
     readonly assets: PageAssets;
@@ -35,7 +45,8 @@ export function registerReceiptRoutes(
 ): void {
   const { receipts } = deps;
   if (!receipts) return;
-  app.get('/receipts/:token', async (request: FastifyRequest<{ Params: { token: string } }>, reply) => {
+  registerReceiptPdfRoute(app, { ...deps, receipts });
+  app.get('/receipts/:token', async (request: ReceiptRequest, reply) => {
     const language = deps.languageOf(request);
     const m = EMAIL_MESSAGES[language].receipt;
     reply
@@ -67,11 +78,81 @@ export function registerReceiptRoutes(
   <dl class="facts">
   ${facts.map((fact) => html`<div class="fact"><dt>${fact.label}</dt><dd>${factValue(fact, m.transaction, data.explorerTxUrl)}</dd></div>`)}
   </dl>
+  <p><a class="button" href="${receiptPdfUrl(`/receipts/${token}`, language)}" download>${m.pdfLink}</a></p>
 </section>
 <footer>${languageSwitcher(language)}</footer>
 </main>`;
     return layout({ language, title, assets: deps.assets, body, script: null });
   });
+}
+
+const NOT_FOUND = { error: 'Receipt not found', code: 'NOT_FOUND' } as const;
+const NOT_PAID = { error: 'The payment is not paid: it has no receipt', code: 'PAYMENT_NOT_PAID' } as const;
+
+/**
+ * `GET /receipts/:token/pdf`: the same receipt as a PDF a customer's accountant keeps (decision 0048), opened by
+ * the same token and nothing else. In `?lang=` (the page and the e-mail link their own language), else the
+ * payer's. Errors are the API's JSON shape: a file was asked for, not a page.
+ */
+function registerReceiptPdfRoute(
+  app: FastifyInstance,
+  deps: {
+    readonly receipts: CheckoutReceipts;
+    readonly merchants: Pick<MerchantStore, 'find'>;
+    readonly ledger: Pick<Ledger, 'listTransfers'>;
+    readonly networkOf: (chainId: number) => CheckoutNetwork;
+  },
+): void {
+  const rendered = recentlyRendered(RENDERED_PDFS_KEPT);
+  app.get('/receipts/:token/pdf', async (request: ReceiptRequest, reply) => {
+    reply.header('x-robots-tag', 'noindex, nofollow').header('referrer-policy', 'no-referrer');
+    const { token } = request.params;
+    const payment = isReceiptToken(token) ? await deps.receipts.findPayment(token) : undefined;
+    const merchant = payment && (await deps.merchants.find(payment.merchantId));
+    if (!payment || !merchant) return reply.status(404).send(NOT_FOUND);
+    // A payment reorganised off the chain after its receipt was queued keeps its token but is no longer paid.
+    if (payment.status !== 'paid') return reply.status(409).send(NOT_PAID);
+    const [transfers, refunds] = await Promise.all([
+      deps.ledger.listTransfers(payment.id),
+      deps.receipts.refundsOf(payment.id),
+    ]);
+    const { lang } = request.query;
+    const language = isLanguage(lang) ? lang : customerLanguageOf(payment);
+    const document = receiptDocument(payment, merchant, transfers, refunds);
+    const pdf = await rendered(`${language}:${JSON.stringify(document)}`, () =>
+      renderReceiptPdf(document, language, (chainId) => deps.networkOf(chainId).name),
+    );
+    return reply
+      .type('application/pdf')
+      .header('content-language', language)
+      .header('content-disposition', `attachment; filename="receipt-${payment.id}.pdf"`)
+      .send(pdf);
+  });
+}
+
+/** About 15 KB each: a few MB at most. */
+const RENDERED_PDFS_KEPT = 200;
+
+/**
+ * The last PDFs rendered, by what they say: drawing one takes 100–300 ms of CPU (fonts parsed and subset), and
+ * a customer who opens theirs twice, or a link shared around, should not cost that each time. The key is the
+ * whole document, so a new refund or transfer is a new PDF; the oldest is dropped first.
+ */
+function recentlyRendered(size: number) {
+  const kept = new Map<string, Promise<Buffer>>();
+  return (key: string, render: () => Promise<Buffer>): Promise<Buffer> => {
+    const hit = kept.get(key);
+    kept.delete(key);
+    const pdf = hit ?? render();
+    kept.set(key, pdf);
+    // A failed render is not kept: the next request tries again.
+    pdf.catch(() => kept.delete(key));
+    for (const oldest of kept.keys()) {
+      if (kept.size <= size) break;
+      kept.delete(oldest);
+    }
+    return pdf;
+  };
 }
 
 /**

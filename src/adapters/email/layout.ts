@@ -19,6 +19,8 @@ export interface EmailContent {
   readonly facts?: readonly { readonly label: string; readonly value: string }[] | undefined;
   /** The one thing to do: a link (never a form, never a script) to one of our pages. */
   readonly action?: { readonly label: string; readonly url: string } | undefined;
+  /** Further links below the action, plainer (the receipt's PDF): our pages too. */
+  readonly links?: readonly { readonly label: string; readonly url: string }[] | undefined;
   /** Why the reader gets this message and from whom: a merchant gave their address. */
   readonly footer: readonly string[];
 }
@@ -43,6 +45,7 @@ function webUrl(url: string): string {
 export function renderEmailLayout(content: EmailContent): RenderedEmail {
   const action = content.action && { label: content.action.label, url: webUrl(content.action.url) };
   const facts = content.facts ?? [];
+  const links = (content.links ?? []).map((link) => ({ label: link.label, url: webUrl(link.url) }));
   const body = html`<!doctype html>
 <html lang="${content.language}">
 <head>
@@ -80,6 +83,11 @@ ${
 </td></tr>`
     : ''
 }
+${links.map(
+  (link) => html`<tr><td align="center" style="padding:0 28px 20px 28px;${FONT}font-size:15px;">
+<a href="${link.url}" style="color:${COLORS.button};">${link.label}</a>
+</td></tr>`,
+)}
 <tr><td style="padding:16px 28px 24px 28px;border-top:1px solid ${COLORS.rule};${FONT}font-size:13px;line-height:1.5;color:${COLORS.muted};">
 ${content.footer.map((line) => html`<p style="margin:0 0 6px 0;">${line}</p>`)}
 </td></tr>
@@ -95,6 +103,7 @@ ${content.footer.map((line) => html`<p style="margin:0 0 6px 0;">${line}</p>`)}
     ...content.paragraphs.flatMap((p) => [p, '']),
     ...(facts.length > 0 ? [...facts.map((f) => `${f.label}: ${f.value}`), ''] : []),
     ...(action ? [`${action.label}: ${action.url}`, ''] : []),
+    ...links.flatMap((link) => [`${link.label}: ${link.url}`, '']),
     '--',
     ...content.footer,
   ].join('\n');

@@ -23,6 +23,11 @@ export function receiptFacts(data: ReceiptData, language: Language) {
   };
 }
 
+/** The receipt's PDF, beside its page, in the reader's language (checkout/receiptRoutes.ts). */
+export function receiptPdfUrl(receiptUrl: string, language: Language): string {
+  return `${receiptUrl}/pdf?lang=${language}`;
+}
+
 /**
  * The receipt a customer who gave an address gets when the payment is paid: merchant, amount, the USDC paid,
  * the transaction (a link to the explorer where the network has one), date with its zone, order, and the
@@ -47,6 +52,7 @@ export const receiptEmail: EmailTemplate<ReceiptData> = {
       ],
       facts,
       action: { label: m.view, url: data.receiptUrl },
+      links: [{ label: m.pdfLink, url: receiptPdfUrl(data.receiptUrl, language) }],
       footer: [fill(m.footer, args)],
     });
   },

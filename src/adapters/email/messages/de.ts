@@ -19,6 +19,17 @@ export const de: MessageTable<typeof en> = {
     pageTitle: 'Quittung von {merchant}',
     notFoundTitle: 'Quittung nicht gefunden',
     notFoundBody: 'Diese Quittung gibt es nicht. Prüfen Sie, ob die Adresse der in Ihrer E-Mail entspricht.',
+    pdfLink: 'Quittung herunterladen (PDF)',
+    pdfTitle: 'Quittung',
+    pdfNote:
+      'Beleg einer Zahlung in USDC an {merchant}. Eine Rechnung mit Steuerangaben erhalten Sie von {merchant}.',
+    reference: 'Referenz',
+    paid: 'Bezahlt',
+    usdcPrice: 'Preis in USDC',
+    rate: 'Wechselkurs',
+    transfers: 'Eingegangene Überweisungen',
+    refunds: 'Erstattungen',
+    refunded: 'Erstattet',
   },
   refund: {
     claimSubject: '{merchant} erstattet Ihnen {amount} USDC',

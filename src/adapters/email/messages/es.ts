@@ -19,6 +19,17 @@ export const es: MessageTable<typeof en> = {
     pageTitle: 'Recibo de {merchant}',
     notFoundTitle: 'Recibo no encontrado',
     notFoundBody: 'Este recibo no existe. Compruebe que la dirección es la de su correo.',
+    pdfLink: 'Descargar el recibo (PDF)',
+    pdfTitle: 'Recibo',
+    pdfNote:
+      'Justificante de un pago en USDC a {merchant}. Para una factura con los datos fiscales, diríjase a {merchant}.',
+    reference: 'Referencia',
+    paid: 'Pagado',
+    usdcPrice: 'Precio en USDC',
+    rate: 'Tipo de cambio',
+    transfers: 'Transferencias recibidas',
+    refunds: 'Reembolsos',
+    refunded: 'Reembolsado',
   },
   refund: {
     claimSubject: '{merchant} le reembolsa {amount} USDC',

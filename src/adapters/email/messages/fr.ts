@@ -19,6 +19,17 @@ export const fr: MessageTable<typeof en> = {
     pageTitle: 'Reçu de {merchant}',
     notFoundTitle: 'Reçu introuvable',
     notFoundBody: 'Ce reçu n’existe pas. Vérifiez que l’adresse est celle de votre e-mail.',
+    pdfLink: 'Télécharger le reçu (PDF)',
+    pdfTitle: 'Reçu',
+    pdfNote:
+      'Justificatif d’un paiement en USDC à {merchant}. Pour une facture avec les mentions fiscales, adressez-vous à {merchant}.',
+    reference: 'Référence',
+    paid: 'Payé',
+    usdcPrice: 'Prix en USDC',
+    rate: 'Taux de change',
+    transfers: 'Virements reçus',
+    refunds: 'Remboursements',
+    refunded: 'Remboursé',
   },
   refund: {
     claimSubject: '{merchant} vous rembourse {amount} USDC',
