@@ -76,6 +76,7 @@ function keep(key: string, chain: KeptChain): void {
     atFileEnd(async () => {
       const all = [...kept.values()].flat();
       kept.clear();
+      stoppedAtFileEnd = false; // A worker that goes on to another file keeps that file's chains anew.
       await Promise.all(all.map((each) => each.node.stop()));
     });
   }
