@@ -29,7 +29,7 @@ if (!POSTGRES_ADMIN_URL && process.env.CI) {
 export interface TestDatabase {
   readonly url: string;
   readonly handle: DatabaseHandle;
-  /** Closes the handle and removes the database. */
+  /** Closes the handle and removes the database (the removal finishes by the end of the test file). */
   drop(): Promise<void>;
 }
 
