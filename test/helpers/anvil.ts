@@ -97,20 +97,7 @@ export async function startAnvil(options: AnvilOptions = {}): Promise<Anvil> {
   throw lastError;
 }
 
-/**
- * New clients of the node `anvil` runs, stopped by `stop`: a chain kept for the next test (test/helpers/
- * deployedChain.ts) gives each test clients of its own, with nothing cached from the test before (viem keeps a
- * block number for its polling interval).
- */
-export function reconnectAnvil(anvil: Anvil, stop: () => Promise<void>): Anvil {
-  return clientsFor({ rpcUrl: anvil.rpcUrl, stop }, anvil.walletClients.length, anvil.chain.id);
-}
-
-function clientsFor(
-  node: Pick<AnvilProcess, 'rpcUrl' | 'stop'>,
-  accountCount: number,
-  chainId: number,
-): Anvil {
+function clientsFor(node: AnvilProcess, accountCount: number, chainId: number): Anvil {
   const { rpcUrl } = node;
   const chain = defineChain({ ...foundry, id: chainId, rpcUrls: { default: { http: [rpcUrl] } } });
   const transport = http(rpcUrl);

@@ -1,7 +1,9 @@
 import type { Address } from 'viem';
 import { chainReader, createRpcClient } from '../../src/adapters/chain/chainReader.ts';
 import { testUsdcAbi } from '../../src/adapters/chain/contractAbis.ts';
+import { deployFactory, deployTestUsdc, TEST_TOKENS } from '../../src/adapters/chain/deployContracts.ts';
 import { depositPlanner } from '../../src/adapters/chain/depositPlanner.ts';
+import { deployFactoryV3 } from '../../src/adapters/chain/multiChainFactory.ts';
 import type { DialectName } from '../../src/adapters/db/database.ts';
 import { marketRates } from '../../src/adapters/rates/marketRates.ts';
 import { staticSource } from '../../src/adapters/rates/static.ts';
@@ -17,10 +19,9 @@ import type { Merchant } from '../../src/domain/merchant.ts';
 import type { Payment } from '../../src/domain/payment.ts';
 import { SANDBOX_ACCOUNTS } from '../../src/main/sandboxChain.ts';
 import { createStores } from '../../src/main/wiring.ts';
-import type { Anvil, AnvilOptions } from './anvil.ts';
+import { type Anvil, type AnvilOptions, startAnvil } from './anvil.ts';
 import { TestClock } from './clock.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
-import { startDeployedChain } from './deployedChain.ts';
 import { capturingLogger } from './logCapture.ts';
 
 /** Anvil accounts: 0 deploys and relays, 1 is the merchant, 2 the customer, 9 the treasury. */
@@ -102,29 +103,45 @@ export async function startChainHarness(
     readonly paymentRequests?: PaymentRequestSettings;
   } = {},
 ): Promise<ChainHarness> {
-  // The chain and the database do not depend on each other: both are started at once (and on a failure, the
+  // The node and the database do not depend on each other: both are started at once (and on a failure, the
   // one that did start is removed again).
-  const [startedChain, createdDatabase] = await Promise.allSettled([
-    startDeployedChain(anvilOptions),
+  const [startedAnvil, createdDatabase] = await Promise.allSettled([
+    startAnvil({ ...anvilOptions, args: ['--slots-in-an-epoch', '1', ...(anvilOptions.args ?? [])] }),
     createTestDatabase(dialect),
   ]);
-  if (startedChain.status === 'rejected' || createdDatabase.status === 'rejected') {
-    if (startedChain.status === 'fulfilled') await startedChain.value.release();
+  if (startedAnvil.status === 'rejected' || createdDatabase.status === 'rejected') {
+    if (startedAnvil.status === 'fulfilled') await startedAnvil.value.stop();
     if (createdDatabase.status === 'fulfilled') await createdDatabase.value.drop();
-    throw startedChain.status === 'rejected'
-      ? startedChain.reason
+    throw startedAnvil.status === 'rejected'
+      ? startedAnvil.reason
       : (createdDatabase as PromiseRejectedResult).reason;
   }
-  const deployed = startedChain.value;
-  const { anvil, usdc, bridgedUsdc, factory, factoryV1, factoryV3 } = deployed;
+  const anvil = startedAnvil.value;
   const database = createdDatabase.value;
   const relayerWallet = anvil.wallet(ROLES.relayer);
+  const usdc = await deployTestUsdc(relayerWallet, anvil.publicClient);
+  const bridgedUsdc = await deployTestUsdc(relayerWallet, anvil.publicClient, TEST_TOKENS['USDC.e']);
+  const { factory } = await deployFactory(relayerWallet, anvil.publicClient, 2);
+  const { factory: factoryV1 } = await deployFactory(relayerWallet, anvil.publicClient, 1);
+  // Version 3 with this chain as the home chain of its table: USDC is flushed here, never burnt.
+  const { factory: factoryV3 } = await deployFactoryV3(relayerWallet, anvil.publicClient, [
+    { chainId: anvil.chain.id, domain: 7, usdc, tokenMessenger: usdc, maxBurnFeeBps: 0 },
+  ]);
   const addresses = {
     relayer: anvil.addresses[ROLES.relayer]!,
     merchant: anvil.addresses[ROLES.merchant]!,
     customer: anvil.addresses[ROLES.customer]!,
     treasury: anvil.addresses[ROLES.treasury]!,
   };
+  for (const token of [usdc, bridgedUsdc]) {
+    const mint = await relayerWallet.writeContract({
+      address: token,
+      abi: testUsdcAbi,
+      functionName: 'mint',
+      args: [addresses.customer, 1_000_000_000_000n],
+    });
+    await anvil.publicClient.waitForTransactionReceipt({ hash: mint });
+  }
 
   const latest = await anvil.publicClient.getBlock();
   const clock = new TestClock(new Date(Number(latest.timestamp) * 1000));
@@ -255,7 +272,7 @@ export async function startChainHarness(
         args: [address as Address],
       }),
     async close() {
-      await deployed.release();
+      await anvil.stop();
       await database.drop();
     },
   };
