@@ -15,7 +15,7 @@ export default defineConfig({
     maxWorkers: 2,
     minWorkers: 1,
     globalSetup: ['test/setup/announceSkippedParts.ts', 'test/setup/compileContracts.ts'],
-    // Ends what the tests left to their file's end: databases being dropped, chains kept (test/helpers/fileEnd.ts).
+    // Waits, at each file's end, for the databases its tests left being dropped (test/helpers/fileEnd.ts).
     setupFiles: ['test/setup/fileEnd.ts'],
   },
 });

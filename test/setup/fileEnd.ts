@@ -2,7 +2,7 @@ import { afterAll } from 'vitest';
 import { endOfFile } from '../helpers/fileEnd.ts';
 
 /**
- * Every test file: the databases its tests left to be removed and the chains it kept for a next test
- * (test/helpers/fileEnd.ts) are removed when the file ends, not left on the server or running.
+ * Every test file: the databases its tests left being removed (test/helpers/fileEnd.ts) are gone when the file
+ * ends, and a removal that failed fails the file.
  */
 afterAll(() => endOfFile());
