@@ -15,5 +15,7 @@ export default defineConfig({
     maxWorkers: 2,
     minWorkers: 1,
     globalSetup: ['test/setup/announceSkippedParts.ts', 'test/setup/compileContracts.ts'],
+    // Waits, at each file's end, for the databases its tests left being dropped (test/helpers/fileEnd.ts).
+    setupFiles: ['test/setup/fileEnd.ts'],
   },
 });

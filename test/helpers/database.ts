@@ -10,6 +10,7 @@ import {
   openDatabase,
 } from '../../src/adapters/db/database.ts';
 import type { DatabaseSchema } from '../../src/adapters/db/schema.ts';
+import { finishBeforeFileEnds } from './fileEnd.ts';
 import { copyMigratedSqlite, createMigratedPostgres } from './migratedTemplate.ts';
 
 /**
@@ -28,7 +29,7 @@ if (!POSTGRES_ADMIN_URL && process.env.CI) {
 export interface TestDatabase {
   readonly url: string;
   readonly handle: DatabaseHandle;
-  /** Closes the handle and removes the database. */
+  /** Closes the handle and removes the database (the removal finishes by the end of the test file). */
   drop(): Promise<void>;
 }
 
@@ -85,7 +86,11 @@ async function createDatabase(
   };
 }
 
-/** A migrated database of that dialect, open: a copy of the template the migrations made once. */
+/**
+ * A migrated database of that dialect, open: a copy of the template the migrations made once. `drop` closes it
+ * and leaves its removal to go on while the next test runs (DROP DATABASE takes PostgreSQL a few hundred
+ * milliseconds): the file's end waits for it (test/helpers/fileEnd.ts).
+ */
 export async function createTestDatabase(dialect: DialectName): Promise<TestDatabase> {
   const created = await createDatabase(dialect, 'migrated');
   const handle = openDatabase(created.url);
@@ -94,7 +99,7 @@ export async function createTestDatabase(dialect: DialectName): Promise<TestData
     handle,
     drop: async () => {
       await handle.close();
-      await created.drop();
+      finishBeforeFileEnds(created.drop());
     },
   };
 }
