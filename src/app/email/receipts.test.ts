@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testPayment } from '../../../test/fakes/paymentFixture.ts';
+import { testPayment, testTransfer } from '../../../test/fakes/paymentFixture.ts';
 import type { EmailTemplate } from './ports.ts';
 import { queueReceipt, type ReceiptData, receiptData } from './receipts.ts';
 
@@ -12,24 +12,33 @@ const settings = {
 const token = 'A'.repeat(43);
 
 describe('receiptData', () => {
-  it('links the customer’s transaction to the explorer of the chain it was sent on (decision 0039)', () => {
-    const onBase = testPayment(1, { status: 'paid', txid: TX, txidChainId: 8453 });
-    expect(receiptData(onBase, { name: 'Shop' }, settings, token)).toMatchObject({
-      txid: TX,
-      explorerTxUrl: `https://basescan.org/tx/${TX}`,
+  it('links each transaction to the explorer of the chain it was sent on (decision 0039)', () => {
+    const paid = testPayment(1, { status: 'paid', amountReceivedBaseUnits: 15_000_000n });
+    const onBase = testTransfer(paid, 1, { chainId: 8453, txHash: TX });
+    const onPolygon = testTransfer(paid, 2, { chainId: 137, amountBaseUnits: 5_000_000n });
+    expect(receiptData(paid, { name: 'Shop' }, settings, token, [onPolygon, onBase])).toMatchObject({
+      usdcPaid: '15.00',
+      transfers: [
+        { amount: '10.00', chainId: 8453, txHash: TX, explorerTxUrl: `https://basescan.org/tx/${TX}` },
+        {
+          amount: '5.00',
+          chainId: 137,
+          txHash: onPolygon.txHash,
+          explorerTxUrl: `https://polygonscan.com/tx/${onPolygon.txHash}`,
+        },
+      ],
+      refunds: [],
     });
-    const onPolygon = testPayment(1, { status: 'paid', txid: TX, txidChainId: 137 });
-    expect(receiptData(onPolygon, { name: 'Shop' }, settings, token).explorerTxUrl).toBe(
-      `https://polygonscan.com/tx/${TX}`,
-    );
   });
 
-  it('links none where the chain has no explorer (the sandbox), and shows the hash alone', () => {
-    const onSandbox = testPayment(1, { status: 'paid', txid: TX, txidChainId: 31338 });
-    expect(receiptData(onSandbox, { name: 'Shop' }, settings, token)).toMatchObject({
-      txid: TX,
-      explorerTxUrl: null,
-    });
+  it('lists only the transfers that counted, and links none where the chain has no explorer (the sandbox)', () => {
+    const paid = testPayment(1, { status: 'paid' });
+    const counted = testTransfer(paid, 1, { chainId: 31338, txHash: TX });
+    const orphaned = testTransfer(paid, 2, { chainId: 31338, orphaned: true });
+    const pending = testTransfer(paid, 3, { chainId: 31338, final: false });
+    expect(
+      receiptData(paid, { name: 'Shop' }, settings, token, [counted, orphaned, pending]).transfers,
+    ).toEqual([{ amount: '10.00', chainId: 31338, txHash: TX, explorerTxUrl: null }]);
   });
 });
 
