@@ -329,6 +329,27 @@ describe('refreshPayments', () => {
     expect(paid).toHaveLength(1);
   });
 
+  // Only a paid payment's received amount growing is a top-up: not a refund's deposit address, not a rewrite of
+  // another field with the same amount.
+  it.each<[string, Partial<Payment>, number]>([
+    ['a paid payment that counted less', { amountReceivedBaseUnits: 1n }, 1],
+    ['a refund’s deposit address that counted less', { kind: 'refund', amountReceivedBaseUnits: 1n }, 0],
+    ['a paid payment rewritten for its txid, the same amount', { txid: '0xother' }, 0],
+  ])('raises paymentTopUp for %s: %i time(s)', async (_, stale, times) => {
+    const t = testTransfer(P1, 1);
+    const ledger = ledgerWith([testPayment(1, { ...paidBy(t), ...stale })], [t]);
+    const toppedUp: Payment[] = [];
+    await ledger.transaction((tx) =>
+      refreshPayments(
+        { ...tx, paymentTopUp: async (payment) => void toppedUp.push(payment) },
+        [P1.id],
+        BEFORE_EXPIRY,
+      ),
+    );
+    expect(ledger.payment(P1.id).amountReceivedBaseUnits).toBe(TEN_USDC);
+    expect(toppedUp).toHaveLength(times);
+  });
+
   it('raises no paymentTopUp when a payment first becomes paid with more than its price: its first receipt says so', async () => {
     const over = testTransfer(P1, 1, { amountBaseUnits: 15_000_000n });
     const ledger = ledgerWith([P1], [over]);
