@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { testPayment, testTransfer } from '../../../test/fakes/paymentFixture.ts';
 import type { EmailTemplate } from './ports.ts';
-import { queueReceipt, type ReceiptData, receiptData } from './receipts.ts';
+import { queueReceipt, queueUpdatedReceipt, type ReceiptData, receiptData } from './receipts.ts';
 
 const TX = `0x${'ab'.repeat(32)}`;
 const EXPLORERS: Record<number, string> = { 137: 'https://polygonscan.com', 8453: 'https://basescan.org' };
@@ -60,6 +60,61 @@ describe('queueReceipt', () => {
     const paid = testPayment(1, { status: 'paid', txid: TX, customerEmail: 'a..b@example.com' });
     await expect(queueReceipt(tx as never, receiptSettings, paid, new Date())).resolves.toBe(false);
     expect(inserted).toEqual([]);
+  });
+});
+
+describe('queueUpdatedReceipt', () => {
+  /** A template that writes down what it was given: the test reads the data back from the text. */
+  const template: EmailTemplate<ReceiptData> = {
+    kind: 'receipt',
+    languages: ['en'],
+    render: (data) => ({ subject: 'Receipt', text: JSON.stringify(data), html: '<p>Receipt</p>' }),
+  };
+  const receiptSettings = { ...settings, messageDomain: 'pay.example', template };
+  const paid = testPayment(1, {
+    status: 'paid',
+    customerEmail: 'ann@example.com',
+    amountReceivedBaseUnits: 15_000_000n,
+  });
+  const transfers = [
+    testTransfer(paid, 1, { chainId: 137 }),
+    testTransfer(paid, 2, { chainId: 137, amountBaseUnits: 5_000_000n }),
+  ];
+
+  function transaction(receiptToken: string | null, merchant = testMerchantWithReceipts) {
+    const queued: { text: string }[] = [];
+    return {
+      queued,
+      tx: {
+        findMerchant: async () => merchant,
+        insertReceipt: async () => {
+          throw new Error('an update stores no new token');
+        },
+        listTransfers: async () => transfers,
+        findReceiptToken: async () => receiptToken,
+        insertMessage: async (message: { text: string }) => void queued.push(message),
+      },
+    };
+  }
+
+  it('queues the receipt again with every transfer and the new total, linking the page the first one did', async () => {
+    const { tx, queued } = transaction(token);
+    await expect(queueUpdatedReceipt(tx as never, receiptSettings, paid, new Date())).resolves.toBe(true);
+    expect(queued).toHaveLength(1);
+    const data = JSON.parse(queued[0]!.text) as ReceiptData;
+    expect(data.usdcPaid).toBe('15.00');
+    expect(data.transfers.map((t) => t.amount)).toEqual(['10.00', '5.00']);
+    expect(data.receiptUrl).toBe(`https://pay.example/receipts/${token}`);
+  });
+
+  it('queues none for a payment that never got a receipt, nor where the merchant stopped sending them', async () => {
+    for (const { tx, queued } of [
+      transaction(null),
+      transaction(token, { ...testMerchantWithReceipts, sendReceipts: false }),
+    ]) {
+      await expect(queueUpdatedReceipt(tx as never, receiptSettings, paid, new Date())).resolves.toBe(false);
+      expect(queued).toEqual([]);
+    }
   });
 });
 
