@@ -1,8 +1,8 @@
 /**
  * The receipt page in a real browser (Debian's Chromium driven by playwright-core), served by the real checkout
- * server, for a payment paid on a real chain (anvil): at a desktop's and a phone's width it links its PDF in the
- * page's language, axe finds nothing, nothing scrolls sideways, and the link downloads the receipt under the
- * checkout's strict CSP.
+ * server, for a payment paid on a real chain (anvil) and overpaid after: at a desktop's and a phone's width it
+ * lists both transfers and what arrived in all, links its PDF in the page's language, axe finds nothing,
+ * nothing scrolls sideways, and the link downloads the receipt under the checkout's strict CSP.
  */
 import { readFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
@@ -36,6 +36,8 @@ describe('the receipt page in Chromium', () => {
   let checkoutUrl: string;
   let paymentId: string;
   let token: string;
+  let paying: string;
+  let more: string;
 
   beforeAll(async () => {
     h = await startChainHarness('sqlite', {}, { receipts });
@@ -48,7 +50,12 @@ describe('the receipt page in Chromium', () => {
     checkoutUrl = await checkout.listen({ host: '127.0.0.1', port: 0 });
     const payment = await h.createPayment('10.00', 'EUR', { customerEmail: 'jonas@example.de' });
     paymentId = payment.id;
-    await h.pay(payment.deposit!.depositAddress, USDC('10.80'));
+    paying = await h.pay(payment.deposit!.depositAddress, USDC('10.80'));
+    await h.finalizeAll();
+    await h.poll();
+    // An overpayment after it was paid: the page lists both transfers (decision 0050).
+    more = await h.pay(payment.deposit!.depositAddress, USDC('2.000001'));
+    await h.poll();
     await h.finalizeAll();
     await h.poll();
     const row = await h.database.handle.db
@@ -76,6 +83,14 @@ describe('the receipt page in Chromium', () => {
         const link = page.getByRole('link', { name: 'Quittung herunterladen (PDF)' });
         await link.waitFor({ timeout: UI_TIMEOUT_MS });
         expect(await link.getAttribute('href')).toBe(`/receipts/${token}/pdf?lang=de`);
+        // The page is drawn on the server: its text is there once the link is.
+        const text = (await page.locator('main').textContent()) ?? '';
+        expect(text).toContain('10,00 EUR (10,80 USDC)');
+        expect(text).toContain('12,800001 USDC');
+        expect(text).toContain('10,80 USDC · Polygon');
+        expect(text).toContain('2,000001 USDC · Polygon');
+        for (const hash of [paying, more])
+          expect(await page.locator(`a[href="https://polygonscan.com/tx/${hash}"]`).count()).toBe(1);
         expect(await accessibilityViolations(page)).toEqual([]);
         expect(await scrollsSideways(page)).toBe(false);
         await page.screenshot({ path: `${SCREENSHOTS}/receipt-page-${width}.png`, fullPage: true });

@@ -137,6 +137,16 @@ describe.each(dialects)('PDF receipts on %s', (dialect) => {
     expect(text).not.toMatch(/Provision|commission/i);
     expect(text).toContain(`Beleg einer Zahlung in USDC an ${MERCHANT}.`);
 
+    // The receipt page states the same facts: both transfers and the refund (decision 0050).
+    const page = await (
+      await fetch(`${origin}/receipts/${token}`, { headers: { 'accept-language': 'de' } })
+    ).text();
+    expect(page).toContain('12,800001 USDC');
+    expect(page).toContain('10,00 EUR (10,80 USDC)');
+    expect(page).toContain(first);
+    expect(page).toContain(second);
+    expect(page).toContain(`<dt>Erstattet</dt><dd>2,000001 USDC · ${refundTx}</dd>`);
+
     // The e-mail links it, in its own language, beside the receipt page.
     const [mail] = await h.stores.emails.list({ paymentId: payment.id, limit: 10 });
     expect(mail!.text).toContain(

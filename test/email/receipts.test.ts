@@ -121,6 +121,48 @@ describe.each(dialects)('receipts on %s', (dialect) => {
     expect((await fetch(`${checkoutOrigin}/receipts/short`)).status).toBe(404);
   }, 60_000);
 
+  it('an overpayment after the receipt: the page lists both transfers and 18.50, and the customer gets an updated receipt saying so', async () => {
+    const before = smtp.received.length;
+    const payment = await h.createPayment('13.50', 'USDC', { customerEmail: 'olga@example.com' });
+    const first = await payAndSend(payment, '13.50');
+    expect(smtp.received.length).toBe(before + 1);
+    const receipt = smtp.received.at(-1)!.text ?? '';
+    expect(receipt).toContain('USDC paid: 13.50 USDC');
+    expect(receipt).toContain(first);
+    expect(receipt.match(/0x[0-9a-f]{64}/g)?.filter((hash) => hash !== first) ?? []).toEqual([]);
+
+    // Five more arrive once the payment is paid: counted when final, in the transaction that counts them.
+    const more = await h.pay(payment.deposit!.depositAddress, USDC('5.00'));
+    await h.poll();
+    await h.finalizeAll();
+    await h.poll();
+    await payAndSendAgain();
+    // Another pass and another send over the same transfers: one update, not two.
+    await h.poll();
+    await payAndSendAgain();
+    expect(smtp.received.length).toBe(before + 2);
+    const updated = smtp.received.at(-1)!;
+    expect(updated.subject).toBe(`Your receipt from ${h.merchant.name}`);
+    const text = updated.text ?? '';
+    expect(text).toContain('USDC paid: 18.50 USDC');
+    expect(text).toContain(`Transaction: 13.50 USDC · ${first}`);
+    expect(text).toContain(`Transaction: 5.00 USDC · ${more}`);
+    expect(text).toContain(`${EXPLORER}/tx/${more}`);
+    const links = [receipt, text].map(
+      (t) => /https:\/\/pay\.shop\.example(\/receipts\/[A-Za-z0-9_-]{43})/.exec(t)?.[1],
+    );
+    expect(links[1]).toBe(links[0]);
+    const kinds = (await h.stores.emails.list({ paymentId: payment.id, limit: 10 })).map((m) => m.kind);
+    expect(kinds).toEqual(['receipt', 'receipt']);
+
+    const body = await (await fetch(`${checkoutOrigin}${links[0]}`)).text();
+    expect(body).toContain('18.50 USDC');
+    expect(body).toContain(`href="${EXPLORER}/tx/${first}"`);
+    expect(body).toContain(`href="${EXPLORER}/tx/${more}"`);
+    expect(body).toContain('13.50 USDC · Polygon');
+    expect(body).toContain('5.00 USDC · Polygon');
+  }, 90_000);
+
   it('writes the receipt in the language the checkout showed the payer, where the merchant gave none', async () => {
     const payment = await h.createPayment('6.00', 'USDC', { customerEmail: 'dora@example.de' });
     const page = await fetch(`${checkoutOrigin}/pay/${payment.id}`, {

@@ -282,6 +282,7 @@ export class MemoryLedger implements Ledger {
       },
       // No reaction here: a memory ledger's payments get no receipt (the database tests cover receipts).
       paymentPaid: async () => undefined,
+      paymentTopUp: async () => undefined,
     };
   }
 }

@@ -11,7 +11,7 @@ import { staticSource } from '../../src/adapters/rates/static.ts';
 import type { ChainReader } from '../../src/app/chain/ports.ts';
 import { type PollResult, pollChainOnce, type WatchChainOptions } from '../../src/app/chain/watchChain.ts';
 import type { PaymentRequestSettings } from '../../src/app/email/paymentRequests.ts';
-import { queueReceipt, type ReceiptSettings } from '../../src/app/email/receipts.ts';
+import { queueReceipt, queueUpdatedReceipt, type ReceiptSettings } from '../../src/app/email/receipts.ts';
 import { createMerchant } from '../../src/app/merchants/merchantAdmin.ts';
 import { createPayment } from '../../src/app/payments/createPayment.ts';
 import { currentState } from '../../src/app/payments/getPaymentStatus.ts';
@@ -153,6 +153,7 @@ export async function startChainHarness(
   const watcherLedger = receipts
     ? ledgerRepository(database.handle, {
         paymentPaid: (tx, payment, now) => queueReceipt(tx, receipts, payment, now),
+        paymentTopUp: (tx, payment, now) => queueUpdatedReceipt(tx, receipts, payment, now),
       })
     : stores.ledger;
   const chainId = anvil.chain.id;

@@ -7,7 +7,7 @@ import type { RefundRecord } from '../../app/refunds/ports.ts';
 import { customerLanguageOf } from '../../domain/language.ts';
 import type { Payment } from '../../domain/payment.ts';
 import { EMAIL_MESSAGES } from '../email/messages/index.ts';
-import { receiptFacts, receiptPdfUrl } from '../email/receiptEmail.ts';
+import { type ReceiptFact, receiptFacts, receiptPdfUrl } from '../email/receiptEmail.ts';
 import { html } from '../web/html.ts';
 import { fill } from '../web/i18n.ts';
 import { isLanguage, type Language } from '../web/language.ts';
@@ -63,12 +63,20 @@ export function registerReceiptRoutes(
       return reply.status(404).send(messagePage(language, deps.assets, m.notFoundTitle, m.notFoundBody));
     // Each chain's explorer: the transaction is the customer's, on whichever chain it was sent (decision 0039).
     const explorerUrl = (chainId: number) => deps.networkOf(chainId).explorerUrl || undefined;
+    // Every transfer that counted and every refund, as the PDF and the e-mail list them (decision 0050).
+    const [transfers, refunds] = await Promise.all([
+      deps.ledger.listTransfers(payment.id),
+      receipts.refundsOf(payment.id),
+    ]);
     const data = receiptData(
       payment,
       merchant,
       { checkoutUrl: `${request.protocol}://${request.host}`, explorerUrl },
       token,
+      transfers,
+      refunds,
     );
+    const networks = new Map(data.transfers.map((t) => [t.txHash, deps.networkOf(t.chainId).name]));
     const { facts } = receiptFacts(data, language);
     const title = fill(m.pageTitle, { merchant: merchant.name });
     const body = html`<main class="card">
@@ -76,7 +84,7 @@ export function registerReceiptRoutes(
   ${badge('done')}
   <h1 id="title">${m.heading}</h1>
   <dl class="facts">
-  ${facts.map((fact) => html`<div class="fact"><dt>${fact.label}</dt><dd>${factValue(fact, m.transaction, data.explorerTxUrl)}</dd></div>`)}
+  ${facts.map((fact) => html`<div class="fact"><dt>${fact.label}</dt><dd>${factValue(fact, networks)}</dd></div>`)}
   </dl>
   <p><a class="button" href="${receiptPdfUrl(`/receipts/${token}`, language)}" download>${m.pdfLink}</a></p>
 </section>
@@ -156,15 +164,14 @@ function recentlyRendered(size: number) {
 }
 
 /**
- * A fact as the page shows it. The transaction is a hash of 66 characters: set as an address (it breaks
- * anywhere, so a phone's screen holds it) and linked to the network's explorer where there is one.
+ * A fact as the page shows it. A transaction is its amount and network, then a hash of 66 characters: set as an
+ * address (it breaks anywhere, so a phone's screen holds it) and linked to the network's explorer where there is
+ * one.
  */
-function factValue(
-  fact: { label: string; value: string },
-  transactionLabel: string,
-  explorerTxUrl: string | null,
-) {
-  if (fact.label !== transactionLabel) return fact.value;
-  const hash = html`<code class="address small">${fact.value}</code>`;
-  return explorerTxUrl ? html`<a href="${explorerTxUrl}" rel="noreferrer">${hash}</a>` : hash;
+function factValue(fact: ReceiptFact, networks: ReadonlyMap<string, string>) {
+  const { transaction } = fact;
+  if (!transaction) return fact.value;
+  const hash = html`<code class="address small">${transaction.hash}</code>`;
+  const linked = transaction.url ? html`<a href="${transaction.url}" rel="noreferrer">${hash}</a>` : hash;
+  return html`${transaction.amount} · ${networks.get(transaction.hash) ?? ''}<br>${linked}`;
 }

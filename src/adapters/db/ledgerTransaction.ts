@@ -26,6 +26,10 @@ export interface LedgerReactions {
   readonly paymentPaid?:
     | ((tx: ReceiptTransaction, payment: Payment, now: Date) => Promise<unknown>)
     | undefined;
+  /** A paid payment that has just counted more (an overpayment): the customer's updated receipt (decision 0050). */
+  readonly paymentTopUp?:
+    | ((tx: ReceiptTransaction, payment: Payment, now: Date) => Promise<unknown>)
+    | undefined;
 }
 
 /**
@@ -56,6 +60,9 @@ export function ledgerTransaction(
     paymentPaid: async (payment, now) => {
       await reactions.paymentPaid?.(receiptTransaction(trx), payment, now);
     },
+    paymentTopUp: async (payment, now) => {
+      await reactions.paymentTopUp?.(receiptTransaction(trx), payment, now);
+    },
   };
 }
 
@@ -64,6 +71,16 @@ function receiptTransaction(trx: Db): ReceiptTransaction {
   return {
     findMerchant: (merchantId) => merchantRepository(trx).find(merchantId),
     insertReceipt: (paymentId, token, message) => insertReceipt(trx, paymentId, token, message),
+    listTransfers: (paymentId) => listTransfers(trx, paymentId),
+    findReceiptToken: async (paymentId) => {
+      const row = await trx
+        .selectFrom('payments')
+        .select('receipt_token')
+        .where('id', '=', paymentId)
+        .executeTakeFirst();
+      return row?.receipt_token ?? null;
+    },
+    insertMessage: (message) => insertEmailMessage(trx, message),
   };
 }
 

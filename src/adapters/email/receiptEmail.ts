@@ -6,21 +6,41 @@ import { formatMoment, formatPriceAmount, formatUsdcAmount } from '../web/locale
 import { renderEmailLayout } from './layout.ts';
 import { EMAIL_MESSAGES } from './messages/index.ts';
 
-/** A receipt's facts in the reader's language: what the e-mail's table and the receipt page both show. */
+/** A line of a receipt; a transaction's also names its hash and explorer link, which the page sets apart. */
+export interface ReceiptFact {
+  readonly label: string;
+  readonly value: string;
+  readonly transaction?: { readonly amount: string; readonly hash: string; readonly url: string | null };
+}
+
+/**
+ * A receipt's facts in the reader's language: what the e-mail's table and the receipt page both show. The price
+ * in the currency it was set in (USDC beside it), what arrived in all, then every transfer that counted and every
+ * refund (decision 0050).
+ */
 export function receiptFacts(data: ReceiptData, language: Language) {
   const m = EMAIL_MESSAGES[language].receipt;
   const amount = formatPriceAmount(data.amount, language);
-  return {
-    amount,
-    facts: [
-      { label: m.merchant, value: data.merchantName },
-      { label: m.amount, value: `${amount} ${data.currency}` },
-      { label: m.usdcPaid, value: `${formatUsdcAmount(data.usdcPaid, language)} USDC` },
-      ...(data.txid ? [{ label: m.transaction, value: data.txid }] : []),
-      { label: m.date, value: formatMoment(data.paidAt, language, 'date') },
-      ...(data.orderId ? [{ label: m.order, value: data.orderId }] : []),
-    ],
-  };
+  const usdc = (value: string) => `${formatUsdcAmount(value, language)} USDC`;
+  const price =
+    data.currency === 'USDC' ? usdc(data.usdcPrice) : `${amount} ${data.currency} (${usdc(data.usdcPrice)})`;
+  const facts: ReceiptFact[] = [
+    { label: m.merchant, value: data.merchantName },
+    { label: m.amount, value: price },
+    { label: m.usdcPaid, value: usdc(data.usdcPaid) },
+    ...data.transfers.map((t) => ({
+      label: m.transaction,
+      value: `${usdc(t.amount)} · ${t.txHash}`,
+      transaction: { amount: usdc(t.amount), hash: t.txHash, url: t.explorerTxUrl },
+    })),
+    ...data.refunds.map((r) => ({
+      label: m.refunded,
+      value: r.txHash ? `${usdc(r.amount)} · ${r.txHash}` : usdc(r.amount),
+    })),
+    { label: m.date, value: formatMoment(data.paidAt, language, 'date') },
+    ...(data.orderId ? [{ label: m.order, value: data.orderId }] : []),
+  ];
+  return { amount, facts };
 }
 
 /** The receipt's PDF, beside its page, in the reader's language (checkout/receiptRoutes.ts). */
@@ -48,7 +68,7 @@ export const receiptEmail: EmailTemplate<ReceiptData> = {
       heading: m.heading,
       paragraphs: [
         fill(m.body, args),
-        ...(data.explorerTxUrl ? [`${m.transaction}: ${data.explorerTxUrl}`] : []),
+        ...data.transfers.flatMap((t) => (t.explorerTxUrl ? [`${m.transaction}: ${t.explorerTxUrl}`] : [])),
       ],
       facts,
       action: { label: m.view, url: data.receiptUrl },

@@ -156,6 +156,11 @@ export interface LedgerTransaction {
    * in this same transaction, so a crash loses the status change and what it owes together or neither.
    */
   paymentPaid(payment: Payment, now: Date): Promise<void>;
+  /**
+   * Raises that `payment`, paid already, has just counted more (a later transfer became final: an overpayment),
+   * in this transaction: the wiring's reaction queues the customer's updated receipt (decision 0050).
+   */
+  paymentTopUp(payment: Payment, now: Date): Promise<void>;
 }
 
 export interface Ledger {

@@ -288,6 +288,83 @@ describe('refreshPayments', () => {
     expect(raised).toHaveLength(1);
   });
 
+  it('raises paymentTopUp once when a paid payment counts more (an overpayment final), never on the paying pass nor again', async () => {
+    const paying = testTransfer(P1, 1);
+    const more = testTransfer(P1, 2, { amountBaseUnits: 5_000_000n, final: false });
+    const ledger = ledgerWith([P1], [paying]);
+    const paid: Payment[] = [];
+    const toppedUp: { payment: Payment; now: Date }[] = [];
+    const refreshRaising = () =>
+      ledger.transaction((tx) =>
+        refreshPayments(
+          {
+            ...tx,
+            paymentPaid: async (payment) => void paid.push(payment),
+            paymentTopUp: async (payment, now) => void toppedUp.push({ payment, now }),
+          },
+          [P1.id],
+          BEFORE_EXPIRY,
+        ),
+      );
+    await refreshRaising();
+    expect(paid).toHaveLength(1);
+    expect(toppedUp).toEqual([]);
+    // Seen but not final: it does not count yet, so the receipt says what it said.
+    await ledger.transaction((tx) => tx.insertTransfers([more]));
+    await refreshRaising();
+    expect(toppedUp).toEqual([]);
+    await ledger.transaction((tx) => tx.markFinal(more.chainId, more.blockNumber));
+    await refreshRaising();
+    expect(toppedUp).toHaveLength(1);
+    expect(toppedUp[0]!.now).toEqual(BEFORE_EXPIRY);
+    expect(toppedUp[0]!.payment).toMatchObject({
+      id: P1.id,
+      status: 'paid',
+      amountReceivedBaseUnits: 15_000_000n,
+      paidAt: paying.blockTimestamp,
+    });
+    // Counted once: another pass over the same transfers owes no second update.
+    await refreshRaising();
+    expect(toppedUp).toHaveLength(1);
+    expect(paid).toHaveLength(1);
+  });
+
+  // Only a paid payment's received amount growing is a top-up: not a refund's deposit address, not a rewrite of
+  // another field with the same amount.
+  it.each<[string, Partial<Payment>, number]>([
+    ['a paid payment that counted less', { amountReceivedBaseUnits: 1n }, 1],
+    ['a refund’s deposit address that counted less', { kind: 'refund', amountReceivedBaseUnits: 1n }, 0],
+    ['a paid payment rewritten for its txid, the same amount', { txid: '0xother' }, 0],
+  ])('raises paymentTopUp for %s: %i time(s)', async (_, stale, times) => {
+    const t = testTransfer(P1, 1);
+    const ledger = ledgerWith([testPayment(1, { ...paidBy(t), ...stale })], [t]);
+    const toppedUp: Payment[] = [];
+    await ledger.transaction((tx) =>
+      refreshPayments(
+        { ...tx, paymentTopUp: async (payment) => void toppedUp.push(payment) },
+        [P1.id],
+        BEFORE_EXPIRY,
+      ),
+    );
+    expect(ledger.payment(P1.id).amountReceivedBaseUnits).toBe(TEN_USDC);
+    expect(toppedUp).toHaveLength(times);
+  });
+
+  it('raises no paymentTopUp when a payment first becomes paid with more than its price: its first receipt says so', async () => {
+    const over = testTransfer(P1, 1, { amountBaseUnits: 15_000_000n });
+    const ledger = ledgerWith([P1], [over]);
+    const toppedUp: Payment[] = [];
+    await ledger.transaction((tx) =>
+      refreshPayments(
+        { ...tx, paymentTopUp: async (payment) => void toppedUp.push(payment) },
+        [P1.id],
+        BEFORE_EXPIRY,
+      ),
+    );
+    expect(ledger.payment(P1.id).status).toBe('paid');
+    expect(toppedUp).toEqual([]);
+  });
+
   it(`refreshes at most ${MAX_REFRESH_BATCH} payments in one transaction`, async () => {
     const ledger = ledgerWith([]);
     const ids = (n: number) => Array.from({ length: n }, (_, i) => `missing-${i}`);

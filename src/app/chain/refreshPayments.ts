@@ -29,7 +29,8 @@ export const MAX_REFRESH_BATCH = 10_000;
  * Recomputes the status of each payment from its transfers and the clock and, where it changed, writes the new
  * state and the event it owes — inside the caller's transaction, so the change that caused it (new transfers,
  * a reorg, finality) and its consequences commit together or not at all. A payment that becomes paid is raised
- * on the transaction (`paymentPaid`), where the wiring's reaction queues its customer's receipt.
+ * on the transaction (`paymentPaid`), where the wiring's reaction queues its customer's receipt; a paid payment
+ * whose received amount grows (`paymentTopUp`), where it queues the updated receipt (decision 0050).
  */
 export async function refreshPayments(
   tx: LedgerTransaction,
@@ -75,6 +76,16 @@ export async function refreshPayments(
       updatedAt: now,
     });
     let eventId: string | null = null;
+    const paidNow = () => ({
+      ...payment,
+      txid,
+      txidChainId,
+      paidWith,
+      status: state.status,
+      amountReceivedBaseUnits: state.amountReceivedBaseUnits,
+      paidAt: state.paidAt,
+      updatedAt: now,
+    });
     // A refund's deposit address owes no payment events: the refund announcer tells its funding and payout.
     if (type && payment.kind === 'payment') {
       eventId = newEventId();
@@ -89,17 +100,15 @@ export async function refreshPayments(
         payload: JSON.stringify(body),
         createdAt: now,
       });
-      if (type === 'payment.paid') {
-        const paid = {
-          ...changed,
-          status: state.status,
-          amountReceivedBaseUnits: state.amountReceivedBaseUnits,
-          paidAt: state.paidAt,
-          updatedAt: now,
-        };
-        await tx.paymentPaid(paid, now);
-      }
+      if (type === 'payment.paid') await tx.paymentPaid(paidNow(), now);
     }
+    // Paid before and counting more now (an overpayment became final): the customer's receipt is updated.
+    const toppedUp =
+      payment.kind === 'payment' &&
+      payment.status === 'paid' &&
+      state.status === 'paid' &&
+      state.amountReceivedBaseUnits > payment.amountReceivedBaseUnits;
+    if (toppedUp) await tx.paymentTopUp(paidNow(), now);
     changes.push({ paymentId, from: payment.status, to: state.status, eventId });
   }
   return changes;

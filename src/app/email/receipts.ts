@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { Merchant } from '../../domain/merchant.ts';
-import { formatMoney, formatUsdc } from '../../domain/money.ts';
 import type { Payment } from '../../domain/payment.ts';
+import type { TransferRecord } from '../chain/ports.ts';
+import type { RefundRecord } from '../refunds/ports.ts';
 import { emailToCustomer, hasWritableAddress } from './composeEmail.ts';
 import type { EmailMessage, EmailTemplate } from './ports.ts';
+import { type ReceiptRefund, receiptDocument } from './receiptDocument.ts';
 
 /** What a receipt says, by e-mail and on its public page: figures as exact decimal strings, never numbers. */
 export interface ReceiptData {
@@ -11,15 +13,26 @@ export interface ReceiptData {
   /** The price as the merchant set it ("25.00") and its currency ("EUR"; "USDC" for a USDC price). */
   readonly amount: string;
   readonly currency: string;
-  /** The USDC the payment received ("27.00"). */
+  /** The price in USDC at the locked rate ("27.00"). */
+  readonly usdcPrice: string;
+  /** The USDC the payment received ("27.00"): the sum of `transfers` (more than the price after an overpayment). */
   readonly usdcPaid: string;
-  readonly txid: string | null;
-  /** The transaction on the network's explorer; null where there is none (the sandbox): the hash is shown. */
-  readonly explorerTxUrl: string | null;
+  /** Every transfer that counted, oldest first: the same list as the PDF (receiptDocument). */
+  readonly transfers: readonly ReceiptDataTransfer[];
+  /** Every refund that sent the customer something. */
+  readonly refunds: readonly ReceiptRefund[];
   readonly paidAt: Date;
   readonly orderId: string | null;
   /** The public receipt page (`/receipts/<token>` on the checkout origin). */
   readonly receiptUrl: string;
+}
+
+export interface ReceiptDataTransfer {
+  readonly amount: string;
+  readonly chainId: number;
+  readonly txHash: string;
+  /** The transaction on its chain's explorer; null where there is none (the sandbox): the hash is shown. */
+  readonly explorerTxUrl: string | null;
 }
 
 /** What the worker needs to write receipts: set only where e-mail is configured (config.mail). */
@@ -42,6 +55,12 @@ export interface ReceiptTransaction {
    * queued.
    */
   insertReceipt(paymentId: string, token: string, message: EmailMessage): Promise<boolean>;
+  /** The payment's transfers (orphaned ones included): the receipt lists those that counted. */
+  listTransfers(paymentId: string): Promise<TransferRecord[]>;
+  /** The token of the receipt the payment has, if it has one. */
+  findReceiptToken(paymentId: string): Promise<string | null>;
+  /** Queues a message (an updated receipt) in this transaction. */
+  insertMessage(message: EmailMessage): Promise<void>;
 }
 
 /** 32 random bytes: a URL nobody guesses, and the page's only key. */
@@ -57,25 +76,38 @@ export function receiptUrl(checkoutUrl: string, token: string): string {
   return new URL(`/receipts/${token}`, checkoutUrl).toString();
 }
 
-/** A paid payment's receipt, as the e-mail and the page show it. */
+/**
+ * A paid payment's receipt, as the e-mail and the page show it: built from the PDF's receiptDocument, so the
+ * three state the same facts (decision 0050).
+ */
 export function receiptData(
   payment: Payment,
   merchant: Pick<Merchant, 'name'>,
   settings: Pick<ReceiptSettings, 'checkoutUrl' | 'explorerUrl'>,
   token: string,
+  transfers: readonly TransferRecord[],
+  refunds: readonly RefundRecord[] = [],
 ): ReceiptData {
-  // The customer's transaction, on the explorer of the chain it was sent on (a source chain's, decision 0039).
-  const chainId = payment.txidChainId ?? payment.deposit?.chainId;
-  const explorer = chainId === undefined ? undefined : settings.explorerUrl(chainId);
+  const document = receiptDocument(payment, merchant, transfers, refunds);
   return {
-    merchantName: merchant.name,
-    amount: formatMoney(payment.quote.amount),
-    currency: payment.quote.amount.currency.code,
-    usdcPaid: formatUsdc(payment.amountReceivedBaseUnits),
-    txid: payment.txid,
-    explorerTxUrl: explorer && payment.txid ? new URL(`/tx/${payment.txid}`, explorer).toString() : null,
-    paidAt: payment.paidAt ?? payment.updatedAt,
-    orderId: payment.orderId,
+    merchantName: document.merchantName,
+    amount: document.amount,
+    currency: document.currency,
+    usdcPrice: document.usdcPrice,
+    usdcPaid: document.usdcPaid,
+    // Each transaction on the explorer of the chain it was sent on (a source chain's, decision 0039).
+    transfers: document.transfers.map((t) => {
+      const explorer = settings.explorerUrl(t.chainId);
+      return {
+        amount: t.amount,
+        chainId: t.chainId,
+        txHash: t.txHash,
+        explorerTxUrl: explorer ? new URL(`/tx/${t.txHash}`, explorer).toString() : null,
+      };
+    }),
+    refunds: document.refunds,
+    paidAt: document.paidAt,
+    orderId: document.orderId,
     receiptUrl: receiptUrl(settings.checkoutUrl, token),
   };
 }
@@ -91,18 +123,50 @@ export async function queueReceipt(
   payment: Payment,
   now: Date,
 ): Promise<boolean> {
-  if (payment.kind !== 'payment' || payment.mode !== 'live' || !hasWritableAddress(payment)) return false;
-  const merchant = await tx.findMerchant(payment.merchantId);
-  if (!merchant?.sendReceipts) return false;
+  const merchant = await receiptMerchant(tx, payment);
+  if (!merchant) return false;
   const token = newReceiptToken();
+  const transfers = await tx.listTransfers(payment.id);
   const message = emailToCustomer(
     settings.template,
-    receiptData(payment, merchant, settings, token),
+    receiptData(payment, merchant, settings, token, transfers),
     payment,
-    {
-      messageDomain: settings.messageDomain,
-      now,
-    },
+    { messageDomain: settings.messageDomain, now },
   );
   return tx.insertReceipt(payment.id, token, message);
+}
+
+/**
+ * Queues the updated receipt of a paid payment whose received amount has just grown (a transfer after the one
+ * that paid it became final: an overpayment), in the transaction that counts it, so the customer's e-mail lists
+ * what the page does (decision 0050). Raised once per growth: a crash loses the count and the e-mail together,
+ * and the pass that redoes them raises it once. Only a payment that got a receipt gets an update; the link is
+ * the same page.
+ */
+export async function queueUpdatedReceipt(
+  tx: ReceiptTransaction,
+  settings: ReceiptSettings,
+  payment: Payment,
+  now: Date,
+): Promise<boolean> {
+  const merchant = await receiptMerchant(tx, payment);
+  if (!merchant) return false;
+  const token = await tx.findReceiptToken(payment.id);
+  if (token === null) return false;
+  const transfers = await tx.listTransfers(payment.id);
+  const message = emailToCustomer(
+    settings.template,
+    receiptData(payment, merchant, settings, token, transfers),
+    payment,
+    { messageDomain: settings.messageDomain, now },
+  );
+  await tx.insertMessage(message);
+  return true;
+}
+
+/** The merchant, where the payment's customer gets receipts at all. */
+async function receiptMerchant(tx: ReceiptTransaction, payment: Payment): Promise<Merchant | undefined> {
+  if (payment.kind !== 'payment' || payment.mode !== 'live' || !hasWritableAddress(payment)) return undefined;
+  const merchant = await tx.findMerchant(payment.merchantId);
+  return merchant?.sendReceipts ? merchant : undefined;
 }
