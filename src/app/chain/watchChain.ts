@@ -1,6 +1,4 @@
 import type { Logger } from 'pino';
-import type { PayoutPolicy } from '../../domain/payout.ts';
-import type { Clock } from '../shared/ports.ts';
 import { blocksAt, lastBlockAtOrBefore } from './blockReads.ts';
 import { type CrossChainOptions, homeChainOf, isOwnSettlementMint } from './crossChain.ts';
 import type {
@@ -8,20 +6,20 @@ import type {
   BlockRef,
   ChainCursor,
   ChainReader,
-  Ledger,
   TransferLog,
   TransferRecord,
   UnacceptedTransfer,
 } from './ports.ts';
-import { refreshPayments, reportUnacceptedTransfers, type StatusChange } from './refreshPayments.ts';
+import {
+  refreshPayments,
+  reportUnacceptedTransfers,
+  type StatusChange,
+  type StatusPassDeps,
+} from './refreshPayments.ts';
 
-export interface WatchChainDeps {
-  readonly ledger: Ledger;
+export interface WatchChainDeps extends StatusPassDeps {
   readonly chain: ChainReader;
-  readonly clock: Clock;
   readonly logger: Pick<Logger, 'info' | 'warn'>;
-  /** How the payout status in the events written is derived; default: the configuration's defaults. */
-  readonly payoutPolicy?: PayoutPolicy | undefined;
 }
 
 /** A token the watcher reads: accepted (it pays) or noticed (recorded when sent to a payment, never counted). */
