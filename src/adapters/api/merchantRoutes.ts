@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { MerchantStore } from '../../app/merchants/ports.ts';
+import type { PageRequest } from '../../app/shared/keysetPage.ts';
 import type { Clock } from '../../app/shared/ports.ts';
 import { merchantSecurity, requireMerchant } from './merchantAuth.ts';
 import { ErrorBody } from './schemas.ts';
@@ -17,10 +18,7 @@ export const DEFAULT_PAGE_LIMIT = 20;
 export function pageOf(query: {
   readonly limit?: number | undefined;
   readonly cursor?: string | undefined;
-}): {
-  readonly limit: number;
-  readonly cursor: string | undefined;
-} {
+}): PageRequest {
   return { limit: query.limit ?? DEFAULT_PAGE_LIMIT, cursor: query.cursor };
 }
 

@@ -9,6 +9,13 @@ export interface KeysetPosition {
   readonly id: string;
 }
 
+/** A page as a listing's caller asks for it: how many rows, and where the previous page ended. */
+export interface PageRequest {
+  readonly limit: number;
+  /** `nextCursor` of the previous page: opaque, and bound to the listing and its filters. */
+  readonly cursor?: string | undefined;
+}
+
 /** A creation range as an export's `from` (inclusive) and `to` (exclusive) give it; absent ends are open. */
 export interface CreatedRange {
   /** Created at or after (an export's `from`, a date range's start). */
