@@ -14,7 +14,6 @@ import {
   type Hex,
   type PublicClient,
   parseEventLogs,
-  TransactionReceiptNotFoundError,
 } from 'viem';
 import type { HomeMints, SourceBurns } from '../../app/bridge/ports.ts';
 import type { ChainReader } from '../../app/chain/ports.ts';
@@ -25,6 +24,7 @@ import {
 } from '../chain/contractAbis.ts';
 import { forwarderParams } from '../chain/flushCalls.ts';
 import { toForwarderStruct } from '../chain/forwarder.ts';
+import { receiptOf } from '../chain/receiptOf.ts';
 import { bytes32ToAddress, decodeBurnMessageV2, decodeMessageV2 } from './cctpMessage.ts';
 
 type Finality = Pick<ChainReader, 'finalizedBlockNumber'>;
@@ -83,7 +83,7 @@ export function createSourceBurns(options: {
       }));
     },
     async burnReceipt(txHash, mintRecipient) {
-      const receipt = await receiptOf(client, txHash);
+      const receipt = await receiptOf(client, txHash as Hex);
       if (receipt === undefined) return undefined;
       const recipient = mintRecipient.toLowerCase();
       const message = parseEventLogs({
@@ -181,7 +181,7 @@ export function createHomeMints(options: {
       return used !== 0n;
     },
     async mintReceipt(txHash) {
-      const receipt = await receiptOf(client, txHash);
+      const receipt = await receiptOf(client, txHash as Hex);
       return receipt && { success: receipt.status === 'success', blockNumber: receipt.blockNumber };
     },
     finalizedBlockNumber: () => options.finality.finalizedBlockNumber(),
@@ -190,13 +190,4 @@ export function createHomeMints(options: {
     expirationBlockOf: (message) =>
       decodeBurnMessageV2(decodeMessageV2(message as Hex).messageBody).expirationBlock,
   };
-}
-
-async function receiptOf(client: PublicClient, txHash: string) {
-  try {
-    return await client.getTransactionReceipt({ hash: txHash as Hex });
-  } catch (error) {
-    if (error instanceof TransactionReceiptNotFoundError) return undefined;
-    throw error;
-  }
 }

@@ -15,7 +15,6 @@ import {
   type Hex,
   type PublicClient,
   parseEventLogs,
-  TransactionReceiptNotFoundError,
 } from 'viem';
 import type {
   FlushCall,
@@ -40,6 +39,7 @@ import {
   MAX_FLUSH_BATCH,
   toForwarderStruct,
 } from './forwarder.ts';
+import { receiptOf } from './receiptOf.ts';
 import { ERC20_ERRORS, revertReasonOf } from './revertReason.ts';
 
 /** Every revert a flush or a token transfer can produce, to name it (`ZeroAddress`, `ERC20InsufficientBalance`, …). */
@@ -161,13 +161,8 @@ export async function simulateFlush(
 }
 
 export async function flushReceipt(client: PublicClient, txHash: Hex): Promise<RelayerReceipt | undefined> {
-  let receipt: Awaited<ReturnType<PublicClient['getTransactionReceipt']>>;
-  try {
-    receipt = await client.getTransactionReceipt({ hash: txHash });
-  } catch (error) {
-    if (error instanceof TransactionReceiptNotFoundError) return undefined;
-    throw error;
-  }
+  const receipt = await receiptOf(client, txHash);
+  if (!receipt) return undefined;
   const success = receipt.status === 'success';
   // Version 1, 2 and 3 forwarders emit the same Flushed event; versions 2 and 3 withhold.
   const events = success

@@ -1,18 +1,15 @@
 import type { PaymentRequestData } from '../../app/email/paymentRequests.ts';
 import type { EmailTemplate } from '../../app/email/ports.ts';
-import { fill, LANGUAGES } from '../web/i18n.ts';
-import { isLanguage } from '../web/language.ts';
+import { fill } from '../web/i18n.ts';
 import { formatMoment, formatPriceAmount, formatUsdcAmount } from '../web/localeFormat.ts';
+import { emailTemplate } from './emailTemplate.ts';
 import { renderEmailLayout } from './layout.ts';
-import { EMAIL_MESSAGES } from './messages/index.ts';
 
 /** A merchant's payment request to a customer: merchant, amount, expiry, and the button to the checkout page. */
-export const paymentRequestEmail: EmailTemplate<PaymentRequestData> = {
-  kind: 'payment_request',
-  languages: LANGUAGES,
-  render(data, requested) {
-    const language = isLanguage(requested) ? requested : 'en';
-    const m = EMAIL_MESSAGES[language].request;
+export const paymentRequestEmail: EmailTemplate<PaymentRequestData> = emailTemplate(
+  'payment_request',
+  'request',
+  (data: PaymentRequestData, language, m) => {
     const amount = formatPriceAmount(data.amount, language);
     const expires = formatMoment(data.expiresAt, language, 'date');
     const args = { merchant: data.merchantName, amount, currency: data.currency };
@@ -33,4 +30,4 @@ export const paymentRequestEmail: EmailTemplate<PaymentRequestData> = {
       footer: [fill(m.footer, args)],
     });
   },
-};
+);

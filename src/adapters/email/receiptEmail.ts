@@ -1,8 +1,8 @@
 import type { EmailTemplate } from '../../app/email/ports.ts';
 import type { ReceiptData } from '../../app/email/receipts.ts';
-import { fill, LANGUAGES, type Language } from '../web/i18n.ts';
-import { isLanguage } from '../web/language.ts';
+import { fill, type Language } from '../web/i18n.ts';
 import { formatMoment, formatPriceAmount, formatUsdcAmount } from '../web/localeFormat.ts';
+import { emailTemplate } from './emailTemplate.ts';
 import { renderEmailLayout } from './layout.ts';
 import { EMAIL_MESSAGES } from './messages/index.ts';
 
@@ -53,12 +53,10 @@ export function receiptPdfUrl(receiptUrl: string, language: Language): string {
  * the transaction (a link to the explorer where the network has one), date with its zone, order, and the
  * public receipt page.
  */
-export const receiptEmail: EmailTemplate<ReceiptData> = {
-  kind: 'receipt',
-  languages: LANGUAGES,
-  render(data, requested) {
-    const language = isLanguage(requested) ? requested : 'en';
-    const m = EMAIL_MESSAGES[language].receipt;
+export const receiptEmail: EmailTemplate<ReceiptData> = emailTemplate(
+  'receipt',
+  'receipt',
+  (data: ReceiptData, language, m) => {
     const { amount, facts } = receiptFacts(data, language);
     const args = { merchant: data.merchantName, amount, currency: data.currency };
     return renderEmailLayout({
@@ -76,4 +74,4 @@ export const receiptEmail: EmailTemplate<ReceiptData> = {
       footer: [fill(m.footer, args)],
     });
   },
-};
+);

@@ -1,21 +1,18 @@
 import type { EmailTemplate } from '../../app/email/ports.ts';
 import type { RefundNoticeData } from '../../app/email/refundNotices.ts';
-import { fill, LANGUAGES } from '../web/i18n.ts';
-import { isLanguage } from '../web/language.ts';
+import { fill } from '../web/i18n.ts';
 import { formatMoment, formatUsdcAmount } from '../web/localeFormat.ts';
+import { emailTemplate } from './emailTemplate.ts';
 import { renderEmailLayout } from './layout.ts';
-import { EMAIL_MESSAGES } from './messages/index.ts';
 
 /**
  * A refund's notices to the customer: when it waits for their address (with the claim page's link and its
  * deadline), and when it was sent (amount, address, transaction).
  */
-export const refundNoticeEmail: EmailTemplate<RefundNoticeData> = {
-  kind: 'refund_notice',
-  languages: LANGUAGES,
-  render(data, requested) {
-    const language = isLanguage(requested) ? requested : 'en';
-    const m = EMAIL_MESSAGES[language].refund;
+export const refundNoticeEmail: EmailTemplate<RefundNoticeData> = emailTemplate(
+  'refund_notice',
+  'refund',
+  (data: RefundNoticeData, language, m) => {
     const amount = formatUsdcAmount(data.amount, language);
     const args = { merchant: data.merchantName, amount };
     const amountFact = { label: m.amount, value: `${amount} USDC` };
@@ -45,4 +42,4 @@ export const refundNoticeEmail: EmailTemplate<RefundNoticeData> = {
       footer: [fill(m.footer, args)],
     });
   },
-};
+);

@@ -5,18 +5,18 @@ import { newBridgeTransferId } from './ids.ts';
 import type { SourceBridgeDeps, SourceBridgeOptions } from './options.ts';
 import type { BridgeTransfer, BurnCandidate, BurnOnChain, StepSetback } from './ports.ts';
 import { failedStep, recordSetback, type SetbackOutcome } from './setbacks.ts';
-import { sendStepTransaction } from './stepTransaction.ts';
+import { sendStepTransaction, type TransactionOutcome } from './stepTransaction.ts';
 
 /** What one pass of the burn step did on its source chain. */
 export type BurnOutcome =
   | { readonly kind: 'idle' }
   /** Our burn is broadcast and not final yet (or the node refused it for now: broadcast again next pass). */
-  | { readonly kind: 'in-flight'; readonly transferId: string; readonly txHash: string }
-  | { readonly kind: 'sent'; readonly transferId: string; readonly txHash: string }
+  | TransactionOutcome<'in-flight'>
+  | TransactionOutcome<'sent'>
   /** Final: the message recorded, the source balance counted as moved on. */
-  | { readonly kind: 'burnt'; readonly transferId: string; readonly txHash: string }
+  | TransactionOutcome<'burnt'>
   /** A burn of the forwarder's money found on chain, not in our records (a crash after broadcast, or anyone). */
-  | { readonly kind: 'found'; readonly transferId: string; readonly txHash: string }
+  | TransactionOutcome<'found'>
   | SetbackOutcome;
 
 /**

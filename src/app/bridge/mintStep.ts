@@ -2,15 +2,15 @@ import { type Expiry, expiryOf, sendBackForReattestation } from './expiry.ts';
 import type { HomeBridgeDeps } from './options.ts';
 import type { BridgeTransfer, StepSetback } from './ports.ts';
 import { failedStep, recordSetback, type SetbackOutcome } from './setbacks.ts';
-import { sendStepTransaction } from './stepTransaction.ts';
+import { sendStepTransaction, type TransactionOutcome } from './stepTransaction.ts';
 
 /** What one pass of the mint step did on the home chain. */
 export type MintOutcome =
   | { readonly kind: 'idle' }
   /** Our mint is broadcast and not mined: the home relayer sends nothing else until it is. */
-  | { readonly kind: 'in-flight'; readonly transferId: string; readonly txHash: string }
+  | TransactionOutcome<'in-flight'>
   /** Mined, not final yet: its nonce is spent, the settler may send. */
-  | { readonly kind: 'awaiting-finality'; readonly transferId: string; readonly txHash: string }
+  | TransactionOutcome<'awaiting-finality'>
   | { readonly kind: 'minted'; readonly transferId: string; readonly mintedBaseUnits: bigint }
   /** Its attested message expired before the mint: back to the attest step, to be re-attested. */
   | { readonly kind: 'expired'; readonly transferId: string; readonly expirationBlock: bigint }

@@ -6,6 +6,13 @@ import { failedStep } from './setbacks.ts';
 /** A late state change between estimate and mining may cost a little more gas; unused gas is not paid for. */
 const GAS_HEADROOM_PERCENT = 120n;
 
+/** A pass's outcome that names its transfer's transaction, at the point `Kind` says (in flight, sent, final …). */
+export interface TransactionOutcome<Kind extends string> {
+  readonly kind: Kind;
+  readonly transferId: string;
+  readonly txHash: string;
+}
+
 export type StepSend =
   | { readonly kind: 'sent'; readonly tx: StepTransaction; readonly broadcast: boolean }
   | { readonly kind: 'setback'; readonly setback: StepSetback };

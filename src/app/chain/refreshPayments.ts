@@ -174,15 +174,16 @@ export async function reportUnacceptedTransfers(
   }
 }
 
+/** What a pass that changes payments' statuses needs: the ledger, the time, and how payout status is derived. */
+export interface StatusPassDeps {
+  readonly ledger: Ledger;
+  readonly clock: Clock;
+  /** How the payout status in the events written is derived; default: the configuration's defaults. */
+  readonly payoutPolicy?: PayoutPolicy | undefined;
+}
+
 /** Moves payments whose link has expired to `expired` or `failed` (and their events), a bounded batch a call. */
-export async function expirePayments(
-  deps: {
-    ledger: Ledger;
-    clock: Clock;
-    payoutPolicy?: PayoutPolicy | undefined;
-  },
-  limit = 500,
-): Promise<StatusChange[]> {
+export async function expirePayments(deps: StatusPassDeps, limit = 500): Promise<StatusChange[]> {
   const now = deps.clock.now();
   const due = await deps.ledger.openPaymentsPastExpiry(now, Math.min(limit, MAX_REFRESH_BATCH));
   if (due.length === 0) return [];

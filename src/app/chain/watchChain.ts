@@ -1,19 +1,18 @@
 import type { Logger } from 'pino';
-import type { PayoutPolicy } from '../../domain/payout.ts';
-import type { Clock } from '../shared/ports.ts';
 import { blocksAt, ChainMovedError, lastBlockAtOrBefore, sameHash } from './blockReads.ts';
 import { type CrossChainOptions, homeChainOf, isOwnSettlementMint } from './crossChain.ts';
-import type { BlockHeader, BlockRef, ChainCursor, ChainReader, Ledger } from './ports.ts';
-import { refreshPayments, reportUnacceptedTransfers, type StatusChange } from './refreshPayments.ts';
+import type { BlockHeader, BlockRef, ChainCursor, ChainReader } from './ports.ts';
+import {
+  refreshPayments,
+  reportUnacceptedTransfers,
+  type StatusChange,
+  type StatusPassDeps,
+} from './refreshPayments.ts';
 import { recordsOf, type WatchedToken } from './transferRecords.ts';
 
-export interface WatchChainDeps {
-  readonly ledger: Ledger;
+export interface WatchChainDeps extends StatusPassDeps {
   readonly chain: ChainReader;
-  readonly clock: Clock;
   readonly logger: Pick<Logger, 'info' | 'warn'>;
-  /** How the payout status in the events written is derived; default: the configuration's defaults. */
-  readonly payoutPolicy?: PayoutPolicy | undefined;
 }
 
 /** Which chain, which tokens, how far per request; on a chain that is not alone, CrossChainOptions. */

@@ -2,6 +2,7 @@ import type { KeyMode } from '../../domain/credentials.ts';
 import { PaylinkError, ValidationError } from '../../domain/errors.ts';
 import type { PaymentLink } from '../../domain/paymentLink.ts';
 import { decodeCursor, encodeCursor } from '../payments/listPayments.ts';
+import type { PageRequest } from '../shared/keysetPage.ts';
 import type { Clock } from '../shared/ports.ts';
 import type { LinkStore } from './ports.ts';
 
@@ -12,7 +13,7 @@ export async function listLinks(
   deps: { readonly links: LinkStore },
   merchantId: string,
   mode: KeyMode,
-  input: { readonly limit: number; readonly cursor?: string | undefined },
+  input: PageRequest,
 ): Promise<{ links: PaymentLink[]; nextCursor: string | null }> {
   if (!Number.isSafeInteger(input.limit) || input.limit < 1 || input.limit > MAX_LINK_LIST_LIMIT) {
     throw new ValidationError('limit', `must be an integer from 1 to ${MAX_LINK_LIST_LIMIT}`);

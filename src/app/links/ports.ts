@@ -1,6 +1,7 @@
 import type { KeyMode } from '../../domain/credentials.ts';
 import type { Payment } from '../../domain/payment.ts';
 import type { LinkUsage, PaymentLink } from '../../domain/paymentLink.ts';
+import type { MerchantKeysetPage } from '../shared/keysetPage.ts';
 
 /** Reusable links (adapters/db/linkRepository.ts). */
 export interface LinkStore {
@@ -10,12 +11,7 @@ export interface LinkStore {
   /** A link as its merchant may see it with a key of `mode`: another merchant's, or the other mode's, is not found. */
   findForMerchant(merchantId: string, linkId: string, mode: KeyMode): Promise<PaymentLink | undefined>;
   /** A merchant's links of one mode, newest first (created_at, then id, descending), after a keyset position. */
-  listForMerchant(query: {
-    readonly merchantId: string;
-    readonly mode: KeyMode;
-    readonly after?: { readonly createdAt: Date; readonly id: string } | undefined;
-    readonly limit: number;
-  }): Promise<PaymentLink[]>;
+  listForMerchant(query: MerchantKeysetPage): Promise<PaymentLink[]>;
   /** Sets `deactivated_at` unless already set; answers the link as it is after. */
   deactivate(merchantId: string, linkId: string, mode: KeyMode, at: Date): Promise<PaymentLink | undefined>;
   /** The link's payments that count against its uses at `now` (paid, and open ones not expired). */

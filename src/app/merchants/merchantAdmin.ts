@@ -20,20 +20,16 @@ import { assertWalletCanReceive, type TokenControls } from '../chain/tokenContro
 import type { DepositPlanner } from '../payments/ports.ts';
 import type { RefundStore } from '../refunds/ports.ts';
 import type { Clock } from '../shared/ports.ts';
-import { checkWebhookHost } from '../webhooks/checkWebhookHost.ts';
-import type { HostResolver } from '../webhooks/ports.ts';
+import { checkWebhookHost, type WebhookUrlRules } from '../webhooks/checkWebhookHost.ts';
 import type { ApiKeyRecord, MerchantStore } from './ports.ts';
 
 /**
  * Merchant administration, shared by the `paylink merchant …` CLI and the admin HTTP API: both call these
  * functions, so they accept and refuse exactly the same input.
  */
-export interface MerchantAdminDeps {
+export interface MerchantAdminDeps extends WebhookUrlRules {
   readonly merchants: MerchantStore;
   readonly clock: Clock;
-  readonly webhookAllowPrivate: boolean;
-  /** Resolves webhook host names to refuse internal ones when saved; without it only IP literals are checked. */
-  readonly hostResolver?: HostResolver | undefined;
   /** The live token's controls: a wallet it blacklists is refused. Absent: not checked. */
   readonly tokenControls?: TokenControls | undefined;
   /**

@@ -1,19 +1,13 @@
 import type { Logger } from 'pino';
-import type { PayoutPolicy } from '../../domain/payout.ts';
-import type { Ledger } from '../chain/ports.ts';
-import { expirePayments } from '../chain/refreshPayments.ts';
+import { expirePayments, type StatusPassDeps } from '../chain/refreshPayments.ts';
 import type { RefundNoticeSettings } from '../email/refundNotices.ts';
 import { announceRefunds } from '../refunds/announceRefunds.ts';
 import type { RefundStore } from '../refunds/ports.ts';
-import type { Clock } from '../shared/ports.ts';
 import { type PassOutcome, runLoop } from './jobLoop.ts';
 
-export interface ExpirerDeps {
-  readonly ledger: Ledger;
+export interface ExpirerDeps extends StatusPassDeps {
   readonly refunds: RefundStore;
-  readonly clock: Clock;
   readonly logger: Pick<Logger, 'warn' | 'error'>;
-  readonly payoutPolicy?: PayoutPolicy | undefined;
   /** Where e-mail is configured: refund notices (receipts are the ledger's reaction, decision 0043). */
   readonly refundNotices?: RefundNoticeSettings | undefined;
 }
@@ -37,11 +31,7 @@ export function runExpirer(
  * last pass are told to their merchants. `busy` when either found something (more may wait behind a batch).
  */
 export async function expirerPass(deps: ExpirerDeps): Promise<PassOutcome> {
-  const changes = await expirePayments({
-    ledger: deps.ledger,
-    clock: deps.clock,
-    payoutPolicy: deps.payoutPolicy,
-  });
+  const changes = await expirePayments(deps);
   const told = await announceRefunds({
     refunds: deps.refunds,
     clock: deps.clock,

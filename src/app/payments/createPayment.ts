@@ -7,22 +7,18 @@ import { newPayment, type Payment } from '../../domain/payment.ts';
 import { type PaymentInput, parsePaymentInput } from '../../domain/paymentInput.ts';
 import { assertTokenCanPay, type TokenControlsByMode } from '../chain/tokenControls.ts';
 import { type PaymentRequestSettings, paymentRequestMessage } from '../email/paymentRequests.ts';
-import { checkWebhookHost } from '../webhooks/checkWebhookHost.ts';
-import type { HostResolver } from '../webhooks/ports.ts';
+import { checkWebhookHost, type WebhookUrlRules } from '../webhooks/checkWebhookHost.ts';
 import type { DepositPlanner, DepositPlanners, PaymentStore } from './ports.ts';
 import { priceAt, type QuoteAmountDeps, rateFor } from './quoteAmount.ts';
 import { timeOrderedId } from './timeOrderedId.ts';
 
-export interface CreatePaymentDeps extends QuoteAmountDeps {
+export interface CreatePaymentDeps extends QuoteAmountDeps, WebhookUrlRules {
   readonly payments: PaymentStore;
   /** The least USDC a link may ask for (PAYLINK_MIN_AMOUNT), after conversion. */
   readonly minAmountBaseUnits: bigint;
   /** One planner per mode's chain: a test payment's deposit address is on the test chain. */
   readonly deposits: DepositPlanners;
   readonly paymentTtlMs: number;
-  readonly webhookAllowPrivate: boolean;
-  /** Resolves the webhook host name to refuse internal ones; without it only IP literals are checked. */
-  readonly hostResolver?: HostResolver | undefined;
   /** What each mode's token says of the merchant's wallet and of transfers now; absent: not checked. */
   readonly tokenControls?: TokenControlsByMode | undefined;
   /** Payment requests by e-mail (`send_email`); absent where e-mail is not configured: none can be asked for. */

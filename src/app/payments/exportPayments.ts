@@ -9,6 +9,7 @@ import { overpaidBaseUnits } from '../../domain/refund.ts';
 import { receivedBaseUnitsShown } from '../../domain/webhookEvent.ts';
 import type { Ledger } from '../chain/ports.ts';
 import type { RefundStore } from '../refunds/ports.ts';
+import type { CreatedRange, KeysetPosition, MerchantKeysetPage } from '../shared/keysetPage.ts';
 import type { Clock } from '../shared/ports.ts';
 import { currentState } from './getPaymentStatus.ts';
 import type { PaymentStore } from './ports.ts';
@@ -168,18 +169,8 @@ async function exportRows(deps: ExportPaymentsDeps, payments: readonly Payment[]
 /** `from` (inclusive) and `to` (exclusive), as `exportRange` gives them. */
 export type ExportRange = { readonly from?: Date | undefined; readonly to?: Date | undefined };
 
-/** A row's place in a newest-first keyset listing: the next page starts after it. */
-type KeysetPosition = { readonly createdAt: Date; readonly id: string };
-
 /** One page of an export, as both listings (`PaymentListQuery`, `RefundListQuery`) take it. */
-export interface ExportPageQuery {
-  readonly merchantId: string;
-  readonly mode: KeyMode;
-  readonly createdFrom: Date | undefined;
-  readonly createdBefore: Date | undefined;
-  readonly after: KeysetPosition | undefined;
-  readonly limit: number;
-}
+export type ExportPageQuery = MerchantKeysetPage & CreatedRange;
 
 /**
  * CSV of a merchant's newest-first keyset listing of one mode in a range, read EXPORT_PAGE_ROWS at a time (the

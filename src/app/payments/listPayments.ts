@@ -4,10 +4,11 @@ import { ValidationError } from '../../domain/errors.ts';
 import type { Payment } from '../../domain/payment.ts';
 import type { PaymentState, PaymentStatus } from '../../domain/paymentStatus.ts';
 import type { TransferRecord } from '../chain/ports.ts';
+import type { CreatedRange, PageRequest } from '../shared/keysetPage.ts';
 import { currentState, type PaymentStateDeps } from './getPaymentStatus.ts';
 import type { StoredStatusMatch } from './ports.ts';
 
-export interface ListPaymentsInput {
+export interface ListPaymentsInput extends CreatedRange, PageRequest {
   /** Only payments whose status, derived now, is this one. */
   readonly status?: PaymentStatus | undefined;
   readonly orderId?: string | undefined;
@@ -15,13 +16,6 @@ export interface ListPaymentsInput {
   readonly linkId?: string | undefined;
   /** Only payments created strictly after this moment. */
   readonly createdAfter?: Date | undefined;
-  /** Only payments created at or after this moment (a date range's start). */
-  readonly createdFrom?: Date | undefined;
-  /** Only payments created strictly before this moment (a date range's end). */
-  readonly createdBefore?: Date | undefined;
-  readonly limit: number;
-  /** `nextCursor` of the previous page, for the same filters. */
-  readonly cursor?: string | undefined;
   /** The caller's key mode: only payments of that mode are listed (default live). */
   readonly mode?: KeyMode | undefined;
 }

@@ -3,6 +3,7 @@ import type { Deposit, Payment } from '../../domain/payment.ts';
 import type { PaymentStatus } from '../../domain/paymentStatus.ts';
 import type { AgreedRate } from '../../domain/rates.ts';
 import type { EmailMessage } from '../email/ports.ts';
+import type { CreatedRange, KeysetPosition } from '../shared/keysetPage.ts';
 import type { ValueOrPromise } from '../shared/valueOrPromise.ts';
 
 export interface PaymentStore {
@@ -55,7 +56,7 @@ export interface StoredStatusMatch {
   readonly expiresAtOrAfter?: Date | undefined;
 }
 
-export interface PaymentListQuery {
+export interface PaymentListQuery extends CreatedRange {
   /** One merchant's payments; null: every merchant's (the operator's console only, never a merchant's key). */
   readonly merchantId: string | null;
   readonly mode: KeyMode;
@@ -66,12 +67,8 @@ export interface PaymentListQuery {
   readonly linkId?: string | undefined;
   /** Created strictly after. */
   readonly createdAfter?: Date | undefined;
-  /** Created at or after (an export's `from`). */
-  readonly createdFrom?: Date | undefined;
-  /** Created strictly before (an export's `to`). */
-  readonly createdBefore?: Date | undefined;
   /** Keyset position: only payments that come after this one in the listing order. */
-  readonly after?: { readonly createdAt: Date; readonly id: string } | undefined;
+  readonly after?: KeysetPosition | undefined;
   readonly limit: number;
 }
 

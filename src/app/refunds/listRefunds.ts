@@ -4,6 +4,7 @@ import type { MerchantStore } from '../merchants/ports.ts';
 import { isPaymentId, PaymentNotFoundError } from '../payments/getPaymentStatus.ts';
 import { decodeCursor, encodeCursor } from '../payments/listPayments.ts';
 import type { PaymentStore } from '../payments/ports.ts';
+import type { PageRequest } from '../shared/keysetPage.ts';
 import type { RefundRecord, RefundStore } from './ports.ts';
 
 /** One of the merchant's refunds; unknown, malformed and other merchants' or modes' ids are the same 404. */
@@ -25,11 +26,7 @@ export async function listRefunds(
   deps: { readonly refunds: RefundStore },
   merchantId: string,
   mode: KeyMode,
-  input: {
-    readonly paymentId?: string | undefined;
-    readonly limit: number;
-    readonly cursor?: string | undefined;
-  },
+  input: PageRequest & { readonly paymentId?: string | undefined },
 ): Promise<{ records: RefundRecord[]; nextCursor: string | null }> {
   const paymentId = input.paymentId?.trim().toLowerCase();
   if (paymentId !== undefined && !isPaymentId(paymentId))
@@ -65,12 +62,10 @@ export async function listRefundsAsAdmin(
     readonly payments: Pick<PaymentStore, 'findById'>;
     readonly merchants: Pick<MerchantStore, 'find'>;
   },
-  input: {
+  input: PageRequest & {
     readonly merchantId?: string | undefined;
     readonly paymentId?: string | undefined;
     readonly mode?: KeyMode | undefined;
-    readonly limit: number;
-    readonly cursor?: string | undefined;
   },
 ): Promise<{ records: RefundRecord[]; nextCursor: string | null }> {
   const paymentId = input.paymentId?.trim().toLowerCase();

@@ -3,6 +3,7 @@ import type { Payment } from '../../domain/payment.ts';
 import type { Refund, RefundStatus } from '../../domain/refund.ts';
 import type { OutboxEvent } from '../chain/ports.ts';
 import type { RefundNoticeTransaction } from '../email/ports.ts';
+import type { CreatedRange, MerchantKeysetPage } from '../shared/keysetPage.ts';
 
 /** A refund and its deposit row (a payment of kind `refund`), absent until its address is known. */
 export interface RefundRecord {
@@ -10,17 +11,9 @@ export interface RefundRecord {
   readonly deposit: Payment | undefined;
 }
 
-export interface RefundListQuery {
-  readonly merchantId: string;
-  readonly mode: KeyMode;
+/** A merchant's refunds of one mode, newest first, optionally of one payment and in a creation range. */
+export interface RefundListQuery extends MerchantKeysetPage, CreatedRange {
   readonly paymentId?: string | undefined;
-  /** Created at or after (an export's `from`). */
-  readonly createdFrom?: Date | undefined;
-  /** Created strictly before (an export's `to`). */
-  readonly createdBefore?: Date | undefined;
-  readonly limit: number;
-  /** Keyset cursor: refunds strictly older than this one (newest first). */
-  readonly after?: { readonly createdAt: Date; readonly id: string } | undefined;
 }
 
 /**

@@ -2,6 +2,14 @@ import { ValidationError } from '../../domain/errors.ts';
 import { blockedAddressPhrase, blockedAddressReason, parseIpAddress } from '../../domain/ipAddress.ts';
 import type { HostResolver } from './ports.ts';
 
+/** How a webhook URL is checked where it is saved (a merchant's settings, a payment's own URL). */
+export interface WebhookUrlRules {
+  /** Private and loopback addresses, and plain http, allowed (the sandbox). */
+  readonly webhookAllowPrivate: boolean;
+  /** Resolves webhook host names to refuse internal ones when saved; without it only IP literals are checked. */
+  readonly hostResolver?: HostResolver | undefined;
+}
+
 /**
  * The configuration-time half of the SSRF check that needs DNS: a webhook URL whose host name resolves to a
  * blocked address (`internal.example.com` → 10.0.0.5) is refused when it is saved, so the merchant learns at
@@ -10,7 +18,7 @@ import type { HostResolver } from './ports.ts';
  * (tests of other things) only the address literals checked by parseWebhookUrl apply.
  */
 export async function checkWebhookHost(
-  deps: { readonly hostResolver?: HostResolver | undefined; readonly webhookAllowPrivate: boolean },
+  deps: WebhookUrlRules,
   field: string,
   url: string | null,
 ): Promise<void> {

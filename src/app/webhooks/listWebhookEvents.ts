@@ -3,7 +3,7 @@ import { PaylinkError, ValidationError } from '../../domain/errors.ts';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../../domain/webhookDelivery.ts';
 import { isPaymentId, PaymentNotFoundError } from '../payments/getPaymentStatus.ts';
 import type { PaymentStore } from '../payments/ports.ts';
-import type { WebhookAttemptRecord, WebhookEventRecord, WebhookStore } from './ports.ts';
+import type { WebhookAttemptRecord, WebhookEventFilter, WebhookEventRecord, WebhookStore } from './ports.ts';
 
 /**
  * The webhook log: events with their delivery state and every attempt. Operators (CLI, admin API) see any
@@ -25,12 +25,8 @@ export class WebhookEventNotFoundError extends PaylinkError {
   }
 }
 
-export interface WebhookEventQuery {
-  readonly merchantId?: string | undefined;
-  /** Only events of payments of this mode; absent: every mode (operators). */
-  readonly mode?: KeyMode | undefined;
-  readonly paymentId?: string | undefined;
-  /** As typed by the caller; checked here. */
+/** The store's filter as the caller gives it: the status as typed and the page size optional, checked here. */
+export interface WebhookEventQuery extends Omit<WebhookEventFilter, 'status' | 'limit'> {
   readonly status?: string | undefined;
   readonly limit?: number | undefined;
 }

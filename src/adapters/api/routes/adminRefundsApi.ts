@@ -4,12 +4,12 @@ import type { RefundRecord, RefundStore } from '../../../app/refunds/ports.ts';
 import { refundResponse } from '../../web/refundPresenter.ts';
 import { requireAdminToken } from '../adminAuth.ts';
 import type { ApiDeps } from '../apiDeps.ts';
+import { pageOf } from '../merchantRoutes.ts';
 import { AdminListRefundsQuery, AdminRefund, AdminRefundList, RefundParams } from '../refundSchemas.ts';
 import { ErrorBody } from '../schemas.ts';
 
 const security = [{ adminToken: [] }];
 const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody };
-const DEFAULT_LIMIT = 20;
 
 /** Refunds for administrators, by merchant or by payment: the same as `paylink refunds …`. */
 export function adminRefundsApi(
@@ -39,8 +39,7 @@ export function adminRefundsApi(
           merchantId: request.query.merchant_id,
           paymentId: request.query.payment_id,
           mode: request.query.mode,
-          limit: request.query.limit ?? DEFAULT_LIMIT,
-          cursor: request.query.cursor,
+          ...pageOf(request.query),
         });
         return { refunds: records.map(respond), next_cursor: nextCursor };
       },

@@ -16,12 +16,10 @@ import {
   ListLinksQuery,
   PayLinkBody,
 } from '../linkSchemas.ts';
-import { authenticated, keyModeOf, merchantSecurity, requireMerchant } from '../merchantAuth.ts';
+import { authenticated, keyModeOf } from '../merchantAuth.ts';
+import { merchantPlugin, merchantSchema, pageOf, type ZodApp } from '../merchantRoutes.ts';
 import { createdPaymentResponse } from '../presenters.ts';
 import { CreatePaymentResponse, ErrorBody } from '../schemas.ts';
-
-const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 429: ErrorBody };
-const DEFAULT_LIMIT = 20;
 
 function linkResponse(link: PaymentLink, merchant: Merchant, checkoutUrl: string) {
   const { price } = link;
@@ -51,7 +49,6 @@ function linkResponse(link: PaymentLink, merchant: Merchant, checkoutUrl: string
   };
 }
 
-type ZodApp = Parameters<FastifyPluginAsyncZod>[0];
 type LinkDeps = ApiDeps & { readonly links: LinkStore };
 type PayDeps = ReturnType<typeof payDepsOf>;
 
@@ -71,27 +68,24 @@ function payDepsOf(deps: LinkDeps) {
  */
 export function linkApi(deps: LinkDeps): FastifyPluginAsyncZod {
   const payDeps = payDepsOf(deps);
-  return async (app) => {
-    requireMerchant(app, deps);
-    createLinkRoute(app, deps, payDeps);
-    listLinksRoute(app, deps);
-    showLinkRoute(app, deps);
-    deactivateLinkRoute(app, deps);
-    payLinkRoute(app, deps, payDeps);
-  };
+  return merchantPlugin(
+    deps,
+    (app) => createLinkRoute(app, deps, payDeps),
+    listLinksRoute,
+    showLinkRoute,
+    deactivateLinkRoute,
+    (app) => payLinkRoute(app, deps, payDeps),
+  );
 }
 
 function createLinkRoute(app: ZodApp, deps: LinkDeps, payDeps: PayDeps): void {
   app.post(
     '/payments/api/links/',
     {
-      schema: {
-        summary: 'Create a reusable payment link',
-        tags: ['links'],
-        security: merchantSecurity,
+      schema: merchantSchema('links', 'Create a reusable payment link', {
         body: CreateLinkBody,
-        response: { 201: LinkResponse, ...errors, 415: ErrorBody },
-      },
+        response: { 201: LinkResponse, 415: ErrorBody },
+      }),
     },
     async (request, reply) => {
       const body = request.body;
@@ -123,20 +117,19 @@ function listLinksRoute(app: ZodApp, deps: LinkDeps): void {
   app.get(
     '/payments/api/links/',
     {
-      schema: {
-        summary: 'List reusable payment links',
-        tags: ['links'],
-        security: merchantSecurity,
+      schema: merchantSchema('links', 'List reusable payment links', {
         querystring: ListLinksQuery,
-        response: { 200: LinkList, ...errors },
-      },
+        response: { 200: LinkList },
+      }),
     },
     async (request) => {
       const merchant = authenticated(request);
-      const { links, nextCursor } = await listLinks(deps, merchant.id, keyModeOf(request), {
-        limit: request.query.limit ?? DEFAULT_LIMIT,
-        cursor: request.query.cursor,
-      });
+      const { links, nextCursor } = await listLinks(
+        deps,
+        merchant.id,
+        keyModeOf(request),
+        pageOf(request.query),
+      );
       return {
         links: links.map((link) => linkResponse(link, merchant, deps.config.checkoutUrl)),
         next_cursor: nextCursor,
@@ -149,13 +142,10 @@ function showLinkRoute(app: ZodApp, deps: LinkDeps): void {
   app.get(
     '/payments/api/links/:link_id/',
     {
-      schema: {
-        summary: 'Show a payment link, with how many paid through it and how much',
-        tags: ['links'],
-        security: merchantSecurity,
+      schema: merchantSchema('links', 'Show a payment link, with how many paid through it and how much', {
         params: LinkParams,
-        response: { 200: LinkResponse, ...errors },
-      },
+        response: { 200: LinkResponse },
+      }),
     },
     async (request) => {
       const merchant = authenticated(request);
@@ -178,13 +168,10 @@ function deactivateLinkRoute(app: ZodApp, deps: LinkDeps): void {
   app.post(
     '/payments/api/links/:link_id/deactivate/',
     {
-      schema: {
-        summary: 'Deactivate a payment link for good',
-        tags: ['links'],
-        security: merchantSecurity,
+      schema: merchantSchema('links', 'Deactivate a payment link for good', {
         params: LinkParams,
-        response: { 200: LinkResponse, ...errors },
-      },
+        response: { 200: LinkResponse },
+      }),
     },
     async (request) => {
       const merchant = authenticated(request);
@@ -198,17 +185,18 @@ function payLinkRoute(app: ZodApp, deps: LinkDeps, payDeps: PayDeps): void {
   app.post(
     '/payments/api/links/:link_id/payments/',
     {
-      schema: {
-        summary: 'Create a payment from a link for the quantity or amount a payer chose',
-        description:
-          'The payment is created as by /payments/api/create/ (quote, deposit address, expiry), carrying link_id and the link URLs and metadata. ' +
-          '409 LINK_UNAVAILABLE when the link is deactivated, ended or used up.',
-        tags: ['links'],
-        security: merchantSecurity,
-        params: LinkParams,
-        body: PayLinkBody,
-        response: { 201: CreatePaymentResponse, ...errors, 409: ErrorBody, 415: ErrorBody, 503: ErrorBody },
-      },
+      schema: merchantSchema(
+        'links',
+        'Create a payment from a link for the quantity or amount a payer chose',
+        {
+          description:
+            'The payment is created as by /payments/api/create/ (quote, deposit address, expiry), carrying link_id and the link URLs and metadata. ' +
+            '409 LINK_UNAVAILABLE when the link is deactivated, ended or used up.',
+          params: LinkParams,
+          body: PayLinkBody,
+          response: { 201: CreatePaymentResponse, 409: ErrorBody, 415: ErrorBody, 503: ErrorBody },
+        },
+      ),
     },
     async (request, reply) => {
       const payment = await payLink(

@@ -12,7 +12,8 @@ import { payoutStateHoldsUntil } from '../../../domain/payout.ts';
 import { formatRate } from '../../../domain/quote.ts';
 import { customerEmails } from '../../email/customerEmails.ts';
 import type { ApiDeps } from '../apiDeps.ts';
-import { authenticated, keyModeOf, merchantSecurity, requireMerchant } from '../merchantAuth.ts';
+import { authenticated, keyModeOf, merchantSecurity } from '../merchantAuth.ts';
+import { merchantPlugin, type ZodApp } from '../merchantRoutes.ts';
 import { createdPaymentResponse, paymentStatusResponse } from '../presenters.ts';
 import {
   ConvertQuery,
@@ -29,18 +30,11 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 503: ErrorBody 
 
 /** The three merchant endpoints of the spec, paths exactly as written there. */
 export function merchantApi(deps: ApiDeps): FastifyPluginAsyncZod {
-  return async (app) => {
-    requireMerchant(app, deps);
-    createRoute(app, deps);
-    statusRoute(app, deps);
-    convertRoute(app, deps);
-  };
+  return merchantPlugin(deps, createRoute, statusRoute, convertRoute);
 }
 
-type MerchantApp = Parameters<FastifyPluginAsyncZod>[0];
-
 /** `POST /payments/api/create/`. */
-function createRoute(app: MerchantApp, deps: ApiDeps): void {
+function createRoute(app: ZodApp, deps: ApiDeps): void {
   // Made once: copying every dependency on each create cost a measurable share of one (docs/performance.md).
   const createDeps = {
     ...deps,
@@ -109,7 +103,7 @@ function createRoute(app: MerchantApp, deps: ApiDeps): void {
 }
 
 /** `GET /payments/api/status/:payment_id/`, read through the status cache where there is one. */
-function statusRoute(app: MerchantApp, deps: ApiDeps): void {
+function statusRoute(app: ZodApp, deps: ApiDeps): void {
   const statusReads =
     deps.paymentChanges && deps.config.statusCacheEntries > 0
       ? statusReadCache(deps.paymentChanges, deps.config.statusCacheEntries)
@@ -171,7 +165,7 @@ function statusRoute(app: MerchantApp, deps: ApiDeps): void {
 }
 
 /** `GET /payments/api/convert/`. */
-function convertRoute(app: MerchantApp, deps: ApiDeps): void {
+function convertRoute(app: ZodApp, deps: ApiDeps): void {
   // Convert answers are made once per amount, currency and agreed rate, checked against the route's schema.
   const conversions = rememberingConversions(
     { ...deps, maxAmountBaseUnits: deps.config.maxAmountBaseUnits },

@@ -7,10 +7,9 @@ import { PAYMENT_STATUSES } from '../../../domain/paymentStatus.ts';
 import { ExportRangeQuery, sendCsv } from '../../web/csvDownload.ts';
 import type { ApiDeps } from '../apiDeps.ts';
 import { authenticated, keyModeOf, merchantSecurity, requireMerchant } from '../merchantAuth.ts';
+import { DEFAULT_PAGE_LIMIT, pageOf } from '../merchantRoutes.ts';
 import { paymentStatusResponse } from '../presenters.ts';
 import { ErrorBody, PaymentStatusResponse } from '../schemas.ts';
-
-const DEFAULT_LIMIT = 20;
 
 const ListPaymentsQuery = z.object({
   status: z
@@ -39,7 +38,7 @@ const ListPaymentsQuery = z.object({
     .transform(Number)
     .refine((n) => n >= 1 && n <= MAX_LIST_LIMIT, { error: `must be an integer from 1 to ${MAX_LIST_LIMIT}` })
     .optional()
-    .meta({ description: `Page size (default ${DEFAULT_LIMIT}, at most ${MAX_LIST_LIMIT})` }),
+    .meta({ description: `Page size (default ${DEFAULT_PAGE_LIMIT}, at most ${MAX_LIST_LIMIT})` }),
   cursor: z
     .string({ error: 'must be a string' })
     .max(256, { error: 'is not a cursor returned for this query' })
@@ -80,8 +79,7 @@ export function paymentListApi(deps: ApiDeps): FastifyPluginAsyncZod {
           orderId: query.order_id,
           linkId: query.link_id?.toLowerCase(),
           createdAfter: query.created_after === undefined ? undefined : new Date(query.created_after),
-          limit: query.limit ?? DEFAULT_LIMIT,
-          cursor: query.cursor,
+          ...pageOf(query),
           mode: keyModeOf(request),
         });
         const now = deps.clock.now();

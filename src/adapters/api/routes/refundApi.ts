@@ -10,7 +10,8 @@ import { customerEmails } from '../../email/customerEmails.ts';
 import { ExportRangeQuery, sendCsv } from '../../web/csvDownload.ts';
 import { refundResponse } from '../../web/refundPresenter.ts';
 import type { ApiDeps } from '../apiDeps.ts';
-import { authenticated, keyModeOf, merchantSecurity, requireMerchant } from '../merchantAuth.ts';
+import { authenticated, keyModeOf } from '../merchantAuth.ts';
+import { merchantPlugin, merchantSchema, pageOf, type ZodApp } from '../merchantRoutes.ts';
 import {
   CreateRefundBody,
   ListRefundsQuery,
@@ -20,20 +21,11 @@ import {
 } from '../refundSchemas.ts';
 import { ErrorBody } from '../schemas.ts';
 
-const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 429: ErrorBody };
-const DEFAULT_LIMIT = 20;
-
 /** Refunds (docs/decisions/0013-refunds.md): create, read, list, cancel; same auth and errors as payments. */
 export function refundApi(deps: RefundApiDeps): FastifyPluginAsyncZod {
-  return async (app) => {
-    requireMerchant(app, deps);
-    createRoute(app, deps);
-    listRoutes(app, deps);
-    refundRoutes(app, deps);
-  };
+  return merchantPlugin(deps, createRoute, listRoutes, refundRoutes);
 }
 
-type RefundApp = Parameters<FastifyPluginAsyncZod>[0];
 type RefundApiDeps = ApiDeps & { readonly refunds: RefundStore };
 
 /** A refund as the API answers it, its status derived now. */
@@ -43,23 +35,20 @@ function responder(deps: RefundApiDeps) {
 }
 
 /** `POST /payments/api/refunds/`. */
-function createRoute(app: RefundApp, deps: RefundApiDeps): void {
+function createRoute(app: ZodApp, deps: RefundApiDeps): void {
   const respond = responder(deps);
   app.post(
     '/payments/api/refunds/',
     {
-      schema: {
-        summary: 'Refund a payment, fully or in part',
-        tags: ['refunds'],
-        security: merchantSecurity,
+      schema: merchantSchema('refunds', 'Refund a payment, fully or in part', {
         body: CreateRefundBody,
         headers: z.object({
           'idempotency-key': z.string().optional().meta({
             description: 'Makes the request safe to retry: the same key and body return the same refund',
           }),
         }),
-        response: { 201: RefundResponse, ...errors, 409: ErrorBody, 415: ErrorBody, 422: ErrorBody },
-      },
+        response: { 201: RefundResponse, 409: ErrorBody, 415: ErrorBody, 422: ErrorBody },
+      }),
     },
     async (request, reply) => {
       const body = request.body;
@@ -92,24 +81,20 @@ function createRoute(app: RefundApp, deps: RefundApiDeps): void {
 }
 
 /** A merchant's refunds: one page of them, or all of a range as CSV. */
-function listRoutes(app: RefundApp, deps: RefundApiDeps): void {
+function listRoutes(app: ZodApp, deps: RefundApiDeps): void {
   const respond = responder(deps);
   app.get(
     '/payments/api/refunds/',
     {
-      schema: {
-        summary: 'List refunds',
-        tags: ['refunds'],
-        security: merchantSecurity,
+      schema: merchantSchema('refunds', 'List refunds', {
         querystring: ListRefundsQuery,
-        response: { 200: RefundList, ...errors },
-      },
+        response: { 200: RefundList },
+      }),
     },
     async (request) => {
       const { records, nextCursor } = await listRefunds(deps, authenticated(request).id, keyModeOf(request), {
         paymentId: request.query.payment_id,
-        limit: request.query.limit ?? DEFAULT_LIMIT,
-        cursor: request.query.cursor,
+        ...pageOf(request.query),
       });
       return { refunds: records.map(respond), next_cursor: nextCursor };
     },
@@ -118,19 +103,15 @@ function listRoutes(app: RefundApp, deps: RefundApiDeps): void {
   app.get(
     '/payments/api/refunds/export/',
     {
-      schema: {
-        summary: 'Export refunds as CSV',
+      schema: merchantSchema('refunds', 'Export refunds as CSV', {
         description:
           'Refunds created from `from` (inclusive) to `to` (exclusive), newest first, as RFC 4180 CSV with exact ' +
           'decimal amounts, streamed, like the payments export.',
-        tags: ['refunds'],
-        security: merchantSecurity,
         querystring: ExportRangeQuery,
         response: {
           200: z.string().meta({ description: 'text/csv: a header line, then one line per refund' }),
-          ...errors,
         },
-      },
+      }),
     },
     async (request, reply) => {
       const range = exportRange(request.query.from, request.query.to);
@@ -144,18 +125,15 @@ function listRoutes(app: RefundApp, deps: RefundApiDeps): void {
 }
 
 /** One refund: read, or canceled. */
-function refundRoutes(app: RefundApp, deps: RefundApiDeps): void {
+function refundRoutes(app: ZodApp, deps: RefundApiDeps): void {
   const respond = responder(deps);
   app.get(
     '/payments/api/refunds/:refund_id/',
     {
-      schema: {
-        summary: 'Get a refund',
-        tags: ['refunds'],
-        security: merchantSecurity,
+      schema: merchantSchema('refunds', 'Get a refund', {
         params: RefundParams,
-        response: { 200: RefundResponse, ...errors },
-      },
+        response: { 200: RefundResponse },
+      }),
     },
     async (request) =>
       respond(await getRefund(deps, authenticated(request).id, keyModeOf(request), request.params.refund_id)),
@@ -164,13 +142,10 @@ function refundRoutes(app: RefundApp, deps: RefundApiDeps): void {
   app.post(
     '/payments/api/refunds/:refund_id/cancel/',
     {
-      schema: {
-        summary: 'Cancel a refund not yet funded',
-        tags: ['refunds'],
-        security: merchantSecurity,
+      schema: merchantSchema('refunds', 'Cancel a refund not yet funded', {
         params: RefundParams,
-        response: { 200: RefundResponse, ...errors, 409: ErrorBody },
-      },
+        response: { 200: RefundResponse, 409: ErrorBody },
+      }),
     },
     async (request) => {
       const merchantId = authenticated(request).id;
