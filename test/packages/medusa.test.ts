@@ -457,7 +457,7 @@ describe.runIf(installTestsRun('medusa') && DATABASE_URL)('the Medusa plugin on 
     // The plugin as built for its package, loaded as Medusa loads it (require).
     const provider = (options: Json = {}, at: PaylinkSandbox = paylink) => {
       const { PaylinkProviderService } = createRequire(import.meta.url)(
-        '../packages/medusa/.medusa/server/src/index.js',
+        '../../packages/medusa/.medusa/server/src/index.js',
       ) as { PaylinkProviderService: new (container: Json, options: Json) => Json };
       return new PaylinkProviderService(
         {},
@@ -617,7 +617,7 @@ describe.runIf(installTestsRun('medusa') && DATABASE_URL)('the Medusa plugin on 
     // The plugin's pure part, as built for its package (require), without Paylink.
     type Refund = Json;
     const fold = () =>
-      createRequire(import.meta.url)('../packages/medusa/.medusa/server/src/refunds/refundEntries.js') as {
+      createRequire(import.meta.url)('../../packages/medusa/.medusa/server/src/refunds/refundEntries.js') as {
         refundEntry(refund: Refund, known?: Json): Json;
         withRefund(entries: unknown[], refund: Refund): Json[] | undefined;
       };
