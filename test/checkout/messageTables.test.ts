@@ -42,6 +42,8 @@ interface Surface {
   readonly roots: readonly RegExp[];
   /** Expressions that are the whole table without a variable (`MESSAGES[current]`). */
   readonly fixedRoots: readonly string[];
+  /** What binds a variable to one section: each match's first group is the section, its second the variable. */
+  readonly sectionBindings?: readonly RegExp[];
 }
 
 const SURFACES: readonly Surface[] = [
@@ -73,6 +75,8 @@ const SURFACES: readonly Surface[] = [
     tables: { en: emailEn, fr: emailFr, de: emailDe, es: emailEs },
     roots: [/(\w+) = EMAIL_MESSAGES\[/g, /(\w+): EmailMessages\b/g],
     fixedRoots: ['EMAIL_MESSAGES\\[\\w+\\]'],
+    // A template's render gets its section (emailTemplate.ts): `emailTemplate('receipt', 'receipt', (d, l, m) =>`.
+    sectionBindings: [/emailTemplate\(\s*'\w+',\s*'(\w+)',\s*\([^)]*?,\s*(\w+)\s*\)\s*=>/g],
   },
 ];
 
@@ -106,6 +110,11 @@ const SOURCES = sourceFiles(join(import.meta.dirname, '../..', 'src')).map((path
 function keysRead(surface: Surface, texts: readonly string[]): Set<string> {
   const read = new Set<string>();
   for (const text of texts) {
+    for (const pattern of surface.sectionBindings ?? []) {
+      for (const [, section, alias] of text.matchAll(pattern))
+        for (const use of text.matchAll(new RegExp(`\\b${alias}\\.(\\w+)`, 'g')))
+          read.add(`${section}.${use[1]}`);
+    }
     const roots = [...surface.fixedRoots];
     for (const pattern of surface.roots)
       for (const match of text.matchAll(pattern)) roots.push(`\\b${match[1]}`);
@@ -205,6 +214,17 @@ describe('the scan for keys that no page reads', () => {
   it('reports a key nothing reads', () => {
     const everythingButOne = SOURCES.map((file) => file.text.replaceAll('m.copyAmount', 'm.copy'));
     expect(unread(checkout, everythingButOne)).toEqual(['copyAmount']);
+  });
+
+  it('finds a key read through the section an e-mail template is given, and only in that section', () => {
+    const emails = SURFACES[3]!;
+    const template = `export const t = emailTemplate('refund_notice', 'refund', (data: D, language, m) => {
+      return fill(m.claimSubject, args);
+    });`;
+    const read = keysRead(emails, [template]);
+    expect(read.has('refund.claimSubject')).toBe(true);
+    expect(read.has('refund.claimBody')).toBe(false);
+    expect(read.has('request.claimSubject')).toBe(false);
   });
 });
 
