@@ -126,14 +126,11 @@ export async function queueReceipt(
   const merchant = await receiptMerchant(tx, payment);
   if (!merchant) return false;
   const token = newReceiptToken();
-  const transfers = await tx.listTransfers(payment.id);
-  const message = emailToCustomer(
-    settings.template,
-    receiptData(payment, merchant, settings, token, transfers),
-    payment,
-    { messageDomain: settings.messageDomain, now },
+  return tx.insertReceipt(
+    payment.id,
+    token,
+    await receiptMessage(tx, settings, payment, merchant, token, now),
   );
-  return tx.insertReceipt(payment.id, token, message);
 }
 
 /**
@@ -153,15 +150,26 @@ export async function queueUpdatedReceipt(
   if (!merchant) return false;
   const token = await tx.findReceiptToken(payment.id);
   if (token === null) return false;
+  await tx.insertMessage(await receiptMessage(tx, settings, payment, merchant, token, now));
+  return true;
+}
+
+/** The receipt e-mail as the payment stands in this transaction: every transfer counted so far. */
+async function receiptMessage(
+  tx: ReceiptTransaction,
+  settings: ReceiptSettings,
+  payment: Payment,
+  merchant: Merchant,
+  token: string,
+  now: Date,
+) {
   const transfers = await tx.listTransfers(payment.id);
-  const message = emailToCustomer(
+  return emailToCustomer(
     settings.template,
     receiptData(payment, merchant, settings, token, transfers),
     payment,
     { messageDomain: settings.messageDomain, now },
   );
-  await tx.insertMessage(message);
-  return true;
 }
 
 /** The merchant, where the payment's customer gets receipts at all. */
