@@ -78,13 +78,15 @@ async function onePayment(world: CrossChainWorker, lane: Lane): Promise<Sample> 
       .where('id', '=', payment.id)
       .executeTakeFirstOrThrow();
     if (row.status === 'paid') break;
-    if (lane !== 'home' && mintSentMs === undefined) {
-      const transfer = await transferOf(world, payment.id);
-      if (recordedMs === undefined && transfer?.attestation) recordedMs = performance.now() - start;
-      if (transfer?.mint_tx_hash) mintSentMs = performance.now() - start;
-    }
+    // One read of the bridge's row a round serves both watches: the worker's steps and the burn Iris is asked about.
+    const transfer =
+      lane !== 'home' && (mintSentMs === undefined || burn === undefined)
+        ? await transferOf(world, payment.id)
+        : undefined;
+    if (recordedMs === undefined && transfer?.attestation) recordedMs = performance.now() - start;
+    if (mintSentMs === undefined && transfer?.mint_tx_hash) mintSentMs = performance.now() - start;
+    burn ??= (transfer?.burn_tx_hash ?? undefined) as Hex | undefined;
     if (lane !== 'home' && attestedMs === undefined) {
-      burn ??= ((await transferOf(world, payment.id))?.burn_tx_hash ?? undefined) as Hex | undefined;
       if (burn !== undefined && performance.now() - askedAt >= ATTESTATION_WATCH_MS) {
         askedAt = performance.now();
         const lookup = await iris.messagesOf(domain, burn);

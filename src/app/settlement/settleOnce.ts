@@ -91,8 +91,8 @@ export function runSettlerLoop(
 const UNMINED: ReadonlySet<InFlightOutcome['kind']> = new Set(['broadcast', 'awaiting-receipt', 'replaced']);
 
 /**
- * When the settler looks again: within a block (`soon`) while a transaction of ours is unmined, since what
- * waits behind it (the next flush, a due mint) can go only once it is mined; else after its interval.
+ * When the settler looks again: within a block (`soon`) while a settlement of ours is unmined, since the next
+ * flush can go only once it is mined; else after its interval.
  */
 export function settlerPassOutcome(result: SettleResult): PassOutcome {
   const unmined =

@@ -53,8 +53,8 @@ export function runSettlerWithMints(
 ): Promise<void> {
   return runSettlerLoop(settle, options, async () => {
     const result = await settleWithMintsOnce(settle, mint, options);
-    // A mint just recorded is flushed at once; one in flight is looked at again within the block, as is a
-    // settlement in flight (a due mint waits for it).
+    // A mint just recorded is flushed at once; one in flight is looked at again within the block (its receipt
+    // makes the payment paid), as is a settlement in flight (the next flush waits for it).
     const kind = result.mint?.kind;
     if (kind === 'minted') return 'busy';
     return kind === 'in-flight' ? 'soon' : settlerPassOutcome(result.settle);
