@@ -1,6 +1,6 @@
 import type { LedgerReactions } from '../adapters/db/ledgerTransaction.ts';
 import { customerEmails } from '../adapters/email/customerEmails.ts';
-import { queueReceipt, queueUpdatedReceipt } from '../app/email/receipts.ts';
+import { receiptReactions } from '../app/email/receipts.ts';
 import { type Config, NETWORKS } from '../config/index.ts';
 import type { WorkerChain } from './chains/workerChains.ts';
 
@@ -15,9 +15,5 @@ export function paymentPaidReactions(config: Config, chains: readonly WorkerChai
     chains.map((chain) => [chain.target.chainId, NETWORKS[chain.settings.network].explorerUrl]),
   );
   const receipts = customerEmails(config, (chainId) => explorers.get(chainId))?.receipts;
-  if (!receipts) return {};
-  return {
-    paymentPaid: (tx, payment, now) => queueReceipt(tx, receipts, payment, now),
-    paymentTopUp: (tx, payment, now) => queueUpdatedReceipt(tx, receipts, payment, now),
-  };
+  return receipts ? receiptReactions(receipts) : {};
 }

@@ -11,7 +11,7 @@ import { staticSource } from '../../src/adapters/rates/static.ts';
 import type { ChainReader } from '../../src/app/chain/ports.ts';
 import { type PollResult, pollChainOnce, type WatchChainOptions } from '../../src/app/chain/watchChain.ts';
 import type { PaymentRequestSettings } from '../../src/app/email/paymentRequests.ts';
-import { queueReceipt, queueUpdatedReceipt, type ReceiptSettings } from '../../src/app/email/receipts.ts';
+import { type ReceiptSettings, receiptReactions } from '../../src/app/email/receipts.ts';
 import { createMerchant } from '../../src/app/merchants/merchantAdmin.ts';
 import { createPayment } from '../../src/app/payments/createPayment.ts';
 import { currentState } from '../../src/app/payments/getPaymentStatus.ts';
@@ -151,10 +151,7 @@ export async function startChainHarness(
   // The watcher's ledger, as the worker's: with receipts, its transactions queue a paid payment's receipt.
   const { receipts } = harnessOptions;
   const watcherLedger = receipts
-    ? ledgerRepository(database.handle, {
-        paymentPaid: (tx, payment, now) => queueReceipt(tx, receipts, payment, now),
-        paymentTopUp: (tx, payment, now) => queueUpdatedReceipt(tx, receipts, payment, now),
-      })
+    ? ledgerRepository(database.handle, receiptReactions(receipts))
     : stores.ledger;
   const chainId = anvil.chain.id;
   const plannerOf = (factoryAddress: Address, forwarderVersion: 1 | 2 | 3) =>

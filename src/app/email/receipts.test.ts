@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { testPayment, testTransfer } from '../../../test/fakes/paymentFixture.ts';
 import type { EmailTemplate } from './ports.ts';
-import { queueReceipt, queueUpdatedReceipt, type ReceiptData, receiptData } from './receipts.ts';
+import { queueReceipt, type ReceiptData, receiptData } from './receipts.ts';
 
 const TX = `0x${'ab'.repeat(32)}`;
 const EXPLORERS: Record<number, string> = { 137: 'https://polygonscan.com', 8453: 'https://basescan.org' };
@@ -58,12 +58,12 @@ describe('queueReceipt', () => {
       template: {} as EmailTemplate<ReceiptData>,
     };
     const paid = testPayment(1, { status: 'paid', txid: TX, customerEmail: 'a..b@example.com' });
-    await expect(queueReceipt(tx as never, receiptSettings, paid, new Date())).resolves.toBe(false);
+    await expect(queueReceipt(tx as never, receiptSettings, paid, new Date(), 'paid')).resolves.toBe(false);
     expect(inserted).toEqual([]);
   });
 });
 
-describe('queueUpdatedReceipt', () => {
+describe("queueReceipt's top-up", () => {
   /** A template that writes down what it was given: the test reads the data back from the text. */
   const template: EmailTemplate<ReceiptData> = {
     kind: 'receipt',
@@ -99,7 +99,7 @@ describe('queueUpdatedReceipt', () => {
 
   it('queues the receipt again with every transfer and the new total, linking the page the first one did', async () => {
     const { tx, queued } = transaction(token);
-    await expect(queueUpdatedReceipt(tx as never, receiptSettings, paid, new Date())).resolves.toBe(true);
+    await expect(queueReceipt(tx as never, receiptSettings, paid, new Date(), 'topUp')).resolves.toBe(true);
     expect(queued).toHaveLength(1);
     const data = JSON.parse(queued[0]!.text) as ReceiptData;
     expect(data.usdcPaid).toBe('15.00');
@@ -112,7 +112,9 @@ describe('queueUpdatedReceipt', () => {
       transaction(null),
       transaction(token, { ...testMerchantWithReceipts, sendReceipts: false }),
     ]) {
-      await expect(queueUpdatedReceipt(tx as never, receiptSettings, paid, new Date())).resolves.toBe(false);
+      await expect(queueReceipt(tx as never, receiptSettings, paid, new Date(), 'topUp')).resolves.toBe(
+        false,
+      );
       expect(queued).toEqual([]);
     }
   });

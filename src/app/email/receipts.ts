@@ -5,32 +5,24 @@ import type { TransferRecord } from '../chain/ports.ts';
 import type { RefundRecord } from '../refunds/ports.ts';
 import { emailToCustomer, hasWritableAddress } from './composeEmail.ts';
 import type { EmailMessage, EmailTemplate } from './ports.ts';
-import { type ReceiptRefund, receiptDocument } from './receiptDocument.ts';
+import { type ReceiptDocument, type ReceiptTransfer, receiptDocument } from './receiptDocument.ts';
 
-/** What a receipt says, by e-mail and on its public page: figures as exact decimal strings, never numbers. */
-export interface ReceiptData {
-  readonly merchantName: string;
-  /** The price as the merchant set it ("25.00") and its currency ("EUR"; "USDC" for a USDC price). */
-  readonly amount: string;
-  readonly currency: string;
-  /** The price in USDC at the locked rate ("27.00"). */
-  readonly usdcPrice: string;
-  /** The USDC the payment received ("27.00"): the sum of `transfers` (more than the price after an overpayment). */
-  readonly usdcPaid: string;
-  /** Every transfer that counted, oldest first: the same list as the PDF (receiptDocument). */
+/**
+ * What a receipt says, by e-mail and on its public page: the PDF's facts (receiptDocument, figures as exact
+ * decimal strings, never numbers), each transfer with its explorer link, and the page's address.
+ */
+export interface ReceiptData
+  extends Pick<
+    ReceiptDocument,
+    'merchantName' | 'amount' | 'currency' | 'usdcPrice' | 'usdcPaid' | 'refunds' | 'paidAt' | 'orderId'
+  > {
+  /** Every transfer that counted, oldest first: the same list as the PDF. */
   readonly transfers: readonly ReceiptDataTransfer[];
-  /** Every refund that sent the customer something. */
-  readonly refunds: readonly ReceiptRefund[];
-  readonly paidAt: Date;
-  readonly orderId: string | null;
   /** The public receipt page (`/receipts/<token>` on the checkout origin). */
   readonly receiptUrl: string;
 }
 
-export interface ReceiptDataTransfer {
-  readonly amount: string;
-  readonly chainId: number;
-  readonly txHash: string;
+export interface ReceiptDataTransfer extends Pick<ReceiptTransfer, 'amount' | 'chainId' | 'txHash'> {
   /** The transaction on its chain's explorer; null where there is none (the sandbox): the hash is shown. */
   readonly explorerTxUrl: string | null;
 }
@@ -113,45 +105,49 @@ export function receiptData(
 }
 
 /**
- * Queues the receipt of a payment that has just become paid, in the transaction that says so: the customer is
- * written to only at the address the merchant gave, only if the merchant sends receipts, and never for a
- * test-mode payment (its customer is the merchant's own test; decision 0024).
+ * Why a receipt is queued: the payment has just become `paid`; or a paid payment's received amount has just grown
+ * (`topUp`: a transfer after the one that paid it became final, an overpayment; decision 0050).
+ */
+export type ReceiptOccasion = 'paid' | 'topUp';
+
+/**
+ * Queues a payment's receipt in the transaction that marks it paid or counts its top-up, so that the customer's
+ * e-mail lists what the page does. The customer is written to only at the address the merchant gave, only if
+ * the merchant sends receipts, and never for a test-mode payment (its customer is the merchant's own test;
+ * decision 0024). Returns whether it queued.
+ *
+ * - `paid`: the first receipt, with a new page token, unless the payment has one already (a payment paid,
+ *   reorganised away and paid again is one payment: one receipt).
+ * - `topUp`: the updated receipt, linking the same page; only a payment that got a receipt gets one. Raised once
+ *   per growth: a crash loses the count and the e-mail together, and the pass that redoes them raises it once.
  */
 export async function queueReceipt(
   tx: ReceiptTransaction,
   settings: ReceiptSettings,
   payment: Payment,
   now: Date,
+  occasion: ReceiptOccasion,
 ): Promise<boolean> {
   const merchant = await receiptMerchant(tx, payment);
   if (!merchant) return false;
-  const token = newReceiptToken();
-  return tx.insertReceipt(
-    payment.id,
-    token,
-    await receiptMessage(tx, settings, payment, merchant, token, now),
-  );
-}
-
-/**
- * Queues the updated receipt of a paid payment whose received amount has just grown (a transfer after the one
- * that paid it became final: an overpayment), in the transaction that counts it, so the customer's e-mail lists
- * what the page does (decision 0050). Raised once per growth: a crash loses the count and the e-mail together,
- * and the pass that redoes them raises it once. Only a payment that got a receipt gets an update; the link is
- * the same page.
- */
-export async function queueUpdatedReceipt(
-  tx: ReceiptTransaction,
-  settings: ReceiptSettings,
-  payment: Payment,
-  now: Date,
-): Promise<boolean> {
-  const merchant = await receiptMerchant(tx, payment);
-  if (!merchant) return false;
+  const message = (token: string) => receiptMessage(tx, settings, payment, merchant, token, now);
+  if (occasion === 'paid') {
+    const token = newReceiptToken();
+    return tx.insertReceipt(payment.id, token, await message(token));
+  }
   const token = await tx.findReceiptToken(payment.id);
   if (token === null) return false;
-  await tx.insertMessage(await receiptMessage(tx, settings, payment, merchant, token, now));
+  await tx.insertMessage(await message(token));
   return true;
+}
+
+/** A ledger transaction's reactions that queue receipts, as the worker's ledger takes them (decision 0043). */
+export function receiptReactions(settings: ReceiptSettings) {
+  const on =
+    (occasion: ReceiptOccasion) =>
+    (tx: ReceiptTransaction, payment: Payment, now: Date): Promise<boolean> =>
+      queueReceipt(tx, settings, payment, now, occasion);
+  return { paymentPaid: on('paid'), paymentTopUp: on('topUp') };
 }
 
 /** The receipt e-mail as the payment stands in this transaction: every transfer counted so far. */
