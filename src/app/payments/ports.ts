@@ -3,7 +3,7 @@ import type { Deposit, Payment } from '../../domain/payment.ts';
 import type { PaymentStatus } from '../../domain/paymentStatus.ts';
 import type { AgreedRate } from '../../domain/rates.ts';
 import type { EmailMessage } from '../email/ports.ts';
-import type { CreatedRange, KeysetPosition } from '../shared/keysetPage.ts';
+import type { CreatedRange, MerchantKeysetPage } from '../shared/keysetPage.ts';
 import type { ValueOrPromise } from '../shared/valueOrPromise.ts';
 
 export interface PaymentStore {
@@ -56,10 +56,10 @@ export interface StoredStatusMatch {
   readonly expiresAtOrAfter?: Date | undefined;
 }
 
-export interface PaymentListQuery extends CreatedRange {
+/** A page of payments, as a merchant's listing or the operator's console reads it (a keyset page, filtered). */
+export interface PaymentListQuery extends Omit<MerchantKeysetPage, 'merchantId'>, CreatedRange {
   /** One merchant's payments; null: every merchant's (the operator's console only, never a merchant's key). */
   readonly merchantId: string | null;
-  readonly mode: KeyMode;
   /** Payments matching any of these; absent: every status. */
   readonly statuses?: readonly StoredStatusMatch[] | undefined;
   readonly orderId?: string | undefined;
@@ -67,9 +67,6 @@ export interface PaymentListQuery extends CreatedRange {
   readonly linkId?: string | undefined;
   /** Created strictly after. */
   readonly createdAfter?: Date | undefined;
-  /** Keyset position: only payments that come after this one in the listing order. */
-  readonly after?: KeysetPosition | undefined;
-  readonly limit: number;
 }
 
 /**

@@ -25,10 +25,11 @@ export const sourceChainsEnv = {
   PAYLINK_TEST_CHAINS: z.string().optional(),
 };
 
-/** What the source chains read of the parsed environment: their lists, and whether the sandbox is shared. */
-type SourceListsEnv = {
-  readonly PAYLINK_CHAINS?: string | undefined;
-  readonly PAYLINK_TEST_CHAINS?: string | undefined;
+/**
+ * What the source chains read of the parsed environment: their lists (typed by their schema,
+ * `sourceChainsEnv`), and whether the sandbox is shared (a home factory or USDC configured).
+ */
+type SourceListsEnv = z.infer<z.ZodObject<typeof sourceChainsEnv>> & {
   readonly PAYLINK_FACTORY_ADDRESS?: string | undefined;
   readonly PAYLINK_USDC_ADDRESS?: string | undefined;
 };
