@@ -1,9 +1,9 @@
 import { isEmailAddress } from './email.ts';
 import { checkEvery, ValidationError } from './errors.ts';
 import { type Language, parseCustomerLanguage } from './language.ts';
-import { type Metadata, parseMetadata } from './metadata.ts';
 import { type Money, parsePrice } from './money.ts';
-import { parseRedirectUrl } from './redirectUrl.ts';
+import { type PaymentExtras, parsePaymentExtras } from './paymentExtras.ts';
+import { optionalText } from './text.ts';
 import { parseWebhookUrl } from './webhookUrl.ts';
 
 /** A payment's fields as its creator gives them (the API's body, the dashboard's form, a link's page). */
@@ -20,9 +20,10 @@ export interface PaymentInput {
   readonly webhookUrl?: string | undefined;
   readonly orderId?: string | undefined;
   readonly returnUrl?: string | undefined;
+  /** The last three, the payment's extras, are checked as a link's are (domain/paymentExtras.ts). */
   readonly successUrl?: string | undefined;
   readonly cancelUrl?: string | undefined;
-  /** As parsed from JSON: checked here (domain/metadata.ts). */
+  /** As parsed from JSON: checked there (domain/metadata.ts). */
   readonly metadata?: unknown;
 }
 
@@ -43,12 +44,9 @@ export interface PaymentFields {
   readonly sendEmail: boolean;
   readonly ttlMs: number;
   /** What the payment stores as given. */
-  readonly stored: {
+  readonly stored: PaymentExtras & {
     readonly webhookUrl: string | null;
     readonly returnUrl: string | null;
-    readonly successUrl: string | null;
-    readonly cancelUrl: string | null;
-    readonly metadata: Metadata | null;
     readonly orderId: string | null;
     readonly customerEmail: string | null;
     readonly customerLanguage: Language | null;
@@ -73,58 +71,39 @@ const MAX_RETURN_URL_LENGTH = 2048;
  */
 export function parsePaymentInput(input: PaymentInput, rules: PaymentInputRules): PaymentFields {
   const allowInsecure = rules.allowInsecureUrls;
-  const redirectUrl = (field: string, value: string | undefined) =>
-    value?.trim() ? parseRedirectUrl(field, value, { allowInsecure }) : null;
-  const [
-    price,
-    customerEmail,
-    customerLanguage,
-    sendEmail,
-    ttlMs,
-    webhookUrl,
-    orderId,
-    returnUrl,
-    successUrl,
-    cancelUrl,
-    metadata,
-  ] = checkEvery<
-    [
-      Money,
-      string | null,
-      Language | null,
-      boolean,
-      number,
-      string | null,
-      string | null,
-      string | null,
-      string | null,
-      string | null,
-      Metadata | null,
-    ]
-  >([
-    () => parsePrice(input.amount, input.currency),
-    () => parseCustomerEmail(input.customerEmail),
-    () => parseCustomerLanguage(input.customerLanguage),
-    () => wantsRequestEmail(input, rules.requestEmailAvailable),
-    () => parseExpiresIn(input.expiresIn, rules.defaultTtlMs),
-    () =>
-      input.webhookUrl?.trim() ? parseWebhookUrl('webhook_url', input.webhookUrl, { allowInsecure }) : null,
-    () => parseOrderId(input.orderId),
-    () => (input.returnUrl?.trim() ? parseReturnUrl(input.returnUrl) : null),
-    () => redirectUrl('success_url', input.successUrl),
-    () => redirectUrl('cancel_url', input.cancelUrl),
-    () => parseMetadata(input.metadata),
-  ]);
+  const [price, customerEmail, customerLanguage, sendEmail, ttlMs, webhookUrl, orderId, returnUrl, extras] =
+    checkEvery<
+      [
+        Money,
+        string | null,
+        Language | null,
+        boolean,
+        number,
+        string | null,
+        string | null,
+        string | null,
+        PaymentExtras,
+      ]
+    >([
+      () => parsePrice(input.amount, input.currency),
+      () => parseCustomerEmail(input.customerEmail),
+      () => parseCustomerLanguage(input.customerLanguage),
+      () => wantsRequestEmail(input, rules.requestEmailAvailable),
+      () => parseExpiresIn(input.expiresIn, rules.defaultTtlMs),
+      () =>
+        input.webhookUrl?.trim() ? parseWebhookUrl('webhook_url', input.webhookUrl, { allowInsecure }) : null,
+      () => optionalText('order_id', input.orderId, MAX_ORDER_ID_LENGTH),
+      () => (input.returnUrl?.trim() ? parseReturnUrl(input.returnUrl) : null),
+      () => parsePaymentExtras(input, { allowInsecure }),
+    ]);
   return {
     price,
     sendEmail,
     ttlMs,
     stored: {
+      ...extras,
       webhookUrl,
       returnUrl,
-      successUrl,
-      cancelUrl,
-      metadata,
       orderId,
       customerEmail,
       customerLanguage,
@@ -169,14 +148,6 @@ function parseReturnUrl(input: string): string {
     throw new ValidationError('return_url', 'must be an absolute https URL');
   }
   return url.toString();
-}
-
-function parseOrderId(input: string | undefined): string | null {
-  const orderId = input?.trim() || null;
-  if (orderId !== null && orderId.length > MAX_ORDER_ID_LENGTH) {
-    throw new ValidationError('order_id', `must be at most ${MAX_ORDER_ID_LENGTH} characters`);
-  }
-  return orderId;
 }
 
 /**

@@ -1,14 +1,14 @@
 import type { KeyMode } from './credentials.ts';
 import type { Currency } from './currencies.ts';
 import { PaylinkError, ValidationError } from './errors.ts';
-import type { Metadata } from './metadata.ts';
 import { formatMoney, type Money, parseAmount } from './money.ts';
+import type { PaymentExtras } from './paymentExtras.ts';
 
 /**
  * A reusable link ("payment page", issue 28): one URL many payers pay through. It holds no deposit address and
  * no quote: each payer who commits to an amount gets a normal payment carrying the link's id.
  */
-export interface PaymentLink {
+export interface PaymentLink extends PaymentExtras {
   readonly id: string;
   readonly merchantId: string;
   /** The mode of the key that made it: its payments are of this mode too. */
@@ -23,9 +23,6 @@ export interface PaymentLink {
   readonly maxUses: number | null;
   /** No payment is created from the link from this moment on. */
   readonly endsAt: Date | null;
-  readonly successUrl: string | null;
-  readonly cancelUrl: string | null;
-  readonly metadata: Metadata | null;
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }

@@ -39,3 +39,12 @@ export function withPaymentId(url: string, paymentId: string): string {
   target.searchParams.set('payment_id', paymentId);
   return target.toString();
 }
+
+/** {@link parseRedirectUrl} of a field a client may leave out: absent or blank, there is none (null). */
+export function optionalRedirectUrl(
+  field: string,
+  input: string | undefined,
+  options: { allowInsecure: boolean },
+): string | null {
+  return input?.trim() ? parseRedirectUrl(field, input, options) : null;
+}

@@ -30,3 +30,14 @@ export function plainText(field: string, text: string): string {
   if (problem) throw new ValidationError(field, problem);
   return text;
 }
+
+/**
+ * A text field a client may leave out, trimmed: null when absent or blank, refused (naming the field) when
+ * longer than `maxLength` characters.
+ */
+export function optionalText(field: string, input: string | undefined, maxLength: number): string | null {
+  const text = input?.trim() || null;
+  if (text !== null && text.length > maxLength)
+    throw new ValidationError(field, `must be at most ${maxLength} characters`);
+  return text;
+}

@@ -1,8 +1,12 @@
 import type { KeyMode } from '../../domain/credentials.ts';
 import type { Currency } from '../../domain/currencies.ts';
 import { checkEvery, ValidationError } from '../../domain/errors.ts';
-import { type Metadata, parseMetadata } from '../../domain/metadata.ts';
 import { type Money, parseAmount, parseCurrency } from '../../domain/money.ts';
+import {
+  type PaymentExtras,
+  type PaymentExtrasInput,
+  parsePaymentExtras,
+} from '../../domain/paymentExtras.ts';
 import {
   type LinkPrice,
   MAX_LINK_QUANTITY,
@@ -10,8 +14,8 @@ import {
   MAX_SUGGESTED_AMOUNTS,
   type PaymentLink,
 } from '../../domain/paymentLink.ts';
-import { parseRedirectUrl } from '../../domain/redirectUrl.ts';
-import { plainText } from '../../domain/text.ts';
+import { optionalRedirectUrl } from '../../domain/redirectUrl.ts';
+import { optionalText, plainText } from '../../domain/text.ts';
 import { timeOrderedId } from '../payments/timeOrderedId.ts';
 import type { Clock } from '../shared/ports.ts';
 import type { LinkStore } from './ports.ts';
@@ -24,7 +28,7 @@ export interface CreateLinkDeps {
 }
 
 /** A link as a client asks for it: amounts as exact decimal text, counts as integer text. */
-export interface CreateLinkInput {
+export interface CreateLinkInput extends PaymentExtrasInput {
   readonly title?: string | undefined;
   readonly description?: string | undefined;
   readonly imageUrl?: string | undefined;
@@ -37,9 +41,6 @@ export interface CreateLinkInput {
   readonly suggestedAmounts?: readonly string[] | undefined;
   readonly maxUses?: string | undefined;
   readonly endsAt?: string | undefined;
-  readonly successUrl?: string | undefined;
-  readonly cancelUrl?: string | undefined;
-  readonly metadata?: unknown;
 }
 
 export const MAX_TITLE_LENGTH = 200;
@@ -53,30 +54,17 @@ export async function createLink(
   input: CreateLinkInput,
 ): Promise<PaymentLink> {
   const now = deps.clock.now();
-  const url = (field: string, value: string | undefined) =>
-    value?.trim() ? parseRedirectUrl(field, value, { allowInsecure: deps.webhookAllowPrivate }) : null;
-  const [title, description, imageUrl, price, maxUses, endsAt, successUrl, cancelUrl, metadata] = checkEvery<
-    [
-      string,
-      string | null,
-      string | null,
-      LinkPrice,
-      number | null,
-      Date | null,
-      string | null,
-      string | null,
-      Metadata | null,
-    ]
+  const urls = { allowInsecure: deps.webhookAllowPrivate };
+  const [title, description, imageUrl, price, maxUses, endsAt, extras] = checkEvery<
+    [string, string | null, string | null, LinkPrice, number | null, Date | null, PaymentExtras]
   >([
     () => parseTitle(input.title),
     () => parseDescription(input.description),
-    () => url('image_url', input.imageUrl),
+    () => optionalRedirectUrl('image_url', input.imageUrl, urls),
     () => parseLinkPrice(input),
     () => parseCount('max_uses', input.maxUses, MAX_LINK_USES),
     () => parseEndsAt(input.endsAt, now),
-    () => url('success_url', input.successUrl),
-    () => url('cancel_url', input.cancelUrl),
-    () => parseMetadata(input.metadata),
+    () => parsePaymentExtras(input, urls),
   ]);
   const link: PaymentLink = {
     id: timeOrderedId(),
@@ -89,9 +77,7 @@ export async function createLink(
     deactivatedAt: null,
     maxUses,
     endsAt,
-    successUrl,
-    cancelUrl,
-    metadata,
+    ...extras,
     createdAt: now,
     updatedAt: now,
   };
@@ -100,19 +86,14 @@ export async function createLink(
 }
 
 function parseTitle(input: string | undefined): string {
-  const title = input?.trim();
-  if (!title) throw new ValidationError('title', 'is required');
-  if (title.length > MAX_TITLE_LENGTH)
-    throw new ValidationError('title', `must be at most ${MAX_TITLE_LENGTH} characters`);
+  const title = optionalText('title', input, MAX_TITLE_LENGTH);
+  if (title === null) throw new ValidationError('title', 'is required');
   return plainText('title', title);
 }
 
 function parseDescription(input: string | undefined): string | null {
-  const description = input?.trim() || null;
-  if (description === null) return null;
-  if (description.length > MAX_DESCRIPTION_LENGTH)
-    throw new ValidationError('description', `must be at most ${MAX_DESCRIPTION_LENGTH} characters`);
-  return plainText('description', description);
+  const description = optionalText('description', input, MAX_DESCRIPTION_LENGTH);
+  return description === null ? null : plainText('description', description);
 }
 
 function parseCount(field: string, input: string | undefined, max: number): number | null {

@@ -3,6 +3,7 @@ import type { Language } from '../../domain/language.ts';
 import type { Merchant } from '../../domain/merchant.ts';
 import { formatMoney } from '../../domain/money.ts';
 import type { Payment } from '../../domain/payment.ts';
+import { extrasInputOf } from '../../domain/paymentExtras.ts';
 import { assertLinkAvailable, chooseLinkAmount, USED_UP } from '../../domain/paymentLink.ts';
 import { type CreatePaymentDeps, createPayment } from '../payments/createPayment.ts';
 import type { LinkStore } from './ports.ts';
@@ -49,9 +50,7 @@ export async function payLink(
       amount: formatMoney(price),
       currency: price.currency.code,
       customerEmail: choice.customerEmail,
-      successUrl: link.successUrl ?? undefined,
-      cancelUrl: link.cancelUrl ?? undefined,
-      metadata: link.metadata ?? undefined,
+      ...extrasInputOf(link),
       linkId: link.id,
       payerLanguage: choice.language,
     },
