@@ -1,8 +1,19 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type {
+  ContextConfigDefault,
+  FastifySchema,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+  RouteGenericInterface,
+  RouteHandlerMethod,
+} from 'fastify';
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { MerchantStore } from '../../app/merchants/ports.ts';
 import type { PageRequest } from '../../app/shared/keysetPage.ts';
 import type { Clock } from '../../app/shared/ports.ts';
-import { merchantSecurity, requireMerchant } from './merchantAuth.ts';
+import type { KeyMode } from '../../domain/credentials.ts';
+import type { Merchant } from '../../domain/merchant.ts';
+import { authenticated, keyModeOf, merchantSecurity, requireMerchant } from './merchantAuth.ts';
 import { ErrorBody } from './schemas.ts';
 
 /** A plugin's Fastify instance, with zod's type provider. */
@@ -49,4 +60,57 @@ export function merchantPlugin<D extends { readonly merchants: MerchantStore; re
     requireMerchant(app, deps);
     for (const route of routes) route(app, deps);
   };
+}
+
+/** Who called a merchant route: the merchant `requireMerchant` authenticated, and its key's mode. */
+export interface MerchantCaller {
+  readonly merchant: Merchant;
+  readonly mode: KeyMode;
+}
+
+type RouteSchema<S extends { readonly response: object }> = ReturnType<typeof merchantSchema<S>>;
+/** Fastify's handler of a route of this schema, under zod's type provider. */
+type RouteMethod<S extends FastifySchema> = RouteHandlerMethod<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  RouteGenericInterface,
+  ContextConfigDefault,
+  S,
+  ZodTypeProvider
+>;
+
+/**
+ * A merchant route's answer to its request, given who called: Fastify's handler of its schema with the caller
+ * inserted, its request, reply and answer typed by the schema as any route's.
+ */
+export type MerchantHandler<S extends { readonly response: object }> = (
+  request: Parameters<RouteMethod<RouteSchema<S>>>[0],
+  caller: MerchantCaller,
+  reply: Parameters<RouteMethod<RouteSchema<S>>>[1],
+) => ReturnType<RouteMethod<RouteSchema<S>>>;
+
+/**
+ * The routes of one tag of a plugin made by `merchantPlugin`: `get` and `post` each declare a route by its
+ * path, summary and schema (`merchantSchema`: the tag, the key's security and `merchantErrors` added), and
+ * hand its handler the caller.
+ */
+export function merchantRoutes(app: ZodApp, tag: string) {
+  const route =
+    (method: 'GET' | 'POST') =>
+    <const S extends { readonly response: object }>(
+      url: string,
+      summary: string,
+      schema: S,
+      handler: MerchantHandler<S>,
+    ): void => {
+      app.route({
+        method,
+        url,
+        schema: merchantSchema(tag, summary, schema),
+        handler: (request, reply) =>
+          handler(request, { merchant: authenticated(request), mode: keyModeOf(request) }, reply),
+      });
+    };
+  return { get: route('GET'), post: route('POST') };
 }

@@ -16,8 +16,7 @@ import {
   ListLinksQuery,
   PayLinkBody,
 } from '../linkSchemas.ts';
-import { authenticated, keyModeOf } from '../merchantAuth.ts';
-import { merchantPlugin, merchantSchema, pageOf, type ZodApp } from '../merchantRoutes.ts';
+import { merchantPlugin, merchantRoutes, pageOf } from '../merchantRoutes.ts';
 import { createdPaymentResponse } from '../presenters.ts';
 import { CreatePaymentResponse, ErrorBody } from '../schemas.ts';
 
@@ -62,35 +61,33 @@ function payDepsOf(deps: LinkDeps) {
   };
 }
 
+type LinkRoutes = ReturnType<typeof merchantRoutes>;
+
 /**
  * Reusable links (issue 28): create, list, show (with what was paid through it), deactivate, and a payment from
  * a link for the amount a payer chose. Same auth, errors and modes as payments.
  */
 export function linkApi(deps: LinkDeps): FastifyPluginAsyncZod {
   const payDeps = payDepsOf(deps);
-  return merchantPlugin(
-    deps,
-    (app) => createLinkRoute(app, deps, payDeps),
-    listLinksRoute,
-    showLinkRoute,
-    deactivateLinkRoute,
-    (app) => payLinkRoute(app, deps, payDeps),
-  );
+  return merchantPlugin(deps, (app) => {
+    const links = merchantRoutes(app, 'links');
+    const respond = (link: PaymentLink, merchant: Merchant) =>
+      linkResponse(link, merchant, deps.config.checkoutUrl);
+    createLinkRoute(links, payDeps, respond);
+    readLinkRoutes(links, deps, respond);
+    payLinkRoute(links, deps, payDeps);
+  });
 }
 
-function createLinkRoute(app: ZodApp, deps: LinkDeps, payDeps: PayDeps): void {
-  app.post(
+type Respond = (link: PaymentLink, merchant: Merchant) => ReturnType<typeof linkResponse>;
+
+function createLinkRoute(links: LinkRoutes, payDeps: PayDeps, respond: Respond): void {
+  links.post(
     '/payments/api/links/',
-    {
-      schema: merchantSchema('links', 'Create a reusable payment link', {
-        body: CreateLinkBody,
-        response: { 201: LinkResponse, 415: ErrorBody },
-      }),
-    },
-    async (request, reply) => {
-      const body = request.body;
-      const merchant = authenticated(request);
-      const link = await createLink(payDeps, merchant.id, keyModeOf(request), {
+    'Create a reusable payment link',
+    { body: CreateLinkBody, response: { 201: LinkResponse, 415: ErrorBody } },
+    async ({ body, log }, { merchant, mode }, reply) => {
+      const link = await createLink(payDeps, merchant.id, mode, {
         title: body.title,
         description: body.description,
         imageUrl: body.image_url,
@@ -107,110 +104,64 @@ function createLinkRoute(app: ZodApp, deps: LinkDeps, payDeps: PayDeps): void {
         cancelUrl: body.cancel_url,
         metadata: body.metadata,
       });
-      request.log.info({ link: link.id }, 'payment link created');
-      return reply.status(201).send(linkResponse(link, merchant, deps.config.checkoutUrl));
+      log.info({ link: link.id }, 'payment link created');
+      return reply.status(201).send(respond(link, merchant));
     },
   );
 }
 
-function listLinksRoute(app: ZodApp, deps: LinkDeps): void {
-  app.get(
+/** A merchant's links: a page of them, one with what was paid through it, or one deactivated. */
+function readLinkRoutes(links: LinkRoutes, deps: LinkDeps, respond: Respond): void {
+  links.get(
     '/payments/api/links/',
-    {
-      schema: merchantSchema('links', 'List reusable payment links', {
-        querystring: ListLinksQuery,
-        response: { 200: LinkList },
-      }),
-    },
-    async (request) => {
-      const merchant = authenticated(request);
-      const { links, nextCursor } = await listLinks(
-        deps,
-        merchant.id,
-        keyModeOf(request),
-        pageOf(request.query),
-      );
-      return {
-        links: links.map((link) => linkResponse(link, merchant, deps.config.checkoutUrl)),
-        next_cursor: nextCursor,
-      };
+    'List reusable payment links',
+    { querystring: ListLinksQuery, response: { 200: LinkList } },
+    async ({ query }, { merchant, mode }) => {
+      const page = await listLinks(deps, merchant.id, mode, pageOf(query));
+      return { links: page.links.map((link) => respond(link, merchant)), next_cursor: page.nextCursor };
     },
   );
-}
-
-function showLinkRoute(app: ZodApp, deps: LinkDeps): void {
-  app.get(
+  links.get(
     '/payments/api/links/:link_id/',
-    {
-      schema: merchantSchema('links', 'Show a payment link, with how many paid through it and how much', {
-        params: LinkParams,
-        response: { 200: LinkResponse },
-      }),
-    },
-    async (request) => {
-      const merchant = authenticated(request);
-      const { link, paidCount, paidBaseUnits } = await showLink(
-        deps,
-        merchant.id,
-        keyModeOf(request),
-        request.params.link_id,
-      );
+    'Show a payment link, with how many paid through it and how much',
+    { params: LinkParams, response: { 200: LinkResponse } },
+    async ({ params }, { merchant, mode }) => {
+      const shown = await showLink(deps, merchant.id, mode, params.link_id);
       return {
-        ...linkResponse(link, merchant, deps.config.checkoutUrl),
-        payments_paid: paidCount,
-        amount_paid: formatUsdc(paidBaseUnits),
+        ...respond(shown.link, merchant),
+        payments_paid: shown.paidCount,
+        amount_paid: formatUsdc(shown.paidBaseUnits),
       };
     },
   );
-}
-
-function deactivateLinkRoute(app: ZodApp, deps: LinkDeps): void {
-  app.post(
+  links.post(
     '/payments/api/links/:link_id/deactivate/',
-    {
-      schema: merchantSchema('links', 'Deactivate a payment link for good', {
-        params: LinkParams,
-        response: { 200: LinkResponse },
-      }),
-    },
-    async (request) => {
-      const merchant = authenticated(request);
-      const link = await deactivateLink(deps, merchant.id, keyModeOf(request), request.params.link_id);
-      return linkResponse(link, merchant, deps.config.checkoutUrl);
-    },
+    'Deactivate a payment link for good',
+    { params: LinkParams, response: { 200: LinkResponse } },
+    async ({ params }, { merchant, mode }) =>
+      respond(await deactivateLink(deps, merchant.id, mode, params.link_id), merchant),
   );
 }
 
-function payLinkRoute(app: ZodApp, deps: LinkDeps, payDeps: PayDeps): void {
-  app.post(
+function payLinkRoute(links: LinkRoutes, deps: LinkDeps, payDeps: PayDeps): void {
+  links.post(
     '/payments/api/links/:link_id/payments/',
+    'Create a payment from a link for the quantity or amount a payer chose',
     {
-      schema: merchantSchema(
-        'links',
-        'Create a payment from a link for the quantity or amount a payer chose',
-        {
-          description:
-            'The payment is created as by /payments/api/create/ (quote, deposit address, expiry), carrying link_id and the link URLs and metadata. ' +
-            '409 LINK_UNAVAILABLE when the link is deactivated, ended or used up.',
-          params: LinkParams,
-          body: PayLinkBody,
-          response: { 201: CreatePaymentResponse, 409: ErrorBody, 415: ErrorBody, 503: ErrorBody },
-        },
-      ),
+      description:
+        'The payment is created as by /payments/api/create/ (quote, deposit address, expiry), carrying link_id and the link URLs and metadata. ' +
+        '409 LINK_UNAVAILABLE when the link is deactivated, ended or used up.',
+      params: LinkParams,
+      body: PayLinkBody,
+      response: { 201: CreatePaymentResponse, 409: ErrorBody, 415: ErrorBody, 503: ErrorBody },
     },
-    async (request, reply) => {
-      const payment = await payLink(
-        payDeps,
-        authenticated(request),
-        request.params.link_id,
-        keyModeOf(request),
-        {
-          quantity: request.body.quantity,
-          amount: request.body.amount,
-          customerEmail: request.body.customer_email,
-        },
-      );
-      request.log.info({ payment: payment.id, link: payment.linkId }, 'payment created from a link');
+    async ({ params, body, log }, { merchant, mode }, reply) => {
+      const payment = await payLink(payDeps, merchant, params.link_id, mode, {
+        quantity: body.quantity,
+        amount: body.amount,
+        customerEmail: body.customer_email,
+      });
+      log.info({ payment: payment.id, link: payment.linkId }, 'payment created from a link');
       return reply.status(201).send(createdPaymentResponse(payment, deps));
     },
   );
