@@ -303,7 +303,7 @@ describe.each(dialects)('settling a payment paid on another chain, on %s', (dial
     // The flush in flight is closed, then the mint takes its turn; the next flush waits for it to be mined.
     const pass = await settleWithMintsOnce(worker.settle, worker.home, settleOptions);
     expect(pass.settle.inFlight?.kind).toBe('confirmed');
-    expect(pass.mint?.kind).toBe('in-flight');
+    expect(pass.mint.kind).toBe('in-flight');
     expect(pass.settle.send).toBeNull();
     await mined(polygon, (pass.mint as { txHash: Hex }).txHash);
     const next = await settleWithMintsOnce(worker.settle, worker.home, settleOptions);
@@ -332,7 +332,7 @@ describe.each(dialects)('settling a payment paid on another chain, on %s', (dial
       if (sent?.kind !== 'sent') throw new Error(`expected a flush sent, got ${sent?.kind}`);
       const pass = await settleWithMintsOnce(worker.settle, worker.home, settleOptions);
       expect(pass.settle.inFlight?.kind).toMatch(/^(awaiting-receipt|broadcast)$/);
-      expect(pass.mint?.kind).toBe('in-flight');
+      expect(pass.mint.kind).toBe('in-flight');
       expect(pass.settle.send).toBeNull();
       const mintTx = await polygon.anvil.publicClient.getTransaction({
         hash: (pass.mint as { txHash: Hex }).txHash,
@@ -464,7 +464,7 @@ describe.each(dialects)('settling a payment paid on another chain, on %s', (dial
     await burn(first, 'standard');
     await attest(first, 'standard');
     const sent = await settleWithMintsOnce(first.settle, first.home, settleOptions);
-    expect(sent.mint?.kind).toBe('in-flight');
+    expect(sent.mint.kind).toBe('in-flight');
     // Mined while no worker was there to see it.
     await mined(polygon, (sent.mint as { txHash: Hex }).txHash);
 

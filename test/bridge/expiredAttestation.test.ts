@@ -567,7 +567,7 @@ describe.each(dialects)('a fast attestation that expires before its mint, on %s'
     await polygon.anvil.testClient.mine({ blocks: Number(expirationBlock - head) });
     await polygon.anvil.testClient.setAutomine(true);
     // Our very transaction broadcast again: mined now, at or past the expiration block, it reverts.
-    expect((await settleWithMintsOnce(worker().settle, worker().home, settleOptions)).mint?.kind).toBe(
+    expect((await settleWithMintsOnce(worker().settle, worker().home, settleOptions)).mint.kind).toBe(
       'in-flight',
     );
     const receipt = await polygon.anvil.publicClient.waitForTransactionReceipt({ hash: mintHash });
@@ -611,7 +611,7 @@ describe.each(dialects)('a fast attestation that expires before its mint, on %s'
     ).expirationBlock;
     const head = await polygon.anvil.publicClient.getBlockNumber({ cacheTime: 0 });
     await polygon.anvil.testClient.mine({ blocks: Number(expirationBlock - head) });
-    expect((await settleWithMintsOnce(worker().settle, worker().home, settleOptions)).mint?.kind).toBe(
+    expect((await settleWithMintsOnce(worker().settle, worker().home, settleOptions)).mint.kind).toBe(
       'expired',
     );
 
@@ -641,7 +641,7 @@ describe.each(dialects)('a fast attestation that expires before its mint, on %s'
     ).expirationBlock;
     const head = await polygon.anvil.publicClient.getBlockNumber({ cacheTime: 0 });
     await polygon.anvil.testClient.mine({ blocks: Number(expirationBlock - head) });
-    expect((await settleWithMintsOnce(worker().settle, worker().home, settleOptions)).mint?.kind).toBe(
+    expect((await settleWithMintsOnce(worker().settle, worker().home, settleOptions)).mint.kind).toBe(
       'expired',
     );
 

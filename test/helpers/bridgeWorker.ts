@@ -100,7 +100,7 @@ export async function mintAndFlush(
     const result = await settleWithMintsOnce(worker.settle, worker.home, settleOptions);
     if (result.settle?.inFlight?.kind === 'confirmed') return;
     // What this pass sent is mined before the next looks for it.
-    if (result.mint?.kind === 'in-flight') await mined(home, result.mint.txHash as Hex);
+    if (result.mint.kind === 'in-flight') await mined(home, result.mint.txHash as Hex);
     const send = result.settle?.send;
     if (send?.kind === 'sent') await mined(home, send.txHash as Hex);
   }

@@ -10,8 +10,8 @@ import {
 } from './settleOnce.ts';
 
 export interface SettleWithMintsResult {
-  /** Null if the settler did not give the mint its turn. */
-  readonly mint: MintOutcome | null;
+  /** The mint step's outcome: `settleOnce` gives it its turn on every pass. */
+  readonly mint: MintOutcome;
   /** Its `send` is null while a mint of ours is unmined: no settlement is sent then. */
   readonly settle: SettleResult;
 }
@@ -31,14 +31,16 @@ export async function settleWithMintsOnce(
   mint: HomeBridgeDeps,
   options: SettleOptions,
 ): Promise<SettleWithMintsResult> {
-  let minted: MintOutcome | null = null;
+  const turn: { minted?: MintOutcome } = {};
   const settled = await settleOnce(settle, options, async () => {
-    minted = await mintOnce(mint, {
+    turn.minted = await mintOnce(mint, {
       highestSettlementNonce: await settle.settlements.highestNonce(options.chainId),
     });
-    return minted.kind !== 'in-flight';
+    return turn.minted.kind !== 'in-flight';
   });
-  return { mint: minted, settle: settled };
+  // settleOnce gives the other sender its turn on every pass it completes (a failed turn fails the pass).
+  if (turn.minted === undefined) throw new Error('the settler pass ended without giving the mint its turn');
+  return { mint: turn.minted, settle: settled };
 }
 
 /**
@@ -55,7 +57,7 @@ export function runSettlerWithMints(
     const result = await settleWithMintsOnce(settle, mint, options);
     // A mint just recorded is flushed at once; one in flight is looked at again within the block (its receipt
     // makes the payment paid), as is a settlement in flight (the next flush waits for it).
-    const kind = result.mint?.kind;
+    const { kind } = result.mint;
     if (kind === 'minted') return 'busy';
     return kind === 'in-flight' ? 'soon' : settlerPassOutcome(result.settle);
   });
