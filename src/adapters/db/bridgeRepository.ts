@@ -14,6 +14,7 @@ import { stepTransactionColumns, toRow, toTransfer } from './bridgeRows.ts';
 import { BRIDGE_HOLD_PREFIX, setbackIn } from './bridgeSetback.ts';
 import type { DatabaseHandle } from './database.ts';
 import type { Db } from './db.ts';
+import { depositBalanceOf } from './depositBalance.ts';
 import { blockParam, type LedgerReactions, ledgerTransaction } from './ledgerTransaction.ts';
 import { isUniqueViolation } from './uniqueViolation.ts';
 
@@ -204,13 +205,11 @@ async function recordBurn(
         .execute();
     }
     // On a source chain's row, `settled` is what left the forwarder: burnt.
-    const balance = await trx
-      .selectFrom('deposit_balances')
-      .select('settled_base_units')
-      .where('owner_id', '=', moved.payment_id)
-      .where('chain_id', '=', moved.source_chain_id)
-      .where('token_address', '=', moved.token_address.toLowerCase())
-      .executeTakeFirst();
+    const balance = await depositBalanceOf(trx, {
+      ownerId: moved.payment_id,
+      chainId: moved.source_chain_id,
+      tokenAddress: moved.token_address,
+    });
     const settled = (BigInt(balance?.settled_base_units ?? '0') + BigInt(moved.amount_base_units)).toString();
     // A fast burn goes before its transfers are final, so before the row their finality writes (decision 0037).
     await trx
@@ -273,13 +272,11 @@ async function recordMint(
         .execute();
     }
     const token = mint.tokenAddress.toLowerCase();
-    const home = await trx
-      .selectFrom('deposit_balances')
-      .select('bridged_base_units')
-      .where('owner_id', '=', done.payment_id)
-      .where('chain_id', '=', done.home_chain_id)
-      .where('token_address', '=', token)
-      .executeTakeFirst();
+    const home = await depositBalanceOf(trx, {
+      ownerId: done.payment_id,
+      chainId: done.home_chain_id,
+      tokenAddress: token,
+    });
     const bridged = (BigInt(home?.bridged_base_units ?? '0') + mint.mintedBaseUnits).toString();
     await trx
       .insertInto('deposit_balances')

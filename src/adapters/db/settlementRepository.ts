@@ -12,6 +12,7 @@ import type { Payment } from '../../domain/payment.ts';
 import type { PayoutProgress } from '../../domain/payout.ts';
 import type { DatabaseHandle } from './database.ts';
 import type { Db, DialectName } from './db.ts';
+import { depositBalanceOf } from './depositBalance.ts';
 import { insertOutboxEvent } from './outbox.ts';
 import { toPayment } from './paymentRepository.ts';
 import {
@@ -215,13 +216,7 @@ async function recordFlush(
   feeSent: bigint,
 ): Promise<{ readonly accepted: boolean }> {
   const token = tokenAddress.toLowerCase();
-  const row = await trx
-    .selectFrom('deposit_balances')
-    .selectAll()
-    .where('owner_id', '=', ownerId)
-    .where('chain_id', '=', chainId)
-    .where('token_address', '=', token)
-    .executeTakeFirst();
+  const row = await depositBalanceOf(trx, { ownerId, chainId, tokenAddress: token });
   if (!row) return { accepted: false };
   const merchant = BigInt(row.merchant_paid_base_units) + merchantSent;
   const treasury = BigInt(row.treasury_paid_base_units) + feeSent;

@@ -3,6 +3,7 @@ import { getAddress } from 'viem';
 import type { SettlementCandidate, UnsettledPayout } from '../../app/settlement/ports.ts';
 import { type PayoutProgress, settledBaseUnits } from '../../domain/payout.ts';
 import type { Db } from './db.ts';
+import { depositBalanceOf } from './depositBalance.ts';
 import { toPayment } from './paymentRepository.ts';
 
 /**
@@ -169,13 +170,11 @@ export async function requestSweep(
       .executeTakeFirst();
     if (!payment || payment.chain_id === null) return false;
     const token = tokenAddress.toLowerCase();
-    const existing = await trx
-      .selectFrom('deposit_balances')
-      .select(['settled_base_units', 'accepted'])
-      .where('owner_id', '=', paymentId)
-      .where('chain_id', '=', Number(payment.chain_id))
-      .where('token_address', '=', token)
-      .executeTakeFirst();
+    const existing = await depositBalanceOf(trx, {
+      ownerId: paymentId,
+      chainId: Number(payment.chain_id),
+      tokenAddress: token,
+    });
     if (existing && Number(existing.accepted) === 1) return false;
     // What the forwarder holds now, on top of what it already sent: due until the settler has flushed it.
     const received = (BigInt(existing?.settled_base_units ?? '0') + balanceBaseUnits).toString();
