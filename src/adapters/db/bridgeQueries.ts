@@ -11,10 +11,38 @@ import { toTransfer } from './bridgeRows.ts';
 import type { Db } from './db.ts';
 import { blockParam, listTransfers } from './ledgerTransaction.ts';
 import { toPayment } from './paymentRepository.ts';
-import type { DatabaseSchema } from './schema.ts';
+import type { DatabaseSchema, PaymentsTable } from './schema.ts';
 import { BALANCE_UNSETTLED } from './unsettledPayments.ts';
 
 /** What the bridge steps read: money to burn, transfers due for their next step, a payment's forwarder. */
+
+/** The columns of a payment its forwarder is known by (PaymentForwarder: `forwarderFrom`). */
+const FORWARDER_COLUMNS = [
+  'payments.id',
+  'payments.factory_address',
+  'payments.deposit_address',
+  'payments.payout_address',
+  'payments.treasury_address',
+  'payments.commission_bps',
+] as const;
+
+/** A payment's forwarder from its FORWARDER_COLUMNS; undefined while it has none (no deposit address yet). */
+function forwarderFrom(
+  row: Pick<
+    PaymentsTable,
+    'id' | 'factory_address' | 'deposit_address' | 'payout_address' | 'treasury_address' | 'commission_bps'
+  >,
+): PaymentForwarder | undefined {
+  if (!row.factory_address || !row.deposit_address || !row.treasury_address) return undefined;
+  return {
+    paymentId: row.id,
+    factoryAddress: getAddress(row.factory_address),
+    depositAddress: getAddress(row.deposit_address),
+    merchantAddress: getAddress(row.payout_address),
+    treasuryAddress: getAddress(row.treasury_address),
+    commissionBps: Number(row.commission_bps),
+  };
+}
 
 export async function burnCandidates(
   db: Db,
@@ -24,16 +52,7 @@ export async function burnCandidates(
   const rows = await db
     .selectFrom('deposit_balances as b')
     .innerJoin('payments', 'payments.id', 'b.owner_id')
-    .select([
-      'payments.id',
-      'payments.factory_address',
-      'payments.deposit_address',
-      'payments.payout_address',
-      'payments.treasury_address',
-      'payments.commission_bps',
-      'b.received_base_units',
-      'b.settled_base_units',
-    ])
+    .select([...FORWARDER_COLUMNS, 'b.received_base_units', 'b.settled_base_units'])
     .select((eb) =>
       eb
         .selectFrom('transfers')
@@ -60,15 +79,12 @@ export async function burnCandidates(
   for (const row of rows) {
     const unburnt = BigInt(row.received_base_units) - BigInt(row.settled_base_units);
     if (unburnt < filter.dustThresholdBaseUnits || unburnt <= 0n || row.first_block === null) continue;
+    const forwarder = forwarderFrom(row);
+    if (forwarder === undefined) continue;
     candidates.push({
-      paymentId: row.id,
+      ...forwarder,
       sourceChainId,
       tokenAddress: getAddress(filter.tokenAddress),
-      factoryAddress: getAddress(row.factory_address as string),
-      depositAddress: getAddress(row.deposit_address as string),
-      merchantAddress: getAddress(row.payout_address),
-      treasuryAddress: getAddress(row.treasury_address as string),
-      commissionBps: Number(row.commission_bps),
       unburntBaseUnits: unburnt,
       firstTransferBlock: BigInt(row.first_block),
     });
@@ -123,25 +139,10 @@ export async function inFlight(
 export async function forwarderOf(db: Db, paymentId: string): Promise<PaymentForwarder | undefined> {
   const row = await db
     .selectFrom('payments')
-    .select([
-      'id',
-      'factory_address',
-      'deposit_address',
-      'payout_address',
-      'treasury_address',
-      'commission_bps',
-    ])
-    .where('id', '=', paymentId)
+    .select(FORWARDER_COLUMNS)
+    .where('payments.id', '=', paymentId)
     .executeTakeFirst();
-  if (!row?.factory_address || !row.deposit_address || !row.treasury_address) return undefined;
-  return {
-    paymentId: row.id,
-    factoryAddress: getAddress(row.factory_address),
-    depositAddress: getAddress(row.deposit_address),
-    merchantAddress: getAddress(row.payout_address),
-    treasuryAddress: getAddress(row.treasury_address),
-    commissionBps: Number(row.commission_bps),
-  };
+  return row && forwarderFrom(row);
 }
 
 export async function firstTransferBlock(
