@@ -9,7 +9,6 @@ import {
   BaseError,
   ContractFunctionRevertedError,
   encodeFunctionData,
-  erc20Abi,
   getAddress,
   type Hex,
   type PublicClient,
@@ -25,6 +24,7 @@ import {
 import { forwarderParams } from '../chain/flushCalls.ts';
 import { toForwarderStruct } from '../chain/forwarder.ts';
 import { receiptOf } from '../chain/receiptOf.ts';
+import { tokenBalanceOf } from '../chain/tokenBalance.ts';
 import { bytes32ToAddress, decodeBurnMessageV2, decodeMessageV2 } from './cctpMessage.ts';
 
 type Finality = Pick<ChainReader, 'finalizedBlockNumber'>;
@@ -57,13 +57,7 @@ export function createSourceBurns(options: {
         }),
       };
     },
-    usdcBalance: (address) =>
-      client.readContract({
-        address: options.usdc,
-        abi: erc20Abi,
-        functionName: 'balanceOf',
-        args: [getAddress(address)],
-      }),
+    usdcBalance: (address) => tokenBalanceOf(client, options.usdc, address),
     async burnsBy(forwarder, fromBlock) {
       const logs = await client.getContractEvents({
         address: options.tokenMessenger,

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
-import { erc20Abi, getAddress } from 'viem';
+import { getAddress } from 'viem';
 import { createRpcClient } from '../../adapters/chain/chainReader.ts';
+import { tokenBalanceOf } from '../../adapters/chain/tokenBalance.ts';
 import { sweepToken } from '../../app/settlement/sweepToken.ts';
 import { type Config, ConfigError } from '../../config/index.ts';
 import { formatDecimal } from '../../domain/decimal.ts';
@@ -62,12 +63,7 @@ export function registerPaymentCommands(program: Command, config: () => Config):
               const chain = cfg.chains.find((c) => c.chainId === payment?.deposit?.chainId);
               if (!chain || chain.rpcUrls.length === 0)
                 throw new ConfigError(`no RPC configured for chain ${payment?.deposit?.chainId}`);
-              return createRpcClient(chain.rpcUrls).readContract({
-                address: getAddress(token),
-                abi: erc20Abi,
-                functionName: 'balanceOf',
-                args: [getAddress(holder)],
-              });
+              return tokenBalanceOf(createRpcClient(chain.rpcUrls), token, holder);
             },
           },
           paymentId,
