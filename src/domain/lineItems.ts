@@ -93,13 +93,31 @@ export function lineItemsInput(items: readonly LineItem[]) {
   }));
 }
 
-/** The lines as the API and the webhooks show them: exact decimal strings, each line's total beside it. */
-export function describeLineItems(items: readonly LineItem[]) {
-  return items.map((item) => ({
+/** A line as every reader is shown it: exact decimal strings in the price's currency, its total beside it. */
+export interface ShownLine {
+  readonly name: string;
+  readonly quantity: number;
+  readonly unitPrice: string;
+  readonly total: string;
+}
+
+/** The lines as the checkout, the receipts and the API show them. */
+export function shownLines(items: readonly LineItem[] | null): readonly ShownLine[] {
+  return (items ?? []).map((item) => ({
     name: item.name,
     quantity: item.quantity,
-    unit_price: formatMoney(item.unitPrice),
+    unitPrice: formatMoney(item.unitPrice),
     total: formatMoney(lineTotal(item)),
+  }));
+}
+
+/** The lines as the API shows them: snake_case, as every field of it. */
+export function describeLineItems(items: readonly LineItem[]) {
+  return shownLines(items).map((line) => ({
+    name: line.name,
+    quantity: line.quantity,
+    unit_price: line.unitPrice,
+    total: line.total,
   }));
 }
 

@@ -5,7 +5,7 @@ import type { TransferRecord } from '../chain/ports.ts';
 import type { RefundRecord } from '../refunds/ports.ts';
 import { emailToCustomer, hasWritableAddress } from './composeEmail.ts';
 import type { EmailMessage, EmailTemplate } from './ports.ts';
-import { type ReceiptRefund, receiptDocument } from './receiptDocument.ts';
+import { type ReceiptDocument, type ReceiptRefund, receiptDocument } from './receiptDocument.ts';
 
 /** What a receipt says, by e-mail and on its public page: figures as exact decimal strings, never numbers. */
 export interface ReceiptData {
@@ -23,6 +23,8 @@ export interface ReceiptData {
   readonly refunds: readonly ReceiptRefund[];
   readonly paidAt: Date;
   readonly orderId: string | null;
+  /** What was bought, as the PDF states it (receiptDocument). */
+  readonly sold: Pick<ReceiptDocument, 'title' | 'description' | 'lines'>;
   /** The public receipt page (`/receipts/<token>` on the checkout origin). */
   readonly receiptUrl: string;
 }
@@ -108,6 +110,7 @@ export function receiptData(
     refunds: document.refunds,
     paidAt: document.paidAt,
     orderId: document.orderId,
+    sold: { title: document.title, description: document.description, lines: document.lines },
     receiptUrl: receiptUrl(settings.checkoutUrl, token),
   };
 }
