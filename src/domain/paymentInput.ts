@@ -1,9 +1,11 @@
+import { findCurrency } from './currencies.ts';
 import { isEmailAddress } from './email.ts';
 import { checkEvery, ValidationError } from './errors.ts';
 import { type Language, parseCustomerLanguage } from './language.ts';
+import { assertLineItemsAddUp, type LineItem, parseLineItemsIn } from './lineItems.ts';
 import { type Money, parsePrice } from './money.ts';
 import { type PaymentExtras, parsePaymentExtras } from './paymentExtras.ts';
-import { optionalText } from './text.ts';
+import { MAX_DESCRIPTION_LENGTH, MAX_TITLE_LENGTH, optionalShownText, optionalText } from './text.ts';
 import { parseWebhookUrl } from './webhookUrl.ts';
 
 /** A payment's fields as its creator gives them (the API's body, the dashboard's form, a link's page). */
@@ -25,6 +27,11 @@ export interface PaymentInput {
   readonly cancelUrl?: string | undefined;
   /** As parsed from JSON: checked there (domain/metadata.ts). */
   readonly metadata?: unknown;
+  /** What the customer is told they buy (decision 0051), each optional. */
+  readonly title?: string | undefined;
+  readonly description?: string | undefined;
+  /** As parsed from JSON (numbers as their text): checked here against the price (domain/lineItems.ts). */
+  readonly lineItems?: unknown;
 }
 
 /** What the service's configuration says of a payment's fields. */
@@ -50,6 +57,9 @@ export interface PaymentFields {
     readonly orderId: string | null;
     readonly customerEmail: string | null;
     readonly customerLanguage: Language | null;
+    readonly title: string | null;
+    readonly description: string | null;
+    readonly lineItems: readonly LineItem[] | null;
   };
 }
 
@@ -71,31 +81,51 @@ const MAX_RETURN_URL_LENGTH = 2048;
  */
 export function parsePaymentInput(input: PaymentInput, rules: PaymentInputRules): PaymentFields {
   const allowInsecure = rules.allowInsecureUrls;
-  const [price, customerEmail, customerLanguage, sendEmail, ttlMs, webhookUrl, orderId, returnUrl, extras] =
-    checkEvery<
-      [
-        Money,
-        string | null,
-        Language | null,
-        boolean,
-        number,
-        string | null,
-        string | null,
-        string | null,
-        PaymentExtras,
-      ]
-    >([
-      () => parsePrice(input.amount, input.currency),
-      () => parseCustomerEmail(input.customerEmail),
-      () => parseCustomerLanguage(input.customerLanguage),
-      () => wantsRequestEmail(input, rules.requestEmailAvailable),
-      () => parseExpiresIn(input.expiresIn, rules.defaultTtlMs),
-      () =>
-        input.webhookUrl?.trim() ? parseWebhookUrl('webhook_url', input.webhookUrl, { allowInsecure }) : null,
-      () => optionalText('order_id', input.orderId, MAX_ORDER_ID_LENGTH),
-      () => (input.returnUrl?.trim() ? parseReturnUrl(input.returnUrl) : null),
-      () => parsePaymentExtras(input, { allowInsecure }),
-    ]);
+  const [
+    price,
+    customerEmail,
+    customerLanguage,
+    sendEmail,
+    ttlMs,
+    webhookUrl,
+    orderId,
+    returnUrl,
+    extras,
+    title,
+    description,
+    lineItems,
+  ] = checkEvery<
+    [
+      Money,
+      string | null,
+      Language | null,
+      boolean,
+      number,
+      string | null,
+      string | null,
+      string | null,
+      PaymentExtras,
+      string | null,
+      string | null,
+      readonly LineItem[] | null,
+    ]
+  >([
+    () => parsePrice(input.amount, input.currency),
+    () => parseCustomerEmail(input.customerEmail),
+    () => parseCustomerLanguage(input.customerLanguage),
+    () => wantsRequestEmail(input, rules.requestEmailAvailable),
+    () => parseExpiresIn(input.expiresIn, rules.defaultTtlMs),
+    () =>
+      input.webhookUrl?.trim() ? parseWebhookUrl('webhook_url', input.webhookUrl, { allowInsecure }) : null,
+    () => optionalText('order_id', input.orderId, MAX_ORDER_ID_LENGTH),
+    () => (input.returnUrl?.trim() ? parseReturnUrl(input.returnUrl) : null),
+    () => parsePaymentExtras(input, { allowInsecure }),
+    () => optionalShownText('title', input.title, MAX_TITLE_LENGTH),
+    () => optionalShownText('description', input.description, MAX_DESCRIPTION_LENGTH),
+    () => parseLineItemsIn(input.lineItems, findCurrency(input.currency.trim())),
+  ]);
+  // Checked once the price is known to be right: the lines add up to it exactly.
+  if (lineItems !== null) assertLineItemsAddUp(lineItems, price);
   return {
     price,
     sendEmail,
@@ -107,6 +137,9 @@ export function parsePaymentInput(input: PaymentInput, rules: PaymentInputRules)
       orderId,
       customerEmail,
       customerLanguage,
+      title,
+      description,
+      lineItems,
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { KeyMode } from './credentials.ts';
 import type { Currency } from './currencies.ts';
 import { PaylinkError, ValidationError } from './errors.ts';
+import type { LineItem } from './lineItems.ts';
 import { formatMoney, type Money, parseAmount } from './money.ts';
 import type { PaymentExtras } from './paymentExtras.ts';
 
@@ -23,6 +24,8 @@ export interface PaymentLink extends PaymentExtras {
   readonly maxUses: number | null;
   /** No payment is created from the link from this moment on. */
   readonly endsAt: Date | null;
+  /** What one purchase holds, adding up to a fixed price's `unit` (domain/lineItems.ts); null: not itemized. */
+  readonly lineItems: readonly LineItem[] | null;
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }

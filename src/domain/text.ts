@@ -41,3 +41,14 @@ export function optionalText(field: string, input: string | undefined, maxLength
     throw new ValidationError(field, `must be at most ${maxLength} characters`);
   return text;
 }
+
+/** A text a customer reads (a title, a description): trimmed, at most `max` characters, plain; blank is none. */
+export function optionalShownText(field: string, input: string | undefined, max: number): string | null {
+  const text = optionalText(field, input, max);
+  return text === null ? null : plainText(field, text);
+}
+
+/** The heading of what is sold: at most 200 characters (a link's title, a payment's). */
+export const MAX_TITLE_LENGTH = 200;
+/** The words under it: at most 2,000 characters. */
+export const MAX_DESCRIPTION_LENGTH = 2000;

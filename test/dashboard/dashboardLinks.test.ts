@@ -257,4 +257,34 @@ describe.each(dialects)('dashboard links on %s', (dialect) => {
     );
     expect(theirs.statusCode).toBe(404);
   });
+  it('takes item rows for a fixed price, adding up to the price of one, and refuses them on an open amount', async () => {
+    const base = { csrf, title: 'Coffee box', currency: 'EUR', mode: 'live' };
+    const items = {
+      item_name_1: 'Beans',
+      item_price_1: '24.50',
+      item_name_2: 'Shipping',
+      item_price_2: '2.50',
+    };
+    const made = await post(
+      '/dashboard/links/new',
+      { ...base, price_type: 'fixed', amount: '27.00', ...items },
+      cookie,
+    );
+    expect(made.statusCode).toBe(303);
+    const link = (
+      await api('GET', `/payments/api/links/${linkIdOf(made.headers.location)}/`, shop.apiKey)
+    ).json();
+    expect(link.line_items).toEqual([
+      { name: 'Beans', quantity: 1, unit_price: '24.50', total: '24.50' },
+      { name: 'Shipping', quantity: 1, unit_price: '2.50', total: '2.50' },
+    ]);
+    const open = await post(
+      '/dashboard/links/new',
+      { ...base, price_type: 'open', min_amount: '1', max_amount: '50', ...items },
+      cookie,
+    );
+    expect(open.statusCode).toBe(400);
+    expect(open.body).toContain('line_items: is only for price_type fixed');
+    expect(open.body).toContain('name="item_name_2" value="Shipping"');
+  });
 });

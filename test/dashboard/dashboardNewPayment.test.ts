@@ -68,6 +68,53 @@ describe.each(dialects)('dashboard new payment on %s', (dialect) => {
   const paymentIdOf = (location: string | undefined) =>
     /^\/dashboard\/payments\/([0-9a-f-]{36})\/link$/.exec(location ?? '')?.[1];
 
+  it('takes a title, a description for the customer and item rows, and marks the row a fault is in', async () => {
+    const form = await get('/dashboard/payments/new');
+    for (const name of ['title', 'customer_description', 'item_name_1', 'item_quantity_3', 'item_price_2'])
+      expect(form.body).toContain(`name="${name}"`);
+    expect(form.body).toContain('<label for="item_quantity_2">Item 2: quantity</label>');
+    const fields = {
+      amount: '54.00',
+      currency: 'EUR',
+      title: 'Order 1042',
+      customer_description: 'Roasted on Monday',
+      item_name_1: 'Espresso beans 1 kg',
+      item_quantity_1: '2',
+      item_price_1: '24.50',
+      // A blank row between two filled ones is left out; a row without a quantity is one of it.
+      item_name_3: 'Shipping',
+      item_price_3: '5.00',
+      mode: 'live',
+    };
+    const created = await post('/dashboard/payments/new', { ...(await freshForm()), ...fields }, cookie);
+    expect(created.statusCode).toBe(303);
+    const stored = await h.stores.payments.findById(paymentIdOf(created.headers.location)!);
+    expect(stored).toMatchObject({ title: 'Order 1042', description: 'Roasted on Monday', metadata: null });
+    expect(stored!.lineItems!.map((l) => [l.name, l.quantity, l.unitPrice.minorUnits])).toEqual([
+      ['Espresso beans 1 kg', 2, 2450n],
+      ['Shipping', 1, 500n],
+    ]);
+
+    // A bad quantity in the third row is named in the API's words and marks that row's field; nothing is made.
+    const refused = await post(
+      '/dashboard/payments/new',
+      { ...(await freshForm()), ...fields, item_quantity_3: '0' },
+      cookie,
+    );
+    expect(refused.statusCode).toBe(400);
+    expect(refused.body).toContain('line_items[1].quantity: must be an integer from 1 to 1000000');
+    expect(refused.body).toMatch(
+      /<input id="item_quantity_3" name="item_quantity_3" value="0" [^>]*aria-invalid="true"/,
+    );
+    const short = await post(
+      '/dashboard/payments/new',
+      { ...(await freshForm()), ...fields, amount: '50.00' },
+      cookie,
+    );
+    expect(short.statusCode).toBe(400);
+    expect(short.body).toContain('the lines total 54.00 EUR, the amount is 50.00 EUR');
+  });
+
   it('creates a payment from the form; its link page shows the link, a QR code and its status', async () => {
     const hidden = await freshForm();
     const created = await post(

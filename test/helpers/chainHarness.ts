@@ -64,6 +64,10 @@ export interface ChainHarness {
       customerLanguage?: string;
       orderId?: string;
       sendEmail?: boolean;
+      /** What is sold (decision 0051), as the API takes them: line items as parsed JSON. */
+      title?: string;
+      description?: string;
+      lineItems?: unknown;
     },
   ): Promise<Payment>;
   /** The token's owner controls, as Circle's would be used: blacklist, unBlacklist, pause, unpause. */
@@ -234,6 +238,9 @@ export async function startChainHarness(
           customerLanguage: options.customerLanguage,
           orderId: options.orderId,
           sendEmail: options.sendEmail,
+          title: options.title,
+          description: options.description,
+          lineItems: options.lineItems,
         },
       ),
     async pay(to, baseUnits, options = {}) {

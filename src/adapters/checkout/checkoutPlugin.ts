@@ -9,7 +9,7 @@ import type { Clock } from '../../app/shared/ports.ts';
 import { errorResponseOf, ValidationError } from '../../domain/errors.ts';
 import { type Payment, paymentTerms } from '../../domain/payment.ts';
 import { derivePaymentState } from '../../domain/paymentStatus.ts';
-import { joinedParts } from '../web/joinedParts.ts';
+import { joinedParts, withoutCssComments } from '../web/joinedParts.ts';
 import { isLanguage, type Language, negotiateLanguage } from '../web/language.ts';
 import type { CheckoutNetwork } from '../web/network.ts';
 import { pageScript } from '../web/pageScript.ts';
@@ -84,6 +84,7 @@ function loadAsset(name: string, type: string): Asset {
 /** The stylesheet every page links, written as parts by what they style (checkoutFrame.css first). */
 const STYLESHEET_PARTS = [
   'checkoutFrame.css',
+  'orderSummary.css',
   'paymentFacts.css',
   'browserWallet.css',
   'endScreens.css',
@@ -108,7 +109,10 @@ function loadAssets() {
   const files = {
     script: loadPageScript('checkoutWallet.js', 'checkout.js'),
     refundScript: loadPageScript('refund.js'),
-    stylesheet: assetOf(joinedParts(STYLESHEET_PARTS.map(readAsset)), 'text/css; charset=utf-8'),
+    stylesheet: assetOf(
+      withoutCssComments(joinedParts(STYLESHEET_PARTS.map(readAsset))),
+      'text/css; charset=utf-8',
+    ),
     favicon: loadAsset('favicon.svg', 'image/svg+xml'),
   };
   const links: PageAssets = {

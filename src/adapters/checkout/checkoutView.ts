@@ -1,6 +1,7 @@
 import type { TransferRecord } from '../../app/chain/ports.ts';
 import { isFiat } from '../../domain/currencies.ts';
 import { formatDecimal } from '../../domain/decimal.ts';
+import { type ShownLine, shownLines } from '../../domain/lineItems.ts';
 import { formatMoney, formatUsdc } from '../../domain/money.ts';
 import type { Deposit, Payment } from '../../domain/payment.ts';
 import type { PaymentState, PaymentStatus } from '../../domain/paymentStatus.ts';
@@ -34,6 +35,8 @@ export interface CheckoutView {
   /** The merchant's price as quoted ("25.00" EUR). */
   readonly priceAmount: string;
   readonly priceCurrency: string;
+  /** What the customer buys (decision 0051): the payment's title, description and lines, each optional. */
+  readonly sold: Sold;
   /**
    * The locked exchange rate, USDC per one unit of the price's currency ("1.08" for EUR: 1 EUR = 1.08 USDC),
    * trimmed to its significant decimals; null when the price is in USDC itself.
@@ -72,6 +75,13 @@ export interface CheckoutView {
   readonly deposit: Deposit;
   /** EIP-681 request for the remaining amount (the full amount before anything arrived), on the home chain. */
   readonly paymentLink: string;
+}
+
+/** What a payment sells, as the customer is shown it; lines in the price's currency. */
+export interface Sold {
+  readonly title: string | null;
+  readonly description: string | null;
+  readonly lines: readonly ShownLine[];
 }
 
 /** A network the payment is offered on, with its EIP-681 request for what is due. */
@@ -155,6 +165,7 @@ export function checkoutView(input: {
     merchantName: input.merchantName,
     priceAmount: formatMoney(payment.quote.amount),
     priceCurrency: payment.quote.amount.currency.code,
+    sold: { title: payment.title, description: payment.description, lines: shownLines(payment.lineItems) },
     rate: isFiat(payment.quote.amount.currency) ? formatDecimal(payment.quote.rate) : null,
     requiredBaseUnits: required,
     receivedBaseUnits: received,

@@ -122,6 +122,8 @@ export function renderReceiptPdf(
   const facts: [string, string][] = [
     [m.reference, receipt.reference],
     ...(receipt.orderId ? [[m.order, receipt.orderId] as [string, string]] : []),
+    ...(receipt.title === null ? [] : [[m.purchase, receipt.title] as [string, string]]),
+    ...(receipt.description === null ? [] : [[m.details, receipt.description] as [string, string]]),
     [m.paid, formatMoment(receipt.paidAt, language, 'date')],
     [m.amount, `${formatPriceAmount(receipt.amount, language)} ${receipt.currency}`],
     ...(receipt.rate === null
@@ -136,6 +138,22 @@ export function renderReceiptPdf(
     [m.usdcPaid, usdc(receipt.usdcPaid)],
   ];
   for (const [label, value] of facts) row(doc, label, value);
+
+  // What was bought, line by line, in the price's currency: the lines add up to the amount above.
+  if (receipt.lines.length > 0) {
+    section(m.items);
+    const money = (decimal: string) => `${formatPriceAmount(decimal, language)} ${receipt.currency}`;
+    for (const line of receipt.lines)
+      row(
+        doc,
+        line.name,
+        fill(m.line, {
+          quantity: String(line.quantity),
+          price: money(line.unitPrice),
+          total: money(line.total),
+        }),
+      );
+  }
 
   section(m.transfers);
   for (const transfer of receipt.transfers)

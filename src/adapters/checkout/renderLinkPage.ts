@@ -1,9 +1,11 @@
+import { shownLines } from '../../domain/lineItems.ts';
 import { formatMoney, type Money } from '../../domain/money.ts';
 import type { LinkPrice, PaymentLink } from '../../domain/paymentLink.ts';
 import { format, html, type SafeHtml } from '../web/html.ts';
 import type { Language } from '../web/language.ts';
 import { formatPriceAmount } from '../web/localeFormat.ts';
 import { MESSAGES, type Messages } from './messages/index.ts';
+import { orderSummary } from './orderSummary.ts';
 import { languageSwitcher, layout, messagePage, moment, type PageAssets } from './pageLayout.ts';
 
 /**
@@ -42,6 +44,7 @@ export function renderLinkPage(input: LinkPageInput): string {
   ${priceLine(link.price, language, m)}
 </header>
 ${linkImage(input.imageUrl)}${link.description === null ? null : html`<p class="description">${link.description}</p>`}
+${linkLines(link, language, m)}
 ${problemBox(input, m)}
 ${link.price.type === 'fixed' ? quantityForm(input, m) : amountForm(input, m)}
 <p class="muted small">${m.linkNextStep}</p>
@@ -65,6 +68,13 @@ function money(value: Money, language: Language): string {
 function priceLine(price: LinkPrice, language: Language, m: Messages): SafeHtml | null {
   if (price.type === 'open') return null;
   return html`<p class="price"><span class="label">${m.price}</span> <strong>${money(price.unit, language)}</strong></p>`;
+}
+
+/** What one purchase holds, when the link lists it: its lines, as the payment's checkout shows them. */
+function linkLines(link: PaymentLink, language: Language, m: Messages): SafeHtml | undefined {
+  if (link.price.type !== 'fixed' || link.lineItems === null) return undefined;
+  const sold = { title: null, description: null, lines: shownLines(link.lineItems) };
+  return orderSummary(sold, link.price.unit.currency.code, language, m);
 }
 
 /** The merchant's image, never sent a referrer; decorative, the title says what it is. */

@@ -8,11 +8,13 @@ import {
   LOCALES,
   momentStyle,
 } from '../web/localeFormat.ts';
-import type { CheckoutTransfer, CheckoutView, NetworkOffer } from './checkoutView.ts';
+import type { CheckoutView, NetworkOffer } from './checkoutView.ts';
 import { MESSAGES, type Messages } from './messages/index.ts';
 import { networkChoice, networkWarning, offersGasless, qrSrc, qrUrl } from './networkChoice.ts';
+import { orderSummary } from './orderSummary.ts';
 import { hiddenAttr, messagePage, moment, type PageAssets } from './pageLayout.ts';
 import { endStage, scriptedPage, usdcField as usdc, waitingStage } from './scriptedPage.ts';
+import { transferItem, transferList } from './transferList.ts';
 
 /**
  * The checkout's HTML, rendered on the server so that the amount, the address and the network are readable
@@ -55,6 +57,7 @@ export function renderCheckoutPage(input: CheckoutPageInput): string {
       price: html`<strong>${page.price}</strong>`,
       note: rateLine(page),
     },
+    ...withFacts(orderSummary(view.sold, view.priceCurrency, language, m)),
     stages: [
       payStage(page, input),
       confirmingStage(page),
@@ -69,6 +72,9 @@ export function renderCheckoutPage(input: CheckoutPageInput): string {
     languageQuery: page.chosen === view.offers[0] ? undefined : `network=${page.chosen.network.chainId}`,
   });
 }
+
+/** The summary of what is bought above the stages, when the payment says what it sells. */
+const withFacts = (facts: SafeHtml | undefined) => (facts === undefined ? {} : { facts });
 
 /** What the stages of the page say over and over: the view's amounts and moments in the customer's language. */
 interface CheckoutWords {
@@ -370,22 +376,6 @@ export function renderNotFoundPage(language: Language, assets: PageAssets): stri
 export function renderErrorPage(language: Language, assets: PageAssets): string {
   const m = MESSAGES[language];
   return messagePage(language, assets, m.errorTitle, m.errorBody);
-}
-
-/**
- * Every transfer that counts, each with its explorer link: the script rebuilds the list from status.json with
- * clones of the same item (the <template> rendered below), so both agree.
- */
-function transferList(transfers: readonly CheckoutTransfer[], language: Language, m: Messages): SafeHtml {
-  return html`<div class="tx" data-tx${hiddenAttr(transfers.length === 0)}><p class="label">${m.transfers}</p>
-    <ul data-transfers>${transfers.map((t) => transferItem(t, language, m))}</ul></div>`;
-}
-
-function transferItem(t: CheckoutTransfer | null, language: Language, m: Messages): SafeHtml {
-  const amount = t ? formatUsdcAmount(formatUsdc(t.amountBaseUnits), language) : '';
-  return html`<li><strong class="nowrap"><span data-t="amount">${amount}</span> USDC</strong> <span class="muted" data-t="pending"${hiddenAttr(t?.final !== false)}>(${m.transferConfirming})</span>
-      <code class="hash" data-t="txid">${t?.txid ?? ''}</code>
-      <a data-t="link" href="${t?.url ?? '#'}"${hiddenAttr(!t?.url)}>${m.viewOnExplorer}</a></li>`;
 }
 
 /** "4:05", "59:59", "1:00:00": what the script shows too, so the first paint and the first tick agree. */

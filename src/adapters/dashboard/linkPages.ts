@@ -8,6 +8,7 @@ import { PaylinkError } from '../../domain/errors.ts';
 import { linkUrl } from '../web/checkoutUrls.ts';
 import { qrSvg } from '../web/qrCode.ts';
 import type { DashboardDeps } from './dashboardDeps.ts';
+import { LINE_ITEM_FIELDS, lineItemsOf } from './lineItemFields.ts';
 import { type FormRequest, merchantOf, type PageKit } from './pageKit.ts';
 import { renderLink, renderLinks, renderNewLink } from './renderLinkPages.ts';
 
@@ -35,7 +36,8 @@ export const LINK_FIELDS = [
   'ends_on',
   'success_url',
   'cancel_url',
-] as const;
+  ...LINE_ITEM_FIELDS,
+];
 
 /**
  * Reusable links ("payment pages") for a merchant user, through the same use cases as the API's links: the
@@ -136,6 +138,8 @@ function linkInput(fields: Readonly<Record<string, string>>): CreateLinkInput {
     endsAt: endsOn && /^\d{4}-\d{2}-\d{2}$/.test(endsOn) ? `${endsOn}T23:59:59Z` : endsOn,
     successUrl: given('success_url'),
     cancelUrl: given('cancel_url'),
+    // A fixed price's lines; an open amount's rows are refused by name if filled (decision 0051).
+    lineItems: lineItemsOf(fields).lineItems,
   };
 }
 

@@ -12,6 +12,7 @@ import type { PaymentState } from '../../domain/paymentStatus.ts';
 import { paymentUrl } from '../web/checkoutUrls.ts';
 import { qrSvg } from '../web/qrCode.ts';
 import type { DashboardDeps } from './dashboardDeps.ts';
+import { LINE_ITEM_FIELDS, lineItemsOf } from './lineItemFields.ts';
 import { type FormRequest, merchantOf, type PageKit } from './pageKit.ts';
 import {
   EXPIRY_UNITS,
@@ -30,6 +31,9 @@ const SETTLED = new Set(['paid', 'failed', 'expired']);
 const FIELDS = [
   'amount',
   'currency',
+  'title',
+  'customer_description',
+  ...LINE_ITEM_FIELDS,
   'description',
   'order_id',
   'customer_email',
@@ -38,7 +42,7 @@ const FIELDS = [
   'send_email',
   'expires_in',
   'expires_unit',
-] as const;
+];
 
 /**
  * The expiry as typed (a whole number of minutes, hours or days; empty: the service's default), in seconds for
@@ -79,6 +83,7 @@ export function newPaymentPages(app: FastifyInstance, deps: DashboardDeps, kit: 
     const description = fields.description;
     const sendEmail = fields.send_email === 'on';
     const expiresIn = expiresInOf(fields);
+    const items = lineItemsOf(fields);
     // Said in the merchant's words and language before anything is created.
     const refused = (problemField: string, problem: string) =>
       showForm(deps, kit, signedIn, reply.status(400), { mode, fields, problem, problemField });
@@ -96,6 +101,9 @@ export function newPaymentPages(app: FastifyInstance, deps: DashboardDeps, kit: 
           sendEmail,
           expiresIn,
           orderId: fields.order_id,
+          title: fields.title,
+          description: fields.customer_description,
+          lineItems: items.lineItems,
           successUrl: fields.success_url,
           cancelUrl: fields.cancel_url,
           // A payment has no description of its own: the merchant's words go with it as metadata, returned by
@@ -119,7 +127,7 @@ export function newPaymentPages(app: FastifyInstance, deps: DashboardDeps, kit: 
         mode,
         fields,
         problem: error.message,
-        problemField: error.field,
+        problemField: items.fieldOf(error.field),
       });
     }
   });

@@ -8,6 +8,7 @@ import { format, html, type SafeHtml } from '../web/html.ts';
 import { formatPriceAmount } from '../web/localeFormat.ts';
 import { priceText, statusBadge, usdcText, usdcWithUnit } from './dashboardFormat.ts';
 import { formEnd, textField } from './formFields.ts';
+import { lineItemRows } from './lineItemFields.ts';
 import { csrfField, type PageContext, problemBox, signedInPage, time } from './renderDashboard.ts';
 
 type Totals = { readonly count: number; readonly receivedBaseUnits: bigint };
@@ -130,6 +131,7 @@ export function renderNewLink(input: {
       ${field('max_amount', k.maxAmount, amount, k.forOpen)}
       ${field('suggested_amounts', k.suggested, html`autocomplete="off"`, k.suggestedHint)}
     </fieldset>
+    ${lineItemRows(ctx, input)}
     ${field('max_uses', k.maxUses, count, k.optional)}
     ${field('ends_on', k.endsOn, html`type="date"`, k.endsOnHint)}
     ${formEnd(ctx, { fields, mode, testAvailable: input.testAvailable }, k.create)}

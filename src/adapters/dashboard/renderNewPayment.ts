@@ -6,6 +6,7 @@ import type { PaymentState } from '../../domain/paymentStatus.ts';
 import { format, html, type SafeHtml } from '../web/html.ts';
 import { fill } from '../web/i18n.ts';
 import { formEnd, invalidMark, textField } from './formFields.ts';
+import { lineItemRows } from './lineItemFields.ts';
 import { csrfField, type PageContext, signedInPage, time } from './renderDashboard.ts';
 
 /** The "New payment" form as shown: empty, or as the person filled it when it was refused. */
@@ -52,6 +53,9 @@ export function renderNewPayment(input: {
     <input type="hidden" name="form_key" value="${form.formKey}">
     ${field('amount', n.amount, html`inputmode="decimal" autocomplete="off" required pattern="[0-9]+([.,][0-9]+)?"`)}
     ${field('currency', n.currency, html`autocomplete="off" maxlength="5" spellcheck="false" placeholder="USDC"`, n.currencyHint)}
+    ${field('title', n.paymentTitle, html`maxlength="200"`, n.paymentTitleHint)}
+    ${field('customer_description', n.shownDescription, html`maxlength="2000"`, ctx.t.links.optional)}
+    ${lineItemRows(ctx, form)}
     ${field('description', n.description, html`maxlength="500"`, n.descriptionHint)}
     ${field('order_id', n.orderId, html`maxlength="255" autocomplete="off"`)}
     ${field('customer_email', n.customerEmail, html`type="email" autocomplete="off"`)}

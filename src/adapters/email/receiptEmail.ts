@@ -24,8 +24,21 @@ export function receiptFacts(data: ReceiptData, language: Language) {
   const usdc = (value: string) => `${formatUsdcAmount(value, language)} USDC`;
   const price =
     data.currency === 'USDC' ? usdc(data.usdcPrice) : `${amount} ${data.currency} (${usdc(data.usdcPrice)})`;
+  const money = (decimal: string) => `${formatPriceAmount(decimal, language)} ${data.currency}`;
+  const { title, description, lines } = data.sold;
   const facts: ReceiptFact[] = [
     { label: m.merchant, value: data.merchantName },
+    // What was bought, then each line: quantity × the price of one = its total, in the price's currency.
+    ...(title === null ? [] : [{ label: m.purchase, value: title }]),
+    ...(description === null ? [] : [{ label: m.details, value: description }]),
+    ...lines.map((line) => ({
+      label: line.name,
+      value: fill(m.line, {
+        quantity: String(line.quantity),
+        price: money(line.unitPrice),
+        total: money(line.total),
+      }),
+    })),
     { label: m.amount, value: price },
     { label: m.usdcPaid, value: usdc(data.usdcPaid) },
     ...data.transfers.map((t) => ({

@@ -1,3 +1,4 @@
+import { type ShownLine, shownLines } from '../../domain/lineItems.ts';
 import type { Merchant } from '../../domain/merchant.ts';
 import { formatMoney, formatUsdc } from '../../domain/money.ts';
 import type { Payment } from '../../domain/payment.ts';
@@ -15,6 +16,10 @@ export interface ReceiptDocument {
   /** The payment's id: the reference the merchant's API and dashboard know it by. */
   readonly reference: string;
   readonly orderId: string | null;
+  /** What was bought (decision 0051): the title, description and lines, amounts in `currency`. */
+  readonly title: string | null;
+  readonly description: string | null;
+  readonly lines: readonly ShownLine[];
   readonly paidAt: Date;
   /** The price as set ("25.00") in its currency ("EUR"). */
   readonly amount: string;
@@ -57,6 +62,9 @@ export function receiptDocument(
     merchantName: merchant.name,
     reference: payment.id,
     orderId: payment.orderId,
+    title: payment.title,
+    description: payment.description,
+    lines: shownLines(payment.lineItems),
     paidAt: payment.paidAt ?? payment.updatedAt,
     amount: formatMoney(payment.quote.amount),
     currency,

@@ -18,6 +18,8 @@ export interface ReceiptData
   > {
   /** Every transfer that counted, oldest first: the same list as the PDF. */
   readonly transfers: readonly ReceiptDataTransfer[];
+  /** What was bought, as the PDF states it (receiptDocument). */
+  readonly sold: Pick<ReceiptDocument, 'title' | 'description' | 'lines'>;
   /** The public receipt page (`/receipts/<token>` on the checkout origin). */
   readonly receiptUrl: string;
 }
@@ -100,6 +102,7 @@ export function receiptData(
     refunds: document.refunds,
     paidAt: document.paidAt,
     orderId: document.orderId,
+    sold: { title: document.title, description: document.description, lines: document.lines },
     receiptUrl: receiptUrl(settings.checkoutUrl, token),
   };
 }

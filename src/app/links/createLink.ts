@@ -1,6 +1,8 @@
 import type { KeyMode } from '../../domain/credentials.ts';
 import type { Currency } from '../../domain/currencies.ts';
+import { findCurrency } from '../../domain/currencies.ts';
 import { checkEvery, ValidationError } from '../../domain/errors.ts';
+import { assertLineItemsAddUp, type LineItem, parseLineItemsIn } from '../../domain/lineItems.ts';
 import { type Money, parseAmount, parseCurrency } from '../../domain/money.ts';
 import {
   type PaymentExtras,
@@ -15,7 +17,7 @@ import {
   type PaymentLink,
 } from '../../domain/paymentLink.ts';
 import { optionalRedirectUrl } from '../../domain/redirectUrl.ts';
-import { optionalText, plainText } from '../../domain/text.ts';
+import { MAX_DESCRIPTION_LENGTH, MAX_TITLE_LENGTH, optionalShownText } from '../../domain/text.ts';
 import { timeOrderedId } from '../payments/timeOrderedId.ts';
 import type { Clock } from '../shared/ports.ts';
 import type { LinkStore } from './ports.ts';
@@ -41,10 +43,9 @@ export interface CreateLinkInput extends PaymentExtrasInput {
   readonly suggestedAmounts?: readonly string[] | undefined;
   readonly maxUses?: string | undefined;
   readonly endsAt?: string | undefined;
+  /** As parsed from JSON: checked here against the fixed price of one (domain/lineItems.ts). */
+  readonly lineItems?: unknown;
 }
-
-export const MAX_TITLE_LENGTH = 200;
-export const MAX_DESCRIPTION_LENGTH = 2000;
 
 /** Creates a reusable link of the key's mode. Nothing else is created: no payment, no deposit address. */
 export async function createLink(
@@ -55,17 +56,29 @@ export async function createLink(
 ): Promise<PaymentLink> {
   const now = deps.clock.now();
   const urls = { allowInsecure: deps.webhookAllowPrivate };
-  const [title, description, imageUrl, price, maxUses, endsAt, extras] = checkEvery<
-    [string, string | null, string | null, LinkPrice, number | null, Date | null, PaymentExtras]
+  const [title, description, imageUrl, price, maxUses, endsAt, extras, items] = checkEvery<
+    [
+      string,
+      string | null,
+      string | null,
+      LinkPrice,
+      number | null,
+      Date | null,
+      PaymentExtras,
+      readonly LineItem[] | null,
+    ]
   >([
     () => parseTitle(input.title),
-    () => parseDescription(input.description),
+    () => optionalShownText('description', input.description, MAX_DESCRIPTION_LENGTH),
     () => optionalRedirectUrl('image_url', input.imageUrl, urls),
     () => parseLinkPrice(input),
     () => parseCount('max_uses', input.maxUses, MAX_LINK_USES),
     () => parseEndsAt(input.endsAt, now),
     () => parsePaymentExtras(input, urls),
+    () => parseLinkLineItems(input),
   ]);
+  // Checked once the price is: the lines of one purchase add up to the price of one.
+  if (items !== null && price.type === 'fixed') assertLineItemsAddUp(items, price.unit);
   const link: PaymentLink = {
     id: timeOrderedId(),
     merchantId,
@@ -78,6 +91,7 @@ export async function createLink(
     maxUses,
     endsAt,
     ...extras,
+    lineItems: items,
     createdAt: now,
     updatedAt: now,
   };
@@ -86,14 +100,19 @@ export async function createLink(
 }
 
 function parseTitle(input: string | undefined): string {
-  const title = optionalText('title', input, MAX_TITLE_LENGTH);
+  const title = optionalShownText('title', input, MAX_TITLE_LENGTH);
   if (title === null) throw new ValidationError('title', 'is required');
-  return plainText('title', title);
+  return title;
 }
 
-function parseDescription(input: string | undefined): string | null {
-  const description = optionalText('description', input, MAX_DESCRIPTION_LENGTH);
-  return description === null ? null : plainText('description', description);
+/**
+ * A fixed price's lines, in its currency (they must add up to `amount`, the price of one); an open amount has
+ * none: no list of lines adds up to whatever the payer types.
+ */
+function parseLinkLineItems(input: CreateLinkInput): readonly LineItem[] | null {
+  if (input.priceType === 'open' && input.lineItems !== undefined && input.lineItems !== null)
+    throw new ValidationError('line_items', 'is only for price_type fixed');
+  return parseLineItemsIn(input.lineItems, findCurrency(input.currency?.trim() ?? ''));
 }
 
 function parseCount(field: string, input: string | undefined, max: number): number | null {

@@ -70,6 +70,33 @@ export interface paths {
                         metadata?: {
                             [key: string]: string;
                         };
+                        /**
+                         * @description What is sold, shown to the customer as the heading of the checkout, the receipt and its e-mail (at most 200 characters)
+                         * @example Order 1042
+                         */
+                        title?: string | null;
+                        /** @description Shown to the customer under the title (at most 2000 characters) */
+                        description?: string | null;
+                        /**
+                         * @description What is sold, line by line, shown to the customer on the checkout, the receipt, its e-mail and PDF: at most 100 lines of `name` (1 to 200 characters), `quantity` (an integer from 1 to 1,000,000) and `unit_price` (a decimal in `currency`, 0 or more, as a string or a number). quantity × unit_price summed over the lines must equal `amount` exactly
+                         * @example [
+                         *       {
+                         *         "name": "Espresso beans 1 kg",
+                         *         "quantity": 2,
+                         *         "unit_price": "24.50"
+                         *       },
+                         *       {
+                         *         "name": "Shipping",
+                         *         "quantity": 1,
+                         *         "unit_price": "5.00"
+                         *       }
+                         *     ]
+                         */
+                        line_items?: {
+                            name: string;
+                            quantity: number;
+                            unit_price: string | number;
+                        }[];
                     };
                 };
             };
@@ -1054,6 +1081,26 @@ export interface paths {
                         metadata?: {
                             [key: string]: string;
                         };
+                        /**
+                         * @description price_type fixed only: what one purchase holds, line by line (as a payment's `line_items`), adding up to `amount` exactly; a payment for n of them holds each line n times over
+                         * @example [
+                         *       {
+                         *         "name": "Espresso beans 1 kg",
+                         *         "quantity": 2,
+                         *         "unit_price": "24.50"
+                         *       },
+                         *       {
+                         *         "name": "Shipping",
+                         *         "quantity": 1,
+                         *         "unit_price": "5.00"
+                         *       }
+                         *     ]
+                         */
+                        line_items?: {
+                            name: string;
+                            quantity: number;
+                            unit_price: string | number;
+                        }[];
                     };
                 };
             };
@@ -1279,7 +1326,7 @@ export interface paths {
         put?: never;
         /**
          * Create a payment from a link for the quantity or amount a payer chose
-         * @description The payment is created as by /payments/api/create/ (quote, deposit address, expiry), carrying link_id and the link URLs and metadata. 409 LINK_UNAVAILABLE when the link is deactivated, ended or used up.
+         * @description The payment is created as by /payments/api/create/ (quote, deposit address, expiry), carrying link_id and the link URLs, metadata, title, description and line items (each line times the quantity). 409 LINK_UNAVAILABLE when the link is deactivated, ended or used up.
          */
         post: {
             parameters: {
@@ -1440,6 +1487,25 @@ export interface components {
                  * @description ISO 8601 UTC timestamp
                  */
                 expires_at: string;
+                /** @description What is sold, as the customer reads it */
+                title?: string;
+                /** @description Shown to the customer under the title */
+                description?: string;
+                /** @description What is sold, line by line; the totals add up to the amount */
+                line_items?: {
+                    name: string;
+                    quantity: number;
+                    /**
+                     * @description Exact decimal in the currency
+                     * @example 24.50
+                     */
+                    unit_price: string;
+                    /**
+                     * @description quantity × unit_price, exact
+                     * @example 49.00
+                     */
+                    total: string;
+                }[];
                 /**
                  * @description This payment's own deposit address: send USDC here
                  * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
@@ -1528,6 +1594,21 @@ export interface components {
             metadata: {
                 [key: string]: string;
             };
+            /** @description What one purchase holds, line by line (price_type fixed); null when not itemized */
+            line_items: {
+                name: string;
+                quantity: number;
+                /**
+                 * @description Exact decimal in the currency
+                 * @example 24.50
+                 */
+                unit_price: string;
+                /**
+                 * @description quantity × unit_price, exact
+                 * @example 49.00
+                 */
+                total: string;
+            }[] | null;
             livemode: boolean;
             /**
              * Format: date-time
@@ -1714,6 +1795,25 @@ export interface components {
              * @example Blacklistable: account is blacklisted
              */
             payout_delayed_reason?: string;
+            /** @description What is sold, as the customer reads it */
+            title?: string;
+            /** @description Shown to the customer under the title */
+            description?: string;
+            /** @description What is sold, line by line; the totals add up to the amount */
+            line_items?: {
+                name: string;
+                quantity: number;
+                /**
+                 * @description Exact decimal in the currency
+                 * @example 24.50
+                 */
+                unit_price: string;
+                /**
+                 * @description quantity × unit_price, exact
+                 * @example 49.00
+                 */
+                total: string;
+            }[];
             /** @description Where the customer goes once paid: your success_url with `payment_id=<id>` in its query */
             success_url?: string;
             /** @description Where the customer goes on giving up: your cancel_url with `payment_id=<id>` in its query */

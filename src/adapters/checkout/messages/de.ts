@@ -6,6 +6,8 @@ export const de: MessageTable<typeof en> = {
   documentTitle: '{merchant} bezahlen',
   paymentTo: 'Zahlung an',
   price: 'Preis',
+  orderSummary: 'Ihre Bestellung',
+  lineQuantity: '{quantity} × {price}',
   amountToSend: 'Zu sendender Betrag',
   network: 'Netzwerk',
   networkValue: '{network} · Chain-ID {chainId}',

@@ -8,6 +8,8 @@ export const en = {
   documentTitle: 'Pay {merchant}',
   paymentTo: 'Payment to',
   price: 'Price',
+  orderSummary: 'Your order',
+  lineQuantity: '{quantity} × {price}',
   amountToSend: 'Amount to send',
   network: 'Network',
   networkValue: '{network} · chain ID {chainId}',

@@ -6,6 +6,8 @@ export const es: MessageTable<typeof en> = {
   documentTitle: 'Pagar a {merchant}',
   paymentTo: 'Pago a',
   price: 'Precio',
+  orderSummary: 'Su pedido',
+  lineQuantity: '{quantity} × {price}',
   amountToSend: 'Importe a enviar',
   network: 'Red',
   networkValue: '{network} · ID de cadena {chainId}',

@@ -6,6 +6,8 @@ export const fr: MessageTable<typeof en> = {
   documentTitle: 'Payer {merchant}',
   paymentTo: 'Paiement à',
   price: 'Prix',
+  orderSummary: 'Votre commande',
+  lineQuantity: '{quantity} × {price}',
   amountToSend: 'Montant à envoyer',
   network: 'Réseau',
   networkValue: '{network} · ID de chaîne {chainId}',
