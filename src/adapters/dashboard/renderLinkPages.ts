@@ -6,7 +6,7 @@ import type { PaymentLink } from '../../domain/paymentLink.ts';
 import { receivedBaseUnitsShown } from '../../domain/webhookEvent.ts';
 import { format, html, type SafeHtml } from '../web/html.ts';
 import { formatPriceAmount } from '../web/localeFormat.ts';
-import { priceText, statusBadge, usdcText, usdcWithUnit } from './dashboardFormat.ts';
+import { priceText, referenceLink, statusBadge, usdcText, usdcWithUnit } from './dashboardFormat.ts';
 import { formEnd, textField } from './formFields.ts';
 import { csrfField, type PageContext, problemBox, signedInPage, time } from './renderDashboard.ts';
 
@@ -158,7 +158,7 @@ export function renderLink(input: {
   const rows = input.payments.payments.map(
     ({ payment, state }) => html`<tr>
   <td>${time(payment.createdAt)}</td>
-  <td><a href="/dashboard/payments/${payment.id}"><code>${payment.id}</code></a></td>
+  <td>${referenceLink(payment)}</td>
   <td>${statusBadge(ctx, state)}</td>
   <td class="amount">${priceText(ctx, payment.quote.amount)}</td>
   <td class="amount">${usdcText(ctx, receivedBaseUnitsShown(state))}</td>

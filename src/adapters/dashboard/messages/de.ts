@@ -17,6 +17,7 @@ export const de: MessageTable<typeof en> = {
     webhooks: 'Webhooks',
     health: 'Zustand',
     signOut: 'Abmelden',
+    menu: 'Menü',
   },
   signIn: {
     title: 'Anmelden',
@@ -194,6 +195,23 @@ export const de: MessageTable<typeof en> = {
     noPayment: 'Noch keine Zahlung.',
     allPayments: 'Alle Zahlungen',
   },
+  reference: {
+    apiId: 'Zahlungs-ID (API)',
+    customer: 'Kunden-E-Mail',
+  },
+  chart: {
+    title: 'Bezahlt in den letzten 30 Tagen',
+    description:
+      '{total} in {count, plural, one {# Zahlung} other {# Zahlungen}}; bester Tag, {day}: {best}. Tage in UTC; Live-Zahlungen.',
+    empty:
+      'In den letzten 30 Tagen wurde keine Zahlung bezahlt. Teilen Sie einen Zahlungslink oder senden Sie eine Zahlungsanforderung.',
+    newLink: 'Neuer Zahlungslink',
+    newPayment: 'Neue Zahlung',
+    asTable: 'Als Tabelle zeigen',
+    day: 'Tag',
+    paid: 'Bezahlt (USDC)',
+    payments: 'Zahlungen',
+  },
   list: {
     merchant: 'Händler',
     waitingPayouts: 'Zahlungen mit verzögerter Auszahlung',
@@ -202,7 +220,7 @@ export const de: MessageTable<typeof en> = {
     title: 'Zahlungen',
     testMode: 'Testmodus',
     find: 'Zahlungen suchen',
-    search: 'Zahlungs-ID, Einzahlungsadresse oder Transaktion',
+    search: 'Referenz, Kunden-E-Mail, Bestellnummer, Zahlungs-ID, Einzahlungsadresse oder Transaktion',
     status: 'Status',
     any: 'Alle',
     from: 'Erstellt ab',

@@ -25,6 +25,7 @@ export const en = {
     webhooks: 'Webhooks',
     health: 'Health',
     signOut: 'Sign out',
+    menu: 'Menu',
   },
   signIn: {
     title: 'Sign in',
@@ -207,6 +208,23 @@ export const en = {
     noPayment: 'No payment yet.',
     allPayments: 'All payments',
   },
+  reference: {
+    apiId: 'Payment id (API)',
+    customer: 'Customer e-mail',
+  },
+  chart: {
+    title: 'Paid in the last 30 days',
+    description:
+      '{total} in {count, plural, one {# payment} other {# payments}}; the best day, {day}: {best}. Days in UTC; live payments.',
+    empty:
+      'No payment was paid in the last 30 days. Share a payment link or send a payment request to get paid.',
+    newLink: 'New payment link',
+    newPayment: 'New payment',
+    asTable: 'Show as a table',
+    day: 'Day',
+    paid: 'Paid (USDC)',
+    payments: 'Payments',
+  },
   list: {
     merchant: 'Merchant',
     waitingPayouts: 'Payments whose payout is delayed',
@@ -215,7 +233,7 @@ export const en = {
     title: 'Payments',
     testMode: 'Test mode',
     find: 'Find payments',
-    search: 'Payment id, deposit address or transaction',
+    search: 'Reference, customer e-mail, order id, payment id, deposit address or transaction',
     status: 'Status',
     any: 'Any',
     from: 'Created from',

@@ -17,6 +17,7 @@ export const es: MessageTable<typeof en> = {
     webhooks: 'Webhooks',
     health: 'Estado',
     signOut: 'Cerrar sesión',
+    menu: 'Menú',
   },
   signIn: {
     title: 'Iniciar sesión',
@@ -194,6 +195,23 @@ export const es: MessageTable<typeof en> = {
     noPayment: 'Aún no hay pagos.',
     allPayments: 'Todos los pagos',
   },
+  reference: {
+    apiId: 'Id. de pago (API)',
+    customer: 'Correo del cliente',
+  },
+  chart: {
+    title: 'Pagado en los últimos 30 días',
+    description:
+      '{total} en {count, plural, one {# pago} other {# pagos}}; el mejor día, {day}: {best}. Días en UTC; pagos reales.',
+    empty:
+      'Ningún pago se ha pagado en los últimos 30 días. Comparta un enlace de pago o envíe una solicitud de pago.',
+    newLink: 'Nuevo enlace de pago',
+    newPayment: 'Nuevo pago',
+    asTable: 'Ver como tabla',
+    day: 'Día',
+    paid: 'Pagado (USDC)',
+    payments: 'Pagos',
+  },
   list: {
     merchant: 'Comercio',
     waitingPayouts: 'Pagos cuyo abono está retrasado',
@@ -202,7 +220,7 @@ export const es: MessageTable<typeof en> = {
     title: 'Pagos',
     testMode: 'Modo de prueba',
     find: 'Buscar pagos',
-    search: 'Id. de pago, dirección de depósito o transacción',
+    search: 'Referencia, correo del cliente, id. de pedido, id. de pago, dirección de depósito o transacción',
     status: 'Estado',
     any: 'Todos',
     from: 'Creados desde',

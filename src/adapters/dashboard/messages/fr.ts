@@ -17,6 +17,7 @@ export const fr: MessageTable<typeof en> = {
     webhooks: 'Webhooks',
     health: 'État',
     signOut: 'Se déconnecter',
+    menu: 'Menu',
   },
   signIn: {
     title: 'Connexion',
@@ -194,6 +195,23 @@ export const fr: MessageTable<typeof en> = {
     noPayment: 'Aucun paiement pour l’instant.',
     allPayments: 'Tous les paiements',
   },
+  reference: {
+    apiId: 'Identifiant de paiement (API)',
+    customer: 'E-mail du client',
+  },
+  chart: {
+    title: 'Payé ces 30 derniers jours',
+    description:
+      '{total} en {count, plural, one {# paiement} other {# paiements}} ; meilleur jour, {day} : {best}. Jours en UTC ; paiements réels.',
+    empty:
+      'Aucun paiement payé ces 30 derniers jours. Partagez un lien de paiement ou envoyez une demande de paiement.',
+    newLink: 'Nouveau lien de paiement',
+    newPayment: 'Nouveau paiement',
+    asTable: 'Afficher en tableau',
+    day: 'Jour',
+    paid: 'Payé (USDC)',
+    payments: 'Paiements',
+  },
   list: {
     merchant: 'Marchand',
     waitingPayouts: 'Paiements dont le versement est retardé',
@@ -202,7 +220,8 @@ export const fr: MessageTable<typeof en> = {
     title: 'Paiements',
     testMode: 'Mode test',
     find: 'Rechercher des paiements',
-    search: 'Identifiant de paiement, adresse de dépôt ou transaction',
+    search:
+      'Référence, e-mail du client, numéro de commande, identifiant de paiement, adresse de dépôt ou transaction',
     status: 'Statut',
     any: 'Tous',
     from: 'Créés à partir du',
