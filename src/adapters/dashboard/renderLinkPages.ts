@@ -9,6 +9,7 @@ import { formatPriceAmount } from '../web/localeFormat.ts';
 import { priceText, referenceLink, statusBadge, usdcText, usdcWithUnit } from './dashboardFormat.ts';
 import { formEnd, textField } from './formFields.ts';
 import { csrfField, type PageContext, problemBox, signedInPage, time } from './renderDashboard.ts';
+import { linkActions } from './renderLinkEdit.ts';
 
 type Totals = { readonly count: number; readonly receivedBaseUnits: bigint };
 
@@ -148,6 +149,8 @@ export function renderLink(input: {
   url: string;
   qrDataUri: string;
   payments: { readonly payments: readonly ListedPayment[]; readonly nextCursor: string | null };
+  /** What the last action did (saved, re-activated), said once on the page it led back to. */
+  notice?: string | undefined;
 }): string {
   const { ctx, link, signedIn } = input;
   const k = ctx.t.links;
@@ -165,6 +168,7 @@ export function renderLink(input: {
 </tr>`,
   );
   const body = html`<h1>${link.title}${testBadge(ctx, link.mode)}</h1>
+${input.notice ? html`<p class="notice" role="status">${input.notice}</p>` : null}
 <div class="card">
   <dl class="facts">
     <dt>${l.status}</dt><dd>${activeBadge(ctx, link)}</dd>
@@ -179,6 +183,7 @@ export function renderLink(input: {
     <dt>${l.created}</dt><dd>${time(link.createdAt)}</dd>
   </dl>
 </div>
+${linkActions(ctx, signedIn, link)}
 <h2>${k.publicUrl}</h2>
 <div class="card">
   <label for="link-url">${k.share}</label>

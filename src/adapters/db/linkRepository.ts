@@ -142,6 +142,33 @@ export function linkRepository({ db, dialect }: Pick<DatabaseHandle, 'db' | 'dia
         .execute();
       return find(merchantId, id, mode);
     },
+    async reactivate(merchantId, id, mode, at) {
+      await db
+        .updateTable('payment_links')
+        .set({ deactivated_at: null, updated_at: isoTimestamp(at) })
+        .where('id', '=', id)
+        .where('merchant_id', '=', merchantId)
+        .where('mode', '=', mode)
+        .where('deactivated_at', 'is not', null)
+        .execute();
+      return find(merchantId, id, mode);
+    },
+    async update(merchantId, id, mode, changes, at) {
+      await db
+        .updateTable('payment_links')
+        .set({
+          title: changes.title,
+          description: changes.description,
+          max_uses: changes.maxUses,
+          ends_at: changes.endsAt && isoTimestamp(changes.endsAt),
+          updated_at: isoTimestamp(at),
+        })
+        .where('id', '=', id)
+        .where('merchant_id', '=', merchantId)
+        .where('mode', '=', mode)
+        .execute();
+      return find(merchantId, id, mode);
+    },
     usage: (linkId, now) => usageOf(db, linkId, now),
     async insertPaymentWithinUses(payment, maxUses, now) {
       const linkId = payment.linkId;

@@ -99,7 +99,7 @@ export async function createLink(
   return link;
 }
 
-function parseTitle(input: string | undefined): string {
+export function parseTitle(input: string | undefined): string {
   const title = input?.trim();
   if (!title) throw new ValidationError('title', 'is required');
   if (title.length > MAX_TITLE_LENGTH)
@@ -107,7 +107,7 @@ function parseTitle(input: string | undefined): string {
   return plainText('title', title);
 }
 
-function parseDescription(input: string | undefined): string | null {
+export function parseDescription(input: string | undefined): string | null {
   const description = input?.trim() || null;
   if (description === null) return null;
   if (description.length > MAX_DESCRIPTION_LENGTH)
@@ -115,7 +115,7 @@ function parseDescription(input: string | undefined): string | null {
   return plainText('description', description);
 }
 
-function parseCount(field: string, input: string | undefined, max: number): number | null {
+export function parseCount(field: string, input: string | undefined, max: number): number | null {
   if (input === undefined) return null;
   const message = `must be an integer from 1 to ${max}`;
   if (!/^\d{1,9}$/.test(input.trim())) throw new ValidationError(field, message);
@@ -124,7 +124,7 @@ function parseCount(field: string, input: string | undefined, max: number): numb
   return count;
 }
 
-function parseEndsAt(input: string | undefined, now: Date): Date | null {
+export function parseEndsAt(input: string | undefined, now: Date): Date | null {
   if (input === undefined || input === '') return null;
   const date = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.test(input)
     ? new Date(input)

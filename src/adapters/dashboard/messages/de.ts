@@ -170,12 +170,12 @@ export const de: MessageTable<typeof en> = {
     payments: 'Zahlungen über diesen Link',
     noPayment: 'Noch keine Zahlung über diesen Link.',
     deactivate: 'Diesen Link deaktivieren',
-    confirm: 'Diesen Link endgültig deaktivieren? Kunden können dann nicht mehr darüber zahlen.',
+    confirm: 'Diesen Link deaktivieren? Kunden können darüber nicht zahlen, bis Sie ihn wieder aktivieren.',
     deactivateHint:
-      'Kunden können darüber keine Zahlung mehr beginnen; begonnene Zahlungen laufen weiter. Nicht rückgängig zu machen.',
-    confirmBox: 'Ja, diesen Link endgültig stoppen',
+      'Kunden können darüber keine Zahlung mehr beginnen; begonnene Zahlungen laufen weiter. Sie können ihn später wieder aktivieren.',
+    confirmBox: 'Ja, diesen Link stoppen',
     back: 'Alle Zahlungsseiten',
-    notConfirmed: 'Kreuzen Sie das Kästchen an, um zu bestätigen, dass der Link endgültig stoppen soll.',
+    notConfirmed: 'Kreuzen Sie das Kästchen an, um zu bestätigen, dass der Link stoppen soll.',
   },
   home: {
     title: 'Start',
@@ -194,6 +194,20 @@ export const de: MessageTable<typeof en> = {
     newest: 'Neueste Zahlungen',
     noPayment: 'Noch keine Zahlung.',
     allPayments: 'Alle Zahlungen',
+  },
+  linkEdit: {
+    edit: 'Diesen Link bearbeiten',
+    title: 'Link bearbeiten',
+    hint: 'Titel, Beschreibung, Anzahl der Zahlungen und letzter Tag können sich ändern. Der Preis nicht: Kunden haben bezahlt, was er verlangte, und ein neuer Preis ist ein neuer Link.',
+    maxUsesHint: '(optional; nicht weniger als die bereits bezahlten Zahlungen)',
+    noLimit: 'Leer: keine Grenze',
+    save: 'Änderungen speichern',
+    cancel: 'Abbrechen',
+    saved: 'Änderungen gespeichert.',
+    reactivate: 'Diesen Link wieder aktivieren',
+    reactivateHint:
+      'Kunden können wieder darüber zahlen, im Rahmen der Anzahl der Zahlungen und des letzten Tages.',
+    reactivated: 'Der Link nimmt wieder Zahlungen an.',
   },
   reference: {
     apiId: 'Zahlungs-ID (API)',

@@ -170,12 +170,12 @@ export const es: MessageTable<typeof en> = {
     payments: 'Pagos por este enlace',
     noPayment: 'Aún no hay pagos por este enlace.',
     deactivate: 'Desactivar este enlace',
-    confirm: '¿Desactivar este enlace para siempre? Los clientes ya no podrán pagar por él.',
+    confirm: '¿Desactivar este enlace? Los clientes no podrán pagar por él hasta que lo reactive.',
     deactivateHint:
-      'Los clientes ya no pueden iniciar pagos por él; los pagos iniciados continúan. No se puede deshacer.',
-    confirmBox: 'Sí, detener este enlace para siempre',
+      'Los clientes ya no pueden iniciar pagos por él; los pagos iniciados continúan. Puede reactivarlo más tarde.',
+    confirmBox: 'Sí, detener este enlace',
     back: 'Todas las páginas de pago',
-    notConfirmed: 'Marque la casilla para confirmar que el enlace debe detenerse para siempre.',
+    notConfirmed: 'Marque la casilla para confirmar que el enlace debe detenerse.',
   },
   home: {
     title: 'Inicio',
@@ -194,6 +194,20 @@ export const es: MessageTable<typeof en> = {
     newest: 'Últimos pagos',
     noPayment: 'Aún no hay pagos.',
     allPayments: 'Todos los pagos',
+  },
+  linkEdit: {
+    edit: 'Editar este enlace',
+    title: 'Editar el enlace',
+    hint: 'Su título, descripción, número de pagos y último día pueden cambiar. Su precio no: los clientes pagaron lo que pedía, y un precio nuevo es un enlace nuevo.',
+    maxUsesHint: '(opcional; no menos que los pagos ya pagados)',
+    noLimit: 'Vacío: sin límite',
+    save: 'Guardar cambios',
+    cancel: 'Cancelar',
+    saved: 'Cambios guardados.',
+    reactivate: 'Reactivar este enlace',
+    reactivateHint:
+      'Los clientes pueden volver a pagar por él, dentro de su número de pagos y su último día.',
+    reactivated: 'El enlace vuelve a aceptar pagos.',
   },
   reference: {
     apiId: 'Id. de pago (API)',
