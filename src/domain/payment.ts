@@ -2,6 +2,7 @@ import { getAddress } from 'viem';
 import type { KeyMode } from './credentials.ts';
 import type { LineItem } from './lineItems.ts';
 import type { Metadata } from './metadata.ts';
+import { paymentReference } from './paymentReference.ts';
 import type { PaymentState, PaymentStatus, PaymentTerms } from './paymentStatus.ts';
 import {
   derivePayoutState,
@@ -29,6 +30,8 @@ export type PaymentKind = 'payment' | 'refund';
 export interface Payment {
   /** UUID, as the spec requires. */
   readonly id: string;
+  /** The short reference people read and search for, `PL-7K2M-9QXD` (domain/paymentReference.ts): the id's. */
+  readonly reference: string;
   /**
    * `payment`, or `refund` for a refund's deposit address (domain/refund.ts): a payment in reverse that the
    * pipeline watches and flushes like any other, and that no merchant ever sees as a payment.
@@ -142,6 +145,7 @@ export type NewPayment = Pick<
 export function newPayment(fields: NewPayment): Payment {
   return {
     id: fields.id,
+    reference: paymentReference(fields.id),
     kind: fields.kind,
     merchantId: fields.merchantId,
     mode: fields.mode,

@@ -18,7 +18,7 @@ export interface PaymentLink extends PaymentExtras {
   readonly description: string | null;
   readonly imageUrl: string | null;
   readonly price: LinkPrice;
-  /** Null while the link takes payments; set once, by deactivation, for good. */
+  /** Null while the link takes payments; set by deactivation, cleared by re-activation (decision 0053). */
   readonly deactivatedAt: Date | null;
   /** Payments the link may take at most (paid ones, and those still open: see `linkUnavailable`). */
   readonly maxUses: number | null;

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scryptPasswords } from '../../src/adapters/crypto/scryptPasswords.ts';
 import { SESSION_COOKIE } from '../../src/adapters/dashboard/pageKit.ts';
 import { createUser } from '../../src/app/dashboard/users.ts';
+import { paymentReference } from '../../src/domain/paymentReference.ts';
 import { type ApiHarness, startApiHarness } from '../helpers/apiHarness.ts';
 import { accessibilityViolations, SCREENSHOTS, UI_TIMEOUT_MS, useChromium } from '../helpers/browser.ts';
 import { dialects } from '../helpers/database.ts';
@@ -157,7 +158,7 @@ describe.each(dialects)('dashboard in Chromium on %s', (dialect) => {
     expect(await row.locator('td time').getAttribute('title')).toBe('2026-11-21 12:00 UTC');
     expect(await row.locator('td').allTextContents()).toEqual([
       '21 Nov 2026, 21:00 GMT+9',
-      paymentId,
+      paymentReference(paymentId),
       'pending',
       '25.00 EUR',
       '27.00',

@@ -9,7 +9,11 @@ const CUSTOMER = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
 const REFUND_TX = `0x${'ab'.repeat(32)}`;
 
 /** The rows of a page's first table body, each as its HTML. */
-const rowsOf = (body: string) => (/<tbody>([\s\S]*?)<\/tbody>/.exec(body)?.[1] ?? '').split('<tr>').slice(1);
+/** The rows of a page's last table (the home page's chart has its table before the newest payments'). */
+const rowsOf = (body: string) =>
+  ([...body.matchAll(/<tbody>([\s\S]*?)<\/tbody>/g)].at(-1)?.[1] ?? '').split('<tr>').slice(1);
+/** The payment a row links to (the link's words are its short reference). */
+const idOf = (row: string) => /href="\/dashboard\/payments\/([^"]+)"/.exec(row)?.[1];
 
 /**
  * The merchant's home page and what makes the dashboard pleasant to read, over the real app on each database:
@@ -82,7 +86,7 @@ describe.each(dialects)('dashboard home on %s', (dialect) => {
     expect(home.body).toContain('Days and months in UTC; live payments.');
     // The newest live payments, newest first, each with its status badge.
     const newest = rowsOf(home.body);
-    expect(newest.map((row) => /<code>([^<]+)<\/code>/.exec(row)?.[1])).toEqual([
+    expect(newest.map((row) => idOf(row))).toEqual([
       ids.unpaid,
       ids.lastMonth,
       ids.earlierThisMonth,
@@ -93,6 +97,47 @@ describe.each(dialects)('dashboard home on %s', (dialect) => {
     expect(newest[3]).toContain('<td class="amount">25.00 EUR</td>');
     // An operator has no such page.
     expect((await ops.get('/dashboard/home')).statusCode).toBe(404);
+  });
+
+  it('draws the last 30 days paid as an SVG on the server, exact, live only, with its figures as a table', async () => {
+    const home = await ana.get('/dashboard/home');
+    const svg = /<svg class="revenue"[\s\S]*?<\/svg>/.exec(home.body)?.[0] ?? '';
+    expect(svg).toContain('role="img" aria-labelledby="chart-title chart-desc"');
+    expect(svg).toContain('<title id="chart-title">Paid in the last 30 days</title>');
+    // 30.00 + 27.00 today, 12.345678 on the 1st, 99.00 on 31 October (inside the 30 days); the test payment not.
+    expect(svg).toContain(
+      '<desc id="chart-desc">168.345678 USDC in 4 payments; the best day, 31 Oct: 99.00 USDC. Days in UTC; live payments.</desc>',
+    );
+    const bars = [...svg.matchAll(/<rect class="bar( empty)?"[^>]* height="(\d+)"><title>([^<]+)<\/title>/g)];
+    expect(bars).toHaveLength(30);
+    expect(bars[0]![3]).toBe('23 Oct: 0.00 USDC');
+    expect(bars.at(-1)![3]).toBe('21 Nov: 57.00 USDC');
+    // The best day fills the plot (176 units); the others in proportion, rounded down: 57/99 and 12.345678/99.
+    const heightOf = (day: string) => Number(bars.find((bar) => bar[3]!.startsWith(day))![2]);
+    expect(heightOf('31 Oct')).toBe(176);
+    expect(heightOf('21 Nov')).toBe(Math.floor((57_000_000 * 176) / 99_000_000));
+    expect(heightOf('1 Nov')).toBe(Math.floor((12_345_678 * 176) / 99_000_000));
+    const table =
+      /<details><summary>Show as a table<\/summary>([\s\S]*?)<\/details>/.exec(home.body)?.[1] ?? '';
+    expect(table.match(/<tr><td>/g)).toHaveLength(30);
+    expect(table).toContain('<tr><td>21 Nov</td><td class="amount">57.00</td><td class="amount">2</td></tr>');
+    expect(table).toContain(
+      '<tr><td>1 Nov</td><td class="amount">12.345678</td><td class="amount">1</td></tr>',
+    );
+    // In the reader's language: French words, French numbers.
+    const french = await ana.get('/dashboard/home?lang=fr');
+    expect(french.body).toContain('<title id="chart-title">Payé ces 30 derniers jours</title>');
+    expect(french.body).toMatch(/<desc id="chart-desc">168,345678\sUSDC en 4 paiements/);
+    await ana.get('/dashboard/home?lang=en');
+  });
+
+  it('shows a merchant without a paid payment a next step instead of an empty chart', async () => {
+    const other = await h.merchant({ name: 'New Shop' });
+    const newcomer = await client.signedIn('new@shop.example', 'merchant', other.id);
+    const home = await newcomer.get('/dashboard/home');
+    expect(home.body).not.toContain('<svg class="revenue"');
+    expect(home.body).toContain('No payment was paid in the last 30 days.');
+    expect(home.body).toContain('<a class="button" href="/dashboard/links/new">New payment link</a>');
   });
 
   it('says what waits, each kind linking to the list of its payments', async () => {
@@ -134,7 +179,7 @@ describe.each(dialects)('dashboard home on %s', (dialect) => {
       const list = await ana.get(`/dashboard/payments?waiting=${kind}`);
       expect(list.statusCode, kind).toBe(200);
       expect(list.body, kind).toContain(heading);
-      expect(rowsOf(list.body).map((row) => /<code>([^<]+)<\/code>/.exec(row)?.[1])).toEqual([id]);
+      expect(rowsOf(list.body).map((row) => idOf(row))).toEqual([id]);
     }
     // Another merchant's waiting payments never show, nor does an unknown kind filter anything.
     const other = await h.merchant({ name: 'Other Shop' });

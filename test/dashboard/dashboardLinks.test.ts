@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scryptPasswords } from '../../src/adapters/crypto/scryptPasswords.ts';
 import { SESSION_COOKIE } from '../../src/adapters/dashboard/pageKit.ts';
 import { createUser } from '../../src/app/dashboard/users.ts';
+import { editLink } from '../../src/app/links/manageLinks.ts';
 import { type ApiHarness, startApiHarness } from '../helpers/apiHarness.ts';
 import { DASHBOARD_PASSWORD, dashboardClient } from '../helpers/dashboardClient.ts';
 import { dialects } from '../helpers/database.ts';
@@ -286,5 +287,129 @@ describe.each(dialects)('dashboard links on %s', (dialect) => {
     expect(open.statusCode).toBe(400);
     expect(open.body).toContain('line_items: is only for price_type fixed');
     expect(open.body).toContain('name="item_name_2" value="Shipping"');
+  });
+
+  it('re-activates a deactivated link: it takes payments again, through the API too; another merchant’s is a 404', async () => {
+    // Deactivated by the test before: the API refuses a payment from it.
+    const refused = await api('POST', `/payments/api/links/${fixedId}/payments/`, shop.apiKey, {
+      quantity: 1,
+    });
+    expect(refused.statusCode).toBe(409);
+    const page = await get(`/dashboard/links/${fixedId}`);
+    expect(page.body).toContain(`action="/dashboard/links/${fixedId}/reactivate"`);
+
+    const forged = await post(`/dashboard/links/${fixedId}/reactivate`, { mode: 'live' }, cookie);
+    expect(forged.statusCode).toBe(403);
+    expect((await api('GET', `/payments/api/links/${fixedId}/`, shop.apiKey)).json().active).toBe(false);
+
+    const done = await post(`/dashboard/links/${fixedId}/reactivate`, { csrf, mode: 'live' }, cookie);
+    expect(done.statusCode).toBe(303);
+    expect(done.headers.location).toBe(`/dashboard/links/${fixedId}?reactivated=1`);
+    const shown = (await api('GET', `/payments/api/links/${fixedId}/`, shop.apiKey)).json();
+    expect(shown).toMatchObject({ active: true, deactivated_at: null });
+    const after = await get(done.headers.location!);
+    expect(after.body).toContain('<p class="notice" role="status">The link takes payments again.</p>');
+    expect(after.body).toContain(`action="/dashboard/links/${fixedId}/deactivate"`);
+    expect(after.body).not.toContain('/reactivate"');
+    const paying = await api('POST', `/payments/api/links/${fixedId}/payments/`, shop.apiKey, {
+      quantity: 1,
+    });
+    expect(paying.statusCode).toBe(201);
+
+    const theirs = await post(`/dashboard/links/${otherLink}/reactivate`, { csrf, mode: 'live' }, cookie);
+    expect(theirs.statusCode).toBe(404);
+  });
+
+  it('edits a link’s title, description, payments at most and last day, never its price; below what was paid is refused', async () => {
+    const form = await get(`/dashboard/links/${donationId}/edit`);
+    expect(form.statusCode).toBe(200);
+    expect(form.body).toContain('value="Support the band"');
+    expect(form.body).not.toContain('name="min_amount"');
+
+    // One payment was paid through the donation link (an earlier test): at most 0 payments would undo it.
+    const below = await post(
+      `/dashboard/links/${donationId}/edit`,
+      { csrf, title: 'Support the band', description: '', max_uses: '0', ends_on: '' },
+      cookie,
+    );
+    expect(below.statusCode).toBe(400);
+    expect(below.body).toContain('max_uses: must be an integer from 1 to 1000000');
+    expect(below.body).toContain('id="max_uses" name="max_uses" value="0"');
+    expect(below.body).toMatch(/id="max_uses"[^>]*aria-invalid="true"/);
+    expect((await api('GET', `/payments/api/links/${donationId}/`, shop.apiKey)).json().max_uses).toBeNull();
+
+    const saved = await post(
+      `/dashboard/links/${donationId}/edit`,
+      {
+        csrf,
+        title: 'Support the band on tour',
+        description: 'Fuel and strings',
+        max_uses: '50',
+        ends_on: '2027-01-31',
+      },
+      cookie,
+    );
+    expect(saved.statusCode).toBe(303);
+    expect(saved.headers.location).toBe(`/dashboard/links/${donationId}?saved=1`);
+    const link = (await api('GET', `/payments/api/links/${donationId}/`, shop.apiKey)).json();
+    expect(link).toMatchObject({
+      title: 'Support the band on tour',
+      description: 'Fuel and strings',
+      max_uses: 50,
+      ends_at: '2027-01-31T23:59:59.000Z',
+      price_type: 'open',
+      min_amount: '2.00',
+    });
+    expect((await get(saved.headers.location!)).body).toContain('Changes saved.');
+
+    const forged = await post(`/dashboard/links/${donationId}/edit`, { title: 'Hacked' }, cookie);
+    expect(forged.statusCode).toBe(403);
+    expect(
+      (await post(`/dashboard/links/${otherLink}/edit`, { csrf, title: 'Mine' }, cookie)).statusCode,
+    ).toBe(404);
+  });
+});
+
+describe.each(dialects)('link edits in the store on %s', (dialect) => {
+  it('keeps the number of payments at or above those paid through the link', async () => {
+    const h = await startApiHarness(dialect);
+    try {
+      const shop = await h.merchant({ name: 'Stall' });
+      const headers = { 'x-api-key': shop.apiKey, 'content-type': 'application/json' };
+      const created = await h.app.inject({
+        method: 'POST',
+        url: '/payments/api/links/',
+        headers,
+        payload: { title: 'Jar', price_type: 'fixed', currency: 'USDC', amount: '2.00', max_uses: 5 },
+      });
+      const linkId = created.json().link_id as string;
+      for (let i = 0; i < 2; i++) {
+        const paying = await h.app.inject({
+          method: 'POST',
+          url: `/payments/api/links/${linkId}/payments/`,
+          headers,
+          payload: {},
+        });
+        await payInFull(h, paying.json().payment_id);
+      }
+      const deps = { links: h.stores.links, clock: h.clock };
+      const before = await h.stores.links.findForMerchant(shop.id, linkId, 'live');
+      await expect(
+        editLink(deps, shop.id, 'live', linkId, { title: 'Jar', maxUses: '1' }),
+      ).rejects.toMatchObject({
+        code: 'VALIDATION_ERROR',
+        field: 'max_uses',
+        message: 'max_uses: must be at least 2: payments already paid through this link',
+      });
+      const edited = await editLink(deps, shop.id, 'live', linkId, { title: 'Jar', maxUses: '2' });
+      expect(edited.maxUses).toBe(2);
+      expect(edited.price).toEqual(before?.price);
+      expect((await h.stores.links.findForMerchant(shop.id, linkId, 'live'))?.maxUses).toBe(2);
+      await expect(editLink(deps, 'someone-else', 'live', linkId, { title: 'Jar' })).rejects.toMatchObject({
+        code: 'NOT_FOUND',
+      });
+    } finally {
+      await h.close();
+    }
   });
 });

@@ -32,6 +32,13 @@ describe.each(dialects)('merchant home plans on %s', (dialect) => {
       expect(plan).toMatch(/merchant_id=\? AND mode=\? AND paid_at>\? AND paid_at<\?/);
   });
 
+  it("sums the chart's days of paid payments on payments_merchant_mode_paid too", async () => {
+    await overview().paidByDay('merchant', 'live', new Date('2026-10-23'), new Date('2026-11-22'));
+    const plan = await planOfLast(database, sent);
+    expect(plan).toContain('payments_merchant_mode_paid');
+    expect(plan).not.toMatch(dialect === 'sqlite' ? /SCAN payments\b(?! USING)/ : /Seq Scan/);
+  });
+
   it('finds delayed payouts on the partial payments_merchant_payout_blocked (migration 0026)', async () => {
     await overview().waiting('merchant', 'live', 'payout_delayed', 100);
     expect(await planOfLast(database, sent)).toContain('payments_merchant_payout_blocked');

@@ -11,7 +11,13 @@ import { createEmptyDatabase } from './database.ts';
  * migrations, which insert today's rows into a database migrated only up to the migration they test.
  */
 export function paymentRowBefore0039(payment: Payment) {
-  const { txid_chain_id: _, ...row } = paymentRow(payment);
+  const { txid_chain_id: _, ...row } = paymentRowBefore0042(payment);
+  return row;
+}
+
+/** A payment's row as written before migration 0042 (no `reference` yet). */
+export function paymentRowBefore0042(payment: Payment) {
+  const { reference: _, ...row } = paymentRow(payment);
   return row;
 }
 

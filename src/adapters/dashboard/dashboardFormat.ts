@@ -1,4 +1,5 @@
 import { formatMoney, formatUsdc, type Money } from '../../domain/money.ts';
+import type { Payment } from '../../domain/payment.ts';
 import type { PaymentState } from '../../domain/paymentStatus.ts';
 import type { RefundStatus } from '../../domain/refund.ts';
 import { html, type SafeHtml } from '../web/html.ts';
@@ -45,3 +46,7 @@ export function statusBadge(ctx: PageContext, state: PaymentState, refundedBaseU
 export function refundBadge(ctx: PageContext, status: RefundStatus): SafeHtml {
   return html`<span class="status status-refund-${status}">${ctx.t.refundStatus[status]}</span>`;
 }
+
+/** A payment named by its short reference (decision 0053), linked to its page; the id stays in the page's URL. */
+export const referenceLink = (payment: Pick<Payment, 'id' | 'reference'>): SafeHtml =>
+  html`<a href="/dashboard/payments/${payment.id}" class="reference">${payment.reference}</a>`;

@@ -44,8 +44,11 @@ function assetOf(body: Buffer) {
  * mounted on.
  */
 export function dashboardPlugin(deps: DashboardDeps) {
-  // One stylesheet in two parts (dashboardLayout.css first); the script after what every web surface's pages share.
-  const css = assetOf(joinedParts(['dashboardLayout.css', 'dashboardWidgets.css'].map(readAsset)));
+  // One stylesheet in three parts (dashboardLayout.css first, the design system, dashboardKit.css, last); the script
+  // after what every web surface's pages share.
+  const css = assetOf(
+    joinedParts(['dashboardLayout.css', 'dashboardWidgets.css', 'dashboardKit.css'].map(readAsset)),
+  );
   const js = assetOf(pageScript([readAsset('dashboard.js')]));
   const assets: DashboardAssets = {
     stylesheet: `/dashboard/assets/dashboard.css?v=${css.version}`,

@@ -9,6 +9,7 @@ import { linkUrl } from '../web/checkoutUrls.ts';
 import { qrSvg } from '../web/qrCode.ts';
 import type { DashboardDeps } from './dashboardDeps.ts';
 import { LINE_ITEM_FIELDS, lineItemsOf } from './lineItemFields.ts';
+import { linkEditPages } from './linkEditPages.ts';
 import { type FormRequest, merchantOf, type PageKit } from './pageKit.ts';
 import { renderLink, renderLinks, renderNewLink } from './renderLinkPages.ts';
 
@@ -16,7 +17,7 @@ const PAGE_SIZE = 50;
 
 type LinkRequest = FastifyRequest<{
   Params: { id: string };
-  Querystring: { mode?: string; cursor?: string };
+  Querystring: { mode?: string; cursor?: string; saved?: string; reactivated?: string };
 }>;
 type Links = NonNullable<DashboardDeps['paymentLinks']>;
 
@@ -56,6 +57,7 @@ export function linkPages(app: FastifyInstance, deps: DashboardDeps, kit: PageKi
   app.post('/dashboard/links/new', newLink(deps, links, kit));
   app.get('/dashboard/links/:id', linkPage(deps, links, kit));
   app.post('/dashboard/links/:id/deactivate', deactivate(deps, links, kit));
+  linkEditPages(app, deps, links, kit);
 }
 
 const modeOf = (mode: unknown): KeyMode => (mode === 'test' ? 'test' : 'live');
@@ -189,13 +191,14 @@ function linkPage(deps: DashboardDeps, links: Links, kit: PageKit) {
           url,
           qrDataUri: `data:image/svg+xml;base64,${Buffer.from(await qrSvg(url)).toString('base64')}`,
           payments,
+          notice: noticeOf(kit, request),
         }),
       );
     });
   };
 }
 
-/** Stops a link for good, once the person ticked that they mean it (the form works without the script). */
+/** Stops a link (until re-activated), once the person ticked that they mean it (the form works without the script). */
 function deactivate(deps: DashboardDeps, links: Links, kit: PageKit) {
   return async (request: FormRequest, reply: FastifyReply) => {
     const signedIn = await kit.requireRole('merchant', request, reply);
@@ -216,6 +219,13 @@ function deactivate(deps: DashboardDeps, links: Links, kit: PageKit) {
       return reply.redirect(linkPath(link.id, mode), 303);
     });
   };
+}
+
+/** What the edit or re-activation that led here did, in the reader's words. */
+function noticeOf(kit: PageKit, request: LinkRequest): string | undefined {
+  const e = kit.context(request).t.linkEdit;
+  if (request.query.reactivated) return e.reactivated;
+  return request.query.saved ? e.saved : undefined;
 }
 
 function linkPath(id: string, mode: KeyMode): string {

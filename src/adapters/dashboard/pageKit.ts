@@ -65,9 +65,10 @@ export function pageKit(
       : isLanguage(picked)
         ? picked
         : negotiateLanguage(request.headers['accept-language']);
-    const kept = new URLSearchParams(request.url.split('?')[1] ?? '');
+    const [path, search] = request.url.split('?');
+    const kept = new URLSearchParams(search ?? '');
     kept.delete('lang');
-    return { assets, lang, t: DASHBOARD_TEXT[lang], query: kept.toString() };
+    return { assets, lang, t: DASHBOARD_TEXT[lang], query: kept.toString(), path };
   };
 
   const refuse: PageKit['refuse'] = (reply, { user, session }, status, problem) =>

@@ -23,6 +23,8 @@ export interface PageContext {
   readonly t: DashboardText;
   /** The page's query without `lang` ("status=paid&q=…"), which the language switcher keeps; absent: none. */
   readonly query?: string | undefined;
+  /** The page's path, which the navigation marks as the current entry; absent: none marked. */
+  readonly path?: string | undefined;
 }
 
 const MERCHANT_NAV = [
@@ -55,6 +57,55 @@ function languageSwitcher(ctx: PageContext): SafeHtml {
   )}</ul></nav>`;
 }
 
+/**
+ * The navigation entry of the page at `path`: the exact match, else the longest one `path` is under (a payment's
+ * page is under Payments; New payment is its own).
+ */
+function currentEntry(
+  entries: readonly (readonly [string, string])[],
+  path: string | undefined,
+): string | undefined {
+  if (path === undefined) return undefined;
+  const under = entries
+    .map(([href]) => href)
+    .filter((href) => path === href || path.startsWith(`${href}/`))
+    .sort((a, b) => b.length - a.length);
+  return under.find((href) => href === path) ?? under[0];
+}
+
+/** The main navigation's list: the page's own entry marked `aria-current`. */
+function navList(ctx: PageContext, user: DashboardUser): SafeHtml {
+  const entries = user.role === 'operator' ? OPERATOR_NAV : MERCHANT_NAV;
+  const current = currentEntry(entries, ctx.path);
+  return html`<ul>${entries.map(
+    ([href, label]) =>
+      html`<li><a href="${href}"${href === current ? html` aria-current="page"` : null}>${ctx.t.nav[label]}</a></li>`,
+  )}</ul>`;
+}
+
+/**
+ * The signed-in header (dashboardKit.css): on a desk the navigation on one line, never wrapped or underlined; on a
+ * phone the same links folded into a menu that opens without a script (`details`), the other hidden by the
+ * stylesheet so that each width has one main navigation.
+ */
+function signedInHeader(ctx: PageContext, user: DashboardUser, csrf: string | undefined): SafeHtml {
+  const { t } = ctx;
+  const signOut = html`<form class="sign-out" method="post" action="/dashboard/logout">
+    <input type="hidden" name="csrf" value="${csrf ?? ''}">
+    <span class="muted who">${user.email}</span>
+    <button type="submit" class="secondary">${t.nav.signOut}</button>
+  </form>`;
+  return html`<header class="top">
+  <a class="brand" href="/dashboard/">Paylink</a>
+  <nav class="main wide" aria-label="${t.nav.main}">${navList(ctx, user)}</nav>
+  <div class="account wide">${signOut}</div>
+  <details class="menu narrow-only"><summary>${t.nav.menu}</summary><div class="menu-panel">
+    <nav class="main" aria-label="${t.nav.main}">${navList(ctx, user)}</nav>
+    ${signOut}
+  </div></details>
+</header>`;
+}
+
 export function layout(input: {
   title: string;
   ctx: PageContext;
@@ -62,25 +113,10 @@ export function layout(input: {
   user?: DashboardUser | undefined;
   csrf?: string | undefined;
 }): string {
-  const { t } = input.ctx;
-  const nav = input.user
-    ? html`<header class="top">
-  <strong>Paylink</strong>
-  <nav aria-label="${t.nav.main}"><ul>
-    ${(input.user.role === 'operator' ? OPERATOR_NAV : MERCHANT_NAV).map(
-      ([href, label]) => html`<li><a href="${href}">${t.nav[label]}</a></li>`,
-    )}
-  </ul></nav>
-  ${languageSwitcher(input.ctx)}
-  <form method="post" action="/dashboard/logout">
-    <input type="hidden" name="csrf" value="${input.csrf ?? ''}">
-    <span class="muted">${input.user.email}</span>
-    <button type="submit" class="link">${t.nav.signOut}</button>
-  </form>
-</header>`
+  const header = input.user
+    ? signedInHeader(input.ctx, input.user, input.csrf)
     : html`<header class="top">
-  <strong>Paylink</strong>
-  ${languageSwitcher(input.ctx)}
+  <a class="brand" href="/dashboard/">Paylink</a>
 </header>`;
   return html`<!doctype html>
 <html lang="${input.ctx.lang}">
@@ -94,10 +130,11 @@ export function layout(input: {
 <script src="${input.ctx.assets.script}" defer></script>
 </head>
 <body>
-${nav}
+${header}
 <main>
 ${input.body}
 </main>
+<footer class="bottom">${languageSwitcher(input.ctx)}</footer>
 </body>
 </html>
 `.toString();

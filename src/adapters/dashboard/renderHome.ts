@@ -5,8 +5,9 @@ import type { ListedPayment } from '../../app/payments/listPayments.ts';
 import type { Merchant } from '../../domain/merchant.ts';
 import { receivedBaseUnitsShown } from '../../domain/webhookEvent.ts';
 import { format, html, type SafeHtml } from '../web/html.ts';
-import { priceText, statusBadge, usdcText, usdcWithUnit } from './dashboardFormat.ts';
+import { priceText, referenceLink, statusBadge, usdcText, usdcWithUnit } from './dashboardFormat.ts';
 import { type PageContext, signedInPage, time } from './renderDashboard.ts';
+import { revenueChart } from './revenueChart.ts';
 
 /** Each waiting kind's line on the home page, counted. */
 function waitingLine(ctx: PageContext, kind: WaitingKind, count: number): SafeHtml {
@@ -46,7 +47,7 @@ export function renderHome(input: {
   const rows = input.newest.map(
     ({ payment, state }) => html`<tr>
   <td>${time(payment.createdAt)}</td>
-  <td><a href="/dashboard/payments/${payment.id}"><code>${payment.id}</code></a></td>
+  <td>${referenceLink(payment)}</td>
   <td>${statusBadge(ctx, state, input.refunded.get(payment.id) ?? 0n)}</td>
   <td class="amount">${priceText(ctx, payment.quote.amount)}</td>
   <td class="amount">${usdcText(ctx, receivedBaseUnitsShown(state))}</td>
@@ -59,6 +60,7 @@ export function renderHome(input: {
   ${figure(ctx, h.paidMonth, home.month)}
 </section>
 <p class="muted">${h.utc}</p>
+${revenueChart(ctx, home.days)}
 <h2>${h.waits}</h2>
 ${
   waits.length === 0
@@ -71,7 +73,7 @@ ${
 <h2>${h.newest}</h2>
 ${
   rows.length === 0
-    ? html`<p class="muted">${h.noPayment}</p>`
+    ? html`<div class="empty-state"><p>${h.noPayment}</p><p><a class="button" href="/dashboard/payments/new">${ctx.t.chart.newPayment}</a></p></div>`
     : html`<div class="table-wrap" tabindex="0" role="region" aria-label="${h.newest}"><table>
   <thead><tr><th scope="col">${l.created}</th><th scope="col">${l.payment}</th><th scope="col">${l.status}</th><th scope="col">${l.price}</th><th scope="col">${l.usdcReceived}</th><th scope="col">${l.order}</th></tr></thead>
   <tbody>${rows}</tbody>

@@ -6,10 +6,11 @@ import type { PaymentLink } from '../../domain/paymentLink.ts';
 import { receivedBaseUnitsShown } from '../../domain/webhookEvent.ts';
 import { format, html, type SafeHtml } from '../web/html.ts';
 import { formatPriceAmount } from '../web/localeFormat.ts';
-import { priceText, statusBadge, usdcText, usdcWithUnit } from './dashboardFormat.ts';
+import { priceText, referenceLink, statusBadge, usdcText, usdcWithUnit } from './dashboardFormat.ts';
 import { formEnd, textField } from './formFields.ts';
 import { lineItemRows } from './lineItemFields.ts';
 import { csrfField, type PageContext, problemBox, signedInPage, time } from './renderDashboard.ts';
+import { linkActions } from './renderLinkEdit.ts';
 
 type Totals = { readonly count: number; readonly receivedBaseUnits: bigint };
 
@@ -150,6 +151,8 @@ export function renderLink(input: {
   url: string;
   qrDataUri: string;
   payments: { readonly payments: readonly ListedPayment[]; readonly nextCursor: string | null };
+  /** What the last action did (saved, re-activated), said once on the page it led back to. */
+  notice?: string | undefined;
 }): string {
   const { ctx, link, signedIn } = input;
   const k = ctx.t.links;
@@ -160,13 +163,14 @@ export function renderLink(input: {
   const rows = input.payments.payments.map(
     ({ payment, state }) => html`<tr>
   <td>${time(payment.createdAt)}</td>
-  <td><a href="/dashboard/payments/${payment.id}"><code>${payment.id}</code></a></td>
+  <td>${referenceLink(payment)}</td>
   <td>${statusBadge(ctx, state)}</td>
   <td class="amount">${priceText(ctx, payment.quote.amount)}</td>
   <td class="amount">${usdcText(ctx, receivedBaseUnitsShown(state))}</td>
 </tr>`,
   );
   const body = html`<h1>${link.title}${testBadge(ctx, link.mode)}</h1>
+${input.notice ? html`<p class="notice" role="status">${input.notice}</p>` : null}
 <div class="card">
   <dl class="facts">
     <dt>${l.status}</dt><dd>${activeBadge(ctx, link)}</dd>
@@ -181,6 +185,7 @@ export function renderLink(input: {
     <dt>${l.created}</dt><dd>${time(link.createdAt)}</dd>
   </dl>
 </div>
+${linkActions(ctx, signedIn, link)}
 <h2>${k.publicUrl}</h2>
 <div class="card">
   <label for="link-url">${k.share}</label>

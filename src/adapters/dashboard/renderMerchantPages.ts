@@ -9,7 +9,7 @@ import type { Merchant } from '../../domain/merchant.ts';
 import { PAYMENT_STATUSES, type PaymentStatus } from '../../domain/paymentStatus.ts';
 import { receivedBaseUnitsShown } from '../../domain/webhookEvent.ts';
 import { format, html } from '../web/html.ts';
-import { priceText, statusBadge, usdcText } from './dashboardFormat.ts';
+import { priceText, referenceLink, statusBadge, usdcText } from './dashboardFormat.ts';
 import { csrfField, keysTable, type PageContext, problemBox, signedInPage, time } from './renderDashboard.ts';
 
 /** The payments list's filters, as the person typed them (kept in the form and in the next page's link). */
@@ -62,7 +62,7 @@ export function renderPayments(input: {
   const rows = input.page.payments.map(
     ({ payment, state }) => html`<tr>
   <td>${time(payment.createdAt)}</td>
-  <td><a href="/dashboard/payments/${payment.id}"><code>${payment.id}</code></a></td>
+  <td>${referenceLink(payment)}</td>
   ${names ? html`<td><a href="/dashboard/merchants/${payment.merchantId}">${names.get(payment.merchantId) ?? payment.merchantId}</a></td>` : null}
   <td>${statusBadge(ctx, state, input.refunded?.get(payment.id) ?? 0n)}</td>
   <td class="amount">${priceText(ctx, payment.quote.amount)}</td>

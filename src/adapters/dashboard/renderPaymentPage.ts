@@ -79,7 +79,7 @@ ${transfersSection(ctx, input.transfers, input.explorerOf)}
 ${input.refundsEnabled ? refundsSection(input) : null}
 <h2>${p.webhooks}</h2>
 ${input.webhooks.length === 0 ? html`<p class="muted">${p.noWebhook}</p>` : webhookList(ctx, signedIn, input.webhooks)}`;
-  return signedInPage(signedIn, ctx, `${p.title} ${payment.id}`, body);
+  return signedInPage(signedIn, ctx, `${p.title} ${payment.reference}`, body);
 }
 
 /** The title, and the payment's facts as the list shows them and more: where to pay, when paid, the payout. */
@@ -94,7 +94,7 @@ function paymentFacts(
   const usdc = (baseUnits: bigint) => usdcWithUnit(ctx, baseUnits);
   const p = t.payment;
   const l = t.list;
-  return html`<h1>${p.title} <code>${payment.id}</code>${payment.mode === 'test' ? html` <span class="badge">${l.testMode}</span>` : null}</h1>
+  return html`<h1>${p.title} <span class="reference">${payment.reference}</span>${payment.mode === 'test' ? html` <span class="badge">${l.testMode}</span>` : null}</h1>
 <div class="card">
 <dl class="facts">
   <dt>${l.status}</dt><dd>${statusBadge(ctx, state, refundedBaseUnits)}</dd>
@@ -105,6 +105,8 @@ function paymentFacts(
   ${refundedBaseUnits > 0n ? html`<dt>${p.refunded}</dt><dd>${usdc(refundedBaseUnits)}</dd>` : null}
   <dt>${p.depositAddress}</dt><dd><code>${payment.deposit?.depositAddress ?? ''}</code></dd>
   <dt>${l.order}</dt><dd>${payment.orderId ?? ''}</dd>
+  ${payment.customerEmail ? html`<dt>${t.reference.customer}</dt><dd>${payment.customerEmail}</dd>` : null}
+  <dt>${t.reference.apiId}</dt><dd><code>${payment.id}</code></dd>
   <dt>${p.paid}</dt><dd>${state.paidAt ? time(state.paidAt) : '—'}</dd>
   <dt>${p.payout}</dt><dd>${payment.payout.txHash ? format(p.payoutValue, { merchant: usdc(payment.payout.merchantPaidBaseUnits), commission: usdc(payment.payout.treasuryPaidBaseUnits) }) : payoutStatus ? t.payoutStatus[payoutStatus] : '—'}</dd>
 </dl>

@@ -7,7 +7,7 @@ import type { Money } from '../../domain/money.ts';
 import type { LinkPrice, PaymentLink } from '../../domain/paymentLink.ts';
 import { isoTimestamp } from '../../domain/timestamp.ts';
 import type { DatabaseHandle, Db } from './database.ts';
-import { dateOrNull, paymentRow } from './paymentRepository.ts';
+import { dateOrNull, paymentRow, referenceChecked } from './paymentRepository.ts';
 import type { PaymentLinksTable } from './schema.ts';
 
 function toLink(row: Selectable<PaymentLinksTable>): PaymentLink {
@@ -145,11 +145,38 @@ export function linkRepository({ db, dialect }: Pick<DatabaseHandle, 'db' | 'dia
         .execute();
       return find(merchantId, id, mode);
     },
+    async reactivate(merchantId, id, mode, at) {
+      await db
+        .updateTable('payment_links')
+        .set({ deactivated_at: null, updated_at: isoTimestamp(at) })
+        .where('id', '=', id)
+        .where('merchant_id', '=', merchantId)
+        .where('mode', '=', mode)
+        .where('deactivated_at', 'is not', null)
+        .execute();
+      return find(merchantId, id, mode);
+    },
+    async update(merchantId, id, mode, changes, at) {
+      await db
+        .updateTable('payment_links')
+        .set({
+          title: changes.title,
+          description: changes.description,
+          max_uses: changes.maxUses,
+          ends_at: changes.endsAt && isoTimestamp(changes.endsAt),
+          updated_at: isoTimestamp(at),
+        })
+        .where('id', '=', id)
+        .where('merchant_id', '=', merchantId)
+        .where('mode', '=', mode)
+        .execute();
+      return find(merchantId, id, mode);
+    },
     usage: (linkId, now) => usageOf(db, linkId, now),
     async insertPaymentWithinUses(payment, maxUses, now) {
       const linkId = payment.linkId;
       if (linkId === null) throw new Error(`payment ${payment.id} has no link`);
-      return db.transaction().execute(async (trx) => {
+      const inserted = db.transaction().execute(async (trx) => {
         // PostgreSQL: the link's row is the lock payers of one link queue on. SQLite: one connection of this
         // process runs one transaction at a time, and the writer thread's commits wait on its lock.
         let lock = trx.selectFrom('payment_links').select('id').where('id', '=', linkId);
@@ -160,6 +187,8 @@ export function linkRepository({ db, dialect }: Pick<DatabaseHandle, 'db' | 'dia
         await trx.insertInto('payments').values(paymentRow(payment)).execute();
         return true;
       });
+      await referenceChecked(payment, inserted);
+      return inserted;
     },
     async paidTotals(linkId) {
       const rows = await db

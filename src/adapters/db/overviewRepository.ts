@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { MerchantOverviewStore, PaidTotal, WaitingKind } from '../../app/dashboard/ports.ts';
+import type { DailyPaid, MerchantOverviewStore, PaidTotal, WaitingKind } from '../../app/dashboard/ports.ts';
 import type { KeyMode } from '../../domain/credentials.ts';
 import type { Db } from './database.ts';
 
@@ -14,20 +14,16 @@ import type { Db } from './database.ts';
 export function overviewRepository(db: Db): MerchantOverviewStore {
   return {
     paidBetween: (merchantId, mode, from, to) => paidBetween(db, merchantId, mode, from, to),
+    paidByDay: (merchantId, mode, from, to) => paidByDay(db, merchantId, mode, from, to),
     waiting(merchantId, mode, kind, limit) {
       return WAITING_READS[kind](db, merchantId, mode, limit);
     },
   };
 }
 
-async function paidBetween(
-  db: Db,
-  merchantId: string,
-  mode: KeyMode,
-  from: Date,
-  to: Date,
-): Promise<PaidTotal> {
-  const row = await db
+/** The merchant's paid payments of the mode with paid_at in [from, to), counted and summed (one row, or per day). */
+function paidIn(db: Db, merchantId: string, mode: KeyMode, from: Date, to: Date) {
+  return db
     .selectFrom('payments')
     .select([
       (eb) => eb.fn.countAll<string | number>().as('count'),
@@ -39,9 +35,40 @@ async function paidBetween(
     .where('paid_at', '>=', from.toISOString())
     .where('paid_at', '<', to.toISOString())
     .where('kind', '=', 'payment')
-    .where('status', '=', 'paid')
-    .executeTakeFirstOrThrow();
+    .where('status', '=', 'paid');
+}
+
+async function paidBetween(
+  db: Db,
+  merchantId: string,
+  mode: KeyMode,
+  from: Date,
+  to: Date,
+): Promise<PaidTotal> {
+  const row = await paidIn(db, merchantId, mode, from, to).executeTakeFirstOrThrow();
   return { count: Number(row.count), receivedBaseUnits: BigInt(row.received) };
+}
+
+/** paid_at is ISO 8601 text in UTC: its first ten characters are its UTC day, in both databases. */
+const PAID_DAY = sql<string>`substr(paid_at, 1, 10)`;
+
+async function paidByDay(
+  db: Db,
+  merchantId: string,
+  mode: KeyMode,
+  from: Date,
+  to: Date,
+): Promise<DailyPaid[]> {
+  const rows = await paidIn(db, merchantId, mode, from, to)
+    .select(PAID_DAY.as('day'))
+    .groupBy(PAID_DAY)
+    .orderBy(PAID_DAY)
+    .execute();
+  return rows.map((row) => ({
+    day: row.day,
+    count: Number(row.count),
+    receivedBaseUnits: BigInt(row.received),
+  }));
 }
 
 type WaitingRead = (db: Db, merchantId: string, mode: KeyMode, limit: number) => Promise<string[]>;

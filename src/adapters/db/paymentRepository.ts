@@ -1,13 +1,14 @@
 import type { Insertable, Selectable } from 'kysely';
 import { getAddress } from 'viem';
 import type { EmailMessage } from '../../app/email/ports.ts';
-import type { PaymentListQuery, PaymentStore } from '../../app/payments/ports.ts';
+import { type PaymentListQuery, PaymentReferenceTaken, type PaymentStore } from '../../app/payments/ports.ts';
 import type { KeyMode } from '../../domain/credentials.ts';
 import { findCurrency } from '../../domain/currencies.ts';
 import { parseDecimal } from '../../domain/decimal.ts';
 import { lineItemsFromText, lineItemsText } from '../../domain/lineItems.ts';
 import { metadataFromText, metadataText } from '../../domain/metadata.ts';
 import type { Deposit, Payment } from '../../domain/payment.ts';
+import { paymentReference } from '../../domain/paymentReference.ts';
 import { PAYMENT_STATUSES, type PaymentStatus } from '../../domain/paymentStatus.ts';
 import { type PayoutProgress, settledBaseUnits } from '../../domain/payout.ts';
 import { formatRate } from '../../domain/quote.ts';
@@ -18,7 +19,9 @@ import { insertEmailMessage } from './emailOutbox.ts';
 import { groupCommit } from './groupCommit.ts';
 import { storedIdempotencyKey } from './idempotencyKeys.ts';
 import { olderThan } from './keyset.ts';
+import { searchPayments } from './paymentSearch.ts';
 import type { PaymentsTable } from './schema.ts';
+import { isReferenceTaken } from './uniqueViolation.ts';
 
 export function toPayment(row: Selectable<PaymentsTable>): Payment {
   const currency = findCurrency(row.currency);
@@ -27,6 +30,8 @@ export function toPayment(row: Selectable<PaymentsTable>): Payment {
   paymentStatus(row.id, row.status);
   return {
     id: row.id,
+    // Null only for the rare payment made before references whose reference another of its merchant's had.
+    reference: row.reference ?? paymentReference(row.id),
     kind: row.kind === 'refund' ? 'refund' : 'payment',
     merchantId: row.merchant_id,
     mode: row.mode === 'test' ? 'test' : 'live',
@@ -135,6 +140,7 @@ export function paymentRow(payment: Payment): Insertable<PaymentsTable> {
     throw new Error(`payment ${payment.id} cannot be inserted with a payout`);
   return {
     id: payment.id,
+    reference: payment.reference,
     kind: payment.kind,
     merchant_id: payment.merchantId,
     mode: payment.mode,
@@ -183,7 +189,16 @@ export function paymentRow(payment: Payment): Insertable<PaymentsTable> {
   };
 }
 
-/** Rows per group-committed insert: at 44 columns a row, well under PostgreSQL's 65,535 bind parameters. */
+/** An insert's outcome, its reference's clash told as the port says (PaymentReferenceTaken). */
+export async function referenceChecked(payment: Payment, inserted: Promise<unknown>): Promise<void> {
+  try {
+    await inserted;
+  } catch (error) {
+    throw isReferenceTaken(error) ? new PaymentReferenceTaken(payment.reference) : error;
+  }
+}
+
+/** Rows per group-committed insert: at 45 columns a row, well under PostgreSQL's 65,535 bind parameters. */
 const MAX_INSERT_BATCH = 100;
 
 /**
@@ -236,19 +251,22 @@ export function paymentRepository(handle: DatabaseHandle): PaymentStore {
   return {
     async insert(payment, options = {}) {
       const { idempotencyKey, email } = options;
-      await insert({
-        row: paymentRow(payment),
-        ...(email ? { email } : {}),
-        ...(idempotencyKey === undefined
-          ? {}
-          : {
-              completedKey: {
-                paymentId: payment.id,
-                merchantId: payment.merchantId,
-                storedKey: storedIdempotencyKey(payment.mode, idempotencyKey),
-              },
-            }),
-      });
+      await referenceChecked(
+        payment,
+        insert({
+          row: paymentRow(payment),
+          ...(email ? { email } : {}),
+          ...(idempotencyKey === undefined
+            ? {}
+            : {
+                completedKey: {
+                  paymentId: payment.id,
+                  merchantId: payment.merchantId,
+                  storedKey: storedIdempotencyKey(payment.mode, idempotencyKey),
+                },
+              }),
+        }),
+      );
     },
     async recordPayerLanguage(id, language) {
       // Only an open payment's, only when it changes: a page view that shows what is recorded writes nothing.
@@ -264,11 +282,10 @@ export function paymentRepository(handle: DatabaseHandle): PaymentStore {
     findById: (id) => findPayment(db, { id }),
     findForMerchant: (merchantId, id, mode) => findPayment(db, { id, merchantId, mode }),
     listForMerchant: (query) => listForMerchant(db, query),
-    searchForMerchant: (merchantId, term) => searchForMerchant(db, merchantId, term),
+    searchForMerchant: (merchantId, term) => searchPayments(db, merchantId, term),
   };
 }
 
-/** A payment (not a refund's deposit) by id: a merchant's only, and of one mode, when they are given. */
 /** The payment a receipt page's token names (`/receipts/<token>`), for the checkout's receipt page. */
 export function receiptPageRepository(handle: DatabaseHandle): {
   findPayment(token: string): Promise<Payment | undefined>;
@@ -286,6 +303,7 @@ export function receiptPageRepository(handle: DatabaseHandle): {
   };
 }
 
+/** A payment (not a refund's deposit) by id: a merchant's only, and of one mode, when they are given. */
 async function findPayment(
   db: Db,
   match: { readonly id: string; readonly merchantId?: string; readonly mode?: KeyMode },
@@ -295,33 +313,6 @@ async function findPayment(
   if (match.mode !== undefined) select = select.where('mode', '=', match.mode);
   const row = await select.where('kind', '=', 'payment').executeTakeFirst();
   return row && toPayment(row);
-}
-
-async function searchForMerchant(
-  db: Db,
-  merchantId: string | null,
-  term: { readonly depositAddress: string } | { readonly txHash: string },
-): Promise<string[]> {
-  // Both columns are stored lowercase (the watcher matches logs on them).
-  const rows =
-    'depositAddress' in term
-      ? await db
-          .selectFrom('payments')
-          .select('id')
-          .where('deposit_address', '=', term.depositAddress.toLowerCase())
-          .$if(merchantId !== null, (q) => q.where('merchant_id', '=', merchantId as string))
-          .where('kind', '=', 'payment')
-          .execute()
-      : await db
-          .selectFrom('transfers')
-          .innerJoin('payments', 'payments.id', 'transfers.payment_id')
-          .select('payments.id')
-          .distinct()
-          .where('transfers.tx_hash', '=', term.txHash.toLowerCase())
-          .$if(merchantId !== null, (q) => q.where('payments.merchant_id', '=', merchantId as string))
-          .where('payments.kind', '=', 'payment')
-          .execute();
-  return rows.map((row) => row.id);
 }
 
 /**

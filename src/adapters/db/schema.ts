@@ -55,6 +55,8 @@ export interface ApiKeysTable {
 
 export interface PaymentsTable {
   id: string;
+  /** `PL-…` (migration 0042); null only for a payment made before whose reference was taken. */
+  reference: string | null;
   merchant_id: string;
   amount_minor_units: string;
   currency: string;

@@ -73,6 +73,12 @@ export interface PaidTotal {
   readonly receivedBaseUnits: bigint;
 }
 
+/** What was paid on one UTC day. */
+export interface DailyPaid extends PaidTotal {
+  /** `YYYY-MM-DD`. */
+  readonly day: string;
+}
+
 /**
  * The reads of a merchant's home page (adapters/db/overviewRepository.ts), each served by an index that leads
  * with the merchant or with a column only a few rows fill, so the page costs the same whatever the history.
@@ -80,6 +86,8 @@ export interface PaidTotal {
 export interface MerchantOverviewStore {
   /** Payments of the merchant and mode whose paid_at is in [from, to). */
   paidBetween(merchantId: string, mode: KeyMode, from: Date, to: Date): Promise<PaidTotal>;
+  /** The same per UTC day (`YYYY-MM-DD`), oldest first; a day without a paid payment is left out. */
+  paidByDay(merchantId: string, mode: KeyMode, from: Date, to: Date): Promise<DailyPaid[]>;
   /** Ids of the merchant's payments that wait on something of `kind`, newest first, at most `limit`. */
   waiting(merchantId: string, mode: KeyMode, kind: WaitingKind, limit: number): Promise<string[]>;
 }

@@ -69,7 +69,7 @@ export async function createLink(
     ]
   >([
     () => parseTitle(input.title),
-    () => optionalShownText('description', input.description, MAX_DESCRIPTION_LENGTH),
+    () => parseDescription(input.description),
     () => optionalRedirectUrl('image_url', input.imageUrl, urls),
     () => parseLinkPrice(input),
     () => parseCount('max_uses', input.maxUses, MAX_LINK_USES),
@@ -99,10 +99,14 @@ export async function createLink(
   return link;
 }
 
-function parseTitle(input: string | undefined): string {
+export function parseTitle(input: string | undefined): string {
   const title = optionalShownText('title', input, MAX_TITLE_LENGTH);
   if (title === null) throw new ValidationError('title', 'is required');
   return title;
+}
+
+export function parseDescription(input: string | undefined): string | null {
+  return optionalShownText('description', input, MAX_DESCRIPTION_LENGTH);
 }
 
 /**
@@ -112,10 +116,9 @@ function parseTitle(input: string | undefined): string {
 function parseLinkLineItems(input: CreateLinkInput): readonly LineItem[] | null {
   if (input.priceType === 'open' && input.lineItems !== undefined && input.lineItems !== null)
     throw new ValidationError('line_items', 'is only for price_type fixed');
-  return parseLineItemsIn(input.lineItems, findCurrency(input.currency?.trim() ?? ''));
-}
+  return parseLineItemsIn(input.lineItems, findCurrency(input.currency?.trim() ?? ''));}
 
-function parseCount(field: string, input: string | undefined, max: number): number | null {
+export function parseCount(field: string, input: string | undefined, max: number): number | null {
   if (input === undefined) return null;
   const message = `must be an integer from 1 to ${max}`;
   if (!/^\d{1,9}$/.test(input.trim())) throw new ValidationError(field, message);
@@ -124,7 +127,7 @@ function parseCount(field: string, input: string | undefined, max: number): numb
   return count;
 }
 
-function parseEndsAt(input: string | undefined, now: Date): Date | null {
+export function parseEndsAt(input: string | undefined, now: Date): Date | null {
   if (input === undefined || input === '') return null;
   const date = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.test(input)
     ? new Date(input)

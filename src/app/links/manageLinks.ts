@@ -1,9 +1,10 @@
 import type { KeyMode } from '../../domain/credentials.ts';
-import { PaylinkError, ValidationError } from '../../domain/errors.ts';
-import type { PaymentLink } from '../../domain/paymentLink.ts';
+import { checkEvery, PaylinkError, ValidationError } from '../../domain/errors.ts';
+import { MAX_LINK_USES, type PaymentLink } from '../../domain/paymentLink.ts';
 import { decodeCursor, encodeCursor } from '../payments/listPayments.ts';
 import type { PageRequest } from '../shared/keysetPage.ts';
 import type { Clock } from '../shared/ports.ts';
+import { parseCount, parseDescription, parseEndsAt, parseTitle } from './createLink.ts';
 import type { LinkStore } from './ports.ts';
 
 export const MAX_LINK_LIST_LIMIT = 100;
@@ -44,8 +45,8 @@ export async function showLink(
 }
 
 /**
- * Deactivates a link for good: no payment is created from it any more. Payments already created keep going (a
- * payer who has sent money is paid for). Deactivating twice answers the link as it is.
+ * Deactivates a link: no payment is created from it until it is re-activated. Payments already created keep
+ * going (a payer who has sent money is paid for). Deactivating twice answers the link as it is.
  */
 export async function deactivateLink(
   deps: { readonly links: LinkStore; readonly clock: Clock },
@@ -54,6 +55,72 @@ export async function deactivateLink(
   linkId: string,
 ): Promise<PaymentLink> {
   const link = await deps.links.deactivate(merchantId, linkId.toLowerCase(), mode, deps.clock.now());
+  if (!link) throw new PaylinkError('NOT_FOUND', 'Payment link not found');
+  return link;
+}
+
+/**
+ * Re-activates a deactivated link (decision 0053): payments can be created from it again, within its uses and
+ * its end as they are. Re-activating an active link answers it as it is.
+ */
+export async function reactivateLink(
+  deps: { readonly links: LinkStore; readonly clock: Clock },
+  merchantId: string,
+  mode: KeyMode,
+  linkId: string,
+): Promise<PaymentLink> {
+  const link = await deps.links.reactivate(merchantId, linkId.toLowerCase(), mode, deps.clock.now());
+  if (!link) throw new PaylinkError('NOT_FOUND', 'Payment link not found');
+  return link;
+}
+
+/** A link's changes as a client writes them: text, counts as integer text, the end as ISO 8601; blank: none. */
+export interface EditLinkInput {
+  readonly title?: string | undefined;
+  readonly description?: string | undefined;
+  readonly maxUses?: string | undefined;
+  readonly endsAt?: string | undefined;
+}
+
+/**
+ * Changes a link's title, description, number of payments and end (decision 0053). Its price never changes:
+ * what its payers paid stays what the link asked them, and a new price is a new link. The number of payments may
+ * not fall below those already paid through it (the link would say it took more than it may); below those still
+ * open it may, and the open ones go on.
+ */
+export async function editLink(
+  deps: { readonly links: LinkStore; readonly clock: Clock },
+  merchantId: string,
+  mode: KeyMode,
+  linkId: string,
+  input: EditLinkInput,
+): Promise<PaymentLink> {
+  const now = deps.clock.now();
+  const found = await deps.links.findForMerchant(merchantId, linkId.toLowerCase(), mode);
+  if (!found) throw new PaylinkError('NOT_FOUND', 'Payment link not found');
+  const [title, description, maxUses, endsAt] = checkEvery<
+    [string, string | null, number | null, Date | null]
+  >([
+    () => parseTitle(input.title),
+    () => parseDescription(input.description),
+    () => parseCount('max_uses', input.maxUses, MAX_LINK_USES),
+    () => parseEndsAt(input.endsAt, now),
+  ]);
+  if (maxUses !== null) {
+    const { paid } = await deps.links.usage(found.id, now);
+    if (maxUses < paid)
+      throw new ValidationError(
+        'max_uses',
+        `must be at least ${paid}: payments already paid through this link`,
+      );
+  }
+  const link = await deps.links.update(
+    merchantId,
+    found.id,
+    mode,
+    { title, description, maxUses, endsAt },
+    now,
+  );
   if (!link) throw new PaylinkError('NOT_FOUND', 'Payment link not found');
   return link;
 }

@@ -14,6 +14,16 @@ export interface LinkStore {
   listForMerchant(query: MerchantKeysetPage): Promise<PaymentLink[]>;
   /** Sets `deactivated_at` unless already set; answers the link as it is after. */
   deactivate(merchantId: string, linkId: string, mode: KeyMode, at: Date): Promise<PaymentLink | undefined>;
+  /** Clears `deactivated_at` if set; answers the link as it is after. */
+  reactivate(merchantId: string, linkId: string, mode: KeyMode, at: Date): Promise<PaymentLink | undefined>;
+  /** Sets what a merchant may change of a link (editLink); answers the link as it is after. */
+  update(
+    merchantId: string,
+    linkId: string,
+    mode: KeyMode,
+    changes: LinkChanges,
+    at: Date,
+  ): Promise<PaymentLink | undefined>;
   /** The link's payments that count against its uses at `now` (paid, and open ones not expired). */
   usage(linkId: string, now: Date): Promise<LinkUsage>;
   /**
@@ -25,3 +35,6 @@ export interface LinkStore {
   /** How many of the link's payments are paid, and the USDC they received (base units). */
   paidTotals(linkId: string): Promise<{ readonly count: number; readonly receivedBaseUnits: bigint }>;
 }
+
+/** What may change of a link once made: never its price, which its payers paid (decision 0053). */
+export type LinkChanges = Pick<PaymentLink, 'title' | 'description' | 'maxUses' | 'endsAt'>;

@@ -8,7 +8,12 @@ import { type PaymentInput, parsePaymentInput } from '../../domain/paymentInput.
 import { assertTokenCanPay, type TokenControlsByMode } from '../chain/tokenControls.ts';
 import { type PaymentRequestSettings, paymentRequestMessage } from '../email/paymentRequests.ts';
 import { checkWebhookHost, type WebhookUrlRules } from '../webhooks/checkWebhookHost.ts';
-import type { DepositPlanner, DepositPlanners, PaymentStore } from './ports.ts';
+import {
+  type DepositPlanner,
+  type DepositPlanners,
+  PaymentReferenceTaken,
+  type PaymentStore,
+} from './ports.ts';
 import { priceAt, type QuoteAmountDeps, rateFor } from './quoteAmount.ts';
 import { timeOrderedId } from './timeOrderedId.ts';
 
@@ -95,6 +100,47 @@ export async function createPayment(
   const locked = priceAt(deps, price, await rateFor(deps, price.currency), merchant.commissionBps);
   assertAtLeastMinimum(deps.minAmountBaseUnits, locked.quote.usdcBaseUnits);
   const now = deps.clock.now();
+  const terms = {
+    ...stored,
+    quote: locked.quote,
+    mode,
+    now,
+    ttlMs,
+    sendEmail,
+    wallet: merchant.walletAddress,
+  };
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await storeNewPayment(deps, merchant, planner, input, terms, locked, options);
+    } catch (error) {
+      // Another of the merchant's payments has this id's reference (1 in 2^40 per payment it has): a new id
+      // draws a new reference. Twice in a row is no chance but a fault, and propagates.
+      if (!(error instanceof PaymentReferenceTaken) || attempt === REFERENCE_ATTEMPTS) throw error;
+    }
+  }
+}
+
+/** Ids drawn for one create before a reference taken each time is called a fault. */
+const REFERENCE_ATTEMPTS = 3;
+
+/** Builds the payment on a new id and stores it (with its request e-mail, if asked for). */
+async function storeNewPayment(
+  deps: CreatePaymentDeps,
+  merchant: Merchant,
+  planner: DepositPlanner,
+  input: CreatePaymentInput,
+  terms: ReturnType<typeof parsePaymentInput>['stored'] & {
+    readonly quote: Payment['quote'];
+    readonly mode: KeyMode;
+    readonly now: Date;
+    readonly ttlMs: number;
+    readonly sendEmail: boolean;
+    readonly wallet: string;
+  },
+  locked: { readonly rateSource: string; readonly rateObservedAt: Date },
+  options: { readonly idempotencyKey?: string; readonly insert?: (payment: Payment) => Promise<void> },
+): Promise<Payment> {
+  const { quote, mode, now, ttlMs, sendEmail, wallet, ...stored } = terms;
   // Time-ordered (UUIDv7, decision 0017): each insert lands at the end of the id index, not on a random page.
   const id = timeOrderedId();
   const payment = newPayment({
@@ -102,11 +148,11 @@ export async function createPayment(
     kind: 'payment',
     merchantId: merchant.id,
     mode,
-    quote: locked.quote,
+    quote,
     rateSource: locked.rateSource,
     rateObservedAt: locked.rateObservedAt,
     underpaymentToleranceBps: merchant.underpaymentToleranceBps,
-    payoutAddress: merchant.walletAddress,
+    payoutAddress: wallet,
     ...stored,
     linkId: input.linkId ?? null,
     payerLanguage: input.payerLanguage ?? null,
@@ -114,8 +160,8 @@ export async function createPayment(
     createdAt: now,
     deposit: planner.plan({
       paymentId: id,
-      merchantWallet: merchant.walletAddress,
-      commissionBps: locked.quote.commissionBps,
+      merchantWallet: wallet,
+      commissionBps: quote.commissionBps,
     }),
   });
   // Composed from the payment as it is stored, and written in the same commit (the SQLite writer's transaction or

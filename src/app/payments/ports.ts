@@ -6,10 +6,18 @@ import type { EmailMessage } from '../email/ports.ts';
 import type { CreatedRange, MerchantKeysetPage } from '../shared/keysetPage.ts';
 import type { ValueOrPromise } from '../shared/valueOrPromise.ts';
 
+/** A store refused a new payment because another of its merchant's payments has its reference. */
+export class PaymentReferenceTaken extends Error {
+  constructor(readonly reference: string) {
+    super(`the payment reference ${reference} is taken`);
+  }
+}
+
 export interface PaymentStore {
   /**
    * Inserts the payment; with an idempotency key, records it as that key's result, and with an e-mail (a payment
-   * request) queues it, each in the same transaction: a crash leaves all or none.
+   * request) queues it, each in the same transaction: a crash leaves all or none. Rejects with
+   * PaymentReferenceTaken, having written nothing, when another of the merchant's payments has its reference.
    */
   insert(
     payment: Payment,
@@ -30,14 +38,23 @@ export interface PaymentStore {
   /** A merchant's (or every merchant's) payments of one mode, newest first (created_at, then id, descending). */
   listForMerchant(query: PaymentListQuery): Promise<Payment[]>;
   /**
-   * Ids of the merchant's payments (any mode; null: any merchant's, for operators) with this deposit address, or
-   * paid by a transfer in this transaction.
+   * Ids of the merchant's payments (any mode; null: any merchant's, for operators) with this deposit address,
+   * paid by a transfer in this transaction, of this reference, for this customer e-mail (any letter case) or
+   * with this order id; newest first, at most SEARCH_LIMIT.
    */
-  searchForMerchant(
-    merchantId: string | null,
-    term: { readonly depositAddress: string } | { readonly txHash: string },
-  ): Promise<string[]>;
+  searchForMerchant(merchantId: string | null, term: PaymentSearchTerm): Promise<string[]>;
 }
+
+/** The payments a search finds at most for one term (a customer's e-mail may name many). */
+export const SEARCH_LIMIT = 200;
+
+/** What one search looks a payment up by. */
+export type PaymentSearchTerm =
+  | { readonly depositAddress: string }
+  | { readonly txHash: string }
+  | { readonly reference: string }
+  | { readonly customerEmail: string }
+  | { readonly orderId: string };
 
 /**
  * Whether a payment (its row or its transfers) may have changed since a reader looked: what keeps a cache of

@@ -17,6 +17,7 @@ export const de: MessageTable<typeof en> = {
     webhooks: 'Webhooks',
     health: 'Zustand',
     signOut: 'Abmelden',
+    menu: 'Menü',
   },
   signIn: {
     title: 'Anmelden',
@@ -177,12 +178,12 @@ export const de: MessageTable<typeof en> = {
     payments: 'Zahlungen über diesen Link',
     noPayment: 'Noch keine Zahlung über diesen Link.',
     deactivate: 'Diesen Link deaktivieren',
-    confirm: 'Diesen Link endgültig deaktivieren? Kunden können dann nicht mehr darüber zahlen.',
+    confirm: 'Diesen Link deaktivieren? Kunden können darüber nicht zahlen, bis Sie ihn wieder aktivieren.',
     deactivateHint:
-      'Kunden können darüber keine Zahlung mehr beginnen; begonnene Zahlungen laufen weiter. Nicht rückgängig zu machen.',
-    confirmBox: 'Ja, diesen Link endgültig stoppen',
+      'Kunden können darüber keine Zahlung mehr beginnen; begonnene Zahlungen laufen weiter. Sie können ihn später wieder aktivieren.',
+    confirmBox: 'Ja, diesen Link stoppen',
     back: 'Alle Zahlungsseiten',
-    notConfirmed: 'Kreuzen Sie das Kästchen an, um zu bestätigen, dass der Link endgültig stoppen soll.',
+    notConfirmed: 'Kreuzen Sie das Kästchen an, um zu bestätigen, dass der Link stoppen soll.',
   },
   home: {
     title: 'Start',
@@ -202,6 +203,37 @@ export const de: MessageTable<typeof en> = {
     noPayment: 'Noch keine Zahlung.',
     allPayments: 'Alle Zahlungen',
   },
+  linkEdit: {
+    edit: 'Diesen Link bearbeiten',
+    title: 'Link bearbeiten',
+    hint: 'Titel, Beschreibung, Anzahl der Zahlungen und letzter Tag können sich ändern. Der Preis nicht: Kunden haben bezahlt, was er verlangte, und ein neuer Preis ist ein neuer Link.',
+    maxUsesHint: '(optional; nicht weniger als die bereits bezahlten Zahlungen)',
+    noLimit: 'Leer: keine Grenze',
+    save: 'Änderungen speichern',
+    cancel: 'Abbrechen',
+    saved: 'Änderungen gespeichert.',
+    reactivate: 'Diesen Link wieder aktivieren',
+    reactivateHint:
+      'Kunden können wieder darüber zahlen, im Rahmen der Anzahl der Zahlungen und des letzten Tages.',
+    reactivated: 'Der Link nimmt wieder Zahlungen an.',
+  },
+  reference: {
+    apiId: 'Zahlungs-ID (API)',
+    customer: 'Kunden-E-Mail',
+  },
+  chart: {
+    title: 'Bezahlt in den letzten 30 Tagen',
+    description:
+      '{total} in {count, plural, one {# Zahlung} other {# Zahlungen}}; bester Tag, {day}: {best}. Tage in UTC; Live-Zahlungen.',
+    empty:
+      'In den letzten 30 Tagen wurde keine Zahlung bezahlt. Teilen Sie einen Zahlungslink oder senden Sie eine Zahlungsanforderung.',
+    newLink: 'Neuer Zahlungslink',
+    newPayment: 'Neue Zahlung',
+    asTable: 'Als Tabelle zeigen',
+    day: 'Tag',
+    paid: 'Bezahlt (USDC)',
+    payments: 'Zahlungen',
+  },
   list: {
     merchant: 'Händler',
     waitingPayouts: 'Zahlungen mit verzögerter Auszahlung',
@@ -210,7 +242,7 @@ export const de: MessageTable<typeof en> = {
     title: 'Zahlungen',
     testMode: 'Testmodus',
     find: 'Zahlungen suchen',
-    search: 'Zahlungs-ID, Einzahlungsadresse oder Transaktion',
+    search: 'Referenz, Kunden-E-Mail, Bestellnummer, Zahlungs-ID, Einzahlungsadresse oder Transaktion',
     status: 'Status',
     any: 'Alle',
     from: 'Erstellt ab',

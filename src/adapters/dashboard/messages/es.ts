@@ -17,6 +17,7 @@ export const es: MessageTable<typeof en> = {
     webhooks: 'Webhooks',
     health: 'Estado',
     signOut: 'Cerrar sesión',
+    menu: 'Menú',
   },
   signIn: {
     title: 'Iniciar sesión',
@@ -177,12 +178,12 @@ export const es: MessageTable<typeof en> = {
     payments: 'Pagos por este enlace',
     noPayment: 'Aún no hay pagos por este enlace.',
     deactivate: 'Desactivar este enlace',
-    confirm: '¿Desactivar este enlace para siempre? Los clientes ya no podrán pagar por él.',
+    confirm: '¿Desactivar este enlace? Los clientes no podrán pagar por él hasta que lo reactive.',
     deactivateHint:
-      'Los clientes ya no pueden iniciar pagos por él; los pagos iniciados continúan. No se puede deshacer.',
-    confirmBox: 'Sí, detener este enlace para siempre',
+      'Los clientes ya no pueden iniciar pagos por él; los pagos iniciados continúan. Puede reactivarlo más tarde.',
+    confirmBox: 'Sí, detener este enlace',
     back: 'Todas las páginas de pago',
-    notConfirmed: 'Marque la casilla para confirmar que el enlace debe detenerse para siempre.',
+    notConfirmed: 'Marque la casilla para confirmar que el enlace debe detenerse.',
   },
   home: {
     title: 'Inicio',
@@ -202,6 +203,37 @@ export const es: MessageTable<typeof en> = {
     noPayment: 'Aún no hay pagos.',
     allPayments: 'Todos los pagos',
   },
+  linkEdit: {
+    edit: 'Editar este enlace',
+    title: 'Editar el enlace',
+    hint: 'Su título, descripción, número de pagos y último día pueden cambiar. Su precio no: los clientes pagaron lo que pedía, y un precio nuevo es un enlace nuevo.',
+    maxUsesHint: '(opcional; no menos que los pagos ya pagados)',
+    noLimit: 'Vacío: sin límite',
+    save: 'Guardar cambios',
+    cancel: 'Cancelar',
+    saved: 'Cambios guardados.',
+    reactivate: 'Reactivar este enlace',
+    reactivateHint:
+      'Los clientes pueden volver a pagar por él, dentro de su número de pagos y su último día.',
+    reactivated: 'El enlace vuelve a aceptar pagos.',
+  },
+  reference: {
+    apiId: 'Id. de pago (API)',
+    customer: 'Correo del cliente',
+  },
+  chart: {
+    title: 'Pagado en los últimos 30 días',
+    description:
+      '{total} en {count, plural, one {# pago} other {# pagos}}; el mejor día, {day}: {best}. Días en UTC; pagos reales.',
+    empty:
+      'Ningún pago se ha pagado en los últimos 30 días. Comparta un enlace de pago o envíe una solicitud de pago.',
+    newLink: 'Nuevo enlace de pago',
+    newPayment: 'Nuevo pago',
+    asTable: 'Ver como tabla',
+    day: 'Día',
+    paid: 'Pagado (USDC)',
+    payments: 'Pagos',
+  },
   list: {
     merchant: 'Comercio',
     waitingPayouts: 'Pagos cuyo abono está retrasado',
@@ -210,7 +242,7 @@ export const es: MessageTable<typeof en> = {
     title: 'Pagos',
     testMode: 'Modo de prueba',
     find: 'Buscar pagos',
-    search: 'Id. de pago, dirección de depósito o transacción',
+    search: 'Referencia, correo del cliente, id. de pedido, id. de pago, dirección de depósito o transacción',
     status: 'Estado',
     any: 'Todos',
     from: 'Creados desde',

@@ -17,6 +17,7 @@ export const fr: MessageTable<typeof en> = {
     webhooks: 'Webhooks',
     health: 'État',
     signOut: 'Se déconnecter',
+    menu: 'Menu',
   },
   signIn: {
     title: 'Connexion',
@@ -177,12 +178,13 @@ export const fr: MessageTable<typeof en> = {
     payments: 'Paiements par ce lien',
     noPayment: 'Aucun paiement par ce lien pour l’instant.',
     deactivate: 'Désactiver ce lien',
-    confirm: 'Désactiver ce lien définitivement\u00a0? Les clients ne pourront plus payer par lui.',
+    confirm:
+      'Désactiver ce lien\u00a0? Les clients ne pourront plus payer par lui tant que vous ne l’aurez pas réactivé.',
     deactivateHint:
-      'Les clients ne peuvent plus commencer de paiement par ce lien\u00a0; les paiements commencés continuent. Irréversible.',
-    confirmBox: 'Oui, arrêter ce lien définitivement',
+      'Les clients ne peuvent plus commencer de paiement par ce lien\u00a0; les paiements commencés continuent. Vous pourrez le réactiver.',
+    confirmBox: 'Oui, arrêter ce lien',
     back: 'Toutes les pages de paiement',
-    notConfirmed: 'Cochez la case pour confirmer que le lien doit s’arrêter définitivement.',
+    notConfirmed: 'Cochez la case pour confirmer que le lien doit s’arrêter.',
   },
   home: {
     title: 'Accueil',
@@ -202,6 +204,37 @@ export const fr: MessageTable<typeof en> = {
     noPayment: 'Aucun paiement pour l’instant.',
     allPayments: 'Tous les paiements',
   },
+  linkEdit: {
+    edit: 'Modifier ce lien',
+    title: 'Modifier le lien',
+    hint: 'Son titre, sa description, son nombre de paiements et son dernier jour peuvent changer. Son prix non\u00a0: les clients ont payé ce qu’il demandait, et un nouveau prix est un nouveau lien.',
+    maxUsesHint: '(facultatif\u00a0; pas moins que les paiements déjà payés)',
+    noLimit: 'Vide\u00a0: sans limite',
+    save: 'Enregistrer',
+    cancel: 'Annuler',
+    saved: 'Modifications enregistrées.',
+    reactivate: 'Réactiver ce lien',
+    reactivateHint:
+      'Les clients peuvent à nouveau payer par lui, dans la limite de son nombre de paiements et de son dernier jour.',
+    reactivated: 'Le lien accepte à nouveau des paiements.',
+  },
+  reference: {
+    apiId: 'Identifiant de paiement (API)',
+    customer: 'E-mail du client',
+  },
+  chart: {
+    title: 'Payé ces 30 derniers jours',
+    description:
+      '{total} en {count, plural, one {# paiement} other {# paiements}} ; meilleur jour, {day} : {best}. Jours en UTC ; paiements réels.',
+    empty:
+      'Aucun paiement payé ces 30 derniers jours. Partagez un lien de paiement ou envoyez une demande de paiement.',
+    newLink: 'Nouveau lien de paiement',
+    newPayment: 'Nouveau paiement',
+    asTable: 'Afficher en tableau',
+    day: 'Jour',
+    paid: 'Payé (USDC)',
+    payments: 'Paiements',
+  },
   list: {
     merchant: 'Marchand',
     waitingPayouts: 'Paiements dont le versement est retardé',
@@ -210,7 +243,8 @@ export const fr: MessageTable<typeof en> = {
     title: 'Paiements',
     testMode: 'Mode test',
     find: 'Rechercher des paiements',
-    search: 'Identifiant de paiement, adresse de dépôt ou transaction',
+    search:
+      'Référence, e-mail du client, numéro de commande, identifiant de paiement, adresse de dépôt ou transaction',
     status: 'Statut',
     any: 'Tous',
     from: 'Créés à partir du',

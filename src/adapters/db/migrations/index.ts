@@ -26,6 +26,7 @@ import * as bridgeReattestation from './0036_bridge_reattestation.ts';
 import * as fastBurn from './0037_fast_burn.ts';
 import * as txidChain from './0039_txid_chain.ts';
 import * as paymentItems from './0040_payment_items.ts';
+import * as paymentReference from './0042_payment_reference.ts';
 
 /** Every migration, in order. Names sort lexically; a migration, once released, is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   '0037_fast_burn': fastBurn,
   '0039_txid_chain': txidChain,
   '0040_payment_items': paymentItems,
+  '0042_payment_reference': paymentReference,
 };

@@ -1,0 +1,103 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { editLink, reactivateLink, showLink } from '../../app/links/manageLinks.ts';
+import type { KeyMode } from '../../domain/credentials.ts';
+import { PaylinkError } from '../../domain/errors.ts';
+import type { DashboardDeps } from './dashboardDeps.ts';
+import { type FormRequest, merchantOf, type PageKit } from './pageKit.ts';
+import { EDIT_FIELDS, editFieldsOf, renderEditLink } from './renderLinkEdit.ts';
+
+type Links = NonNullable<DashboardDeps['paymentLinks']>;
+type EditRequest = FastifyRequest<{ Params: { id: string }; Querystring: { mode?: string } }>;
+
+const modeOf = (mode: unknown): KeyMode => (mode === 'test' ? 'test' : 'live');
+const linkPath = (id: string, mode: KeyMode) =>
+  `/dashboard/links/${id}${mode === 'test' ? '?mode=test' : ''}`;
+
+/**
+ * Editing a link and re-activating it after a deactivation (decision 0053), for a merchant user, through the
+ * use cases of app/links. Part of the link pages (linkPages.ts).
+ */
+export function linkEditPages(app: FastifyInstance, deps: DashboardDeps, links: Links, kit: PageKit): void {
+  app.get('/dashboard/links/:id/edit', editForm(links, kit));
+  app.post('/dashboard/links/:id/edit', saveEdit(deps, links, kit));
+  app.post('/dashboard/links/:id/reactivate', reactivate(deps, links, kit));
+}
+
+function editForm(links: Links, kit: PageKit) {
+  return async (request: EditRequest, reply: FastifyReply) => {
+    const signedIn = await kit.requireRole('merchant', request, reply);
+    if (!signedIn) return reply;
+    const mode = modeOf(request.query.mode);
+    return kit.guard(reply, signedIn, async () => {
+      const { link } = await showLink(
+        { links: links.store },
+        merchantOf(signedIn.user),
+        mode,
+        request.params.id,
+      );
+      return reply.send(
+        renderEditLink({ signedIn, ctx: kit.context(request), link, fields: editFieldsOf(link) }),
+      );
+    });
+  };
+}
+
+/** Saves the form; a refused one comes back as typed, its field marked, with the problem in words. */
+function saveEdit(deps: DashboardDeps, links: Links, kit: PageKit) {
+  return async (request: FormRequest, reply: FastifyReply) => {
+    const signedIn = await kit.requireRole('merchant', request, reply);
+    if (!signedIn || kit.refusedForgery(request, reply, signedIn)) return reply;
+    const { id } = request.params as { id: string };
+    const mode = modeOf((request.query as { mode?: string }).mode);
+    const merchantId = merchantOf(signedIn.user);
+    const body = request.body ?? {};
+    const fields = Object.fromEntries(EDIT_FIELDS.map((name) => [name, body[name]?.trim() ?? '']));
+    return kit.guard(reply, signedIn, async () => {
+      const { link } = await showLink({ links: links.store }, merchantId, mode, id);
+      try {
+        const endsOn = fields.ends_on;
+        await editLink({ links: links.store, clock: deps.clock }, merchantId, mode, link.id, {
+          title: fields.title,
+          description: fields.description,
+          maxUses: fields.max_uses || undefined,
+          // A day picked in the form: the link takes payments until that day ends, in UTC (as when made).
+          endsAt: endsOn && /^\d{4}-\d{2}-\d{2}$/.test(endsOn) ? `${endsOn}T23:59:59Z` : endsOn || undefined,
+        });
+      } catch (error) {
+        if (!(error instanceof PaylinkError) || error.code !== 'VALIDATION_ERROR') throw error;
+        const { field } = error;
+        return reply.status(400).send(
+          renderEditLink({
+            signedIn,
+            ctx: kit.context(request),
+            link,
+            fields,
+            problem: error.message,
+            problemField: field === 'ends_at' ? 'ends_on' : field,
+          }),
+        );
+      }
+      request.log.info({ link: link.id, mode }, 'payment link edited from the dashboard');
+      return reply.redirect(`${linkPath(link.id, mode)}${mode === 'test' ? '&' : '?'}saved=1`, 303);
+    });
+  };
+}
+
+function reactivate(deps: DashboardDeps, links: Links, kit: PageKit) {
+  return async (request: FormRequest, reply: FastifyReply) => {
+    const signedIn = await kit.requireRole('merchant', request, reply);
+    if (!signedIn || kit.refusedForgery(request, reply, signedIn)) return reply;
+    const { id } = request.params as { id: string };
+    const mode = modeOf(request.body?.mode);
+    return kit.guard(reply, signedIn, async () => {
+      const link = await reactivateLink(
+        { links: links.store, clock: deps.clock },
+        merchantOf(signedIn.user),
+        mode,
+        id,
+      );
+      request.log.info({ link: link.id, mode }, 'payment link re-activated from the dashboard');
+      return reply.redirect(`${linkPath(link.id, mode)}${mode === 'test' ? '&' : '?'}reactivated=1`, 303);
+    });
+  };
+}
