@@ -116,7 +116,8 @@ export function parseDescription(input: string | undefined): string | null {
 function parseLinkLineItems(input: CreateLinkInput): readonly LineItem[] | null {
   if (input.priceType === 'open' && input.lineItems !== undefined && input.lineItems !== null)
     throw new ValidationError('line_items', 'is only for price_type fixed');
-  return parseLineItemsIn(input.lineItems, findCurrency(input.currency?.trim() ?? ''));}
+  return parseLineItemsIn(input.lineItems, findCurrency(input.currency?.trim() ?? ''));
+}
 
 export function parseCount(field: string, input: string | undefined, max: number): number | null {
   if (input === undefined) return null;
