@@ -36,7 +36,7 @@ mkdirSync(OUT, { recursive: true });
 const sandbox = await startSandbox({ PAYLINK_LOG_LEVEL: 'warn', PAYLINK_PAYMENT_TTL: SCENE_PAYMENT_TTL });
 try {
   const scene = await makeScene(sandbox);
-  const steady = steadyValues(namedStandIns(scene, sandbox.rpcUrl));
+  const steady = steadyValues(namedStandIns(scene, sandbox.env));
   const browser = await launchChromium();
   try {
     const viewers = await openViewers(browser, scene);
@@ -50,7 +50,8 @@ try {
         await page.screenshot({ path: file, fullPage: true, animations: 'disabled', caret: 'hide' });
         const { size } = statSync(file);
         bytes += size;
-        if (size > BUDGET.perFileBytes) over.push(`${file.slice(OUT.length)} (${Math.round(size / 1024)} KiB)`);
+        if (size > BUDGET.perFileBytes)
+          over.push(`${file.slice(OUT.length)} (${Math.round(size / 1024)} KiB)`);
         process.stdout.write(`${file.slice(OUT.length)}  ${Math.round(size / 1024)} KiB\n`);
       }
       await page.close();
@@ -58,7 +59,9 @@ try {
     process.stdout.write(`${pages.length} pages, ${Math.round(bytes / 1024)} KiB in all\n`);
     if (over.length > 0) throw new Error(`over ${BUDGET.perFileBytes / 1024} KiB: ${over.join(', ')}`);
     if (pages === PAGES && bytes > BUDGET.totalBytes)
-      throw new Error(`${Math.round(bytes / 1024)} KiB in all, over the ${BUDGET.totalBytes / 1024} KiB budget`);
+      throw new Error(
+        `${Math.round(bytes / 1024)} KiB in all, over the ${BUDGET.totalBytes / 1024} KiB budget`,
+      );
   } finally {
     await browser.close();
   }

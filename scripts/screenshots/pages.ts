@@ -45,7 +45,12 @@ export const PAGES: readonly ScreenshotPage[] = [
   page('dashboard-sign-in', '/dashboard/login', 'visitor'),
   page('dashboard-home', '/dashboard/home', 'merchant'),
   page('dashboard-payments', '/dashboard/payments', 'merchant'),
-  page('dashboard-payment', '/dashboard/payments/:id', 'merchant', (s) => `/dashboard/payments/${s.payments.paid}`),
+  page(
+    'dashboard-payment',
+    '/dashboard/payments/:id',
+    'merchant',
+    (s) => `/dashboard/payments/${s.payments.paid}`,
+  ),
   page('dashboard-new-payment', '/dashboard/payments/new', 'merchant'),
   page(
     'dashboard-payment-link',
@@ -59,7 +64,12 @@ export const PAGES: readonly ScreenshotPage[] = [
   page('dashboard-developers', '/dashboard/developers', 'merchant'),
   page('dashboard-security', '/dashboard/security', 'merchant'),
   page('operator-merchants', '/dashboard/merchants', 'operator'),
-  page('operator-merchant', '/dashboard/merchants/:id', 'operator', (s) => `/dashboard/merchants/${s.merchantId}`),
+  page(
+    'operator-merchant',
+    '/dashboard/merchants/:id',
+    'operator',
+    (s) => `/dashboard/merchants/${s.merchantId}`,
+  ),
   page('operator-new-merchant', '/dashboard/merchants/new', 'operator'),
   page('operator-payouts', '/dashboard/payouts', 'operator'),
   page('operator-webhooks', '/dashboard/webhooks', 'operator'),

@@ -129,11 +129,13 @@ function apiClient(sandbox: SandboxProcess) {
     if (!done(last)) throw new Error(`payment ${id} never got there: ${JSON.stringify(last)}`);
   };
   return {
-    createPayment: async (body: Status) => String((await call('POST', '/payments/api/create/', body)).payment_id),
+    createPayment: async (body: Status) =>
+      String((await call('POST', '/payments/api/create/', body)).payment_id),
     createLink: async (body: Status) => String((await call('POST', '/payments/api/links/', body)).link_id),
     payLink: async (link: string, body: Status) =>
       String((await call('POST', `/payments/api/links/${link}/payments/`, body)).payment_id),
-    createRefund: async (body: Status) => String((await call('POST', '/payments/api/refunds/', body)).refund_id),
+    createRefund: async (body: Status) =>
+      String((await call('POST', '/payments/api/refunds/', body)).refund_id),
     waitFor,
     waitForStatus: (id: string, wanted: string) => waitFor(id, (s) => s.status === wanted),
   };
@@ -163,7 +165,10 @@ function receiptTokens(sandbox: SandboxProcess) {
         db.close();
       }
     };
-    const token = await eventually(async () => read(), (value) => value !== null);
+    const token = await eventually(
+      async () => read(),
+      (value) => value !== null,
+    );
     if (token === null) throw new Error(`payment ${paymentId} has no receipt`);
     return token;
   };

@@ -51,9 +51,25 @@ export async function openSteadyPage(
   await page.clock.pauseAt(Date.now() + 1_000);
   await page.evaluate('document.fonts.ready');
   const texts = (await page.evaluate(TEXTS_IN_PAGE)) as string[];
+  await steadyDrawnCodes(page, steady, entry.name);
   const table = steady.tableFor(entry.name, texts);
   await page.evaluate(`(${REPLACE_IN_PAGE})(${JSON.stringify(table)})`);
   return page;
+}
+
+/**
+ * The QR codes the dashboard draws into its pages (`data:` images: a link's URL, a second factor's secret):
+ * drawn again from the steady text of the page's first read-only field (the link's URL), else of the page's URL.
+ */
+async function steadyDrawnCodes(page: Page, steady: SteadyValues, pageName: string): Promise<void> {
+  const images = page.locator('img[src^="data:image/svg+xml"]');
+  if ((await images.count()) === 0) return;
+  const field = page.locator('input[readonly]').first();
+  const text = (await field.count()) > 0 ? await field.inputValue() : page.url();
+  const svg = await qrSvg(steady.steady(pageName, text));
+  const src = `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
+  for (const image of await images.all())
+    await image.evaluate(`(image) => { image.src = ${JSON.stringify(src)}; }`);
 }
 
 /**

@@ -23,7 +23,10 @@ const DAY_MS = 86_400_000;
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /** What varies, by its shape: each pattern's match is replaced by a stand-in of the same shape. */
-const SHAPES: readonly { readonly pattern: RegExp; readonly make: (value: string, seed: string) => string }[] = [
+const SHAPES: readonly {
+  readonly pattern: RegExp;
+  readonly make: (value: string, seed: string) => string;
+}[] = [
   { pattern: /0x[0-9a-fA-F]{64}\b/g, make: (value, seed) => `0x${hex(seed, 64, value)}` },
   { pattern: /0x[0-9a-fA-F]{40}\b/g, make: (value, seed) => address(value, seed) },
   {
@@ -32,6 +35,11 @@ const SHAPES: readonly { readonly pattern: RegExp; readonly make: (value: string
       const h = hex(seed, 32);
       return `${h.slice(0, 8)}-${h.slice(8, 12)}-7${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20)}`;
     },
+  },
+  {
+    // A second factor's secret (base32), offered on the security page.
+    pattern: /\b[A-Z2-7]{32}\b/g,
+    make: (value, seed) => base32(seed, value.length),
   },
   {
     // Public ids and secrets with a prefix (mch_, evt_, sk_live_, whsec_, …): the prefix kept, the rest replaced.
@@ -44,7 +52,10 @@ const SHAPES: readonly { readonly pattern: RegExp; readonly make: (value: string
 ];
 
 /** Steady stand-ins for one run; `named` gives values the run knows by role (its ids, ports, e-mail). */
-export function steadyValues(named: Record<string, string>, runDay: number = dayOf(Date.now())): SteadyValues {
+export function steadyValues(
+  named: Record<string, string>,
+  runDay: number = dayOf(Date.now()),
+): SteadyValues {
   const known = new Map<string, string>(Object.entries(named));
   const found = new Map<string, number>();
   const standIn = (page: string, value: string, make: (value: string, seed: string) => string) => {
@@ -119,7 +130,11 @@ export function dayOf(ms: number): number {
 
 function shortens(short: string, full: string): boolean {
   const [head, tail] = short.split('…') as [string, string];
-  return full.length === 42 && full.toLowerCase().startsWith(head.toLowerCase()) && full.toLowerCase().endsWith(tail.toLowerCase());
+  return (
+    full.length === 42 &&
+    full.toLowerCase().startsWith(head.toLowerCase()) &&
+    full.toLowerCase().endsWith(tail.toLowerCase())
+  );
 }
 
 function shortened(short: string, stand: string): string {
@@ -149,8 +164,15 @@ export function standInLike(value: string, seed: string): string {
 
 function hex(seed: string, length: number, _value?: string): string {
   let out = '';
-  for (let i = 0; out.length < length; i += 1) out += createHash('sha256').update(`${seed}/${i}`).digest('hex');
+  for (let i = 0; out.length < length; i += 1)
+    out += createHash('sha256').update(`${seed}/${i}`).digest('hex');
   return out.slice(0, length);
+}
+
+function base32(seed: string, length: number): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  const bytes = createHash('sha256').update(seed).digest();
+  return Array.from({ length }, (_, i) => alphabet[bytes[i % bytes.length]! % alphabet.length]).join('');
 }
 
 function alphanumeric(seed: string, length: number): string {

@@ -36,14 +36,15 @@ export async function openViewers(browser: Browser, scene: Scene): Promise<Recor
 
 /**
  * The stand-ins of the values the run knows by their role: the sandbox's ports become its defaults (3000, 3001,
- * 8545), the demo merchant's generated e-mail and id, the scene's payments, links, refund and receipt tokens
+ * 3002, 8545), the demo merchant's generated e-mail and id, the scene's payments, links, refund and receipt tokens
  * get stand-ins named after what they are.
  */
-export function namedStandIns(scene: Scene, rpcUrl: string): Record<string, string> {
+export function namedStandIns(scene: Scene, env: Record<string, string>): Record<string, string> {
   const named: Record<string, string> = {
+    [`http://127.0.0.1:${env.PAYLINK_SANDBOX_WEBHOOK_PORT}`]: 'http://127.0.0.1:3002',
     [scene.apiUrl]: 'http://127.0.0.1:3000',
     [scene.checkoutUrl]: 'http://127.0.0.1:3001',
-    [rpcUrl]: 'http://127.0.0.1:8545',
+    [env.PAYLINK_RPC_URL!]: 'http://127.0.0.1:8545',
     [scene.merchant.email]: 'shop-demo@sandbox.paylink.test',
     [scene.merchantId]: standInLike(scene.merchantId, 'merchant'),
   };
