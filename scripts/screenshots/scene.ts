@@ -42,11 +42,13 @@ const A_DAY = 86_400;
  * Makes the demo data on a fresh sandbox, always in the same order and with the same amounts, through the API
  * and `paylink sandbox pay` as a merchant and a customer would: an expired payment, a pending one, one paid
  * (with a receipt and a refund waiting for the customer's address), one overpaid after it was paid, a fixed-price
- * link and a donation link, and a donation paid through it.
+ * link and a donation link, and a donation paid through it. Each step waits for the last one's outcome.
  */
 export async function makeScene(sandbox: SandboxProcess): Promise<Scene> {
   const api = apiClient(sandbox);
   const expired = await api.createPayment({ amount: '12.00', currency: 'EUR', order_id: 'A-1000' });
+  // Expired before anything else happens, so its event comes first in the merchant's deliveries on every run.
+  await api.waitForStatus(expired, 'expired');
   const pending = await api.createPayment({
     amount: '25.00',
     currency: 'EUR',
@@ -70,7 +72,7 @@ export async function makeScene(sandbox: SandboxProcess): Promise<Scene> {
   });
   const ticket = await api.createLink({
     title: 'Concert ticket',
-    description: 'Saturday, doors at 19:00. Show the receipt at the entrance.',
+    description: 'Saturday evening, doors open an hour before. Show the receipt at the entrance.',
     price_type: 'fixed',
     currency: 'EUR',
     amount: '15.00',
@@ -87,15 +89,20 @@ export async function makeScene(sandbox: SandboxProcess): Promise<Scene> {
   });
   const donation = await api.payLink(donationLink, { amount: '10.00', customer_email: 'dan@example.com' });
 
-  await pay(sandbox, paid);
-  await pay(sandbox, overpaid);
-  await pay(sandbox, donation);
-  for (const id of [paid, overpaid, donation]) await api.waitForStatus(id, 'paid');
-  // An overpayment made after the payment was paid: its receipt lists both transfers.
-  await pay(sandbox, overpaid, '2.00');
-  await api.waitFor(overpaid, (status) => status.amount_overpaid === '2.00');
+  // One at a time, each to its payout, so that their webhooks (listed on the developers page) come in the same
+  // order on every run.
+  for (const id of [paid, overpaid, donation]) {
+    await pay(sandbox, id);
+    await api.waitFor(id, (status) => status.status === 'paid' && status.payout_status === 'sent');
+  }
   const refund = await api.createRefund({ payment_id: paid, amount: '5.00', reason: 'One item returned' });
-  await api.waitForStatus(expired, 'expired');
+  // An overpayment made after the payment was paid, last: its receipt lists both transfers.
+  const firstPayout = (await api.status(overpaid)).payout_txid;
+  await pay(sandbox, overpaid, '2.00');
+  await api.waitFor(
+    overpaid,
+    (status) => status.amount_overpaid === '2.00' && status.payout_txid !== firstPayout,
+  );
   const receipt = receiptTokens(sandbox);
   const users = demoUsers(sandbox.output());
   return {
@@ -136,6 +143,7 @@ function apiClient(sandbox: SandboxProcess) {
       String((await call('POST', `/payments/api/links/${link}/payments/`, body)).payment_id),
     createRefund: async (body: Status) =>
       String((await call('POST', '/payments/api/refunds/', body)).refund_id),
+    status,
     waitFor,
     waitForStatus: (id: string, wanted: string) => waitFor(id, (s) => s.status === wanted),
   };

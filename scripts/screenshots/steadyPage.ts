@@ -69,7 +69,11 @@ async function steadyDrawnCodes(page: Page, steady: SteadyValues, pageName: stri
   const svg = await qrSvg(steady.steady(pageName, text));
   const src = `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
   for (const image of await images.all())
-    await image.evaluate(`(image) => { image.src = ${JSON.stringify(src)}; }`);
+    await image.evaluate(async (element, steadySrc) => {
+      const drawn = element as unknown as { src: string; decode(): Promise<void> };
+      drawn.src = steadySrc;
+      await drawn.decode();
+    }, src);
 }
 
 /**

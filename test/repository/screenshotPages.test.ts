@@ -97,7 +97,11 @@ describe('the screenshots cover every page the service serves', () => {
     expect(pages).toEqual(
       expect.arrayContaining(['/pay/:id', '/l/:id', '/dashboard/login', '/dashboard/home']),
     );
-    expect(new Set(PAGES.map((page) => page.route))).toEqual(new Set(pages));
+    const shown = new Set(PAGES.map((page) => page.route));
+    const unshown = pages.filter((route) => !shown.has(route));
+    expect(unshown, 'page routes without a screenshot: add each to scripts/screenshots/pages.ts').toEqual([]);
+    const gone = [...shown].filter((route) => !pages.includes(route));
+    expect(gone, 'screenshots of routes the service does not serve').toEqual([]);
   });
 
   it('names each screenshot once, with at least one width', () => {
