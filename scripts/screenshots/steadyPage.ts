@@ -5,7 +5,8 @@ import type { Scene } from './scene.ts';
 import type { SteadyValues } from './steadyValues.ts';
 
 /**
- * Replaces, in the page's text and form fields, each key of the table it is given by its value. Kept as source
+ * Replaces, in the page's text and form fields, each key of the table it is given by its value, and takes the
+ * focus off any field. Kept as source
  * text: the script runner (tsx) wraps named functions in a helper the page does not have.
  */
 const REPLACE_IN_PAGE = `(table) => {
@@ -14,6 +15,8 @@ const REPLACE_IN_PAGE = `(table) => {
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) node.nodeValue = steadied(node.nodeValue);
   for (const field of document.querySelectorAll('input, textarea')) field.value = steadied(field.value);
+  // A focused field draws its ring or not depending on whether the window had focus: none is focused.
+  if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
 }`;
 
 /** The text of every text node of the page and the value of every form field, as source text (see above). */
