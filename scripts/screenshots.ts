@@ -43,9 +43,11 @@ try {
     let bytes = 0;
     const over: string[] = [];
     for (const entry of pages) {
-      const page = await openSteadyPage(viewers[entry.viewer], scene, steady, entry);
+      // Loaded afresh at each width: its scripts draw it for that width (a phone's QR code folded, say), and a
+      // page resized after it was drawn measured its full height from the wider layout on some runs.
       for (const width of entry.widths) {
-        await page.setViewportSize({ width, height: HEIGHT[width] ?? 900 });
+        const viewport = { width, height: HEIGHT[width] ?? 900 };
+        const page = await openSteadyPage(viewers[entry.viewer], scene, steady, entry, viewport);
         const file = join(OUT, `${entry.name}-${width}.png`);
         await page.screenshot({ path: file, fullPage: true, animations: 'disabled', caret: 'hide' });
         const { size } = statSync(file);
@@ -53,8 +55,8 @@ try {
         if (size > BUDGET.perFileBytes)
           over.push(`${file.slice(OUT.length)} (${Math.round(size / 1024)} KiB)`);
         process.stdout.write(`${file.slice(OUT.length)}  ${Math.round(size / 1024)} KiB\n`);
+        await page.close();
       }
-      await page.close();
     }
     process.stdout.write(`${pages.length} pages, ${Math.round(bytes / 1024)} KiB in all\n`);
     if (over.length > 0) throw new Error(`over ${BUDGET.perFileBytes / 1024} KiB: ${over.join(', ')}`);

@@ -34,7 +34,7 @@ export function originOf(scene: Scene, entry: ScreenshotPage): string {
 }
 
 /**
- * Opens `entry` in `context` and makes it the same on every run: its clock runs until the page has loaded and
+ * Opens `entry` in `context` at `viewport` and makes it the same on every run: its clock runs until the page has loaded and
  * its scripts have drawn it, then stops (no countdown ticks, no poll rewrites the page after), and every value
  * that varies between runs is replaced by its steady stand-in, in its text, its form fields and its QR codes.
  */
@@ -43,8 +43,10 @@ export async function openSteadyPage(
   scene: Scene,
   steady: SteadyValues,
   entry: ScreenshotPage,
+  viewport: { width: number; height: number },
 ): Promise<Page> {
   const page = await context.newPage();
+  await page.setViewportSize(viewport);
   await page.clock.install();
   await page.route(/\/(qr|funding)\.svg(\?|$)/, (route) => steadyQrCode(route, steady, entry.name));
   const response = await page.goto(`${originOf(scene, entry)}${entry.path(scene)}`);

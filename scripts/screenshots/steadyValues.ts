@@ -103,15 +103,16 @@ const SHORT_ADDRESS = /0x[0-9a-fA-F]{4,8}…[0-9a-fA-F]{4,8}/g;
  * ("23:59:31"), ages ("103 s"), the watcher's lag ("1 block") and the relayer's gas ("9999.9874 ETH").
  */
 const MOMENTS = new RegExp(
-  `\\b\\d+ s\\b|\\b\\d+ blocks?\\b|\\b\\d+\\.\\d+ ETH\\b|\\b\\d{1,2} (?:${MONTHS.join('|')}) \\d{4}\\b|\\b\\d{4}-\\d{2}-\\d{2}\\b|\\b(?:[01]\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d)?\\b`,
+  `\\b\\d+ min ago\\b|\\b\\d+ s\\b|\\b\\d+ blocks?\\b|\\b\\d+\\.\\d+ ETH\\b|\\b\\d{1,2} (?:${MONTHS.join('|')}) \\d{4}\\b|\\b\\d{4}-\\d{2}-\\d{2}\\b|\\b(?:[01]\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d)?\\b`,
   'g',
 );
 
 function moment(value: string, runDay: number): string {
   // hh:mm:ss is a countdown (a day's payment, watched a few minutes after it was made): its hour is kept.
   if (/^\d{2}:\d{2}:\d{2}$/.test(value)) return `${value.slice(0, 2)}:59:00`;
-  // How long ago something was read or written ("read 103 s ago"): a few seconds, whatever the load.
+  // How long ago something was read or written ("read 103 s ago", "read 2 min ago"): a few seconds, whatever the load.
   if (/^\d+ s$/.test(value)) return '2 s';
+  if (/^\d+ min ago$/.test(value)) return '2 s ago';
   // How far the watcher was behind the chain's head when the page was read.
   if (/^\d+ blocks?$/.test(value)) return '0 blocks';
   // The relayer's gas, spent by the run's own transactions at the chain's moving base fee.
