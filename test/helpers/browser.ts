@@ -1,35 +1,16 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { launchChromium } from './chromium.ts';
+
+export { launchChromium, SCREENSHOTS, UI_TIMEOUT_MS } from './chromium.ts';
 
 // The pages' checks run in the page; the project's types have no DOM library, so its globals are declared.
 declare const window: unknown;
 declare const document: { documentElement: { scrollWidth: number; clientWidth: number } };
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** Where every browser test writes its screenshots. */
-export const SCREENSHOTS = 'test-results';
-/** Generous: the machines are shared; a state that never comes still fails, just not on a stopwatch. */
-export const UI_TIMEOUT_MS = 30_000;
-
-/** Debian's Chromium (or PAYLINK_CHROMIUM), headless, without anything that would reach the internet. */
-export async function launchChromium(): Promise<Browser> {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  return chromium.launch({
-    executablePath: process.env.PAYLINK_CHROMIUM ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-}
 
 /** Chromium for the tests of one file or `describe`, launched and closed by the hooks `useChromium` registers. */
 export interface ChromiumSession {
