@@ -13,6 +13,7 @@ import type { MerchantStore } from '../../app/merchants/ports.ts';
 import type { ServiceMeasurements } from '../../app/operations/measureService.ts';
 import type { CreatePaymentOnceDeps } from '../../app/payments/createPaymentOnce.ts';
 import type { DepositPlanners, PaymentStore } from '../../app/payments/ports.ts';
+import type { CatalogueStore } from '../../app/pos/ports.ts';
 import type { RefundStore } from '../../app/refunds/ports.ts';
 import type { SettlementStore } from '../../app/settlement/ports.ts';
 import type { Clock, RateLimitStore } from '../../app/shared/ports.ts';
@@ -54,6 +55,10 @@ export interface DashboardDeps {
   readonly paymentLinks?:
     | { readonly store: LinkStore; readonly checkoutUrl: string; readonly webhookAllowPrivate: boolean }
     | undefined;
+  /**
+   * The point of sale's catalogue (decision 0054); absent, or without `paymentCreation`: no point of sale.
+   */
+  readonly posCatalogue?: CatalogueStore | undefined;
   /** A merchant's home page (today's and the month's totals, what waits); absent: the home is the payments list. */
   readonly overview?: MerchantOverviewStore | undefined;
   /** The figures /metrics reports, for the operator's health page; absent: no health page. */

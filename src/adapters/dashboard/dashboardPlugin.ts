@@ -25,6 +25,7 @@ import { homePages } from './homePage.ts';
 import { merchantPages } from './merchantPages.ts';
 import { operatorPages } from './operatorPages.ts';
 import { type FormRequest, HTML, LANGUAGE_COOKIE, type PageKit, pageKit, SESSION_COOKIE } from './pageKit.ts';
+import { posPages } from './posPages.ts';
 import { type DashboardAssets, renderLogin, renderSecurity, renderSetPassword } from './renderDashboard.ts';
 
 /** The checkout's policy, but forms post to this origin (the dashboard's forms do; the checkout has none). */
@@ -76,6 +77,7 @@ export function dashboardPlugin(deps: DashboardDeps) {
     securityRoutes(app, deps, kit);
     homePages(app, deps, kit);
     merchantPages(app, deps, kit);
+    posPages(app, deps, kit);
     operatorPages(app, deps, kit);
   };
 }

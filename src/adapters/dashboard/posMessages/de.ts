@@ -1,0 +1,56 @@
+import type { MessageTable } from '../../web/i18n.ts';
+import type { en } from './en.ts';
+
+/** What the point of sale says in German. */
+export const de: MessageTable<typeof en> = {
+  title: 'Kasse',
+  posOnly: 'Ihr Konto ist nur für die Kasse.',
+  entry: {
+    amount: 'Betrag',
+    amountHint: 'in {currency}',
+    currency: 'Währung',
+    switchCurrency: 'Wechseln',
+    items: 'Artikel',
+    quantity: 'Menge von {item}',
+    less: 'Ein {item} weniger',
+    more: 'Ein {item} mehr',
+    total: 'Summe',
+    email: 'E-Mail des Kunden für die Quittung',
+    optional: '(freiwillig)',
+    testMode: 'Testmodus: kein echtes Geld',
+    charge: 'Kassieren',
+    noItems: 'Noch keine Artikel im Katalog: Betrag eingeben.',
+    manage: 'Katalog verwalten',
+  },
+  sale: {
+    scan: 'Zum Bezahlen scannen',
+    qrAlt: 'QR-Code zum Bezahlen von {amount} USDC',
+    orSend: 'Kein QR-Leser in der Wallet? Senden Sie genau',
+    toAddress: 'an diese Adresse, auf Chain {chain}:',
+    waiting: 'Warten auf die Zahlung…',
+    processing: 'Zahlung gesehen: wird bestätigt…',
+    paid: 'Bezahlt',
+    expired: 'Abgelaufen: nichts kam rechtzeitig an',
+    failed: 'Nicht rechtzeitig vollständig bezahlt',
+    reference: 'Referenz',
+    paidAt: 'Bezahlt um',
+    newSale: 'Neuer Verkauf',
+    test: 'Test',
+    receiptSent: 'Die Quittung geht an {email}.',
+    refresh: 'Jetzt prüfen',
+  },
+  catalogue: {
+    title: 'Kassenkatalog',
+    intro:
+      'Die Artikel an der Kasse, in der Reihenfolge, in der sie hinzugefügt wurden. Ein schon getätigter Verkauf behält, was er sagte.',
+    name: 'Name',
+    unitPrice: 'Stückpreis',
+    currency: 'Währung',
+    add: 'Artikel hinzufügen',
+    remove: 'Entfernen',
+    removeItem: '{item} entfernen',
+    empty: 'Noch keine Artikel: fügen Sie hinzu, was Sie am meisten verkaufen.',
+    count: '{count, plural, one {# Artikel} other {# Artikel}} von {max}',
+    back: 'Zurück zur Kasse',
+  },
+};

@@ -1,0 +1,56 @@
+import type { MessageTable } from '../../web/i18n.ts';
+import type { en } from './en.ts';
+
+/** What the point of sale says in Spanish. */
+export const es: MessageTable<typeof en> = {
+  title: 'Punto de venta',
+  posOnly: 'Su cuenta es solo para el punto de venta.',
+  entry: {
+    amount: 'Importe',
+    amountHint: 'en {currency}',
+    currency: 'Moneda',
+    switchCurrency: 'Cambiar',
+    items: 'Artículos',
+    quantity: 'Cantidad de {item}',
+    less: 'Un {item} menos',
+    more: 'Un {item} más',
+    total: 'Total',
+    email: 'Correo del cliente para el recibo',
+    optional: '(opcional)',
+    testMode: 'Modo de prueba: sin dinero real',
+    charge: 'Cobrar',
+    noItems: 'Aún no hay artículos en el catálogo: escriba un importe.',
+    manage: 'Gestionar el catálogo',
+  },
+  sale: {
+    scan: 'Escanee para pagar',
+    qrAlt: 'Código QR para pagar {amount} USDC',
+    orSend: '¿La billetera no lee QR? Envíe exactamente',
+    toAddress: 'a esta dirección, en la cadena {chain}:',
+    waiting: 'Esperando el pago…',
+    processing: 'Pago visto: confirmando…',
+    paid: 'Pagado',
+    expired: 'Caducado: no llegó nada a tiempo',
+    failed: 'No se pagó entero a tiempo',
+    reference: 'Referencia',
+    paidAt: 'Pagado a las',
+    newSale: 'Nueva venta',
+    test: 'Prueba',
+    receiptSent: 'El recibo va a {email}.',
+    refresh: 'Comprobar',
+  },
+  catalogue: {
+    title: 'Catálogo del punto de venta',
+    intro:
+      'Los artículos que se muestran en el mostrador, en el orden en que se añadieron. Una venta ya hecha conserva lo que decía.',
+    name: 'Nombre',
+    unitPrice: 'Precio unitario',
+    currency: 'Moneda',
+    add: 'Añadir artículo',
+    remove: 'Quitar',
+    removeItem: 'Quitar {item}',
+    empty: 'Aún no hay artículos: añada lo que más vende.',
+    count: '{count, plural, one {# artículo} other {# artículos}} de {max}',
+    back: 'Volver al punto de venta',
+  },
+};

@@ -1,0 +1,56 @@
+import type { MessageTable } from '../../web/i18n.ts';
+import type { en } from './en.ts';
+
+/** What the point of sale says in French. */
+export const fr: MessageTable<typeof en> = {
+  title: 'Point de vente',
+  posOnly: 'Votre compte sert uniquement au point de vente.',
+  entry: {
+    amount: 'Montant',
+    amountHint: 'en {currency}',
+    currency: 'Devise',
+    switchCurrency: 'Changer',
+    items: 'Articles',
+    quantity: 'Quantité de {item}',
+    less: 'Un {item} de moins',
+    more: 'Un {item} de plus',
+    total: 'Total',
+    email: 'E-mail du client pour le reçu',
+    optional: '(facultatif)',
+    testMode: 'Mode test : pas d’argent réel',
+    charge: 'Encaisser',
+    noItems: 'Aucun article au catalogue : saisissez un montant.',
+    manage: 'Gérer le catalogue',
+  },
+  sale: {
+    scan: 'Scannez pour payer',
+    qrAlt: 'Code QR pour payer {amount} USDC',
+    orSend: 'Pas de lecteur QR dans le portefeuille ? Envoyez exactement',
+    toAddress: 'à cette adresse, sur la chaîne {chain} :',
+    waiting: 'En attente du paiement…',
+    processing: 'Paiement vu : confirmation…',
+    paid: 'Payé',
+    expired: 'Expiré : rien n’est arrivé à temps',
+    failed: 'Pas payé en entier à temps',
+    reference: 'Référence',
+    paidAt: 'Payé à',
+    newSale: 'Nouvelle vente',
+    test: 'Test',
+    receiptSent: 'Le reçu part à {email}.',
+    refresh: 'Vérifier',
+  },
+  catalogue: {
+    title: 'Catalogue du point de vente',
+    intro:
+      'Les articles proposés au comptoir, dans l’ordre où ils ont été ajoutés. Une vente déjà faite garde ce qu’elle disait.',
+    name: 'Nom',
+    unitPrice: 'Prix unitaire',
+    currency: 'Devise',
+    add: 'Ajouter l’article',
+    remove: 'Retirer',
+    removeItem: 'Retirer {item}',
+    empty: 'Aucun article : ajoutez ce que vous vendez le plus.',
+    count: '{count, plural, one {# article} other {# articles}} sur {max}',
+    back: 'Retour au point de vente',
+  },
+};
