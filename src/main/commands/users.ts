@@ -15,7 +15,9 @@ import { withStores } from '../wiring.ts';
 
 /** `paylink user …`: the people who sign in to the dashboard (operators only). */
 export function registerUserCommands(program: Command, config: () => Config): void {
-  const user = program.command('user').description('dashboard users: operators and merchant users');
+  const user = program
+    .command('user')
+    .description('dashboard users: operators, merchant users and their counter staff (pos)');
   const deps = (stores: Parameters<Parameters<typeof withStores>[1]>[0]) => ({
     ...stores,
     clock: systemClock,
