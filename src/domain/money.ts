@@ -29,7 +29,11 @@ export function parseCurrency(field: string, input: unknown): Currency {
  * given currency. Refused: non-numbers, zero and below, more decimals than the currency has, too many digits.
  */
 export function parseAmount(field: string, input: string, currency: Currency): Money {
-  const parsed = parsePositiveDecimal(field, input);
+  return amountIn(field, parsePositiveDecimal(field, input), currency);
+}
+
+/** A decimal already read as `currency`'s minor units, refused when it has more decimal places than it allows. */
+export function amountIn(field: string, parsed: Decimal, currency: Currency): Money {
   const minorUnits = exactAtScale(parsed, currency.minorUnits);
   if (minorUnits === undefined) {
     const places = currency.minorUnits;

@@ -1,5 +1,6 @@
 import { getAddress } from 'viem';
 import type { KeyMode } from './credentials.ts';
+import type { LineItem } from './lineItems.ts';
 import type { Metadata } from './metadata.ts';
 import type { PaymentState, PaymentStatus, PaymentTerms } from './paymentStatus.ts';
 import {
@@ -57,6 +58,11 @@ export interface Payment {
   /** The reusable link the payer paid through (domain/paymentLink.ts); null for a payment created directly. */
   readonly linkId: string | null;
   readonly orderId: string | null;
+  /** What the customer is told they buy (decision 0051): a heading, words under it, and the lines of it. */
+  readonly title: string | null;
+  readonly description: string | null;
+  /** Adding up to the price exactly (domain/lineItems.ts); null: not itemized. */
+  readonly lineItems: readonly LineItem[] | null;
   readonly customerEmail: string | null;
   /** The language the merchant gave for its customer (domain/language.ts); null: none given. */
   readonly customerLanguage: string | null;
@@ -103,6 +109,9 @@ type PaymentOptions =
   | 'metadata'
   | 'linkId'
   | 'orderId'
+  | 'title'
+  | 'description'
+  | 'lineItems'
   | 'customerEmail'
   | 'customerLanguage'
   | 'payerLanguage';
@@ -148,6 +157,9 @@ export function newPayment(fields: NewPayment): Payment {
     metadata: fields.metadata ?? null,
     linkId: fields.linkId ?? null,
     orderId: fields.orderId ?? null,
+    title: fields.title ?? null,
+    description: fields.description ?? null,
+    lineItems: fields.lineItems ?? null,
     customerEmail: fields.customerEmail ?? null,
     customerLanguage: fields.customerLanguage ?? null,
     payerLanguage: fields.payerLanguage ?? null,

@@ -1,9 +1,12 @@
+import { findCurrency } from './currencies.ts';
 import { isEmailAddress } from './email.ts';
 import { checkEvery, ValidationError } from './errors.ts';
 import { type Language, parseCustomerLanguage } from './language.ts';
+import { assertLineItemsAddUp, type LineItem, parseLineItemsIn } from './lineItems.ts';
 import { type Metadata, parseMetadata } from './metadata.ts';
 import { type Money, parsePrice } from './money.ts';
 import { parseRedirectUrl } from './redirectUrl.ts';
+import { MAX_DESCRIPTION_LENGTH, MAX_TITLE_LENGTH, optionalShownText } from './text.ts';
 import { parseWebhookUrl } from './webhookUrl.ts';
 
 /** A payment's fields as its creator gives them (the API's body, the dashboard's form, a link's page). */
@@ -24,6 +27,11 @@ export interface PaymentInput {
   readonly cancelUrl?: string | undefined;
   /** As parsed from JSON: checked here (domain/metadata.ts). */
   readonly metadata?: unknown;
+  /** What the customer is told they buy (decision 0051), each optional. */
+  readonly title?: string | undefined;
+  readonly description?: string | undefined;
+  /** As parsed from JSON (numbers as their text): checked here against the price (domain/lineItems.ts). */
+  readonly lineItems?: unknown;
 }
 
 /** What the service's configuration says of a payment's fields. */
@@ -52,6 +60,9 @@ export interface PaymentFields {
     readonly orderId: string | null;
     readonly customerEmail: string | null;
     readonly customerLanguage: Language | null;
+    readonly title: string | null;
+    readonly description: string | null;
+    readonly lineItems: readonly LineItem[] | null;
   };
 }
 
@@ -87,6 +98,9 @@ export function parsePaymentInput(input: PaymentInput, rules: PaymentInputRules)
     successUrl,
     cancelUrl,
     metadata,
+    title,
+    description,
+    lineItems,
   ] = checkEvery<
     [
       Money,
@@ -100,6 +114,9 @@ export function parsePaymentInput(input: PaymentInput, rules: PaymentInputRules)
       string | null,
       string | null,
       Metadata | null,
+      string | null,
+      string | null,
+      readonly LineItem[] | null,
     ]
   >([
     () => parsePrice(input.amount, input.currency),
@@ -114,7 +131,12 @@ export function parsePaymentInput(input: PaymentInput, rules: PaymentInputRules)
     () => redirectUrl('success_url', input.successUrl),
     () => redirectUrl('cancel_url', input.cancelUrl),
     () => parseMetadata(input.metadata),
+    () => optionalShownText('title', input.title, MAX_TITLE_LENGTH),
+    () => optionalShownText('description', input.description, MAX_DESCRIPTION_LENGTH),
+    () => parseLineItemsIn(input.lineItems, findCurrency(input.currency.trim())),
   ]);
+  // Checked once the price is known to be right: the lines add up to it exactly.
+  if (lineItems !== null) assertLineItemsAddUp(lineItems, price);
   return {
     price,
     sendEmail,
@@ -128,6 +150,9 @@ export function parsePaymentInput(input: PaymentInput, rules: PaymentInputRules)
       orderId,
       customerEmail,
       customerLanguage,
+      title,
+      description,
+      lineItems,
     },
   };
 }

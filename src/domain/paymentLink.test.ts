@@ -30,6 +30,7 @@ const link = (overrides: Partial<PaymentLink> = {}): PaymentLink => ({
   successUrl: null,
   cancelUrl: null,
   metadata: null,
+  lineItems: null,
   createdAt: NOW,
   updatedAt: NOW,
   ...overrides,

@@ -1,6 +1,7 @@
 import type { KeyMode } from './credentials.ts';
 import type { Currency } from './currencies.ts';
 import { PaylinkError, ValidationError } from './errors.ts';
+import type { LineItem } from './lineItems.ts';
 import type { Metadata } from './metadata.ts';
 import { formatMoney, type Money, parseAmount } from './money.ts';
 
@@ -26,6 +27,8 @@ export interface PaymentLink {
   readonly successUrl: string | null;
   readonly cancelUrl: string | null;
   readonly metadata: Metadata | null;
+  /** What one purchase holds, adding up to a fixed price's `unit` (domain/lineItems.ts); null: not itemized. */
+  readonly lineItems: readonly LineItem[] | null;
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }

@@ -30,3 +30,16 @@ export function plainText(field: string, text: string): string {
   if (problem) throw new ValidationError(field, problem);
   return text;
 }
+
+/** A text a customer reads (a title, a description): trimmed, at most `max` characters, plain; blank is none. */
+export function optionalShownText(field: string, input: string | undefined, max: number): string | null {
+  const text = input?.trim() || null;
+  if (text === null) return null;
+  if (text.length > max) throw new ValidationError(field, `must be at most ${max} characters`);
+  return plainText(field, text);
+}
+
+/** The heading of what is sold: at most 200 characters (a link's title, a payment's). */
+export const MAX_TITLE_LENGTH = 200;
+/** The words under it: at most 2,000 characters. */
+export const MAX_DESCRIPTION_LENGTH = 2000;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LineItemsInput, LineItemsOutput } from './lineItemSchemas.ts';
 import { DecimalInput, MetadataInput, MetadataOutput, optionalString } from './schemas.ts';
 
 /** The reusable links' request and response schemas (validated, serialized, and in /openapi.json). */
@@ -45,6 +46,10 @@ export const CreateLinkBody = z.object(
       2048,
     ),
     metadata: MetadataInput,
+    line_items: LineItemsInput.meta({
+      description:
+        "price_type fixed only: what one purchase holds, line by line (as a payment's `line_items`), adding up to `amount` exactly; a payment for n of them holds each line n times over",
+    }),
   },
   { error: 'must be a JSON object' },
 );
@@ -76,6 +81,9 @@ export const LinkResponse = z
     success_url: z.string().nullable(),
     cancel_url: z.string().nullable(),
     metadata: MetadataOutput,
+    line_items: LineItemsOutput.nullable().meta({
+      description: 'What one purchase holds, line by line (price_type fixed); null when not itemized',
+    }),
     livemode: z.boolean(),
     created_at: timestamp,
     payments_paid: z

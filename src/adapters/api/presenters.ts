@@ -1,4 +1,5 @@
 import type { UnacceptedTransfer } from '../../app/chain/ports.ts';
+import { describeLineItems } from '../../domain/lineItems.ts';
 import { formatMoney, formatUsdc } from '../../domain/money.ts';
 import { amountDueBaseUnits, homeChainTxid, type Payment, paymentToken } from '../../domain/payment.ts';
 import type { PaymentState } from '../../domain/paymentStatus.ts';
@@ -48,6 +49,7 @@ export function createPaymentResponse(
       usdc_amount: formatUsdc(quote.usdcBaseUnits),
       exchange_rate: formatRate(quote.rate),
       expires_at: isoTimestamp(payment.expiresAt),
+      ...soldFields(payment),
       ...depositFields(payment),
       ...quotedNetworks(networks),
     },
@@ -155,6 +157,16 @@ export function merchantFields(payment: Payment) {
     ...(payment.metadata ? { metadata: payment.metadata } : {}),
     ...(payment.linkId ? { link_id: payment.linkId } : {}),
     ...(payment.customerLanguage ? { customer_language: payment.customerLanguage } : {}),
+    ...soldFields(payment),
+  };
+}
+
+/** What the customer is told is sold, each present only when set. */
+function soldFields(payment: Payment) {
+  return {
+    ...(payment.title ? { title: payment.title } : {}),
+    ...(payment.description ? { description: payment.description } : {}),
+    ...(payment.lineItems ? { line_items: describeLineItems(payment.lineItems) } : {}),
   };
 }
 

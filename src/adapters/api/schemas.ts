@@ -3,6 +3,7 @@ import { EXPIRES_IN_BOUNDS } from '../../domain/paymentInput.ts';
 import { PAYMENT_STATUSES } from '../../domain/paymentStatus.ts';
 import { PAYOUT_STATUSES } from '../../domain/payout.ts';
 import { REFUND_STATUSES } from '../../domain/refund.ts';
+import { LineItemsInput, LineItemsOutput } from './lineItemSchemas.ts';
 import { JsonNumber } from './losslessJson.ts';
 
 /** Request and response schemas. Fastify validates and serializes with them; /openapi.json is built from them. */
@@ -71,8 +72,16 @@ export const MetadataOutput = z
   .record(z.string(), z.string())
   .meta({ description: 'Your own references, as sent', example: { cart_id: 'c_1234' } });
 
+/** What the customer is told is sold: each present only when set. */
+const soldFields = {
+  title: z.string().optional().meta({ description: 'What is sold, as the customer reads it' }),
+  description: z.string().optional().meta({ description: 'Shown to the customer under the title' }),
+  line_items: LineItemsOutput.optional(),
+};
+
 /** Where a payment sends the customer, its metadata and its link: each present only when set. */
 export const merchantPaymentFields = {
+  ...soldFields,
   success_url: z.string().optional().meta({
     description: 'Where the customer goes once paid: your success_url with `payment_id=<id>` in its query',
   }),
@@ -135,6 +144,12 @@ export const CreatePaymentBody = z.object(
       2048,
     ),
     metadata: MetadataInput,
+    title: optionalString(
+      'What is sold, shown to the customer as the heading of the checkout, the receipt and its e-mail (at most 200 characters)',
+      200,
+    ).meta({ example: 'Order 1042' }),
+    description: optionalString('Shown to the customer under the title (at most 2000 characters)', 2000),
+    line_items: LineItemsInput,
   },
   { error: 'must be a JSON object' },
 );
@@ -171,6 +186,7 @@ export const CreatePaymentResponse = z
         description: 'USDC per one unit of `currency`, locked for this payment',
       }),
       expires_at: timestamp,
+      ...soldFields,
       ...depositFields,
       networks: z
         .array(

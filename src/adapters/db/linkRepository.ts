@@ -1,6 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { LinkStore } from '../../app/links/ports.ts';
 import { findCurrency } from '../../domain/currencies.ts';
+import { lineItemsFromText, lineItemsText } from '../../domain/lineItems.ts';
 import { metadataFromText, metadataText } from '../../domain/metadata.ts';
 import type { Money } from '../../domain/money.ts';
 import type { LinkPrice, PaymentLink } from '../../domain/paymentLink.ts';
@@ -40,6 +41,7 @@ function toLink(row: Selectable<PaymentLinksTable>): PaymentLink {
     successUrl: row.success_url,
     cancelUrl: row.cancel_url,
     metadata: metadataFromText(row.metadata),
+    lineItems: lineItemsFromText(row.line_items, currency),
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
   };
@@ -67,6 +69,7 @@ function linkRow(link: PaymentLink): Insertable<PaymentLinksTable> {
     success_url: link.successUrl,
     cancel_url: link.cancelUrl,
     metadata: metadataText(link.metadata),
+    line_items: lineItemsText(link.lineItems),
     deactivated_at: link.deactivatedAt && isoTimestamp(link.deactivatedAt),
     created_at: isoTimestamp(link.createdAt),
     updated_at: isoTimestamp(link.updatedAt),

@@ -5,6 +5,7 @@ import type { PaymentListQuery, PaymentStore } from '../../app/payments/ports.ts
 import type { KeyMode } from '../../domain/credentials.ts';
 import { findCurrency } from '../../domain/currencies.ts';
 import { parseDecimal } from '../../domain/decimal.ts';
+import { lineItemsFromText, lineItemsText } from '../../domain/lineItems.ts';
 import { metadataFromText, metadataText } from '../../domain/metadata.ts';
 import type { Deposit, Payment } from '../../domain/payment.ts';
 import { PAYMENT_STATUSES, type PaymentStatus } from '../../domain/paymentStatus.ts';
@@ -48,6 +49,9 @@ export function toPayment(row: Selectable<PaymentsTable>): Payment {
     metadata: metadataFromText(row.metadata),
     linkId: row.link_id,
     orderId: row.order_id,
+    title: row.title,
+    description: row.description,
+    lineItems: lineItemsFromText(row.line_items, currency),
     customerEmail: row.customer_email,
     customerLanguage: row.customer_language,
     payerLanguage: row.payer_language,
@@ -172,11 +176,14 @@ export function paymentRow(payment: Payment): Insertable<PaymentsTable> {
     link_id: payment.linkId,
     customer_language: payment.customerLanguage,
     payer_language: payment.payerLanguage,
+    title: payment.title,
+    description: payment.description,
+    line_items: lineItemsText(payment.lineItems),
     // A new payment has paid nothing out: the payout columns keep their defaults (the settler writes them).
   };
 }
 
-/** Rows per group-committed insert: at 41 columns a row, well under PostgreSQL's 65,535 bind parameters. */
+/** Rows per group-committed insert: at 44 columns a row, well under PostgreSQL's 65,535 bind parameters. */
 const MAX_INSERT_BATCH = 100;
 
 /**

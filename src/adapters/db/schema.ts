@@ -133,6 +133,10 @@ export interface PaymentsTable {
   /** The language the merchant gave, and the one the checkout showed the payer (migration 0025). */
   customer_language: string | null;
   payer_language: string | null;
+  /** What the customer is told they buy; the lines as JSON, money as integer text (migration 0040). */
+  title: string | null;
+  description: string | null;
+  line_items: string | null;
 }
 
 /** A reusable payment link (migration 0021); amounts in `currency`'s minor units, as integer text. */
@@ -156,6 +160,8 @@ export interface PaymentLinksTable {
   success_url: string | null;
   cancel_url: string | null;
   metadata: string | null;
+  /** One purchase's lines as JSON, money as integer text (migration 0040). */
+  line_items: string | null;
   deactivated_at: string | null;
   created_at: string;
   updated_at: string;

@@ -1,6 +1,8 @@
 import type { KeyMode } from '../../domain/credentials.ts';
 import type { Currency } from '../../domain/currencies.ts';
+import { findCurrency } from '../../domain/currencies.ts';
 import { checkEvery, ValidationError } from '../../domain/errors.ts';
+import { assertLineItemsAddUp, type LineItem, parseLineItemsIn } from '../../domain/lineItems.ts';
 import { type Metadata, parseMetadata } from '../../domain/metadata.ts';
 import { type Money, parseAmount, parseCurrency } from '../../domain/money.ts';
 import {
@@ -11,7 +13,7 @@ import {
   type PaymentLink,
 } from '../../domain/paymentLink.ts';
 import { parseRedirectUrl } from '../../domain/redirectUrl.ts';
-import { plainText } from '../../domain/text.ts';
+import { MAX_DESCRIPTION_LENGTH, MAX_TITLE_LENGTH, optionalShownText } from '../../domain/text.ts';
 import { timeOrderedId } from '../payments/timeOrderedId.ts';
 import type { Clock } from '../shared/ports.ts';
 import type { LinkStore } from './ports.ts';
@@ -40,10 +42,9 @@ export interface CreateLinkInput {
   readonly successUrl?: string | undefined;
   readonly cancelUrl?: string | undefined;
   readonly metadata?: unknown;
+  /** As parsed from JSON: checked here against the fixed price of one (domain/lineItems.ts). */
+  readonly lineItems?: unknown;
 }
-
-export const MAX_TITLE_LENGTH = 200;
-export const MAX_DESCRIPTION_LENGTH = 2000;
 
 /** Creates a reusable link of the key's mode. Nothing else is created: no payment, no deposit address. */
 export async function createLink(
@@ -55,29 +56,34 @@ export async function createLink(
   const now = deps.clock.now();
   const url = (field: string, value: string | undefined) =>
     value?.trim() ? parseRedirectUrl(field, value, { allowInsecure: deps.webhookAllowPrivate }) : null;
-  const [title, description, imageUrl, price, maxUses, endsAt, successUrl, cancelUrl, metadata] = checkEvery<
-    [
-      string,
-      string | null,
-      string | null,
-      LinkPrice,
-      number | null,
-      Date | null,
-      string | null,
-      string | null,
-      Metadata | null,
-    ]
-  >([
-    () => parseTitle(input.title),
-    () => parseDescription(input.description),
-    () => url('image_url', input.imageUrl),
-    () => parseLinkPrice(input),
-    () => parseCount('max_uses', input.maxUses, MAX_LINK_USES),
-    () => parseEndsAt(input.endsAt, now),
-    () => url('success_url', input.successUrl),
-    () => url('cancel_url', input.cancelUrl),
-    () => parseMetadata(input.metadata),
-  ]);
+  const [title, description, imageUrl, price, maxUses, endsAt, successUrl, cancelUrl, metadata, items] =
+    checkEvery<
+      [
+        string,
+        string | null,
+        string | null,
+        LinkPrice,
+        number | null,
+        Date | null,
+        string | null,
+        string | null,
+        Metadata | null,
+        readonly LineItem[] | null,
+      ]
+    >([
+      () => parseTitle(input.title),
+      () => optionalShownText('description', input.description, MAX_DESCRIPTION_LENGTH),
+      () => url('image_url', input.imageUrl),
+      () => parseLinkPrice(input),
+      () => parseCount('max_uses', input.maxUses, MAX_LINK_USES),
+      () => parseEndsAt(input.endsAt, now),
+      () => url('success_url', input.successUrl),
+      () => url('cancel_url', input.cancelUrl),
+      () => parseMetadata(input.metadata),
+      () => parseLinkLineItems(input),
+    ]);
+  // Checked once the price is: the lines of one purchase add up to the price of one.
+  if (items !== null && price.type === 'fixed') assertLineItemsAddUp(items, price.unit);
   const link: PaymentLink = {
     id: timeOrderedId(),
     merchantId,
@@ -92,6 +98,7 @@ export async function createLink(
     successUrl,
     cancelUrl,
     metadata,
+    lineItems: items,
     createdAt: now,
     updatedAt: now,
   };
@@ -100,19 +107,19 @@ export async function createLink(
 }
 
 function parseTitle(input: string | undefined): string {
-  const title = input?.trim();
-  if (!title) throw new ValidationError('title', 'is required');
-  if (title.length > MAX_TITLE_LENGTH)
-    throw new ValidationError('title', `must be at most ${MAX_TITLE_LENGTH} characters`);
-  return plainText('title', title);
+  const title = optionalShownText('title', input, MAX_TITLE_LENGTH);
+  if (title === null) throw new ValidationError('title', 'is required');
+  return title;
 }
 
-function parseDescription(input: string | undefined): string | null {
-  const description = input?.trim() || null;
-  if (description === null) return null;
-  if (description.length > MAX_DESCRIPTION_LENGTH)
-    throw new ValidationError('description', `must be at most ${MAX_DESCRIPTION_LENGTH} characters`);
-  return plainText('description', description);
+/**
+ * A fixed price's lines, in its currency (they must add up to `amount`, the price of one); an open amount has
+ * none: no list of lines adds up to whatever the payer types.
+ */
+function parseLinkLineItems(input: CreateLinkInput): readonly LineItem[] | null {
+  if (input.priceType === 'open' && input.lineItems !== undefined && input.lineItems !== null)
+    throw new ValidationError('line_items', 'is only for price_type fixed');
+  return parseLineItemsIn(input.lineItems, findCurrency(input.currency?.trim() ?? ''));
 }
 
 function parseCount(field: string, input: string | undefined, max: number): number | null {

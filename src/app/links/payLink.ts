@@ -1,9 +1,15 @@
 import { PaylinkError } from '../../domain/errors.ts';
 import type { Language } from '../../domain/language.ts';
+import { type LineItem, lineItemsInput, lineItemsTimes } from '../../domain/lineItems.ts';
 import type { Merchant } from '../../domain/merchant.ts';
-import { formatMoney } from '../../domain/money.ts';
+import { formatMoney, type Money } from '../../domain/money.ts';
 import type { Payment } from '../../domain/payment.ts';
-import { assertLinkAvailable, chooseLinkAmount, USED_UP } from '../../domain/paymentLink.ts';
+import {
+  assertLinkAvailable,
+  chooseLinkAmount,
+  type PaymentLink,
+  USED_UP,
+} from '../../domain/paymentLink.ts';
 import { type CreatePaymentDeps, createPayment } from '../payments/createPayment.ts';
 import type { LinkStore } from './ports.ts';
 
@@ -52,6 +58,9 @@ export async function payLink(
       successUrl: link.successUrl ?? undefined,
       cancelUrl: link.cancelUrl ?? undefined,
       metadata: link.metadata ?? undefined,
+      title: link.title,
+      description: link.description ?? undefined,
+      lineItems: link.lineItems ? lineItemsInput(linkLineItems(link, price)) : undefined,
       linkId: link.id,
       payerLanguage: choice.language,
     },
@@ -68,4 +77,11 @@ export async function payLink(
           }),
     },
   );
+}
+
+/** The link's lines for one payment: a fixed price bought n times holds each line n times over. */
+function linkLineItems(link: PaymentLink, price: Money): readonly LineItem[] {
+  const lines = link.lineItems ?? [];
+  if (link.price.type !== 'fixed') return lines;
+  return lineItemsTimes(lines, Number(price.minorUnits / link.price.unit.minorUnits));
 }

@@ -3,6 +3,7 @@ import { createLink } from '../../../app/links/createLink.ts';
 import { deactivateLink, listLinks, showLink } from '../../../app/links/manageLinks.ts';
 import { payLink } from '../../../app/links/payLink.ts';
 import type { LinkStore } from '../../../app/links/ports.ts';
+import { describeLineItems } from '../../../domain/lineItems.ts';
 import type { Merchant } from '../../../domain/merchant.ts';
 import { formatMoney, formatUsdc } from '../../../domain/money.ts';
 import type { PaymentLink } from '../../../domain/paymentLink.ts';
@@ -44,6 +45,7 @@ function linkResponse(link: PaymentLink, merchant: Merchant, checkoutUrl: string
     success_url: link.successUrl,
     cancel_url: link.cancelUrl,
     metadata: link.metadata ?? {},
+    line_items: link.lineItems ? describeLineItems(link.lineItems) : null,
     livemode: link.mode === 'live',
     created_at: link.createdAt.toISOString(),
   };
@@ -106,6 +108,7 @@ function createLinkRoute(app: ZodApp, deps: LinkDeps, payDeps: PayDeps): void {
         successUrl: body.success_url,
         cancelUrl: body.cancel_url,
         metadata: body.metadata,
+        lineItems: body.line_items,
       });
       request.log.info({ link: link.id }, 'payment link created');
       return reply.status(201).send(linkResponse(link, merchant, deps.config.checkoutUrl));
@@ -190,7 +193,7 @@ function payLinkRoute(app: ZodApp, deps: LinkDeps, payDeps: PayDeps): void {
         'Create a payment from a link for the quantity or amount a payer chose',
         {
           description:
-            'The payment is created as by /payments/api/create/ (quote, deposit address, expiry), carrying link_id and the link URLs and metadata. ' +
+            'The payment is created as by /payments/api/create/ (quote, deposit address, expiry), carrying link_id and the link URLs, metadata, title, description and line items (each line times the quantity). ' +
             '409 LINK_UNAVAILABLE when the link is deactivated, ended or used up.',
           params: LinkParams,
           body: PayLinkBody,

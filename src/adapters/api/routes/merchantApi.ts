@@ -76,6 +76,9 @@ function createRoute(app: ZodApp, deps: ApiDeps): void {
         successUrl: body.success_url,
         cancelUrl: body.cancel_url,
         metadata: body.metadata,
+        title: body.title,
+        description: body.description,
+        lineItems: body.line_items,
       };
       const idempotencyKey = request.headers['idempotency-key'];
       const mode = keyModeOf(request);
