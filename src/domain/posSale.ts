@@ -1,6 +1,6 @@
 import type { Currency } from './currencies.ts';
 import { ValidationError } from './errors.ts';
-import { formatMoney, type Money, parseAmount, parseCurrency } from './money.ts';
+import { type Money, parseAmount, parseCurrency } from './money.ts';
 import { plainText } from './text.ts';
 
 /**
@@ -81,13 +81,14 @@ function quantityOf(text: string | undefined): number {
 }
 
 /**
- * What the sale was, in a line the merchant reads back in its payments and exports ("2 × Coffee, 1 × Bun,
- * 3.50"), within the metadata's bound on a value.
+ * What a sale sells, as the payment's title (decision 0051's, which the checkout and receipt show): the names of
+ * the catalogue's items in it, in words of no language ("Coffee, Bun"), within `maxLength`; null when only an
+ * amount was typed.
  */
-export function saleDescription(sale: Sale, maxLength: number): string {
-  const text = sale.lines
-    .map((line) => (line.name === null ? formatMoney(line.unitPrice) : `${line.quantity} × ${line.name}`))
-    .join(', ');
+export function saleTitle(sale: Sale, maxLength: number): string | null {
+  const names = sale.lines.flatMap((line) => (line.name === null ? [] : [line.name]));
+  if (names.length === 0) return null;
+  const text = names.join(', ');
   return text.length <= maxLength ? text : `${text.slice(0, maxLength - 1)}…`;
 }
 

@@ -170,9 +170,15 @@ describe.each(dialects)('point of sale on %s', (dialect) => {
     expect(payment).toMatchObject({
       merchantId: shop.id,
       mode: 'live',
-      metadata: { channel: 'pos', description: '2 × Coffee, 1.30', staff: staff.user.id },
+      title: 'Coffee',
+      metadata: { channel: 'pos', staff: staff.user.id },
     });
     expect(payment.quote.amount).toMatchObject({ minorUnits: 630n, currency: { code: 'EUR' } });
+    // The items as line items adding up to the price, the typed amount a line of its own.
+    expect(payment.lineItems?.map((l) => [l.name, l.quantity, l.unitPrice.minorUnits])).toEqual([
+      ['Coffee', 2, 250n],
+      ['Amount', 1, 130n],
+    ]);
 
     // The API and its webhooks see it as any payment of the merchant's.
     const status = await h.app.inject({
@@ -180,13 +186,22 @@ describe.each(dialects)('point of sale on %s', (dialect) => {
       url: `/payments/api/status/${id}/`,
       headers: { 'x-api-key': shop.apiKey },
     });
-    expect(status.json()).toMatchObject({ status: 'pending', metadata: { channel: 'pos' } });
+    expect(status.json()).toMatchObject({
+      status: 'pending',
+      title: 'Coffee',
+      metadata: { channel: 'pos' },
+      line_items: [
+        { name: 'Coffee', quantity: 2, unit_price: '2.50' },
+        { name: 'Amount', quantity: 1, unit_price: '1.30' },
+      ],
+    });
 
     const screen = await staff.get(`/dashboard/pos/sales/${id}`);
     expect(screen.statusCode).toBe(200);
     expect(screen.body).toMatch(/<img src="data:image\/svg\+xml;base64,[A-Za-z0-9+/=]+" alt="QR code to pay/);
     expect(screen.body).toContain(payment.deposit!.depositAddress);
     expect(screen.body).toContain('<code class="pos-exact">6.81</code>'); // 6.30 EUR at 1.08, rounded up
+    expect(screen.body).toMatch(/<li><span>2 × Coffee<\/span> <span>5.00 EUR<\/span><\/li>/);
     expect(screen.body).toContain(`data-sale-status="/dashboard/pos/sales/${id}/status.json"`);
     expect((await staff.get(`/dashboard/pos/sales/${id}/status.json`)).json()).toEqual({
       status: 'pending',
@@ -213,7 +228,12 @@ describe.each(dialects)('point of sale on %s', (dialect) => {
       mode: 'test',
     });
     const testId = saleIdOf(test.headers.location)!;
-    expect((await h.stores.payments.findById(testId))!.mode).toBe('test');
+    // An amount alone: an ordinary payment of that amount, with no lines or title to show.
+    expect(await h.stores.payments.findById(testId)).toMatchObject({
+      mode: 'test',
+      title: null,
+      lineItems: null,
+    });
     expect((await staff.get(`/dashboard/pos/sales/${testId}`)).body).toContain('>Test</span>');
 
     const empty = await staff.post('/dashboard/pos/sales', {

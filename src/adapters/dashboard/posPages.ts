@@ -14,6 +14,7 @@ import { cataloguePages } from './cataloguePages.ts';
 import type { DashboardDeps } from './dashboardDeps.ts';
 import { ownPayment } from './newPaymentPages.ts';
 import { type FormRequest, merchantOf, type PageKit } from './pageKit.ts';
+import { POS_TEXT } from './posMessages/index.ts';
 import type { PageContext } from './renderDashboard.ts';
 import { type PosEntry, renderPosEntry, renderPosSale } from './renderPos.ts';
 
@@ -107,6 +108,7 @@ export function posPages(app: FastifyInstance, deps: DashboardDeps, kit: PageKit
         quantities,
         customerEmail: body.customer_email ?? '',
         staffUserId: signedIn.user.id,
+        amountLabel: POS_TEXT[kit.context(request).lang].entry.amount,
       });
       request.log.info({ payment: payment.id, mode }, 'sale charged at the point of sale');
       return reply.redirect(`/dashboard/pos/sales/${payment.id}`, 303);

@@ -1,5 +1,6 @@
 import type { SignedIn } from '../../app/dashboard/signIn.ts';
 import type { Currency } from '../../domain/currencies.ts';
+import { lineTotal } from '../../domain/lineItems.ts';
 import { formatMoney, formatUsdc } from '../../domain/money.ts';
 import type { Payment } from '../../domain/payment.ts';
 import type { PaymentState } from '../../domain/paymentStatus.ts';
@@ -110,9 +111,19 @@ export function renderPosSale(signedIn: SignedIn, ctx: PageContext, view: PosSal
     payment.quote.amount.currency.code === 'USDC'
       ? null
       : html` <span class="muted">${usdcWithUnit(ctx, payment.quote.usdcBaseUnits)}</span>`
-  }${payment.mode === 'test' ? html` <span class="badge">${p.sale.test}</span>` : null}</p>`;
+  }${payment.mode === 'test' ? html` <span class="badge">${p.sale.test}</span>` : null}</p>
+${lines(ctx, payment)}`;
   const body = open ? waiting(ctx, view, price) : ended(ctx, view, price);
   return signedInPage(signedIn, ctx, open ? p.sale.scan : p.sale[status], body);
+}
+
+/** What the sale sells, line by line, as the customer's checkout and receipt list it; nothing for an amount alone. */
+function lines(ctx: PageContext, payment: Payment): SafeHtml | null {
+  if (!payment.lineItems) return null;
+  return html`<ul class="pos-lines">${payment.lineItems.map(
+    (line) =>
+      html`<li><span>${line.quantity} × ${line.name}</span> <span>${priceText(ctx, lineTotal(line))}</span></li>`,
+  )}</ul>`;
 }
 
 function waiting(ctx: PageContext, view: PosSaleView, price: SafeHtml): SafeHtml {

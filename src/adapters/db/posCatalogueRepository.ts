@@ -29,8 +29,7 @@ export function posCatalogueRepository({
         .selectFrom('pos_catalogue_items')
         .selectAll()
         .where('merchant_id', '=', merchantId)
-        .orderBy('created_at')
-        .orderBy('id')
+        .orderBy('position')
         .execute();
       return rows.map(toItem);
     },
@@ -41,9 +40,9 @@ export function posCatalogueRepository({
         let lock = trx.selectFrom('merchants').select('id').where('id', '=', item.merchantId);
         if (dialect === 'postgres') lock = lock.forUpdate();
         await lock.execute();
-        const { count } = await trx
+        const { count, last } = await trx
           .selectFrom('pos_catalogue_items')
-          .select((eb) => eb.fn.countAll<string | number>().as('count'))
+          .select((eb) => [eb.fn.countAll<string | number>().as('count'), eb.fn.max('position').as('last')])
           .where('merchant_id', '=', item.merchantId)
           .executeTakeFirstOrThrow();
         if (Number(count) >= limit) return false;
@@ -55,6 +54,7 @@ export function posCatalogueRepository({
             name: item.name,
             currency: item.unitPrice.currency.code,
             unit_price_minor_units: item.unitPrice.minorUnits.toString(),
+            position: Number(last ?? 0) + 1,
             created_at: isoTimestamp(item.createdAt),
           })
           .execute();

@@ -7,5 +7,7 @@ export interface PosCatalogueItemsTable {
   name: string;
   currency: string;
   unit_price_minor_units: string;
+  /** The item's place at the counter: one more than the merchant's last item's when added. */
+  position: number;
   created_at: string;
 }

@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import type { KeyMode } from '../../domain/credentials.ts';
 import { PaylinkError, ValidationError } from '../../domain/errors.ts';
 import type { Merchant } from '../../domain/merchant.ts';
-import { MAX_METADATA_VALUE_LENGTH } from '../../domain/metadata.ts';
 import { formatMoney, parseCurrency } from '../../domain/money.ts';
 import type { Payment } from '../../domain/payment.ts';
-import { POS_CHANNEL, saleDescription, saleOf } from '../../domain/posSale.ts';
+import { POS_CHANNEL, type Sale, saleOf, saleTitle } from '../../domain/posSale.ts';
+import { MAX_TITLE_LENGTH } from '../../domain/text.ts';
 import { type CreatePaymentOnceDeps, createPaymentOnce } from '../payments/createPaymentOnce.ts';
 import type { CatalogueStore } from './ports.ts';
 
@@ -29,6 +29,8 @@ export interface SaleInput {
   readonly customerEmail: string;
   /** Who rang it up, kept with the sale for the merchant. */
   readonly staffUserId: string;
+  /** The name of the typed amount's line among the items ("Amount", in the counter's language). */
+  readonly amountLabel: string;
 }
 
 const SALE_KEY = /^[A-Za-z0-9-]{8,64}$/;
@@ -39,7 +41,9 @@ const IN_PROGRESS_PAUSE_MS = 100;
 /**
  * "Charge" at the counter (decision 0054): the sale's total from the catalogue and the amount typed, created as
  * an ordinary payment through the API's own create (its checks, its idempotency, its mode), marked as the point
- * of sale's with what was sold in its metadata. The same form tapped twice is the same payment.
+ * of sale's in its metadata. A sale of the catalogue's items carries them as its line items (adding up to the
+ * price, the typed amount as a line of its own) and their names as its title; an amount alone carries neither.
+ * The same form tapped twice is the same payment.
  */
 export async function chargeSale(
   deps: ChargeSaleDeps,
@@ -55,12 +59,13 @@ export async function chargeSale(
     amount: input.amount,
   });
   const amount = formatMoney(sale.total);
-  const description = saleDescription(sale, MAX_METADATA_VALUE_LENGTH);
+  const title = saleTitle(sale, MAX_TITLE_LENGTH);
+  const lineItems = title === null ? undefined : lineItemsOf(sale, input.amountLabel);
   const customerEmail = input.customerEmail.trim();
   const request = {
     key: `pos-${input.saleKey}`,
     requestHash: createHash('sha256')
-      .update(JSON.stringify([input.mode, currency.code, amount, description, customerEmail]))
+      .update(JSON.stringify([input.mode, currency.code, amount, title, lineItems, customerEmail]))
       .digest('hex'),
   };
   const create = () =>
@@ -71,7 +76,9 @@ export async function chargeSale(
         amount,
         currency: currency.code,
         customerEmail: customerEmail || undefined,
-        metadata: { [POS_CHANNEL.key]: POS_CHANNEL.value, description, staff: input.staffUserId },
+        title: title ?? undefined,
+        lineItems,
+        metadata: { [POS_CHANNEL.key]: POS_CHANNEL.value, staff: input.staffUserId },
       },
       request,
       input.mode,
@@ -90,4 +97,13 @@ export async function chargeSale(
       await pause(IN_PROGRESS_PAUSE_MS);
     }
   }
+}
+
+/** The sale's lines as the create takes line items (decimal text, as the API's JSON gives them). */
+function lineItemsOf(sale: Sale, amountLabel: string) {
+  return sale.lines.map((line) => ({
+    name: line.name ?? amountLabel,
+    quantity: String(line.quantity),
+    unit_price: formatMoney(line.unitPrice),
+  }));
 }
