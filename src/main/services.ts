@@ -20,7 +20,7 @@ import type { MerchantStore } from '../app/merchants/ports.ts';
 import type { ChainProbe } from '../app/operations/checkReadiness.ts';
 import { measureService } from '../app/operations/measureService.ts';
 import type { MonitoringStore } from '../app/operations/ports.ts';
-import type { CatalogueStore } from '../app/pos/ports.ts';
+import type { CatalogueStore, ReceiptTokenStore } from '../app/pos/ports.ts';
 import type { SettlementStore } from '../app/settlement/ports.ts';
 import type { Clock, RateLimitStore } from '../app/shared/ports.ts';
 import type { Config } from '../config/index.ts';
@@ -46,6 +46,8 @@ export interface ApiServerInput extends Omit<ApiDeps, 'health' | 'metrics' | 'ra
   readonly overview?: MerchantOverviewStore | undefined;
   /** The point of sale's catalogue (adapters/db/posCatalogueRepository.ts); absent: no point of sale. */
   readonly posCatalogue?: CatalogueStore | undefined;
+  /** A paid sale's receipt page, for the point of sale's receipt QR code; absent: none is offered. */
+  readonly receiptTokens?: ReceiptTokenStore | undefined;
   /** Aggregate reads for /metrics and /readyz (adapters/db/monitoringRepository.ts). */
   readonly monitoring?: MonitoringStore | undefined;
   /** Each chain's native token by chain id, for the health page's relayer balances; absent: none is named. */
@@ -207,6 +209,7 @@ function dashboardDeps(
       webhookAllowPrivate: config.webhookAllowPrivate,
     },
     posCatalogue: input.posCatalogue,
+    receiptTokens: input.receiptTokens,
     measure: made.measure,
     webhookSender: made.webhookSender,
     passwords: input.passwords ?? scryptPasswords(),

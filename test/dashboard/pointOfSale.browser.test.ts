@@ -124,6 +124,9 @@ describe('the point of sale from amount to paid (sandbox, Chromium)', { timeout:
     await expect(till.locator('.pos-reference').textContent()).resolves.toBe(
       saleId.replaceAll('-', '').slice(-8).toUpperCase(),
     );
+    // The receipt as a QR code for the customer's phone: the page the receipt e-mail links to.
+    await till.getByRole('button', { name: 'Show the receipt as a QR code' }).click();
+    await till.getByRole('img', { name: 'QR code of the receipt page' }).waitFor({ timeout: UI_TIMEOUT_MS });
     await checkScreen(till, 'paid');
     // "New sale" starts again from an empty form.
     await till.getByRole('link', { name: 'New sale' }).click();

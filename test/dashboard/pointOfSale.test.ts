@@ -33,6 +33,7 @@ const POS_ROUTES = new Set([
   'POST /dashboard/pos/sales',
   'GET /dashboard/pos/sales/:id',
   'GET /dashboard/pos/sales/:id/status.json',
+  'POST /dashboard/pos/sales/:id/receipt',
   'POST /dashboard/logout',
 ]);
 /** Pages for signing in (anyone, signed in or not) and the dashboard's landing, which sends a PoS user on. */
@@ -215,6 +216,20 @@ describe.each(dialects)('point of sale on %s', (dialect) => {
     const paid = await staff.get(`/dashboard/pos/sales/${id}`);
     expect(paid.body).toContain('pos-end-paid');
     expect(paid.body).toContain(id.replaceAll('-', '').slice(-8).toUpperCase());
+    // The receipt page (the e-mail's), made on demand and shown as a QR code for the customer's phone.
+    expect(paid.body).toContain(`action="/dashboard/pos/sales/${id}/receipt"`);
+    expect((await staff.post(`/dashboard/pos/sales/${id}/receipt`, {})).statusCode).toBe(303);
+    const token = await h.stores.receiptTokens.tokenOf(id);
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect((await h.stores.receiptPages.findPayment(token!))?.id).toBe(id);
+    const shown = await staff.get(`/dashboard/pos/sales/${id}`);
+    expect(shown.body).toMatch(
+      /<img src="data:image\/svg\+xml;base64,[A-Za-z0-9+/=]+" alt="QR code of the receipt page"/,
+    );
+    expect(shown.body).not.toContain(`action="/dashboard/pos/sales/${id}/receipt"`);
+    // Asked again: the same page, never a second one.
+    await staff.post(`/dashboard/pos/sales/${id}/receipt`, {});
+    expect(await h.stores.receiptTokens.tokenOf(id)).toBe(token);
     // The merchant's user sees the same sale, and rings up sales too.
     expect((await owner.get(`/dashboard/pos/sales/${id}`)).statusCode).toBe(200);
   });
@@ -228,6 +243,9 @@ describe.each(dialects)('point of sale on %s', (dialect) => {
       mode: 'test',
     });
     const testId = saleIdOf(test.headers.location)!;
+    // Not paid: no receipt page is made for it.
+    expect((await staff.post(`/dashboard/pos/sales/${testId}/receipt`, {})).statusCode).toBe(303);
+    expect(await h.stores.receiptTokens.tokenOf(testId)).toBeNull();
     // An amount alone: an ordinary payment of that amount, with no lines or title to show.
     expect(await h.stores.payments.findById(testId)).toMatchObject({
       mode: 'test',

@@ -13,7 +13,7 @@ import type { MerchantStore } from '../../app/merchants/ports.ts';
 import type { ServiceMeasurements } from '../../app/operations/measureService.ts';
 import type { CreatePaymentOnceDeps } from '../../app/payments/createPaymentOnce.ts';
 import type { DepositPlanners, PaymentStore } from '../../app/payments/ports.ts';
-import type { CatalogueStore } from '../../app/pos/ports.ts';
+import type { CatalogueStore, ReceiptTokenStore } from '../../app/pos/ports.ts';
 import type { RefundStore } from '../../app/refunds/ports.ts';
 import type { SettlementStore } from '../../app/settlement/ports.ts';
 import type { Clock, RateLimitStore } from '../../app/shared/ports.ts';
@@ -59,6 +59,8 @@ export interface DashboardDeps {
    * The point of sale's catalogue (decision 0054); absent, or without `paymentCreation`: no point of sale.
    */
   readonly posCatalogue?: CatalogueStore | undefined;
+  /** The receipt pages of paid sales, shown as a QR code at the counter; absent: not offered. */
+  readonly receiptTokens?: ReceiptTokenStore | undefined;
   /** A merchant's home page (today's and the month's totals, what waits); absent: the home is the payments list. */
   readonly overview?: MerchantOverviewStore | undefined;
   /** The figures /metrics reports, for the operator's health page; absent: no health page. */

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SignedIn } from '../../app/dashboard/signIn.ts';
 import { chargeSale } from '../../app/pos/chargeSale.ts';
+import { saleReceiptUrl } from '../../app/pos/saleReceipt.ts';
 import type { KeyMode } from '../../domain/credentials.ts';
 import { findCurrency, USDC } from '../../domain/currencies.ts';
 import { PaylinkError } from '../../domain/errors.ts';
@@ -134,6 +135,9 @@ function saleRoutes(
   kit: PageKit,
   context: (request: FastifyRequest) => PageContext,
 ): void {
+  const checkoutUrl = deps.paymentCreation?.checkoutUrl;
+  const receiptDeps =
+    deps.receiptTokens && checkoutUrl ? { tokens: deps.receiptTokens, checkoutUrl } : undefined;
   app.get('/dashboard/pos/sales/:id', async (request: SaleRequest, reply) => {
     const signedIn = await kit.requirePos(request, reply);
     if (!signedIn) return reply;
@@ -151,16 +155,31 @@ function saleRoutes(
       });
     const merchant = await deps.merchants.find(payment.merchantId);
     const receipts = deps.paymentRequests !== undefined && merchant?.sendReceipts === true;
+    const receiptPage = receiptDeps && (await saleReceiptUrl(receiptDeps, payment, state, false));
     return reply.send(
       renderPosSale(signedIn, context(request), {
         payment,
         state,
-        qrDataUri: request681
-          ? `data:image/svg+xml;base64,${Buffer.from(await qrSvg(request681)).toString('base64')}`
-          : '',
+        qrDataUri: request681 ? await qrDataUri(request681) : '',
         receiptTo: receipts && payment.mode === 'live' ? payment.customerEmail : null,
+        receipt: receiptPage
+          ? { qrDataUri: await qrDataUri(receiptPage) }
+          : receiptDeps && state.status === 'paid'
+            ? 'offered'
+            : undefined,
       }),
     );
+  });
+
+  // "Show the receipt as a QR code" on a paid sale without one: its receipt page made, then shown.
+  app.post('/dashboard/pos/sales/:id/receipt', async (request: FormRequest, reply) => {
+    const signedIn = await kit.requirePos(request, reply);
+    if (!signedIn || kit.refusedForgery(request, reply, signedIn)) return reply;
+    const { id } = request.params as { id: string };
+    const found = receiptDeps && (await ownSale(deps, signedIn, id));
+    if (!found) return kit.refuse(reply, signedIn, 404);
+    await saleReceiptUrl(receiptDeps, found.payment, found.state, true);
+    return reply.redirect(`/dashboard/pos/sales/${found.payment.id}`, 303);
   });
 
   // What the sale's screen polls (pos.js): its status, nothing else.
@@ -173,6 +192,11 @@ function saleRoutes(
     const { status } = found.state;
     return reply.send({ status, final: ENDED.has(status) });
   });
+}
+
+/** A QR code as an image the strict CSP allows (a `data:` URI). */
+async function qrDataUri(text: string): Promise<string> {
+  return `data:image/svg+xml;base64,${Buffer.from(await qrSvg(text)).toString('base64')}`;
 }
 
 /**

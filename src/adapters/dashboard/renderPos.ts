@@ -100,6 +100,11 @@ export interface PosSaleView {
   readonly qrDataUri: string;
   /** Where its receipt is e-mailed once paid (the ordinary receipt path); null: nowhere. */
   readonly receiptTo: string | null;
+  /**
+   * A paid sale's receipt page: its QR code once it has one, else whether the counter may make one (a button);
+   * absent: no receipt is offered.
+   */
+  readonly receipt?: { readonly qrDataUri: string } | 'offered' | undefined;
 }
 
 export function renderPosSale(signedIn: SignedIn, ctx: PageContext, view: PosSaleView): string {
@@ -113,7 +118,7 @@ export function renderPosSale(signedIn: SignedIn, ctx: PageContext, view: PosSal
       : html` <span class="muted">${usdcWithUnit(ctx, payment.quote.usdcBaseUnits)}</span>`
   }${payment.mode === 'test' ? html` <span class="badge">${p.sale.test}</span>` : null}</p>
 ${lines(ctx, payment)}`;
-  const body = open ? waiting(ctx, view, price) : ended(ctx, view, price);
+  const body = open ? waiting(ctx, view, price) : ended(ctx, signedIn, view, price);
   return signedInPage(signedIn, ctx, open ? p.sale.scan : p.sale[status], body);
 }
 
@@ -148,7 +153,7 @@ function waiting(ctx: PageContext, view: PosSaleView, price: SafeHtml): SafeHtml
 </div>`;
 }
 
-function ended(ctx: PageContext, view: PosSaleView, price: SafeHtml): SafeHtml {
+function ended(ctx: PageContext, signedIn: SignedIn, view: PosSaleView, price: SafeHtml): SafeHtml {
   const s = POS_TEXT[ctx.lang].sale;
   const { payment, state } = view;
   const paid = state.status === 'paid';
@@ -160,8 +165,18 @@ function ended(ctx: PageContext, view: PosSaleView, price: SafeHtml): SafeHtml {
     <dt>${s.reference}</dt><dd><strong class="pos-reference">${saleReference(payment.id)}</strong> <span class="muted"><code>${payment.id}</code></span></dd>
   </dl>
   ${paid && view.receiptTo ? html`<p class="notice">${format(s.receiptSent, { email: view.receiptTo })}</p>` : null}
+  ${receiptPart(ctx, signedIn, view)}
   <p class="pos-actions"><a class="button pos-new" href="/dashboard/pos">${s.newSale}</a></p>
 </div>`;
+}
+
+/** The receipt page as a QR code for the customer's phone, or the button that makes it. */
+function receiptPart(ctx: PageContext, signedIn: SignedIn, view: PosSaleView): SafeHtml | null {
+  const s = POS_TEXT[ctx.lang].sale;
+  if (view.receipt === undefined) return null;
+  if (view.receipt === 'offered')
+    return html`<form method="post" action="/dashboard/pos/sales/${view.payment.id}/receipt">${csrfField(signedIn)}<button type="submit" class="secondary">${s.showReceipt}</button></form>`;
+  return html`<figure class="pos-receipt"><img src="${view.receipt.qrDataUri}" alt="${s.receiptQrAlt}" width="240" height="240"><figcaption>${s.receiptQr}</figcaption></figure>`;
 }
 
 /**

@@ -12,3 +12,11 @@ export interface CatalogueStore {
   /** Removes the merchant's item; another merchant's is left alone. Answers whether one was removed. */
   remove(merchantId: string, itemId: string): Promise<boolean>;
 }
+
+/** The receipt page's token of a paid payment (`payments.receipt_token`, adapters/db/receiptTokens.ts). */
+export interface ReceiptTokenStore {
+  /** The payment's token, if it has one (a receipt e-mailed, or one shown before). */
+  tokenOf(paymentId: string): Promise<string | null>;
+  /** Stores `token` unless the payment has one already; answers the one it has after. */
+  issue(paymentId: string, token: string): Promise<string>;
+}

@@ -37,6 +37,9 @@ export const de: MessageTable<typeof en> = {
     newSale: 'Neuer Verkauf',
     test: 'Test',
     receiptSent: 'Die Quittung geht an {email}.',
+    receiptQr: 'Für die Quittung scannen',
+    receiptQrAlt: 'QR-Code der Quittungsseite',
+    showReceipt: 'Quittung als QR-Code zeigen',
     refresh: 'Jetzt prüfen',
   },
   catalogue: {

@@ -42,6 +42,9 @@ export const en = {
     test: 'Test',
     /** `{email}`: the address the customer typed. */
     receiptSent: 'The receipt goes to {email}.',
+    receiptQr: 'Scan for the receipt',
+    receiptQrAlt: 'QR code of the receipt page',
+    showReceipt: 'Show the receipt as a QR code',
     refresh: 'Check now',
   },
   catalogue: {

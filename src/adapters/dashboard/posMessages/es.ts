@@ -37,6 +37,9 @@ export const es: MessageTable<typeof en> = {
     newSale: 'Nueva venta',
     test: 'Prueba',
     receiptSent: 'El recibo va a {email}.',
+    receiptQr: 'Escanee para el recibo',
+    receiptQrAlt: 'Código QR de la página del recibo',
+    showReceipt: 'Mostrar el recibo como código QR',
     refresh: 'Comprobar',
   },
   catalogue: {

@@ -37,6 +37,9 @@ export const fr: MessageTable<typeof en> = {
     newSale: 'Nouvelle vente',
     test: 'Test',
     receiptSent: 'Le reçu part à {email}.',
+    receiptQr: 'Scannez pour le reçu',
+    receiptQrAlt: 'Code QR de la page du reçu',
+    showReceipt: 'Afficher le reçu en code QR',
     refresh: 'Vérifier',
   },
   catalogue: {
