@@ -1,5 +1,6 @@
 import type { Currency } from './currencies.ts';
 import { ValidationError } from './errors.ts';
+import { type LineItem, lineItemsTotal } from './lineItems.ts';
 import { type Money, parseAmount, parseCurrency } from './money.ts';
 import { plainText } from './text.ts';
 
@@ -7,19 +8,18 @@ import { plainText } from './text.ts';
  * The point of sale (decision 0054): a merchant's small catalogue of items, and a sale rung up from it and from
  * an amount typed at the counter. Pure: the prices are exact minor units, never numbers.
  */
-export interface CatalogueItem {
+export interface CatalogueItem extends Pick<LineItem, 'name' | 'unitPrice'> {
   readonly id: string;
   readonly merchantId: string;
-  readonly name: string;
-  readonly unitPrice: Money;
   readonly createdAt: Date;
 }
 
-/** A counter's screen holds this many buttons well; a shop with more sells through links or its own system. */
-export const MAX_CATALOGUE_ITEMS = 40;
-export const MAX_ITEM_NAME_LENGTH = 60;
-/** More of one item than anyone buys at a counter: a typo (a quantity typed into the amount, say). */
-export const MAX_QUANTITY = 999;
+/**
+ * The catalogue's bounds: a counter's screen holds `items` buttons well (a shop with more sells through links or
+ * its own system), a name of `nameLength` fits one; more than `quantity` of one item is a typo at a counter (a
+ * price typed into a quantity, say).
+ */
+export const CATALOGUE_LIMITS = { items: 40, nameLength: 60, quantity: 999 } as const;
 
 /** A new item as the merchant typed it: a name of plain text and a positive price in the currency's precision. */
 export function parseCatalogueItem(input: {
@@ -29,21 +29,17 @@ export function parseCatalogueItem(input: {
 }): { readonly name: string; readonly unitPrice: Money } {
   const name = plainText('name', input.name.trim());
   if (name === '') throw new ValidationError('name', 'must not be empty');
-  if ([...name].length > MAX_ITEM_NAME_LENGTH)
-    throw new ValidationError('name', `must be at most ${MAX_ITEM_NAME_LENGTH} characters`);
+  if ([...name].length > CATALOGUE_LIMITS.nameLength)
+    throw new ValidationError('name', `must be at most ${CATALOGUE_LIMITS.nameLength} characters`);
   const currency = parseCurrency('currency', input.currency);
   return { name, unitPrice: parseAmount('unit_price', input.unitPrice.trim(), currency) };
 }
 
-/** One line of a sale: an item of the catalogue times its quantity, or the amount typed (name null). */
-export interface SaleLine {
-  readonly name: string | null;
-  readonly quantity: number;
-  readonly unitPrice: Money;
-}
-
+/** A sale: the catalogue's items picked, as line items (decision 0051), and the amount typed besides them. */
 export interface Sale {
-  readonly lines: readonly SaleLine[];
+  readonly items: readonly LineItem[];
+  /** The amount typed; null: none. */
+  readonly typed: Money | null;
   readonly total: Money;
 }
 
@@ -59,24 +55,24 @@ export function saleOf(input: {
   /** As typed, its decimal mark already read as a point (web/typedAmount.ts); empty: none. */
   readonly amount: string;
 }): Sale {
-  const lines: SaleLine[] = [];
+  const items: LineItem[] = [];
   for (const item of input.catalogue) {
     if (item.unitPrice.currency.code !== input.currency.code) continue;
     const quantity = quantityOf(input.quantities[item.id]);
-    if (quantity > 0) lines.push({ name: item.name, quantity, unitPrice: item.unitPrice });
+    if (quantity > 0) items.push({ name: item.name, quantity, unitPrice: item.unitPrice });
   }
-  if (input.amount !== '')
-    lines.push({ name: null, quantity: 1, unitPrice: parseAmount('amount', input.amount, input.currency) });
-  if (lines.length === 0) throw new ValidationError('amount', 'type an amount or pick an item');
-  const minorUnits = lines.reduce((sum, line) => sum + line.unitPrice.minorUnits * BigInt(line.quantity), 0n);
-  return { lines, total: { currency: input.currency, minorUnits } };
+  const typed = input.amount === '' ? null : parseAmount('amount', input.amount, input.currency);
+  if (items.length === 0 && typed === null)
+    throw new ValidationError('amount', 'type an amount or pick an item');
+  const minorUnits = lineItemsTotal(items) + (typed?.minorUnits ?? 0n);
+  return { items, typed, total: { currency: input.currency, minorUnits } };
 }
 
 function quantityOf(text: string | undefined): number {
   const typed = (text ?? '').trim();
   if (typed === '') return 0;
-  if (!/^[0-9]{1,4}$/.test(typed) || Number(typed) > MAX_QUANTITY)
-    throw new ValidationError('quantity', `must be a whole number from 0 to ${MAX_QUANTITY}`);
+  if (!/^[0-9]{1,4}$/.test(typed) || Number(typed) > CATALOGUE_LIMITS.quantity)
+    throw new ValidationError('quantity', `must be a whole number from 0 to ${CATALOGUE_LIMITS.quantity}`);
   return Number(typed);
 }
 
@@ -86,9 +82,8 @@ function quantityOf(text: string | undefined): number {
  * amount was typed.
  */
 export function saleTitle(sale: Sale, maxLength: number): string | null {
-  const names = sale.lines.flatMap((line) => (line.name === null ? [] : [line.name]));
-  if (names.length === 0) return null;
-  const text = names.join(', ');
+  if (sale.items.length === 0) return null;
+  const text = sale.items.map((item) => item.name).join(', ');
   return text.length <= maxLength ? text : `${text.slice(0, maxLength - 1)}…`;
 }
 

@@ -4,7 +4,7 @@ import { depositPlanner } from '../../src/adapters/chain/depositPlanner.ts';
 import { scryptPasswords } from '../../src/adapters/crypto/scryptPasswords.ts';
 import { createUser } from '../../src/app/dashboard/users.ts';
 import { addCatalogueItem } from '../../src/app/pos/catalogue.ts';
-import { MAX_CATALOGUE_ITEMS } from '../../src/domain/posSale.ts';
+import { CATALOGUE_LIMITS } from '../../src/domain/posSale.ts';
 import { type ApiHarness, startApiHarness, TEST_CHAIN } from '../helpers/apiHarness.ts';
 import { type DashboardSession, dashboardClient } from '../helpers/dashboardClient.ts';
 import { dialects } from '../helpers/database.ts';
@@ -288,7 +288,7 @@ describe.each(dialects)('point of sale on %s', (dialect) => {
   it('stores each merchant’s catalogue apart, in order, bounded, removable only by its merchant', async () => {
     const deps = { catalogue: h.stores.posCatalogue, clock: h.clock };
     const items = [];
-    for (let i = 0; i < MAX_CATALOGUE_ITEMS; i++) {
+    for (let i = 0; i < CATALOGUE_LIMITS.items; i++) {
       h.clock.advance(1);
       items.push(
         await addCatalogueItem(deps, other.id, { name: `Item ${i}`, unitPrice: '1', currency: 'JPY' }),
@@ -302,14 +302,14 @@ describe.each(dialects)('point of sale on %s', (dialect) => {
     expect(listed[0]).toEqual(items[0]);
     expect(await h.stores.posCatalogue.remove(shop.id, items[0]!.id)).toBe(false);
     expect(await h.stores.posCatalogue.remove(other.id, items[0]!.id)).toBe(true);
-    expect(await h.stores.posCatalogue.list(other.id)).toHaveLength(MAX_CATALOGUE_ITEMS - 1);
+    expect(await h.stores.posCatalogue.list(other.id)).toHaveLength(CATALOGUE_LIMITS.items - 1);
     expect(await h.stores.posCatalogue.list(shop.id)).toHaveLength(2);
     // Two forms posted at once for the last place: one is taken.
     const last = await Promise.allSettled(
       ['A', 'B'].map((name) => addCatalogueItem(deps, other.id, { name, unitPrice: '1', currency: 'JPY' })),
     );
     expect(last.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-    expect(await h.stores.posCatalogue.list(other.id)).toHaveLength(MAX_CATALOGUE_ITEMS);
+    expect(await h.stores.posCatalogue.list(other.id)).toHaveLength(CATALOGUE_LIMITS.items);
 
     const [coffee] = await h.stores.posCatalogue.list(shop.id);
     const removed = await owner.post(`/dashboard/pos/catalogue/${coffee!.id}/remove`, {});

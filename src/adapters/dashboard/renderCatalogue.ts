@@ -1,5 +1,5 @@
 import type { SignedIn } from '../../app/dashboard/signIn.ts';
-import { type CatalogueItem, MAX_CATALOGUE_ITEMS } from '../../domain/posSale.ts';
+import { CATALOGUE_LIMITS, type CatalogueItem } from '../../domain/posSale.ts';
 import { format, html } from '../web/html.ts';
 import { fill } from '../web/i18n.ts';
 import { priceText } from './dashboardFormat.ts';
@@ -40,7 +40,7 @@ export function renderCatalogue(
   <tbody>${items.map(row)}</tbody>
 </table></div>`
   }
-  <p class="muted">${format(c.count, { count: items.length, max: String(MAX_CATALOGUE_ITEMS) })}</p>
+  <p class="muted">${format(c.count, { count: items.length, max: String(CATALOGUE_LIMITS.items) })}</p>
   <form class="stack" method="post" action="/dashboard/pos/catalogue">
     ${csrfField(signedIn)}
     ${form.problem ? html`<p class="error" role="alert" id="catalogue-problem">${form.problem}</p>` : null}

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { PaylinkError, ValidationError } from '../../domain/errors.ts';
-import { type CatalogueItem, MAX_CATALOGUE_ITEMS, parseCatalogueItem } from '../../domain/posSale.ts';
+import { CATALOGUE_LIMITS, type CatalogueItem, parseCatalogueItem } from '../../domain/posSale.ts';
 import type { Clock } from '../shared/ports.ts';
 import type { CatalogueStore } from './ports.ts';
 
@@ -23,8 +23,8 @@ export async function addCatalogueItem(
     unitPrice,
     createdAt: deps.clock.now(),
   };
-  if (!(await deps.catalogue.insertWithin(item, MAX_CATALOGUE_ITEMS)))
-    throw new ValidationError('name', `the catalogue holds at most ${MAX_CATALOGUE_ITEMS} items`);
+  if (!(await deps.catalogue.insertWithin(item, CATALOGUE_LIMITS.items)))
+    throw new ValidationError('name', `the catalogue holds at most ${CATALOGUE_LIMITS.items} items`);
   return item;
 }
 

@@ -99,10 +99,14 @@ export async function chargeSale(
   }
 }
 
-/** The sale's lines as the create takes line items (decimal text, as the API's JSON gives them). */
+/**
+ * The sale's lines as the create takes line items (decimal text, as the API's JSON gives them): the items, then
+ * the typed amount as a line of its own.
+ */
 function lineItemsOf(sale: Sale, amountLabel: string) {
-  return sale.lines.map((line) => ({
-    name: line.name ?? amountLabel,
+  const typed = sale.typed === null ? [] : [{ name: amountLabel, quantity: 1, unitPrice: sale.typed }];
+  return [...sale.items, ...typed].map((line) => ({
+    name: line.name,
     quantity: String(line.quantity),
     unit_price: formatMoney(line.unitPrice),
   }));
