@@ -25,6 +25,20 @@ type SaleRequest = FastifyRequest<{ Params: { id: string } }>;
 const ENDED = new Set(['paid', 'failed', 'expired']);
 const QUANTITY_FIELD = 'qty_';
 
+/** The routes a PoS user may use (`kit.requirePos`); every other page refuses it (decision 0054). */
+const POS_ROUTES: ReadonlySet<string> = new Set([
+  '/dashboard/pos',
+  '/dashboard/pos/sales',
+  '/dashboard/pos/sales/:id',
+  '/dashboard/pos/sales/:id/receipt',
+  '/dashboard/pos/sales/:id/status.json',
+]);
+
+/** Whether a route (as registered: `/dashboard/pos/sales/:id`) is one a PoS user may use. */
+export function isPosRoute(route: string | undefined): boolean {
+  return route !== undefined && POS_ROUTES.has(route);
+}
+
 function asset(file: string, type: string) {
   const body = readFileSync(new URL(`./assets/${file}`, import.meta.url));
   const version = createHash('sha256').update(body).digest('hex').slice(0, 12);
