@@ -52,6 +52,8 @@ export interface ApiServerInput extends Omit<ApiDeps, 'health' | 'metrics' | 'ra
   readonly monitoring?: MonitoringStore | undefined;
   /** Each chain's native token by chain id, for the health page's relayer balances; absent: none is named. */
   readonly nativeSymbols?: ReadonlyMap<number, string> | undefined;
+  /** Each chain's name by chain id, for the point of sale; absent: chains are named by their id. */
+  readonly networkNames?: ReadonlyMap<number, string> | undefined;
   /** The chain /readyz and /metrics probe; absent: RPC and watcher are reported as not checked. */
   readonly chainProbe?: ChainProbe | undefined;
   /** The test-mode chain when it is another chain: probed and reported too, never gating readiness. */
@@ -171,6 +173,7 @@ function dashboardDeps(
     deposits: input.deposits,
     explorers: input.explorers,
     nativeSymbols: input.nativeSymbols,
+    networkNames: input.networkNames,
     overview: input.overview,
     clock: input.clock,
     merchantAdmin: {
@@ -261,6 +264,7 @@ export function webServices(
     paymentChanges,
     explorers: views.explorers,
     nativeSymbols: views.nativeSymbols,
+    networkNames: views.networkNames,
     tokenControls: views.tokenControls,
     deposits,
     hostResolver,

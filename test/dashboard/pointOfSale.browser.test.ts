@@ -66,6 +66,8 @@ describe('the point of sale from amount to paid (sandbox, Chromium)', { timeout:
     expect(await page.locator('.pos-qr img').getAttribute('src')).toMatch(/^data:image\/svg\+xml;base64,/);
     const address = await page.locator('.pos-deposit').textContent();
     expect(address).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    // The chain named as wallets name it, for apps that take the address alone.
+    expect(await page.locator('.pos-address').textContent()).toContain('Sandbox');
     await checkScreen(page, 'qr');
     const sent = await runCli(['sandbox', 'pay', saleId], sandbox.env);
     expect(sent.stdout).toContain(address!);

@@ -71,6 +71,8 @@ export interface DashboardDeps {
   readonly explorers?: ReadonlyMap<number, string> | undefined;
   /** Each configured chain's native token (ETH, POL, AVAX), which the health page states relayer balances in. */
   readonly nativeSymbols?: ReadonlyMap<number, string> | undefined;
+  /** Each chain's name ("Polygon"), which the point of sale writes under its QR code; absent: the chain id. */
+  readonly networkNames?: ReadonlyMap<number, string> | undefined;
   /** PAYLINK_DASHBOARD_REQUIRE_2FA: an operator without a second factor is sent to enroll one first. */
   readonly requireOperatorSecondFactor: boolean;
   readonly buckets: RateLimitStore;

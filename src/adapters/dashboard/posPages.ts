@@ -175,6 +175,7 @@ function saleRoutes(
         payment,
         state,
         qrDataUri: request681 ? await qrDataUri(request681) : '',
+        network: deposit ? (deps.networkNames?.get(deposit.chainId) ?? String(deposit.chainId)) : '',
         receiptTo: receipts && payment.mode === 'live' ? payment.customerEmail : null,
         receipt: receiptPage
           ? { qrDataUri: await qrDataUri(receiptPage) }

@@ -98,6 +98,8 @@ export interface PosSaleView {
   readonly state: PaymentState;
   /** The EIP-681 request of the payment's home chain, as a QR code's `data:` URI. */
   readonly qrDataUri: string;
+  /** The payment's chain, as the customer's wallet names it ("Polygon"). */
+  readonly network: string;
   /** Where its receipt is e-mailed once paid (the ordinary receipt path); null: nowhere. */
   readonly receiptTo: string | null;
   /**
@@ -143,7 +145,7 @@ function waiting(ctx: PageContext, view: PosSaleView, price: SafeHtml): SafeHtml
   ${
     deposit
       ? html`<div class="pos-address">
-    <p>${s.orSend} <code class="pos-exact">${usdc}</code> USDC ${format(s.toAddress, { chain: String(deposit.chainId) })}</p>
+    <p>${s.orSend} <code class="pos-exact">${usdc}</code> USDC ${format(s.toAddress, { network: view.network })}</p>
     <p><code class="pos-deposit">${deposit.depositAddress}</code></p>
   </div>`
       : null

@@ -26,7 +26,7 @@ export const de: MessageTable<typeof en> = {
     scan: 'Zum Bezahlen scannen',
     qrAlt: 'QR-Code zum Bezahlen von {amount} USDC',
     orSend: 'Kein QR-Leser in der Wallet? Senden Sie genau',
-    toAddress: 'an diese Adresse, auf Chain {chain}:',
+    toAddress: 'an diese Adresse auf {network}:',
     waiting: 'Warten auf die Zahlung…',
     processing: 'Zahlung gesehen: wird bestätigt…',
     paid: 'Bezahlt',

@@ -29,8 +29,8 @@ export const en = {
     /** `{amount}`: USDC to send. */
     qrAlt: 'QR code to pay {amount} USDC',
     orSend: 'No QR reader in the wallet? Send exactly',
-    /** `{chain}`: the chain's id. */
-    toAddress: 'to this address, on chain {chain}:',
+    /** `{network}`: the chain's name (its id where unnamed). */
+    toAddress: 'to this address on {network}:',
     waiting: 'Waiting for the payment…',
     processing: 'Payment seen: confirming…',
     paid: 'Paid',

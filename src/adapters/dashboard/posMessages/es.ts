@@ -26,7 +26,7 @@ export const es: MessageTable<typeof en> = {
     scan: 'Escanee para pagar',
     qrAlt: 'Código QR para pagar {amount} USDC',
     orSend: '¿La billetera no lee QR? Envíe exactamente',
-    toAddress: 'a esta dirección, en la cadena {chain}:',
+    toAddress: 'a esta dirección en {network}:',
     waiting: 'Esperando el pago…',
     processing: 'Pago visto: confirmando…',
     paid: 'Pagado',

@@ -26,7 +26,7 @@ export const fr: MessageTable<typeof en> = {
     scan: 'Scannez pour payer',
     qrAlt: 'Code QR pour payer {amount} USDC',
     orSend: 'Pas de lecteur QR dans le portefeuille ? Envoyez exactement',
-    toAddress: 'à cette adresse, sur la chaîne {chain} :',
+    toAddress: 'à cette adresse sur {network} :',
     waiting: 'En attente du paiement…',
     processing: 'Paiement vu : confirmation…',
     paid: 'Payé',
