@@ -49,15 +49,16 @@ describe('dashboard sign-in names', () => {
 });
 
 describe('dashboard roles', () => {
-  it('takes the two roles, whatever their case and spacing', () => {
+  it('takes the three roles, whatever their case and spacing', () => {
     expect(parseRole(' Operator ')).toBe('operator');
     expect(parseRole('MERCHANT')).toBe('merchant');
+    expect(parseRole('Pos')).toBe('pos');
   });
 
-  it('refuses any other role, listing the two', () => {
+  it('refuses any other role, listing the three', () => {
     expect(refusal(() => parseRole('admin'))).toStrictEqual({
       field: 'role',
-      message: 'must be one of operator, merchant',
+      message: 'must be one of operator, merchant, pos',
     });
     expect(() => parseRole('')).toThrow(ValidationError);
   });

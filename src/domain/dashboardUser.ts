@@ -1,10 +1,12 @@
 import { ValidationError } from './errors.ts';
 
 /**
- * A person who signs in to the dashboard (decision 0014): an operator, who sees and runs everything, or a user of
- * one merchant, who sees only that merchant's data. Created by an operator; the person sets the password.
+ * A person who signs in to the dashboard (decision 0014): an operator, who sees and runs everything, a user of
+ * one merchant, who sees only that merchant's data, or a merchant's counter staff (`pos`, decision 0054), who
+ * takes payments at the point of sale and sees their status, nothing else. Created by an operator; the person
+ * sets the password.
  */
-export const USER_ROLES = ['operator', 'merchant'] as const;
+export const USER_ROLES = ['operator', 'merchant', 'pos'] as const;
 export type UserRole = (typeof USER_ROLES)[number];
 
 export interface DashboardUser {
@@ -12,7 +14,7 @@ export interface DashboardUser {
   /** Lower case, trimmed. */
   readonly email: string;
   readonly role: UserRole;
-  /** The merchant a merchant user belongs to; null for an operator. */
+  /** The merchant a merchant or PoS user belongs to; null for an operator. */
   readonly merchantId: string | null;
   readonly passwordHash: string | null;
   /** The TOTP secret (base32) once a second factor is enrolled; null without one. */

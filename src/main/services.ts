@@ -20,6 +20,7 @@ import type { MerchantStore } from '../app/merchants/ports.ts';
 import type { ChainProbe } from '../app/operations/checkReadiness.ts';
 import { measureService } from '../app/operations/measureService.ts';
 import type { MonitoringStore } from '../app/operations/ports.ts';
+import type { CatalogueStore, ReceiptTokenStore } from '../app/pos/ports.ts';
 import type { SettlementStore } from '../app/settlement/ports.ts';
 import type { Clock, RateLimitStore } from '../app/shared/ports.ts';
 import type { Config } from '../config/index.ts';
@@ -43,10 +44,16 @@ export interface ApiServerInput extends Omit<ApiDeps, 'health' | 'metrics' | 'ra
   readonly passwords?: PasswordHasher | undefined;
   /** A merchant's home page's reads (adapters/db/overviewRepository.ts); absent: the home is the payments list. */
   readonly overview?: MerchantOverviewStore | undefined;
+  /** The point of sale's catalogue (adapters/db/posCatalogueRepository.ts); absent: no point of sale. */
+  readonly posCatalogue?: CatalogueStore | undefined;
+  /** A paid sale's receipt page, for the point of sale's receipt QR code; absent: none is offered. */
+  readonly receiptTokens?: ReceiptTokenStore | undefined;
   /** Aggregate reads for /metrics and /readyz (adapters/db/monitoringRepository.ts). */
   readonly monitoring?: MonitoringStore | undefined;
   /** Each chain's native token by chain id, for the health page's relayer balances; absent: none is named. */
   readonly nativeSymbols?: ReadonlyMap<number, string> | undefined;
+  /** Each chain's name by chain id, for the point of sale; absent: chains are named by their id. */
+  readonly networkNames?: ReadonlyMap<number, string> | undefined;
   /** The chain /readyz and /metrics probe; absent: RPC and watcher are reported as not checked. */
   readonly chainProbe?: ChainProbe | undefined;
   /** The test-mode chain when it is another chain: probed and reported too, never gating readiness. */
@@ -166,6 +173,7 @@ function dashboardDeps(
     deposits: input.deposits,
     explorers: input.explorers,
     nativeSymbols: input.nativeSymbols,
+    networkNames: input.networkNames,
     overview: input.overview,
     clock: input.clock,
     merchantAdmin: {
@@ -203,6 +211,8 @@ function dashboardDeps(
       checkoutUrl: config.checkoutUrl,
       webhookAllowPrivate: config.webhookAllowPrivate,
     },
+    posCatalogue: input.posCatalogue,
+    receiptTokens: input.receiptTokens,
     measure: made.measure,
     webhookSender: made.webhookSender,
     passwords: input.passwords ?? scryptPasswords(),
@@ -254,6 +264,7 @@ export function webServices(
     paymentChanges,
     explorers: views.explorers,
     nativeSymbols: views.nativeSymbols,
+    networkNames: views.networkNames,
     tokenControls: views.tokenControls,
     deposits,
     hostResolver,

@@ -10,6 +10,8 @@ import { merchantRepository } from '../adapters/db/merchantRepository.ts';
 import { monitoringRepository } from '../adapters/db/monitoringRepository.ts';
 import { overviewRepository } from '../adapters/db/overviewRepository.ts';
 import { paymentRepository, receiptPageRepository } from '../adapters/db/paymentRepository.ts';
+import { posCatalogueRepository } from '../adapters/db/posCatalogueRepository.ts';
+import { receiptTokenRepository } from '../adapters/db/receiptTokens.ts';
 import { refundRepository } from '../adapters/db/refundRepository.ts';
 import { settlementRepository } from '../adapters/db/settlementRepository.ts';
 import { userRepository } from '../adapters/db/userRepository.ts';
@@ -60,6 +62,8 @@ export function createStores(handle: DatabaseHandle) {
     gaslessAuthorizations: gaslessRepository(handle),
     refunds,
     links: linkRepository(handle),
+    posCatalogue: posCatalogueRepository(handle),
+    receiptTokens: receiptTokenRepository(handle.db),
     users: userRepository(handle.db),
     emails: emailRepository(handle),
     // The PDF receipt lists the refunds of the payment too (decision 0048).

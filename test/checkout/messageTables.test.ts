@@ -14,6 +14,10 @@ import { en as dashboardEn } from '../../src/adapters/dashboard/messages/en.ts';
 import { es as dashboardEs } from '../../src/adapters/dashboard/messages/es.ts';
 import { fr as dashboardFr } from '../../src/adapters/dashboard/messages/fr.ts';
 import { DASHBOARD_TEXT } from '../../src/adapters/dashboard/messages/index.ts';
+import { de as posDe } from '../../src/adapters/dashboard/posMessages/de.ts';
+import { en as posEn } from '../../src/adapters/dashboard/posMessages/en.ts';
+import { es as posEs } from '../../src/adapters/dashboard/posMessages/es.ts';
+import { fr as posFr } from '../../src/adapters/dashboard/posMessages/fr.ts';
 import { de as emailDe } from '../../src/adapters/email/messages/de.ts';
 import { en as emailEn } from '../../src/adapters/email/messages/en.ts';
 import { es as emailEs } from '../../src/adapters/email/messages/es.ts';
@@ -78,6 +82,13 @@ const SURFACES: readonly Surface[] = [
     // A template's render gets its section (emailTemplate.ts): `emailTemplate('receipt', 'receipt', (d, l, m) =>`.
     sectionBindings: [/emailTemplate\(\s*'\w+',\s*'(\w+)',\s*\([^)]*?,\s*(\w+)\s*\)\s*=>/g],
   },
+  {
+    name: 'point of sale',
+    english: posEn,
+    tables: { en: posEn, fr: posFr, de: posDe, es: posEs },
+    roots: [/(\w+) = POS_TEXT\[/g, /(\w+): PosText\b/g],
+    fixedRoots: ['POS_TEXT\\[[\\w.()]+\\]'],
+  },
 ];
 
 /** Every key path of a table, as `section.key`. */
@@ -96,7 +107,8 @@ function at(table: object, path: string): string {
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return /[/\\](messages|refundMessages)$/.test(path) ? [] : sourceFiles(path);
+    if (entry.isDirectory())
+      return /[/\\](messages|refundMessages|posMessages)$/.test(path) ? [] : sourceFiles(path);
     return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : [];
   });
 }

@@ -47,7 +47,7 @@ export function dashboardClient(h: ApiHarness) {
   /** A new user with a password, signed in. */
   const signedIn = async (
     email: string,
-    role: 'operator' | 'merchant',
+    role: DashboardUser['role'],
     merchantId?: string,
   ): Promise<DashboardSession> => {
     const { user, token } = await createUser(

@@ -18,6 +18,7 @@ import type { BucketPolicy } from '../../domain/tokenBucket.ts';
 import { findBadText } from '../web/inputText.ts';
 import type { Language } from '../web/language.ts';
 import { CONTENT_SECURITY_POLICY } from '../web/securityHeaders.ts';
+import { typedAmount } from '../web/typedAmount.ts';
 import type { PageAssets } from './pageLayout.ts';
 import { refusedByRateLimits } from './pageRateLimit.ts';
 import {
@@ -317,10 +318,4 @@ function choiceOf(body: unknown): LinkChoice | undefined {
     quantity: (quantity as string | undefined)?.trim(),
     customerEmail: (email as string | undefined)?.trim() || undefined,
   };
-}
-
-function typedAmount(text: string): string {
-  const compact = text.replace(/[\s\u00a0\u202f]/g, '');
-  // Two decimals at most after a comma: "1,000" stays what it is (a thousand, to an English reader) and is refused.
-  return /^\d+,\d{1,2}$/.test(compact) ? compact.replace(',', '.') : compact;
 }

@@ -13,6 +13,7 @@ import type { MerchantStore } from '../../app/merchants/ports.ts';
 import type { ServiceMeasurements } from '../../app/operations/measureService.ts';
 import type { CreatePaymentOnceDeps } from '../../app/payments/createPaymentOnce.ts';
 import type { DepositPlanners, PaymentStore } from '../../app/payments/ports.ts';
+import type { CatalogueStore, ReceiptTokenStore } from '../../app/pos/ports.ts';
 import type { RefundStore } from '../../app/refunds/ports.ts';
 import type { SettlementStore } from '../../app/settlement/ports.ts';
 import type { Clock, RateLimitStore } from '../../app/shared/ports.ts';
@@ -54,6 +55,12 @@ export interface DashboardDeps {
   readonly paymentLinks?:
     | { readonly store: LinkStore; readonly checkoutUrl: string; readonly webhookAllowPrivate: boolean }
     | undefined;
+  /**
+   * The point of sale's catalogue (decision 0054); absent, or without `paymentCreation`: no point of sale.
+   */
+  readonly posCatalogue?: CatalogueStore | undefined;
+  /** The receipt pages of paid sales, shown as a QR code at the counter; absent: not offered. */
+  readonly receiptTokens?: ReceiptTokenStore | undefined;
   /** A merchant's home page (today's and the month's totals, what waits); absent: the home is the payments list. */
   readonly overview?: MerchantOverviewStore | undefined;
   /** The figures /metrics reports, for the operator's health page; absent: no health page. */
@@ -64,6 +71,8 @@ export interface DashboardDeps {
   readonly explorers?: ReadonlyMap<number, string> | undefined;
   /** Each configured chain's native token (ETH, POL, AVAX), which the health page states relayer balances in. */
   readonly nativeSymbols?: ReadonlyMap<number, string> | undefined;
+  /** Each chain's name ("Polygon"), which the point of sale writes under its QR code; absent: the chain id. */
+  readonly networkNames?: ReadonlyMap<number, string> | undefined;
   /** PAYLINK_DASHBOARD_REQUIRE_2FA: an operator without a second factor is sent to enroll one first. */
   readonly requireOperatorSecondFactor: boolean;
   readonly buckets: RateLimitStore;

@@ -25,6 +25,8 @@ import { homePages } from './homePage.ts';
 import { merchantPages } from './merchantPages.ts';
 import { operatorPages } from './operatorPages.ts';
 import { type FormRequest, HTML, LANGUAGE_COOKIE, type PageKit, pageKit, SESSION_COOKIE } from './pageKit.ts';
+import { POS_TEXT } from './posMessages/index.ts';
+import { isPosRoute, posPages } from './posPages.ts';
 import { type DashboardAssets, renderLogin, renderSecurity, renderSetPassword } from './renderDashboard.ts';
 
 /** The checkout's policy, but forms post to this origin (the dashboard's forms do; the checkout has none). */
@@ -79,6 +81,7 @@ export function dashboardPlugin(deps: DashboardDeps) {
     securityRoutes(app, deps, kit);
     homePages(app, deps, kit);
     merchantPages(app, deps, kit);
+    posPages(app, deps, kit);
     operatorPages(app, deps, kit);
   };
 }
@@ -159,6 +162,9 @@ function guardPages(app: FastifyInstance, deps: DashboardDeps, kit: PageKit, pub
     const signedIn = await sessionUser(deps, request.cookies[SESSION_COOKIE]);
     if (!signedIn)
       return reply.clearCookie(SESSION_COOKIE, { path: '/dashboard' }).redirect('/dashboard/login', 303);
+    // Refused for what it is before what it sent: a PoS user's form to another page is a 403 like any request.
+    if (signedIn.user.role === 'pos' && !isPosRoute(request.routeOptions.url))
+      return kit.refuse(reply, signedIn, 403, POS_TEXT[ctx.lang].posOnly);
     return kit.refuse(reply, signedIn, 400, error.message);
   });
 }

@@ -10,14 +10,15 @@ import { renderHome } from './renderHome.ts';
 const NEWEST = 10;
 
 /**
- * Where a person lands: a merchant user on its home page (decision 0026), an operator on the merchants. Without
- * the home's store, a merchant lands on its payments as before.
+ * Where a person lands: a merchant user on its home page (decision 0026), an operator on the merchants, a PoS
+ * user at the point of sale (decision 0054). Without the home's store, a merchant lands on its payments as before.
  */
 export function homePages(app: FastifyInstance, deps: DashboardDeps, kit: PageKit): void {
   app.get('/dashboard', async (request: FastifyRequest, reply: FastifyReply) => {
-    const signedIn = await kit.requireUser(request, reply);
+    const signedIn = await kit.requireAnyone(request, reply);
     if (!signedIn) return reply;
     if (signedIn.user.role === 'operator') return reply.redirect('/dashboard/merchants', 303);
+    if (signedIn.user.role === 'pos') return reply.redirect('/dashboard/pos', 303);
     return reply.redirect(deps.overview ? '/dashboard/home' : '/dashboard/payments', 303);
   });
   app.get('/dashboard/home', async (request: FastifyRequest, reply: FastifyReply) => {

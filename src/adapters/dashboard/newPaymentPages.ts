@@ -219,7 +219,7 @@ function showForm(
 }
 
 /** The signed-in merchant's own payment, of either mode; undefined for any other (the same 404 as none). */
-async function ownPayment(deps: DashboardDeps, { user }: SignedIn, id: string) {
+export async function ownPayment(deps: DashboardDeps, { user }: SignedIn, id: string) {
   for (const mode of ['live', 'test'] as const) {
     try {
       return await getPaymentStatus(deps, merchantOf(user), id, mode);

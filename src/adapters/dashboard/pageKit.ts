@@ -5,6 +5,7 @@ import type { DashboardUser } from '../../domain/dashboardUser.ts';
 import { PaylinkError } from '../../domain/errors.ts';
 import { isLanguage, negotiateLanguage } from '../web/language.ts';
 import { DASHBOARD_TEXT } from './messages/index.ts';
+import { POS_TEXT } from './posMessages/index.ts';
 import { type DashboardAssets, type PageContext, renderNotFound } from './renderDashboard.ts';
 
 export const SESSION_COOKIE = 'paylink_session';
@@ -26,13 +27,22 @@ export interface PageKit {
   context(request: FastifyRequest): PageContext;
   /**
    * The signed-in user, or undefined after a redirect: to sign-in without a session, to the second factor's page
-   * for an operator who must enroll one first (unless `enrolling`).
+   * for an operator who must enroll one first (unless `enrolling`). A PoS user is refused with 403 here: every
+   * page but the point of sale's goes through this (or `requireRole`), so a page added later is closed to the
+   * counter's staff unless it asks for `requirePos` (decision 0054).
    */
   requireUser(
     request: FastifyRequest,
     reply: FastifyReply,
     enrolling?: boolean,
   ): Promise<SignedIn | undefined>;
+  /**
+   * The point of sale's pages: a PoS user, or a merchant user (who may ring up sales too); an operator gets the
+   * same 404 as a page that does not exist.
+   */
+  requirePos(request: FastifyRequest, reply: FastifyReply): Promise<SignedIn | undefined>;
+  /** Where a person lands after signing in: any signed-in user, a PoS user included. */
+  requireAnyone(request: FastifyRequest, reply: FastifyReply): Promise<SignedIn | undefined>;
   /** As `requireUser`, and a user of the other role gets the same 404 as a page that does not exist. */
   requireRole(
     role: DashboardUser['role'],
@@ -77,7 +87,11 @@ export function pageKit(
       .type(HTML)
       .send(renderNotFound(context(reply.request), user, session.csrfToken, problem));
 
-  const requireUser: PageKit['requireUser'] = async (request, reply, enrolling = false) => {
+  const signedInAs = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    { enrolling = false, pos = false }: { enrolling?: boolean; pos?: boolean },
+  ): Promise<SignedIn | undefined> => {
     const signedIn = await sessionUser(deps, request.cookies[SESSION_COOKIE]);
     if (!signedIn) {
       reply.clearCookie(SESSION_COOKIE, { path: '/dashboard' }).redirect('/dashboard/login', 303);
@@ -93,13 +107,29 @@ export function pageKit(
       reply.redirect('/dashboard/security', 303);
       return undefined;
     }
+    if (user.role === 'pos' && !pos) {
+      refuse(reply, signedIn, 403, POS_TEXT[context(request).lang].posOnly);
+      return undefined;
+    }
     reply.type(HTML);
     return signedIn;
   };
+  const requireUser: PageKit['requireUser'] = (request, reply, enrolling = false) =>
+    signedInAs(request, reply, { enrolling });
 
   return {
     context,
     requireUser,
+    requireAnyone: (request, reply) => signedInAs(request, reply, { pos: true }),
+    async requirePos(request, reply) {
+      const signedIn = await signedInAs(request, reply, { pos: true });
+      if (!signedIn) return undefined;
+      if (signedIn.user.role === 'operator') {
+        refuse(reply, signedIn, 404);
+        return undefined;
+      }
+      return signedIn;
+    },
     async requireRole(role, request, reply) {
       const signedIn = await requireUser(request, reply);
       if (!signedIn) return undefined;
@@ -126,8 +156,8 @@ export function pageKit(
   };
 }
 
-/** A merchant user's merchant (users of role merchant always have one: the database says so). */
+/** A merchant or PoS user's merchant (users of those roles always have one: createUser says so). */
 export function merchantOf(user: DashboardUser): string {
-  if (user.merchantId === null) throw new Error('a merchant user without a merchant');
+  if (user.merchantId === null) throw new Error(`a ${user.role} user without a merchant`);
   return user.merchantId;
 }

@@ -14,6 +14,8 @@ import type { DashboardText } from './messages/index.ts';
 export interface DashboardAssets {
   readonly stylesheet: string;
   readonly script: string;
+  /** A page family's own stylesheet and script after those (the point of sale's), each from this origin. */
+  readonly own?: { readonly stylesheet: string; readonly script: string } | undefined;
 }
 
 /** What every page is rendered with: its assets, and the person's language and its words. */
@@ -32,9 +34,12 @@ const MERCHANT_NAV = [
   ['/dashboard/payments', 'payments'],
   ['/dashboard/payments/new', 'newPayment'],
   ['/dashboard/links', 'links'],
+  ['/dashboard/pos', 'pos'],
   ['/dashboard/developers', 'developers'],
   ['/dashboard/security', 'security'],
 ] as const;
+/** A PoS user's whole dashboard (decision 0054). */
+const POS_NAV = [['/dashboard/pos', 'pos']] as const;
 const OPERATOR_NAV = [
   ['/dashboard/merchants', 'merchants'],
   ['/dashboard/payments', 'payments'],
@@ -75,7 +80,7 @@ function currentEntry(
 
 /** The main navigation's list: the page's own entry marked `aria-current`. */
 function navList(ctx: PageContext, user: DashboardUser): SafeHtml {
-  const entries = user.role === 'operator' ? OPERATOR_NAV : MERCHANT_NAV;
+  const entries = { operator: OPERATOR_NAV, merchant: MERCHANT_NAV, pos: POS_NAV }[user.role];
   const current = currentEntry(entries, ctx.path);
   return html`<ul>${entries.map(
     ([href, label]) =>
@@ -128,6 +133,12 @@ export function layout(input: {
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="${input.ctx.assets.stylesheet}">
 <script src="${input.ctx.assets.script}" defer></script>
+${
+  input.ctx.assets.own
+    ? html`<link rel="stylesheet" href="${input.ctx.assets.own.stylesheet}">
+<script src="${input.ctx.assets.own.script}" defer></script>`
+    : null
+}
 </head>
 <body>
 ${header}

@@ -3,9 +3,9 @@
 export interface DashboardUsersTable {
   id: string;
   email: string;
-  /** 'operator' | 'merchant' */
+  /** 'operator' | 'merchant' | 'pos' */
   role: string;
-  /** The merchant a merchant user belongs to; null for operators. */
+  /** The merchant a merchant or PoS user belongs to; null for operators. */
   merchant_id: string | null;
   /** `scrypt$…` (passwordHash.ts); null until the person sets a password. */
   password_hash: string | null;

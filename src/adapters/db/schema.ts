@@ -5,6 +5,7 @@ import type {
   DashboardUsersTable,
 } from './dashboardSchema.ts';
 import type { EmailMessagesTable, EventsTable, WebhookAttemptsTable } from './messageSchema.ts';
+import type { PosCatalogueItemsTable } from './posSchema.ts';
 import type {
   BridgeTransfersTable,
   GaslessAuthorizationsTable,
@@ -298,6 +299,7 @@ export interface DatabaseSchema {
   dashboard_password_links: DashboardPasswordLinksTable;
   dashboard_sessions: DashboardSessionsTable;
   email_messages: EmailMessagesTable;
+  pos_catalogue_items: PosCatalogueItemsTable;
 }
 
 export type { Generated };

@@ -44,7 +44,7 @@ async function issuePasswordLink(
 }
 
 /**
- * An operator creates a user: an operator, or a user of one merchant. Nobody chooses a password for anyone: the
+ * An operator creates a user: an operator, or a user of one merchant (its own staff, or its counter's: `pos`). Nobody chooses a password for anyone: the
  * result carries a one-time link (24 h) for the person to set theirs.
  */
 export async function createUser(
@@ -54,8 +54,8 @@ export async function createUser(
   const email = parseEmail(input.email);
   const role: UserRole = parseRole(input.role);
   const merchantId = input.merchantId?.trim() || null;
-  if (role === 'merchant' && merchantId === null)
-    throw new ValidationError('merchant', 'a merchant user needs the merchant it belongs to');
+  if (role !== 'operator' && merchantId === null)
+    throw new ValidationError('merchant', `a ${role} user needs the merchant it belongs to`);
   if (role === 'operator' && merchantId !== null)
     throw new ValidationError('merchant', 'an operator belongs to no merchant');
   if (merchantId !== null && !(await deps.merchants.find(merchantId)))

@@ -31,6 +31,10 @@ export function chainViews(chains: readonly HomeChain[], clock: Clock, logger: L
     nativeSymbols: new Map(
       payable.map((chain) => [chain.target.chainId, NETWORKS[chain.settings.network].nativeCurrencySymbol]),
     ),
+    // The point of sale names the chain under its QR code ("Polygon", "Sandbox (local anvil)").
+    networkNames: new Map(
+      payable.map((chain) => [chain.target.chainId, NETWORKS[chain.settings.network].name]),
+    ),
     checkoutNetworks: payable.map(checkoutNetwork),
     chainProbe: probe(byMode(chains, (chain) => chain).live),
     testChainProbe: testOnly && probe(testOnly),

@@ -15,7 +15,9 @@ import { withStores } from '../wiring.ts';
 
 /** `paylink user …`: the people who sign in to the dashboard (operators only). */
 export function registerUserCommands(program: Command, config: () => Config): void {
-  const user = program.command('user').description('dashboard users: operators and merchant users');
+  const user = program
+    .command('user')
+    .description('dashboard users: operators, merchant users and their counter staff (pos)');
   const deps = (stores: Parameters<Parameters<typeof withStores>[1]>[0]) => ({
     ...stores,
     clock: systemClock,
@@ -43,8 +45,11 @@ export function registerUserCommands(program: Command, config: () => Config): vo
     .command('create')
     .description('create a user and print a one-time link to set the password (valid 24 h)')
     .requiredOption('--email <email>', 'their e-mail address (their sign-in name)')
-    .requiredOption('--role <role>', 'operator or merchant')
-    .option('--merchant <public_id>', 'for a merchant user: the merchant')
+    .requiredOption(
+      '--role <role>',
+      "operator, merchant, or pos (a merchant's counter staff: the point of sale only)",
+    )
+    .option('--merchant <public_id>', 'for a merchant or pos user: the merchant')
     .option('--json', 'print JSON')
     .action(async (options: { email: string; role: string; merchant?: string; json?: boolean }) => {
       const cfg = config();

@@ -4,6 +4,7 @@ import type { en } from './en.ts';
 /** What the dashboard says in German. */
 export const de: MessageTable<typeof en> = {
   nav: {
+    pos: 'Kasse',
     home: 'Start',
     language: 'Sprache',
     newPayment: 'Neue Zahlung',

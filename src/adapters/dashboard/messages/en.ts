@@ -12,6 +12,7 @@ import type { DeliveryStatus } from '../../../domain/webhookDelivery.ts';
  */
 export const en = {
   nav: {
+    pos: 'Point of sale',
     home: 'Home',
     language: 'Language',
     newPayment: 'New payment',

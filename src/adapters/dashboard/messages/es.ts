@@ -4,6 +4,7 @@ import type { en } from './en.ts';
 /** What the dashboard says in Spanish. */
 export const es: MessageTable<typeof en> = {
   nav: {
+    pos: 'Punto de venta',
     home: 'Inicio',
     language: 'Idioma',
     newPayment: 'Nuevo pago',

@@ -4,6 +4,7 @@ import type { en } from './en.ts';
 /** What the dashboard says in French. */
 export const fr: MessageTable<typeof en> = {
   nav: {
+    pos: 'Point de vente',
     home: 'Accueil',
     language: 'Langue',
     newPayment: 'Nouveau paiement',
