@@ -92,7 +92,7 @@ export const de: MessageTable<typeof en> = {
     hint: 'Ein Zahlungslink für einen Kunden: im Chat oder per E-Mail senden oder den QR-Code zeigen.',
     paymentTitle: 'Was der Kunde kauft',
     paymentTitleHint: '(optional: die Überschrift von Kasse und Quittung)',
-    shownDescription: 'Beschreibung für den Kunden',
+    shownDescription: 'Details für den Kunden',
     items: 'Artikel',
     itemsHint: '(optional: Menge × Preis je Artikel, zusammen genau der Betrag)',
     itemName: 'Artikel {row}: Name',

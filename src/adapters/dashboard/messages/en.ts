@@ -105,7 +105,7 @@ export const en = {
     hint: 'A payment link for one customer: send it in a chat or an e-mail, or show its QR code.',
     paymentTitle: 'What the customer buys',
     paymentTitleHint: '(optional: the heading of the checkout and the receipt)',
-    shownDescription: 'Description for the customer',
+    shownDescription: 'Details for the customer',
     items: 'Items',
     itemsHint: '(optional: quantity × price of each, adding up to the amount)',
     itemName: 'Item {row}: name',

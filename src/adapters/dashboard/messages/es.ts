@@ -92,7 +92,7 @@ export const es: MessageTable<typeof en> = {
     hint: 'Un enlace de pago para un cliente: envíelo por chat o por correo, o muestre su código QR.',
     paymentTitle: 'Lo que compra el cliente',
     paymentTitleHint: '(opcional: el título del pago y del recibo)',
-    shownDescription: 'Descripción para el cliente',
+    shownDescription: 'Detalles para el cliente',
     items: 'Artículos',
     itemsHint: '(opcional: cantidad × precio de cada uno, que suman el importe)',
     itemName: 'Artículo {row}: nombre',

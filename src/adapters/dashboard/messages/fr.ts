@@ -92,7 +92,7 @@ export const fr: MessageTable<typeof en> = {
     hint: 'Un lien de paiement pour un client\u00a0: envoyez-le dans une discussion ou un e-mail, ou montrez son code QR.',
     paymentTitle: 'Ce que le client achète',
     paymentTitleHint: '(facultatif\xa0: le titre de la page de paiement et du reçu)',
-    shownDescription: 'Description pour le client',
+    shownDescription: 'Détails pour le client',
     items: 'Articles',
     itemsHint: '(facultatif\xa0: quantité × prix de chacun, dont la somme fait le montant)',
     itemName: 'Article {row}\xa0: nom',
