@@ -18,6 +18,8 @@ export interface ScreenshotPage {
 
 /** A desktop's width and a phone's. */
 export const DESKTOP_AND_PHONE = [1280, 390] as const;
+/** A tablet's width and a phone's: the point of sale's devices. */
+export const TABLET_AND_PHONE = [768, 390] as const;
 
 const page = (
   name: string,
@@ -61,6 +63,21 @@ export const PAGES: readonly ScreenshotPage[] = [
   page('dashboard-links', '/dashboard/links', 'merchant'),
   page('dashboard-link', '/dashboard/links/:id', 'merchant', (s) => `/dashboard/links/${s.links.donation}`),
   page('dashboard-new-link', '/dashboard/links/new', 'merchant'),
+  page(
+    'dashboard-link-edit',
+    '/dashboard/links/:id/edit',
+    'merchant',
+    (s) => `/dashboard/links/${s.links.ticket}/edit`,
+  ),
+  page('pos', '/dashboard/pos', 'merchant', undefined, TABLET_AND_PHONE),
+  page(
+    'pos-sale',
+    '/dashboard/pos/sales/:id',
+    'merchant',
+    (s) => `/dashboard/pos/sales/${s.payments.posSale}`,
+    TABLET_AND_PHONE,
+  ),
+  page('pos-catalogue', '/dashboard/pos/catalogue', 'merchant', undefined, TABLET_AND_PHONE),
   page('dashboard-developers', '/dashboard/developers', 'merchant'),
   page('dashboard-security', '/dashboard/security', 'merchant'),
   page('operator-merchants', '/dashboard/merchants', 'operator'),

@@ -25,6 +25,8 @@ export interface Scene {
     readonly overpaid: string;
     readonly donation: string;
     readonly expired: string;
+    /** A sale rung up at the counter, waiting for the customer's scan. */
+    readonly posSale: string;
   };
   readonly receipts: { readonly paid: string; readonly overpaid: string };
   readonly links: { readonly ticket: string; readonly donation: string };
@@ -103,6 +105,18 @@ export async function makeScene(sandbox: SandboxProcess): Promise<Scene> {
     overpaid,
     (status) => status.amount_overpaid === '2.00' && status.payout_txid !== firstPayout,
   );
+  // Last, so the payments before it keep their places: a counter sale (the point of sale marks its payments so).
+  const posSale = await api.createPayment({
+    amount: '7.50',
+    currency: 'EUR',
+    title: 'Flat white, Croissant',
+    line_items: [
+      { name: 'Flat white', quantity: 2, unit_price: '3.50' },
+      { name: 'Croissant', quantity: 1, unit_price: '0.50' },
+    ],
+    metadata: { channel: 'pos' },
+    expires_in: A_DAY,
+  });
   const receipt = receiptTokens(sandbox);
   const users = demoUsers(sandbox.output());
   return {
@@ -110,7 +124,7 @@ export async function makeScene(sandbox: SandboxProcess): Promise<Scene> {
     checkoutUrl: sandbox.checkoutUrl,
     ...users,
     merchantId: sandbox.merchantId,
-    payments: { pending, paid, overpaid, donation, expired },
+    payments: { pending, paid, overpaid, donation, expired, posSale },
     receipts: { paid: await receipt(paid), overpaid: await receipt(overpaid) },
     links: { ticket, donation: donationLink },
     refund,
