@@ -103,6 +103,9 @@ async function clonePayments(
         return "printf('%08x-0000-4000-8000-%012x', n, n)";
       case 'deposit_address':
         return "printf('0x%040x', n)";
+      case 'reference':
+        // Unique per merchant (migration 0042's index), in the reference's alphabet: hex is a part of it.
+        return "printf('PL-%04X-%04X', n >> 16, n & 65535)";
       case 'created_at':
         return "strftime('%Y-%m-%dT%H:%M:%fZ', t.created_at, '-' || n || ' seconds')";
       case 'order_id':

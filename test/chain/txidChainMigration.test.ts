@@ -14,9 +14,9 @@ import { databaseMigratedTo } from '../helpers/migrationRows.ts';
 const NOW = new Date('2026-01-01T01:00:00.000Z').toISOString();
 const hash = (byte: string) => `0x${byte.repeat(32)}`;
 
-/** A payment's row as written before migration 0039. */
+/** A payment's row as written before migration 0039 (and so before 0042's reference). */
 function rowBefore0039(payment: Payment) {
-  const { txid_chain_id: _, ...row } = paymentRow(payment);
+  const { txid_chain_id: _, reference: __, ...row } = paymentRow(payment);
   return row;
 }
 

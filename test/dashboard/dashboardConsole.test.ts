@@ -282,9 +282,15 @@ describe.each(dialects)('dashboard console on %s', (dialect) => {
     const hidden = await user.get(`/dashboard/payments?q=${foreign}`);
     expect(hidden.statusCode).toBe(200);
     expect(hidden.body).toContain(`No payment matches ${foreign}`);
-    const nonsense = await user.get('/dashboard/payments?q=hello');
+    // Any other word may be an order id of the merchant's (decision 0053): looked up, found or not.
+    const word = await user.get('/dashboard/payments?q=hello');
+    expect(word.statusCode).toBe(200);
+    expect(word.body).toContain('No payment matches hello');
+    const nonsense = await user.get(`/dashboard/payments?q=${'x'.repeat(256)}`);
     expect(nonsense.statusCode).toBe(400);
-    expect(nonsense.body).toContain('must be a payment id, a deposit address or a transaction hash');
+    expect(nonsense.body).toContain(
+      'must be a payment id or reference, a deposit address, a transaction hash, a customer e-mail or an order id',
+    );
     // The test-mode switch shows test payments only (this merchant has none).
     const test = await user.get('/dashboard/payments?mode=test');
     expect(test.body).toContain('Test mode');
@@ -347,7 +353,7 @@ describe.each(dialects)('dashboard console on %s', (dialect) => {
     const page = await user.get(`/dashboard/payments/${id}`);
     expect(page.body).toContain('Start refund');
     expect(page.body).toMatch(/id="refund-amount" name="amount"[^>]*value="40\.00"/);
-    expect(page.body).toContain('Payment <code>');
+    expect(page.body).toContain('Payment <span class="reference">PL-');
     expect(page.body).toMatch(/Transfer of 40\.00 USDC seen, final/);
     // Each transaction links to the chain's explorer (one slash, however the base URL ends).
     const [paidBy] = await h.stores.ledger.listTransfers(id);

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { editLink, reactivateLink, showLink } from '../../app/links/manageLinks.ts';
+import { type deactivateLink, editLink, reactivateLink, showLink } from '../../app/links/manageLinks.ts';
 import type { KeyMode } from '../../domain/credentials.ts';
 import { PaylinkError } from '../../domain/errors.ts';
 import type { DashboardDeps } from './dashboardDeps.ts';
@@ -20,7 +20,13 @@ const linkPath = (id: string, mode: KeyMode) =>
 export function linkEditPages(app: FastifyInstance, deps: DashboardDeps, links: Links, kit: PageKit): void {
   app.get('/dashboard/links/:id/edit', editForm(links, kit));
   app.post('/dashboard/links/:id/edit', saveEdit(deps, links, kit));
-  app.post('/dashboard/links/:id/reactivate', reactivate(deps, links, kit));
+  app.post(
+    '/dashboard/links/:id/reactivate',
+    linkSwitchForm(deps, links, kit, reactivateLink, {
+      logged: 'payment link re-activated from the dashboard',
+      notice: 'reactivated',
+    }),
+  );
 }
 
 function editForm(links: Links, kit: PageKit) {
@@ -83,21 +89,37 @@ function saveEdit(deps: DashboardDeps, links: Links, kit: PageKit) {
   };
 }
 
-function reactivate(deps: DashboardDeps, links: Links, kit: PageKit) {
+/** Deactivation or re-activation, each a use case of app/links/manageLinks.ts. */
+type LinkSwitch = typeof deactivateLink | typeof reactivateLink;
+
+/**
+ * A form that switches one of the merchant's links off or on: the merchant user, the CSRF check (and the ticked
+ * box, when the switch asks for it), the use case, a log line, and back to the link's page.
+ */
+export function linkSwitchForm(
+  deps: DashboardDeps,
+  links: Links,
+  kit: PageKit,
+  change: LinkSwitch,
+  options: { readonly logged: string; readonly notice?: string; readonly confirmed?: boolean },
+) {
   return async (request: FormRequest, reply: FastifyReply) => {
     const signedIn = await kit.requireRole('merchant', request, reply);
     if (!signedIn || kit.refusedForgery(request, reply, signedIn)) return reply;
     const { id } = request.params as { id: string };
     const mode = modeOf(request.body?.mode);
     return kit.guard(reply, signedIn, async () => {
-      const link = await reactivateLink(
+      if (options.confirmed && request.body?.confirmed !== 'yes')
+        return kit.refuse(reply, signedIn, 400, kit.context(request).t.links.notConfirmed);
+      const link = await change(
         { links: links.store, clock: deps.clock },
         merchantOf(signedIn.user),
         mode,
         id,
       );
-      request.log.info({ link: link.id, mode }, 'payment link re-activated from the dashboard');
-      return reply.redirect(`${linkPath(link.id, mode)}${mode === 'test' ? '&' : '?'}reactivated=1`, 303);
+      request.log.info({ link: link.id, mode }, options.logged);
+      const notice = options.notice ? `${mode === 'test' ? '&' : '?'}${options.notice}=1` : '';
+      return reply.redirect(`${linkPath(link.id, mode)}${notice}`, 303);
     });
   };
 }

@@ -9,7 +9,7 @@ import { linkUrl } from '../web/checkoutUrls.ts';
 import { qrSvg } from '../web/qrCode.ts';
 import type { DashboardDeps } from './dashboardDeps.ts';
 import { LINE_ITEM_FIELDS, lineItemsOf } from './lineItemFields.ts';
-import { linkEditPages } from './linkEditPages.ts';
+import { linkEditPages, linkSwitchForm } from './linkEditPages.ts';
 import { type FormRequest, merchantOf, type PageKit } from './pageKit.ts';
 import { renderLink, renderLinks, renderNewLink } from './renderLinkPages.ts';
 
@@ -56,7 +56,14 @@ export function linkPages(app: FastifyInstance, deps: DashboardDeps, kit: PageKi
   });
   app.post('/dashboard/links/new', newLink(deps, links, kit));
   app.get('/dashboard/links/:id', linkPage(deps, links, kit));
-  app.post('/dashboard/links/:id/deactivate', deactivate(deps, links, kit));
+  // Stops a link (until re-activated), once the person ticked that they mean it (the form works without script).
+  app.post(
+    '/dashboard/links/:id/deactivate',
+    linkSwitchForm(deps, links, kit, deactivateLink, {
+      logged: 'payment link deactivated from the dashboard',
+      confirmed: true,
+    }),
+  );
   linkEditPages(app, deps, links, kit);
 }
 
@@ -194,29 +201,6 @@ function linkPage(deps: DashboardDeps, links: Links, kit: PageKit) {
           notice: noticeOf(kit, request),
         }),
       );
-    });
-  };
-}
-
-/** Stops a link (until re-activated), once the person ticked that they mean it (the form works without the script). */
-function deactivate(deps: DashboardDeps, links: Links, kit: PageKit) {
-  return async (request: FormRequest, reply: FastifyReply) => {
-    const signedIn = await kit.requireRole('merchant', request, reply);
-    if (!signedIn || kit.refusedForgery(request, reply, signedIn)) return reply;
-    const { id } = request.params as { id: string };
-    const mode = modeOf(request.body?.mode);
-    return kit.guard(reply, signedIn, async () => {
-      if (request.body?.confirmed !== 'yes') {
-        return kit.refuse(reply, signedIn, 400, kit.context(request).t.links.notConfirmed);
-      }
-      const link = await deactivateLink(
-        { links: links.store, clock: deps.clock },
-        merchantOf(signedIn.user),
-        mode,
-        id,
-      );
-      request.log.info({ link: link.id, mode }, 'payment link deactivated from the dashboard');
-      return reply.redirect(linkPath(link.id, mode), 303);
     });
   };
 }
