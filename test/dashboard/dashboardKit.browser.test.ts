@@ -112,13 +112,17 @@ describe.each(dialects)('dashboard design system in Chromium on %s', (dialect) =
     await page.setViewportSize({ width: 1280, height: 900 });
   };
 
-  it('keeps the navigation on one line without underlines at 1280 px, and folds it into a menu at 390 px', async () => {
+  it('keeps the navigation on one line without underlines at 1280 px, and folds it into a menu at 768 and 390 px', async () => {
     const context = await signedIn('nav@corner.example', 'merchant');
     const page = chromium.watch(await context.newPage());
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(`${base}/dashboard/payments`);
     const links = page.locator('header nav.main.wide a');
-    expect(await links.count()).toBe(6);
+    expect(await links.count()).toBe(7);
+    // Every entry shown whole: the bar does not scroll at a desk's width (the account's address gives way first).
+    expect(
+      await page.locator('header nav.main.wide').evaluate((nav) => nav.scrollWidth <= nav.clientWidth),
+    ).toBe(true);
     const boxes = await Promise.all((await links.all()).map((link) => link.boundingBox()));
     expect(new Set(boxes.map((box) => box!.y)).size).toBe(1);
     for (const link of await links.all())
@@ -126,6 +130,9 @@ describe.each(dialects)('dashboard design system in Chromium on %s', (dialect) =
     expect(await page.locator('header nav.main.wide a[aria-current="page"]').textContent()).toBe('Payments');
     expect(await page.locator('details.menu').isVisible()).toBe(false);
 
+    // A tablet gets the menu too: seven entries and the account do not fit its width.
+    await page.setViewportSize({ width: 768, height: 900 });
+    expect(await page.locator('details.menu').isVisible()).toBe(true);
     await page.setViewportSize({ width: 390, height: 900 });
     expect(await page.locator('header nav.main.wide').isVisible()).toBe(false);
     const menu = page.locator('details.menu summary');
