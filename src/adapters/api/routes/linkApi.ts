@@ -84,6 +84,7 @@ type Respond = (link: PaymentLink, merchant: Merchant) => ReturnType<typeof link
 function createLinkRoute(links: LinkRoutes, payDeps: PayDeps, respond: Respond): void {
   links.post(
     '/payments/api/links/',
+    'links:write',
     'Create a reusable payment link',
     { body: CreateLinkBody, response: { 201: LinkResponse, 415: ErrorBody } },
     async ({ body, log }, { merchant, mode }, reply) => {
@@ -114,6 +115,7 @@ function createLinkRoute(links: LinkRoutes, payDeps: PayDeps, respond: Respond):
 function readLinkRoutes(links: LinkRoutes, deps: LinkDeps, respond: Respond): void {
   links.get(
     '/payments/api/links/',
+    'links:read',
     'List reusable payment links',
     { querystring: ListLinksQuery, response: { 200: LinkList } },
     async ({ query }, { merchant, mode }) => {
@@ -123,6 +125,7 @@ function readLinkRoutes(links: LinkRoutes, deps: LinkDeps, respond: Respond): vo
   );
   links.get(
     '/payments/api/links/:link_id/',
+    'links:read',
     'Show a payment link, with how many paid through it and how much',
     { params: LinkParams, response: { 200: LinkResponse } },
     async ({ params }, { merchant, mode }) => {
@@ -136,6 +139,7 @@ function readLinkRoutes(links: LinkRoutes, deps: LinkDeps, respond: Respond): vo
   );
   links.post(
     '/payments/api/links/:link_id/deactivate/',
+    'links:write',
     'Deactivate a payment link for good',
     { params: LinkParams, response: { 200: LinkResponse } },
     async ({ params }, { merchant, mode }) =>
@@ -146,6 +150,7 @@ function readLinkRoutes(links: LinkRoutes, deps: LinkDeps, respond: Respond): vo
 function payLinkRoute(links: LinkRoutes, deps: LinkDeps, payDeps: PayDeps): void {
   links.post(
     '/payments/api/links/:link_id/payments/',
+    'payments:write',
     'Create a payment from a link for the quantity or amount a payer chose',
     {
       description:

@@ -25,6 +25,7 @@ import * as bridgeFeeQuote from './0032_bridge_fee_quote.ts';
 import * as bridgeReattestation from './0036_bridge_reattestation.ts';
 import * as fastBurn from './0037_fast_burn.ts';
 import * as txidChain from './0039_txid_chain.ts';
+import * as restrictedKeys from './0044_restricted_keys.ts';
 
 /** Every migration, in order. Names sort lexically; a migration, once released, is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '0036_bridge_reattestation': bridgeReattestation,
   '0037_fast_burn': fastBurn,
   '0039_txid_chain': txidChain,
+  '0044_restricted_keys': restrictedKeys,
 };
