@@ -49,10 +49,12 @@ export const ApiKeyResponse = z.object({
 
 export const CreatedKeyResponse = ApiKeyResponse.extend({
   key: z.string().meta({ description: 'The key itself: shown this once, only its hash is stored' }),
-});
+}).meta({ id: 'CreatedApiKey' });
 
-export const KeyList = z.object({
-  keys: z.array(ApiKeyResponse).meta({ description: "The keys of the calling key's mode, oldest first" }),
-});
+export const KeyList = z
+  .object({
+    keys: z.array(ApiKeyResponse).meta({ description: "The keys of the calling key's mode, oldest first" }),
+  })
+  .meta({ id: 'ApiKeyList' });
 
 export const KeyParams = z.object({ key_id: z.string().max(64) });
