@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPE_EXTENSION } from '../../src/adapters/api/merchantRoutes.ts';
 import { rotateApiKey } from '../../src/app/merchants/merchantAdmin.ts';
-import { API_KEY_SCOPES, type ApiKeyScope, SECRET_KEY_ONLY } from '../../src/domain/apiKeyScopes.ts';
+import { API_KEY_SCOPES, SECRET_KEY_ONLY } from '../../src/domain/apiKeyScopes.ts';
 import { hashApiKey } from '../../src/domain/credentials.ts';
 import { type ApiHarness, startApiHarness } from '../helpers/apiHarness.ts';
 import { dialects } from '../helpers/database.ts';
