@@ -26,13 +26,17 @@ export function randomToken(length: number): string {
     .slice(-length);
 }
 
-export function newApiKey(mode: KeyMode): string {
-  return `sk_${mode}_${randomToken(43)}`; // 43 base62 characters ≈ 256 bits
+/**
+ * A new key of `mode`: the secret key `sk_live_…` / `sk_test_…`, a restricted one `rk_live_…` / `rk_test_…`, so
+ * a key seen in a log or a repository tells what it is (decision 0056).
+ */
+export function newApiKey(mode: KeyMode, kind: 'secret' | 'restricted' = 'secret'): string {
+  return `${kind === 'secret' ? 'sk' : 'rk'}_${mode}_${randomToken(43)}`; // 43 base62 characters ≈ 256 bits
 }
 
 export function apiKeyMode(key: string): KeyMode | undefined {
-  if (key.startsWith('sk_live_')) return 'live';
-  if (key.startsWith('sk_test_')) return 'test';
+  if (key.startsWith('sk_live_') || key.startsWith('rk_live_')) return 'live';
+  if (key.startsWith('sk_test_') || key.startsWith('rk_test_')) return 'test';
   return undefined;
 }
 

@@ -7,7 +7,7 @@ import { paymentReference } from '../../src/domain/paymentReference.ts';
 import { type ApiHarness, startApiHarness } from '../helpers/apiHarness.ts';
 import { accessibilityViolations, SCREENSHOTS, UI_TIMEOUT_MS, useChromium } from '../helpers/browser.ts';
 import { dialects } from '../helpers/database.ts';
-import { freePort } from '../helpers/net.ts';
+import { freePort, until } from '../helpers/net.ts';
 import { payInFull } from '../helpers/webhookHarness.ts';
 
 declare const window: { document: { documentElement: { scrollWidth: number } }; location: { hash: string } };
@@ -465,6 +465,54 @@ describe.each(dialects)('dashboard in Chromium on %s', (dialect) => {
     await page.getByRole('button', { name: 'Deactivate this link' }).click();
     await page.locator('.status', { hasText: 'deactivated' }).waitFor({ timeout: UI_TIMEOUT_MS });
     expect(await page.getByRole('button', { name: 'Deactivate this link' }).count()).toBe(0);
+    await context.close();
+  });
+
+  it('makes a restricted key on the developer page, shown once, listed with its scopes and last use, then revoked, accessible at 1280 and 390 px', async () => {
+    const context = await signedInContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB' });
+    const page = await context.newPage();
+    chromium.watch(page);
+    const developers = `${base}/dashboard/developers`;
+    await page.goto(developers);
+    await atBothWidths(page, 'developers-keys');
+    await page.getByLabel('Name', { exact: true }).fill('Shop plugin');
+    await page.getByLabel('payments:read').check();
+    await page.getByLabel('payments:write').check();
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.waitForURL(`${developers}/keys`, { timeout: UI_TIMEOUT_MS });
+    await atBothWidths(page, 'restricted-key-shown-once');
+    const key = await page.locator('#secret-0').inputValue();
+    expect(key).toMatch(/^rk_live_[0-9A-Za-z]{43}$/);
+    const withKey = (method: 'GET' | 'POST', url: string) =>
+      h.app.inject({
+        method,
+        url,
+        headers: { 'x-api-key': key, 'content-type': 'application/json' },
+        ...(method === 'POST' ? { payload: { amount: '5.00', currency: 'USDC' } } : {}),
+      });
+    expect((await withKey('POST', '/payments/api/create/')).statusCode).toBe(201);
+    expect((await withKey('GET', '/payments/api/refunds/')).json()).toStrictEqual({
+      error: 'This restricted API key lacks the scope refunds:read',
+      code: 'FORBIDDEN',
+    });
+    const [record] = (await h.stores.merchants.listKeys(shopId)).filter((k) => k.kind === 'restricted');
+    await until(
+      'the key recorded as used',
+      async () => (await h.stores.merchants.listKeys(shopId)).find((k) => k.id === record?.id)?.lastUsedAt,
+      (used) => used != null,
+    );
+
+    await page.getByRole('link', { name: 'Done' }).click();
+    await page.waitForURL(developers, { timeout: UI_TIMEOUT_MS });
+    const row = page.getByRole('row', { name: /Shop plugin/ });
+    expect(await row.textContent()).toContain('payments:read, payments:write');
+    // Last used is a moment now; the end is "never".
+    expect(await row.locator('time').count()).toBe(1);
+    await atBothWidths(page, 'developers-with-restricted-key');
+    await page.getByRole('button', { name: 'Revoke Shop plugin' }).click();
+    await page.waitForURL(developers, { timeout: UI_TIMEOUT_MS });
+    expect(await page.getByRole('row', { name: /Shop plugin/ }).count()).toBe(0);
+    expect((await withKey('GET', '/payments/api/payments/')).statusCode).toBe(401);
     await context.close();
   });
 

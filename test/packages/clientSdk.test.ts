@@ -292,6 +292,25 @@ describe.each(dialects)('the client SDK against the real server on %s', (dialect
     });
   });
 
+  it('makes a restricted key that works only within its scopes, lists it, and revokes it', async () => {
+    const created = await paylink.createKey({ name: 'Bookkeeping', scopes: ['payments:read'] });
+    expect(created).toMatchObject({ kind: 'restricted', scopes: ['payments:read'], status: 'active' });
+    const reader = new PaylinkClient({ apiKey: created.key, baseUrl });
+    expect((await reader.listPayments({ limit: 1 })).payments).toBeInstanceOf(Array);
+    await expect(reader.createPayment({ amount: '5', currency: 'USDC' })).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+      status: 403,
+      message: 'This restricted API key lacks the scope payments:write',
+    });
+    await expect(reader.createKey({ name: 'Wider', scopes: ['payments:write'] })).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+    });
+    const { keys } = await paylink.listKeys();
+    expect(keys.find((key) => key.id === created.id)).not.toHaveProperty('key');
+    expect((await paylink.revokeKey(created.id)).status).toBe('revoked');
+    await expect(reader.listPayments()).rejects.toMatchObject({ code: 'UNAUTHORIZED', status: 401 });
+  });
+
   it('throws typed errors carrying the API’s code, and does not retry them', async () => {
     const recorder = recordingFetch();
     const client = new PaylinkClient({ apiKey: h.merchant.apiKey, baseUrl, fetch: recorder.fetch });

@@ -28,6 +28,8 @@ import { installTestsRun } from '../setup/skippedParts.ts';
 
 const DATABASE_URL = process.env.PAYLINK_TEST_DATABASE_URL;
 const HOOK = '/hooks/payment/paylink_paylink';
+/** What the plugin calls (its README's list): the scopes of the restricted key the store runs on. */
+const MEDUSA_SCOPES = ['payments:read', 'payments:write', 'refunds:read', 'refunds:write'];
 const PROVIDER = 'pp_paylink_paylink';
 
 // biome-ignore lint/suspicious/noExplicitAny: the APIs' answers, read field by field where the test asserts on them
@@ -125,11 +127,17 @@ describe.runIf(installTestsRun('medusa') && DATABASE_URL)('the Medusa plugin on 
     });
     await new Promise<void>((resolve) => storefront.listen(0, '127.0.0.1', resolve));
     storefrontUrl = `http://127.0.0.1:${(storefront.address() as AddressInfo).port}`;
+    // The plugin runs on the narrowest key that works, as its README recommends: a restricted key.
+    const restricted = await api(paylink.apiUrl, '/payments/api/keys/', {
+      body: { name: 'Medusa test store', scopes: MEDUSA_SCOPES },
+      headers: { 'x-api-key': paylink.apiKey },
+    });
+    expect(restricted.status).toBe(201);
     store = await startMedusaStore(DATABASE_URL!, {
       STORE_URL: storefrontUrl,
       MEDUSA_BACKEND_URL: `http://127.0.0.1:${(relay.server.address() as AddressInfo).port}`,
       PAYLINK_API_URL: paylink.apiUrl,
-      PAYLINK_API_KEY: paylink.apiKey,
+      PAYLINK_API_KEY: restricted.body.key,
       PAYLINK_WEBHOOK_SECRET: paylink.webhookSecret,
       // The safety net's pass every 2 s instead of every minute, so a dropped webhook is caught within the test.
       PAYLINK_RECHECK_INTERVAL_MS: '2000',
@@ -567,7 +575,7 @@ describe.runIf(installTestsRun('medusa') && DATABASE_URL)('the Medusa plugin on 
       expect(currency.message).toMatch(/^Paylink cannot take this currency now while creating the payment/);
       // And a test key where a live one is expected is refused at boot, before any shopper meets it.
       expect(() => provider({ apiKey: 'sk_test_abc' })).toThrow(
-        /apiKey is a test key \(sk_test_\) but testMode is off/,
+        /apiKey is a test key \(sk_test_ or rk_test_\) but testMode is off/,
       );
     });
 

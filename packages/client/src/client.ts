@@ -1,9 +1,13 @@
 import { DEFAULT_RETRY_POLICY, type RetryOptions } from './retry.ts';
 import { type ApiRequest, send, type TransportConfig } from './transport.ts';
 import type {
+  ApiKey,
+  ApiKeyList,
   Conversion,
   ConvertParams,
+  CreatedApiKey,
   CreatedPayment,
+  CreateKeyParams,
   CreateLinkParams,
   CreatePaymentParams,
   CreateRefundParams,
@@ -23,7 +27,10 @@ import type {
 } from './types.ts';
 
 export interface PaylinkClientOptions {
-  /** `sk_live_…` or `sk_test_…`. Keep it on your server. */
+  /**
+   * `sk_live_…` or `sk_test_…` (the secret key), or a restricted key `rk_live_…` / `rk_test_…` holding the
+   * scopes of the calls you make. Keep it on your server.
+   */
   readonly apiKey: string;
   /** The API's address, e.g. `https://api.example.com`. */
   readonly baseUrl: string;
@@ -223,6 +230,29 @@ export class PaylinkClient {
       method: 'GET',
       path: '/payments/api/webhooks/',
       query: params,
+      repeatability: 'repeatable',
+    });
+  }
+
+  /**
+   * `POST /payments/api/keys/`: a restricted key of the calling key's mode, holding only `scopes`; `key` is in
+   * this answer only. Needs the secret key.
+   */
+  createKey(params: CreateKeyParams): Promise<CreatedApiKey> {
+    // No idempotency key: a retry after a lost answer may make a second key (the first, never shown, is revoked).
+    return this.#json({ method: 'POST', path: '/payments/api/keys/', body: params, repeatability: 'once' });
+  }
+
+  /** `GET /payments/api/keys/`: the keys of the calling key's mode, with when each was last used. */
+  listKeys(): Promise<ApiKeyList> {
+    return this.#json({ method: 'GET', path: '/payments/api/keys/', repeatability: 'repeatable' });
+  }
+
+  /** `POST /payments/api/keys/{key_id}/revoke/`: the restricted key stops working at once. */
+  revokeKey(keyId: string): Promise<ApiKey> {
+    return this.#json({
+      method: 'POST',
+      path: `/payments/api/keys/${segment(keyId)}/revoke/`,
       repeatability: 'repeatable',
     });
   }

@@ -7,6 +7,7 @@
 export type ApiErrorCode =
   | 'VALIDATION_ERROR'
   | 'UNAUTHORIZED'
+  | 'FORBIDDEN'
   | 'NOT_FOUND'
   | 'BAD_REQUEST'
   | 'CONFLICT'

@@ -32,6 +32,18 @@ export type WebhookEventLog = Schemas['WebhookEvent'];
 export type WebhookEventLogList = Schemas['WebhookEventList'];
 export type WebhookAttempt = Schemas['WebhookAttempt'];
 export type ApiErrorBody = Schemas['Error'];
+/** An API key as listed: never the key itself. */
+export type ApiKey = Schemas['ApiKeyList']['keys'][number];
+export type ApiKeyScope = ApiKey['scopes'][number];
+/** A restricted key just made: `key` is shown this once. */
+export type CreatedApiKey = Schemas['CreatedApiKey'];
+export type ApiKeyList = Schemas['ApiKeyList'];
+/** A restricted key's name, scopes and optional end (ISO 8601). */
+export type CreateKeyParams = {
+  readonly name: string;
+  readonly scopes: readonly ApiKeyScope[];
+  readonly expires_at?: string;
+};
 
 /** The API also takes a JSON number; the SDK takes only a decimal string, so no amount passes through a float. */
 export type CreatePaymentParams = Omit<JsonBody<paths['/payments/api/create/']['post']>, 'amount'> & {

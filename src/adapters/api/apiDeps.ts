@@ -3,6 +3,7 @@ import type { Ledger } from '../../app/chain/ports.ts';
 import type { TokenControlsByMode } from '../../app/chain/tokenControls.ts';
 import type { UserStore } from '../../app/dashboard/ports.ts';
 import type { LinkStore } from '../../app/links/ports.ts';
+import type { KeyUsage } from '../../app/merchants/keyUsage.ts';
 import type { MerchantStore } from '../../app/merchants/ports.ts';
 import type {
   DepositPlanners,
@@ -28,6 +29,8 @@ import type { HealthApiDeps } from './routes/healthApi.ts';
 export interface ApiDeps {
   /** Read on every authenticated request: `main/` gives a cached store (PAYLINK_AUTH_CACHE_TTL). */
   readonly merchants: MerchantStore;
+  /** Where a key's use is recorded ("last used"); absent: the API plugin makes one writing to `merchants`. */
+  readonly keyUsage?: KeyUsage | undefined;
   readonly payments: PaymentStore;
   /** Deposit planning on each mode's chain; without `test`, test keys get 409 TEST_MODE_UNAVAILABLE on create. */
   readonly deposits: DepositPlanners;

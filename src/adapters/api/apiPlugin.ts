@@ -3,6 +3,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { keyUsageRecorder } from '../../app/merchants/keyUsage.ts';
 import { registerInputTextCheck } from '../web/inputText.ts';
 import { ownsItsPort } from '../web/webServer.ts';
 import type { ApiDeps } from './apiDeps.ts';
@@ -16,6 +17,7 @@ import { adminApi } from './routes/adminApi.ts';
 import { adminRefundsApi } from './routes/adminRefundsApi.ts';
 import { adminUsersApi } from './routes/adminUsersApi.ts';
 import { adminWebhooksApi } from './routes/adminWebhooksApi.ts';
+import { keyApi } from './routes/keyApi.ts';
 import { linkApi } from './routes/linkApi.ts';
 import { merchantApi } from './routes/merchantApi.ts';
 import { merchantWebhooksApi } from './routes/merchantWebhooksApi.ts';
@@ -49,7 +51,16 @@ export function apiServerOptions(deps: Pick<ApiDeps, 'config' | 'metrics'>) {
  * losslessly, input text checked, the error shape, request ids, rate limits, /healthz, /readyz, /metrics and the
  * OpenAPI document. Mounted by `main/` on a server made with `apiServerOptions`.
  */
-export function apiPlugin(deps: ApiDeps) {
+export function apiPlugin(apiDeps: ApiDeps) {
+  // One recorder for the port: it remembers which keys it wrote lately, whichever plugin authenticated them.
+  const deps: ApiDeps = {
+    ...apiDeps,
+    keyUsage:
+      apiDeps.keyUsage ??
+      keyUsageRecorder(apiDeps.merchants, apiDeps.clock, (error) =>
+        apiDeps.logger.warn({ err: error }, 'could not record an API key as used'),
+      ),
+  };
   return ownsItsPort(async (instance: FastifyInstance) => {
     const app = instance.withTypeProvider<ZodTypeProvider>();
     app.setValidatorCompiler(validatorCompiler);
@@ -75,6 +86,7 @@ export function apiPlugin(deps: ApiDeps) {
     await app.register(merchantApi(deps));
     await app.register(merchantWebhooksApi(deps));
     await app.register(paymentListApi(deps));
+    await app.register(keyApi(deps));
     if (deps.refunds) await app.register(refundApi({ ...deps, refunds: deps.refunds }));
     if (deps.links) await app.register(linkApi({ ...deps, links: deps.links }));
     await registerAdminApi(app, deps);

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Authenticated, authenticateMerchant } from '../../app/merchants/authenticateMerchant.ts';
-import type { MerchantStore } from '../../app/merchants/ports.ts';
+import type { KeyUsage } from '../../app/merchants/keyUsage.ts';
+import type { ApiKeyRecord, MerchantStore } from '../../app/merchants/ports.ts';
 import type { Clock } from '../../app/shared/ports.ts';
 import { mapValueOrPromise, mustWait, type ValueOrPromise } from '../../app/shared/valueOrPromise.ts';
 import type { KeyMode } from '../../domain/credentials.ts';
@@ -11,6 +12,8 @@ declare module 'fastify' {
     merchant?: Merchant;
     /** The mode of the key the request came with: every merchant route works within it (test mode). */
     keyMode?: KeyMode;
+    /** The key the request came with: its kind and scopes decide what the route allows (`merchantRoutes`). */
+    apiKey?: ApiKeyRecord;
     /** The lookup of the request's API key, made by whoever asked first (`authenticateRequest`). */
     authentication?: ValueOrPromise<Authenticated>;
   }
@@ -24,6 +27,7 @@ declare module 'fastify' {
 export function declareAuthenticationFields(app: FastifyInstance): void {
   app.decorateRequest('merchant', undefined);
   app.decorateRequest('keyMode', undefined);
+  app.decorateRequest('apiKey', undefined);
   app.decorateRequest('authentication', undefined);
 }
 
@@ -39,20 +43,29 @@ export function presentedApiKey(request: FastifyRequest): string | undefined {
   return match?.[1];
 }
 
+/** What authenticating a request reads: the keys, the clock, and where a key's use is recorded (if anywhere). */
+export interface AuthenticationDeps {
+  readonly merchants: MerchantStore;
+  readonly clock: Clock;
+  readonly keyUsage?: KeyUsage | undefined;
+}
+
 /**
  * The merchant of the request's API key, looked up once per request whoever asks first (the rate limit, which
- * counts per key, then the route), and kept on the request once found: the request's log line names them, and a
- * route's hook finding them there has nothing left to wait for.
+ * counts per merchant, then the route), and kept on the request once found: the request's log line names them,
+ * and a route's hook finding them there has nothing left to wait for. The key's use is recorded then, once.
  */
 export function authenticateRequest(
   request: FastifyRequest,
-  deps: { merchants: MerchantStore; clock: Clock },
+  deps: AuthenticationDeps,
 ): ValueOrPromise<Authenticated> {
   request.authentication ??= mapValueOrPromise(
     authenticateMerchant(deps, presentedApiKey(request)),
     (found) => {
       request.merchant = found.merchant;
       request.keyMode = found.key.mode;
+      request.apiKey = found.key;
+      deps.keyUsage?.(found.key);
       return found;
     },
   );
@@ -63,10 +76,7 @@ export function authenticateRequest(
  * Authenticates every request of the plugin it is registered in, on `onRequest`: a request without a valid key
  * is refused before its body is even parsed, with the spec's exact 401.
  */
-export function requireMerchant(
-  app: FastifyInstance,
-  deps: { merchants: MerchantStore; clock: Clock },
-): void {
+export function requireMerchant(app: FastifyInstance, deps: AuthenticationDeps): void {
   // Callback-style: when the key is already known (the rate limit asked, or the store remembers it), nothing is
   // awaited (an async hook would still cost a promise per request).
   app.addHook('onRequest', (request, _reply, done) => {
@@ -86,4 +96,10 @@ export function authenticated(request: FastifyRequest): Merchant {
 export function keyModeOf(request: FastifyRequest): KeyMode {
   if (!request.keyMode) throw new Error('route reached without authentication');
   return request.keyMode;
+}
+
+/** The key `requireMerchant` authenticated. */
+export function apiKeyOf(request: FastifyRequest): ApiKeyRecord {
+  if (!request.apiKey) throw new Error('route reached without authentication');
+  return request.apiKey;
 }

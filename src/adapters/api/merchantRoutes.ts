@@ -8,19 +8,37 @@ import type {
   RouteHandlerMethod,
 } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { MerchantStore } from '../../app/merchants/ports.ts';
 import type { PageRequest } from '../../app/shared/keysetPage.ts';
-import type { Clock } from '../../app/shared/ports.ts';
+import { assertKeyAllows, type RouteAccess, SECRET_KEY_ONLY } from '../../domain/apiKeyScopes.ts';
 import type { KeyMode } from '../../domain/credentials.ts';
 import type { Merchant } from '../../domain/merchant.ts';
-import { authenticated, keyModeOf, merchantSecurity, requireMerchant } from './merchantAuth.ts';
+import {
+  type AuthenticationDeps,
+  apiKeyOf,
+  authenticated,
+  keyModeOf,
+  merchantSecurity,
+  requireMerchant,
+} from './merchantAuth.ts';
 import { ErrorBody } from './schemas.ts';
 
 /** A plugin's Fastify instance, with zod's type provider. */
 export type ZodApp = Parameters<FastifyPluginAsyncZod>[0];
 
-/** What any merchant route may answer besides its own: bad input, no valid key, not found, rate limited. */
-export const merchantErrors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 429: ErrorBody };
+/**
+ * What any merchant route may answer besides its own: bad input, no valid key, a key without the route's scope,
+ * not found, rate limited.
+ */
+export const merchantErrors = {
+  400: ErrorBody,
+  401: ErrorBody,
+  403: ErrorBody,
+  404: ErrorBody,
+  429: ErrorBody,
+};
+
+/** The OpenAPI extension naming what a merchant route requires of its key (a scope, or `secret_key`). */
+export const SCOPE_EXTENSION = 'x-paylink-scope';
 
 /** A merchant listing's page size when the query names none (at most 100, as each query's schema says). */
 export const DEFAULT_PAGE_LIMIT = 20;
@@ -35,24 +53,32 @@ export function pageOf(query: {
 
 /**
  * A merchant route's OpenAPI schema: its summary, its tag, the API key's security (what `requireMerchant`
- * enforces) and `merchantErrors` beside its own answers.
+ * enforces), what it requires of the key (`x-paylink-scope`, said in its description too) and `merchantErrors`
+ * beside its own answers.
  */
-export function merchantSchema<const S extends { readonly response: object }>(
+export function merchantSchema<const S extends { readonly response: object; readonly description?: string }>(
   tag: string,
   summary: string,
+  access: RouteAccess,
   schema: S,
 ) {
+  const requirement =
+    access === SECRET_KEY_ONLY
+      ? 'Requires the secret API key: no restricted key may call it.'
+      : `Requires the scope \`${access}\` of a restricted API key (the secret key holds every scope).`;
   return {
     summary,
     tags: [tag],
     security: merchantSecurity,
     ...schema,
+    description: schema.description === undefined ? requirement : `${schema.description}\n\n${requirement}`,
+    [SCOPE_EXTENSION]: access,
     response: { ...merchantErrors, ...schema.response },
   };
 }
 
 /** A plugin of merchant routes: every request is authenticated (`requireMerchant`) before any route runs. */
-export function merchantPlugin<D extends { readonly merchants: MerchantStore; readonly clock: Clock }>(
+export function merchantPlugin<D extends AuthenticationDeps>(
   deps: D,
   ...routes: readonly ((app: ZodApp, deps: D) => void)[]
 ): FastifyPluginAsyncZod {
@@ -68,7 +94,9 @@ export interface MerchantCaller {
   readonly mode: KeyMode;
 }
 
-type RouteSchema<S extends { readonly response: object }> = ReturnType<typeof merchantSchema<S>>;
+type RouteSchema<S extends { readonly response: object; readonly description?: string }> = ReturnType<
+  typeof merchantSchema<S>
+>;
 /** Fastify's handler of a route of this schema, under zod's type provider. */
 type RouteMethod<S extends FastifySchema> = RouteHandlerMethod<
   RawServerDefault,
@@ -84,7 +112,7 @@ type RouteMethod<S extends FastifySchema> = RouteHandlerMethod<
  * A merchant route's answer to its request, given who called: Fastify's handler of its schema with the caller
  * inserted, its request, reply and answer typed by the schema as any route's.
  */
-export type MerchantHandler<S extends { readonly response: object }> = (
+export type MerchantHandler<S extends { readonly response: object; readonly description?: string }> = (
   request: Parameters<RouteMethod<RouteSchema<S>>>[0],
   caller: MerchantCaller,
   reply: Parameters<RouteMethod<RouteSchema<S>>>[1],
@@ -92,14 +120,16 @@ export type MerchantHandler<S extends { readonly response: object }> = (
 
 /**
  * The routes of one tag of a plugin made by `merchantPlugin`: `get` and `post` each declare a route by its
- * path, summary and schema (`merchantSchema`: the tag, the key's security and `merchantErrors` added), and
- * hand its handler the caller.
+ * path, what it requires of the key (a scope, or the secret key: there is no route without one), summary and
+ * schema (`merchantSchema`: the tag, the key's security and `merchantErrors` added), and hand its handler the
+ * caller. A key without the route's scope is refused with 403 before its input is even read.
  */
 export function merchantRoutes(app: ZodApp, tag: string) {
   const route =
     (method: 'GET' | 'POST') =>
-    <const S extends { readonly response: object }>(
+    <const S extends { readonly response: object; readonly description?: string }>(
       url: string,
+      access: RouteAccess,
       summary: string,
       schema: S,
       handler: MerchantHandler<S>,
@@ -107,7 +137,16 @@ export function merchantRoutes(app: ZodApp, tag: string) {
       app.route({
         method,
         url,
-        schema: merchantSchema(tag, summary, schema),
+        schema: merchantSchema(tag, summary, access, schema),
+        // After the plugin's authentication (route hooks run after their plugin's), before the body is parsed.
+        onRequest: (request, _reply, done) => {
+          try {
+            assertKeyAllows(apiKeyOf(request), access);
+            done();
+          } catch (error) {
+            done(error as Error);
+          }
+        },
         handler: (request, reply) =>
           handler(request, { merchant: authenticated(request), mode: keyModeOf(request) }, reply),
       });

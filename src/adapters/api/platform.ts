@@ -20,6 +20,7 @@ export async function registerPlatform(app: FastifyInstance, deps: ApiDeps): Pro
       perIp,
       merchants: deps.merchants,
       clock: deps.clock,
+      keyUsage: deps.keyUsage,
       onRefused: (policy) => metrics.countRateLimited(policy),
       isAdmin: deps.config.adminToken ? adminTokenCheck(deps.config.adminToken) : undefined,
     });

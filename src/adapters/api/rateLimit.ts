@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Authenticated, UnauthorizedError } from '../../app/merchants/authenticateMerchant.ts';
+import type { KeyUsage } from '../../app/merchants/keyUsage.ts';
 import type { MerchantStore } from '../../app/merchants/ports.ts';
 import type { Clock, RateLimitStore } from '../../app/shared/ports.ts';
 import { mapValueOrPromise, mustWait, type ValueOrPromise } from '../../app/shared/valueOrPromise.ts';
@@ -16,6 +17,7 @@ export interface RateLimitDeps {
   readonly perIp: BucketPolicy | null;
   readonly merchants: MerchantStore;
   readonly clock: Clock;
+  readonly keyUsage?: KeyUsage | undefined;
   /** Told of each refusal, for the metrics. */
   readonly onRefused?: ((policy: PolicyName) => void) | undefined;
   /** Whether a request to the admin API carries the admin token; absent: there is no admin API. */
@@ -101,9 +103,15 @@ function chooseBucket(deps: RateLimitDeps, request: FastifyRequest): ValueOrProm
   );
 }
 
-/** The bucket of the request's valid key (a function of the module, not a closure made per request). */
+/**
+ * The bucket of the request's valid key (a function of the module, not a closure made per request): one per
+ * merchant and mode, whichever of its keys (the secret key, restricted ones) is used, so making keys does not
+ * multiply the allowance (decision 0056).
+ */
 function keyBucket(deps: RateLimitDeps, { key }: Authenticated): Bucket | undefined {
-  return deps.perKey ? { name: 'key', key: `key:${key.id}`, policy: deps.perKey } : undefined;
+  return deps.perKey
+    ? { name: 'key', key: `key:${key.merchantId}:${key.mode}`, policy: deps.perKey }
+    : undefined;
 }
 
 function addressBucket(deps: RateLimitDeps, request: FastifyRequest): Bucket | undefined {

@@ -16,7 +16,8 @@ const MAX_ENTRIES = 10_000;
  *
  * - Only keys that authenticated are remembered, so guessing keys fills nothing.
  * - A remembered key's own end (`expiresAt`, set by a rotation's grace period) is checked on every use.
- * - Writes through this store (admin API: update, disable, rotate) forget everything at once.
+ * - Writes through this store (admin API: update, disable, rotate; a key made or revoked) forget everything at
+ *   once.
  * - Writes by another process (the CLI, another API process) are seen within `ttlMs` at the latest: that is the
  *   longest a disabled merchant or a revoked key can keep working. `PAYLINK_AUTH_CACHE_TTL=0` turns it off.
  */
@@ -33,6 +34,9 @@ export function cachedMerchantStore(inner: MerchantStore, ttlMs: number): Mercha
     save: async (merchant) => forgetAll(await inner.save(merchant)),
     replaceKeys: async (newKey, oldKeysExpireAt) =>
       forgetAll(await inner.replaceKeys(newKey, oldKeysExpireAt)),
+    insertKey: async (key) => forgetAll(await inner.insertKey(key)),
+    revokeKey: async (merchantId, mode, keyId, now) =>
+      forgetAll(await inner.revokeKey(merchantId, mode, keyId, now)),
     // A remembered key is answered at once (the value, not a promise): that is every authenticated request but
     // the first of each key in `ttlMs`.
     findByKeyHash(keyHash, now) {

@@ -7,6 +7,7 @@ import { sendTestWebhook } from '../../app/webhooks/sendTestWebhook.ts';
 import type { KeyMode } from '../../domain/credentials.ts';
 import { fill } from '../web/i18n.ts';
 import type { DashboardDeps } from './dashboardDeps.ts';
+import { keyPages } from './keyPages.ts';
 import { type FormRequest, merchantOf, type PageKit } from './pageKit.ts';
 import { renderDevelopers, renderShownOnce } from './renderMerchantPages.ts';
 
@@ -26,6 +27,7 @@ export function developerPages(app: FastifyInstance, deps: DashboardDeps, kit: P
   app.post('/dashboard/developers/roll-key', rollKey(deps, kit));
   app.post('/dashboard/developers/rotate-webhook-secret', rotateSecret(deps, kit));
   app.post('/dashboard/developers/test-webhook', testWebhook(deps, kit));
+  keyPages(app, deps, kit);
 }
 
 async function developersPage(

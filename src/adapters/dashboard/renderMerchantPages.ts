@@ -11,6 +11,7 @@ import { receivedBaseUnitsShown } from '../../domain/webhookEvent.ts';
 import { format, html } from '../web/html.ts';
 import { priceText, referenceLink, statusBadge, usdcText } from './dashboardFormat.ts';
 import { csrfField, keysTable, type PageContext, problemBox, signedInPage, time } from './renderDashboard.ts';
+import { restrictedKeysSection } from './renderKeys.ts';
 
 /** The payments list's filters, as the person typed them (kept in the form and in the next page's link). */
 export interface PaymentFilters {
@@ -150,8 +151,16 @@ export function renderDevelopers(input: {
   const body = html`<h1>${d.title}</h1>
 <h2>${d.apiKeys}</h2>
 <p class="muted">${d.keysHint}</p>
-${keysTable(ctx, input.keys)}
+${keysTable(
+  ctx,
+  input.keys.filter((key) => key.kind === 'secret'),
+)}
 <div class="actions">${rollForm('live')} ${rollForm('test')}</div>
+${restrictedKeysSection(
+  ctx,
+  signedIn,
+  input.keys.filter((key) => key.kind === 'restricted'),
+)}
 <h2>${d.webhooks}</h2>
 <div class="card"><dl class="facts">
   <dt>${d.endpoint}</dt><dd>${merchant.webhookUrl ? html`<code>${merchant.webhookUrl}</code>` : d.noneSet}</dd>

@@ -1,5 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { ApiKeyRecord, MerchantStore } from '../../app/merchants/ports.ts';
+import { type ApiKeyScope, isApiKeyScope } from '../../domain/apiKeyScopes.ts';
+import type { KeyMode } from '../../domain/credentials.ts';
 import type { Merchant } from '../../domain/merchant.ts';
 import type { Db } from './database.ts';
 import type { ApiKeysTable, MerchantsTable } from './schema.ts';
@@ -45,9 +47,16 @@ function toApiKey(row: Selectable<ApiKeysTable>): ApiKeyRecord {
     keyPrefix: row.key_prefix,
     mode: row.mode,
     createdAt: new Date(row.created_at),
-    expiresAt: row.expires_at === null ? null : new Date(row.expires_at),
+    expiresAt: dateOrNull(row.expires_at),
+    kind: row.kind,
+    scopes: row.scopes.split(' ').filter((scope): scope is ApiKeyScope => isApiKeyScope(scope)),
+    name: row.name,
+    revokedAt: dateOrNull(row.revoked_at),
+    lastUsedAt: dateOrNull(row.last_used_at),
   };
 }
+
+const dateOrNull = (text: string | null) => (text === null ? null : new Date(text));
 
 function apiKeyRow(key: ApiKeyRecord): Selectable<ApiKeysTable> {
   return {
@@ -58,6 +67,11 @@ function apiKeyRow(key: ApiKeyRecord): Selectable<ApiKeysTable> {
     mode: key.mode,
     created_at: key.createdAt.toISOString(),
     expires_at: key.expiresAt?.toISOString() ?? null,
+    kind: key.kind,
+    scopes: key.scopes.join(' '),
+    name: key.name,
+    revoked_at: key.revokedAt?.toISOString() ?? null,
+    last_used_at: key.lastUsedAt?.toISOString() ?? null,
   };
 }
 
@@ -70,6 +84,9 @@ export function merchantRepository(db: Db): MerchantStore {
     findByKeyHash: (keyHash, now) => findKeyByHash(db, keyHash, now),
     listKeys: (merchantId) => listKeys(db, merchantId),
     replaceKeys: (newKey, oldKeysExpireAt) => replaceKeys(db, newKey, oldKeysExpireAt),
+    insertKey: (key) => insertKey(db, key),
+    revokeKey: (merchantId, mode, keyId, now) => revokeKey(db, merchantId, mode, keyId, now),
+    touchKey: (keyId, now, unlessSince) => touchKey(db, keyId, now, unlessSince),
   };
 }
 
@@ -125,6 +142,8 @@ async function findKeyByHash(
     .selectFrom('api_keys')
     .selectAll()
     .where('key_hash', '=', keyHash)
+    .where('revoked_at', 'is', null)
+    // A key works while now is before its end: at `expires_at` itself it no longer does (decision 0056).
     .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now.toISOString())]))
     .executeTakeFirst();
   if (!keyRow) return undefined;
@@ -138,6 +157,7 @@ async function listKeys(db: Db, merchantId: string): Promise<ApiKeyRecord[]> {
     .selectAll()
     .where('merchant_id', '=', merchantId)
     .orderBy('created_at')
+    .orderBy('id')
     .execute();
   return rows.map(toApiKey);
 }
@@ -154,8 +174,43 @@ async function replaceKeys(db: Db, newKey: ApiKeyRecord, oldKeysExpireAt: Date):
       .set({ expires_at: expiresAt })
       .where('merchant_id', '=', newKey.merchantId)
       .where('mode', '=', newKey.mode)
+      .where('kind', '=', 'secret')
       .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', expiresAt)]))
       .execute();
     await trx.insertInto('api_keys').values(apiKeyRow(newKey)).execute();
   });
+}
+
+async function insertKey(db: Db, key: ApiKeyRecord): Promise<void> {
+  await db.insertInto('api_keys').values(apiKeyRow(key)).execute();
+}
+
+async function revokeKey(
+  db: Db,
+  merchantId: string,
+  mode: KeyMode,
+  keyId: string,
+  now: Date,
+): Promise<ApiKeyRecord | undefined> {
+  const row = await db
+    .updateTable('api_keys')
+    .set((eb) => ({ revoked_at: eb.fn.coalesce('revoked_at', eb.val(now.toISOString())) }))
+    .where('id', '=', keyId)
+    .where('merchant_id', '=', merchantId)
+    .where('mode', '=', mode)
+    .returningAll()
+    .executeTakeFirst();
+  return row && toApiKey(row);
+}
+
+/** One conditional update: however many processes see the key used, it is written once per interval. */
+async function touchKey(db: Db, keyId: string, now: Date, unlessSince: Date): Promise<void> {
+  await db
+    .updateTable('api_keys')
+    .set({ last_used_at: now.toISOString() })
+    .where('id', '=', keyId)
+    .where((eb) =>
+      eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<=', unlessSince.toISOString())]),
+    )
+    .execute();
 }

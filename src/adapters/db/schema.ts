@@ -50,8 +50,17 @@ export interface ApiKeysTable {
   key_prefix: string;
   mode: 'live' | 'test';
   created_at: string;
-  /** Null while the key is current; set when it is rotated out (with a grace period) or revoked. */
+  /** Null while the key is current; set when it is rotated out (with a grace period), or chosen at creation. */
   expires_at: string | null;
+  /** `secret`: every scope and key management; `restricted`: only `scopes` (migration 0044). */
+  kind: 'secret' | 'restricted';
+  /** A restricted key's scopes, space-separated; empty for a secret key. */
+  scopes: string;
+  /** A restricted key's name; null for a secret key. */
+  name: string | null;
+  revoked_at: string | null;
+  /** Written at most once a minute per key. */
+  last_used_at: string | null;
 }
 
 export interface PaymentsTable {

@@ -2,6 +2,7 @@ import type { KeyMode } from '../../domain/credentials.ts';
 import type { Currency } from '../../domain/currencies.ts';
 import { findCurrency } from '../../domain/currencies.ts';
 import { checkEvery, ValidationError } from '../../domain/errors.ts';
+import { parseFutureMoment } from '../../domain/futureMoment.ts';
 import { assertLineItemsAddUp, type LineItem, parseLineItemsIn } from '../../domain/lineItems.ts';
 import { type Money, parseAmount, parseCurrency } from '../../domain/money.ts';
 import {
@@ -73,7 +74,7 @@ export async function createLink(
     () => optionalRedirectUrl('image_url', input.imageUrl, urls),
     () => parseLinkPrice(input),
     () => parseCount('max_uses', input.maxUses, MAX_LINK_USES),
-    () => parseEndsAt(input.endsAt, now),
+    () => parseFutureMoment('ends_at', input.endsAt, now),
     () => parsePaymentExtras(input, urls),
     () => parseLinkLineItems(input),
   ]);
@@ -126,17 +127,6 @@ export function parseCount(field: string, input: string | undefined, max: number
   const count = Number(input.trim());
   if (count < 1 || count > max) throw new ValidationError(field, message);
   return count;
-}
-
-export function parseEndsAt(input: string | undefined, now: Date): Date | null {
-  if (input === undefined || input === '') return null;
-  const date = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.test(input)
-    ? new Date(input)
-    : undefined;
-  if (!date || Number.isNaN(date.getTime()))
-    throw new ValidationError('ends_at', 'must be an ISO 8601 date-time such as 2026-12-31T00:00:00Z');
-  if (date.getTime() <= now.getTime()) throw new ValidationError('ends_at', 'must be in the future');
-  return date;
 }
 
 /** The price: `fixed` (amount, max_quantity) or `open` (min_amount, max_amount, suggested_amounts). */

@@ -1,10 +1,11 @@
 import type { KeyMode } from '../../domain/credentials.ts';
 import { checkEvery, PaylinkError, ValidationError } from '../../domain/errors.ts';
+import { parseFutureMoment } from '../../domain/futureMoment.ts';
 import { MAX_LINK_USES, type PaymentLink } from '../../domain/paymentLink.ts';
 import { decodeCursor, encodeCursor } from '../payments/listPayments.ts';
 import type { PageRequest } from '../shared/keysetPage.ts';
 import type { Clock } from '../shared/ports.ts';
-import { parseCount, parseDescription, parseEndsAt, parseTitle } from './createLink.ts';
+import { parseCount, parseDescription, parseTitle } from './createLink.ts';
 import type { LinkStore } from './ports.ts';
 
 export const MAX_LINK_LIST_LIMIT = 100;
@@ -104,7 +105,7 @@ export async function editLink(
     () => parseTitle(input.title),
     () => parseDescription(input.description),
     () => parseCount('max_uses', input.maxUses, MAX_LINK_USES),
-    () => parseEndsAt(input.endsAt, now),
+    () => parseFutureMoment('ends_at', input.endsAt, now),
   ]);
   if (maxUses !== null) {
     const { paid } = await deps.links.usage(found.id, now);

@@ -161,8 +161,17 @@ async function assertWalletIsNoServiceAddress(deps: MerchantAdminDeps, wallet: s
   }
 }
 
-function issueKey(merchantId: string, mode: KeyMode, now: Date): { key: string; record: ApiKeyRecord } {
-  const key = newApiKey(mode);
+/**
+ * A new key and the record stored of it (its hash, never the key): the secret key of `mode` unless `restricted`
+ * gives a restricted key's name, scopes and end.
+ */
+export function issueKey(
+  merchantId: string,
+  mode: KeyMode,
+  now: Date,
+  restricted?: Pick<ApiKeyRecord, 'name' | 'scopes' | 'expiresAt'>,
+): { key: string; record: ApiKeyRecord } {
+  const key = newApiKey(mode, restricted ? 'restricted' : 'secret');
   return {
     key,
     record: {
@@ -172,7 +181,12 @@ function issueKey(merchantId: string, mode: KeyMode, now: Date): { key: string; 
       keyPrefix: apiKeyPrefix(key),
       mode,
       createdAt: now,
-      expiresAt: null,
+      expiresAt: restricted?.expiresAt ?? null,
+      kind: restricted ? 'restricted' : 'secret',
+      scopes: restricted?.scopes ?? [],
+      name: restricted?.name ?? null,
+      revokedAt: null,
+      lastUsedAt: null,
     },
   };
 }
@@ -270,13 +284,21 @@ async function setMerchantStatus(
   return merchant;
 }
 
-/** The merchant's keys that still authenticate: current ones, and rotated ones still within their grace. */
+/**
+ * The merchant's keys that still authenticate: current ones, rotated ones still within their grace, restricted
+ * ones neither revoked nor expired.
+ */
 export async function listWorkingKeys(
   deps: Pick<MerchantAdminDeps, 'merchants' | 'clock'>,
   merchantId: string,
 ): Promise<ApiKeyRecord[]> {
   const now = deps.clock.now();
-  return (await deps.merchants.listKeys(merchantId)).filter((k) => k.expiresAt === null || k.expiresAt > now);
+  return (await deps.merchants.listKeys(merchantId)).filter((key) => keyWorks(key, now));
+}
+
+/** A key works until it is revoked, and while `now` is before its end (at the end itself it no longer does). */
+export function keyWorks(key: Pick<ApiKeyRecord, 'expiresAt' | 'revokedAt'>, now: Date): boolean {
+  return key.revokedAt === null && (key.expiresAt === null || key.expiresAt > now);
 }
 
 export function listMerchants(deps: Pick<MerchantAdminDeps, 'merchants'>, limit = 1000): Promise<Merchant[]> {

@@ -13,7 +13,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a payment link */
+        /**
+         * Create a payment link
+         * @description Requires the scope `payments:write` of a restricted API key (the secret key holds every scope).
+         */
         post: {
             parameters: {
                 query?: never;
@@ -129,6 +132,15 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -165,6 +177,15 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -188,7 +209,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Check payment status */
+        /**
+         * Check payment status
+         * @description Requires the scope `payments:read` of a restricted API key (the secret key holds every scope).
+         */
         get: {
             parameters: {
                 query?: never;
@@ -228,7 +252,25 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -262,7 +304,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Convert an amount to USDC */
+        /**
+         * Convert an amount to USDC
+         * @description Requires the scope `payments:read` of a restricted API key (the secret key holds every scope).
+         */
         get: {
             parameters: {
                 query: {
@@ -305,7 +350,25 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -339,7 +402,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List recent webhook events and their delivery attempts */
+        /**
+         * List recent webhook events and their delivery attempts
+         * @description Requires the scope `events:read` of a restricted API key (the secret key holds every scope).
+         */
         get: {
             parameters: {
                 query?: {
@@ -382,7 +448,25 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -407,7 +491,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List payments */
+        /**
+         * List payments
+         * @description Requires the scope `payments:read` of a restricted API key (the secret key holds every scope).
+         */
         get: {
             parameters: {
                 query?: {
@@ -458,6 +545,24 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -486,6 +591,8 @@ export interface paths {
         /**
          * Export payments as CSV
          * @description Payments created from `from` (inclusive) to `to` (exclusive), newest first, as RFC 4180 CSV with exact decimal amounts, streamed. Text cells a spreadsheet would run as a formula begin with an apostrophe, and so does each piece of one after a list separator of any locale (, ; tab | ؛ ،) or a line break, the cell quoted.
+         *
+         *     Requires the scope `payments:read` of a restricted API key (the secret key holds every scope).
          */
         get: {
             parameters: {
@@ -527,6 +634,24 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -545,6 +670,315 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/payments/api/keys/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List API keys
+         * @description Requires the secret API key: no restricted key may call it.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiKeyList"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a restricted API key
+         * @description The key is in the mode of the calling key (rk_live_… or rk_test_…) and is answered this once: only its hash is stored.
+         *
+         *     Requires the secret API key: no restricted key may call it.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description What the key is for, shown in lists (required, at most 100 characters) */
+                        name?: string | null;
+                        /** @description What the key may do, at least one of: payments:read, payments:write, links:read, links:write, refunds:read, refunds:write, webhooks:manage, events:read, x402:settle */
+                        scopes?: ("payments:read" | "payments:write" | "links:read" | "links:write" | "refunds:read" | "refunds:write" | "webhooks:manage" | "events:read" | "x402:settle")[];
+                        /** @description ISO 8601 date-time from which the key no longer works (at that moment itself it is refused); absent: until revoked */
+                        expires_at?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CreatedApiKey"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payments/api/keys/{key_id}/revoke/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke a restricted API key
+         * @description The key stops working at once. The secret key is rolled from the dashboard, not revoked (409).
+         *
+         *     Requires the secret API key: no restricted key may call it.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    key_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The key id (key_…), never the key itself */
+                            id: string;
+                            /** @description A restricted key's name; null for the secret key */
+                            name: string | null;
+                            /**
+                             * @description secret: every scope, and alone manages keys; restricted: only its scopes
+                             * @enum {string}
+                             */
+                            kind: "secret" | "restricted";
+                            /** @description What the key may do (all, for the secret key) */
+                            scopes: ("payments:read" | "payments:write" | "links:read" | "links:write" | "refunds:read" | "refunds:write" | "webhooks:manage" | "events:read" | "x402:settle")[];
+                            /** @description The start of the key (sk_live_…, rk_test_…), to tell keys apart */
+                            key_prefix: string;
+                            livemode: boolean;
+                            /**
+                             * @description Whether the key works now
+                             * @enum {string}
+                             */
+                            status: "active" | "expired" | "revoked";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            created_at: string;
+                            expires_at: string | null;
+                            revoked_at: string | null;
+                            /** @description When the key last authenticated a request, to the minute; null: never */
+                            last_used_at: string | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/payments/api/refunds/": {
         parameters: {
             query?: never;
@@ -552,7 +986,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List refunds */
+        /**
+         * List refunds
+         * @description Requires the scope `refunds:read` of a restricted API key (the secret key holds every scope).
+         */
         get: {
             parameters: {
                 query?: {
@@ -594,6 +1031,15 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -614,7 +1060,10 @@ export interface paths {
             };
         };
         put?: never;
-        /** Refund a payment, fully or in part */
+        /**
+         * Refund a payment, fully or in part
+         * @description Requires the scope `refunds:write` of a restricted API key (the secret key holds every scope).
+         */
         post: {
             parameters: {
                 query?: never;
@@ -665,6 +1114,15 @@ export interface paths {
                 };
                 /** @description Default Response */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -735,6 +1193,8 @@ export interface paths {
         /**
          * Export refunds as CSV
          * @description Refunds created from `from` (inclusive) to `to` (exclusive), newest first, as RFC 4180 CSV with exact decimal amounts, streamed, like the payments export.
+         *
+         *     Requires the scope `refunds:read` of a restricted API key (the secret key holds every scope).
          */
         get: {
             parameters: {
@@ -768,6 +1228,15 @@ export interface paths {
                 };
                 /** @description Default Response */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -810,7 +1279,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a refund */
+        /**
+         * Get a refund
+         * @description Requires the scope `refunds:read` of a restricted API key (the secret key holds every scope).
+         */
         get: {
             parameters: {
                 query?: never;
@@ -842,6 +1314,15 @@ export interface paths {
                 };
                 /** @description Default Response */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -886,7 +1367,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel a refund not yet funded */
+        /**
+         * Cancel a refund not yet funded
+         * @description Requires the scope `refunds:write` of a restricted API key (the secret key holds every scope).
+         */
         post: {
             parameters: {
                 query?: never;
@@ -918,6 +1402,15 @@ export interface paths {
                 };
                 /** @description Default Response */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -967,7 +1460,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List reusable payment links */
+        /**
+         * List reusable payment links
+         * @description Requires the scope `links:read` of a restricted API key (the secret key holds every scope).
+         */
         get: {
             parameters: {
                 query?: {
@@ -1010,6 +1506,15 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -1030,7 +1535,10 @@ export interface paths {
             };
         };
         put?: never;
-        /** Create a reusable payment link */
+        /**
+         * Create a reusable payment link
+         * @description Requires the scope `links:write` of a restricted API key (the secret key holds every scope).
+         */
         post: {
             parameters: {
                 query?: never;
@@ -1133,6 +1641,15 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -1174,7 +1691,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Show a payment link, with how many paid through it and how much */
+        /**
+         * Show a payment link, with how many paid through it and how much
+         * @description Requires the scope `links:read` of a restricted API key (the secret key holds every scope).
+         */
         get: {
             parameters: {
                 query?: never;
@@ -1206,6 +1726,15 @@ export interface paths {
                 };
                 /** @description Default Response */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1250,7 +1779,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Deactivate a payment link for good */
+        /**
+         * Deactivate a payment link for good
+         * @description Requires the scope `links:write` of a restricted API key (the secret key holds every scope).
+         */
         post: {
             parameters: {
                 query?: never;
@@ -1282,6 +1814,15 @@ export interface paths {
                 };
                 /** @description Default Response */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1327,6 +1868,8 @@ export interface paths {
         /**
          * Create a payment from a link for the quantity or amount a payer chose
          * @description The payment is created as by /payments/api/create/ (quote, deposit address, expiry), carrying link_id and the link URLs, metadata, title, description and line items (each line times the quantity). 409 LINK_UNAVAILABLE when the link is deactivated, ended or used up.
+         *
+         *     Requires the scope `payments:write` of a restricted API key (the secret key holds every scope).
          */
         post: {
             parameters: {
@@ -1370,6 +1913,15 @@ export interface paths {
                 };
                 /** @description Default Response */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1434,6 +1986,39 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        ApiKeyList: {
+            /** @description The keys of the calling key's mode, oldest first */
+            keys: {
+                /** @description The key id (key_…), never the key itself */
+                id: string;
+                /** @description A restricted key's name; null for the secret key */
+                name: string | null;
+                /**
+                 * @description secret: every scope, and alone manages keys; restricted: only its scopes
+                 * @enum {string}
+                 */
+                kind: "secret" | "restricted";
+                /** @description What the key may do (all, for the secret key) */
+                scopes: ("payments:read" | "payments:write" | "links:read" | "links:write" | "refunds:read" | "refunds:write" | "webhooks:manage" | "events:read" | "x402:settle")[];
+                /** @description The start of the key (sk_live_…, rk_test_…), to tell keys apart */
+                key_prefix: string;
+                livemode: boolean;
+                /**
+                 * @description Whether the key works now
+                 * @enum {string}
+                 */
+                status: "active" | "expired" | "revoked";
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC timestamp
+                 */
+                created_at: string;
+                expires_at: string | null;
+                revoked_at: string | null;
+                /** @description When the key last authenticated a request, to the minute; null: never */
+                last_used_at: string | null;
+            }[];
+        };
         ConvertResponse: {
             /**
              * @description Exact decimal
@@ -1536,6 +2121,38 @@ export interface components {
                  */
                 cctp_fee_borne_by?: "merchant_share";
             };
+        };
+        CreatedApiKey: {
+            /** @description The key id (key_…), never the key itself */
+            id: string;
+            /** @description A restricted key's name; null for the secret key */
+            name: string | null;
+            /**
+             * @description secret: every scope, and alone manages keys; restricted: only its scopes
+             * @enum {string}
+             */
+            kind: "secret" | "restricted";
+            /** @description What the key may do (all, for the secret key) */
+            scopes: ("payments:read" | "payments:write" | "links:read" | "links:write" | "refunds:read" | "refunds:write" | "webhooks:manage" | "events:read" | "x402:settle")[];
+            /** @description The start of the key (sk_live_…, rk_test_…), to tell keys apart */
+            key_prefix: string;
+            livemode: boolean;
+            /**
+             * @description Whether the key works now
+             * @enum {string}
+             */
+            status: "active" | "expired" | "revoked";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            created_at: string;
+            expires_at: string | null;
+            revoked_at: string | null;
+            /** @description When the key last authenticated a request, to the minute; null: never */
+            last_used_at: string | null;
+            /** @description The key itself: shown this once, only its hash is stored */
+            key: string;
         };
         Error: {
             /** @description What went wrong, for a human */

@@ -86,6 +86,7 @@ type Respond = (link: PaymentLink, merchant: Merchant) => ReturnType<typeof link
 function createLinkRoute(links: LinkRoutes, payDeps: PayDeps, respond: Respond): void {
   links.post(
     '/payments/api/links/',
+    'links:write',
     'Create a reusable payment link',
     { body: CreateLinkBody, response: { 201: LinkResponse, 415: ErrorBody } },
     async ({ body, log }, { merchant, mode }, reply) => {
@@ -117,6 +118,7 @@ function createLinkRoute(links: LinkRoutes, payDeps: PayDeps, respond: Respond):
 function readLinkRoutes(links: LinkRoutes, deps: LinkDeps, respond: Respond): void {
   links.get(
     '/payments/api/links/',
+    'links:read',
     'List reusable payment links',
     { querystring: ListLinksQuery, response: { 200: LinkList } },
     async ({ query }, { merchant, mode }) => {
@@ -126,6 +128,7 @@ function readLinkRoutes(links: LinkRoutes, deps: LinkDeps, respond: Respond): vo
   );
   links.get(
     '/payments/api/links/:link_id/',
+    'links:read',
     'Show a payment link, with how many paid through it and how much',
     { params: LinkParams, response: { 200: LinkResponse } },
     async ({ params }, { merchant, mode }) => {
@@ -139,6 +142,7 @@ function readLinkRoutes(links: LinkRoutes, deps: LinkDeps, respond: Respond): vo
   );
   links.post(
     '/payments/api/links/:link_id/deactivate/',
+    'links:write',
     'Deactivate a payment link for good',
     { params: LinkParams, response: { 200: LinkResponse } },
     async ({ params }, { merchant, mode }) =>
@@ -149,6 +153,7 @@ function readLinkRoutes(links: LinkRoutes, deps: LinkDeps, respond: Respond): vo
 function payLinkRoute(links: LinkRoutes, deps: LinkDeps, payDeps: PayDeps): void {
   links.post(
     '/payments/api/links/:link_id/payments/',
+    'payments:write',
     'Create a payment from a link for the quantity or amount a payer chose',
     {
       description:

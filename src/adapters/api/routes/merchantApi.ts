@@ -12,8 +12,7 @@ import { payoutStateHoldsUntil } from '../../../domain/payout.ts';
 import { formatRate } from '../../../domain/quote.ts';
 import { customerEmails } from '../../email/customerEmails.ts';
 import type { ApiDeps } from '../apiDeps.ts';
-import { authenticated, keyModeOf, merchantSecurity } from '../merchantAuth.ts';
-import { merchantPlugin, type ZodApp } from '../merchantRoutes.ts';
+import { merchantPlugin, merchantRoutes, type ZodApp } from '../merchantRoutes.ts';
 import { createdPaymentResponse, paymentStatusResponse } from '../presenters.ts';
 import {
   ConvertQuery,
@@ -25,8 +24,6 @@ import {
   PaymentStatusResponse,
 } from '../schemas.ts';
 import { statusReadCache } from '../statusReadCache.ts';
-
-const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 503: ErrorBody };
 
 /** The three merchant endpoints of the spec, paths exactly as written there. */
 export function merchantApi(deps: ApiDeps): FastifyPluginAsyncZod {
@@ -44,24 +41,27 @@ function createRoute(app: ZodApp, deps: ApiDeps): void {
     webhookAllowPrivate: deps.config.webhookAllowPrivate,
     paymentRequests: customerEmails(deps.config, (chainId) => deps.explorers?.get(chainId))?.paymentRequests,
   };
-  app.post(
+  merchantRoutes(app, 'payments').post(
     '/payments/api/create/',
+    'payments:write',
+    'Create a payment link',
     {
-      schema: {
-        summary: 'Create a payment link',
-        tags: ['payments'],
-        security: merchantSecurity,
-        body: CreatePaymentBody,
-        headers: z.object({
-          'idempotency-key': z.string().optional().meta({
-            description:
-              'Makes the request safe to retry: the same key and body return the same payment (24 h)',
-          }),
+      body: CreatePaymentBody,
+      headers: z.object({
+        'idempotency-key': z.string().optional().meta({
+          description:
+            'Makes the request safe to retry: the same key and body return the same payment (24 h)',
         }),
-        response: { 201: CreatePaymentResponse, ...errors, 409: ErrorBody, 415: ErrorBody, 422: ErrorBody },
+      }),
+      response: {
+        201: CreatePaymentResponse,
+        409: ErrorBody,
+        415: ErrorBody,
+        422: ErrorBody,
+        503: ErrorBody,
       },
     },
-    async (request, reply) => {
+    async (request, { merchant, mode }, reply) => {
       const body = request.body;
       const input = {
         amount: body.amount,
@@ -81,14 +81,13 @@ function createRoute(app: ZodApp, deps: ApiDeps): void {
         lineItems: body.line_items,
       };
       const idempotencyKey = request.headers['idempotency-key'];
-      const mode = keyModeOf(request);
       let payment: Payment;
       if (idempotencyKey === undefined) {
-        payment = await createPayment(createDeps, authenticated(request), input, { mode });
+        payment = await createPayment(createDeps, merchant, input, { mode });
       } else {
         const once = await createPaymentOnce(
           createDeps,
-          authenticated(request),
+          merchant,
           input,
           {
             key: Array.isArray(idempotencyKey) ? idempotencyKey.join(',') : idempotencyKey,
@@ -111,20 +110,13 @@ function statusRoute(app: ZodApp, deps: ApiDeps): void {
     deps.paymentChanges && deps.config.statusCacheEntries > 0
       ? statusReadCache(deps.paymentChanges, deps.config.statusCacheEntries)
       : undefined;
-  app.get(
+  merchantRoutes(app, 'payments').get(
     '/payments/api/status/:payment_id/',
-    {
-      schema: {
-        summary: 'Check payment status',
-        tags: ['payments'],
-        security: merchantSecurity,
-        params: PaymentStatusParams,
-        response: { 200: PaymentStatusResponse, ...errors },
-      },
-    },
-    async (request, reply) => {
-      const merchantId = authenticated(request).id;
-      const mode = keyModeOf(request);
+    'payments:read',
+    'Check payment status',
+    { params: PaymentStatusParams, response: { 200: PaymentStatusResponse, 503: ErrorBody } },
+    async (request, { merchant, mode }, reply) => {
+      const merchantId = merchant.id;
       const paymentId = request.params.payment_id.toLowerCase();
       reply.type('application/json; charset=utf-8');
       // A serialized body is sent as it is; the route's types only know the unserialized response.
@@ -182,18 +174,12 @@ function convertRoute(app: ZodApp, deps: ApiDeps): void {
         }),
       ),
   );
-  app.get(
+  merchantRoutes(app, 'payments').get(
     '/payments/api/convert/',
-    {
-      schema: {
-        summary: 'Convert an amount to USDC',
-        tags: ['payments'],
-        security: merchantSecurity,
-        querystring: ConvertQuery,
-        response: { 200: ConvertResponse, ...errors },
-      },
-    },
-    (request, reply) => {
+    'payments:read',
+    'Convert an amount to USDC',
+    { querystring: ConvertQuery, response: { 200: ConvertResponse, 503: ErrorBody } },
+    (request, _caller, reply) => {
       reply.type('application/json; charset=utf-8');
       // A serialized body is sent as it is; the route's types only know the unserialized response. Sent at
       // once while the rate is at hand: a promise per request was a measurable share of a conversion.

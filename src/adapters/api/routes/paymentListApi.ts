@@ -6,10 +6,9 @@ import { payoutStateOf } from '../../../domain/payment.ts';
 import { PAYMENT_STATUSES } from '../../../domain/paymentStatus.ts';
 import { ExportRangeQuery, sendCsv } from '../../web/csvDownload.ts';
 import type { ApiDeps } from '../apiDeps.ts';
-import { authenticated, keyModeOf, merchantSecurity, requireMerchant } from '../merchantAuth.ts';
-import { DEFAULT_PAGE_LIMIT, pageOf } from '../merchantRoutes.ts';
+import { DEFAULT_PAGE_LIMIT, merchantPlugin, merchantRoutes, pageOf } from '../merchantRoutes.ts';
 import { paymentStatusResponse } from '../presenters.ts';
-import { ErrorBody, PaymentStatusResponse } from '../schemas.ts';
+import { PaymentStatusResponse } from '../schemas.ts';
 
 const ListPaymentsQuery = z.object({
   status: z
@@ -58,29 +57,21 @@ const PaymentList = z
 
 /** `GET /payments/api/payments/`: the caller's payments, newest first, with cursor pagination. */
 export function paymentListApi(deps: ApiDeps): FastifyPluginAsyncZod {
-  return async (app) => {
-    requireMerchant(app, deps);
-
-    app.get(
+  return merchantPlugin(deps, (app) => {
+    const routes = merchantRoutes(app, 'payments');
+    routes.get(
       '/payments/api/payments/',
-      {
-        schema: {
-          summary: 'List payments',
-          tags: ['payments'],
-          security: merchantSecurity,
-          querystring: ListPaymentsQuery,
-          response: { 200: PaymentList, 400: ErrorBody, 401: ErrorBody, 429: ErrorBody },
-        },
-      },
-      async (request) => {
-        const query = request.query;
-        const { payments, nextCursor } = await listPayments(deps, authenticated(request).id, {
+      'payments:read',
+      'List payments',
+      { querystring: ListPaymentsQuery, response: { 200: PaymentList } },
+      async ({ query }, { merchant, mode }) => {
+        const { payments, nextCursor } = await listPayments(deps, merchant.id, {
           status: query.status,
           orderId: query.order_id,
           linkId: query.link_id?.toLowerCase(),
           createdAfter: query.created_after === undefined ? undefined : new Date(query.created_after),
           ...pageOf(query),
-          mode: keyModeOf(request),
+          mode,
         });
         const now = deps.clock.now();
         return {
@@ -96,40 +87,29 @@ export function paymentListApi(deps: ApiDeps): FastifyPluginAsyncZod {
       },
     );
 
-    app.get(
+    routes.get(
       '/payments/api/payments/export/',
+      'payments:read',
+      'Export payments as CSV',
       {
-        schema: {
-          summary: 'Export payments as CSV',
-          description:
-            'Payments created from `from` (inclusive) to `to` (exclusive), newest first, as RFC 4180 CSV with exact ' +
-            'decimal amounts, streamed. Text cells a spreadsheet would run as a formula begin with an apostrophe, ' +
-            'and so does each piece of one after a list separator of any locale (, ; tab | ؛ ،) or a line break, ' +
-            'the cell quoted.',
-          tags: ['payments'],
-          security: merchantSecurity,
-          querystring: ExportRangeQuery,
-          response: {
-            200: z.string().meta({ description: 'text/csv: a header line, then one line per payment' }),
-            400: ErrorBody,
-            401: ErrorBody,
-            429: ErrorBody,
-          },
+        description:
+          'Payments created from `from` (inclusive) to `to` (exclusive), newest first, as RFC 4180 CSV with exact ' +
+          'decimal amounts, streamed. Text cells a spreadsheet would run as a formula begin with an apostrophe, ' +
+          'and so does each piece of one after a list separator of any locale (, ; tab | ؛ ،) or a line break, ' +
+          'the cell quoted.',
+        querystring: ExportRangeQuery,
+        response: {
+          200: z.string().meta({ description: 'text/csv: a header line, then one line per payment' }),
         },
       },
-      async (request, reply) => {
-        const range = exportRange(request.query.from, request.query.to);
+      async ({ query }, { merchant, mode }, reply) => {
+        const range = exportRange(query.from, query.to);
         return sendCsv(
           reply,
           'payments.csv',
-          exportPaymentsCsv(
-            { ...deps, payoutPolicy: deps.config.payoutPolicy },
-            authenticated(request).id,
-            keyModeOf(request),
-            range,
-          ),
+          exportPaymentsCsv({ ...deps, payoutPolicy: deps.config.payoutPolicy }, merchant.id, mode, range),
         );
       },
     );
-  };
+  });
 }

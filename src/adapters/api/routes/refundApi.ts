@@ -41,6 +41,7 @@ type Respond = (record: RefundRecord) => ReturnType<typeof refundResponse>;
 function createRoute(refunds: RefundRoutes, deps: RefundApiDeps, respond: Respond): void {
   refunds.post(
     '/payments/api/refunds/',
+    'refunds:write',
     'Refund a payment, fully or in part',
     {
       body: CreateRefundBody,
@@ -85,6 +86,7 @@ function createRoute(refunds: RefundRoutes, deps: RefundApiDeps, respond: Respon
 function listRoutes(refunds: RefundRoutes, deps: RefundApiDeps, respond: Respond): void {
   refunds.get(
     '/payments/api/refunds/',
+    'refunds:read',
     'List refunds',
     { querystring: ListRefundsQuery, response: { 200: RefundList } },
     async ({ query }, { merchant, mode }) => {
@@ -97,6 +99,7 @@ function listRoutes(refunds: RefundRoutes, deps: RefundApiDeps, respond: Respond
   );
   refunds.get(
     '/payments/api/refunds/export/',
+    'refunds:read',
     'Export refunds as CSV',
     {
       description:
@@ -120,6 +123,7 @@ function listRoutes(refunds: RefundRoutes, deps: RefundApiDeps, respond: Respond
 function refundRoutes(refunds: RefundRoutes, deps: RefundApiDeps, respond: Respond): void {
   refunds.get(
     '/payments/api/refunds/:refund_id/',
+    'refunds:read',
     'Get a refund',
     { params: RefundParams, response: { 200: RefundResponse } },
     async ({ params }, { merchant, mode }) =>
@@ -127,6 +131,7 @@ function refundRoutes(refunds: RefundRoutes, deps: RefundApiDeps, respond: Respo
   );
   refunds.post(
     '/payments/api/refunds/:refund_id/cancel/',
+    'refunds:write',
     'Cancel a refund not yet funded',
     { params: RefundParams, response: { 200: RefundResponse, 409: ErrorBody } },
     async ({ params }, { merchant, mode }) => {

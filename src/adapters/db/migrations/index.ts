@@ -28,6 +28,7 @@ import * as txidChain from './0039_txid_chain.ts';
 import * as paymentItems from './0040_payment_items.ts';
 import * as paymentReference from './0042_payment_reference.ts';
 import * as posCatalogue from './0043_pos_catalogue.ts';
+import * as restrictedKeys from './0044_restricted_keys.ts';
 
 /** Every migration, in order. Names sort lexically; a migration, once released, is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   '0040_payment_items': paymentItems,
   '0042_payment_reference': paymentReference,
   '0043_pos_catalogue': posCatalogue,
+  '0044_restricted_keys': restrictedKeys,
 };

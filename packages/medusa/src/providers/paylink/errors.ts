@@ -18,6 +18,9 @@ function isSdkError(error: unknown): error is SdkError {
   );
 }
 
+/** What the plugin calls on Paylink: payments created and read, refunds created and read (README). */
+export const MEDUSA_SCOPES = ['payments:read', 'payments:write', 'refunds:read', 'refunds:write'] as const;
+
 /**
  * A Paylink failure in words a shop owner acts on: what happened and what to do. Never the API key. The cart
  * and its session are left as they were, so the shopper can try again once it is fixed.
@@ -38,7 +41,14 @@ export function shopOwnerError(error: unknown, apiUrl: string, doing: string): M
     return new MedusaError(
       MedusaError.Types.UNAUTHORIZED,
       `Paylink refused the API key while ${doing}: set the provider's apiKey to a current key from the ` +
-        `Paylink dashboard (sk_live_… or, in test mode, sk_test_…)${reference}.`,
+        `Paylink dashboard (a restricted key rk_live_… or, in test mode, rk_test_…)${reference}.`,
+    );
+  }
+  if (error.status === 403 || error.code === 'FORBIDDEN') {
+    return new MedusaError(
+      MedusaError.Types.NOT_ALLOWED,
+      `Paylink refused the API key while ${doing}: ${error.message}. Make a restricted key with the scopes ` +
+        `${MEDUSA_SCOPES.join(', ')} on the Paylink dashboard and set it as the provider's apiKey${reference}.`,
     );
   }
   if (error.field === 'currency' || error.code === 'RATE_UNAVAILABLE') {

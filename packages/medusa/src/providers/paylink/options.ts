@@ -4,7 +4,7 @@ import { MedusaError } from '@medusajs/framework/utils';
 export interface PaylinkOptions {
   /** Paylink's API address, e.g. https://api.paylink.example (the sandbox: http://127.0.0.1:3000). */
   readonly apiUrl: string;
-  /** sk_live_… or sk_test_…, from the environment (never commit it). */
+  /** A restricted key rk_live_… / rk_test_… (or the secret sk_…), from the environment (never commit it). */
   readonly apiKey: string;
   /** whsec_… of the Paylink account: webhooks not signed with it are ignored. Several during a rotation. */
   readonly webhookSecret: string | readonly string[];
@@ -14,7 +14,7 @@ export interface PaylinkOptions {
   readonly cancelUrl: string;
   /** Medusa's webhook route for this provider, sent with each payment; the account's URL when unset. */
   readonly webhookUrl?: string;
-  /** Expect an sk_test_ key: no goods may ship for test payments, so a live key here is refused, and back. */
+  /** Expect a test key (rk_test_, sk_test_): no goods may ship for test payments, so a live key here is refused, and back. */
   readonly testMode?: boolean;
   /** Seconds a webhook's timestamp may be from now (default 300). */
   readonly webhookToleranceSeconds?: number;
@@ -37,15 +37,17 @@ function url(name: string, value: unknown): string {
 /** The options checked at boot, each problem named with what to set. */
 export function validateOptions(options: Record<string, unknown>): PaylinkOptions {
   const apiKey = options.apiKey;
-  if (typeof apiKey !== 'string' || !/^sk_(live|test)_\S+$/.test(apiKey)) {
-    invalid('apiKey must be your Paylink API key (sk_live_… or sk_test_…); set it from the environment');
+  if (typeof apiKey !== 'string' || !/^[sr]k_(live|test)_\S+$/.test(apiKey)) {
+    invalid(
+      'apiKey must be a Paylink API key (a restricted rk_live_… / rk_test_…, or sk_live_… / sk_test_…); set it from the environment',
+    );
   }
   const testMode = options.testMode === true;
-  if (testMode !== apiKey.startsWith('sk_test_')) {
+  if (testMode !== /^[sr]k_test_/.test(apiKey)) {
     invalid(
       testMode
-        ? 'testMode is on but apiKey is a live key: use the sk_test_ key, or turn testMode off'
-        : 'apiKey is a test key (sk_test_) but testMode is off: set testMode: true, or use the live key',
+        ? 'testMode is on but apiKey is a live key: use a test key (rk_test_ or sk_test_), or turn testMode off'
+        : 'apiKey is a test key (sk_test_ or rk_test_) but testMode is off: set testMode: true, or use a live key',
     );
   }
   const secrets = options.webhookSecret;
