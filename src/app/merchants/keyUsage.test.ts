@@ -4,7 +4,12 @@ import { KEY_USE_INTERVAL_MS, keyUsageRecorder } from './keyUsage.ts';
 /** A clock the test moves by hand. */
 function handClock() {
   let ms = Date.parse('2026-11-25T10:00:00.000Z');
-  return { now: () => new Date(ms), advance: (by: number) => void (ms += by) };
+  return {
+    now: () => new Date(ms),
+    advance: (by: number) => {
+      ms += by;
+    },
+  };
 }
 
 describe('keyUsageRecorder', () => {
