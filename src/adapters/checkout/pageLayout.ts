@@ -1,7 +1,7 @@
 import { html, type SafeHtml } from '../web/html.ts';
-import { LANGUAGE_NAMES } from '../web/i18n.ts';
-import { LANGUAGES, type Language } from '../web/language.ts';
+import type { Language } from '../web/language.ts';
 import { formatMoment, type MomentStyle } from '../web/localeFormat.ts';
+import { pageDocument, languageSwitcher as sharedSwitcher } from '../web/pageDocument.ts';
 import { MESSAGES } from './messages/index.ts';
 
 /** The files every page of the checkout origin links, each with its content hash in the URL. */
@@ -23,24 +23,14 @@ export function layout(input: {
   /** The script's URL; null for a page that needs none. */
   script: string | null;
 }): string {
-  const script = input.script ? html`<script src="${input.script}" defer></script>` : null;
-  return html`<!doctype html>
-<html lang="${input.language}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<meta name="color-scheme" content="light">
-<title>${input.title}</title>
-<link rel="icon" href="${input.assets.favicon}" type="image/svg+xml">
-<link rel="stylesheet" href="${input.assets.stylesheet}">
-${script}
-</head>
-<body>
-${input.body}
-</body>
-</html>
-`.toString();
+  return pageDocument({
+    language: input.language,
+    title: input.title,
+    icon: { href: input.assets.favicon, type: 'image/svg+xml' },
+    stylesheets: [input.assets.stylesheet],
+    scripts: input.script ? [input.script] : [],
+    body: input.body,
+  });
 }
 
 /** A moment the script rewrites in the customer's own time zone (the server writes UTC). */
@@ -50,13 +40,7 @@ export function moment(date: Date, language: Language, style: MomentStyle): Safe
 
 /** The page in each language; `query` (`network=8453`) is kept, so a choice made without the script stays. */
 export function languageSwitcher(current: Language, query?: string): SafeHtml {
-  const kept = query ? `${query}&` : '';
-  const links = LANGUAGES.map((language) =>
-    language === current
-      ? html`<li><span aria-current="true">${LANGUAGE_NAMES[language]}</span></li>`
-      : html`<li><a href="?${kept}lang=${language}" hreflang="${language}" lang="${language}">${LANGUAGE_NAMES[language]}</a></li>`,
-  );
-  return html`<nav class="languages" aria-label="${MESSAGES[current].language}"><ul>${links}</ul></nav>`;
+  return sharedSwitcher(current, MESSAGES[current].language, query);
 }
 
 const BADGES = {

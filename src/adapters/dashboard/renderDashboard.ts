@@ -2,8 +2,8 @@ import type { SignedIn } from '../../app/dashboard/signIn.ts';
 import type { ApiKeyRecord } from '../../app/merchants/ports.ts';
 import type { DashboardUser } from '../../domain/dashboardUser.ts';
 import { html, type SafeHtml } from '../web/html.ts';
-import { LANGUAGE_NAMES, LANGUAGES } from '../web/i18n.ts';
 import type { Language } from '../web/language.ts';
+import { languageSwitcher, pageDocument } from '../web/pageDocument.ts';
 import type { DashboardText } from './messages/index.ts';
 
 /**
@@ -48,19 +48,6 @@ const OPERATOR_NAV = [
   ['/dashboard/health', 'health'],
   ['/dashboard/security', 'security'],
 ] as const;
-
-/**
- * The language switcher, on every page: links to the same page, with its query (a list's filters, its page),
- * and `lang=` (the server remembers the pick in a cookie, decision 0026), each language named in itself; the
- * current one is not a link.
- */
-function languageSwitcher(ctx: PageContext): SafeHtml {
-  return html`<nav class="languages" aria-label="${ctx.t.nav.language}"><ul>${LANGUAGES.map((language) =>
-    language === ctx.lang
-      ? html`<li><span aria-current="true">${LANGUAGE_NAMES[language]}</span></li>`
-      : html`<li><a href="?${ctx.query ? `${ctx.query}&` : ''}lang=${language}" hreflang="${language}" lang="${language}">${LANGUAGE_NAMES[language]}</a></li>`,
-  )}</ul></nav>`;
-}
 
 /**
  * The navigation entry of the page at `path`: the exact match, else the longest one `path` is under (a payment's
@@ -123,32 +110,19 @@ export function layout(input: {
     : html`<header class="top">
   <a class="brand" href="/dashboard/">Paylink</a>
 </header>`;
-  return html`<!doctype html>
-<html lang="${input.ctx.lang}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<title>${input.title} · Paylink</title>
-<link rel="icon" href="data:,">
-<link rel="stylesheet" href="${input.ctx.assets.stylesheet}">
-<script src="${input.ctx.assets.script}" defer></script>
-${
-  input.ctx.assets.own
-    ? html`<link rel="stylesheet" href="${input.ctx.assets.own.stylesheet}">
-<script src="${input.ctx.assets.own.script}" defer></script>`
-    : null
-}
-</head>
-<body>
-${header}
+  const { assets } = input.ctx;
+  return pageDocument({
+    language: input.ctx.lang,
+    title: `${input.title} · Paylink`,
+    icon: { href: 'data:,' },
+    stylesheets: [assets.stylesheet, ...(assets.own ? [assets.own.stylesheet] : [])],
+    scripts: [assets.script, ...(assets.own ? [assets.own.script] : [])],
+    body: html`${header}
 <main>
 ${input.body}
 </main>
-<footer class="bottom">${languageSwitcher(input.ctx)}</footer>
-</body>
-</html>
-`.toString();
+<footer class="bottom">${languageSwitcher(input.ctx.lang, input.ctx.t.nav.language, input.ctx.query)}</footer>`,
+  });
 }
 
 /** A signed-in person's page: the layout with their navigation and sign-out form. */
