@@ -35,6 +35,7 @@ const MERCHANT_NAV = [
   ['/dashboard/payments/new', 'newPayment'],
   ['/dashboard/links', 'links'],
   ['/dashboard/pos', 'pos'],
+  ['/dashboard/brand', 'brand'],
   ['/dashboard/developers', 'developers'],
   ['/dashboard/security', 'security'],
 ] as const;
