@@ -12,6 +12,8 @@ export interface PageAssets {
   /** The refund claim page's script. */
   readonly refundScript: string;
   readonly favicon: string;
+  /** The merchant's colour (brandRoutes.ts), linked after Paylink's stylesheet; absent: Paylink's colour. */
+  readonly brandStylesheet?: string | undefined;
 }
 
 /** The document around a page's body: language, title, icon, stylesheet, and the page's script if it has one. */
@@ -34,6 +36,7 @@ export function layout(input: {
 <title>${input.title}</title>
 <link rel="icon" href="${input.assets.favicon}" type="image/svg+xml">
 <link rel="stylesheet" href="${input.assets.stylesheet}">
+${input.assets.brandStylesheet ? html`<link rel="stylesheet" href="${input.assets.brandStylesheet}">` : null}
 ${script}
 </head>
 <body>
