@@ -133,7 +133,7 @@ async function expectBranded(page: Page, button: Locator): Promise<void> {
   const logo = page.getByRole('img', { name: 'Corner Roastery Kreuzberg' });
   await logo.waitFor({ timeout: UI_TIMEOUT_MS });
   expect(await logo.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(120);
-  expect(await page.locator('header.merchant').innerText()).toContain('Corner Roastery Kreuzberg');
+  expect(await page.locator('header.merchant').textContent()).toContain('Corner Roastery Kreuzberg');
   expect(await button.evaluate((element) => window.getComputedStyle(element).backgroundColor)).toBe(
     BRAND_GREEN,
   );
