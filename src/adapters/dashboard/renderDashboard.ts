@@ -35,7 +35,6 @@ const MERCHANT_NAV = [
   ['/dashboard/payments/new', 'newPayment'],
   ['/dashboard/links', 'links'],
   ['/dashboard/pos', 'pos'],
-  ['/dashboard/brand', 'brand'],
   ['/dashboard/developers', 'developers'],
   ['/dashboard/security', 'security'],
 ] as const;

@@ -17,10 +17,10 @@ export const de: MessageTable<typeof en> = {
     noLogo: 'Noch kein Logo.',
     save: 'Marke speichern',
     removeLogo: 'Logo entfernen',
+    homeLink: 'Ihre Marke: Name, Farbe und Logo, die Ihre Kunden sehen',
     saved: 'Marke gespeichert.',
   },
   nav: {
-    brand: 'Marke',
     pos: 'Kasse',
     home: 'Start',
     language: 'Sprache',

@@ -24,10 +24,10 @@ export const en = {
     noLogo: 'No logo yet.',
     save: 'Save brand',
     removeLogo: 'Remove logo',
+    homeLink: 'Your brand: the name, colour and logo your customers see',
     saved: 'Brand saved.',
   },
   nav: {
-    brand: 'Brand',
     pos: 'Point of sale',
     home: 'Home',
     language: 'Language',

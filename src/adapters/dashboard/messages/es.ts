@@ -17,10 +17,10 @@ export const es: MessageTable<typeof en> = {
     noLogo: 'Aún no hay logotipo.',
     save: 'Guardar marca',
     removeLogo: 'Eliminar logotipo',
+    homeLink: 'Su marca: el nombre, el color y el logotipo que ven sus clientes',
     saved: 'Marca guardada.',
   },
   nav: {
-    brand: 'Marca',
     pos: 'Punto de venta',
     home: 'Inicio',
     language: 'Idioma',

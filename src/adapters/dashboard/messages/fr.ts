@@ -17,10 +17,10 @@ export const fr: MessageTable<typeof en> = {
     noLogo: 'Pas encore de logo.',
     save: 'Enregistrer la marque',
     removeLogo: 'Supprimer le logo',
+    homeLink: 'Votre marque : le nom, la couleur et le logo que voient vos clients',
     saved: 'Marque enregistrée.',
   },
   nav: {
-    brand: 'Marque',
     pos: 'Point de vente',
     home: 'Accueil',
     language: 'Langue',
