@@ -54,6 +54,7 @@ export const PAGES: readonly ScreenshotPage[] = [
     (s) => `/dashboard/payments/${s.payments.paid}`,
   ),
   page('dashboard-new-payment', '/dashboard/payments/new', 'merchant'),
+  page('dashboard-brand', '/dashboard/brand', 'merchant'),
   page(
     'dashboard-payment-link',
     '/dashboard/payments/:id/link',

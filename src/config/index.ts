@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import type { LogoRules } from '../domain/brand.ts';
 import type { PayoutPolicy } from '../domain/payout.ts';
+import { brandConfig, brandEnv } from './brand.ts';
 import { type CctpConfig, cctpConfig, cctpEnv } from './chains/cctp.ts';
 import { type ChainSettings, chainsConfig, chainsEnv, type HomeChainSettings } from './chains/chainList.ts';
 import type { HomeNetwork } from './chains/networks.ts';
@@ -69,6 +71,8 @@ export interface Config {
   readonly refundClaimTtlMs: number;
   /** Operators must enroll a TOTP second factor before the dashboard serves them anything else. */
   readonly dashboardRequire2fa: boolean;
+  /** What a merchant's logo may be (PAYLINK_LOGO_MAX_BYTES, PAYLINK_LOGO_MAX_PIXELS; decision 0052). */
+  readonly logoRules: LogoRules;
   readonly maxAmountBaseUnits: bigint;
   /** The least USDC a payment link may ask for, after conversion (PAYLINK_MIN_AMOUNT). */
   readonly minAmountBaseUnits: bigint;
@@ -121,6 +125,7 @@ const envSchema = z.object({
   ...serviceEnv,
   ...paymentsEnv,
   ...dashboardEnv,
+  ...brandEnv,
   ...ratesEnv,
   ...webhooksEnv,
   ...limitsEnv,
@@ -148,6 +153,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...serviceConfig(e),
     ...payments,
     ...dashboardConfig(e),
+    ...brandConfig(e),
     rates,
     ...webhooksConfig(e, network),
     ...limitsConfig(e),

@@ -14,6 +14,7 @@ import { customerEmails } from '../adapters/email/customerEmails.ts';
 import { createMetrics, type Metrics } from '../adapters/metrics/metrics.ts';
 import { createWebhookSender } from '../adapters/outbound/webhookSender.ts';
 import { memoryBucketStore } from '../adapters/rateLimit/memoryBucketStore.ts';
+import type { BrandStore } from '../app/brand/ports.ts';
 import type { MerchantOverviewStore, PasswordHasher, UserStore } from '../app/dashboard/ports.ts';
 import type { EmailStore } from '../app/email/ports.ts';
 import type { MerchantStore } from '../app/merchants/ports.ts';
@@ -24,6 +25,7 @@ import type { CatalogueStore, ReceiptTokenStore } from '../app/pos/ports.ts';
 import type { SettlementStore } from '../app/settlement/ports.ts';
 import type { Clock, RateLimitStore } from '../app/shared/ports.ts';
 import type { Config } from '../config/index.ts';
+import { DEFAULT_LOGO_RULES } from '../domain/brand.ts';
 import { chainViews } from './chains/chainViews.ts';
 import type { HomeChain } from './chains/model.ts';
 import { checkoutGasless, checkoutModeNetworks, checkoutRefunds } from './checkoutServices.ts';
@@ -44,6 +46,8 @@ export interface ApiServerInput extends Omit<ApiDeps, 'health' | 'metrics' | 'ra
   readonly passwords?: PasswordHasher | undefined;
   /** A merchant's home page's reads (adapters/db/overviewRepository.ts); absent: the home is the payments list. */
   readonly overview?: MerchantOverviewStore | undefined;
+  /** Merchants' branding (adapters/db/brandRepository.ts); absent: no brand page. */
+  readonly brands?: BrandStore | undefined;
   /** The point of sale's catalogue (adapters/db/posCatalogueRepository.ts); absent: no point of sale. */
   readonly posCatalogue?: CatalogueStore | undefined;
   /** A paid sale's receipt page, for the point of sale's receipt QR code; absent: none is offered. */
@@ -63,7 +67,8 @@ export interface ApiServerInput extends Omit<ApiDeps, 'health' | 'metrics' | 'ra
   /** Rate-limit buckets; absent: Redis when PAYLINK_REDIS_URL is set, else memory (closed with the server). */
   readonly rateLimitStore?: RateLimitStore | undefined;
   readonly config: ApiDeps['config'] &
-    Pick<Config, 'authCacheTtlMs' | 'connectionLimits' | 'dashboardRequire2fa' | 'readiness' | 'webhooks'>;
+    Pick<Config, 'authCacheTtlMs' | 'connectionLimits' | 'dashboardRequire2fa' | 'readiness' | 'webhooks'> &
+    Partial<Pick<Config, 'logoRules'>>;
 }
 
 /** The API port's plugins' dependencies, each made once, and what closes those made here. */
@@ -212,6 +217,7 @@ function dashboardDeps(
       webhookAllowPrivate: config.webhookAllowPrivate,
     },
     posCatalogue: input.posCatalogue,
+    branding: input.brands && { store: input.brands, logoRules: config.logoRules ?? DEFAULT_LOGO_RULES },
     receiptTokens: input.receiptTokens,
     measure: made.measure,
     webhookSender: made.webhookSender,

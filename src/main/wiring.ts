@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { brandRepository } from '../adapters/db/brandRepository.ts';
 import { bridgeRepository } from '../adapters/db/bridgeRepository.ts';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../adapters/db/database.ts';
 import { emailRepository } from '../adapters/db/emailRepository.ts';
@@ -51,6 +52,7 @@ export function createStores(handle: DatabaseHandle) {
   const refunds = refundRepository(handle);
   return {
     merchants: merchantRepository(handle.db),
+    brands: brandRepository(handle.db),
     payments: paymentRepository(handle),
     ledger: ledgerRepository(handle),
     settlements: settlementRepository(handle),

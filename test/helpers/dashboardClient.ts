@@ -13,6 +13,8 @@ type Response = Awaited<ReturnType<ApiHarness['app']['inject']>>;
 /** A signed-in browser, as far as the server can tell: its session cookie, and the CSRF token of its pages. */
 export interface DashboardSession {
   readonly user: DashboardUser;
+  /** The session cookie's value, for a request the helpers do not make (a multipart form). */
+  readonly cookie: string;
   get(url: string): Promise<Response>;
   /** Posts a form with the session's CSRF token (unless the form gives its own). */
   post(url: string, form?: Record<string, string>): Promise<Response>;
@@ -64,6 +66,7 @@ export function dashboardClient(h: ApiHarness) {
     let csrf: string | undefined;
     return {
       user,
+      cookie,
       get: (url) => get(url, cookie),
       async post(url, form = {}) {
         csrf ??= csrfOf((await get('/dashboard/security', cookie)).body);

@@ -1,13 +1,23 @@
 import type { FastifyInstance } from 'fastify';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { detectImage } from '../../src/adapters/dashboard/brandPages.ts';
 import { memoryBucketStore } from '../../src/adapters/rateLimit/memoryBucketStore.ts';
+import { updateBrand } from '../../src/app/brand/updateBrand.ts';
+import { DEFAULT_LOGO_RULES } from '../../src/domain/brand.ts';
 import { buildCheckoutServer } from '../../src/main/webServers.ts';
 import { type ApiHarness, payLinkDeps, startApiHarness, TEST_CHAIN } from '../helpers/apiHarness.ts';
 import { accessibilityViolations, SCREENSHOTS, UI_TIMEOUT_MS, useChromium } from '../helpers/browser.ts';
+import { solidPng } from '../helpers/images.ts';
 import { capturingLogger } from '../helpers/logCapture.ts';
 import { payInFull } from '../helpers/webhookHarness.ts';
 
-declare const window: { document: { documentElement: { scrollWidth: number } } };
+declare const window: {
+  document: { documentElement: { scrollWidth: number } };
+  getComputedStyle(element: unknown): { backgroundColor: string };
+};
+/** The merchant's brand colour, #0b5f3a, as the browser computes it. */
+const BRAND_GREEN = 'rgb(11, 95, 58)';
 
 const chromium = useChromium();
 let h: ApiHarness;
@@ -17,7 +27,15 @@ let apiKey: string;
 
 beforeAll(async () => {
   h = await startApiHarness('sqlite');
-  apiKey = (await h.merchant({ name: 'Corner Roastery' })).apiKey;
+  const merchant = await h.merchant({ name: 'Corner Roastery' });
+  apiKey = merchant.apiKey;
+  // Branded as on the dashboard's brand page (decision 0052): a display name, a colour and a logo.
+  const logo = solidPng(120, 40, [0x0b, 0x5f, 0x3a]);
+  await updateBrand({ brands: h.stores.brands, clock: h.clock, logoRules: DEFAULT_LOGO_RULES }, merchant.id, {
+    displayName: 'Corner Roastery Kreuzberg',
+    colour: '#0b5f3a',
+    logo: { bytes: logo, image: detectImage(logo) },
+  });
   checkout = await buildCheckoutServer({
     ...h.stores,
     clock: h.clock,
@@ -73,6 +91,7 @@ describe('a purchase through a link with items, in Chromium', () => {
         ),
         expect.stringMatching(/^Shipping\s+1 × 2\.50 EUR\s+2\.50 EUR$/),
       ]);
+      await expectBranded(page, page.getByRole('button', { name: 'Continue to payment' }));
       expect(await accessibilityViolations(page)).toEqual([]);
       await page.screenshot({ path: `${SCREENSHOTS}/link-items-${viewport.name}.png`, fullPage: true });
 
@@ -94,6 +113,7 @@ describe('a purchase through a link with items, in Chromium', () => {
       expect(await page.evaluate(() => window.document.documentElement.scrollWidth)).toBeLessThanOrEqual(
         viewport.width,
       );
+      await expectBranded(page, page.locator('#pay-wallet'));
       expect(await accessibilityViolations(page)).toEqual([]);
       await page.screenshot({ path: `${SCREENSHOTS}/checkout-items-${viewport.name}.png`, fullPage: true });
 
@@ -107,3 +127,14 @@ describe('a purchase through a link with items, in Chromium', () => {
     }
   });
 });
+
+/** The merchant's logo loaded (served by Paylink) under its display name, and the button in its colour. */
+async function expectBranded(page: Page, button: Locator): Promise<void> {
+  const logo = page.getByRole('img', { name: 'Corner Roastery Kreuzberg' });
+  await logo.waitFor({ timeout: UI_TIMEOUT_MS });
+  expect(await logo.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(120);
+  expect(await page.locator('header.merchant').textContent()).toContain('Corner Roastery Kreuzberg');
+  expect(await button.evaluate((element) => window.getComputedStyle(element).backgroundColor)).toBe(
+    BRAND_GREEN,
+  );
+}

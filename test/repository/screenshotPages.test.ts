@@ -22,6 +22,8 @@ const NOT_PAGES: Record<string, string> = {
   '/dashboard': 'redirects to /dashboard/home (or the sign-in)',
   '/dashboard/set-password': 'the sign-in form again, opened by a one-time link only',
   '/receipts/:token/pdf': "the receipt's PDF",
+  '/brand/:merchant/:file': "a merchant's logo or colour stylesheet",
+  '/dashboard/brand/:file': "the merchant's own logo, for its brand page",
 };
 const FILE = /\.[a-z0-9]+$/;
 

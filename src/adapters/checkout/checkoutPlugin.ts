@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { BrandStore } from '../../app/brand/ports.ts';
 import type { Ledger } from '../../app/chain/ports.ts';
 import type { MerchantStore } from '../../app/merchants/ports.ts';
 import { isPaymentId } from '../../app/payments/getPaymentStatus.ts';
@@ -16,6 +17,7 @@ import { pageScript } from '../web/pageScript.ts';
 import { qrSvg } from '../web/qrCode.ts';
 import { SECURITY_HEADERS } from '../web/securityHeaders.ts';
 import { ownsItsPort } from '../web/webServer.ts';
+import { loadShownBrand, registerBrandRoutes } from './brandRoutes.ts';
 import { type CheckoutView, checkoutStatusJson, checkoutView } from './checkoutView.ts';
 import { type CheckoutGasless, registerGaslessRoutes } from './gaslessRoutes.ts';
 import { type CheckoutLinks, registerLinkRoutes } from './linkRoutes.ts';
@@ -56,6 +58,8 @@ export interface CheckoutDeps {
   readonly linkPages?: CheckoutLinks | undefined;
   /** Receipt pages (`/receipts/:token`, receiptRoutes.ts); absent: not served. */
   readonly receiptPages?: CheckoutReceipts | undefined;
+  /** Merchants' branding (decision 0052): their logos and colours served, and shown on their pages; absent: none. */
+  readonly brands?: Pick<BrandStore, 'find' | 'findLogo'> | undefined;
 }
 
 const DEFAULT_POLL_INTERVAL_MS = 3_000;
@@ -197,6 +201,7 @@ export function checkoutPlugin(deps: CheckoutDeps) {
     });
 
     registerErrorPages(app, kit);
+    if (deps.brands) registerBrandRoutes(app, deps.brands);
     registerPaymentRoutes(app, deps, kit);
     for (const [path, asset] of assets.routes) {
       app.get(path, { logLevel: 'warn' }, async (request, reply) => {
@@ -319,10 +324,16 @@ function registerPaymentRoutes(app: FastifyInstance, deps: CheckoutDeps, kit: Ch
       await deps.payments.recordPayerLanguage?.(payment.id, language).catch((error: unknown) => {
         request.log.warn({ err: error, payment: payment.id }, 'the payer’s language was not recorded');
       });
+    const brand = await loadShownBrand(
+      deps.brands,
+      { id: payment.merchantId, name: view.merchantName },
+      pageAssets,
+    );
     return renderCheckoutPage({
-      view,
+      view: { ...view, merchantName: brand.name },
+      logo: brand.logo,
       language,
-      assets: pageAssets,
+      assets: brand.assets,
       pollIntervalMs: kit.pollIntervalMs,
       gasless: deps.gasless !== undefined,
       chosenChainId: chainIdOf(request.query.network),

@@ -1,5 +1,6 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { BrandStore } from '../../app/brand/ports.ts';
 import { type LinkChoice, type PayLinkDeps, payLink } from '../../app/links/payLink.ts';
 import type { MerchantStore } from '../../app/merchants/ports.ts';
 import { isPaymentId } from '../../app/payments/getPaymentStatus.ts';
@@ -19,6 +20,7 @@ import { findBadText } from '../web/inputText.ts';
 import type { Language } from '../web/language.ts';
 import { CONTENT_SECURITY_POLICY } from '../web/securityHeaders.ts';
 import { typedAmount } from '../web/typedAmount.ts';
+import { loadShownBrand, type ShownBrand } from './brandRoutes.ts';
 import type { PageAssets } from './pageLayout.ts';
 import { refusedByRateLimits } from './pageRateLimit.ts';
 import {
@@ -53,6 +55,7 @@ type LinkRequest = FastifyRequest<{ Params: { id: string } }>;
 type LinkRouteDeps = {
   readonly links: CheckoutLinks;
   readonly merchants: Pick<MerchantStore, 'find'>;
+  readonly brands?: Pick<BrandStore, 'find'> | undefined;
   readonly languageOf: (request: FastifyRequest) => Language;
   readonly assets: PageAssets;
 };
@@ -102,7 +105,12 @@ function withFoundLink(
 
 type LinkPageKit = ReturnType<typeof linkPageKit>;
 
-type FoundLink = { readonly language: Language; readonly link: PaymentLink; readonly merchant: Merchant };
+type FoundLink = {
+  readonly language: Language;
+  readonly link: PaymentLink;
+  readonly merchant: Merchant;
+  readonly brand: ShownBrand;
+};
 
 /** What the link's two routes share: finding the link and its merchant, and answering with one of its pages. */
 function linkPageKit(deps: LinkRouteDeps) {
@@ -117,7 +125,8 @@ function linkPageKit(deps: LinkRouteDeps) {
       reply.status(404).send(renderLinkNotFoundPage(language, deps.assets));
       return undefined;
     }
-    const found: FoundLink = { language, link, merchant };
+    const brand = await loadShownBrand(deps.brands, merchant, deps.assets);
+    const found: FoundLink = { language, link, merchant, brand };
     return found;
   };
 
@@ -131,9 +140,9 @@ function linkPageKit(deps: LinkRouteDeps) {
       renderLinkUnavailablePage({
         reason,
         link: found.link,
-        merchantName: found.merchant.name,
+        merchantName: found.brand.name,
         language: found.language,
-        assets: deps.assets,
+        assets: found.brand.assets,
       }),
     );
 
@@ -143,10 +152,11 @@ function linkPageKit(deps: LinkRouteDeps) {
     return reply.status(status).send(
       renderLinkPage({
         link: found.link,
-        merchantName: found.merchant.name,
+        merchantName: found.brand.name,
+        logo: found.brand.logo,
         imageUrl: image?.url ?? null,
         language: found.language,
-        assets: deps.assets,
+        assets: found.brand.assets,
         refused,
       }),
     );

@@ -12,6 +12,8 @@ export interface PageAssets {
   /** The refund claim page's script. */
   readonly refundScript: string;
   readonly favicon: string;
+  /** The merchant's colour (brandRoutes.ts), linked after Paylink's stylesheet; absent: Paylink's colour. */
+  readonly brandStylesheet?: string | undefined;
 }
 
 /** The document around a page's body: language, title, icon, stylesheet, and the page's script if it has one. */
@@ -27,7 +29,10 @@ export function layout(input: {
     language: input.language,
     title: input.title,
     icon: { href: input.assets.favicon, type: 'image/svg+xml' },
-    stylesheets: [input.assets.stylesheet],
+    stylesheets: [
+      input.assets.stylesheet,
+      ...(input.assets.brandStylesheet ? [input.assets.brandStylesheet] : []),
+    ],
     scripts: input.script ? [input.script] : [],
     body: input.body,
   });

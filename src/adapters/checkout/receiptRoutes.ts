@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { BrandStore } from '../../app/brand/ports.ts';
 import type { Ledger } from '../../app/chain/ports.ts';
 import { receiptDocument } from '../../app/email/receiptDocument.ts';
 import { isReceiptToken, receiptData } from '../../app/email/receipts.ts';
@@ -12,6 +13,7 @@ import { html } from '../web/html.ts';
 import { fill } from '../web/i18n.ts';
 import { isLanguage, type Language } from '../web/language.ts';
 import type { CheckoutNetwork } from '../web/network.ts';
+import { loadShownBrand } from './brandRoutes.ts';
 import { badge, languageSwitcher, layout, messagePage, type PageAssets } from './pageLayout.ts';
 import { renderReceiptPdf } from './receiptPdf.ts';
 
@@ -37,6 +39,7 @@ export function registerReceiptRoutes(
   deps: {
     readonly receipts?: CheckoutReceipts | undefined;
     readonly merchants: Pick<MerchantStore, 'find'>;
+    readonly brands?: Pick<BrandStore, 'find'> | undefined;
     readonly ledger: Pick<Ledger, 'listTransfers'>;
     readonly networkOf: (chainId: number) => CheckoutNetwork;
     readonly languageOf: (request: FastifyRequest) => Language;
@@ -68,9 +71,11 @@ export function registerReceiptRoutes(
       deps.ledger.listTransfers(payment.id),
       receipts.refundsOf(payment.id),
     ]);
+    // The receipt names the merchant as its pages do: its display name, its logo and colour (decision 0052).
+    const brand = await loadShownBrand(deps.brands, merchant, deps.assets);
     const data = receiptData(
       payment,
-      merchant,
+      { ...merchant, name: brand.name },
       { checkoutUrl: `${request.protocol}://${request.host}`, explorerUrl },
       token,
       transfers,
@@ -78,9 +83,10 @@ export function registerReceiptRoutes(
     );
     const networks = new Map(data.transfers.map((t) => [t.txHash, deps.networkOf(t.chainId).name]));
     const { facts } = receiptFacts(data, language);
-    const title = fill(m.pageTitle, { merchant: merchant.name });
+    const title = fill(m.pageTitle, { merchant: brand.name });
     const body = html`<main class="card">
 <section class="stage end" aria-labelledby="title">
+  ${brand.logo}
   ${badge('done')}
   <h1 id="title">${m.heading}</h1>
   <dl class="facts">
@@ -90,7 +96,7 @@ export function registerReceiptRoutes(
 </section>
 <footer>${languageSwitcher(language)}</footer>
 </main>`;
-    return layout({ language, title, assets: deps.assets, body, script: null });
+    return layout({ language, title, assets: brand.assets, body, script: null });
   });
 }
 

@@ -16,6 +16,8 @@ import { languageSwitcher, layout, messagePage, moment, type PageAssets } from '
 export interface LinkPageInput {
   readonly link: PaymentLink;
   readonly merchantName: string;
+  /** The merchant's logo (brandRoutes.ts); absent: none. */
+  readonly logo?: SafeHtml | null | undefined;
   /** The image, when the page's CSP allows it (https, its origin named); null: no image. */
   readonly imageUrl: string | null;
   readonly language: Language;
@@ -39,6 +41,7 @@ export function renderLinkPage(input: LinkPageInput): string {
   const m = MESSAGES[language];
   const body = html`<main id="link" class="card">
 <header class="merchant">
+  ${input.logo ?? null}
   <p class="eyebrow">${format(m.documentTitle, { merchant: input.merchantName })}</p>
   <h1>${link.title}</h1>
   ${priceLine(link.price, language, m)}

@@ -37,6 +37,8 @@ export interface CheckoutPageInput {
    * one the payment is offered on: the home chain (decision 0033).
    */
   readonly chosenChainId?: number | undefined;
+  /** The merchant's logo (brandRoutes.ts); absent: none. */
+  readonly logo?: SafeHtml | null | undefined;
 }
 
 export function renderCheckoutPage(input: CheckoutPageInput): string {
@@ -51,6 +53,7 @@ export function renderCheckoutPage(input: CheckoutPageInput): string {
     script: input.assets.script,
     data: scriptSettings(input, page),
     header: {
+      logo: input.logo,
       eyebrow: m.paymentTo,
       merchant: view.merchantName,
       priceLabel: m.price,

@@ -17,6 +17,8 @@ export function scriptedPage(input: {
   /** The script's settings, as `data-` attributes of the card, in this order. */
   data: readonly (readonly [string, string | number])[];
   header: {
+    /** The merchant's logo (brandRoutes.ts); absent: none. */
+    logo?: SafeHtml | null | undefined;
     eyebrow: string;
     merchant: string;
     priceLabel: string;
@@ -59,6 +61,7 @@ ${stage}`,
   );
   const body = html`<main id="${input.id}" class="card"${data}>
 <header class="merchant">
+  ${header.logo ?? null}
   <p class="eyebrow">${header.eyebrow}</p>
   <h1>${header.merchant}</h1>
   <p class="price"><span class="label">${header.priceLabel}</span> ${header.price}</p>${note}

@@ -1,3 +1,4 @@
+import type { BrandStore } from '../../app/brand/ports.ts';
 import type { Ledger } from '../../app/chain/ports.ts';
 import type {
   MerchantOverviewStore,
@@ -18,6 +19,7 @@ import type { RefundStore } from '../../app/refunds/ports.ts';
 import type { SettlementStore } from '../../app/settlement/ports.ts';
 import type { Clock, RateLimitStore } from '../../app/shared/ports.ts';
 import type { WebhookSender, WebhookStore } from '../../app/webhooks/ports.ts';
+import type { LogoRules } from '../../domain/brand.ts';
 import type { PayoutPolicy } from '../../domain/payout.ts';
 
 export interface DashboardDeps {
@@ -59,6 +61,8 @@ export interface DashboardDeps {
    * The point of sale's catalogue (decision 0054); absent, or without `paymentCreation`: no point of sale.
    */
   readonly posCatalogue?: CatalogueStore | undefined;
+  /** The merchant's brand page (decision 0052); absent: not served. */
+  readonly branding?: { readonly store: BrandStore; readonly logoRules: LogoRules } | undefined;
   /** The receipt pages of paid sales, shown as a QR code at the counter; absent: not offered. */
   readonly receiptTokens?: ReceiptTokenStore | undefined;
   /** A merchant's home page (today's and the month's totals, what waits); absent: the home is the payments list. */

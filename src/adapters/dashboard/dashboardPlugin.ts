@@ -20,6 +20,7 @@ import { isLanguage } from '../web/language.ts';
 import { pageScript } from '../web/pageScript.ts';
 import { qrSvg } from '../web/qrCode.ts';
 import { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from '../web/securityHeaders.ts';
+import { brandPages, logoTooLarge, registerLogoUpload } from './brandPages.ts';
 import type { DashboardDeps } from './dashboardDeps.ts';
 import { homePages } from './homePage.ts';
 import { merchantPages } from './merchantPages.ts';
@@ -66,6 +67,8 @@ export function dashboardPlugin(deps: DashboardDeps) {
     });
     await app.register(cookie);
     await app.register(formbody, { bodyLimit: 4_096 });
+    // The brand form's logo (multipart); every other form stays url-encoded.
+    if (deps.branding) await registerLogoUpload(app, deps.branding.logoRules);
     guardPages(app, deps, kit, publicOrigin);
     rememberLanguage(app, publicOrigin);
 
@@ -82,6 +85,7 @@ export function dashboardPlugin(deps: DashboardDeps) {
     homePages(app, deps, kit);
     merchantPages(app, deps, kit);
     posPages(app, deps, kit);
+    brandPages(app, deps, kit);
     operatorPages(app, deps, kit);
   };
 }
@@ -149,7 +153,8 @@ function guardPages(app: FastifyInstance, deps: DashboardDeps, kit: PageKit, pub
 
   // A request refused for its input is answered on the page it was sent to, in HTML like every page (not the
   // API's JSON), and is no error of the service; anything else goes on to the port's handler.
-  app.setErrorHandler(async (error, request, reply) => {
+  app.setErrorHandler(async (thrown, request, reply) => {
+    const error = (deps.branding && logoTooLarge(thrown, deps.branding.logoRules)) ?? thrown;
     if (!(error instanceof ValidationError)) throw error;
     const ctx = kit.context(request);
     reply.type(HTML);

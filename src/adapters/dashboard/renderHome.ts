@@ -79,6 +79,7 @@ ${
   <tbody>${rows}</tbody>
 </table></div>`
 }
-<p><a href="/dashboard/payments">${h.allPayments}</a></p>`;
+<p><a href="/dashboard/payments">${h.allPayments}</a></p>
+<p><a href="/dashboard/brand">${ctx.t.brand.homeLink}</a></p>`;
   return signedInPage(input.signedIn, ctx, h.title, body);
 }

@@ -5,7 +5,7 @@ import type {
   DashboardUsersTable,
 } from './dashboardSchema.ts';
 import type { EmailMessagesTable, EventsTable, WebhookAttemptsTable } from './messageSchema.ts';
-import type { PosCatalogueItemsTable } from './posSchema.ts';
+import type { MerchantBrandsTable, PosCatalogueItemsTable } from './posSchema.ts';
 import type {
   BridgeTransfersTable,
   GaslessAuthorizationsTable,
@@ -309,6 +309,7 @@ export interface DatabaseSchema {
   dashboard_sessions: DashboardSessionsTable;
   email_messages: EmailMessagesTable;
   pos_catalogue_items: PosCatalogueItemsTable;
+  merchant_brands: MerchantBrandsTable;
 }
 
 export type { Generated };

@@ -14,6 +14,8 @@ export function findBadText(value: unknown, path: string, found: FieldProblem[] 
   if (typeof value === 'string') {
     const problem = textProblem(value);
     if (problem) found.push({ field: path, message: problem });
+  } else if (ArrayBuffer.isView(value)) {
+    // An uploaded file's bytes (the dashboard's logo): not text, checked by what reads them.
   } else if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i += 1) findBadText(value[i], `${path}[${i}]`, found);
   } else if (value !== null && typeof value === 'object') {

@@ -3,6 +3,23 @@ import type { en } from './en.ts';
 
 /** What the dashboard says in German. */
 export const de: MessageTable<typeof en> = {
+  brand: {
+    title: 'Marke',
+    intro: 'Wie Ihre Zahlungsseiten, Links und Belege Sie Ihren Kunden zeigen.',
+    displayName: 'Anzeigename',
+    displayNameHint: 'Wird Kunden statt Ihres Kontonamens gezeigt; leer: {name}.',
+    colour: 'Markenfarbe',
+    colourHint:
+      '#rrggbb, dunkel genug für weiße Schrift darauf (Kontrast mindestens 4,5:1); leer: Paylink-Blau.',
+    logo: 'Logo',
+    logoHint: 'PNG, JPEG oder WebP, höchstens {kib} KiB und {pixels} Pixel je Seite.',
+    currentLogo: 'Ihr Logo, wie Kunden es sehen',
+    noLogo: 'Noch kein Logo.',
+    save: 'Marke speichern',
+    removeLogo: 'Logo entfernen',
+    homeLink: 'Ihre Marke: Name, Farbe und Logo, die Ihre Kunden sehen',
+    saved: 'Marke gespeichert.',
+  },
   nav: {
     pos: 'Kasse',
     home: 'Start',

@@ -11,6 +11,22 @@ import type { DeliveryStatus } from '../../../domain/webhookDelivery.ts';
  * developer reads from the API.
  */
 export const en = {
+  brand: {
+    title: 'Brand',
+    intro: 'How your payment pages, links and receipts present you to customers.',
+    displayName: 'Display name',
+    displayNameHint: 'Shown to customers instead of your account name; empty: {name}.',
+    colour: 'Brand colour',
+    colourHint: '#rrggbb, dark enough for white text on it (contrast at least 4.5:1); empty: Paylink blue.',
+    logo: 'Logo',
+    logoHint: 'PNG, JPEG or WebP, at most {kib} KiB and {pixels} pixels on each side.',
+    currentLogo: 'Your logo as customers see it',
+    noLogo: 'No logo yet.',
+    save: 'Save brand',
+    removeLogo: 'Remove logo',
+    homeLink: 'Your brand: the name, colour and logo your customers see',
+    saved: 'Brand saved.',
+  },
   nav: {
     pos: 'Point of sale',
     home: 'Home',

@@ -3,6 +3,23 @@ import type { en } from './en.ts';
 
 /** What the dashboard says in Spanish. */
 export const es: MessageTable<typeof en> = {
+  brand: {
+    title: 'Marca',
+    intro: 'Cómo sus páginas de pago, enlaces y recibos le presentan a sus clientes.',
+    displayName: 'Nombre visible',
+    displayNameHint: 'Se muestra a los clientes en lugar del nombre de su cuenta; vacío: {name}.',
+    colour: 'Color de marca',
+    colourHint:
+      '#rrggbb, lo bastante oscuro para texto blanco (contraste de al menos 4,5:1); vacío: el azul de Paylink.',
+    logo: 'Logotipo',
+    logoHint: 'PNG, JPEG o WebP, como máximo {kib} KiB y {pixels} píxeles por lado.',
+    currentLogo: 'Su logotipo tal como lo ven los clientes',
+    noLogo: 'Aún no hay logotipo.',
+    save: 'Guardar marca',
+    removeLogo: 'Eliminar logotipo',
+    homeLink: 'Su marca: el nombre, el color y el logotipo que ven sus clientes',
+    saved: 'Marca guardada.',
+  },
   nav: {
     pos: 'Punto de venta',
     home: 'Inicio',

@@ -3,6 +3,23 @@ import type { en } from './en.ts';
 
 /** What the dashboard says in French. */
 export const fr: MessageTable<typeof en> = {
+  brand: {
+    title: 'Marque',
+    intro: 'Comment vos pages de paiement, liens et reçus vous présentent à vos clients.',
+    displayName: 'Nom affiché',
+    displayNameHint: 'Montré aux clients à la place du nom de votre compte ; vide : {name}.',
+    colour: 'Couleur de marque',
+    colourHint:
+      '#rrggbb, assez foncée pour un texte blanc (contraste d’au moins 4,5:1) ; vide : le bleu de Paylink.',
+    logo: 'Logo',
+    logoHint: 'PNG, JPEG ou WebP, au plus {kib} Kio et {pixels} pixels de côté.',
+    currentLogo: 'Votre logo tel que le voient vos clients',
+    noLogo: 'Pas encore de logo.',
+    save: 'Enregistrer la marque',
+    removeLogo: 'Supprimer le logo',
+    homeLink: 'Votre marque : le nom, la couleur et le logo que voient vos clients',
+    saved: 'Marque enregistrée.',
+  },
   nav: {
     pos: 'Point de vente',
     home: 'Accueil',

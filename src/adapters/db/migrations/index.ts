@@ -26,6 +26,7 @@ import * as bridgeReattestation from './0036_bridge_reattestation.ts';
 import * as fastBurn from './0037_fast_burn.ts';
 import * as txidChain from './0039_txid_chain.ts';
 import * as paymentItems from './0040_payment_items.ts';
+import * as merchantBranding from './0041_merchant_branding.ts';
 import * as paymentReference from './0042_payment_reference.ts';
 import * as posCatalogue from './0043_pos_catalogue.ts';
 import * as restrictedKeys from './0044_restricted_keys.ts';
@@ -59,6 +60,7 @@ export const migrations: Record<string, Migration> = {
   '0037_fast_burn': fastBurn,
   '0039_txid_chain': txidChain,
   '0040_payment_items': paymentItems,
+  '0041_merchant_branding': merchantBranding,
   '0042_payment_reference': paymentReference,
   '0043_pos_catalogue': posCatalogue,
   '0044_restricted_keys': restrictedKeys,
