@@ -461,7 +461,7 @@ describe.each(dialects)('dashboard in Chromium on %s', (dialect) => {
     // Deactivated from its page: the box ticked, and the browser's confirmation accepted.
     await page.goto(`${base}/dashboard/links/${fixedLink}`);
     page.once('dialog', (dialog) => dialog.accept());
-    await page.getByLabel('Yes, stop this link for good').check();
+    await page.getByLabel('Yes, stop this link', { exact: true }).check();
     await page.getByRole('button', { name: 'Deactivate this link' }).click();
     await page.locator('.status', { hasText: 'deactivated' }).waitFor({ timeout: UI_TIMEOUT_MS });
     expect(await page.getByRole('button', { name: 'Deactivate this link' }).count()).toBe(0);
