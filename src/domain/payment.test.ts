@@ -44,6 +44,8 @@ describe('newPayment', () => {
   it('starts pending, with nothing received or paid out, last changed when made', () => {
     expect(newPayment(terms)).toEqual({
       ...terms,
+      // The id's last 40 bits, as people read them.
+      reference: 'PL-0000-0002',
       webhookUrl: null,
       returnUrl: null,
       successUrl: null,

@@ -108,7 +108,7 @@ describe.each(dialects)('payment search on %s', (dialect) => {
 
 describe.each(dialects)('migration 0042 on %s', (dialect) => {
   it("gives the payments made before their id's reference, a merchant's clash none", async () => {
-    const { handle, migrator, drop } = await databaseMigratedTo(dialect, '0039_txid_chain');
+    const { handle, migrator, drop } = await databaseMigratedTo(dialect, '0040_payment_items');
     try {
       await handle.db.insertInto('merchants').values(merchantRow(testMerchant())).execute();
       const first = testPayment(1);

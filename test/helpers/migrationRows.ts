@@ -11,7 +11,13 @@ import { createEmptyDatabase } from './database.ts';
  * migrations, which insert today's rows into a database migrated only up to the migration they test.
  */
 export function paymentRowBefore0039(payment: Payment) {
-  const { txid_chain_id: _, ...row } = paymentRowBefore0042(payment);
+  const { txid_chain_id: _, ...row } = paymentRowBefore0040(payment);
+  return row;
+}
+
+/** A payment's row as written before migration 0040 (no `title`, `description` or `line_items` yet). */
+export function paymentRowBefore0040(payment: Payment) {
+  const { title: _t, description: _d, line_items: _l, ...row } = paymentRowBefore0042(payment);
   return row;
 }
 
