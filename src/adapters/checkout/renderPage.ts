@@ -48,7 +48,7 @@ export function renderCheckoutPage(input: CheckoutPageInput): string {
   return scriptedPage({
     language,
     id: 'checkout',
-    title: format(m.documentTitle, { merchant: view.merchantName }),
+    documentTitle: m.documentTitle,
     assets: input.assets,
     script: input.assets.script,
     data: scriptSettings(input, page),

@@ -46,7 +46,7 @@ export function renderRefundPage(input: {
   return scriptedPage({
     language,
     id: 'refund',
-    title: format(m.documentTitle, { merchant: view.merchantName }),
+    documentTitle: m.documentTitle,
     assets: input.assets,
     script: input.assets.refundScript,
     data: [

@@ -1,4 +1,5 @@
-import { type HtmlValue, html, type SafeHtml } from '../web/html.ts';
+import { format, type HtmlValue, html, type SafeHtml } from '../web/html.ts';
+import type { Message } from '../web/i18n.ts';
 import type { Language } from '../web/language.ts';
 import { badge, hiddenAttr, languageSwitcher, layout, type PageAssets } from './pageLayout.ts';
 
@@ -11,7 +12,8 @@ export function scriptedPage(input: {
   language: Language;
   /** The card's id, which the page's stylesheet and script look for. */
   id: string;
-  title: SafeHtml | string;
+  /** The tab's title, a message with `{merchant}`: the header's merchant is put in it. */
+  documentTitle: Message;
   assets: PageAssets;
   script: string;
   /** The script's settings, as `data-` attributes of the card, in this order. */
@@ -80,7 +82,7 @@ ${input.scripted}
 </main>`;
   return layout({
     language: input.language,
-    title: input.title,
+    title: format(input.documentTitle, { merchant: header.merchant }),
     assets: input.assets,
     body,
     script: input.script,
