@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/adapters/db/database.ts';
-import { paymentRow, toPayment } from '../../src/adapters/db/paymentRepository.ts';
+import { toPayment } from '../../src/adapters/db/paymentRepository.ts';
 import type { Payment } from '../../src/domain/payment.ts';
 import { CHAIN_ID, testPayment } from '../fakes/paymentFixture.ts';
 import { dialects } from '../helpers/database.ts';
-import { databaseMigratedTo } from '../helpers/migrationRows.ts';
+import { databaseMigratedTo, paymentRowBefore0039 } from '../helpers/migrationRows.ts';
 
 /**
  * Migration 0039 on rows written before it (decision 0039): a payment's `txid` gets the chain of its recorded
@@ -14,11 +14,8 @@ import { databaseMigratedTo } from '../helpers/migrationRows.ts';
 const NOW = new Date('2026-01-01T01:00:00.000Z').toISOString();
 const hash = (byte: string) => `0x${byte.repeat(32)}`;
 
-/** A payment's row as written before migration 0039 (and so before 0042's reference). */
-function rowBefore0039(payment: Payment) {
-  const { txid_chain_id: _, reference: __, ...row } = paymentRow(payment);
-  return row;
-}
+/** A payment's row as written before migration 0039 (test/helpers/migrationRows.ts). */
+const rowBefore0039 = paymentRowBefore0039;
 
 describe.each(dialects)('migration 0039 (the chain of txid) on %s', (dialect) => {
   let handle: DatabaseHandle;
