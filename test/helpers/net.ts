@@ -1,8 +1,8 @@
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-/** A loopback port that was free a moment ago (for a server the test starts in another process). */
-export function freePort(): Promise<number> {
+/** A loopback port the kernel has just offered for listening, closed again. */
+function offeredPort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -13,6 +13,22 @@ export function freePort(): Promise<number> {
       );
     });
   });
+}
+
+// Every port this process has handed out: the kernel may offer a port it just offered (closed at once, it is free
+// again), and two of a child's ports being equal made a sandbox die with EADDRINUSE on its own second server.
+const handedOut = new Set<number>();
+
+/** A loopback port that was free a moment ago and was never handed out before in this process (for a server the
+ * test starts in another process). */
+export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = await offeredPort();
+    if (!handedOut.has(port)) {
+      handedOut.add(port);
+      return port;
+    }
+  }
 }
 
 /**
