@@ -17,7 +17,7 @@ import { createRefund } from '../../src/app/refunds/createRefund.ts';
 import { buildCheckoutServer } from '../../src/main/webServers.ts';
 import { SCREENSHOTS, UI_TIMEOUT_MS, useChromium } from '../helpers/browser.ts';
 import { type ChainHarness, ROLES, startChainHarness } from '../helpers/chainHarness.ts';
-import { dialects } from '../helpers/database.ts';
+import { pageTestDialect } from '../helpers/database.ts';
 import { capturingLogger } from '../helpers/logCapture.ts';
 import { refundWorkerPasses } from '../helpers/refundWorker.ts';
 
@@ -115,7 +115,7 @@ async function waitForStage(page: Page, stage: string): Promise<void> {
 const screenshot = (page: Page, name: string) =>
   page.screenshot({ path: `${SCREENSHOTS}/refund-${name}.png`, fullPage: true, animations: 'disabled' });
 
-describe.each(dialects)('refund claim page in Chromium, on %s', (dialect) => {
+describe.each([pageTestDialect])('refund claim page in Chromium, on %s', (dialect) => {
   beforeAll(() => startClaimPages(dialect));
   afterAll(stopClaimPages);
 
