@@ -1,13 +1,7 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  accessibilityViolations,
-  SCREENSHOTS,
-  scrollsSideways,
-  UI_TIMEOUT_MS,
-  useChromium,
-} from '../helpers/browser.ts';
+import { expectCleanScreen, SCREENSHOTS, UI_TIMEOUT_MS, useChromium } from '../helpers/browser.ts';
 import { solidPng } from '../helpers/images.ts';
 import { type SandboxProcess, startSandbox } from '../helpers/sandboxProcess.ts';
 
@@ -27,16 +21,8 @@ describe('the brand page (sandbox, Chromium)', { timeout: 240_000 }, () => {
     await sandbox?.stop();
   });
 
-  async function checkScreen(page: Page, name: string): Promise<void> {
-    const width = page.viewportSize()!.width;
-    expect({ name, width, violations: await accessibilityViolations(page) }).toEqual({
-      name,
-      width,
-      violations: [],
-    });
-    expect({ name, width, sideways: await scrollsSideways(page) }).toEqual({ name, width, sideways: false });
-    await page.screenshot({ path: join(SCREENSHOTS, `brand-${name}-${width}.png`), fullPage: true });
-  }
+  const checkScreen = (page: Page, name: string) =>
+    expectCleanScreen(page, name, join(SCREENSHOTS, `brand-${name}-${page.viewportSize()?.width}.png`));
 
   it.each([
     { width: 1280, height: 900 },

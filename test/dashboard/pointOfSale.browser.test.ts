@@ -1,13 +1,7 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  accessibilityViolations,
-  SCREENSHOTS,
-  scrollsSideways,
-  UI_TIMEOUT_MS,
-  useChromium,
-} from '../helpers/browser.ts';
+import { expectCleanScreen, SCREENSHOTS, UI_TIMEOUT_MS, useChromium } from '../helpers/browser.ts';
 import { runCli } from '../helpers/cli.ts';
 import { type SandboxProcess, startSandbox } from '../helpers/sandboxProcess.ts';
 
@@ -39,16 +33,8 @@ describe('the point of sale from amount to paid (sandbox, Chromium)', { timeout:
   }
 
   /** Axe finds nothing serious, the page does not scroll sideways at its width, and its screenshot is kept. */
-  async function checkScreen(page: Page, name: string): Promise<void> {
-    const width = page.viewportSize()!.width;
-    expect({ name, width, violations: await accessibilityViolations(page) }).toEqual({
-      name,
-      width,
-      violations: [],
-    });
-    expect({ name, width, sideways: await scrollsSideways(page) }).toEqual({ name, width, sideways: false });
-    await page.screenshot({ path: join(SCREENSHOTS, `pos-${name}-${width}.png`), fullPage: true });
-  }
+  const checkScreen = (page: Page, name: string) =>
+    expectCleanScreen(page, name, join(SCREENSHOTS, `pos-${name}-${page.viewportSize()?.width}.png`));
 
   async function signIn(page: Page, email: string, password: string): Promise<void> {
     await page.goto(`${sandbox.apiUrl}/dashboard/login`);

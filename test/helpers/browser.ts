@@ -92,3 +92,18 @@ export async function accessibilityViolations(page: Page): Promise<string[]> {
 export async function scrollsSideways(page: Page): Promise<boolean> {
   return page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
 }
+
+/**
+ * The page as it is, at its viewport's width: axe finds nothing serious, and it does not scroll sideways. With a
+ * `screenshot` path, the screen is kept there for a person to look at. The failure names the screen and width.
+ */
+export async function expectCleanScreen(page: Page, name: string, screenshot?: string): Promise<void> {
+  const width = page.viewportSize()?.width;
+  expect({ name, width, violations: await accessibilityViolations(page) }).toEqual({
+    name,
+    width,
+    violations: [],
+  });
+  expect({ name, width, sideways: await scrollsSideways(page) }).toEqual({ name, width, sideways: false });
+  if (screenshot) await page.screenshot({ path: screenshot, fullPage: true });
+}
