@@ -76,6 +76,8 @@ const FLAG_OF_FIELD: Readonly<Record<string, string>> = {
   underpayment_tolerance_percent: '--tolerance',
   name: '--name',
   grace: '--grace',
+  address: '--address-line',
+  tax_id: '--tax-id',
 };
 
 function inFlags(error: Error): string {

@@ -174,6 +174,64 @@ describe.each(dialects)('paylink CLI on %s', (dialect) => {
   });
 });
 
+describe.each(dialects)('paylink merchant receipt-details on %s', (dialect) => {
+  let env: Record<string, string>;
+  let drop: () => Promise<void>;
+  beforeAll(async () => {
+    const database = await createEmptyDatabase(dialect);
+    drop = database.drop;
+    env = { PAYLINK_DATABASE_URL: database.url, PAYLINK_NETWORK: 'polygon' };
+  });
+  afterAll(() => drop());
+
+  it("sets, shows and clears the address and tax id on a merchant's receipts, refusing bad ones by flag", async () => {
+    const { merchant } = JSON.parse(
+      (await runCli(['merchant', 'create', '--name', 'Roastery', '--json'], env)).stdout,
+    );
+    const id: string = merchant.public_id;
+    const none = await runCli(['merchant', 'receipt-details', id], env);
+    expect(none.stdout).toContain('address         (none)');
+    const set = await runCli(
+      [
+        ...['merchant', 'receipt-details', id, '--address-line', 'Oranienstraße 12'],
+        ...['--address-line', '10999 Berlin', '--tax-id', ' DE123456789 ', '--json'],
+      ],
+      env,
+    );
+    expect(set.code).toBe(0);
+    expect(JSON.parse(set.stdout)).toEqual({
+      public_id: id,
+      address_lines: ['Oranienstraße 12', '10999 Berlin'],
+      tax_id: 'DE123456789',
+    });
+    // What the receipts read: the brand row the dashboard's brand page also writes.
+    const database = openDatabase(env.PAYLINK_DATABASE_URL!);
+    try {
+      expect(await createStores(database).brands.find(id)).toMatchObject({
+        displayName: null,
+        address: 'Oranienstraße 12\n10999 Berlin',
+        taxId: 'DE123456789',
+      });
+    } finally {
+      await database.close();
+    }
+
+    const tooLong = await runCli(['merchant', 'receipt-details', id, '--tax-id', 'D'.repeat(41)], env);
+    expect(tooLong.code).toBe(2);
+    expect(tooLong.stderr).toContain('--tax-id: must be at most 40 characters');
+    const lines = Array.from({ length: 7 }, (_, i) => ['--address-line', `line ${i}`]).flat();
+    const seven = await runCli(['merchant', 'receipt-details', id, ...lines], env);
+    expect(seven.code).toBe(2);
+    expect(seven.stderr).toContain('--address-line: must be at most 6 lines');
+
+    const cleared = await runCli(['merchant', 'receipt-details', id, '--clear-address', '--json'], env);
+    expect(JSON.parse(cleared.stdout)).toEqual({ public_id: id, address_lines: [], tax_id: 'DE123456789' });
+    const unknown = await runCli(['merchant', 'receipt-details', 'mch_nope'], env);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('Merchant not found');
+  });
+});
+
 describe('paylink CLI configuration', () => {
   it('stops with a message naming the variable when the environment is invalid', async () => {
     const result = await spawnCli(['migrate'], {
