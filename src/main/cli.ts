@@ -78,6 +78,9 @@ const FLAG_OF_FIELD: Readonly<Record<string, string>> = {
   grace: '--grace',
   address: '--address-line',
   tax_id: '--tax-id',
+  scopes: '--scopes',
+  expires_at: '--expires-at',
+  expires_in: '--expires-in',
 };
 
 function inFlags(error: Error): string {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forwarderImplementationOf } from '../../src/adapters/chain/depositPlanner.ts';
 import { openDatabase } from '../../src/adapters/db/database.ts';
+import { hashApiKey } from '../../src/domain/credentials.ts';
 import { createStores } from '../../src/main/wiring.ts';
 import { testPayment } from '../fakes/paymentFixture.ts';
 import { runCli, spawnCli } from '../helpers/cli.ts';
@@ -174,7 +175,7 @@ describe.each(dialects)('paylink CLI on %s', (dialect) => {
   });
 });
 
-describe.each(dialects)('paylink merchant receipt-details on %s', (dialect) => {
+describe.each(dialects)("paylink merchant's receipt details and restricted keys on %s", (dialect) => {
   let env: Record<string, string>;
   let drop: () => Promise<void>;
   beforeAll(async () => {
@@ -229,6 +230,99 @@ describe.each(dialects)('paylink merchant receipt-details on %s', (dialect) => {
     const unknown = await runCli(['merchant', 'receipt-details', 'mch_nope'], env);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('Merchant not found');
+  });
+
+  it('makes, lists and revokes restricted keys with scopes and an expiry, each mode apart', async () => {
+    const { merchant } = JSON.parse(
+      (await runCli(['merchant', 'create', '--name', 'Plugin shop', '--test-key', '--json'], env)).stdout,
+    );
+    const id: string = merchant.public_id;
+    const made = await runCli(
+      [
+        ...['merchant', 'key', 'create', id, '--name', 'Shop plugin'],
+        ...['--scopes', 'payments:write, payments:read', '--expires-in', '30d', '--json'],
+      ],
+      env,
+    );
+    expect(made.code).toBe(0);
+    const key = JSON.parse(made.stdout);
+    expect(key).toMatchObject({
+      name: 'Shop plugin',
+      kind: 'restricted',
+      scopes: ['payments:read', 'payments:write'],
+      livemode: true,
+      status: 'active',
+    });
+    expect(key.key).toMatch(/^rk_live_/);
+    const database = openDatabase(env.PAYLINK_DATABASE_URL!);
+    const { merchants } = createStores(database);
+    try {
+      // The key works (its hash alone stored) until the moment it expires, and not at that moment.
+      const expiresAt = new Date(key.expires_at);
+      const days = (expiresAt.getTime() - Date.parse(key.created_at)) / 86_400_000;
+      expect(days).toBe(30);
+      const found = await merchants.findByKeyHash(hashApiKey(key.key), new Date(expiresAt.getTime() - 1));
+      expect(found?.key.scopes).toEqual(['payments:read', 'payments:write']);
+      expect(await merchants.findByKeyHash(hashApiKey(key.key), expiresAt)).toBeUndefined();
+
+      const test = JSON.parse(
+        (
+          await runCli(
+            [
+              'merchant',
+              'key',
+              'create',
+              id,
+              '--name',
+              'Books',
+              '--scopes',
+              'refunds:read',
+              '--mode',
+              'test',
+              '--json',
+            ],
+            env,
+          )
+        ).stdout,
+      );
+      expect(test.key).toMatch(/^rk_test_/);
+      expect(test.expires_at).toBeNull();
+      const live = JSON.parse((await runCli(['merchant', 'key', 'list', id, '--json'], env)).stdout);
+      expect(live.keys.map((k: { kind: string; name: string | null }) => [k.kind, k.name])).toEqual([
+        ['secret', null],
+        ['restricted', 'Shop plugin'],
+      ]);
+      // Never the key itself, nor its hash, in a listing.
+      expect(JSON.stringify(live)).not.toContain(key.key);
+      const table = await runCli(['merchant', 'key', 'list', id, '--mode', 'test'], env);
+      expect(table.stdout).toContain('Books: refunds:read');
+      expect(table.stdout).not.toContain('Shop plugin');
+
+      const revoked = await runCli(['merchant', 'key', 'revoke', id, key.id], env);
+      expect(revoked.code).toBe(0);
+      expect(revoked.stdout).toContain('status          revoked');
+      expect(await merchants.findByKeyHash(hashApiKey(key.key), new Date())).toBeUndefined();
+      // A key of the other mode is not found from this one; the secret key is rolled, never revoked.
+      expect((await runCli(['merchant', 'key', 'revoke', id, test.id], env)).stderr).toContain(
+        'API key not found',
+      );
+      const secret = live.keys[0].id;
+      const refused = await runCli(['merchant', 'key', 'revoke', id, secret], env);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('The secret key is not revoked but rolled');
+    } finally {
+      await database.close();
+    }
+
+    for (const [args, problem] of [
+      [['--scopes', 'payments:delete'], '--scopes: has an unknown scope "payments:delete"'],
+      [['--scopes', 'payments:read', '--expires-at', '2020-01-01T00:00:00Z'], '--expires-at:'],
+      [['--scopes', 'payments:read', '--expires-in', 'soon'], '--expires-in: must be a duration'],
+    ] as const) {
+      const bad = await runCli(['merchant', 'key', 'create', id, '--name', 'Bad', ...args], env);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain(problem);
+    }
   });
 });
 

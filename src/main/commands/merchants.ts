@@ -29,6 +29,7 @@ import type { Merchant } from '../../domain/merchant.ts';
 import { readSandboxContracts, stateDirOf } from '../../sandbox/chain.ts';
 import { complain, out } from '../terminal.ts';
 import { createStores, hostResolver, openConfiguredDatabase } from '../wiring.ts';
+import { registerKeyCommands } from './keys.ts';
 
 /** `paylink merchant …`: merchant accounts, which administrators alone create and change. */
 export function registerMerchantCommands(program: Command, config: () => Config): void {
@@ -36,6 +37,7 @@ export function registerMerchantCommands(program: Command, config: () => Config)
   registerAccountCommands(merchant, config);
   registerAccessCommands(merchant, config);
   registerReceiptDetailsCommand(merchant, config);
+  registerKeyCommands(merchant, config);
 }
 
 /** receipt-details: the address and tax id printed on the merchant's receipts (decision 0057). */
