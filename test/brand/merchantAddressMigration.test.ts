@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../../src/adapters/db/database.ts';
 import { brandRepository } from '../../src/adapters/db/brandRepository.ts';
+import type { DatabaseHandle } from '../../src/adapters/db/database.ts';
 import { dialects } from '../helpers/database.ts';
 import { databaseMigratedTo } from '../helpers/migrationRows.ts';
 
@@ -60,7 +60,12 @@ describe.each(dialects)('migration 0045 (merchant address) on %s', (dialect) => 
   it('keeps an earlier row whole, without an address or tax id, and stores both after it', async () => {
     const brands = brandRepository(handle.db);
     const before = await brands.find('mch_1');
-    expect(before).toMatchObject({ displayName: 'Corner Shop', colour: '#0b5f3a', address: null, taxId: null });
+    expect(before).toMatchObject({
+      displayName: 'Corner Shop',
+      colour: '#0b5f3a',
+      address: null,
+      taxId: null,
+    });
     expect(before?.logo?.bytes).toEqual(LOGO);
     await brands.save({ ...before!, address: 'Oranienstraße 12\n10999 Berlin', taxId: 'DE123456789' });
     expect(await brands.find('mch_1')).toMatchObject({
