@@ -148,7 +148,7 @@ function guardPages(app: FastifyInstance, deps: DashboardDeps, kit: PageKit, pub
   // query's fields are checked by the API's own hook (inputText.ts); both refusals end up in the page below.
   // The brand form's address alone is typed as lines (decision 0057): its line breaks pass, nothing else does.
   app.addHook('preHandler', (request, _reply, done) => {
-    const multiLine = request.url === '/dashboard/brand' ? ADDRESS_FIELD : undefined;
+    const multiLine = request.routeOptions.url === '/dashboard/brand' ? ADDRESS_FIELD : undefined;
     const bad = request.method === 'POST' ? findBadText(request.body, '', [], multiLine) : [];
     done(bad.length > 0 ? new ValidationError(namedOr(bad, 'form')) : undefined);
   });
