@@ -13,6 +13,10 @@ export interface Brand {
   /** `#rrggbb`, lower case; null: Paylink's colour. */
   readonly colour: string | null;
   readonly logo: BrandLogo | null;
+  /** The postal or business address printed on receipts (decision 0057), lines joined by `\n`; null: none. */
+  readonly address: string | null;
+  /** A tax or VAT id printed on receipts; null: none. */
+  readonly taxId: string | null;
   readonly updatedAt: Date;
 }
 
@@ -38,6 +42,10 @@ export interface LogoRules {
 
 export const DEFAULT_LOGO_RULES: LogoRules = { maxBytes: 256 * 1024, maxPixels: 1024 };
 export const DISPLAY_NAME_MAX = 80;
+/** An address fits a receipt's header: a few lines, as an envelope has. */
+export const ADDRESS_MAX = 300;
+export const ADDRESS_LINES_MAX = 6;
+export const TAX_ID_MAX = 40;
 
 /** What a logo's bytes were found to be (read by an adapter: the client's stated type is never trusted). */
 export interface DetectedImage {
@@ -56,6 +64,39 @@ export function displayNameOf(typed: string): string | null {
   if ([...name].length > DISPLAY_NAME_MAX)
     throw new ValidationError('display_name', `must be at most ${DISPLAY_NAME_MAX} characters`);
   return name;
+}
+
+/**
+ * The address typed, one line of the address per line of text: each line trimmed, blank lines dropped, joined by
+ * `\n` (a textarea sends `\r\n`); empty: none. Line breaks are the only control characters it may hold.
+ */
+export function businessAddressOf(typed: string): string | null {
+  const lines = typed
+    .split(/\r\n|\r|\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+  if (lines.length === 0) return null;
+  for (const line of lines) {
+    const problem = textProblem(line);
+    if (problem) throw new ValidationError('address', problem);
+  }
+  if (lines.length > ADDRESS_LINES_MAX)
+    throw new ValidationError('address', `must be at most ${ADDRESS_LINES_MAX} lines`);
+  const address = lines.join('\n');
+  if ([...address].length > ADDRESS_MAX)
+    throw new ValidationError('address', `must be at most ${ADDRESS_MAX} characters`);
+  return address;
+}
+
+/** The tax or VAT id typed ("DE123456789"), trimmed, one line; empty: none. Its format is each country's own. */
+export function taxIdOf(typed: string): string | null {
+  const taxId = typed.trim();
+  if (taxId === '') return null;
+  const problem = textProblem(taxId);
+  if (problem) throw new ValidationError('tax_id', problem);
+  if ([...taxId].length > TAX_ID_MAX)
+    throw new ValidationError('tax_id', `must be at most ${TAX_ID_MAX} characters`);
+  return taxId;
 }
 
 /**

@@ -76,6 +76,11 @@ const FLAG_OF_FIELD: Readonly<Record<string, string>> = {
   underpayment_tolerance_percent: '--tolerance',
   name: '--name',
   grace: '--grace',
+  address: '--address-line',
+  tax_id: '--tax-id',
+  scopes: '--scopes',
+  expires_at: '--expires-at',
+  expires_in: '--expires-in',
 };
 
 function inFlags(error: Error): string {

@@ -190,6 +190,49 @@ describe.each(dialects)('admin API on %s', (dialect) => {
     expect((await h.admin('GET', path)).json().send_receipts).toBe(false);
   });
 
+  it("sets the address and tax id on a merchant's receipts, each bad one a 400 naming its field", async () => {
+    const { merchant } = await newMerchant();
+    const path = `/admin/api/merchants/${merchant.public_id}/receipt-details/`;
+    const set = await h.admin('PATCH', path, {
+      address_lines: [' Oranienstraße 12 ', '', '10999 Berlin'],
+      tax_id: 'DE123456789',
+    });
+    expect(set.statusCode).toBe(200);
+    expect(set.json()).toEqual({
+      public_id: merchant.public_id,
+      address_lines: ['Oranienstraße 12', '10999 Berlin'],
+      tax_id: 'DE123456789',
+    });
+    expect(await h.stores.brands.find(merchant.public_id)).toMatchObject({
+      address: 'Oranienstraße 12\n10999 Berlin',
+      taxId: 'DE123456789',
+    });
+    // A field left out stays; null removes.
+    expect((await h.admin('PATCH', path, { tax_id: null })).json()).toMatchObject({
+      address_lines: ['Oranienstraße 12', '10999 Berlin'],
+      tax_id: null,
+    });
+    for (const [body, field] of [
+      [{ address_lines: Array.from({ length: 7 }, (_, i) => `line ${i}`) }, 'address_lines'],
+      [{ address_lines: ['x'.repeat(301)] }, 'address_lines'],
+      [{ address_lines: ['Main St\n1'] }, 'address_lines[0]'],
+      [{ address_lines: 'Main St 1' }, 'address_lines'],
+      [{ tax_id: 'D'.repeat(41) }, 'tax_id'],
+      [{ tax_id: 'DE\u00001' }, 'tax_id'],
+    ] as const) {
+      const refused = await h.admin('PATCH', path, body);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json()).toMatchObject({ code: 'VALIDATION_ERROR', field });
+    }
+    expect(await h.stores.brands.find(merchant.public_id)).toMatchObject({
+      address: 'Oranienstraße 12\n10999 Berlin',
+      taxId: null,
+    });
+    expect((await h.admin('PATCH', '/admin/api/merchants/mch_nope/receipt-details/', {})).statusCode).toBe(
+      404,
+    );
+  });
+
   it.each([
     ['the token (USDC)', () => TEST_CHAIN.tokenAddress],
     ['the forwarder factory', () => TEST_CHAIN.factoryAddress],

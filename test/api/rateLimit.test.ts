@@ -7,6 +7,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { clientPartition } from '../../src/adapters/api/rateLimit.ts';
 import { depositPlanner } from '../../src/adapters/chain/depositPlanner.ts';
 import { redisBucketStore } from '../../src/adapters/rateLimit/redisBucketStore.ts';
+import { createMerchant } from '../../src/app/merchants/merchantAdmin.ts';
+import { createRestrictedKey } from '../../src/app/merchants/restrictedKeys.ts';
 import { ConfigError, loadConfig } from '../../src/config/index.ts';
 import { buildApiServer } from '../../src/main/webServers.ts';
 import { createRates } from '../../src/main/wiring.ts';
@@ -91,6 +93,29 @@ describe.each(dialects)('rate limits on %s', (dialect) => {
     for (let i = 0; i < 4; i += 1) await convert({ 'x-api-key': apiKey }, `198.51.100.${i}`);
     expect((await convert({ 'x-api-key': apiKey }, '198.51.100.99')).statusCode).toBe(429);
     expect((await convert({ 'x-api-key': otherKey })).statusCode).toBe(200);
+  });
+
+  it("keeps one bucket per merchant and mode, whatever its key: restricted keys share the secret key's", async () => {
+    const merchants = { merchants: h.stores.merchants, clock: h.clock, webhookAllowPrivate: false };
+    const { merchant, apiKey, testApiKey } = await createMerchant(
+      merchants,
+      { name: 'Many Keys', commissionPercent: '0' },
+      { testKey: true },
+    );
+    // A hundred keys must not make a hundred allowances (decision 0056): three keys, one burst of three.
+    const restricted = (name: string) =>
+      createRestrictedKey(merchants, merchant.id, 'live', { name, scopes: ['payments:read'] });
+    const plugin = (await restricted('Shop plugin')).key;
+    const books = (await restricted('Bookkeeping')).key;
+    expect((await convert({ 'x-api-key': apiKey })).statusCode).toBe(200);
+    expect((await convert({ 'x-api-key': plugin })).statusCode).toBe(200);
+    const third = await convert({ 'x-api-key': books });
+    expect(third.statusCode).toBe(200);
+    expect(third.headers.ratelimit).toBe('"key";r=0;t=1');
+    expect((await convert({ 'x-api-key': plugin })).statusCode).toBe(429);
+    expect((await convert({ 'x-api-key': apiKey })).statusCode).toBe(429);
+    // Test mode counts apart, as test and live are apart everywhere.
+    expect((await convert({ 'x-api-key': testApiKey! })).statusCode).toBe(200);
   });
 
   it('limits requests without a valid key by address, more strictly', async () => {

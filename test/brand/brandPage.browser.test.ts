@@ -62,12 +62,19 @@ describe('the brand page (sandbox, Chromium)', { timeout: 240_000 }, () => {
         mimeType: 'image/png',
         buffer: solidPng(160, 48, [0x0b, 0x5f, 0x3a]),
       });
+      // The address typed as lines in the textarea, as on an envelope (decision 0057).
+      await page.getByLabel('Address on receipts').fill('Oranienstraße 12\n10999 Berlin');
+      await page.getByLabel('Tax or VAT id').fill('DE123456789');
       await page.getByRole('button', { name: 'Save brand' }).click();
       await page.getByRole('status').filter({ hasText: 'Brand saved.' }).waitFor({ timeout: UI_TIMEOUT_MS });
       const logo = page.getByRole('img', { name: 'Demo Roastery' });
       expect(await logo.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(
         160,
       );
+      expect(await page.getByLabel('Address on receipts').inputValue()).toBe(
+        'Oranienstraße 12\n10999 Berlin',
+      );
+      expect(await page.getByLabel('Tax or VAT id').inputValue()).toBe('DE123456789');
       await checkScreen(page, 'saved');
     } finally {
       await context.close();

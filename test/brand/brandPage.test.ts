@@ -79,16 +79,28 @@ describe.each(dialects)('the brand page on %s', (dialect) => {
       display_name: ' Corner Roastery Kreuzberg ',
       colour: '#0B5F3A',
       logo: png(BLUE_LOGO),
+      // A textarea sends CRLF; blank lines and the lines' spaces go.
+      address: ' Oranienstraße 12 \r\n\r\n10999 Berlin\r\n',
+      tax_id: ' DE123456789 ',
     });
     expect(saved.statusCode).toBe(303);
     expect(saved.headers.location).toBe('/dashboard/brand?saved=1');
     const brand = await h.stores.brands.find(shop.id);
-    expect(brand).toMatchObject({ displayName: 'Corner Roastery Kreuzberg', colour: '#0b5f3a' });
+    expect(brand).toMatchObject({
+      displayName: 'Corner Roastery Kreuzberg',
+      colour: '#0b5f3a',
+      address: 'Oranienstraße 12\n10999 Berlin',
+      taxId: 'DE123456789',
+    });
     expect(brand?.logo).toMatchObject({ extension: 'png', width: 40, height: 20 });
     expect(Buffer.from(brand?.logo?.bytes ?? [])).toEqual(BLUE_LOGO);
     const page = await owner.get('/dashboard/brand?saved=1');
     expect(page.body).toContain(`src="/dashboard/brand/${brand?.logo?.hash}.png"`);
     expect(page.body).toContain('alt="Corner Roastery Kreuzberg" width="40" height="20"');
+    expect(page.body).toContain('>Oranienstraße 12\n10999 Berlin</textarea>');
+    expect(page.body).toContain(
+      'name="tax_id" type="text" maxlength="40" autocomplete="off" value="DE123456789"',
+    );
     const logo = await owner.get(`/dashboard/brand/${brand?.logo?.hash}.png`);
     expect(logo.headers['content-type']).toBe('image/png');
     expect(logo.rawPayload).toEqual(BLUE_LOGO);
@@ -118,6 +130,11 @@ describe.each(dialects)('the brand page on %s', (dialect) => {
     ['a colour not #rrggbb', { colour: 'blue' }, 'colour', '#rrggbb'],
     ['a colour too light for white text', { colour: '#ffd700' }, 'colour', 'contrast'],
     ['a display name too long', { display_name: 'x'.repeat(81) }, 'display_name', 'at most 80'],
+    ['an address of seven lines', { address: 'a\nb\nc\nd\ne\nf\ng' }, 'address', 'at most 6 lines'],
+    ['an address too long', { address: 'x'.repeat(301) }, 'address', 'at most 300'],
+    ['an address with a control character', { address: 'Main St\u0007 1' }, 'address', 'control'],
+    ['a tax id too long', { tax_id: 'D'.repeat(41) }, 'tax_id', 'at most 40'],
+    ['a tax id on two lines', { tax_id: 'DE1\nDE2' }, 'tax_id', 'control'],
   ] as const)(
     'refuses %s with a 400 naming the field, writing nothing',
     async (_name, fields, field, words) => {

@@ -20,6 +20,8 @@ describe.each(dialects)('merchant branding on %s', (dialect) => {
       displayName: 'Corner Roastery — Kreuzberg',
       colour: '#1d4ed8',
       logo: { bytes, extension: 'png', width: 3, height: 2, hash: 'a'.repeat(64) },
+      address: 'Oranienstraße 12\n10999 Berlin\nGermany',
+      taxId: 'DE123456789',
       updatedAt: new Date('2026-12-05T04:00:00.000Z'),
     };
     expect(await h.stores.brands.find(merchantId)).toBeUndefined();
@@ -28,7 +30,14 @@ describe.each(dialects)('merchant branding on %s', (dialect) => {
     expect(await h.stores.brands.findLogo(merchantId, 'a'.repeat(64))).toEqual({ bytes, extension: 'png' });
     expect(await h.stores.brands.findLogo(merchantId, 'b'.repeat(64))).toBeUndefined();
 
-    const plain: Brand = { ...brand, displayName: null, colour: null, logo: null };
+    const plain: Brand = {
+      ...brand,
+      displayName: null,
+      colour: null,
+      logo: null,
+      address: null,
+      taxId: null,
+    };
     await h.stores.brands.save(plain);
     expect(await h.stores.brands.find(merchantId)).toEqual(plain);
     expect(await h.stores.brands.findLogo(merchantId, 'a'.repeat(64))).toBeUndefined();

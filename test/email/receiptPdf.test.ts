@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { receiptEmail } from '../../src/adapters/email/receiptEmail.ts';
@@ -7,8 +8,9 @@ import type { Payment } from '../../src/domain/payment.ts';
 import { buildCheckoutServer } from '../../src/main/webServers.ts';
 import { type ChainHarness, startChainHarness, USDC } from '../helpers/chainHarness.ts';
 import { dialects } from '../helpers/database.ts';
+import { solidPng, TINY_WEBP } from '../helpers/images.ts';
 import { capturingLogger } from '../helpers/logCapture.ts';
-import { pdfText } from '../helpers/pdfText.ts';
+import { pdfContent, pdfImages, pdfText } from '../helpers/pdfText.ts';
 import { refundWorkerPasses } from '../helpers/refundWorker.ts';
 
 const CHECKOUT_URL = 'https://pay.shop.example';
@@ -192,5 +194,83 @@ describe.each(dialects)('PDF receipts on %s', (dialect) => {
       error: 'The payment is not paid: it has no receipt',
       code: 'PAYMENT_NOT_PAID',
     });
+  }, 120_000);
+
+  it('names the merchant as its brand does: logo, colour, address and tax id on the PDF, the page and the e-mail', async () => {
+    const logo = (bytes: Buffer, extension: 'png' | 'webp', width: number, height: number) => ({
+      bytes: new Uint8Array(bytes),
+      extension,
+      width,
+      height,
+      hash: createHash('sha256').update(bytes).digest('hex'),
+    });
+    const png = logo(solidPng(40, 20, [0x0b, 0x5f, 0x3a]), 'png', 40, 20);
+    const brand = {
+      merchantId: h.merchant.id,
+      displayName: 'Corner Roastery',
+      colour: '#0b5f3a',
+      logo: png,
+      address: 'Oranienstraße 12\n10999 Berlin\nDeutschland',
+      taxId: 'DE123456789',
+      updatedAt: h.clock.now(),
+    };
+    await h.stores.brands.save(brand);
+    const payment = await h.createPayment('5.00', 'USDC', {
+      customerEmail: 'lea@example.de',
+      customerLanguage: 'de',
+    });
+    await paid(payment, USDC('5.00'));
+    const token = await receiptToken(payment.id);
+    const pdfOf = async () =>
+      Buffer.from(await (await fetch(`${origin}/receipts/${token}/pdf`)).arrayBuffer());
+
+    const pdf = await pdfOf();
+    const lines = pdfText(pdf);
+    // The seller as an accountant reads it, at the top; the receipt's number is the payment's short reference.
+    expect(lines.slice(0, 6)).toEqual([
+      'Quittung',
+      'Corner Roastery',
+      'Oranienstraße 12',
+      '10999 Berlin',
+      'Deutschland',
+      'Steuer-/USt-IdNr.: DE123456789',
+    ]);
+    expect(lines).toContain(`Referenz${payment.reference}`);
+    expect(lines).toContain(`Zahlungs-ID${payment.id}`);
+    expect(payment.reference).toMatch(/^PL-[0-9A-Z]{4}-[0-9A-Z]{4}$/);
+    expect(pdfImages(pdf)).toEqual([{ width: 40, height: 20 }]);
+    // The title in the merchant's colour: #0b5f3a is 11, 95 and 58 of 255.
+    expect(pdfContent(pdf)).toMatch(/0\.0431\d* 0\.3725\d* 0\.2274\d* scn/);
+
+    // The page and the e-mail say the same, with the logo on the page and the colour in the e-mail.
+    const page = await (
+      await fetch(`${origin}/receipts/${token}`, { headers: { 'accept-language': 'de' } })
+    ).text();
+    expect(page).toContain('<dt>Adresse</dt><dd>Oranienstraße 12, 10999 Berlin, Deutschland</dd>');
+    expect(page).toContain('<dt>Steuer-/USt-IdNr.</dt><dd>DE123456789</dd>');
+    expect(page).toContain(`src="/brand/${h.merchant.id}/${png.hash}.png" alt="Corner Roastery"`);
+    const [mail] = await h.stores.emails.list({ paymentId: payment.id, limit: 10 });
+    expect(mail!.subject).toContain('Corner Roastery');
+    expect(mail!.text).toContain('Adresse: Oranienstraße 12, 10999 Berlin, Deutschland');
+    expect(mail!.text).toContain('Steuer-/USt-IdNr.: DE123456789');
+    expect(mail!.html).toContain('background:#0b5f3a;color:#ffffff');
+    expect(mail!.html).toContain('border-top:4px solid #0b5f3a;');
+
+    // A WebP logo, which pdfkit cannot embed: the PDF names the merchant in words alone.
+    await h.stores.brands.save({ ...brand, logo: logo(TINY_WEBP, 'webp', 1, 1) });
+    const withoutLogo = await pdfOf();
+    expect(pdfImages(withoutLogo)).toEqual([]);
+    expect(pdfText(withoutLogo).slice(0, 2)).toEqual(['Quittung', 'Corner Roastery']);
+    // Without a brand, the account's name, black title and no address, as before.
+    await h.stores.brands.save({
+      ...brand,
+      displayName: null,
+      colour: null,
+      logo: null,
+      address: null,
+      taxId: null,
+    });
+    const plain = pdfText(await pdfOf());
+    expect(plain.slice(0, 3)).toEqual(['Quittung', MERCHANT, `Referenz${payment.reference}`]);
   }, 120_000);
 });

@@ -31,3 +31,6 @@ export const TINY_GIF = Buffer.from('R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAA
 export const SCRIPTED_SVG = Buffer.from(
   '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>',
 );
+
+/** A 1×1 lossless WebP: a logo the pages show and a PDF cannot embed (pdfkit reads PNG and JPEG only). */
+export const TINY_WEBP = Buffer.from('UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA==', 'base64');

@@ -19,6 +19,28 @@ export function pdfText(pdf: Buffer): string[] {
   return lines;
 }
 
+/** The images a PDF embeds (a merchant's logo), by their size in pixels as their dictionaries state it. */
+export function pdfImages(pdf: Buffer): { width: number; height: number }[] {
+  return [...readObjects(pdf).values()]
+    .filter((object) => /\/Subtype\s*\/Image\b/.test(object.dict))
+    .map((object) => ({
+      width: Number(/\/Width (\d+)/.exec(object.dict)?.[1]),
+      height: Number(/\/Height (\d+)/.exec(object.dict)?.[1]),
+    }));
+}
+
+/** The pages' drawing operators, inflated: where a colour (`r g b rg`) or an image's placement (`Do`) shows. */
+export function pdfContent(pdf: Buffer): string {
+  const objects = readObjects(pdf);
+  return [...objects.values()]
+    .filter((object) => /\/Type\s*\/Page\b/.test(object.dict))
+    .map((page) => {
+      const content = /\/Contents\s+(\d+)\s+0\s+R/.exec(page.dict);
+      return (content && objects.get(Number(content[1]))?.stream?.toString('latin1')) ?? '';
+    })
+    .join('\n');
+}
+
 interface PdfObject {
   readonly dict: string;
   readonly stream: Buffer | undefined;

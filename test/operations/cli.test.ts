@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forwarderImplementationOf } from '../../src/adapters/chain/depositPlanner.ts';
 import { openDatabase } from '../../src/adapters/db/database.ts';
+import { hashApiKey } from '../../src/domain/credentials.ts';
 import { createStores } from '../../src/main/wiring.ts';
 import { testPayment } from '../fakes/paymentFixture.ts';
 import { runCli, spawnCli } from '../helpers/cli.ts';
@@ -171,6 +172,157 @@ describe.each(dialects)('paylink CLI on %s', (dialect) => {
     const unknown = await runCli(['merchant', 'show', 'mch_nope'], env);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('Merchant not found');
+  });
+});
+
+describe.each(dialects)("paylink merchant's receipt details and restricted keys on %s", (dialect) => {
+  let env: Record<string, string>;
+  let drop: () => Promise<void>;
+  beforeAll(async () => {
+    const database = await createEmptyDatabase(dialect);
+    drop = database.drop;
+    env = { PAYLINK_DATABASE_URL: database.url, PAYLINK_NETWORK: 'polygon' };
+  });
+  afterAll(() => drop());
+
+  it("sets, shows and clears the address and tax id on a merchant's receipts, refusing bad ones by flag", async () => {
+    const { merchant } = JSON.parse(
+      (await runCli(['merchant', 'create', '--name', 'Roastery', '--json'], env)).stdout,
+    );
+    const id: string = merchant.public_id;
+    const none = await runCli(['merchant', 'receipt-details', id], env);
+    expect(none.stdout).toContain('address         (none)');
+    const set = await runCli(
+      [
+        ...['merchant', 'receipt-details', id, '--address-line', 'Oranienstraße 12'],
+        ...['--address-line', '10999 Berlin', '--tax-id', ' DE123456789 ', '--json'],
+      ],
+      env,
+    );
+    expect(set.code).toBe(0);
+    expect(JSON.parse(set.stdout)).toEqual({
+      public_id: id,
+      address_lines: ['Oranienstraße 12', '10999 Berlin'],
+      tax_id: 'DE123456789',
+    });
+    // What the receipts read: the brand row the dashboard's brand page also writes.
+    const database = openDatabase(env.PAYLINK_DATABASE_URL!);
+    try {
+      expect(await createStores(database).brands.find(id)).toMatchObject({
+        displayName: null,
+        address: 'Oranienstraße 12\n10999 Berlin',
+        taxId: 'DE123456789',
+      });
+    } finally {
+      await database.close();
+    }
+
+    const tooLong = await runCli(['merchant', 'receipt-details', id, '--tax-id', 'D'.repeat(41)], env);
+    expect(tooLong.code).toBe(2);
+    expect(tooLong.stderr).toContain('--tax-id: must be at most 40 characters');
+    const lines = Array.from({ length: 7 }, (_, i) => ['--address-line', `line ${i}`]).flat();
+    const seven = await runCli(['merchant', 'receipt-details', id, ...lines], env);
+    expect(seven.code).toBe(2);
+    expect(seven.stderr).toContain('--address-line: must be at most 6 lines');
+
+    const cleared = await runCli(['merchant', 'receipt-details', id, '--clear-address', '--json'], env);
+    expect(JSON.parse(cleared.stdout)).toEqual({ public_id: id, address_lines: [], tax_id: 'DE123456789' });
+    const unknown = await runCli(['merchant', 'receipt-details', 'mch_nope'], env);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('Merchant not found');
+  });
+
+  it('makes, lists and revokes restricted keys with scopes and an expiry, each mode apart', async () => {
+    const { merchant } = JSON.parse(
+      (await runCli(['merchant', 'create', '--name', 'Plugin shop', '--test-key', '--json'], env)).stdout,
+    );
+    const id: string = merchant.public_id;
+    const made = await runCli(
+      [
+        ...['merchant', 'key', 'create', id, '--name', 'Shop plugin'],
+        ...['--scopes', 'payments:write, payments:read', '--expires-in', '30d', '--json'],
+      ],
+      env,
+    );
+    expect(made.code).toBe(0);
+    const key = JSON.parse(made.stdout);
+    expect(key).toMatchObject({
+      name: 'Shop plugin',
+      kind: 'restricted',
+      scopes: ['payments:read', 'payments:write'],
+      livemode: true,
+      status: 'active',
+    });
+    expect(key.key).toMatch(/^rk_live_/);
+    const database = openDatabase(env.PAYLINK_DATABASE_URL!);
+    const { merchants } = createStores(database);
+    try {
+      // The key works (its hash alone stored) until the moment it expires, and not at that moment.
+      const expiresAt = new Date(key.expires_at);
+      const days = (expiresAt.getTime() - Date.parse(key.created_at)) / 86_400_000;
+      expect(days).toBe(30);
+      const found = await merchants.findByKeyHash(hashApiKey(key.key), new Date(expiresAt.getTime() - 1));
+      expect(found?.key.scopes).toEqual(['payments:read', 'payments:write']);
+      expect(await merchants.findByKeyHash(hashApiKey(key.key), expiresAt)).toBeUndefined();
+
+      const test = JSON.parse(
+        (
+          await runCli(
+            [
+              'merchant',
+              'key',
+              'create',
+              id,
+              '--name',
+              'Books',
+              '--scopes',
+              'refunds:read',
+              '--mode',
+              'test',
+              '--json',
+            ],
+            env,
+          )
+        ).stdout,
+      );
+      expect(test.key).toMatch(/^rk_test_/);
+      expect(test.expires_at).toBeNull();
+      const live = JSON.parse((await runCli(['merchant', 'key', 'list', id, '--json'], env)).stdout);
+      expect(live.keys.map((k: { kind: string; name: string | null }) => [k.kind, k.name])).toEqual([
+        ['secret', null],
+        ['restricted', 'Shop plugin'],
+      ]);
+      // Never the key itself, nor its hash, in a listing.
+      expect(JSON.stringify(live)).not.toContain(key.key);
+      const table = await runCli(['merchant', 'key', 'list', id, '--mode', 'test'], env);
+      expect(table.stdout).toContain('Books: refunds:read');
+      expect(table.stdout).not.toContain('Shop plugin');
+
+      const revoked = await runCli(['merchant', 'key', 'revoke', id, key.id], env);
+      expect(revoked.code).toBe(0);
+      expect(revoked.stdout).toContain('status          revoked');
+      expect(await merchants.findByKeyHash(hashApiKey(key.key), new Date())).toBeUndefined();
+      // A key of the other mode is not found from this one; the secret key is rolled, never revoked.
+      expect((await runCli(['merchant', 'key', 'revoke', id, test.id], env)).stderr).toContain(
+        'API key not found',
+      );
+      const secret = live.keys[0].id;
+      const refused = await runCli(['merchant', 'key', 'revoke', id, secret], env);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('The secret key is not revoked but rolled');
+    } finally {
+      await database.close();
+    }
+
+    for (const [args, problem] of [
+      [['--scopes', 'payments:delete'], '--scopes: has an unknown scope "payments:delete"'],
+      [['--scopes', 'payments:read', '--expires-at', '2020-01-01T00:00:00Z'], '--expires-at:'],
+      [['--scopes', 'payments:read', '--expires-in', 'soon'], '--expires-in: must be a duration'],
+    ] as const) {
+      const bad = await runCli(['merchant', 'key', 'create', id, '--name', 'Bad', ...args], env);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain(problem);
+    }
   });
 });
 

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { BrandStore } from '../../app/brand/ports.ts';
 import type { Ledger } from '../../app/chain/ports.ts';
 import type { TokenControlsByMode } from '../../app/chain/tokenControls.ts';
 import type { UserStore } from '../../app/dashboard/ports.ts';
@@ -51,6 +52,8 @@ export interface ApiDeps {
   readonly explorers?: ReadonlyMap<number, string> | undefined;
   /** Dashboard users, for the admin API's user endpoints; absent: those are not served. */
   readonly users?: UserStore | undefined;
+  /** Merchants' branding, for the admin API's receipt details (decision 0057); absent: that route is not served. */
+  readonly brands?: BrandStore | undefined;
   readonly rates: RateProvider;
   readonly webhooks: WebhookStore;
   /** Resolves webhook host names when they are saved, to refuse internal ones; without it only IP literals are. */

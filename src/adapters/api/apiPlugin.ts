@@ -14,6 +14,7 @@ import { declareAuthenticationFields } from './merchantAuth.ts';
 import { openApiOptions, pointExplorerAtBaseUrl, SWAGGER_UI_OPTIONS } from './openApiDocument.ts';
 import { fastifyTrustProxy, registerPlatform } from './platform.ts';
 import { adminApi } from './routes/adminApi.ts';
+import { adminReceiptDetailsApi } from './routes/adminReceiptDetailsApi.ts';
 import { adminRefundsApi } from './routes/adminRefundsApi.ts';
 import { adminUsersApi } from './routes/adminUsersApi.ts';
 import { adminWebhooksApi } from './routes/adminWebhooksApi.ts';
@@ -101,4 +102,5 @@ async function registerAdminApi(app: FastifyInstance, deps: ApiDeps): Promise<vo
   await app.register(adminWebhooksApi(deps, token));
   if (deps.refunds) await app.register(adminRefundsApi({ ...deps, refunds: deps.refunds }, token));
   if (deps.users) await app.register(adminUsersApi({ ...deps, users: deps.users }, token));
+  if (deps.brands) await app.register(adminReceiptDetailsApi({ ...deps, brands: deps.brands }, token));
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import PDFDocument from 'pdfkit';
 import type { ReceiptDocument } from '../../app/email/receiptDocument.ts';
+import type { BrandLogo } from '../../domain/brand.ts';
 import { EMAIL_MESSAGES } from '../email/messages/index.ts';
 import { fill } from '../web/i18n.ts';
 import type { Language } from '../web/language.ts';
@@ -84,6 +85,39 @@ const LABEL_WIDTH = 150;
 /** How the PDF names a network: the checkout's names ("Polygon"), passed in by chain id. */
 export type NetworkName = (chainId: number) => string;
 
+/** The merchant's look on its receipt (decision 0052): the title in its colour, its logo above it. */
+export interface ReceiptLook {
+  /** `#rrggbb`; null: black. */
+  readonly colour: string | null;
+  readonly logo: BrandLogo | null;
+}
+
+const NO_LOOK: ReceiptLook = { colour: null, logo: null };
+/** The logo's box at the top of the page, in points: about as large as the checkout shows it. */
+const LOGO_BOX: [number, number] = [180, 56];
+
+/**
+ * The logo drawn at the top, where pdfkit can embed it: PNG and JPEG. pdfkit cannot read WebP (nor a file its
+ * decoders refuse), and the receipt then names the merchant in words alone, as it always does below the title
+ * (decision 0057). Returns whether it was drawn.
+ */
+function drawLogo(doc: PDFKit.PDFDocument, logo: BrandLogo | null): boolean {
+  if (logo === null || logo.extension === 'webp') return false;
+  try {
+    // `fit` scales the image to the box, keeping its proportions, up or down.
+    const scale = Math.min(LOGO_BOX[0] / logo.width, LOGO_BOX[1] / logo.height);
+    const height = logo.height * scale;
+    doc.image(Buffer.from(logo.bytes), MARGIN, MARGIN, { fit: LOGO_BOX });
+    doc.x = MARGIN;
+    doc.y = MARGIN + height + 12;
+    return true;
+  } catch {
+    doc.x = MARGIN;
+    doc.y = MARGIN;
+    return false;
+  }
+}
+
 /**
  * A paid payment's receipt as a PDF (A4) in the reader's language: the merchant, the reference, the price in its
  * currency, the USDC price and the locked rate, every transfer that arrived and every refund sent back.
@@ -92,6 +126,7 @@ export function renderReceiptPdf(
   receipt: ReceiptDocument,
   language: Language,
   networkName: NetworkName,
+  look: ReceiptLook = NO_LOOK,
 ): Promise<Buffer> {
   const m = EMAIL_MESSAGES[language].receipt;
   const doc = new PDFDocument({
@@ -112,15 +147,21 @@ export function renderReceiptPdf(
     doc.on('error', reject);
   });
 
-  const write = (text: string, size: number, weight: Weight = 'regular') => put(doc, text, { size, weight });
+  const write = (text: string, size: number, weight: Weight = 'regular', color?: string) =>
+    put(doc, text, { size, weight, ...(color ? { color } : {}) });
 
-  write(m.pdfTitle, 24, 'bold');
+  // The seller as an accountant reads it: logo, name, address and tax id, the title in the merchant's colour.
+  drawLogo(doc, look.logo);
+  write(m.pdfTitle, 24, 'bold', look.colour ?? undefined);
   write(receipt.merchantName, 14, 'bold');
+  for (const line of receipt.merchantAddress?.split('\n') ?? []) write(line, 10);
+  if (receipt.merchantTaxId !== null) write(`${m.taxId}: ${receipt.merchantTaxId}`, 10);
   doc.moveDown();
 
   const usdc = (decimal: string) => `${formatUsdcAmount(decimal, language)} USDC`;
   const facts: [string, string][] = [
     [m.reference, receipt.reference],
+    [m.paymentId, receipt.paymentId],
     ...(receipt.orderId ? [[m.order, receipt.orderId] as [string, string]] : []),
     ...(receipt.title === null ? [] : [[m.purchase, receipt.title] as [string, string]]),
     ...(receipt.description === null ? [] : [[m.details, receipt.description] as [string, string]]),

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { BrandStore } from '../../app/brand/ports.ts';
 import type { Ledger } from '../../app/chain/ports.ts';
 import { receiptDocument } from '../../app/email/receiptDocument.ts';
-import { isReceiptToken, receiptData } from '../../app/email/receipts.ts';
+import { isReceiptToken, receiptData, receiptMerchantOf } from '../../app/email/receipts.ts';
 import type { MerchantStore } from '../../app/merchants/ports.ts';
 import type { RefundRecord } from '../../app/refunds/ports.ts';
 import { customerLanguageOf } from '../../domain/language.ts';
@@ -13,7 +13,7 @@ import { html } from '../web/html.ts';
 import { fill } from '../web/i18n.ts';
 import { isLanguage, type Language } from '../web/language.ts';
 import type { CheckoutNetwork } from '../web/network.ts';
-import { loadShownBrand } from './brandRoutes.ts';
+import { shownBrand } from './brandRoutes.ts';
 import { badge, languageSwitcher, layout, messagePage, type PageAssets } from './pageLayout.ts';
 import { renderReceiptPdf } from './receiptPdf.ts';
 
@@ -71,11 +71,13 @@ export function registerReceiptRoutes(
       deps.ledger.listTransfers(payment.id),
       receipts.refundsOf(payment.id),
     ]);
-    // The receipt names the merchant as its pages do: its display name, its logo and colour (decision 0052).
-    const brand = await loadShownBrand(deps.brands, merchant, deps.assets);
+    // The receipt names the merchant as its pages do: its display name, its logo and colour (decision 0052),
+    // and its address and tax id where set (decision 0057).
+    const stored = await deps.brands?.find(merchant.id);
+    const brand = shownBrand(merchant, stored, deps.assets);
     const data = receiptData(
       payment,
-      { ...merchant, name: brand.name },
+      receiptMerchantOf(merchant, stored),
       { checkoutUrl: `${request.protocol}://${request.host}`, explorerUrl },
       token,
       transfers,
@@ -113,6 +115,7 @@ function registerReceiptPdfRoute(
   deps: {
     readonly receipts: CheckoutReceipts;
     readonly merchants: Pick<MerchantStore, 'find'>;
+    readonly brands?: Pick<BrandStore, 'find'> | undefined;
     readonly ledger: Pick<Ledger, 'listTransfers'>;
     readonly networkOf: (chainId: number) => CheckoutNetwork;
   },
@@ -132,9 +135,13 @@ function registerReceiptPdfRoute(
     ]);
     const { lang } = request.query;
     const language = isLanguage(lang) ? lang : customerLanguageOf(payment);
-    const document = receiptDocument(payment, merchant, transfers, refunds);
-    const pdf = await rendered(`${language}:${JSON.stringify(document)}`, () =>
-      renderReceiptPdf(document, language, (chainId) => deps.networkOf(chainId).name),
+    const brand = await deps.brands?.find(merchant.id);
+    const document = receiptDocument(payment, receiptMerchantOf(merchant, brand), transfers, refunds);
+    const look = { colour: brand?.colour ?? null, logo: brand?.logo ?? null };
+    // The logo by its hash: a new logo is a new PDF, without its bytes in the key.
+    const key = `${language}:${look.colour}:${look.logo?.hash}:${JSON.stringify(document)}`;
+    const pdf = await rendered(key, () =>
+      renderReceiptPdf(document, language, (chainId) => deps.networkOf(chainId).name, look),
     );
     return reply
       .type('application/pdf')

@@ -20,7 +20,7 @@ import { isLanguage } from '../web/language.ts';
 import { pageScript } from '../web/pageScript.ts';
 import { qrSvg } from '../web/qrCode.ts';
 import { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from '../web/securityHeaders.ts';
-import { brandPages, logoTooLarge, registerLogoUpload } from './brandPages.ts';
+import { ADDRESS_FIELD, brandPages, logoTooLarge, registerLogoUpload } from './brandPages.ts';
 import type { DashboardDeps } from './dashboardDeps.ts';
 import { homePages } from './homePage.ts';
 import { merchantPages } from './merchantPages.ts';
@@ -146,8 +146,10 @@ function guardPages(app: FastifyInstance, deps: DashboardDeps, kit: PageKit, pub
   // The API's text rule (no control character, no broken Unicode: PostgreSQL refuses U+0000 in text) for every
   // field of every form, checked here once, after the origin, before any handler or the database sees it. The
   // query's fields are checked by the API's own hook (inputText.ts); both refusals end up in the page below.
+  // The brand form's address alone is typed as lines (decision 0057): its line breaks pass, nothing else does.
   app.addHook('preHandler', (request, _reply, done) => {
-    const bad = request.method === 'POST' ? findBadText(request.body, '') : [];
+    const multiLine = request.routeOptions.url === '/dashboard/brand' ? ADDRESS_FIELD : undefined;
+    const bad = request.method === 'POST' ? findBadText(request.body, '', [], multiLine) : [];
     done(bad.length > 0 ? new ValidationError(namedOr(bad, 'form')) : undefined);
   });
 

@@ -1,5 +1,5 @@
 import type { SignedIn } from '../../app/dashboard/signIn.ts';
-import { type Brand, DISPLAY_NAME_MAX, type LogoRules } from '../../domain/brand.ts';
+import { ADDRESS_MAX, type Brand, DISPLAY_NAME_MAX, type LogoRules, TAX_ID_MAX } from '../../domain/brand.ts';
 import { format, html } from '../web/html.ts';
 import { csrfField, type PageContext, signedInPage } from './renderDashboard.ts';
 
@@ -7,12 +7,17 @@ import { csrfField, type PageContext, signedInPage } from './renderDashboard.ts'
 export interface BrandForm {
   readonly displayName: string;
   readonly colour: string;
+  readonly address: string;
+  readonly taxId: string;
   readonly problem?: string | undefined;
   readonly problemField?: string | undefined;
   readonly saved?: boolean | undefined;
 }
 
-/** The merchant's brand page (decision 0052): display name, colour and logo in one form, and "Remove logo". */
+/**
+ * The merchant's brand page (decision 0052): display name, colour, logo and the receipts' address and tax id
+ * (decision 0057) in one form, and "Remove logo".
+ */
 export function renderBrand(
   signedIn: SignedIn,
   ctx: PageContext,
@@ -44,6 +49,12 @@ export function renderBrand(
     <label for="brand-logo">${b.logo}</label>
     <input id="brand-logo" name="logo" type="file" accept="image/png,image/jpeg,image/webp" aria-describedby="brand-logo-hint"${invalid('logo')}>
     <p class="muted small" id="brand-logo-hint">${format(b.logoHint, { kib: Math.floor(rules.maxBytes / 1024), pixels: rules.maxPixels })}</p>
+    <label for="brand-address">${b.address}</label>
+    <textarea id="brand-address" name="address" rows="4" maxlength="${ADDRESS_MAX}" autocomplete="street-address" aria-describedby="brand-address-hint"${invalid('address')}>${form.address}</textarea>
+    <p class="muted small" id="brand-address-hint">${b.addressHint}</p>
+    <label for="brand-tax-id">${b.taxId}</label>
+    <input id="brand-tax-id" name="tax_id" type="text" maxlength="${TAX_ID_MAX}" autocomplete="off" value="${form.taxId}" aria-describedby="brand-tax-id-hint"${invalid('tax_id')}>
+    <p class="muted small" id="brand-tax-id-hint">${b.taxIdHint}</p>
     <button type="submit">${b.save}</button>
   </form>
   <h2>${b.currentLogo}</h2>

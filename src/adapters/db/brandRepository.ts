@@ -26,6 +26,8 @@ function toBrand(row: Selectable<MerchantBrandsTable>): Brand {
     displayName: row.display_name,
     colour: row.colour,
     logo,
+    address: row.address,
+    taxId: row.tax_id,
     updatedAt: new Date(row.updated_at),
   };
 }
@@ -40,11 +42,13 @@ function brandRow(brand: Brand): Selectable<MerchantBrandsTable> {
     logo_width: brand.logo?.width ?? null,
     logo_height: brand.logo?.height ?? null,
     logo_hash: brand.logo?.hash ?? null,
+    address: brand.address,
+    tax_id: brand.taxId,
     updated_at: brand.updatedAt.toISOString(),
   };
 }
 
-/** Merchants' branding on either database (migration 0041): one row per merchant, replaced whole. */
+/** Merchants' branding on either database (migrations 0041 and 0045): one row per merchant, replaced whole. */
 export function brandRepository(db: Db): BrandStore {
   return {
     async find(merchantId) {

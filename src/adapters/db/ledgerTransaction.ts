@@ -10,6 +10,7 @@ import type {
 import type { EmailMessage } from '../../app/email/ports.ts';
 import type { ReceiptTransaction } from '../../app/email/receipts.ts';
 import type { Payment } from '../../domain/payment.ts';
+import { brandRepository } from './brandRepository.ts';
 import type { Db, DialectName } from './db.ts';
 import { insertEmailMessage } from './emailOutbox.ts';
 import { merchantRepository } from './merchantRepository.ts';
@@ -70,6 +71,7 @@ export function ledgerTransaction(
 function receiptTransaction(trx: Db): ReceiptTransaction {
   return {
     findMerchant: (merchantId) => merchantRepository(trx).find(merchantId),
+    findBrand: (merchantId) => brandRepository(trx).find(merchantId),
     insertReceipt: (paymentId, token, message) => insertReceipt(trx, paymentId, token, message),
     listTransfers: (paymentId) => listTransfers(trx, paymentId),
     findReceiptToken: async (paymentId) => {

@@ -22,5 +22,8 @@ export interface MerchantBrandsTable {
   logo_width: number | null;
   logo_height: number | null;
   logo_hash: string | null;
+  /** Migration 0045: the address and tax id printed on receipts (decision 0057). */
+  address: string | null;
+  tax_id: string | null;
   updated_at: string;
 }

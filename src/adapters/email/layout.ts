@@ -23,6 +23,11 @@ export interface EmailContent {
   readonly links?: readonly { readonly label: string; readonly url: string }[] | undefined;
   /** Why the reader gets this message and from whom: a merchant gave their address. */
   readonly footer: readonly string[];
+  /**
+   * The merchant's brand colour (`#rrggbb`, dark enough for white text: decision 0052) for the button, the links
+   * and the card's top rule; absent: Paylink's blue.
+   */
+  readonly accent?: string | undefined;
 }
 
 const COLORS = {
@@ -42,7 +47,15 @@ function webUrl(url: string): string {
   return parsed.toString();
 }
 
+/** The accent if it is a plain `#rrggbb` (it goes into a style attribute), else Paylink's blue. */
+function accentOf(accent: string | undefined): string {
+  return accent !== undefined && /^#[0-9a-fA-F]{6}$/.test(accent) ? accent : COLORS.button;
+}
+
 export function renderEmailLayout(content: EmailContent): RenderedEmail {
+  const accent = accentOf(content.accent);
+  // A merchant's colour also rules the card's top, so its receipt is recognisably its own.
+  const topRule = accent === COLORS.button ? '' : `border-top:4px solid ${accent};`;
   const action = content.action && { label: content.action.label, url: webUrl(content.action.url) };
   const facts = content.facts ?? [];
   const links = (content.links ?? []).map((link) => ({ label: link.label, url: webUrl(link.url) }));
@@ -58,7 +71,7 @@ export function renderEmailLayout(content: EmailContent): RenderedEmail {
 ${content.preheader ? html`<div style="display:none;max-height:0;overflow:hidden;">${content.preheader}</div>` : ''}
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:${COLORS.background};">
 <tr><td align="center" style="padding:24px 12px;">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border:1px solid ${COLORS.rule};border-radius:8px;">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border:1px solid ${COLORS.rule};${topRule}border-radius:8px;">
 <tr><td style="padding:28px 28px 8px 28px;${FONT}color:${COLORS.text};">
 <h1 style="margin:0 0 16px 0;font-size:22px;line-height:1.3;">${content.heading}</h1>
 ${content.paragraphs.map((p) => html`<p style="margin:0 0 14px 0;font-size:16px;line-height:1.5;">${p}</p>`)}
@@ -78,14 +91,14 @@ ${facts.map(
 ${
   action
     ? html`<tr><td align="center" style="padding:16px 28px 24px 28px;">
-<a href="${action.url}" style="display:inline-block;padding:12px 24px;background:${COLORS.button};color:#ffffff;text-decoration:none;border-radius:6px;${FONT}font-size:16px;font-weight:bold;">${action.label}</a>
+<a href="${action.url}" style="display:inline-block;padding:12px 24px;background:${accent};color:#ffffff;text-decoration:none;border-radius:6px;${FONT}font-size:16px;font-weight:bold;">${action.label}</a>
 <p style="margin:12px 0 0 0;${FONT}font-size:13px;color:${COLORS.muted};word-break:break-all;">${action.url}</p>
 </td></tr>`
     : ''
 }
 ${links.map(
   (link) => html`<tr><td align="center" style="padding:0 28px 20px 28px;${FONT}font-size:15px;">
-<a href="${link.url}" style="color:${COLORS.button};">${link.label}</a>
+<a href="${link.url}" style="color:${accent};">${link.label}</a>
 </td></tr>`,
 )}
 <tr><td style="padding:16px 28px 24px 28px;border-top:1px solid ${COLORS.rule};${FONT}font-size:13px;line-height:1.5;color:${COLORS.muted};">

@@ -28,6 +28,11 @@ export function receiptFacts(data: ReceiptData, language: Language) {
   const { title, description, lines } = data.sold;
   const facts: ReceiptFact[] = [
     { label: m.merchant, value: data.merchantName },
+    // Where the merchant set them, its address (one line here) and tax id: what an accountant looks for (0057).
+    ...(data.merchantAddress === null
+      ? []
+      : [{ label: m.merchantAddress, value: data.merchantAddress.split('\n').join(', ') }]),
+    ...(data.merchantTaxId === null ? [] : [{ label: m.taxId, value: data.merchantTaxId }]),
     // What was bought, then each line: quantity × the price of one = its total, in the price's currency.
     ...(title === null ? [] : [{ label: m.purchase, value: title }]),
     ...(description === null ? [] : [{ label: m.details, value: description }]),
@@ -85,6 +90,7 @@ export const receiptEmail: EmailTemplate<ReceiptData> = emailTemplate(
       action: { label: m.view, url: data.receiptUrl },
       links: [{ label: m.pdfLink, url: receiptPdfUrl(data.receiptUrl, language) }],
       footer: [fill(m.footer, args)],
+      accent: data.colour ?? undefined,
     });
   },
 );

@@ -8,22 +8,30 @@ import { textProblem } from '../../domain/text.ts';
  * field at fault named once. (A parsed JSON number is an object holding its digits: walked like the rest, it
  * never fails.)
  */
-export function findBadText(value: unknown, path: string, found: FieldProblem[] = []): FieldProblem[] {
+export function findBadText(
+  value: unknown,
+  path: string,
+  found: FieldProblem[] = [],
+  multiLine?: ReadonlySet<string>,
+): FieldProblem[] {
   // Loops that add to one list: the check runs on every request's query and parameters, and almost none holds
   // bad text, so nothing is built for a text that passes.
   if (typeof value === 'string') {
-    const problem = textProblem(value);
+    // A field made to hold lines (a postal address typed in a textarea) may hold line breaks, and nothing else.
+    const text = multiLine?.has(path) ? value.replace(/\r\n|\r|\n/g, ' ') : value;
+    const problem = textProblem(text);
     if (problem) found.push({ field: path, message: problem });
   } else if (ArrayBuffer.isView(value)) {
     // An uploaded file's bytes (the dashboard's logo): not text, checked by what reads them.
   } else if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i += 1) findBadText(value[i], `${path}[${i}]`, found);
+    for (let i = 0; i < value.length; i += 1) findBadText(value[i], `${path}[${i}]`, found, multiLine);
   } else if (value !== null && typeof value === 'object') {
     for (const key of Object.keys(value)) {
       const keyProblem = textProblem(key);
       // A bad key at the top is the whole part's problem: `namedOr` names it (query, body).
       if (keyProblem) found.push({ field: path, message: `has a key that ${keyProblem}` });
-      else findBadText((value as Record<string, unknown>)[key], path ? `${path}.${key}` : key, found);
+      else
+        findBadText((value as Record<string, unknown>)[key], path ? `${path}.${key}` : key, found, multiLine);
     }
   }
   return found;

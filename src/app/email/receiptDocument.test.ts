@@ -43,7 +43,8 @@ describe('receiptDocument', () => {
     ]);
     expect(document).toMatchObject({
       merchantName: 'Café Łódź',
-      reference: payment.id,
+      reference: payment.reference,
+      paymentId: payment.id,
       paidAt,
       amount: '10.00',
       currency: 'USDC',

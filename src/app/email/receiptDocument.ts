@@ -1,5 +1,4 @@
 import { type ShownLine, shownLines } from '../../domain/lineItems.ts';
-import type { Merchant } from '../../domain/merchant.ts';
 import { formatMoney, formatUsdc } from '../../domain/money.ts';
 import type { Payment } from '../../domain/payment.ts';
 import { formatRate } from '../../domain/quote.ts';
@@ -12,9 +11,15 @@ import type { RefundRecord } from '../refunds/ports.ts';
  * nothing of the merchant's internals (no commission, no metadata, no payout).
  */
 export interface ReceiptDocument {
+  /** The name the customer knows the shop by: its display name, else its account name (decision 0052). */
   readonly merchantName: string;
-  /** The payment's id: the reference the merchant's API and dashboard know it by. */
+  /** The merchant's address, lines joined by `\n`, and tax id, where it set them (decision 0057). */
+  readonly merchantAddress: string | null;
+  readonly merchantTaxId: string | null;
+  /** The receipt's number: the payment's short reference (`PL-7K2M-9QXD`), unique per merchant (decision 0057). */
   readonly reference: string;
+  /** The payment's id: what the merchant's API knows it by. */
+  readonly paymentId: string;
   readonly orderId: string | null;
   /** What was bought (decision 0051): the title, description and lines, amounts in `currency`. */
   readonly title: string | null;
@@ -47,20 +52,30 @@ export interface ReceiptRefund {
   readonly at: Date | null;
 }
 
+/** Who the receipt says was paid: the shown name, and the address and tax id where set. */
+export interface ReceiptMerchant {
+  readonly name: string;
+  readonly address?: string | null | undefined;
+  readonly taxId?: string | null | undefined;
+}
+
 /**
  * The receipt of a payment: every transfer that counts (final, on the canonical chain or carried home by a
  * mint), oldest first, and every refund that sent the customer something.
  */
 export function receiptDocument(
   payment: Payment,
-  merchant: Pick<Merchant, 'name'>,
+  merchant: ReceiptMerchant,
   transfers: readonly TransferRecord[],
   refunds: readonly RefundRecord[],
 ): ReceiptDocument {
   const currency = payment.quote.amount.currency.code;
   return {
     merchantName: merchant.name,
-    reference: payment.id,
+    merchantAddress: merchant.address ?? null,
+    merchantTaxId: merchant.taxId ?? null,
+    reference: payment.reference,
+    paymentId: payment.id,
     orderId: payment.orderId,
     title: payment.title,
     description: payment.description,

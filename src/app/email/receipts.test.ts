@@ -87,6 +87,7 @@ describe("queueReceipt's top-up", () => {
       queued,
       tx: {
         findMerchant: async () => merchant,
+        findBrand: async () => undefined,
         insertReceipt: async () => {
           throw new Error('an update stores no new token');
         },

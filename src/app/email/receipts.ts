@@ -1,11 +1,17 @@
 import { randomBytes } from 'node:crypto';
+import type { Brand } from '../../domain/brand.ts';
 import type { Merchant } from '../../domain/merchant.ts';
 import type { Payment } from '../../domain/payment.ts';
 import type { TransferRecord } from '../chain/ports.ts';
 import type { RefundRecord } from '../refunds/ports.ts';
 import { emailToCustomer, hasWritableAddress } from './composeEmail.ts';
 import type { EmailMessage, EmailTemplate } from './ports.ts';
-import { type ReceiptDocument, type ReceiptTransfer, receiptDocument } from './receiptDocument.ts';
+import {
+  type ReceiptDocument,
+  type ReceiptMerchant,
+  type ReceiptTransfer,
+  receiptDocument,
+} from './receiptDocument.ts';
 
 /**
  * What a receipt says, by e-mail and on its public page: the PDF's facts (receiptDocument, figures as exact
@@ -14,8 +20,19 @@ import { type ReceiptDocument, type ReceiptTransfer, receiptDocument } from './r
 export interface ReceiptData
   extends Pick<
     ReceiptDocument,
-    'merchantName' | 'amount' | 'currency' | 'usdcPrice' | 'usdcPaid' | 'refunds' | 'paidAt' | 'orderId'
+    | 'merchantName'
+    | 'merchantAddress'
+    | 'merchantTaxId'
+    | 'amount'
+    | 'currency'
+    | 'usdcPrice'
+    | 'usdcPaid'
+    | 'refunds'
+    | 'paidAt'
+    | 'orderId'
   > {
+  /** The merchant's colour (`#rrggbb`) for the e-mail's accents; null: Paylink's (decision 0052). */
+  readonly colour: string | null;
   /** Every transfer that counted, oldest first: the same list as the PDF. */
   readonly transfers: readonly ReceiptDataTransfer[];
   /** What was bought, as the PDF states it (receiptDocument). */
@@ -43,6 +60,8 @@ export interface ReceiptSettings {
 /** What the transaction that marks a payment paid offers a receipt. */
 export interface ReceiptTransaction {
   findMerchant(merchantId: string): Promise<Merchant | undefined>;
+  /** The merchant's branding: the name, colour, address and tax id its receipts show (decisions 0052, 0057). */
+  findBrand(merchantId: string): Promise<Brand | undefined>;
   /**
    * Stores the receipt page's token on the payment and queues the message, unless the payment has a receipt
    * already (a payment paid, reorganised away and paid again is one payment: one receipt). Returns whether it
@@ -76,7 +95,7 @@ export function receiptUrl(checkoutUrl: string, token: string): string {
  */
 export function receiptData(
   payment: Payment,
-  merchant: Pick<Merchant, 'name'>,
+  merchant: ReceiptMerchant & { readonly colour?: string | null | undefined },
   settings: Pick<ReceiptSettings, 'checkoutUrl' | 'explorerUrl'>,
   token: string,
   transfers: readonly TransferRecord[],
@@ -85,6 +104,9 @@ export function receiptData(
   const document = receiptDocument(payment, merchant, transfers, refunds);
   return {
     merchantName: document.merchantName,
+    merchantAddress: document.merchantAddress,
+    merchantTaxId: document.merchantTaxId,
+    colour: merchant.colour ?? null,
     amount: document.amount,
     currency: document.currency,
     usdcPrice: document.usdcPrice,
@@ -162,10 +184,13 @@ async function receiptMessage(
   token: string,
   now: Date,
 ) {
-  const transfers = await tx.listTransfers(payment.id);
+  const [transfers, brand] = await Promise.all([
+    tx.listTransfers(payment.id),
+    tx.findBrand(payment.merchantId),
+  ]);
   return emailToCustomer(
     settings.template,
-    receiptData(payment, merchant, settings, token, transfers),
+    receiptData(payment, receiptMerchantOf(merchant, brand), settings, token, transfers),
     payment,
     { messageDomain: settings.messageDomain, now },
   );
@@ -176,4 +201,17 @@ async function receiptMerchant(tx: ReceiptTransaction, payment: Payment): Promis
   if (payment.kind !== 'payment' || payment.mode !== 'live' || !hasWritableAddress(payment)) return undefined;
   const merchant = await tx.findMerchant(payment.merchantId);
   return merchant?.sendReceipts ? merchant : undefined;
+}
+
+/**
+ * The merchant as its receipts name it: the display name, else the account's (decision 0052); the colour; the
+ * address and tax id where set (decision 0057).
+ */
+export function receiptMerchantOf(merchant: Pick<Merchant, 'name'>, brand: Brand | undefined) {
+  return {
+    name: brand?.displayName ?? merchant.name,
+    colour: brand?.colour ?? null,
+    address: brand?.address ?? null,
+    taxId: brand?.taxId ?? null,
+  };
 }

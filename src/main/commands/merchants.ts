@@ -1,8 +1,11 @@
 import { type Command, Option } from 'commander';
+import { describeReceiptDetails } from '../../adapters/api/routes/adminReceiptDetailsApi.ts';
 import { createRpcClient } from '../../adapters/chain/chainReader.ts';
 import { forwarderImplementationOf } from '../../adapters/chain/depositPlanner.ts';
 import { createTokenControls } from '../../adapters/chain/tokenControls.ts';
 import { migrateToLatest } from '../../adapters/db/database.ts';
+import type { BrandStore } from '../../app/brand/ports.ts';
+import { updateReceiptDetails } from '../../app/brand/updateBrand.ts';
 import type { TokenControls } from '../../app/chain/tokenControls.ts';
 import {
   createMerchant,
@@ -26,12 +29,53 @@ import type { Merchant } from '../../domain/merchant.ts';
 import { readSandboxContracts, stateDirOf } from '../../sandbox/chain.ts';
 import { complain, out } from '../terminal.ts';
 import { createStores, hostResolver, openConfiguredDatabase } from '../wiring.ts';
+import { registerKeyCommands } from './keys.ts';
 
 /** `paylink merchant …`: merchant accounts, which administrators alone create and change. */
 export function registerMerchantCommands(program: Command, config: () => Config): void {
   const merchant = program.command('merchant').description('merchant accounts (administrators only)');
   registerAccountCommands(merchant, config);
   registerAccessCommands(merchant, config);
+  registerReceiptDetailsCommand(merchant, config);
+  registerKeyCommands(merchant, config);
+}
+
+/** receipt-details: the address and tax id printed on the merchant's receipts (decision 0057). */
+function registerReceiptDetailsCommand(merchant: Command, config: () => Config): void {
+  merchant
+    .command('receipt-details <public_id>')
+    .description("set the address and tax id on a merchant's receipts; without options, show them")
+    .option('--address-line <line>', 'a line of the address (repeat it, in order)', collect, undefined)
+    .option('--clear-address', 'remove the address')
+    .option('--tax-id <id>', 'tax or VAT id, e.g. DE123456789 ("" removes it)')
+    .option('--json', 'print JSON')
+    .action(async (id: string, options: ReceiptDetailsOptions) => {
+      const address = options.clearAddress ? '' : options.addressLine?.join('\n');
+      const view = await withAdmin(config(), async (deps) => {
+        const found = await getMerchant(deps, id);
+        const brands = { brands: deps.brands, clock: systemClock };
+        const brand =
+          address === undefined && options.taxId === undefined
+            ? await deps.brands.find(found.id)
+            : await updateReceiptDetails(brands, found.id, { address, taxId: options.taxId });
+        return describeReceiptDetails(found.id, brand);
+      });
+      if (options.json) return out(JSON.stringify(view));
+      out(`  public_id       ${view.public_id}`);
+      out(`  address         ${view.address_lines.join('\n                  ') || '(none)'}`);
+      out(`  tax id          ${view.tax_id ?? '(none)'}`);
+    });
+}
+
+interface ReceiptDetailsOptions {
+  addressLine?: string[];
+  clearAddress?: boolean;
+  taxId?: string;
+  json?: boolean;
+}
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
 }
 
 /** create, list, show and update. */
@@ -168,13 +212,17 @@ function registerAccessCommands(merchant: Command, config: () => Config): void {
 }
 
 /** Opens the database (migrated), runs one admin operation, closes it. */
-async function withAdmin<T>(config: Config, run: (deps: MerchantAdminDeps) => Promise<T>): Promise<T> {
+async function withAdmin<T>(
+  config: Config,
+  run: (deps: MerchantAdminDeps & { readonly brands: BrandStore }) => Promise<T>,
+): Promise<T> {
   const database = openConfiguredDatabase(config);
   try {
     await migrateToLatest(database.db);
-    const { merchants, refunds } = createStores(database);
+    const { merchants, refunds, brands } = createStores(database);
     return await run({
       merchants,
+      brands,
       clock: systemClock,
       webhookAllowPrivate: config.webhookAllowPrivate,
       hostResolver,

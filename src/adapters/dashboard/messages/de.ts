@@ -13,6 +13,11 @@ export const de: MessageTable<typeof en> = {
       '#rrggbb, dunkel genug für weiße Schrift darauf (Kontrast mindestens 4,5:1); leer: Paylink-Blau.',
     logo: 'Logo',
     logoHint: 'PNG, JPEG oder WebP, höchstens {kib} KiB und {pixels} Pixel je Seite.',
+    address: 'Adresse auf Quittungen',
+    addressHint:
+      'Ihre Post- oder Geschäftsadresse wie auf einem Briefumschlag; auf Quittungen und deren PDF für die Buchhaltung Ihrer Kunden gedruckt. Leer: keine.',
+    taxId: 'Steuer- oder USt-IdNr.',
+    taxIdHint: 'Auf Quittungen unter Ihrer Adresse gedruckt, z. B. DE123456789. Leer: keine.',
     currentLogo: 'Ihr Logo, wie Kunden es sehen',
     noLogo: 'Noch kein Logo.',
     save: 'Marke speichern',

@@ -20,6 +20,11 @@ export const en = {
     colourHint: '#rrggbb, dark enough for white text on it (contrast at least 4.5:1); empty: Paylink blue.',
     logo: 'Logo',
     logoHint: 'PNG, JPEG or WebP, at most {kib} KiB and {pixels} pixels on each side.',
+    address: 'Address on receipts',
+    addressHint:
+      "Your postal or business address as on an envelope; printed on receipts and their PDF for your customers' accountants. Empty: none.",
+    taxId: 'Tax or VAT id',
+    taxIdHint: 'Printed on receipts under your address, e.g. DE123456789. Empty: none.',
     currentLogo: 'Your logo as customers see it',
     noLogo: 'No logo yet.',
     save: 'Save brand',

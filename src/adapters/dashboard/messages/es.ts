@@ -13,6 +13,11 @@ export const es: MessageTable<typeof en> = {
       '#rrggbb, lo bastante oscuro para texto blanco (contraste de al menos 4,5:1); vacío: el azul de Paylink.',
     logo: 'Logotipo',
     logoHint: 'PNG, JPEG o WebP, como máximo {kib} KiB y {pixels} píxeles por lado.',
+    address: 'Dirección en los recibos',
+    addressHint:
+      'Su dirección postal o comercial como en un sobre; se imprime en los recibos y su PDF para los contables de sus clientes. Vacía: ninguna.',
+    taxId: 'NIF o número de IVA',
+    taxIdHint: 'Se imprime en los recibos bajo su dirección, p. ej. ESB12345678. Vacío: ninguno.',
     currentLogo: 'Su logotipo tal como lo ven los clientes',
     noLogo: 'Aún no hay logotipo.',
     save: 'Guardar marca',

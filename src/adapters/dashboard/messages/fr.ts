@@ -13,6 +13,11 @@ export const fr: MessageTable<typeof en> = {
       '#rrggbb, assez foncée pour un texte blanc (contraste d’au moins 4,5:1) ; vide : le bleu de Paylink.',
     logo: 'Logo',
     logoHint: 'PNG, JPEG ou WebP, au plus {kib} Kio et {pixels} pixels de côté.',
+    address: 'Adresse sur les reçus',
+    addressHint:
+      'Votre adresse postale ou professionnelle comme sur une enveloppe ; imprimée sur les reçus et leur PDF pour les comptables de vos clients. Vide : aucune.',
+    taxId: 'Numéro fiscal ou de TVA',
+    taxIdHint: 'Imprimé sur les reçus sous votre adresse, par ex. FR12345678901. Vide : aucun.',
     currentLogo: 'Votre logo tel que le voient vos clients',
     noLogo: 'Pas encore de logo.',
     save: 'Enregistrer la marque',

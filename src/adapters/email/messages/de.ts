@@ -27,6 +27,9 @@ export const de: MessageTable<typeof en> = {
     pdfTitle: 'Quittung',
     pdfNote:
       'Beleg einer Zahlung in USDC an {merchant}. Eine Rechnung mit Steuerangaben erhalten Sie von {merchant}.',
+    merchantAddress: 'Adresse',
+    taxId: 'Steuer-/USt-IdNr.',
+    paymentId: 'Zahlungs-ID',
     reference: 'Referenz',
     paid: 'Bezahlt',
     usdcPrice: 'Preis in USDC',

@@ -27,6 +27,9 @@ export const es: MessageTable<typeof en> = {
     pdfTitle: 'Recibo',
     pdfNote:
       'Justificante de un pago en USDC a {merchant}. Para una factura con los datos fiscales, diríjase a {merchant}.',
+    merchantAddress: 'Dirección',
+    taxId: 'NIF / IVA',
+    paymentId: 'ID del pago',
     reference: 'Referencia',
     paid: 'Pagado',
     usdcPrice: 'Precio en USDC',

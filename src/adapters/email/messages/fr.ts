@@ -27,6 +27,9 @@ export const fr: MessageTable<typeof en> = {
     pdfTitle: 'Reçu',
     pdfNote:
       'Justificatif d’un paiement en USDC à {merchant}. Pour une facture avec les mentions fiscales, adressez-vous à {merchant}.',
+    merchantAddress: 'Adresse',
+    taxId: 'N° fiscal / TVA',
+    paymentId: 'Identifiant du paiement',
     reference: 'Référence',
     paid: 'Payé',
     usdcPrice: 'Prix en USDC',
