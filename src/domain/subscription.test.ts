@@ -51,23 +51,18 @@ describe('trial, due and grace', () => {
     expect(status(paid, second)).toBe('active');
   });
 
-  it('is canceled for non-payment exactly at the end of the grace, not a millisecond before', () => {
+  it('is canceled for non-payment a millisecond after the grace’s end, the end itself still on time', () => {
     const deadline = graceEnd(anchor, plan, 1);
     expect(deadline).toEqual(ms(anchor, 3 * DAY));
-    expect(status(none, ms(deadline, -1))).toBe('past_due');
-    const lapsed = deriveSubscriptionState(open, plan, none, deadline);
-    expect(lapsed).toMatchObject({
-      status: 'canceled',
-      canceledReason: 'unpaid',
-      endedAt: deadline,
-      period: 1,
-    });
+    expect(status(none, deadline)).toBe('past_due');
+    const lapsed = deriveSubscriptionState(open, plan, none, ms(deadline, 1));
+    expect(lapsed).toMatchObject({ status: 'canceled', canceledReason: 'unpaid', endedAt: deadline, period: 1 });
   });
 
-  it('a payment in the grace’s last millisecond keeps it; one at the deadline is too late', () => {
+  it('a payment at the grace’s end keeps it (as at a payment’s expiry); a millisecond later is too late', () => {
     const deadline = graceEnd(anchor, plan, 1);
-    expect(status(new Map([[1, ms(deadline, -1)]]), deadline)).toBe('active');
-    expect(status(new Map([[1, deadline]]), ms(deadline, 1))).toBe('canceled');
+    expect(status(new Map([[1, deadline]]), ms(deadline, 1))).toBe('active');
+    expect(status(new Map([[1, ms(deadline, 1)]]), ms(deadline, 1))).toBe('canceled');
   });
 
   it('a lapse long ago is still dated at its own grace end', () => {
@@ -84,7 +79,8 @@ describe('trial, due and grace', () => {
   it('with no grace, an unpaid period lapses at its due moment', () => {
     const strict = { ...plan, graceDays: 0 };
     expect(status(none, ms(anchor, -1), open, strict)).toBe('trialing');
-    expect(status(none, anchor, open, strict)).toBe('canceled');
+    expect(status(none, anchor, open, strict)).toBe('past_due');
+    expect(status(none, ms(anchor, 1), open, strict)).toBe('canceled');
   });
 });
 
@@ -145,7 +141,7 @@ describe('what push renewal bills', () => {
     expect(
       periodsToBill({ anchor, cancelAt: second }, plan, new Map([[1, anchor]]), ms(second, -1), lead),
     ).toEqual([1]);
-    expect(periodsToBill(open, plan, none, graceEnd(anchor, plan, 1), lead)).toEqual([]);
+    expect(periodsToBill(open, plan, none, ms(graceEnd(anchor, plan, 1), 1), lead)).toEqual([]);
   });
 
   it('reminds a day before the grace ends, at the due moment when the grace is a day, never without one', () => {

@@ -50,7 +50,10 @@ export interface SubscriptionState {
   readonly endedAt: Date | null;
 }
 
-/** When period `period`'s grace ends: from that moment on, unpaid, it cancels the subscription. */
+/**
+ * When period `period`'s grace ends: its payment's expiry. Paid by then (the moment itself included), it counts;
+ * unpaid a millisecond later, the subscription is canceled, dated at this moment.
+ */
 export function graceEnd(anchor: Date, plan: PlanCalendar, period: number): Date {
   return new Date(periodStart(anchor, plan.interval, period).getTime() + daysMs(plan.graceDays));
 }
@@ -61,17 +64,18 @@ export function lastPeriodEnd(anchor: Date, plan: PlanCalendar): Date | null {
 }
 
 /**
- * The first moment an unpaid period cancelled the subscription, up to `now`: the grace end of the first period
- * not paid before it. Periods are walked from the first, so a subscription lapsed long ago says when.
+ * The first moment an unpaid period canceled the subscription, up to `now`: the grace end of the first period
+ * not paid by it. Periods are walked from the first, so a subscription lapsed long ago says when.
  */
 function lapsedAt(sub: Pick<Subscription, 'anchor'>, plan: PlanCalendar, paid: PaidPeriods, now: Date) {
   const current = periodAt(sub.anchor, plan.interval, now);
   const last = plan.periods === null ? current : Math.min(current, plan.periods);
   for (let period = 1; period <= last; period++) {
     const deadline = graceEnd(sub.anchor, plan, period);
-    if (deadline.getTime() > now.getTime()) return null;
+    // The grace's end itself is still on time, as a payment's `expires_at` is: its payment expires then.
+    if (deadline.getTime() >= now.getTime()) return null;
     const paidAt = paid.get(period);
-    if (paidAt === undefined || paidAt.getTime() >= deadline.getTime()) return deadline;
+    if (paidAt === undefined || paidAt.getTime() > deadline.getTime()) return deadline;
   }
   return null;
 }
@@ -79,7 +83,7 @@ function lapsedAt(sub: Pick<Subscription, 'anchor'>, plan: PlanCalendar, paid: P
 /**
  * The subscription's status at `now`, from its facts. The first row that applies gives it:
  * - canceled: its cancellation's moment is reached (before its last period's end), or a period was unpaid at the
- *   end of its grace (whichever came first);
+ *   end of its grace, once that end is past (whichever came first);
  * - ended: the plan's last period is over;
  * - trialing: before the first period;
  * - active: the current period is paid;
@@ -113,6 +117,7 @@ export function deriveSubscriptionState(
   }
   const fields = periodFields(sub.anchor, plan, periodAt(sub.anchor, plan.interval, now));
   if (fields.period === 0) return { ...fields, status: 'trialing', canceledReason: null, endedAt: null };
+  // A payment counts from the moment it was paid: its block's time, which the watcher may learn of later.
   const paidAt = paid.get(fields.period);
   const isPaid = paidAt !== undefined && paidAt.getTime() <= now.getTime();
   return { ...fields, status: isPaid ? 'active' : 'past_due', canceledReason: null, endedAt: null };

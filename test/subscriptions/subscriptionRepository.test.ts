@@ -144,7 +144,13 @@ describe.each(dialects)('subscriptions stored on %s', (dialect) => {
     expect(await store.claimDue(at(60_999), 10, 60_000)).toEqual(['sub_1']);
     await store.release(
       'sub_2',
-      { nextCheckAt: null, announcedStatus: 'canceled', events: [], periods: [] },
+      {
+        nextCheckAt: null,
+        seenUpdatedAt: at(2),
+        announcedStatus: 'canceled',
+        events: [],
+        periods: [],
+      },
       at(2_000),
     );
     expect(await store.claimDue(at(10_000_000), 10, 60_000)).toEqual(['sub_1']);
@@ -165,6 +171,7 @@ describe.each(dialects)('subscriptions stored on %s', (dialect) => {
       'sub_1',
       {
         nextCheckAt: at(50),
+        seenUpdatedAt: at(1),
         announcedStatus: 'canceled',
         periods: [{ period: 1, announced: 'failed' }],
         events: [

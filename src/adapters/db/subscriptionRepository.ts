@@ -249,12 +249,31 @@ async function remind(
   });
 }
 
+async function claimOne(db: Db, id: string, now: Date, leaseMs: number): Promise<boolean> {
+  const nowText = isoTimestamp(now);
+  const rows = await db
+    .updateTable('subscriptions')
+    .set({ claimed_until: isoTimestamp(new Date(now.getTime() + leaseMs)) })
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', nowText)]))
+    .returning('id')
+    .execute();
+  return rows.length > 0;
+}
+
 async function release(db: Db, id: string, change: SubscriptionRelease, at: Date): Promise<void> {
   await db.transaction().execute(async (trx) => {
+    const row = await trx
+      .selectFrom('subscriptions')
+      .select('updated_at')
+      .where('id', '=', id)
+      .executeTakeFirst();
+    const changedMeanwhile = row !== undefined && row.updated_at !== isoTimestamp(change.seenUpdatedAt);
+    const next = changedMeanwhile ? at : change.nextCheckAt;
     await trx
       .updateTable('subscriptions')
       .set({
-        next_check_at: change.nextCheckAt ? isoTimestamp(change.nextCheckAt) : null,
+        next_check_at: next ? isoTimestamp(next) : null,
         announced_status: change.announcedStatus,
         claimed_until: null,
         updated_at: isoTimestamp(at),
@@ -300,6 +319,7 @@ export function subscriptionRepository(handle: DatabaseHandle): SubscriptionStor
     },
     cancel: (id, request, now) => cancel(db, id, request, now),
     claimDue: (now, limit, leaseMs) => claimDue(db, dialect, now, limit, leaseMs),
+    claimOne: (id, now, leaseMs) => claimOne(db, id, now, leaseMs),
     insertPeriodPayment: (payment, id, period, email) => insertPeriodPayment(db, payment, id, period, email),
     remind: (id, period, email, at) => remind(db, id, period, email, at),
     release: (id, change, at) => release(db, id, change, at),

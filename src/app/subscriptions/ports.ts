@@ -41,6 +41,11 @@ export interface SubscriptionRecord {
 /** What the renewal job writes when it lets a subscription go: the next look, and a change it announces. */
 export interface SubscriptionRelease {
   readonly nextCheckAt: Date | null;
+  /**
+   * The subscription's `updatedAt` as the look read it: changed since (a cancellation came meanwhile), the next
+   * look is at once instead of `nextCheckAt`.
+   */
+  readonly seenUpdatedAt: Date;
   readonly announcedStatus: SubscriptionStatus;
   /** Events owed for the change, each on the payment of the period it is about (decision 0060). */
   readonly events: readonly OutboxEvent[];
@@ -91,6 +96,8 @@ export interface SubscriptionStore {
    * leased to this one until `now + leaseMs` (oldest first, at most `limit`).
    */
   claimDue(now: Date, limit: number, leaseMs: number): Promise<string[]>;
+  /** Leases one subscription as `claimDue` would, whatever its next look: false when another holds it. */
+  claimOne(subscriptionId: string, now: Date, leaseMs: number): Promise<boolean>;
   /**
    * Inserts a period's payment with its e-mail, in one transaction, unless that period already has one: false
    * then (another worker billed it), and nothing is written.
