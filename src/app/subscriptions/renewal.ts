@@ -26,6 +26,11 @@ export interface RenewalDeps extends CreatePaymentDeps {
   readonly logger?: { warn(fields: object, message: string): void } | undefined;
 }
 
+/** How long before a period is due its payment is made and its link e-mailed, unless the wiring says otherwise. */
+export const DEFAULT_RENEWAL_LEAD_MS = 3 * 86_400_000;
+/** How soon a subscription waiting for a payment is looked at again, unless the wiring says otherwise. */
+export const DEFAULT_RENEWAL_RECHECK_MS = 60_000;
+
 /** The shortest time a period's payment is made for: less than this before its grace ends, none is made. */
 export const MIN_PERIOD_PAYMENT_MS = 5 * 60_000;
 
