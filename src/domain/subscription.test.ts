@@ -56,7 +56,12 @@ describe('trial, due and grace', () => {
     expect(deadline).toEqual(ms(anchor, 3 * DAY));
     expect(status(none, deadline)).toBe('past_due');
     const lapsed = deriveSubscriptionState(open, plan, none, ms(deadline, 1));
-    expect(lapsed).toMatchObject({ status: 'canceled', canceledReason: 'unpaid', endedAt: deadline, period: 1 });
+    expect(lapsed).toMatchObject({
+      status: 'canceled',
+      canceledReason: 'unpaid',
+      endedAt: deadline,
+      period: 1,
+    });
   });
 
   it('a payment at the grace’s end keeps it (as at a payment’s expiry); a millisecond later is too late', () => {

@@ -40,6 +40,8 @@ describe.each(dialects)('push renewal on %s', (dialect) => {
     });
     renewal = {
       ...payLinkDeps(h),
+      subscriptions: h.stores.subscriptions,
+      merchants: h.stores.merchants,
       paymentRequests: customerEmails(config, () => undefined)?.paymentRequests,
       renewalLeadMs: 3 * DAY,
       renewalRecheckMs: 60_000,
