@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PaylinkClient } from '../../packages/client/src/index.ts';
 import { type ApiHarness, startApiHarness } from '../helpers/apiHarness.ts';
 import { dialects } from '../helpers/database.ts';
 
@@ -186,5 +187,32 @@ describe.each(dialects)('the subscriptions API on %s', (dialect) => {
       at_period_end: 'soon',
     });
     expect(bad.status).toBe(400);
+  });
+
+  it('the SDK makes a plan once per key, subscribes, lists and cancels at once', async () => {
+    const paylink = new PaylinkClient({ apiKey, baseUrl: base });
+    const plan = await paylink.createPlan(
+      { name: 'SDK', amount: '5.00', currency: 'USDC', interval: 'week', interval_count: 2, periods: 3 },
+      { idempotencyKey: 'sdk-plan' },
+    );
+    const again = await paylink.createPlan(
+      { name: 'SDK', amount: '5.00', currency: 'USDC', interval: 'week', interval_count: 2, periods: 3 },
+      { idempotencyKey: 'sdk-plan' },
+    );
+    expect(again.plan_id).toBe(plan.plan_id);
+    expect(plan).toMatchObject({ interval: 'week', interval_count: 2, periods: 3, amount: '5.00' });
+    const sub = await paylink.createSubscription({ plan_id: plan.plan_id, customer_email: 'cy@example.com' });
+    expect(sub.status).toBe('past_due');
+    expect((await paylink.getSubscription(sub.subscription_id)).payments).toHaveLength(1);
+    expect((await paylink.listSubscriptions({ limit: 1 })).subscriptions[0]?.subscription_id).toBe(
+      sub.subscription_id,
+    );
+    const canceled = await paylink.cancelSubscription(sub.subscription_id, { atPeriodEnd: false });
+    expect(canceled).toMatchObject({
+      status: 'canceled',
+      canceled_reason: 'requested',
+      canceled_by: 'merchant',
+    });
+    expect((await paylink.archivePlan(plan.plan_id)).active).toBe(false);
   });
 });
