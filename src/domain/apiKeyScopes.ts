@@ -12,6 +12,8 @@ export const API_KEY_SCOPES = [
   'links:write',
   'refunds:read',
   'refunds:write',
+  'subscriptions:read',
+  'subscriptions:write',
   'webhooks:manage',
   'events:read',
   'x402:settle',

@@ -28,6 +28,14 @@ export const PAYMENT_EVENT_TYPES = [
   'refund.refunded',
   'refund.canceled',
   'refund.expired',
+  // A subscription's events are on the timeline of the payment of the period they are about (decision 0060).
+  'subscription.created',
+  'subscription.activated',
+  'subscription.renewed',
+  'subscription.payment_failed',
+  'subscription.past_due',
+  'subscription.canceled',
+  'subscription.ended',
 ] as const;
 export type PaymentEventType = (typeof PAYMENT_EVENT_TYPES)[number];
 

@@ -24,7 +24,7 @@ import { resolveChains, stopChains } from './chains/resolveChains.ts';
 import { workerBridgeOf, workerChainsOf } from './chains/workerChains.ts';
 import { statusRefreshOnMint } from './mintRefresh.ts';
 import { paymentPaidReactions } from './paymentPaidReactions.ts';
-import { type WebServices, webServices } from './services.ts';
+import { renewalServices, type WebServices, webServices } from './services.ts';
 import { buildApiServer, buildCheckoutServer } from './webServers.ts';
 import { createStores, openConfiguredDatabase } from './wiring.ts';
 import { runWorker } from './worker.ts';
@@ -162,6 +162,7 @@ async function startRoles(config: Config, logger: Logger, role: Role, base: Base
           logger,
           config,
           chains: workerChainsOf(chains),
+          renewal: renewalServices(config, { stores, chains, clock, logger }),
           // Its mints refresh their payments' status (decision 0037): the API's store reads only.
           bridge: workerBridgeOf(
             config,

@@ -24,6 +24,11 @@ import type { MonitoringStore } from '../app/operations/ports.ts';
 import type { CatalogueStore, ReceiptTokenStore } from '../app/pos/ports.ts';
 import type { SettlementStore } from '../app/settlement/ports.ts';
 import type { Clock, RateLimitStore } from '../app/shared/ports.ts';
+import {
+  DEFAULT_RENEWAL_LEAD_MS,
+  DEFAULT_RENEWAL_RECHECK_MS,
+  type RenewalDeps,
+} from '../app/subscriptions/renewal.ts';
 import type { Config } from '../config/index.ts';
 import { DEFAULT_LOGO_RULES } from '../domain/brand.ts';
 import { chainViews } from './chains/chainViews.ts';
@@ -320,5 +325,38 @@ export function webServices(
     close: async () => {
       await Promise.all([paymentChanges.close(), gaslessBuckets.close()]);
     },
+  };
+}
+
+/**
+ * What the worker's renewal job bills periods with: the API's create pipeline (rates, each mode's deposit
+ * planner and token controls) and the payment request e-mail, on the worker's stores.
+ */
+export function renewalServices(
+  config: Config,
+  made: {
+    readonly stores: ReturnType<typeof createStores>;
+    readonly chains: readonly HomeChain[];
+    readonly clock: Clock;
+    readonly logger: Logger;
+  },
+): RenewalDeps {
+  const { stores, chains, clock, logger } = made;
+  const views = chainViews(chains, clock, logger);
+  return {
+    ...stores,
+    deposits: views.deposits,
+    tokenControls: views.tokenControls,
+    rates: createRates(config, clock, logger),
+    hostResolver,
+    clock,
+    logger,
+    paymentTtlMs: config.paymentTtlMs,
+    maxAmountBaseUnits: config.maxAmountBaseUnits,
+    minAmountBaseUnits: config.minAmountBaseUnits,
+    webhookAllowPrivate: config.webhookAllowPrivate,
+    paymentRequests: customerEmails(config, (chainId) => views.explorers.get(chainId))?.paymentRequests,
+    renewalLeadMs: DEFAULT_RENEWAL_LEAD_MS,
+    renewalRecheckMs: DEFAULT_RENEWAL_RECHECK_MS,
   };
 }

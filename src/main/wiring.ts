@@ -15,6 +15,7 @@ import { posCatalogueRepository } from '../adapters/db/posCatalogueRepository.ts
 import { receiptTokenRepository } from '../adapters/db/receiptTokens.ts';
 import { refundRepository } from '../adapters/db/refundRepository.ts';
 import { settlementRepository } from '../adapters/db/settlementRepository.ts';
+import { subscriptionRepository } from '../adapters/db/subscriptionRepository.ts';
 import { userRepository } from '../adapters/db/userRepository.ts';
 import { webhookRepository } from '../adapters/db/webhookRepository.ts';
 import { systemHostResolver } from '../adapters/outbound/hostResolver.ts';
@@ -64,6 +65,7 @@ export function createStores(handle: DatabaseHandle) {
     gaslessAuthorizations: gaslessRepository(handle),
     refunds,
     links: linkRepository(handle),
+    subscriptions: subscriptionRepository(handle),
     posCatalogue: posCatalogueRepository(handle),
     receiptTokens: receiptTokenRepository(handle.db),
     users: userRepository(handle.db),

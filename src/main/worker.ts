@@ -18,6 +18,8 @@ import type { SettlementStore } from '../app/settlement/ports.ts';
 import { runSettler } from '../app/settlement/settleOnce.ts';
 import { runSettlerWithMints } from '../app/settlement/settleWithMints.ts';
 import type { Clock } from '../app/shared/ports.ts';
+import type { RenewalDeps } from '../app/subscriptions/renewal.ts';
+import { runRenewalJob } from '../app/subscriptions/runRenewals.ts';
 import { runWebhookDispatcher } from '../app/webhooks/dispatchWebhooks.ts';
 import type { WebhookStore } from '../app/webhooks/ports.ts';
 import { type Config, NETWORKS } from '../config/index.ts';
@@ -47,7 +49,12 @@ export interface WorkerDeps {
   readonly emails: EmailStore;
   /** Settlement across chains (decision 0029): source chains burnt to the home chain, minted by its settler. */
   readonly bridge?: WorkerBridge | undefined;
+  /** Push renewal of subscriptions (decision 0060): what billing a period takes; absent: no renewal job. */
+  readonly renewal?: RenewalDeps | undefined;
 }
+
+/** Subscriptions due for a look are picked up within this: their moments are days apart, not seconds. */
+const RENEWAL_POLL_MS = 10_000;
 
 /** Outbox poll: an event written by a status change is picked up within this (one indexed query per poll). */
 const WEBHOOK_POLL_MS = 250;
@@ -106,7 +113,11 @@ export async function runWorker(deps: WorkerDeps, signal: AbortSignal): Promise<
   );
   // E-mail (decision 0021), when configured: in every worker too, for the same reason.
   const mailer = config.mail ? runEmailJob(config.mail, deps, signal) : Promise.resolve();
-  await Promise.all([...jobs, expirer, dispatcher, mailer]);
+  // Subscriptions' renewal in every worker too: each subscription is leased before it is looked at.
+  const renewals = deps.renewal
+    ? runRenewalJob(deps.renewal, { intervalMs: RENEWAL_POLL_MS, signal, logger })
+    : Promise.resolve();
+  await Promise.all([...jobs, expirer, dispatcher, mailer, renewals]);
 }
 
 /** What one chain's jobs share: the worker's deps, the chain, its logger (naming it), RPC client, reader, loop. */

@@ -6,6 +6,7 @@ import {
   type PayoutDelayedEvent,
   type PayoutSentEvent,
   type RefundEvent,
+  type SubscriptionEvent,
   type UnacceptedTransferEvent,
   verifyWebhook,
   type WebhookEventType,
@@ -15,6 +16,7 @@ import { dispatchWebhooks } from '../../src/app/webhooks/dispatchWebhooks.ts';
 import { rotateWebhookSecret } from '../../src/app/webhooks/rotateWebhookSecret.ts';
 import type { PaymentEventType } from '../../src/domain/paymentStatus.ts';
 import type { RefundEventBody } from '../../src/domain/refundEvent.ts';
+import type { SubscriptionEventBody } from '../../src/domain/subscriptionEvent.ts';
 import type {
   PayoutDelayedFields,
   PayoutSentFields,
@@ -61,6 +63,7 @@ describe('verifyWebhook', () => {
       Sent<WebhookEventBody & UnacceptedTransferFields, 'payment.unaccepted_transfer'>
     >().toExtend<UnacceptedTransferEvent>();
     expectTypeOf<Sent<RefundEventBody, RefundEvent['event']>>().toExtend<RefundEvent>();
+    expectTypeOf<Sent<SubscriptionEventBody, SubscriptionEvent['event']>>().toExtend<SubscriptionEvent>();
     expectTypeOf<PaymentEventType>().toEqualTypeOf<WebhookEventType>();
   });
 

@@ -10,11 +10,15 @@ import type {
   CreateKeyParams,
   CreateLinkParams,
   CreatePaymentParams,
+  CreatePlanParams,
   CreateRefundParams,
+  CreateSubscriptionParams,
   ExportRange,
   ListLinksParams,
   ListPaymentsParams,
+  ListPlansParams,
   ListRefundsParams,
+  ListSubscriptionsParams,
   ListWebhookEventsParams,
   PayLinkParams,
   Payment,
@@ -23,6 +27,10 @@ import type {
   PaymentPage,
   Refund,
   RefundPage,
+  Subscription,
+  SubscriptionPage,
+  SubscriptionPlan,
+  SubscriptionPlanPage,
   WebhookEventLogList,
 } from './types.ts';
 
@@ -221,6 +229,81 @@ export class PaylinkClient {
       path: `/payments/api/links/${segment(linkId)}/payments/`,
       body: { ...params, ...(params.quantity === undefined ? {} : { quantity: String(params.quantity) }) },
       repeatability: 'once',
+    });
+  }
+
+  /** `POST /payments/api/plans/`: a subscription plan; with `idempotencyKey`, safe to retry. */
+  createPlan(params: CreatePlanParams, options: CreateOptions = {}): Promise<SubscriptionPlan> {
+    const counts = (['interval_count', 'trial_days', 'grace_days', 'periods'] as const).flatMap((field) =>
+      params[field] === undefined ? [] : [[field, String(params[field])]],
+    );
+    return this.#json({
+      method: 'POST',
+      path: '/payments/api/plans/',
+      body: { ...params, ...Object.fromEntries(counts) },
+      ...idempotency(options),
+    });
+  }
+
+  /** `GET /payments/api/plans/`: newest first. */
+  listPlans(params: ListPlansParams = {}): Promise<SubscriptionPlanPage> {
+    return this.#json({
+      method: 'GET',
+      path: '/payments/api/plans/',
+      query: params,
+      repeatability: 'repeatable',
+    });
+  }
+
+  /** `POST /payments/api/plans/{plan_id}/archive/`: no new subscriptions; running ones keep its terms. */
+  archivePlan(planId: string): Promise<SubscriptionPlan> {
+    return this.#json({
+      method: 'POST',
+      path: `/payments/api/plans/${segment(planId)}/archive/`,
+      repeatability: 'repeatable',
+    });
+  }
+
+  /** `POST /payments/api/subscriptions/`: subscribes a customer; with `idempotencyKey`, safe to retry. */
+  createSubscription(params: CreateSubscriptionParams, options: CreateOptions = {}): Promise<Subscription> {
+    return this.#json({
+      method: 'POST',
+      path: '/payments/api/subscriptions/',
+      body: params,
+      ...idempotency(options),
+    });
+  }
+
+  /** `GET /payments/api/subscriptions/{subscription_id}/`: its status now and each period's payment. */
+  getSubscription(subscriptionId: string): Promise<Subscription> {
+    return this.#json({
+      method: 'GET',
+      path: `/payments/api/subscriptions/${segment(subscriptionId)}/`,
+      repeatability: 'repeatable',
+    });
+  }
+
+  /** `GET /payments/api/subscriptions/`: newest first. */
+  listSubscriptions(params: ListSubscriptionsParams = {}): Promise<SubscriptionPage> {
+    return this.#json({
+      method: 'GET',
+      path: '/payments/api/subscriptions/',
+      query: params,
+      repeatability: 'repeatable',
+    });
+  }
+
+  /** `POST /payments/api/subscriptions/{subscription_id}/cancel/`: at the period's end (default) or at once. */
+  cancelSubscription(
+    subscriptionId: string,
+    options: { readonly atPeriodEnd?: boolean } = {},
+  ): Promise<Subscription> {
+    return this.#json({
+      method: 'POST',
+      path: `/payments/api/subscriptions/${segment(subscriptionId)}/cancel/`,
+      body: { at_period_end: options.atPeriodEnd ?? true },
+      // Canceling twice keeps the sooner moment: a retry changes nothing.
+      repeatability: 'repeatable',
     });
   }
 

@@ -73,6 +73,26 @@ export interface PayLinkParams {
   readonly customer_email?: string;
 }
 export type ListLinksParams = WithNumericLimit<Query<paths['/payments/api/links/']['get']>>;
+/** A subscription plan: each period's price, its calendar, trial and grace. */
+export type SubscriptionPlan = Schemas['SubscriptionPlan'];
+export type SubscriptionPlanPage = Schemas['SubscriptionPlanList'];
+/** A subscription with its status (derived when read) and each billed period's payment. */
+export type Subscription = Schemas['Subscription'];
+export type SubscriptionPage = Schemas['SubscriptionList'];
+/** The price as a decimal string, counts as numbers: no amount passes through a float. */
+export type CreatePlanParams = Omit<
+  JsonBody<paths['/payments/api/plans/']['post']>,
+  'amount' | 'interval_count' | 'trial_days' | 'grace_days' | 'periods'
+> & {
+  readonly amount: string;
+  readonly interval_count?: number;
+  readonly trial_days?: number;
+  readonly grace_days?: number;
+  readonly periods?: number;
+};
+export type CreateSubscriptionParams = JsonBody<paths['/payments/api/subscriptions/']['post']>;
+export type ListPlansParams = WithNumericLimit<Query<paths['/payments/api/plans/']['get']>>;
+export type ListSubscriptionsParams = WithNumericLimit<Query<paths['/payments/api/subscriptions/']['get']>>;
 export type ConvertParams = Query<paths['/payments/api/convert/']['get']>;
 export type ListPaymentsParams = WithNumericLimit<Query<paths['/payments/api/payments/']['get']>>;
 export type ListRefundsParams = WithNumericLimit<Query<paths['/payments/api/refunds/']['get']>>;

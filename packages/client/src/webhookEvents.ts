@@ -161,11 +161,50 @@ export interface RefundEvent {
   readonly livemode: boolean;
 }
 
+/**
+ * A subscription's events carry the subscription as `GET /payments/api/subscriptions/{subscription_id}/` shows
+ * it, with the period and the payment the event is about: each is sent on that payment's timeline.
+ */
+export interface SubscriptionEvent {
+  readonly id: string;
+  readonly event:
+    | 'subscription.created'
+    | 'subscription.activated'
+    | 'subscription.renewed'
+    | 'subscription.payment_failed'
+    | 'subscription.past_due'
+    | 'subscription.canceled'
+    | 'subscription.ended';
+  readonly created_at: string;
+  readonly subscription_id: string;
+  readonly plan_id: string;
+  readonly status: 'trialing' | 'active' | 'past_due' | 'canceled' | 'ended';
+  readonly customer_email: string;
+  readonly customer_wallet: string | null;
+  /** Each period's price as the plan states it, and its currency. */
+  readonly amount: string;
+  readonly currency: string;
+  readonly current_period: number;
+  readonly current_period_start: string | null;
+  readonly current_period_end: string | null;
+  readonly trial_end: string | null;
+  readonly cancel_at: string | null;
+  readonly canceled_by: 'merchant' | 'customer' | null;
+  readonly canceled_reason: 'requested' | 'unpaid' | null;
+  readonly ended_at: string | null;
+  readonly started_at: string;
+  readonly livemode: boolean;
+  /** The period this event is about, and its payment. */
+  readonly period: number;
+  readonly payment_id: string;
+}
+
 export type WebhookEvent =
   | PaymentStatusEvent
   | PayoutSentEvent
   | PayoutDelayedEvent
   | UnacceptedTransferEvent
-  | RefundEvent;
+  | RefundEvent
+  | SubscriptionEvent;
 
 export type WebhookEventType = WebhookEvent['event'];

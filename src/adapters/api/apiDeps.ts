@@ -15,6 +15,7 @@ import type {
 } from '../../app/payments/ports.ts';
 import type { RefundStore } from '../../app/refunds/ports.ts';
 import type { Clock, RateLimitStore } from '../../app/shared/ports.ts';
+import type { SubscriptionStore } from '../../app/subscriptions/ports.ts';
 import type { HostResolver, WebhookStore } from '../../app/webhooks/ports.ts';
 import type { Config } from '../../config/index.ts';
 import type { Payment } from '../../domain/payment.ts';
@@ -43,6 +44,8 @@ export interface ApiDeps {
   readonly refunds?: RefundStore | undefined;
   /** Reusable payment links; absent: the link endpoints are not served. */
   readonly links?: LinkStore | undefined;
+  /** Plans and subscriptions; absent: their endpoints are not served. */
+  readonly subscriptions?: SubscriptionStore | undefined;
   /**
    * The networks a new payment may be paid on (home first, then CCTP source chains), stated in the create
    * response's quote; absent: the quote names none (one chain).

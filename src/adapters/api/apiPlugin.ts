@@ -24,6 +24,7 @@ import { merchantApi } from './routes/merchantApi.ts';
 import { merchantWebhooksApi } from './routes/merchantWebhooksApi.ts';
 import { paymentListApi } from './routes/paymentListApi.ts';
 import { refundApi } from './routes/refundApi.ts';
+import { subscriptionApi } from './routes/subscriptionApi.ts';
 
 const REQUEST_ID_PATTERN = /^[\w.:-]{1,64}$/;
 const VERSION = '0.1.0';
@@ -90,6 +91,8 @@ export function apiPlugin(apiDeps: ApiDeps) {
     await app.register(keyApi(deps));
     if (deps.refunds) await app.register(refundApi({ ...deps, refunds: deps.refunds }));
     if (deps.links) await app.register(linkApi({ ...deps, links: deps.links }));
+    if (deps.subscriptions)
+      await app.register(subscriptionApi({ ...deps, subscriptions: deps.subscriptions }));
     await registerAdminApi(app, deps);
   }, 'paylink-api');
 }

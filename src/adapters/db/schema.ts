@@ -14,6 +14,11 @@ import type {
   SettlementItemsTable,
   SettlementsTable,
 } from './settlementSchema.ts';
+import type {
+  SubscriptionPaymentsTable,
+  SubscriptionPlansTable,
+  SubscriptionsTable,
+} from './subscriptionSchema.ts';
 
 export type * from './dashboardSchema.ts';
 export type * from './messageSchema.ts';
@@ -310,6 +315,9 @@ export interface DatabaseSchema {
   email_messages: EmailMessagesTable;
   pos_catalogue_items: PosCatalogueItemsTable;
   merchant_brands: MerchantBrandsTable;
+  subscription_plans: SubscriptionPlansTable;
+  subscriptions: SubscriptionsTable;
+  subscription_payments: SubscriptionPaymentsTable;
 }
 
 export type { Generated };

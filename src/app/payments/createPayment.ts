@@ -7,6 +7,7 @@ import { newPayment, type Payment } from '../../domain/payment.ts';
 import { type PaymentInput, parsePaymentInput } from '../../domain/paymentInput.ts';
 import { assertTokenCanPay, type TokenControlsByMode } from '../chain/tokenControls.ts';
 import { type PaymentRequestSettings, paymentRequestMessage } from '../email/paymentRequests.ts';
+import type { EmailMessage } from '../email/ports.ts';
 import { checkWebhookHost, type WebhookUrlRules } from '../webhooks/checkWebhookHost.ts';
 import {
   type DepositPlanner,
@@ -74,8 +75,11 @@ export async function createPayment(
   options: {
     readonly idempotencyKey?: string;
     readonly mode?: KeyMode;
-    /** Stores the payment instead of `deps.payments.insert` (a link's, checked against its uses as it goes in). */
-    readonly insert?: (payment: Payment) => Promise<void>;
+    /**
+     * Stores the payment instead of `deps.payments.insert` (a link's, checked against its uses as it goes in; a
+     * subscription period's, with its period), with its request e-mail if one was asked for.
+     */
+    readonly insert?: (payment: Payment, email: EmailMessage | undefined) => Promise<void>;
   } = {},
 ): Promise<Payment> {
   const mode = options.mode ?? 'live';
@@ -138,7 +142,10 @@ async function storeNewPayment(
     readonly wallet: string;
   },
   locked: { readonly rateSource: string; readonly rateObservedAt: Date },
-  options: { readonly idempotencyKey?: string; readonly insert?: (payment: Payment) => Promise<void> },
+  options: {
+    readonly idempotencyKey?: string;
+    readonly insert?: (payment: Payment, email: EmailMessage | undefined) => Promise<void>;
+  },
 ): Promise<Payment> {
   const { quote, mode, now, ttlMs, sendEmail, wallet, ...stored } = terms;
   // Time-ordered (UUIDv7, decision 0017): each insert lands at the end of the id index, not on a random page.
@@ -171,7 +178,7 @@ async function storeNewPayment(
     sendEmail && deps.paymentRequests
       ? paymentRequestMessage(deps.paymentRequests, merchant, payment, now)
       : undefined;
-  if (options.insert) await options.insert(payment);
+  if (options.insert) await options.insert(payment, email);
   else
     await deps.payments.insert(payment, {
       ...(options.idempotencyKey === undefined ? {} : { idempotencyKey: options.idempotencyKey }),

@@ -765,8 +765,8 @@ export interface paths {
                     "application/json": {
                         /** @description What the key is for, shown in lists (required, at most 100 characters) */
                         name?: string | null;
-                        /** @description What the key may do, at least one of: payments:read, payments:write, links:read, links:write, refunds:read, refunds:write, webhooks:manage, events:read, x402:settle */
-                        scopes?: ("payments:read" | "payments:write" | "links:read" | "links:write" | "refunds:read" | "refunds:write" | "webhooks:manage" | "events:read" | "x402:settle")[];
+                        /** @description What the key may do, at least one of: payments:read, payments:write, links:read, links:write, refunds:read, refunds:write, subscriptions:read, subscriptions:write, webhooks:manage, events:read, x402:settle */
+                        scopes?: ("payments:read" | "payments:write" | "links:read" | "links:write" | "refunds:read" | "refunds:write" | "subscriptions:read" | "subscriptions:write" | "webhooks:manage" | "events:read" | "x402:settle")[];
                         /** @description ISO 8601 date-time from which the key no longer works (at that moment itself it is refused); absent: until revoked */
                         expires_at?: string | null;
                     };
@@ -896,7 +896,7 @@ export interface paths {
                              */
                             kind: "secret" | "restricted";
                             /** @description What the key may do (all, for the secret key) */
-                            scopes: ("payments:read" | "payments:write" | "links:read" | "links:write" | "refunds:read" | "refunds:write" | "webhooks:manage" | "events:read" | "x402:settle")[];
+                            scopes: ("payments:read" | "payments:write" | "links:read" | "links:write" | "refunds:read" | "refunds:write" | "subscriptions:read" | "subscriptions:write" | "webhooks:manage" | "events:read" | "x402:settle")[];
                             /** @description The start of the key (sk_live_…, rk_test_…), to tell keys apart */
                             key_prefix: string;
                             livemode: boolean;
@@ -1982,6 +1982,787 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/payments/api/plans/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List subscription plans
+         * @description Requires the scope `subscriptions:read` of a restricted API key (the secret key holds every scope).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Page size (default 20, at most 100) */
+                    limit?: string;
+                    /** @description `next_cursor` of the previous page */
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SubscriptionPlanList"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a subscription plan
+         * @description Requires the scope `subscriptions:write` of a restricted API key (the secret key holds every scope).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes the request safe to retry: the same key and body return the same object */
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Shown to the customer (required, at most 200 characters) */
+                        name?: string | null;
+                        /** @description Shown to the customer under the name */
+                        description?: string | null;
+                        /** @description Each period's price, in `currency` (required) */
+                        amount?: (number | string) | null;
+                        /** @description ISO 4217 code (EUR, USD, …) or USDC; fiat converts at each period’s payment */
+                        currency?: string | null;
+                        /** @description day, week, month or year (required) */
+                        interval?: string | null;
+                        /** @description Intervals per period (default 1; at most about three years in all) */
+                        interval_count?: (number | string) | null;
+                        /** @description Days before the first period starts and is due (0 to 365; default 0) */
+                        trial_days?: (number | string) | null;
+                        /** @description Days after a period is due that its payment may still be made (0 to 60; default 3); unpaid after, the subscription is canceled */
+                        grace_days?: (number | string) | null;
+                        /** @description How many periods a subscription lasts (1 to 1000); absent: until canceled */
+                        periods?: (number | string) | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SubscriptionPlan"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payments/api/plans/{plan_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Show a subscription plan
+         * @description Requires the scope `subscriptions:read` of a restricted API key (the secret key holds every scope).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    plan_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SubscriptionPlan"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payments/api/plans/{plan_id}/archive/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive a plan: no new subscriptions to it, those running keep its terms
+         * @description Requires the scope `subscriptions:write` of a restricted API key (the secret key holds every scope).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    plan_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SubscriptionPlan"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payments/api/subscriptions/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List subscriptions
+         * @description Requires the scope `subscriptions:read` of a restricted API key (the secret key holds every scope).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Page size (default 20, at most 100) */
+                    limit?: string;
+                    /** @description `next_cursor` of the previous page */
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SubscriptionList"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Subscribe a customer to a plan
+         * @description Without a trial the first period's payment is made at once (an ordinary payment, carrying `subscription_id` and `subscription_period` in its metadata) and its link e-mailed to the customer; with one, a few days before the trial ends. 409 CONFLICT when the plan is archived.
+         *
+         *     Requires the scope `subscriptions:write` of a restricted API key (the secret key holds every scope).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes the request safe to retry: the same key and body return the same object */
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The plan (required; not archived) */
+                        plan_id?: string | null;
+                        /** @description The customer's e-mail address: each period's payment link goes there (required) */
+                        customer_email?: string | null;
+                        /** @description The wallet the customer pays from, if known (shown, never required) */
+                        customer_wallet?: string | null;
+                        /** @description The e-mails' language: en, fr, de or es (default: English) */
+                        customer_language?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Subscription"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payments/api/subscriptions/{subscription_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Show a subscription, its status and its payments
+         * @description Requires the scope `subscriptions:read` of a restricted API key (the secret key holds every scope).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    subscription_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Subscription"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payments/api/subscriptions/{subscription_id}/cancel/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a subscription, at the end of the period in force (default) or at once
+         * @description Requires the scope `subscriptions:write` of a restricted API key (the secret key holds every scope).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    subscription_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description true (default): at the end of the period in force; false: at once */
+                        at_period_end?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Subscription"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1999,7 +2780,7 @@ export interface components {
                  */
                 kind: "secret" | "restricted";
                 /** @description What the key may do (all, for the secret key) */
-                scopes: ("payments:read" | "payments:write" | "links:read" | "links:write" | "refunds:read" | "refunds:write" | "webhooks:manage" | "events:read" | "x402:settle")[];
+                scopes: ("payments:read" | "payments:write" | "links:read" | "links:write" | "refunds:read" | "refunds:write" | "subscriptions:read" | "subscriptions:write" | "webhooks:manage" | "events:read" | "x402:settle")[];
                 /** @description The start of the key (sk_live_…, rk_test_…), to tell keys apart */
                 key_prefix: string;
                 livemode: boolean;
@@ -2133,7 +2914,7 @@ export interface components {
              */
             kind: "secret" | "restricted";
             /** @description What the key may do (all, for the secret key) */
-            scopes: ("payments:read" | "payments:write" | "links:read" | "links:write" | "refunds:read" | "refunds:write" | "webhooks:manage" | "events:read" | "x402:settle")[];
+            scopes: ("payments:read" | "payments:write" | "links:read" | "links:write" | "refunds:read" | "refunds:write" | "subscriptions:read" | "subscriptions:write" | "webhooks:manage" | "events:read" | "x402:settle")[];
             /** @description The start of the key (sk_live_…, rk_test_…), to tell keys apart */
             key_prefix: string;
             livemode: boolean;
@@ -2510,6 +3291,78 @@ export interface components {
         RefundList: {
             /** @description Newest first */
             refunds: components["schemas"]["Refund"][];
+            next_cursor: string | null;
+        };
+        Subscription: {
+            subscription_id: string;
+            plan_id: string;
+            /** @enum {string} */
+            status: "trialing" | "active" | "past_due" | "canceled" | "ended";
+            customer_email: string;
+            customer_wallet: string | null;
+            amount: string;
+            currency: string;
+            /** @description 0 during the trial */
+            current_period: number;
+            current_period_start: string | null;
+            current_period_end: string | null;
+            trial_end: string | null;
+            cancel_at: string | null;
+            canceled_by: ("merchant" | "customer") | null;
+            canceled_reason: ("requested" | "unpaid") | null;
+            ended_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            started_at: string;
+            livemode: boolean;
+            /** @description Each billed period's payment, oldest first */
+            payments: {
+                period: number;
+                payment_id: string;
+                /** @description The payment's status as last stored */
+                status: string;
+                paid_at: string | null;
+            }[];
+        };
+        SubscriptionList: {
+            /** @description Newest first */
+            subscriptions: components["schemas"]["Subscription"][];
+            /** @description Pass as `cursor` for the next page; null on the last */
+            next_cursor: string | null;
+        };
+        SubscriptionPlan: {
+            plan_id: string;
+            name: string;
+            description: string | null;
+            /**
+             * @description Each period's price, exact decimal
+             * @example 9.90
+             */
+            amount: string;
+            currency: string;
+            /** @enum {string} */
+            interval: "day" | "week" | "month" | "year";
+            interval_count: number;
+            trial_days: number;
+            grace_days: number;
+            /** @description null: until canceled */
+            periods: number | null;
+            /** @description False once archived: no new subscriptions */
+            active: boolean;
+            archived_at: string | null;
+            livemode: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            created_at: string;
+        };
+        SubscriptionPlanList: {
+            /** @description Newest first */
+            plans: components["schemas"]["SubscriptionPlan"][];
+            /** @description Pass as `cursor` for the next page; null on the last */
             next_cursor: string | null;
         };
         WebhookAttempt: {

@@ -1,0 +1,57 @@
+// Subscriptions' tables (migration 0048, decision 0060); schema.ts holds the whole schema.
+import type { Generated } from 'kysely';
+
+/** A merchant's plan: its price in `currency`'s minor units as integer text, its calendar as integers. */
+export interface SubscriptionPlansTable {
+  id: string;
+  merchant_id: string;
+  mode: string;
+  name: string;
+  description: string | null;
+  currency: string;
+  amount_minor_units: string;
+  interval_unit: string;
+  interval_count: number;
+  trial_days: number;
+  grace_days: number;
+  periods: number | null;
+  archived_at: string | null;
+  idempotency_key: string | null;
+  request_hash: string | null;
+  created_at: string;
+}
+
+/** A plan bought by a customer: the facts its status is derived from, and the renewal job's lease. */
+export interface SubscriptionsTable {
+  id: string;
+  merchant_id: string;
+  mode: string;
+  plan_id: string;
+  customer_email: string;
+  customer_wallet: string | null;
+  language: string | null;
+  started_at: string;
+  anchor: string;
+  cancel_at: string | null;
+  canceled_by: string | null;
+  announced_status: string;
+  /** When the renewal job must look at it next; null once it is canceled or ended. */
+  next_check_at: string | null;
+  claimed_until: string | null;
+  idempotency_key: string | null;
+  request_hash: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Each billed period's payment: one per (subscription, period). */
+export interface SubscriptionPaymentsTable {
+  subscription_id: string;
+  period: number;
+  payment_id: string;
+  /** When the customer was reminded before the grace's end; null: not (yet). */
+  reminded_at: string | null;
+  /** What the subscription's events said of this period's payment: billed, paid or failed. */
+  announced: Generated<string>;
+  created_at: string;
+}

@@ -1,0 +1,115 @@
+import type { KeyMode } from '../../domain/credentials.ts';
+import type { Payment } from '../../domain/payment.ts';
+import type { Subscription, SubscriptionStatus } from '../../domain/subscription.ts';
+import type { SubscriptionPlan } from '../../domain/subscriptionPlan.ts';
+import type { OutboxEvent } from '../chain/ports.ts';
+import type { EmailMessage } from '../email/ports.ts';
+import type { MerchantKeysetPage } from '../shared/keysetPage.ts';
+
+/** A create's Idempotency-Key and the hash of its body, kept on the row it made (as a refund's). */
+export interface IdempotentCreate {
+  readonly key: string;
+  readonly requestHash: string;
+}
+
+/** What an idempotent insert did: made the row, or found the one an earlier request with that key made. */
+export type InsertOutcome<T> =
+  | { readonly kind: 'inserted'; readonly row: T }
+  | { readonly kind: 'replay'; readonly row: T; readonly requestHash: string | null };
+
+/** One billed period: its payment as the subscription reads it. */
+export interface PeriodPayment {
+  readonly period: number;
+  readonly paymentId: string;
+  /** The payment's stored status and the moment it was paid (the watcher writes both). */
+  readonly paymentStatus: string;
+  readonly paidAt: Date | null;
+  readonly remindedAt: Date | null;
+  /** What the subscription's events said of this payment so far. */
+  readonly announced: PeriodAnnouncement;
+}
+
+export type PeriodAnnouncement = 'billed' | 'paid' | 'failed';
+
+/** A subscription with the plan it follows and its billed periods, as every reader needs them. */
+export interface SubscriptionRecord {
+  readonly subscription: Subscription;
+  readonly plan: SubscriptionPlan;
+  readonly periods: readonly PeriodPayment[];
+}
+
+/** What the renewal job writes when it lets a subscription go: the next look, and a change it announces. */
+export interface SubscriptionRelease {
+  readonly nextCheckAt: Date | null;
+  /**
+   * The subscription's `updatedAt` as the look read it: changed since (a cancellation came meanwhile), the next
+   * look is at once instead of `nextCheckAt`.
+   */
+  readonly seenUpdatedAt: Date;
+  readonly announcedStatus: SubscriptionStatus;
+  /** Events owed for the change, each on the payment of the period it is about (decision 0060). */
+  readonly events: readonly OutboxEvent[];
+  /** Periods whose payment those events announced paid or failed. */
+  readonly periods: readonly { readonly period: number; readonly announced: PeriodAnnouncement }[];
+}
+
+/** Plans and subscriptions (adapters/db/subscriptionRepository.ts). */
+export interface SubscriptionStore {
+  insertPlan(
+    plan: SubscriptionPlan,
+    idempotency?: IdempotentCreate,
+  ): Promise<InsertOutcome<SubscriptionPlan>>;
+  findPlan(merchantId: string, planId: string, mode: KeyMode): Promise<SubscriptionPlan | undefined>;
+  listPlans(query: MerchantKeysetPage): Promise<SubscriptionPlan[]>;
+  /** Sets `archived_at` unless already set; answers the plan as it is after. */
+  archivePlan(
+    merchantId: string,
+    planId: string,
+    mode: KeyMode,
+    at: Date,
+  ): Promise<SubscriptionPlan | undefined>;
+
+  insertSubscription(
+    subscription: Subscription,
+    nextCheckAt: Date | null,
+    idempotency?: IdempotentCreate,
+  ): Promise<InsertOutcome<Subscription>>;
+  find(subscriptionId: string): Promise<SubscriptionRecord | undefined>;
+  findForMerchant(
+    merchantId: string,
+    subscriptionId: string,
+    mode: KeyMode,
+  ): Promise<SubscriptionRecord | undefined>;
+  list(query: MerchantKeysetPage): Promise<SubscriptionRecord[]>;
+  /**
+   * Sets when the subscription's cancellation takes effect (and by whom) unless one is set for an earlier moment,
+   * and asks the renewal job to look at it now; answers it as it is after.
+   */
+  cancel(
+    subscriptionId: string,
+    cancel: { readonly at: Date; readonly by: 'merchant' | 'customer' },
+    now: Date,
+  ): Promise<SubscriptionRecord | undefined>;
+
+  /**
+   * The renewal job's claim: ids of subscriptions whose `next_check_at` is reached and that no other worker holds,
+   * leased to this one until `now + leaseMs` (oldest first, at most `limit`).
+   */
+  claimDue(now: Date, limit: number, leaseMs: number): Promise<string[]>;
+  /** Leases one subscription as `claimDue` would, whatever its next look: false when another holds it. */
+  claimOne(subscriptionId: string, now: Date, leaseMs: number): Promise<boolean>;
+  /**
+   * Inserts a period's payment with its e-mail, in one transaction, unless that period already has one: false
+   * then (another worker billed it), and nothing is written.
+   */
+  insertPeriodPayment(
+    payment: Payment,
+    subscriptionId: string,
+    period: number,
+    email: EmailMessage | undefined,
+  ): Promise<boolean>;
+  /** Marks a period's customer reminded and queues the reminder, once: false when it already was. */
+  remind(subscriptionId: string, period: number, email: EmailMessage | undefined, at: Date): Promise<boolean>;
+  /** Ends the lease: the next look, the status announced and its events, in one transaction. */
+  release(subscriptionId: string, release: SubscriptionRelease, at: Date): Promise<void>;
+}

@@ -1,0 +1,192 @@
+import { PaylinkError } from '../../domain/errors.ts';
+import { formatMoney } from '../../domain/money.ts';
+import {
+  deriveSubscriptionState,
+  graceEnd,
+  lastPeriodEnd,
+  type PaidPeriods,
+  periodsToBill,
+  reminderMoment,
+  type SubscriptionState,
+} from '../../domain/subscription.ts';
+import { periodStart } from '../../domain/subscriptionPeriods.ts';
+import { paymentRequestMessage } from '../email/paymentRequests.ts';
+import type { MerchantStore } from '../merchants/ports.ts';
+import { type CreatePaymentDeps, createPayment } from '../payments/createPayment.ts';
+import type { SubscriptionRecord, SubscriptionStore } from './ports.ts';
+import { announce } from './subscriptionEvents.ts';
+
+export interface RenewalDeps extends CreatePaymentDeps {
+  readonly subscriptions: SubscriptionStore;
+  readonly merchants: Pick<MerchantStore, 'find'>;
+  /** How long before a period is due its payment is made and its link e-mailed (PAYLINK_SUBSCRIPTION_LEAD). */
+  readonly renewalLeadMs: number;
+  /** How soon a subscription waiting for a payment is looked at again: a payment is paid without telling it. */
+  readonly renewalRecheckMs: number;
+  readonly logger?: { warn(fields: object, message: string): void } | undefined;
+}
+
+/** How long before a period is due its payment is made and its link e-mailed, unless the wiring says otherwise. */
+export const DEFAULT_RENEWAL_LEAD_MS = 3 * 86_400_000;
+/** How soon a subscription waiting for a payment is looked at again, unless the wiring says otherwise. */
+export const DEFAULT_RENEWAL_RECHECK_MS = 60_000;
+
+/** The shortest time a period's payment is made for: less than this before its grace ends, none is made. */
+export const MIN_PERIOD_PAYMENT_MS = 5 * 60_000;
+
+/** The periods paid, and when, as the subscription's status reads them. */
+export function paidPeriods(record: SubscriptionRecord): PaidPeriods {
+  return new Map(
+    record.periods.flatMap((p) =>
+      p.paymentStatus === 'paid' && p.paidAt ? [[p.period, p.paidAt] as const] : [],
+    ),
+  );
+}
+
+/**
+ * One look at one subscription, which the caller holds (its lease): makes the payments of the periods due
+ * soon (each an ordinary payment, its link e-mailed to the customer), reminds the customer of an unpaid one a
+ * day before its grace ends, announces what changed, and says when to look again.
+ */
+export async function renewSubscription(deps: RenewalDeps, subscriptionId: string): Promise<void> {
+  let record = await deps.subscriptions.find(subscriptionId);
+  if (!record) return;
+  const seenUpdatedAt = record.subscription.updatedAt;
+  const now = deps.clock.now();
+  const { billed, failed } = await billDuePeriods(deps, record, now);
+  if (billed.length > 0) record = (await deps.subscriptions.find(subscriptionId)) ?? record;
+  await remindUnpaid(deps, record, now);
+  const state = deriveSubscriptionState(record.subscription, record.plan, paidPeriods(record), now);
+  const nextCheckAt = failed
+    ? new Date(now.getTime() + deps.renewalRecheckMs)
+    : nextLook(deps, record, state, now);
+  await deps.subscriptions.release(
+    subscriptionId,
+    { ...announce(record, state, billed, now), nextCheckAt, seenUpdatedAt },
+    now,
+  );
+}
+
+/** How long a look may hold a subscription: a worker that dies holding it lets it go after this. */
+export const RENEWAL_LEASE_MS = 60_000;
+
+/**
+ * A look at one subscription outside the renewal job (its creation, a cancellation): only if no worker is looking
+ * at it now, which then sees the change itself. Two looks at once could announce one change twice.
+ */
+export async function renewNow(deps: RenewalDeps, subscriptionId: string): Promise<void> {
+  if (await deps.subscriptions.claimOne(subscriptionId, deps.clock.now(), RENEWAL_LEASE_MS))
+    await renewSubscription(deps, subscriptionId);
+}
+
+/** One pass of the renewal job: the subscriptions due for a look, claimed, each looked at. How many. */
+export async function renewDueSubscriptions(deps: RenewalDeps, limit: number): Promise<number> {
+  const ids = await deps.subscriptions.claimDue(deps.clock.now(), limit, RENEWAL_LEASE_MS);
+  for (const id of ids) await renewSubscription(deps, id);
+  return ids.length;
+}
+
+async function billDuePeriods(deps: RenewalDeps, record: SubscriptionRecord, now: Date) {
+  const { subscription: sub, plan } = record;
+  const billedBefore = new Set(record.periods.map((p) => p.period));
+  const due = periodsToBill(sub, plan, paidPeriods(record), now, deps.renewalLeadMs).filter(
+    (period) => !billedBefore.has(period),
+  );
+  const billed: number[] = [];
+  let failed = false;
+  for (const period of due) {
+    const ttlMs = graceEnd(sub.anchor, plan, period).getTime() - now.getTime();
+    if (ttlMs < MIN_PERIOD_PAYMENT_MS) continue;
+    try {
+      if (await billPeriod(deps, record, period, ttlMs)) billed.push(period);
+    } catch (error) {
+      // A rate missing, a merchant's wallet not set: the period is billed at the next look, its grace running.
+      if (!(error instanceof PaylinkError)) throw error;
+      failed = true;
+      deps.logger?.warn(
+        { subscription: sub.id, period, code: error.code },
+        'subscription period not billed yet',
+      );
+    }
+  }
+  return { billed, failed };
+}
+
+/** Makes a period's payment, payable until its grace ends; false when another worker made it first. */
+async function billPeriod(deps: RenewalDeps, record: SubscriptionRecord, period: number, ttlMs: number) {
+  const { subscription: sub, plan } = record;
+  const merchant = await deps.merchants.find(sub.merchantId);
+  if (!merchant) throw new Error(`subscription ${sub.id} names a missing merchant`);
+  let inserted = false;
+  await createPayment(
+    { ...deps, paymentTtlMs: ttlMs },
+    merchant,
+    {
+      amount: formatMoney(plan.price),
+      currency: plan.price.currency.code,
+      customerEmail: sub.customerEmail,
+      customerLanguage: sub.language ?? undefined,
+      sendEmail: deps.paymentRequests !== undefined,
+      title: plan.name,
+      description: plan.description ?? undefined,
+      metadata: { subscription_id: sub.id, subscription_period: String(period) },
+    },
+    {
+      mode: sub.mode,
+      insert: async (payment, email) => {
+        inserted = await deps.subscriptions.insertPeriodPayment(payment, sub.id, period, email);
+      },
+    },
+  );
+  return inserted;
+}
+
+/** The request e-mail again for a period still unpaid, once, from its reminder moment until its grace ends. */
+async function remindUnpaid(deps: RenewalDeps, record: SubscriptionRecord, now: Date): Promise<void> {
+  const { subscription: sub, plan } = record;
+  for (const p of record.periods) {
+    const moment = reminderMoment(sub.anchor, plan, p.period);
+    const open = p.paymentStatus === 'pending' && p.remindedAt === null;
+    if (!open || moment === null || moment.getTime() > now.getTime()) continue;
+    if (graceEnd(sub.anchor, plan, p.period).getTime() < now.getTime()) continue;
+    const merchant = await deps.merchants.find(sub.merchantId);
+    const payment = await deps.payments.findById(p.paymentId);
+    const email =
+      deps.paymentRequests && merchant && payment
+        ? paymentRequestMessage(deps.paymentRequests, merchant, payment, now)
+        : undefined;
+    await deps.subscriptions.remind(sub.id, p.period, email, now);
+  }
+}
+
+/**
+ * The next moment anything can change of the subscription by the clock alone (a period to bill, a reminder, a
+ * due moment, a grace's end, a cancellation, the last period's end), or sooner while a payment may still be paid:
+ * the job is not told of payments. Null once canceled or ended.
+ */
+function nextLook(deps: RenewalDeps, record: SubscriptionRecord, state: SubscriptionState, now: Date) {
+  if (state.status === 'canceled' || state.status === 'ended') return null;
+  const { subscription: sub, plan } = record;
+  const next = state.period + 1;
+  const nextStart = periodStart(sub.anchor, plan.interval, next);
+  const moments: (Date | null)[] = [
+    new Date(nextStart.getTime() - deps.renewalLeadMs),
+    nextStart,
+    sub.cancelAt,
+    lastPeriodEnd(sub.anchor, plan),
+  ];
+  let waiting = false;
+  for (const p of record.periods) {
+    if (p.paymentStatus === 'paid' || p.paymentStatus === 'expired' || p.paymentStatus === 'failed') continue;
+    waiting = true;
+    moments.push(
+      new Date(graceEnd(sub.anchor, plan, p.period).getTime() + 1),
+      reminderMoment(sub.anchor, plan, p.period),
+    );
+  }
+  if (state.period > 0 && !record.periods.some((p) => p.period === state.period))
+    moments.push(new Date(graceEnd(sub.anchor, plan, state.period).getTime() + 1));
+  if (waiting) moments.push(new Date(now.getTime() + deps.renewalRecheckMs));
+  const future = moments.filter((m): m is Date => m !== null && m.getTime() > now.getTime());
+  return future.reduce<Date | null>((soonest, m) => (soonest === null || m < soonest ? m : soonest), null);
+}
