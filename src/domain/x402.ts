@@ -1,4 +1,4 @@
-import type { TransferAuthorization } from './transferAuthorization.ts';
+import { MIN_VALIDITY_LEFT_S, type TransferAuthorization } from './transferAuthorization.ts';
 
 /**
  * The x402 facilitator's `exact` scheme on EVM (decision 0059): a payer signs an EIP-3009
@@ -14,10 +14,11 @@ export const X402_SCHEME = 'exact';
 export const X402_VERSION = 2;
 
 /**
- * The least validity an authorization must have left: x402's own facilitator refuses one that lapses within
- * 6 s, the time to submit and mine it. The same bound here, so a client that passes one passes the other.
+ * The least validity an authorization must have left: the gasless relayer's (60 s), since it is the relayer that
+ * submits it and refuses one that would lapse before it is mined. x402's own facilitator asks only 6 s, but its
+ * clients sign for `maxTimeoutSeconds` (300 s unless the resource server says otherwise), far beyond either.
  */
-export const X402_MIN_VALIDITY_LEFT_S = 6n;
+export const X402_MIN_VALIDITY_LEFT_S = MIN_VALIDITY_LEFT_S;
 
 /** A CAIP-2 network id of an EVM chain: `eip155:<chain id>`. */
 export function caip2Of(chainId: number): `eip155:${number}` {

@@ -33,7 +33,7 @@ async function insertAuthorization(
   authorization: GaslessAuthorization,
 ): Promise<GaslessInsertOutcome> {
   try {
-    await db.insertInto('gasless_authorizations').values(toRow(authorization)).execute();
+    await db.insertInto('gasless_authorizations').values(gaslessRow(authorization)).execute();
     return 'inserted';
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
@@ -59,7 +59,7 @@ async function inFlight(db: Db, chainId: number): Promise<GaslessAuthorization |
     .orderBy('created_at')
     .limit(1)
     .executeTakeFirst();
-  return row && toAuthorization(row);
+  return row && toGaslessAuthorization(row);
 }
 
 async function nextPending(
@@ -90,7 +90,7 @@ async function nextPending(
     );
   }
   const row = await query.orderBy('p.created_at').orderBy('p.id').limit(1).executeTakeFirst();
-  return row && toAuthorization(row);
+  return row && toGaslessAuthorization(row);
 }
 
 async function markSent(db: Db, id: string, tx: Parameters<GaslessStore['markSent']>[1]): Promise<void> {
@@ -146,10 +146,10 @@ async function listForPayment(db: Db, paymentId: string): Promise<GaslessAuthori
     .orderBy('created_at')
     .orderBy('id')
     .execute();
-  return rows.map(toAuthorization);
+  return rows.map(toGaslessAuthorization);
 }
 
-function toRow(a: GaslessAuthorization): GaslessAuthorizationsTable {
+export function gaslessRow(a: GaslessAuthorization): GaslessAuthorizationsTable {
   return {
     id: a.id,
     payment_id: a.paymentId,
@@ -175,7 +175,7 @@ function toRow(a: GaslessAuthorization): GaslessAuthorizationsTable {
   };
 }
 
-function toAuthorization(row: Selectable<GaslessAuthorizationsTable>): GaslessAuthorization {
+export function toGaslessAuthorization(row: Selectable<GaslessAuthorizationsTable>): GaslessAuthorization {
   if (!(STATUSES as readonly string[]).includes(row.status))
     throw new Error(`gasless authorization ${row.id} has an unknown status`);
   const bigOrNull = (text: string | null) => (text === null ? null : BigInt(text));
