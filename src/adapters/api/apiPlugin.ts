@@ -23,6 +23,7 @@ import { merchantApi } from './routes/merchantApi.ts';
 import { merchantWebhooksApi } from './routes/merchantWebhooksApi.ts';
 import { paymentListApi } from './routes/paymentListApi.ts';
 import { refundApi } from './routes/refundApi.ts';
+import { x402Api } from './routes/x402Api.ts';
 
 const REQUEST_ID_PATTERN = /^[\w.:-]{1,64}$/;
 const VERSION = '0.1.0';
@@ -89,6 +90,7 @@ export function apiPlugin(apiDeps: ApiDeps) {
     await app.register(keyApi(deps));
     if (deps.refunds) await app.register(refundApi({ ...deps, refunds: deps.refunds }));
     if (deps.links) await app.register(linkApi({ ...deps, links: deps.links }));
+    if (deps.x402) await app.register(x402Api({ ...deps, x402: deps.x402 }));
     await registerAdminApi(app, deps);
   }, 'paylink-api');
 }

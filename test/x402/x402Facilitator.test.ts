@@ -1,0 +1,340 @@
+/**
+ * The x402 facilitator end to end (decision 0059), on one anvil chain and each database: a real x402 client from
+ * npm (`@x402/fetch` with `@x402/evm`'s exact scheme and a viem account) pays a resource server built with
+ * `@x402/express`, which uses Paylink's API over real HTTP as its facilitator, authenticated by a restricted key
+ * holding only `x402:settle`. The gasless relayer submits the transfer to the merchant's x402 address; the
+ * merchant sees the call as a paid payment with its `payment.paid` event; a replayed payment header is settled
+ * once; and /verify refuses, without gas, what the relayer must not submit.
+ */
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { HTTPFacilitatorClient } from '@x402/core/http';
+import { x402ResourceServer } from '@x402/core/server';
+import { registerExactEvmScheme as registerClientScheme } from '@x402/evm/exact/client';
+import { registerExactEvmScheme as registerServerScheme } from '@x402/evm/exact/server';
+import { paymentMiddleware } from '@x402/express';
+import { decodePaymentResponseHeader, wrapFetchWithPayment, x402Client } from '@x402/fetch';
+import express from 'express';
+import type { FastifyInstance } from 'fastify';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRpcClient } from '../../src/adapters/chain/chainReader.ts';
+import { depositPlanner } from '../../src/adapters/chain/depositPlanner.ts';
+import { authorizationChain, readAuthorizationDomain } from '../../src/adapters/chain/eip3009.ts';
+import { createRelayer } from '../../src/adapters/chain/relayer.ts';
+import { gaslessRepository } from '../../src/adapters/db/gaslessRepository.ts';
+import { x402Repository } from '../../src/adapters/db/x402Repository.ts';
+import { type RelayAuthorizationsDeps, relayOnce } from '../../src/app/gasless/relayAuthorizations.ts';
+import { createRestrictedKey } from '../../src/app/merchants/restrictedKeys.ts';
+import type { X402SettleDeps } from '../../src/app/x402/settlePayment.ts';
+import { loadConfig } from '../../src/config/index.ts';
+import { buildApiServer } from '../../src/main/webServers.ts';
+import { SANDBOX_ACCOUNTS, sandboxPrivateKey } from '../../src/sandbox/chain.ts';
+import { type ChainHarness, startChainHarness } from '../helpers/chainHarness.ts';
+import { dialects } from '../helpers/database.ts';
+import { capturingLogger } from '../helpers/logCapture.ts';
+
+const PRICE = '10000'; // 0.01 USDC: a call worth a cent
+
+describe.each(dialects)('x402 facilitator on %s', (dialect) => {
+  let h: ChainHarness;
+  let api: FastifyInstance;
+  let apiUrl: string;
+  let resourceServer: ReturnType<express.Express['listen']>;
+  let resourceUrl: string;
+  let restrictedKey: string;
+  let relaying: RelayAuthorizationsDeps;
+  let payTo: string;
+  const relayerAddress = () => h.anvil.addresses[SANDBOX_ACCOUNTS.gaslessRelayer]!;
+  const relayerNonce = () => h.anvil.publicClient.getTransactionCount({ address: relayerAddress() });
+
+  beforeAll(async () => {
+    h = await startChainHarness(dialect);
+    const chainId = h.anvil.chain.id;
+    const chain = authorizationChain(h.anvil.publicClient, chainId, relayerAddress());
+    const gasless = gaslessRepository(h.database.handle);
+    const { logger } = capturingLogger();
+    relaying = {
+      gasless,
+      chain,
+      relayer: createRelayer({
+        client: createRpcClient([h.anvil.rpcUrl]),
+        chainId,
+        relayerKey: sandboxPrivateKey(SANDBOX_ACCOUNTS.gaslessRelayer),
+      }),
+      payments: h.stores.payments,
+      ledger: h.stores.ledger,
+      clock: h.clock,
+      logger,
+    };
+    const x402: X402SettleDeps = {
+      x402: x402Repository(h.database.handle),
+      chains: {
+        live: {
+          ...chain,
+          planner: depositPlanner({
+            chainId,
+            tokenAddress: h.usdc,
+            factoryAddress: h.factoryV3,
+            treasuryAddress: h.addresses.treasury,
+            forwarderVersion: 3,
+          }),
+          relayerAddress: relayerAddress(),
+        },
+      },
+      clock: h.clock,
+      payoutPolicy: loadConfig({ PAYLINK_DATABASE_URL: h.database.url }).payoutPolicy,
+      settleTimeoutMs: 30_000,
+      pollIntervalMs: 100,
+      // The relayer is the worker's in production; here each wait drives one pass of it, and the clock with it.
+      sleep: async (ms) => {
+        await relayOnce(relaying);
+        h.clock.advance(ms);
+      },
+    };
+    const config = loadConfig({
+      PAYLINK_DATABASE_URL: h.database.url,
+      PAYLINK_BASE_URL: 'http://127.0.0.1',
+      PAYLINK_CHECKOUT_URL: 'http://127.0.0.1',
+      PAYLINK_NETWORK: 'sandbox',
+      PAYLINK_RATE_LIMIT: 'off',
+      PAYLINK_RATE_LIMIT_IP: 'off',
+    });
+    api = await buildApiServer({
+      ...h.stores,
+      deposits: { live: x402.chains.live!.planner },
+      rates: h.rates,
+      clock: h.clock,
+      logger,
+      config,
+      x402,
+    });
+    await api.listen({ host: '127.0.0.1', port: 0 });
+    apiUrl = `http://127.0.0.1:${(api.server.address() as AddressInfo).port}`;
+    ({ key: restrictedKey } = await createRestrictedKey(
+      { merchants: h.stores.merchants, clock: h.clock },
+      h.merchant.id,
+      'live',
+      {
+        name: 'x402 resource server',
+        scopes: ['x402:settle'],
+      },
+    ));
+
+    // The merchant's x402 address: what its resource server advertises as payTo (the 402 body shows it).
+    const supported = await facilitatorCall('GET', 'supported');
+    expect(supported.kinds).toEqual([{ x402Version: 2, scheme: 'exact', network: `eip155:${chainId}` }]);
+    payTo = await merchantX402Address();
+
+    const domain = (await readAuthorizationDomain(h.anvil.publicClient, h.usdc, chainId))!;
+    const facilitator = new HTTPFacilitatorClient({
+      url: `${apiUrl}/payments/api/x402`,
+      createAuthHeaders: async () => {
+        const headers = { 'X-API-Key': restrictedKey };
+        return { verify: headers, settle: headers, supported: headers };
+      },
+    });
+    const server = registerServerScheme(new x402ResourceServer(facilitator));
+    const app = express();
+    app.use(
+      paymentMiddleware(
+        {
+          'GET /weather': {
+            accepts: {
+              scheme: 'exact',
+              network: `eip155:${chainId}`,
+              payTo,
+              price: { asset: h.usdc, amount: PRICE, extra: { name: domain.name, version: domain.version } },
+            },
+            description: 'Today’s weather',
+          },
+        },
+        server,
+      ),
+    );
+    app.get('/weather', (_request, response) => {
+      response.json({ weather: 'sunny' });
+    });
+    resourceServer = app.listen(0, '127.0.0.1');
+    await once(resourceServer, 'listening');
+    resourceUrl = `http://127.0.0.1:${(resourceServer.address() as AddressInfo).port}/weather`;
+  });
+
+  afterAll(async () => {
+    resourceServer?.close();
+    await api?.close();
+    await h?.close();
+  });
+
+  async function facilitatorCall(method: 'GET' | 'POST', path: string, body?: unknown) {
+    const response = await fetch(`${apiUrl}/payments/api/x402/${path}`, {
+      method,
+      headers: { 'X-API-Key': restrictedKey, 'Content-Type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return response.json();
+  }
+
+  /** The merchant's x402 address: its payment of kind x402, made on the first call that needs it. */
+  async function merchantX402Address(): Promise<string> {
+    const probe = await facilitatorCall('POST', 'verify', {
+      x402Version: 2,
+      paymentPayload: {
+        x402Version: 2,
+        accepted: requirements('0x0000000000000000000000000000000000000001'),
+        payload: {
+          signature: `0x${'11'.repeat(65)}`,
+          authorization: {
+            from: h.addresses.customer,
+            to: '0x0000000000000000000000000000000000000001',
+            value: PRICE,
+            validAfter: '0',
+            validBefore: '99999999999',
+            nonce: `0x${'22'.repeat(32)}`,
+          },
+        },
+      },
+      paymentRequirements: requirements('0x0000000000000000000000000000000000000001'),
+    });
+    expect(probe).toMatchObject({ isValid: false, invalidReason: 'invalid_exact_evm_recipient_mismatch' });
+    const account = await x402Repository(h.database.handle).accountOf(h.merchant.id, 'live');
+    return account!.deposit!.depositAddress;
+  }
+
+  function requirements(to: string, changes: Record<string, unknown> = {}) {
+    return {
+      scheme: 'exact',
+      network: `eip155:${h.anvil.chain.id}`,
+      asset: h.usdc,
+      amount: PRICE,
+      payTo: to,
+      maxTimeoutSeconds: 300,
+      extra: {},
+      ...changes,
+    };
+  }
+
+  /**
+   * An x402 client paying with this key. The test chain's USDC is no default asset of x402's table (that knows the
+   * public chains' USDC), so the client is told to allow it, capped at the price, as a wallet would be.
+   */
+  function payer(privateKey: `0x${string}`) {
+    const client = new x402Client();
+    registerClientScheme(client, { signer: privateKeyToAccount(privateKey) });
+    client.setSpendControls({
+      allowedAssets: [{ network: `eip155:${h.anvil.chain.id}`, asset: h.usdc, maxAmountPerPayment: PRICE }],
+    });
+    return client;
+  }
+
+  const payingFetch = (privateKey: `0x${string}`) => wrapFetchWithPayment(fetch, payer(privateKey));
+
+  it('a client pays a protected route; the merchant sees the call as a paid payment with payment.paid', async () => {
+    const before = await h.balanceOf(payTo);
+    const response = await payingFetch(sandboxPrivateKey(SANDBOX_ACCOUNTS.customer))(resourceUrl);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ weather: 'sunny' });
+    const settled = decodePaymentResponseHeader(response.headers.get('PAYMENT-RESPONSE')!);
+    expect(settled).toMatchObject({ success: true, network: `eip155:${h.anvil.chain.id}` });
+    expect(settled.payer?.toLowerCase()).toBe(h.addresses.customer.toLowerCase());
+    expect(await h.balanceOf(payTo)).toBe(before + BigInt(PRICE));
+
+    const list = await (
+      await fetch(`${apiUrl}/payments/api/payments/`, { headers: { 'X-API-Key': restrictedKey } })
+    ).json();
+    // A key with x402:settle alone does not list payments: the merchant's secret key does.
+    expect(list).toMatchObject({ code: 'FORBIDDEN' });
+    const [payment] = await h.stores.payments.listForMerchant({
+      merchantId: h.merchant.id,
+      mode: 'live',
+      limit: 10,
+    });
+    expect(payment).toMatchObject({
+      status: 'paid',
+      kind: 'payment',
+      txid: settled.transaction,
+      description: resourceUrl,
+      amountReceivedBaseUnits: BigInt(PRICE),
+    });
+    const events = await h.stores.ledger.listEvents(payment!.id);
+    expect(events.map((e) => e.type)).toEqual(['payment.paid']);
+    expect(JSON.parse(events[0]!.payload)).toMatchObject({
+      event: 'payment.paid',
+      payment_id: payment!.id,
+      status: 'paid',
+      usdc_amount: '0.01',
+      txid: settled.transaction,
+    });
+  });
+
+  it('a replayed payment header settles once: the same transaction, no second transfer, no second payment', async () => {
+    let header: string | undefined;
+    const recording: typeof fetch = async (input, init) => {
+      // The wrapper retries with a Request carrying the payment header.
+      const headers = input instanceof Request ? input.headers : new Headers(init?.headers);
+      const signature = headers.get('PAYMENT-SIGNATURE');
+      if (signature) header = signature;
+      return fetch(input, init);
+    };
+    const first = await wrapFetchWithPayment(
+      recording,
+      payer(sandboxPrivateKey(SANDBOX_ACCOUNTS.customer)),
+    )(resourceUrl);
+    expect(first.status).toBe(200);
+    const firstSettled = decodePaymentResponseHeader(first.headers.get('PAYMENT-RESPONSE')!);
+    const balance = await h.balanceOf(payTo);
+    const nonce = await relayerNonce();
+    const paymentsBefore = await h.stores.payments.listForMerchant({
+      merchantId: h.merchant.id,
+      mode: 'live',
+      limit: 100,
+    });
+
+    const replay = await fetch(resourceUrl, { headers: { 'PAYMENT-SIGNATURE': header! } });
+    // The resource server's verify finds the nonce submitted already: the replay is refused, nothing is sent.
+    expect(replay.status).toBe(402);
+    expect(await h.balanceOf(payTo)).toBe(balance);
+    expect(await relayerNonce()).toBe(nonce);
+
+    // Settling the same payload again straight at the facilitator answers the first outcome.
+    const payload = JSON.parse(Buffer.from(header!, 'base64').toString('utf8'));
+    const again = await facilitatorCall('POST', 'settle', {
+      x402Version: 2,
+      paymentPayload: payload,
+      paymentRequirements: payload.accepted,
+    });
+    expect(again).toMatchObject({ success: true, transaction: firstSettled.transaction });
+    expect(await relayerNonce()).toBe(nonce);
+    const paymentsAfter = await h.stores.payments.listForMerchant({
+      merchantId: h.merchant.id,
+      mode: 'live',
+      limit: 100,
+    });
+    expect(paymentsAfter).toHaveLength(paymentsBefore.length);
+  });
+
+  it('a payer without funds is refused at /verify, without gas, and the route is not served', async () => {
+    const nonce = await relayerNonce();
+    const response = await payingFetch(generatePrivateKey())(resourceUrl);
+    expect(response.status).toBe(402);
+    expect(await relayerNonce()).toBe(nonce);
+  });
+
+  it('a key without x402:settle is refused with 403 naming the scope', async () => {
+    const { key } = await createRestrictedKey(
+      { merchants: h.stores.merchants, clock: h.clock },
+      h.merchant.id,
+      'live',
+      {
+        name: 'reader',
+        scopes: ['payments:read'],
+      },
+    );
+    const response = await fetch(`${apiUrl}/payments/api/x402/supported`, { headers: { 'X-API-Key': key } });
+    expect(response.status).toBe(403);
+    expect(await response.json()).toEqual({
+      error: 'This restricted API key lacks the scope x402:settle',
+      code: 'FORBIDDEN',
+    });
+  });
+});
