@@ -6,6 +6,7 @@
  * merchant sees the call as a paid payment with its `payment.paid` event; a replayed payment header is settled
  * once; and /verify refuses, without gas, what the relayer must not submit.
  */
+import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { HTTPFacilitatorClient } from '@x402/core/http';
@@ -16,6 +17,7 @@ import { paymentMiddleware } from '@x402/express';
 import { decodePaymentResponseHeader, wrapFetchWithPayment, x402Client } from '@x402/fetch';
 import express from 'express';
 import type { FastifyInstance } from 'fastify';
+import { toHex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRpcClient } from '../../src/adapters/chain/chainReader.ts';
@@ -28,11 +30,13 @@ import { type RelayAuthorizationsDeps, relayOnce } from '../../src/app/gasless/r
 import { createRestrictedKey } from '../../src/app/merchants/restrictedKeys.ts';
 import type { X402SettleDeps } from '../../src/app/x402/settlePayment.ts';
 import { loadConfig } from '../../src/config/index.ts';
+import type { TransferAuthorization } from '../../src/domain/transferAuthorization.ts';
 import { buildApiServer } from '../../src/main/webServers.ts';
 import { SANDBOX_ACCOUNTS, sandboxPrivateKey } from '../../src/sandbox/chain.ts';
 import { type ChainHarness, startChainHarness } from '../helpers/chainHarness.ts';
 import { dialects } from '../helpers/database.ts';
 import { capturingLogger } from '../helpers/logCapture.ts';
+import { signAuthorization } from '../helpers/transferAuthorization.ts';
 
 const PRICE = '10000'; // 0.01 USDC: a call worth a cent
 
@@ -166,13 +170,17 @@ describe.each(dialects)('x402 facilitator on %s', (dialect) => {
     await h?.close();
   });
 
-  async function facilitatorCall(method: 'GET' | 'POST', path: string, body?: unknown) {
+  async function facilitatorCall(
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+  ): Promise<Record<string, unknown>> {
     const response = await fetch(`${apiUrl}/payments/api/x402/${path}`, {
       method,
       headers: { 'X-API-Key': restrictedKey, 'Content-Type': 'application/json' },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
-    return response.json();
+    return (await response.json()) as Record<string, unknown>;
   }
 
   /** The merchant's x402 address: its payment of kind x402, made on the first call that needs it. */
@@ -317,6 +325,95 @@ describe.each(dialects)('x402 facilitator on %s', (dialect) => {
     const nonce = await relayerNonce();
     const response = await payingFetch(generatePrivateKey())(resourceUrl);
     expect(response.status).toBe(402);
+    expect(await relayerNonce()).toBe(nonce);
+  });
+
+  /** A verify (or settle) request for an authorization the customer signs, with the changes asked for. */
+  async function signedRequest(
+    changes: Partial<TransferAuthorization> = {},
+    requirementChanges: Record<string, unknown> = {},
+  ) {
+    const nowS = BigInt(Math.floor(h.clock.now().getTime() / 1000));
+    const authorization: TransferAuthorization = {
+      from: h.addresses.customer.toLowerCase(),
+      to: payTo.toLowerCase(),
+      valueBaseUnits: BigInt(PRICE),
+      validAfter: nowS - 600n,
+      validBefore: nowS + 300n,
+      nonce: toHex(randomBytes(32)),
+      ...changes,
+    };
+    const domain = (await readAuthorizationDomain(h.anvil.publicClient, h.usdc, h.anvil.chain.id))!;
+    const signature = await signAuthorization(
+      h.anvil.wallet(SANDBOX_ACCOUNTS.customer),
+      domain,
+      authorization,
+    );
+    const accepted = requirements(payTo, requirementChanges);
+    return {
+      x402Version: 2,
+      paymentPayload: {
+        x402Version: 2,
+        resource: { url: 'https://api.example.test/report' },
+        accepted,
+        payload: {
+          signature,
+          authorization: {
+            from: authorization.from,
+            to: authorization.to,
+            value: authorization.valueBaseUnits.toString(),
+            validAfter: authorization.validAfter.toString(),
+            validBefore: authorization.validBefore.toString(),
+            nonce: authorization.nonce,
+          },
+        },
+      },
+      paymentRequirements: accepted,
+    };
+  }
+
+  it('/verify refuses, without gas, an expired authorization, another payTo, another network, too little', async () => {
+    const nonce = await relayerNonce();
+    const nowS = BigInt(Math.floor(h.clock.now().getTime() / 1000));
+    const other = h.addresses.merchant.toLowerCase();
+    const cases: [Partial<TransferAuthorization>, Record<string, unknown>, string][] = [
+      [{ validBefore: nowS }, {}, 'invalid_exact_evm_payload_authorization_valid_before'],
+      [{ validAfter: nowS }, {}, 'invalid_exact_evm_payload_authorization_valid_after'],
+      [{ to: other }, { payTo: other }, 'invalid_exact_evm_recipient_mismatch'],
+      [{}, { network: 'eip155:137' }, 'invalid_exact_evm_network_mismatch'],
+      [{ valueBaseUnits: BigInt(PRICE) - 1n }, {}, 'invalid_exact_evm_authorization_value'],
+    ];
+    for (const [changes, requirementChanges, reason] of cases) {
+      const verdict = await facilitatorCall(
+        'POST',
+        'verify',
+        await signedRequest(changes, requirementChanges),
+      );
+      expect(verdict, reason).toMatchObject({ isValid: false, invalidReason: reason });
+    }
+    // The same authorization, fit: valid, and still nothing spent.
+    expect(await facilitatorCall('POST', 'verify', await signedRequest())).toEqual({
+      isValid: true,
+      payer: h.addresses.customer.toLowerCase(),
+    });
+    expect(await relayerNonce()).toBe(nonce);
+  });
+
+  it('/verify refuses an authorization once settled (nonce used); its settle, repeated, answers the same', async () => {
+    const request = await signedRequest();
+    const settled = await facilitatorCall('POST', 'settle', request);
+    expect(settled).toMatchObject({ success: true, amount: PRICE, network: `eip155:${h.anvil.chain.id}` });
+    expect(await facilitatorCall('POST', 'verify', request)).toMatchObject({
+      isValid: false,
+      invalidReason: 'invalid_exact_evm_nonce_already_used',
+    });
+    const nonce = await relayerNonce();
+    const [again, raced] = await Promise.all([
+      facilitatorCall('POST', 'settle', request),
+      facilitatorCall('POST', 'settle', request),
+    ]);
+    expect(again).toEqual(settled);
+    expect(raced).toEqual(settled);
     expect(await relayerNonce()).toBe(nonce);
   });
 

@@ -90,7 +90,7 @@ export function apiPlugin(apiDeps: ApiDeps) {
     await app.register(keyApi(deps));
     if (deps.refunds) await app.register(refundApi({ ...deps, refunds: deps.refunds }));
     if (deps.links) await app.register(linkApi({ ...deps, links: deps.links }));
-    if (deps.x402) await app.register(x402Api({ ...deps, x402: deps.x402 }));
+    await app.register(x402Api(deps));
     await registerAdminApi(app, deps);
   }, 'paylink-api');
 }

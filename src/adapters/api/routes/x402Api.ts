@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { settleX402, type X402SettleDeps } from '../../../app/x402/settlePayment.ts';
+import { settleX402 } from '../../../app/x402/settlePayment.ts';
 import { supportedKinds, verifyX402, type X402Payment } from '../../../app/x402/verifyPayment.ts';
 import type { X402Requirements } from '../../../domain/x402.ts';
 import type { ApiDeps } from '../apiDeps.ts';
@@ -22,7 +22,8 @@ export const X402_BASE_PATH = '/payments/api/x402';
  * payment is a 200 answer with `isValid: false` / `success: false` and x402's reason code, as x402 clients expect;
  * only a body that is no x402 request at all is a 400.
  */
-export function x402Api(deps: ApiDeps & { readonly x402: X402SettleDeps }): FastifyPluginAsyncZod {
+export function x402Api(deps: ApiDeps): FastifyPluginAsyncZod {
+  const facilitator = deps.x402;
   return merchantPlugin(deps, (app) => {
     const routes = merchantRoutes(app, 'x402');
     routes.get(
@@ -30,7 +31,7 @@ export function x402Api(deps: ApiDeps & { readonly x402: X402SettleDeps }): Fast
       'x402:settle',
       'x402: what this facilitator settles',
       { response: { 200: X402SupportedResponse } },
-      async (_request, { mode }) => supportedKinds(deps.x402, mode),
+      async (_request, { mode }) => supportedKinds(facilitator ?? { chains: {} }, mode),
     );
     routes.post(
       `${X402_BASE_PATH}/verify`,
@@ -42,7 +43,11 @@ export function x402Api(deps: ApiDeps & { readonly x402: X402SettleDeps }): Fast
         body: X402PaymentBody,
         response: { 200: X402VerifyResponse },
       },
-      async (request, caller) => (await verifyX402(deps.x402, caller, paymentOf(request.body))).verdict,
+      async (request, caller) => {
+        const payment = paymentOf(request.body);
+        if (!facilitator) return { isValid: false, ...unavailable(payment) };
+        return (await verifyX402(facilitator, caller, payment)).verdict;
+      },
     );
     routes.post(
       `${X402_BASE_PATH}/settle`,
@@ -54,9 +59,32 @@ export function x402Api(deps: ApiDeps & { readonly x402: X402SettleDeps }): Fast
         body: X402PaymentBody,
         response: { 200: X402SettleResponse },
       },
-      async (request, caller) => settleX402(deps.x402, caller, paymentOf(request.body)),
+      async (request, caller) => {
+        const payment = paymentOf(request.body);
+        if (!facilitator) {
+          const { invalidReason, invalidMessage, payer } = unavailable(payment);
+          return {
+            success: false,
+            errorReason: invalidReason,
+            errorMessage: invalidMessage,
+            payer,
+            transaction: '',
+            network: payment.requirements.network,
+          };
+        }
+        return settleX402(facilitator, caller, payment);
+      },
     );
   });
+}
+
+/** Where no gasless relayer is configured, nothing can be settled: no network is served. */
+function unavailable(payment: X402Payment) {
+  return {
+    invalidReason: 'invalid_exact_evm_network_mismatch',
+    invalidMessage: 'This Paylink settles no x402 payment: it has no gasless relayer',
+    payer: payment.authorization.from,
+  };
 }
 
 function requirementsOf(r: X402PaymentBodyType['paymentRequirements']): X402Requirements {
