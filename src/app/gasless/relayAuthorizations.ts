@@ -19,6 +19,12 @@ export interface RelayAuthorizationsDeps {
   readonly ledger: Pick<Ledger, 'listTransfers'>;
   readonly clock: Clock;
   readonly logger: Pick<Logger, 'info' | 'warn'>;
+  /**
+   * Told of each authorization once mined, after it is recorded: an x402 call's payment is then marked paid
+   * (decision 0059) even when no /settle is left waiting for it. A failure is logged, and the caller's next
+   * settle of the same payload records it again.
+   */
+  readonly onMined?: ((authorization: GaslessAuthorization) => Promise<unknown>) | undefined;
 }
 
 export interface RelayOptions {
@@ -189,7 +195,14 @@ async function recordReceipt(
 ): Promise<RelayOutcome> {
   const cost = { gasUsed: receipt.gasUsed, feeWei: receipt.feeWei };
   if (!receipt.success) return fail(deps, sent, 'the transfer reverted on chain', cost);
-  await deps.gasless.finish(sent.id, { status: 'mined', ...cost }, deps.clock.now());
+  const minedAt = deps.clock.now();
+  await deps.gasless.finish(sent.id, { status: 'mined', ...cost }, minedAt);
+  await deps.onMined?.({ ...sent, status: 'mined', ...cost, finishedAt: minedAt }).catch((error: unknown) => {
+    deps.logger.warn(
+      { err: error, authorizationId: sent.id },
+      'could not record what the mined transfer paid',
+    );
+  });
   deps.logger.info(
     {
       authorizationId: sent.id,

@@ -9,7 +9,7 @@ import { caip2Of } from '../../domain/x402.ts';
 import type { OutboxEvent } from '../chain/ports.ts';
 import type { GaslessAuthorization } from '../gasless/ports.ts';
 import { timeOrderedId } from '../payments/timeOrderedId.ts';
-import type { X402Call, X402Store } from './ports.ts';
+import type { X402Call } from './ports.ts';
 import {
   verifyX402,
   type X402Caller,
@@ -227,4 +227,15 @@ export async function recordCallPaid(
   );
 }
 
-export type { X402Store };
+/**
+ * The gasless relayer's report of a mined authorization (its `onMined`): when it is an x402 call's, the call's
+ * payment is paid now, whether or not a /settle is still waiting for it (one that gave up, a process that ended).
+ */
+export async function recordMinedCall(
+  deps: Pick<X402SettleDeps, 'x402' | 'clock' | 'payoutPolicy'>,
+  mined: GaslessAuthorization,
+): Promise<boolean> {
+  const call = await deps.x402.findCall(mined.chainId, mined.tokenAddress, mined.from, mined.nonce);
+  if (!call) return false;
+  return recordCallPaid(deps, { ...call, authorization: { ...call.authorization, ...mined } });
+}
