@@ -28,6 +28,7 @@ import { gaslessRepository } from '../../src/adapters/db/gaslessRepository.ts';
 import { x402Repository } from '../../src/adapters/db/x402Repository.ts';
 import { type RelayAuthorizationsDeps, relayOnce } from '../../src/app/gasless/relayAuthorizations.ts';
 import { createRestrictedKey } from '../../src/app/merchants/restrictedKeys.ts';
+import { settleOnce } from '../../src/app/settlement/settleOnce.ts';
 import type { X402SettleDeps } from '../../src/app/x402/settlePayment.ts';
 import { loadConfig } from '../../src/config/index.ts';
 import type { TransferAuthorization } from '../../src/domain/transferAuthorization.ts';
@@ -36,6 +37,7 @@ import { SANDBOX_ACCOUNTS, sandboxPrivateKey } from '../../src/sandbox/chain.ts'
 import { type ChainHarness, startChainHarness } from '../helpers/chainHarness.ts';
 import { dialects } from '../helpers/database.ts';
 import { capturingLogger } from '../helpers/logCapture.ts';
+import { freshSettler } from '../helpers/settler.ts';
 import { signAuthorization } from '../helpers/transferAuthorization.ts';
 
 const PRICE = '10000'; // 0.01 USDC: a call worth a cent
@@ -415,6 +417,50 @@ describe.each(dialects)('x402 facilitator on %s', (dialect) => {
     expect(again).toEqual(settled);
     expect(raced).toEqual(settled);
     expect(await relayerNonce()).toBe(nonce);
+  });
+
+  it('the settler flushes the calls from the merchant’s x402 address in one batch, split on chain', async () => {
+    // Every call so far went to the one address: the watcher credits it, as any deposit address.
+    await h.poll();
+    await h.finalizeAll();
+    await h.poll();
+    const account = (await x402Repository(h.database.handle).accountOf(h.merchant.id, 'live'))!;
+    const held = await h.balanceOf(payTo);
+    expect(held).toBeGreaterThanOrEqual(3n * BigInt(PRICE));
+    // Not through findById: that answers payments (kind `payment`) only.
+    const credited = await x402Repository(h.database.handle).accountOf(h.merchant.id, 'live');
+    expect(credited).toMatchObject({ status: 'paid', amountReceivedBaseUnits: held });
+    const [merchantBefore, treasuryBefore] = await Promise.all([
+      h.balanceOf(h.addresses.merchant),
+      h.balanceOf(h.addresses.treasury),
+    ]);
+    const options = {
+      chainId: h.anvil.chain.id,
+      payoutPolicy: {
+        ...loadConfig({ PAYLINK_DATABASE_URL: h.database.url }).payoutPolicy,
+        dustThresholdBaseUnits: 1n,
+      },
+      relayerLowBalanceWei: 1n,
+    };
+    const settler = freshSettler(h, capturingLogger().logger);
+    expect((await settleOnce(settler, options)).send).toMatchObject({
+      kind: 'sent',
+      paymentIds: [account.id],
+    });
+    await h.finalizeAll();
+    await settleOnce(settler, options);
+    // The commission as the forwarder computes it (2.5 %, rounded down), the rest to the merchant: nothing kept.
+    const commission = (held * 250n) / 10_000n;
+    expect(await h.balanceOf(h.addresses.treasury)).toBe(treasuryBefore + commission);
+    expect(await h.balanceOf(h.addresses.merchant)).toBe(merchantBefore + held - commission);
+    expect(await h.balanceOf(payTo)).toBe(0n);
+    // The x402 address is no payment of the merchant's: its list shows the calls alone.
+    const listed = await h.stores.payments.listForMerchant({
+      merchantId: h.merchant.id,
+      mode: 'live',
+      limit: 100,
+    });
+    expect(listed.map((p) => p.id)).not.toContain(account.id);
   });
 
   it('a key without x402:settle is refused with 403 naming the scope', async () => {
