@@ -127,12 +127,15 @@ describe.each(dialects)('x402 facilitator on %s', (dialect) => {
       },
     ));
 
-    // The merchant's x402 address: what its resource server advertises as payTo (the 402 body shows it).
+    // What the merchant's routes advertise, as /supported tells it: its x402 address (made now), the token's domain.
     const supported = await facilitatorCall('GET', 'supported');
-    expect(supported.kinds).toEqual([{ x402Version: 2, scheme: 'exact', network: `eip155:${chainId}` }]);
-    payTo = await merchantX402Address();
+    const [kind] = supported.kinds as { network: string; extra: Record<string, string> }[];
+    expect(kind).toMatchObject({ network: `eip155:${chainId}`, extra: { asset: h.usdc } });
+    const account = await x402Repository(h.database.handle).accountOf(h.merchant.id, 'live');
+    payTo = kind!.extra.payTo!;
+    expect(payTo).toBe(account!.deposit!.depositAddress);
+    const domain = { name: kind!.extra.name!, version: kind!.extra.version! };
 
-    const domain = (await readAuthorizationDomain(h.anvil.publicClient, h.usdc, chainId))!;
     const facilitator = new HTTPFacilitatorClient({
       url: `${apiUrl}/payments/api/x402`,
       createAuthHeaders: async () => {
@@ -183,32 +186,6 @@ describe.each(dialects)('x402 facilitator on %s', (dialect) => {
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     return (await response.json()) as Record<string, unknown>;
-  }
-
-  /** The merchant's x402 address: its payment of kind x402, made on the first call that needs it. */
-  async function merchantX402Address(): Promise<string> {
-    const probe = await facilitatorCall('POST', 'verify', {
-      x402Version: 2,
-      paymentPayload: {
-        x402Version: 2,
-        accepted: requirements('0x0000000000000000000000000000000000000001'),
-        payload: {
-          signature: `0x${'11'.repeat(65)}`,
-          authorization: {
-            from: h.addresses.customer,
-            to: '0x0000000000000000000000000000000000000001',
-            value: PRICE,
-            validAfter: '0',
-            validBefore: '99999999999',
-            nonce: `0x${'22'.repeat(32)}`,
-          },
-        },
-      },
-      paymentRequirements: requirements('0x0000000000000000000000000000000000000001'),
-    });
-    expect(probe).toMatchObject({ isValid: false, invalidReason: 'invalid_exact_evm_recipient_mismatch' });
-    const account = await x402Repository(h.database.handle).accountOf(h.merchant.id, 'live');
-    return account!.deposit!.depositAddress;
   }
 
   function requirements(to: string, changes: Record<string, unknown> = {}) {

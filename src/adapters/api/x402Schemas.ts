@@ -91,7 +91,23 @@ export const X402SettleResponse = z.object({
 });
 
 export const X402SupportedResponse = z.object({
-  kinds: z.array(z.object({ x402Version: z.number().int(), scheme: z.string(), network: z.string() })),
+  kinds: z.array(
+    z.object({
+      x402Version: z.number().int(),
+      scheme: z.string(),
+      network: z.string(),
+      extra: z
+        .object({
+          payTo: z
+            .string()
+            .meta({ description: 'The merchant’s Paylink x402 address: the payTo of its routes' }),
+          asset: z.string().meta({ description: 'The token (USDC)' }),
+          name: z.string().optional().meta({ description: 'The token’s EIP-712 domain name' }),
+          version: z.string().optional().meta({ description: 'The token’s EIP-712 domain version' }),
+        })
+        .optional(),
+    }),
+  ),
   extensions: z.array(z.string()),
   signers: z.record(z.string(), z.array(z.string())),
 });

@@ -66,12 +66,30 @@ type ChainRefusal =
   | 'invalid_exact_evm_insufficient_balance'
   | 'invalid_exact_evm_transaction_simulation_failed';
 
-/** x402 `SupportedResponse`: the exact scheme on the caller's mode's chain, and the relayer that submits. */
-export function supportedKinds(deps: Pick<X402Deps, 'chains'>, mode: KeyMode) {
-  const chain = deps.chains[mode];
+/**
+ * x402 `SupportedResponse`: the exact scheme on the caller's mode's chain, and the relayer that submits. The kind's
+ * `extra` tells the merchant what its routes advertise: `payTo` (its x402 address, made here on first use), the
+ * `asset` and its EIP-712 `name` and `version`.
+ */
+export async function supportedKinds(deps: X402Deps, caller: X402Caller) {
+  const chain = deps.chains[caller.mode];
   if (!chain) return { kinds: [], extensions: [], signers: {} };
+  const account = await x402AccountFor(deps, chain.planner, caller.merchant, caller.mode);
+  const asset = chain.planner.tokenAddress;
+  const domain = await chain.domainOf(asset.toLowerCase());
   return {
-    kinds: [{ x402Version: X402_VERSION, scheme: X402_SCHEME, network: caip2Of(chain.chainId) }],
+    kinds: [
+      {
+        x402Version: X402_VERSION,
+        scheme: X402_SCHEME,
+        network: caip2Of(chain.chainId),
+        extra: {
+          payTo: account.deposit!.depositAddress,
+          asset,
+          ...(domain ? { name: domain.name, version: domain.version } : {}),
+        },
+      },
+    ],
     extensions: [],
     signers: { 'eip155:*': [chain.relayerAddress] },
   };

@@ -1991,7 +1991,9 @@ export interface paths {
         };
         /**
          * x402: what this facilitator settles
-         * @description Requires the scope `x402:settle` of a restricted API key (the secret key holds every scope).
+         * @description Each kind’s `extra` says what the merchant’s routes advertise: `payTo` (its x402 address), `asset`, and the token’s EIP-712 `name` and `version`.
+         *
+         *     Requires the scope `x402:settle` of a restricted API key (the secret key holds every scope).
          */
         get: {
             parameters: {
@@ -2013,6 +2015,16 @@ export interface paths {
                                 x402Version: number;
                                 scheme: string;
                                 network: string;
+                                extra?: {
+                                    /** @description The merchant’s Paylink x402 address: the payTo of its routes */
+                                    payTo: string;
+                                    /** @description The token (USDC) */
+                                    asset: string;
+                                    /** @description The token’s EIP-712 domain name */
+                                    name?: string;
+                                    /** @description The token’s EIP-712 domain version */
+                                    version?: string;
+                                };
                             }[];
                             extensions: string[];
                             signers: {

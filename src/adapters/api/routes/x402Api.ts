@@ -30,8 +30,13 @@ export function x402Api(deps: ApiDeps): FastifyPluginAsyncZod {
       `${X402_BASE_PATH}/supported`,
       'x402:settle',
       'x402: what this facilitator settles',
-      { response: { 200: X402SupportedResponse } },
-      async (_request, { mode }) => supportedKinds(facilitator ?? { chains: {} }, mode),
+      {
+        description:
+          'Each kind’s `extra` says what the merchant’s routes advertise: `payTo` (its x402 address), `asset`, and the token’s EIP-712 `name` and `version`.',
+        response: { 200: X402SupportedResponse },
+      },
+      async (_request, caller) =>
+        facilitator ? supportedKinds(facilitator, caller) : { kinds: [], extensions: [], signers: {} },
     );
     routes.post(
       `${X402_BASE_PATH}/verify`,
