@@ -74,6 +74,7 @@ async function nextPending(
     .where('p.status', '=', 'pending');
   if (queue?.skipPayers?.length) query = query.where('p.from_address', 'not in', queue.skipPayers);
   if (queue?.skipPayments?.length) query = query.where('p.payment_id', 'not in', queue.skipPayments);
+  if (queue?.skipClients?.length) query = query.where('p.client_address', 'not in', queue.skipClients);
   if (queue) {
     const since = queue.servedSince.toISOString();
     // The payer's relays this hour, found through the nonce index (chain, token, authorizer): a payer who
@@ -126,7 +127,7 @@ async function spendSince(db: Db, chainId: number, since: Date): Promise<Gasless
   // Few rows an hour (the cap bounds them); the fees stay exact integers, never floats.
   const rows = await db
     .selectFrom('gasless_authorizations')
-    .select(['from_address', 'payment_id', 'fee_wei'])
+    .select(['from_address', 'payment_id', 'client_address', 'fee_wei'])
     .where('chain_id', '=', chainId)
     .where('fee_wei', 'is not', null)
     .where('finished_at', '>=', since.toISOString())
@@ -134,6 +135,7 @@ async function spendSince(db: Db, chainId: number, since: Date): Promise<Gasless
   return rows.map((row) => ({
     from: row.from_address,
     paymentId: row.payment_id,
+    client: row.client_address,
     feeWei: BigInt(row.fee_wei!),
   }));
 }

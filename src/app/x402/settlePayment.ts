@@ -8,6 +8,7 @@ import { webhookEventBody } from '../../domain/webhookEvent.ts';
 import { caip2Of } from '../../domain/x402.ts';
 import type { OutboxEvent } from '../chain/ports.ts';
 import type { GaslessAuthorization } from '../gasless/ports.ts';
+import { X402_CLIENT_PREFIX } from '../gasless/relayAuthorizations.ts';
 import { timeOrderedId } from '../payments/timeOrderedId.ts';
 import type { X402Call } from './ports.ts';
 import {
@@ -126,7 +127,8 @@ function newCall(
     chainId: chain.chainId,
     tokenAddress: chain.planner.tokenAddress.toLowerCase(),
     signature: request.signature.toLowerCase(),
-    clientAddress: `x402:${caller.merchant.id}`,
+    // The relayer's hourly share is the merchant's (decision 0059).
+    clientAddress: `${X402_CLIENT_PREFIX}${caller.merchant.id}`,
     status: 'pending',
     txHash: null,
     rawTx: null,
