@@ -26,10 +26,12 @@ import { authorizationChain, readAuthorizationDomain } from '../../src/adapters/
 import { createRelayer } from '../../src/adapters/chain/relayer.ts';
 import { gaslessRepository } from '../../src/adapters/db/gaslessRepository.ts';
 import { x402Repository } from '../../src/adapters/db/x402Repository.ts';
+import type { GaslessAuthorization } from '../../src/app/gasless/ports.ts';
 import { type RelayAuthorizationsDeps, relayOnce } from '../../src/app/gasless/relayAuthorizations.ts';
 import { createRestrictedKey } from '../../src/app/merchants/restrictedKeys.ts';
 import { settleOnce } from '../../src/app/settlement/settleOnce.ts';
-import type { X402SettleDeps } from '../../src/app/x402/settlePayment.ts';
+import { recordMinedCall, settleX402, type X402SettleDeps } from '../../src/app/x402/settlePayment.ts';
+import type { X402Payment } from '../../src/app/x402/verifyPayment.ts';
 import { loadConfig } from '../../src/config/index.ts';
 import type { TransferAuthorization } from '../../src/domain/transferAuthorization.ts';
 import { buildApiServer } from '../../src/main/webServers.ts';
@@ -50,6 +52,7 @@ describe.each(dialects)('x402 facilitator on %s', (dialect) => {
   let resourceUrl: string;
   let restrictedKey: string;
   let relaying: RelayAuthorizationsDeps;
+  let x402: X402SettleDeps;
   let payTo: string;
   const relayerAddress = () => h.anvil.addresses[SANDBOX_ACCOUNTS.gaslessRelayer]!;
   const relayerNonce = () => h.anvil.publicClient.getTransactionCount({ address: relayerAddress() });
@@ -73,7 +76,7 @@ describe.each(dialects)('x402 facilitator on %s', (dialect) => {
       clock: h.clock,
       logger,
     };
-    const x402: X402SettleDeps = {
+    x402 = {
       x402: x402Repository(h.database.handle),
       chains: {
         live: {
@@ -394,6 +397,64 @@ describe.each(dialects)('x402 facilitator on %s', (dialect) => {
     expect(again).toEqual(settled);
     expect(raced).toEqual(settled);
     expect(await relayerNonce()).toBe(nonce);
+  });
+
+  it('a settle that gives up answers settlement_pending; once the relayer mines it, the call is paid all the same', async () => {
+    const body = await signedRequest();
+    const signed = body.paymentPayload.payload;
+    const requirement = {
+      scheme: 'exact',
+      network: `eip155:${h.anvil.chain.id}`,
+      asset: h.usdc,
+      amountBaseUnits: BigInt(PRICE),
+      payTo,
+    };
+    const payment: X402Payment = {
+      requirements: requirement,
+      accepted: requirement,
+      authorization: {
+        from: signed.authorization.from,
+        to: signed.authorization.to,
+        valueBaseUnits: BigInt(signed.authorization.value),
+        validAfter: BigInt(signed.authorization.validAfter),
+        validBefore: BigInt(signed.authorization.validBefore),
+        nonce: signed.authorization.nonce,
+      },
+      signature: signed.signature,
+    };
+    // No relayer runs while it waits, and it waits no time: the call is queued, not mined.
+    const answer = await settleX402(
+      { ...x402, settleTimeoutMs: 0, sleep: async () => {} },
+      { merchant: h.merchant, mode: 'live' },
+      payment,
+    );
+    expect(answer).toMatchObject({ success: false, errorReason: 'settlement_pending', transaction: '' });
+    const store = x402Repository(h.database.handle);
+    const queued = (await store.findCall(
+      h.anvil.chain.id,
+      h.usdc,
+      signed.authorization.from,
+      signed.authorization.nonce,
+    ))!;
+    expect(queued.payment.status).toBe('pending');
+
+    // The worker's relayer, as main/worker.ts wires it: it reports what it mined, and the call is paid.
+    const worker = {
+      ...relaying,
+      onMined: (mined: GaslessAuthorization) =>
+        recordMinedCall({ x402: store, clock: h.clock, payoutPolicy: x402.payoutPolicy }, mined),
+    };
+    expect(await relayOnce(worker)).toMatchObject({ kind: 'sent' });
+    expect(await relayOnce(worker)).toMatchObject({ kind: 'mined' });
+    const paid = (await h.stores.payments.findById(queued.payment.id))!;
+    expect(paid).toMatchObject({ status: 'paid', amountReceivedBaseUnits: BigInt(PRICE) });
+    expect((await h.stores.ledger.listEvents(paid.id)).map((e) => e.type)).toEqual(['payment.paid']);
+    // Settled again, it answers the transaction; and nothing is recorded twice.
+    expect(await facilitatorCall('POST', 'settle', body)).toMatchObject({
+      success: true,
+      transaction: paid.txid,
+    });
+    expect((await h.stores.ledger.listEvents(paid.id)).map((e) => e.type)).toEqual(['payment.paid']);
   });
 
   it('the settler flushes the calls from the merchant’s x402 address in one batch, split on chain', async () => {
