@@ -501,6 +501,27 @@ describe.each(dialects)('x402 facilitator on %s', (dialect) => {
     expect(listed.map((p) => p.id)).not.toContain(account.id);
   });
 
+  it('answers a body that is no x402 request with 400 naming the field, and a forged signature as invalid', async () => {
+    const response = await fetch(`${apiUrl}/payments/api/x402/verify`, {
+      method: 'POST',
+      headers: { 'X-API-Key': restrictedKey, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ x402Version: 1, paymentPayload: {}, paymentRequirements: {} }),
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ code: 'VALIDATION_ERROR', field: 'x402Version' });
+    const forged = await signedRequest();
+    forged.paymentPayload.payload.signature = `0x${'11'.repeat(65)}`;
+    expect(await facilitatorCall('POST', 'verify', forged)).toMatchObject({
+      isValid: false,
+      invalidReason: 'invalid_exact_evm_signature',
+    });
+    expect(await facilitatorCall('POST', 'settle', forged)).toMatchObject({
+      success: false,
+      errorReason: 'invalid_exact_evm_signature',
+      transaction: '',
+    });
+  });
+
   it('a key without x402:settle is refused with 403 naming the scope', async () => {
     const { key } = await createRestrictedKey(
       { merchants: h.stores.merchants, clock: h.clock },
