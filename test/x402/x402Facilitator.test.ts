@@ -53,6 +53,7 @@ describe.each(dialects)('x402 facilitator on %s', (dialect) => {
   let restrictedKey: string;
   let relaying: RelayAuthorizationsDeps;
   let x402: X402SettleDeps;
+  let relayed: Promise<void> = Promise.resolve();
   let payTo: string;
   const relayerAddress = () => h.anvil.addresses[SANDBOX_ACCOUNTS.gaslessRelayer]!;
   const relayerNonce = () => h.anvil.publicClient.getTransactionCount({ address: relayerAddress() });
@@ -96,9 +97,13 @@ describe.each(dialects)('x402 facilitator on %s', (dialect) => {
       settleTimeoutMs: 30_000,
       pollIntervalMs: 100,
       // The relayer is the worker's in production; here each wait drives one pass of it, and the clock with it.
-      sleep: async (ms) => {
-        await relayOnce(relaying);
-        h.clock.advance(ms);
+      // One pass at a time, as the worker's singleton runs them, however many settles wait at once.
+      sleep: (ms) => {
+        relayed = relayed.then(async () => {
+          await relayOnce(relaying);
+          h.clock.advance(ms);
+        });
+        return relayed;
       },
     };
     const config = loadConfig({
@@ -397,6 +402,26 @@ describe.each(dialects)('x402 facilitator on %s', (dialect) => {
     expect(again).toEqual(settled);
     expect(raced).toEqual(settled);
     expect(await relayerNonce()).toBe(nonce);
+  });
+
+  it('two settles of a new payload at once: one call, one transfer, the same answer to both', async () => {
+    const request = await signedRequest();
+    const balance = await h.balanceOf(payTo);
+    const [one, other] = await Promise.all([
+      facilitatorCall('POST', 'settle', request),
+      facilitatorCall('POST', 'settle', request),
+    ]);
+    expect(one).toMatchObject({ success: true });
+    expect(other).toEqual(one);
+    expect(await h.balanceOf(payTo)).toBe(balance + BigInt(PRICE));
+    const nonce = request.paymentPayload.payload.authorization.nonce;
+    const call = await x402Repository(h.database.handle).findCall(
+      h.anvil.chain.id,
+      h.usdc,
+      h.addresses.customer,
+      nonce,
+    );
+    expect(call?.payment).toMatchObject({ status: 'paid', txid: one.transaction });
   });
 
   it('a settle that gives up answers settlement_pending; once the relayer mines it, the call is paid all the same', async () => {
