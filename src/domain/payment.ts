@@ -25,7 +25,7 @@ export interface Deposit {
   readonly depositAddress: string;
 }
 
-export type PaymentKind = 'payment' | 'refund';
+export type PaymentKind = 'payment' | 'refund' | 'x402';
 
 export interface Payment {
   /** UUID, as the spec requires. */
@@ -34,7 +34,9 @@ export interface Payment {
   readonly reference: string;
   /**
    * `payment`, or `refund` for a refund's deposit address (domain/refund.ts): a payment in reverse that the
-   * pipeline watches and flushes like any other, and that no merchant ever sees as a payment.
+   * pipeline watches and flushes like any other, and that no merchant ever sees as a payment; `x402` for a
+   * merchant's x402 address (decision 0059), which collects every call settled through the facilitator and is
+   * flushed as any other, while each call is a payment of its own.
    */
   readonly kind: PaymentKind;
   readonly merchantId: string;

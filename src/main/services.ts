@@ -36,6 +36,7 @@ import type { HomeChain } from './chains/model.ts';
 import { checkoutGasless, checkoutModeNetworks, checkoutRefunds } from './checkoutServices.ts';
 import { rateLimitBuckets } from './rateLimitBuckets.ts';
 import { createRates, type createStores, hostResolver } from './wiring.ts';
+import { x402Facilitator } from './x402Services.ts';
 
 /**
  * What the API port (the merchant and admin API, and the dashboard beside it) is built from: the stores and
@@ -285,6 +286,7 @@ export function webServices(
     chainProbe: views.chainProbe,
     testChainProbe: views.testChainProbe,
     rates: createRates(config, clock, logger),
+    x402: x402Facilitator(config, { stores, chains, deposits, clock }),
     clock,
     logger,
     config,

@@ -18,6 +18,7 @@ import { settlementRepository } from '../adapters/db/settlementRepository.ts';
 import { subscriptionRepository } from '../adapters/db/subscriptionRepository.ts';
 import { userRepository } from '../adapters/db/userRepository.ts';
 import { webhookRepository } from '../adapters/db/webhookRepository.ts';
+import { x402Repository } from '../adapters/db/x402Repository.ts';
 import { systemHostResolver } from '../adapters/outbound/hostResolver.ts';
 import { type ClosableWebhookSender, createWebhookSender } from '../adapters/outbound/webhookSender.ts';
 import { coinbaseSource } from '../adapters/rates/coinbase.ts';
@@ -63,6 +64,7 @@ export function createStores(handle: DatabaseHandle) {
     monitoring: monitoringRepository(handle.db),
     overview: overviewRepository(handle.db),
     gaslessAuthorizations: gaslessRepository(handle),
+    x402Payments: x402Repository(handle),
     refunds,
     links: linkRepository(handle),
     subscriptions: subscriptionRepository(handle),

@@ -6,7 +6,7 @@ import { customerEmails } from '../adapters/email/customerEmails.ts';
 import type { Ledger } from '../app/chain/ports.ts';
 import { runChainWatcher } from '../app/chain/runChainWatcher.ts';
 import type { EmailStore } from '../app/email/ports.ts';
-import type { GaslessStore } from '../app/gasless/ports.ts';
+import type { GaslessAuthorization, GaslessStore } from '../app/gasless/ports.ts';
 import { runGaslessRelayer } from '../app/gasless/runGaslessRelayer.ts';
 import { runWhileHoldingLock } from '../app/operations/lockedJob.ts';
 import type { JobLocks } from '../app/operations/ports.ts';
@@ -22,6 +22,8 @@ import type { RenewalDeps } from '../app/subscriptions/renewal.ts';
 import { runRenewalJob } from '../app/subscriptions/runRenewals.ts';
 import { runWebhookDispatcher } from '../app/webhooks/dispatchWebhooks.ts';
 import type { WebhookStore } from '../app/webhooks/ports.ts';
+import type { X402Store } from '../app/x402/ports.ts';
+import { recordMinedCall } from '../app/x402/settlePayment.ts';
 import { type Config, NETWORKS } from '../config/index.ts';
 import { homeMintDeps, sourceBridgeJob } from './chains/bridgeJobs.ts';
 import { type WorkerBridge, type WorkerChain, watchOptionsOf } from './chains/workerChains.ts';
@@ -45,6 +47,8 @@ export interface WorkerDeps {
   readonly webhooks: WebhookStore;
   readonly payments: Pick<PaymentStore, 'findById'>;
   readonly gaslessAuthorizations: GaslessStore;
+  /** The x402 facilitator's calls, marked paid when the gasless relayer mines them (decision 0059). */
+  readonly x402Payments: X402Store;
   readonly refunds: RefundStore;
   readonly emails: EmailStore;
   /** Settlement across chains (decision 0029): source chains burnt to the home chain, minted by its settler. */
@@ -230,6 +234,12 @@ function gaslessRelayerJob(kit: ChainJobKit): Promise<void> | undefined {
     ledger: deps.ledger,
     clock: deps.clock,
     logger,
+    // An x402 call's payment is paid once its transfer is mined (decision 0059).
+    onMined: (mined: GaslessAuthorization) =>
+      recordMinedCall(
+        { x402: deps.x402Payments, clock: deps.clock, payoutPolicy: deps.config.payoutPolicy },
+        mined,
+      ),
   };
   // Its own key, its own singleton: one writer of that key's nonces.
   return runWhileHoldingLock(deps.locks, `gasless-relayer:${chainId}`, every, (held) =>

@@ -17,6 +17,7 @@ import type { RefundStore } from '../../app/refunds/ports.ts';
 import type { Clock, RateLimitStore } from '../../app/shared/ports.ts';
 import type { SubscriptionStore } from '../../app/subscriptions/ports.ts';
 import type { HostResolver, WebhookStore } from '../../app/webhooks/ports.ts';
+import type { X402SettleDeps } from '../../app/x402/settlePayment.ts';
 import type { Config } from '../../config/index.ts';
 import type { Payment } from '../../domain/payment.ts';
 import type { Metrics } from '../metrics/metrics.ts';
@@ -53,6 +54,8 @@ export interface ApiDeps {
   readonly networksOf?: ((deposit: NonNullable<Payment['deposit']>) => readonly QuotedNetwork[]) | undefined;
   /** Each chain's block explorer, for the transaction links in e-mails to customers. */
   readonly explorers?: ReadonlyMap<number, string> | undefined;
+  /** The x402 facilitator (decision 0059); absent: its endpoints are not served. */
+  readonly x402?: X402SettleDeps | undefined;
   /** Dashboard users, for the admin API's user endpoints; absent: those are not served. */
   readonly users?: UserStore | undefined;
   /** Merchants' branding, for the admin API's receipt details (decision 0057); absent: that route is not served. */

@@ -25,6 +25,7 @@ import { merchantWebhooksApi } from './routes/merchantWebhooksApi.ts';
 import { paymentListApi } from './routes/paymentListApi.ts';
 import { refundApi } from './routes/refundApi.ts';
 import { subscriptionApi } from './routes/subscriptionApi.ts';
+import { x402Api } from './routes/x402Api.ts';
 
 const REQUEST_ID_PATTERN = /^[\w.:-]{1,64}$/;
 const VERSION = '0.1.0';
@@ -93,6 +94,7 @@ export function apiPlugin(apiDeps: ApiDeps) {
     if (deps.links) await app.register(linkApi({ ...deps, links: deps.links }));
     if (deps.subscriptions)
       await app.register(subscriptionApi({ ...deps, subscriptions: deps.subscriptions }));
+    await app.register(x402Api(deps));
     await registerAdminApi(app, deps);
   }, 'paylink-api');
 }

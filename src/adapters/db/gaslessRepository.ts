@@ -33,7 +33,7 @@ async function insertAuthorization(
   authorization: GaslessAuthorization,
 ): Promise<GaslessInsertOutcome> {
   try {
-    await db.insertInto('gasless_authorizations').values(toRow(authorization)).execute();
+    await db.insertInto('gasless_authorizations').values(gaslessRow(authorization)).execute();
     return 'inserted';
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
@@ -59,7 +59,7 @@ async function inFlight(db: Db, chainId: number): Promise<GaslessAuthorization |
     .orderBy('created_at')
     .limit(1)
     .executeTakeFirst();
-  return row && toAuthorization(row);
+  return row && toGaslessAuthorization(row);
 }
 
 async function nextPending(
@@ -74,6 +74,7 @@ async function nextPending(
     .where('p.status', '=', 'pending');
   if (queue?.skipPayers?.length) query = query.where('p.from_address', 'not in', queue.skipPayers);
   if (queue?.skipPayments?.length) query = query.where('p.payment_id', 'not in', queue.skipPayments);
+  if (queue?.skipClients?.length) query = query.where('p.client_address', 'not in', queue.skipClients);
   if (queue) {
     const since = queue.servedSince.toISOString();
     // The payer's relays this hour, found through the nonce index (chain, token, authorizer): a payer who
@@ -90,7 +91,7 @@ async function nextPending(
     );
   }
   const row = await query.orderBy('p.created_at').orderBy('p.id').limit(1).executeTakeFirst();
-  return row && toAuthorization(row);
+  return row && toGaslessAuthorization(row);
 }
 
 async function markSent(db: Db, id: string, tx: Parameters<GaslessStore['markSent']>[1]): Promise<void> {
@@ -126,7 +127,7 @@ async function spendSince(db: Db, chainId: number, since: Date): Promise<Gasless
   // Few rows an hour (the cap bounds them); the fees stay exact integers, never floats.
   const rows = await db
     .selectFrom('gasless_authorizations')
-    .select(['from_address', 'payment_id', 'fee_wei'])
+    .select(['from_address', 'payment_id', 'client_address', 'fee_wei'])
     .where('chain_id', '=', chainId)
     .where('fee_wei', 'is not', null)
     .where('finished_at', '>=', since.toISOString())
@@ -134,6 +135,7 @@ async function spendSince(db: Db, chainId: number, since: Date): Promise<Gasless
   return rows.map((row) => ({
     from: row.from_address,
     paymentId: row.payment_id,
+    client: row.client_address,
     feeWei: BigInt(row.fee_wei!),
   }));
 }
@@ -146,10 +148,10 @@ async function listForPayment(db: Db, paymentId: string): Promise<GaslessAuthori
     .orderBy('created_at')
     .orderBy('id')
     .execute();
-  return rows.map(toAuthorization);
+  return rows.map(toGaslessAuthorization);
 }
 
-function toRow(a: GaslessAuthorization): GaslessAuthorizationsTable {
+export function gaslessRow(a: GaslessAuthorization): GaslessAuthorizationsTable {
   return {
     id: a.id,
     payment_id: a.paymentId,
@@ -175,7 +177,7 @@ function toRow(a: GaslessAuthorization): GaslessAuthorizationsTable {
   };
 }
 
-function toAuthorization(row: Selectable<GaslessAuthorizationsTable>): GaslessAuthorization {
+export function toGaslessAuthorization(row: Selectable<GaslessAuthorizationsTable>): GaslessAuthorization {
   if (!(STATUSES as readonly string[]).includes(row.status))
     throw new Error(`gasless authorization ${row.id} has an unknown status`);
   const bigOrNull = (text: string | null) => (text === null ? null : BigInt(text));

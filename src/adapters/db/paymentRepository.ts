@@ -32,7 +32,7 @@ export function toPayment(row: Selectable<PaymentsTable>): Payment {
     id: row.id,
     // Null only for the rare payment made before references whose reference another of its merchant's had.
     reference: row.reference ?? paymentReference(row.id),
-    kind: row.kind === 'refund' ? 'refund' : 'payment',
+    kind: row.kind === 'refund' || row.kind === 'x402' ? row.kind : 'payment',
     merchantId: row.merchant_id,
     mode: row.mode === 'test' ? 'test' : 'live',
     quote: {

@@ -137,7 +137,10 @@ export interface PaymentsTable {
   payout_delay_notified_at: string | null;
   /** The mode of the key that created the payment (migration 0008); 'live' for every older payment. */
   mode: Generated<'live' | 'test'>;
-  /** 'payment', or 'refund' for a refund's deposit address (migration 0015; same id as the refund). */
+  /**
+   * 'payment', 'refund' for a refund's deposit address (migration 0015; same id as the refund), or 'x402' for a
+   * merchant's x402 address (migration 0047; one per merchant and mode).
+   */
   kind: Generated<string>;
   /** Where the customer goes, the merchant's references (JSON), the link paid through (migration 0021). */
   success_url: string | null;
@@ -318,6 +321,21 @@ export interface DatabaseSchema {
   subscription_plans: SubscriptionPlansTable;
   subscriptions: SubscriptionsTable;
   subscription_payments: SubscriptionPaymentsTable;
+  x402_payments: X402PaymentsTable;
+}
+
+/** Each call settled through the x402 facilitator (migration 0047): its payment and its signed authorization. */
+export interface X402PaymentsTable {
+  payment_id: string;
+  authorization_id: string;
+  merchant_id: string;
+  /** CAIP-2, `eip155:<chain id>`. */
+  network: string;
+  /** The resource paid for, as the resource server named it. */
+  resource_url: string | null;
+  /** The authorizer, lowercase. */
+  payer: string;
+  created_at: string;
 }
 
 export type { Generated };

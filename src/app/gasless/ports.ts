@@ -66,6 +66,8 @@ export interface PendingQueue {
   /** Authorizers (lowercase) and payments that have spent their share of the hour. */
   readonly skipPayers?: readonly string[];
   readonly skipPayments?: readonly string[];
+  /** Submitters (`clientAddress`) that have spent theirs: the x402 merchants (`x402:<merchant id>`, decision 0059). */
+  readonly skipClients?: readonly string[];
 }
 
 /** One authorization's cost: who it was for and what the relayer paid, in wei. */
@@ -73,6 +75,8 @@ export interface GaslessSpend {
   /** The authorizer, lowercase. */
   readonly from: string;
   readonly paymentId: string;
+  /** Who submitted it (`clientAddress`): an x402 merchant's calls are `x402:<merchant id>`. */
+  readonly client: string;
   readonly feeWei: bigint;
 }
 

@@ -19,6 +19,12 @@ export interface RelayAuthorizationsDeps {
   readonly ledger: Pick<Ledger, 'listTransfers'>;
   readonly clock: Clock;
   readonly logger: Pick<Logger, 'info' | 'warn'>;
+  /**
+   * Told of each authorization once mined, after it is recorded: an x402 call's payment is then marked paid
+   * (decision 0059) even when no /settle is left waiting for it. A failure is logged, and the caller's next
+   * settle of the same payload records it again.
+   */
+  readonly onMined?: ((authorization: GaslessAuthorization) => Promise<unknown>) | undefined;
 }
 
 export interface RelayOptions {
@@ -105,26 +111,35 @@ export async function relayOnce(
   return { kind: 'sent', id: next.id, txHash: signed.txHash };
 }
 
+/** The submitter an x402 merchant's calls carry (`clientAddress`, decision 0059): its share is the merchant's. */
+export const X402_CLIENT_PREFIX = 'x402:';
+
 /**
- * The payers and payments that have spent their share of the hourly cap (none without a cap): about ten of each
- * at most, since each of them spent a tenth of what the hour allows, so the store's lists stay short.
+ * The payers and payments that have spent their share of the hourly cap (none without a cap), and the x402
+ * merchants that have spent theirs: every call of a merchant is a payment of its own and may come from many
+ * payers, so the merchant itself is held to a share (a checkout's customers are not grouped by their merchant).
+ * About ten of each at most, since each of them spent a tenth of what the hour allows, so the store's lists stay
+ * short.
  */
-function overShare(
+export function overShare(
   spend: readonly GaslessSpend[],
   capWei: bigint | undefined,
-): { skipPayers: string[]; skipPayments: string[] } {
-  if (capWei === undefined) return { skipPayers: [], skipPayments: [] };
+): { skipPayers: string[]; skipPayments: string[]; skipClients: string[] } {
+  if (capWei === undefined) return { skipPayers: [], skipPayments: [], skipClients: [] };
   const share = capWei / HOURLY_SHARE_DIVISOR;
   const byPayer = new Map<string, bigint>();
   const byPayment = new Map<string, bigint>();
+  const byX402Merchant = new Map<string, bigint>();
   for (const one of spend) {
     byPayer.set(one.from, (byPayer.get(one.from) ?? 0n) + one.feeWei);
     byPayment.set(one.paymentId, (byPayment.get(one.paymentId) ?? 0n) + one.feeWei);
+    if (one.client.startsWith(X402_CLIENT_PREFIX))
+      byX402Merchant.set(one.client, (byX402Merchant.get(one.client) ?? 0n) + one.feeWei);
   }
   // Each is over its share only once it has spent it, so everyone gets a first transfer while the cap lasts.
   const over = (totals: Map<string, bigint>) =>
     [...totals].filter(([, spent]) => spent >= share).map(([key]) => key);
-  return { skipPayers: over(byPayer), skipPayments: over(byPayment) };
+  return { skipPayers: over(byPayer), skipPayments: over(byPayment), skipClients: over(byX402Merchant) };
 }
 
 /** Why a waiting authorization should not be sent any more, if it should not. */
@@ -189,7 +204,14 @@ async function recordReceipt(
 ): Promise<RelayOutcome> {
   const cost = { gasUsed: receipt.gasUsed, feeWei: receipt.feeWei };
   if (!receipt.success) return fail(deps, sent, 'the transfer reverted on chain', cost);
-  await deps.gasless.finish(sent.id, { status: 'mined', ...cost }, deps.clock.now());
+  const minedAt = deps.clock.now();
+  await deps.gasless.finish(sent.id, { status: 'mined', ...cost }, minedAt);
+  await deps.onMined?.({ ...sent, status: 'mined', ...cost, finishedAt: minedAt }).catch((error: unknown) => {
+    deps.logger.warn(
+      { err: error, authorizationId: sent.id },
+      'could not record what the mined transfer paid',
+    );
+  });
   deps.logger.info(
     {
       authorizationId: sent.id,

@@ -2763,6 +2763,408 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/payments/api/x402/supported": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * x402: what this facilitator settles
+         * @description Each kind’s `extra` says what the merchant’s routes advertise: `payTo` (its x402 address), `asset`, and the token’s EIP-712 `name` and `version`.
+         *
+         *     Requires the scope `x402:settle` of a restricted API key (the secret key holds every scope).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            kinds: {
+                                x402Version: number;
+                                scheme: string;
+                                network: string;
+                                extra?: {
+                                    /** @description The merchant’s Paylink x402 address: the payTo of its routes */
+                                    payTo: string;
+                                    /** @description The token (USDC) */
+                                    asset: string;
+                                    /** @description The token’s EIP-712 domain name */
+                                    name?: string;
+                                    /** @description The token’s EIP-712 domain version */
+                                    version?: string;
+                                };
+                            }[];
+                            extensions: string[];
+                            signers: {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payments/api/x402/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * x402: verify a payment without settling it
+         * @description Checks an exact-scheme EVM payment (EIP-3009) against the requirements and the chain, spending no gas.
+         *
+         *     Requires the scope `x402:settle` of a restricted API key (the secret key holds every scope).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        x402Version: number;
+                        paymentPayload: {
+                            x402Version: number;
+                            resource?: {
+                                url: string;
+                                description?: string;
+                            };
+                            accepted: {
+                                scheme: string;
+                                /** @description CAIP-2, eip155:<chain id> */
+                                network: string;
+                                /** @description The token (this network’s USDC) */
+                                asset: string;
+                                /** @description The price in the token’s base units */
+                                amount: string;
+                                /** @description The merchant’s Paylink x402 address on this network */
+                                payTo: string;
+                                maxTimeoutSeconds: number;
+                                extra?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            payload: {
+                                signature: string;
+                                authorization: {
+                                    from: string;
+                                    to: string;
+                                    value: string;
+                                    validAfter: string;
+                                    validBefore: string;
+                                    nonce: string;
+                                };
+                            };
+                        };
+                        paymentRequirements: {
+                            scheme: string;
+                            /** @description CAIP-2, eip155:<chain id> */
+                            network: string;
+                            /** @description The token (this network’s USDC) */
+                            asset: string;
+                            /** @description The price in the token’s base units */
+                            amount: string;
+                            /** @description The merchant’s Paylink x402 address on this network */
+                            payTo: string;
+                            maxTimeoutSeconds: number;
+                            extra?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            isValid: boolean;
+                            /** @description x402’s reason code, e.g. invalid_exact_evm_signature */
+                            invalidReason?: string;
+                            invalidMessage?: string;
+                            payer?: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payments/api/x402/settle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * x402: settle a payment
+         * @description Relays the authorization once (a replay answers the first outcome) and records the call as a payment.
+         *
+         *     Requires the scope `x402:settle` of a restricted API key (the secret key holds every scope).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        x402Version: number;
+                        paymentPayload: {
+                            x402Version: number;
+                            resource?: {
+                                url: string;
+                                description?: string;
+                            };
+                            accepted: {
+                                scheme: string;
+                                /** @description CAIP-2, eip155:<chain id> */
+                                network: string;
+                                /** @description The token (this network’s USDC) */
+                                asset: string;
+                                /** @description The price in the token’s base units */
+                                amount: string;
+                                /** @description The merchant’s Paylink x402 address on this network */
+                                payTo: string;
+                                maxTimeoutSeconds: number;
+                                extra?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            payload: {
+                                signature: string;
+                                authorization: {
+                                    from: string;
+                                    to: string;
+                                    value: string;
+                                    validAfter: string;
+                                    validBefore: string;
+                                    nonce: string;
+                                };
+                            };
+                        };
+                        paymentRequirements: {
+                            scheme: string;
+                            /** @description CAIP-2, eip155:<chain id> */
+                            network: string;
+                            /** @description The token (this network’s USDC) */
+                            asset: string;
+                            /** @description The price in the token’s base units */
+                            amount: string;
+                            /** @description The merchant’s Paylink x402 address on this network */
+                            payTo: string;
+                            maxTimeoutSeconds: number;
+                            extra?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                            errorReason?: string;
+                            errorMessage?: string;
+                            payer?: string;
+                            /** @description The transfer’s transaction hash; empty when not settled */
+                            transaction: string;
+                            network: string;
+                            /** @description Base units settled */
+                            amount?: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {

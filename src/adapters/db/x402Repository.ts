@@ -1,0 +1,129 @@
+import type { X402Call, X402Store } from '../../app/x402/ports.ts';
+import type { Payment } from '../../domain/payment.ts';
+import type { DatabaseHandle } from './database.ts';
+import type { Db } from './db.ts';
+import { gaslessRow, toGaslessAuthorization } from './gaslessRepository.ts';
+import { insertOutboxEvent } from './outbox.ts';
+import { paymentRow, toPayment } from './paymentRepository.ts';
+import { isUniqueViolation } from './uniqueViolation.ts';
+
+/** The x402 facilitator's records (migration 0047): merchants' x402 addresses and the calls settled. */
+export function x402Repository(handle: DatabaseHandle): X402Store {
+  const { db } = handle;
+  return {
+    accountOf: (merchantId, mode) => accountOf(db, merchantId, mode),
+    async insertAccount(account) {
+      try {
+        await db.insertInto('payments').values(paymentRow(account)).execute();
+        return account;
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        const stored = await accountOf(db, account.merchantId, account.mode);
+        if (!stored) throw error;
+        return stored;
+      }
+    },
+    insertCall: (call) => insertCall(db, call),
+    findCall: (chainId, token, from, nonce) => findCall(db, chainId, token, from, nonce),
+    recordPaid: (paymentId, paid, event) =>
+      db.transaction().execute(async (trx) => {
+        const updated = await trx
+          .updateTable('payments')
+          .set({
+            status: 'paid',
+            announced_status: 'paid',
+            amount_received_base_units: (eb) => eb.ref('usdc_amount_base_units'),
+            paid_at: paid.at.toISOString(),
+            txid: paid.txHash,
+            txid_chain_id: paid.chainId,
+            paid_token_address: paid.token.toLowerCase(),
+            paid_token_symbol: 'USDC',
+            updated_at: paid.at.toISOString(),
+          })
+          .where('id', '=', paymentId)
+          .where('kind', '=', 'payment')
+          .where('status', '<>', 'paid')
+          .executeTakeFirst();
+        if (Number(updated.numUpdatedRows) === 0) return false;
+        const row = await trx
+          .selectFrom('payments')
+          .selectAll()
+          .where('id', '=', paymentId)
+          .executeTakeFirstOrThrow();
+        await insertOutboxEvent(trx, event(toPayment(row)));
+        return true;
+      }),
+  };
+}
+
+async function accountOf(db: Db, merchantId: string, mode: Payment['mode']): Promise<Payment | undefined> {
+  const row = await db
+    .selectFrom('payments')
+    .selectAll()
+    .where('merchant_id', '=', merchantId)
+    .where('mode', '=', mode)
+    .where('kind', '=', 'x402')
+    .executeTakeFirst();
+  return row && toPayment(row);
+}
+
+async function insertCall(db: Db, call: X402Call): Promise<'inserted' | 'nonce-used'> {
+  try {
+    await db.transaction().execute(async (trx) => {
+      await trx.insertInto('payments').values(paymentRow(call.payment)).execute();
+      await trx.insertInto('gasless_authorizations').values(gaslessRow(call.authorization)).execute();
+      await trx
+        .insertInto('x402_payments')
+        .values({
+          payment_id: call.payment.id,
+          authorization_id: call.authorization.id,
+          merchant_id: call.payment.merchantId,
+          network: call.network,
+          resource_url: call.resourceUrl,
+          payer: call.authorization.from,
+          created_at: call.payment.createdAt.toISOString(),
+        })
+        .execute();
+    });
+    return 'inserted';
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    const { authorization: a } = call;
+    // The payment's id is new and its authorization's id random: only the nonce index can refuse it.
+    if (await findCall(db, a.chainId, a.tokenAddress, a.from, a.nonce)) return 'nonce-used';
+    throw error;
+  }
+}
+
+async function findCall(
+  db: Db,
+  chainId: number,
+  token: string,
+  from: string,
+  nonce: string,
+): Promise<X402Call | undefined> {
+  const row = await db
+    .selectFrom('gasless_authorizations as g')
+    .innerJoin('x402_payments as x', 'x.authorization_id', 'g.id')
+    .selectAll('g')
+    .select(['x.network as x402_network', 'x.resource_url as x402_resource_url'])
+    .where('g.chain_id', '=', chainId)
+    .where('g.token_address', '=', token.toLowerCase())
+    .where('g.from_address', '=', from.toLowerCase())
+    .where('g.nonce', '=', nonce.toLowerCase())
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const payment = await db
+    .selectFrom('payments')
+    .selectAll()
+    .where('id', '=', row.payment_id)
+    .executeTakeFirst();
+  if (!payment) throw new Error(`x402 call ${row.id} has no payment`);
+  const { x402_network, x402_resource_url, ...authorization } = row;
+  return {
+    payment: toPayment(payment),
+    authorization: toGaslessAuthorization(authorization),
+    network: x402_network,
+    resourceUrl: x402_resource_url,
+  };
+}

@@ -1,0 +1,154 @@
+import type { KeyMode } from '../../domain/credentials.ts';
+import type { Merchant } from '../../domain/merchant.ts';
+import type { Payment } from '../../domain/payment.ts';
+import type { TransferAuthorization } from '../../domain/transferAuthorization.ts';
+import {
+  caip2Of,
+  refuseX402,
+  X402_REFUSALS,
+  X402_SCHEME,
+  X402_VERSION,
+  type X402Refusal,
+  type X402Requirements,
+} from '../../domain/x402.ts';
+import type { AuthorizationChain } from '../gasless/ports.ts';
+import type { DepositPlanner } from '../payments/ports.ts';
+import type { X402Store } from './ports.ts';
+import { type X402AccountDeps, x402AccountFor } from './x402Account.ts';
+
+/** One chain the facilitator settles on: the gasless path's reads, its planner, and who submits. */
+export interface X402Chain
+  extends Pick<AuthorizationChain, 'chainId' | 'domainOf' | 'recoverSigner' | 'isUsed' | 'refusalOf'> {
+  /** Plans the merchant's x402 address; its token is the chain's USDC. */
+  readonly planner: DepositPlanner;
+  /** The gasless relayer's address on this chain: the `signers` of /supported. */
+  readonly relayerAddress: string;
+}
+
+export interface X402Deps extends X402AccountDeps {
+  readonly x402: X402Store;
+  /** The chain each mode settles on (its home chain); a mode without one settles nothing. */
+  readonly chains: { readonly live?: X402Chain | undefined; readonly test?: X402Chain | undefined };
+}
+
+/** A verify or settle request as the route parsed it (x402 `VerifyRequest` / `SettleRequest`). */
+export interface X402Payment {
+  readonly requirements: X402Requirements;
+  /** `paymentPayload.accepted`. */
+  readonly accepted: X402Requirements;
+  readonly authorization: TransferAuthorization;
+  readonly signature: string;
+  /** `paymentPayload.resource`. */
+  readonly resource?: { readonly url: string; readonly description?: string | undefined } | undefined;
+}
+
+/** Who asks: the merchant whose restricted key (scope `x402:settle`) called, in its key's mode. */
+export interface X402Caller {
+  readonly merchant: Merchant;
+  readonly mode: KeyMode;
+}
+
+/** x402 `VerifyResponse`. */
+export type X402Verdict =
+  | { readonly isValid: true; readonly payer: string }
+  | {
+      readonly isValid: false;
+      readonly invalidReason: string;
+      readonly invalidMessage: string;
+      readonly payer: string;
+    };
+
+/** The chain's own refusals, with x402's codes for them. */
+type ChainRefusal =
+  | 'invalid_exact_evm_eip3009_not_supported'
+  | 'invalid_exact_evm_signature'
+  | 'invalid_exact_evm_nonce_already_used'
+  | 'invalid_exact_evm_insufficient_balance'
+  | 'invalid_exact_evm_transaction_simulation_failed';
+
+/**
+ * x402 `SupportedResponse`: the exact scheme on the caller's mode's chain, and the relayer that submits. The kind's
+ * `extra` tells the merchant what its routes advertise: `payTo` (its x402 address, made here on first use), the
+ * `asset` and its EIP-712 `name` and `version`.
+ */
+export async function supportedKinds(deps: X402Deps, caller: X402Caller) {
+  const chain = deps.chains[caller.mode];
+  if (!chain) return { kinds: [], extensions: [], signers: {} };
+  const account = await x402AccountFor(deps, chain.planner, caller.merchant, caller.mode);
+  const asset = chain.planner.tokenAddress;
+  const domain = await chain.domainOf(asset.toLowerCase());
+  return {
+    kinds: [
+      {
+        x402Version: X402_VERSION,
+        scheme: X402_SCHEME,
+        network: caip2Of(chain.chainId),
+        extra: {
+          payTo: account.deposit!.depositAddress,
+          asset,
+          ...(domain ? { name: domain.name, version: domain.version } : {}),
+        },
+      },
+    ],
+    extensions: [],
+    signers: { 'eip155:*': [chain.relayerAddress] },
+  };
+}
+
+/**
+ * Whether the relayer could submit this authorization and have it pay these requirements to this merchant: the
+ * checks without a chain (domain/x402.ts), then those of the gasless path, cheapest first — the token's EIP-712
+ * domain, the signature, the nonce (the token's, and Paylink's own record of what was submitted), and a
+ * simulation of the very call the relayer makes (balance, blacklist, pause). Nothing is written but the merchant's
+ * x402 address on its first use, and no gas is spent.
+ */
+export async function verifyX402(
+  deps: X402Deps,
+  caller: X402Caller,
+  request: X402Payment,
+): Promise<{ verdict: X402Verdict; chain?: X402Chain; account?: Payment }> {
+  const payer = request.authorization.from;
+  const chain = deps.chains[caller.mode];
+  const refused = (reason: X402Refusal | ChainRefusal, message?: string) => ({
+    verdict: {
+      isValid: false as const,
+      invalidReason: reason,
+      invalidMessage: message ?? X402_REFUSALS[reason as X402Refusal],
+      payer,
+    },
+  });
+  if (!chain) return refused('invalid_exact_evm_network_mismatch');
+  const account = await x402AccountFor(deps, chain.planner, caller.merchant, caller.mode);
+  const refusal = refuseX402(request.requirements, request.accepted, request.authorization, chain.chainId, {
+    payTo: account.deposit!.depositAddress.toLowerCase(),
+    asset: chain.planner.tokenAddress.toLowerCase(),
+    now: deps.clock.now(),
+  });
+  if (refusal) return refused(refusal);
+
+  const token = chain.planner.tokenAddress.toLowerCase();
+  const domain = await chain.domainOf(token);
+  if (!domain)
+    return refused(
+      'invalid_exact_evm_eip3009_not_supported',
+      'The token does not support EIP-3009 transfers',
+    );
+  const signer = await chain.recoverSigner(domain, request.authorization, request.signature);
+  if (signer !== payer)
+    return refused('invalid_exact_evm_signature', 'The signature does not match the authorization');
+  const submitted = await deps.x402.findCall(chain.chainId, token, payer, request.authorization.nonce);
+  if (submitted || (await chain.isUsed(token, payer, request.authorization.nonce)))
+    return refused(
+      'invalid_exact_evm_nonce_already_used',
+      'This authorization was already used or submitted',
+    );
+  const tokenRefusal = await chain.refusalOf(token, request.authorization, request.signature);
+  if (tokenRefusal !== undefined)
+    return refused(
+      /balance/i.test(tokenRefusal)
+        ? 'invalid_exact_evm_insufficient_balance'
+        : 'invalid_exact_evm_transaction_simulation_failed',
+      `The token would refuse this transfer: ${tokenRefusal}`,
+    );
+  return { verdict: { isValid: true, payer }, chain, account };
+}
