@@ -17,12 +17,14 @@ import { adminApi } from './routes/adminApi.ts';
 import { adminRefundsApi } from './routes/adminRefundsApi.ts';
 import { adminUsersApi } from './routes/adminUsersApi.ts';
 import { adminWebhooksApi } from './routes/adminWebhooksApi.ts';
+import { eventsApi } from './routes/eventsApi.ts';
 import { keyApi } from './routes/keyApi.ts';
 import { linkApi } from './routes/linkApi.ts';
 import { merchantApi } from './routes/merchantApi.ts';
 import { merchantWebhooksApi } from './routes/merchantWebhooksApi.ts';
 import { paymentListApi } from './routes/paymentListApi.ts';
 import { refundApi } from './routes/refundApi.ts';
+import { webhookEndpointApi } from './routes/webhookEndpointApi.ts';
 
 const REQUEST_ID_PATTERN = /^[\w.:-]{1,64}$/;
 const VERSION = '0.1.0';
@@ -89,6 +91,9 @@ export function apiPlugin(apiDeps: ApiDeps) {
     await app.register(keyApi(deps));
     if (deps.refunds) await app.register(refundApi({ ...deps, refunds: deps.refunds }));
     if (deps.links) await app.register(linkApi({ ...deps, links: deps.links }));
+    if (deps.webhookEndpoints)
+      await app.register(webhookEndpointApi({ ...deps, webhookEndpoints: deps.webhookEndpoints }));
+    if (deps.events) await app.register(eventsApi({ ...deps, events: deps.events }));
     await registerAdminApi(app, deps);
   }, 'paylink-api');
 }

@@ -30,6 +30,7 @@ import * as merchantBranding from './0041_merchant_branding.ts';
 import * as paymentReference from './0042_payment_reference.ts';
 import * as posCatalogue from './0043_pos_catalogue.ts';
 import * as restrictedKeys from './0044_restricted_keys.ts';
+import * as webhookEndpoints from './0046_webhook_endpoints.ts';
 
 /** Every migration, in order. Names sort lexically; a migration, once released, is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -64,4 +65,5 @@ export const migrations: Record<string, Migration> = {
   '0042_payment_reference': paymentReference,
   '0043_pos_catalogue': posCatalogue,
   '0044_restricted_keys': restrictedKeys,
+  '0046_webhook_endpoints': webhookEndpoints,
 };
