@@ -38,12 +38,13 @@ export class WebhookEndpointNotFoundError extends PaylinkError {
   }
 }
 
-/** The URL checked as a payment's `webhook_url` is: https, no credentials, no internal host (SSRF). */
-async function parseUrl(deps: WebhookEndpointDeps, input: string | undefined): Promise<string> {
+/**
+ * The URL checked as a payment's `webhook_url` is: https, no credentials, no internal address or name (SSRF);
+ * its host's addresses are checked next (checkWebhookHost), and again at every connection.
+ */
+function parseUrl(deps: WebhookEndpointDeps, input: string | undefined): string {
   if (input === undefined || input.trim() === '') throw new ValidationError('url', 'is required');
-  const url = parseWebhookUrl('url', input, { allowInsecure: deps.webhookAllowPrivate });
-  await checkWebhookHost(deps, 'url', url);
-  return url;
+  return parseWebhookUrl('url', input, { allowInsecure: deps.webhookAllowPrivate });
 }
 
 /** A new endpoint of `mode`, enabled unless asked otherwise: its record and its secret, shown this once. */
@@ -53,11 +54,12 @@ export async function createWebhookEndpoint(
   mode: KeyMode,
   input: WebhookEndpointInput,
 ): Promise<WebhookEndpoint> {
-  const [description, eventTypes] = checkEvery<[string, WebhookEndpoint['eventTypes']]>([
+  const [url, description, eventTypes] = checkEvery<[string, string, WebhookEndpoint['eventTypes']]>([
+    () => parseUrl(deps, input.url),
     () => parseEndpointDescription(input.description),
     () => parseEventTypes(input.eventTypes),
   ]);
-  const url = await parseUrl(deps, input.url);
+  await checkWebhookHost(deps, 'url', url);
   if ((await deps.webhookEndpoints.list(merchantId, mode)).length >= MAX_WEBHOOK_ENDPOINTS) {
     throw new PaylinkError(
       'CONFLICT',
@@ -102,14 +104,16 @@ export async function updateWebhookEndpoint(
   input: WebhookEndpointInput,
 ): Promise<WebhookEndpoint> {
   await getWebhookEndpoint(deps, merchantId, mode, endpointId);
-  const [description, eventTypes] = checkEvery<
-    [string | undefined, WebhookEndpoint['eventTypes'] | undefined]
+  const [url, description, eventTypes] = checkEvery<
+    [string | undefined, string | undefined, WebhookEndpoint['eventTypes'] | undefined]
   >([
+    () => (input.url === undefined ? undefined : parseUrl(deps, input.url)),
     () => (input.description === undefined ? undefined : parseEndpointDescription(input.description)),
     () => (input.eventTypes === undefined ? undefined : parseEventTypes(input.eventTypes)),
   ]);
+  if (url !== undefined) await checkWebhookHost(deps, 'url', url);
   const changes: WebhookEndpointChanges = {
-    url: input.url === undefined ? undefined : await parseUrl(deps, input.url),
+    url,
     description,
     eventTypes,
     enabled: input.enabled,
