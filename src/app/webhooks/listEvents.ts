@@ -5,6 +5,9 @@ import { decodeCursor, encodeCursor } from '../payments/listPayments.ts';
 import type { PageRequest } from '../shared/keysetPage.ts';
 import type { EventRecord, EventStore } from './endpointPorts.ts';
 
+/** An event id as newEventId makes them (and as a cursor may name them). */
+const EVENT_ID_PATTERN = /^evt_[0-9A-Za-z]{1,40}$/;
+
 /** What the events API filters on (decision 0058). */
 export interface EventFilter {
   readonly type?: PaymentEventType | undefined;
@@ -32,7 +35,8 @@ export async function listEvents(
     input.createdAfter?.getTime() ?? null,
     input.createdBefore?.getTime() ?? null,
   ]);
-  const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor, fingerprint);
+  const after =
+    input.cursor === undefined ? undefined : decodeCursor(input.cursor, fingerprint, EVENT_ID_PATTERN);
   const rows = await deps.events.list({
     merchantId,
     mode,
