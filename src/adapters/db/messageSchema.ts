@@ -67,11 +67,11 @@ export interface WebhookEndpointsTable {
   merchant_id: string;
   mode: 'live' | 'test';
   url: string;
-  description: string;
+  description: Generated<string>;
   /** `*`: every event type; else the types wanted, space-separated. */
-  event_types: string;
+  event_types: Generated<string>;
   /** 1: events are sent to it; 0: none are, and what it is owed waits until it is enabled again. */
-  enabled: number;
+  enabled: Generated<number>;
   secret: string;
   previous_secret: string | null;
   previous_secret_until: string | null;
