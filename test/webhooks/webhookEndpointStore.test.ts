@@ -46,18 +46,16 @@ describe.each(dialects)('webhook endpoint and event stores on %s', (dialect) => 
     const row = paymentRow(testPayment(++payment, { merchantId, mode }));
     await database.handle.db.insertInto('payments').values(row).execute();
     const id = newEventId();
-    await database.handle.db
-      .transaction()
-      .execute((trx) =>
-        insertOutboxEvent(trx, {
-          id,
-          paymentId: row.id,
-          merchantId,
-          type,
-          payload: `{"id":"${id}"}`,
-          createdAt,
-        }),
-      );
+    await database.handle.db.transaction().execute((trx) =>
+      insertOutboxEvent(trx, {
+        id,
+        paymentId: row.id,
+        merchantId,
+        type,
+        payload: `{"id":"${id}"}`,
+        createdAt,
+      }),
+    );
     return id;
   };
   const deliveriesOf = async (eventId: string) =>
