@@ -33,7 +33,6 @@ import { type FormRequest, merchantOf, type PageKit } from './pageKit.ts';
 import { paymentsByIds, refundedOf } from './paymentReads.ts';
 import { type PaymentFilters, renderPayments } from './renderMerchantPages.ts';
 import { type RefundView, renderPayment } from './renderPaymentPage.ts';
-import { webhookEndpointPages } from './webhookEndpointPages.ts';
 
 const PAGE_SIZE = 50;
 
@@ -82,7 +81,6 @@ export function merchantPages(app: FastifyInstance, deps: DashboardDeps, kit: Pa
     ),
   );
   developerPages(app, deps, kit);
-  webhookEndpointPages(app, deps, kit);
 }
 
 /** The payments list: a page of them (filtered), or the payments a search finds (the payment itself for one). */
