@@ -122,9 +122,7 @@ describe('webhook endpoints page in Chromium', () => {
     await page.waitForURL(`${base}/dashboard/developers/webhooks?mode=live`, { timeout: UI_TIMEOUT_MS });
     expect(await row().locator('td').nth(2).textContent()).toBe('off');
 
-    await page
-      .getByRole('button', { name: 'Rotate secret of https://books.example.com/paylink' })
-      .click();
+    await page.getByRole('button', { name: 'Rotate secret of https://books.example.com/paylink' }).click();
     await page.getByRole('heading', { name: 'New secret for https://books.example.com/paylink' }).waitFor();
     const rotated = await page.locator('#secret-0').inputValue();
     expect(rotated).toMatch(/^whsec_/);
