@@ -217,6 +217,37 @@ describe.each(dialects)('webhook endpoints on %s', (dialect) => {
     expect(first.received.length - before).toBe(1);
   });
 
+  it('lets a receiver that was down for an hour reconcile every event it missed through the events API', async () => {
+    const endpoint = await createEndpoint({ url: second.url('/down') });
+    second.respond = () => ({ status: 503 });
+    const downSince = h.api.clock.now();
+    const missed: string[] = [];
+    for (let minute = 0; minute < 60; minute += 20) {
+      h.api.clock.advance(20 * 60_000);
+      missed.push(await paidEvent());
+      await dispatch();
+    }
+    second.respond = () => ({ status: 204 });
+    const listed: string[] = [];
+    let cursor: string | null = '';
+    while (cursor !== null) {
+      const query = `created_after=${encodeURIComponent(downSince.toISOString())}&limit=2`;
+      const page = await call(
+        'GET',
+        `/payments/api/events/?${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
+      listed.push(...page.body.events.map((event: Body) => event.id));
+      cursor = page.body.next_cursor;
+    }
+    expect(listed).toStrictEqual([...missed].reverse());
+    // What the receiver was sent (and refused) is exactly what the list gives it.
+    const refused = second.received
+      .filter((request) => request.path === '/down')
+      .map((r) => r.headers['webhook-id']);
+    expect(new Set(refused)).toStrictEqual(new Set(missed));
+    await call('DELETE', `/payments/api/webhook_endpoints/${endpoint.id}/`);
+  });
+
   it('signs with the old and the new secret during the overlap, and with the new one alone from its end', async () => {
     const endpoint = await createEndpoint({ url: first.url('/rotating') });
     const rotated = await call('POST', `/payments/api/webhook_endpoints/${endpoint.id}/rotate-secret/`, {
