@@ -80,6 +80,7 @@ export const PAGES: readonly ScreenshotPage[] = [
   ),
   page('pos-catalogue', '/dashboard/pos/catalogue', 'merchant', undefined, TABLET_AND_PHONE),
   page('dashboard-developers', '/dashboard/developers', 'merchant'),
+  page('dashboard-webhook-endpoints', '/dashboard/developers/webhooks', 'merchant'),
   page('dashboard-security', '/dashboard/security', 'merchant'),
   page('operator-merchants', '/dashboard/merchants', 'operator'),
   page(

@@ -181,6 +181,7 @@ function dashboardDeps(
     payments: input.payments,
     ledger: input.ledger,
     webhooks: input.webhooks,
+    webhookEndpoints: input.webhookEndpoints,
     deposits: input.deposits,
     explorers: input.explorers,
     nativeSymbols: input.nativeSymbols,

@@ -3,6 +3,7 @@ import { brandRepository } from '../adapters/db/brandRepository.ts';
 import { bridgeRepository } from '../adapters/db/bridgeRepository.ts';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../adapters/db/database.ts';
 import { emailRepository } from '../adapters/db/emailRepository.ts';
+import { eventRepository } from '../adapters/db/eventRepository.ts';
 import { gaslessRepository } from '../adapters/db/gaslessRepository.ts';
 import { idempotencyRepository } from '../adapters/db/idempotencyRepository.ts';
 import { ledgerRepository } from '../adapters/db/ledgerRepository.ts';
@@ -17,6 +18,7 @@ import { refundRepository } from '../adapters/db/refundRepository.ts';
 import { settlementRepository } from '../adapters/db/settlementRepository.ts';
 import { subscriptionRepository } from '../adapters/db/subscriptionRepository.ts';
 import { userRepository } from '../adapters/db/userRepository.ts';
+import { webhookEndpointRepository } from '../adapters/db/webhookEndpointRepository.ts';
 import { webhookRepository } from '../adapters/db/webhookRepository.ts';
 import { x402Repository } from '../adapters/db/x402Repository.ts';
 import { systemHostResolver } from '../adapters/outbound/hostResolver.ts';
@@ -61,6 +63,8 @@ export function createStores(handle: DatabaseHandle) {
     bridgeTransfers: bridgeRepository(handle),
     idempotency: idempotencyRepository(handle),
     webhooks: webhookRepository(handle),
+    webhookEndpoints: webhookEndpointRepository(handle.db),
+    events: eventRepository(handle.db),
     monitoring: monitoringRepository(handle.db),
     overview: overviewRepository(handle.db),
     gaslessAuthorizations: gaslessRepository(handle),

@@ -45,6 +45,14 @@ const EXPECTED_ACCESS: Record<string, string> = {
   'GET /payments/api/x402/supported': 'x402:settle',
   'POST /payments/api/x402/verify': 'x402:settle',
   'POST /payments/api/x402/settle': 'x402:settle',
+  'POST /payments/api/webhook_endpoints/': 'webhooks:manage',
+  'GET /payments/api/webhook_endpoints/': 'webhooks:manage',
+  'GET /payments/api/webhook_endpoints/{endpoint_id}/': 'webhooks:manage',
+  'PATCH /payments/api/webhook_endpoints/{endpoint_id}/': 'webhooks:manage',
+  'DELETE /payments/api/webhook_endpoints/{endpoint_id}/': 'webhooks:manage',
+  'POST /payments/api/webhook_endpoints/{endpoint_id}/rotate-secret/': 'webhooks:manage',
+  'GET /payments/api/events/': 'events:read',
+  'GET /payments/api/events/{event_id}/': 'events:read',
   'GET /payments/api/keys/': SECRET_KEY_ONLY,
   'POST /payments/api/keys/': SECRET_KEY_ONLY,
   'POST /payments/api/keys/{key_id}/revoke/': SECRET_KEY_ONLY,
@@ -109,7 +117,7 @@ describe.each(dialects)('restricted API keys on %s', (dialect) => {
     async (route, access) => {
       const [method = '', template = ''] = route.split(' ');
       const path = template.replace(/\{[a-z_]+\}/g, 'unknown_id');
-      const body = method === 'POST' ? {} : undefined;
+      const body = method === 'POST' || method === 'PATCH' ? {} : undefined;
       if (access === SECRET_KEY_ONLY) {
         // Every scope there is, and still no key management.
         const refused = await call(method, path, await keyWith(API_KEY_SCOPES), body);

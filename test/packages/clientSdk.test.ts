@@ -26,6 +26,7 @@ import { dialects } from '../helpers/database.ts';
 import { UUID_V4, UUID_V7 } from '../helpers/ids.ts';
 import { freePort } from '../helpers/net.ts';
 import { startWebhookHarness, type WebhookHarness } from '../helpers/webhookHarness.ts';
+import { WebhookReceiver } from '../helpers/webhookReceiver.ts';
 
 const UNKNOWN_PAYMENT = '00000000-0000-4000-8000-000000000000';
 
@@ -290,6 +291,46 @@ describe.each(dialects)('the client SDK against the real server on %s', (dialect
       delivery_status: 'delivered',
       attempts: [{ attempt: 1, status_code: 204, outcome: 'delivered' }],
     });
+  });
+
+  it('manages a webhook endpoint, verifies what it receives with its secret, and reads the event back', async () => {
+    const receiver = await new WebhookReceiver().start();
+    try {
+      const made = await paylink.createWebhookEndpoint({
+        url: receiver.url(),
+        event_types: ['payment.paid'],
+      });
+      expect(made).toMatchObject({
+        enabled: true,
+        event_types: ['payment.paid'],
+        secret: expect.any(String),
+      });
+      const eventId = await h.pay(await h.createPayment());
+      await dispatchWebhooks(h.dispatcher());
+      const [received] = receiver.received;
+      const verified = await verifyWebhook(received!.body, received!.headers, made.secret);
+      expect(verified.id).toBe(eventId);
+      const event = await paylink.getEvent(eventId);
+      expect(event).toMatchObject({ id: eventId, event: 'payment.paid', data: { id: eventId } });
+      // Every event of this file shares the clock's moment: the page holds them all, this one among them.
+      const page = await paylink.listEvents({ type: 'payment.paid', limit: 100 });
+      expect(page.events.map((listed) => listed.id)).toContain(eventId);
+      expect(page.events.every((listed) => listed.event === 'payment.paid')).toBe(true);
+
+      const rotated = await paylink.rotateWebhookEndpointSecret(made.id, { overlap: '0' });
+      expect(rotated.secret).not.toBe(made.secret);
+      expect(rotated.previous_secret_expires_at).toBeNull();
+      const disabled = await paylink.updateWebhookEndpoint(made.id, { enabled: false });
+      expect(disabled.enabled).toBe(false);
+      expect((await paylink.listWebhookEndpoints()).webhook_endpoints.map((e) => e.id)).toContain(made.id);
+      expect(await paylink.deleteWebhookEndpoint(made.id)).toStrictEqual({ id: made.id, deleted: true });
+      await expect(paylink.getWebhookEndpoint(made.id)).rejects.toMatchObject({
+        code: 'NOT_FOUND',
+        status: 404,
+      });
+    } finally {
+      await receiver.stop();
+    }
   });
 
   it('makes a restricted key that works only within its scopes, lists it, and revokes it', async () => {

@@ -13,7 +13,9 @@ import type {
   CreatePlanParams,
   CreateRefundParams,
   CreateSubscriptionParams,
+  CreateWebhookEndpointParams,
   ExportRange,
+  ListEventsParams,
   ListLinksParams,
   ListPaymentsParams,
   ListPlansParams,
@@ -21,6 +23,8 @@ import type {
   ListSubscriptionsParams,
   ListWebhookEventsParams,
   PayLinkParams,
+  PaylinkEvent,
+  PaylinkEventPage,
   Payment,
   PaymentLink,
   PaymentLinkPage,
@@ -31,6 +35,10 @@ import type {
   SubscriptionPage,
   SubscriptionPlan,
   SubscriptionPlanPage,
+  UpdateWebhookEndpointParams,
+  WebhookEndpoint,
+  WebhookEndpointList,
+  WebhookEndpointWithSecret,
   WebhookEventLogList,
 } from './types.ts';
 
@@ -62,6 +70,7 @@ export interface CreateOptions {
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+const ENDPOINTS = '/payments/api/webhook_endpoints/';
 
 /** The Paylink merchant API: one method per endpoint, typed from the server's OpenAPI document. */
 export class PaylinkClient {
@@ -336,6 +345,83 @@ export class PaylinkClient {
     return this.#json({
       method: 'POST',
       path: `/payments/api/keys/${segment(keyId)}/revoke/`,
+      repeatability: 'repeatable',
+    });
+  }
+
+  /**
+   * `POST /payments/api/webhook_endpoints/`: an endpoint of the calling key's mode; `secret` (whsec_…) is in this
+   * answer only. Scope `webhooks:manage`.
+   */
+  createWebhookEndpoint(params: CreateWebhookEndpointParams): Promise<WebhookEndpointWithSecret> {
+    // Not retried after a lost answer: a retry could make a second endpoint, and each would get every event.
+    return this.#json({ method: 'POST', path: ENDPOINTS, body: params, repeatability: 'once' });
+  }
+
+  /** `GET /payments/api/webhook_endpoints/`: the endpoints of the calling key's mode, oldest first. */
+  listWebhookEndpoints(): Promise<WebhookEndpointList> {
+    return this.#json({ method: 'GET', path: ENDPOINTS, repeatability: 'repeatable' });
+  }
+
+  /** `GET /payments/api/webhook_endpoints/{endpoint_id}/` */
+  getWebhookEndpoint(endpointId: string): Promise<WebhookEndpoint> {
+    return this.#json({
+      method: 'GET',
+      path: `${ENDPOINTS}${segment(endpointId)}/`,
+      repeatability: 'repeatable',
+    });
+  }
+
+  /** `PATCH /payments/api/webhook_endpoints/{endpoint_id}/`: only the fields given change. */
+  updateWebhookEndpoint(endpointId: string, params: UpdateWebhookEndpointParams): Promise<WebhookEndpoint> {
+    return this.#json({
+      method: 'PATCH',
+      path: `${ENDPOINTS}${segment(endpointId)}/`,
+      body: params,
+      repeatability: 'repeatable',
+    });
+  }
+
+  /**
+   * `POST /payments/api/webhook_endpoints/{endpoint_id}/rotate-secret/`: a new `secret`, shown this once; the old
+   * one signs too for `overlap` (default "24h").
+   */
+  rotateWebhookEndpointSecret(
+    endpointId: string,
+    params: { readonly overlap?: string } = {},
+  ): Promise<WebhookEndpointWithSecret> {
+    return this.#json({
+      method: 'POST',
+      path: `${ENDPOINTS}${segment(endpointId)}/rotate-secret/`,
+      body: params,
+      repeatability: 'once',
+    });
+  }
+
+  /** `DELETE /payments/api/webhook_endpoints/{endpoint_id}/`: nothing more is sent to it. */
+  deleteWebhookEndpoint(endpointId: string): Promise<{ id: string; deleted: true }> {
+    return this.#json({
+      method: 'DELETE',
+      path: `${ENDPOINTS}${segment(endpointId)}/`,
+      repeatability: 'once',
+    });
+  }
+
+  /** `GET /payments/api/events/`: events newest first, by type and time, to reconcile what a receiver missed. */
+  listEvents(params: ListEventsParams = {}): Promise<PaylinkEventPage> {
+    return this.#json({
+      method: 'GET',
+      path: '/payments/api/events/',
+      query: params,
+      repeatability: 'repeatable',
+    });
+  }
+
+  /** `GET /payments/api/events/{event_id}/`: the event whose id a webhook carried as `webhook-id`. */
+  getEvent(eventId: string): Promise<PaylinkEvent> {
+    return this.#json({
+      method: 'GET',
+      path: `/payments/api/events/${segment(eventId)}/`,
       repeatability: 'repeatable',
     });
   }

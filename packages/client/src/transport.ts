@@ -21,7 +21,7 @@ export interface TransportConfig {
 }
 
 export interface ApiRequest {
-  readonly method: 'GET' | 'POST';
+  readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** Starting with `/`; path parameters already encoded. */
   readonly path: string;
   readonly query?: Readonly<Record<string, string | number | undefined>> | undefined;

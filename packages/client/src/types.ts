@@ -45,6 +45,22 @@ export type CreateKeyParams = {
   readonly expires_at?: string;
 };
 
+/** A webhook endpoint as listed: never its secret. */
+export type WebhookEndpoint = Schemas['WebhookEndpoint'];
+/** An endpoint just made or its secret just rotated: `secret` (whsec_…) is shown this once. */
+export type WebhookEndpointWithSecret = Schemas['WebhookEndpointWithSecret'];
+export type WebhookEndpointList = Schemas['WebhookEndpointList'];
+export type CreateWebhookEndpointParams = JsonBody<paths['/payments/api/webhook_endpoints/']['post']> & {
+  readonly url: string;
+};
+export type UpdateWebhookEndpointParams = JsonBody<
+  paths['/payments/api/webhook_endpoints/{endpoint_id}/']['patch']
+>;
+/** An event as the events API shows it: `data` is the webhook body exactly as delivered. */
+export type PaylinkEvent = Schemas['Event'];
+export type PaylinkEventPage = Schemas['EventList'];
+export type ListEventsParams = WithNumericLimit<Query<paths['/payments/api/events/']['get']>>;
+
 /** The API also takes a JSON number; the SDK takes only a decimal string, so no amount passes through a float. */
 export type CreatePaymentParams = Omit<JsonBody<paths['/payments/api/create/']['post']>, 'amount'> & {
   /** Decimal string in `currency`, with at most its decimals ("49.90" EUR, "5000" JPY). */

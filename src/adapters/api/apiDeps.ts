@@ -16,6 +16,7 @@ import type {
 import type { RefundStore } from '../../app/refunds/ports.ts';
 import type { Clock, RateLimitStore } from '../../app/shared/ports.ts';
 import type { SubscriptionStore } from '../../app/subscriptions/ports.ts';
+import type { EventStore, WebhookEndpointStore } from '../../app/webhooks/endpointPorts.ts';
 import type { HostResolver, WebhookStore } from '../../app/webhooks/ports.ts';
 import type { X402SettleDeps } from '../../app/x402/settlePayment.ts';
 import type { Config } from '../../config/index.ts';
@@ -62,6 +63,10 @@ export interface ApiDeps {
   readonly brands?: BrandStore | undefined;
   readonly rates: RateProvider;
   readonly webhooks: WebhookStore;
+  /** Merchants' webhook endpoints (decision 0058); absent: their endpoints are not served. */
+  readonly webhookEndpoints?: WebhookEndpointStore | undefined;
+  /** The outbox read as merchants' event history; absent: the events API is not served. */
+  readonly events?: EventStore | undefined;
   /** Resolves webhook host names when they are saved, to refuse internal ones; without it only IP literals are. */
   readonly hostResolver?: HostResolver | undefined;
   /** Each mode's token controls (blacklist, pause), checked before a link is sold or a wallet set. */

@@ -18,6 +18,7 @@ import { adminReceiptDetailsApi } from './routes/adminReceiptDetailsApi.ts';
 import { adminRefundsApi } from './routes/adminRefundsApi.ts';
 import { adminUsersApi } from './routes/adminUsersApi.ts';
 import { adminWebhooksApi } from './routes/adminWebhooksApi.ts';
+import { eventsApi } from './routes/eventsApi.ts';
 import { keyApi } from './routes/keyApi.ts';
 import { linkApi } from './routes/linkApi.ts';
 import { merchantApi } from './routes/merchantApi.ts';
@@ -26,6 +27,7 @@ import { paymentListApi } from './routes/paymentListApi.ts';
 import { refundApi } from './routes/refundApi.ts';
 import { subscriptionApi } from './routes/subscriptionApi.ts';
 import { x402Api } from './routes/x402Api.ts';
+import { webhookEndpointApi } from './routes/webhookEndpointApi.ts';
 
 const REQUEST_ID_PATTERN = /^[\w.:-]{1,64}$/;
 const VERSION = '0.1.0';
@@ -95,6 +97,9 @@ export function apiPlugin(apiDeps: ApiDeps) {
     if (deps.subscriptions)
       await app.register(subscriptionApi({ ...deps, subscriptions: deps.subscriptions }));
     await app.register(x402Api(deps));
+    if (deps.webhookEndpoints)
+      await app.register(webhookEndpointApi({ ...deps, webhookEndpoints: deps.webhookEndpoints }));
+    if (deps.events) await app.register(eventsApi({ ...deps, events: deps.events }));
     await registerAdminApi(app, deps);
   }, 'paylink-api');
 }

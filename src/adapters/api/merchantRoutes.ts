@@ -119,14 +119,14 @@ export type MerchantHandler<S extends { readonly response: object; readonly desc
 ) => ReturnType<RouteMethod<RouteSchema<S>>>;
 
 /**
- * The routes of one tag of a plugin made by `merchantPlugin`: `get` and `post` each declare a route by its
+ * The routes of one tag of a plugin made by `merchantPlugin`: `get`, `post`, `patch` and `delete` each declare a route by its
  * path, what it requires of the key (a scope, or the secret key: there is no route without one), summary and
  * schema (`merchantSchema`: the tag, the key's security and `merchantErrors` added), and hand its handler the
  * caller. A key without the route's scope is refused with 403 before its input is even read.
  */
 export function merchantRoutes(app: ZodApp, tag: string) {
   const route =
-    (method: 'GET' | 'POST') =>
+    (method: 'GET' | 'POST' | 'PATCH' | 'DELETE') =>
     <const S extends { readonly response: object; readonly description?: string }>(
       url: string,
       access: RouteAccess,
@@ -151,5 +151,5 @@ export function merchantRoutes(app: ZodApp, tag: string) {
           handler(request, { merchant: authenticated(request), mode: keyModeOf(request) }, reply),
       });
     };
-  return { get: route('GET'), post: route('POST') };
+  return { get: route('GET'), post: route('POST'), patch: route('PATCH'), delete: route('DELETE') };
 }

@@ -18,6 +18,7 @@ import type { CatalogueStore, ReceiptTokenStore } from '../../app/pos/ports.ts';
 import type { RefundStore } from '../../app/refunds/ports.ts';
 import type { SettlementStore } from '../../app/settlement/ports.ts';
 import type { Clock, RateLimitStore } from '../../app/shared/ports.ts';
+import type { WebhookEndpointStore } from '../../app/webhooks/endpointPorts.ts';
 import type { WebhookSender, WebhookStore } from '../../app/webhooks/ports.ts';
 import type { LogoRules } from '../../domain/brand.ts';
 import type { PayoutPolicy } from '../../domain/payout.ts';
@@ -28,6 +29,8 @@ export interface DashboardDeps {
   readonly payments: PaymentStore;
   readonly ledger: Ledger;
   readonly webhooks: WebhookStore;
+  /** Merchants' webhook endpoints (decision 0058); absent: no webhook endpoints page. */
+  readonly webhookEndpoints?: WebhookEndpointStore | undefined;
   readonly deposits: DepositPlanners;
   readonly passwords: PasswordHasher;
   readonly secondFactor: SecondFactor;

@@ -10,13 +10,15 @@ import type { DashboardDeps } from './dashboardDeps.ts';
 import { keyPages } from './keyPages.ts';
 import { type FormRequest, merchantOf, type PageKit } from './pageKit.ts';
 import { renderDevelopers, renderShownOnce } from './renderMerchantPages.ts';
+import { webhookEndpointPages } from './webhookEndpointPages.ts';
 
 /** Old keys keep working this long after "Roll key": time to deploy the new one. */
 const KEY_GRACE_MS = 24 * 3_600_000;
 
 /**
  * A merchant user's developer page (keys, webhook settings, test webhook, last deliveries) and what it does:
- * roll a key, rotate the webhook secret, send a test webhook. Part of the merchant's pages (merchantPages.ts).
+ * roll a key, rotate the webhook secret, send a test webhook; the restricted keys' and webhook endpoints' pages
+ * beside it. Part of the merchant's pages (merchantPages.ts).
  */
 export function developerPages(app: FastifyInstance, deps: DashboardDeps, kit: PageKit): void {
   app.get('/dashboard/developers', async (request, reply) => {
@@ -28,6 +30,7 @@ export function developerPages(app: FastifyInstance, deps: DashboardDeps, kit: P
   app.post('/dashboard/developers/rotate-webhook-secret', rotateSecret(deps, kit));
   app.post('/dashboard/developers/test-webhook', testWebhook(deps, kit));
   keyPages(app, deps, kit);
+  webhookEndpointPages(app, deps, kit);
 }
 
 async function developersPage(

@@ -162,6 +162,7 @@ ${restrictedKeysSection(
   input.keys.filter((key) => key.kind === 'restricted'),
 )}
 <h2>${d.webhooks}</h2>
+<p><a href="/dashboard/developers/webhooks">${ctx.t.endpoints.manage}</a></p>
 <div class="card"><dl class="facts">
   <dt>${d.endpoint}</dt><dd>${merchant.webhookUrl ? html`<code>${merchant.webhookUrl}</code>` : d.noneSet}</dd>
   <dt>${d.wallet}</dt><dd><code>${merchant.walletAddress ?? d.noneSet}</code></dd>

@@ -33,7 +33,7 @@ export function claimable<DB, TB extends keyof DB, O>(
 
 /** A queue that workers claim rows of: its table, and the status column and value of a row a worker holds. */
 export interface LeasedQueue {
-  readonly table: 'events' | 'email_messages';
+  readonly table: 'events' | 'email_messages' | 'webhook_deliveries';
   readonly inFlight: { readonly column: 'delivery_status' | 'status'; readonly value: string };
 }
 

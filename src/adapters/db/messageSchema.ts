@@ -60,3 +60,42 @@ export interface EmailMessagesTable {
   sent_at: string | null;
   failed_at: string | null;
 }
+
+/** A merchant's webhook endpoint of one mode (migration 0046). */
+export interface WebhookEndpointsTable {
+  id: string;
+  merchant_id: string;
+  mode: 'live' | 'test';
+  url: string;
+  description: Generated<string>;
+  /** `*`: every event type; else the types wanted, space-separated. */
+  event_types: Generated<string>;
+  /** 1: events are sent to it; 0: none are, and what it is owed waits until it is enabled again. */
+  enabled: Generated<number>;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_until: string | null;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+/** What one event owes one endpoint, with its own delivery state (migration 0046). */
+export interface WebhookDeliveriesTable {
+  id: string;
+  event_id: string;
+  endpoint_id: string;
+  created_at: string;
+  delivery_status: Generated<string>;
+  attempt_count: Generated<number>;
+  schedule_step: Generated<number>;
+  next_attempt_at: string | null;
+  claimed_until: string | null;
+  delivered_at: string | null;
+}
+
+/** One row per attempt of an endpoint's delivery. */
+export interface WebhookDeliveryAttemptsTable extends Omit<WebhookAttemptsTable, 'event_id' | 'url'> {
+  delivery_id: string;
+  url: string;
+}

@@ -1,10 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { OutboxEvent } from '../../app/chain/ports.ts';
+import { insertEndpointDeliveries } from './endpointDeliveries.ts';
 import type { DatabaseSchema } from './schema.ts';
 
 /**
  * Writes an event owed to a merchant (delivered later by the webhook dispatcher), numbered after the payment's
- * previous ones. The caller's transaction holds the payment's row lock, so max + 1 cannot race.
+ * previous ones, with what it owes each of the merchant's webhook endpoints. The caller's transaction holds the
+ * payment's row lock, so max + 1 cannot race.
  */
 export async function insertOutboxEvent(trx: Kysely<DatabaseSchema>, event: OutboxEvent): Promise<void> {
   const last = await trx
@@ -24,4 +26,5 @@ export async function insertOutboxEvent(trx: Kysely<DatabaseSchema>, event: Outb
       created_at: event.createdAt.toISOString(),
     })
     .execute();
+  await insertEndpointDeliveries(trx, event);
 }

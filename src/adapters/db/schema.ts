@@ -4,7 +4,14 @@ import type {
   DashboardSessionsTable,
   DashboardUsersTable,
 } from './dashboardSchema.ts';
-import type { EmailMessagesTable, EventsTable, WebhookAttemptsTable } from './messageSchema.ts';
+import type {
+  EmailMessagesTable,
+  EventsTable,
+  WebhookAttemptsTable,
+  WebhookDeliveriesTable,
+  WebhookDeliveryAttemptsTable,
+  WebhookEndpointsTable,
+} from './messageSchema.ts';
 import type { MerchantBrandsTable, PosCatalogueItemsTable } from './posSchema.ts';
 import type {
   BridgeTransfersTable,
@@ -306,6 +313,9 @@ export interface DatabaseSchema {
   events: EventsTable;
   idempotency_keys: IdempotencyKeysTable;
   webhook_attempts: WebhookAttemptsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
   settlements: SettlementsTable;
   settlement_items: SettlementItemsTable;
   relayer_transactions: RelayerTransactionsTable;

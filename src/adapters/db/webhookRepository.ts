@@ -12,6 +12,11 @@ import { PAYMENT_EVENT_TYPES, type PaymentEventType } from '../../domain/payment
 import { type AttemptOutcome, DELIVERY_STATUSES, type DeliveryStatus } from '../../domain/webhookDelivery.ts';
 import type { DatabaseHandle } from './database.ts';
 import type { Db, DialectName } from './db.ts';
+import {
+  claimEndpointDeliveries,
+  completeEndpointAttempt,
+  requeueEndpointDeliveries,
+} from './endpointDeliveries.ts';
 import { leaseDue, leaseWindow } from './leaseClaim.ts';
 import { newestFirst } from './logListing.ts';
 import type { DatabaseSchema, EventsTable, WebhookAttemptsTable } from './schema.ts';
@@ -104,23 +109,41 @@ async function claimDue(
 ): Promise<WebhookJob[]> {
   const { nowText, leasedUntil } = leaseWindow(now, limit, MAX_IDS, leaseMs);
   return db.transaction().execute(async (trx) => {
-    const ids = await leaseDueEvents(trx, dialect, nowText, leasedUntil, limit);
-    if (ids.length === 0) return [];
-    await abandonOpenAttempts(trx, ids, nowText);
-    const jobs = await jobsOf(trx, ids);
-    await trx
-      .insertInto('webhook_attempts')
-      .values(
-        jobs.map((job) => ({
-          event_id: job.eventId,
-          attempt_number: job.attemptNumber,
-          url: job.url,
-          started_at: nowText,
-        })),
-      )
-      .execute();
-    return jobs;
+    // The events' own deliveries and the endpoints' share the claim: half each when both have work, the
+    // rest to whichever has more, so a backlog of one kind never starves the other.
+    const eventShare = Math.ceil(limit / 2);
+    const ids = await leaseDueEvents(trx, dialect, nowText, leasedUntil, eventShare);
+    const endpointJobs = await claimEndpointDeliveries(trx, {
+      dialect,
+      nowText,
+      leasedUntil,
+      limit: limit - ids.length,
+    });
+    const room = limit - ids.length - endpointJobs.length;
+    if (ids.length === eventShare && room > 0) {
+      ids.push(...(await leaseDueEvents(trx, dialect, nowText, leasedUntil, room)));
+    }
+    return [...(await startEventAttempts(trx, ids, nowText)), ...endpointJobs];
   });
+}
+
+/** The claimed events' jobs, each attempt recorded as started (an open one of a lost lease as abandoned). */
+async function startEventAttempts(trx: Db, ids: readonly string[], nowText: string): Promise<WebhookJob[]> {
+  if (ids.length === 0) return [];
+  await abandonOpenAttempts(trx, ids, nowText);
+  const jobs = await jobsOf(trx, ids);
+  await trx
+    .insertInto('webhook_attempts')
+    .values(
+      jobs.map((job) => ({
+        event_id: job.eventId,
+        attempt_number: job.attemptNumber,
+        url: job.url,
+        started_at: nowText,
+      })),
+    )
+    .execute();
+  return jobs;
 }
 
 /** Leases the oldest due events to this worker (counting the attempt it is about to make); their ids. */
@@ -194,6 +217,7 @@ async function jobsOf(trx: Db, eventIds: readonly string[]): Promise<WebhookJob[
     createdAt: new Date(row.created_at),
     attemptNumber: Number(row.attempt_count),
     scheduleStep: Number(row.schedule_step),
+    delivery: null,
     url: row.payment_webhook_url ?? row.merchant_webhook_url,
     webhookSecret: row.webhook_secret,
     previousWebhookSecret:
@@ -210,6 +234,9 @@ async function completeAttempt(
   next: WebhookDeliveryUpdate,
 ): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
+    if (job.delivery) {
+      return completeEndpointAttempt(trx, job.delivery.id, job.attemptNumber, result, next);
+    }
     await trx
       .updateTable('webhook_attempts')
       .set({
@@ -291,7 +318,10 @@ async function requeue(db: Db, eventId: string, now: Date): Promise<'requeued' |
       eb.not(eb.and([eb('delivery_status', '=', 'delivering'), eb('claimed_until', '>', nowText)])),
     )
     .executeTakeFirst();
-  if (Number(updated.numUpdatedRows) === 1) return 'requeued';
+  if (Number(updated.numUpdatedRows) === 1) {
+    await requeueEndpointDeliveries(db, eventId, nowText);
+    return 'requeued';
+  }
   const exists = await db.selectFrom('events').select('id').where('id', '=', eventId).executeTakeFirst();
   return exists ? 'in_flight' : 'not_found';
 }

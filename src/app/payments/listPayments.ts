@@ -144,7 +144,12 @@ export function encodeCursor(position: { createdAt: Date; id: string }, fingerpr
   return `${encoded}.${cursorCheck(encoded, fingerprint)}`;
 }
 
-export function decodeCursor(cursor: string, fingerprint: string): { createdAt: Date; id: string } {
+/** `idPattern`: what the listing's ids look like (UUIDs, unless the listing says otherwise). */
+export function decodeCursor(
+  cursor: string,
+  fingerprint: string,
+  idPattern: RegExp = UUID_PATTERN,
+): { createdAt: Date; id: string } {
   const invalid = () => new ValidationError('cursor', 'is not a cursor returned for this query');
   const match = CURSOR_PATTERN.exec(cursor);
   if (!match || cursorCheck(match[1]!, fingerprint) !== match[2]) throw invalid();
@@ -163,7 +168,7 @@ export function decodeCursor(cursor: string, fingerprint: string): { createdAt: 
     createdAtMs < 0 ||
     createdAtMs > 8.64e15 ||
     typeof id !== 'string' ||
-    !UUID_PATTERN.test(id)
+    !idPattern.test(id)
   ) {
     throw invalid();
   }

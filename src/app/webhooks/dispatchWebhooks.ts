@@ -41,7 +41,7 @@ const DEFAULT_MAX_ATTEMPTS_PER_PASS = 1_000;
 
 /**
  * One bounded pass of webhook delivery: claims due events, sends each to its URL (the payment's own, else the
- * merchant's) signed per Standard Webhooks, records every attempt and schedules the next one. Up to
+ * merchant's) and each endpoint delivery to its endpoint (decision 0058), signed per Standard Webhooks, records every attempt and schedules the next one. Up to
  * `batchSize` attempts are in flight at once, refilled as they finish, so one slow receiver holds one slot for
  * at most its timeout rather than stalling everyone else's webhooks. The pass ends when nothing more is due, or
  * after `maxAttemptsPerPass` attempts (then `more` is true).
@@ -132,6 +132,7 @@ async function attempt(
     event: job.eventId,
     payment: job.paymentId,
     merchant: job.merchantId,
+    endpoint: job.delivery?.endpointId,
     attempt: job.attemptNumber,
     status_code: response.kind === 'response' ? response.statusCode : undefined,
     error: response.kind === 'error' ? response.error : undefined,

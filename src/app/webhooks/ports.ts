@@ -16,7 +16,12 @@ export interface WebhookJob {
   readonly attemptNumber: number;
   /** Attempts already made in this round: the position in the retry schedule. */
   readonly scheduleStep: number;
-  /** The payment's own webhook URL, else the merchant's default; null when neither is set. */
+  /**
+   * Null: the delivery the event itself carries, to the payment's own webhook URL or the merchant's default.
+   * Else the delivery it owes one of the merchant's webhook endpoints (decision 0058), recorded apart.
+   */
+  readonly delivery: { readonly id: string; readonly endpointId: string } | null;
+  /** The payment's own webhook URL, else the merchant's default, or the endpoint's; null when none is set. */
   readonly url: string | null;
   readonly webhookSecret: string;
   readonly previousWebhookSecret: { readonly secret: string; readonly until: Date } | null;

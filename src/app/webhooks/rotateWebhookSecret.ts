@@ -8,7 +8,7 @@ import type { WebhookStore } from './ports.ts';
 
 /** Long enough for a merchant to deploy the new secret; the old one must not live on indefinitely. */
 export const DEFAULT_SECRET_OVERLAP_MS = 24 * 3_600_000;
-const MAX_SECRET_OVERLAP_MS = 30 * 24 * 3_600_000;
+export const MAX_SECRET_OVERLAP_MS = 30 * 24 * 3_600_000;
 
 export interface RotatedWebhookSecret {
   readonly merchant: Merchant;

@@ -31,6 +31,7 @@ import * as paymentReference from './0042_payment_reference.ts';
 import * as posCatalogue from './0043_pos_catalogue.ts';
 import * as restrictedKeys from './0044_restricted_keys.ts';
 import * as merchantAddress from './0045_merchant_address.ts';
+import * as webhookEndpoints from './0046_webhook_endpoints.ts';
 import * as x402 from './0047_x402.ts';
 import * as subscriptions from './0048_subscriptions.ts';
 
@@ -68,6 +69,7 @@ export const migrations: Record<string, Migration> = {
   '0043_pos_catalogue': posCatalogue,
   '0044_restricted_keys': restrictedKeys,
   '0045_merchant_address': merchantAddress,
+  '0046_webhook_endpoints': webhookEndpoints,
   '0047_x402': x402,
   '0048_subscriptions': subscriptions,
 };

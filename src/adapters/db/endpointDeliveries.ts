@@ -1,0 +1,216 @@
+import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
+import type { OutboxEvent } from '../../app/chain/ports.ts';
+import type { WebhookAttemptResult, WebhookDeliveryUpdate, WebhookJob } from '../../app/webhooks/ports.ts';
+import { PAYMENT_EVENT_TYPES, type PaymentEventType } from '../../domain/paymentStatus.ts';
+import { endpointWants, eventTypesOf } from '../../domain/webhookEndpoint.ts';
+import type { Db, DialectName } from './db.ts';
+import { leaseDue } from './leaseClaim.ts';
+import type { DatabaseSchema } from './schema.ts';
+
+// What an event owes each of the merchant's webhook endpoints (decision 0058): written with the event, claimed,
+// attempted and recorded apart from the delivery the event itself carries (the payment's or account's URL).
+
+const ABANDONED = 'no result recorded: the worker stopped or lost its lease during the attempt';
+
+/**
+ * In the event's own transaction: one delivery for each endpoint of the merchant, of the payment's mode, that is
+ * enabled and wants the event's type. An endpoint made or enabled later does not receive earlier events (the
+ * events API has them).
+ */
+export async function insertEndpointDeliveries(trx: Db, event: OutboxEvent): Promise<void> {
+  const endpoints = await trx
+    .selectFrom('webhook_endpoints')
+    .select(['id', 'event_types'])
+    .where('merchant_id', '=', event.merchantId)
+    .where('mode', '=', (eb) => eb.selectFrom('payments').select('mode').where('id', '=', event.paymentId))
+    .where('enabled', '=', 1)
+    .where('deleted_at', 'is', null)
+    .execute();
+  const wanting = endpoints.filter((endpoint) =>
+    endpointWants({ eventTypes: eventTypesOf(endpoint.event_types) }, event.type),
+  );
+  if (wanting.length === 0) return;
+  await trx
+    .insertInto('webhook_deliveries')
+    .values(
+      wanting.map((endpoint) => ({
+        id: `${event.id}:${endpoint.id}`,
+        event_id: event.id,
+        endpoint_id: endpoint.id,
+        created_at: event.createdAt.toISOString(),
+      })),
+    )
+    .execute();
+}
+
+/**
+ * Due: never attempted or its retry time reached, or leased by a worker whose lease ran out; and its endpoint
+ * enabled and not deleted (a disabled endpoint's deliveries wait for it, a deleted one's are never sent).
+ */
+function isDue(
+  eb: ExpressionBuilder<DatabaseSchema, 'webhook_deliveries'>,
+  now: string,
+): Expression<SqlBool> {
+  return eb.and([
+    eb.or([
+      eb.and([
+        eb('delivery_status', '=', 'pending'),
+        eb.or([eb('next_attempt_at', 'is', null), eb('next_attempt_at', '<=', now)]),
+      ]),
+      eb.and([eb('delivery_status', '=', 'delivering'), eb('claimed_until', '<=', now)]),
+    ]),
+    eb(
+      'endpoint_id',
+      'in',
+      eb
+        .selectFrom('webhook_endpoints')
+        .select('id')
+        .where('enabled', '=', 1)
+        .where('deleted_at', 'is', null),
+    ),
+  ]);
+}
+
+/** Leases up to `limit` due deliveries and records each attempt as started: the jobs to send. */
+export async function claimEndpointDeliveries(
+  trx: Db,
+  claim: {
+    readonly dialect: DialectName;
+    readonly nowText: string;
+    readonly leasedUntil: string;
+    readonly limit: number;
+  },
+): Promise<WebhookJob[]> {
+  if (claim.limit < 1) return [];
+  const due = trx
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where((eb) => isDue(eb, claim.nowText));
+  const ids = await leaseDue(
+    trx,
+    { table: 'webhook_deliveries', inFlight: { column: 'delivery_status', value: 'delivering' } },
+    due,
+    claim,
+  );
+  if (ids.length === 0) return [];
+  await trx
+    .updateTable('webhook_delivery_attempts')
+    .set({ outcome: 'abandoned', error: ABANDONED, finished_at: claim.nowText })
+    .where('delivery_id', 'in', ids)
+    .where('finished_at', 'is', null)
+    .execute();
+  const jobs = await jobsOf(trx, ids);
+  await trx
+    .insertInto('webhook_delivery_attempts')
+    .values(
+      jobs.map((job) => ({
+        delivery_id: job.delivery?.id ?? '',
+        attempt_number: job.attemptNumber,
+        url: job.url ?? '',
+        started_at: claim.nowText,
+      })),
+    )
+    .execute();
+  return jobs;
+}
+
+function eventType(text: string): PaymentEventType {
+  if (!(PAYMENT_EVENT_TYPES as readonly string[]).includes(text))
+    throw new Error(`unknown event type ${text}`);
+  return text as PaymentEventType;
+}
+
+async function jobsOf(trx: Db, deliveryIds: readonly string[]): Promise<WebhookJob[]> {
+  const rows = await trx
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('events as e', 'e.id', 'd.event_id')
+    .innerJoin('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
+    .select([
+      'd.id as delivery_id',
+      'd.endpoint_id',
+      'd.attempt_count',
+      'd.schedule_step',
+      'e.id',
+      'e.payment_id',
+      'e.merchant_id',
+      'e.type',
+      'e.payload',
+      'e.created_at',
+      'w.url',
+      'w.secret',
+      'w.previous_secret',
+      'w.previous_secret_until',
+    ])
+    .where('d.id', 'in', [...deliveryIds])
+    .orderBy('d.created_at')
+    .orderBy('d.id')
+    .execute();
+  return rows.map((row) => ({
+    eventId: row.id,
+    paymentId: row.payment_id,
+    merchantId: row.merchant_id,
+    type: eventType(row.type),
+    payload: row.payload,
+    createdAt: new Date(row.created_at),
+    attemptNumber: Number(row.attempt_count),
+    scheduleStep: Number(row.schedule_step),
+    delivery: { id: row.delivery_id, endpointId: row.endpoint_id },
+    url: row.url,
+    webhookSecret: row.secret,
+    previousWebhookSecret:
+      row.previous_secret && row.previous_secret_until
+        ? { secret: row.previous_secret, until: new Date(row.previous_secret_until) }
+        : null,
+  }));
+}
+
+/** Records an endpoint's attempt and, if the claim still holds, the delivery's next state; whether it held. */
+export async function completeEndpointAttempt(
+  trx: Db,
+  deliveryId: string,
+  attemptNumber: number,
+  result: WebhookAttemptResult,
+  next: WebhookDeliveryUpdate,
+): Promise<boolean> {
+  await trx
+    .updateTable('webhook_delivery_attempts')
+    .set({
+      finished_at: result.finishedAt.toISOString(),
+      duration_ms: Math.round(result.durationMs),
+      status_code: result.statusCode,
+      outcome: result.outcome,
+      error: result.error,
+      response_body: result.responseBody,
+      next_attempt_at: result.nextAttemptAt?.toISOString() ?? null,
+    })
+    .where('delivery_id', '=', deliveryId)
+    .where('attempt_number', '=', attemptNumber)
+    .execute();
+  const updated = await trx
+    .updateTable('webhook_deliveries')
+    .set({
+      delivery_status: next.status,
+      next_attempt_at: next.nextAttemptAt?.toISOString() ?? null,
+      schedule_step: next.scheduleStep,
+      claimed_until: null,
+      ...(next.deliveredAt ? { delivered_at: next.deliveredAt.toISOString() } : {}),
+    })
+    .where('id', '=', deliveryId)
+    .where('delivery_status', '=', 'delivering')
+    // The fence: a later claim has incremented attempt_count, and then this result is history only.
+    .where('attempt_count', '=', attemptNumber)
+    .executeTakeFirst();
+  return Number(updated.numUpdatedRows) === 1;
+}
+
+/** An operator's resend: the event's endpoint deliveries not in flight start a fresh schedule too. */
+export async function requeueEndpointDeliveries(db: Db, eventId: string, nowText: string): Promise<void> {
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ delivery_status: 'pending', next_attempt_at: nowText, schedule_step: 0, claimed_until: null })
+    .where('event_id', '=', eventId)
+    .where((eb) =>
+      eb.not(eb.and([eb('delivery_status', '=', 'delivering'), eb('claimed_until', '>', nowText)])),
+    )
+    .execute();
+}
