@@ -26,8 +26,8 @@ import { merchantWebhooksApi } from './routes/merchantWebhooksApi.ts';
 import { paymentListApi } from './routes/paymentListApi.ts';
 import { refundApi } from './routes/refundApi.ts';
 import { subscriptionApi } from './routes/subscriptionApi.ts';
-import { x402Api } from './routes/x402Api.ts';
 import { webhookEndpointApi } from './routes/webhookEndpointApi.ts';
+import { x402Api } from './routes/x402Api.ts';
 
 const REQUEST_ID_PATTERN = /^[\w.:-]{1,64}$/;
 const VERSION = '0.1.0';
