@@ -40,6 +40,11 @@ import type {
   WebhookEndpointList,
   WebhookEndpointWithSecret,
   WebhookEventLogList,
+  X402PaymentPayload,
+  X402PaymentRequirements,
+  X402Settlement,
+  X402Supported,
+  X402Verification,
 } from './types.ts';
 
 export interface PaylinkClientOptions {
@@ -71,6 +76,8 @@ export interface CreateOptions {
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const ENDPOINTS = '/payments/api/webhook_endpoints/';
+/** The x402 facilitator's routes, without trailing slashes as x402's clients call them. */
+const X402 = '/payments/api/x402/';
 
 /** The Paylink merchant API: one method per endpoint, typed from the server's OpenAPI document. */
 export class PaylinkClient {
@@ -422,6 +429,35 @@ export class PaylinkClient {
     return this.#json({
       method: 'GET',
       path: `/payments/api/events/${segment(eventId)}/`,
+      repeatability: 'repeatable',
+    });
+  }
+
+  /** `GET /payments/api/x402/supported`: the kinds this facilitator settles, with the merchant's `payTo`. */
+  x402Supported(): Promise<X402Supported> {
+    return this.#json({ method: 'GET', path: `${X402}supported`, repeatability: 'repeatable' });
+  }
+
+  /** `POST /payments/api/x402/verify`: whether the payment would settle; nothing is sent on chain. */
+  x402Verify(payload: X402PaymentPayload, requirements: X402PaymentRequirements): Promise<X402Verification> {
+    return this.#json({
+      method: 'POST',
+      path: `${X402}verify`,
+      body: { x402Version: payload.x402Version, paymentPayload: payload, paymentRequirements: requirements },
+      // Verifying changes nothing.
+      repeatability: 'repeatable',
+    });
+  }
+
+  /**
+   * `POST /payments/api/x402/settle`: settles the payment once and records the call as a paid payment. A retry
+   * of the same payload answers the first settle's outcome (the token's nonce is used once), so it is safe.
+   */
+  x402Settle(payload: X402PaymentPayload, requirements: X402PaymentRequirements): Promise<X402Settlement> {
+    return this.#json({
+      method: 'POST',
+      path: `${X402}settle`,
+      body: { x402Version: payload.x402Version, paymentPayload: payload, paymentRequirements: requirements },
       repeatability: 'repeatable',
     });
   }

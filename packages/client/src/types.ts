@@ -115,3 +115,20 @@ export type ListRefundsParams = WithNumericLimit<Query<paths['/payments/api/refu
 export type ListWebhookEventsParams = WithNumericLimit<Query<paths['/payments/api/webhooks/']['get']>>;
 /** `from` inclusive, `to` exclusive (ISO 8601 dates or date-times). */
 export type ExportRange = Query<paths['/payments/api/payments/export/']['get']>;
+
+type JsonAnswer<Operation> = Operation extends {
+  responses: { 200: { content: { 'application/json': infer Answer } } };
+}
+  ? Answer
+  : never;
+type X402VerifyBody = JsonBody<paths['/payments/api/x402/verify']['post']>;
+/** What the facilitator settles: each kind's `extra` holds the merchant's `payTo` and the token's EIP-712 domain. */
+export type X402Supported = JsonAnswer<paths['/payments/api/x402/supported']['get']>;
+/** The x402 `PaymentPayload` a client sent in its `PAYMENT-SIGNATURE` header, decoded. */
+export type X402PaymentPayload = X402VerifyBody['paymentPayload'];
+/** The route's `PaymentRequirements` the payload answers. */
+export type X402PaymentRequirements = X402VerifyBody['paymentRequirements'];
+/** x402 `VerifyResponse`: `isValid`, else `invalidReason` (x402's code) and `invalidMessage`. */
+export type X402Verification = JsonAnswer<paths['/payments/api/x402/verify']['post']>;
+/** x402 `SettleResponse`: `success`, the `transaction` hash and `payer`, else `errorReason`. */
+export type X402Settlement = JsonAnswer<paths['/payments/api/x402/settle']['post']>;

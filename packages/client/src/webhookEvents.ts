@@ -107,6 +107,22 @@ export interface PaymentStatusEvent extends PaymentEventFields {
     | 'payment.expired';
 }
 
+/** What a call paid through the x402 facilitator carries besides the payment's fields. */
+export interface X402CallFields {
+  /** The resource the client paid for, as its payment payload named it; null when it named none. */
+  readonly resource_url: string | null;
+  /** The address that signed the transfer (lower case). */
+  readonly payer: string;
+  /** CAIP-2, `eip155:<chain id>`. */
+  readonly network: string;
+}
+
+/** `payment.paid` of a call settled through the x402 facilitator: its transfer is mined. */
+export interface X402PaymentPaidEvent extends PaymentEventFields {
+  readonly event: 'payment.paid';
+  readonly x402: X402CallFields;
+}
+
 export interface PayoutSentEvent extends PaymentEventFields {
   readonly event: 'payment.payout_sent';
   /** Base units (1 USDC = 1000000) that transaction sent to your wallet. */
@@ -201,6 +217,7 @@ export interface SubscriptionEvent {
 
 export type WebhookEvent =
   | PaymentStatusEvent
+  | X402PaymentPaidEvent
   | PayoutSentEvent
   | PayoutDelayedEvent
   | UnacceptedTransferEvent

@@ -218,7 +218,15 @@ export async function recordCallPaid(
       paymentId: payment.id,
       merchantId: payment.merchantId,
       type: 'payment.paid',
-      payload: JSON.stringify(webhookEventBody(eventId, 'payment.paid', payment, state, payout, at)),
+      payload: JSON.stringify({
+        ...webhookEventBody(eventId, 'payment.paid', payment, state, payout, at),
+        // What only a call has: the merchant tells its calls apart by the route paid for and who paid.
+        x402: {
+          resource_url: call.resourceUrl,
+          payer: authorization.from.toLowerCase(),
+          network: call.network,
+        },
+      }),
       createdAt: at,
     };
   };
