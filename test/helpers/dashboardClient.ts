@@ -31,7 +31,7 @@ export function csrfOf(body: string): string {
  * Drives the dashboard of an API harness over `inject`: forms posted from the dashboard's origin, users made by
  * the operators' use case, passwords set through the one-time link, sessions by cookie.
  */
-export function dashboardClient(h: ApiHarness) {
+export function dashboardClient(h: Pick<ApiHarness, 'app' | 'stores' | 'clock'>) {
   const post = (url: string, form: Record<string, string>, cookie?: string) =>
     h.app.inject({
       method: 'POST',

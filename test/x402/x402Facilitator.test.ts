@@ -20,10 +20,12 @@ import type { FastifyInstance } from 'fastify';
 import { toHex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PaylinkClient, type X402PaymentPaidEvent } from '../../packages/client/src/index.ts';
 import { createRpcClient } from '../../src/adapters/chain/chainReader.ts';
 import { depositPlanner } from '../../src/adapters/chain/depositPlanner.ts';
 import { authorizationChain, readAuthorizationDomain } from '../../src/adapters/chain/eip3009.ts';
 import { createRelayer } from '../../src/adapters/chain/relayer.ts';
+import { scryptPasswords } from '../../src/adapters/crypto/scryptPasswords.ts';
 import { gaslessRepository } from '../../src/adapters/db/gaslessRepository.ts';
 import { x402Repository } from '../../src/adapters/db/x402Repository.ts';
 import type { GaslessAuthorization } from '../../src/app/gasless/ports.ts';
@@ -37,6 +39,7 @@ import type { TransferAuthorization } from '../../src/domain/transferAuthorizati
 import { buildApiServer } from '../../src/main/webServers.ts';
 import { SANDBOX_ACCOUNTS, sandboxPrivateKey } from '../../src/sandbox/chain.ts';
 import { type ChainHarness, startChainHarness } from '../helpers/chainHarness.ts';
+import { DASHBOARD_ORIGIN, dashboardClient } from '../helpers/dashboardClient.ts';
 import { dialects } from '../helpers/database.ts';
 import { capturingLogger } from '../helpers/logCapture.ts';
 import { freshSettler } from '../helpers/settler.ts';
@@ -108,7 +111,8 @@ describe.each(dialects)('x402 facilitator on %s', (dialect) => {
     };
     const config = loadConfig({
       PAYLINK_DATABASE_URL: h.database.url,
-      PAYLINK_BASE_URL: 'http://127.0.0.1',
+      // The dashboard takes forms from its own origin only.
+      PAYLINK_BASE_URL: DASHBOARD_ORIGIN,
       PAYLINK_CHECKOUT_URL: 'http://127.0.0.1',
       PAYLINK_NETWORK: 'sandbox',
       PAYLINK_RATE_LIMIT: 'off',
@@ -122,6 +126,8 @@ describe.each(dialects)('x402 facilitator on %s', (dialect) => {
       logger,
       config,
       x402,
+      // A cheaper scrypt cost for the dashboard's one sign-in: the same code, fewer iterations.
+      passwords: scryptPasswords({ N: 2 ** 10, r: 8, p: 1 }),
     });
     await api.listen({ host: '127.0.0.1', port: 0 });
     apiUrl = `http://127.0.0.1:${(api.server.address() as AddressInfo).port}`;
@@ -563,5 +569,81 @@ describe.each(dialects)('x402 facilitator on %s', (dialect) => {
       error: 'This restricted API key lacks the scope x402:settle',
       code: 'FORBIDDEN',
     });
+  });
+
+  it('through the SDK: settles a call, whose payment.paid names the route and payer; the merchant exports, sees and refunds it', async () => {
+    const facilitator = new PaylinkClient({ apiKey: restrictedKey, baseUrl: apiUrl });
+    const supported = await facilitator.x402Supported();
+    expect(supported.kinds[0]).toMatchObject({ network: `eip155:${h.anvil.chain.id}`, extra: { payTo } });
+    const { paymentPayload, paymentRequirements } = await signedRequest();
+    const customer = h.addresses.customer.toLowerCase();
+    expect(await facilitator.x402Verify(paymentPayload, paymentRequirements)).toEqual({
+      isValid: true,
+      payer: customer,
+    });
+    const settled = await facilitator.x402Settle(paymentPayload, paymentRequirements);
+    expect(settled).toMatchObject({ success: true, payer: customer, amount: PRICE });
+    const call = (await x402Repository(h.database.handle).findCall(
+      h.anvil.chain.id,
+      h.usdc,
+      customer,
+      paymentPayload.payload.authorization.nonce,
+    ))!;
+    const paymentId = call.payment.id;
+    const [paidEvent] = await h.stores.ledger.listEvents(paymentId);
+    const body = JSON.parse(paidEvent!.payload) as X402PaymentPaidEvent;
+    expect(body).toMatchObject({ event: 'payment.paid', payment_id: paymentId, txid: settled.transaction });
+    expect(body.x402).toEqual({
+      resource_url: 'https://api.example.test/report',
+      payer: customer,
+      network: `eip155:${h.anvil.chain.id}`,
+    });
+
+    // The merchant's own key (reading payments, writing refunds) finds the call like any payment.
+    const { key } = await createRestrictedKey(
+      { merchants: h.stores.merchants, clock: h.clock },
+      h.merchant.id,
+      'live',
+      {
+        name: 'books',
+        scopes: ['payments:read', 'refunds:write', 'refunds:read'],
+      },
+    );
+    const merchant = new PaylinkClient({ apiKey: key, baseUrl: apiUrl });
+    const csv = (await merchant.exportPayments()).split('\r\n');
+    const row = csv.find((line) => line.startsWith(`${paymentId},`));
+    expect(row, csv[0]).toContain(settled.transaction);
+    expect(row).toContain(',paid,');
+
+    // The status API shows the call paid, though no transfer was made to it (its money went to the x402 address).
+    expect(await merchant.getPayment(paymentId)).toMatchObject({
+      status: 'paid',
+      amount_received: '0.01',
+      amount_due: '0.00',
+      txid: settled.transaction,
+    });
+    const refund = await merchant.createRefund({
+      payment_id: paymentId,
+      amount: '0.01',
+      address: customer,
+      reason: 'the report was empty',
+    });
+    expect(refund).toMatchObject({
+      payment_id: paymentId,
+      amount: '0.01',
+      currency: 'USDC',
+    });
+    expect(refund.address?.toLowerCase()).toBe(customer);
+
+    const dashboard = dashboardClient({ app: api, stores: h.stores, clock: h.clock });
+    const session = await dashboard.signedIn('books@chain.example', 'merchant', h.merchant.id);
+    const list = await session.get('/dashboard/payments');
+    expect(list.statusCode).toBe(200);
+    expect(list.body).toContain(paymentId);
+    const detail = await session.get(`/dashboard/payments/${paymentId}`);
+    expect(detail.statusCode).toBe(200);
+    // Paid, with what it brought; its transfer is not listed (it went to the x402 address, not to this payment).
+    expect(detail.body).toContain('<span class="status status-paid">');
+    expect(detail.body).toContain('<dt>USDC received</dt><dd>0.01</dd>');
   });
 });

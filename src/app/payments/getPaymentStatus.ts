@@ -6,6 +6,8 @@ import type { Ledger, TransferRecord, UnacceptedTransfer } from '../chain/ports.
 import type { Clock } from '../shared/ports.ts';
 import type { PaymentStore } from './ports.ts';
 
+/** What settlePayment.ts records as an x402 call's rate source: the call is priced in USDC itself. */
+const X402_RATE_SOURCE = 'x402';
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export class PaymentNotFoundError extends PaylinkError {
@@ -37,7 +39,7 @@ export async function getPaymentStatus(
     deps.ledger.listTransfers(payment.id),
     deps.ledger.listUnacceptedTransfers(payment.id),
   ]);
-  const state = derivePaymentState(paymentTerms(payment), transfers, deps.clock.now());
+  const state = stateOf(payment, transfers, deps.clock.now());
   return { payment, state, transfers, unaccepted };
 }
 
@@ -59,9 +61,24 @@ export async function currentState(
   deps: { readonly ledger: Pick<Ledger, 'listTransfers'>; readonly clock: Clock },
   payment: Payment,
 ): Promise<PaymentState<TransferRecord>> {
-  return derivePaymentState(
-    paymentTerms(payment),
-    await deps.ledger.listTransfers(payment.id),
-    deps.clock.now(),
-  );
+  return stateOf(payment, await deps.ledger.listTransfers(payment.id), deps.clock.now());
+}
+
+/**
+ * A payment's state from its transfers; but a call settled through the x402 facilitator (decision 0059) has no
+ * transfer of its own (the money went to the merchant's x402 address), so its state is the one recorded when
+ * its transfer was mined.
+ */
+function stateOf(payment: Payment, transfers: TransferRecord[], now: Date): PaymentState<TransferRecord> {
+  if (payment.rateSource === X402_RATE_SOURCE && payment.deposit === null && payment.status === 'paid')
+    return {
+      status: 'paid',
+      amountReceivedBaseUnits: payment.amountReceivedBaseUnits,
+      amountSeenBaseUnits: payment.amountReceivedBaseUnits,
+      paidAt: payment.paidAt,
+      late: false,
+      completedBy: null,
+      lastSeen: null,
+    };
+  return derivePaymentState(paymentTerms(payment), transfers, now);
 }
