@@ -56,6 +56,34 @@ describe('getPaymentStatus', () => {
     expect(others).toEqual([]);
   });
 
+  it('answers an x402 call paid as recorded (no transfer is its own), even after its expiry; unpaid, as derived', async () => {
+    const paidAt = new Date('2026-01-01T00:20:00.000Z');
+    const call = testPayment(2, {
+      rateSource: 'x402',
+      deposit: null,
+      status: 'paid',
+      amountReceivedBaseUnits: 10_000_000n,
+      paidAt,
+    });
+    const later = await depsWith([call], [], [], new Date(EXPIRES.getTime() + 1));
+    expect((await getPaymentStatus(later, 'mch_1', call.id)).state).toMatchObject({
+      status: 'paid',
+      amountReceivedBaseUnits: 10_000_000n,
+      paidAt,
+      late: false,
+    });
+    expect(await currentState(later, call)).toMatchObject({
+      status: 'paid',
+      amountReceivedBaseUnits: 10_000_000n,
+    });
+    // Not paid yet (queued for the relayer): derived as any payment, so it expires with its link.
+    const queued = { ...call, status: 'pending' as const, amountReceivedBaseUnits: 0n, paidAt: null };
+    expect((await currentState(later, queued)).status).toBe('expired');
+    // Another payment stored paid with no transfer is still derived from its transfers.
+    const plain = testPayment(3, { status: 'paid', amountReceivedBaseUnits: 10_000_000n, paidAt });
+    expect((await currentState(await depsWith([plain]), plain)).status).toBe('pending');
+  });
+
   it('shows a link expired the moment after it expires, before the expirer stores it', async () => {
     const after = await depsWith([P1], [], [], new Date(EXPIRES.getTime() + 1));
     expect((await getPaymentStatus(after, 'mch_1', P1.id)).state.status).toBe('expired');
