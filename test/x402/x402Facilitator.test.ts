@@ -613,7 +613,8 @@ describe.each(dialects)('x402 facilitator on %s', (dialect) => {
     const csv = (await merchant.exportPayments()).split('\r\n');
     const row = csv.find((line) => line.startsWith(`${paymentId},`));
     expect(row, csv[0]).toContain(settled.transaction);
-    expect(row).toContain(',paid,');
+    // Paid, priced and received in USDC: status, amount, currency, USDC due, USDC received.
+    expect(row).toContain(',paid,0.01,USDC,0.01,0.01,');
 
     // The status API shows the call paid, though no transfer was made to it (its money went to the x402 address).
     expect(await merchant.getPayment(paymentId)).toMatchObject({
