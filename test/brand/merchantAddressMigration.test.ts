@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brandRepository } from '../../src/adapters/db/brandRepository.ts';
 import type { DatabaseHandle } from '../../src/adapters/db/database.ts';
 import { dialects } from '../helpers/database.ts';
-import { databaseMigratedTo } from '../helpers/migrationRows.ts';
+import { databaseMigratedTo, merchantRow } from '../helpers/migrationRows.ts';
 
 /**
  * Migration 0045 on a branding row written before it (decision 0057): the row keeps its name, colour and logo,
@@ -18,23 +18,7 @@ describe.each(dialects)('migration 0045 (merchant address) on %s', (dialect) => 
 
   beforeAll(async () => {
     ({ handle, drop, migrator } = await databaseMigratedTo(dialect, '0044_restricted_keys'));
-    await handle.db
-      .insertInto('merchants')
-      .values({
-        id: 'mch_1',
-        name: 'Shop',
-        wallet_address: null,
-        webhook_url: null,
-        webhook_secret: 'whsec',
-        previous_webhook_secret: null,
-        previous_webhook_secret_until: null,
-        commission_bps: 100,
-        underpayment_tolerance_bps: 0,
-        status: 'active',
-        created_at: NOW,
-        updated_at: NOW,
-      })
-      .execute();
+    await handle.db.insertInto('merchants').values(merchantRow('mch_1', NOW)).execute();
     // The row as 0041 wrote it: no address, no tax id.
     await handle.db
       .insertInto('merchant_brands')

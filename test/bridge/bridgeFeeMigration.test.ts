@@ -3,7 +3,7 @@ import type { DatabaseHandle } from '../../src/adapters/db/database.ts';
 import { toPayment } from '../../src/adapters/db/paymentRepository.ts';
 import { testPayment } from '../fakes/paymentFixture.ts';
 import { dialects } from '../helpers/database.ts';
-import { databaseMigratedTo, paymentRowBefore0039 } from '../helpers/migrationRows.ts';
+import { databaseMigratedTo, merchantRow, paymentRowBefore0039 } from '../helpers/migrationRows.ts';
 
 /**
  * Migration 0031 on rows written before it: a payment whose fast transfer was minted has its fee counted as
@@ -41,23 +41,7 @@ describe.each(dialects)('migration 0031 (the CCTP fee) on %s', (dialect) => {
     const migrated = await databaseMigratedTo(dialect, '0027_bridge_settlement');
     ({ handle, drop } = migrated);
     const { migrator } = migrated;
-    await handle.db
-      .insertInto('merchants')
-      .values({
-        id: 'mch_1',
-        name: 'Shop',
-        wallet_address: null,
-        webhook_url: null,
-        webhook_secret: 'whsec',
-        previous_webhook_secret: null,
-        previous_webhook_secret_until: null,
-        commission_bps: 100,
-        underpayment_tolerance_bps: 0,
-        status: 'active',
-        created_at: NOW,
-        updated_at: NOW,
-      })
-      .execute();
+    await handle.db.insertInto('merchants').values(merchantRow('mch_1', NOW)).execute();
     const paid = { status: 'paid', amount_received_base_units: '10000000000' };
     await handle.db
       .insertInto('payments')

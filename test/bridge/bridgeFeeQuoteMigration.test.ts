@@ -4,7 +4,7 @@ import { toPayment } from '../../src/adapters/db/paymentRepository.ts';
 import { cctpFeeFields } from '../../src/domain/webhookEvent.ts';
 import { testPayment } from '../fakes/paymentFixture.ts';
 import { dialects } from '../helpers/database.ts';
-import { databaseMigratedTo, paymentRowBefore0039 } from '../helpers/migrationRows.ts';
+import { databaseMigratedTo, merchantRow, paymentRowBefore0039 } from '../helpers/migrationRows.ts';
 
 /**
  * Migration 0032 on rows written before it (decision 0035): every burn made before was bound within its quote
@@ -42,23 +42,7 @@ describe.each(dialects)('migration 0032 (the fee against the quote) on %s', (dia
     const migrated = await databaseMigratedTo(dialect, '0031_bridge_fee');
     ({ handle, drop } = migrated);
     const { migrator } = migrated;
-    await handle.db
-      .insertInto('merchants')
-      .values({
-        id: 'mch_1',
-        name: 'Shop',
-        wallet_address: null,
-        webhook_url: null,
-        webhook_secret: 'whsec',
-        previous_webhook_secret: null,
-        previous_webhook_secret_until: null,
-        commission_bps: 100,
-        underpayment_tolerance_bps: 0,
-        status: 'active',
-        created_at: NOW,
-        updated_at: NOW,
-      })
-      .execute();
+    await handle.db.insertInto('merchants').values(merchantRow('mch_1', NOW)).execute();
     const paid = { status: 'paid', amount_received_base_units: '10000000000' };
     const fees = (taken: string, bound: string) => ({
       bridge_fee_base_units: taken,

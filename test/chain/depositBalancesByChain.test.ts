@@ -5,7 +5,7 @@ import { settlementRepository } from '../../src/adapters/db/settlementRepository
 import { refreshPayments } from '../../src/app/chain/refreshPayments.ts';
 import { CHAIN_ID, testPayment, testTransfer, USDC } from '../fakes/paymentFixture.ts';
 import { dialects } from '../helpers/database.ts';
-import { databaseMigratedTo, paymentRowBefore0039 } from '../helpers/migrationRows.ts';
+import { databaseMigratedTo, merchantRow, paymentRowBefore0039 } from '../helpers/migrationRows.ts';
 
 /**
  * Migration 0027: a deposit address's balances are kept per chain, even where two chains share a token address
@@ -26,23 +26,7 @@ describe.each(dialects)('deposit balances per chain on %s', (dialect) => {
     const migrated = await databaseMigratedTo(dialect, '0026_merchant_home');
     ({ handle, drop } = migrated);
     const { migrator } = migrated;
-    await handle.db
-      .insertInto('merchants')
-      .values({
-        id: 'mch_1',
-        name: 'Shop',
-        wallet_address: null,
-        webhook_url: null,
-        webhook_secret: 'whsec',
-        previous_webhook_secret: null,
-        previous_webhook_secret_until: null,
-        commission_bps: 100,
-        underpayment_tolerance_bps: 0,
-        status: 'active',
-        created_at: NOW.toISOString(),
-        updated_at: NOW.toISOString(),
-      })
-      .execute();
+    await handle.db.insertInto('merchants').values(merchantRow('mch_1', NOW.toISOString())).execute();
     await handle.db
       .insertInto('payments')
       .values([paymentRowBefore0039(before), paymentRowBefore0039(crossChain)])

@@ -4,7 +4,7 @@ import { toPayment } from '../../src/adapters/db/paymentRepository.ts';
 import type { Payment } from '../../src/domain/payment.ts';
 import { CHAIN_ID, testPayment } from '../fakes/paymentFixture.ts';
 import { dialects } from '../helpers/database.ts';
-import { databaseMigratedTo, paymentRowBefore0039 } from '../helpers/migrationRows.ts';
+import { databaseMigratedTo, merchantRow, paymentRowBefore0039 } from '../helpers/migrationRows.ts';
 
 /**
  * Migration 0039 on rows written before it (decision 0039): a payment's `txid` gets the chain of its recorded
@@ -48,23 +48,7 @@ describe.each(dialects)('migration 0039 (the chain of txid) on %s', (dialect) =>
     const migrated = await databaseMigratedTo(dialect, '0031_bridge_fee');
     ({ handle, drop } = migrated);
     const { migrator } = migrated;
-    await handle.db
-      .insertInto('merchants')
-      .values({
-        id: 'mch_1',
-        name: 'Shop',
-        wallet_address: null,
-        webhook_url: null,
-        webhook_secret: 'whsec',
-        previous_webhook_secret: null,
-        previous_webhook_secret_until: null,
-        commission_bps: 100,
-        underpayment_tolerance_bps: 0,
-        status: 'active',
-        created_at: NOW,
-        updated_at: NOW,
-      })
-      .execute();
+    await handle.db.insertInto('merchants').values(merchantRow('mch_1', NOW)).execute();
     await handle.db
       .insertInto('payments')
       .values([onBase, onHome, unrecorded, unpaid].map(rowBefore0039))

@@ -5,6 +5,7 @@ import type { PaymentsTable } from '../../src/adapters/db/schema.ts';
 import { settlementRepository } from '../../src/adapters/db/settlementRepository.ts';
 import { unsettledBalances, unsettledPayments } from '../../src/adapters/db/unsettledPayments.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../helpers/database.ts';
+import { merchantRow } from '../helpers/migrationRows.ts';
 
 /**
  * "Not yet settled" is written once (src/adapters/db/unsettledPayments.ts) for the settler's list and for the
@@ -92,23 +93,7 @@ describe.each(dialects)('payments not yet settled on %s', (dialect) => {
   beforeAll(async () => {
     database = await createTestDatabase(dialect);
     const { db } = database.handle;
-    await db
-      .insertInto('merchants')
-      .values({
-        id: 'merchant',
-        name: 'Shop',
-        wallet_address: null,
-        webhook_url: null,
-        webhook_secret: 'whsec',
-        previous_webhook_secret: null,
-        previous_webhook_secret_until: null,
-        commission_bps: 100,
-        underpayment_tolerance_bps: 0,
-        status: 'active',
-        created_at: NOW,
-        updated_at: NOW,
-      })
-      .execute();
+    await db.insertInto('merchants').values(merchantRow('merchant', NOW)).execute();
     const settled = Array.from({ length: SETTLED }, (_, i) => payment(i, {}));
     await db
       .insertInto('payments')

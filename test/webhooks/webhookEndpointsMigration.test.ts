@@ -3,7 +3,7 @@ import type { DatabaseHandle } from '../../src/adapters/db/database.ts';
 import { paymentRow } from '../../src/adapters/db/paymentRepository.ts';
 import { testPayment } from '../fakes/paymentFixture.ts';
 import { dialects } from '../helpers/database.ts';
-import { databaseMigratedTo } from '../helpers/migrationRows.ts';
+import { databaseMigratedTo, merchantRow } from '../helpers/migrationRows.ts';
 
 /**
  * Migration 0046 (decision 0058) on a database holding events written before it: they stay as they were and
@@ -22,23 +22,7 @@ describe.each(dialects)('migration 0046 (webhook endpoints) on %s', (dialect) =>
     const migrated = await databaseMigratedTo(dialect, '0044_restricted_keys');
     ({ handle, drop } = migrated);
     migrateDown = async () => (await migrated.migrator.migrateTo('0044_restricted_keys')).error;
-    await handle.db
-      .insertInto('merchants')
-      .values({
-        id: 'mch_1',
-        name: 'Shop',
-        wallet_address: null,
-        webhook_url: null,
-        webhook_secret: 'whsec',
-        previous_webhook_secret: null,
-        previous_webhook_secret_until: null,
-        commission_bps: 100,
-        underpayment_tolerance_bps: 0,
-        status: 'active',
-        created_at: NOW,
-        updated_at: NOW,
-      })
-      .execute();
+    await handle.db.insertInto('merchants').values(merchantRow('mch_1', NOW)).execute();
     await handle.db.insertInto('payments').values(paymentRow(payment)).execute();
     await handle.db
       .insertInto('events')

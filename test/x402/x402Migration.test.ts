@@ -3,7 +3,7 @@ import type { DatabaseHandle } from '../../src/adapters/db/database.ts';
 import { paymentRow, toPayment } from '../../src/adapters/db/paymentRepository.ts';
 import { testPayment } from '../fakes/paymentFixture.ts';
 import { dialects } from '../helpers/database.ts';
-import { databaseMigratedTo } from '../helpers/migrationRows.ts';
+import { databaseMigratedTo, merchantRow } from '../helpers/migrationRows.ts';
 
 /**
  * Migration 0047 (decision 0059) on a database with payments already in it: they stay as they were, a merchant
@@ -21,23 +21,7 @@ describe.each(dialects)('migration 0047 (the x402 facilitator) on %s', (dialect)
   beforeAll(async () => {
     const migrated = await databaseMigratedTo(dialect, '0044_restricted_keys');
     ({ handle, drop, migrator } = migrated);
-    await handle.db
-      .insertInto('merchants')
-      .values({
-        id: 'mch_1',
-        name: 'Shop',
-        wallet_address: null,
-        webhook_url: null,
-        webhook_secret: 'whsec',
-        previous_webhook_secret: null,
-        previous_webhook_secret_until: null,
-        commission_bps: 100,
-        underpayment_tolerance_bps: 0,
-        status: 'active',
-        created_at: NOW,
-        updated_at: NOW,
-      })
-      .execute();
+    await handle.db.insertInto('merchants').values(merchantRow('mch_1', NOW)).execute();
     await handle.db.insertInto('payments').values(before.map(paymentRow)).execute();
     expect((await migrator.migrateToLatest()).error).toBeUndefined();
   });
