@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PAYMENT_EVENT_TYPES } from '../../domain/paymentStatus.ts';
 import { ALL_EVENT_TYPES, MAX_ENDPOINT_DESCRIPTION_LENGTH } from '../../domain/webhookEndpoint.ts';
-import { optionalString } from './schemas.ts';
+import { optionalString, PageLimitQuery } from './schemas.ts';
 
 /** The webhook endpoints' and the events API's request and response schemas (decision 0058). */
 
@@ -90,13 +90,7 @@ export const ListEventsQuery = z.object({
     .datetime({ offset: true, error: 'must be an ISO 8601 date-time such as 2026-01-31T00:00:00Z' })
     .optional()
     .meta({ description: 'Only events created strictly before this moment' }),
-  limit: z
-    .string({ error: 'must be a string' })
-    .regex(/^\d{1,3}$/, { error: 'must be an integer from 1 to 100' })
-    .transform(Number)
-    .refine((n) => n >= 1 && n <= 100, { error: 'must be an integer from 1 to 100' })
-    .optional()
-    .meta({ description: 'Page size (default 20, at most 100)' }),
+  limit: PageLimitQuery,
   cursor: z
     .string({ error: 'must be a string' })
     .max(256, { error: 'is not a cursor returned for this query' })

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LineItemsInput, LineItemsOutput } from './lineItemSchemas.ts';
-import { DecimalInput, MetadataInput, MetadataOutput, optionalString } from './schemas.ts';
+import { DecimalInput, MetadataInput, MetadataOutput, optionalString, PageLimitQuery } from './schemas.ts';
 
 /** The reusable links' request and response schemas (validated, serialized, and in /openapi.json). */
 
@@ -101,13 +101,7 @@ export const LinkResponse = z
 export const LinkParams = z.object({ link_id: z.string().max(64) });
 
 export const ListLinksQuery = z.object({
-  limit: z
-    .string({ error: 'must be a string' })
-    .regex(/^\d{1,3}$/, { error: 'must be an integer from 1 to 100' })
-    .transform(Number)
-    .refine((n) => n >= 1 && n <= 100, { error: 'must be an integer from 1 to 100' })
-    .optional()
-    .meta({ description: 'Page size (default 20, at most 100)' }),
+  limit: PageLimitQuery,
   cursor: z
     .string({ error: 'must be a string' })
     .max(256, { error: 'is not a cursor returned for this query' })

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { REFUND_STATUSES } from '../../domain/refund.ts';
-import { DecimalInput, optionalString } from './schemas.ts';
+import { DecimalInput, optionalString, PageLimitQuery } from './schemas.ts';
 
 /** The refund endpoints' request and response schemas (validated, serialized, and in /openapi.json). */
 
@@ -70,12 +70,7 @@ export const RefundParams = z.object({ refund_id: z.string().max(64) });
 
 export const ListRefundsQuery = z.object({
   payment_id: z.string({ error: 'must be a string' }).max(64).optional(),
-  limit: z
-    .string({ error: 'must be a string' })
-    .regex(/^\d{1,3}$/, { error: 'must be an integer from 1 to 100' })
-    .transform(Number)
-    .refine((n) => n >= 1 && n <= 100, { error: 'must be an integer from 1 to 100' })
-    .optional(),
+  limit: PageLimitQuery,
   cursor: z
     .string({ error: 'must be a string' })
     .max(256, { error: 'is not a cursor returned for this query' })

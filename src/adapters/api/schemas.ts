@@ -55,6 +55,15 @@ export const optionalString = (description: string, maxLength: number) =>
     .meta({ description });
 
 /** `metadata` in a request: any JSON here, checked by the use case (domain/metadata.ts) to name each fault. */
+/** `?limit=`: a page of a listing, 1 to 100 (each listing's default is 20). */
+export const PageLimitQuery = z
+  .string({ error: 'must be a string' })
+  .regex(/^\d{1,3}$/, { error: 'must be an integer from 1 to 100' })
+  .transform(Number)
+  .refine((n) => n >= 1 && n <= 100, { error: 'must be an integer from 1 to 100' })
+  .optional()
+  .meta({ description: 'Page size (default 20, at most 100)' });
+
 export const MetadataInput = z
   .unknown()
   .optional()

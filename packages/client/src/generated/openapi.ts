@@ -994,6 +994,7 @@ export interface paths {
             parameters: {
                 query?: {
                     payment_id?: string;
+                    /** @description Page size (default 20, at most 100) */
                     limit?: string;
                     cursor?: string;
                 };
