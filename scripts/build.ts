@@ -7,22 +7,28 @@
  * 3. Copies what the code reads from beside itself at run time: the compiled contracts (ABI and bytecode, so that
  *    `paylink contracts deploy` needs no compiler) and the checkout's and dashboard's static assets.
  *
- *   node --import tsx scripts/build.ts [--no-type-check]
+ *   node --import tsx scripts/build.ts [--no-type-check] [--out-dir <dir>]
  *
  * `--no-type-check` emits the same JavaScript without checking types (`npm run lint` checks the same sources):
- * the test suite builds this way (test/repository/productionBuild.test.ts).
+ * the test suite builds this way, into a directory of its own (`--out-dir`, test/helpers/builtCli.ts), and runs
+ * that build in every `paylink` process it starts.
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { CONTRACTS_CACHE_PATH } from '../src/adapters/chain/contracts.ts';
 
 const repository = fileURLToPath(new URL('..', import.meta.url));
-const { values } = parseArgs({ options: { 'no-type-check': { type: 'boolean', default: false } } });
-const outDir = join(repository, 'dist');
+const { values } = parseArgs({
+  options: {
+    'no-type-check': { type: 'boolean', default: false },
+    'out-dir': { type: 'string', default: join(repository, 'dist') },
+  },
+});
+const outDir = resolve(values['out-dir']);
 const source = join(repository, 'src');
 
 /** Files the built code reads through `import.meta.url`, relative to src/. */
@@ -39,9 +45,13 @@ execFileSync(process.execPath, ['--import', 'tsx', join(repository, 'scripts/com
 rmSync(outDir, { recursive: true, force: true });
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const check = values['no-type-check'] ? ['--noCheck'] : [];
-execFileSync(process.execPath, [tsc, '-p', join(repository, 'tsconfig.build.json'), ...check], {
-  stdio: 'inherit',
-});
+execFileSync(
+  process.execPath,
+  [tsc, '-p', join(repository, 'tsconfig.build.json'), '--outDir', outDir, ...check],
+  {
+    stdio: 'inherit',
+  },
+);
 for (const file of RUNTIME_FILES) {
   mkdirSync(join(outDir, file, '..'), { recursive: true });
   cpSync(join(source, file), join(outDir, file), { recursive: true });

@@ -8,7 +8,8 @@ import { composeEmail } from '../../src/app/email/composeEmail.ts';
 import { dispatchEmails } from '../../src/app/email/dispatchEmails.ts';
 import type { EmailTemplate } from '../../src/app/email/ports.ts';
 import { createMerchant } from '../../src/app/merchants/merchantAdmin.ts';
-import { PAYLINK_BIN, runCli } from '../helpers/cli.ts';
+import { builtPaylinkBin } from '../helpers/builtCli.ts';
+import { runCli } from '../helpers/cli.ts';
 import { TestClock } from '../helpers/clock.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../helpers/database.ts';
 import { capturingLogger } from '../helpers/logCapture.ts';
@@ -93,7 +94,7 @@ describe.each(dialects)('paylink mail … on %s', (dialect) => {
   it('ends quietly with status 0 when its reader closes the pipe early (`paylink mail list | head`)', async () => {
     // The reader goes away before the command has written its first line, as `head` does once it has its
     // lines: every write after that meets a closed pipe (EPIPE).
-    const child = spawn(process.execPath, [PAYLINK_BIN, 'mail', 'list'], {
+    const child = spawn(process.execPath, [await builtPaylinkBin(), 'mail', 'list'], {
       env: { PATH: process.env.PATH ?? '', PAYLINK_LOG_LEVEL: 'warn', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -1,8 +1,6 @@
 import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { main } from '../../src/main/cli.ts';
-
-export const PAYLINK_BIN = fileURLToPath(new URL('../../bin/paylink.js', import.meta.url));
+import { builtPaylinkBin } from './builtCli.ts';
 
 export interface CliResult {
   readonly code: number;
@@ -34,12 +32,13 @@ export async function runCli(args: string[], env: Record<string, string>): Promi
   return { code, stdout, stderr };
 }
 
-/** Runs `paylink <args>` as a real process, as an operator would. */
-export function spawnCli(args: string[], env: Record<string, string>): Promise<CliResult> {
+/** Runs `paylink <args>` as a real process, as an operator would: the production build (`builtPaylinkBin`). */
+export async function spawnCli(args: string[], env: Record<string, string>): Promise<CliResult> {
+  const bin = await builtPaylinkBin();
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [PAYLINK_BIN, ...args],
+      [bin, ...args],
       { env: { PATH: process.env.PATH ?? '', ...BASE_ENV, ...env }, timeout: 60_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;

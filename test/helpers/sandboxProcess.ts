@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PAYLINK_BIN } from './cli.ts';
+import { builtPaylinkBin } from './builtCli.ts';
 import { eventually, freePort } from './net.ts';
 
 /** `paylink serve` on the sandbox, as a newcomer starts it, in a directory and on ports of its own. */
@@ -82,7 +82,7 @@ async function startSandboxProcess(env: Record<string, string>): Promise<Sandbox
     PAYLINK_LOG_LEVEL: 'info',
     ...env,
   };
-  const server: ChildProcess = spawn(process.execPath, [PAYLINK_BIN, 'serve'], {
+  const server: ChildProcess = spawn(process.execPath, [await builtPaylinkBin(), 'serve'], {
     env: fullEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

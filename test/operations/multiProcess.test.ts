@@ -10,7 +10,8 @@ import { testUsdcAbi } from '../../src/adapters/chain/contractAbis.ts';
 import { openDatabase } from '../../src/adapters/db/database.ts';
 import { deploySandboxContracts, sandboxPrivateKey } from '../../src/sandbox/chain.ts';
 import { type Anvil, startAnvil } from '../helpers/anvil.ts';
-import { PAYLINK_BIN, runCli } from '../helpers/cli.ts';
+import { builtPaylinkBin } from '../helpers/builtCli.ts';
+import { runCli } from '../helpers/cli.ts';
 import { createEmptyDatabase, dialects } from '../helpers/database.ts';
 import { eventually, freePort } from '../helpers/net.ts';
 import { verifyAsMerchant, WebhookReceiver } from '../helpers/webhookReceiver.ts';
@@ -34,7 +35,7 @@ describe.runIf(dialects.includes('postgres'))(
 
     const serve = async (role: 'api' | 'worker') => {
       const port = await freePort();
-      const child = spawn(process.execPath, [PAYLINK_BIN, 'serve', '--role', role], {
+      const child = spawn(process.execPath, [await builtPaylinkBin(), 'serve', '--role', role], {
         cwd,
         env: {
           ...env,

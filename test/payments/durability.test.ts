@@ -13,7 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectedFactoryV3 } from '../../src/adapters/chain/routeTable.ts';
 import { openDatabase } from '../../src/adapters/db/database.ts';
 import { chainsOfMode, loadConfig } from '../../src/config/index.ts';
-import { PAYLINK_BIN, runCli } from '../helpers/cli.ts';
+import { builtPaylinkBin } from '../helpers/builtCli.ts';
+import { runCli } from '../helpers/cli.ts';
 import { eventually, freePort } from '../helpers/net.ts';
 
 const SYNCHRONOUS_FULL = 2;
@@ -80,7 +81,7 @@ describe('durability of the SQLite store', { timeout: 180_000 }, () => {
     expect(created.code).toBe(0);
     const apiKey = JSON.parse(created.stdout).api_key as string;
 
-    const server: ChildProcess = spawn(process.execPath, [PAYLINK_BIN, 'serve', '--role', 'api'], {
+    const server: ChildProcess = spawn(process.execPath, [await builtPaylinkBin(), 'serve', '--role', 'api'], {
       env,
       stdio: ['ignore', 'ignore', 'pipe'],
     });

@@ -18,7 +18,8 @@ import { newEventId } from '../../src/domain/credentials.ts';
 import { deploySandboxContracts, sandboxAccount, sandboxPrivateKey } from '../../src/sandbox/chain.ts';
 import { type Anvil, startAnvil } from '../helpers/anvil.ts';
 import { type ApiHarness, startApiHarness, TEST_CHAIN } from '../helpers/apiHarness.ts';
-import { PAYLINK_BIN, runCli } from '../helpers/cli.ts';
+import { builtPaylinkBin } from '../helpers/builtCli.ts';
+import { runCli } from '../helpers/cli.ts';
 import { createEmptyDatabase, dialects } from '../helpers/database.ts';
 import { eventually, freePort } from '../helpers/net.ts';
 import { verifyAsMerchant, WebhookReceiver } from '../helpers/webhookReceiver.ts';
@@ -354,7 +355,7 @@ describe.runIf(dialects.includes('postgres'))(
       const issued = JSON.parse(created.stdout);
       ({ api_key: apiKey, test_api_key: testApiKey, webhook_secret: webhookSecret } = issued);
       merchantId = issued.merchant.public_id;
-      server = spawn(process.execPath, [PAYLINK_BIN, 'serve', '--role', 'all'], {
+      server = spawn(process.execPath, [await builtPaylinkBin(), 'serve', '--role', 'all'], {
         cwd,
         env,
         stdio: ['ignore', 'ignore', 'pipe'],

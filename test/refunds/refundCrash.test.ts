@@ -9,7 +9,8 @@ import { testUsdcAbi } from '../../src/adapters/chain/contractAbis.ts';
 import { openDatabase } from '../../src/adapters/db/database.ts';
 import { deploySandboxContracts, SANDBOX_ACCOUNTS, sandboxPrivateKey } from '../../src/sandbox/chain.ts';
 import { type Anvil, startAnvil } from '../helpers/anvil.ts';
-import { PAYLINK_BIN, runCli } from '../helpers/cli.ts';
+import { builtPaylinkBin } from '../helpers/builtCli.ts';
+import { runCli } from '../helpers/cli.ts';
 import { createEmptyDatabase, dialects } from '../helpers/database.ts';
 import { eventually, freePort } from '../helpers/net.ts';
 import { verifyAsMerchant, WebhookReceiver } from '../helpers/webhookReceiver.ts';
@@ -38,7 +39,7 @@ describe.each(dialects)('a refund flush interrupted by SIGKILL on %s', { timeout
   let server: ChildProcess | undefined;
 
   const start = async () => {
-    const child = spawn(process.execPath, [PAYLINK_BIN, 'serve'], {
+    const child = spawn(process.execPath, [await builtPaylinkBin(), 'serve'], {
       cwd,
       env: {
         ...env,

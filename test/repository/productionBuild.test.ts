@@ -1,7 +1,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,17 +9,16 @@ import { loadContracts } from '../../src/adapters/chain/contracts.ts';
 import { deployTestUsdc } from '../../src/adapters/chain/deployContracts.ts';
 import { deploySandboxContracts } from '../../src/sandbox/chain.ts';
 import { type Anvil, startAnvil } from '../helpers/anvil.ts';
-import { PAYLINK_BIN } from '../helpers/cli.ts';
+import { builtPaylinkBin } from '../helpers/builtCli.ts';
 import { eventually, freePort } from '../helpers/net.ts';
 
-const REPOSITORY = fileURLToPath(new URL('../..', import.meta.url));
 /** Refuses tsx, solc, anvil, the browser driver …: what `npm ci --omit=dev` leaves out. */
 const WITHOUT_DEV = fileURLToPath(new URL('../fixtures/withoutDevDependencies.mjs', import.meta.url));
 const run = promisify(execFile);
 
-/** `paylink <args>` as production runs it: the bin, no development package reachable, so dist/ it is. */
-function production(args: string[], env: Record<string, string>) {
-  return run(process.execPath, ['--import', WITHOUT_DEV, PAYLINK_BIN, ...args], {
+/** `paylink <args>` as production runs it: the built bin, no development package reachable, so dist/ it is. */
+async function production(args: string[], env: Record<string, string>) {
+  return run(process.execPath, ['--import', WITHOUT_DEV, await builtPaylinkBin(), ...args], {
     env: { PATH: process.env.PATH ?? '', PAYLINK_LOG_LEVEL: 'warn', ...env },
   });
 }
@@ -27,13 +26,13 @@ function production(args: string[], env: Record<string, string>) {
 // A real build (tsc) and real processes: a safety net, not a speed limit.
 describe('the production build', { timeout: 180_000 }, () => {
   let anvil: Anvil;
+  let built: string;
   let dir: string;
   let server: ChildProcess | undefined;
 
   beforeAll(async () => {
-    await run(process.execPath, ['--import', 'tsx', 'scripts/build.ts', '--no-type-check'], {
-      cwd: REPOSITORY,
-    });
+    // The build every test that starts `paylink` runs (scripts/build.ts --no-type-check, made once per sources).
+    built = join(dirname(await builtPaylinkBin()), '..', 'dist');
     anvil = await startAnvil();
     dir = mkdtempSync(join(tmpdir(), 'paylink-production-'));
   }, 180_000);
@@ -45,17 +44,15 @@ describe('the production build', { timeout: 180_000 }, () => {
   });
 
   it('ships the contracts compiled from the sources: ABI and bytecode', async () => {
-    const built = JSON.parse(
-      readFileSync(join(REPOSITORY, 'dist/adapters/chain/artifacts/contracts.json'), 'utf8'),
+    const shipped = JSON.parse(
+      readFileSync(join(built, 'adapters/chain/artifacts/contracts.json'), 'utf8'),
     ).contracts;
     // loadContracts() checks its cache against a hash of the Solidity sources and recompiles when they differ.
-    expect(built).toEqual(await loadContracts());
+    expect(shipped).toEqual(await loadContracts());
   });
 
   it('refuses to run with a development package, so the checks below mean something', async () => {
-    const loaded = run(process.execPath, ['--import', WITHOUT_DEV, '-e', "await import('solc')"], {
-      cwd: REPOSITORY,
-    });
+    const loaded = run(process.execPath, ['--import', WITHOUT_DEV, '-e', "await import('solc')"], {});
     await expect(loaded).rejects.toThrow(/development-only package in production: solc/);
   });
 
@@ -105,10 +102,14 @@ describe('the production build', { timeout: 180_000 }, () => {
     );
     const { api_key: apiKey } = JSON.parse(created.stdout);
 
-    server = spawn(process.execPath, ['--import', WITHOUT_DEV, PAYLINK_BIN, 'serve', '--role', 'api'], {
-      env: { PATH: process.env.PATH ?? '', PAYLINK_LOG_LEVEL: 'warn', ...env },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    server = spawn(
+      process.execPath,
+      ['--import', WITHOUT_DEV, await builtPaylinkBin(), 'serve', '--role', 'api'],
+      {
+        env: { PATH: process.env.PATH ?? '', PAYLINK_LOG_LEVEL: 'warn', ...env },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     let errors = '';
     server.stderr?.on('data', (chunk: Buffer) => {
       errors += chunk.toString();

@@ -12,7 +12,7 @@ import { foundry } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rpcChainId } from '../../src/adapters/chain/anvilProcess.ts';
 import { SANDBOX_ACCOUNTS, sandboxAccount } from '../../src/sandbox/chain.ts';
-import { PAYLINK_BIN } from '../helpers/cli.ts';
+import { builtPaylinkBin } from '../helpers/builtCli.ts';
 import { eventually, freePort } from '../helpers/net.ts';
 
 interface Sandbox {
@@ -41,7 +41,7 @@ async function sandbox(overrides: Record<string, string> = {}): Promise<Sandbox>
 
 /** Starts it and waits for its banner. */
 async function start(box: Sandbox): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [PAYLINK_BIN, 'serve'], {
+  const child = spawn(process.execPath, [await builtPaylinkBin(), 'serve'], {
     env: box.env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -63,7 +63,7 @@ async function start(box: Sandbox): Promise<ChildProcess> {
 
 /** Runs one that must refuse to start: its exit code and what it printed on stderr. */
 async function refused(box: Sandbox): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, [PAYLINK_BIN, 'serve'], {
+  const child = spawn(process.execPath, [await builtPaylinkBin(), 'serve'], {
     env: box.env,
     stdio: ['ignore', 'ignore', 'pipe'],
   });
