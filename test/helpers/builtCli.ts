@@ -9,6 +9,7 @@ import {
   renameSync,
   rmSync,
   statSync,
+  utimesSync,
 } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +29,7 @@ const INPUTS = [
 ];
 /** A build takes well under a minute alone; one on a loaded machine, a few. Past this, its builder is gone. */
 const STALE_LOCK_MS = 10 * 60_000;
+const BUILD_KEPT_MS = 24 * 60 * 60_000;
 const run = promisify(execFile);
 
 let built: Promise<string> | undefined;
@@ -50,7 +52,10 @@ async function buildOnce(): Promise<string> {
   const bin = join(target, 'bin', 'paylink.js');
   const lock = `${target}.lock`;
   for (;;) {
-    if (existsSync(bin)) return bin;
+    if (existsSync(bin)) {
+      touch(target);
+      return bin;
+    }
     if (takeLock(lock)) break;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
@@ -68,9 +73,22 @@ async function buildOnce(): Promise<string> {
     // "type": "module": the bin and dist/ are ES modules.
     copyFileSync(join(REPOSITORY, 'package.json'), join(partial, 'package.json'));
     renameSync(partial, target);
+    pruneOldBuilds(target);
     return bin;
   } finally {
     rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Removes the builds of earlier sources, so that editing and testing does not fill the disk: those not used for
+ * a day (another checkout sharing these node_modules may be running its own, newer one).
+ */
+function pruneOldBuilds(current: string): void {
+  for (const entry of readdirSync(CACHE)) {
+    const path = join(CACHE, entry);
+    if (path === current || entry.includes('.')) continue; // locks and partial builds are their builders'
+    if (Date.now() - statSync(path).mtimeMs > BUILD_KEPT_MS) rmSync(path, { recursive: true, force: true });
   }
 }
 
@@ -90,6 +108,12 @@ function takeLock(lock: string): boolean {
   }
   rmSync(lock, { recursive: true, force: true });
   return false;
+}
+
+/** Marks a build as used now, which keeps it from `pruneOldBuilds`. */
+function touch(path: string): void {
+  const now = new Date();
+  utimesSync(path, now, now);
 }
 
 function sourcesHash(): string {
