@@ -22,6 +22,7 @@ import type { WebhookEndpointStore } from '../../app/webhooks/endpointPorts.ts';
 import type { WebhookSender, WebhookStore } from '../../app/webhooks/ports.ts';
 import type { LogoRules } from '../../domain/brand.ts';
 import type { PayoutPolicy } from '../../domain/payout.ts';
+import type { DashboardSubscriptions } from './subscriptionPages.ts';
 
 export interface DashboardDeps {
   readonly users: UserStore;
@@ -64,6 +65,8 @@ export interface DashboardDeps {
    * The point of sale's catalogue (decision 0054); absent, or without `paymentCreation`: no point of sale.
    */
   readonly posCatalogue?: CatalogueStore | undefined;
+  /** Subscriptions' pages and the operator's console of them (decision 0062); absent: not served. */
+  readonly subscriptions?: DashboardSubscriptions | undefined;
   /** The merchant's brand page (decision 0052); absent: not served. */
   readonly branding?: { readonly store: BrandStore; readonly logoRules: LogoRules } | undefined;
   /** The receipt pages of paid sales, shown as a QR code at the counter; absent: not offered. */
