@@ -18,11 +18,18 @@ import type { CatalogueStore, ReceiptTokenStore } from '../../app/pos/ports.ts';
 import type { RefundStore } from '../../app/refunds/ports.ts';
 import type { SettlementStore } from '../../app/settlement/ports.ts';
 import type { Clock, RateLimitStore } from '../../app/shared/ports.ts';
+import type { RenewalDeps } from '../../app/subscriptions/renewal.ts';
 import type { WebhookEndpointStore } from '../../app/webhooks/endpointPorts.ts';
 import type { WebhookSender, WebhookStore } from '../../app/webhooks/ports.ts';
 import type { LogoRules } from '../../domain/brand.ts';
 import type { PayoutPolicy } from '../../domain/payout.ts';
-import type { DashboardSubscriptions } from './subscriptionPages.ts';
+
+/** What the subscription pages need: the renewal pipeline (the API's create and cancel) and the checkout's URL. */
+export interface DashboardSubscriptions {
+  readonly renewal: RenewalDeps;
+  /** The checkout's public URL, where each plan's subscribe page is. */
+  readonly checkoutUrl: string;
+}
 
 export interface DashboardDeps {
   readonly users: UserStore;

@@ -110,7 +110,7 @@ export function renderSubscription(input: {
   ${fact(s.nextCharge, next ? time(next) : s.noNextCharge)}
   ${sub.cancelAt && state.status !== 'canceled' ? fact(s.cancelAt, time(sub.cancelAt)) : null}
   ${sub.canceledBy ? fact(s.canceledBy, s.by[sub.canceledBy]) : null}
-  ${state.canceledReason === 'unpaid' ? fact(s.canceledBy, s.canceledReason.unpaid) : null}
+  ${state.canceledReason ? fact(s.reason, s.canceledReason[state.canceledReason]) : null}
   ${state.endedAt ? fact(s.endedAt, time(state.endedAt)) : null}
 </dl>`;
   const payments =

@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SignedIn } from '../../app/dashboard/signIn.ts';
 import { archivePlan, createPlan, listPlans } from '../../app/subscriptions/plans.ts';
-import type { RenewalDeps } from '../../app/subscriptions/renewal.ts';
 import { subscriptionConsole } from '../../app/subscriptions/subscriptionConsole.ts';
 import {
   cancelSubscription,
@@ -11,7 +10,7 @@ import {
 import type { KeyMode } from '../../domain/credentials.ts';
 import { PaylinkError } from '../../domain/errors.ts';
 import { typedAmount } from '../web/typedAmount.ts';
-import type { DashboardDeps } from './dashboardDeps.ts';
+import type { DashboardDeps, DashboardSubscriptions } from './dashboardDeps.ts';
 import { type FormRequest, merchantOf, type PageKit } from './pageKit.ts';
 import { renderSubscriptionConsole } from './renderSubscriptionConsole.ts';
 import {
@@ -20,13 +19,6 @@ import {
   renderSubscription,
   renderSubscriptions,
 } from './renderSubscriptions.ts';
-
-/** What the subscription pages need: the renewal pipeline (the API's create and cancel) and the checkout's URL. */
-export interface DashboardSubscriptions {
-  readonly renewal: RenewalDeps;
-  /** The checkout's public URL, where each plan's subscribe page is. */
-  readonly checkoutUrl: string;
-}
 
 const PAGE_SIZE = 50;
 const modeOf = (mode: unknown): KeyMode => (mode === 'test' ? 'test' : 'live');

@@ -66,6 +66,7 @@ export const de: MessageTable<typeof en> = {
   cancelAt: 'Kündigung zum',
   canceledBy: 'Gekündigt von',
   by: { merchant: 'Ihnen', customer: 'dem Kunden' },
+  reason: 'Grund',
   canceledReason: { requested: 'verlangt', unpaid: 'eine Periode nach Ablauf der Frist unbezahlt' },
   endedAt: 'Beendet',
   pendingPlan: 'Tarif ab Periode {period}',

@@ -63,6 +63,7 @@ export const en = {
   cancelAt: 'Cancels at',
   canceledBy: 'Canceled by',
   by: { merchant: 'you', customer: 'the customer' },
+  reason: 'Why',
   canceledReason: { requested: 'asked for', unpaid: 'a period unpaid after its grace' },
   endedAt: 'Ended',
   pendingPlan: 'Plan from period {period}',

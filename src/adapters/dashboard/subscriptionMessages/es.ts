@@ -66,6 +66,7 @@ export const es: MessageTable<typeof en> = {
   cancelAt: 'Se cancela el',
   canceledBy: 'Cancelada por',
   by: { merchant: 'usted', customer: 'el cliente' },
+  reason: 'Motivo',
   canceledReason: { requested: 'solicitada', unpaid: 'un período sin pagar tras su plazo' },
   endedAt: 'Terminó',
   pendingPlan: 'Plan desde el período {period}',

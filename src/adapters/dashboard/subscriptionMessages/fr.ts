@@ -66,6 +66,7 @@ export const fr: MessageTable<typeof en> = {
   cancelAt: 'Résiliation le',
   canceledBy: 'Résilié par',
   by: { merchant: 'vous', customer: 'le client' },
+  reason: 'Motif',
   canceledReason: { requested: 'demandé', unpaid: 'une période impayée après son délai' },
   endedAt: 'Fin',
   pendingPlan: 'Formule à partir de la période {period}',
