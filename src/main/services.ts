@@ -224,7 +224,7 @@ function dashboardDeps(
       webhookAllowPrivate: config.webhookAllowPrivate,
     },
     posCatalogue: input.posCatalogue,
-    // The API's plan and subscription use cases, with the period's request e-mail.
+    // The subscription pages' use cases are the API's (the checkout's too), with the period's request e-mail.
     subscriptions: input.subscriptions && {
       renewal: {
         ...input,
@@ -309,7 +309,6 @@ export function webServices(
   };
   const checkout: CheckoutServerInput = {
     refundClaims: checkoutRefunds(stores, deposits, chains, clock),
-    // The subscribe page's create and the portal's cancel are the API's, with the period's request e-mail.
     subscriptionPages: {
       renewal: renewalDeps(config, { stores, views, rates: api.rates, clock, logger }),
       buckets: gaslessBuckets,
@@ -374,12 +373,9 @@ export function renewalServices(
 /** The renewal pipeline on chain views and rates already made (the worker's, or the checkout's). */
 function renewalDeps(
   config: Config,
-  made: {
+  made: Pick<RenewalDeps, 'rates' | 'clock' | 'logger'> & {
     readonly stores: ReturnType<typeof createStores>;
     readonly views: ReturnType<typeof chainViews>;
-    readonly rates: RenewalDeps['rates'];
-    readonly clock: Clock;
-    readonly logger: Logger;
   },
 ): RenewalDeps {
   const { stores, views, clock, logger } = made;

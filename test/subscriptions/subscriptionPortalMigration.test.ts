@@ -63,10 +63,9 @@ describe.each(dialects)('migration 0050 (subscription portal) on %s', (dialect) 
         created_at: NOW,
       })
       .execute();
-    // biome-ignore lint/suspicious/noExplicitAny: the row of a schema from before 0050
     await db
       .insertInto('subscriptions')
-      .values([subscription('s1'), subscription('s2')] as any)
+      .values([subscription('s1'), subscription('s2')])
       .execute();
     expect((await migrator.migrateToLatest()).error).toBeUndefined();
   });

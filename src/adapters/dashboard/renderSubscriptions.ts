@@ -36,7 +36,7 @@ export function planPrice(ctx: PageContext, plan: SubscriptionPlan): string {
 
 const modeQuery = (mode: KeyMode, first = '?') => (mode === 'test' ? `${first}mode=test` : '');
 
-function heading(ctx: PageContext, title: string, mode: KeyMode, s: SubscriptionText): SafeHtml {
+function heading(title: string, mode: KeyMode, s: SubscriptionText): SafeHtml {
   return html`<h1>${title}${mode === 'test' ? html` <span class="badge">${s.testMode}</span>` : null}</h1>`;
 }
 
@@ -60,7 +60,7 @@ export function renderSubscriptions(input: {
   <td>${time(sub.startedAt)}</td>
 </tr>`;
   };
-  const body = html`${heading(ctx, s.title, mode, s)}
+  const body = html`${heading(s.title, mode, s)}
 <p class="muted">${s.intro}</p>
 <div class="actions">
   <a class="button" href="/dashboard/subscriptions/plans${modeQuery(mode)}">${s.showPlans}</a>
@@ -133,7 +133,7 @@ export function renderSubscription(input: {
     : null;
   const title = fill(s.detailTitle, { customer: sub.customerEmail });
   const body = html`<div class="card">
-${heading(ctx, title, mode, s)}
+${heading(title, mode, s)}
 ${facts}
 <h2>${s.payments}</h2>
 ${payments}
@@ -174,7 +174,7 @@ export function renderPlans(input: {
   <td>${archive}</td>
 </tr>`;
   };
-  const body = html`${heading(ctx, s.plansTitle, mode, s)}
+  const body = html`${heading(s.plansTitle, mode, s)}
 <p class="muted">${s.plansIntro}</p>
 <div class="actions">
   <a class="button" href="/dashboard/subscriptions${modeQuery(mode)}">${s.showSubscriptions}</a>

@@ -52,6 +52,48 @@ export function subscriptionPages(
     });
   });
 
+  planPages(app, subs, kit, testAvailable);
+
+  app.get('/dashboard/subscriptions/:id', async (request: ListRequest, reply) => {
+    const signedIn = await kit.requireRole('merchant', request, reply);
+    if (!signedIn) return reply;
+    const { id } = request.params as { id: string };
+    const mode = modeOf(request.query.mode);
+    return kit.guard(reply, signedIn, async () => {
+      const shown = await showSubscription(subs.renewal, merchantOf(signedIn.user), mode, id);
+      return reply.send(renderSubscription({ signedIn, ctx: kit.context(request), mode, shown }));
+    });
+  });
+
+  app.post('/dashboard/subscriptions/:id/cancel', async (request: FormRequest, reply) => {
+    const signedIn = await kit.requireRole('merchant', request, reply);
+    if (!signedIn || kit.refusedForgery(request, reply, signedIn)) return reply;
+    const { id } = request.params as { id: string };
+    const mode = modeOf(request.body?.mode);
+    const atPeriodEnd = request.body?.when !== 'now';
+    return kit.guard(reply, signedIn, async () => {
+      await cancelSubscription(subs.renewal, merchantOf(signedIn.user), mode, id, {
+        atPeriodEnd,
+        by: 'merchant',
+      });
+      request.log.info({ subscription: id, atPeriodEnd }, 'subscription canceled from the dashboard');
+      return reply.redirect(`/dashboard/subscriptions/${id}${mode === 'test' ? '?mode=test' : ''}`, 303);
+    });
+  });
+
+  app.get('/dashboard/renewals', async (request, reply) => {
+    const signedIn = await kit.requireRole('operator', request, reply);
+    if (!signedIn) return reply;
+    const overview = await subscriptionConsole(subs.renewal);
+    const merchants = new Map((await deps.merchants.list(1000)).map((m) => [m.id, m.name] as const));
+    return reply.send(
+      renderSubscriptionConsole({ signedIn, ctx: kit.context(request), overview, merchants }),
+    );
+  });
+}
+
+/** The merchant's plans: the list with each subscribe page, "New plan" and "Archive". */
+function planPages(app: FastifyInstance, subs: DashboardSubscriptions, kit: PageKit, testAvailable: boolean) {
   const showPlans = async (
     signedIn: SignedIn,
     reply: FastifyReply,
@@ -127,42 +169,5 @@ export function subscriptionPages(
       request.log.info({ plan: id }, 'subscription plan archived from the dashboard');
       return reply.redirect(`/dashboard/subscriptions/plans${mode === 'test' ? '?mode=test' : ''}`, 303);
     });
-  });
-
-  app.get('/dashboard/subscriptions/:id', async (request: ListRequest, reply) => {
-    const signedIn = await kit.requireRole('merchant', request, reply);
-    if (!signedIn) return reply;
-    const { id } = request.params as { id: string };
-    const mode = modeOf(request.query.mode);
-    return kit.guard(reply, signedIn, async () => {
-      const shown = await showSubscription(subs.renewal, merchantOf(signedIn.user), mode, id);
-      return reply.send(renderSubscription({ signedIn, ctx: kit.context(request), mode, shown }));
-    });
-  });
-
-  app.post('/dashboard/subscriptions/:id/cancel', async (request: FormRequest, reply) => {
-    const signedIn = await kit.requireRole('merchant', request, reply);
-    if (!signedIn || kit.refusedForgery(request, reply, signedIn)) return reply;
-    const { id } = request.params as { id: string };
-    const mode = modeOf(request.body?.mode);
-    const atPeriodEnd = request.body?.when !== 'now';
-    return kit.guard(reply, signedIn, async () => {
-      await cancelSubscription(subs.renewal, merchantOf(signedIn.user), mode, id, {
-        atPeriodEnd,
-        by: 'merchant',
-      });
-      request.log.info({ subscription: id, atPeriodEnd }, 'subscription canceled from the dashboard');
-      return reply.redirect(`/dashboard/subscriptions/${id}${mode === 'test' ? '?mode=test' : ''}`, 303);
-    });
-  });
-
-  app.get('/dashboard/renewals', async (request, reply) => {
-    const signedIn = await kit.requireRole('operator', request, reply);
-    if (!signedIn) return reply;
-    const overview = await subscriptionConsole(subs.renewal);
-    const merchants = new Map((await deps.merchants.list(1000)).map((m) => [m.id, m.name] as const));
-    return reply.send(
-      renderSubscriptionConsole({ signedIn, ctx: kit.context(request), overview, merchants }),
-    );
   });
 }
