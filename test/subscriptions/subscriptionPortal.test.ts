@@ -201,6 +201,13 @@ describe.each(dialects)('subscribe page, portal and plan change on %s', (dialect
     const page = await (await fetch(`${base}/subscriptions/${token}?lang=en&done=canceled`)).text();
     expect(page).toContain('Your subscription is canceled.');
     expect(page).not.toContain('/cancel?');
+    // Paid, the period links its receipt page (its token issued once), no longer the payment to pay.
+    await markPaid(listed.payments[0].payment_id);
+    const paid = await (await fetch(`${base}/subscriptions/${token}`)).text();
+    const receipt = /href="(https:\/\/pay\.example\.test\/receipts\/[A-Za-z0-9_-]+)">Receipt</.exec(paid);
+    expect(receipt).not.toBeNull();
+    expect(paid).not.toContain(`href="/pay/${listed.payments[0].payment_id}`);
+    expect(await (await fetch(`${base}/subscriptions/${token}`)).text()).toContain(receipt![1]!);
   });
 
   it('limits subscriptions per client address: the sixth in a row is refused with 429', async () => {
