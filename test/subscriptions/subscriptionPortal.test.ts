@@ -252,6 +252,12 @@ describe.each(dialects)('subscribe page, portal and plan change on %s', (dialect
       pending_plan_id: premium.plan_id,
       pending_plan_from_period: 2,
     });
+    // Its own plan withdraws the change; asked again, it is the same change.
+    expect((await change(basic.plan_id)).body).toMatchObject({
+      pending_plan_id: null,
+      pending_plan_from_period: null,
+    });
+    expect((await change(premium.plan_id)).body).toMatchObject({ pending_plan_from_period: 2 });
     // Period 2 starts on June 30 (the 31st clamped); its payment is made three days before, not a ms sooner.
     const period2 = new Date('2027-06-30T10:00:00.000Z').getTime();
     const run = (ms: number) => {
@@ -268,15 +274,10 @@ describe.each(dialects)('subscribe page, portal and plan change on %s', (dialect
     expect(second.body).toMatchObject({ amount: '25.00', currency: 'USDC', title: 'Premium' });
     expect(billed).toMatchObject({ plan_id: basic.plan_id, pending_plan_id: premium.plan_id });
 
-    // Billed already: a change asked now applies from period 3; asking for the plan in force withdraws it.
-    const later = await change(weekly.plan_id);
-    expect(later.body.code).toBe('CONFLICT');
-    expect((await change(basic.plan_id)).body).toMatchObject({
-      pending_plan_id: null,
-      pending_plan_from_period: null,
-    });
-    expect((await change(premium.plan_id)).body).toMatchObject({ pending_plan_from_period: 3 });
-    expect((await change(premium.plan_id)).body).toMatchObject({ pending_plan_from_period: 3 });
+    // Billed already at the new price: the change stands until period 2 starts, neither withdrawn nor replaced.
+    const withdrawn = await change(basic.plan_id);
+    expect(withdrawn).toMatchObject({ status: 409, body: { code: 'CONFLICT' } });
+    expect((await shown()).pending_plan_id).toBe(premium.plan_id);
   });
 
   it('makes the new plan the plan once its first period starts, and refuses a change once canceled', async () => {
@@ -305,6 +306,11 @@ describe.each(dialects)('subscribe page, portal and plan change on %s', (dialect
       plan_id: premium.plan_id,
       amount: '25.00',
       pending_plan_id: null,
+    });
+    // Period 2 billed and started: a new change applies from period 3.
+    expect((await api('POST', `${url}change-plan/`, { plan_id: basic.plan_id })).body).toMatchObject({
+      pending_plan_id: basic.plan_id,
+      pending_plan_from_period: 3,
     });
     await api('POST', `${url}cancel/`, { at_period_end: true });
     const refused = await api('POST', `${url}change-plan/`, { plan_id: basic.plan_id });

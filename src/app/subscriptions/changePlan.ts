@@ -26,7 +26,9 @@ function refusal(current: SubscriptionPlan, next: SubscriptionPlan): string | un
  * Changes a running subscription's plan from its next period on (decision 0062): the periods already billed
  * keep their price; the renewal job bills the next ones with the new plan and makes it the subscription's plan
  * once the first of them starts. Asking for the subscription's own plan withdraws a pending change; asking
- * again replaces it. A canceled or ended subscription, or one whose cancellation is set, is not changed (409).
+ * again replaces it, until the change's first period is billed: that period's payment was sent at the new plan's
+ * price, so the change stands until the period starts (409 until then). A canceled or ended subscription, or one
+ * whose cancellation is set, is not changed (409).
  */
 export async function changeSubscriptionPlan(
   deps: RenewalDeps,
@@ -37,10 +39,19 @@ export async function changeSubscriptionPlan(
 ): Promise<ShownSubscription> {
   const planId = planIdInput?.trim().toLowerCase();
   if (!planId) throw new ValidationError('plan_id', 'is required');
+  const found = await showSubscription(deps, merchantId, mode, subscriptionId);
+  // A change whose first period has started becomes the plan first (when no worker is looking at it now).
+  if (found.subscription.planChange) await renewNow(deps, found.subscription.id);
   const current = await showSubscription(deps, merchantId, mode, subscriptionId);
   const { subscription, plan, state } = current;
   if (state.status === 'canceled' || state.status === 'ended' || subscription.cancelAt !== null)
     throw new PaylinkError('CONFLICT', 'This subscription is canceled or ending: its plan cannot change');
+  const pending = subscription.planChange;
+  if (pending && current.periods.some((p) => p.period >= pending.fromPeriod))
+    throw new PaylinkError(
+      'CONFLICT',
+      `Period ${pending.fromPeriod} is already billed with the new plan: the change stands until it starts`,
+    );
   let change: PlanChange | null = null;
   if (planId !== plan.id) {
     const next = await deps.subscriptions.findPlan(merchantId, planId, mode);
