@@ -124,7 +124,14 @@ describe('subscription pages in Chromium', () => {
     await owner.locator('#trial_days').fill('7');
     await owner.getByRole('button', { name: 'Create plan' }).click();
     await owner.waitForURL(`${api}/dashboard/subscriptions/plans`, { timeout: UI_TIMEOUT_MS });
-    const row = owner.locator('tbody tr').filter({ hasText: 'Coffee club' });
+    await owner.locator('#name').fill('Coffee club plus');
+    await owner.locator('#amount').fill('14.90');
+    await owner.locator('#currency').fill('USDC');
+    await owner.getByRole('button', { name: 'Create plan' }).click();
+    await owner.waitForURL(`${api}/dashboard/subscriptions/plans`, { timeout: UI_TIMEOUT_MS });
+    const row = owner
+      .locator('tbody tr')
+      .filter({ has: owner.getByRole('cell', { name: 'Coffee club', exact: true }) });
     expect(await row.locator('td').nth(1).textContent()).toBe('9.90 USDC per month');
     await clean(owner, 'plans');
     const subscribeUrl = await row.getByRole('link', { name: 'Subscribe page' }).getAttribute('href');
@@ -141,6 +148,20 @@ describe('subscription pages in Chromium', () => {
       timeout: UI_TIMEOUT_MS,
     });
     expect(await buyer.locator('.status-line').textContent()).toMatch(/^Free trial until /);
+    const portal = buyer.url();
+
+    // The merchant moves the subscriber to the bigger plan from the first period; the portal says so.
+    await owner.goto(`${api}/dashboard/subscriptions`);
+    await owner.getByRole('link', { name: 'ada@example.com' }).click();
+    await owner.getByRole('heading', { name: 'Subscription of ada@example.com' }).waitFor();
+    await owner
+      .getByLabel('Plan', { exact: true })
+      .selectOption({ label: 'Coffee club plus, 14.90 USDC per month' });
+    await owner.getByRole('button', { name: 'Change from the next period' }).click();
+    await owner.getByText('Plan from period 1').waitFor({ timeout: UI_TIMEOUT_MS });
+    await buyer.goto(portal);
+    expect(await buyer.locator('.facts').textContent()).toContain('Coffee club plus, 14.90 USDC per month');
+    expect(await buyer.locator('.facts').textContent()).toContain('14.90 USDC on');
     await clean(buyer, 'portal');
     await buyer.getByRole('button', { name: 'Cancel my subscription' }).click();
     await buyer.getByText('Your subscription is canceled.').waitFor({ timeout: UI_TIMEOUT_MS });

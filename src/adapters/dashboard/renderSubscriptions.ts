@@ -84,6 +84,8 @@ export function renderSubscription(input: {
   ctx: PageContext;
   mode: KeyMode;
   shown: ShownSubscription;
+  /** The plans it may move to (active, same interval and mode); none: no change offered. */
+  plans: readonly SubscriptionPlan[];
 }): string {
   const { ctx, mode, shown } = input;
   const s = SUBSCRIPTION_TEXT[ctx.lang];
@@ -137,10 +139,42 @@ ${heading(title, mode, s)}
 ${facts}
 <h2>${s.payments}</h2>
 ${payments}
+${running && sub.cancelAt === null ? changeForm(input, s) : null}
 ${cancel}
 <p><a href="/dashboard/subscriptions${modeQuery(mode)}">${s.back}</a></p>
 </div>`;
   return signedInPage(input.signedIn, ctx, title, body);
+}
+
+/**
+ * "Change plan": another plan of the same interval, billed from the next period not yet billed; the plan in force
+ * withdraws a pending change.
+ */
+function changeForm(
+  input: {
+    signedIn: SignedIn;
+    ctx: PageContext;
+    mode: KeyMode;
+    shown: ShownSubscription;
+    plans: readonly SubscriptionPlan[];
+  },
+  s: SubscriptionText,
+): SafeHtml | null {
+  const { shown, ctx } = input;
+  const pending = shown.subscription.planChange;
+  const choices = pending ? [shown.plan, ...input.plans] : input.plans;
+  if (choices.length === 0) return null;
+  return html`<h2 id="change-plan">${s.changeTitle}</h2>
+<p class="muted">${s.changeHint}</p>
+<form class="stack" method="post" action="/dashboard/subscriptions/${shown.subscription.id}/change-plan" aria-labelledby="change-plan">
+  ${csrfField(input.signedIn)}<input type="hidden" name="mode" value="${input.mode}">
+  <label for="plan_id">${s.plan}</label>
+  <select id="plan_id" name="plan_id">${choices.map(
+    (p) =>
+      html`<option value="${p.id}"${pending?.planId === p.id ? html` selected` : null}>${p.name}, ${planPrice(ctx, p)}</option>`,
+  )}</select>
+  <button type="submit">${s.changeButton}</button>
+</form>`;
 }
 
 /** The plan form as posted and refused, or fresh; `testAvailable`: the mode can be chosen. */

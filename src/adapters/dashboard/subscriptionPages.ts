@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SignedIn } from '../../app/dashboard/signIn.ts';
+import { changeSubscriptionPlan } from '../../app/subscriptions/changePlan.ts';
 import { archivePlan, createPlan, listPlans } from '../../app/subscriptions/plans.ts';
 import { subscriptionConsole } from '../../app/subscriptions/subscriptionConsole.ts';
 import {
@@ -60,8 +61,30 @@ export function subscriptionPages(
     const { id } = request.params as { id: string };
     const mode = modeOf(request.query.mode);
     return kit.guard(reply, signedIn, async () => {
-      const shown = await showSubscription(subs.renewal, merchantOf(signedIn.user), mode, id);
-      return reply.send(renderSubscription({ signedIn, ctx: kit.context(request), mode, shown }));
+      const merchantId = merchantOf(signedIn.user);
+      const shown = await showSubscription(subs.renewal, merchantId, mode, id);
+      // The plans it may move to: this mode's, active, of its interval (the first page: the newest hundred).
+      const { interval } = shown.plan;
+      const plans = (await listPlans(subs.renewal, merchantId, mode, { limit: 100 })).rows.filter(
+        (p) =>
+          p.archivedAt === null &&
+          p.id !== shown.plan.id &&
+          p.interval.unit === interval.unit &&
+          p.interval.count === interval.count,
+      );
+      return reply.send(renderSubscription({ signedIn, ctx: kit.context(request), mode, shown, plans }));
+    });
+  });
+
+  app.post('/dashboard/subscriptions/:id/change-plan', async (request: FormRequest, reply) => {
+    const signedIn = await kit.requireRole('merchant', request, reply);
+    if (!signedIn || kit.refusedForgery(request, reply, signedIn)) return reply;
+    const { id } = request.params as { id: string };
+    const mode = modeOf(request.body?.mode);
+    return kit.guard(reply, signedIn, async () => {
+      await changeSubscriptionPlan(subs.renewal, merchantOf(signedIn.user), mode, id, request.body?.plan_id);
+      request.log.info({ subscription: id }, 'subscription plan changed from the dashboard');
+      return reply.redirect(`/dashboard/subscriptions/${id}${mode === 'test' ? '?mode=test' : ''}`, 303);
     });
   });
 

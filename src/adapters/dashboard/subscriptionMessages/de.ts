@@ -74,6 +74,10 @@ export const de: MessageTable<typeof en> = {
   noPayments: 'Noch keine Zahlung berechnet.',
   paymentStatus: 'Zahlung',
   paidAt: 'Bezahlt',
+  changeTitle: 'Tarif wechseln',
+  changeHint:
+    'Ein anderer Tarif mit demselben Intervall, berechnet ab der nächsten noch nicht berechneten Periode; berechnete Perioden behalten ihren Preis. Der laufende Tarif nimmt einen geplanten Wechsel zurück.',
+  changeButton: 'Ab der nächsten Periode wechseln',
   cancelTitle: 'Kündigen',
   cancelHint:
     'Zum Periodenende behält der Kunde, was er bezahlt hat; sofort, wird ab jetzt nichts mehr berechnet.',

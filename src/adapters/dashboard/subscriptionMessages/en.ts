@@ -71,6 +71,10 @@ export const en = {
   noPayments: 'No payment billed yet.',
   paymentStatus: 'Payment',
   paidAt: 'Paid',
+  changeTitle: 'Change plan',
+  changeHint:
+    'Another plan of the same interval, billed from the next period not yet billed; the periods billed keep their price. Choosing the plan in force withdraws a pending change.',
+  changeButton: 'Change from the next period',
   cancelTitle: 'Cancel',
   cancelHint:
     'At period end, the customer keeps what they paid for; at once, nothing more is billed from now.',

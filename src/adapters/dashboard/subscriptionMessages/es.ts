@@ -74,6 +74,10 @@ export const es: MessageTable<typeof en> = {
   noPayments: 'Aún no se ha cobrado ningún pago.',
   paymentStatus: 'Pago',
   paidAt: 'Pagado',
+  changeTitle: 'Cambiar de plan',
+  changeHint:
+    'Otro plan con el mismo intervalo, cobrado desde el próximo período aún no cobrado; los períodos cobrados mantienen su precio. Elegir el plan en curso retira un cambio previsto.',
+  changeButton: 'Cambiar desde el próximo período',
   cancelTitle: 'Cancelar',
   cancelHint:
     'Al final del período, el cliente conserva lo que pagó; de inmediato, no se cobra nada más desde ahora.',

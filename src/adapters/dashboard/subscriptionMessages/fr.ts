@@ -74,6 +74,10 @@ export const fr: MessageTable<typeof en> = {
   noPayments: 'Aucun paiement facturé pour l’instant.',
   paymentStatus: 'Paiement',
   paidAt: 'Payé',
+  changeTitle: 'Changer de formule',
+  changeHint:
+    'Une autre formule de même intervalle, facturée à partir de la prochaine période non encore facturée ; les périodes facturées gardent leur prix. Choisir la formule en cours annule un changement prévu.',
+  changeButton: 'Changer à partir de la prochaine période',
   cancelTitle: 'Résilier',
   cancelHint:
     'En fin de période, le client garde ce qu’il a payé ; immédiatement, plus rien n’est facturé dès maintenant.',
