@@ -44,6 +44,13 @@ export const PAGES: readonly ScreenshotPage[] = [
   page('receipt', '/receipts/:token', 'customer', (s) => `/receipts/${s.receipts.paid}`),
   page('receipt-overpaid', '/receipts/:token', 'customer', (s) => `/receipts/${s.receipts.overpaid}`),
   page('refund-claim', '/refunds/:id', 'customer', (s) => `/refunds/${s.refund}`),
+  page('subscribe', '/subscribe/:planId', 'customer', (s) => `/subscribe/${s.subscriptions.plan}`),
+  page(
+    'subscription-portal',
+    '/subscriptions/:token',
+    'customer',
+    (s) => `/subscriptions/${s.subscriptions.portalToken}`,
+  ),
   page('dashboard-sign-in', '/dashboard/login', 'visitor'),
   page('dashboard-home', '/dashboard/home', 'merchant'),
   page('dashboard-payments', '/dashboard/payments', 'merchant'),
@@ -70,6 +77,14 @@ export const PAGES: readonly ScreenshotPage[] = [
     'merchant',
     (s) => `/dashboard/links/${s.links.ticket}/edit`,
   ),
+  page('dashboard-subscriptions', '/dashboard/subscriptions', 'merchant'),
+  page(
+    'dashboard-subscription',
+    '/dashboard/subscriptions/:id',
+    'merchant',
+    (s) => `/dashboard/subscriptions/${s.subscriptions.subscription}`,
+  ),
+  page('dashboard-subscription-plans', '/dashboard/subscriptions/plans', 'merchant'),
   page('pos', '/dashboard/pos', 'merchant', undefined, TABLET_AND_PHONE),
   page(
     'pos-sale',
@@ -91,6 +106,7 @@ export const PAGES: readonly ScreenshotPage[] = [
   ),
   page('operator-new-merchant', '/dashboard/merchants/new', 'operator'),
   page('operator-payouts', '/dashboard/payouts', 'operator'),
+  page('operator-subscriptions', '/dashboard/renewals', 'operator'),
   page('operator-webhooks', '/dashboard/webhooks', 'operator'),
   page('operator-health', '/dashboard/health', 'operator'),
 ];

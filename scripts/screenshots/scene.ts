@@ -31,6 +31,12 @@ export interface Scene {
   readonly receipts: { readonly paid: string; readonly overpaid: string };
   readonly links: { readonly ticket: string; readonly donation: string };
   readonly refund: string;
+  /** A plan, and a subscription to it in its trial (nothing billed yet), with its portal's token. */
+  readonly subscriptions: {
+    readonly plan: string;
+    readonly subscription: string;
+    readonly portalToken: string;
+  };
 }
 
 /**
@@ -117,6 +123,19 @@ export async function makeScene(sandbox: SandboxProcess): Promise<Scene> {
     metadata: { channel: 'pos' },
     expires_in: A_DAY,
   });
+  // A plan with a trial, so that the subscription bills nothing yet and every payment page above keeps its place.
+  const plan = await api.call('POST', '/payments/api/plans/', {
+    name: 'Coffee club',
+    description: 'A bag of freshly roasted beans every month.',
+    amount: '9.90',
+    currency: 'EUR',
+    interval: 'month',
+    trial_days: 14,
+  });
+  const subscription = await api.call('POST', '/payments/api/subscriptions/', {
+    plan_id: plan.plan_id,
+    customer_email: 'eva@example.com',
+  });
   const receipt = receiptTokens(sandbox);
   const users = demoUsers(sandbox.output());
   return {
@@ -128,6 +147,11 @@ export async function makeScene(sandbox: SandboxProcess): Promise<Scene> {
     receipts: { paid: await receipt(paid), overpaid: await receipt(overpaid) },
     links: { ticket, donation: donationLink },
     refund,
+    subscriptions: {
+      plan: String(plan.plan_id),
+      subscription: String(subscription.subscription_id),
+      portalToken: portalToken(sandbox, String(subscription.subscription_id)),
+    },
   };
 }
 
@@ -157,6 +181,7 @@ function apiClient(sandbox: SandboxProcess) {
       String((await call('POST', `/payments/api/links/${link}/payments/`, body)).payment_id),
     createRefund: async (body: Status) =>
       String((await call('POST', '/payments/api/refunds/', body)).refund_id),
+    call,
     status,
     waitFor,
     waitForStatus: (id: string, wanted: string) => waitFor(id, (s) => s.status === wanted),
@@ -194,6 +219,23 @@ function receiptTokens(sandbox: SandboxProcess) {
     if (token === null) throw new Error(`payment ${paymentId} has no receipt`);
     return token;
   };
+}
+
+/** A subscription's portal token, read from the sandbox's database (the customer's e-mails carry it). */
+function portalToken(sandbox: SandboxProcess, subscriptionId: string): string {
+  const db = new Database(sandbox.env.PAYLINK_DATABASE_URL!.slice('sqlite:'.length), {
+    readonly: true,
+    fileMustExist: true,
+  });
+  try {
+    const row = db.prepare('select portal_token from subscriptions where id = ?').get(subscriptionId) as
+      | { portal_token: string | null }
+      | undefined;
+    if (!row?.portal_token) throw new Error(`subscription ${subscriptionId} has no portal token`);
+    return row.portal_token;
+  } finally {
+    db.close();
+  }
 }
 
 /** The demo merchant's and the operator's sign-in, as the sandbox's banner prints them. */

@@ -27,6 +27,19 @@ export interface Subscription {
   readonly announcedStatus: SubscriptionStatus;
   readonly createdAt: Date;
   readonly updatedAt: Date;
+  /**
+   * The secret part of the customer portal's address (decision 0062), sent in the subscription's e-mails: whoever
+   * holds it sees the subscription and may cancel it, as the customer.
+   */
+  readonly portalToken: string;
+  /** A plan change asked for (decision 0062): the plan billed from period `fromPeriod` on; null: none. */
+  readonly planChange: PlanChange | null;
+}
+
+/** A subscription's next plan, and the first period billed with it. */
+export interface PlanChange {
+  readonly planId: string;
+  readonly fromPeriod: number;
 }
 
 export const SUBSCRIPTION_STATUSES = ['trialing', 'active', 'past_due', 'canceled', 'ended'] as const;
@@ -186,4 +199,21 @@ export function reminderMoment(anchor: Date, plan: PlanCalendar, period: number)
   const due = periodStart(anchor, plan.interval, period).getTime();
   const deadline = graceEnd(anchor, plan, period).getTime();
   return new Date(Math.max(due, deadline - daysMs(1)));
+}
+
+/**
+ * When the subscription's next period starts, and its payment is due: null once canceled or ended, after the
+ * plan's last period, or when a cancellation takes effect first.
+ */
+export function nextChargeAt(
+  sub: Pick<Subscription, 'anchor' | 'cancelAt'>,
+  plan: PlanCalendar,
+  state: SubscriptionState,
+): Date | null {
+  if (state.status === 'canceled' || state.status === 'ended') return null;
+  const next = state.period + 1;
+  if (plan.periods !== null && next > plan.periods) return null;
+  const start = periodStart(sub.anchor, plan.interval, next);
+  if (sub.cancelAt !== null && start.getTime() >= sub.cancelAt.getTime()) return null;
+  return start;
 }

@@ -224,6 +224,21 @@ function dashboardDeps(
       webhookAllowPrivate: config.webhookAllowPrivate,
     },
     posCatalogue: input.posCatalogue,
+    // The subscription pages' use cases are the API's (the checkout's too), with the period's request e-mail.
+    subscriptions: input.subscriptions && {
+      renewal: {
+        ...input,
+        subscriptions: input.subscriptions,
+        paymentTtlMs: config.paymentTtlMs,
+        maxAmountBaseUnits: config.maxAmountBaseUnits,
+        minAmountBaseUnits: config.minAmountBaseUnits,
+        webhookAllowPrivate: config.webhookAllowPrivate,
+        paymentRequests,
+        renewalLeadMs: DEFAULT_RENEWAL_LEAD_MS,
+        renewalRecheckMs: DEFAULT_RENEWAL_RECHECK_MS,
+      },
+      checkoutUrl: config.checkoutUrl,
+    },
     branding: input.brands && { store: input.brands, logoRules: config.logoRules ?? DEFAULT_LOGO_RULES },
     receiptTokens: input.receiptTokens,
     measure: made.measure,
@@ -294,6 +309,12 @@ export function webServices(
   };
   const checkout: CheckoutServerInput = {
     refundClaims: checkoutRefunds(stores, deposits, chains, clock),
+    subscriptionPages: {
+      renewal: renewalDeps(config, { stores, views, rates: api.rates, clock, logger }),
+      buckets: gaslessBuckets,
+      receiptTokens: stores.receiptTokens,
+      checkoutUrl: config.checkoutUrl,
+    },
     linkPages: {
       // A payment made from a link's page is the API's: the same pipeline, rates and limits.
       pay: {
@@ -346,11 +367,23 @@ export function renewalServices(
 ): RenewalDeps {
   const { stores, chains, clock, logger } = made;
   const views = chainViews(chains, clock, logger);
+  return renewalDeps(config, { stores, views, rates: createRates(config, clock, logger), clock, logger });
+}
+
+/** The renewal pipeline on chain views and rates already made (the worker's, or the checkout's). */
+function renewalDeps(
+  config: Config,
+  made: Pick<RenewalDeps, 'rates' | 'clock' | 'logger'> & {
+    readonly stores: ReturnType<typeof createStores>;
+    readonly views: ReturnType<typeof chainViews>;
+  },
+): RenewalDeps {
+  const { stores, views, clock, logger } = made;
   return {
     ...stores,
     deposits: views.deposits,
     tokenControls: views.tokenControls,
-    rates: createRates(config, clock, logger),
+    rates: made.rates,
     hostResolver,
     clock,
     logger,

@@ -9,6 +9,10 @@ import { de as refundDe } from '../../src/adapters/checkout/refundMessages/de.ts
 import { en as refundEn } from '../../src/adapters/checkout/refundMessages/en.ts';
 import { es as refundEs } from '../../src/adapters/checkout/refundMessages/es.ts';
 import { fr as refundFr } from '../../src/adapters/checkout/refundMessages/fr.ts';
+import { de as subscribeDe } from '../../src/adapters/checkout/subscriptionMessages/de.ts';
+import { en as subscribeEn } from '../../src/adapters/checkout/subscriptionMessages/en.ts';
+import { es as subscribeEs } from '../../src/adapters/checkout/subscriptionMessages/es.ts';
+import { fr as subscribeFr } from '../../src/adapters/checkout/subscriptionMessages/fr.ts';
 import { de as dashboardDe } from '../../src/adapters/dashboard/messages/de.ts';
 import { en as dashboardEn } from '../../src/adapters/dashboard/messages/en.ts';
 import { es as dashboardEs } from '../../src/adapters/dashboard/messages/es.ts';
@@ -18,6 +22,10 @@ import { de as posDe } from '../../src/adapters/dashboard/posMessages/de.ts';
 import { en as posEn } from '../../src/adapters/dashboard/posMessages/en.ts';
 import { es as posEs } from '../../src/adapters/dashboard/posMessages/es.ts';
 import { fr as posFr } from '../../src/adapters/dashboard/posMessages/fr.ts';
+import { de as subscriptionsDe } from '../../src/adapters/dashboard/subscriptionMessages/de.ts';
+import { en as subscriptionsEn } from '../../src/adapters/dashboard/subscriptionMessages/en.ts';
+import { es as subscriptionsEs } from '../../src/adapters/dashboard/subscriptionMessages/es.ts';
+import { fr as subscriptionsFr } from '../../src/adapters/dashboard/subscriptionMessages/fr.ts';
 import { de as emailDe } from '../../src/adapters/email/messages/de.ts';
 import { en as emailEn } from '../../src/adapters/email/messages/en.ts';
 import { es as emailEs } from '../../src/adapters/email/messages/es.ts';
@@ -88,6 +96,21 @@ const SURFACES: readonly Surface[] = [
     tables: { en: posEn, fr: posFr, de: posDe, es: posEs },
     roots: [/(\w+) = POS_TEXT\[/g, /(\w+): PosText\b/g],
     fixedRoots: ['POS_TEXT\\[[\\w.()]+\\]'],
+  },
+  {
+    name: 'subscribe page and portal',
+    english: subscribeEn,
+    tables: { en: subscribeEn, fr: subscribeFr, de: subscribeDe, es: subscribeEs },
+    roots: [/(\w+) = SUBSCRIPTION_MESSAGES\[/g, /(\w+): SubscriptionMessages\b/g],
+    fixedRoots: ['SUBSCRIPTION_MESSAGES\\[\\w+\\]'],
+  },
+  {
+    name: 'dashboard subscriptions',
+    english: subscriptionsEn,
+    tables: { en: subscriptionsEn, fr: subscriptionsFr, de: subscriptionsDe, es: subscriptionsEs },
+    roots: [/(\w+) = SUBSCRIPTION_TEXT\[[^\]]+\];/g, /(\w+): SubscriptionText\b/g],
+    fixedRoots: ['SUBSCRIPTION_TEXT\\[[\\w.]+\\]'],
+    sectionBindings: [/const (?=\w+ = SUBSCRIPTION_TEXT\[[^\]]+\]\.(\w+))(\w+)/g],
   },
 ];
 

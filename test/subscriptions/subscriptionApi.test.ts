@@ -207,6 +207,15 @@ describe.each(dialects)('the subscriptions API on %s', (dialect) => {
     expect((await paylink.listSubscriptions({ limit: 1 })).subscriptions[0]?.subscription_id).toBe(
       sub.subscription_id,
     );
+    const bigger = await paylink.createPlan({
+      name: 'SDK plus',
+      amount: '8.00',
+      currency: 'USDC',
+      interval: 'week',
+      interval_count: 2,
+    });
+    const changed = await paylink.changeSubscriptionPlan(sub.subscription_id, bigger.plan_id);
+    expect(changed).toMatchObject({ pending_plan_id: bigger.plan_id, pending_plan_from_period: 2 });
     const canceled = await paylink.cancelSubscription(sub.subscription_id, { atPeriodEnd: false });
     expect(canceled).toMatchObject({
       status: 'canceled',

@@ -52,6 +52,8 @@ function subscription(n: number, overrides: Partial<Subscription> = {}): Subscri
     announcedStatus: 'past_due',
     createdAt: at(n),
     updatedAt: at(n),
+    portalToken: `token-${n}`,
+    planChange: null,
     ...overrides,
   };
 }

@@ -323,6 +323,20 @@ export class PaylinkClient {
     });
   }
 
+  /**
+   * `POST /payments/api/subscriptions/{subscription_id}/change-plan/`: the subscription is billed with `planId`
+   * from its next period not yet billed (`pending_plan_from_period`); its own plan withdraws a pending change.
+   */
+  changeSubscriptionPlan(subscriptionId: string, planId: string): Promise<Subscription> {
+    return this.#json({
+      method: 'POST',
+      path: `/payments/api/subscriptions/${segment(subscriptionId)}/change-plan/`,
+      body: { plan_id: planId },
+      // The same change asked twice records the same pending plan: a retry changes nothing.
+      repeatability: 'repeatable',
+    });
+  }
+
   /** `GET /payments/api/webhooks/`: recent webhook events and each delivery attempt, to debug your endpoint. */
   listWebhookEvents(params: ListWebhookEventsParams = {}): Promise<WebhookEventLogList> {
     return this.#json({

@@ -93,6 +93,11 @@ export const CancelSubscriptionBody = z
   )
   .optional();
 
+export const ChangePlanBody = z.object(
+  { plan_id: optionalString('The new plan (required): same interval, not archived', 64) },
+  { error: 'must be a JSON object' },
+);
+
 const statuses = z.enum(['trialing', 'active', 'past_due', 'canceled', 'ended']);
 
 export const SubscriptionResponse = z
@@ -114,6 +119,11 @@ export const SubscriptionResponse = z
     ended_at: timestamp.nullable(),
     started_at: timestamp,
     livemode: z.boolean(),
+    pending_plan_id: z
+      .string()
+      .nullable()
+      .meta({ description: 'A plan change asked for, billed from `pending_plan_from_period`; null: none' }),
+    pending_plan_from_period: z.number().int().nullable(),
     payments: z
       .array(
         z.object({

@@ -31,6 +31,7 @@ import {
 import { type CheckoutReceipts, registerReceiptRoutes } from './receiptRoutes.ts';
 import { type CheckoutRefunds, registerRefundRoutes } from './refundRoutes.ts';
 import { renderCheckoutPage, renderErrorPage, renderNotFoundPage } from './renderPage.ts';
+import { type CheckoutSubscriptions, registerSubscriptionRoutes } from './subscriptionRoutes.ts';
 
 export interface CheckoutDeps {
   /** `recordPayerLanguage`: absent, the page records no payer's language (decision 0025). */
@@ -56,6 +57,8 @@ export interface CheckoutDeps {
   readonly refundClaims?: CheckoutRefunds | undefined;
   /** Reusable links' pages (`/l/:id`); absent: not served. */
   readonly linkPages?: CheckoutLinks | undefined;
+  /** The subscribe page and the customer portal (subscriptionRoutes.ts, decision 0062); absent: not served. */
+  readonly subscriptionPages?: CheckoutSubscriptions | undefined;
   /** Receipt pages (`/receipts/:token`, receiptRoutes.ts); absent: not served. */
   readonly receiptPages?: CheckoutReceipts | undefined;
   /** Merchants' branding (decision 0052): their logos and colours served, and shown on their pages; absent: none. */
@@ -233,6 +236,13 @@ export function checkoutPlugin(deps: CheckoutDeps) {
       languageOf: kit.languageOf,
       assets: kit.pageAssets,
     });
+    if (deps.subscriptionPages)
+      registerSubscriptionRoutes(app, {
+        ...deps,
+        subscriptions: deps.subscriptionPages,
+        languageOf: kit.languageOf,
+        assets: kit.pageAssets,
+      });
     if (deps.linkPages)
       registerLinkRoutes(app, {
         ...deps,

@@ -243,7 +243,7 @@ async function post(
 }
 
 /** The page's policy: the checkout's, with its forms posting to itself and the merchant's image's origin. */
-function linkPagePolicy(imageOrigin: string | null): string {
+export function linkPagePolicy(imageOrigin: string | null): string {
   return CONTENT_SECURITY_POLICY.replace("form-action 'none'", "form-action 'self'").replace(
     "img-src 'self' data:",
     imageOrigin ? `img-src 'self' data: ${imageOrigin}` : "img-src 'self' data:",
@@ -297,7 +297,7 @@ function tooManyDecimals(amount: string, price: { currency: { minorUnits: number
  * current browser), else the `Origin` it sends with a form post. Without either, refused: another site's form
  * must not choose an amount and land a payer on a payment they did not pick.
  */
-function fromOwnPage(request: FastifyRequest): boolean {
+export function fromOwnPage(request: FastifyRequest): boolean {
   const site = request.headers['sec-fetch-site'];
   if (site !== undefined) return site === 'same-origin';
   const origin = request.headers.origin;

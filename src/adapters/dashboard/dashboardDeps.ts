@@ -18,10 +18,18 @@ import type { CatalogueStore, ReceiptTokenStore } from '../../app/pos/ports.ts';
 import type { RefundStore } from '../../app/refunds/ports.ts';
 import type { SettlementStore } from '../../app/settlement/ports.ts';
 import type { Clock, RateLimitStore } from '../../app/shared/ports.ts';
+import type { RenewalDeps } from '../../app/subscriptions/renewal.ts';
 import type { WebhookEndpointStore } from '../../app/webhooks/endpointPorts.ts';
 import type { WebhookSender, WebhookStore } from '../../app/webhooks/ports.ts';
 import type { LogoRules } from '../../domain/brand.ts';
 import type { PayoutPolicy } from '../../domain/payout.ts';
+
+/** What the subscription pages need: the renewal pipeline (the API's create and cancel) and the checkout's URL. */
+export interface DashboardSubscriptions {
+  readonly renewal: RenewalDeps;
+  /** The checkout's public URL, where each plan's subscribe page is. */
+  readonly checkoutUrl: string;
+}
 
 export interface DashboardDeps {
   readonly users: UserStore;
@@ -64,6 +72,8 @@ export interface DashboardDeps {
    * The point of sale's catalogue (decision 0054); absent, or without `paymentCreation`: no point of sale.
    */
   readonly posCatalogue?: CatalogueStore | undefined;
+  /** Subscriptions' pages and the operator's console of them (decision 0062); absent: not served. */
+  readonly subscriptions?: DashboardSubscriptions | undefined;
   /** The merchant's brand page (decision 0052); absent: not served. */
   readonly branding?: { readonly store: BrandStore; readonly logoRules: LogoRules } | undefined;
   /** The receipt pages of paid sales, shown as a QR code at the counter; absent: not offered. */

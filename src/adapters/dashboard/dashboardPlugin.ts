@@ -29,6 +29,7 @@ import { type FormRequest, HTML, LANGUAGE_COOKIE, type PageKit, pageKit, SESSION
 import { POS_TEXT } from './posMessages/index.ts';
 import { isPosRoute, posPages } from './posPages.ts';
 import { type DashboardAssets, renderLogin, renderSecurity, renderSetPassword } from './renderDashboard.ts';
+import { subscriptionPages } from './subscriptionPages.ts';
 
 /** The checkout's policy, but forms post to this origin (the dashboard's forms do; the checkout has none). */
 const DASHBOARD_CSP = CONTENT_SECURITY_POLICY.replace("form-action 'none'", "form-action 'self'");
@@ -87,6 +88,7 @@ export function dashboardPlugin(deps: DashboardDeps) {
     posPages(app, deps, kit);
     brandPages(app, deps, kit);
     operatorPages(app, deps, kit);
+    if (deps.subscriptions) subscriptionPages(app, { ...deps, subscriptions: deps.subscriptions }, kit);
   };
 }
 

@@ -8,7 +8,7 @@ import type {
 } from '../../app/subscriptions/ports.ts';
 import type { KeyMode } from '../../domain/credentials.ts';
 import type { Payment } from '../../domain/payment.ts';
-import type { Subscription } from '../../domain/subscription.ts';
+import type { PlanChange, Subscription } from '../../domain/subscription.ts';
 import type { SubscriptionPlan } from '../../domain/subscriptionPlan.ts';
 import { isoTimestamp } from '../../domain/timestamp.ts';
 import type { DatabaseHandle, Db, DialectName } from './database.ts';
@@ -120,6 +120,8 @@ async function findRecord(db: Db, id: string): Promise<SubscriptionRecord | unde
   if (!row) return undefined;
   const plan = await findPlanById(db, row.plan_id);
   if (!plan) throw new Error(`subscription ${id} names a missing plan`);
+  const nextPlan =
+    row.pending_plan_id === null ? null : ((await findPlanById(db, row.pending_plan_id)) ?? null);
   const periods: PeriodPaymentRow[] = await db
     .selectFrom('subscription_payments as s')
     .innerJoin('payments as p', 'p.id', 's.payment_id')
@@ -135,7 +137,7 @@ async function findRecord(db: Db, id: string): Promise<SubscriptionRecord | unde
     .where('s.subscription_id', '=', id)
     .orderBy('s.period')
     .execute();
-  return { subscription: toSubscription(row), plan, periods: periods.map(toPeriodPayment) };
+  return { subscription: toSubscription(row), plan, nextPlan, periods: periods.map(toPeriodPayment) };
 }
 
 async function findForMerchant(db: Db, merchantId: string, id: string, mode: KeyMode) {
@@ -165,6 +167,58 @@ async function cancel(
     .execute();
   return findRecord(db, id);
 }
+
+/** A plan change recorded or withdrawn: the renewal job looks at once, as after a cancellation. */
+async function setPlanChange(db: Db, id: string, change: PlanChange | null, now: Date) {
+  await db
+    .updateTable('subscriptions')
+    .set({
+      pending_plan_id: change?.planId ?? null,
+      pending_plan_from: change?.fromPeriod ?? null,
+      next_check_at: isoTimestamp(now),
+      updated_at: isoTimestamp(now),
+    })
+    .where('id', '=', id)
+    .execute();
+  return findRecord(db, id);
+}
+
+/** The pending plan becomes the plan, only if it is still the change pending (a newer one is not overwritten). */
+async function applyPlanChange(db: Db, id: string, change: PlanChange, now: Date) {
+  const rows = await db
+    .updateTable('subscriptions')
+    .set({
+      plan_id: change.planId,
+      pending_plan_id: null,
+      pending_plan_from: null,
+      updated_at: isoTimestamp(now),
+    })
+    .where('id', '=', id)
+    .where('pending_plan_id', '=', change.planId)
+    .where('pending_plan_from', '=', change.fromPeriod)
+    .returning('id')
+    .execute();
+  return rows.length > 0;
+}
+
+/** Subscriptions still running, soonest next look first: the operator console's list. */
+async function listRunning(db: Db, limit: number) {
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_RUNNING_LIST)
+    throw new RangeError('bad running list limit');
+  const rows = await db
+    .selectFrom('subscriptions')
+    .select('id')
+    .where('next_check_at', 'is not', null)
+    .orderBy('next_check_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  const records = await Promise.all(rows.map((row) => findRecord(db, row.id)));
+  return records.filter((record): record is SubscriptionRecord => record !== undefined);
+}
+
+/** The operator console's list at most. */
+export const MAX_RUNNING_LIST = 500;
 
 async function claimDue(db: Db, dialect: DialectName, now: Date, limit: number, leaseMs: number) {
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_RENEWAL_CLAIM)
@@ -318,6 +372,18 @@ export function subscriptionRepository(handle: DatabaseHandle): SubscriptionStor
       );
     },
     cancel: (id, request, now) => cancel(db, id, request, now),
+    findPlanById: (id) => findPlanById(db, id),
+    async findByPortalToken(token) {
+      const row = await db
+        .selectFrom('subscriptions')
+        .select('id')
+        .where('portal_token', '=', token)
+        .executeTakeFirst();
+      return row ? findRecord(db, row.id) : undefined;
+    },
+    listRunning: (limit) => listRunning(db, limit),
+    setPlanChange: (id, change, now) => setPlanChange(db, id, change, now),
+    applyPlanChange: (id, change, now) => applyPlanChange(db, id, change, now),
     claimDue: (now, limit, leaseMs) => claimDue(db, dialect, now, limit, leaseMs),
     claimOne: (id, now, leaseMs) => claimOne(db, id, now, leaseMs),
     insertPeriodPayment: (payment, id, period, email) => insertPeriodPayment(db, payment, id, period, email),

@@ -73,6 +73,9 @@ export function subscriptionRow(sub: Subscription, nextCheckAt: Date | null): In
     claimed_until: null,
     created_at: isoTimestamp(sub.createdAt),
     updated_at: isoTimestamp(sub.updatedAt),
+    portal_token: sub.portalToken,
+    pending_plan_id: sub.planChange?.planId ?? null,
+    pending_plan_from: sub.planChange?.fromPeriod ?? null,
   };
 }
 
@@ -98,6 +101,12 @@ export function toSubscription(row: Selectable<SubscriptionsTable>): Subscriptio
     announcedStatus: statusOf(row.announced_status),
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
+    // Every row has one since migration 0050 (which gave the older rows theirs).
+    portalToken: row.portal_token ?? '',
+    planChange:
+      row.pending_plan_id !== null && row.pending_plan_from !== null
+        ? { planId: row.pending_plan_id, fromPeriod: Number(row.pending_plan_from) }
+        : null,
   };
 }
 

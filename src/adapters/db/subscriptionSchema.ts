@@ -42,6 +42,11 @@ export interface SubscriptionsTable {
   request_hash: string | null;
   created_at: string;
   updated_at: string;
+  /** The customer portal's token (migration 0050): the secret part of the portal's address. */
+  portal_token: string | null;
+  /** A plan change asked for, and the first period it bills (migration 0050); null: none. */
+  pending_plan_id: string | null;
+  pending_plan_from: number | null;
 }
 
 /** Each billed period's payment: one per (subscription, period). */

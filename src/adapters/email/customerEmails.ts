@@ -2,7 +2,7 @@ import type { PaymentRequestSettings } from '../../app/email/paymentRequests.ts'
 import type { ReceiptSettings } from '../../app/email/receipts.ts';
 import type { RefundNoticeSettings } from '../../app/email/refundNotices.ts';
 import type { MailConfig } from '../../config/mail.ts';
-import { paymentUrl } from '../web/checkoutUrls.ts';
+import { paymentUrl, portalUrl } from '../web/checkoutUrls.ts';
 import { paymentRequestEmail } from './paymentRequestEmail.ts';
 import { receiptEmail } from './receiptEmail.ts';
 import { refundNoticeEmail } from './refundNoticeEmail.ts';
@@ -36,6 +36,7 @@ export function customerEmails(
       template: paymentRequestEmail,
       messageDomain: mail.messageDomain,
       paymentUrl: (id) => paymentUrl(checkoutUrl, id),
+      portalUrl: (token) => portalUrl(checkoutUrl, token),
     },
   };
 }

@@ -27,6 +27,7 @@ export const paymentRequestEmail: EmailTemplate<PaymentRequestData> = emailTempl
         { label: m.expires, value: expires },
       ],
       action: { label: fill(m.pay, args), url: data.paymentUrl },
+      ...(data.portalUrl ? { links: [{ label: m.manage, url: data.portalUrl }] } : {}),
       footer: [fill(m.footer, args)],
     });
   },

@@ -10,3 +10,13 @@ export function paymentUrl(checkoutUrl: string, paymentId: string): string {
 export function linkUrl(checkoutUrl: string, linkId: string): string {
   return `${checkoutUrl}/l/${linkId}`;
 }
+
+/** A plan's public subscribe page (decision 0062): the address a merchant shares. */
+export function subscribeUrl(checkoutUrl: string, planId: string): string {
+  return `${checkoutUrl}/subscribe/${planId}`;
+}
+
+/** A subscription's customer portal: its token is the secret that opens it (decision 0062). */
+export function portalUrl(checkoutUrl: string, portalToken: string): string {
+  return `${checkoutUrl}/subscriptions/${portalToken}`;
+}

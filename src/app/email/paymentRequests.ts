@@ -19,6 +19,8 @@ export interface PaymentRequestData {
   readonly expiresAt: Date;
   /** The checkout page of the payment (`payment_url`): the button. */
   readonly paymentUrl: string;
+  /** A subscription's period: its customer portal (decision 0062), linked below the button; absent: none. */
+  readonly portalUrl?: string | undefined;
 }
 
 /** What writing payment requests takes: set only where e-mail is configured (config.mail). */
@@ -28,6 +30,8 @@ export interface PaymentRequestSettings {
   readonly messageDomain: string;
   /** The payment's checkout page (`payment_url`). */
   readonly paymentUrl: (paymentId: string) => string;
+  /** A subscription's customer portal, from its token (decision 0062). */
+  readonly portalUrl?: ((portalToken: string) => string) | undefined;
 }
 
 /** Request e-mails one payment may send at most, the first included: a resend button is not a mailing list. */
@@ -43,6 +47,7 @@ export function paymentRequestMessage(
   merchant: Pick<Merchant, 'name'>,
   payment: Payment,
   now: Date,
+  subscription?: { readonly portalToken: string },
 ): EmailMessage {
   const data: PaymentRequestData = {
     merchantName: merchant.name,
@@ -52,6 +57,9 @@ export function paymentRequestMessage(
     orderId: payment.orderId,
     expiresAt: payment.expiresAt,
     paymentUrl: settings.paymentUrl(payment.id),
+    ...(subscription && settings.portalUrl
+      ? { portalUrl: settings.portalUrl(subscription.portalToken) }
+      : {}),
   };
   return emailToCustomer(settings.template, data, payment, { messageDomain: settings.messageDomain, now });
 }

@@ -1,6 +1,6 @@
 import type { KeyMode } from '../../domain/credentials.ts';
 import type { Payment } from '../../domain/payment.ts';
-import type { Subscription, SubscriptionStatus } from '../../domain/subscription.ts';
+import type { PlanChange, Subscription, SubscriptionStatus } from '../../domain/subscription.ts';
 import type { SubscriptionPlan } from '../../domain/subscriptionPlan.ts';
 import type { OutboxEvent } from '../chain/ports.ts';
 import type { EmailMessage } from '../email/ports.ts';
@@ -35,6 +35,8 @@ export type PeriodAnnouncement = 'billed' | 'paid' | 'failed';
 export interface SubscriptionRecord {
   readonly subscription: Subscription;
   readonly plan: SubscriptionPlan;
+  /** The plan of the subscription's pending plan change (`subscription.planChange`); null: none. */
+  readonly nextPlan: SubscriptionPlan | null;
   readonly periods: readonly PeriodPayment[];
 }
 
@@ -60,6 +62,8 @@ export interface SubscriptionStore {
     idempotency?: IdempotentCreate,
   ): Promise<InsertOutcome<SubscriptionPlan>>;
   findPlan(merchantId: string, planId: string, mode: KeyMode): Promise<SubscriptionPlan | undefined>;
+  /** A plan by its id alone: the public subscribe page's read (whose merchant and mode the plan says). */
+  findPlanById(planId: string): Promise<SubscriptionPlan | undefined>;
   listPlans(query: MerchantKeysetPage): Promise<SubscriptionPlan[]>;
   /** Sets `archived_at` unless already set; answers the plan as it is after. */
   archivePlan(
@@ -81,6 +85,24 @@ export interface SubscriptionStore {
     mode: KeyMode,
   ): Promise<SubscriptionRecord | undefined>;
   list(query: MerchantKeysetPage): Promise<SubscriptionRecord[]>;
+  /** The customer portal's read: the subscription whose `portalToken` this is. */
+  findByPortalToken(token: string): Promise<SubscriptionRecord | undefined>;
+  /**
+   * Every merchant's subscriptions still running (a next look is set), soonest look first, at most `limit`: the
+   * operator console's read.
+   */
+  listRunning(limit: number): Promise<SubscriptionRecord[]>;
+  /**
+   * Records (or, with null, withdraws) a plan change and asks the renewal job to look at the subscription now;
+   * answers it as it is after.
+   */
+  setPlanChange(
+    subscriptionId: string,
+    change: PlanChange | null,
+    now: Date,
+  ): Promise<SubscriptionRecord | undefined>;
+  /** Makes a pending plan change the subscription's plan, if it is still the one pending; true when it did. */
+  applyPlanChange(subscriptionId: string, change: PlanChange, now: Date): Promise<boolean>;
   /**
    * Sets when the subscription's cancellation takes effect (and by whom) unless one is set for an earlier moment,
    * and asks the renewal job to look at it now; answers it as it is after.

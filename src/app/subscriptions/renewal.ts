@@ -10,6 +10,7 @@ import {
   type SubscriptionState,
 } from '../../domain/subscription.ts';
 import { periodStart } from '../../domain/subscriptionPeriods.ts';
+import type { SubscriptionPlan } from '../../domain/subscriptionPlan.ts';
 import { paymentRequestMessage } from '../email/paymentRequests.ts';
 import type { MerchantStore } from '../merchants/ports.ts';
 import { type CreatePaymentDeps, createPayment } from '../payments/createPayment.ts';
@@ -49,10 +50,10 @@ export function paidPeriods(record: SubscriptionRecord): PaidPeriods {
  * day before its grace ends, announces what changed, and says when to look again.
  */
 export async function renewSubscription(deps: RenewalDeps, subscriptionId: string): Promise<void> {
-  let record = await deps.subscriptions.find(subscriptionId);
+  const now = deps.clock.now();
+  let record = await applyDuePlanChange(deps, await deps.subscriptions.find(subscriptionId), now);
   if (!record) return;
   const seenUpdatedAt = record.subscription.updatedAt;
-  const now = deps.clock.now();
   const { billed, failed } = await billDuePeriods(deps, record, now);
   if (billed.length > 0) record = (await deps.subscriptions.find(subscriptionId)) ?? record;
   await remindUnpaid(deps, record, now);
@@ -65,6 +66,28 @@ export async function renewSubscription(deps: RenewalDeps, subscriptionId: strin
     { ...announce(record, state, billed, now), nextCheckAt, seenUpdatedAt },
     now,
   );
+}
+
+/**
+ * The plan a period is billed with (decision 0062): the pending change's plan from its first period on, else the
+ * subscription's own.
+ */
+export function planForPeriod(record: SubscriptionRecord, period: number): SubscriptionPlan {
+  const change = record.subscription.planChange;
+  return change && record.nextPlan && period >= change.fromPeriod ? record.nextPlan : record.plan;
+}
+
+/**
+ * A plan change whose first period has started becomes the subscription's plan, so that every reader (its
+ * status, the API, the pages) follows the new plan from then on. The record as it is after.
+ */
+async function applyDuePlanChange(deps: RenewalDeps, record: SubscriptionRecord | undefined, now: Date) {
+  const change = record?.subscription.planChange;
+  if (!record || !change || !record.nextPlan) return record;
+  const { anchor } = record.subscription;
+  if (now.getTime() < periodStart(anchor, record.plan.interval, change.fromPeriod).getTime()) return record;
+  await deps.subscriptions.applyPlanChange(record.subscription.id, change, now);
+  return deps.subscriptions.find(record.subscription.id);
 }
 
 /** How long a look may hold a subscription: a worker that dies holding it lets it go after this. */
@@ -95,7 +118,7 @@ async function billDuePeriods(deps: RenewalDeps, record: SubscriptionRecord, now
   const billed: number[] = [];
   let failed = false;
   for (const period of due) {
-    const ttlMs = graceEnd(sub.anchor, plan, period).getTime() - now.getTime();
+    const ttlMs = graceEnd(sub.anchor, planForPeriod(record, period), period).getTime() - now.getTime();
     if (ttlMs < MIN_PERIOD_PAYMENT_MS) continue;
     try {
       if (await billPeriod(deps, record, period, ttlMs)) billed.push(period);
@@ -114,7 +137,8 @@ async function billDuePeriods(deps: RenewalDeps, record: SubscriptionRecord, now
 
 /** Makes a period's payment, payable until its grace ends; false when another worker made it first. */
 async function billPeriod(deps: RenewalDeps, record: SubscriptionRecord, period: number, ttlMs: number) {
-  const { subscription: sub, plan } = record;
+  const sub = record.subscription;
+  const plan = planForPeriod(record, period);
   const merchant = await deps.merchants.find(sub.merchantId);
   if (!merchant) throw new Error(`subscription ${sub.id} names a missing merchant`);
   let inserted = false;
@@ -134,7 +158,12 @@ async function billPeriod(deps: RenewalDeps, record: SubscriptionRecord, period:
     {
       mode: sub.mode,
       insert: async (payment, email) => {
-        inserted = await deps.subscriptions.insertPeriodPayment(payment, sub.id, period, email);
+        // The request e-mail with the customer portal's link (decision 0062).
+        const withPortal =
+          email && deps.paymentRequests
+            ? paymentRequestMessage(deps.paymentRequests, merchant, payment, deps.clock.now(), sub)
+            : email;
+        inserted = await deps.subscriptions.insertPeriodPayment(payment, sub.id, period, withPortal);
       },
     },
   );
@@ -153,7 +182,7 @@ async function remindUnpaid(deps: RenewalDeps, record: SubscriptionRecord, now: 
     const payment = await deps.payments.findById(p.paymentId);
     const email =
       deps.paymentRequests && merchant && payment
-        ? paymentRequestMessage(deps.paymentRequests, merchant, payment, now)
+        ? paymentRequestMessage(deps.paymentRequests, merchant, payment, now, sub)
         : undefined;
     await deps.subscriptions.remind(sub.id, p.period, email, now);
   }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { KeyMode } from '../../domain/credentials.ts';
 import { checkEvery, PaylinkError, ValidationError } from '../../domain/errors.ts';
 import { type Language, parseCustomerLanguage } from '../../domain/language.ts';
@@ -16,6 +17,16 @@ import { answerOnce, checkIdempotencyKey, listPage } from './plans.ts';
 import type { IdempotentCreate, SubscriptionRecord } from './ports.ts';
 import { paidPeriods, type RenewalDeps, renewNow } from './renewal.ts';
 
+/** The customer portal's token: 32 random bytes, base64url (43 characters), as a receipt's. */
+export function newPortalToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** A portal token's shape: anything else is refused before the database is asked. */
+export function isPortalToken(text: string): boolean {
+  return /^[A-Za-z0-9_-]{43}$/.test(text);
+}
+
 /** A subscription as a client asks for it. */
 export interface SubscriptionInput {
   readonly planId?: string | undefined;
@@ -29,7 +40,7 @@ export interface ShownSubscription extends SubscriptionRecord {
   readonly state: SubscriptionState;
 }
 
-function shown(record: SubscriptionRecord, now: Date): ShownSubscription {
+export function shown(record: SubscriptionRecord, now: Date): ShownSubscription {
   const state = deriveSubscriptionState(record.subscription, record.plan, paidPeriods(record), now);
   return { ...record, state };
 }
@@ -84,6 +95,8 @@ export async function createSubscription(
     announcedStatus: deriveSubscriptionState(facts, plan, new Map(), now).status,
     createdAt: now,
     updatedAt: now,
+    portalToken: newPortalToken(),
+    planChange: null,
   };
   const outcome = await deps.subscriptions.insertSubscription(subscription, now, idempotency);
   const { row, replayed } = answerOnce(outcome, idempotency);

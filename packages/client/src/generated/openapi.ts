@@ -2764,6 +2764,128 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/payments/api/subscriptions/{subscription_id}/change-plan/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change a subscription's plan from its next period on
+         * @description The periods already billed keep their price; the next period not yet billed, and every one after, is billed with the new plan, which becomes the subscription's plan when that period starts (`pending_plan_id`, `pending_plan_from_period` until then). The new plan must be the merchant's, of the same mode, not archived, with the same interval (409 CONFLICT otherwise, and for a canceled, ending or ended subscription). The subscription's own plan withdraws a pending change.
+         *
+         *     Requires the scope `subscriptions:write` of a restricted API key (the secret key holds every scope).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    subscription_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The new plan (required): same interval, not archived */
+                        plan_id?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Subscription"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/payments/api/x402/supported": {
         parameters: {
             query?: never;
@@ -4474,6 +4596,9 @@ export interface components {
              */
             started_at: string;
             livemode: boolean;
+            /** @description A plan change asked for, billed from `pending_plan_from_period`; null: none */
+            pending_plan_id: string | null;
+            pending_plan_from_period: number | null;
             /** @description Each billed period's payment, oldest first */
             payments: {
                 period: number;

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { changeSubscriptionPlan } from '../../../app/subscriptions/changePlan.ts';
 import { archivePlan, createPlan, listPlans, showPlan } from '../../../app/subscriptions/plans.ts';
 import type { IdempotentCreate, SubscriptionStore } from '../../../app/subscriptions/ports.ts';
 import {
@@ -23,6 +24,7 @@ import { merchantPlugin, merchantRoutes, pageOf } from '../merchantRoutes.ts';
 import { ErrorBody } from '../schemas.ts';
 import {
   CancelSubscriptionBody,
+  ChangePlanBody,
   CreatePlanBody,
   CreateSubscriptionBody,
   ListQuery,
@@ -59,6 +61,8 @@ function planResponse(plan: SubscriptionPlan) {
 function subscriptionResponse(shown: ShownSubscription) {
   return {
     ...subscriptionFields(shown.subscription, shown.plan, shown.state),
+    pending_plan_id: shown.subscription.planChange?.planId ?? null,
+    pending_plan_from_period: shown.subscription.planChange?.fromPeriod ?? null,
     payments: shown.periods.map((p) => ({
       period: p.period,
       payment_id: p.paymentId,
@@ -241,6 +245,22 @@ function readSubscriptionRoutes(routes: Routes, deps: RenewalDeps): void {
           atPeriodEnd: body?.at_period_end ?? true,
           by: 'merchant',
         }),
+      ),
+  );
+  routes.post(
+    '/payments/api/subscriptions/:subscription_id/change-plan/',
+    'subscriptions:write',
+    "Change a subscription's plan from its next period on",
+    {
+      description:
+        "The periods already billed keep their price; the next period not yet billed, and every one after, is billed with the new plan, which becomes the subscription's plan when that period starts (`pending_plan_id`, `pending_plan_from_period` until then). The new plan must be the merchant's, of the same mode, not archived, with the same interval (409 CONFLICT otherwise, and for a canceled, ending or ended subscription). The subscription's own plan withdraws a pending change.",
+      params: SubscriptionParams,
+      body: ChangePlanBody,
+      response: { 200: SubscriptionResponse, 409: ErrorBody, 415: ErrorBody, 422: ErrorBody },
+    },
+    async ({ params, body }, { merchant, mode }) =>
+      subscriptionResponse(
+        await changeSubscriptionPlan(deps, merchant.id, mode, params.subscription_id, body.plan_id),
       ),
   );
 }

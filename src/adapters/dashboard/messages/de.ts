@@ -26,6 +26,7 @@ export const de: MessageTable<typeof en> = {
     saved: 'Marke gespeichert.',
   },
   nav: {
+    subscriptions: 'Abonnements',
     pos: 'Kasse',
     home: 'Start',
     language: 'Sprache',

@@ -33,6 +33,7 @@ export const en = {
     saved: 'Brand saved.',
   },
   nav: {
+    subscriptions: 'Subscriptions',
     pos: 'Point of sale',
     home: 'Home',
     language: 'Language',

@@ -26,6 +26,7 @@ export const es: MessageTable<typeof en> = {
     saved: 'Marca guardada.',
   },
   nav: {
+    subscriptions: 'Suscripciones',
     pos: 'Punto de venta',
     home: 'Inicio',
     language: 'Idioma',

@@ -26,6 +26,7 @@ export const fr: MessageTable<typeof en> = {
     saved: 'Marque enregistrée.',
   },
   nav: {
+    subscriptions: 'Abonnements',
     pos: 'Point de vente',
     home: 'Accueil',
     language: 'Langue',

@@ -61,6 +61,7 @@ export const de: MessageTable<typeof en> = {
     order: 'Bestellung',
     expires: 'Zahlen bis',
     pay: '{amount} {currency} zahlen',
+    manage: 'Ihr Abonnement verwalten',
     footer:
       'Sie erhalten diese E-Mail, weil {merchant} Ihnen diese Zahlungsanforderung gesendet hat. Wenn Sie sie nicht erwartet haben, ignorieren Sie sie: Ohne Ihre Zahlung wird nichts abgebucht.',
   },

@@ -61,6 +61,7 @@ export const en = {
     order: 'Order',
     expires: 'Pay before',
     pay: 'Pay {amount} {currency}',
+    manage: 'Manage your subscription',
     footer:
       'You receive this e-mail because {merchant} sent you this payment request. If you did not expect it, ignore it: nothing is charged without your payment.',
   },

@@ -61,6 +61,7 @@ export const es: MessageTable<typeof en> = {
     order: 'Pedido',
     expires: 'Pagar antes del',
     pay: 'Pagar {amount} {currency}',
+    manage: 'Gestionar su suscripción',
     footer:
       'Recibe este correo porque {merchant} le envió esta solicitud de pago. Si no la esperaba, ignórela: no se cobra nada sin su pago.',
   },

@@ -61,6 +61,7 @@ export const fr: MessageTable<typeof en> = {
     order: 'Commande',
     expires: 'Payer avant le',
     pay: 'Payer {amount} {currency}',
+    manage: 'Gérer votre abonnement',
     footer:
       'Vous recevez cet e-mail parce que {merchant} vous a envoyé cette demande de paiement. Si vous ne l’attendiez pas, ignorez-le\u00a0: rien n’est prélevé sans votre paiement.',
   },

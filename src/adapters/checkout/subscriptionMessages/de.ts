@@ -1,0 +1,86 @@
+import type { MessageTable } from '../../web/i18n.ts';
+import type { en } from './en.ts';
+
+/** What the subscribe page and the customer portal say in German. */
+export const de: MessageTable<typeof en> = {
+  subscribeTitle: '{plan} abonnieren · {merchant}',
+  portalTitle: 'Ihr Abonnement · {merchant}',
+  eyebrow: 'Abonnement bei {merchant}',
+  every: {
+    day: '{count, plural, one {pro Tag} other {alle # Tage}}',
+    week: '{count, plural, one {pro Woche} other {alle # Wochen}}',
+    month: '{count, plural, one {pro Monat} other {alle # Monate}}',
+    year: '{count, plural, one {pro Jahr} other {alle # Jahre}}',
+  },
+  termsTitle: 'So funktioniert es',
+  trial:
+    '{days, plural, one {# Tag kostenlos testen: die erste Zahlung ist am {date} fällig.} other {# Tage kostenlos testen: die erste Zahlung ist am {date} fällig.}}',
+  noTrial: 'Die erste Zahlung ist sofort fällig: ihr Link kommt per E-Mail, sobald Sie abonnieren.',
+  pushTerms:
+    'Vor jeder Periode erhalten Sie eine E-Mail mit dem Zahlungslink dieser Periode. Von Ihrer Wallet wird nie etwas abgebucht: Sie zahlen jede Periode selbst, aus jeder Wallet oder Börse, in USDC.',
+  grace:
+    '{days, plural, one {Eine Periode, die nicht binnen # Tag nach Fälligkeit bezahlt ist, beendet das Abonnement.} other {Eine Periode, die nicht binnen # Tagen nach Fälligkeit bezahlt ist, beendet das Abonnement.}}',
+  noGrace: 'Eine Periode, die bei Fälligkeit nicht bezahlt ist, beendet das Abonnement.',
+  periods: '{count, plural, one {Es läuft # Periode.} other {Es läuft # Perioden.}}',
+  untilCanceled: 'Es läuft, bis Sie es kündigen.',
+  fiatRate:
+    'Der Preis ist in {currency} festgelegt: der USDC-Betrag jeder Periode wird zum Tageskurs bestimmt, wenn ihre Zahlung erstellt wird.',
+  cancelAnyTime:
+    'Sie können jederzeit über den Link in jeder E-Mail kündigen; eine bereits bezahlte Periode läuft bis zu ihrem Ende.',
+  emailTitle: 'Per E-Mail abonnieren',
+  email: 'Ihre E-Mail-Adresse',
+  emailUse:
+    'Zahlungslinks und Erinnerungen gehen an diese Adresse, mit dem Link zur Verwaltung Ihres Abonnements.',
+  subscribe: 'Abonnieren',
+  emailError: 'Geben Sie eine gültige E-Mail-Adresse ein.',
+  formError: 'Das Formular konnte nicht gelesen werden. Bitte versuchen Sie es erneut.',
+  foreignForm:
+    'Dieses Formular muss von seiner eigenen Seite gesendet werden. Öffnen Sie den Abonnement-Link erneut.',
+  rateLimited:
+    'Zu viele Versuche von Ihrer Verbindung. Bitte warten Sie eine Minute und versuchen Sie es erneut.',
+  unavailable:
+    'Dieses Abonnement kann gerade nicht beginnen. Bitte versuchen Sie es später erneut oder wenden Sie sich an {merchant}.',
+  planNotFoundTitle: 'Abonnement-Tarif nicht gefunden',
+  planNotFoundBody: 'Unter dieser Adresse gibt es keinen Abonnement-Tarif. Prüfen Sie den erhaltenen Link.',
+  archivedTitle: 'Dieser Tarif ist geschlossen',
+  archivedBody: '{merchant} nimmt für diesen Tarif keine neuen Abonnements mehr an.',
+  portalNotFoundTitle: 'Abonnement nicht gefunden',
+  portalNotFoundBody:
+    'Unter dieser Adresse gibt es kein Abonnement. Öffnen Sie den Link in Ihrer letzten E-Mail erneut.',
+  status: {
+    trialing: 'Kostenloser Test bis {date}',
+    active: 'Aktiv: bezahlt bis {date}',
+    past_due: 'Zahlung fällig: zahlen Sie vor dem {date}',
+    canceled: 'Gekündigt am {date}',
+    ended: 'Beendet am {date}',
+  },
+  endsOn: 'Gekündigt: es endet am {date}, danach wird nichts mehr berechnet.',
+  canceledNotice: 'Ihr Abonnement ist gekündigt.',
+  subscribedNotice: 'Sie haben abonniert. Wir haben die Links an {email} gesendet.',
+  price: 'Preis',
+  customer: 'E-Mail',
+  nextPayment: 'Nächste Zahlung',
+  nextPaymentValue: '{amount} am {date}',
+  planChange: 'Ab {date}',
+  payments: 'Zahlungen',
+  noPayments: 'Noch keine Zahlung: die erste kommt vor ihrer Fälligkeit per E-Mail.',
+  period: 'Periode',
+  dates: 'Zeitraum',
+  paymentStatus: 'Status',
+  paymentStatuses: {
+    pending: 'Offen',
+    processing: 'Kommt an',
+    paid: 'Bezahlt',
+    expired: 'Nicht bezahlt',
+    failed: 'Nicht bezahlt',
+  },
+  pay: 'Zahlen',
+  receipt: 'Beleg',
+  view: 'Ansehen',
+  cancelTitle: 'Kündigen',
+  cancelExplain:
+    'Das Abonnement endet mit der laufenden Periode ({date}); danach wird nichts mehr berechnet.',
+  cancelForeign: 'Diese Kündigung muss von dieser Seite gesendet werden: nutzen Sie die Schaltfläche unten.',
+  cancel: 'Mein Abonnement kündigen',
+  nonCustodial: 'Paylink verwahrt nie Ihr Geld: jede Zahlung geht direkt an {merchant}.',
+};

@@ -1,0 +1,190 @@
+import type { FastifyInstance } from 'fastify';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scryptPasswords } from '../../src/adapters/crypto/scryptPasswords.ts';
+import { SESSION_COOKIE } from '../../src/adapters/dashboard/pageKit.ts';
+import { customerEmails } from '../../src/adapters/email/customerEmails.ts';
+import { memoryBucketStore } from '../../src/adapters/rateLimit/memoryBucketStore.ts';
+import { createUser } from '../../src/app/dashboard/users.ts';
+import { loadConfig } from '../../src/config/index.ts';
+import { buildCheckoutServer } from '../../src/main/webServers.ts';
+import { type ApiHarness, payLinkDeps, startApiHarness } from '../helpers/apiHarness.ts';
+import { expectCleanScreen, SCREENSHOTS, UI_TIMEOUT_MS, useChromium } from '../helpers/browser.ts';
+import { capturingLogger } from '../helpers/logCapture.ts';
+import { freePort } from '../helpers/net.ts';
+
+const PASSWORD = 'correct horse battery staple';
+const WIDTHS = [1280, 390] as const;
+const chromium = useChromium();
+
+/**
+ * Subscriptions' pages in Chromium (decision 0062), one server pair and one browser for the file: the merchant
+ * makes a plan on the dashboard and opens its subscribe page; a customer subscribes there by e-mail, lands in the
+ * portal and cancels at period end; the merchant sees the subscription (status, next charge, its payment) and
+ * cancels it at once; the operator's console lists it while it runs. Every screen under its CSP, checked with
+ * axe and for sideways scrolling at a desk's and a phone's width. One database: the pages are the point.
+ */
+describe('subscription pages in Chromium', () => {
+  let h: ApiHarness;
+  let api: string;
+  let checkoutBase: string;
+  let checkout: FastifyInstance;
+  let merchant: BrowserContext;
+  let operator: BrowserContext;
+  let customer: BrowserContext;
+
+  beforeAll(async () => {
+    const [apiPort, checkoutPort] = [await freePort(), await freePort()];
+    api = `http://127.0.0.1:${apiPort}`;
+    checkoutBase = `http://127.0.0.1:${checkoutPort}`;
+    h = await startApiHarness('sqlite', {
+      env: { PAYLINK_BASE_URL: api, PAYLINK_CHECKOUT_URL: checkoutBase },
+      overrides: { passwords: scryptPasswords({ N: 2 ** 10, r: 8, p: 1 }) },
+    });
+    await h.app.listen({ host: '127.0.0.1', port: apiPort });
+    const merchantId = (await h.merchant({ name: 'Corner Café' })).id;
+    const config = loadConfig({
+      PAYLINK_DATABASE_URL: h.database.url,
+      PAYLINK_NETWORK: 'sandbox',
+      PAYLINK_CHECKOUT_URL: checkoutBase,
+    });
+    checkout = await buildCheckoutServer({
+      ...h.stores,
+      clock: h.clock,
+      logger: capturingLogger().logger,
+      network: { name: 'Sandbox (local anvil)', chainId: 31337, explorerUrl: '' },
+      subscriptionPages: {
+        renewal: {
+          ...payLinkDeps(h),
+          subscriptions: h.stores.subscriptions,
+          merchants: h.stores.merchants,
+          paymentRequests: customerEmails(config, () => undefined)?.paymentRequests,
+          renewalLeadMs: 3 * 86_400_000,
+          renewalRecheckMs: 60_000,
+        },
+        buckets: memoryBucketStore(),
+        receiptTokens: h.stores.receiptTokens,
+        checkoutUrl: checkoutBase,
+      },
+    });
+    await checkout.listen({ host: '127.0.0.1', port: checkoutPort });
+    merchant = await signedIn('owner@corner.example', { role: 'merchant', merchantId });
+    operator = await signedIn('ops@paylink.example', { role: 'operator' });
+    customer = await chromium.browser.newContext({ locale: 'en-GB', timezoneId: 'UTC' });
+  });
+  afterAll(async () => {
+    await Promise.all([merchant?.close(), operator?.close(), customer?.close()]);
+    await checkout?.close();
+    await h?.close();
+  });
+
+  /** A browser context signed in to the dashboard as a new user of that role. */
+  async function signedIn(
+    email: string,
+    role: { role: 'merchant'; merchantId: string } | { role: 'operator' },
+  ) {
+    const form = (url: string, fields: Record<string, string>) =>
+      h.app.inject({
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: api },
+        payload: new URLSearchParams(fields).toString(),
+      });
+    const { token } = await createUser(
+      { users: h.stores.users, merchants: h.stores.merchants, clock: h.clock },
+      { email, ...role },
+    );
+    await form('/dashboard/set-password', { token, password: PASSWORD });
+    h.clock.advance(5 * 60_000);
+    const answer = await form('/dashboard/login', { email, password: PASSWORD });
+    const cookie = answer.cookies.find((c) => c.name === SESSION_COOKIE);
+    if (!cookie) throw new Error(`sign-in answered ${answer.statusCode}`);
+    const context = await chromium.browser.newContext({ locale: 'en-GB', timezoneId: 'UTC' });
+    await context.addCookies([{ name: cookie.name, value: cookie.value, url: `${api}/dashboard` }]);
+    return context;
+  }
+
+  const clean = async (page: Page, name: string) => {
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: 900 });
+      await expectCleanScreen(page, name, `${SCREENSHOTS}/subscriptions-${name}-${width}.png`);
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+  };
+
+  it('a plan made on the dashboard, subscribed to by e-mail, canceled from the portal and the dashboard', async () => {
+    const owner = chromium.watch(await merchant.newPage());
+    await owner.goto(`${api}/dashboard/subscriptions`);
+    expect(await owner.getByText('No subscription yet.').isVisible()).toBe(true);
+    await owner.getByRole('link', { name: 'Plans' }).click();
+    await owner.waitForURL(`${api}/dashboard/subscriptions/plans`, { timeout: UI_TIMEOUT_MS });
+    await owner.locator('#name').fill('Coffee club');
+    await owner.locator('#amount').fill('9.90');
+    await owner.locator('#currency').fill('USDC');
+    await owner.locator('#trial_days').fill('7');
+    await owner.getByRole('button', { name: 'Create plan' }).click();
+    await owner.waitForURL(`${api}/dashboard/subscriptions/plans`, { timeout: UI_TIMEOUT_MS });
+    await owner.locator('#name').fill('Coffee club plus');
+    await owner.locator('#amount').fill('14.90');
+    await owner.locator('#currency').fill('USDC');
+    await owner.getByRole('button', { name: 'Create plan' }).click();
+    await owner.waitForURL(`${api}/dashboard/subscriptions/plans`, { timeout: UI_TIMEOUT_MS });
+    const row = owner
+      .locator('tbody tr')
+      .filter({ has: owner.getByRole('cell', { name: 'Coffee club', exact: true }) });
+    expect(await row.locator('td').nth(1).textContent()).toBe('9.90 USDC per month');
+    await clean(owner, 'plans');
+    const subscribeUrl = await row.getByRole('link', { name: 'Subscribe page' }).getAttribute('href');
+    expect(subscribeUrl).toMatch(new RegExp(`^${checkoutBase}/subscribe/[0-9a-f-]{36}$`));
+
+    const buyer = chromium.watch(await customer.newPage());
+    await buyer.goto(subscribeUrl!);
+    expect(await buyer.getByRole('heading', { level: 1 }).textContent()).toBe('Coffee club');
+    expect(await buyer.locator('.terms').textContent()).toContain('A free trial of 7 days');
+    await clean(buyer, 'subscribe');
+    await buyer.getByLabel('Your e-mail address').fill('ada@example.com');
+    await buyer.getByRole('button', { name: 'Subscribe' }).click();
+    await buyer.waitForURL(/\/subscriptions\/[A-Za-z0-9_-]{43}\?lang=en&done=subscribed$/, {
+      timeout: UI_TIMEOUT_MS,
+    });
+    expect(await buyer.locator('.status-line').textContent()).toMatch(/^Free trial until /);
+    const portal = buyer.url();
+
+    // The merchant moves the subscriber to the bigger plan from the first period; the portal says so.
+    await owner.goto(`${api}/dashboard/subscriptions`);
+    await owner.getByRole('link', { name: 'ada@example.com' }).click();
+    await owner.getByRole('heading', { name: 'Subscription of ada@example.com' }).waitFor();
+    await owner
+      .getByLabel('Plan', { exact: true })
+      .selectOption({ label: 'Coffee club plus, 14.90 USDC per month' });
+    await owner.getByRole('button', { name: 'Change from the next period' }).click();
+    await owner.getByText('Plan from period 1').waitFor({ timeout: UI_TIMEOUT_MS });
+    await buyer.goto(portal);
+    expect(await buyer.locator('.facts').textContent()).toContain('Coffee club plus, 14.90 USDC per month');
+    expect(await buyer.locator('.facts').textContent()).toContain('14.90 USDC on');
+    await clean(buyer, 'portal');
+    await buyer.getByRole('button', { name: 'Cancel my subscription' }).click();
+    await buyer.getByText('Your subscription is canceled.').waitFor({ timeout: UI_TIMEOUT_MS });
+    expect(await buyer.locator('.status-line').textContent()).toMatch(/^Canceled: it ends on /);
+
+    const ops = chromium.watch(await operator.newPage());
+    await ops.goto(`${api}/dashboard/renewals`);
+    // Canceled at the trial's end: nothing will be charged, and nothing is past due.
+    expect(await ops.getByText('No subscription is past due.').isVisible()).toBe(true);
+    expect(await ops.getByText('No charge is planned.').isVisible()).toBe(true);
+    await clean(ops, 'console');
+
+    await owner.goto(`${api}/dashboard/subscriptions`);
+    const listed = owner.locator('tbody tr').filter({ hasText: 'ada@example.com' });
+    expect(await listed.locator('td').nth(2).textContent()).toBe('trial');
+    await clean(owner, 'list');
+    await listed.getByRole('link', { name: 'ada@example.com' }).click();
+    await owner.getByRole('heading', { name: 'Subscription of ada@example.com' }).waitFor();
+    expect(await owner.locator('main').textContent()).toContain('the customer');
+    await clean(owner, 'detail');
+    await owner.getByRole('button', { name: 'Cancel now' }).click();
+    await owner.getByRole('heading', { name: 'Subscription of ada@example.com' }).waitFor();
+    expect(await owner.locator('.facts .status').first().textContent()).toBe('canceled');
+    expect(await owner.getByRole('button', { name: 'Cancel now' }).count()).toBe(0);
+  });
+});
