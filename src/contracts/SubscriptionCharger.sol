@@ -54,9 +54,8 @@ contract SubscriptionCharger is EIP712 {
 
     mapping(bytes32 mandate => uint256) private _state;
 
-    event Charged(
-        bytes32 indexed mandate, address indexed customer, uint256 indexed period, uint256 amount, uint256 fee
-    );
+    /// @notice The customer is the terms' (its mandate names them): not repeated here, each topic costs gas.
+    event Charged(bytes32 indexed mandate, uint256 indexed period, uint256 amount, uint256 fee);
     event Canceled(bytes32 indexed mandate, address indexed customer);
 
     error InvalidTerms();
@@ -121,77 +120,99 @@ contract SubscriptionCharger is EIP712 {
     }
 
     /// @notice When period `period` (0-based) of these terms starts, in unix seconds.
-    function periodStart(Terms calldata t, uint256 period) public pure returns (uint256) {
-        if ((t.periodSeconds == 0) == (t.periodMonths == 0)) revert InvalidTerms();
-        if (t.periodSeconds != 0) return uint256(t.start) + period * t.periodSeconds;
-        return _addMonths(t.start, period * t.periodMonths);
+    function periodStart(Terms calldata t, uint256 period) external pure returns (uint256 from) {
+        (from,) = _window(t, period);
+    }
+
+    /// @dev Period `period`'s start and end (the next one's start). Unchecked: `period` is below 2^32 and every
+    /// term is at most 64 bits wide, so no sum or product here comes near 2^256.
+    function _window(Terms calldata t, uint256 period) private pure returns (uint256 from, uint256 to) {
+        if ((t.periodSeconds == 0) == (t.periodMonths == 0) || period >= 2 ** 32) revert InvalidTerms();
+        unchecked {
+            uint256 start = t.start;
+            if (t.periodSeconds != 0) {
+                from = start + period * t.periodSeconds;
+                return (from, from + t.periodSeconds);
+            }
+            (uint256 year, uint256 month, uint256 day) = _civilFromDays(start / DAY);
+            uint256 timeOfDay = start % DAY;
+            uint256 months = month - 1 + period * t.periodMonths;
+            from = _monthDay(year, months, day) * DAY + timeOfDay;
+            to = _monthDay(year, months + t.periodMonths, day) * DAY + timeOfDay;
+        }
     }
 
     function _charge(Terms calldata t, bytes calldata signature, uint256 period, uint256 amount)
         private
         returns (uint256 fee)
     {
-        if (t.feeBps > BPS_DENOMINATOR || t.merchant == address(0) || t.treasury == address(0)) {
-            revert InvalidTerms();
-        }
         bytes32 mandate = mandateId(t);
         uint256 state = _state[mandate];
         if (state == CANCELED) revert MandateCanceled();
         if (state > period) revert AlreadyCharged(period);
         // The first charge checks the signature; a later one finds the state the first wrote, which only a valid
         // signature over these very terms (their digest is the key) could have written.
-        if (state == 0 && !SignatureChecker.isValidSignatureNow(t.customer, mandate, signature)) {
-            revert InvalidSignature();
+        if (state == 0) {
+            if (t.feeBps > BPS_DENOMINATOR || t.merchant == address(0) || t.treasury == address(0)) {
+                revert InvalidTerms();
+            }
+            if (!SignatureChecker.isValidSignatureNow(t.customer, mandate, signature)) revert InvalidSignature();
         }
         if (amount == 0) revert ZeroAmount();
         if (amount > t.cap) revert AmountAboveCap(amount, t.cap);
         if (t.periods != 0 && period >= t.periods) revert TermsEnded();
         if (t.end != 0 && block.timestamp >= t.end) revert TermsEnded();
-        uint256 from = periodStart(t, period);
-        uint256 to = periodStart(t, period + 1);
+        (uint256 from, uint256 to) = _window(t, period);
         if (block.timestamp < from || block.timestamp >= to) revert NotCurrentPeriod(period, from, to);
 
         _state[mandate] = period + 1;
         // Rounded down: the treasury never takes more than its share, the merchant never less than theirs.
-        fee = (amount * t.feeBps) / BPS_DENOMINATOR;
+        // Unchecked: `amount` is at most the cap and `feeBps` at most the denominator (checked at the first charge).
+        unchecked {
+            fee = (amount * t.feeBps) / BPS_DENOMINATOR;
+        }
         IERC20 token = IERC20(t.token);
         token.safeTransferFrom(t.customer, t.merchant, amount - fee);
         if (fee > 0) token.safeTransferFrom(t.customer, t.treasury, fee);
-        emit Charged(mandate, t.customer, period, amount, fee);
+        emit Charged(mandate, period, amount, fee);
     }
 
-    /// @dev `timestamp` moved `months` calendar months on, keeping its day of the month (clamped to a shorter
-    /// month) and its time of day, in UTC: the same calendar as Paylink's subscriptions (domain/subscriptionPeriods).
-    function _addMonths(uint256 timestamp, uint256 months) private pure returns (uint256) {
-        (uint256 year, uint256 month, uint256 day) = _civilFromDays(timestamp / DAY);
-        uint256 target = month - 1 + months;
-        uint256 y = year + target / 12;
-        uint256 m = (target % 12) + 1;
-        uint256 last = _daysInMonth(y, m);
-        return _daysFromCivil(y, m, day < last ? day : last) * DAY + (timestamp % DAY);
+    /// @dev The day (since 1970-01-01) `months` months after January of `year`, on day `day` clamped to that
+    /// month's length: the same calendar as Paylink's subscriptions (domain/subscriptionPeriods.ts).
+    function _monthDay(uint256 year, uint256 months, uint256 day) private pure returns (uint256) {
+        unchecked {
+            uint256 y = year + months / 12;
+            uint256 m = (months % 12) + 1;
+            uint256 last = _daysInMonth(y, m);
+            return _daysFromCivil(y, m, day < last ? day : last);
+        }
     }
 
     /// @dev Howard Hinnant's `civil_from_days`, for days since 1970-01-01 (never negative here).
     function _civilFromDays(uint256 z) private pure returns (uint256 year, uint256 month, uint256 day) {
-        z += 719_468;
-        uint256 era = z / 146_097;
-        uint256 doe = z - era * 146_097;
-        uint256 yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-        uint256 doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-        uint256 mp = (5 * doy + 2) / 153;
-        day = doy - (153 * mp + 2) / 5 + 1;
-        month = mp < 10 ? mp + 3 : mp - 9;
-        year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+        unchecked {
+            z += 719_468;
+            uint256 era = z / 146_097;
+            uint256 doe = z - era * 146_097;
+            uint256 yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+            uint256 doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+            uint256 mp = (5 * doy + 2) / 153;
+            day = doy - (153 * mp + 2) / 5 + 1;
+            month = mp < 10 ? mp + 3 : mp - 9;
+            year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+        }
     }
 
     /// @dev Howard Hinnant's `days_from_civil`, for dates from 1970 on.
     function _daysFromCivil(uint256 year, uint256 month, uint256 day) private pure returns (uint256) {
-        if (month <= 2) year -= 1;
-        uint256 era = year / 400;
-        uint256 yoe = year - era * 400;
-        uint256 doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1;
-        uint256 doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-        return era * 146_097 + doe - 719_468;
+        unchecked {
+            if (month <= 2) year -= 1;
+            uint256 era = year / 400;
+            uint256 yoe = year - era * 400;
+            uint256 doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1;
+            uint256 doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+            return era * 146_097 + doe - 719_468;
+        }
     }
 
     function _daysInMonth(uint256 year, uint256 month) private pure returns (uint256) {

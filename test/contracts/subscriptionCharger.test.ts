@@ -176,7 +176,6 @@ describe('the charger charges signed terms', () => {
       });
       expect(charged?.args).toEqual({
         mandate: mandateId(domain, t),
-        customer: who.customer,
         period: BigInt(period),
         amount: amounts[period],
         fee: fees[period],
@@ -241,6 +240,16 @@ describe('the charger charges signed terms', () => {
     await refusedAt(START + 4n, t, '0x', 0n, CAP, /InvalidSignature/);
     // A later period of other terms is no way around the first check: their state is their own.
     expect(await balance(who.merchant)).toBe(1n);
+  });
+
+  it('refuses terms without a period length, and a period index out of any calendar', async () => {
+    await approve();
+    const noLength = terms({ periodMonths: 0 });
+    await refusedAt(START, noLength, await sign(noLength), 0n, CAP, /InvalidTerms/);
+    const both = terms({ periodSeconds: 86_400 });
+    await refusedAt(START + 1n, both, await sign(both), 0n, CAP, /InvalidTerms/);
+    const open = terms({ periods: 0 });
+    await refusedAt(START + 2n, open, await sign(open), 2n ** 32n, CAP, /InvalidTerms/);
   });
 
   it('stops when the customer revokes the allowance mid-plan', async () => {

@@ -1886,12 +1886,6 @@ export const subscriptionChargerAbi = [
       },
       {
         "indexed": true,
-        "internalType": "address",
-        "name": "customer",
-        "type": "address"
-      },
-      {
-        "indexed": true,
         "internalType": "uint256",
         "name": "period",
         "type": "uint256"
@@ -2305,7 +2299,7 @@ export const subscriptionChargerAbi = [
     "outputs": [
       {
         "internalType": "uint256",
-        "name": "",
+        "name": "from",
         "type": "uint256"
       }
     ],
