@@ -70,7 +70,7 @@ export function mandateDomain(chainId: number, charger: string): MandateDomain {
 
 /** What a wallet signs: `eth_signTypedData_v4`'s argument (bigints as they are; JSON callers stringify them). */
 export function mandateTypedData(domain: MandateDomain, terms: MandateTerms) {
-  return { domain, types: MANDATE_TYPES, primaryType: 'Terms' as const, message: terms };
+  return { domain, types: { Terms: MANDATE_TYPES.Terms }, primaryType: 'Terms' as const, message: terms };
 }
 
 /** The mandate's id on chain (`mandateId`): the digest the customer signed. */
