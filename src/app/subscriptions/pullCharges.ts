@@ -58,6 +58,7 @@ export async function queueDueCharges(
   const chain = deps.chains[sub.mode];
   const mandate = await deps.mandates.findMandate(sub.id);
   if (!chain || mandate?.status !== 'active' || mandate.chainId !== chain.chainId) return;
+  if (sub.cancelAt !== null && sub.cancelAt.getTime() <= now.getTime()) return;
   for (const p of record.periods) {
     if (p.paymentStatus !== 'pending') continue;
     if (periodStart(sub.anchor, plan.interval, p.period).getTime() > now.getTime()) continue;
