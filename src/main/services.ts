@@ -34,6 +34,7 @@ import { DEFAULT_LOGO_RULES } from '../domain/brand.ts';
 import { chainViews } from './chains/chainViews.ts';
 import type { HomeChain } from './chains/model.ts';
 import { checkoutGasless, checkoutModeNetworks, checkoutRefunds } from './checkoutServices.ts';
+import { checkoutMandates, renewalPull } from './pullServices.ts';
 import { rateLimitBuckets } from './rateLimitBuckets.ts';
 import { createRates, type createStores, hostResolver } from './wiring.ts';
 import { x402Facilitator } from './x402Services.ts';
@@ -318,6 +319,7 @@ export function webServices(
       buckets: gaslessBuckets,
       minValueBaseUnits: config.minAmountBaseUnits,
     }),
+    mandatePages: checkoutMandates(stores, chains, clock, gaslessBuckets),
     // Each payment is shown on its own chain: the live one, or the test one for test-mode payments.
     network: views.checkoutNetworks,
     modeNetworks,
@@ -346,6 +348,7 @@ export function renewalServices(
 ): RenewalDeps {
   const { stores, chains, clock, logger } = made;
   const views = chainViews(chains, clock, logger);
+  const paymentRequests = customerEmails(config, (chainId) => views.explorers.get(chainId))?.paymentRequests;
   return {
     ...stores,
     deposits: views.deposits,
@@ -358,8 +361,10 @@ export function renewalServices(
     maxAmountBaseUnits: config.maxAmountBaseUnits,
     minAmountBaseUnits: config.minAmountBaseUnits,
     webhookAllowPrivate: config.webhookAllowPrivate,
-    paymentRequests: customerEmails(config, (chainId) => views.explorers.get(chainId))?.paymentRequests,
+    paymentRequests,
     renewalLeadMs: DEFAULT_RENEWAL_LEAD_MS,
     renewalRecheckMs: DEFAULT_RENEWAL_RECHECK_MS,
+    // Pull renewal (decision 0061) where a charger is configured: periods with a mandate are charged.
+    pull: renewalPull(stores, chains, clock, paymentRequests),
   };
 }
