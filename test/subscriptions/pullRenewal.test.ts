@@ -15,6 +15,7 @@ import { deploySubscriptionCharger } from '../../src/adapters/chain/deployContra
 import { createRelayer } from '../../src/adapters/chain/relayer.ts';
 import { chargerCalls } from '../../src/adapters/chain/subscriptionCharger.ts';
 import { customerEmails } from '../../src/adapters/email/customerEmails.ts';
+import { memoryBucketStore } from '../../src/adapters/rateLimit/memoryBucketStore.ts';
 import type { MandateStore } from '../../src/app/subscriptions/mandatePorts.ts';
 import {
   customerToken,
@@ -36,8 +37,10 @@ import {
   termsJson,
 } from '../../src/domain/subscriptionMandate.ts';
 import { periodStart } from '../../src/domain/subscriptionPeriods.ts';
+import { buildCheckoutServer } from '../../src/main/webServers.ts';
 import { ANVIL_RELAYER_KEY, type ChainHarness, ROLES, startChainHarness } from '../helpers/chainHarness.ts';
 import { dialects } from '../helpers/database.ts';
+import { capturingLogger } from '../helpers/logCapture.ts';
 
 const DAY = 86_400_000;
 const PAYOUT_POLICY = { dustThresholdBaseUnits: 0n, delayedAfterMs: 10 * 60_000 };
@@ -49,6 +52,8 @@ describe.each(dialects)('pull renewal on %s', (dialect) => {
   let renewal: RenewalDeps;
   let mandateDeps: MandateDeps;
   let relay: RelayChargesDeps;
+  let checkout: Awaited<ReturnType<typeof buildCheckoutServer>>;
+  let base: string;
 
   beforeAll(async () => {
     h = await startChainHarness(dialect);
@@ -106,8 +111,21 @@ describe.each(dialects)('pull renewal on %s', (dialect) => {
       args: [charger, 1_000_000_000n],
     });
     await h.anvil.publicClient.waitForTransactionReceipt({ hash: approve });
+    checkout = await buildCheckoutServer({
+      ...h.stores,
+      clock: h.clock,
+      logger: capturingLogger().logger,
+      network: { name: 'Sandbox (local anvil)', chainId: chain.chainId, explorerUrl: '' },
+      mandatePages: {
+        request: (token) => mandateRequest(mandateDeps, token),
+        submit: (token, body) => submitMandate(mandateDeps, token, body),
+        buckets: memoryBucketStore(),
+      },
+    });
+    base = await checkout.listen({ host: '127.0.0.1', port: 0 });
   });
   afterAll(async () => {
+    await checkout?.close();
     await h?.close();
   });
 
@@ -212,6 +230,48 @@ describe.each(dialects)('pull renewal on %s', (dialect) => {
     expect(await customerToken(mandateDeps, id)).toBe(token);
     await cancel(id);
     await expect(mandateRequest(mandateDeps, token)).rejects.toThrow(/canceled/);
+  });
+
+  it("takes the mandate over the checkout's public routes, by the customer token alone", async () => {
+    const { id, token, terms, signature } = await subscribe({
+      amount: '10',
+      currency: 'USDC',
+      trialDays: '1',
+    });
+    const asked = await fetch(`${base}/subscriptions/${token}/mandate.json`);
+    expect(asked.status).toBe(200);
+    const typed = (await asked.json()) as Record<string, Record<string, unknown>>;
+    expect(typed.primary_type).toBe('Terms');
+    expect(typed.domain).toEqual({
+      name: 'Paylink SubscriptionCharger',
+      version: '1',
+      chainId: chain.chainId,
+      verifyingContract: chain.charger,
+    });
+    expect(typed.message?.cap).toBe('10000000');
+    expect(typed.spender).toBe(chain.charger);
+    const post = (body: unknown, path = token) =>
+      fetch(`${base}/subscriptions/${path}/mandate`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const wrong = await post({ terms: { ...termsJson(terms), treasury: h.addresses.merchant }, signature });
+    expect(wrong.status).toBe(400);
+    expect(await wrong.json()).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: [{ field: 'terms.treasury' }],
+    });
+    // The subscription's id is no token.
+    expect((await post({ terms: termsJson(terms), signature }, id)).status).toBe(404);
+    const taken = await post({ terms: termsJson(terms), signature });
+    expect(taken.status).toBe(201);
+    expect(await taken.json()).toMatchObject({
+      status: 'active',
+      customer: h.addresses.customer,
+      permit: false,
+    });
+    await cancel(id);
   });
 
   it('charges three monthly periods when due, each once, merchant and treasury exact', async () => {

@@ -102,42 +102,58 @@ export function mandateRepository(handle: DatabaseHandle): MandateStore {
       return row && toCharge(row);
     },
     markSent: (charge, tx, at) => markSent(db, charge, tx, at),
-    async markFailed(charge, outcome, at) {
-      await db
-        .updateTable('subscription_charges')
-        .where('subscription_id', '=', charge.subscriptionId)
-        .where('period', '=', charge.period)
-        .set({
-          status: outcome.deferred ? 'pending' : 'failed',
-          attempts: outcome.attempts,
-          next_attempt_at: outcome.nextAttemptAt && isoTimestamp(outcome.nextAttemptAt),
-          failure_reason: outcome.reason,
-          gas_used: outcome.gasUsed?.toString() ?? null,
-          fee_wei: outcome.feeWei?.toString() ?? null,
-          updated_at: isoTimestamp(at),
-        })
-        .where('status', '=', charge.status)
-        .execute();
-    },
-    markMined: (charge, outcome, event, at) =>
-      db.transaction().execute(async (trx) => {
-        const closed = await trx
-          .updateTable('subscription_charges')
-          .where('subscription_id', '=', charge.subscriptionId)
-          .where('period', '=', charge.period)
-          .set({
-            status: 'mined',
-            gas_used: outcome.gasUsed.toString(),
-            fee_wei: outcome.feeWei.toString(),
-            failure_reason: null,
-            updated_at: isoTimestamp(at),
-          })
-          .where('status', '=', 'sent')
-          .executeTakeFirst();
-        if (Number(closed.numUpdatedRows) === 0) return false;
-        return markPaymentPaid(trx, charge, outcome.token, event, at);
-      }),
+    markFailed: (charge, outcome, at) => markFailed(db, charge, outcome, at),
+    markMined: (charge, outcome, event, at) => markMined(db, charge, outcome, event, at),
   };
+}
+
+async function markFailed(
+  db: Db,
+  charge: Charge,
+  outcome: Parameters<MandateStore['markFailed']>[1],
+  at: Date,
+): Promise<void> {
+  await db
+    .updateTable('subscription_charges')
+    .where('subscription_id', '=', charge.subscriptionId)
+    .where('period', '=', charge.period)
+    .set({
+      status: outcome.deferred ? 'pending' : 'failed',
+      attempts: outcome.attempts,
+      next_attempt_at: outcome.nextAttemptAt && isoTimestamp(outcome.nextAttemptAt),
+      failure_reason: outcome.reason,
+      gas_used: outcome.gasUsed?.toString() ?? null,
+      fee_wei: outcome.feeWei?.toString() ?? null,
+      updated_at: isoTimestamp(at),
+    })
+    .where('status', '=', charge.status)
+    .execute();
+}
+
+function markMined(
+  db: Db,
+  charge: Charge,
+  outcome: Parameters<MandateStore['markMined']>[1],
+  event: Parameters<MandateStore['markMined']>[2],
+  at: Date,
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const closed = await trx
+      .updateTable('subscription_charges')
+      .where('subscription_id', '=', charge.subscriptionId)
+      .where('period', '=', charge.period)
+      .set({
+        status: 'mined',
+        gas_used: outcome.gasUsed.toString(),
+        fee_wei: outcome.feeWei.toString(),
+        failure_reason: null,
+        updated_at: isoTimestamp(at),
+      })
+      .where('status', '=', 'sent')
+      .executeTakeFirst();
+    if (Number(closed.numUpdatedRows) === 0) return false;
+    return markPaymentPaid(trx, charge, outcome.token, event, at);
+  });
 }
 
 async function markSent(
