@@ -10,7 +10,7 @@
 import type { Address, Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRpcClient } from '../../src/adapters/chain/chainReader.ts';
-import { testUsdcAbi } from '../../src/adapters/chain/contractAbis.ts';
+import { subscriptionChargerAbi, testUsdcAbi } from '../../src/adapters/chain/contractAbis.ts';
 import { deploySubscriptionCharger } from '../../src/adapters/chain/deployContracts.ts';
 import { createRelayer } from '../../src/adapters/chain/relayer.ts';
 import { chargerCalls } from '../../src/adapters/chain/subscriptionCharger.ts';
@@ -189,6 +189,14 @@ describe.each(dialects)('pull renewal on %s', (dialect) => {
     const p = record.periods.find((x) => x.period === period);
     return { record, p, payment: p ? await h.stores.payments.findById(p.paymentId) : undefined };
   };
+  /**
+   * The node mines a transaction just after it accepts it: the receipt of the charge sent is waited for, so that
+   * the relayer's next pass reads it (rather than finding it still pending, which it also handles).
+   */
+  const minedOnChain = async (subscriptionId: string, period: number) => {
+    const hash = (await mandates.findCharge(subscriptionId, period))?.txHash as Hex;
+    await h.anvil.publicClient.waitForTransactionReceipt({ hash });
+  };
   /** Ends a test's subscription, so that the next test's relayer passes see only their own. */
   const cancel = (id: string) =>
     h.stores.subscriptions.cancel(id, { at: h.clock.now(), by: 'merchant' }, h.clock.now());
@@ -302,6 +310,7 @@ describe.each(dialects)('pull renewal on %s', (dialect) => {
       // Two workers look at once: one charge.
       await Promise.all([renewDueSubscriptions(renewal, 50), renewDueSubscriptions(renewal, 50)]);
       expect((await relayChargeOnce(relay)).kind).toBe('sent');
+      await minedOnChain(id, period);
       expect((await relayChargeOnce(relay)).kind).toBe('mined');
       expect((await relayChargeOnce(relay)).kind).toBe('idle');
       const { payment, p } = await periodOf(id, period);
@@ -362,12 +371,80 @@ describe.each(dialects)('pull renewal on %s', (dialect) => {
       },
     };
     await expect(relayChargeOnce(crashing)).rejects.toThrow(/died/);
+    await minedOnChain(id, 1);
     expect((await mandates.findCharge(id, 1))?.status).toBe('sent');
     expect((await relayChargeOnce(relay)).kind).toBe('mined');
     expect((await relayChargeOnce(relay)).kind).toBe('idle');
     expect(await h.balanceOf(h.addresses.merchant)).toBe(merchantBefore + 9_750_000n);
     expect((await periodOf(id, 1)).payment?.status).toBe('paid');
     expect(await statusOf(id)).toBe('active');
+    await cancel(id);
+  });
+
+  it('sends a charge reorged out before its receipt was read again, and it is made once', async () => {
+    const { id, token, terms, signature } = await subscribe({
+      amount: '10',
+      currency: 'USDC',
+      trialDays: '1',
+    });
+    await submitMandate(mandateDeps, token, { terms: termsJson(terms), signature });
+    await moveTo((await h.stores.subscriptions.find(id))!.subscription.anchor);
+    await renewDueSubscriptions(renewal, 50);
+    const merchantBefore = await h.balanceOf(h.addresses.merchant);
+    const beforeCharge = await h.anvil.testClient.snapshot();
+    expect((await relayChargeOnce(relay)).kind).toBe('sent');
+    await minedOnChain(id, 1);
+    // The block that held it is gone (a reorg), with the relayer's nonce back where it was.
+    await h.anvil.testClient.revert({ id: beforeCharge });
+    expect(await h.balanceOf(h.addresses.merchant)).toBe(merchantBefore);
+    expect((await relayChargeOnce(relay)).kind).toBe('awaiting-receipt'); // the same bytes again
+    await minedOnChain(id, 1);
+    expect((await relayChargeOnce(relay)).kind).toBe('mined');
+    expect((await relayChargeOnce(relay)).kind).toBe('idle');
+    expect(await h.balanceOf(h.addresses.merchant)).toBe(merchantBefore + 9_750_000n);
+    expect((await mandates.findCharge(id, 1))?.attempts).toBe(1);
+    await cancel(id);
+  });
+
+  it('ends the mandate when the customer cancels it on chain, and charges no period paid otherwise', async () => {
+    const { id, token, terms, signature } = await subscribe({
+      amount: '10',
+      currency: 'USDC',
+      trialDays: '1',
+    });
+    await submitMandate(mandateDeps, token, { terms: termsJson(terms), signature });
+    const anchor = (await h.stores.subscriptions.find(id))!.subscription.anchor;
+    await moveTo(anchor);
+    await renewDueSubscriptions(renewal, 50);
+    // Period 1 paid by hand (as the watcher would store it) before the relayer's pass: no charge, no e-mail.
+    const first = await periodOf(id, 1);
+    await h.database.handle.db
+      .updateTable('payments')
+      .set({ status: 'paid', paid_at: h.clock.now().toISOString(), amount_received_base_units: '10000000' })
+      .where('id', '=', first.payment!.id)
+      .execute();
+    const stale = await relayChargeOnce(relay);
+    expect(stale.kind === 'failed' && stale.reason).toBe('the period was paid otherwise');
+    expect(await emailsOf(first.payment?.id)).toBe(1); // only at the creation, before the mandate
+    expect((await periodOf(id, 1)).p?.remindedAt).toBeNull();
+
+    const cancelOnChain = await h.anvil.wallet(ROLES.customer).writeContract({
+      address: chain.charger as Address,
+      abi: subscriptionChargerAbi,
+      functionName: 'cancel',
+      args: [terms],
+    });
+    await h.anvil.publicClient.waitForTransactionReceipt({ hash: cancelOnChain });
+    await moveTo(periodStart(anchor, { unit: 'month', count: 1 }, 2));
+    await renewDueSubscriptions(renewal, 50);
+    const refused = await relayChargeOnce(relay);
+    expect(refused.kind === 'failed' && refused.reason).toMatch(/MandateCanceled/);
+    expect((await mandates.findMandate(id))?.status).toBe('canceled');
+    expect((await mandates.findCharge(id, 2))?.nextAttemptAt).toBeNull();
+    const second = await periodOf(id, 2);
+    expect(await emailsOf(second.payment?.id)).toBe(1); // its link, as push, not before the refusal
+    // The next look bills and e-mails as push: no mandate is live.
+    expect(await renewal.pull?.hasLiveMandate(id)).toBe(false);
     await cancel(id);
   });
 

@@ -60,7 +60,8 @@ export async function relayChargeOnce(deps: RelayChargesDeps): Promise<ChargeOut
   const next = await deps.mandates.nextDue(chainId, now);
   if (!next) return { kind: 'idle' };
   const stale = await whyNoLonger(deps, next, now);
-  if (stale) return fail(deps, next, stale, { retry: false });
+  // Nothing the customer refused: the charge is not made, and no link is e-mailed for it.
+  if (stale) return fail(deps, next, stale, { retry: false, fallback: false });
   const mandate = (await deps.mandates.findMandate(next.subscriptionId))!;
   const data = deps.charger.chargeData(mandate, next.period, next.amountBaseUnits);
   const estimate = await deps.relayer.estimateCall(mandate.charger, data);
@@ -79,9 +80,13 @@ export async function relayChargeOnce(deps: RelayChargesDeps): Promise<ChargeOut
       );
       return { kind: 'deferred', charge: next, reason: estimate.reason };
     }
-    const final = /AlreadyCharged|TermsEnded|InvalidSignature|InvalidTerms|AmountAboveCap/.test(
-      estimate.reason,
-    );
+    // The customer canceled on chain: the mandate is over, the period is pushed (its link e-mailed).
+    if (/MandateCanceled/.test(estimate.reason))
+      await deps.mandates.saveMandate({ ...mandate, status: 'canceled', updatedAt: now });
+    const final =
+      /AlreadyCharged|TermsEnded|InvalidSignature|InvalidTerms|AmountAboveCap|MandateCanceled/.test(
+        estimate.reason,
+      );
     return fail(deps, next, `the charger refuses it now: ${estimate.reason}`, { retry: !final });
   }
   const nonce = await deps.relayer.nonce();
@@ -198,12 +203,12 @@ async function fail(
   deps: RelayChargesDeps,
   charge: Charge,
   reason: string,
-  options: { retry: boolean; gasUsed?: bigint; feeWei?: bigint },
+  options: { retry: boolean; fallback?: boolean; gasUsed?: bigint; feeWei?: bigint },
 ): Promise<ChargeOutcome> {
   const at = deps.clock.now();
   // A charge sent counted its attempt when it was recorded; one refused before sending counts it now.
   const attempts = charge.status === 'sent' ? charge.attempts : charge.attempts + 1;
-  const { retry, ...cost } = options;
+  const { retry, fallback = true, ...cost } = options;
   await deps.mandates.markFailed(
     charge,
     { reason, nextAttemptAt: retry ? nextAttemptAt(attempts, at) : null, attempts, ...cost },
@@ -214,11 +219,12 @@ async function fail(
     'subscription charge failed',
   );
   const failed = { ...charge, status: 'failed' as const, failureReason: reason };
-  await deps.onFailed?.(failed).catch((error: unknown) => {
-    deps.logger.warn(
-      { err: error, subscriptionId: charge.subscriptionId },
-      'could not e-mail the fallback link',
-    );
-  });
+  if (fallback)
+    await deps.onFailed?.(failed).catch((error: unknown) => {
+      deps.logger.warn(
+        { err: error, subscriptionId: charge.subscriptionId },
+        'could not e-mail the fallback link',
+      );
+    });
   return { kind: 'failed', charge: failed, reason };
 }
