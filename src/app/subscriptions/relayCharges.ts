@@ -60,8 +60,9 @@ export async function relayChargeOnce(deps: RelayChargesDeps): Promise<ChargeOut
   const next = await deps.mandates.nextDue(chainId, now);
   if (!next) return { kind: 'idle' };
   const stale = await whyNoLonger(deps, next, now);
-  // Nothing the customer refused: the charge is not made, and no link is e-mailed for it.
-  if (stale) return fail(deps, next, stale, { retry: false, fallback: false });
+  // Not made: its period is paid, over or gone (no link e-mailed), or its mandate was replaced or canceled
+  // (the period's link e-mailed, as push).
+  if (stale) return fail(deps, next, stale, { retry: false, fallback: stale === MANDATE_GONE });
   const mandate = (await deps.mandates.findMandate(next.subscriptionId))!;
   const data = deps.charger.chargeData(mandate, next.period, next.amountBaseUnits);
   const estimate = await deps.relayer.estimateCall(mandate.charger, data);
@@ -114,13 +115,14 @@ export async function relayChargeOnce(deps: RelayChargesDeps): Promise<ChargeOut
   return { kind: 'sent', charge, txHash: signed.txHash };
 }
 
+const MANDATE_GONE = 'the mandate was canceled or replaced';
+
 async function whyNoLonger(deps: RelayChargesDeps, charge: Charge, now: Date): Promise<string | undefined> {
   const payment = await deps.payments.findById(charge.paymentId);
   if (!payment) return 'its payment is gone';
   if (payment.status === 'paid') return 'the period was paid otherwise';
   const mandate = await deps.mandates.findMandate(charge.subscriptionId);
-  if (mandate?.status !== 'active' || mandate.mandateId !== charge.mandateId)
-    return 'the mandate was canceled or replaced';
+  if (mandate?.status !== 'active' || mandate.mandateId !== charge.mandateId) return MANDATE_GONE;
   const record = await deps.subscriptions.find(charge.subscriptionId);
   if (!record) return 'its subscription is gone';
   if (record.subscription.cancelAt && record.subscription.cancelAt.getTime() <= now.getTime())
