@@ -148,7 +148,12 @@ describe.each(dialects)('pull renewal on %s', (dialect) => {
     ).length;
 
   /** A subscription to a new plan, and the customer's signed terms for it as the subscribe page sends them. */
-  const subscribe = async (plan: { amount: string; currency: string; trialDays: string }, cap?: bigint) => {
+  const subscribe = async (
+    plan: { amount: string; currency: string; trialDays: string },
+    cap?: bigint,
+    payer: number = ROLES.customer,
+  ) => {
+    const wallet = h.anvil.wallet(payer);
     const { plan: made } = await createPlan(renewal, h.merchant.id, 'live', {
       name: 'Coffee club',
       ...plan,
@@ -159,13 +164,13 @@ describe.each(dialects)('pull renewal on %s', (dialect) => {
     const { subscription } = await createSubscription(renewal, h.merchant.id, 'live', {
       planId: made.id,
       customerEmail: 'ada@example.com',
-      customerWallet: h.addresses.customer,
+      customerWallet: wallet.account.address,
     });
     const token = await customerToken(mandateDeps, subscription.subscription.id);
     const request = await mandateRequest(mandateDeps, token);
     const message = request.message as Record<string, string | number>;
     const terms: MandateTerms = {
-      customer: h.addresses.customer as Address,
+      customer: wallet.account.address,
       merchant: message.merchant as Address,
       treasury: message.treasury as Address,
       feeBps: message.feeBps as number,
@@ -178,9 +183,9 @@ describe.each(dialects)('pull renewal on %s', (dialect) => {
       end: BigInt(message.end!),
       salt: message.salt as Hex,
     };
-    const signature = await h.anvil
-      .wallet(ROLES.customer)
-      .signTypedData(mandateTypedData(mandateDomain(chain.chainId, chain.charger), terms));
+    const signature = await wallet.signTypedData(
+      mandateTypedData(mandateDomain(chain.chainId, chain.charger), terms),
+    );
     return { id: subscription.subscription.id, token, terms, signature };
   };
 
@@ -445,6 +450,75 @@ describe.each(dialects)('pull renewal on %s', (dialect) => {
     expect(await emailsOf(second.payment?.id)).toBe(1); // its link, as push, not before the refusal
     // The next look bills and e-mails as push: no mandate is live.
     expect(await renewal.pull?.hasLiveMandate(id)).toBe(false);
+    await cancel(id);
+  });
+
+  it("grants the allowance with the customer's permit, sent with the first charge: no gas, no approve", async () => {
+    const payer = 3; // a wallet that never approved the charger
+    const payerAddress = h.anvil.addresses[payer]!;
+    const mint = await h.anvil.wallet(ROLES.relayer).writeContract({
+      address: h.usdc,
+      abi: testUsdcAbi,
+      functionName: 'mint',
+      args: [payerAddress, 100_000_000n],
+    });
+    await h.anvil.publicClient.waitForTransactionReceipt({ hash: mint });
+    const { id, token, terms, signature } = await subscribe(
+      { amount: '10', currency: 'USDC', trialDays: '1' },
+      undefined,
+      payer,
+    );
+    const anchor = (await h.stores.subscriptions.find(id))!.subscription.anchor;
+    const deadline = BigInt(Math.ceil(anchor.getTime() / 1000)) + 7n * 86_400n;
+    const permit = await h.anvil.wallet(payer).signTypedData({
+      domain: { name: 'USD Coin (sandbox)', version: '2', chainId: chain.chainId, verifyingContract: h.usdc },
+      types: {
+        Permit: [
+          { name: 'owner', type: 'address' },
+          { name: 'spender', type: 'address' },
+          { name: 'value', type: 'uint256' },
+          { name: 'nonce', type: 'uint256' },
+          { name: 'deadline', type: 'uint256' },
+        ],
+      },
+      primaryType: 'Permit',
+      message: {
+        owner: payerAddress,
+        spender: chain.charger as Address,
+        value: 30_000_000n,
+        nonce: 0n,
+        deadline,
+      },
+    });
+    await expect(
+      submitMandate(mandateDeps, token, {
+        terms: termsJson(terms),
+        signature,
+        permit: { value: '9999999', deadline: deadline.toString(), signature: permit },
+      }),
+    ).rejects.toThrow(/permit.value/);
+    await submitMandate(mandateDeps, token, {
+      terms: termsJson(terms),
+      signature,
+      permit: { value: '30000000', deadline: deadline.toString(), signature: permit },
+    });
+    const sentBefore = await h.anvil.publicClient.getTransactionCount({ address: payerAddress });
+    await moveTo(anchor);
+    await renewDueSubscriptions(renewal, 50);
+    expect((await relayChargeOnce(relay)).kind).toBe('sent');
+    await minedOnChain(id, 1);
+    expect((await relayChargeOnce(relay)).kind).toBe('mined');
+    expect((await periodOf(id, 1)).payment?.status).toBe('paid');
+    expect(await h.balanceOf(payerAddress)).toBe(90_000_000n);
+    const allowance = await h.anvil.publicClient.readContract({
+      address: h.usdc,
+      abi: testUsdcAbi,
+      functionName: 'allowance',
+      args: [payerAddress, chain.charger as Address],
+    });
+    expect(allowance).toBe(20_000_000n);
+    // The customer sent nothing themselves.
+    expect(await h.anvil.publicClient.getTransactionCount({ address: payerAddress })).toBe(sentBefore);
     await cancel(id);
   });
 
