@@ -5,6 +5,7 @@ import { runDashboardBench } from './dashboard.ts';
 import { runFastPaidBench } from './fastPaid.ts';
 import { runFinalityLatencyBench } from './finalityLatency.ts';
 import { runMatchingBench } from './matching.ts';
+import { runPullChargeGasBench } from './pullChargeGas.ts';
 import { runSettlementGasBench } from './settlementGas.ts';
 import { runWebhookBench } from './webhooks.ts';
 
@@ -17,6 +18,7 @@ const benches: [string, () => Promise<string[]>][] = [
   ['finality latency', runFinalityLatencyBench],
   ['settlement gas', runSettlementGasBench],
   ['cross-chain gas', runCrossChainGasBench],
+  ['pull charge gas', runPullChargeGasBench],
   ['fast deposit to paid', runFastPaidBench],
   ['webhooks', runWebhookBench],
   ['checkout page', runCheckoutBench],

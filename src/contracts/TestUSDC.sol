@@ -12,6 +12,7 @@ import {SignatureChecker} from "@openzeppelin/contracts/utils/cryptography/Signa
 /// - while paused nothing moves ("Pausable: paused");
 /// - EIP-3009 signed transfers (`transferWithAuthorization`, `receiveWithAuthorization`, `cancelAuthorization`)
 ///   under the EIP-712 domain (name, version "2", chain id, this contract), with random 32-byte nonces.
+/// - EIP-2612 `permit` under the same domain, with FiatToken's sequential nonces per owner;
 /// - minters (`configureMinter`, `removeMinter`) with an allowance, and `burn` of the minter's own balance: how
 ///   CCTP's TokenMessenger mints on the destination and burns on the source.
 /// FiatToken's separate master minter, blacklister and pauser roles are one owner here, who may also mint. Name and
@@ -27,10 +28,13 @@ contract TestUSDC is ERC20, Ownable {
     );
     bytes32 public constant CANCEL_AUTHORIZATION_TYPEHASH =
         keccak256("CancelAuthorization(address authorizer,bytes32 nonce)");
+    bytes32 public constant PERMIT_TYPEHASH =
+        keccak256("Permit(address owner,address spender,uint256 value,uint256 nonce,uint256 deadline)");
 
     bool public paused;
     mapping(address account => bool) private _blacklisted;
     mapping(address authorizer => mapping(bytes32 nonce => bool)) private _authorizationStates;
+    mapping(address owner => uint256) private _permitNonces;
     mapping(address minter => uint256) public minterAllowance;
     mapping(address account => bool) public isMinter;
 
@@ -168,6 +172,27 @@ contract TestUSDC is ERC20, Ownable {
         notBlacklisted(to)
     {
         super._update(from, to, value);
+    }
+
+    // --- EIP-2612 ----------------------------------------------------------------------------------------------
+
+    function nonces(address owner) external view returns (uint256) {
+        return _permitNonces[owner];
+    }
+
+    /// @notice FiatToken v2's `permit`: an allowance granted by the owner's signature, whoever submits it.
+    function permit(address owner, address spender, uint256 value, uint256 deadline, uint8 v, bytes32 r, bytes32 s)
+        external
+        whenNotPaused
+        notBlacklisted(owner)
+        notBlacklisted(spender)
+    {
+        require(deadline >= block.timestamp, "FiatTokenV2: permit is expired");
+        bytes32 structHash =
+            keccak256(abi.encode(PERMIT_TYPEHASH, owner, spender, value, _permitNonces[owner]++, deadline));
+        bytes32 digest = MessageHashUtils.toTypedDataHash(DOMAIN_SEPARATOR(), structHash);
+        require(SignatureChecker.isValidSignatureNow(owner, digest, abi.encodePacked(r, s, v)), "EIP2612: invalid signature");
+        _approve(owner, spender, value);
     }
 
     // --- EIP-3009 ----------------------------------------------------------------------------------------------

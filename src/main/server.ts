@@ -24,6 +24,7 @@ import { resolveChains, stopChains } from './chains/resolveChains.ts';
 import { workerBridgeOf, workerChainsOf } from './chains/workerChains.ts';
 import { statusRefreshOnMint } from './mintRefresh.ts';
 import { paymentPaidReactions } from './paymentPaidReactions.ts';
+import { chargeRelaying } from './pullServices.ts';
 import { renewalServices, type WebServices, webServices } from './services.ts';
 import { buildApiServer, buildCheckoutServer } from './webServers.ts';
 import { createStores, openConfiguredDatabase } from './wiring.ts';
@@ -163,6 +164,14 @@ async function startRoles(config: Config, logger: Logger, role: Role, base: Base
           config,
           chains: workerChainsOf(chains),
           renewal: renewalServices(config, { stores, chains, clock, logger }),
+          // Pull renewal's charges, paid by each chain's gasless relayer (decision 0061).
+          charges: (chainId, client, relayer) =>
+            chargeRelaying(
+              { stores, chains, clock, logger, payoutPolicy: config.payoutPolicy },
+              chainId,
+              client,
+              relayer,
+            ),
           // Its mints refresh their payments' status (decision 0037): the API's store reads only.
           bridge: workerBridgeOf(
             config,

@@ -34,6 +34,7 @@ import { DEFAULT_LOGO_RULES } from '../domain/brand.ts';
 import { chainViews } from './chains/chainViews.ts';
 import type { HomeChain } from './chains/model.ts';
 import { checkoutGasless, checkoutModeNetworks, checkoutRefunds } from './checkoutServices.ts';
+import { checkoutMandates, renewalPull } from './pullServices.ts';
 import { rateLimitBuckets } from './rateLimitBuckets.ts';
 import { createRates, type createStores, hostResolver } from './wiring.ts';
 import { x402Facilitator } from './x402Services.ts';
@@ -310,7 +311,7 @@ export function webServices(
   const checkout: CheckoutServerInput = {
     refundClaims: checkoutRefunds(stores, deposits, chains, clock),
     subscriptionPages: {
-      renewal: renewalDeps(config, { stores, views, rates: api.rates, clock, logger }),
+      renewal: renewalDeps(config, { stores, chains, views, rates: api.rates, clock, logger }),
       buckets: gaslessBuckets,
       receiptTokens: stores.receiptTokens,
       checkoutUrl: config.checkoutUrl,
@@ -339,6 +340,7 @@ export function webServices(
       buckets: gaslessBuckets,
       minValueBaseUnits: config.minAmountBaseUnits,
     }),
+    mandatePages: checkoutMandates(stores, chains, clock, gaslessBuckets),
     // Each payment is shown on its own chain: the live one, or the test one for test-mode payments.
     network: views.checkoutNetworks,
     modeNetworks,
@@ -367,7 +369,7 @@ export function renewalServices(
 ): RenewalDeps {
   const { stores, chains, clock, logger } = made;
   const views = chainViews(chains, clock, logger);
-  return renewalDeps(config, { stores, views, rates: createRates(config, clock, logger), clock, logger });
+  return renewalDeps(config, { stores, chains, views, rates: createRates(config, clock, logger), clock, logger });
 }
 
 /** The renewal pipeline on chain views and rates already made (the worker's, or the checkout's). */
@@ -375,10 +377,12 @@ function renewalDeps(
   config: Config,
   made: Pick<RenewalDeps, 'rates' | 'clock' | 'logger'> & {
     readonly stores: ReturnType<typeof createStores>;
+    readonly chains: readonly HomeChain[];
     readonly views: ReturnType<typeof chainViews>;
   },
 ): RenewalDeps {
-  const { stores, views, clock, logger } = made;
+  const { stores, chains, views, clock, logger } = made;
+  const paymentRequests = customerEmails(config, (chainId) => views.explorers.get(chainId))?.paymentRequests;
   return {
     ...stores,
     deposits: views.deposits,
@@ -391,8 +395,10 @@ function renewalDeps(
     maxAmountBaseUnits: config.maxAmountBaseUnits,
     minAmountBaseUnits: config.minAmountBaseUnits,
     webhookAllowPrivate: config.webhookAllowPrivate,
-    paymentRequests: customerEmails(config, (chainId) => views.explorers.get(chainId))?.paymentRequests,
+    paymentRequests,
     renewalLeadMs: DEFAULT_RENEWAL_LEAD_MS,
     renewalRecheckMs: DEFAULT_RENEWAL_RECHECK_MS,
+    // Pull renewal (decision 0061) where a charger is configured: periods with a mandate are charged.
+    pull: renewalPull(stores, chains, clock, paymentRequests),
   };
 }

@@ -8,6 +8,7 @@ import { gaslessRepository } from '../adapters/db/gaslessRepository.ts';
 import { idempotencyRepository } from '../adapters/db/idempotencyRepository.ts';
 import { ledgerRepository } from '../adapters/db/ledgerRepository.ts';
 import { linkRepository } from '../adapters/db/linkRepository.ts';
+import { mandateRepository } from '../adapters/db/mandateRepository.ts';
 import { merchantRepository } from '../adapters/db/merchantRepository.ts';
 import { monitoringRepository } from '../adapters/db/monitoringRepository.ts';
 import { overviewRepository } from '../adapters/db/overviewRepository.ts';
@@ -72,6 +73,7 @@ export function createStores(handle: DatabaseHandle) {
     refunds,
     links: linkRepository(handle),
     subscriptions: subscriptionRepository(handle),
+    mandates: mandateRepository(handle),
     posCatalogue: posCatalogueRepository(handle),
     receiptTokens: receiptTokenRepository(handle.db),
     users: userRepository(handle.db),

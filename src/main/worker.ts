@@ -18,6 +18,7 @@ import type { SettlementStore } from '../app/settlement/ports.ts';
 import { runSettler } from '../app/settlement/settleOnce.ts';
 import { runSettlerWithMints } from '../app/settlement/settleWithMints.ts';
 import type { Clock } from '../app/shared/ports.ts';
+import type { RelayChargesDeps } from '../app/subscriptions/relayCharges.ts';
 import type { RenewalDeps } from '../app/subscriptions/renewal.ts';
 import { runRenewalJob } from '../app/subscriptions/runRenewals.ts';
 import { runWebhookDispatcher } from '../app/webhooks/dispatchWebhooks.ts';
@@ -55,6 +56,17 @@ export interface WorkerDeps {
   readonly bridge?: WorkerBridge | undefined;
   /** Push renewal of subscriptions (decision 0060): what billing a period takes; absent: no renewal job. */
   readonly renewal?: RenewalDeps | undefined;
+  /**
+   * Pull renewal's charges on a chain (decision 0061), submitted by its gasless relayer (one writer of that key's
+   * nonces); undefined where no mode is charged there.
+   */
+  readonly charges?:
+    | ((
+        chainId: number,
+        client: ReturnType<typeof createRpcClient>,
+        relayer: ReturnType<typeof createRelayer>,
+      ) => RelayChargesDeps | undefined)
+    | undefined;
 }
 
 /** Subscriptions due for a look are picked up within this: their moments are days apart, not seconds. */
@@ -241,12 +253,16 @@ function gaslessRelayerJob(kit: ChainJobKit): Promise<void> | undefined {
         mined,
       ),
   };
-  // Its own key, its own singleton: one writer of that key's nonces.
+  // Its own key, its own singleton: one writer of that key's nonces, the subscriptions' charges included.
+  const charges = deps.charges?.(chainId, kit.client, relayer);
   return runWhileHoldingLock(deps.locks, `gasless-relayer:${chainId}`, every, (held) =>
-    runGaslessRelayer(relaying, {
-      maxFeeWeiPerHour: settings.gasless.maxFeeWeiPerHour,
-      intervalMs: every.intervalMs,
-      signal: held,
-    }),
+    runGaslessRelayer(
+      { ...relaying, charges },
+      {
+        maxFeeWeiPerHour: settings.gasless.maxFeeWeiPerHour,
+        intervalMs: every.intervalMs,
+        signal: held,
+      },
+    ),
   );
 }

@@ -24,7 +24,8 @@ export type ContractName =
   | 'TestPackedUSDC'
   | 'TestTokenProxy'
   | 'TestMessageTransmitterV2'
-  | 'TestTokenMessengerV2';
+  | 'TestTokenMessengerV2'
+  | 'SubscriptionCharger';
 
 export type ContractArtifact = { abi: Abi; bytecode: Hex; deployedBytecode: Hex };
 
@@ -38,7 +39,7 @@ const ownUnitPrefix = 'contracts/';
 const cacheFormat = 2;
 
 /**
- * Four compilations, in the order the ABI module lists them. Version 1 of the forwarder and factory is deployed
+ * Five compilations, in the order the ABI module lists them. Version 1 of the forwarder and factory is deployed
  * on chain and must compile to the very bytecode that was released: its sources and settings are frozen
  * (test/contracts/contracts.test.ts checks the hash). Everything newer targets Cancun: version 2 guards `flush` with a
  * transient-storage lock (EIP-1153), which Polygon PoS and Amoy have had since the Napoli upgrade. Version 2 is
@@ -55,6 +56,8 @@ const compilations = [
     contracts: ['PaymentForwarderV3', 'ForwarderFactoryV3'],
     optimizeForRuns: 1_000_000,
   },
+  // Pull renewal's charger (decision 0061): a charge per customer per period, compiled as version 3 is, for gas.
+  { evmVersion: 'cancun', contracts: ['SubscriptionCharger'], optimizeForRuns: 1_000_000 },
   {
     evmVersion: 'cancun',
     contracts: [
@@ -243,6 +246,7 @@ const abiExportNames: Readonly<Record<ContractName, string>> = {
   TestTokenProxy: 'testTokenProxyAbi',
   TestMessageTransmitterV2: 'testMessageTransmitterV2Abi',
   TestTokenMessengerV2: 'testTokenMessengerV2Abi',
+  SubscriptionCharger: 'subscriptionChargerAbi',
 };
 
 export const CONTRACT_ABIS_MODULE_PATH = fileURLToPath(new URL('./contractAbis.ts', import.meta.url));

@@ -84,3 +84,12 @@ export async function deploy(
   }
   return getAddress(receipt.contractAddress);
 }
+
+/** Deploys pull renewal's charger (decision 0061): no constructor arguments, no owner, one per chain. */
+export async function deploySubscriptionCharger(
+  walletClient: DeployWalletClient,
+  publicClient: PublicClient,
+): Promise<Address> {
+  const { SubscriptionCharger } = await loadContracts();
+  return deploy(walletClient, publicClient, SubscriptionCharger.bytecode);
+}

@@ -30,6 +30,7 @@ import {
   paymentForwarderV1Abi,
   paymentForwarderV2Abi,
   paymentForwarderV3Abi,
+  subscriptionChargerAbi,
 } from './contractAbis.ts';
 import { forwarderImplementationOf } from './depositPlanner.ts';
 import {
@@ -42,8 +43,12 @@ import {
 import { receiptOf } from './receiptOf.ts';
 import { ERC20_ERRORS, revertReasonOf } from './revertReason.ts';
 
-/** Every revert a flush or a token transfer can produce, to name it (`ZeroAddress`, `ERC20InsufficientBalance`, …). */
+/**
+ * Every revert a flush, a subscription charge (decision 0061) or a token transfer can produce, to name it
+ * (`ZeroAddress`, `AlreadyCharged`, `ERC20InsufficientBalance`, …).
+ */
 export const REVERT_ABI = [
+  ...subscriptionChargerAbi.filter((item) => item.type === 'error'),
   ...forwarderFactoryV3Abi,
   ...paymentForwarderV3Abi,
   ...forwarderFactoryV2Abi,

@@ -21,6 +21,7 @@ import { loadShownBrand, registerBrandRoutes } from './brandRoutes.ts';
 import { type CheckoutView, checkoutStatusJson, checkoutView } from './checkoutView.ts';
 import { type CheckoutGasless, registerGaslessRoutes } from './gaslessRoutes.ts';
 import { type CheckoutLinks, registerLinkRoutes } from './linkRoutes.ts';
+import { type CheckoutMandates, registerMandateRoutes } from './mandateRoutes.ts';
 import type { PageAssets } from './pageLayout.ts';
 import {
   type ModeNetworks,
@@ -63,6 +64,8 @@ export interface CheckoutDeps {
   readonly receiptPages?: CheckoutReceipts | undefined;
   /** Merchants' branding (decision 0052): their logos and colours served, and shown on their pages; absent: none. */
   readonly brands?: Pick<BrandStore, 'find' | 'findLogo'> | undefined;
+  /** Pull renewal's mandate routes (`/subscriptions/:token/mandate`, decision 0061); absent: not served. */
+  readonly mandatePages?: CheckoutMandates | undefined;
 }
 
 const DEFAULT_POLL_INTERVAL_MS = 3_000;
@@ -243,6 +246,7 @@ export function checkoutPlugin(deps: CheckoutDeps) {
         languageOf: kit.languageOf,
         assets: kit.pageAssets,
       });
+    if (deps.mandatePages) registerMandateRoutes(app, { mandates: deps.mandatePages, clock: deps.clock });
     if (deps.linkPages)
       registerLinkRoutes(app, {
         ...deps,

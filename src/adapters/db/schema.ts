@@ -22,9 +22,12 @@ import type {
   SettlementsTable,
 } from './settlementSchema.ts';
 import type {
+  SubscriptionChargesTable,
+  SubscriptionMandatesTable,
   SubscriptionPaymentsTable,
   SubscriptionPlansTable,
   SubscriptionsTable,
+  SubscriptionTokensTable,
 } from './subscriptionSchema.ts';
 
 export type * from './dashboardSchema.ts';
@@ -331,6 +334,9 @@ export interface DatabaseSchema {
   subscription_plans: SubscriptionPlansTable;
   subscriptions: SubscriptionsTable;
   subscription_payments: SubscriptionPaymentsTable;
+  subscription_tokens: SubscriptionTokensTable;
+  subscription_mandates: SubscriptionMandatesTable;
+  subscription_charges: SubscriptionChargesTable;
   x402_payments: X402PaymentsTable;
 }
 

@@ -60,3 +60,47 @@ export interface SubscriptionPaymentsTable {
   announced: Generated<string>;
   created_at: string;
 }
+
+/** A subscription's customer token (migration 0049): how its public routes are reached. */
+export interface SubscriptionTokensTable {
+  token: string;
+  subscription_id: string;
+  created_at: string;
+}
+
+/** A subscription's signed terms for the charger (decision 0061). */
+export interface SubscriptionMandatesTable {
+  subscription_id: string;
+  chain_id: number;
+  charger: string;
+  mandate_id: string;
+  customer: string;
+  /** The terms as JSON (numbers of 64 bits and more as decimal strings). */
+  terms: string;
+  signature: string;
+  permit: string | null;
+  status: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One pull charge per (subscription, period), its transaction recorded before it is broadcast. */
+export interface SubscriptionChargesTable {
+  subscription_id: string;
+  period: number;
+  payment_id: string;
+  chain_id: number;
+  mandate_id: string;
+  amount_base_units: string;
+  status: string;
+  attempts: number;
+  next_attempt_at: string | null;
+  tx_hash: string | null;
+  raw_tx: string | null;
+  relayer_nonce: string | null;
+  gas_used: string | null;
+  fee_wei: string | null;
+  failure_reason: string | null;
+  created_at: string;
+  updated_at: string;
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RelayOutcome } from './relayAuthorizations.ts';
-import { passOutcomeOf } from './runGaslessRelayer.ts';
+import { passOutcomeOf, relayPass } from './runGaslessRelayer.ts';
 
 describe('the gasless relayer loop', () => {
   it.each<[RelayOutcome, 'busy' | 'idle']>([
@@ -15,5 +15,97 @@ describe('the gasless relayer loop', () => {
     [{ kind: 'share-spent', id: 'a', spentWei: 1n }, 'idle'],
   ])('after %o the next pass is %s', (outcome, next) => {
     expect(passOutcomeOf(outcome)).toBe(next);
+  });
+});
+
+/** A store or port that fails the test if the pass touches it. */
+const untouchable = (name: string) =>
+  new Proxy(
+    {},
+    {
+      get: (_target, key) => {
+        if (key === 'then') return undefined;
+        throw new Error(`${name}.${String(key)} was used`);
+      },
+    },
+  ) as never;
+
+describe('one pass of the relayer key: transfers and subscription charges, one in flight', () => {
+  const sentCharge = {
+    subscriptionId: 's',
+    period: 1,
+    status: 'sent',
+    txHash: '0xc',
+    rawTx: '0xraw',
+    relayerNonce: 7n,
+  };
+  const relayer = (broadcasts: string[]) => ({
+    nonce: async () => 7n,
+    receipt: async () => undefined,
+    broadcast: async (raw: string) => {
+      broadcasts.push(raw);
+      return { accepted: true as const };
+    },
+  });
+  const clock = { now: () => new Date('2027-01-01T00:00:00Z') };
+  const logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+  it('advances a charge in flight and touches no transfer meanwhile', async () => {
+    const broadcasts: string[] = [];
+    const charges = {
+      mandates: { inFlight: async () => sentCharge },
+      relayer: relayer(broadcasts),
+      charger: { chainId: 1, blockOf: async () => undefined },
+      clock,
+      logger,
+    } as never;
+    const deps = { gasless: untouchable('gasless'), chain: { chainId: 1 }, logger, charges } as never;
+    expect(await relayPass(deps, {})).toBe('idle');
+    expect(broadcasts).toEqual(['0xraw']); // the same bytes again, awaiting their receipt
+  });
+
+  it('sends no charge while a transfer is in flight', async () => {
+    const broadcasts: string[] = [];
+    const sentTransfer = { id: 'gas_1', txHash: '0xt', rawTx: '0xtransfer', relayerNonce: 7n };
+    const deps = {
+      gasless: { inFlight: async () => sentTransfer },
+      relayer: relayer(broadcasts),
+      chain: { chainId: 1 },
+      clock,
+      logger,
+      charges: {
+        mandates: { inFlight: async () => undefined, nextDue: untouchable('nextDue') },
+        charger: { chainId: 1 },
+      },
+    } as never;
+    expect(await relayPass(deps, {})).toBe('idle');
+    expect(broadcasts).toEqual(['0xtransfer']);
+  });
+
+  it('looks for a charge due once no transfer is waiting', async () => {
+    const asked: number[] = [];
+    const deps = {
+      gasless: {
+        inFlight: async () => undefined,
+        spendSince: async () => [],
+        nextPending: async () => undefined,
+      },
+      chain: { chainId: 1 },
+      clock,
+      logger,
+      charges: {
+        mandates: {
+          inFlight: async () => undefined,
+          nextDue: async (chainId: number) => {
+            asked.push(chainId);
+            return undefined;
+          },
+        },
+        charger: { chainId: 1 },
+        clock,
+      },
+    } as never;
+    expect(await relayPass(deps, {})).toBe('idle');
+    expect(asked).toEqual([1]);
   });
 });

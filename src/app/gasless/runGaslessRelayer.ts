@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { type PassOutcome, runLoop } from '../operations/jobLoop.ts';
+import { type RelayChargesDeps, relayChargeOnce } from '../subscriptions/relayCharges.ts';
 import {
   type RelayAuthorizationsDeps,
   type RelayOptions,
@@ -10,6 +11,8 @@ import {
 /** The relayer's deps, with a logger the loop can report a failed pass to. */
 export type RunGaslessRelayerDeps = RelayAuthorizationsDeps & {
   readonly logger: Pick<Logger, 'info' | 'warn' | 'error'>;
+  /** Pull renewal's charges on this chain (decision 0061): the same key, so the same loop, one in flight. */
+  readonly charges?: RelayChargesDeps | undefined;
 };
 
 export interface RunGaslessRelayerOptions extends RelayOptions {
@@ -27,8 +30,27 @@ export function runGaslessRelayer(
 ): Promise<void> {
   return runLoop(
     { name: 'gasless-relayer', intervalMs: options.intervalMs, signal: options.signal, logger: deps.logger },
-    async () => passOutcomeOf(await relayOnce(deps, { maxFeeWeiPerHour: options.maxFeeWeiPerHour })),
+    () => relayPass(deps, options),
   );
+}
+
+/**
+ * One pass: a charge in flight first (nothing else is sent meanwhile), else the customers' signed transfers,
+ * and a charge only when none of those is in flight: one transaction of the key in flight at a time.
+ */
+export async function relayPass(deps: RunGaslessRelayerDeps, options: RelayOptions): Promise<PassOutcome> {
+  const { charges } = deps;
+  if (charges && (await charges.mandates.inFlight(charges.charger.chainId)))
+    return chargeOutcomeOf(await relayChargeOnce(charges));
+  const outcome = await relayOnce(deps, { maxFeeWeiPerHour: options.maxFeeWeiPerHour });
+  if (!charges || outcome.kind === 'sent' || outcome.kind === 'awaiting-receipt')
+    return passOutcomeOf(outcome);
+  const charged = chargeOutcomeOf(await relayChargeOnce(charges));
+  return charged === 'busy' ? 'busy' : passOutcomeOf(outcome);
+}
+
+function chargeOutcomeOf(outcome: { readonly kind: string }): PassOutcome {
+  return outcome.kind === 'sent' || outcome.kind === 'mined' || outcome.kind === 'failed' ? 'busy' : 'idle';
 }
 
 /**

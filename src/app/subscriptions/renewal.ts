@@ -15,6 +15,7 @@ import { paymentRequestMessage } from '../email/paymentRequests.ts';
 import type { MerchantStore } from '../merchants/ports.ts';
 import { type CreatePaymentDeps, createPayment } from '../payments/createPayment.ts';
 import type { SubscriptionRecord, SubscriptionStore } from './ports.ts';
+import type { PullRenewal } from './pullCharges.ts';
 import { announce } from './subscriptionEvents.ts';
 
 export interface RenewalDeps extends CreatePaymentDeps {
@@ -25,6 +26,8 @@ export interface RenewalDeps extends CreatePaymentDeps {
   /** How soon a subscription waiting for a payment is looked at again: a payment is paid without telling it. */
   readonly renewalRecheckMs: number;
   readonly logger?: { warn(fields: object, message: string): void } | undefined;
+  /** Pull renewal (decision 0061): periods of a subscription with a mandate are charged, not e-mailed ahead. */
+  readonly pull?: PullRenewal | undefined;
 }
 
 /** How long before a period is due its payment is made and its link e-mailed, unless the wiring says otherwise. */
@@ -54,8 +57,10 @@ export async function renewSubscription(deps: RenewalDeps, subscriptionId: strin
   let record = await applyDuePlanChange(deps, await deps.subscriptions.find(subscriptionId), now);
   if (!record) return;
   const seenUpdatedAt = record.subscription.updatedAt;
-  const { billed, failed } = await billDuePeriods(deps, record, now);
+  const pulled = (await deps.pull?.hasLiveMandate(subscriptionId)) ?? false;
+  const { billed, failed } = await billDuePeriods(deps, record, now, pulled);
   if (billed.length > 0) record = (await deps.subscriptions.find(subscriptionId)) ?? record;
+  if (pulled) await deps.pull?.queueDue(record, now);
   await remindUnpaid(deps, record, now);
   const state = deriveSubscriptionState(record.subscription, record.plan, paidPeriods(record), now);
   const nextCheckAt = failed
@@ -109,7 +114,7 @@ export async function renewDueSubscriptions(deps: RenewalDeps, limit: number): P
   return ids.length;
 }
 
-async function billDuePeriods(deps: RenewalDeps, record: SubscriptionRecord, now: Date) {
+async function billDuePeriods(deps: RenewalDeps, record: SubscriptionRecord, now: Date, pulled: boolean) {
   const { subscription: sub, plan } = record;
   const billedBefore = new Set(record.periods.map((p) => p.period));
   const due = periodsToBill(sub, plan, paidPeriods(record), now, deps.renewalLeadMs).filter(
@@ -121,7 +126,7 @@ async function billDuePeriods(deps: RenewalDeps, record: SubscriptionRecord, now
     const ttlMs = graceEnd(sub.anchor, planForPeriod(record, period), period).getTime() - now.getTime();
     if (ttlMs < MIN_PERIOD_PAYMENT_MS) continue;
     try {
-      if (await billPeriod(deps, record, period, ttlMs)) billed.push(period);
+      if (await billPeriod(deps, record, period, ttlMs, pulled)) billed.push(period);
     } catch (error) {
       // A rate missing, a merchant's wallet not set: the period is billed at the next look, its grace running.
       if (!(error instanceof PaylinkError)) throw error;
@@ -135,8 +140,17 @@ async function billDuePeriods(deps: RenewalDeps, record: SubscriptionRecord, now
   return { billed, failed };
 }
 
-/** Makes a period's payment, payable until its grace ends; false when another worker made it first. */
-async function billPeriod(deps: RenewalDeps, record: SubscriptionRecord, period: number, ttlMs: number) {
+/**
+ * Makes a period's payment, payable until its grace ends; false when another worker made it first. Its link is
+ * e-mailed unless the period is to be charged (`pulled`): then only if the charge fails.
+ */
+async function billPeriod(
+  deps: RenewalDeps,
+  record: SubscriptionRecord,
+  period: number,
+  ttlMs: number,
+  pulled: boolean,
+) {
   const sub = record.subscription;
   const plan = planForPeriod(record, period);
   const merchant = await deps.merchants.find(sub.merchantId);
@@ -150,7 +164,7 @@ async function billPeriod(deps: RenewalDeps, record: SubscriptionRecord, period:
       currency: plan.price.currency.code,
       customerEmail: sub.customerEmail,
       customerLanguage: sub.language ?? undefined,
-      sendEmail: deps.paymentRequests !== undefined,
+      sendEmail: deps.paymentRequests !== undefined && !pulled,
       title: plan.name,
       description: plan.description ?? undefined,
       metadata: { subscription_id: sub.id, subscription_period: String(period) },

@@ -39,6 +39,7 @@ export const chainsEnv = {
   PAYLINK_NOTICED_TOKENS: z.string().optional(),
   PAYLINK_FACTORY_ADDRESS: address('PAYLINK_FACTORY_ADDRESS').optional(),
   PAYLINK_TREASURY_ADDRESS: address('PAYLINK_TREASURY_ADDRESS').optional(),
+  PAYLINK_SUBSCRIPTION_CHARGER: address('PAYLINK_SUBSCRIPTION_CHARGER').optional(),
   PAYLINK_RELAYER_KEY: privateKey('PAYLINK_RELAYER_KEY'),
   // Test mode (sk_test_ keys): its own chain, or the live one when the networks are the same.
   PAYLINK_TEST_NETWORK: z.enum(['sandbox', 'amoy', 'off']).optional(),
@@ -46,6 +47,7 @@ export const chainsEnv = {
   PAYLINK_TEST_USDC_ADDRESS: address('PAYLINK_TEST_USDC_ADDRESS').optional(),
   PAYLINK_TEST_FACTORY_ADDRESS: address('PAYLINK_TEST_FACTORY_ADDRESS').optional(),
   PAYLINK_TEST_TREASURY_ADDRESS: address('PAYLINK_TEST_TREASURY_ADDRESS').optional(),
+  PAYLINK_TEST_SUBSCRIPTION_CHARGER: address('PAYLINK_TEST_SUBSCRIPTION_CHARGER').optional(),
   PAYLINK_TEST_RELAYER_KEY: privateKey('PAYLINK_TEST_RELAYER_KEY'),
   PAYLINK_TEST_START_BLOCK: blockNumber('PAYLINK_TEST_START_BLOCK'),
   // CCTP v2 on the home chains: the network's (Circle's) unless given, the sandbox's deployed at start.
@@ -135,6 +137,7 @@ function liveHomeSettings(e: ChainsEnv, network: HomeNetwork): HomeChainSettings
     ),
     factoryAddress: e.PAYLINK_FACTORY_ADDRESS,
     treasuryAddress: e.PAYLINK_TREASURY_ADDRESS,
+    subscriptionCharger: e.PAYLINK_SUBSCRIPTION_CHARGER,
     relayerKey: e.PAYLINK_RELAYER_KEY,
     finality: e.PAYLINK_FINALITY,
     pollIntervalMs: e.PAYLINK_POLL_INTERVAL,
@@ -198,6 +201,7 @@ function testHomeSettings(e: ChainsEnv, live: HomeChainSettings): HomeChainSetti
         )),
     factoryAddress: e.PAYLINK_TEST_FACTORY_ADDRESS ?? (same ? live.factoryAddress : undefined),
     treasuryAddress: e.PAYLINK_TEST_TREASURY_ADDRESS ?? (same ? live.treasuryAddress : undefined),
+    subscriptionCharger: e.PAYLINK_TEST_SUBSCRIPTION_CHARGER ?? (same ? live.subscriptionCharger : undefined),
     relayerKey: e.PAYLINK_TEST_RELAYER_KEY ?? (same ? live.relayerKey : undefined),
     // The gasless relayer's key is the live chain's; another test network offers it only on the sandbox.
     gasless: { ...live.gasless, relayerKey: same ? live.gasless.relayerKey : undefined },

@@ -79,6 +79,11 @@ export interface ChainSettings {
   readonly publicRpcUrl: string | undefined;
   readonly factoryAddress: Address | undefined;
   readonly treasuryAddress: Address | undefined;
+  /**
+   * Pull renewal's SubscriptionCharger on this chain (decision 0061), PAYLINK_SUBSCRIPTION_CHARGER; unset: the
+   * mode's subscriptions renew by push alone. Its charges are paid by the gasless relayer's key.
+   */
+  readonly subscriptionCharger?: Address | undefined;
   readonly relayerKey: Hex | undefined;
   readonly finality: Finality;
   readonly pollIntervalMs: number;

@@ -34,6 +34,7 @@ import * as merchantAddress from './0045_merchant_address.ts';
 import * as webhookEndpoints from './0046_webhook_endpoints.ts';
 import * as x402 from './0047_x402.ts';
 import * as subscriptions from './0048_subscriptions.ts';
+import * as subscriptionMandates from './0049_subscription_mandates.ts';
 import * as subscriptionPortal from './0050_subscription_portal.ts';
 
 /** Every migration, in order. Names sort lexically; a migration, once released, is never edited. */
@@ -73,5 +74,6 @@ export const migrations: Record<string, Migration> = {
   '0046_webhook_endpoints': webhookEndpoints,
   '0047_x402': x402,
   '0048_subscriptions': subscriptions,
+  '0049_subscription_mandates': subscriptionMandates,
   '0050_subscription_portal': subscriptionPortal,
 };

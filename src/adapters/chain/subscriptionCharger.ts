@@ -1,0 +1,26 @@
+import { encodeFunctionData, type Hex, type PublicClient, parseSignature } from 'viem';
+import type { ChargerCalls, Mandate } from '../../app/subscriptions/mandatePorts.ts';
+import { subscriptionChargerAbi } from './contractAbis.ts';
+import { blockOfTransaction } from './eip3009.ts';
+
+/**
+ * The SubscriptionCharger's calldata (decision 0061): a subscription's period n is the contract's n − 1. With the
+ * customer's permit, `permitAndCharge` (a permit already used is ignored by the contract); else `charge`. The
+ * signature is sent each time: the contract reads it only at a mandate's first charge.
+ */
+export function chargeCallData(mandate: Mandate, period: number, amountBaseUnits: bigint): Hex {
+  const { terms } = mandate;
+  const args = [terms, mandate.signature as Hex, BigInt(period - 1), amountBaseUnits] as const;
+  if (mandate.permit === null)
+    return encodeFunctionData({ abi: subscriptionChargerAbi, functionName: 'charge', args });
+  const { v, r, s } = parseSignature(mandate.permit.signature as Hex);
+  return encodeFunctionData({
+    abi: subscriptionChargerAbi,
+    functionName: 'permitAndCharge',
+    args: [...args, mandate.permit.value, mandate.permit.deadline, Number(v), r, s],
+  });
+}
+
+export function chargerCalls(client: PublicClient, chainId: number): ChargerCalls {
+  return { chainId, chargeData: chargeCallData, blockOf: (txHash) => blockOfTransaction(client, txHash) };
+}

@@ -1,0 +1,308 @@
+import type { Selectable } from 'kysely';
+import type { Charge, ChargeStatus, Mandate, MandateStore } from '../../app/subscriptions/mandatePorts.ts';
+import { parseTerms, termsJson } from '../../domain/subscriptionMandate.ts';
+import { isoTimestamp } from '../../domain/timestamp.ts';
+import type { DatabaseHandle } from './database.ts';
+import type { Db } from './db.ts';
+import { insertOutboxEvent } from './outbox.ts';
+import { toPayment } from './paymentRepository.ts';
+import type { SubscriptionChargesTable, SubscriptionMandatesTable } from './subscriptionSchema.ts';
+
+/** Pull renewal's records (migration 0049, decision 0061): customer tokens, mandates and charges. */
+export function mandateRepository(handle: DatabaseHandle): MandateStore {
+  const { db } = handle;
+  return {
+    async tokenOf(subscriptionId, make, at) {
+      await db
+        .insertInto('subscription_tokens')
+        .values({ token: make(), subscription_id: subscriptionId, created_at: isoTimestamp(at) })
+        .onConflict((oc) => oc.column('subscription_id').doNothing())
+        .execute();
+      const row = await db
+        .selectFrom('subscription_tokens')
+        .select('token')
+        .where('subscription_id', '=', subscriptionId)
+        .executeTakeFirstOrThrow();
+      return row.token;
+    },
+    async subscriptionOfToken(token) {
+      const row = await db
+        .selectFrom('subscription_tokens')
+        .select('subscription_id')
+        .where('token', '=', token)
+        .executeTakeFirst();
+      return row?.subscription_id;
+    },
+    async saveMandate(mandate) {
+      const row = mandateRow(mandate);
+      await db
+        .insertInto('subscription_mandates')
+        .values(row)
+        .onConflict((oc) =>
+          oc.column('subscription_id').doUpdateSet({
+            chain_id: row.chain_id,
+            charger: row.charger,
+            mandate_id: row.mandate_id,
+            customer: row.customer,
+            terms: row.terms,
+            signature: row.signature,
+            permit: row.permit,
+            status: row.status,
+            updated_at: row.updated_at,
+          }),
+        )
+        .execute();
+    },
+    async findMandate(subscriptionId) {
+      const row = await db
+        .selectFrom('subscription_mandates')
+        .selectAll()
+        .where('subscription_id', '=', subscriptionId)
+        .executeTakeFirst();
+      return row && toMandate(row);
+    },
+    async insertCharge(charge) {
+      const inserted = await db
+        .insertInto('subscription_charges')
+        .values(chargeRow(charge))
+        .onConflict((oc) => oc.columns(['subscription_id', 'period']).doNothing())
+        .returning('period')
+        .execute();
+      return inserted.length > 0;
+    },
+    async findCharge(subscriptionId, period) {
+      const row = await db
+        .selectFrom('subscription_charges')
+        .selectAll()
+        .where('subscription_id', '=', subscriptionId)
+        .where('period', '=', period)
+        .executeTakeFirst();
+      return row && toCharge(row);
+    },
+    async inFlight(chainId) {
+      const row = await db
+        .selectFrom('subscription_charges')
+        .selectAll()
+        .where('chain_id', '=', chainId)
+        .where('status', '=', 'sent')
+        .orderBy('updated_at')
+        .executeTakeFirst();
+      return row && toCharge(row);
+    },
+    async nextDue(chainId, now) {
+      const row = await db
+        .selectFrom('subscription_charges')
+        .selectAll()
+        .where('chain_id', '=', chainId)
+        .where('status', 'in', ['pending', 'failed'])
+        .where('next_attempt_at', '<=', isoTimestamp(now))
+        .orderBy('next_attempt_at')
+        .orderBy('created_at')
+        .executeTakeFirst();
+      return row && toCharge(row);
+    },
+    markSent: (charge, tx, at) => markSent(db, charge, tx, at),
+    markFailed: (charge, outcome, at) => markFailed(db, charge, outcome, at),
+    markMined: (charge, outcome, event, at) => markMined(db, charge, outcome, event, at),
+  };
+}
+
+async function markFailed(
+  db: Db,
+  charge: Charge,
+  outcome: Parameters<MandateStore['markFailed']>[1],
+  at: Date,
+): Promise<void> {
+  await db
+    .updateTable('subscription_charges')
+    .where('subscription_id', '=', charge.subscriptionId)
+    .where('period', '=', charge.period)
+    .set({
+      status: outcome.deferred ? 'pending' : 'failed',
+      attempts: outcome.attempts,
+      next_attempt_at: outcome.nextAttemptAt && isoTimestamp(outcome.nextAttemptAt),
+      failure_reason: outcome.reason,
+      gas_used: outcome.gasUsed?.toString() ?? null,
+      fee_wei: outcome.feeWei?.toString() ?? null,
+      updated_at: isoTimestamp(at),
+    })
+    .where('status', '=', charge.status)
+    .execute();
+}
+
+function markMined(
+  db: Db,
+  charge: Charge,
+  outcome: Parameters<MandateStore['markMined']>[1],
+  event: Parameters<MandateStore['markMined']>[2],
+  at: Date,
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const closed = await trx
+      .updateTable('subscription_charges')
+      .where('subscription_id', '=', charge.subscriptionId)
+      .where('period', '=', charge.period)
+      .set({
+        status: 'mined',
+        gas_used: outcome.gasUsed.toString(),
+        fee_wei: outcome.feeWei.toString(),
+        failure_reason: null,
+        updated_at: isoTimestamp(at),
+      })
+      .where('status', '=', 'sent')
+      .executeTakeFirst();
+    if (Number(closed.numUpdatedRows) === 0) return false;
+    return markPaymentPaid(trx, charge, outcome.token, event, at);
+  });
+}
+
+async function markSent(
+  db: Db,
+  charge: Charge,
+  tx: { txHash: string; rawTx: string; nonce: bigint },
+  at: Date,
+): Promise<void> {
+  await db
+    .updateTable('subscription_charges')
+    .where('subscription_id', '=', charge.subscriptionId)
+    .where('period', '=', charge.period)
+    .set({
+      status: 'sent',
+      attempts: charge.attempts + 1,
+      tx_hash: tx.txHash,
+      raw_tx: tx.rawTx,
+      relayer_nonce: tx.nonce.toString(),
+      next_attempt_at: null,
+      updated_at: isoTimestamp(at),
+    })
+    .execute();
+}
+
+/** The period's payment paid by the charge's transaction, as an x402 call's is (once: never a paid one again). */
+async function markPaymentPaid(
+  trx: Db,
+  charge: Charge,
+  token: string,
+  event: Parameters<MandateStore['markMined']>[2],
+  at: Date,
+): Promise<boolean> {
+  const updated = await trx
+    .updateTable('payments')
+    .set({
+      status: 'paid',
+      announced_status: 'paid',
+      amount_received_base_units: charge.amountBaseUnits.toString(),
+      paid_at: isoTimestamp(at),
+      txid: charge.txHash,
+      txid_chain_id: charge.chainId,
+      paid_token_address: token,
+      paid_token_symbol: 'USDC',
+      updated_at: isoTimestamp(at),
+    })
+    .where('id', '=', charge.paymentId)
+    .where('status', '<>', 'paid')
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 0) return false;
+  const row = await trx
+    .selectFrom('payments')
+    .selectAll()
+    .where('id', '=', charge.paymentId)
+    .executeTakeFirstOrThrow();
+  await insertOutboxEvent(trx, event(toPayment(row)));
+  return true;
+}
+
+function mandateRow(m: Mandate): SubscriptionMandatesTable {
+  return {
+    subscription_id: m.subscriptionId,
+    chain_id: m.chainId,
+    charger: m.charger,
+    mandate_id: m.mandateId,
+    customer: m.terms.customer.toLowerCase(),
+    terms: JSON.stringify(termsJson(m.terms)),
+    signature: m.signature,
+    permit: m.permit
+      ? JSON.stringify({
+          value: m.permit.value.toString(),
+          deadline: m.permit.deadline.toString(),
+          signature: m.permit.signature,
+        })
+      : null,
+    status: m.status,
+    created_at: isoTimestamp(m.createdAt),
+    updated_at: isoTimestamp(m.updatedAt),
+  };
+}
+
+function toMandate(row: Selectable<SubscriptionMandatesTable>): Mandate {
+  const terms = parseTerms(JSON.parse(row.terms) as Record<string, unknown>);
+  if (!terms) throw new Error(`mandate of ${row.subscription_id} holds malformed terms`);
+  const permit = row.permit
+    ? (JSON.parse(row.permit) as { value: string; deadline: string; signature: string })
+    : null;
+  return {
+    subscriptionId: row.subscription_id,
+    chainId: Number(row.chain_id),
+    charger: row.charger,
+    mandateId: row.mandate_id,
+    terms,
+    signature: row.signature,
+    permit: permit && {
+      value: BigInt(permit.value),
+      deadline: BigInt(permit.deadline),
+      signature: permit.signature,
+    },
+    status: row.status === 'canceled' ? 'canceled' : 'active',
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
+}
+
+function chargeRow(c: Charge): SubscriptionChargesTable {
+  return {
+    subscription_id: c.subscriptionId,
+    period: c.period,
+    payment_id: c.paymentId,
+    chain_id: c.chainId,
+    mandate_id: c.mandateId,
+    amount_base_units: c.amountBaseUnits.toString(),
+    status: c.status,
+    attempts: c.attempts,
+    next_attempt_at: c.nextAttemptAt && isoTimestamp(c.nextAttemptAt),
+    tx_hash: c.txHash,
+    raw_tx: c.rawTx,
+    relayer_nonce: c.relayerNonce?.toString() ?? null,
+    gas_used: c.gasUsed?.toString() ?? null,
+    fee_wei: c.feeWei?.toString() ?? null,
+    failure_reason: c.failureReason,
+    created_at: isoTimestamp(c.createdAt),
+    updated_at: isoTimestamp(c.updatedAt),
+  };
+}
+
+const CHARGE_STATUSES: readonly ChargeStatus[] = ['pending', 'sent', 'mined', 'failed'];
+
+function toCharge(row: Selectable<SubscriptionChargesTable>): Charge {
+  const bigOrNull = (text: string | null) => (text === null ? null : BigInt(text));
+  const status = CHARGE_STATUSES.find((s) => s === row.status);
+  if (!status) throw new Error(`charge of ${row.subscription_id} has status ${row.status}`);
+  return {
+    subscriptionId: row.subscription_id,
+    period: Number(row.period),
+    paymentId: row.payment_id,
+    chainId: Number(row.chain_id),
+    mandateId: row.mandate_id,
+    amountBaseUnits: BigInt(row.amount_base_units),
+    status,
+    attempts: Number(row.attempts),
+    nextAttemptAt: row.next_attempt_at === null ? null : new Date(row.next_attempt_at),
+    txHash: row.tx_hash,
+    rawTx: row.raw_tx,
+    relayerNonce: bigOrNull(row.relayer_nonce),
+    gasUsed: bigOrNull(row.gas_used),
+    feeWei: bigOrNull(row.fee_wei),
+    failureReason: row.failure_reason,
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
+}

@@ -1,0 +1,177 @@
+import { type Hex, recoverTypedDataAddress } from 'viem';
+import { randomToken } from '../../domain/credentials.ts';
+import { PaylinkError, ValidationError } from '../../domain/errors.ts';
+import type { Merchant } from '../../domain/merchant.ts';
+import { deriveSubscriptionState } from '../../domain/subscription.ts';
+import {
+  expectedTerms,
+  MANDATE_TYPES,
+  mandateDomain,
+  mandateId,
+  mandateTypedData,
+  parseTerms,
+  termsMismatch,
+} from '../../domain/subscriptionMandate.ts';
+import type { MerchantStore } from '../merchants/ports.ts';
+import type { Clock } from '../shared/ports.ts';
+import type { Mandate, MandatePermit, MandateStore } from './mandatePorts.ts';
+import type { SubscriptionRecord, SubscriptionStore } from './ports.ts';
+import type { PullChain } from './pullCharges.ts';
+import { paidPeriods } from './renewal.ts';
+
+export interface MandateDeps {
+  readonly mandates: MandateStore;
+  readonly subscriptions: Pick<SubscriptionStore, 'find'>;
+  readonly merchants: Pick<MerchantStore, 'find'>;
+  readonly chains: Partial<Record<'live' | 'test', PullChain>>;
+  readonly clock: Clock;
+}
+
+/** A customer token: 32 base62 characters (about 190 bits), the only way to a subscription's public routes. */
+export const CUSTOMER_TOKEN_LENGTH = 32;
+const TOKEN = /^[0-9A-Za-z]{32}$/;
+const SIGNATURE = /^0x[0-9a-fA-F]{130}$/;
+
+/** The subscription's customer token, made on first ask: what its e-mails and the subscribe page link to. */
+export function customerToken(deps: Pick<MandateDeps, 'mandates' | 'clock'>, subscriptionId: string) {
+  return deps.mandates.tokenOf(subscriptionId, () => randomToken(CUSTOMER_TOKEN_LENGTH), deps.clock.now());
+}
+
+/** What the wallet is asked to sign for the subscription of this token (decision 0061), as JSON. */
+export interface MandateRequest {
+  readonly domain: ReturnType<typeof mandateDomain>;
+  readonly types: typeof MANDATE_TYPES;
+  readonly primary_type: 'Terms';
+  /** The terms but `customer` (the wallet's address) and, for a fiat plan, `cap` (the customer's ceiling). */
+  readonly message: Record<string, string | number>;
+  /** The cap the terms must carry (a USDC plan's price); null: the customer's choice (a fiat plan). */
+  readonly cap: string | null;
+  /** The customer's wallet the subscription names; null: any (the signer is the payer). */
+  readonly customer: string | null;
+  /** Whom a permit or an approve must grant the allowance to. */
+  readonly spender: string;
+  readonly mandate: { readonly status: string; readonly customer: string } | null;
+}
+
+export async function mandateRequest(deps: MandateDeps, token: string): Promise<MandateRequest> {
+  const { record, merchant, chain } = await openSubscription(deps, token);
+  const expected = expectedTerms(record.subscription, record.plan, payeesOf(merchant, chain));
+  const mandate = await deps.mandates.findMandate(record.subscription.id);
+  const cap = fixedCap(record);
+  const { start, end, ...fixed } = expected;
+  return {
+    domain: mandateDomain(chain.chainId, chain.charger),
+    types: MANDATE_TYPES,
+    primary_type: 'Terms',
+    message: {
+      ...fixed,
+      start: start.toString(),
+      end: end.toString(),
+      ...(cap !== null ? { cap: cap.toString() } : {}),
+    },
+    cap: cap?.toString() ?? null,
+    customer: record.subscription.customerWallet,
+    spender: chain.charger,
+    mandate: mandate ? { status: mandate.status, customer: mandate.terms.customer } : null,
+  };
+}
+
+/**
+ * Stores the customer's signed terms as the subscription's mandate, once checked: every term the one the
+ * subscription's plan and merchant fix (payout, treasury, commission, token, calendar, periods, salt), the cap a
+ * USDC plan's price exactly (a fiat plan's: the customer's ceiling, above zero), the signer the terms' customer
+ * and the subscription's wallet when it names one. The permit, when given, must allow at least one period.
+ */
+export async function submitMandate(deps: MandateDeps, token: string, body: unknown): Promise<Mandate> {
+  const { record, merchant, chain } = await openSubscription(deps, token);
+  const input = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  const terms =
+    typeof input.terms === 'object' && input.terms !== null
+      ? parseTerms(input.terms as Record<string, unknown>)
+      : undefined;
+  if (!terms) throw new ValidationError('terms', 'must be the Terms of the typed data, every field given');
+  if (typeof input.signature !== 'string' || !SIGNATURE.test(input.signature))
+    throw new ValidationError('signature', 'must be a 65-byte signature as 0x and 130 hex digits');
+  const expected = expectedTerms(record.subscription, record.plan, payeesOf(merchant, chain));
+  const differs = termsMismatch(terms, expected);
+  if (differs.length > 0)
+    throw new ValidationError(
+      differs.map((f) => ({ field: `terms.${f}`, message: 'differs from the subscription' })),
+    );
+  const cap = fixedCap(record);
+  if (cap !== null ? terms.cap !== cap : terms.cap <= 0n)
+    throw new ValidationError(
+      'terms.cap',
+      cap !== null ? `must be the plan's price, ${cap}` : 'must be above 0',
+    );
+  const wallet = record.subscription.customerWallet;
+  if (wallet && wallet.toLowerCase() !== terms.customer.toLowerCase())
+    throw new ValidationError('terms.customer', "must be the subscription's customer wallet");
+  const domain = mandateDomain(chain.chainId, chain.charger);
+  const signer = await recoverTypedDataAddress({
+    ...mandateTypedData(domain, terms),
+    signature: input.signature as Hex,
+  }).catch(() => undefined);
+  if (signer?.toLowerCase() !== terms.customer.toLowerCase())
+    throw new ValidationError('signature', "is not the terms' customer's signature of these terms");
+  const now = deps.clock.now();
+  const mandate: Mandate = {
+    subscriptionId: record.subscription.id,
+    chainId: chain.chainId,
+    charger: chain.charger.toLowerCase(),
+    mandateId: mandateId(domain, terms),
+    terms,
+    signature: input.signature.toLowerCase(),
+    permit: parsePermit(input.permit, terms.cap),
+    status: 'active',
+    createdAt: now,
+    updatedAt: now,
+  };
+  await deps.mandates.saveMandate(mandate);
+  return mandate;
+}
+
+function parsePermit(value: unknown, cap: bigint): MandatePermit | null {
+  if (value === undefined || value === null) return null;
+  const permit = (typeof value === 'object' ? value : {}) as Record<string, unknown>;
+  const uint = (v: unknown) => (typeof v === 'string' && /^\d{1,78}$/.test(v) ? BigInt(v) : undefined);
+  const amount = uint(permit.value);
+  const deadline = uint(permit.deadline);
+  if (amount === undefined || amount < cap)
+    throw new ValidationError('permit.value', 'must be a decimal string of at least the cap');
+  if (deadline === undefined) throw new ValidationError('permit.deadline', 'must be a decimal string');
+  if (typeof permit.signature !== 'string' || !SIGNATURE.test(permit.signature))
+    throw new ValidationError('permit.signature', 'must be a 65-byte signature as 0x and 130 hex digits');
+  return { value: amount, deadline, signature: permit.signature.toLowerCase() };
+}
+
+/** The subscription of the token, still running, its merchant, and the chain its mode is charged on. */
+async function openSubscription(deps: MandateDeps, token: string) {
+  const id = TOKEN.test(token) ? await deps.mandates.subscriptionOfToken(token) : undefined;
+  const record = id ? await deps.subscriptions.find(id) : undefined;
+  if (!record) throw new PaylinkError('NOT_FOUND', 'Subscription not found');
+  const now = deps.clock.now();
+  const { status } = deriveSubscriptionState(record.subscription, record.plan, paidPeriods(record), now);
+  if (status === 'canceled' || status === 'ended')
+    throw new PaylinkError('CONFLICT', `The subscription is ${status}`);
+  const chain = deps.chains[record.subscription.mode];
+  if (!chain) throw new PaylinkError('CONFLICT', 'Pull renewal is not offered by this service');
+  const merchant = await deps.merchants.find(record.subscription.merchantId);
+  if (!merchant?.walletAddress)
+    throw new PaylinkError('MERCHANT_NOT_CONFIGURED', 'The merchant has no payout wallet');
+  return { record, merchant, chain };
+}
+
+function payeesOf(merchant: Merchant, chain: PullChain) {
+  return {
+    merchant: merchant.walletAddress!,
+    treasury: chain.treasury,
+    feeBps: merchant.commissionBps,
+    token: chain.token,
+  };
+}
+
+/** A USDC plan's cap is its price; a fiat plan's is the customer's (null). */
+function fixedCap(record: SubscriptionRecord): bigint | null {
+  return record.plan.price.currency.code === 'USDC' ? record.plan.price.minorUnits : null;
+}

@@ -1,0 +1,139 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DatabaseHandle } from '../../src/adapters/db/database.ts';
+import { merchantRow } from '../../src/adapters/db/merchantRepository.ts';
+import { paymentRow } from '../../src/adapters/db/paymentRepository.ts';
+import { testMerchant } from '../fakes/merchantFixture.ts';
+import { testPayment } from '../fakes/paymentFixture.ts';
+import { dialects } from '../helpers/database.ts';
+import { databaseMigratedTo } from '../helpers/migrationRows.ts';
+
+/**
+ * Migration 0049 on a database holding a subscription from before it: the tokens, mandates and charges come, the
+ * keys hold (one token and one mandate per subscription, one charge per period, a token names one subscription),
+ * and down() takes them away with the subscription untouched.
+ */
+describe.each(dialects)('migration 0049 (subscription mandates) on %s', (dialect) => {
+  let handle: DatabaseHandle;
+  let drop: () => Promise<void>;
+  let migrator: Awaited<ReturnType<typeof databaseMigratedTo>>['migrator'];
+  const NOW = '2027-01-31T10:00:00.000Z';
+  const payment = testPayment(1);
+
+  beforeAll(async () => {
+    ({ handle, drop, migrator } = await databaseMigratedTo(dialect, '0048_subscriptions'));
+    const { db } = handle;
+    await db.insertInto('merchants').values(merchantRow(testMerchant())).execute();
+    await db.insertInto('payments').values(paymentRow(payment)).execute();
+    await db
+      .insertInto('subscription_plans')
+      .values({
+        id: 'p1',
+        merchant_id: 'mch_1',
+        mode: 'live',
+        name: 'Pro',
+        description: null,
+        currency: 'USDC',
+        amount_minor_units: '10000000',
+        interval_unit: 'month',
+        interval_count: 1,
+        trial_days: 0,
+        grace_days: 3,
+        periods: null,
+        archived_at: null,
+        idempotency_key: null,
+        request_hash: null,
+        created_at: NOW,
+      })
+      .execute();
+    await db
+      .insertInto('subscriptions')
+      .values({
+        id: 's1',
+        merchant_id: 'mch_1',
+        mode: 'live',
+        plan_id: 'p1',
+        customer_email: 'ada@example.com',
+        customer_wallet: null,
+        language: null,
+        started_at: NOW,
+        anchor: NOW,
+        cancel_at: null,
+        canceled_by: null,
+        announced_status: 'past_due',
+        next_check_at: NOW,
+        claimed_until: null,
+        idempotency_key: null,
+        request_hash: null,
+        created_at: NOW,
+        updated_at: NOW,
+      })
+      .execute();
+    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+  });
+  afterAll(async () => {
+    await handle?.close();
+    await drop?.();
+  });
+
+  it('adds the tables, with one token and mandate per subscription and one charge per period', async () => {
+    const { db } = handle;
+    await db
+      .insertInto('subscription_tokens')
+      .values({ token: 't1', subscription_id: 's1', created_at: NOW })
+      .execute();
+    await expect(
+      db
+        .insertInto('subscription_tokens')
+        .values({ token: 't2', subscription_id: 's1', created_at: NOW })
+        .execute(),
+    ).rejects.toThrow();
+    const mandate = {
+      subscription_id: 's1',
+      chain_id: 137,
+      charger: '0xc',
+      mandate_id: '0xm',
+      customer: '0xa',
+      terms: '{}',
+      signature: '0xs',
+      permit: null,
+      status: 'active',
+      created_at: NOW,
+      updated_at: NOW,
+    };
+    await db.insertInto('subscription_mandates').values(mandate).execute();
+    await expect(db.insertInto('subscription_mandates').values(mandate).execute()).rejects.toThrow();
+    const charge = {
+      subscription_id: 's1',
+      period: 1,
+      payment_id: payment.id,
+      chain_id: 137,
+      mandate_id: '0xm',
+      amount_base_units: '10000000',
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: NOW,
+      tx_hash: null,
+      raw_tx: null,
+      relayer_nonce: null,
+      gas_used: null,
+      fee_wei: null,
+      failure_reason: null,
+      created_at: NOW,
+      updated_at: NOW,
+    };
+    await db.insertInto('subscription_charges').values(charge).execute();
+    await expect(db.insertInto('subscription_charges').values(charge).execute()).rejects.toThrow();
+    await db
+      .insertInto('subscription_charges')
+      .values({ ...charge, period: 2 })
+      .execute();
+  });
+
+  it('goes down to 0048 leaving the subscription as it was', async () => {
+    expect((await migrator.migrateTo('0048_subscriptions')).error).toBeUndefined();
+    const tables = (await handle.db.introspection.getTables()).map((table) => table.name);
+    for (const table of ['subscription_tokens', 'subscription_mandates', 'subscription_charges'])
+      expect(tables).not.toContain(table);
+    expect(await handle.db.selectFrom('subscriptions').select('id').execute()).toEqual([{ id: 's1' }]);
+  });
+});

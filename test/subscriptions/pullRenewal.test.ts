@@ -1,0 +1,542 @@
+/**
+ * Pull renewal end to end (decision 0061) on a real anvil chain with the sandbox USDC (Circle's controls) and
+ * the SubscriptionCharger, on SQLite and PostgreSQL: the customer's signed terms checked against the
+ * subscription; each period's payment charged through the relayer when due (not e-mailed ahead), recorded
+ * before broadcast, applied once when mined (merchant and treasury exact, the payment paid by the charge's
+ * transaction); a refused charge (blacklist) failed, its link e-mailed and the subscription past due, then tried
+ * again on its schedule and paid within the grace; a crash between broadcast and record, or a second worker,
+ * still one charge; a fiat period above the cap never charged but e-mailed.
+ */
+import type { Address, Hex } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRpcClient } from '../../src/adapters/chain/chainReader.ts';
+import { subscriptionChargerAbi, testUsdcAbi } from '../../src/adapters/chain/contractAbis.ts';
+import { deploySubscriptionCharger } from '../../src/adapters/chain/deployContracts.ts';
+import { createRelayer } from '../../src/adapters/chain/relayer.ts';
+import { chargerCalls } from '../../src/adapters/chain/subscriptionCharger.ts';
+import { customerEmails } from '../../src/adapters/email/customerEmails.ts';
+import { memoryBucketStore } from '../../src/adapters/rateLimit/memoryBucketStore.ts';
+import type { MandateStore } from '../../src/app/subscriptions/mandatePorts.ts';
+import {
+  customerToken,
+  type MandateDeps,
+  mandateRequest,
+  submitMandate,
+} from '../../src/app/subscriptions/mandates.ts';
+import { createPlan } from '../../src/app/subscriptions/plans.ts';
+import { fallbackOnFailure, type PullChain, pullRenewal } from '../../src/app/subscriptions/pullCharges.ts';
+import { type RelayChargesDeps, relayChargeOnce } from '../../src/app/subscriptions/relayCharges.ts';
+import { paidPeriods, type RenewalDeps, renewDueSubscriptions } from '../../src/app/subscriptions/renewal.ts';
+import { createSubscription } from '../../src/app/subscriptions/subscriptions.ts';
+import { loadConfig } from '../../src/config/index.ts';
+import { deriveSubscriptionState } from '../../src/domain/subscription.ts';
+import {
+  type MandateTerms,
+  mandateDomain,
+  mandateTypedData,
+  termsJson,
+} from '../../src/domain/subscriptionMandate.ts';
+import { periodStart } from '../../src/domain/subscriptionPeriods.ts';
+import { buildCheckoutServer } from '../../src/main/webServers.ts';
+import { ANVIL_RELAYER_KEY, type ChainHarness, ROLES, startChainHarness } from '../helpers/chainHarness.ts';
+import { dialects } from '../helpers/database.ts';
+import { capturingLogger } from '../helpers/logCapture.ts';
+
+const DAY = 86_400_000;
+const PAYOUT_POLICY = { dustThresholdBaseUnits: 0n, delayedAfterMs: 10 * 60_000 };
+
+describe.each(dialects)('pull renewal on %s', (dialect) => {
+  let h: ChainHarness;
+  let mandates: MandateStore;
+  let chain: PullChain;
+  let renewal: RenewalDeps;
+  let mandateDeps: MandateDeps;
+  let relay: RelayChargesDeps;
+  let checkout: Awaited<ReturnType<typeof buildCheckoutServer>>;
+  let base: string;
+
+  beforeAll(async () => {
+    h = await startChainHarness(dialect);
+    mandates = h.stores.mandates;
+    const relayerWallet = h.anvil.wallet(ROLES.relayer);
+    const charger = await deploySubscriptionCharger(relayerWallet, h.anvil.publicClient);
+    chain = { chainId: h.anvil.chain.id, charger, token: h.usdc, treasury: h.addresses.treasury };
+    const config = loadConfig({
+      PAYLINK_DATABASE_URL: h.database.url,
+      PAYLINK_NETWORK: 'sandbox',
+      PAYLINK_CHECKOUT_URL: 'https://pay.example.test',
+    });
+    const paymentRequests = customerEmails(config, () => undefined)?.paymentRequests;
+    const pullDeps = {
+      paymentRequests,
+      mandates,
+      payments: h.stores.payments,
+      subscriptions: h.stores.subscriptions,
+      merchants: h.stores.merchants,
+      clock: h.clock,
+      chains: { live: chain },
+    };
+    renewal = {
+      ...h.stores,
+      deposits: { live: h.deposits },
+      rates: h.rates,
+      clock: h.clock,
+      maxAmountBaseUnits: 10n ** 12n,
+      minAmountBaseUnits: 1n,
+      paymentTtlMs: 3_600_000,
+      webhookAllowPrivate: true,
+      renewalLeadMs: 3 * DAY,
+      renewalRecheckMs: 60_000,
+      paymentRequests,
+      pull: pullRenewal(pullDeps),
+    };
+    mandateDeps = { ...pullDeps, subscriptions: h.stores.subscriptions };
+    const client = createRpcClient([h.anvil.rpcUrl]);
+    relay = {
+      mandates,
+      relayer: createRelayer({ client, chainId: chain.chainId, relayerKey: ANVIL_RELAYER_KEY }),
+      charger: chargerCalls(client, chain.chainId),
+      payments: h.stores.payments,
+      subscriptions: h.stores.subscriptions,
+      clock: h.clock,
+      payoutPolicy: PAYOUT_POLICY,
+      logger: { info: () => undefined, warn: () => undefined },
+      onFailed: fallbackOnFailure(pullDeps),
+    };
+    // The customer's plain approve of the charger (the permit is the contract test's).
+    const approve = await h.anvil.wallet(ROLES.customer).writeContract({
+      address: h.usdc,
+      abi: testUsdcAbi,
+      functionName: 'approve',
+      args: [charger, 1_000_000_000n],
+    });
+    await h.anvil.publicClient.waitForTransactionReceipt({ hash: approve });
+    checkout = await buildCheckoutServer({
+      ...h.stores,
+      clock: h.clock,
+      logger: capturingLogger().logger,
+      network: { name: 'Sandbox (local anvil)', chainId: chain.chainId, explorerUrl: '' },
+      mandatePages: {
+        request: (token) => mandateRequest(mandateDeps, token),
+        submit: (token, body) => submitMandate(mandateDeps, token, body),
+        buckets: memoryBucketStore(),
+      },
+    });
+    base = await checkout.listen({ host: '127.0.0.1', port: 0 });
+  });
+  afterAll(async () => {
+    await checkout?.close();
+    await h?.close();
+  });
+
+  /** The app's clock and the chain's at `date` (the chain's next blocks after it). */
+  const moveTo = async (date: Date) => {
+    h.clock.set(date);
+    const latest = (await h.anvil.publicClient.getBlock()).timestamp;
+    const wanted = BigInt(Math.ceil(date.getTime() / 1000));
+    await h.anvil.testClient.setNextBlockTimestamp({ timestamp: wanted > latest ? wanted : latest + 1n });
+    await h.anvil.testClient.mine({ blocks: 1 });
+  };
+  /** The payment request e-mails queued for a period's payment. */
+  const emailsOf = async (paymentId: string | undefined) =>
+    (
+      await h.database.handle.db
+        .selectFrom('email_messages')
+        .select('id')
+        .where('payment_id', '=', paymentId ?? '')
+        .execute()
+    ).length;
+
+  /** A subscription to a new plan, and the customer's signed terms for it as the subscribe page sends them. */
+  const subscribe = async (
+    plan: { amount: string; currency: string; trialDays: string },
+    cap?: bigint,
+    payer: number = ROLES.customer,
+  ) => {
+    const wallet = h.anvil.wallet(payer);
+    const { plan: made } = await createPlan(renewal, h.merchant.id, 'live', {
+      name: 'Coffee club',
+      ...plan,
+      intervalUnit: 'month',
+      graceDays: '3',
+      periods: '3',
+    });
+    const { subscription } = await createSubscription(renewal, h.merchant.id, 'live', {
+      planId: made.id,
+      customerEmail: 'ada@example.com',
+      customerWallet: wallet.account.address,
+    });
+    const token = await customerToken(mandateDeps, subscription.subscription.id);
+    const request = await mandateRequest(mandateDeps, token);
+    const message = request.message as Record<string, string | number>;
+    const terms: MandateTerms = {
+      customer: wallet.account.address,
+      merchant: message.merchant as Address,
+      treasury: message.treasury as Address,
+      feeBps: message.feeBps as number,
+      token: message.token as Address,
+      cap: cap ?? BigInt(request.cap!),
+      periodSeconds: message.periodSeconds as number,
+      periodMonths: message.periodMonths as number,
+      start: BigInt(message.start!),
+      periods: message.periods as number,
+      end: BigInt(message.end!),
+      salt: message.salt as Hex,
+    };
+    const signature = await wallet.signTypedData(
+      mandateTypedData(mandateDomain(chain.chainId, chain.charger), terms),
+    );
+    return { id: subscription.subscription.id, token, terms, signature };
+  };
+
+  const periodOf = async (id: string, period: number) => {
+    const record = (await h.stores.subscriptions.find(id))!;
+    const p = record.periods.find((x) => x.period === period);
+    return { record, p, payment: p ? await h.stores.payments.findById(p.paymentId) : undefined };
+  };
+  /**
+   * The node mines a transaction just after it accepts it: the receipt of the charge sent is waited for, so that
+   * the relayer's next pass reads it (rather than finding it still pending, which it also handles).
+   */
+  const minedOnChain = async (subscriptionId: string, period: number) => {
+    const hash = (await mandates.findCharge(subscriptionId, period))?.txHash as Hex;
+    await h.anvil.publicClient.waitForTransactionReceipt({ hash });
+  };
+  /** Ends a test's subscription, so that the next test's relayer passes see only their own. */
+  const cancel = (id: string) =>
+    h.stores.subscriptions.cancel(id, { at: h.clock.now(), by: 'merchant' }, h.clock.now());
+  const statusOf = async (id: string) => {
+    const record = (await h.stores.subscriptions.find(id))!;
+    return deriveSubscriptionState(record.subscription, record.plan, paidPeriods(record), h.clock.now())
+      .status;
+  };
+
+  it('refuses terms that differ from the subscription, or signed by another wallet', async () => {
+    const { token, terms, signature } = await subscribe({ amount: '10', currency: 'USDC', trialDays: '1' });
+    const refusal = async (body: unknown) => {
+      try {
+        await submitMandate(mandateDeps, token, body);
+        return 'accepted';
+      } catch (error) {
+        return (error as { details?: { field: string }[] }).details?.map((d) => d.field).join(',');
+      }
+    };
+    const json = termsJson(terms);
+    expect(await refusal({ terms: { ...json, merchant: h.addresses.relayer }, signature })).toBe(
+      'terms.merchant',
+    );
+    expect(await refusal({ terms: { ...json, feeBps: 0 }, signature })).toBe('terms.feeBps');
+    expect(await refusal({ terms: { ...json, cap: '10000001' }, signature })).toBe('terms.cap');
+    expect(await refusal({ terms: { ...json, periodMonths: 2 }, signature })).toBe('terms.periodMonths');
+    const stranger = await h.anvil
+      .wallet(ROLES.merchant)
+      .signTypedData(mandateTypedData(mandateDomain(chain.chainId, chain.charger), terms));
+    expect(await refusal({ terms: json, signature: stranger })).toBe('signature');
+    expect(await refusal({ terms: json, signature: '0x12' })).toBe('signature');
+    await expect(submitMandate(mandateDeps, 'x'.repeat(32), { terms: json, signature })).rejects.toThrow(
+      /Subscription not found/,
+    );
+    expect(await refusal({ terms: json, signature })).toBe('accepted');
+    const id = (await mandates.subscriptionOfToken(token))!;
+    expect((await mandates.findMandate(id))?.status).toBe('active');
+    // The same token again, and no other subscription's.
+    expect(await customerToken(mandateDeps, id)).toBe(token);
+    await cancel(id);
+    await expect(mandateRequest(mandateDeps, token)).rejects.toThrow(/canceled/);
+  });
+
+  it("takes the mandate over the checkout's public routes, by the customer token alone", async () => {
+    const { id, token, terms, signature } = await subscribe({
+      amount: '10',
+      currency: 'USDC',
+      trialDays: '1',
+    });
+    const asked = await fetch(`${base}/subscriptions/${token}/mandate.json`);
+    expect(asked.status).toBe(200);
+    const typed = (await asked.json()) as Record<string, Record<string, unknown>>;
+    expect(typed.primary_type).toBe('Terms');
+    expect(typed.domain).toEqual({
+      name: 'Paylink SubscriptionCharger',
+      version: '1',
+      chainId: chain.chainId,
+      verifyingContract: chain.charger,
+    });
+    expect(typed.message?.cap).toBe('10000000');
+    expect(typed.spender).toBe(chain.charger);
+    const post = (body: unknown, path = token) =>
+      fetch(`${base}/subscriptions/${path}/mandate`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const wrong = await post({ terms: { ...termsJson(terms), treasury: h.addresses.merchant }, signature });
+    expect(wrong.status).toBe(400);
+    expect(await wrong.json()).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: [{ field: 'terms.treasury' }],
+    });
+    // The subscription's id is no token.
+    expect((await post({ terms: termsJson(terms), signature }, id)).status).toBe(404);
+    const taken = await post({ terms: termsJson(terms), signature });
+    expect(taken.status).toBe(201);
+    expect(await taken.json()).toMatchObject({
+      status: 'active',
+      customer: h.addresses.customer,
+      permit: false,
+    });
+    await cancel(id);
+  });
+
+  it('charges three monthly periods when due, each once, merchant and treasury exact', async () => {
+    const { id, token, terms, signature } = await subscribe({
+      amount: '10',
+      currency: 'USDC',
+      trialDays: '1',
+    });
+    await submitMandate(mandateDeps, token, { terms: termsJson(terms), signature });
+    const anchor = (await h.stores.subscriptions.find(id))!.subscription.anchor;
+    const before = {
+      merchant: await h.balanceOf(h.addresses.merchant),
+      treasury: await h.balanceOf(h.addresses.treasury),
+    };
+    for (const period of [1, 2, 3]) {
+      const due = periodStart(anchor, { unit: 'month', count: 1 }, period);
+      // A minute before it is due: its payment is made, neither charged nor e-mailed.
+      await moveTo(new Date(due.getTime() - 60_000));
+      await renewDueSubscriptions(renewal, 50);
+      const billed = await periodOf(id, period);
+      expect(billed.payment?.status).toBe('pending');
+      // The first period was billed at the subscription's creation, before the mandate: e-mailed as push.
+      expect(await emailsOf(billed.payment?.id)).toBe(period === 1 ? 1 : 0);
+      expect(await mandates.findCharge(id, period)).toBeUndefined();
+      expect((await relayChargeOnce(relay)).kind).toBe('idle');
+
+      await moveTo(due);
+      // Two workers look at once: one charge.
+      await Promise.all([renewDueSubscriptions(renewal, 50), renewDueSubscriptions(renewal, 50)]);
+      expect((await relayChargeOnce(relay)).kind).toBe('sent');
+      await minedOnChain(id, period);
+      expect((await relayChargeOnce(relay)).kind).toBe('mined');
+      expect((await relayChargeOnce(relay)).kind).toBe('idle');
+      const { payment, p } = await periodOf(id, period);
+      const charge = await mandates.findCharge(id, period);
+      expect(payment?.status).toBe('paid');
+      expect(payment?.txid).toBe(charge?.txHash);
+      expect(p?.remindedAt).toBeNull();
+      expect(await statusOf(id)).toBe('active');
+      expect(await h.balanceOf(h.addresses.merchant)).toBe(before.merchant + BigInt(period) * 9_750_000n);
+      expect(await h.balanceOf(h.addresses.treasury)).toBe(before.treasury + BigInt(period) * 250_000n);
+    }
+    const paidEvents = await h.database.handle.db
+      .selectFrom('events')
+      .select('payload')
+      .where('type', '=', 'payment.paid')
+      .execute();
+    const charged = paidEvents.filter((e) => e.payload.includes('subscription_charge'));
+    expect(charged.length).toBe(3);
+    await cancel(id);
+  });
+
+  it('fails a refused charge, e-mails its link, retries on schedule and is paid once within the grace', async () => {
+    const { id, token, terms, signature } = await subscribe({
+      amount: '10',
+      currency: 'USDC',
+      trialDays: '1',
+    });
+    await submitMandate(mandateDeps, token, { terms: termsJson(terms), signature });
+    const anchor = (await h.stores.subscriptions.find(id))!.subscription.anchor;
+    await moveTo(anchor);
+    await renewDueSubscriptions(renewal, 50);
+    await h.control('blacklist', h.addresses.customer as Address);
+    const failed = await relayChargeOnce(relay);
+    expect(failed.kind).toBe('failed');
+    expect(failed.kind === 'failed' && failed.reason).toMatch(/Blacklistable: account is blacklisted/);
+    const first = await periodOf(id, 1);
+    expect(first.p?.remindedAt).not.toBeNull();
+    expect(await emailsOf(first.payment?.id)).toBe(2); // at the creation, then the push fallback
+    expect(await statusOf(id)).toBe('past_due');
+    const charge = (await mandates.findCharge(id, 1))!;
+    expect(charge.nextAttemptAt?.getTime()).toBe(h.clock.now().getTime() + 3_600_000);
+    // Not before its next attempt, though unblocked meanwhile.
+    await h.control('unBlacklist', h.addresses.customer as Address);
+    await moveTo(new Date(h.clock.now().getTime() + 3_600_000 - 1));
+    expect((await relayChargeOnce(relay)).kind).toBe('idle');
+    await moveTo(new Date(h.clock.now().getTime() + 1));
+    const merchantBefore = await h.balanceOf(h.addresses.merchant);
+
+    // A crash between the broadcast and the next pass: the charge was recorded sent before it went out.
+    const crashing: RelayChargesDeps = {
+      ...relay,
+      relayer: {
+        ...relay.relayer,
+        broadcast: async (raw) => {
+          await relay.relayer.broadcast(raw);
+          throw new Error('the worker died here');
+        },
+      },
+    };
+    await expect(relayChargeOnce(crashing)).rejects.toThrow(/died/);
+    await minedOnChain(id, 1);
+    expect((await mandates.findCharge(id, 1))?.status).toBe('sent');
+    expect((await relayChargeOnce(relay)).kind).toBe('mined');
+    expect((await relayChargeOnce(relay)).kind).toBe('idle');
+    expect(await h.balanceOf(h.addresses.merchant)).toBe(merchantBefore + 9_750_000n);
+    expect((await periodOf(id, 1)).payment?.status).toBe('paid');
+    expect(await statusOf(id)).toBe('active');
+    await cancel(id);
+  });
+
+  it('sends a charge reorged out before its receipt was read again, and it is made once', async () => {
+    const { id, token, terms, signature } = await subscribe({
+      amount: '10',
+      currency: 'USDC',
+      trialDays: '1',
+    });
+    await submitMandate(mandateDeps, token, { terms: termsJson(terms), signature });
+    await moveTo((await h.stores.subscriptions.find(id))!.subscription.anchor);
+    await renewDueSubscriptions(renewal, 50);
+    const merchantBefore = await h.balanceOf(h.addresses.merchant);
+    const beforeCharge = await h.anvil.testClient.snapshot();
+    expect((await relayChargeOnce(relay)).kind).toBe('sent');
+    await minedOnChain(id, 1);
+    // The block that held it is gone (a reorg), with the relayer's nonce back where it was.
+    await h.anvil.testClient.revert({ id: beforeCharge });
+    expect(await h.balanceOf(h.addresses.merchant)).toBe(merchantBefore);
+    expect((await relayChargeOnce(relay)).kind).toBe('awaiting-receipt'); // the same bytes again
+    await minedOnChain(id, 1);
+    expect((await relayChargeOnce(relay)).kind).toBe('mined');
+    expect((await relayChargeOnce(relay)).kind).toBe('idle');
+    expect(await h.balanceOf(h.addresses.merchant)).toBe(merchantBefore + 9_750_000n);
+    expect((await mandates.findCharge(id, 1))?.attempts).toBe(1);
+    await cancel(id);
+  });
+
+  it('ends the mandate when the customer cancels it on chain, and charges no period paid otherwise', async () => {
+    const { id, token, terms, signature } = await subscribe({
+      amount: '10',
+      currency: 'USDC',
+      trialDays: '1',
+    });
+    await submitMandate(mandateDeps, token, { terms: termsJson(terms), signature });
+    const anchor = (await h.stores.subscriptions.find(id))!.subscription.anchor;
+    await moveTo(anchor);
+    await renewDueSubscriptions(renewal, 50);
+    // Period 1 paid by hand (as the watcher would store it) before the relayer's pass: no charge, no e-mail.
+    const first = await periodOf(id, 1);
+    await h.database.handle.db
+      .updateTable('payments')
+      .set({ status: 'paid', paid_at: h.clock.now().toISOString(), amount_received_base_units: '10000000' })
+      .where('id', '=', first.payment!.id)
+      .execute();
+    const stale = await relayChargeOnce(relay);
+    expect(stale.kind === 'failed' && stale.reason).toBe('the period was paid otherwise');
+    expect(await emailsOf(first.payment?.id)).toBe(1); // only at the creation, before the mandate
+    expect((await periodOf(id, 1)).p?.remindedAt).toBeNull();
+
+    const cancelOnChain = await h.anvil.wallet(ROLES.customer).writeContract({
+      address: chain.charger as Address,
+      abi: subscriptionChargerAbi,
+      functionName: 'cancel',
+      args: [terms],
+    });
+    await h.anvil.publicClient.waitForTransactionReceipt({ hash: cancelOnChain });
+    await moveTo(periodStart(anchor, { unit: 'month', count: 1 }, 2));
+    await renewDueSubscriptions(renewal, 50);
+    const refused = await relayChargeOnce(relay);
+    expect(refused.kind === 'failed' && refused.reason).toMatch(/MandateCanceled/);
+    expect((await mandates.findMandate(id))?.status).toBe('canceled');
+    expect((await mandates.findCharge(id, 2))?.nextAttemptAt).toBeNull();
+    const second = await periodOf(id, 2);
+    expect(await emailsOf(second.payment?.id)).toBe(1); // its link, as push, not before the refusal
+    // The next look bills and e-mails as push: no mandate is live.
+    expect(await renewal.pull?.hasLiveMandate(id)).toBe(false);
+    await cancel(id);
+  });
+
+  it("grants the allowance with the customer's permit, sent with the first charge: no gas, no approve", async () => {
+    const payer = 3; // a wallet that never approved the charger
+    const payerAddress = h.anvil.addresses[payer]!;
+    const mint = await h.anvil.wallet(ROLES.relayer).writeContract({
+      address: h.usdc,
+      abi: testUsdcAbi,
+      functionName: 'mint',
+      args: [payerAddress, 100_000_000n],
+    });
+    await h.anvil.publicClient.waitForTransactionReceipt({ hash: mint });
+    const { id, token, terms, signature } = await subscribe(
+      { amount: '10', currency: 'USDC', trialDays: '1' },
+      undefined,
+      payer,
+    );
+    const anchor = (await h.stores.subscriptions.find(id))!.subscription.anchor;
+    const deadline = BigInt(Math.ceil(anchor.getTime() / 1000)) + 7n * 86_400n;
+    const permit = await h.anvil.wallet(payer).signTypedData({
+      domain: { name: 'USD Coin (sandbox)', version: '2', chainId: chain.chainId, verifyingContract: h.usdc },
+      types: {
+        Permit: [
+          { name: 'owner', type: 'address' },
+          { name: 'spender', type: 'address' },
+          { name: 'value', type: 'uint256' },
+          { name: 'nonce', type: 'uint256' },
+          { name: 'deadline', type: 'uint256' },
+        ],
+      },
+      primaryType: 'Permit',
+      message: {
+        owner: payerAddress,
+        spender: chain.charger as Address,
+        value: 30_000_000n,
+        nonce: 0n,
+        deadline,
+      },
+    });
+    await expect(
+      submitMandate(mandateDeps, token, {
+        terms: termsJson(terms),
+        signature,
+        permit: { value: '9999999', deadline: deadline.toString(), signature: permit },
+      }),
+    ).rejects.toThrow(/permit.value/);
+    await submitMandate(mandateDeps, token, {
+      terms: termsJson(terms),
+      signature,
+      permit: { value: '30000000', deadline: deadline.toString(), signature: permit },
+    });
+    const sentBefore = await h.anvil.publicClient.getTransactionCount({ address: payerAddress });
+    await moveTo(anchor);
+    await renewDueSubscriptions(renewal, 50);
+    expect((await relayChargeOnce(relay)).kind).toBe('sent');
+    await minedOnChain(id, 1);
+    expect((await relayChargeOnce(relay)).kind).toBe('mined');
+    expect((await periodOf(id, 1)).payment?.status).toBe('paid');
+    expect(await h.balanceOf(payerAddress)).toBe(90_000_000n);
+    const allowance = await h.anvil.publicClient.readContract({
+      address: h.usdc,
+      abi: testUsdcAbi,
+      functionName: 'allowance',
+      args: [payerAddress, chain.charger as Address],
+    });
+    expect(allowance).toBe(20_000_000n);
+    // The customer sent nothing themselves.
+    expect(await h.anvil.publicClient.getTransactionCount({ address: payerAddress })).toBe(sentBefore);
+    await cancel(id);
+  });
+
+  it('never charges a fiat period above the signed cap: its link is e-mailed instead', async () => {
+    // 10 EUR at 1.08 is 10.80 USDC; the customer's ceiling is 10.
+    const { id, token, terms, signature } = await subscribe(
+      { amount: '10', currency: 'EUR', trialDays: '1' },
+      10_000_000n,
+    );
+    await submitMandate(mandateDeps, token, { terms: termsJson(terms), signature });
+    const anchor = (await h.stores.subscriptions.find(id))!.subscription.anchor;
+    await moveTo(anchor);
+    await renewDueSubscriptions(renewal, 50);
+    const { payment, p } = await periodOf(id, 1);
+    expect(payment?.quote.usdcBaseUnits).toBe(10_800_000n);
+    expect(await mandates.findCharge(id, 1)).toBeUndefined();
+    expect(p?.remindedAt).not.toBeNull();
+    expect(await emailsOf(payment?.id)).toBe(2);
+    expect((await relayChargeOnce(relay)).kind).toBe('idle');
+  });
+});
