@@ -24,11 +24,7 @@ import type { MonitoringStore } from '../app/operations/ports.ts';
 import type { CatalogueStore, ReceiptTokenStore } from '../app/pos/ports.ts';
 import type { SettlementStore } from '../app/settlement/ports.ts';
 import type { Clock, RateLimitStore } from '../app/shared/ports.ts';
-import {
-  DEFAULT_RENEWAL_LEAD_MS,
-  DEFAULT_RENEWAL_RECHECK_MS,
-  type RenewalDeps,
-} from '../app/subscriptions/renewal.ts';
+import { DEFAULT_RENEWAL_LEAD_MS, DEFAULT_RENEWAL_RECHECK_MS } from '../app/subscriptions/renewal.ts';
 import type { Config } from '../config/index.ts';
 import { DEFAULT_LOGO_RULES } from '../domain/brand.ts';
 import { chainViews } from './chains/chainViews.ts';
@@ -36,6 +32,7 @@ import type { HomeChain } from './chains/model.ts';
 import { checkoutGasless, checkoutModeNetworks, checkoutRefunds } from './checkoutServices.ts';
 import { checkoutMandates, renewalPull } from './pullServices.ts';
 import { rateLimitBuckets } from './rateLimitBuckets.ts';
+import { renewalDeps } from './renewalServices.ts';
 import { createRates, type createStores, hostResolver } from './wiring.ts';
 import { x402Facilitator } from './x402Services.ts';
 
@@ -235,6 +232,7 @@ function dashboardDeps(
         minAmountBaseUnits: config.minAmountBaseUnits,
         webhookAllowPrivate: config.webhookAllowPrivate,
         paymentRequests,
+        pull: input.pull,
         renewalLeadMs: DEFAULT_RENEWAL_LEAD_MS,
         renewalRecheckMs: DEFAULT_RENEWAL_RECHECK_MS,
       },
@@ -304,6 +302,12 @@ export function webServices(
     testChainProbe: views.testChainProbe,
     rates: createRates(config, clock, logger),
     x402: x402Facilitator(config, { stores, chains, deposits, clock }),
+    pull: renewalPull(
+      stores,
+      chains,
+      clock,
+      customerEmails(config, (chainId) => views.explorers.get(chainId))?.paymentRequests,
+    ),
     clock,
     logger,
     config,
@@ -351,54 +355,5 @@ export function webServices(
     close: async () => {
       await Promise.all([paymentChanges.close(), gaslessBuckets.close()]);
     },
-  };
-}
-
-/**
- * What the worker's renewal job bills periods with: the API's create pipeline (rates, each mode's deposit
- * planner and token controls) and the payment request e-mail, on the worker's stores.
- */
-export function renewalServices(
-  config: Config,
-  made: {
-    readonly stores: ReturnType<typeof createStores>;
-    readonly chains: readonly HomeChain[];
-    readonly clock: Clock;
-    readonly logger: Logger;
-  },
-): RenewalDeps {
-  const { stores, chains, clock, logger } = made;
-  const views = chainViews(chains, clock, logger);
-  return renewalDeps(config, { stores, chains, views, rates: createRates(config, clock, logger), clock, logger });
-}
-
-/** The renewal pipeline on chain views and rates already made (the worker's, or the checkout's). */
-function renewalDeps(
-  config: Config,
-  made: Pick<RenewalDeps, 'rates' | 'clock' | 'logger'> & {
-    readonly stores: ReturnType<typeof createStores>;
-    readonly chains: readonly HomeChain[];
-    readonly views: ReturnType<typeof chainViews>;
-  },
-): RenewalDeps {
-  const { stores, chains, views, clock, logger } = made;
-  const paymentRequests = customerEmails(config, (chainId) => views.explorers.get(chainId))?.paymentRequests;
-  return {
-    ...stores,
-    deposits: views.deposits,
-    tokenControls: views.tokenControls,
-    rates: made.rates,
-    hostResolver,
-    clock,
-    logger,
-    paymentTtlMs: config.paymentTtlMs,
-    maxAmountBaseUnits: config.maxAmountBaseUnits,
-    minAmountBaseUnits: config.minAmountBaseUnits,
-    webhookAllowPrivate: config.webhookAllowPrivate,
-    paymentRequests,
-    renewalLeadMs: DEFAULT_RENEWAL_LEAD_MS,
-    renewalRecheckMs: DEFAULT_RENEWAL_RECHECK_MS,
-    // Pull renewal (decision 0061) where a charger is configured: periods with a mandate are charged.
-    pull: renewalPull(stores, chains, clock, paymentRequests),
   };
 }

@@ -16,6 +16,7 @@ import type {
 import type { RefundStore } from '../../app/refunds/ports.ts';
 import type { Clock, RateLimitStore } from '../../app/shared/ports.ts';
 import type { SubscriptionStore } from '../../app/subscriptions/ports.ts';
+import type { PullRenewal } from '../../app/subscriptions/pullCharges.ts';
 import type { EventStore, WebhookEndpointStore } from '../../app/webhooks/endpointPorts.ts';
 import type { HostResolver, WebhookStore } from '../../app/webhooks/ports.ts';
 import type { X402SettleDeps } from '../../app/x402/settlePayment.ts';
@@ -48,6 +49,11 @@ export interface ApiDeps {
   readonly links?: LinkStore | undefined;
   /** Plans and subscriptions; absent: their endpoints are not served. */
   readonly subscriptions?: SubscriptionStore | undefined;
+  /**
+   * Pull renewal (decision 0061), where a charger is configured: a look at a subscription made here (a create, a
+   * cancel, a plan change) leaves a period with a mandate to be charged, as the worker's look does, not e-mailed.
+   */
+  readonly pull?: PullRenewal | undefined;
   /**
    * The networks a new payment may be paid on (home first, then CCTP source chains), stated in the create
    * response's quote; absent: the quote names none (one chain).
