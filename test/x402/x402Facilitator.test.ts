@@ -60,6 +60,11 @@ describe.each(dialects)('x402 facilitator on %s', (dialect) => {
   let payTo: string;
   const relayerAddress = () => h.anvil.addresses[SANDBOX_ACCOUNTS.gaslessRelayer]!;
   const relayerNonce = () => h.anvil.publicClient.getTransactionCount({ address: relayerAddress() });
+  /** What the merchant's first x402 address commits to: its wallet and commission when the file starts. */
+  const firstTerms = () => ({
+    payoutAddress: h.merchant.walletAddress!,
+    commissionBps: h.merchant.commissionBps,
+  });
 
   beforeAll(async () => {
     h = await startChainHarness(dialect);
@@ -145,7 +150,7 @@ describe.each(dialects)('x402 facilitator on %s', (dialect) => {
     const supported = await facilitatorCall('GET', 'supported');
     const [kind] = supported.kinds as { network: string; extra: Record<string, string> }[];
     expect(kind).toMatchObject({ network: `eip155:${chainId}`, extra: { asset: h.usdc } });
-    const account = await x402Repository(h.database.handle).accountOf(h.merchant.id, 'live');
+    const account = await x402Repository(h.database.handle).accountOf(h.merchant.id, 'live', firstTerms());
     payTo = kind!.extra.payTo!;
     expect(payTo).toBe(account!.deposit!.depositAddress);
     const domain = { name: kind!.extra.name!, version: kind!.extra.version! };
@@ -493,11 +498,11 @@ describe.each(dialects)('x402 facilitator on %s', (dialect) => {
     await h.poll();
     await h.finalizeAll();
     await h.poll();
-    const account = (await x402Repository(h.database.handle).accountOf(h.merchant.id, 'live'))!;
+    const account = (await x402Repository(h.database.handle).accountOf(h.merchant.id, 'live', firstTerms()))!;
     const held = await h.balanceOf(payTo);
     expect(held).toBeGreaterThanOrEqual(3n * BigInt(PRICE));
     // Not through findById: that answers payments (kind `payment`) only.
-    const credited = await x402Repository(h.database.handle).accountOf(h.merchant.id, 'live');
+    const credited = await x402Repository(h.database.handle).accountOf(h.merchant.id, 'live', firstTerms());
     expect(credited).toMatchObject({ status: 'paid', amountReceivedBaseUnits: held });
     const [merchantBefore, treasuryBefore] = await Promise.all([
       h.balanceOf(h.addresses.merchant),
@@ -646,5 +651,79 @@ describe.each(dialects)('x402 facilitator on %s', (dialect) => {
     // Paid, with what it brought; its transfer is not listed (it went to the x402 address, not to this payment).
     expect(detail.body).toContain('<span class="status status-paid">');
     expect(detail.body).toContain('<dt>USDC received</dt><dd>0.01</dd>');
+  });
+  it('a changed payout wallet gets a new x402 address: the next call pays the new wallet exactly, the old address still flushes to the old wallet', async () => {
+    const oldPayTo = payTo;
+    const newWallet = privateKeyToAccount(generatePrivateKey()).address;
+    const current = (await h.stores.merchants.find(h.merchant.id))!;
+    await h.stores.merchants.save({ ...current, walletAddress: newWallet });
+
+    // A stale payTo (the old address) is refused, saying why; /supported names the new one.
+    const stale = await facilitatorCall('POST', 'verify', await signedRequest());
+    expect(stale).toMatchObject({
+      isValid: false,
+      invalidReason: 'invalid_exact_evm_recipient_mismatch',
+      invalidMessage: expect.stringContaining('earlier x402 address of this merchant'),
+    });
+    // Another address altogether is refused with the plain sentence.
+    const elsewhere = h.addresses.merchant.toLowerCase();
+    expect(
+      await facilitatorCall('POST', 'verify', await signedRequest({ to: elsewhere }, { payTo: elsewhere })),
+    ).toMatchObject({
+      invalidMessage: 'The payment is not to this merchant’s Paylink x402 address on this network',
+    });
+    const supported = await facilitatorCall('GET', 'supported');
+    const [kind] = supported.kinds as { extra: Record<string, string> }[];
+    payTo = kind!.extra.payTo!;
+    expect(payTo).not.toBe(oldPayTo);
+    const store = x402Repository(h.database.handle);
+    const [oldAccount, newAccount] = await Promise.all([
+      store.accountOf(h.merchant.id, 'live', firstTerms()),
+      store.accountOf(h.merchant.id, 'live', {
+        payoutAddress: newWallet,
+        commissionBps: h.merchant.commissionBps,
+      }),
+    ]);
+    expect(oldAccount!.deposit!.depositAddress).toBe(oldPayTo);
+    expect(newAccount!.deposit!.depositAddress).toBe(payTo);
+
+    const settled = await facilitatorCall('POST', 'settle', await signedRequest());
+    expect(settled).toMatchObject({ success: true, amount: PRICE });
+    expect(await h.balanceOf(payTo)).toBe(BigInt(PRICE));
+    // The old address still holds the last call made to it (the SDK's, above), committed to the old wallet.
+    const oldHeld = await h.balanceOf(oldPayTo);
+    expect(oldHeld).toBe(BigInt(PRICE));
+
+    await h.poll();
+    await h.finalizeAll();
+    await h.poll();
+    const [oldWalletBefore, treasuryBefore] = await Promise.all([
+      h.balanceOf(h.addresses.merchant),
+      h.balanceOf(h.addresses.treasury),
+    ]);
+    const options = {
+      chainId: h.anvil.chain.id,
+      payoutPolicy: {
+        ...loadConfig({ PAYLINK_DATABASE_URL: h.database.url }).payoutPolicy,
+        dustThresholdBaseUnits: 1n,
+      },
+      relayerLowBalanceWei: 1n,
+    };
+    const settler = freshSettler(h, capturingLogger().logger);
+    const { send } = await settleOnce(settler, options);
+    // One batch flushes both addresses.
+    expect(send).toMatchObject({
+      kind: 'sent',
+      paymentIds: expect.arrayContaining([oldAccount!.id, newAccount!.id]),
+    });
+    await h.finalizeAll();
+    await settleOnce(settler, options);
+    const commission = (BigInt(PRICE) * 250n) / 10_000n;
+    // Each address pays the wallet it committed to, exactly; the treasury its commission of each.
+    expect(await h.balanceOf(newWallet)).toBe(BigInt(PRICE) - commission);
+    expect(await h.balanceOf(h.addresses.merchant)).toBe(oldWalletBefore + oldHeld - commission);
+    expect(await h.balanceOf(h.addresses.treasury)).toBe(treasuryBefore + 2n * commission);
+    expect(await h.balanceOf(payTo)).toBe(0n);
+    expect(await h.balanceOf(oldPayTo)).toBe(0n);
   });
 });

@@ -124,6 +124,8 @@ export async function verifyX402(
     asset: chain.planner.tokenAddress.toLowerCase(),
     now: deps.clock.now(),
   });
+  if (refusal === 'invalid_exact_evm_recipient_mismatch')
+    return refused(refusal, await recipientRefusal(deps, caller, request.requirements.payTo));
   if (refusal) return refused(refusal);
 
   const token = chain.planner.tokenAddress.toLowerCase();
@@ -151,4 +153,16 @@ export async function verifyX402(
       `The token would refuse this transfer: ${tokenRefusal}`,
     );
   return { verdict: { isValid: true, payer }, chain, account };
+}
+
+/**
+ * Why the payment's `payTo` is refused, in words: an earlier x402 address of the merchant's (made for a wallet or a
+ * commission it has since changed) is named as such, so the resource server knows to ask /supported again.
+ */
+async function recipientRefusal(deps: X402Deps, caller: X402Caller, payTo: string): Promise<string> {
+  const former = /^0x[0-9a-fA-F]{40}$/.test(payTo)
+    ? await deps.x402.accountAt(caller.merchant.id, caller.mode, payTo)
+    : undefined;
+  if (!former) return X402_REFUSALS.invalid_exact_evm_recipient_mismatch;
+  return 'The payTo is an earlier x402 address of this merchant, committed to a payout wallet or commission it no longer has: the merchant’s routes must advertise the current one (GET /supported, extra.payTo)';
 }

@@ -34,6 +34,7 @@ import * as merchantAddress from './0045_merchant_address.ts';
 import * as webhookEndpoints from './0046_webhook_endpoints.ts';
 import * as x402 from './0047_x402.ts';
 import * as subscriptions from './0048_subscriptions.ts';
+import * as x402AccountTerms from './0051_x402_account_terms.ts';
 
 /** Every migration, in order. Names sort lexically; a migration, once released, is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -72,4 +73,5 @@ export const migrations: Record<string, Migration> = {
   '0046_webhook_endpoints': webhookEndpoints,
   '0047_x402': x402,
   '0048_subscriptions': subscriptions,
+  '0051_x402_account_terms': x402AccountTerms,
 };
