@@ -435,8 +435,8 @@ describe.each(dialects)('x402 facilitator on %s', (dialect) => {
     expect(call?.payment).toMatchObject({ status: 'paid', txid: one.transaction });
   });
 
-  it('a settle that gives up answers settlement_pending; once the relayer mines it, the call is paid all the same', async () => {
-    const body = await signedRequest();
+  /** The request as the use case takes it. */
+  function asPayment(body: Awaited<ReturnType<typeof signedRequest>>): X402Payment {
     const signed = body.paymentPayload.payload;
     const requirement = {
       scheme: 'exact',
@@ -445,7 +445,7 @@ describe.each(dialects)('x402 facilitator on %s', (dialect) => {
       amountBaseUnits: BigInt(PRICE),
       payTo,
     };
-    const payment: X402Payment = {
+    return {
       requirements: requirement,
       accepted: requirement,
       authorization: {
@@ -458,12 +458,30 @@ describe.each(dialects)('x402 facilitator on %s', (dialect) => {
       },
       signature: signed.signature,
     };
-    // No relayer runs while it waits, and it waits no time: the call is queued, not mined.
-    const answer = await settleX402(
+  }
+
+  /** Settles without a relayer running and without waiting: the call is queued, not mined. */
+  const queue = (payment: X402Payment) =>
+    settleX402(
       { ...x402, settleTimeoutMs: 0, sleep: async () => {} },
       { merchant: h.merchant, mode: 'live' },
       payment,
     );
+
+  /** The worker's relayer, as main/worker.ts wires it: it reports what it mined, and the call is paid. */
+  const workerRelayer = () => ({
+    ...relaying,
+    onMined: (mined: GaslessAuthorization) =>
+      recordMinedCall(
+        { x402: x402Repository(h.database.handle), clock: h.clock, payoutPolicy: x402.payoutPolicy },
+        mined,
+      ),
+  });
+
+  it('a settle that gives up answers settlement_pending; once the relayer mines it, the call is paid all the same', async () => {
+    const body = await signedRequest();
+    const signed = body.paymentPayload.payload;
+    const answer = await queue(asPayment(body));
     expect(answer).toMatchObject({ success: false, errorReason: 'settlement_pending', transaction: '' });
     const store = x402Repository(h.database.handle);
     const queued = (await store.findCall(
@@ -474,12 +492,7 @@ describe.each(dialects)('x402 facilitator on %s', (dialect) => {
     ))!;
     expect(queued.payment.status).toBe('pending');
 
-    // The worker's relayer, as main/worker.ts wires it: it reports what it mined, and the call is paid.
-    const worker = {
-      ...relaying,
-      onMined: (mined: GaslessAuthorization) =>
-        recordMinedCall({ x402: store, clock: h.clock, payoutPolicy: x402.payoutPolicy }, mined),
-    };
+    const worker = workerRelayer();
     expect(await relayOnce(worker)).toMatchObject({ kind: 'sent' });
     expect(await relayOnce(worker)).toMatchObject({ kind: 'mined' });
     const paid = (await h.stores.payments.findById(queued.payment.id))!;
@@ -491,6 +504,72 @@ describe.each(dialects)('x402 facilitator on %s', (dialect) => {
       transaction: paid.txid,
     });
     expect((await h.stores.ledger.listEvents(paid.id)).map((e) => e.type)).toEqual(['payment.paid']);
+  });
+
+  it('a call someone else submits first (front-running) is recorded paid by their transaction, not failed', async () => {
+    const frontRunner = h.anvil.wallet(4);
+    const frontRun = async (body: Awaited<ReturnType<typeof signedRequest>>, fees = {}) => {
+      const { authorization, signature } = asPayment(body);
+      return frontRunner.sendTransaction({
+        to: h.usdc,
+        data: relaying.chain.callData(authorization, signature) as `0x${string}`,
+        ...fees,
+      });
+    };
+    const callOf = async (body: Awaited<ReturnType<typeof signedRequest>>) => {
+      const { authorization } = body.paymentPayload.payload;
+      return (await x402Repository(h.database.handle).findCall(
+        h.anvil.chain.id,
+        h.usdc,
+        authorization.from,
+        authorization.nonce,
+      ))!;
+    };
+    const worker = workerRelayer();
+
+    // Before the relayer sends it: the relayer finds the nonce used, and the transfer made as signed.
+    const early = await signedRequest();
+    expect(await queue(asPayment(early))).toMatchObject({ errorReason: 'settlement_pending' });
+    const earlyTx = await frontRun(early);
+    const nonce = await relayerNonce();
+    expect(await relayOnce(worker)).toMatchObject({ kind: 'mined' });
+    expect(await relayerNonce()).toBe(nonce);
+    const earlyCall = await callOf(early);
+    expect(earlyCall.authorization).toMatchObject({ status: 'mined', txHash: earlyTx, failureReason: null });
+    expect(earlyCall.payment).toMatchObject({ status: 'paid', txid: earlyTx });
+    expect((await h.stores.ledger.listEvents(earlyCall.payment.id)).map((e) => e.type)).toEqual([
+      'payment.paid',
+    ]);
+    // A settle of the same payload answers the front-runner's transaction.
+    expect(await facilitatorCall('POST', 'settle', early)).toMatchObject({
+      success: true,
+      transaction: earlyTx,
+    });
+
+    // After: the relayer's transaction waits in the mempool, the front-runner's pays more and is mined first, the
+    // relayer's reverts. It is recorded mined by the front-runner's transaction, with what the revert cost.
+    const late = await signedRequest();
+    await queue(asPayment(late));
+    await h.anvil.testClient.setAutomine(false);
+    try {
+      expect(await relayOnce(worker)).toMatchObject({ kind: 'sent' });
+      const fees = await h.anvil.publicClient.estimateFeesPerGas();
+      const lateTx = await frontRun(late, {
+        maxFeePerGas: fees.maxFeePerGas * 10n,
+        maxPriorityFeePerGas: fees.maxFeePerGas * 5n,
+        // Not estimated: against the pending block (the relayer's transaction in it) it would revert.
+        gas: 200_000n,
+      });
+      await h.anvil.testClient.mine({ blocks: 1 });
+      const outcome = await relayOnce(worker);
+      expect(outcome).toMatchObject({ kind: 'mined' });
+      const lateCall = await callOf(late);
+      expect(lateCall.authorization).toMatchObject({ status: 'mined', txHash: lateTx });
+      expect(lateCall.authorization.feeWei).toBeGreaterThan(0n);
+      expect(lateCall.payment).toMatchObject({ status: 'paid', txid: lateTx });
+    } finally {
+      await h.anvil.testClient.setAutomine(true);
+    }
   });
 
   it('the settler flushes the calls from the merchant’s x402 address in one batch, split on chain', async () => {
