@@ -87,9 +87,8 @@ describe.each(dialects)('x402 facilitator on %s', (dialect) => {
     };
     x402 = {
       x402: x402Repository(h.database.handle),
-      chains: {
+      modes: {
         live: {
-          ...chain,
           planner: depositPlanner({
             chainId,
             tokenAddress: h.usdc,
@@ -97,7 +96,7 @@ describe.each(dialects)('x402 facilitator on %s', (dialect) => {
             treasuryAddress: h.addresses.treasury,
             forwarderVersion: 3,
           }),
-          relayerAddress: relayerAddress(),
+          chains: [{ ...chain, tokenAddress: h.usdc, relayerAddress: relayerAddress() }],
         },
       },
       clock: h.clock,
@@ -125,7 +124,7 @@ describe.each(dialects)('x402 facilitator on %s', (dialect) => {
     });
     api = await buildApiServer({
       ...h.stores,
-      deposits: { live: x402.chains.live!.planner },
+      deposits: { live: x402.modes.live!.planner },
       rates: h.rates,
       clock: h.clock,
       logger,
