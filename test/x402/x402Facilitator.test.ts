@@ -36,7 +36,7 @@ import { recordMinedCall, settleX402, type X402SettleDeps } from '../../src/app/
 import type { X402Payment } from '../../src/app/x402/verifyPayment.ts';
 import { loadConfig } from '../../src/config/index.ts';
 import type { TransferAuthorization } from '../../src/domain/transferAuthorization.ts';
-import { buildApiServer } from '../../src/main/webServers.ts';
+import { buildApiServer, buildCheckoutServer } from '../../src/main/webServers.ts';
 import { SANDBOX_ACCOUNTS, sandboxPrivateKey } from '../../src/sandbox/chain.ts';
 import { type ChainHarness, startChainHarness } from '../helpers/chainHarness.ts';
 import { DASHBOARD_ORIGIN, dashboardClient } from '../helpers/dashboardClient.ts';
@@ -706,6 +706,25 @@ describe.each(dialects)('x402 facilitator on %s', (dialect) => {
       amount_due: '0.00',
       txid: settled.transaction,
     });
+    // Its checkout page shows it paid, with its transaction: the page is the x402 address's, which the call paid.
+    const checkout = await buildCheckoutServer({
+      ...h.stores,
+      clock: h.clock,
+      logger: capturingLogger().logger,
+      network: { name: 'anvil', chainId: h.anvil.chain.id, explorerUrl: '' },
+    });
+    try {
+      const status = await checkout.inject(`/pay/${paymentId}/status.json`);
+      expect(status.statusCode).toBe(200);
+      expect(status.json()).toMatchObject({ status: 'paid', stage: 'paid', txid: settled.transaction });
+      const page = await checkout.inject(`/pay/${paymentId}`);
+      expect(page.statusCode).toBe(200);
+      // The paid section is the one shown (the others carry `hidden`).
+      expect(page.body).toContain('data-stage="paid" aria-labelledby="title-paid">');
+    } finally {
+      await checkout.close();
+    }
+
     const refund = await merchant.createRefund({
       payment_id: paymentId,
       amount: '0.01',

@@ -37,6 +37,19 @@ export function x402Repository(handle: DatabaseHandle): X402Store {
         return stored;
       }
     },
+    async accountOfCall(paymentId) {
+      const row = await db
+        .selectFrom('x402_payments as x')
+        .innerJoin('gasless_authorizations as g', 'g.id', 'x.authorization_id')
+        .innerJoin('payments as a', (join) =>
+          join.onRef('a.merchant_id', '=', 'x.merchant_id').onRef('a.deposit_address', '=', 'g.to_address'),
+        )
+        .selectAll('a')
+        .where('x.payment_id', '=', paymentId)
+        .where('a.kind', '=', 'x402')
+        .executeTakeFirst();
+      return row && toPayment(row);
+    },
     insertCall: (call) => insertCall(db, call),
     findCall: (chainId, token, from, nonce) => findCall(db, chainId, token, from, nonce),
     recordPaid: (paymentId, paid, event) =>

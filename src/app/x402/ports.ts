@@ -27,6 +27,8 @@ export interface X402Store {
   accountOf(merchantId: string, mode: KeyMode, terms: X402AccountTerms): Promise<Payment | undefined>;
   /** The merchant's x402 address of this mode at this deposit address, whatever its terms (a current or an old one). */
   accountAt(merchantId: string, mode: KeyMode, depositAddress: string): Promise<Payment | undefined>;
+  /** The x402 address an x402 call's payment was paid to (its authorization's recipient), if it is a call's. */
+  accountOfCall(paymentId: string): Promise<Payment | undefined>;
   /** Stores it unless the merchant has one of this mode and terms already; either way answers the one stored. */
   insertAccount(account: Payment): Promise<Payment>;
   /**
