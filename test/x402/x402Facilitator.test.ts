@@ -42,6 +42,7 @@ import { type ChainHarness, startChainHarness } from '../helpers/chainHarness.ts
 import { DASHBOARD_ORIGIN, dashboardClient } from '../helpers/dashboardClient.ts';
 import { dialects } from '../helpers/database.ts';
 import { capturingLogger } from '../helpers/logCapture.ts';
+import { refundWorkerPasses } from '../helpers/refundWorker.ts';
 import { freshSettler } from '../helpers/settler.ts';
 import { signAuthorization } from '../helpers/transferAuthorization.ts';
 
@@ -737,6 +738,22 @@ describe.each(dialects)('x402 facilitator on %s', (dialect) => {
       currency: 'USDC',
     });
     expect(refund.address?.toLowerCase()).toBe(customer);
+    // The merchant funds it from its wallet with a plain transfer; the worker sends it on to the payer.
+    expect(refund.status).toBe('awaiting_funds');
+    const payerBefore = await h.balanceOf(h.addresses.customer);
+    await h.pay(refund.deposit_address!, BigInt(PRICE), { fromIndex: SANDBOX_ACCOUNTS.merchant });
+    expect(await refundWorkerPasses(h, capturingLogger().logger)).toContain(refund.refund_id);
+    expect(await h.balanceOf(h.addresses.customer)).toBe(payerBefore + BigInt(PRICE));
+    expect(await merchant.getRefund(refund.refund_id)).toMatchObject({
+      status: 'refunded',
+      amount_funded: '0.01',
+      amount_sent: '0.01',
+    });
+    expect(await merchant.getPayment(paymentId)).toMatchObject({
+      status: 'paid',
+      amount_refunded: '0.01',
+      refunds: [{ refund_id: refund.refund_id, status: 'refunded' }],
+    });
 
     const dashboard = dashboardClient({ app: api, stores: h.stores, clock: h.clock });
     const session = await dashboard.signedIn('books@chain.example', 'merchant', h.merchant.id);
@@ -745,8 +762,9 @@ describe.each(dialects)('x402 facilitator on %s', (dialect) => {
     expect(list.body).toContain(paymentId);
     const detail = await session.get(`/dashboard/payments/${paymentId}`);
     expect(detail.statusCode).toBe(200);
-    // Paid, with what it brought; its transfer is not listed (it went to the x402 address, not to this payment).
-    expect(detail.body).toContain('<span class="status status-paid">');
+    // What it brought; its transfer is not listed (it went to the x402 address, not to this payment).
+    // Refunded in full above: the dashboard says so.
+    expect(detail.body).toContain('<span class="status status-refunded">');
     expect(detail.body).toContain('<dt>USDC received</dt><dd>0.01</dd>');
   });
   it('a changed payout wallet gets a new x402 address: the next call pays the new wallet exactly, the old address still flushes to the old wallet', async () => {
@@ -787,9 +805,10 @@ describe.each(dialects)('x402 facilitator on %s', (dialect) => {
     const settled = await facilitatorCall('POST', 'settle', await signedRequest());
     expect(settled).toMatchObject({ success: true, amount: PRICE });
     expect(await h.balanceOf(payTo)).toBe(BigInt(PRICE));
-    // The old address still holds the last call made to it (the SDK's, above), committed to the old wallet.
-    const oldHeld = await h.balanceOf(oldPayTo);
-    expect(oldHeld).toBe(BigInt(PRICE));
+    // Someone still pays the old address (a stale 402 body, a plain transfer): committed to the old wallet.
+    expect(await h.balanceOf(oldPayTo)).toBe(0n);
+    await h.pay(oldPayTo, BigInt(PRICE));
+    const oldHeld = BigInt(PRICE);
 
     await h.poll();
     await h.finalizeAll();
