@@ -15,6 +15,7 @@ import type { Db, DialectName } from './db.ts';
 import {
   claimEndpointDeliveries,
   completeEndpointAttempt,
+  listEndpointDeliveries,
   requeueEndpointDeliveries,
 } from './endpointDeliveries.ts';
 import { leaseDue, leaseWindow } from './leaseClaim.ts';
@@ -94,6 +95,7 @@ export function webhookRepository(handle: DatabaseHandle): WebhookStore {
     listEvents: (filter) => listEvents(db, filter),
     findEvent: (eventId) => findEvent(db, eventId),
     listAttempts: (eventIds, limit) => listAttempts(db, eventIds, limit),
+    listEndpointDeliveries: (eventIds) => listEndpointDeliveries(db, eventIds),
     requeue: (eventId, now) => requeue(db, eventId, now),
     rotateSecret: (merchantId, newSecret, previousUntil, now) =>
       rotateSecret(db, merchantId, newSecret, previousUntil, now),
