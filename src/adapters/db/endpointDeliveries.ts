@@ -227,7 +227,32 @@ export async function listEndpointDeliveries(
   eventIds: readonly string[],
 ): Promise<EndpointDeliveryRecord[]> {
   if (eventIds.length === 0) return [];
-  const rows = await db
+  const rows = await deliveriesWithLastAttempt(db)
+    .where('d.event_id', 'in', [...eventIds])
+    .orderBy('d.event_id')
+    .orderBy('d.created_at')
+    .orderBy('d.id')
+    .execute();
+  return rows.map(toDeliveryRecord);
+}
+
+/** Every merchant's newest endpoint deliveries in this state, for the operators' failing endpoints. */
+export async function listEndpointDeliveriesByStatus(
+  db: Db,
+  status: 'pending' | 'failed',
+  limit: number,
+): Promise<EndpointDeliveryRecord[]> {
+  const rows = await deliveriesWithLastAttempt(db)
+    .where('d.delivery_status', '=', status)
+    .orderBy('d.created_at', 'desc')
+    .orderBy('d.id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map(toDeliveryRecord);
+}
+
+function deliveriesWithLastAttempt(db: Db) {
+  return db
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
     .leftJoin('webhook_delivery_attempts as a', (join) =>
@@ -238,36 +263,36 @@ export async function listEndpointDeliveries(
       'd.endpoint_id',
       'd.delivery_status',
       'd.attempt_count',
+      'e.merchant_id',
       'e.url as endpoint_url',
       'a.url as attempt_url',
       'a.started_at',
       'a.status_code',
       'a.error',
       'a.outcome',
-    ])
-    .where('d.event_id', 'in', [...eventIds])
-    .orderBy('d.event_id')
-    .orderBy('d.created_at')
-    .orderBy('d.id')
-    .execute();
-  return rows.map((row) => {
-    if (!(DELIVERY_STATUSES as readonly string[]).includes(row.delivery_status))
-      throw new Error(`unknown delivery status ${row.delivery_status}`);
-    return {
-      eventId: row.event_id,
-      endpointId: row.endpoint_id,
-      url: row.attempt_url ?? row.endpoint_url,
-      deliveryStatus: row.delivery_status as DeliveryStatus,
-      attemptCount: Number(row.attempt_count),
-      lastAttempt:
-        row.started_at === null
-          ? null
-          : {
-              startedAt: new Date(row.started_at),
-              statusCode: row.status_code === null ? null : Number(row.status_code),
-              error: row.error,
-              outcome: row.outcome as AttemptOutcome | null,
-            },
-    };
-  });
+    ]);
+}
+
+function toDeliveryRecord(
+  row: Awaited<ReturnType<ReturnType<typeof deliveriesWithLastAttempt>['execute']>>[number],
+): EndpointDeliveryRecord {
+  if (!(DELIVERY_STATUSES as readonly string[]).includes(row.delivery_status))
+    throw new Error(`unknown delivery status ${row.delivery_status}`);
+  return {
+    eventId: row.event_id,
+    merchantId: row.merchant_id,
+    endpointId: row.endpoint_id,
+    url: row.attempt_url ?? row.endpoint_url,
+    deliveryStatus: row.delivery_status as DeliveryStatus,
+    attemptCount: Number(row.attempt_count),
+    lastAttempt:
+      row.started_at === null
+        ? null
+        : {
+            startedAt: new Date(row.started_at),
+            statusCode: row.status_code === null ? null : Number(row.status_code),
+            error: row.error,
+            outcome: row.outcome as AttemptOutcome | null,
+          },
+  };
 }

@@ -16,6 +16,7 @@ import {
   claimEndpointDeliveries,
   completeEndpointAttempt,
   listEndpointDeliveries,
+  listEndpointDeliveriesByStatus,
   requeueEndpointDeliveries,
 } from './endpointDeliveries.ts';
 import { leaseDue, leaseWindow } from './leaseClaim.ts';
@@ -96,6 +97,7 @@ export function webhookRepository(handle: DatabaseHandle): WebhookStore {
     findEvent: (eventId) => findEvent(db, eventId),
     listAttempts: (eventIds, limit) => listAttempts(db, eventIds, limit),
     listEndpointDeliveries: (eventIds) => listEndpointDeliveries(db, eventIds),
+    listEndpointDeliveriesByStatus: (status, limit) => listEndpointDeliveriesByStatus(db, status, limit),
     requeue: (eventId, now) => requeue(db, eventId, now),
     rotateSecret: (merchantId, newSecret, previousUntil, now) =>
       rotateSecret(db, merchantId, newSecret, previousUntil, now),

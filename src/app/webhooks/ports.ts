@@ -73,6 +73,7 @@ export interface WebhookAttemptRecord {
 /** An event's delivery to one of the merchant's webhook endpoints: a row of its own (decision 0058). */
 export interface EndpointDeliveryRecord {
   readonly eventId: string;
+  readonly merchantId: string;
   readonly endpointId: string;
   /** The endpoint's URL now (its last attempt's, if it has one). */
   readonly url: string;
@@ -115,6 +116,11 @@ export interface WebhookStore {
   listAttempts(eventIds: readonly string[], limit: number): Promise<WebhookAttemptRecord[]>;
   /** The events' deliveries to the merchant's webhook endpoints (decision 0058), each with its last attempt. */
   listEndpointDeliveries(eventIds: readonly string[]): Promise<EndpointDeliveryRecord[]>;
+  /** Every merchant's newest endpoint deliveries in this state (at most `limit`), for the operators' page. */
+  listEndpointDeliveriesByStatus(
+    status: 'pending' | 'failed',
+    limit: number,
+  ): Promise<EndpointDeliveryRecord[]>;
   /** Queues the event again with a fresh schedule, unless a worker is delivering it right now. */
   requeue(eventId: string, now: Date): Promise<'requeued' | 'in_flight' | 'not_found'>;
   /**
