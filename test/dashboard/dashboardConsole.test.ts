@@ -495,6 +495,14 @@ describe.each(dialects)('dashboard console on %s', (dialect) => {
 
   it('shows failing webhook endpoints, worst first, and the health figures of /metrics', async () => {
     const failing = await h.merchant({ name: 'Broken Endpoint Ltd' });
+    // One of its webhook endpoints (decision 0058) fails too: a row of its own.
+    const endpoint = await h.app.inject({
+      method: 'POST',
+      url: '/payments/api/webhook_endpoints/',
+      headers: { 'x-api-key': failing.apiKey },
+      payload: { url: 'https://books.broken.example/paylink' },
+    });
+    expect(endpoint.statusCode).toBe(201);
     const id = await createPayment(failing.apiKey, '9.00', 'broken-1');
     const eventId = await payInFull(h, id);
     await h.database.handle.db
@@ -502,11 +510,19 @@ describe.each(dialects)('dashboard console on %s', (dialect) => {
       .set({ delivery_status: 'failed', attempt_count: 10 })
       .where('id', '=', eventId)
       .execute();
+    await h.database.handle.db
+      .updateTable('webhook_deliveries')
+      .set({ delivery_status: 'failed', attempt_count: 10 })
+      .where('event_id', '=', eventId)
+      .execute();
     const page = await ops.get('/dashboard/webhooks');
     expect(page.statusCode).toBe(200);
-    const row = page.body.split('<tr>').find((r) => r.includes('Broken Endpoint Ltd'));
-    expect(row).toContain('https://merchant.example.test/hooks');
+    const rows = page.body.split('<tr>').filter((r) => r.includes('Broken Endpoint Ltd'));
+    expect(rows).toHaveLength(2);
+    const row = rows.find((r) => r.includes('https://merchant.example.test/hooks'));
     expect(row).toMatch(/<td class="amount">1<\/td>\s*<td class="amount">0<\/td>/);
+    const endpointRow = rows.find((r) => r.includes('https://books.broken.example/paylink'));
+    expect(endpointRow).toMatch(/<td class="amount">1<\/td>\s*<td class="amount">0<\/td>/);
 
     const health = await ops.get('/dashboard/health');
     expect(health.statusCode).toBe(200);

@@ -2,7 +2,9 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scryptPasswords } from '../../src/adapters/crypto/scryptPasswords.ts';
 import { SESSION_COOKIE } from '../../src/adapters/dashboard/pageKit.ts';
+import { insertOutboxEvent } from '../../src/adapters/db/outbox.ts';
 import { createUser } from '../../src/app/dashboard/users.ts';
+import { newEventId } from '../../src/domain/credentials.ts';
 import { type ApiHarness, startApiHarness } from '../helpers/apiHarness.ts';
 import { accessibilityViolations, SCREENSHOTS, UI_TIMEOUT_MS, useChromium } from '../helpers/browser.ts';
 import { freePort } from '../helpers/net.ts';
@@ -23,6 +25,7 @@ describe('webhook endpoints page in Chromium', () => {
   let h: ApiHarness;
   let base: string;
   let merchantId: string;
+  let apiKey: string;
   let context: BrowserContext;
   let page: Page;
 
@@ -34,7 +37,7 @@ describe('webhook endpoints page in Chromium', () => {
       overrides: { passwords: scryptPasswords({ N: 2 ** 10, r: 8, p: 1 }) },
     });
     await h.app.listen({ host: '127.0.0.1', port });
-    merchantId = (await h.merchant({ name: 'Corner Shop' })).id;
+    ({ id: merchantId, apiKey } = await h.merchant({ name: 'Corner Shop' }));
     const form = (url: string, fields: Record<string, string>) =>
       h.app.inject({
         method: 'POST',
@@ -145,5 +148,37 @@ describe('webhook endpoints page in Chromium', () => {
     await page.waitForURL(`${base}/dashboard/developers/webhooks?mode=live`, { timeout: UI_TIMEOUT_MS });
     expect(await page.getByText('No webhook endpoint in this mode yet.').isVisible()).toBe(true);
     expect(await h.stores.webhookEndpoints.list(merchantId, 'live')).toStrictEqual([]);
+  });
+
+  it('shows an event’s endpoint deliveries in the webhook logs: the payment’s and the developer page’s', async () => {
+    const api = (method: 'POST', url: string, payload: unknown) =>
+      h.app.inject({ method, url, headers: { 'x-api-key': apiKey }, payload: payload as object });
+    const endpoint = await api('POST', '/payments/api/webhook_endpoints/', {
+      url: 'https://ledger.example.com/hooks',
+    });
+    expect(endpoint.statusCode).toBe(201);
+    const created = await api('POST', '/payments/api/create/', { amount: '12.00', currency: 'USDC' });
+    expect(created.statusCode).toBe(201);
+    const paymentId = created.json().payment_id as string;
+    // An event, written as the pipeline writes them: with a delivery of its own to the endpoint (decision 0058).
+    await insertOutboxEvent(h.database.handle.db, {
+      id: newEventId(),
+      paymentId,
+      merchantId,
+      type: 'payment.paid',
+      payload: '{}',
+      createdAt: h.clock.now(),
+    });
+
+    const endpointRow = () =>
+      page.locator('tr[data-endpoint-delivery]').filter({ hasText: 'https://ledger.example.com/hooks' });
+    await page.goto(`${base}/dashboard/payments/${paymentId}`);
+    expect(await endpointRow().count()).toBe(1);
+    expect(await endpointRow().locator('.status').textContent()).toBe('pending');
+    expect(await endpointRow().textContent()).toContain('No attempt yet.');
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await page.goto(`${base}/dashboard/developers`);
+    expect(await endpointRow().count()).toBe(1);
+    expect(await endpointRow().locator('.status').textContent()).toBe('pending');
   });
 });

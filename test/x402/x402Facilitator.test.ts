@@ -36,12 +36,13 @@ import { recordMinedCall, settleX402, type X402SettleDeps } from '../../src/app/
 import type { X402Payment } from '../../src/app/x402/verifyPayment.ts';
 import { loadConfig } from '../../src/config/index.ts';
 import type { TransferAuthorization } from '../../src/domain/transferAuthorization.ts';
-import { buildApiServer } from '../../src/main/webServers.ts';
+import { buildApiServer, buildCheckoutServer } from '../../src/main/webServers.ts';
 import { SANDBOX_ACCOUNTS, sandboxPrivateKey } from '../../src/sandbox/chain.ts';
 import { type ChainHarness, startChainHarness } from '../helpers/chainHarness.ts';
 import { DASHBOARD_ORIGIN, dashboardClient } from '../helpers/dashboardClient.ts';
 import { dialects } from '../helpers/database.ts';
 import { capturingLogger } from '../helpers/logCapture.ts';
+import { refundWorkerPasses } from '../helpers/refundWorker.ts';
 import { freshSettler } from '../helpers/settler.ts';
 import { signAuthorization } from '../helpers/transferAuthorization.ts';
 
@@ -60,6 +61,11 @@ describe.each(dialects)('x402 facilitator on %s', (dialect) => {
   let payTo: string;
   const relayerAddress = () => h.anvil.addresses[SANDBOX_ACCOUNTS.gaslessRelayer]!;
   const relayerNonce = () => h.anvil.publicClient.getTransactionCount({ address: relayerAddress() });
+  /** What the merchant's first x402 address commits to: its wallet and commission when the file starts. */
+  const firstTerms = () => ({
+    payoutAddress: h.merchant.walletAddress!,
+    commissionBps: h.merchant.commissionBps,
+  });
 
   beforeAll(async () => {
     h = await startChainHarness(dialect);
@@ -82,9 +88,8 @@ describe.each(dialects)('x402 facilitator on %s', (dialect) => {
     };
     x402 = {
       x402: x402Repository(h.database.handle),
-      chains: {
+      modes: {
         live: {
-          ...chain,
           planner: depositPlanner({
             chainId,
             tokenAddress: h.usdc,
@@ -92,7 +97,7 @@ describe.each(dialects)('x402 facilitator on %s', (dialect) => {
             treasuryAddress: h.addresses.treasury,
             forwarderVersion: 3,
           }),
-          relayerAddress: relayerAddress(),
+          chains: [{ ...chain, tokenAddress: h.usdc, relayerAddress: relayerAddress() }],
         },
       },
       clock: h.clock,
@@ -120,7 +125,7 @@ describe.each(dialects)('x402 facilitator on %s', (dialect) => {
     });
     api = await buildApiServer({
       ...h.stores,
-      deposits: { live: x402.chains.live!.planner },
+      deposits: { live: x402.modes.live!.planner },
       rates: h.rates,
       clock: h.clock,
       logger,
@@ -145,7 +150,7 @@ describe.each(dialects)('x402 facilitator on %s', (dialect) => {
     const supported = await facilitatorCall('GET', 'supported');
     const [kind] = supported.kinds as { network: string; extra: Record<string, string> }[];
     expect(kind).toMatchObject({ network: `eip155:${chainId}`, extra: { asset: h.usdc } });
-    const account = await x402Repository(h.database.handle).accountOf(h.merchant.id, 'live');
+    const account = await x402Repository(h.database.handle).accountOf(h.merchant.id, 'live', firstTerms());
     payTo = kind!.extra.payTo!;
     expect(payTo).toBe(account!.deposit!.depositAddress);
     const domain = { name: kind!.extra.name!, version: kind!.extra.version! };
@@ -430,8 +435,8 @@ describe.each(dialects)('x402 facilitator on %s', (dialect) => {
     expect(call?.payment).toMatchObject({ status: 'paid', txid: one.transaction });
   });
 
-  it('a settle that gives up answers settlement_pending; once the relayer mines it, the call is paid all the same', async () => {
-    const body = await signedRequest();
+  /** The request as the use case takes it. */
+  function asPayment(body: Awaited<ReturnType<typeof signedRequest>>): X402Payment {
     const signed = body.paymentPayload.payload;
     const requirement = {
       scheme: 'exact',
@@ -440,7 +445,7 @@ describe.each(dialects)('x402 facilitator on %s', (dialect) => {
       amountBaseUnits: BigInt(PRICE),
       payTo,
     };
-    const payment: X402Payment = {
+    return {
       requirements: requirement,
       accepted: requirement,
       authorization: {
@@ -453,12 +458,30 @@ describe.each(dialects)('x402 facilitator on %s', (dialect) => {
       },
       signature: signed.signature,
     };
-    // No relayer runs while it waits, and it waits no time: the call is queued, not mined.
-    const answer = await settleX402(
+  }
+
+  /** Settles without a relayer running and without waiting: the call is queued, not mined. */
+  const queue = (payment: X402Payment) =>
+    settleX402(
       { ...x402, settleTimeoutMs: 0, sleep: async () => {} },
       { merchant: h.merchant, mode: 'live' },
       payment,
     );
+
+  /** The worker's relayer, as main/worker.ts wires it: it reports what it mined, and the call is paid. */
+  const workerRelayer = () => ({
+    ...relaying,
+    onMined: (mined: GaslessAuthorization) =>
+      recordMinedCall(
+        { x402: x402Repository(h.database.handle), clock: h.clock, payoutPolicy: x402.payoutPolicy },
+        mined,
+      ),
+  });
+
+  it('a settle that gives up answers settlement_pending; once the relayer mines it, the call is paid all the same', async () => {
+    const body = await signedRequest();
+    const signed = body.paymentPayload.payload;
+    const answer = await queue(asPayment(body));
     expect(answer).toMatchObject({ success: false, errorReason: 'settlement_pending', transaction: '' });
     const store = x402Repository(h.database.handle);
     const queued = (await store.findCall(
@@ -469,12 +492,7 @@ describe.each(dialects)('x402 facilitator on %s', (dialect) => {
     ))!;
     expect(queued.payment.status).toBe('pending');
 
-    // The worker's relayer, as main/worker.ts wires it: it reports what it mined, and the call is paid.
-    const worker = {
-      ...relaying,
-      onMined: (mined: GaslessAuthorization) =>
-        recordMinedCall({ x402: store, clock: h.clock, payoutPolicy: x402.payoutPolicy }, mined),
-    };
+    const worker = workerRelayer();
     expect(await relayOnce(worker)).toMatchObject({ kind: 'sent' });
     expect(await relayOnce(worker)).toMatchObject({ kind: 'mined' });
     const paid = (await h.stores.payments.findById(queued.payment.id))!;
@@ -488,16 +506,82 @@ describe.each(dialects)('x402 facilitator on %s', (dialect) => {
     expect((await h.stores.ledger.listEvents(paid.id)).map((e) => e.type)).toEqual(['payment.paid']);
   });
 
+  it('a call someone else submits first (front-running) is recorded paid by their transaction, not failed', async () => {
+    const frontRunner = h.anvil.wallet(4);
+    const frontRun = async (body: Awaited<ReturnType<typeof signedRequest>>, fees = {}) => {
+      const { authorization, signature } = asPayment(body);
+      return frontRunner.sendTransaction({
+        to: h.usdc,
+        data: relaying.chain.callData(authorization, signature) as `0x${string}`,
+        ...fees,
+      });
+    };
+    const callOf = async (body: Awaited<ReturnType<typeof signedRequest>>) => {
+      const { authorization } = body.paymentPayload.payload;
+      return (await x402Repository(h.database.handle).findCall(
+        h.anvil.chain.id,
+        h.usdc,
+        authorization.from,
+        authorization.nonce,
+      ))!;
+    };
+    const worker = workerRelayer();
+
+    // Before the relayer sends it: the relayer finds the nonce used, and the transfer made as signed.
+    const early = await signedRequest();
+    expect(await queue(asPayment(early))).toMatchObject({ errorReason: 'settlement_pending' });
+    const earlyTx = await frontRun(early);
+    const nonce = await relayerNonce();
+    expect(await relayOnce(worker)).toMatchObject({ kind: 'mined' });
+    expect(await relayerNonce()).toBe(nonce);
+    const earlyCall = await callOf(early);
+    expect(earlyCall.authorization).toMatchObject({ status: 'mined', txHash: earlyTx, failureReason: null });
+    expect(earlyCall.payment).toMatchObject({ status: 'paid', txid: earlyTx });
+    expect((await h.stores.ledger.listEvents(earlyCall.payment.id)).map((e) => e.type)).toEqual([
+      'payment.paid',
+    ]);
+    // A settle of the same payload answers the front-runner's transaction.
+    expect(await facilitatorCall('POST', 'settle', early)).toMatchObject({
+      success: true,
+      transaction: earlyTx,
+    });
+
+    // After: the relayer's transaction waits in the mempool, the front-runner's pays more and is mined first, the
+    // relayer's reverts. It is recorded mined by the front-runner's transaction, with what the revert cost.
+    const late = await signedRequest();
+    await queue(asPayment(late));
+    await h.anvil.testClient.setAutomine(false);
+    try {
+      expect(await relayOnce(worker)).toMatchObject({ kind: 'sent' });
+      const fees = await h.anvil.publicClient.estimateFeesPerGas();
+      const lateTx = await frontRun(late, {
+        maxFeePerGas: fees.maxFeePerGas * 10n,
+        maxPriorityFeePerGas: fees.maxFeePerGas * 5n,
+        // Not estimated: against the pending block (the relayer's transaction in it) it would revert.
+        gas: 200_000n,
+      });
+      await h.anvil.testClient.mine({ blocks: 1 });
+      const outcome = await relayOnce(worker);
+      expect(outcome).toMatchObject({ kind: 'mined' });
+      const lateCall = await callOf(late);
+      expect(lateCall.authorization).toMatchObject({ status: 'mined', txHash: lateTx });
+      expect(lateCall.authorization.feeWei).toBeGreaterThan(0n);
+      expect(lateCall.payment).toMatchObject({ status: 'paid', txid: lateTx });
+    } finally {
+      await h.anvil.testClient.setAutomine(true);
+    }
+  });
+
   it('the settler flushes the calls from the merchant’s x402 address in one batch, split on chain', async () => {
     // Every call so far went to the one address: the watcher credits it, as any deposit address.
     await h.poll();
     await h.finalizeAll();
     await h.poll();
-    const account = (await x402Repository(h.database.handle).accountOf(h.merchant.id, 'live'))!;
+    const account = (await x402Repository(h.database.handle).accountOf(h.merchant.id, 'live', firstTerms()))!;
     const held = await h.balanceOf(payTo);
     expect(held).toBeGreaterThanOrEqual(3n * BigInt(PRICE));
     // Not through findById: that answers payments (kind `payment`) only.
-    const credited = await x402Repository(h.database.handle).accountOf(h.merchant.id, 'live');
+    const credited = await x402Repository(h.database.handle).accountOf(h.merchant.id, 'live', firstTerms());
     expect(credited).toMatchObject({ status: 'paid', amountReceivedBaseUnits: held });
     const [merchantBefore, treasuryBefore] = await Promise.all([
       h.balanceOf(h.addresses.merchant),
@@ -623,6 +707,25 @@ describe.each(dialects)('x402 facilitator on %s', (dialect) => {
       amount_due: '0.00',
       txid: settled.transaction,
     });
+    // Its checkout page shows it paid, with its transaction: the page is the x402 address's, which the call paid.
+    const checkout = await buildCheckoutServer({
+      ...h.stores,
+      clock: h.clock,
+      logger: capturingLogger().logger,
+      network: { name: 'anvil', chainId: h.anvil.chain.id, explorerUrl: '' },
+    });
+    try {
+      const status = await checkout.inject(`/pay/${paymentId}/status.json`);
+      expect(status.statusCode).toBe(200);
+      expect(status.json()).toMatchObject({ status: 'paid', stage: 'paid', txid: settled.transaction });
+      const page = await checkout.inject(`/pay/${paymentId}`);
+      expect(page.statusCode).toBe(200);
+      // The paid section is the one shown (the others carry `hidden`).
+      expect(page.body).toContain('data-stage="paid" aria-labelledby="title-paid">');
+    } finally {
+      await checkout.close();
+    }
+
     const refund = await merchant.createRefund({
       payment_id: paymentId,
       amount: '0.01',
@@ -635,6 +738,22 @@ describe.each(dialects)('x402 facilitator on %s', (dialect) => {
       currency: 'USDC',
     });
     expect(refund.address?.toLowerCase()).toBe(customer);
+    // The merchant funds it from its wallet with a plain transfer; the worker sends it on to the payer.
+    expect(refund.status).toBe('awaiting_funds');
+    const payerBefore = await h.balanceOf(h.addresses.customer);
+    await h.pay(refund.deposit_address!, BigInt(PRICE), { fromIndex: SANDBOX_ACCOUNTS.merchant });
+    expect(await refundWorkerPasses(h, capturingLogger().logger)).toContain(refund.refund_id);
+    expect(await h.balanceOf(h.addresses.customer)).toBe(payerBefore + BigInt(PRICE));
+    expect(await merchant.getRefund(refund.refund_id)).toMatchObject({
+      status: 'refunded',
+      amount_funded: '0.01',
+      amount_sent: '0.01',
+    });
+    expect(await merchant.getPayment(paymentId)).toMatchObject({
+      status: 'paid',
+      amount_refunded: '0.01',
+      refunds: [{ refund_id: refund.refund_id, status: 'refunded' }],
+    });
 
     const dashboard = dashboardClient({ app: api, stores: h.stores, clock: h.clock });
     const session = await dashboard.signedIn('books@chain.example', 'merchant', h.merchant.id);
@@ -643,8 +762,84 @@ describe.each(dialects)('x402 facilitator on %s', (dialect) => {
     expect(list.body).toContain(paymentId);
     const detail = await session.get(`/dashboard/payments/${paymentId}`);
     expect(detail.statusCode).toBe(200);
-    // Paid, with what it brought; its transfer is not listed (it went to the x402 address, not to this payment).
-    expect(detail.body).toContain('<span class="status status-paid">');
+    // What it brought; its transfer is not listed (it went to the x402 address, not to this payment).
+    // Refunded in full above: the dashboard says so.
+    expect(detail.body).toContain('<span class="status status-refunded">');
     expect(detail.body).toContain('<dt>USDC received</dt><dd>0.01</dd>');
+  });
+  it('a changed payout wallet gets a new x402 address: the next call pays the new wallet exactly, the old address still flushes to the old wallet', async () => {
+    const oldPayTo = payTo;
+    const newWallet = privateKeyToAccount(generatePrivateKey()).address;
+    const current = (await h.stores.merchants.find(h.merchant.id))!;
+    await h.stores.merchants.save({ ...current, walletAddress: newWallet });
+
+    // A stale payTo (the old address) is refused, saying why; /supported names the new one.
+    const stale = await facilitatorCall('POST', 'verify', await signedRequest());
+    expect(stale).toMatchObject({
+      isValid: false,
+      invalidReason: 'invalid_exact_evm_recipient_mismatch',
+      invalidMessage: expect.stringContaining('earlier x402 address of this merchant'),
+    });
+    // Another address altogether is refused with the plain sentence.
+    const elsewhere = h.addresses.merchant.toLowerCase();
+    expect(
+      await facilitatorCall('POST', 'verify', await signedRequest({ to: elsewhere }, { payTo: elsewhere })),
+    ).toMatchObject({
+      invalidMessage: 'The payment is not to this merchant’s Paylink x402 address on this network',
+    });
+    const supported = await facilitatorCall('GET', 'supported');
+    const [kind] = supported.kinds as { extra: Record<string, string> }[];
+    payTo = kind!.extra.payTo!;
+    expect(payTo).not.toBe(oldPayTo);
+    const store = x402Repository(h.database.handle);
+    const [oldAccount, newAccount] = await Promise.all([
+      store.accountOf(h.merchant.id, 'live', firstTerms()),
+      store.accountOf(h.merchant.id, 'live', {
+        payoutAddress: newWallet,
+        commissionBps: h.merchant.commissionBps,
+      }),
+    ]);
+    expect(oldAccount!.deposit!.depositAddress).toBe(oldPayTo);
+    expect(newAccount!.deposit!.depositAddress).toBe(payTo);
+
+    const settled = await facilitatorCall('POST', 'settle', await signedRequest());
+    expect(settled).toMatchObject({ success: true, amount: PRICE });
+    expect(await h.balanceOf(payTo)).toBe(BigInt(PRICE));
+    // Someone still pays the old address (a stale 402 body, a plain transfer): committed to the old wallet.
+    expect(await h.balanceOf(oldPayTo)).toBe(0n);
+    await h.pay(oldPayTo, BigInt(PRICE));
+    const oldHeld = BigInt(PRICE);
+
+    await h.poll();
+    await h.finalizeAll();
+    await h.poll();
+    const [oldWalletBefore, treasuryBefore] = await Promise.all([
+      h.balanceOf(h.addresses.merchant),
+      h.balanceOf(h.addresses.treasury),
+    ]);
+    const options = {
+      chainId: h.anvil.chain.id,
+      payoutPolicy: {
+        ...loadConfig({ PAYLINK_DATABASE_URL: h.database.url }).payoutPolicy,
+        dustThresholdBaseUnits: 1n,
+      },
+      relayerLowBalanceWei: 1n,
+    };
+    const settler = freshSettler(h, capturingLogger().logger);
+    const { send } = await settleOnce(settler, options);
+    // One batch flushes both addresses.
+    expect(send).toMatchObject({
+      kind: 'sent',
+      paymentIds: expect.arrayContaining([oldAccount!.id, newAccount!.id]),
+    });
+    await h.finalizeAll();
+    await settleOnce(settler, options);
+    const commission = (BigInt(PRICE) * 250n) / 10_000n;
+    // Each address pays the wallet it committed to, exactly; the treasury its commission of each.
+    expect(await h.balanceOf(newWallet)).toBe(BigInt(PRICE) - commission);
+    expect(await h.balanceOf(h.addresses.merchant)).toBe(oldWalletBefore + oldHeld - commission);
+    expect(await h.balanceOf(h.addresses.treasury)).toBe(treasuryBefore + 2n * commission);
+    expect(await h.balanceOf(payTo)).toBe(0n);
+    expect(await h.balanceOf(oldPayTo)).toBe(0n);
   });
 });

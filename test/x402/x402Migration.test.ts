@@ -6,9 +6,9 @@ import { dialects } from '../helpers/database.ts';
 import { databaseMigratedTo, merchantRow } from '../helpers/migrationRows.ts';
 
 /**
- * Migration 0047 (decision 0059) on a database with payments already in it: they stay as they were, a merchant
- * gets at most one x402 address per mode (a second is refused by the partial unique index, which ignores every
- * other kind), a call's record ties one payment to one authorization, and `down` takes both away again.
+ * Migrations 0047 and 0051 (decision 0059) on a database with payments already in it: they stay as they were, a
+ * merchant gets at most one x402 address per mode and terms (wallet, commission: a second is refused by the partial
+ * unique index, which ignores every other kind), a call's record ties one payment to one authorization, and `down` takes both away again.
  */
 const NOW = new Date('2026-01-01T01:00:00.000Z').toISOString();
 
@@ -52,6 +52,31 @@ describe.each(dialects)('migration 0047 (the x402 facilitator) on %s', (dialect)
       .where('kind', '=', 'x402')
       .execute();
     expect(kinds).toHaveLength(2);
+  });
+
+  it('0051: another x402 address once the merchant’s wallet or commission changed, never two under the same terms', async () => {
+    const wallet = `0x${'0d'.repeat(20)}`;
+    await handle.db
+      .insertInto('payments')
+      .values([
+        { ...x402Account(15), payout_address: wallet },
+        { ...x402Account(16), commission_bps: 250 },
+      ])
+      .execute();
+    await expect(
+      handle.db
+        .insertInto('payments')
+        .values({ ...x402Account(17), payout_address: wallet })
+        .execute(),
+    ).rejects.toThrow();
+    const accounts = handle.db.selectFrom('payments').select('id').where('kind', '=', 'x402');
+    expect(await accounts.execute()).toHaveLength(4);
+    // Back to one per merchant and mode, so that going down below 0051 fits.
+    await handle.db
+      .deleteFrom('payments')
+      .where('id', 'in', [testPayment(15).id, testPayment(16).id])
+      .execute();
+    expect(await accounts.execute()).toHaveLength(2);
   });
 
   it('ties one call’s payment to one authorization', async () => {

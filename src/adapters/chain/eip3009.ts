@@ -197,6 +197,65 @@ export function transferWithAuthorizationCall(authorization: TransferAuthorizati
  * and address do not change; the separator check would fail after an upgrade that changed them, and a restart
  * reads it again); the relayer's call is simulated from the relayer's own address.
  */
+/**
+ * How far back the token's `AuthorizationUsed` logs are searched for the transaction that used an authorization:
+ * an authorization is relayed within minutes of being signed, and many nodes refuse log queries over wide ranges.
+ */
+export const USED_BY_LOOKBACK_BLOCKS = 2_000n;
+
+const authorizationUsedEvent = {
+  type: 'event',
+  name: 'AuthorizationUsed',
+  inputs: [
+    { name: 'authorizer', type: 'address', indexed: true },
+    { name: 'nonce', type: 'bytes32', indexed: true },
+  ],
+} as const;
+const transferEvent = {
+  type: 'event',
+  name: 'Transfer',
+  inputs: [
+    { name: 'from', type: 'address', indexed: true },
+    { name: 'to', type: 'address', indexed: true },
+    { name: 'value', type: 'uint256', indexed: false },
+  ],
+} as const;
+
+/**
+ * The transaction (lowercase hash) in which the token used this authorization's nonce and, in the same
+ * transaction, moved exactly its value from its authorizer to its recipient: whoever submitted it (another
+ * relayer, a front-runner) paid what was signed. Undefined when no such transaction is found in the last
+ * `USED_BY_LOOKBACK_BLOCKS` blocks (or the nonce was canceled rather than used).
+ */
+async function transactionThatUsed(
+  client: PublicClient,
+  token: string,
+  authorization: TransferAuthorization,
+): Promise<string | undefined> {
+  const latest = await client.getBlockNumber();
+  const logs = await client.getLogs({
+    address: getAddress(token),
+    event: authorizationUsedEvent,
+    args: { authorizer: getAddress(authorization.from), nonce: authorization.nonce as Hex },
+    fromBlock: latest > USED_BY_LOOKBACK_BLOCKS ? latest - USED_BY_LOOKBACK_BLOCKS : 0n,
+    toBlock: latest,
+  });
+  for (const log of logs) {
+    if (log.removed || !log.transactionHash) continue;
+    const transfers = await client.getLogs({
+      address: getAddress(token),
+      event: transferEvent,
+      args: { from: getAddress(authorization.from), to: getAddress(authorization.to) },
+      blockHash: log.blockHash!,
+    });
+    const paid = transfers.some(
+      (t) => t.transactionHash === log.transactionHash && t.args.value === authorization.valueBaseUnits,
+    );
+    if (paid) return log.transactionHash.toLowerCase();
+  }
+  return undefined;
+}
+
 export function authorizationChain(
   client: PublicClient,
   chainId: number,
@@ -220,6 +279,7 @@ export function authorizationChain(
     callData: transferWithAuthorizationCall,
     isUsed: (token, authorizer, nonce) => isAuthorizationUsed(client, token, authorizer, nonce),
     blockOf: (txHash) => blockOfTransaction(client, txHash),
+    usedBy: (token, authorization) => transactionThatUsed(client, token, authorization),
     async refusalOf(token, authorization, signature) {
       try {
         await client.call({

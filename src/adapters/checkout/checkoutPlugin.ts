@@ -4,12 +4,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { BrandStore } from '../../app/brand/ports.ts';
 import type { Ledger } from '../../app/chain/ports.ts';
 import type { MerchantStore } from '../../app/merchants/ports.ts';
-import { isPaymentId } from '../../app/payments/getPaymentStatus.ts';
+import { isPaymentId, isX402Call, paymentStateOf } from '../../app/payments/getPaymentStatus.ts';
 import type { PaymentStore } from '../../app/payments/ports.ts';
 import type { Clock } from '../../app/shared/ports.ts';
+import type { X402Store } from '../../app/x402/ports.ts';
 import { errorResponseOf, ValidationError } from '../../domain/errors.ts';
-import { type Payment, paymentTerms } from '../../domain/payment.ts';
-import { derivePaymentState } from '../../domain/paymentStatus.ts';
+import type { Payment } from '../../domain/payment.ts';
 import { joinedParts, withoutCssComments } from '../web/joinedParts.ts';
 import { isLanguage, type Language, negotiateLanguage } from '../web/language.ts';
 import type { CheckoutNetwork } from '../web/network.ts';
@@ -56,6 +56,8 @@ export interface CheckoutDeps {
   readonly gasless?: CheckoutGasless | undefined;
   /** Refund claim pages (`/refunds/:id`); absent: not served. */
   readonly refundClaims?: CheckoutRefunds | undefined;
+  /** The x402 calls' addresses (decision 0059), for a call's page; absent: a call's page is not found. */
+  readonly x402Payments?: Pick<X402Store, 'accountOfCall'> | undefined;
   /** Reusable links' pages (`/l/:id`); absent: not served. */
   readonly linkPages?: CheckoutLinks | undefined;
   /** The subscribe page and the customer portal (subscriptionRoutes.ts, decision 0062); absent: not served. */
@@ -298,24 +300,29 @@ function registerPaymentRoutes(app: FastifyInstance, deps: CheckoutDeps, kit: Ch
   const loadPage = async (id: string): Promise<{ view: CheckoutView; payment: Payment } | undefined> => {
     if (!isPaymentId(id)) return undefined;
     const payment = await deps.payments.findById(id.toLowerCase());
+    if (!payment) return undefined;
+    // An x402 call has no deposit of its own: its page is the x402 address's, which it paid (decision 0059).
+    const deposit =
+      payment.deposit ??
+      (isX402Call(payment) ? (await deps.x402Payments?.accountOfCall(payment.id))?.deposit : undefined);
     // A payment from before deposit addresses existed cannot be paid here: nothing to show.
-    if (!payment?.deposit) return undefined;
+    if (!deposit) return undefined;
     const now = deps.clock.now();
     const [merchant, transfers] = await Promise.all([
       deps.merchants.find(payment.merchantId),
       deps.ledger.listTransfers(payment.id),
     ]);
     // As currentState derives it, keeping the transfers: the paid screen lists each one.
-    const state = derivePaymentState(paymentTerms(payment), transfers, now);
+    const state = paymentStateOf(payment, transfers, now);
     // Never show a network the payment is not on: the home chain id always comes from the payment itself, and
     // a source chain only where its deposit address exists there too.
     const view = checkoutView({
       payment,
-      deposit: payment.deposit,
+      deposit,
       state,
       transfers,
       merchantName: merchant?.name ?? '',
-      networks: kit.networksOf(payment.deposit),
+      networks: kit.networksOf(deposit),
       now,
     });
     return { view, payment };

@@ -131,9 +131,12 @@ export function checkoutView(input: {
   else stage = 'pay';
 
   const named = state.completedBy ?? state.lastSeen;
-  const txid = named?.txHash ?? null;
+  // A paid x402 call names no transfer of its own: its transaction is the one recorded when it was mined.
+  const recorded = named === null && state.status === 'paid' && payment.deposit === null;
+  const txid = named?.txHash ?? (recorded ? payment.txid : null);
+  const txChainId = named?.chainId ?? (recorded ? payment.txidChainId : null) ?? deposit.chainId;
   // On the explorer of the chain it was sent on, like each transfer below (decision 0039).
-  const txNetwork = networks.find((n) => n.chainId === (named?.chainId ?? deposit.chainId));
+  const txNetwork = networks.find((n) => n.chainId === txChainId);
   const received = state.amountReceivedBaseUnits;
   const transfers = input.transfers
     .filter((t) => !t.orphaned && t.amountBaseUnits > 0n)

@@ -11,6 +11,7 @@ import { receivedBaseUnitsShown } from '../../domain/webhookEvent.ts';
 import { format, html } from '../web/html.ts';
 import { priceText, referenceLink, statusBadge, usdcText } from './dashboardFormat.ts';
 import { csrfField, keysTable, type PageContext, problemBox, signedInPage, time } from './renderDashboard.ts';
+import { endpointDeliveryRows } from './renderEndpointDeliveries.ts';
 import { restrictedKeysSection } from './renderKeys.ts';
 
 /** The payments list's filters, as the person typed them (kept in the form and in the next page's link). */
@@ -137,8 +138,17 @@ export function renderDevelopers(input: {
   ${answer.kind === 'response' && answer.body ? html`<p>${d.response} <code>${answer.body.slice(0, 200)}</code></p>` : null}
   <p class="muted">${format(d.sentBody, { body: html`<code>${test.body}</code>`, url: test.url })}</p></div>`
       : null;
-  const deliveries = input.deliveries.map(({ event, attempts }) => {
+  const deliveries = input.deliveries.map((entry) => {
+    const { event, attempts } = entry;
     const last = attempts.at(-1);
+    const endpoints = endpointDeliveryRows(ctx, entry, [
+      'empty',
+      'url',
+      'empty',
+      'status',
+      'answer',
+      'empty',
+    ]);
     return html`<tr>
   <td>${time(event.createdAt)}</td>
   <td>${event.type}</td>
@@ -146,7 +156,7 @@ export function renderDevelopers(input: {
   <td>${ctx.t.deliveryStatus[event.deliveryStatus]}</td>
   <td>${last ? (attemptAnswer(last) ?? ctx.t.payment.noAnswer) : '—'}</td>
   <td><form method="post" action="/dashboard/webhooks/${event.id}/resend">${csrfField(signedIn)}<input type="hidden" name="back" value="developers"><button type="submit" class="link">${ctx.t.payment.sendAgain}</button></form></td>
-</tr>`;
+</tr>${endpoints}`;
   });
   const body = html`<h1>${d.title}</h1>
 <h2>${d.apiKeys}</h2>

@@ -13,6 +13,7 @@ import { fill } from '../web/i18n.ts';
 import type { refundResponse } from '../web/refundPresenter.ts';
 import { priceText, refundBadge, statusBadge, usdcText, usdcWithUnit } from './dashboardFormat.ts';
 import { csrfField, type PageContext, problemBox, signedInPage, time } from './renderDashboard.ts';
+import { endpointDeliveryRows } from './renderEndpointDeliveries.ts';
 
 /** A refund as the payment page shows it: the API's fields, and what funding it still needs. */
 export type RefundView = ReturnType<typeof refundResponse> & {
@@ -358,8 +359,14 @@ function webhookList(
 ): SafeHtml {
   const p = ctx.t.payment;
   const isMerchant = signedIn.user.role === 'merchant';
-  const rows = webhooks.map(({ event, attempts }) => {
+  const rows = webhooks.map((entry) => {
+    const { event, attempts } = entry;
     const last = attempts.at(-1);
+    const endpoints = endpointDeliveryRows(
+      ctx,
+      entry,
+      isMerchant ? ['url', 'empty', 'attempt', 'status', 'empty'] : ['url', 'empty', 'attempt', 'status'],
+    );
     return html`<tr>
   <td><code>${event.type}</code></td>
   <td>${time(event.createdAt)}</td>
@@ -377,7 +384,7 @@ function webhookList(
       ? html`<td><form method="post" action="/dashboard/webhooks/${event.id}/resend">${csrfField(signedIn)}<button type="submit" class="link">${p.sendAgain}<span class="visually-hidden"> ${event.type}</span></button></form></td>`
       : null
   }
-</tr>`;
+</tr>${endpoints}`;
   });
   return html`<div class="table-wrap" tabindex="0" role="region" aria-label="${p.webhooks}"><table class="webhooks">
 <thead><tr><th scope="col">${p.event}</th><th scope="col">${p.created}</th><th scope="col">${p.lastAttempt}</th><th scope="col">${p.delivery}</th>${isMerchant ? html`<th scope="col"><span class="visually-hidden">${p.action}</span></th>` : null}</tr></thead>

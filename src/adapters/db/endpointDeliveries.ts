@@ -1,7 +1,13 @@
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { OutboxEvent } from '../../app/chain/ports.ts';
-import type { WebhookAttemptResult, WebhookDeliveryUpdate, WebhookJob } from '../../app/webhooks/ports.ts';
+import type {
+  EndpointDeliveryRecord,
+  WebhookAttemptResult,
+  WebhookDeliveryUpdate,
+  WebhookJob,
+} from '../../app/webhooks/ports.ts';
 import { PAYMENT_EVENT_TYPES, type PaymentEventType } from '../../domain/paymentStatus.ts';
+import { type AttemptOutcome, DELIVERY_STATUSES, type DeliveryStatus } from '../../domain/webhookDelivery.ts';
 import { endpointWants, eventTypesOf } from '../../domain/webhookEndpoint.ts';
 import type { Db, DialectName } from './db.ts';
 import { leaseDue } from './leaseClaim.ts';
@@ -213,4 +219,80 @@ export async function requeueEndpointDeliveries(db: Db, eventId: string, nowText
       eb.not(eb.and([eb('delivery_status', '=', 'delivering'), eb('claimed_until', '>', nowText)])),
     )
     .execute();
+}
+
+/** The events' endpoint deliveries, oldest first per event, each with its latest attempt (for the webhook log). */
+export async function listEndpointDeliveries(
+  db: Db,
+  eventIds: readonly string[],
+): Promise<EndpointDeliveryRecord[]> {
+  if (eventIds.length === 0) return [];
+  const rows = await deliveriesWithLastAttempt(db)
+    .where('d.event_id', 'in', [...eventIds])
+    .orderBy('d.event_id')
+    .orderBy('d.created_at')
+    .orderBy('d.id')
+    .execute();
+  return rows.map(toDeliveryRecord);
+}
+
+/** Every merchant's newest endpoint deliveries in this state, for the operators' failing endpoints. */
+export async function listEndpointDeliveriesByStatus(
+  db: Db,
+  status: 'pending' | 'failed',
+  limit: number,
+): Promise<EndpointDeliveryRecord[]> {
+  const rows = await deliveriesWithLastAttempt(db)
+    .where('d.delivery_status', '=', status)
+    .orderBy('d.created_at', 'desc')
+    .orderBy('d.id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map(toDeliveryRecord);
+}
+
+function deliveriesWithLastAttempt(db: Db) {
+  return db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
+    .leftJoin('webhook_delivery_attempts as a', (join) =>
+      join.onRef('a.delivery_id', '=', 'd.id').onRef('a.attempt_number', '=', 'd.attempt_count'),
+    )
+    .select([
+      'd.event_id',
+      'd.endpoint_id',
+      'd.delivery_status',
+      'd.attempt_count',
+      'e.merchant_id',
+      'e.url as endpoint_url',
+      'a.url as attempt_url',
+      'a.started_at',
+      'a.status_code',
+      'a.error',
+      'a.outcome',
+    ]);
+}
+
+function toDeliveryRecord(
+  row: Awaited<ReturnType<ReturnType<typeof deliveriesWithLastAttempt>['execute']>>[number],
+): EndpointDeliveryRecord {
+  if (!(DELIVERY_STATUSES as readonly string[]).includes(row.delivery_status))
+    throw new Error(`unknown delivery status ${row.delivery_status}`);
+  return {
+    eventId: row.event_id,
+    merchantId: row.merchant_id,
+    endpointId: row.endpoint_id,
+    url: row.attempt_url ?? row.endpoint_url,
+    deliveryStatus: row.delivery_status as DeliveryStatus,
+    attemptCount: Number(row.attempt_count),
+    lastAttempt:
+      row.started_at === null
+        ? null
+        : {
+            startedAt: new Date(row.started_at),
+            statusCode: row.status_code === null ? null : Number(row.status_code),
+            error: row.error,
+            outcome: row.outcome as AttemptOutcome | null,
+          },
+  };
 }

@@ -117,6 +117,7 @@ async function finish(
       fee_wei: outcome.feeWei?.toString() ?? null,
       failure_reason: outcome.reason ?? null,
       finished_at: at.toISOString(),
+      ...(outcome.txHash === undefined ? {} : { tx_hash: outcome.txHash }),
     })
     .where('id', '=', id)
     .where('status', 'in', ['pending', 'sent'])

@@ -15,6 +15,8 @@ import type { Db, DialectName } from './db.ts';
 import {
   claimEndpointDeliveries,
   completeEndpointAttempt,
+  listEndpointDeliveries,
+  listEndpointDeliveriesByStatus,
   requeueEndpointDeliveries,
 } from './endpointDeliveries.ts';
 import { leaseDue, leaseWindow } from './leaseClaim.ts';
@@ -94,6 +96,8 @@ export function webhookRepository(handle: DatabaseHandle): WebhookStore {
     listEvents: (filter) => listEvents(db, filter),
     findEvent: (eventId) => findEvent(db, eventId),
     listAttempts: (eventIds, limit) => listAttempts(db, eventIds, limit),
+    listEndpointDeliveries: (eventIds) => listEndpointDeliveries(db, eventIds),
+    listEndpointDeliveriesByStatus: (status, limit) => listEndpointDeliveriesByStatus(db, status, limit),
     requeue: (eventId, now) => requeue(db, eventId, now),
     rotateSecret: (merchantId, newSecret, previousUntil, now) =>
       rotateSecret(db, merchantId, newSecret, previousUntil, now),

@@ -1,4 +1,4 @@
-import type { X402Call, X402Store } from '../../app/x402/ports.ts';
+import type { X402AccountTerms, X402Call, X402Store } from '../../app/x402/ports.ts';
 import type { Payment } from '../../domain/payment.ts';
 import type { DatabaseHandle } from './database.ts';
 import type { Db } from './db.ts';
@@ -7,21 +7,48 @@ import { insertOutboxEvent } from './outbox.ts';
 import { paymentRow, toPayment } from './paymentRepository.ts';
 import { isUniqueViolation } from './uniqueViolation.ts';
 
-/** The x402 facilitator's records (migration 0047): merchants' x402 addresses and the calls settled. */
+/** The x402 facilitator's records (migrations 0047, 0051): merchants' x402 addresses and the calls settled. */
 export function x402Repository(handle: DatabaseHandle): X402Store {
   const { db } = handle;
   return {
-    accountOf: (merchantId, mode) => accountOf(db, merchantId, mode),
+    accountOf: (merchantId, mode, terms) => accountOf(db, merchantId, mode, terms),
+    async accountAt(merchantId, mode, depositAddress) {
+      const row = await db
+        .selectFrom('payments')
+        .selectAll()
+        .where('merchant_id', '=', merchantId)
+        .where('mode', '=', mode)
+        .where('kind', '=', 'x402')
+        .where('deposit_address', '=', depositAddress.toLowerCase())
+        .executeTakeFirst();
+      return row && toPayment(row);
+    },
     async insertAccount(account) {
       try {
         await db.insertInto('payments').values(paymentRow(account)).execute();
         return account;
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
-        const stored = await accountOf(db, account.merchantId, account.mode);
+        const stored = await accountOf(db, account.merchantId, account.mode, {
+          payoutAddress: account.payoutAddress,
+          commissionBps: account.quote.commissionBps,
+        });
         if (!stored) throw error;
         return stored;
       }
+    },
+    async accountOfCall(paymentId) {
+      const row = await db
+        .selectFrom('x402_payments as x')
+        .innerJoin('gasless_authorizations as g', 'g.id', 'x.authorization_id')
+        .innerJoin('payments as a', (join) =>
+          join.onRef('a.merchant_id', '=', 'x.merchant_id').onRef('a.deposit_address', '=', 'g.to_address'),
+        )
+        .selectAll('a')
+        .where('x.payment_id', '=', paymentId)
+        .where('a.kind', '=', 'x402')
+        .executeTakeFirst();
+      return row && toPayment(row);
     },
     insertCall: (call) => insertCall(db, call),
     findCall: (chainId, token, from, nonce) => findCall(db, chainId, token, from, nonce),
@@ -56,13 +83,20 @@ export function x402Repository(handle: DatabaseHandle): X402Store {
   };
 }
 
-async function accountOf(db: Db, merchantId: string, mode: Payment['mode']): Promise<Payment | undefined> {
+async function accountOf(
+  db: Db,
+  merchantId: string,
+  mode: Payment['mode'],
+  terms: X402AccountTerms,
+): Promise<Payment | undefined> {
   const row = await db
     .selectFrom('payments')
     .selectAll()
     .where('merchant_id', '=', merchantId)
     .where('mode', '=', mode)
     .where('kind', '=', 'x402')
+    .where('payout_address', '=', terms.payoutAddress)
+    .where('commission_bps', '=', terms.commissionBps)
     .executeTakeFirst();
   return row && toPayment(row);
 }

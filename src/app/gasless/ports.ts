@@ -52,6 +52,8 @@ export interface GaslessStore {
       gasUsed?: bigint;
       feeWei?: bigint;
       reason?: string;
+      /** Mined by another's transaction (a front-runner's): that transaction, replacing the relayer's own. */
+      txHash?: string;
     },
     at: Date,
   ): Promise<void>;
@@ -104,6 +106,11 @@ export interface AuthorizationChain {
   ): Promise<string | undefined>;
   /** The block a transaction is in; undefined while the node knows it in none (pending, dropped, never seen). */
   blockOf(txHash: string): Promise<bigint | undefined>;
+  /**
+   * The transaction that executed this very authorization (its nonce used, its value moved from its authorizer to
+   * its recipient in that transaction), whoever sent it; undefined when none is found.
+   */
+  usedBy(token: string, authorization: TransferAuthorization): Promise<string | undefined>;
   /** The calldata of the token's `transferWithAuthorization` that submits it. */
   callData(authorization: TransferAuthorization, signature: string): string;
 }

@@ -14,7 +14,10 @@ export interface RelayAuthorizationsDeps {
     Relayer,
     'address' | 'nonce' | 'currentFees' | 'estimateCall' | 'signCall' | 'broadcast' | 'receipt'
   >;
-  readonly chain: Pick<AuthorizationChain, 'chainId' | 'isUsed' | 'refusalOf' | 'callData' | 'blockOf'>;
+  readonly chain: Pick<
+    AuthorizationChain,
+    'chainId' | 'isUsed' | 'usedBy' | 'refusalOf' | 'callData' | 'blockOf'
+  >;
   readonly payments: Pick<PaymentStore, 'findById'>;
   readonly ledger: Pick<Ledger, 'listTransfers'>;
   readonly clock: Clock;
@@ -79,6 +82,7 @@ export async function relayOnce(
   const next = fair ?? (await deps.gasless.nextPending(chainId, { servedSince }));
   if (!next) return { kind: 'idle' };
   const stale = await whyNoLonger(deps, next, now);
+  if (stale === USED_ELSEWHERE) return usedElsewhere(deps, next, stale);
   if (stale) return fail(deps, next, stale);
 
   if (options.maxFeeWeiPerHour !== undefined) {
@@ -142,6 +146,8 @@ export function overShare(
   return { skipPayers: over(byPayer), skipPayments: over(byPayment), skipClients: over(byX402Merchant) };
 }
 
+const USED_ELSEWHERE = 'the customer used or canceled it elsewhere';
+
 /** Why a waiting authorization should not be sent any more, if it should not. */
 async function whyNoLonger(
   deps: RelayAuthorizationsDeps,
@@ -155,7 +161,7 @@ async function whyNoLonger(
   if (authorization.valueBaseUnits > (await signedTransferDue(deps, payment, now)))
     return 'the payment no longer needs it (paid meanwhile)';
   if (await deps.chain.isUsed(authorization.tokenAddress, authorization.from, authorization.nonce))
-    return 'the customer used or canceled it elsewhere';
+    return USED_ELSEWHERE;
   const refusal = await deps.chain.refusalOf(
     authorization.tokenAddress,
     authorization,
@@ -194,7 +200,8 @@ async function nonceMovedOn(
   if ((await deps.chain.blockOf(txHash)) !== undefined) return { kind: 'awaiting-receipt', id: sent.id };
   const taken = `nonce ${sent.relayerNonce} was used by a transaction that is not this one`;
   const used = await deps.chain.isUsed(sent.tokenAddress, sent.from, sent.nonce);
-  return fail(deps, sent, used ? `${taken}, and the authorization by another transaction` : taken);
+  if (used) return usedElsewhere(deps, sent, `${taken}, and the authorization by another transaction`);
+  return fail(deps, sent, taken);
 }
 
 async function recordReceipt(
@@ -203,10 +210,56 @@ async function recordReceipt(
   receipt: { readonly success: boolean; readonly gasUsed: bigint; readonly feeWei: bigint },
 ): Promise<RelayOutcome> {
   const cost = { gasUsed: receipt.gasUsed, feeWei: receipt.feeWei };
-  if (!receipt.success) return fail(deps, sent, 'the transfer reverted on chain', cost);
+  if (!receipt.success) {
+    // Reverted: most often because another transaction used the authorization first (a front-runner).
+    const reason = 'the transfer reverted on chain';
+    if (await deps.chain.isUsed(sent.tokenAddress, sent.from, sent.nonce))
+      return usedElsewhere(deps, sent, reason, cost);
+    return fail(deps, sent, reason, cost);
+  }
+  return recordMined(deps, sent, cost, sent.txHash!);
+}
+
+/**
+ * The authorization was used by a transaction that is not the relayer's (another relayer, or a front-runner who
+ * copied it from the mempool or from the facilitator's caller): when that transaction moved exactly the signed
+ * value from the payer to the signed recipient, the money arrived as signed, so it is recorded as mined by that
+ * transaction (with what the relayer's own attempt cost, if it made one) and reported like any mined transfer;
+ * otherwise (canceled, or not found) it failed.
+ */
+async function usedElsewhere(
+  deps: RelayAuthorizationsDeps,
+  authorization: GaslessAuthorization,
+  reason: string,
+  cost: { gasUsed?: bigint; feeWei?: bigint } = {},
+): Promise<RelayOutcome> {
+  const txHash = await deps.chain.usedBy(authorization.tokenAddress, authorization);
+  if (txHash === undefined) return fail(deps, authorization, reason, cost);
+  deps.logger.info(
+    { authorizationId: authorization.id, paymentId: authorization.paymentId, txHash },
+    'gasless transfer submitted by another transaction: recorded as mined by it',
+  );
+  return recordMined(deps, authorization, cost, txHash);
+}
+
+async function recordMined(
+  deps: RelayAuthorizationsDeps,
+  sent: GaslessAuthorization,
+  cost: { gasUsed?: bigint; feeWei?: bigint },
+  txHash: string,
+): Promise<RelayOutcome> {
   const minedAt = deps.clock.now();
-  await deps.gasless.finish(sent.id, { status: 'mined', ...cost }, minedAt);
-  await deps.onMined?.({ ...sent, status: 'mined', ...cost, finishedAt: minedAt }).catch((error: unknown) => {
+  const byAnother = txHash !== sent.txHash;
+  await deps.gasless.finish(sent.id, { status: 'mined', ...cost, ...(byAnother ? { txHash } : {}) }, minedAt);
+  const mined: GaslessAuthorization = {
+    ...sent,
+    status: 'mined',
+    txHash,
+    gasUsed: cost.gasUsed ?? null,
+    feeWei: cost.feeWei ?? null,
+    finishedAt: minedAt,
+  };
+  await deps.onMined?.(mined).catch((error: unknown) => {
     deps.logger.warn(
       { err: error, authorizationId: sent.id },
       'could not record what the mined transfer paid',
@@ -216,12 +269,12 @@ async function recordReceipt(
     {
       authorizationId: sent.id,
       paymentId: sent.paymentId,
-      txHash: sent.txHash,
-      feeWei: cost.feeWei.toString(),
+      txHash,
+      feeWei: cost.feeWei?.toString(),
     },
     'gasless transfer mined',
   );
-  return { kind: 'mined', id: sent.id, feeWei: receipt.feeWei };
+  return { kind: 'mined', id: sent.id, feeWei: cost.feeWei ?? 0n };
 }
 
 async function fail(

@@ -39,7 +39,7 @@ export async function getPaymentStatus(
     deps.ledger.listTransfers(payment.id),
     deps.ledger.listUnacceptedTransfers(payment.id),
   ]);
-  const state = stateOf(payment, transfers, deps.clock.now());
+  const state = paymentStateOf(payment, transfers, deps.clock.now());
   return { payment, state, transfers, unaccepted };
 }
 
@@ -47,6 +47,11 @@ export interface PaymentStateDeps {
   readonly payments: PaymentStore;
   readonly ledger: Pick<Ledger, 'listTransfers' | 'listUnacceptedTransfers'>;
   readonly clock: Clock;
+}
+
+/** A call settled through the x402 facilitator: priced in USDC by it, with no deposit address of its own. */
+export function isX402Call(payment: Payment): boolean {
+  return payment.rateSource === X402_RATE_SOURCE && payment.deposit === null;
 }
 
 export function isPaymentId(text: string): boolean {
@@ -61,7 +66,7 @@ export async function currentState(
   deps: { readonly ledger: Pick<Ledger, 'listTransfers'>; readonly clock: Clock },
   payment: Payment,
 ): Promise<PaymentState<TransferRecord>> {
-  return stateOf(payment, await deps.ledger.listTransfers(payment.id), deps.clock.now());
+  return paymentStateOf(payment, await deps.ledger.listTransfers(payment.id), deps.clock.now());
 }
 
 /**
@@ -69,8 +74,12 @@ export async function currentState(
  * transfer of its own (the money went to the merchant's x402 address), so its state is the one recorded when
  * its transfer was mined.
  */
-function stateOf(payment: Payment, transfers: TransferRecord[], now: Date): PaymentState<TransferRecord> {
-  if (payment.rateSource === X402_RATE_SOURCE && payment.deposit === null && payment.status === 'paid')
+export function paymentStateOf(
+  payment: Payment,
+  transfers: TransferRecord[],
+  now: Date,
+): PaymentState<TransferRecord> {
+  if (isX402Call(payment) && payment.status === 'paid')
     return {
       status: 'paid',
       amountReceivedBaseUnits: payment.amountReceivedBaseUnits,

@@ -16,8 +16,18 @@ export interface FailingEndpoint {
   readonly lastAnswer: string | null;
 }
 
+interface Tally {
+  readonly merchantId: string;
+  /** An endpoint's URL; undefined for the merchant's own webhook URL. */
+  readonly url: string | undefined;
+  retrying: number;
+  failed: number;
+  last: Date | null;
+  answer: string | null;
+}
+
 /**
- * Merchants whose endpoint is failing, the worst first (most events given up on, then most being retried),
+ * Merchants whose endpoint is failing (their webhook URL, or one of their webhook endpoints), the worst first (most events given up on, then most being retried),
  * from the newest events of each kind (at most MAX_EVENT_LIMIT of each, so the page costs the same whatever the
  * backlog; a merchant whose failures are all older than those is not named until they are resent or newer).
  */
@@ -25,36 +35,66 @@ export async function failingEndpoints(deps: {
   readonly webhooks: WebhookStore;
   readonly merchants: Pick<MerchantStore, 'find'>;
 }): Promise<FailingEndpoint[]> {
-  const [pending, failed] = await Promise.all([
+  const [pending, failed, endpointPending, endpointFailed] = await Promise.all([
     listWebhookEvents(deps, { status: 'pending', limit: MAX_EVENT_LIMIT }),
     listWebhookEvents(deps, { status: 'failed', limit: MAX_EVENT_LIMIT }),
+    deps.webhooks.listEndpointDeliveriesByStatus('pending', MAX_EVENT_LIMIT),
+    deps.webhooks.listEndpointDeliveriesByStatus('failed', MAX_EVENT_LIMIT),
   ]);
-  const byMerchant = new Map<
-    string,
-    { retrying: number; failed: number; last: FailingEndpoint['lastAttemptAt']; answer: string | null }
-  >();
+  // One row per merchant's own URL (the events' own deliveries) and one per webhook endpoint (decision 0058).
+  const byEndpoint = new Map<string, Tally>();
+  const tally = (key: string, merchantId: string, url: string | undefined) => {
+    const entry = byEndpoint.get(key) ?? {
+      merchantId,
+      url,
+      retrying: 0,
+      failed: 0,
+      last: null,
+      answer: null,
+    };
+    byEndpoint.set(key, entry);
+    return entry;
+  };
+  const seen = (entry: Tally, at: Date | undefined, answer: string | null) => {
+    if (at && (entry.last === null || at > entry.last)) {
+      entry.last = at;
+      entry.answer = answer;
+    }
+  };
   const count = (events: typeof pending, kind: 'retrying' | 'failed') => {
     for (const { event, attempts } of events) {
       if (kind === 'retrying' && event.attemptCount === 0) continue; // not tried yet: nothing has failed
-      const entry = byMerchant.get(event.merchantId) ?? { retrying: 0, failed: 0, last: null, answer: null };
+      const entry = tally(event.merchantId, event.merchantId, undefined);
       entry[kind] += 1;
       const attempt = attempts.at(-1);
-      if (attempt && (entry.last === null || attempt.startedAt > entry.last)) {
-        entry.last = attempt.startedAt;
-        entry.answer = attemptAnswer(attempt);
-      }
-      byMerchant.set(event.merchantId, entry);
+      seen(entry, attempt?.startedAt, attempt ? attemptAnswer(attempt) : null);
+    }
+  };
+  const countEndpoints = (deliveries: typeof endpointPending, kind: 'retrying' | 'failed') => {
+    for (const delivery of deliveries) {
+      if (kind === 'retrying' && delivery.attemptCount === 0) continue;
+      const entry = tally(`${delivery.merchantId} ${delivery.endpointId}`, delivery.merchantId, delivery.url);
+      entry[kind] += 1;
+      const last = delivery.lastAttempt;
+      seen(
+        entry,
+        last?.startedAt,
+        last ? (last.statusCode !== null ? `HTTP ${last.statusCode}` : last.error) : null,
+      );
     }
   };
   count(pending, 'retrying');
   count(failed, 'failed');
+  countEndpoints(endpointPending, 'retrying');
+  countEndpoints(endpointFailed, 'failed');
   const endpoints = await Promise.all(
-    [...byMerchant].map(async ([merchantId, entry]) => {
+    [...byEndpoint.values()].map(async (entry) => {
+      const { merchantId } = entry;
       const merchant = await deps.merchants.find(merchantId);
       return {
         merchantId,
         merchantName: merchant?.name ?? merchantId,
-        url: merchant?.webhookUrl ?? null,
+        url: entry.url ?? merchant?.webhookUrl ?? null,
         retrying: entry.retrying,
         failed: entry.failed,
         lastAttemptAt: entry.last,

@@ -3,7 +3,13 @@ import { PaylinkError, ValidationError } from '../../domain/errors.ts';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../../domain/webhookDelivery.ts';
 import { isPaymentId, PaymentNotFoundError } from '../payments/getPaymentStatus.ts';
 import type { PaymentStore } from '../payments/ports.ts';
-import type { WebhookAttemptRecord, WebhookEventFilter, WebhookEventRecord, WebhookStore } from './ports.ts';
+import type {
+  EndpointDeliveryRecord,
+  WebhookAttemptRecord,
+  WebhookEventFilter,
+  WebhookEventRecord,
+  WebhookStore,
+} from './ports.ts';
 
 /**
  * The webhook log: events with their delivery state and every attempt. Operators (CLI, admin API) see any
@@ -12,6 +18,8 @@ import type { WebhookAttemptRecord, WebhookEventFilter, WebhookEventRecord, Webh
 export interface WebhookEventWithAttempts {
   readonly event: WebhookEventRecord;
   readonly attempts: readonly WebhookAttemptRecord[];
+  /** Its deliveries to the merchant's webhook endpoints (decision 0058), each a row of its own. */
+  readonly endpointDeliveries: readonly EndpointDeliveryRecord[];
 }
 
 const DEFAULT_EVENT_LIMIT = 50;
@@ -51,11 +59,16 @@ async function withAttempts(
   webhooks: WebhookStore,
   events: readonly WebhookEventRecord[],
 ): Promise<WebhookEventWithAttempts[]> {
-  const attempts = await webhooks.listAttempts(
-    events.map((e) => e.id),
-    events.length * MAX_ATTEMPTS_PER_EVENT,
-  );
-  return events.map((event) => ({ event, attempts: attempts.filter((a) => a.eventId === event.id) }));
+  const ids = events.map((e) => e.id);
+  const [attempts, deliveries] = await Promise.all([
+    webhooks.listAttempts(ids, events.length * MAX_ATTEMPTS_PER_EVENT),
+    webhooks.listEndpointDeliveries(ids),
+  ]);
+  return events.map((event) => ({
+    event,
+    attempts: attempts.filter((a) => a.eventId === event.id),
+    endpointDeliveries: deliveries.filter((d) => d.eventId === event.id),
+  }));
 }
 
 /** Newest first. */

@@ -70,6 +70,19 @@ export interface WebhookAttemptRecord {
   readonly nextAttemptAt: Date | null;
 }
 
+/** An event's delivery to one of the merchant's webhook endpoints: a row of its own (decision 0058). */
+export interface EndpointDeliveryRecord {
+  readonly eventId: string;
+  readonly merchantId: string;
+  readonly endpointId: string;
+  /** The endpoint's URL now (its last attempt's, if it has one). */
+  readonly url: string;
+  readonly deliveryStatus: DeliveryStatus;
+  readonly attemptCount: number;
+  /** Its latest attempt, if any. */
+  readonly lastAttempt: Pick<WebhookAttemptRecord, 'startedAt' | 'statusCode' | 'error' | 'outcome'> | null;
+}
+
 export interface WebhookEventFilter {
   readonly merchantId?: string | undefined;
   /** Only events of payments of this mode (a merchant's key sees its own mode only); absent: all. */
@@ -101,6 +114,13 @@ export interface WebhookStore {
   findEvent(eventId: string): Promise<WebhookEventRecord | undefined>;
   /** Attempts of these events, oldest first, at most `limit`. */
   listAttempts(eventIds: readonly string[], limit: number): Promise<WebhookAttemptRecord[]>;
+  /** The events' deliveries to the merchant's webhook endpoints (decision 0058), each with its last attempt. */
+  listEndpointDeliveries(eventIds: readonly string[]): Promise<EndpointDeliveryRecord[]>;
+  /** Every merchant's newest endpoint deliveries in this state (at most `limit`), for the operators' page. */
+  listEndpointDeliveriesByStatus(
+    status: 'pending' | 'failed',
+    limit: number,
+  ): Promise<EndpointDeliveryRecord[]>;
   /** Queues the event again with a fresh schedule, unless a worker is delivering it right now. */
   requeue(eventId: string, now: Date): Promise<'requeued' | 'in_flight' | 'not_found'>;
   /**

@@ -17,6 +17,7 @@ import {
   type X402Chain,
   type X402Deps,
   type X402Payment,
+  x402ChainOf,
 } from './verifyPayment.ts';
 
 export interface X402SettleDeps extends X402Deps {
@@ -55,8 +56,8 @@ export async function settleX402(
   request: X402Payment,
 ): Promise<X402Settlement> {
   const { authorization } = request;
-  const chain = deps.chains[caller.mode];
-  const network = chain ? caip2Of(chain.chainId) : request.requirements.network;
+  const chain = x402ChainOf(deps, caller.mode, request.requirements.network);
+  const network = request.requirements.network;
   const failure = (errorReason: string, errorMessage: string): X402Settlement => ({
     success: false,
     errorReason,
@@ -66,7 +67,7 @@ export async function settleX402(
     network,
   });
   if (chain) {
-    const token = chain.planner.tokenAddress.toLowerCase();
+    const token = chain.tokenAddress.toLowerCase();
     const earlier = await deps.x402.findCall(chain.chainId, token, authorization.from, authorization.nonce);
     if (earlier) return outcomeOf(deps, caller, earlier, failure);
   }
@@ -125,7 +126,7 @@ function newCall(
     id: `gas_${randomToken(22)}`,
     paymentId: id,
     chainId: chain.chainId,
-    tokenAddress: chain.planner.tokenAddress.toLowerCase(),
+    tokenAddress: chain.tokenAddress.toLowerCase(),
     signature: request.signature.toLowerCase(),
     // The relayer's hourly share is the merchant's (decision 0059).
     clientAddress: `${X402_CLIENT_PREFIX}${caller.merchant.id}`,

@@ -16,19 +16,40 @@ import type { DepositPlanner } from '../payments/ports.ts';
 import type { X402Store } from './ports.ts';
 import { type X402AccountDeps, x402AccountFor } from './x402Account.ts';
 
-/** One chain the facilitator settles on: the gasless path's reads, its planner, and who submits. */
+/** One chain the facilitator settles on: the gasless path's reads, its USDC, and who submits. */
 export interface X402Chain
   extends Pick<AuthorizationChain, 'chainId' | 'domainOf' | 'recoverSigner' | 'isUsed' | 'refusalOf'> {
-  /** Plans the merchant's x402 address; its token is the chain's USDC. */
-  readonly planner: DepositPlanner;
+  /** The chain's USDC (checksummed): the asset paid there. */
+  readonly tokenAddress: string;
   /** The gasless relayer's address on this chain: the `signers` of /supported. */
   readonly relayerAddress: string;
 }
 
+/**
+ * Where a mode's calls are settled: its home chain and the source chains (CCTP) that have a gasless relayer. The
+ * merchant's x402 address is planned on the home chain and is the same address on each of them (decision 0028,
+ * a version 3 forwarder): what a call pays on a source chain is credited there and bridged home (decision 0029).
+ */
+export interface X402Mode {
+  /** Plans the merchant's x402 address (the home chain's version 3 factory). */
+  readonly planner: DepositPlanner;
+  /** The home chain first, then the source chains; each with a gasless relayer. */
+  readonly chains: readonly X402Chain[];
+}
+
 export interface X402Deps extends X402AccountDeps {
   readonly x402: X402Store;
-  /** The chain each mode settles on (its home chain); a mode without one settles nothing. */
-  readonly chains: { readonly live?: X402Chain | undefined; readonly test?: X402Chain | undefined };
+  /** Each mode's chains; a mode without any settles nothing. */
+  readonly modes: { readonly live?: X402Mode | undefined; readonly test?: X402Mode | undefined };
+}
+
+/** The chain of the mode whose CAIP-2 id is `network`, if the mode settles there. */
+export function x402ChainOf(
+  deps: Pick<X402Deps, 'modes'>,
+  mode: KeyMode,
+  network: string,
+): X402Chain | undefined {
+  return deps.modes[mode]?.chains.find((chain) => caip2Of(chain.chainId) === network);
 }
 
 /** A verify or settle request as the route parsed it (x402 `VerifyRequest` / `SettleRequest`). */
@@ -72,27 +93,27 @@ type ChainRefusal =
  * `asset` and its EIP-712 `name` and `version`.
  */
 export async function supportedKinds(deps: X402Deps, caller: X402Caller) {
-  const chain = deps.chains[caller.mode];
-  if (!chain) return { kinds: [], extensions: [], signers: {} };
-  const account = await x402AccountFor(deps, chain.planner, caller.merchant, caller.mode);
-  const asset = chain.planner.tokenAddress;
-  const domain = await chain.domainOf(asset.toLowerCase());
-  return {
-    kinds: [
-      {
+  const mode = deps.modes[caller.mode];
+  if (!mode || mode.chains.length === 0) return { kinds: [], extensions: [], signers: {} };
+  const account = await x402AccountFor(deps, mode.planner, caller.merchant, caller.mode);
+  const kinds = await Promise.all(
+    mode.chains.map(async (chain) => {
+      const domain = await chain.domainOf(chain.tokenAddress.toLowerCase());
+      return {
         x402Version: X402_VERSION,
         scheme: X402_SCHEME,
         network: caip2Of(chain.chainId),
         extra: {
+          // The same address on every chain (decision 0028).
           payTo: account.deposit!.depositAddress,
-          asset,
+          asset: chain.tokenAddress,
           ...(domain ? { name: domain.name, version: domain.version } : {}),
         },
-      },
-    ],
-    extensions: [],
-    signers: { 'eip155:*': [chain.relayerAddress] },
-  };
+      };
+    }),
+  );
+  const relayers = [...new Set(mode.chains.map((chain) => chain.relayerAddress))];
+  return { kinds, extensions: [], signers: { 'eip155:*': relayers } };
 }
 
 /**
@@ -108,7 +129,8 @@ export async function verifyX402(
   request: X402Payment,
 ): Promise<{ verdict: X402Verdict; chain?: X402Chain; account?: Payment }> {
   const payer = request.authorization.from;
-  const chain = deps.chains[caller.mode];
+  const mode = deps.modes[caller.mode];
+  const chain = x402ChainOf(deps, caller.mode, request.requirements.network);
   const refused = (reason: X402Refusal | ChainRefusal, message?: string) => ({
     verdict: {
       isValid: false as const,
@@ -117,16 +139,18 @@ export async function verifyX402(
       payer,
     },
   });
-  if (!chain) return refused('invalid_exact_evm_network_mismatch');
-  const account = await x402AccountFor(deps, chain.planner, caller.merchant, caller.mode);
+  if (!mode || !chain) return refused('invalid_exact_evm_network_mismatch');
+  const account = await x402AccountFor(deps, mode.planner, caller.merchant, caller.mode);
   const refusal = refuseX402(request.requirements, request.accepted, request.authorization, chain.chainId, {
     payTo: account.deposit!.depositAddress.toLowerCase(),
-    asset: chain.planner.tokenAddress.toLowerCase(),
+    asset: chain.tokenAddress.toLowerCase(),
     now: deps.clock.now(),
   });
+  if (refusal === 'invalid_exact_evm_recipient_mismatch')
+    return refused(refusal, await recipientRefusal(deps, caller, request.requirements.payTo));
   if (refusal) return refused(refusal);
 
-  const token = chain.planner.tokenAddress.toLowerCase();
+  const token = chain.tokenAddress.toLowerCase();
   const domain = await chain.domainOf(token);
   if (!domain)
     return refused(
@@ -151,4 +175,16 @@ export async function verifyX402(
       `The token would refuse this transfer: ${tokenRefusal}`,
     );
   return { verdict: { isValid: true, payer }, chain, account };
+}
+
+/**
+ * Why the payment's `payTo` is refused, in words: an earlier x402 address of the merchant's (made for a wallet or a
+ * commission it has since changed) is named as such, so the resource server knows to ask /supported again.
+ */
+async function recipientRefusal(deps: X402Deps, caller: X402Caller, payTo: string): Promise<string> {
+  const former = /^0x[0-9a-fA-F]{40}$/.test(payTo)
+    ? await deps.x402.accountAt(caller.merchant.id, caller.mode, payTo)
+    : undefined;
+  if (!former) return X402_REFUSALS.invalid_exact_evm_recipient_mismatch;
+  return 'The payTo is an earlier x402 address of this merchant, committed to a payout wallet or commission it no longer has: the merchant’s routes must advertise the current one (GET /supported, extra.payTo)';
 }

@@ -23,6 +23,10 @@ export interface X402AccountDeps {
  * 0028). It is a payment of kind `x402` priced at one base unit, so it is paid (and flushable) from the first
  * final transfer on, and every later transfer adds to what the settler flushes in its batches; it never expires.
  * No merchant listing shows it: each call is a payment of its own.
+ *
+ * It follows the merchant's current wallet and commission: once either changes, the next call gets a new address
+ * committed to the new terms (migration 0051). The old address is kept, watched and flushed as before — to the
+ * wallet and commission its forwarder committed to, which nothing can change (the service holds no key to it).
  */
 export async function x402AccountFor(
   deps: X402AccountDeps,
@@ -30,13 +34,14 @@ export async function x402AccountFor(
   merchant: Merchant,
   mode: KeyMode,
 ): Promise<Payment> {
-  const existing = await deps.x402.accountOf(merchant.id, mode);
-  if (existing) return existing;
   if (!merchant.walletAddress)
     throw new PaylinkError(
       'MERCHANT_NOT_CONFIGURED',
       'The merchant account has no wallet address configured; ask the administrator to set it',
     );
+  const terms = { payoutAddress: merchant.walletAddress, commissionBps: merchant.commissionBps };
+  const existing = await deps.x402.accountOf(merchant.id, mode, terms);
+  if (existing) return existing;
   const id = timeOrderedId();
   const now = deps.clock.now();
   const account = newPayment({

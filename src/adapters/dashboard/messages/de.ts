@@ -428,6 +428,8 @@ export const de: MessageTable<typeof en> = {
     hint: 'Jeder Endpunkt erhält die gewünschten Ereignisse, mit seinem eigenen Secret signiert, zusätzlich zur vom Administrator gesetzten Webhook-URL. Ein deaktivierter Endpunkt erhält nichts; was ihm zusteht, wartet, bis er wieder aktiviert ist.',
     none: 'Noch kein Webhook-Endpunkt in diesem Modus.',
     url: 'URL',
+    /** Before an endpoint's URL in a webhook log: the event's delivery to it (a row of its own). */
+    deliveryTo: 'an Endpoint',
     description: 'Beschreibung (optional)',
     events: 'Ereignisse',
     eventsHint: '(nichts angekreuzt: alle Ereignisse)',

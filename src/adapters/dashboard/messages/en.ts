@@ -438,6 +438,8 @@ export const en = {
     hint: 'Each endpoint gets the events it asks for, signed with its own secret, besides the webhook URL set by the administrator. A disabled endpoint is sent nothing; what it was owed waits until it is enabled again.',
     none: 'No webhook endpoint in this mode yet.',
     url: 'URL',
+    /** Before an endpoint's URL in a webhook log: the event's delivery to it (a row of its own). */
+    deliveryTo: 'to endpoint',
     description: 'Description (optional)',
     events: 'Events',
     eventsHint: '(none ticked: every event)',

@@ -426,6 +426,8 @@ export const es: MessageTable<typeof en> = {
     hint: 'Cada endpoint recibe los eventos que pide, firmados con su propio secreto, además de la URL de webhook fijada por el administrador. Un endpoint desactivado no recibe nada; lo que se le debía espera hasta que se active de nuevo.',
     none: 'Aún no hay endpoints de webhooks en este modo.',
     url: 'URL',
+    /** Before an endpoint's URL in a webhook log: the event's delivery to it (a row of its own). */
+    deliveryTo: 'al endpoint',
     description: 'Descripción (opcional)',
     events: 'Eventos',
     eventsHint: '(ninguno marcado: todos los eventos)',

@@ -432,6 +432,8 @@ export const fr: MessageTable<typeof en> = {
     hint: "Chaque point reçoit les événements qu'il demande, signés avec son propre secret, en plus de l'URL de webhook fixée par l'administrateur. Un point désactivé ne reçoit rien ; ce qui lui était dû attend qu'il soit réactivé.",
     none: 'Aucun point de réception dans ce mode.',
     url: 'URL',
+    /** Before an endpoint's URL in a webhook log: the event's delivery to it (a row of its own). */
+    deliveryTo: 'vers l’endpoint',
     description: 'Description (facultative)',
     events: 'Événements',
     eventsHint: '(aucun coché : tous les événements)',

@@ -36,6 +36,7 @@ import * as x402 from './0047_x402.ts';
 import * as subscriptions from './0048_subscriptions.ts';
 import * as subscriptionMandates from './0049_subscription_mandates.ts';
 import * as subscriptionPortal from './0050_subscription_portal.ts';
+import * as x402AccountTerms from './0051_x402_account_terms.ts';
 
 /** Every migration, in order. Names sort lexically; a migration, once released, is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -76,4 +77,5 @@ export const migrations: Record<string, Migration> = {
   '0048_subscriptions': subscriptions,
   '0049_subscription_mandates': subscriptionMandates,
   '0050_subscription_portal': subscriptionPortal,
+  '0051_x402_account_terms': x402AccountTerms,
 };
