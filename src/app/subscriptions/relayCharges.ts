@@ -1,9 +1,8 @@
-import { newEventId } from '../../domain/credentials.ts';
-import { type Payment, payoutStateOf } from '../../domain/payment.ts';
+import type { Payment } from '../../domain/payment.ts';
 import type { PayoutPolicy } from '../../domain/payout.ts';
 import { graceEnd } from '../../domain/subscription.ts';
-import { webhookEventBody } from '../../domain/webhookEvent.ts';
 import type { OutboxEvent } from '../chain/ports.ts';
+import { paidInOneTransactionEvent } from '../payments/paidInOneTransaction.ts';
 import type { PaymentStore } from '../payments/ports.ts';
 import type { Relayer } from '../settlement/ports.ts';
 import type { Clock } from '../shared/ports.ts';
@@ -172,27 +171,16 @@ async function recordReceipt(
   return { kind: 'mined', charge: { ...sent, status: 'mined' } };
 }
 
-/** The period's `payment.paid`, as the watcher would write it for a transfer of the whole amount. */
+/** The period's `payment.paid`, with the charge that paid it. */
 function paidEvent(deps: RelayChargesDeps, payment: Payment, charge: Charge, at: Date): OutboxEvent {
-  const state = {
-    status: 'paid' as const,
-    amountReceivedBaseUnits: charge.amountBaseUnits,
-    paidAt: at,
-    late: false,
-  };
-  const eventId = newEventId();
-  const payout = payoutStateOf(payment, state, deps.payoutPolicy, at);
-  return {
-    id: eventId,
-    paymentId: payment.id,
-    merchantId: payment.merchantId,
-    type: 'payment.paid',
-    payload: JSON.stringify({
-      ...webhookEventBody(eventId, 'payment.paid', payment, state, payout, at),
+  return paidInOneTransactionEvent(
+    payment,
+    { amountBaseUnits: charge.amountBaseUnits, at },
+    deps.payoutPolicy,
+    {
       subscription_charge: { period: charge.period, tx_hash: charge.txHash },
-    }),
-    createdAt: at,
-  };
+    },
+  );
 }
 
 /** The next attempt after `attempts` failed ones, or null once past the period's grace (the caller checks it). */

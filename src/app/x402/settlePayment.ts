@@ -1,14 +1,14 @@
-import { newEventId, randomToken } from '../../domain/credentials.ts';
+import { randomToken } from '../../domain/credentials.ts';
 import { USDC } from '../../domain/currencies.ts';
-import { newPayment, type Payment, payoutStateOf } from '../../domain/payment.ts';
+import { newPayment, type Payment } from '../../domain/payment.ts';
 import type { PayoutPolicy } from '../../domain/payout.ts';
 import { ONE, quote } from '../../domain/quote.ts';
 import { VALID_BEFORE_AFTER_EXPIRY_S } from '../../domain/transferAuthorization.ts';
-import { webhookEventBody } from '../../domain/webhookEvent.ts';
 import { caip2Of } from '../../domain/x402.ts';
 import type { OutboxEvent } from '../chain/ports.ts';
 import type { GaslessAuthorization } from '../gasless/ports.ts';
 import { X402_CLIENT_PREFIX } from '../gasless/relayAuthorizations.ts';
+import { paidInOneTransactionEvent } from '../payments/paidInOneTransaction.ts';
 import { timeOrderedId } from '../payments/timeOrderedId.ts';
 import type { X402Call } from './ports.ts';
 import {
@@ -205,32 +205,20 @@ export async function recordCallPaid(
   const { authorization } = call;
   if (authorization.status !== 'mined' || authorization.txHash === null) return false;
   const at = authorization.finishedAt ?? deps.clock.now();
-  const event = (payment: Payment): OutboxEvent => {
-    const state = {
-      status: 'paid' as const,
-      amountReceivedBaseUnits: authorization.valueBaseUnits,
-      paidAt: at,
-      late: false,
-    };
-    const eventId = newEventId();
-    const payout = payoutStateOf(payment, state, deps.payoutPolicy, at);
-    return {
-      id: eventId,
-      paymentId: payment.id,
-      merchantId: payment.merchantId,
-      type: 'payment.paid',
-      payload: JSON.stringify({
-        ...webhookEventBody(eventId, 'payment.paid', payment, state, payout, at),
+  const event = (payment: Payment): OutboxEvent =>
+    paidInOneTransactionEvent(
+      payment,
+      { amountBaseUnits: authorization.valueBaseUnits, at },
+      deps.payoutPolicy,
+      {
         // What only a call has: the merchant tells its calls apart by the route paid for and who paid.
         x402: {
           resource_url: call.resourceUrl,
           payer: authorization.from.toLowerCase(),
           network: call.network,
         },
-      }),
-      createdAt: at,
-    };
-  };
+      },
+    );
   return deps.x402.recordPaid(
     call.payment.id,
     { txHash: authorization.txHash, chainId: authorization.chainId, token: authorization.tokenAddress, at },
