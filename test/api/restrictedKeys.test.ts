@@ -42,6 +42,7 @@ const EXPECTED_ACCESS: Record<string, string> = {
   'GET /payments/api/subscriptions/': 'subscriptions:read',
   'GET /payments/api/subscriptions/{subscription_id}/': 'subscriptions:read',
   'POST /payments/api/subscriptions/{subscription_id}/cancel/': 'subscriptions:write',
+  'POST /payments/api/subscriptions/{subscription_id}/change-plan/': 'subscriptions:write',
   'GET /payments/api/x402/supported': 'x402:settle',
   'POST /payments/api/x402/verify': 'x402:settle',
   'POST /payments/api/x402/settle': 'x402:settle',

@@ -80,6 +80,9 @@ describe.runIf(dialects.includes('postgres'))(
         PAYLINK_DATABASE_URL: url,
         PAYLINK_NETWORK: 'sandbox',
         PAYLINK_RPC_URL: anvil.rpcUrl,
+        // The sandbox's first chain only: its second would be looked for on the port after this anvil's, where
+        // another file's chain may be listening, and its jobs would join the locks counted below.
+        PAYLINK_CHAINS: '',
         PAYLINK_USDC_ADDRESS: usdc,
         PAYLINK_FACTORY_ADDRESS: factory,
         PAYLINK_POLL_INTERVAL: '300ms',

@@ -129,6 +129,8 @@ describe.each(dialects)('a refund flush interrupted by SIGKILL on %s', { timeout
       PAYLINK_DATABASE_URL: url,
       PAYLINK_NETWORK: 'sandbox',
       PAYLINK_RPC_URL: anvil.rpcUrl,
+      // The sandbox's first chain only: its second would be looked for on the port after this anvil's.
+      PAYLINK_CHAINS: '',
       PAYLINK_USDC_ADDRESS: usdc,
       PAYLINK_FACTORY_ADDRESS: contracts.factory,
       PAYLINK_POLL_INTERVAL: '200ms',
