@@ -43,7 +43,11 @@ let built: Promise<string> | undefined;
  * It has no sources beside its bin, so the bin runs its dist/ — as production does.
  */
 export function builtPaylinkBin(): Promise<string> {
-  built ??= buildOnce();
+  // A build that failed is tried again by the next caller, not handed to every later test of the worker.
+  built ??= buildOnce().catch((error: unknown) => {
+    built = undefined;
+    throw error;
+  });
   return built;
 }
 
