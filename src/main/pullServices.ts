@@ -4,7 +4,7 @@ import type { CheckoutMandates } from '../adapters/checkout/mandateRoutes.ts';
 import type { PaymentRequestSettings } from '../app/email/paymentRequests.ts';
 import type { Relayer } from '../app/settlement/ports.ts';
 import type { Clock, RateLimitStore } from '../app/shared/ports.ts';
-import { mandateRequest, submitMandate } from '../app/subscriptions/mandates.ts';
+import { mandateRequest, pullChainOf, submitMandate, switchToPush } from '../app/subscriptions/mandates.ts';
 import {
   fallbackOnFailure,
   type PullChain,
@@ -81,6 +81,9 @@ export function checkoutMandates(
   return {
     request: (token) => mandateRequest(deps, token),
     submit: (token, body) => submitMandate(deps, token, body),
+    chainOf: (mode) => pullChainOf(deps, mode),
+    mandateOf: (id) => deps.mandates.findMandate(id),
+    switchToPush: (token) => switchToPush(deps, token),
     buckets,
   };
 }

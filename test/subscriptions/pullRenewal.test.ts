@@ -17,7 +17,13 @@ import { chargerCalls } from '../../src/adapters/chain/subscriptionCharger.ts';
 import { customerEmails } from '../../src/adapters/email/customerEmails.ts';
 import { memoryBucketStore } from '../../src/adapters/rateLimit/memoryBucketStore.ts';
 import type { MandateStore } from '../../src/app/subscriptions/mandatePorts.ts';
-import { type MandateDeps, mandateRequest, submitMandate } from '../../src/app/subscriptions/mandates.ts';
+import {
+  type MandateDeps,
+  mandateRequest,
+  pullChainOf,
+  submitMandate,
+  switchToPush,
+} from '../../src/app/subscriptions/mandates.ts';
 import { createPlan } from '../../src/app/subscriptions/plans.ts';
 import { fallbackOnFailure, type PullChain, pullRenewal } from '../../src/app/subscriptions/pullCharges.ts';
 import { type RelayChargesDeps, relayChargeOnce } from '../../src/app/subscriptions/relayCharges.ts';
@@ -114,6 +120,9 @@ describe.each(dialects)('pull renewal on %s', (dialect) => {
       mandatePages: {
         request: (token) => mandateRequest(mandateDeps, token),
         submit: (token, body) => submitMandate(mandateDeps, token, body),
+        chainOf: (mode) => pullChainOf(mandateDeps, mode),
+        mandateOf: (id) => mandates.findMandate(id),
+        switchToPush: (token) => switchToPush(mandateDeps, token),
         buckets: memoryBucketStore(),
       },
     });

@@ -119,6 +119,7 @@ function loadAssets() {
   const files = {
     script: loadPageScript('checkoutWallet.js', 'checkout.js'),
     refundScript: loadPageScript('refund.js'),
+    subscriptionScript: loadPageScript('checkoutWallet.js', 'subscription.js'),
     stylesheet: assetOf(
       withoutCssComments(joinedParts(STYLESHEET_PARTS.map(readAsset))),
       'text/css; charset=utf-8',
@@ -128,12 +129,14 @@ function loadAssets() {
   const links: PageAssets = {
     script: `/assets/checkout.js?v=${files.script.version}`,
     refundScript: `/assets/refund.js?v=${files.refundScript.version}`,
+    subscriptionScript: `/assets/subscription.js?v=${files.subscriptionScript.version}`,
     stylesheet: `/assets/checkout.css?v=${files.stylesheet.version}`,
     favicon: `/favicon.svg?v=${files.favicon.version}`,
   };
   const routes = [
     ['/assets/checkout.js', files.script],
     ['/assets/refund.js', files.refundScript],
+    ['/assets/subscription.js', files.subscriptionScript],
     ['/assets/checkout.css', files.stylesheet],
     ['/favicon.svg', files.favicon],
   ] as const;
@@ -243,6 +246,8 @@ export function checkoutPlugin(deps: CheckoutDeps) {
       registerSubscriptionRoutes(app, {
         ...deps,
         subscriptions: deps.subscriptionPages,
+        mandates: deps.mandatePages,
+        networkName: networks[0]?.name ?? '',
         languageOf: kit.languageOf,
         assets: kit.pageAssets,
       });

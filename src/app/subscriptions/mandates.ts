@@ -169,3 +169,27 @@ function payeesOf(merchant: Merchant, chain: PullChain) {
 function fixedCap(record: SubscriptionRecord): bigint | null {
   return record.plan.price.currency.code === 'USDC' ? record.plan.price.minorUnits : null;
 }
+
+/** The chain a mode's subscriptions are charged on by pull, or undefined: push renewal only. */
+export function pullChainOf(deps: Pick<MandateDeps, 'chains'>, mode: 'live' | 'test'): PullChain | undefined {
+  return deps.chains[mode];
+}
+
+/**
+ * "Switch to e-mail payments" from the portal: the subscription's mandate canceled, so that nothing more is
+ * charged (a charge waiting is dropped and its period e-mailed, as when the mandate is replaced). The terms stay
+ * signed on chain: the customer revokes them there (`cancel(terms)` or `approve(charger, 0)`) to be sure.
+ * Answers the mandate as it now is; undefined: the subscription has none.
+ */
+export async function switchToPush(
+  deps: Pick<MandateDeps, 'mandates' | 'subscriptions' | 'clock'>,
+  token: string,
+): Promise<Mandate | undefined> {
+  const record = isPortalToken(token) ? await deps.subscriptions.findByPortalToken(token) : undefined;
+  if (!record) throw new PaylinkError('NOT_FOUND', 'Subscription not found');
+  const mandate = await deps.mandates.findMandate(record.subscription.id);
+  if (mandate?.status !== 'active') return mandate;
+  const canceled: Mandate = { ...mandate, status: 'canceled', updatedAt: deps.clock.now() };
+  await deps.mandates.saveMandate(canceled);
+  return canceled;
+}
