@@ -369,7 +369,14 @@ export function renewalServices(
 ): RenewalDeps {
   const { stores, chains, clock, logger } = made;
   const views = chainViews(chains, clock, logger);
-  return renewalDeps(config, { stores, chains, views, rates: createRates(config, clock, logger), clock, logger });
+  return renewalDeps(config, {
+    stores,
+    chains,
+    views,
+    rates: createRates(config, clock, logger),
+    clock,
+    logger,
+  });
 }
 
 /** The renewal pipeline on chain views and rates already made (the worker's, or the checkout's). */

@@ -81,10 +81,14 @@ describe('durability of the SQLite store', { timeout: 180_000 }, () => {
     expect(created.code).toBe(0);
     const apiKey = JSON.parse(created.stdout).api_key as string;
 
-    const server: ChildProcess = spawn(process.execPath, [await builtPaylinkBin(), 'serve', '--role', 'api'], {
-      env,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const server: ChildProcess = spawn(
+      process.execPath,
+      [await builtPaylinkBin(), 'serve', '--role', 'api'],
+      {
+        env,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     server.stderr?.resume();
     const exited = new Promise((resolve) => server.once('exit', resolve));
     try {
