@@ -209,10 +209,7 @@ function dashboardDeps(
     paymentCreation: {
       deps: {
         ...input,
-        paymentTtlMs: config.paymentTtlMs,
-        maxAmountBaseUnits: config.maxAmountBaseUnits,
-        minAmountBaseUnits: config.minAmountBaseUnits,
-        webhookAllowPrivate: config.webhookAllowPrivate,
+        ...paymentLimits(config),
         paymentRequests,
       },
       checkoutUrl: config.checkoutUrl,
@@ -230,10 +227,7 @@ function dashboardDeps(
       renewal: {
         ...input,
         subscriptions: input.subscriptions,
-        paymentTtlMs: config.paymentTtlMs,
-        maxAmountBaseUnits: config.maxAmountBaseUnits,
-        minAmountBaseUnits: config.minAmountBaseUnits,
-        webhookAllowPrivate: config.webhookAllowPrivate,
+        ...paymentLimits(config),
         paymentRequests,
         renewalLeadMs: DEFAULT_RENEWAL_LEAD_MS,
         renewalRecheckMs: DEFAULT_RENEWAL_RECHECK_MS,
@@ -325,10 +319,7 @@ export function webServices(
         clock,
         tokenControls: views.tokenControls,
         hostResolver,
-        paymentTtlMs: config.paymentTtlMs,
-        maxAmountBaseUnits: config.maxAmountBaseUnits,
-        minAmountBaseUnits: config.minAmountBaseUnits,
-        webhookAllowPrivate: config.webhookAllowPrivate,
+        ...paymentLimits(config),
       },
       buckets: gaslessBuckets,
     },
@@ -368,15 +359,8 @@ export function renewalServices(
   },
 ): RenewalDeps {
   const { stores, chains, clock, logger } = made;
-  const views = chainViews(chains, clock, logger);
-  return renewalDeps(config, {
-    stores,
-    chains,
-    views,
-    rates: createRates(config, clock, logger),
-    clock,
-    logger,
-  });
+  const [views, rates] = [chainViews(chains, clock, logger), createRates(config, clock, logger)];
+  return renewalDeps(config, { stores, chains, views, rates, clock, logger });
 }
 
 /** The renewal pipeline on chain views and rates already made (the worker's, or the checkout's). */
@@ -398,14 +382,19 @@ function renewalDeps(
     hostResolver,
     clock,
     logger,
-    paymentTtlMs: config.paymentTtlMs,
-    maxAmountBaseUnits: config.maxAmountBaseUnits,
-    minAmountBaseUnits: config.minAmountBaseUnits,
-    webhookAllowPrivate: config.webhookAllowPrivate,
+    ...paymentLimits(config),
     paymentRequests,
     renewalLeadMs: DEFAULT_RENEWAL_LEAD_MS,
     renewalRecheckMs: DEFAULT_RENEWAL_RECHECK_MS,
     // Pull renewal (decision 0061) where a charger is configured: periods with a mandate are charged.
     pull: renewalPull(stores, chains, clock, paymentRequests),
   };
+}
+
+/** The API's limits on a payment, shared by the pipelines that make payments. */
+function paymentLimits(
+  config: Pick<Config, 'paymentTtlMs' | 'maxAmountBaseUnits' | 'minAmountBaseUnits' | 'webhookAllowPrivate'>,
+) {
+  const { paymentTtlMs, maxAmountBaseUnits, minAmountBaseUnits, webhookAllowPrivate } = config;
+  return { paymentTtlMs, maxAmountBaseUnits, minAmountBaseUnits, webhookAllowPrivate };
 }
