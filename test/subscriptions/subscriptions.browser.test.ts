@@ -273,7 +273,7 @@ describe('pull renewal from the subscribe page in Chromium', () => {
       clock: h.clock,
       logger: capturingLogger().logger,
       network: { name: 'Sandbox (local anvil)', chainId: chain.chainId, explorerUrl: '' },
-      subscriptionPages: { renewal, buckets, checkoutUrl: base },
+      subscriptionPages: { renewal, buckets, receiptTokens: h.stores.receiptTokens, checkoutUrl: base },
       mandatePages: {
         request: (token) => mandateRequest(mandateDeps, token),
         submit: (token, body) => submitMandate(mandateDeps, token, body),
