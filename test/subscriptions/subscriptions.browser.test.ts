@@ -320,9 +320,23 @@ describe('pull renewal from the subscribe page in Chromium', () => {
       { startChainId: `0x${h.anvil.chain.id.toString(16)}`, knowsChain: true },
     );
     try {
+      // Without a wallet the section says so, and the e-mail form is there.
+      const bare = await chromium.browser.newContext({ locale: 'en-GB', timezoneId: 'UTC' });
+      const plain = chromium.watch(await bare.newPage());
+      await plain.goto(`${base}/subscribe/${plan.id}`);
+      expect(await plain.locator('[data-no-wallet]').isVisible()).toBe(true);
+      expect(await plain.getByRole('button', { name: 'Subscribe with my wallet' }).count()).toBe(0);
+      expect(await plain.getByRole('button', { name: 'Subscribe', exact: true }).isVisible()).toBe(true);
+      await bare.close();
+
       const page = chromium.watch(await context.newPage());
       await page.goto(`${base}/subscribe/${plan.id}`);
       expect(await page.locator('#wallet-way h2').textContent()).toBe('Pay each period from your wallet');
+      await expectCleanScreen(
+        page,
+        'subscribe-wallet',
+        `${SCREENSHOTS}/subscriptions-subscribe-wallet-1280.png`,
+      );
       // The allowance is the cap times the three periods.
       expect(await page.locator('#wallet-way').textContent()).toContain('30.00 USDC');
       await page.locator('#wallet-email').fill('ada@example.com');
@@ -338,6 +352,7 @@ describe('pull renewal from the subscribe page in Chromium', () => {
       expect(mandate.terms.customer.toLowerCase()).toBe(h.addresses.customer.toLowerCase());
       expect(mandate.permit?.value).toBe(30_000_000n);
       expect(await page.locator('#mandate').textContent()).toContain('10.00 USDC');
+      await expectCleanScreen(page, 'portal-mandate', `${SCREENSHOTS}/subscriptions-portal-mandate-1280.png`);
 
       const before = {
         merchant: await h.balanceOf(h.addresses.merchant),
