@@ -153,7 +153,11 @@ contract SubscriptionCharger is EIP712 {
         // The first charge checks the signature; a later one finds the state the first wrote, which only a valid
         // signature over these very terms (their digest is the key) could have written.
         if (state == 0) {
-            if (t.feeBps > BPS_DENOMINATOR || t.merchant == address(0) || t.treasury == address(0)) {
+            // A cap below 2^128 keeps the fee's product below 2^142 (see below), checked once as the rest.
+            if (
+                t.feeBps > BPS_DENOMINATOR || t.cap >= 2 ** 128 || t.merchant == address(0)
+                    || t.treasury == address(0)
+            ) {
                 revert InvalidTerms();
             }
             if (!SignatureChecker.isValidSignatureNow(t.customer, mandate, signature)) revert InvalidSignature();
@@ -167,7 +171,8 @@ contract SubscriptionCharger is EIP712 {
 
         _state[mandate] = period + 1;
         // Rounded down: the treasury never takes more than its share, the merchant never less than theirs.
-        // Unchecked: `amount` is at most the cap and `feeBps` at most the denominator (checked at the first charge).
+        // Unchecked: `amount` ≤ cap < 2^128 and `feeBps` ≤ 10 000 < 2^14 (both checked at the first charge, and later
+        // charges are of the same terms: the state is keyed by their digest), so the product is below 2^142.
         unchecked {
             fee = (amount * t.feeBps) / BPS_DENOMINATOR;
         }

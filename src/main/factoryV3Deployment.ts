@@ -24,6 +24,7 @@ import {
   testTokenMessengerV2Abi,
 } from '../adapters/chain/contractAbis.ts';
 import { holdsCode } from '../adapters/chain/contractCode.ts';
+import { deploySubscriptionCharger } from '../adapters/chain/deployContracts.ts';
 import { readForwarderVersion } from '../adapters/chain/flushCalls.ts';
 import { type ChainRoute, deployFactoryV3 } from '../adapters/chain/multiChainFactory.ts';
 import { expectedFactoryV3 } from '../adapters/chain/routeTable.ts';
@@ -58,11 +59,17 @@ export interface FactoryV3Report {
    * is set to `factory`), or a factory of another table. Undefined when unset or the table's own.
    */
   readonly configured?: { readonly address: Address; readonly version: number | undefined } | undefined;
+  /**
+   * `contracts deploy` only: pull renewal's charger on the home chain (decision 0061), the configured one
+   * (PAYLINK_SUBSCRIPTION_CHARGER) where it holds code, else one deployed now.
+   */
+  readonly subscriptionCharger?: { readonly address: Address; readonly deployed: boolean } | undefined;
 }
 
 /** Deploys (where missing) the mode's factory on each of its chains, then checks each. */
 export async function deployFactoryV3OnChains(config: Config, mode: ChainMode): Promise<FactoryV3Report> {
-  return visitChains(config, mode, async (chain, clients, expected) => {
+  let subscriptionCharger: FactoryV3Report['subscriptionCharger'];
+  const report = await visitChains(config, mode, async (chain, clients, expected) => {
     const row = rowOf(expected.routes, chain.chainId);
     const problems = await rowProblems(clients.publicClient, row, chain, expected.routes.length === 1);
     if (problems.length > 0) return problems;
@@ -72,8 +79,21 @@ export async function deployFactoryV3OnChains(config: Config, mode: ChainMode): 
       transport: http(clients.rpcUrl),
     });
     await deployFactoryV3(wallet, clients.publicClient, expected.routes);
+    if (chain.role === 'home') subscriptionCharger = await ensureCharger(wallet, clients.publicClient, chain);
     return factoryProblems(clients.publicClient, expected.factory, expected.routesHash, row);
   });
+  return { ...report, subscriptionCharger };
+}
+
+/** The home chain's charger: the configured one where it holds code (one per chain is enough), else a new one. */
+async function ensureCharger(
+  wallet: Parameters<typeof deploySubscriptionCharger>[0],
+  client: PublicClient,
+  chain: ChainSettings,
+): Promise<NonNullable<FactoryV3Report['subscriptionCharger']>> {
+  const configured = chain.subscriptionCharger;
+  if (configured && (await holdsCode(client, configured))) return { address: configured, deployed: false };
+  return { address: await deploySubscriptionCharger(wallet, client), deployed: true };
 }
 
 /** Reports, chain by chain, whether the mode's factory is deployed there as its table says. */

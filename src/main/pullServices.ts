@@ -4,7 +4,7 @@ import type { CheckoutMandates } from '../adapters/checkout/mandateRoutes.ts';
 import type { PaymentRequestSettings } from '../app/email/paymentRequests.ts';
 import type { Relayer } from '../app/settlement/ports.ts';
 import type { Clock, RateLimitStore } from '../app/shared/ports.ts';
-import { mandateRequest, submitMandate } from '../app/subscriptions/mandates.ts';
+import { mandateRequest, pullChainOf, submitMandate, switchToPush } from '../app/subscriptions/mandates.ts';
 import {
   fallbackOnFailure,
   type PullChain,
@@ -21,13 +21,14 @@ import type { createStores } from './wiring.ts';
 type Stores = ReturnType<typeof createStores>;
 
 /**
- * Per mode, its home chain's charger, where one is configured (PAYLINK_SUBSCRIPTION_CHARGER) and a gasless
+ * Per mode, its home chain's charger, where one is configured (PAYLINK_SUBSCRIPTION_CHARGER) or the sandbox
+ * deployed it, and a gasless
  * relayer key pays the charges' gas; a mode without one renews by push alone.
  */
 export function pullChains(chains: readonly HomeChain[]): Partial<Record<'live' | 'test', PullChain>> {
   const byMode: Partial<Record<'live' | 'test', PullChain>> = {};
   for (const chain of chains) {
-    const charger = chain.settings.subscriptionCharger;
+    const charger = chain.settings.subscriptionCharger ?? chain.subscriptionCharger;
     if (!charger || !chain.gaslessRelayerKey) continue;
     for (const mode of chain.modes)
       byMode[mode] = {
@@ -80,6 +81,9 @@ export function checkoutMandates(
   return {
     request: (token) => mandateRequest(deps, token),
     submit: (token, body) => submitMandate(deps, token, body),
+    chainOf: (mode) => pullChainOf(deps, mode),
+    mandateOf: (id) => deps.mandates.findMandate(id),
+    switchToPush: (token) => switchToPush(deps, token),
     buckets,
   };
 }

@@ -206,10 +206,7 @@ function dashboardDeps(
     paymentCreation: {
       deps: {
         ...input,
-        paymentTtlMs: config.paymentTtlMs,
-        maxAmountBaseUnits: config.maxAmountBaseUnits,
-        minAmountBaseUnits: config.minAmountBaseUnits,
-        webhookAllowPrivate: config.webhookAllowPrivate,
+        ...paymentLimits(config),
         paymentRequests,
       },
       checkoutUrl: config.checkoutUrl,
@@ -227,10 +224,7 @@ function dashboardDeps(
       renewal: {
         ...input,
         subscriptions: input.subscriptions,
-        paymentTtlMs: config.paymentTtlMs,
-        maxAmountBaseUnits: config.maxAmountBaseUnits,
-        minAmountBaseUnits: config.minAmountBaseUnits,
-        webhookAllowPrivate: config.webhookAllowPrivate,
+        ...paymentLimits(config),
         paymentRequests,
         pull: input.pull,
         renewalLeadMs: DEFAULT_RENEWAL_LEAD_MS,
@@ -329,10 +323,7 @@ export function webServices(
         clock,
         tokenControls: views.tokenControls,
         hostResolver,
-        paymentTtlMs: config.paymentTtlMs,
-        maxAmountBaseUnits: config.maxAmountBaseUnits,
-        minAmountBaseUnits: config.minAmountBaseUnits,
-        webhookAllowPrivate: config.webhookAllowPrivate,
+        ...paymentLimits(config),
       },
       buckets: gaslessBuckets,
     },
@@ -356,4 +347,12 @@ export function webServices(
       await Promise.all([paymentChanges.close(), gaslessBuckets.close()]);
     },
   };
+}
+
+/** The API's limits on a payment, shared by the pipelines that make payments. */
+function paymentLimits(
+  config: Pick<Config, 'paymentTtlMs' | 'maxAmountBaseUnits' | 'minAmountBaseUnits' | 'webhookAllowPrivate'>,
+) {
+  const { paymentTtlMs, maxAmountBaseUnits, minAmountBaseUnits, webhookAllowPrivate } = config;
+  return { paymentTtlMs, maxAmountBaseUnits, minAmountBaseUnits, webhookAllowPrivate };
 }

@@ -17,6 +17,7 @@ import { forwarderFactoryV2Abi, testUsdcAbi } from '../adapters/chain/contractAb
 import { holdsCode } from '../adapters/chain/contractCode.ts';
 import {
   deployFactory,
+  deploySubscriptionCharger,
   deployTestUsdc,
   LATEST_FORWARDER_VERSION,
   TEST_TOKENS,
@@ -82,6 +83,8 @@ export interface SandboxContracts {
   /** The stand-in for bridged USDC.e (PAYLINK_ACCEPTED_TOKENS / PAYLINK_NOTICED_TOKENS). */
   readonly bridgedUsdc: Address;
   readonly factory: Address;
+  /** Pull renewal's charger (decision 0061): the sandbox's PAYLINK_SUBSCRIPTION_CHARGER unless one is set. */
+  readonly subscriptionCharger: Address;
 }
 
 export interface SandboxChain extends SandboxContracts {
@@ -238,8 +241,16 @@ async function ensureContracts(
         bridgedUsdc: (await hasCode(saved.bridgedUsdc))
           ? saved.bridgedUsdc!
           : await deployFundedToken(deployer, publicClient, TEST_TOKENS['USDC.e']),
+        // A sandbox from before pull renewal gets its charger.
+        subscriptionCharger: (await hasCode(saved.subscriptionCharger))
+          ? saved.subscriptionCharger!
+          : await deploySubscriptionCharger(deployer, publicClient as PublicClient),
       };
-      if (upgraded.factory !== saved.factory || upgraded.bridgedUsdc !== saved.bridgedUsdc) {
+      if (
+        upgraded.factory !== saved.factory ||
+        upgraded.bridgedUsdc !== saved.bridgedUsdc ||
+        upgraded.subscriptionCharger !== saved.subscriptionCharger
+      ) {
         writeFileSync(file, `${JSON.stringify({ ...upgraded, genesisHash }, null, 2)}\n`);
         logger.warn(upgraded, 'sandbox contracts upgraded');
       } else if (saved.genesisHash === undefined) {
@@ -249,7 +260,7 @@ async function ensureContracts(
     }
     logger.warn('sandbox chain has no contracts (state lost?): deploying them again');
   }
-  // Five transactions, each otherwise waiting for a 2 s block: some ten seconds of every first start.
+  // Six transactions, each otherwise waiting for a 2 s block: some twelve seconds of every first start.
   const contracts = ownNode
     ? await withInstantBlocks([publicClient as PublicClient], () => deploySandboxContracts(rpcUrl))
     : await deploySandboxContracts(rpcUrl);
@@ -259,7 +270,8 @@ async function ensureContracts(
 }
 
 /**
- * Deploys a test USDC and the forwarder factory from the relayer account and funds the customer account: the
+ * Deploys a test USDC, the forwarder factory and pull renewal's charger from the relayer account and funds the
+ * customer account: the
  * sandbox's contracts on a fresh chain (also used by tests and benchmarks that run their own node).
  */
 export async function deploySandboxContracts(
@@ -273,7 +285,8 @@ export async function deploySandboxContracts(
   const usdc = await deployFundedToken(deployer, publicClient, TEST_TOKENS.USDC);
   const bridgedUsdc = await deployFundedToken(deployer, publicClient, TEST_TOKENS['USDC.e']);
   const { factory } = await deployFactory(deployer, publicClient);
-  return { usdc, bridgedUsdc, factory: getAddress(factory) };
+  const subscriptionCharger = await deploySubscriptionCharger(deployer, publicClient);
+  return { usdc, bridgedUsdc, factory: getAddress(factory), subscriptionCharger };
 }
 
 /**

@@ -134,8 +134,17 @@ describe('contracts deploy and check with a source chain', () => {
       `base (8453): ForwarderFactoryV3 ${factory}, routesHash and route as the table says`,
     );
     expect(check.stdout).toContain(`Set PAYLINK_FACTORY_ADDRESS=${factory}`);
-    // Deploying again is a no-op that checks the same.
-    expect((await runCli(['contracts', 'deploy'], env)).code).toBe(0);
+    // And pull renewal's charger on the home chain (decision 0061), named to be configured.
+    const charger = (JSON.parse(deployed.stdout) as { subscriptionCharger: { address: Address } })
+      .subscriptionCharger.address;
+    expect(JSON.parse(deployed.stdout).subscriptionCharger).toEqual({ address: charger, deployed: true });
+    expect(await polygon.publicClient.getCode({ address: charger })).toMatch(/^0x[0-9a-f]{2,}/);
+    // Deploying again is a no-op that checks the same, the configured charger kept.
+    const again = await runCli(['contracts', 'deploy'], { ...env, PAYLINK_SUBSCRIPTION_CHARGER: charger });
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain(
+      `SubscriptionCharger already there: set PAYLINK_SUBSCRIPTION_CHARGER=${charger} for pull renewal`,
+    );
   });
 
   it('refuses at start a configured factory that is not the table’s, saying which table it expected', async () => {

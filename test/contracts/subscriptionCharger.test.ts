@@ -250,6 +250,11 @@ describe('the charger charges signed terms', () => {
     await refusedAt(START + 1n, both, await sign(both), 0n, CAP, /InvalidTerms/);
     const open = terms({ periods: 0 });
     await refusedAt(START + 2n, open, await sign(open), 2n ** 32n, CAP, /InvalidTerms/);
+    // The fee's unchecked product needs a cap below 2^128: exactly at it refused, one below charged.
+    const widest = terms({ cap: 2n ** 128n });
+    await refusedAt(START + 3n, widest, await sign(widest), 0n, CAP, /InvalidTerms/);
+    const wide = terms({ cap: 2n ** 128n - 1n });
+    await chargeAt(START + 4n, wide, await sign(wide), 0n, CAP);
   });
 
   it('stops when the customer revokes the allowance mid-plan', async () => {

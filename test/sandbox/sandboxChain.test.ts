@@ -7,7 +7,7 @@ import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { forwarderFactoryV2Abi } from '../../src/adapters/chain/contractAbis.ts';
+import { forwarderFactoryV2Abi, subscriptionChargerAbi } from '../../src/adapters/chain/contractAbis.ts';
 import { deployFactory, deployTestUsdc } from '../../src/adapters/chain/deployContracts.ts';
 import { StartRefusedError } from '../../src/adapters/web/freePorts.ts';
 import { startSandboxChain } from '../../src/sandbox/chain.ts';
@@ -44,11 +44,19 @@ describe('sandbox chain state', () => {
     ).toBe(2n);
     // A sandbox from before accepted tokens has no bridged USDC (USDC.e) yet: it gets one, saved with the rest.
     expect(await anvil.publicClient.getCode({ address: upgraded.bridgedUsdc })).toMatch(/^0x[0-9a-f]{2,}/);
+    // Nor pull renewal's charger (decision 0061): deployed, its domain the charger's own.
+    const domain = await anvil.publicClient.readContract({
+      address: upgraded.subscriptionCharger,
+      abi: subscriptionChargerAbi,
+      functionName: 'eip712Domain',
+    });
+    expect([domain[1], domain[4]]).toEqual(['Paylink SubscriptionCharger', upgraded.subscriptionCharger]);
     // And the chain's first block, by which it is known for its own from now on.
     expect(JSON.parse(readFileSync(join(dir, 'sandbox-chain.json'), 'utf8'))).toEqual({
       usdc,
       factory: upgraded.factory,
       bridgedUsdc: upgraded.bridgedUsdc,
+      subscriptionCharger: upgraded.subscriptionCharger,
       genesisHash: (await anvil.publicClient.getBlock({ blockNumber: 0n })).hash,
     });
     expect(text()).toContain('sandbox contracts upgraded');
@@ -56,6 +64,7 @@ describe('sandbox chain state', () => {
     const again = await startSandboxChain(anvil.rpcUrl, dir, logger);
     expect(again.factory).toBe(upgraded.factory);
     expect(again.bridgedUsdc).toBe(upgraded.bridgedUsdc);
+    expect(again.subscriptionCharger).toBe(upgraded.subscriptionCharger);
     await again.stop();
     await upgraded.stop();
   });

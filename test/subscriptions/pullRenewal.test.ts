@@ -18,10 +18,11 @@ import { customerEmails } from '../../src/adapters/email/customerEmails.ts';
 import { memoryBucketStore } from '../../src/adapters/rateLimit/memoryBucketStore.ts';
 import type { MandateStore } from '../../src/app/subscriptions/mandatePorts.ts';
 import {
-  customerToken,
   type MandateDeps,
   mandateRequest,
+  pullChainOf,
   submitMandate,
+  switchToPush,
 } from '../../src/app/subscriptions/mandates.ts';
 import { createPlan } from '../../src/app/subscriptions/plans.ts';
 import { fallbackOnFailure, type PullChain, pullRenewal } from '../../src/app/subscriptions/pullCharges.ts';
@@ -119,6 +120,9 @@ describe.each(dialects)('pull renewal on %s', (dialect) => {
       mandatePages: {
         request: (token) => mandateRequest(mandateDeps, token),
         submit: (token, body) => submitMandate(mandateDeps, token, body),
+        chainOf: (mode) => pullChainOf(mandateDeps, mode),
+        mandateOf: (id) => mandates.findMandate(id),
+        switchToPush: (token) => switchToPush(mandateDeps, token),
         buckets: memoryBucketStore(),
       },
     });
@@ -166,7 +170,7 @@ describe.each(dialects)('pull renewal on %s', (dialect) => {
       customerEmail: 'ada@example.com',
       customerWallet: wallet.account.address,
     });
-    const token = await customerToken(mandateDeps, subscription.subscription.id);
+    const token = subscription.subscription.portalToken;
     const request = await mandateRequest(mandateDeps, token);
     const message = request.message as Record<string, string | number>;
     const terms: MandateTerms = {
@@ -233,14 +237,12 @@ describe.each(dialects)('pull renewal on %s', (dialect) => {
       .signTypedData(mandateTypedData(mandateDomain(chain.chainId, chain.charger), terms));
     expect(await refusal({ terms: json, signature: stranger })).toBe('signature');
     expect(await refusal({ terms: json, signature: '0x12' })).toBe('signature');
-    await expect(submitMandate(mandateDeps, 'x'.repeat(32), { terms: json, signature })).rejects.toThrow(
+    await expect(submitMandate(mandateDeps, 'x'.repeat(43), { terms: json, signature })).rejects.toThrow(
       /Subscription not found/,
     );
     expect(await refusal({ terms: json, signature })).toBe('accepted');
-    const id = (await mandates.subscriptionOfToken(token))!;
+    const id = (await h.stores.subscriptions.findByPortalToken(token))!.subscription.id;
     expect((await mandates.findMandate(id))?.status).toBe('active');
-    // The same token again, and no other subscription's.
-    expect(await customerToken(mandateDeps, id)).toBe(token);
     await cancel(id);
     await expect(mandateRequest(mandateDeps, token)).rejects.toThrow(/canceled/);
   });
@@ -528,6 +530,14 @@ describe.each(dialects)('pull renewal on %s', (dialect) => {
       { amount: '10', currency: 'EUR', trialDays: '1' },
       10_000_000n,
     );
+    // The ceiling's bound is the charger's (below 2^128): at it the cap is refused, one below it goes on to the
+    // signature (of other terms here).
+    const capRefusal = (cap: bigint) =>
+      submitMandate(mandateDeps, token, { terms: termsJson({ ...terms, cap }), signature }).catch(
+        (error: { details?: { field: string }[] }) => error.details?.map((d) => d.field).join(','),
+      );
+    expect(await capRefusal(2n ** 128n)).toBe('terms.cap');
+    expect(await capRefusal(2n ** 128n - 1n)).toBe('signature');
     await submitMandate(mandateDeps, token, { terms: termsJson(terms), signature });
     const anchor = (await h.stores.subscriptions.find(id))!.subscription.anchor;
     await moveTo(anchor);

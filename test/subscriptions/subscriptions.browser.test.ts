@@ -1,17 +1,35 @@
 import type { FastifyInstance } from 'fastify';
 import type { BrowserContext, Page } from 'playwright-core';
+import type { Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRpcClient } from '../../src/adapters/chain/chainReader.ts';
+import { deploySubscriptionCharger } from '../../src/adapters/chain/deployContracts.ts';
+import { createRelayer } from '../../src/adapters/chain/relayer.ts';
+import { chargerCalls } from '../../src/adapters/chain/subscriptionCharger.ts';
 import { scryptPasswords } from '../../src/adapters/crypto/scryptPasswords.ts';
 import { SESSION_COOKIE } from '../../src/adapters/dashboard/pageKit.ts';
 import { customerEmails } from '../../src/adapters/email/customerEmails.ts';
 import { memoryBucketStore } from '../../src/adapters/rateLimit/memoryBucketStore.ts';
 import { createUser } from '../../src/app/dashboard/users.ts';
+import {
+  mandateRequest,
+  pullChainOf,
+  submitMandate,
+  switchToPush,
+} from '../../src/app/subscriptions/mandates.ts';
+import { createPlan } from '../../src/app/subscriptions/plans.ts';
+import { fallbackOnFailure, pullRenewal } from '../../src/app/subscriptions/pullCharges.ts';
+import { type RelayChargesDeps, relayChargeOnce } from '../../src/app/subscriptions/relayCharges.ts';
+import { type RenewalDeps, renewDueSubscriptions } from '../../src/app/subscriptions/renewal.ts';
 import { loadConfig } from '../../src/config/index.ts';
+import { periodStart } from '../../src/domain/subscriptionPeriods.ts';
 import { buildCheckoutServer } from '../../src/main/webServers.ts';
 import { type ApiHarness, payLinkDeps, startApiHarness } from '../helpers/apiHarness.ts';
 import { expectCleanScreen, SCREENSHOTS, UI_TIMEOUT_MS, useChromium } from '../helpers/browser.ts';
+import { ANVIL_RELAYER_KEY, type ChainHarness, ROLES, startChainHarness } from '../helpers/chainHarness.ts';
 import { capturingLogger } from '../helpers/logCapture.ts';
 import { freePort } from '../helpers/net.ts';
+import { walletContext as openWalletContext } from '../helpers/testWallet.ts';
 
 const PASSWORD = 'correct horse battery staple';
 const WIDTHS = [1280, 390] as const;
@@ -186,5 +204,184 @@ describe('subscription pages in Chromium', () => {
     await owner.getByRole('heading', { name: 'Subscription of ada@example.com' }).waitFor();
     expect(await owner.locator('.facts .status').first().textContent()).toBe('canceled');
     expect(await owner.getByRole('button', { name: 'Cancel now' }).count()).toBe(0);
+  });
+});
+
+/**
+ * The wallet's way in Chromium (decision 0061), in the same browser: on anvil with the charger deployed and the
+ * gasless relayer's key, a customer whose browser has a wallet (EIP-1193, anvil's customer account) subscribes
+ * to a monthly USDC plan by signing the terms and USDC's permit of the charger, lands on the portal, and the
+ * first period is charged (merchant and treasury exact); then switches to e-mail payments from the portal, and
+ * the next period, a month on, is not charged.
+ */
+describe('pull renewal from the subscribe page in Chromium', () => {
+  let h: ChainHarness;
+  let server: FastifyInstance;
+  let base: string;
+  let renewal: RenewalDeps;
+  let relay: RelayChargesDeps;
+
+  beforeAll(async () => {
+    h = await startChainHarness('sqlite');
+    const charger = await deploySubscriptionCharger(h.anvil.wallet(ROLES.relayer), h.anvil.publicClient);
+    const chain = { chainId: h.anvil.chain.id, charger, token: h.usdc, treasury: h.addresses.treasury };
+    const config = loadConfig({
+      PAYLINK_DATABASE_URL: h.database.url,
+      PAYLINK_NETWORK: 'sandbox',
+      PAYLINK_CHECKOUT_URL: 'https://pay.example.test',
+    });
+    const paymentRequests = customerEmails(config, () => undefined)?.paymentRequests;
+    const mandateDeps = {
+      paymentRequests,
+      mandates: h.stores.mandates,
+      payments: h.stores.payments,
+      subscriptions: h.stores.subscriptions,
+      merchants: h.stores.merchants,
+      clock: h.clock,
+      chains: { live: chain },
+    };
+    renewal = {
+      ...h.stores,
+      deposits: { live: h.deposits },
+      rates: h.rates,
+      clock: h.clock,
+      maxAmountBaseUnits: 10n ** 12n,
+      minAmountBaseUnits: 1n,
+      paymentTtlMs: 3_600_000,
+      webhookAllowPrivate: true,
+      renewalLeadMs: 3 * 86_400_000,
+      renewalRecheckMs: 60_000,
+      paymentRequests,
+      pull: pullRenewal(mandateDeps),
+    };
+    const client = createRpcClient([h.anvil.rpcUrl]);
+    relay = {
+      mandates: h.stores.mandates,
+      relayer: createRelayer({ client, chainId: chain.chainId, relayerKey: ANVIL_RELAYER_KEY }),
+      charger: chargerCalls(client, chain.chainId),
+      payments: h.stores.payments,
+      subscriptions: h.stores.subscriptions,
+      clock: h.clock,
+      payoutPolicy: { dustThresholdBaseUnits: 0n, delayedAfterMs: 10 * 60_000 },
+      logger: { info: () => undefined, warn: () => undefined },
+      onFailed: fallbackOnFailure(mandateDeps),
+    };
+    const buckets = memoryBucketStore();
+    base = `http://127.0.0.1:${await freePort()}`;
+    server = await buildCheckoutServer({
+      ...h.stores,
+      clock: h.clock,
+      logger: capturingLogger().logger,
+      network: { name: 'Sandbox (local anvil)', chainId: chain.chainId, explorerUrl: '' },
+      subscriptionPages: { renewal, buckets, receiptTokens: h.stores.receiptTokens, checkoutUrl: base },
+      mandatePages: {
+        request: (token) => mandateRequest(mandateDeps, token),
+        submit: (token, body) => submitMandate(mandateDeps, token, body),
+        chainOf: (mode) => pullChainOf(mandateDeps, mode),
+        mandateOf: (id) => h.stores.mandates.findMandate(id),
+        switchToPush: (token) => switchToPush(mandateDeps, token),
+        buckets,
+      },
+    });
+    await server.listen({ host: '127.0.0.1', port: Number(new URL(base).port) });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await h?.close();
+  });
+
+  /** The app's clock and the chain's at `date`. */
+  const moveTo = async (date: Date) => {
+    h.clock.set(date);
+    const latest = (await h.anvil.publicClient.getBlock()).timestamp;
+    const wanted = BigInt(Math.ceil(date.getTime() / 1000));
+    await h.anvil.testClient.setNextBlockTimestamp({ timestamp: wanted > latest ? wanted : latest + 1n });
+    await h.anvil.testClient.mine({ blocks: 1 });
+  };
+
+  it('subscribes by permit and signed terms, charges the first period, and stops after a switch to e-mail', async () => {
+    const { plan } = await createPlan(renewal, h.merchant.id, 'live', {
+      name: 'Coffee club',
+      amount: '10',
+      currency: 'USDC',
+      trialDays: '1',
+      intervalUnit: 'month',
+      graceDays: '3',
+      periods: '3',
+    });
+    const context = await openWalletContext(
+      chromium.browser,
+      {
+        rpcUrl: h.anvil.rpcUrl,
+        chainId: h.anvil.chain.id,
+        accounts: h.anvil.addresses,
+        defaultAccountIndex: ROLES.customer,
+      },
+      { startChainId: `0x${h.anvil.chain.id.toString(16)}`, knowsChain: true },
+    );
+    try {
+      // Without a wallet the section says so, and the e-mail form is there.
+      const bare = await chromium.browser.newContext({ locale: 'en-GB', timezoneId: 'UTC' });
+      const plain = chromium.watch(await bare.newPage());
+      await plain.goto(`${base}/subscribe/${plan.id}`);
+      expect(await plain.locator('[data-no-wallet]').isVisible()).toBe(true);
+      expect(await plain.getByRole('button', { name: 'Subscribe with my wallet' }).count()).toBe(0);
+      expect(await plain.getByRole('button', { name: 'Subscribe', exact: true }).isVisible()).toBe(true);
+      await bare.close();
+
+      const page = chromium.watch(await context.newPage());
+      await page.goto(`${base}/subscribe/${plan.id}`);
+      expect(await page.locator('#wallet-way h2').textContent()).toBe('Pay each period from your wallet');
+      await expectCleanScreen(
+        page,
+        'subscribe-wallet',
+        `${SCREENSHOTS}/subscriptions-subscribe-wallet-1280.png`,
+      );
+      // The allowance is the cap times the three periods.
+      expect(await page.locator('#wallet-way').textContent()).toContain('30.00 USDC');
+      await page.locator('#wallet-email').fill('ada@example.com');
+      await page.getByRole('button', { name: 'Subscribe with my wallet' }).click();
+      await page.waitForURL(/\/subscriptions\/[A-Za-z0-9_-]{43}\?lang=en&done=subscribed$/, {
+        timeout: UI_TIMEOUT_MS,
+      });
+      const token = new URL(page.url()).pathname.split('/')[2]!;
+      const record = (await h.stores.subscriptions.findByPortalToken(token))!;
+      const id = record.subscription.id;
+      const mandate = (await h.stores.mandates.findMandate(id))!;
+      expect(mandate.status).toBe('active');
+      expect(mandate.terms.customer.toLowerCase()).toBe(h.addresses.customer.toLowerCase());
+      expect(mandate.permit?.value).toBe(30_000_000n);
+      expect(await page.locator('#mandate').textContent()).toContain('10.00 USDC');
+      await expectCleanScreen(page, 'portal-mandate', `${SCREENSHOTS}/subscriptions-portal-mandate-1280.png`);
+
+      const before = {
+        merchant: await h.balanceOf(h.addresses.merchant),
+        treasury: await h.balanceOf(h.addresses.treasury),
+      };
+      await moveTo(periodStart(record.subscription.anchor, { unit: 'month', count: 1 }, 1));
+      await renewDueSubscriptions(renewal, 50);
+      expect((await relayChargeOnce(relay)).kind).toBe('sent');
+      const hash = (await h.stores.mandates.findCharge(id, 1))?.txHash as Hex;
+      await h.anvil.publicClient.waitForTransactionReceipt({ hash });
+      expect((await relayChargeOnce(relay)).kind).toBe('mined');
+      expect(await h.balanceOf(h.addresses.merchant)).toBe(before.merchant + 9_750_000n);
+      expect(await h.balanceOf(h.addresses.treasury)).toBe(before.treasury + 250_000n);
+
+      await page.reload();
+      await page.getByRole('button', { name: 'Switch to e-mail payments' }).click();
+      await page.waitForURL(/done=switched$/, { timeout: UI_TIMEOUT_MS });
+      expect(await page.locator('#mandate .notice').first().textContent()).toBe(
+        'Your wallet is no longer charged: each period’s link comes by e-mail.',
+      );
+      expect((await h.stores.mandates.findMandate(id))?.status).toBe('canceled');
+
+      await moveTo(periodStart(record.subscription.anchor, { unit: 'month', count: 1 }, 2));
+      await renewDueSubscriptions(renewal, 50);
+      expect(await h.stores.mandates.findCharge(id, 2)).toBeUndefined();
+      expect((await relayChargeOnce(relay)).kind).toBe('idle');
+      expect(await h.balanceOf(h.addresses.merchant)).toBe(before.merchant + 9_750_000n);
+    } finally {
+      await context.close();
+    }
   });
 });

@@ -24,3 +24,8 @@ export function chargeCallData(mandate: Mandate, period: number, amountBaseUnits
 export function chargerCalls(client: PublicClient, chainId: number): ChargerCalls {
   return { chainId, chargeData: chargeCallData, blockOf: (txHash) => blockOfTransaction(client, txHash) };
 }
+
+/** `cancel(terms)`: what the customer's wallet sends to revoke the mandate on chain (its sender the customer). */
+export function cancelCallData(mandate: Pick<Mandate, 'terms'>): Hex {
+  return encodeFunctionData({ abi: subscriptionChargerAbi, functionName: 'cancel', args: [mandate.terms] });
+}

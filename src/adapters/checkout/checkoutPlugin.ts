@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { BrandStore } from '../../app/brand/ports.ts';
 import type { Ledger } from '../../app/chain/ports.ts';
@@ -10,14 +8,13 @@ import type { Clock } from '../../app/shared/ports.ts';
 import type { X402Store } from '../../app/x402/ports.ts';
 import { errorResponseOf, ValidationError } from '../../domain/errors.ts';
 import type { Payment } from '../../domain/payment.ts';
-import { joinedParts, withoutCssComments } from '../web/joinedParts.ts';
 import { isLanguage, type Language, negotiateLanguage } from '../web/language.ts';
 import type { CheckoutNetwork } from '../web/network.ts';
-import { pageScript } from '../web/pageScript.ts';
 import { qrSvg } from '../web/qrCode.ts';
 import { SECURITY_HEADERS } from '../web/securityHeaders.ts';
 import { ownsItsPort } from '../web/webServer.ts';
 import { loadShownBrand, registerBrandRoutes } from './brandRoutes.ts';
+import { loadAssets } from './checkoutAssets.ts';
 import { type CheckoutView, checkoutStatusJson, checkoutView } from './checkoutView.ts';
 import { type CheckoutGasless, registerGaslessRoutes } from './gaslessRoutes.ts';
 import { type CheckoutLinks, registerLinkRoutes } from './linkRoutes.ts';
@@ -74,73 +71,10 @@ const DEFAULT_POLL_INTERVAL_MS = 3_000;
 const HTML = 'text/html; charset=utf-8';
 const NOT_FOUND_JSON = { error: 'Payment not found', code: 'NOT_FOUND' } as const;
 
-interface Asset {
-  readonly body: Buffer;
-  readonly type: string;
-  /** Content hash: the page links `?v=<hash>`, so the file can be cached for good and still never be stale. */
-  readonly version: string;
-}
-
-function assetOf(body: Buffer, type: string): Asset {
-  return { body, type, version: createHash('sha256').update(body).digest('hex').slice(0, 12) };
-}
-
-function readAsset(name: string): Buffer {
-  return readFileSync(new URL(`./assets/${name}`, import.meta.url));
-}
-
-function loadAsset(name: string, type: string): Asset {
-  return assetOf(readAsset(name), type);
-}
-
-/** The stylesheet every page links, written as parts by what they style (checkoutFrame.css first). */
-const STYLESHEET_PARTS = [
-  'checkoutFrame.css',
-  'orderSummary.css',
-  'paymentFacts.css',
-  'browserWallet.css',
-  'endScreens.css',
-  'claimAndLinkPages.css',
-];
-
-/**
- * A page's script: the status polling loop both pages share (statusPoll.js), then the page's own files, after
- * what every web surface shares (pageScript), served as one script so that each page still loads a single file.
- */
-function loadPageScript(...names: string[]): Asset {
-  return assetOf(pageScript(['statusPoll.js', ...names].map(readAsset)), 'text/javascript; charset=utf-8');
-}
-
 type PaymentRequest = FastifyRequest<{
   Params: { id: string };
   Querystring: { lang?: string; kind?: string; network?: string; chain?: string };
 }>;
-
-/** The files the pages link, each under its content hash. */
-function loadAssets() {
-  const files = {
-    script: loadPageScript('checkoutWallet.js', 'checkout.js'),
-    refundScript: loadPageScript('refund.js'),
-    stylesheet: assetOf(
-      withoutCssComments(joinedParts(STYLESHEET_PARTS.map(readAsset))),
-      'text/css; charset=utf-8',
-    ),
-    favicon: loadAsset('favicon.svg', 'image/svg+xml'),
-  };
-  const links: PageAssets = {
-    script: `/assets/checkout.js?v=${files.script.version}`,
-    refundScript: `/assets/refund.js?v=${files.refundScript.version}`,
-    stylesheet: `/assets/checkout.css?v=${files.stylesheet.version}`,
-    favicon: `/favicon.svg?v=${files.favicon.version}`,
-  };
-  const routes = [
-    ['/assets/checkout.js', files.script],
-    ['/assets/refund.js', files.refundScript],
-    ['/assets/checkout.css', files.stylesheet],
-    ['/favicon.svg', files.favicon],
-  ] as const;
-  return { links, routes };
-}
 
 /** What the checkout's routes share: the page's assets, the language and network of a request. */
 interface CheckoutKit {
@@ -245,6 +179,8 @@ export function checkoutPlugin(deps: CheckoutDeps) {
       registerSubscriptionRoutes(app, {
         ...deps,
         subscriptions: deps.subscriptionPages,
+        mandates: deps.mandatePages,
+        networkName: networks[0]?.name ?? '',
         languageOf: kit.languageOf,
         assets: kit.pageAssets,
       });

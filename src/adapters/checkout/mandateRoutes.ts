@@ -10,6 +10,12 @@ import { refusedByRateLimits } from './pageRateLimit.ts';
 export interface CheckoutMandates {
   request(token: string): Promise<MandateRequest>;
   submit(token: string, body: unknown): Promise<Mandate>;
+  /** The chain a mode is charged on by pull (the subscribe page's wallet way); undefined: e-mail only. */
+  chainOf(mode: 'live' | 'test'): { readonly chainId: number; readonly charger: string } | undefined;
+  /** The subscription's mandate, for the portal. */
+  mandateOf(subscriptionId: string): Promise<Mandate | undefined>;
+  /** The portal's "Switch to e-mail payments": the mandate canceled. */
+  switchToPush(token: string): Promise<Mandate | undefined>;
   readonly buckets: RateLimitStore;
 }
 

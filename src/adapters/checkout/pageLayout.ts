@@ -11,6 +11,8 @@ export interface PageAssets {
   readonly script: string;
   /** The refund claim page's script. */
   readonly refundScript: string;
+  /** The subscribe page's and the portal's script: the wallet's way and "Revoke on chain" (decision 0061). */
+  readonly subscriptionScript: string;
   readonly favicon: string;
   /** The merchant's colour (brandRoutes.ts), linked after Paylink's stylesheet; absent: Paylink's colour. */
   readonly brandStylesheet?: string | undefined;

@@ -1,3 +1,4 @@
+import type { Mandate } from '../../app/subscriptions/mandatePorts.ts';
 import type { PeriodPayment } from '../../app/subscriptions/ports.ts';
 import type { ShownSubscription } from '../../app/subscriptions/subscriptions.ts';
 import { formatMoney, type Money } from '../../domain/money.ts';
@@ -9,6 +10,7 @@ import { fill } from '../web/i18n.ts';
 import type { Language } from '../web/language.ts';
 import { formatPriceAmount } from '../web/localeFormat.ts';
 import { languageSwitcher, layout, messagePage, moment, type PageAssets } from './pageLayout.ts';
+import { mandateSection, type PullOffer, walletWay, walletWayOffered } from './renderMandateSections.ts';
 import { SUBSCRIPTION_MESSAGES, type SubscriptionMessages } from './subscriptionMessages/index.ts';
 
 /** What the subscribe page says was wrong with a post, in the customer's words. */
@@ -71,6 +73,8 @@ export function renderSubscribePage(
   input: PageFrame & {
     readonly plan: SubscriptionPlan;
     readonly now: Date;
+    /** The mode's pull renewal; null: the e-mail way alone. */
+    readonly pull?: PullOffer | null | undefined;
     readonly refused?:
       | { readonly problem: SubscribeProblem; readonly email?: string | undefined }
       | undefined;
@@ -78,25 +82,27 @@ export function renderSubscribePage(
 ): string {
   const { plan, language } = input;
   const m = SUBSCRIPTION_MESSAGES[language];
+  const wallet = walletWayOffered(plan, input.pull ?? null) ? (input.pull as PullOffer) : null;
   const body = html`<main id="subscribe" class="card">
 ${header(input, plan.name, priceText(plan, language), m)}
 ${plan.description === null ? null : html`<p class="description">${plan.description}</p>`}
 ${terms(plan, language, input.now, m)}
 ${problemBox(input.refused?.problem, input.merchantName, m)}
 <div class="subscribe-ways">
+  ${wallet ? walletWay({ ...input, pull: wallet }, m) : null}
   ${emailWay(input, m)}
 </div>
 <p class="muted small">${format(m.nonCustodial, { merchant: input.merchantName })}</p>
 <footer>${languageSwitcher(language)}</footer>
 </main>`;
-  // The ways to subscribe, each a section of .subscribe-ways: pull renewal (a wallet signing the capped terms
-  // once) is added beside the e-mail form as a section of its own, ahead of it, with its own script.
+  // The ways to subscribe, each a section of .subscribe-ways: the wallet's (pull renewal, with the page's
+  // script) ahead of the e-mail form, which works without any script.
   return layout({
     language,
     title: fill(m.subscribeTitle, { plan: plan.name, merchant: input.merchantName }),
     assets: input.assets,
     body,
-    script: null,
+    script: wallet ? input.assets.subscriptionScript : null,
   });
 }
 
@@ -156,7 +162,7 @@ export function renderPortalNotFoundPage(language: Language, assets: PageAssets)
 }
 
 /** What the portal says above the status: a change just made, or why a cancellation was refused. */
-export type PortalNotice = 'canceled' | 'subscribed' | 'foreign' | 'rate';
+export type PortalNotice = 'canceled' | 'subscribed' | 'switched' | 'foreign' | 'rate';
 
 /** Where a period's payment is seen: its checkout page, or its receipt once paid (when one can be shown). */
 export interface PaymentLinks {
@@ -174,6 +180,8 @@ export function renderPortalPage(
     readonly now: Date;
     readonly links: PaymentLinks;
     readonly notice?: PortalNotice | undefined;
+    /** The subscription's mandate (pull renewal); null: none. */
+    readonly mandate?: Mandate | null | undefined;
   },
 ): string {
   const { shown, language } = input;
@@ -185,18 +193,18 @@ ${noticeOf(input, m)}
 <p class="status-line"><strong>${statusText(shown, language, m)}</strong></p>
 ${facts(input, m)}
 ${paymentsTable(shown, language, input.links, m)}
+${input.mandate ? mandateSection({ ...input, mandate: input.mandate }, m) : null}
 ${cancelSection(input, m)}
 <p class="muted small">${format(m.nonCustodial, { merchant: input.merchantName })}</p>
 <footer>${languageSwitcher(language)}</footer>
 </main>`;
-  // The wallet's mandate (pull renewal: its terms, "switch to push", "revoke the allowance") is a section of its
-  // own after the payments, shown when the subscription has a mandate.
+  // The wallet's mandate is a section of its own after the payments, with the script for "Revoke on chain".
   return layout({
     language,
     title: fill(m.portalTitle, { merchant: input.merchantName }),
     assets: input.assets,
     body,
-    script: null,
+    script: input.mandate ? input.assets.subscriptionScript : null,
   });
 }
 
@@ -211,7 +219,9 @@ function noticeOf(
   const text =
     notice === 'canceled'
       ? m.canceledNotice
-      : fill(m.subscribedNotice, { email: input.shown.subscription.customerEmail });
+      : notice === 'switched'
+        ? m.wallet.switched
+        : fill(m.subscribedNotice, { email: input.shown.subscription.customerEmail });
   return html`<p class="notice" role="status">${text}</p>`;
 }
 

@@ -20,6 +20,7 @@ import { findBadText } from '../web/inputText.ts';
 import type { Language } from '../web/language.ts';
 import { loadShownBrand } from './brandRoutes.ts';
 import { fromOwnPage, linkPagePolicy } from './linkRoutes.ts';
+import type { CheckoutMandates } from './mandateRoutes.ts';
 import type { PageAssets } from './pageLayout.ts';
 import { refusedByRateLimits } from './pageRateLimit.ts';
 import {
@@ -55,6 +56,10 @@ const HTML = 'text/html; charset=utf-8';
 
 type RouteDeps = {
   readonly subscriptions: CheckoutSubscriptions;
+  /** Pull renewal (mandateRoutes.ts): the wallet's way and the portal's mandate section; absent: e-mail only. */
+  readonly mandates?: CheckoutMandates | undefined;
+  /** The name of the network the wallet's way asks the wallet to be on. */
+  readonly networkName?: string | undefined;
   readonly merchants: Pick<MerchantStore, 'find'>;
   readonly brands?: Pick<BrandStore, 'find'> | undefined;
   readonly languageOf: (request: FastifyRequest) => Language;
@@ -85,6 +90,14 @@ export function registerSubscriptionRoutes(app: FastifyInstance, deps: RouteDeps
     scope.get('/subscriptions/:token', (request: PortalRequest, reply) => portalPage(deps, request, reply));
     scope.post('/subscriptions/:token/cancel', (request: PortalRequest, reply) =>
       cancel(deps, request, reply),
+    );
+    const { mandates } = deps;
+    if (!mandates) return;
+    scope.post('/subscribe/:planId/wallet', { bodyLimit: 1_024 }, (request: PlanRequest, reply) =>
+      subscribeWithWallet(deps, request, reply),
+    );
+    scope.post('/subscriptions/:token/mandate/cancel', (request: PortalRequest, reply) =>
+      switchToEmail(deps, mandates, request, reply),
     );
   });
 }
@@ -129,6 +142,7 @@ function subscribePage(
       language,
       assets: found.brand.assets,
       now: deps.subscriptions.renewal.clock.now(),
+      pull: pullOffer(deps, found.plan.mode),
       refused,
     }),
   );
@@ -209,7 +223,7 @@ async function portalPage(deps: RouteDeps, request: PortalRequest, reply: Fastif
   const shown = await foundSubscription(deps, request, reply, language);
   if (!shown) return reply;
   const done = request.query.done;
-  const notice = done === 'canceled' || done === 'subscribed' ? done : undefined;
+  const notice = done === 'canceled' || done === 'subscribed' || done === 'switched' ? done : undefined;
   return showPortal(deps, request, reply, { shown, language, status: 200, notice });
 }
 
@@ -232,6 +246,7 @@ async function showPortal(
     deps.assets,
   );
   const receipts = await receiptLinks(deps.subscriptions, shown);
+  const mandate = (await deps.mandates?.mandateOf(shown.subscription.id)) ?? null;
   return reply.status(page.status).send(
     renderPortalPage({
       shown,
@@ -243,6 +258,7 @@ async function showPortal(
       now: deps.subscriptions.renewal.clock.now(),
       links: { receiptUrl: (id) => receipts.get(id) },
       notice: page.notice,
+      mandate,
     }),
   );
 }
@@ -280,4 +296,89 @@ async function cancel(deps: RouteDeps, request: PortalRequest, reply: FastifyRep
   await cancelFromPortal(renewal, request.params.token);
   request.log.info({ subscription: shown.subscription.id }, 'subscription canceled by its customer');
   return reply.status(303).header('location', `${back}&done=canceled`).send();
+}
+
+function pullOffer(deps: RouteDeps, mode: 'live' | 'test') {
+  const chain = deps.mandates?.chainOf(mode);
+  return chain ? { chainId: chain.chainId, chainName: deps.networkName ?? '' } : null;
+}
+
+/**
+ * `POST /subscribe/:planId/wallet` (JSON `{email, wallet}`), the wallet way's first step from the page's script:
+ * the subscription made as by the e-mail form (same checks, same rate), naming the wallet that will sign its
+ * terms → 201 `{portal_url, mandate_url}` (the portal token's routes), or the API's error shape.
+ */
+async function subscribeWithWallet(deps: RouteDeps, request: PlanRequest, reply: FastifyReply) {
+  const fail = (status: number, code: string, error: string) => reply.status(status).send({ error, code });
+  const language = deps.languageOf(request);
+  let found: Awaited<ReturnType<typeof publicPlan>>;
+  try {
+    found = await publicPlan(deps.subscriptions.renewal, request.params.planId);
+  } catch (error) {
+    if (error instanceof PaylinkError) return fail(error.status, error.code, error.message);
+    throw error;
+  }
+  if (found.plan.archivedAt !== null) return fail(410, 'GONE', 'The plan is archived');
+  if (!pullOffer(deps, found.plan.mode)) return fail(409, 'CONFLICT', 'Pull renewal is not offered');
+  if (!fromOwnPage(request)) return fail(403, 'FORBIDDEN', 'Subscribe from the plan’s own page');
+  const body = (typeof request.body === 'object' && request.body !== null ? request.body : {}) as Record<
+    string,
+    unknown
+  >;
+  const email = emailOf({ email: body.email });
+  const wallet = typeof body.wallet === 'string' ? body.wallet : undefined;
+  if (email === undefined || wallet === undefined)
+    return fail(400, 'VALIDATION_ERROR', 'email and wallet are required');
+  const { renewal, buckets } = deps.subscriptions;
+  const limited = await refusedByRateLimits(
+    buckets,
+    [[`subscribe:client:${request.ip}`, SUBSCRIBE_LIMIT]],
+    renewal.clock.now(),
+    reply,
+  );
+  if (limited) return fail(429, 'RATE_LIMITED', 'Too many subscriptions from here: try again later');
+  try {
+    const shown = await subscribeFromPage(renewal, found.plan.id, {
+      customerEmail: email,
+      language,
+      customerWallet: wallet,
+    });
+    request.log.info({ subscription: shown.subscription.id, plan: found.plan.id }, 'subscribed by wallet');
+    const token = shown.subscription.portalToken;
+    return reply.status(201).send({
+      portal_url: `/subscriptions/${token}?lang=${language}&done=subscribed`,
+      mandate_url: `/subscriptions/${token}/mandate`,
+    });
+  } catch (error) {
+    if (error instanceof PaylinkError) return fail(error.status, error.code, error.message);
+    throw error;
+  }
+}
+
+/** `POST /subscriptions/:token/mandate/cancel`: "Switch to e-mail payments", from the page itself → 303 back. */
+async function switchToEmail(
+  deps: RouteDeps,
+  mandates: CheckoutMandates,
+  request: PortalRequest,
+  reply: FastifyReply,
+) {
+  const language = htmlReply(deps, request, reply);
+  const shown = await foundSubscription(deps, request, reply, language);
+  if (!shown) return reply;
+  const refuse = (status: number, notice: PortalNotice) =>
+    showPortal(deps, request, reply, { shown, language, status, notice });
+  if (!fromOwnPage(request)) return refuse(403, 'foreign');
+  const limited = await refusedByRateLimits(
+    mandates.buckets,
+    [[`subscription-cancel:client:${request.ip}`, CANCEL_LIMIT]],
+    deps.subscriptions.renewal.clock.now(),
+    reply,
+  );
+  if (limited) return refuse(429, 'rate');
+  await mandates.switchToPush(request.params.token);
+  request.log.info({ subscription: shown.subscription.id }, 'mandate canceled by its customer');
+  return reply
+    .status(303)
+    .header('location', `/subscriptions/${request.params.token}?lang=${language}&done=switched`)
+    .send();
 }

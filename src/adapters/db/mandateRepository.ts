@@ -8,31 +8,10 @@ import { insertOutboxEvent } from './outbox.ts';
 import { toPayment } from './paymentRepository.ts';
 import type { SubscriptionChargesTable, SubscriptionMandatesTable } from './subscriptionSchema.ts';
 
-/** Pull renewal's records (migration 0049, decision 0061): customer tokens, mandates and charges. */
+/** Pull renewal's records (migration 0049, decision 0061): mandates and charges. */
 export function mandateRepository(handle: DatabaseHandle): MandateStore {
   const { db } = handle;
   return {
-    async tokenOf(subscriptionId, make, at) {
-      await db
-        .insertInto('subscription_tokens')
-        .values({ token: make(), subscription_id: subscriptionId, created_at: isoTimestamp(at) })
-        .onConflict((oc) => oc.column('subscription_id').doNothing())
-        .execute();
-      const row = await db
-        .selectFrom('subscription_tokens')
-        .select('token')
-        .where('subscription_id', '=', subscriptionId)
-        .executeTakeFirstOrThrow();
-      return row.token;
-    },
-    async subscriptionOfToken(token) {
-      const row = await db
-        .selectFrom('subscription_tokens')
-        .select('subscription_id')
-        .where('token', '=', token)
-        .executeTakeFirst();
-      return row?.subscription_id;
-    },
     async saveMandate(mandate) {
       const row = mandateRow(mandate);
       await db

@@ -27,7 +27,6 @@ import type {
   SubscriptionPaymentsTable,
   SubscriptionPlansTable,
   SubscriptionsTable,
-  SubscriptionTokensTable,
 } from './subscriptionSchema.ts';
 
 export type * from './dashboardSchema.ts';
@@ -334,7 +333,6 @@ export interface DatabaseSchema {
   subscription_plans: SubscriptionPlansTable;
   subscriptions: SubscriptionsTable;
   subscription_payments: SubscriptionPaymentsTable;
-  subscription_tokens: SubscriptionTokensTable;
   subscription_mandates: SubscriptionMandatesTable;
   subscription_charges: SubscriptionChargesTable;
   x402_payments: X402PaymentsTable;

@@ -61,13 +61,6 @@ export interface SubscriptionPaymentsTable {
   created_at: string;
 }
 
-/** A subscription's customer token (migration 0049): how its public routes are reached. */
-export interface SubscriptionTokensTable {
-  token: string;
-  subscription_id: string;
-  created_at: string;
-}
-
 /** A subscription's signed terms for the charger (decision 0061). */
 export interface SubscriptionMandatesTable {
   subscription_id: string;

@@ -39,13 +39,19 @@ export async function publicPlan(
 export async function subscribeFromPage(
   deps: RenewalDeps,
   planId: string,
-  input: { readonly customerEmail: string | undefined; readonly language: string },
+  input: {
+    readonly customerEmail: string | undefined;
+    readonly language: string;
+    /** The wallet whose signed terms will pay each period (the wallet's way, decision 0061); absent: by e-mail. */
+    readonly customerWallet?: string | undefined;
+  },
 ): Promise<ShownSubscription> {
   const { plan } = await publicPlan(deps, planId);
   const { subscription } = await createSubscription(deps, plan.merchantId, plan.mode, {
     planId: plan.id,
     customerEmail: input.customerEmail,
     customerLanguage: input.language,
+    customerWallet: input.customerWallet,
   });
   return subscription;
 }

@@ -53,11 +53,8 @@ export interface Charge {
   readonly updatedAt: Date;
 }
 
-/** Mandates, customer tokens and charges (adapters/db/mandateRepository.ts, migration 0049). */
+/** Mandates and charges (adapters/db/mandateRepository.ts, migration 0049). */
 export interface MandateStore {
-  /** The subscription's customer token, made on first ask (unguessable, never the id a merchant sees). */
-  tokenOf(subscriptionId: string, make: () => string, at: Date): Promise<string>;
-  subscriptionOfToken(token: string): Promise<string | undefined>;
   /** Stores the mandate, replacing an earlier one of the subscription (the customer signed new terms). */
   saveMandate(mandate: Mandate): Promise<void>;
   findMandate(subscriptionId: string): Promise<Mandate | undefined>;

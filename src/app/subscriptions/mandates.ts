@@ -1,5 +1,4 @@
 import { type Hex, recoverTypedDataAddress } from 'viem';
-import { randomToken } from '../../domain/credentials.ts';
 import { PaylinkError, ValidationError } from '../../domain/errors.ts';
 import type { Merchant } from '../../domain/merchant.ts';
 import { deriveSubscriptionState } from '../../domain/subscription.ts';
@@ -18,24 +17,19 @@ import type { Mandate, MandatePermit, MandateStore } from './mandatePorts.ts';
 import type { SubscriptionRecord, SubscriptionStore } from './ports.ts';
 import type { PullChain } from './pullCharges.ts';
 import { paidPeriods } from './renewal.ts';
+import { isPortalToken } from './subscriptions.ts';
 
 export interface MandateDeps {
   readonly mandates: MandateStore;
-  readonly subscriptions: Pick<SubscriptionStore, 'find'>;
+  readonly subscriptions: Pick<SubscriptionStore, 'findByPortalToken'>;
   readonly merchants: Pick<MerchantStore, 'find'>;
   readonly chains: Partial<Record<'live' | 'test', PullChain>>;
   readonly clock: Clock;
 }
 
-/** A customer token: 32 base62 characters (about 190 bits), the only way to a subscription's public routes. */
-export const CUSTOMER_TOKEN_LENGTH = 32;
-const TOKEN = /^[0-9A-Za-z]{32}$/;
+/** The charger's bound on a cap (exclusive). */
+export const MAX_CAP = 2n ** 128n;
 const SIGNATURE = /^0x[0-9a-fA-F]{130}$/;
-
-/** The subscription's customer token, made on first ask: what its e-mails and the subscribe page link to. */
-export function customerToken(deps: Pick<MandateDeps, 'mandates' | 'clock'>, subscriptionId: string) {
-  return deps.mandates.tokenOf(subscriptionId, () => randomToken(CUSTOMER_TOKEN_LENGTH), deps.clock.now());
-}
 
 /** What the wallet is asked to sign for the subscription of this token (decision 0061), as JSON. */
 export interface MandateRequest {
@@ -99,10 +93,11 @@ export async function submitMandate(deps: MandateDeps, token: string, body: unkn
       differs.map((f) => ({ field: `terms.${f}`, message: 'differs from the subscription' })),
     );
   const cap = fixedCap(record);
-  if (cap !== null ? terms.cap !== cap : terms.cap <= 0n)
+  // The charger refuses a cap of 2^128 or more (its fee's arithmetic): such terms could never be charged.
+  if (cap !== null ? terms.cap !== cap : terms.cap <= 0n || terms.cap >= MAX_CAP)
     throw new ValidationError(
       'terms.cap',
-      cap !== null ? `must be the plan's price, ${cap}` : 'must be above 0',
+      cap !== null ? `must be the plan's price, ${cap}` : 'must be above 0 and below 2^128',
     );
   const wallet = record.subscription.customerWallet;
   if (wallet && wallet.toLowerCase() !== terms.customer.toLowerCase())
@@ -145,10 +140,9 @@ function parsePermit(value: unknown, cap: bigint): MandatePermit | null {
   return { value: amount, deadline, signature: permit.signature.toLowerCase() };
 }
 
-/** The subscription of the token, still running, its merchant, and the chain its mode is charged on. */
+/** The subscription of the portal's token, still running, its merchant, and the chain its mode is charged on. */
 async function openSubscription(deps: MandateDeps, token: string) {
-  const id = TOKEN.test(token) ? await deps.mandates.subscriptionOfToken(token) : undefined;
-  const record = id ? await deps.subscriptions.find(id) : undefined;
+  const record = isPortalToken(token) ? await deps.subscriptions.findByPortalToken(token) : undefined;
   if (!record) throw new PaylinkError('NOT_FOUND', 'Subscription not found');
   const now = deps.clock.now();
   const { status } = deriveSubscriptionState(record.subscription, record.plan, paidPeriods(record), now);
@@ -174,4 +168,28 @@ function payeesOf(merchant: Merchant, chain: PullChain) {
 /** A USDC plan's cap is its price; a fiat plan's is the customer's (null). */
 function fixedCap(record: SubscriptionRecord): bigint | null {
   return record.plan.price.currency.code === 'USDC' ? record.plan.price.minorUnits : null;
+}
+
+/** The chain a mode's subscriptions are charged on by pull, or undefined: push renewal only. */
+export function pullChainOf(deps: Pick<MandateDeps, 'chains'>, mode: 'live' | 'test'): PullChain | undefined {
+  return deps.chains[mode];
+}
+
+/**
+ * "Switch to e-mail payments" from the portal: the subscription's mandate canceled, so that nothing more is
+ * charged (a charge waiting is dropped and its period e-mailed, as when the mandate is replaced). The terms stay
+ * signed on chain: the customer revokes them there (`cancel(terms)` or `approve(charger, 0)`) to be sure.
+ * Answers the mandate as it now is; undefined: the subscription has none.
+ */
+export async function switchToPush(
+  deps: Pick<MandateDeps, 'mandates' | 'subscriptions' | 'clock'>,
+  token: string,
+): Promise<Mandate | undefined> {
+  const record = isPortalToken(token) ? await deps.subscriptions.findByPortalToken(token) : undefined;
+  if (!record) throw new PaylinkError('NOT_FOUND', 'Subscription not found');
+  const mandate = await deps.mandates.findMandate(record.subscription.id);
+  if (mandate?.status !== 'active') return mandate;
+  const canceled: Mandate = { ...mandate, status: 'canceled', updatedAt: deps.clock.now() };
+  await deps.mandates.saveMandate(canceled);
+  return canceled;
 }

@@ -32,6 +32,11 @@ export interface HomeChain {
   readonly cctp: HomeCctpRoute | undefined;
   /** The source chains whose deposits are this chain's payments (decision 0032), one per chain id. */
   readonly sources: readonly SourceChain[];
+  /**
+   * Pull renewal's charger (decision 0061) where it is not configured (PAYLINK_SUBSCRIPTION_CHARGER) but the
+   * sandbox deployed it; the configured one wins.
+   */
+  readonly subscriptionCharger?: Address | undefined;
   /** The sandbox's second chain's contracts, when this is the sandbox's chain and it runs one. */
   readonly sandboxCrossChain?: SandboxCrossChainContracts | undefined;
   stop(): Promise<void>;

@@ -208,6 +208,7 @@ async function resolveChain(
       rpcUrls: chain.rpcUrls,
       relayerKey: chain.relayerKey ?? sandbox.relayerKey,
       gaslessRelayerKey: gaslessRelayerKey(chain),
+      subscriptionCharger: chain.subscriptionCharger ?? sandbox.subscriptionCharger,
       cctp: undefined,
       sources: [],
       sandboxCrossChain: crossChain,

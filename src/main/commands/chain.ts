@@ -49,7 +49,7 @@ function registerContractCommands(program: Command, config: () => Config): void 
       });
   factoryCommand(
     'deploy',
-    "deploy the version 3 forwarder factory of the mode's route table (its home chain, and each source chain of PAYLINK_CHAINS or PAYLINK_TEST_CHAINS) with the relayer key, checked against the table, and print its address",
+    "deploy the version 3 forwarder factory of the mode's route table (its home chain, and each source chain of PAYLINK_CHAINS or PAYLINK_TEST_CHAINS) with the relayer key, checked against the table, and pull renewal's SubscriptionCharger on the home chain unless the configured one is there, and print their addresses",
     deployFactoryV3OnChains,
   );
   factoryCommand(
@@ -155,6 +155,13 @@ function printFactoryV3(report: FactoryV3Report, options: { json?: boolean }): v
           : `${variable} is ${configured.address}, a version ${configured.version} factory: new payments use it (payments made with it keep it after the change)`,
       );
     if (failed.length === 0) out(`Set ${variable}=${report.factory}`);
+    const charger = report.subscriptionCharger;
+    if (charger)
+      out(
+        `${charger.deployed ? 'SubscriptionCharger deployed' : 'SubscriptionCharger already there'}: set ${
+          report.mode === 'live' ? 'PAYLINK_' : 'PAYLINK_TEST_'
+        }SUBSCRIPTION_CHARGER=${charger.address} for pull renewal`,
+      );
   }
   if (failed.length > 0)
     throw new PaylinkError(

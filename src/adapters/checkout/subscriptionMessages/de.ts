@@ -83,4 +83,33 @@ export const de: MessageTable<typeof en> = {
   cancelForeign: 'Diese Kündigung muss von dieser Seite gesendet werden: nutzen Sie die Schaltfläche unten.',
   cancel: 'Mein Abonnement kündigen',
   nonCustodial: 'Paylink verwahrt nie Ihr Geld: jede Zahlung geht direkt an {merchant}.',
+  wallet: {
+    title: 'Jede Periode aus Ihrer Wallet zahlen',
+    explain:
+      'Einmal in Ihrer Browser-Wallet unterschreiben: In jeder Periode werden {cap} aus Ihrer Wallet an {merchant} abgebucht, nie mehr und nie zweimal in einer Periode. Ihre E-Mail-Adresse wird trotzdem erfragt: Der Link zum Kundenbereich und jede Zahlung, die Sie selbst leisten, gehen dorthin.',
+    allowance:
+      'Ihre Wallet unterschreibt auch eine USDC-Freigabe über {total} für den Abbuchungsvertrag von Paylink (der Preis einer Periode mal die Zahl der Perioden, oder einer Periode, wenn das Abo bis zur Kündigung läuft). Sie zahlen keine Netzwerkgebühr.',
+    subscribe: 'Mit meiner Wallet abonnieren',
+    noWallet:
+      'In diesem Browser wurde keine Wallet gefunden: Abonnieren Sie unten per E-Mail, oder öffnen Sie diese Seite dort, wo Ihre Wallet ist.',
+    working: 'Bestätigen Sie in Ihrer Wallet …',
+    rejected: 'Sie haben in Ihrer Wallet abgelehnt: Nichts wurde unterschrieben.',
+    wrongChain: 'Wechseln Sie Ihre Wallet zu {chain} und versuchen Sie es erneut.',
+    failed: 'Das hat nicht geklappt:',
+    portalTitle: 'Aus Ihrer Wallet bezahlt',
+    cap: 'Höchstens pro Periode',
+    period: 'Abgebucht',
+    end: 'Endet',
+    endNever: 'Wenn Sie kündigen',
+    wallet: 'Wallet',
+    stopped: 'Ihre Wallet wird nicht mehr belastet: Der Link jeder Periode kommt per E-Mail.',
+    switchExplain:
+      'Keine Abbuchungen mehr aus Ihrer Wallet: Der Zahlungslink jeder Periode kommt stattdessen per E-Mail.',
+    switch: 'Zu Zahlungen per E-Mail wechseln',
+    switched: 'Erledigt: Ihre Wallet wird nicht mehr belastet. Der Link jeder Periode kommt per E-Mail.',
+    revokeExplain:
+      'Um auf der Chain sicherzugehen, kann Ihre Wallet diese Bedingungen im Vertrag selbst kündigen (eine Transaktion, mit Gebühr). Die USDC-Freigabe des Vertrags auf 0 zu setzen (approve) stoppt ebenfalls jede Abbuchung.',
+    revoke: 'Auf der Chain widerrufen',
+    revoked: 'Auf der Chain widerrufen: Diese Bedingungen können nie wieder belastet werden.',
+  },
 };

@@ -76,4 +76,32 @@ export const en = {
   cancelForeign: 'This cancellation must be sent from this page: press the button below.',
   cancel: 'Cancel my subscription',
   nonCustodial: 'Paylink never holds your money: each payment goes straight to {merchant}.',
+  wallet: {
+    title: 'Pay each period from your wallet',
+    explain:
+      'Sign once in your browser wallet: each period, {cap} is charged from your wallet to {merchant}, never more and never twice in a period. Your e-mail address is still asked: the portal’s link and any payment you make yourself go there.',
+    allowance:
+      'Your wallet also signs a USDC allowance of {total} for Paylink’s charger contract (the price of one period times the number of periods, or of one period when it runs until canceled). You pay no gas.',
+    subscribe: 'Subscribe with my wallet',
+    noWallet:
+      'No browser wallet was found in this browser: subscribe by e-mail below, or open this page where your wallet is.',
+    working: 'Confirm in your wallet…',
+    rejected: 'You declined in your wallet: nothing was signed.',
+    wrongChain: 'Switch your wallet to {chain} and try again.',
+    failed: 'It did not work:',
+    portalTitle: 'Paid from your wallet',
+    cap: 'At most per period',
+    period: 'Charged',
+    end: 'Ends',
+    endNever: 'When you cancel',
+    wallet: 'Wallet',
+    stopped: 'Your wallet is no longer charged: each period’s link comes by e-mail.',
+    switchExplain: 'No more charges from your wallet: each period’s payment link comes by e-mail instead.',
+    switch: 'Switch to e-mail payments',
+    switched: 'Done: your wallet will not be charged any more. Each period’s link comes by e-mail.',
+    revokeExplain:
+      'To be sure on chain, your wallet can cancel these terms in the charger itself (a transaction, with gas). Setting USDC’s allowance of the charger to 0 (approve) stops every charge too.',
+    revoke: 'Revoke on chain',
+    revoked: 'Revoked on chain: these terms can never be charged again.',
+  },
 };

@@ -81,4 +81,32 @@ export const es: MessageTable<typeof en> = {
   cancelForeign: 'Esta cancelación debe enviarse desde esta página: use el botón de abajo.',
   cancel: 'Cancelar mi suscripción',
   nonCustodial: 'Paylink nunca guarda su dinero: cada pago va directamente a {merchant}.',
+  wallet: {
+    title: 'Pagar cada periodo desde su monedero',
+    explain:
+      'Firme una vez en el monedero de su navegador: en cada periodo se cobran {cap} de su monedero para {merchant}, nunca más y nunca dos veces en un periodo. Su correo se sigue pidiendo: allí llegan el enlace del portal y cualquier pago que haga usted mismo.',
+    allowance:
+      'Su monedero también firma una autorización de USDC de {total} para el contrato de cobro de Paylink (el precio de un periodo por el número de periodos, o de un periodo cuando dura hasta que la cancele). No paga comisión de red.',
+    subscribe: 'Suscribirme con mi monedero',
+    noWallet:
+      'No se encontró ningún monedero en este navegador: suscríbase por correo abajo, o abra esta página donde esté su monedero.',
+    working: 'Confirme en su monedero…',
+    rejected: 'Lo rechazó en su monedero: no se firmó nada.',
+    wrongChain: 'Cambie su monedero a {chain} e inténtelo de nuevo.',
+    failed: 'No funcionó:',
+    portalTitle: 'Pagado desde su monedero',
+    cap: 'Como máximo por periodo',
+    period: 'Se cobra',
+    end: 'Termina',
+    endNever: 'Cuando la cancele',
+    wallet: 'Monedero',
+    stopped: 'Ya no se cobra de su monedero: el enlace de cada periodo llega por correo.',
+    switchExplain: 'No más cobros de su monedero: el enlace de pago de cada periodo llega por correo.',
+    switch: 'Pasar a pagos por correo',
+    switched: 'Hecho: ya no se cobrará de su monedero. El enlace de cada periodo llega por correo.',
+    revokeExplain:
+      'Para estar seguro en la cadena, su monedero puede cancelar estas condiciones en el propio contrato (una transacción, con comisión). Poner a 0 la autorización de USDC del contrato (approve) también detiene todo cobro.',
+    revoke: 'Revocar en la cadena',
+    revoked: 'Revocado en la cadena: estas condiciones no se podrán cobrar nunca más.',
+  },
 };

@@ -81,4 +81,33 @@ export const fr: MessageTable<typeof en> = {
   cancelForeign: 'Cette résiliation doit être envoyée depuis cette page : utilisez le bouton ci-dessous.',
   cancel: 'Résilier mon abonnement',
   nonCustodial: 'Paylink ne détient jamais votre argent : chaque paiement va directement à {merchant}.',
+  wallet: {
+    title: 'Payer chaque période depuis votre portefeuille',
+    explain:
+      'Signez une fois dans le portefeuille de votre navigateur : à chaque période, {cap} est prélevé de votre portefeuille pour {merchant}, jamais plus et jamais deux fois par période. Votre adresse e-mail reste demandée : le lien de l’espace client et tout paiement fait vous-même y arrivent.',
+    allowance:
+      'Votre portefeuille signe aussi une autorisation USDC de {total} pour le contrat de prélèvement de Paylink (le prix d’une période fois le nombre de périodes, ou d’une période quand l’abonnement dure jusqu’à résiliation). Vous ne payez aucun frais de réseau.',
+    subscribe: 'M’abonner avec mon portefeuille',
+    noWallet:
+      'Aucun portefeuille trouvé dans ce navigateur : abonnez-vous par e-mail ci-dessous, ou ouvrez cette page là où se trouve votre portefeuille.',
+    working: 'Confirmez dans votre portefeuille…',
+    rejected: 'Vous avez refusé dans votre portefeuille : rien n’a été signé.',
+    wrongChain: 'Passez votre portefeuille sur {chain} et réessayez.',
+    failed: 'Cela n’a pas fonctionné :',
+    portalTitle: 'Payé depuis votre portefeuille',
+    cap: 'Au plus par période',
+    period: 'Prélevé',
+    end: 'Fin',
+    endNever: 'À votre résiliation',
+    wallet: 'Portefeuille',
+    stopped: 'Votre portefeuille n’est plus prélevé : le lien de chaque période arrive par e-mail.',
+    switchExplain: 'Plus aucun prélèvement : le lien de paiement de chaque période arrive par e-mail.',
+    switch: 'Passer aux paiements par e-mail',
+    switched:
+      'C’est fait : votre portefeuille ne sera plus prélevé. Le lien de chaque période arrive par e-mail.',
+    revokeExplain:
+      'Pour en être sûr sur la chaîne, votre portefeuille peut annuler ces conditions dans le contrat lui-même (une transaction, avec frais de réseau). Ramener à 0 l’autorisation USDC du contrat (approve) arrête aussi tout prélèvement.',
+    revoke: 'Révoquer sur la chaîne',
+    revoked: 'Révoqué sur la chaîne : ces conditions ne pourront plus jamais être prélevées.',
+  },
 };

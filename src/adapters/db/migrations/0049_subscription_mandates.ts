@@ -1,9 +1,8 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Pull renewal (decision 0061). `subscription_tokens`: the customer's unguessable token of a subscription, what
- * its public routes (the mandate's submission, later the portal) are reached by, never the id a merchant sees.
- * `subscription_mandates`: a subscription's signed terms for the SubscriptionCharger, one per subscription, its
+ * Pull renewal (decision 0061). Its public routes are reached by the subscription's portal token (migration 0050),
+ * the one customer token a subscription has. `subscription_mandates`: a subscription's signed terms for the SubscriptionCharger, one per subscription, its
  * status `active` until canceled or replaced. `subscription_charges`: one charge per (subscription, period), the
  * primary key the one-per-period guarantee between workers; its transaction is written before it is broadcast
  * (`sent`), and the period's payment is marked paid once when it is mined. A failed charge waits for
@@ -11,13 +10,6 @@ import type { Kysely } from 'kysely';
  */
 // biome-ignore lint/suspicious/noExplicitAny: migrations are frozen in time and must not depend on today's types
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .createTable('subscription_tokens')
-    .addColumn('token', 'text', (c) => c.primaryKey())
-    .addColumn('subscription_id', 'text', (c) => c.notNull().unique().references('subscriptions.id'))
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .execute();
-
   await db.schema
     .createTable('subscription_mandates')
     .addColumn('subscription_id', 'text', (c) => c.primaryKey().references('subscriptions.id'))
@@ -69,5 +61,4 @@ export async function up(db: Kysely<any>): Promise<void> {
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('subscription_charges').execute();
   await db.schema.dropTable('subscription_mandates').execute();
-  await db.schema.dropTable('subscription_tokens').execute();
 }

@@ -1,0 +1,197 @@
+/*
+ * Pull renewal in the customer's browser wallet (decision 0061), on the subscribe page and the portal. Served
+ * after statusPoll.js and checkoutWallet.js (whose helpers it uses: errorCode, ensureChain, abiWord) as one
+ * script, under the checkout's CSP. It never writes markup: every sentence is the server's, copied with
+ * textContent.
+ *
+ * Subscribe page: creates the subscription (POST /subscribe/<plan>/wallet), reads the terms to sign
+ * (mandate.json), asks the wallet for eth_signTypedData_v4 of the terms and of USDC's EIP-2612 permit of the
+ * charger (the cap times the periods, or the cap when open-ended), posts the mandate, lands on the portal.
+ * Portal: "Revoke on chain" sends the charger's cancel(terms) from the wallet.
+ */
+
+const NAME_SELECTOR = '0x06fdde03'; // name()
+const VERSION_SELECTOR = '0x54fd4d50'; // version()
+const NONCES_SELECTOR = '0x7ecebe00'; // nonces(address)
+const PERMIT_TYPES = [
+  { name: 'owner', type: 'address' },
+  { name: 'spender', type: 'address' },
+  { name: 'value', type: 'uint256' },
+  { name: 'nonce', type: 'uint256' },
+  { name: 'deadline', type: 'uint256' },
+];
+const DOMAIN_TYPES = [
+  { name: 'name', type: 'string' },
+  { name: 'version', type: 'string' },
+  { name: 'chainId', type: 'uint256' },
+  { name: 'verifyingContract', type: 'address' },
+];
+/** The permit stays good for a year and some after the first period starts: the first charge sends it. */
+const PERMIT_VALID_S = 400n * 86_400n;
+
+(() => {
+  const ethereum = window.ethereum;
+  const hasWallet = ethereum && typeof ethereum === 'object' && typeof ethereum.request === 'function';
+  const way = document.getElementById('wallet-way');
+  if (way) walletWayOf(way, hasWallet ? ethereum : null);
+  const mandate = document.getElementById('mandate');
+  if (mandate && hasWallet) revokeOf(mandate, ethereum);
+})();
+
+function sectionKit(root) {
+  const live = root.querySelector('[data-live]');
+  const message = (key) => root.querySelector(`[data-message="${key}"]`)?.textContent ?? '';
+  return {
+    say(key, extra) {
+      live.hidden = false;
+      live.classList.toggle('error', key !== 'working' && key !== 'revoked');
+      live.textContent = extra ? `${message(key)} ${extra}` : message(key);
+    },
+  };
+}
+
+/** A failure as the section shows it: declined in the wallet, the wrong network, or the reason. */
+function showFailure(kit, error) {
+  if (errorCode(error) === USER_REJECTED) kit.say('rejected');
+  else if (error instanceof WrongChainError) kit.say('wrongChain');
+  else kit.say('failed', String(error?.message ?? error).slice(0, 300));
+}
+
+async function walletAccount(ethereum, chainId, chainName) {
+  const accounts = await ethereum.request({ method: 'eth_requestAccounts' });
+  const from = Array.isArray(accounts) ? accounts[0] : undefined;
+  if (!from) throw Object.assign(new Error('no account'), { code: USER_REJECTED });
+  const current = Number.parseInt(await ethereum.request({ method: 'eth_chainId' }), 16);
+  await ensureChain(ethereum, { chainId, chainName, nativeSymbol: 'POL' }, current);
+  return from;
+}
+
+async function postJson(url, body) {
+  const response = await fetch(url, {
+    method: 'POST',
+    cache: 'no-store',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const answer = await response.json().catch(() => ({}));
+  if (!response.ok)
+    throw new Error(typeof answer.error === 'string' ? answer.error : `HTTP ${response.status}`);
+  return answer;
+}
+
+function walletWayOf(root, ethereum) {
+  if (!ethereum) return;
+  const data = root.dataset;
+  const kit = sectionKit(root);
+  root.querySelector('[data-no-wallet]').hidden = true;
+  root.querySelector('[data-wallet-ready]').hidden = false;
+  const email = root.querySelector('#wallet-email');
+  const button = root.querySelector('[data-wallet-subscribe]');
+  let busy = false;
+  // Made once: trying again after a refusal in the wallet signs for the same subscription.
+  let made;
+  button.addEventListener('click', async () => {
+    if (busy) return;
+    if (!email.reportValidity()) return;
+    busy = true;
+    button.disabled = true;
+    kit.say('working');
+    try {
+      const chainId = Number(data.chainId);
+      const from = await walletAccount(ethereum, chainId, data.chainName);
+      made ??= await postJson(data.walletUrl, { email: email.value.trim(), wallet: from });
+      const response = await fetch(`${made.mandate_url}.json`, { cache: 'no-store' });
+      const request = await response.json();
+      if (!response.ok) throw new Error(request.error || `HTTP ${response.status}`);
+      const terms = { ...request.message, customer: from, cap: request.cap };
+      const signature = await ethereum.request({
+        method: 'eth_signTypedData_v4',
+        params: [
+          from,
+          JSON.stringify({
+            types: request.types,
+            domain: request.domain,
+            primaryType: 'Terms',
+            message: terms,
+          }),
+        ],
+      });
+      const permit = await signPermit(ethereum, from, request, Number(data.periods));
+      await postJson(made.mandate_url, { terms, signature, permit });
+      window.location.assign(made.portal_url);
+    } catch (error) {
+      showFailure(kit, error);
+      busy = false;
+      button.disabled = false;
+    }
+  });
+}
+
+/** USDC's EIP-2612 permit of the charger for the whole plan (or one period when open-ended). */
+async function signPermit(ethereum, from, request, periods) {
+  const token = request.message.token;
+  const call = async (data) =>
+    ethereum.request({ method: 'eth_call', params: [{ to: token, data }, 'latest'] });
+  const [name, version, nonce] = await Promise.all([
+    call(NAME_SELECTOR).then(abiString),
+    call(VERSION_SELECTOR).then(abiString),
+    call(NONCES_SELECTOR + abiWord(from)).then((word) => BigInt(word)),
+  ]);
+  const value = BigInt(request.cap) * BigInt(periods > 0 ? periods : 1);
+  const deadline = BigInt(request.message.start) + PERMIT_VALID_S;
+  const typed = {
+    types: { EIP712Domain: DOMAIN_TYPES, Permit: PERMIT_TYPES },
+    domain: { name, version, chainId: request.domain.chainId, verifyingContract: token },
+    primaryType: 'Permit',
+    message: {
+      owner: from,
+      spender: request.spender,
+      value: value.toString(),
+      nonce: nonce.toString(),
+      deadline: deadline.toString(),
+    },
+  };
+  const signature = await ethereum.request({
+    method: 'eth_signTypedData_v4',
+    params: [from, JSON.stringify(typed)],
+  });
+  return { value: value.toString(), deadline: deadline.toString(), signature };
+}
+
+/** An ABI-encoded string return value (offset, length, bytes) as text. */
+function abiString(hex) {
+  const body = hex.slice(2);
+  const length = Number.parseInt(body.slice(64, 128), 16);
+  const bytes = body.slice(128, 128 + length * 2).match(/../g) ?? [];
+  return new TextDecoder().decode(new Uint8Array(bytes.map((b) => Number.parseInt(b, 16))));
+}
+
+function revokeOf(root, ethereum) {
+  const data = root.dataset;
+  const kit = sectionKit(root);
+  const button = root.querySelector('[data-revoke]');
+  button.hidden = false;
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    kit.say('working');
+    try {
+      const from = await walletAccount(ethereum, Number(data.chainId), '');
+      const hash = await ethereum.request({
+        method: 'eth_sendTransaction',
+        params: [{ from, to: data.charger, data: data.cancelData }],
+      });
+      for (let i = 0; i < 120; i++) {
+        const receipt = await ethereum.request({ method: 'eth_getTransactionReceipt', params: [hash] });
+        if (receipt) {
+          if (receipt.status !== '0x1') throw new Error(`transaction ${hash} failed`);
+          kit.say('revoked');
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+    } catch (error) {
+      showFailure(kit, error);
+      button.disabled = false;
+    }
+  });
+}

@@ -1,0 +1,117 @@
+import type { Mandate } from '../../app/subscriptions/mandatePorts.ts';
+import type { ShownSubscription } from '../../app/subscriptions/subscriptions.ts';
+import { USDC } from '../../domain/currencies.ts';
+import { formatMoney, type Money } from '../../domain/money.ts';
+import { periodEnd } from '../../domain/subscriptionPeriods.ts';
+import type { SubscriptionPlan } from '../../domain/subscriptionPlan.ts';
+import { cancelCallData } from '../chain/subscriptionCharger.ts';
+import { html, type SafeHtml } from '../web/html.ts';
+import { fill } from '../web/i18n.ts';
+import type { Language } from '../web/language.ts';
+import { formatPriceAmount } from '../web/localeFormat.ts';
+import { moment } from './pageLayout.ts';
+import type { SubscriptionMessages } from './subscriptionMessages/index.ts';
+
+/** Where a mode's subscriptions are charged by pull (decision 0061): shown as the wallet's way when set. */
+export interface PullOffer {
+  readonly chainId: number;
+  readonly chainName: string;
+}
+
+function money(value: Money, language: Language): string {
+  return `${formatPriceAmount(formatMoney(value), language)} ${value.currency.code}`;
+}
+
+/**
+ * The allowance the page's permit grants the charger: the cap (a USDC plan's price) times the number of
+ * periods, or one period's when the plan runs until canceled (the customer renews it then, or it is e-mailed).
+ */
+export function permitTotal(plan: SubscriptionPlan): Money {
+  return { ...plan.price, minorUnits: plan.price.minorUnits * BigInt(plan.periods ?? 1) };
+}
+
+/** Whether the subscribe page offers the wallet's way for this plan: a USDC plan (its cap is its price). */
+export function walletWayOffered(plan: SubscriptionPlan, pull: PullOffer | null): pull is PullOffer {
+  return pull !== null && plan.price.currency.code === 'USDC';
+}
+
+/** The sentences the script shows, rendered (and escaped) here, copied with textContent there. */
+function scriptMessages(messages: Record<string, string>): SafeHtml {
+  return html`<div hidden>${Object.entries(messages).map(
+    ([key, text]) => html`<span data-message="${key}">${text}</span>`,
+  )}</div>`;
+}
+
+/**
+ * The subscribe page's wallet way (pull renewal): the terms in words, the allowance, the e-mail (still asked),
+ * and a button the script (assets/subscription.js) drives: subscribe, sign the terms and the permit, post the
+ * mandate, go to the portal. Without a wallet (or without script) it says so, and the e-mail way stays below.
+ */
+export function walletWay(
+  input: { plan: SubscriptionPlan; language: Language; merchantName: string; pull: PullOffer },
+  m: SubscriptionMessages,
+): SafeHtml {
+  const { plan, language, pull } = input;
+  const w = m.wallet;
+  return html`<section class="subscribe-way" id="wallet-way" aria-labelledby="wallet-way-title" data-wallet-url="/subscribe/${plan.id}/wallet?lang=${language}" data-chain-id="${String(pull.chainId)}" data-chain-name="${pull.chainName}" data-periods="${String(plan.periods ?? 0)}">
+  <h2 id="wallet-way-title">${w.title}</h2>
+  <p>${fill(w.explain, { cap: money(plan.price, language), merchant: input.merchantName })}</p>
+  <p class="muted small">${fill(w.allowance, { total: money(permitTotal(plan), language) })}</p>
+  <div class="choice" data-wallet-ready hidden>
+    <label for="wallet-email">${m.email}</label>
+    <input class="amount-input" id="wallet-email" type="email" inputmode="email" autocomplete="email" maxlength="254" required>
+    <button type="button" class="button primary" data-wallet-subscribe>${w.subscribe}</button>
+  </div>
+  <p class="muted" data-no-wallet>${w.noWallet}</p>
+  <p class="notice" role="status" data-live hidden></p>
+  ${scriptMessages({
+    working: w.working,
+    rejected: w.rejected,
+    wrongChain: fill(w.wrongChain, { chain: pull.chainName }),
+    failed: w.failed,
+  })}
+</section>`;
+}
+
+/**
+ * The portal's mandate section, when the subscription has one: the cap per period, how often, the end, the
+ * wallet; "Switch to e-mail payments" (a form: the server cancels the mandate) while it is active, and "Revoke on
+ * chain" (the script asks the wallet to send the charger's `cancel(terms)`).
+ */
+export function mandateSection(
+  input: { shown: ShownSubscription; mandate: Mandate; token: string; language: Language },
+  m: SubscriptionMessages,
+): SafeHtml {
+  const { shown, mandate, language } = input;
+  const { plan, subscription } = shown;
+  const w = m.wallet;
+  // The cap is in USDC base units whatever the plan's currency (a fiat plan's is the customer's ceiling).
+  const capShown: Money = { currency: USDC, minorUnits: mandate.terms.cap };
+  const end =
+    plan.periods === null
+      ? w.endNever
+      : moment(periodEnd(subscription.anchor, plan.interval, plan.periods), language, 'date');
+  const active = mandate.status === 'active';
+  return html`<section class="subscribe-way" id="mandate" aria-labelledby="mandate-title" data-chain-id="${String(mandate.chainId)}" data-charger="${mandate.charger}" data-customer="${mandate.terms.customer}" data-cancel-data="${cancelCallData(mandate)}">
+  <h2 id="mandate-title">${w.portalTitle}</h2>
+  ${active ? null : html`<p class="notice" role="status">${w.stopped}</p>`}
+  <dl class="facts">
+    <div class="fact"><dt>${w.cap}</dt><dd>${money(capShown, language)}</dd></div>
+    <div class="fact"><dt>${w.period}</dt><dd>${fill(m.every[plan.interval.unit], { count: plan.interval.count })}</dd></div>
+    <div class="fact"><dt>${w.end}</dt><dd>${end}</dd></div>
+    <div class="fact"><dt>${w.wallet}</dt><dd><code>${mandate.terms.customer}</code></dd></div>
+  </dl>
+  ${
+    active
+      ? html`<p>${w.switchExplain}</p>
+  <form method="post" action="/subscriptions/${input.token}/mandate/cancel?lang=${language}">
+    <button type="submit" class="button">${w.switch}</button>
+  </form>`
+      : null
+  }
+  <p class="muted small">${w.revokeExplain}</p>
+  <button type="button" class="button" data-revoke hidden>${w.revoke}</button>
+  <p class="notice" role="status" data-live hidden></p>
+  ${scriptMessages({ working: w.working, rejected: w.rejected, failed: w.failed, revoked: w.revoked })}
+</section>`;
+}
