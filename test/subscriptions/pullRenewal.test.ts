@@ -16,6 +16,7 @@ import { createRelayer } from '../../src/adapters/chain/relayer.ts';
 import { chargerCalls } from '../../src/adapters/chain/subscriptionCharger.ts';
 import { customerEmails } from '../../src/adapters/email/customerEmails.ts';
 import { memoryBucketStore } from '../../src/adapters/rateLimit/memoryBucketStore.ts';
+import { subscribeFromPage } from '../../src/app/subscriptions/customerPortal.ts';
 import type { MandateStore } from '../../src/app/subscriptions/mandatePorts.ts';
 import {
   type MandateDeps,
@@ -548,5 +549,33 @@ describe.each(dialects)('pull renewal on %s', (dialect) => {
     expect(p?.remindedAt).not.toBeNull();
     expect(await emailsOf(payment?.id)).toBe(2);
     expect((await relayChargeOnce(relay)).kind).toBe('idle');
+  });
+
+  it("subscribed by the page's wallet way, a first period owed at once is not e-mailed: its mandate will pay it", async () => {
+    const { plan } = await createPlan(renewal, h.merchant.id, 'live', {
+      name: 'No trial',
+      amount: '5',
+      currency: 'USDC',
+      intervalUnit: 'month',
+      trialDays: '0',
+    });
+    const byWallet = await subscribeFromPage(renewal, plan.id, {
+      customerEmail: 'ada@example.com',
+      language: 'en',
+      customerWallet: h.addresses.customer,
+    });
+    const byEmail = await subscribeFromPage(renewal, plan.id, {
+      customerEmail: 'bob@example.com',
+      language: 'en',
+    });
+    const walletPeriod = await periodOf(byWallet.subscription.id, 1);
+    const emailPeriod = await periodOf(byEmail.subscription.id, 1);
+    // Both owe their first period now, with its payment made; only the e-mail way's link went out.
+    expect(walletPeriod.payment?.status).toBe('pending');
+    expect(emailPeriod.payment?.status).toBe('pending');
+    expect(await emailsOf(walletPeriod.payment?.id)).toBe(0);
+    expect(await emailsOf(emailPeriod.payment?.id)).toBe(1);
+    await cancel(byWallet.subscription.id);
+    await cancel(byEmail.subscription.id);
   });
 });

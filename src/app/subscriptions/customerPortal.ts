@@ -47,12 +47,20 @@ export async function subscribeFromPage(
   },
 ): Promise<ShownSubscription> {
   const { plan } = await publicPlan(deps, planId);
-  const { subscription } = await createSubscription(deps, plan.merchantId, plan.mode, {
-    planId: plan.id,
-    customerEmail: input.customerEmail,
-    customerLanguage: input.language,
-    customerWallet: input.customerWallet,
-  });
+  const { subscription } = await createSubscription(
+    deps,
+    plan.merchantId,
+    plan.mode,
+    {
+      planId: plan.id,
+      customerEmail: input.customerEmail,
+      customerLanguage: input.language,
+      customerWallet: input.customerWallet,
+    },
+    undefined,
+    // By wallet: its mandate pays the first period, which is therefore not e-mailed as well.
+    { mandateComing: input.customerWallet !== undefined },
+  );
   return subscription;
 }
 

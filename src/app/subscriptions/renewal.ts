@@ -52,13 +52,18 @@ export function paidPeriods(record: SubscriptionRecord): PaidPeriods {
  * soon (each an ordinary payment, its link e-mailed to the customer), reminds the customer of an unpaid one a
  * day before its grace ends, announces what changed, and says when to look again.
  */
-export async function renewSubscription(deps: RenewalDeps, subscriptionId: string): Promise<void> {
+export async function renewSubscription(
+  deps: RenewalDeps,
+  subscriptionId: string,
+  options: LookOptions = {},
+): Promise<void> {
   const now = deps.clock.now();
   let record = await applyDuePlanChange(deps, await deps.subscriptions.find(subscriptionId), now);
   if (!record) return;
   const seenUpdatedAt = record.subscription.updatedAt;
   const pulled = (await deps.pull?.hasLiveMandate(subscriptionId)) ?? false;
-  const { billed, failed } = await billDuePeriods(deps, record, now, pulled);
+  const withheld = pulled || options.mandateComing === true;
+  const { billed, failed } = await billDuePeriods(deps, record, now, withheld);
   if (billed.length > 0) record = (await deps.subscriptions.find(subscriptionId)) ?? record;
   if (pulled) await deps.pull?.queueDue(record, now);
   await remindUnpaid(deps, record, now);
@@ -102,9 +107,22 @@ export const RENEWAL_LEASE_MS = 60_000;
  * A look at one subscription outside the renewal job (its creation, a cancellation): only if no worker is looking
  * at it now, which then sees the change itself. Two looks at once could announce one change twice.
  */
-export async function renewNow(deps: RenewalDeps, subscriptionId: string): Promise<void> {
+export async function renewNow(
+  deps: RenewalDeps,
+  subscriptionId: string,
+  options: LookOptions = {},
+): Promise<void> {
   if (await deps.subscriptions.claimOne(subscriptionId, deps.clock.now(), RENEWAL_LEASE_MS))
-    await renewSubscription(deps, subscriptionId);
+    await renewSubscription(deps, subscriptionId, options);
+}
+
+export interface LookOptions {
+  /**
+   * The customer is signing a mandate now (the subscribe page's wallet way): a period billed by this look is not
+   * e-mailed, since its charge will pay it — an e-mailed link too could be paid a second time. Should no mandate
+   * come, the period's reminder e-mails its link before its grace ends.
+   */
+  readonly mandateComing?: boolean;
 }
 
 /** One pass of the renewal job: the subscriptions due for a look, claimed, each looked at. How many. */

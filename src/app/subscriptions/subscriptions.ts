@@ -15,7 +15,7 @@ import { timeOrderedId } from '../payments/timeOrderedId.ts';
 import type { PageRequest } from '../shared/keysetPage.ts';
 import { answerOnce, checkIdempotencyKey, listPage } from './plans.ts';
 import type { IdempotentCreate, SubscriptionRecord } from './ports.ts';
-import { paidPeriods, type RenewalDeps, renewNow } from './renewal.ts';
+import { type LookOptions, paidPeriods, type RenewalDeps, renewNow } from './renewal.ts';
 
 /** The customer portal's token: 32 random bytes, base64url (43 characters), as a receipt's. */
 export function newPortalToken(): string {
@@ -56,6 +56,7 @@ export async function createSubscription(
   mode: KeyMode,
   input: SubscriptionInput,
   idempotency?: IdempotentCreate,
+  look: LookOptions = {},
 ): Promise<{ subscription: ShownSubscription; replayed: boolean }> {
   checkIdempotencyKey(idempotency);
   const [planId, customerEmail, customerWallet, language] = checkEvery<
@@ -101,7 +102,7 @@ export async function createSubscription(
   const outcome = await deps.subscriptions.insertSubscription(subscription, now, idempotency);
   const { row, replayed } = answerOnce(outcome, idempotency);
   // The first look at once: a subscription without a trial owes its first period now.
-  if (!replayed) await renewNow(deps, row.id);
+  if (!replayed) await renewNow(deps, row.id, look);
   return { subscription: await showSubscription(deps, merchantId, mode, row.id), replayed };
 }
 
