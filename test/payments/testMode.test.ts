@@ -317,6 +317,9 @@ describe.runIf(dialects.includes('postgres'))(
         PAYLINK_DATABASE_URL: dbUrl,
         PAYLINK_NETWORK: 'sandbox',
         PAYLINK_RPC_URL: live.rpcUrl,
+        // The live sandbox's first chain only: its second would be looked for on the port after this anvil's,
+        // where the test chain or another file's chain may be listening.
+        PAYLINK_CHAINS: '',
         PAYLINK_USDC_ADDRESS: liveUsdc,
         PAYLINK_FACTORY_ADDRESS: liveContracts.factory,
         PAYLINK_START_BLOCK: '0',
