@@ -194,6 +194,15 @@ describe.each(dialects)('pull renewal on %s', (dialect) => {
     return { id: subscription.subscription.id, token, terms, signature };
   };
 
+  /** The customer's mandate given, and its subscription's first period due: the clocks at its anchor, one look. */
+  const mandateDue = async (id: string, token: string, terms: MandateTerms, signature: Hex) => {
+    await submitMandate(mandateDeps, token, { terms: termsJson(terms), signature });
+    const anchor = (await h.stores.subscriptions.find(id))!.subscription.anchor;
+    await moveTo(anchor);
+    await renewDueSubscriptions(renewal, 50);
+    return anchor;
+  };
+
   const periodOf = async (id: string, period: number) => {
     const record = (await h.stores.subscriptions.find(id))!;
     const p = record.periods.find((x) => x.period === period);
@@ -346,10 +355,7 @@ describe.each(dialects)('pull renewal on %s', (dialect) => {
       currency: 'USDC',
       trialDays: '1',
     });
-    await submitMandate(mandateDeps, token, { terms: termsJson(terms), signature });
-    const anchor = (await h.stores.subscriptions.find(id))!.subscription.anchor;
-    await moveTo(anchor);
-    await renewDueSubscriptions(renewal, 50);
+    await mandateDue(id, token, terms, signature);
     await h.control('blacklist', h.addresses.customer as Address);
     const failed = await relayChargeOnce(relay);
     expect(failed.kind).toBe('failed');
@@ -395,9 +401,7 @@ describe.each(dialects)('pull renewal on %s', (dialect) => {
       currency: 'USDC',
       trialDays: '1',
     });
-    await submitMandate(mandateDeps, token, { terms: termsJson(terms), signature });
-    await moveTo((await h.stores.subscriptions.find(id))!.subscription.anchor);
-    await renewDueSubscriptions(renewal, 50);
+    await mandateDue(id, token, terms, signature);
     const merchantBefore = await h.balanceOf(h.addresses.merchant);
     const beforeCharge = await h.anvil.testClient.snapshot();
     expect((await relayChargeOnce(relay)).kind).toBe('sent');
@@ -420,10 +424,7 @@ describe.each(dialects)('pull renewal on %s', (dialect) => {
       currency: 'USDC',
       trialDays: '1',
     });
-    await submitMandate(mandateDeps, token, { terms: termsJson(terms), signature });
-    const anchor = (await h.stores.subscriptions.find(id))!.subscription.anchor;
-    await moveTo(anchor);
-    await renewDueSubscriptions(renewal, 50);
+    const anchor = await mandateDue(id, token, terms, signature);
     // Period 1 paid by hand (as the watcher would store it) before the relayer's pass: no charge, no e-mail.
     const first = await periodOf(id, 1);
     await h.database.handle.db
@@ -539,10 +540,7 @@ describe.each(dialects)('pull renewal on %s', (dialect) => {
       );
     expect(await capRefusal(2n ** 128n)).toBe('terms.cap');
     expect(await capRefusal(2n ** 128n - 1n)).toBe('signature');
-    await submitMandate(mandateDeps, token, { terms: termsJson(terms), signature });
-    const anchor = (await h.stores.subscriptions.find(id))!.subscription.anchor;
-    await moveTo(anchor);
-    await renewDueSubscriptions(renewal, 50);
+    await mandateDue(id, token, terms, signature);
     const { payment, p } = await periodOf(id, 1);
     expect(payment?.quote.usdcBaseUnits).toBe(10_800_000n);
     expect(await mandates.findCharge(id, 1)).toBeUndefined();
