@@ -65,3 +65,68 @@ export async function databaseMigratedTo(dialect: DialectName, name: string) {
   }
   return { handle, migrator, drop: empty.drop };
 }
+
+/**
+ * A plan's row as migration 0048 made the table: merchant `mch_1`'s live monthly plan "Pro", 10 USDC, no trial,
+ * three days' grace, open-ended; `terms` changes what a test needs otherwise.
+ */
+export function planRowAt0048(
+  id: string,
+  at: string,
+  terms: {
+    readonly currency?: string;
+    readonly amount_minor_units?: string;
+    readonly trial_days?: number;
+    readonly idempotency_key?: string | null;
+    readonly request_hash?: string | null;
+  } = {},
+) {
+  return {
+    id,
+    merchant_id: 'mch_1',
+    mode: 'live',
+    name: 'Pro',
+    description: null,
+    currency: 'USDC',
+    amount_minor_units: '10000000',
+    interval_unit: 'month',
+    interval_count: 1,
+    trial_days: 0,
+    grace_days: 3,
+    periods: null,
+    archived_at: null,
+    idempotency_key: null,
+    request_hash: null,
+    created_at: at,
+    ...terms,
+  };
+}
+
+/** A subscription's row as migration 0048 made the table: `ada@example.com` on plan `p1`, anchored at `at`. */
+export function subscriptionRowAt0048(
+  id: string,
+  at: string,
+  facts: { readonly customer_email?: string; readonly announced_status?: string } = {},
+) {
+  return {
+    id,
+    merchant_id: 'mch_1',
+    mode: 'live',
+    plan_id: 'p1',
+    customer_email: 'ada@example.com',
+    customer_wallet: null,
+    language: null,
+    started_at: at,
+    anchor: at,
+    cancel_at: null,
+    canceled_by: null,
+    announced_status: 'past_due',
+    next_check_at: at,
+    claimed_until: null,
+    idempotency_key: null,
+    request_hash: null,
+    created_at: at,
+    updated_at: at,
+    ...facts,
+  };
+}

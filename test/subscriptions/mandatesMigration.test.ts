@@ -5,7 +5,7 @@ import { paymentRow } from '../../src/adapters/db/paymentRepository.ts';
 import { testMerchant } from '../fakes/merchantFixture.ts';
 import { testPayment } from '../fakes/paymentFixture.ts';
 import { dialects } from '../helpers/database.ts';
-import { databaseMigratedTo } from '../helpers/migrationRows.ts';
+import { databaseMigratedTo, planRowAt0048, subscriptionRowAt0048 } from '../helpers/migrationRows.ts';
 
 /**
  * Migration 0049 on a database holding a subscription from before it: the mandates and charges come, the keys
@@ -24,50 +24,8 @@ describe.each(dialects)('migration 0049 (subscription mandates) on %s', (dialect
     const { db } = handle;
     await db.insertInto('merchants').values(merchantRow(testMerchant())).execute();
     await db.insertInto('payments').values(paymentRow(payment)).execute();
-    await db
-      .insertInto('subscription_plans')
-      .values({
-        id: 'p1',
-        merchant_id: 'mch_1',
-        mode: 'live',
-        name: 'Pro',
-        description: null,
-        currency: 'USDC',
-        amount_minor_units: '10000000',
-        interval_unit: 'month',
-        interval_count: 1,
-        trial_days: 0,
-        grace_days: 3,
-        periods: null,
-        archived_at: null,
-        idempotency_key: null,
-        request_hash: null,
-        created_at: NOW,
-      })
-      .execute();
-    await db
-      .insertInto('subscriptions')
-      .values({
-        id: 's1',
-        merchant_id: 'mch_1',
-        mode: 'live',
-        plan_id: 'p1',
-        customer_email: 'ada@example.com',
-        customer_wallet: null,
-        language: null,
-        started_at: NOW,
-        anchor: NOW,
-        cancel_at: null,
-        canceled_by: null,
-        announced_status: 'past_due',
-        next_check_at: NOW,
-        claimed_until: null,
-        idempotency_key: null,
-        request_hash: null,
-        created_at: NOW,
-        updated_at: NOW,
-      })
-      .execute();
+    await db.insertInto('subscription_plans').values(planRowAt0048('p1', NOW)).execute();
+    await db.insertInto('subscriptions').values(subscriptionRowAt0048('s1', NOW)).execute();
     expect((await migrator.migrateToLatest()).error).toBeUndefined();
   });
   afterAll(async () => {

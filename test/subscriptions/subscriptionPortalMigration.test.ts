@@ -3,7 +3,7 @@ import type { DatabaseHandle } from '../../src/adapters/db/database.ts';
 import { merchantRow } from '../../src/adapters/db/merchantRepository.ts';
 import { testMerchant } from '../fakes/merchantFixture.ts';
 import { dialects } from '../helpers/database.ts';
-import { databaseMigratedTo } from '../helpers/migrationRows.ts';
+import { databaseMigratedTo, planRowAt0048, subscriptionRowAt0048 } from '../helpers/migrationRows.ts';
 
 const NOW = '2027-01-31T10:00:00.000Z';
 
@@ -17,26 +17,8 @@ describe.each(dialects)('migration 0050 (subscription portal) on %s', (dialect) 
   let drop: () => Promise<void>;
   let migrator: Awaited<ReturnType<typeof databaseMigratedTo>>['migrator'];
 
-  const subscription = (id: string) => ({
-    id,
-    merchant_id: 'mch_1',
-    mode: 'live',
-    plan_id: 'p1',
-    customer_email: `${id}@example.com`,
-    customer_wallet: null,
-    language: null,
-    started_at: NOW,
-    anchor: NOW,
-    cancel_at: null,
-    canceled_by: null,
-    announced_status: 'trialing',
-    next_check_at: NOW,
-    claimed_until: null,
-    idempotency_key: null,
-    request_hash: null,
-    created_at: NOW,
-    updated_at: NOW,
-  });
+  const subscription = (id: string) =>
+    subscriptionRowAt0048(id, NOW, { customer_email: `${id}@example.com`, announced_status: 'trialing' });
 
   beforeAll(async () => {
     ({ handle, drop, migrator } = await databaseMigratedTo(dialect, '0048_subscriptions'));
@@ -44,24 +26,7 @@ describe.each(dialects)('migration 0050 (subscription portal) on %s', (dialect) 
     await db.insertInto('merchants').values(merchantRow(testMerchant())).execute();
     await db
       .insertInto('subscription_plans')
-      .values({
-        id: 'p1',
-        merchant_id: 'mch_1',
-        mode: 'live',
-        name: 'Pro',
-        description: null,
-        currency: 'USDC',
-        amount_minor_units: '990000',
-        interval_unit: 'month',
-        interval_count: 1,
-        trial_days: 14,
-        grace_days: 3,
-        periods: null,
-        archived_at: null,
-        idempotency_key: null,
-        request_hash: null,
-        created_at: NOW,
-      })
+      .values(planRowAt0048('p1', NOW, { amount_minor_units: '990000', trial_days: 14 }))
       .execute();
     await db
       .insertInto('subscriptions')

@@ -5,7 +5,7 @@ import { paymentRow } from '../../src/adapters/db/paymentRepository.ts';
 import { testMerchant } from '../fakes/merchantFixture.ts';
 import { testPayment } from '../fakes/paymentFixture.ts';
 import { dialects } from '../helpers/database.ts';
-import { databaseMigratedTo } from '../helpers/migrationRows.ts';
+import { databaseMigratedTo, planRowAt0048, subscriptionRowAt0048 } from '../helpers/migrationRows.ts';
 
 /**
  * Migration 0048 on a database holding payments from before it: the three tables come, a period's payment can
@@ -30,24 +30,13 @@ describe.each(dialects)('migration 0048 (subscriptions) on %s', (dialect) => {
     await drop?.();
   });
 
-  const planValues = (id: string, key: string | null) => ({
-    id,
-    merchant_id: 'mch_1',
-    mode: 'live',
-    name: 'Pro',
-    description: null,
-    currency: 'EUR',
-    amount_minor_units: '990',
-    interval_unit: 'month',
-    interval_count: 1,
-    trial_days: 0,
-    grace_days: 3,
-    periods: null,
-    archived_at: null,
-    idempotency_key: key,
-    request_hash: key && 'h',
-    created_at: NOW,
-  });
+  const planValues = (id: string, key: string | null) =>
+    planRowAt0048(id, NOW, {
+      currency: 'EUR',
+      amount_minor_units: '990',
+      idempotency_key: key,
+      request_hash: key && 'h',
+    });
 
   it('adds the tables, with one payment per period and one plan per key', async () => {
     const { db } = handle;
@@ -58,29 +47,7 @@ describe.each(dialects)('migration 0048 (subscriptions) on %s', (dialect) => {
     await expect(
       db.insertInto('subscription_plans').values(planValues('p4', 'k')).execute(),
     ).rejects.toThrow();
-    await db
-      .insertInto('subscriptions')
-      .values({
-        id: 's1',
-        merchant_id: 'mch_1',
-        mode: 'live',
-        plan_id: 'p1',
-        customer_email: 'ada@example.com',
-        customer_wallet: null,
-        language: null,
-        started_at: NOW,
-        anchor: NOW,
-        cancel_at: null,
-        canceled_by: null,
-        announced_status: 'past_due',
-        next_check_at: NOW,
-        claimed_until: null,
-        idempotency_key: null,
-        request_hash: null,
-        created_at: NOW,
-        updated_at: NOW,
-      })
-      .execute();
+    await db.insertInto('subscriptions').values(subscriptionRowAt0048('s1', NOW)).execute();
     const period = {
       subscription_id: 's1',
       period: 1,
