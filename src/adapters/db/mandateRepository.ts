@@ -4,8 +4,7 @@ import { parseTerms, termsJson } from '../../domain/subscriptionMandate.ts';
 import { isoTimestamp } from '../../domain/timestamp.ts';
 import type { DatabaseHandle } from './database.ts';
 import type { Db } from './db.ts';
-import { insertOutboxEvent } from './outbox.ts';
-import { toPayment } from './paymentRepository.ts';
+import { markPaidByTransaction } from './paidByTransaction.ts';
 import type { SubscriptionChargesTable, SubscriptionMandatesTable } from './subscriptionSchema.ts';
 
 /** Pull renewal's records (migration 0049, decision 0061): mandates and charges. */
@@ -131,7 +130,19 @@ function markMined(
       .where('status', '=', 'sent')
       .executeTakeFirst();
     if (Number(closed.numUpdatedRows) === 0) return false;
-    return markPaymentPaid(trx, charge, outcome.token, event, at);
+    // The period's payment paid by the charge's transaction, as an x402 call's is.
+    return markPaidByTransaction(
+      trx,
+      charge.paymentId,
+      {
+        txHash: charge.txHash!,
+        chainId: charge.chainId,
+        token: outcome.token,
+        at,
+        amountBaseUnits: charge.amountBaseUnits,
+      },
+      event,
+    );
   });
 }
 
@@ -155,40 +166,6 @@ async function markSent(
       updated_at: isoTimestamp(at),
     })
     .execute();
-}
-
-/** The period's payment paid by the charge's transaction, as an x402 call's is (once: never a paid one again). */
-async function markPaymentPaid(
-  trx: Db,
-  charge: Charge,
-  token: string,
-  event: Parameters<MandateStore['markMined']>[2],
-  at: Date,
-): Promise<boolean> {
-  const updated = await trx
-    .updateTable('payments')
-    .set({
-      status: 'paid',
-      announced_status: 'paid',
-      amount_received_base_units: charge.amountBaseUnits.toString(),
-      paid_at: isoTimestamp(at),
-      txid: charge.txHash,
-      txid_chain_id: charge.chainId,
-      paid_token_address: token,
-      paid_token_symbol: 'USDC',
-      updated_at: isoTimestamp(at),
-    })
-    .where('id', '=', charge.paymentId)
-    .where('status', '<>', 'paid')
-    .executeTakeFirst();
-  if (Number(updated.numUpdatedRows) === 0) return false;
-  const row = await trx
-    .selectFrom('payments')
-    .selectAll()
-    .where('id', '=', charge.paymentId)
-    .executeTakeFirstOrThrow();
-  await insertOutboxEvent(trx, event(toPayment(row)));
-  return true;
 }
 
 function mandateRow(m: Mandate): SubscriptionMandatesTable {

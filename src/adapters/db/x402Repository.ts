@@ -3,7 +3,7 @@ import type { Payment } from '../../domain/payment.ts';
 import type { DatabaseHandle } from './database.ts';
 import type { Db } from './db.ts';
 import { gaslessRow, toGaslessAuthorization } from './gaslessRepository.ts';
-import { insertOutboxEvent } from './outbox.ts';
+import { markPaidByTransaction } from './paidByTransaction.ts';
 import { paymentRow, toPayment } from './paymentRepository.ts';
 import { isUniqueViolation } from './uniqueViolation.ts';
 
@@ -53,33 +53,11 @@ export function x402Repository(handle: DatabaseHandle): X402Store {
     insertCall: (call) => insertCall(db, call),
     findCall: (chainId, token, from, nonce) => findCall(db, chainId, token, from, nonce),
     recordPaid: (paymentId, paid, event) =>
-      db.transaction().execute(async (trx) => {
-        const updated = await trx
-          .updateTable('payments')
-          .set({
-            status: 'paid',
-            announced_status: 'paid',
-            amount_received_base_units: (eb) => eb.ref('usdc_amount_base_units'),
-            paid_at: paid.at.toISOString(),
-            txid: paid.txHash,
-            txid_chain_id: paid.chainId,
-            paid_token_address: paid.token.toLowerCase(),
-            paid_token_symbol: 'USDC',
-            updated_at: paid.at.toISOString(),
-          })
-          .where('id', '=', paymentId)
-          .where('kind', '=', 'payment')
-          .where('status', '<>', 'paid')
-          .executeTakeFirst();
-        if (Number(updated.numUpdatedRows) === 0) return false;
-        const row = await trx
-          .selectFrom('payments')
-          .selectAll()
-          .where('id', '=', paymentId)
-          .executeTakeFirstOrThrow();
-        await insertOutboxEvent(trx, event(toPayment(row)));
-        return true;
-      }),
+      db
+        .transaction()
+        .execute((trx) =>
+          markPaidByTransaction(trx, paymentId, { ...paid, token: paid.token.toLowerCase() }, event),
+        ),
   };
 }
 
