@@ -49,6 +49,18 @@ export interface CheckoutSubscriptions {
  * plan's e-mails to addresses that did not ask (each subscription without a trial e-mails its first link).
  */
 const SUBSCRIBE_LIMIT: BucketPolicy = { ratePerSecond: 1 / 120, burst: 5 };
+
+/** One bucket per client address for both ways of subscribing (the form and the wallet's): the refusal, if spent. */
+function subscribeLimited(deps: RouteDeps, request: FastifyRequest, reply: FastifyReply) {
+  const { renewal, buckets } = deps.subscriptions;
+  return refusedByRateLimits(
+    buckets,
+    [[`subscribe:client:${request.ip}`, SUBSCRIBE_LIMIT]],
+    renewal.clock.now(),
+    reply,
+  );
+}
+
 /** Cancellations per client address: a customer cancels one subscription, rarely a few. */
 const CANCEL_LIMIT: BucketPolicy = { ratePerSecond: 1 / 60, burst: 10 };
 
@@ -169,14 +181,8 @@ async function subscribe(deps: RouteDeps, request: PlanRequest, reply: FastifyRe
     if (!(error instanceof ValidationError)) throw error;
     return refuse(400, 'email', email);
   }
-  const { renewal, buckets } = deps.subscriptions;
-  const limited = await refusedByRateLimits(
-    buckets,
-    [[`subscribe:client:${request.ip}`, SUBSCRIBE_LIMIT]],
-    renewal.clock.now(),
-    reply,
-  );
-  if (limited) return refuse(429, 'rate', email);
+  const { renewal } = deps.subscriptions;
+  if (await subscribeLimited(deps, request, reply)) return refuse(429, 'rate', email);
   try {
     const shown = await subscribeFromPage(renewal, found.plan.id, { customerEmail: email, language });
     request.log.info(
@@ -329,14 +335,9 @@ async function subscribeWithWallet(deps: RouteDeps, request: PlanRequest, reply:
   const wallet = typeof body.wallet === 'string' ? body.wallet : undefined;
   if (email === undefined || wallet === undefined)
     return fail(400, 'VALIDATION_ERROR', 'email and wallet are required');
-  const { renewal, buckets } = deps.subscriptions;
-  const limited = await refusedByRateLimits(
-    buckets,
-    [[`subscribe:client:${request.ip}`, SUBSCRIBE_LIMIT]],
-    renewal.clock.now(),
-    reply,
-  );
-  if (limited) return fail(429, 'RATE_LIMITED', 'Too many subscriptions from here: try again later');
+  const { renewal } = deps.subscriptions;
+  if (await subscribeLimited(deps, request, reply))
+    return fail(429, 'RATE_LIMITED', 'Too many subscriptions from here: try again later');
   try {
     const shown = await subscribeFromPage(renewal, found.plan.id, {
       customerEmail: email,
