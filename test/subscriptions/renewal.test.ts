@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customerEmails } from '../../src/adapters/email/customerEmails.ts';
 import { createSmtpTransport } from '../../src/adapters/outbound/smtpTransport.ts';
 import { dispatchEmails } from '../../src/app/email/dispatchEmails.ts';
+import { expirePayments } from '../../src/app/chain/refreshPayments.ts';
 import type { EmailTransport } from '../../src/app/email/ports.ts';
 import { type RenewalDeps, renewDueSubscriptions } from '../../src/app/subscriptions/renewal.ts';
 import { loadConfig } from '../../src/config/index.ts';
@@ -171,10 +172,22 @@ describe.each(dialects)('push renewal on %s', (dialect) => {
       'subscription.past_due 2 past_due',
       'subscription.canceled 2 canceled',
     ]);
+    // Canceled, it is still looked at while period 2's payment is open: once the expirer closes that payment,
+    // its failure is announced, once.
+    expect(await expirePayments({ ledger: h.stores.ledger, clock: h.clock })).toEqual([
+      expect.objectContaining({ paymentId: secondPayment, to: 'expired' }),
+    ]);
+    await at(second + 3 * DAY + 1 + 60_000);
     // Nothing more is billed or announced once canceled.
     await at(second + 40 * DAY);
     expect((await call('GET', `/payments/api/subscriptions/${sid}/`)).payments).toHaveLength(2);
-    expect(await eventsOf(sid)).toHaveLength(4);
+    expect(await eventsOf(sid)).toEqual([
+      'subscription.created 1 past_due',
+      'subscription.activated 1 active',
+      'subscription.past_due 2 past_due',
+      'subscription.canceled 2 canceled',
+      'subscription.payment_failed 2 canceled',
+    ]);
   });
 
   it('a period paid before it starts renews it, announced once as renewed', async () => {

@@ -18,6 +18,9 @@ import type { SubscriptionRecord, SubscriptionStore } from './ports.ts';
 import type { PullRenewal } from './pullCharges.ts';
 import { announce } from './subscriptionEvents.ts';
 
+/** A period's payment that nothing but a reorg changes any more: paid, or closed unpaid. */
+const CLOSED = new Set(['paid', 'expired', 'failed']);
+
 export interface RenewalDeps extends CreatePaymentDeps {
   readonly subscriptions: SubscriptionStore;
   readonly merchants: Pick<MerchantStore, 'find'>;
@@ -223,10 +226,14 @@ async function remindUnpaid(deps: RenewalDeps, record: SubscriptionRecord, now: 
 /**
  * The next moment anything can change of the subscription by the clock alone (a period to bill, a reminder, a
  * due moment, a grace's end, a cancellation, the last period's end), or sooner while a payment may still be paid:
- * the job is not told of payments. Null once canceled or ended.
+ * the job is not told of payments. Once canceled or ended, only a period's payment still open keeps it looked at,
+ * until that payment closes and its `payment_failed` (or its payment) is announced; then null.
  */
 function nextLook(deps: RenewalDeps, record: SubscriptionRecord, state: SubscriptionState, now: Date) {
-  if (state.status === 'canceled' || state.status === 'ended') return null;
+  if (state.status === 'canceled' || state.status === 'ended') {
+    const open = record.periods.some((p) => p.announced === 'billed' && !CLOSED.has(p.paymentStatus));
+    return open ? new Date(now.getTime() + deps.renewalRecheckMs) : null;
+  }
   const { subscription: sub, plan } = record;
   const next = state.period + 1;
   const nextStart = periodStart(sub.anchor, plan.interval, next);
@@ -238,7 +245,7 @@ function nextLook(deps: RenewalDeps, record: SubscriptionRecord, state: Subscrip
   ];
   let waiting = false;
   for (const p of record.periods) {
-    if (p.paymentStatus === 'paid' || p.paymentStatus === 'expired' || p.paymentStatus === 'failed') continue;
+    if (CLOSED.has(p.paymentStatus)) continue;
     waiting = true;
     moments.push(
       new Date(graceEnd(sub.anchor, plan, p.period).getTime() + 1),
