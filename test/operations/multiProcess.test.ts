@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { type Address, createWalletClient, http, nonceManager } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { testUsdcAbi } from '../../src/adapters/chain/contractAbis.ts';
 import { openDatabase } from '../../src/adapters/db/database.ts';
 import { deploySandboxContracts, sandboxPrivateKey } from '../../src/sandbox/chain.ts';
@@ -13,7 +13,7 @@ import { type Anvil, startAnvil } from '../helpers/anvil.ts';
 import { builtPaylinkBin } from '../helpers/builtCli.ts';
 import { runCli } from '../helpers/cli.ts';
 import { createEmptyDatabase, dialects } from '../helpers/database.ts';
-import { eventually, freePort } from '../helpers/net.ts';
+import { freePort, until } from '../helpers/net.ts';
 import { verifyAsMerchant, WebhookReceiver } from '../helpers/webhookReceiver.ts';
 
 // Real processes: a safety net longer than the polls' own bound (120 s), not a speed limit.
@@ -33,6 +33,20 @@ describe.runIf(dialects.includes('postgres'))(
     let webhookSecret: string;
     const processes: ChildProcess[] = [];
 
+    /** What each process wrote to stderr (warnings and errors: PAYLINK_LOG_LEVEL is warn), for failures. */
+    const logs = new Map<ChildProcess, string>();
+    /** The payments' statuses as last read, for failures. */
+    let lastRead = '';
+    const explain = () =>
+      [
+        `payments: ${lastRead}`,
+        ...processes.map(
+          (child) =>
+            `--- ${child.spawnargs.at(-1)} ${child.pid} (exit ${child.exitCode ?? child.signalCode}):\n` +
+            (logs.get(child) ?? '').slice(-4_000),
+        ),
+      ].join('\n');
+
     const serve = async (role: 'api' | 'worker') => {
       const port = await freePort();
       const child = spawn(process.execPath, [await builtPaylinkBin(), 'serve', '--role', role], {
@@ -46,16 +60,22 @@ describe.runIf(dialects.includes('postgres'))(
         },
         stdio: ['ignore', 'ignore', 'pipe'],
       });
-      child.stderr?.resume();
+      logs.set(child, '');
+      child.stderr?.on('data', (chunk: Buffer) => logs.set(child, logs.get(child) + chunk.toString()));
       processes.push(child);
       if (role === 'api') {
-        await eventually(
-          () =>
-            fetch(`http://127.0.0.1:${port}/payments/api/convert/?amount=1&currency=USD`).then(
+        await until(
+          `the ${role} on port ${port} answering`,
+          async () => {
+            if (child.exitCode !== null)
+              throw new Error(`paylink serve exited (${child.exitCode}):\n${explain()}`);
+            return fetch(`http://127.0.0.1:${port}/payments/api/convert/?amount=1&currency=USD`).then(
               (r) => r.status,
               () => 0,
-            ),
+            );
+          },
           (status) => status === 401,
+          { explain, tries: 600, everyMs: 200 },
         );
       }
       return { child, base: `http://127.0.0.1:${port}` };
@@ -115,8 +135,14 @@ describe.runIf(dialects.includes('postgres'))(
       ({ merchant, api_key: apiKey, webhook_secret: webhookSecret } = JSON.parse(created.stdout));
     });
 
-    afterAll(async () => {
+    // Each test starts its own processes: those of a test that failed half-way would hold the locks counted by
+    // the next and load the machine for nothing.
+    afterEach(async () => {
       await Promise.all(processes.map((child) => stop(child, 'SIGKILL')));
+      processes.length = 0;
+    });
+
+    afterAll(async () => {
       await receiver.stop();
       await anvil.stop();
       await drop();
@@ -136,14 +162,18 @@ describe.runIf(dialects.includes('postgres'))(
       'paylink:relayer:31337',
       'paylink:gasless-relayer:31337',
     ];
-    /** Who holds each worker singleton now: its name → the PostgreSQL backend pid of the holding connection. */
+    /**
+     * Who holds each worker singleton of this test's database now: its name → the PostgreSQL backend pid of the
+     * holding connection. Other files' services on the same server hold locks of the same names in theirs.
+     */
     const singletonHolders = async (): Promise<Map<string, number>> => {
       const client = new pg.Client({ connectionString: url });
       await client.connect();
       try {
         const { rows: held } = await client.query<{ name: string; pid: number }>(
           `select a.application_name as name, a.pid from pg_locks l join pg_stat_activity a on a.pid = l.pid
-           where l.locktype = 'advisory' and l.granted and a.application_name like 'paylink:%'`,
+           where l.locktype = 'advisory' and l.granted and a.application_name like 'paylink:%'
+             and a.datname = current_database()`,
         );
         return new Map(held.map((row) => [row.name, row.pid]));
       } finally {
@@ -155,11 +185,13 @@ describe.runIf(dialects.includes('postgres'))(
     const rows = async (ids: readonly string[]) => {
       const db = openDatabase(url).db;
       try {
-        return await db
+        const read = await db
           .selectFrom('payments')
           .selectAll()
           .where('id', 'in', [...ids])
           .execute();
+        lastRead = read.map((r) => `${r.status}${r.payout_tx_hash ? '+payout' : ''}`).join(' ');
+        return read;
       } finally {
         await db.destroy();
       }
@@ -204,9 +236,11 @@ describe.runIf(dialects.includes('postgres'))(
       for (const hash of hashes) await anvil.publicClient.waitForTransactionReceipt({ hash });
       const ids = paying.map((p) => p.payment_id);
 
-      const settled = await eventually(
+      const settled = await until(
+        'the 50 payments paid and paid out',
         () => rows(ids),
         (rs) => rs.every((r) => r.status === 'paid' && r.payout_tx_hash !== null),
+        { explain, tries: 600, everyMs: 200 },
       );
       expect(settled.filter((r) => r.status === 'paid')).toHaveLength(50);
       expect(
@@ -231,12 +265,14 @@ describe.runIf(dialects.includes('postgres'))(
       expect(merchantBalance).toBe(merchantShare); // exactly, to the base unit: no flush counted or sent twice
 
       // Every paid payment notified (at least once; each event verified as a merchant would).
-      const delivered = await eventually(
+      const delivered = await until(
+        'a payment.paid webhook for each',
         async () =>
           receiver.received.map(
             (w) => verifyAsMerchant(webhookSecret, w) as { event: string; payment_id: string },
           ),
         (events) => ids.every((id) => events.some((e) => e.event === 'payment.paid' && e.payment_id === id)),
+        { explain, tries: 600, everyMs: 200 },
       );
       expect(new Set(delivered.filter((e) => e.event === 'payment.paid').map((e) => e.payment_id))).toEqual(
         new Set(ids),
@@ -247,9 +283,8 @@ describe.runIf(dialects.includes('postgres'))(
 
     it('1 API + 2 workers: the worker holding the locks is killed, the other takes over, nothing is lost', async () => {
       const first = await serve('worker');
-      // Every singleton is held (by `first`, or by a worker of the test before) before `second` starts: the
-      // holders are among the workers killed below, never `second`.
-      const before = await eventually(singletonHolders, holdsAll);
+      // Every singleton is held by `first` before `second` starts: the holders are killed below, never `second`.
+      const before = await until('every singleton held', singletonHolders, holdsAll, { explain });
       expect([...before.keys()].sort()).toEqual([...SINGLETONS].sort());
       const second = await serve('worker');
       expect(second.child.exitCode).toBeNull();
@@ -271,9 +306,11 @@ describe.runIf(dialects.includes('postgres'))(
       }
       expect(first.child.signalCode).toBe('SIGKILL');
       // `second`, the only worker left, takes every role over: each lock is now held on a new connection.
-      const after = await eventually(
+      const after = await until(
+        'every singleton taken over',
         singletonHolders,
         (holders) => holdsAll(holders) && SINGLETONS.every((name) => holders.get(name) !== before.get(name)),
+        { explain, tries: 600, everyMs: 200 },
       );
       for (const name of SINGLETONS) expect(after.get(name)).not.toBe(before.get(name));
       expect(second.child.exitCode).toBeNull();
@@ -289,9 +326,11 @@ describe.runIf(dialects.includes('postgres'))(
         });
       }
       const ids = created.map((p) => p.payment_id);
-      const done = await eventually(
+      const done = await until(
+        'the 10 payments paid and paid out by the worker left',
         () => rows(ids),
         (rs) => rs.every((r) => r.status === 'paid' && r.payout_tx_hash !== null),
+        { explain, tries: 600, everyMs: 200 },
       );
       expect(done.every((r) => r.status === 'paid' && r.settled_base_units === '3000000')).toBe(true);
       expect(merchant.public_id).toMatch(/^mch_/);
