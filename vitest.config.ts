@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { LongestFirst } from './test/setup/longestFirst.ts';
 
 export default defineConfig({
   test: {
@@ -20,6 +21,8 @@ export default defineConfig({
     // Equal to maxWorkers: without isolation, tinypool would otherwise end an idle worker while a file is still
     // being handed to it ("Terminating worker thread").
     minWorkers: 3,
+    // Longest files first, from the recorded times when vitest's own cache of the last run is missing (CI).
+    sequence: { sequencer: LongestFirst },
     globalSetup: ['test/setup/announceSkippedParts.ts', 'test/setup/compileContracts.ts'],
     // Waits, at each file's end, for the databases its tests left being dropped (test/helpers/fileEnd.ts).
     setupFiles: ['test/setup/fileEnd.ts'],
