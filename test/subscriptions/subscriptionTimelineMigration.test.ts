@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/adapters/db/database.ts';
 import { eventRepository } from '../../src/adapters/db/eventRepository.ts';
@@ -40,6 +41,16 @@ describe.each(dialects)('migration 0052 (subscription timeline) on %s', (dialect
   let attemptsBefore: Record<string, unknown>[];
 
   const allEvents = () => handle.db.selectFrom('events').selectAll().orderBy('id').execute();
+  /** The names of the indexes on `events` (SQLite's automatic ones left out: they are named by position). */
+  const eventIndexes = async () => {
+    const query =
+      dialect === 'sqlite'
+        ? sql<{ name: string }>`select name from sqlite_master where type = 'index' and tbl_name = 'events'
+            and name not like 'sqlite_autoindex_%'`
+        : sql<{ name: string }>`select indexname as name from pg_indexes where tablename = 'events'`;
+    return (await query.execute(handle.db)).rows.map((row) => row.name).sort();
+  };
+  let indexesBefore: string[];
 
   beforeAll(async () => {
     ({ handle, drop, migrator } = await databaseMigratedTo(dialect, '0051_x402_account_terms'));
@@ -96,6 +107,7 @@ describe.each(dialects)('migration 0052 (subscription timeline) on %s', (dialect
       .execute();
     before = (await allEvents()) as Record<string, unknown>[];
     attemptsBefore = await db.selectFrom('webhook_attempts').selectAll().execute();
+    indexesBefore = await eventIndexes();
     expect((await migrator.migrateToLatest()).error).toBeUndefined();
   });
   afterAll(async () => {
@@ -105,6 +117,8 @@ describe.each(dialects)('migration 0052 (subscription timeline) on %s', (dialect
 
   it('reads every earlier event, attempt and delivery the same, through the tables and the reads', async () => {
     expect(await allEvents()).toStrictEqual(before.map((row) => ({ ...row, subscription_id: null })));
+    expect(indexesBefore).toContain('events_merchant_undelivered');
+    expect(await eventIndexes()).toStrictEqual([...indexesBefore, 'events_subscription_sequence'].sort());
     expect(await handle.db.selectFrom('webhook_attempts').selectAll().execute()).toStrictEqual(
       attemptsBefore,
     );
@@ -163,6 +177,7 @@ describe.each(dialects)('migration 0052 (subscription timeline) on %s', (dialect
       .execute();
     expect((await migrator.migrateTo('0051_x402_account_terms')).error).toBeUndefined();
     expect(await allEvents()).toStrictEqual(before);
+    expect(await eventIndexes()).toStrictEqual(indexesBefore);
     const deliveries = await handle.db.selectFrom('webhook_deliveries').select('id').execute();
     expect(deliveries).toEqual([{ id: 'evt_b:we_1' }]);
     await expect(
