@@ -39,12 +39,9 @@ export const WebhookEventView = z
     payment_id: z.string().nullable().meta({
       description: "The payment whose timeline the event is on; null on a subscription's own",
     }),
-    subscription_id: z
-      .string()
-      .nullable()
-      .meta({
-        description: "Set (and `payment_id` null) when the event is on a subscription's own timeline",
-      }),
+    subscription_id: z.string().nullable().meta({
+      description: "Set (and `payment_id` null) when the event is on a subscription's own timeline",
+    }),
     merchant_id: z.string(),
     created_at: timestamp,
     delivery_status: z.enum(DELIVERY_STATUSES),
