@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rotateApiKey } from '../../src/app/merchants/merchantAdmin.ts';
 import { type RenewalDeps, renewDueSubscriptions } from '../../src/app/subscriptions/renewal.ts';
 import { dispatchWebhooks } from '../../src/app/webhooks/dispatchWebhooks.ts';
 import { payLinkDeps } from '../helpers/apiHarness.ts';
@@ -41,33 +42,32 @@ describe.each(dialects)('a subscription’s own timeline on %s', (dialect) => {
     await h?.close();
   });
 
-  const call = async (method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown) => {
+  const call = async (method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown, key?: string) => {
     const answer = await h.api.app.inject({
       method,
       url,
       headers: {
-        'x-api-key': h.merchant.apiKey,
+        'x-api-key': key ?? h.merchant.apiKey,
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
     });
     return { status: answer.statusCode, body: answer.json() as Body };
   };
-  const trialSubscription = async (email: string, idempotencyKey?: string) => {
-    const plan = await call('POST', '/payments/api/plans/', {
-      name: 'Tea club',
-      amount: '10',
-      currency: 'USDC',
-      interval: 'month',
-      trial_days: 14,
-    });
+  const trialSubscription = async (email: string, idempotencyKey?: string, key = h.merchant.apiKey) => {
+    const plan = await call(
+      'POST',
+      '/payments/api/plans/',
+      { name: 'Tea club', amount: '10', currency: 'USDC', interval: 'month', trial_days: 14 },
+      key,
+    );
     expect(plan.status).toBe(201);
     const subscribe = () =>
       h.api.app.inject({
         method: 'POST',
         url: '/payments/api/subscriptions/',
         headers: {
-          'x-api-key': h.merchant.apiKey,
+          'x-api-key': key,
           'content-type': 'application/json',
           ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
         },
@@ -84,9 +84,9 @@ describe.each(dialects)('a subscription’s own timeline on %s', (dialect) => {
   };
   const dispatch = () => dispatchWebhooks(h.dispatcher());
   const webhookId = (request: ReceivedWebhook) => String(request.headers['webhook-id']);
-  /** The merchant's events of one subscription through the events API, oldest first. */
-  const listed = async (subscriptionId: string) => {
-    const page = await call('GET', '/payments/api/events/?limit=100');
+  /** The merchant's events of one subscription through the events API (the key's mode), oldest first. */
+  const listed = async (subscriptionId: string, key?: string) => {
+    const page = await call('GET', '/payments/api/events/?limit=100', undefined, key);
     expect(page.status).toBe(200);
     return (page.body.events as Body[])
       .filter((event) => event.data.subscription_id === subscriptionId)
@@ -178,5 +178,37 @@ describe.each(dialects)('a subscription’s own timeline on %s', (dialect) => {
       ['subscription.past_due', 1, 'past_due', billed[0]!.payment_id, null],
     ]);
     for (const event of events) expect(event.data.payment_id).toBe(event.payment_id);
+  });
+
+  it('is of its subscription’s mode: a test subscription’s events go to test endpoints and test keys only', async () => {
+    const admin = { merchants: h.api.stores.merchants, clock: h.api.clock, webhookAllowPrivate: false };
+    const testKey = (await rotateApiKey(admin, h.merchant.id, 0, 'test')).apiKey;
+    const testReceiver = await new WebhookReceiver().start();
+    try {
+      const live = await call('POST', '/payments/api/webhook_endpoints/', {
+        url: endpointReceiver.url('/live'),
+      });
+      const test = await call(
+        'POST',
+        '/payments/api/webhook_endpoints/',
+        { url: testReceiver.url('/test') },
+        testKey,
+      );
+      expect([live.status, test.status]).toEqual([201, 201]);
+      const atLive = endpointReceiver.received.length;
+      const sid = await trialSubscription('cy@example.com', undefined, testKey);
+      await dispatch();
+      expect(testReceiver.received).toHaveLength(1);
+      const body = verifyAsMerchant(test.body.secret, testReceiver.received[0]!) as Body;
+      expect(body).toMatchObject({ event: 'subscription.created', subscription_id: sid, livemode: false });
+      expect(endpointReceiver.received).toHaveLength(atLive);
+      expect((await listed(sid, testKey)).map((e) => [e.id, e.livemode])).toEqual([[body.id, false]]);
+      expect(await listed(sid)).toEqual([]);
+      expect((await call('GET', `/payments/api/events/${body.id}/`)).status).toBe(404);
+      await call('DELETE', `/payments/api/webhook_endpoints/${live.body.id}/`);
+      await call('DELETE', `/payments/api/webhook_endpoints/${test.body.id}/`, undefined, testKey);
+    } finally {
+      await testReceiver.stop();
+    }
   });
 });
