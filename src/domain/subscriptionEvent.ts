@@ -57,20 +57,21 @@ export function subscriptionFields(
 
 /**
  * A subscription webhook's body: the subscription as the API shows it, with the event's own id, type and time,
- * and the period and payment the event is about (on whose timeline it is sent).
+ * and the period and payment the event is about (on whose timeline it is sent); `payment_id` null when no
+ * period's payment carries it and it is on the subscription's own timeline (decision 0063).
  */
 export interface SubscriptionEventBody extends SubscriptionFields {
   readonly id: string;
   readonly event: PaymentEventType;
   readonly created_at: string;
   readonly period: number;
-  readonly payment_id: string;
+  readonly payment_id: string | null;
 }
 
 export function subscriptionEventBody(
   fields: SubscriptionFields,
   event: { readonly id: string; readonly type: PaymentEventType; readonly at: Date },
-  about: { readonly period: number; readonly paymentId: string },
+  about: { readonly period: number; readonly paymentId: string | null },
 ): SubscriptionEventBody {
   return {
     id: event.id,

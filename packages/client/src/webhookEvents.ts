@@ -179,7 +179,9 @@ export interface RefundEvent {
 
 /**
  * A subscription's events carry the subscription as `GET /payments/api/subscriptions/{subscription_id}/` shows
- * it, with the period and the payment the event is about: each is sent on that payment's timeline.
+ * it, with the period and the payment the event is about: each is sent on that payment's timeline. A change no
+ * period's payment carries (`subscription.created`, sent when the subscription is made; a cancellation before
+ * its first period was billed) is on the subscription's own timeline: `payment_id` is null.
  */
 export interface SubscriptionEvent {
   readonly id: string;
@@ -210,9 +212,12 @@ export interface SubscriptionEvent {
   readonly ended_at: string | null;
   readonly started_at: string;
   readonly livemode: boolean;
-  /** The period this event is about, and its payment. */
+  /**
+   * The period this event is about, and its payment; null on the subscription's own timeline (then `period` is
+   * the subscription's current period: 0 in a trial).
+   */
   readonly period: number;
-  readonly payment_id: string;
+  readonly payment_id: string | null;
 }
 
 export type WebhookEvent =

@@ -103,7 +103,13 @@ export const EventResponse = z
     id: z.string().meta({ description: "The event id: the webhook-id and the body's id of its webhooks" }),
     event: z.enum(PAYMENT_EVENT_TYPES),
     created_at: timestamp,
-    payment_id: z.string(),
+    payment_id: z.string().nullable().meta({
+      description:
+        "The payment whose timeline the event is on; null for a subscription's change no period's payment carries",
+    }),
+    subscription_id: z.string().nullable().meta({
+      description: "Set (and `payment_id` null) when the event is on a subscription's own timeline",
+    }),
     livemode: z.boolean(),
     data: z
       .looseObject({})

@@ -36,7 +36,12 @@ export const WebhookEventView = z
       .string()
       .meta({ description: 'Event id, sent as webhook-id: de-duplicate on it', example: 'evt_…' }),
     event: z.string().meta({ example: 'payment.paid' }),
-    payment_id: z.string(),
+    payment_id: z.string().nullable().meta({
+      description: "The payment whose timeline the event is on; null on a subscription's own",
+    }),
+    subscription_id: z.string().nullable().meta({
+      description: "Set (and `payment_id` null) when the event is on a subscription's own timeline",
+    }),
     merchant_id: z.string(),
     created_at: timestamp,
     delivery_status: z.enum(DELIVERY_STATUSES),

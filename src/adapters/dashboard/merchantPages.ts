@@ -369,9 +369,10 @@ function resendWebhook(deps: DashboardDeps, kit: PageKit) {
       // Another merchant's event is the same 404 as none.
       if (event.merchantId !== signedIn.user.merchantId) throw new WebhookEventNotFoundError();
       await resendWebhookEvent(deps, event.id);
-      const back =
-        request.body?.back === 'developers' ? '/dashboard/developers' : paymentPath(event.paymentId);
-      return reply.redirect(back, 303);
+      // An event of no payment (a subscription's own timeline) has no payment page: back to the developers page.
+      const { paymentId } = event;
+      const toPayment = request.body?.back !== 'developers' && paymentId !== null;
+      return reply.redirect(toPayment ? paymentPath(paymentId) : '/dashboard/developers', 303);
     });
   };
 }

@@ -116,6 +116,16 @@ ${input.page.nextCursor ? html`<p><a href="/dashboard/payments?${filterQuery(fil
 }
 
 /** Keys (prefixes only), the webhook settings, a test webhook and the last deliveries. */
+/**
+ * The timeline an event is on: its payment, or its subscription's own (decision 0063). The developers page lists
+ * live events, so the subscription's page is the live one.
+ */
+function timelineLink(event: WebhookEventWithAttempts['event']) {
+  return event.paymentId !== null
+    ? html`<a href="/dashboard/payments/${event.paymentId}"><code>${event.paymentId}</code></a>`
+    : html`<a href="/dashboard/subscriptions/${event.subscriptionId ?? ''}"><code>${event.subscriptionId ?? ''}</code></a>`;
+}
+
 export function renderDevelopers(input: {
   signedIn: SignedIn;
   ctx: PageContext;
@@ -152,7 +162,7 @@ export function renderDevelopers(input: {
     return html`<tr>
   <td>${time(event.createdAt)}</td>
   <td>${event.type}</td>
-  <td><a href="/dashboard/payments/${event.paymentId}"><code>${event.paymentId}</code></a></td>
+  <td>${timelineLink(event)}</td>
   <td>${ctx.t.deliveryStatus[event.deliveryStatus]}</td>
   <td>${last ? (attemptAnswer(last) ?? ctx.t.payment.noAnswer) : '—'}</td>
   <td><form method="post" action="/dashboard/webhooks/${event.id}/resend">${csrfField(signedIn)}<input type="hidden" name="back" value="developers"><button type="submit" class="link">${ctx.t.payment.sendAgain}</button></form></td>

@@ -19,16 +19,25 @@ import type { DatabaseSchema } from './schema.ts';
 const ABANDONED = 'no result recorded: the worker stopped or lost its lease during the attempt';
 
 /**
- * In the event's own transaction: one delivery for each endpoint of the merchant, of the payment's mode, that is
- * enabled and wants the event's type. An endpoint made or enabled later does not receive earlier events (the
- * events API has them).
+ * In the event's own transaction: one delivery for each endpoint of the merchant, of the mode of the event's
+ * timeline (its payment's, or its subscription's: decision 0063), that is enabled and wants the event's type. An
+ * endpoint made or enabled later does not receive earlier events (the events API has them).
  */
 export async function insertEndpointDeliveries(trx: Db, event: OutboxEvent): Promise<void> {
+  const timeline =
+    event.paymentId !== null
+      ? await trx.selectFrom('payments').select('mode').where('id', '=', event.paymentId).executeTakeFirst()
+      : await trx
+          .selectFrom('subscriptions')
+          .select('mode')
+          .where('id', '=', event.subscriptionId ?? '')
+          .executeTakeFirst();
+  if (!timeline) return;
   const endpoints = await trx
     .selectFrom('webhook_endpoints')
     .select(['id', 'event_types'])
     .where('merchant_id', '=', event.merchantId)
-    .where('mode', '=', (eb) => eb.selectFrom('payments').select('mode').where('id', '=', event.paymentId))
+    .where('mode', '=', timeline.mode as 'live' | 'test')
     .where('enabled', '=', 1)
     .where('deleted_at', 'is', null)
     .execute();

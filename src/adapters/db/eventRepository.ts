@@ -2,6 +2,7 @@ import type { EventQuery, EventRecord, EventStore } from '../../app/webhooks/end
 import type { KeyMode } from '../../domain/credentials.ts';
 import { PAYMENT_EVENT_TYPES, type PaymentEventType } from '../../domain/paymentStatus.ts';
 import type { Db } from './db.ts';
+import { eventsOfMode } from './eventTimeline.ts';
 import { olderThan } from './keyset.ts';
 
 function eventType(text: string): PaymentEventType {
@@ -10,15 +11,13 @@ function eventType(text: string): PaymentEventType {
   return text as PaymentEventType;
 }
 
-/** A merchant's events of one mode: an event has the mode of its payment. */
+/** A merchant's events of one mode: an event has the mode of its timeline, a payment or a subscription. */
 function eventsOf(db: Db, merchantId: string, mode: KeyMode) {
   return db
     .selectFrom('events')
-    .select(['id', 'type', 'payment_id', 'payload', 'created_at'])
+    .select(['id', 'type', 'payment_id', 'subscription_id', 'payload', 'created_at'])
     .where('merchant_id', '=', merchantId)
-    .where('payment_id', 'in', (eb) =>
-      eb.selectFrom('payments').select('id').where('merchant_id', '=', merchantId).where('mode', '=', mode),
-    );
+    .where((eb) => eventsOfMode(eb, mode, merchantId));
 }
 
 /**
@@ -50,13 +49,21 @@ export function eventRepository(db: Db): EventStore {
 }
 
 function toRecord(
-  row: { id: string; type: string; payment_id: string; payload: string; created_at: string },
+  row: {
+    id: string;
+    type: string;
+    payment_id: string | null;
+    subscription_id: string | null;
+    payload: string;
+    created_at: string;
+  },
   mode: KeyMode,
 ): EventRecord {
   return {
     id: row.id,
     type: eventType(row.type),
     paymentId: row.payment_id,
+    subscriptionId: row.subscription_id,
     mode,
     payload: row.payload,
     createdAt: new Date(row.created_at),

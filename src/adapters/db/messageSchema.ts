@@ -5,7 +5,10 @@ import type { Generated } from 'kysely';
 
 export interface EventsTable {
   id: string;
-  payment_id: string;
+  /** The payment whose timeline the event is on; null on a subscription's own (migration 0052). */
+  payment_id: string | null;
+  /** The subscription whose own timeline the event is on (migration 0052); null on a payment's. */
+  subscription_id: string | null;
   merchant_id: string;
   sequence: number;
   type: string;

@@ -4,21 +4,30 @@ import { insertEndpointDeliveries } from './endpointDeliveries.ts';
 import type { DatabaseSchema } from './schema.ts';
 
 /**
- * Writes an event owed to a merchant (delivered later by the webhook dispatcher), numbered after the payment's
- * previous ones, with what it owes each of the merchant's webhook endpoints. The caller's transaction holds the
- * payment's row lock, so max + 1 cannot race.
+ * Writes an event owed to a merchant (delivered later by the webhook dispatcher), numbered after the previous ones
+ * of its timeline — its payment's, or its subscription's own (decision 0063) — with what it owes each of the
+ * merchant's webhook endpoints. The caller's transaction holds the payment's row lock, or is the subscription's
+ * creation or a look under its lease, so max + 1 cannot race (and a unique index per timeline would refuse it).
  */
 export async function insertOutboxEvent(trx: Kysely<DatabaseSchema>, event: OutboxEvent): Promise<void> {
+  const subscriptionId = event.paymentId === null ? event.subscriptionId : null;
+  if (event.paymentId === null && !subscriptionId)
+    throw new Error(`event ${event.id} is on no timeline: neither a payment nor a subscription`);
   const last = await trx
     .selectFrom('events')
     .select((eb) => eb.fn.max('sequence').as('last'))
-    .where('payment_id', '=', event.paymentId)
+    .where((eb) =>
+      event.paymentId !== null
+        ? eb('payment_id', '=', event.paymentId)
+        : eb('subscription_id', '=', subscriptionId ?? ''),
+    )
     .executeTakeFirst();
   await trx
     .insertInto('events')
     .values({
       id: event.id,
       payment_id: event.paymentId,
+      subscription_id: subscriptionId ?? null,
       merchant_id: event.merchantId,
       sequence: Number(last?.last ?? 0) + 1,
       type: event.type,

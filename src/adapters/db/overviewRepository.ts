@@ -137,6 +137,7 @@ const WAITING_READS: Readonly<Record<WaitingKind, WaitingRead>> = {
       .orderBy('latest', 'desc')
       .limit(limit)
       .execute();
-    return rows.map((row) => row.payment_id);
+    // The inner join leaves out events of no payment (a subscription's own timeline): this lists payments.
+    return rows.flatMap((row) => (row.payment_id === null ? [] : [row.payment_id]));
   },
 };

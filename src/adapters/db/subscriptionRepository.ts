@@ -1,7 +1,5 @@
 import type { Kysely } from 'kysely';
 import type {
-  IdempotentCreate,
-  InsertOutcome,
   SubscriptionRecord,
   SubscriptionRelease,
   SubscriptionStore,
@@ -13,6 +11,7 @@ import type { SubscriptionPlan } from '../../domain/subscriptionPlan.ts';
 import { isoTimestamp } from '../../domain/timestamp.ts';
 import type { DatabaseHandle, Db, DialectName } from './database.ts';
 import { insertEmailMessage } from './emailOutbox.ts';
+import { insertOnce } from './idempotentInsert.ts';
 import { claimable } from './leaseClaim.ts';
 import { insertOutboxEvent } from './outbox.ts';
 import { paymentRow, referenceChecked } from './paymentRepository.ts';
@@ -28,43 +27,6 @@ import {
 
 /** Subscriptions claimed by one renewal pass at most. */
 export const MAX_RENEWAL_CLAIM = 100;
-
-/**
- * An idempotent insert: the row, or (its key already used by this merchant and mode) the row that key made. The
- * unique index on (merchant, mode, key) decides between two requests racing with one key.
- */
-async function insertOnce<T extends { readonly merchantId: string; readonly mode: KeyMode }>(
-  db: Db,
-  table: 'subscription_plans' | 'subscriptions',
-  entity: T,
-  row: Record<string, unknown>,
-  idempotency: IdempotentCreate | undefined,
-  read: (id: string) => Promise<T | undefined>,
-): Promise<InsertOutcome<T>> {
-  const keyed = {
-    ...row,
-    idempotency_key: idempotency?.key ?? null,
-    request_hash: idempotency?.requestHash ?? null,
-  };
-  const inserted = await db
-    .insertInto(table)
-    // biome-ignore lint/suspicious/noExplicitAny: the row is the table's, built by its own mapper
-    .values(keyed as any)
-    .onConflict((oc) => oc.columns(['merchant_id', 'mode', 'idempotency_key']).doNothing())
-    .returning('id')
-    .execute();
-  if (inserted.length > 0 || !idempotency) return { kind: 'inserted', row: entity };
-  const earlier = await db
-    .selectFrom(table)
-    .select(['id', 'request_hash'])
-    .where('merchant_id', '=', entity.merchantId)
-    .where('mode', '=', entity.mode)
-    .where('idempotency_key', '=', idempotency.key)
-    .executeTakeFirstOrThrow();
-  const found = await read(earlier.id);
-  if (!found) throw new Error(`idempotency key names a missing ${table} row ${earlier.id}`);
-  return { kind: 'replay', row: found, requestHash: earlier.request_hash };
-}
 
 async function findPlanById(db: Db, id: string): Promise<SubscriptionPlan | undefined> {
   const row = await db.selectFrom('subscription_plans').selectAll().where('id', '=', id).executeTakeFirst();
@@ -359,10 +321,16 @@ export function subscriptionRepository(handle: DatabaseHandle): SubscriptionStor
       );
     },
     archivePlan: (merchantId, id, mode, at) => archivePlan(db, merchantId, id, mode, at),
-    insertSubscription: (sub: Subscription, nextCheckAt, idempotency) =>
-      insertOnce(db, 'subscriptions', sub, subscriptionRow(sub, nextCheckAt), idempotency, async (id) => {
-        return (await findRecord(db, id))?.subscription;
-      }),
+    insertSubscription: (sub: Subscription, nextCheckAt, idempotency, events) =>
+      insertOnce(
+        db,
+        'subscriptions',
+        sub,
+        subscriptionRow(sub, nextCheckAt),
+        idempotency,
+        async (id) => (await findRecord(db, id))?.subscription,
+        events,
+      ),
     find: (id) => findRecord(db, id),
     findForMerchant: (merchantId, id, mode) => findForMerchant(db, merchantId, id, mode),
     async list(query) {

@@ -19,6 +19,7 @@ import {
   listEndpointDeliveriesByStatus,
   requeueEndpointDeliveries,
 } from './endpointDeliveries.ts';
+import { eventsOfMode } from './eventTimeline.ts';
 import { leaseDue, leaseWindow } from './leaseClaim.ts';
 import { newestFirst } from './logListing.ts';
 import type { DatabaseSchema, EventsTable, WebhookAttemptsTable } from './schema.ts';
@@ -44,6 +45,7 @@ function toEventRecord(row: Selectable<EventsTable>): WebhookEventRecord {
   return {
     id: row.id,
     paymentId: row.payment_id,
+    subscriptionId: row.subscription_id,
     merchantId: row.merchant_id,
     type: eventType(row.type),
     payload: row.payload,
@@ -187,11 +189,14 @@ async function abandonOpenAttempts(trx: Db, eventIds: readonly string[], nowText
     .execute();
 }
 
-/** What a worker needs to send each claimed event: its URL and the merchant's signing secrets. */
+/**
+ * What a worker needs to send each claimed event: its URL (the payment's own, else the merchant's default; an event
+ * on a subscription's own timeline has no payment, so the default: decision 0063) and the signing secrets.
+ */
 async function jobsOf(trx: Db, eventIds: readonly string[]): Promise<WebhookJob[]> {
   const rows = await trx
     .selectFrom('events as e')
-    .innerJoin('payments as p', 'p.id', 'e.payment_id')
+    .leftJoin('payments as p', 'p.id', 'e.payment_id')
     .innerJoin('merchants as m', 'm.id', 'e.merchant_id')
     .select([
       'e.id',
@@ -278,13 +283,10 @@ async function listEvents(db: Db, filter: WebhookEventFilter): Promise<WebhookEv
   if (filter.merchantId !== undefined) query = query.where('merchant_id', '=', filter.merchantId);
   if (filter.paymentId !== undefined) query = query.where('payment_id', '=', filter.paymentId);
   if (filter.status !== undefined) query = query.where('delivery_status', '=', filter.status);
-  // An event has the mode of its payment: a merchant's test key lists only test payments' events.
+  // An event has the mode of its timeline (a payment or a subscription): a test key lists only test events.
   if (filter.mode !== undefined) {
     const { mode, merchantId } = filter;
-    query = query.where('payment_id', 'in', (eb) => {
-      const ids = eb.selectFrom('payments').select('id').where('mode', '=', mode);
-      return merchantId === undefined ? ids : ids.where('merchant_id', '=', merchantId);
-    });
+    query = query.where((eb) => eventsOfMode(eb, mode, merchantId));
   }
   return (await query.execute()).map(toEventRecord);
 }

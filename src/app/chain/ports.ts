@@ -96,9 +96,15 @@ export interface BlockRef {
   readonly hash: string;
 }
 
+/**
+ * An event owed to a merchant, on one timeline (decision 0063): its payment's, or — for a subscription's change no
+ * period's payment carries — the subscription's own (`paymentId` null, `subscriptionId` set).
+ */
 export interface OutboxEvent {
   readonly id: string;
-  readonly paymentId: string;
+  readonly paymentId: string | null;
+  /** Set only on a subscription's own timeline; absent or null on a payment's. */
+  readonly subscriptionId?: string | null;
   readonly merchantId: string;
   readonly type: PaymentEventType;
   readonly payload: string;

@@ -49,7 +49,10 @@ export interface SubscriptionRelease {
    */
   readonly seenUpdatedAt: Date;
   readonly announcedStatus: SubscriptionStatus;
-  /** Events owed for the change, each on the payment of the period it is about (decision 0060). */
+  /**
+   * Events owed for the change, each on the payment of the period it is about (decision 0060), or on the
+   * subscription's own timeline when no period's payment carries it (decision 0063).
+   */
   readonly events: readonly OutboxEvent[];
   /** Periods whose payment those events announced paid or failed. */
   readonly periods: readonly { readonly period: number; readonly announced: PeriodAnnouncement }[];
@@ -73,10 +76,15 @@ export interface SubscriptionStore {
     at: Date,
   ): Promise<SubscriptionPlan | undefined>;
 
+  /**
+   * Inserts the subscription and, in the same transaction, the events of its creation (`subscription.created`, on
+   * its own timeline: decision 0063); a replay of its Idempotency-Key writes neither.
+   */
   insertSubscription(
     subscription: Subscription,
     nextCheckAt: Date | null,
     idempotency?: IdempotentCreate,
+    events?: readonly OutboxEvent[],
   ): Promise<InsertOutcome<Subscription>>;
   find(subscriptionId: string): Promise<SubscriptionRecord | undefined>;
   findForMerchant(

@@ -76,7 +76,7 @@ export async function renewSubscription(
     : nextLook(deps, record, state, now);
   await deps.subscriptions.release(
     subscriptionId,
-    { ...announce(record, state, billed, now), nextCheckAt, seenUpdatedAt },
+    { ...announce(record, state, now), nextCheckAt, seenUpdatedAt },
     now,
   );
 }

@@ -16,6 +16,7 @@ import type { PageRequest } from '../shared/keysetPage.ts';
 import { answerOnce, checkIdempotencyKey, listPage } from './plans.ts';
 import type { IdempotentCreate, SubscriptionRecord } from './ports.ts';
 import { type LookOptions, paidPeriods, type RenewalDeps, renewNow } from './renewal.ts';
+import { createdEvent } from './subscriptionEvents.ts';
 
 /** The customer portal's token: 32 random bytes, base64url (43 characters), as a receipt's. */
 export function newPortalToken(): string {
@@ -81,6 +82,7 @@ export async function createSubscription(
   const now = deps.clock.now();
   const anchor = new Date(now.getTime() + daysMs(plan.trialDays));
   const facts = { anchor, cancelAt: null };
+  const state = deriveSubscriptionState(facts, plan, new Map(), now);
   const subscription: Subscription = {
     id: timeOrderedId(),
     merchantId,
@@ -93,13 +95,15 @@ export async function createSubscription(
     anchor,
     cancelAt: null,
     canceledBy: null,
-    announcedStatus: deriveSubscriptionState(facts, plan, new Map(), now).status,
+    announcedStatus: state.status,
     createdAt: now,
     updatedAt: now,
     portalToken: newPortalToken(),
     planChange: null,
   };
-  const outcome = await deps.subscriptions.insertSubscription(subscription, now, idempotency);
+  // Announced with the row, at once and once, trial or not (decision 0063).
+  const created = createdEvent(subscription, plan, state);
+  const outcome = await deps.subscriptions.insertSubscription(subscription, now, idempotency, [created]);
   const { row, replayed } = answerOnce(outcome, idempotency);
   // The first look at once: a subscription without a trial owes its first period now.
   if (!replayed) await renewNow(deps, row.id, look);

@@ -41,7 +41,10 @@ export interface WebhookEndpointStore {
 export interface EventRecord {
   readonly id: string;
   readonly type: PaymentEventType;
-  readonly paymentId: string;
+  /** The payment whose timeline the event is on; null on a subscription's own (decision 0063). */
+  readonly paymentId: string | null;
+  /** The subscription whose own timeline the event is on; null on a payment's. */
+  readonly subscriptionId: string | null;
   readonly mode: KeyMode;
   readonly payload: string;
   readonly createdAt: Date;

@@ -126,6 +126,7 @@ export function describeWebhookEvent({ event, attempts }: WebhookEventWithAttemp
     id: event.id,
     event: event.type,
     payment_id: event.paymentId,
+    subscription_id: event.subscriptionId ?? null,
     merchant_id: event.merchantId,
     created_at: event.createdAt.toISOString(),
     delivery_status: event.deliveryStatus,

@@ -6,7 +6,8 @@ import type { OutboxEvent } from '../chain/ports.ts';
 /** An event claimed for one delivery attempt: what to send, where, and the secrets to sign it with. */
 export interface WebhookJob {
   readonly eventId: string;
-  readonly paymentId: string;
+  /** Null for an event on a subscription's own timeline (decision 0063): it goes to the merchant's default URL. */
+  readonly paymentId: string | null;
   readonly merchantId: string;
   readonly type: PaymentEventType;
   /** The body exactly as stored when the event was written: every attempt sends these bytes. */
@@ -17,7 +18,8 @@ export interface WebhookJob {
   /** Attempts already made in this round: the position in the retry schedule. */
   readonly scheduleStep: number;
   /**
-   * Null: the delivery the event itself carries, to the payment's own webhook URL or the merchant's default.
+   * Null: the delivery the event itself carries, to the payment's own webhook URL or the merchant's default (the
+   * default alone for an event of no payment).
    * Else the delivery it owes one of the merchant's webhook endpoints (decision 0058), recorded apart.
    */
   readonly delivery: { readonly id: string; readonly endpointId: string } | null;
@@ -85,7 +87,7 @@ export interface EndpointDeliveryRecord {
 
 export interface WebhookEventFilter {
   readonly merchantId?: string | undefined;
-  /** Only events of payments of this mode (a merchant's key sees its own mode only); absent: all. */
+  /** Only events of this mode, of payments or subscriptions (a merchant's key sees its own mode only); absent: all. */
   readonly mode?: KeyMode | undefined;
   readonly paymentId?: string | undefined;
   readonly status?: DeliveryStatus | undefined;

@@ -21,9 +21,12 @@ import { type LogListFlags, logQuery } from './logListing.ts';
 
 function printEvent(view: WebhookEventView, withAttempts: boolean): void {
   const next = view.next_attempt_at ? `  next ${view.next_attempt_at}` : '';
+  // An event of no payment is on its subscription's own timeline (decision 0063).
+  const timeline =
+    view.payment_id !== null ? `payment ${view.payment_id}` : `subscription ${view.subscription_id}`;
   out(
     `${view.id}  ${view.event.padEnd(18)}  ${view.delivery_status.padEnd(10)}  ` +
-      `${String(view.attempt_count).padStart(2)} attempt(s)  payment ${view.payment_id}  ${view.created_at}${next}`,
+      `${String(view.attempt_count).padStart(2)} attempt(s)  ${timeline}  ${view.created_at}${next}`,
   );
   if (!withAttempts) return;
   for (const a of view.attempts) {

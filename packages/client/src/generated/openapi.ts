@@ -4219,7 +4219,10 @@ export interface components {
              * @description ISO 8601 UTC timestamp
              */
             created_at: string;
-            payment_id: string;
+            /** @description The payment whose timeline the event is on; null for a subscription's change no period's payment carries */
+            payment_id: string | null;
+            /** @description Set (and `payment_id` null) when the event is on a subscription's own timeline */
+            subscription_id: string | null;
             livemode: boolean;
             /** @description The webhook body exactly as delivered (every delivery sends these bytes) */
             data: {
@@ -4725,7 +4728,10 @@ export interface components {
             id: string;
             /** @example payment.paid */
             event: string;
-            payment_id: string;
+            /** @description The payment whose timeline the event is on; null on a subscription's own */
+            payment_id: string | null;
+            /** @description Set (and `payment_id` null) when the event is on a subscription's own timeline */
+            subscription_id: string | null;
             merchant_id: string;
             /** Format: date-time */
             created_at: string;

@@ -12,6 +12,7 @@ export function eventResponse(event: EventRecord) {
     event: event.type,
     created_at: event.createdAt.toISOString(),
     payment_id: event.paymentId,
+    subscription_id: event.subscriptionId,
     livemode: event.mode === 'live',
     data: JSON.parse(event.payload) as Record<string, unknown>,
   };
