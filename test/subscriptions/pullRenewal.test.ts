@@ -14,8 +14,11 @@ import { subscriptionChargerAbi, testUsdcAbi } from '../../src/adapters/chain/co
 import { deploySubscriptionCharger } from '../../src/adapters/chain/deployContracts.ts';
 import { createRelayer } from '../../src/adapters/chain/relayer.ts';
 import { chargerCalls } from '../../src/adapters/chain/subscriptionCharger.ts';
+import { gaslessRepository } from '../../src/adapters/db/gaslessRepository.ts';
 import { customerEmails } from '../../src/adapters/email/customerEmails.ts';
 import { memoryBucketStore } from '../../src/adapters/rateLimit/memoryBucketStore.ts';
+import type { GaslessStore } from '../../src/app/gasless/ports.ts';
+import { chargesInBudget } from '../../src/app/gasless/runGaslessRelayer.ts';
 import { subscribeFromPage } from '../../src/app/subscriptions/customerPortal.ts';
 import type { MandateStore } from '../../src/app/subscriptions/mandatePorts.ts';
 import {
@@ -56,10 +59,12 @@ describe.each(dialects)('pull renewal on %s', (dialect) => {
   let relay: RelayChargesDeps;
   let checkout: Awaited<ReturnType<typeof buildCheckoutServer>>;
   let base: string;
+  let gasless: GaslessStore;
 
   beforeAll(async () => {
     h = await startChainHarness(dialect);
     mandates = h.stores.mandates;
+    gasless = gaslessRepository(h.database.handle);
     const relayerWallet = h.anvil.wallet(ROLES.relayer);
     const charger = await deploySubscriptionCharger(relayerWallet, h.anvil.publicClient);
     chain = { chainId: h.anvil.chain.id, charger, token: h.usdc, treasury: h.addresses.treasury };
@@ -454,6 +459,97 @@ describe.each(dialects)('pull renewal on %s', (dialect) => {
     expect(await emailsOf(second.payment?.id)).toBe(1); // its link, as push, not before the refusal
     // The next look bills and e-mails as push: no mandate is live.
     expect(await renewal.pull?.hasLiveMandate(id)).toBe(false);
+    await cancel(id);
+  });
+
+  /** A gasless transfer the key relayed at `at` for `feeWei`, as the gasless relayer records one it finished. */
+  const gaslessSpent = async (paymentId: string, feeWei: bigint, at: Date) => {
+    const id = `gas_budget_${feeWei}_${at.getTime()}`;
+    const nonce = `0x${at.getTime().toString(16).padStart(64, '0')}`;
+    await gasless.insert({
+      id,
+      paymentId,
+      chainId: chain.chainId,
+      tokenAddress: h.usdc.toLowerCase(),
+      from: h.addresses.merchant.toLowerCase(),
+      to: h.addresses.treasury.toLowerCase(),
+      valueBaseUnits: 1n,
+      validAfter: 0n,
+      validBefore: 2n ** 40n,
+      nonce,
+      signature: '0x',
+      clientAddress: '203.0.113.9',
+      status: 'pending',
+      txHash: null,
+      rawTx: null,
+      relayerNonce: null,
+      gasUsed: null,
+      feeWei: null,
+      failureReason: null,
+      createdAt: at,
+      finishedAt: null,
+    });
+    await gasless.finish(id, { status: 'mined', gasUsed: 21_000n, feeWei }, at);
+  };
+  /** The relayer's charges held to an hourly budget of `capWei`, as the relayer's loop holds them. */
+  const inBudget = (capWei: bigint) => chargesInBudget({ gasless, charges: relay }, capWei)!;
+
+  it("counts charges in the relayer key's hourly gas budget: the second in the hour waits, unfailed, unmailed", async () => {
+    const a = await subscribe({ amount: '10', currency: 'USDC', trialDays: '1' });
+    const b = await subscribe({ amount: '10', currency: 'USDC', trialDays: '1' });
+    await submitMandate(mandateDeps, b.token, { terms: termsJson(b.terms), signature: b.signature });
+    await mandateDue(a.id, a.token, a.terms, a.signature);
+    // Nothing spent in the hour: a budget of one wei lets one charge go, whatever it costs.
+    const first = await relayChargeOnce(inBudget(1n));
+    expect(first.kind).toBe('sent');
+    const charged = first.kind === 'sent' ? first.charge.subscriptionId : '';
+    const waiting = charged === a.id ? b.id : a.id;
+    await minedOnChain(charged, 1);
+    expect((await relayChargeOnce(inBudget(1n))).kind).toBe('mined');
+    const minedAt = h.clock.now();
+    const fee = (await mandates.findCharge(charged, 1))!.feeWei!;
+    expect(fee).toBeGreaterThan(0n);
+    // The gasless transfers see it too: the key's spend in the hour is the charge's fee.
+    const spend = await inBudget(1n).budget!.spendSince(new Date(minedAt.getTime() - 3_600_000));
+    expect(spend.map((one) => [one.client, one.feeWei])).toEqual([[`subscriptions:${h.merchant.id}`, fee]]);
+
+    // Below the cap but its merchant's charges spent their tenth of it (as an x402 merchant's calls): it waits.
+    expect(await relayChargeOnce(inBudget(fee * 2n))).toMatchObject({ kind: 'share-spent', spentWei: fee });
+    const capped = await relayChargeOnce(inBudget(1n));
+    expect(capped).toMatchObject({ kind: 'capped', spentWei: fee, charge: { subscriptionId: waiting } });
+    // Without a cap it would go: the budget alone holds it. Waiting is not failing: no attempt, no e-mail.
+    const held = (await periodOf(waiting, 1)).payment!;
+    const mailed = await emailsOf(held.id);
+    expect(await mandates.findCharge(waiting, 1)).toMatchObject({ status: 'pending', attempts: 0 });
+    // An hour after the charge was mined, it still counts (the gasless path's window); a moment later, not.
+    await moveTo(new Date(minedAt.getTime() + 3_600_000));
+    expect((await relayChargeOnce(inBudget(1n))).kind).toBe('capped');
+    expect(await emailsOf(held.id)).toBe(mailed);
+    expect((await periodOf(waiting, 1)).p?.remindedAt).toBeNull();
+    await moveTo(new Date(minedAt.getTime() + 3_600_001));
+    expect((await relayChargeOnce(inBudget(1n))).kind).toBe('sent');
+    await minedOnChain(waiting, 1);
+    expect((await relayChargeOnce(inBudget(1n))).kind).toBe('mined');
+    expect((await periodOf(waiting, 1)).payment?.status).toBe('paid');
+    expect(await emailsOf(held.id)).toBe(mailed);
+    await cancel(a.id);
+    await cancel(b.id);
+  });
+
+  it('holds a charge at the budget exactly as a gasless transfer is: spent one wei below it goes, spent at it waits', async () => {
+    const { id, token, terms, signature } = await subscribe({
+      amount: '10',
+      currency: 'USDC',
+      trialDays: '1',
+    });
+    await mandateDue(id, token, terms, signature);
+    // The key's gasless transfers spent 5,000 wei this hour.
+    await gaslessSpent((await periodOf(id, 1)).payment!.id, 5_000n, h.clock.now());
+    expect(await relayChargeOnce(inBudget(5_000n))).toMatchObject({ kind: 'capped', spentWei: 5_000n });
+    expect((await mandates.findCharge(id, 1))?.status).toBe('pending');
+    expect((await relayChargeOnce(inBudget(5_001n))).kind).toBe('sent');
+    await minedOnChain(id, 1);
+    expect((await relayChargeOnce(inBudget(5_001n))).kind).toBe('mined');
     await cancel(id);
   });
 
