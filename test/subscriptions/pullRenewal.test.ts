@@ -13,7 +13,8 @@ import { createRpcClient } from '../../src/adapters/chain/chainReader.ts';
 import { subscriptionChargerAbi, testUsdcAbi } from '../../src/adapters/chain/contractAbis.ts';
 import { deploySubscriptionCharger } from '../../src/adapters/chain/deployContracts.ts';
 import { createRelayer } from '../../src/adapters/chain/relayer.ts';
-import { chargerCalls } from '../../src/adapters/chain/subscriptionCharger.ts';
+import { allowanceLeft, chargerCalls } from '../../src/adapters/chain/subscriptionCharger.ts';
+import { permitTotal } from '../../src/adapters/checkout/renderMandateSections.ts';
 import { gaslessRepository } from '../../src/adapters/db/gaslessRepository.ts';
 import { customerEmails } from '../../src/adapters/email/customerEmails.ts';
 import { memoryBucketStore } from '../../src/adapters/rateLimit/memoryBucketStore.ts';
@@ -129,7 +130,14 @@ describe.each(dialects)('pull renewal on %s', (dialect) => {
         chainOf: (mode) => pullChainOf(mandateDeps, mode),
         mandateOf: (id) => mandates.findMandate(id),
         switchToPush: (token) => switchToPush(mandateDeps, token),
+        allowanceLeft: (mandate) => allowanceLeft(client, mandate),
         buckets: memoryBucketStore(),
+      },
+      subscriptionPages: {
+        renewal,
+        buckets: memoryBucketStore(),
+        receiptTokens: h.stores.receiptTokens,
+        checkoutUrl: 'https://pay.example.test',
       },
     });
     base = await checkout.listen({ host: '127.0.0.1', port: 0 });
@@ -159,17 +167,17 @@ describe.each(dialects)('pull renewal on %s', (dialect) => {
 
   /** A subscription to a new plan, and the customer's signed terms for it as the subscribe page sends them. */
   const subscribe = async (
-    plan: { amount: string; currency: string; trialDays: string },
+    plan: { amount: string; currency: string; trialDays: string; periods?: string | undefined },
     cap?: bigint,
     payer: number = ROLES.customer,
   ) => {
     const wallet = h.anvil.wallet(payer);
     const { plan: made } = await createPlan(renewal, h.merchant.id, 'live', {
       name: 'Coffee club',
+      periods: '3',
       ...plan,
       intervalUnit: 'month',
       graceDays: '3',
-      periods: '3',
     });
     const { subscription } = await createSubscription(renewal, h.merchant.id, 'live', {
       planId: made.id,
@@ -553,24 +561,17 @@ describe.each(dialects)('pull renewal on %s', (dialect) => {
     await cancel(id);
   });
 
-  it("grants the allowance with the customer's permit, sent with the first charge: no gas, no approve", async () => {
-    const payer = 3; // a wallet that never approved the charger
-    const payerAddress = h.anvil.addresses[payer]!;
+  /** A wallet that never approved the charger, with 100 USDC, and its EIP-2612 permit of the charger for `value`. */
+  const permitOf = async (payer: number, value: bigint, deadline: bigint) => {
+    const owner = h.anvil.addresses[payer]!;
     const mint = await h.anvil.wallet(ROLES.relayer).writeContract({
       address: h.usdc,
       abi: testUsdcAbi,
       functionName: 'mint',
-      args: [payerAddress, 100_000_000n],
+      args: [owner, 100_000_000n],
     });
     await h.anvil.publicClient.waitForTransactionReceipt({ hash: mint });
-    const { id, token, terms, signature } = await subscribe(
-      { amount: '10', currency: 'USDC', trialDays: '1' },
-      undefined,
-      payer,
-    );
-    const anchor = (await h.stores.subscriptions.find(id))!.subscription.anchor;
-    const deadline = BigInt(Math.ceil(anchor.getTime() / 1000)) + 7n * 86_400n;
-    const permit = await h.anvil.wallet(payer).signTypedData({
+    return h.anvil.wallet(payer).signTypedData({
       domain: { name: 'USD Coin (sandbox)', version: '2', chainId: chain.chainId, verifyingContract: h.usdc },
       types: {
         Permit: [
@@ -582,14 +583,91 @@ describe.each(dialects)('pull renewal on %s', (dialect) => {
         ],
       },
       primaryType: 'Permit',
-      message: {
-        owner: payerAddress,
-        spender: chain.charger as Address,
-        value: 30_000_000n,
-        nonce: 0n,
-        deadline,
-      },
+      message: { owner, spender: chain.charger as Address, value, nonce: 0n, deadline },
     });
+  };
+  const allowanceOf = (owner: string) =>
+    h.anvil.publicClient.readContract({
+      address: h.usdc,
+      abi: testUsdcAbi,
+      functionName: 'allowance',
+      args: [owner as Address, chain.charger as Address],
+    });
+  /** Charges the subscription's period when due: the clocks at its start, one look, the charge sent and mined. */
+  const chargePeriod = async (id: string, anchor: Date, period: number) => {
+    await moveTo(periodStart(anchor, { unit: 'month', count: 1 }, period));
+    await renewDueSubscriptions(renewal, 50);
+    expect((await relayChargeOnce(relay)).kind).toBe('sent');
+    await minedOnChain(id, period);
+    expect((await relayChargeOnce(relay)).kind).toBe('mined');
+    expect((await periodOf(id, period)).payment?.status).toBe('paid');
+  };
+
+  it("charges an open-ended plan's periods from its page's one permit, and tops the allowance up from the portal", async () => {
+    const payer = 4;
+    const owner = h.anvil.addresses[payer]!;
+    const { id, token, terms, signature } = await subscribe(
+      { amount: '10', currency: 'USDC', trialDays: '1', periods: undefined },
+      undefined,
+      payer,
+    );
+    const { plan, subscription } = (await h.stores.subscriptions.find(id))!;
+    expect(plan.periods).toBeNull();
+    // What the subscribe page has the wallet sign for a plan that runs until canceled: 12 periods' cap.
+    const value = permitTotal(plan).minorUnits;
+    expect(value).toBe(120_000_000n);
+    const deadline = BigInt(Math.ceil(subscription.anchor.getTime() / 1000)) + 400n * 86_400n;
+    const permit = await permitOf(payer, value, deadline);
+    await submitMandate(mandateDeps, token, {
+      terms: termsJson(terms),
+      signature,
+      permit: { value: value.toString(), deadline: deadline.toString(), signature: permit },
+    });
+    await chargePeriod(id, subscription.anchor, 1);
+    await chargePeriod(id, subscription.anchor, 2);
+    expect(await allowanceOf(owner)).toBe(100_000_000n);
+
+    // The portal shows what is left, read from the chain; enough for the next period: nothing to top up.
+    const portal = async () => (await fetch(`${base}/subscriptions/${token}?lang=en`)).text();
+    const plenty = await portal();
+    expect(plenty).toMatch(/Allowance left<\/dt><dd data-allowance-left>100\.00 USDC/);
+    expect(plenty).not.toContain('data-top-up');
+    // The customer lowered it below a period (an approve of their own): the portal offers 12 more periods.
+    const lower = await h.anvil.wallet(payer).writeContract({
+      address: h.usdc,
+      abi: testUsdcAbi,
+      functionName: 'approve',
+      args: [chain.charger as Address, 4_000_000n],
+    });
+    await h.anvil.publicClient.waitForTransactionReceipt({ hash: lower });
+    const short = await portal();
+    expect(short).toContain('data-allowance-left>4.00 USDC');
+    expect(short).toContain('Allow 12 more periods');
+    const approveData = /data-approve-data="(0x[0-9a-f]+)"/.exec(short)?.[1] as Hex;
+    expect(/data-token="(0x[0-9a-fA-F]{40})"/.exec(short)?.[1]?.toLowerCase()).toBe(h.usdc.toLowerCase());
+    // What the page's script has the wallet send.
+    const topUp = await h.anvil.wallet(payer).sendTransaction({ to: h.usdc, data: approveData });
+    await h.anvil.publicClient.waitForTransactionReceipt({ hash: topUp });
+    expect(await allowanceOf(owner)).toBe(120_000_000n);
+    const after = await portal();
+    expect(after).toContain('data-allowance-left>120.00 USDC');
+    expect(after).not.toContain('data-top-up');
+    await chargePeriod(id, subscription.anchor, 3);
+    expect(await allowanceOf(owner)).toBe(110_000_000n);
+    await cancel(id);
+  });
+
+  it("grants the allowance with the customer's permit, sent with the first charge: no gas, no approve", async () => {
+    const payer = 3; // a wallet that never approved the charger
+    const payerAddress = h.anvil.addresses[payer]!;
+    const { id, token, terms, signature } = await subscribe(
+      { amount: '10', currency: 'USDC', trialDays: '1' },
+      undefined,
+      payer,
+    );
+    const anchor = (await h.stores.subscriptions.find(id))!.subscription.anchor;
+    const deadline = BigInt(Math.ceil(anchor.getTime() / 1000)) + 7n * 86_400n;
+    const permit = await permitOf(payer, 30_000_000n, deadline);
     await expect(
       submitMandate(mandateDeps, token, {
         terms: termsJson(terms),
@@ -610,13 +688,7 @@ describe.each(dialects)('pull renewal on %s', (dialect) => {
     expect((await relayChargeOnce(relay)).kind).toBe('mined');
     expect((await periodOf(id, 1)).payment?.status).toBe('paid');
     expect(await h.balanceOf(payerAddress)).toBe(90_000_000n);
-    const allowance = await h.anvil.publicClient.readContract({
-      address: h.usdc,
-      abi: testUsdcAbi,
-      functionName: 'allowance',
-      args: [payerAddress, chain.charger as Address],
-    });
-    expect(allowance).toBe(20_000_000n);
+    expect(await allowanceOf(payerAddress)).toBe(20_000_000n);
     // The customer sent nothing themselves.
     expect(await h.anvil.publicClient.getTransactionCount({ address: payerAddress })).toBe(sentBefore);
     await cancel(id);
