@@ -116,6 +116,7 @@ export function chargeRelaying(
     relayer,
     charger: chargerCalls(client, chainId),
     payments: made.stores.payments,
+    ledger: made.stores.ledger,
     subscriptions: made.stores.subscriptions,
     clock: made.clock,
     payoutPolicy: made.payoutPolicy,

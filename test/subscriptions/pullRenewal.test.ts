@@ -105,6 +105,7 @@ describe.each(dialects)('pull renewal on %s', (dialect) => {
       relayer: createRelayer({ client, chainId: chain.chainId, relayerKey: ANVIL_RELAYER_KEY }),
       charger: chargerCalls(client, chain.chainId),
       payments: h.stores.payments,
+      ledger: h.stores.ledger,
       subscriptions: h.stores.subscriptions,
       clock: h.clock,
       payoutPolicy: PAYOUT_POLICY,
@@ -405,6 +406,67 @@ describe.each(dialects)('pull renewal on %s', (dialect) => {
     expect(await h.balanceOf(h.addresses.merchant)).toBe(merchantBefore + 9_750_000n);
     expect((await periodOf(id, 1)).payment?.status).toBe('paid');
     expect(await statusOf(id)).toBe('active');
+    await cancel(id);
+  });
+
+  it("sends no charge while its period's link, e-mailed as the fallback, is paid by a transfer not final yet", async () => {
+    const { id, token, terms, signature } = await subscribe({
+      amount: '10',
+      currency: 'USDC',
+      trialDays: '1',
+    });
+    await mandateDue(id, token, terms, signature);
+    // The first attempt refused (a blacklist): the period's link e-mailed as the fallback.
+    await h.control('blacklist', h.addresses.customer as Address);
+    expect((await relayChargeOnce(relay)).kind).toBe('failed');
+    await h.control('unBlacklist', h.addresses.customer as Address);
+    const { payment, p } = await periodOf(id, 1);
+    expect(p?.remindedAt).not.toBeNull();
+    const mailed = await emailsOf(payment?.id);
+    // The customer pays the link themselves; the watcher sees the transfer, not final yet: the payment is unpaid.
+    await h.pay(payment!.deposit!.depositAddress, 10_000_000n);
+    await h.poll();
+    expect((await periodOf(id, 1)).payment?.status).not.toBe('paid');
+    const customerAfterPaying = await h.balanceOf(h.addresses.customer);
+    await moveTo(new Date(h.clock.now().getTime() + 3_600_000));
+    const held = await relayChargeOnce(relay);
+    expect(held).toMatchObject({
+      kind: 'deferred',
+      reason: "a transfer to its period's deposit address is seen, not final yet",
+    });
+    expect(await mandates.findCharge(id, 1)).toMatchObject({ status: 'pending', txHash: null, attempts: 1 });
+    // Once final the payment is paid by hand, and the charge is closed without ever being sent.
+    await h.finalizeAll();
+    await h.poll();
+    expect((await periodOf(id, 1)).payment?.status).toBe('paid');
+    await moveTo(new Date(h.clock.now().getTime() + 10 * 60_000));
+    const closed = await relayChargeOnce(relay);
+    expect(closed.kind === 'failed' && closed.reason).toBe('the period was paid otherwise');
+    expect((await mandates.findCharge(id, 1))?.txHash).toBeNull();
+    expect(await h.balanceOf(h.addresses.customer)).toBe(customerAfterPaying);
+    expect(await emailsOf(payment?.id)).toBe(mailed);
+    await cancel(id);
+  });
+
+  it('never charges a period paid in part by hand: the rest is its link’s, with no second e-mail', async () => {
+    const { id, token, terms, signature } = await subscribe({
+      amount: '10',
+      currency: 'USDC',
+      trialDays: '1',
+    });
+    await mandateDue(id, token, terms, signature);
+    const { payment } = await periodOf(id, 1);
+    const mailed = await emailsOf(payment?.id);
+    await h.pay(payment!.deposit!.depositAddress, 4_000_000n);
+    await h.finalizeAll();
+    await h.poll();
+    expect((await periodOf(id, 1)).payment?.status).not.toBe('paid');
+    const refused = await relayChargeOnce(relay);
+    expect(refused.kind === 'failed' && refused.reason).toBe(
+      "its period was paid in part by hand: the rest is its link's",
+    );
+    expect(await mandates.findCharge(id, 1)).toMatchObject({ txHash: null, nextAttemptAt: null });
+    expect(await emailsOf(payment?.id)).toBe(mailed);
     await cancel(id);
   });
 

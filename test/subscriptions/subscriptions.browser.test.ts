@@ -263,6 +263,7 @@ describe('pull renewal from the subscribe page in Chromium', () => {
       relayer: createRelayer({ client, chainId: chain.chainId, relayerKey: ANVIL_RELAYER_KEY }),
       charger: chargerCalls(client, chain.chainId),
       payments: h.stores.payments,
+      ledger: h.stores.ledger,
       subscriptions: h.stores.subscriptions,
       clock: h.clock,
       payoutPolicy: { dustThresholdBaseUnits: 0n, delayedAfterMs: 10 * 60_000 },

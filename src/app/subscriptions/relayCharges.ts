@@ -1,7 +1,7 @@
 import type { Payment } from '../../domain/payment.ts';
 import type { PayoutPolicy } from '../../domain/payout.ts';
 import { graceEnd } from '../../domain/subscription.ts';
-import type { OutboxEvent } from '../chain/ports.ts';
+import type { Ledger, OutboxEvent } from '../chain/ports.ts';
 import type { GaslessSpend } from '../gasless/ports.ts';
 import { overShare, SUBSCRIPTION_CLIENT_PREFIX } from '../gasless/relayAuthorizations.ts';
 import { paidInOneTransactionEvent } from '../payments/paidInOneTransaction.ts';
@@ -20,6 +20,8 @@ export interface RelayChargesDeps {
   >;
   readonly charger: ChargerCalls;
   readonly payments: Pick<PaymentStore, 'findById'>;
+  /** The transfers the watcher saw to each period's deposit address: a period paid by hand is not charged. */
+  readonly ledger: Pick<Ledger, 'listTransfers'>;
   readonly subscriptions: Pick<SubscriptionStore, 'find'>;
   readonly clock: Clock;
   readonly payoutPolicy: PayoutPolicy;
@@ -55,6 +57,8 @@ export type ChargeOutcome =
 export const CHARGE_RETRY_MS: readonly number[] = [3_600_000, 6 * 3_600_000, 24 * 3_600_000];
 /** A charge refused because its period is not yet current on chain (the chain's clock behind ours): a minute. */
 export const NOT_DUE_RETRY_MS = 60_000;
+/** A charge whose period's link was paid by a transfer not final yet: looked at again in ten minutes. */
+export const PAID_BY_HAND_RETRY_MS = 10 * 60_000;
 const GAS_MARGIN_PERCENT = 120n;
 
 /**
@@ -79,6 +83,9 @@ export async function relayChargeOnce(deps: RelayChargesDeps): Promise<ChargeOut
   // Not made: its period is paid, over or gone (no link e-mailed), or its mandate was replaced or canceled
   // (the period's link e-mailed, as push).
   if (stale) return fail(deps, next, stale, { retry: false, fallback: stale === MANDATE_GONE });
+  const byHand = await paidByHand(deps, next);
+  if (byHand === 'final') return fail(deps, next, PAID_IN_PART, { retry: false, fallback: false });
+  if (byHand === 'not-final') return defer(deps, next, SEEN_NOT_FINAL, PAID_BY_HAND_RETRY_MS, now);
   // Over the key's hour, as a gasless transfer (spent ≥ cap): it waits, neither failed nor e-mailed, and goes
   // once the hour's spend ages out; the period's own reminder still e-mails its link before its grace ends.
   const cap = deps.budget?.maxFeeWeiPerHour;
@@ -95,19 +102,8 @@ export async function relayChargeOnce(deps: RelayChargesDeps): Promise<ChargeOut
   const estimate = await deps.relayer.estimateCall(mandate.charger, data);
   if (!estimate.ok) {
     // The chain's clock may trail ours by a block: not a refusal of the customer's, no attempt counted.
-    if (/NotCurrentPeriod/.test(estimate.reason) && next.attempts === 0) {
-      await deps.mandates.markFailed(
-        next,
-        {
-          reason: estimate.reason,
-          nextAttemptAt: new Date(now.getTime() + NOT_DUE_RETRY_MS),
-          attempts: 0,
-          deferred: true,
-        },
-        now,
-      );
-      return { kind: 'deferred', charge: next, reason: estimate.reason };
-    }
+    if (/NotCurrentPeriod/.test(estimate.reason) && next.attempts === 0)
+      return defer(deps, next, estimate.reason, NOT_DUE_RETRY_MS, now);
     // The customer canceled on chain: the mandate is over, the period is pushed (its link e-mailed).
     if (/MandateCanceled/.test(estimate.reason))
       await deps.mandates.saveMandate({ ...mandate, status: 'canceled', updatedAt: now });
@@ -143,6 +139,39 @@ export async function relayChargeOnce(deps: RelayChargesDeps): Promise<ChargeOut
 }
 
 const MANDATE_GONE = 'the mandate was canceled or replaced';
+const SEEN_NOT_FINAL = "a transfer to its period's deposit address is seen, not final yet";
+const PAID_IN_PART = "its period was paid in part by hand: the rest is its link's";
+
+/**
+ * Whether the customer paid the period's link themselves (its deposit address), as the watcher saw it: a
+ * transfer still on the canonical chain, final or not. Read just before the charge is signed, whatever the
+ * payment's status says: a transfer not final yet leaves it unpaid, and a charge then would make two payments.
+ */
+async function paidByHand(
+  deps: RelayChargesDeps,
+  charge: Charge,
+): Promise<'final' | 'not-final' | undefined> {
+  const seen = (await deps.ledger.listTransfers(charge.paymentId)).filter((t) => !t.orphaned);
+  if (seen.length === 0) return undefined;
+  return seen.every((t) => t.final) ? 'final' : 'not-final';
+}
+
+/** Not this time, and no attempt counted: it stays pending until `waitMs` from now (not the customer's refusal). */
+async function defer(
+  deps: RelayChargesDeps,
+  charge: Charge,
+  reason: string,
+  waitMs: number,
+  now: Date,
+): Promise<ChargeOutcome> {
+  const nextAttemptAt = new Date(now.getTime() + waitMs);
+  await deps.mandates.markFailed(
+    charge,
+    { reason, nextAttemptAt, attempts: charge.attempts, deferred: true },
+    now,
+  );
+  return { kind: 'deferred', charge, reason };
+}
 const HOUR_MS = 3_600_000;
 
 /** The key's spend in the hour before `now`, and the merchants whose charges spent their share of the cap. */
