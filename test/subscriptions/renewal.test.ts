@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customerEmails } from '../../src/adapters/email/customerEmails.ts';
 import { createSmtpTransport } from '../../src/adapters/outbound/smtpTransport.ts';
-import { dispatchEmails } from '../../src/app/email/dispatchEmails.ts';
 import { expirePayments } from '../../src/app/chain/refreshPayments.ts';
+import { dispatchEmails } from '../../src/app/email/dispatchEmails.ts';
 import type { EmailTransport } from '../../src/app/email/ports.ts';
 import { type RenewalDeps, renewDueSubscriptions } from '../../src/app/subscriptions/renewal.ts';
 import { loadConfig } from '../../src/config/index.ts';
