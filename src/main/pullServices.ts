@@ -1,5 +1,6 @@
 import type { PublicClient } from 'viem';
-import { chargerCalls } from '../adapters/chain/subscriptionCharger.ts';
+import { createRpcClient } from '../adapters/chain/chainReader.ts';
+import { allowanceLeft, chargerCalls } from '../adapters/chain/subscriptionCharger.ts';
 import type { CheckoutMandates } from '../adapters/checkout/mandateRoutes.ts';
 import type { PaymentRequestSettings } from '../app/email/paymentRequests.ts';
 import type { Relayer } from '../app/settlement/ports.ts';
@@ -78,12 +79,18 @@ export function checkoutMandates(
 ): CheckoutMandates | undefined {
   const deps = pullDeps(stores, chains, clock);
   if (Object.keys(deps.chains).length === 0) return undefined;
+  // The portal reads the wallet's allowance of the charger from the mandate's chain, briefly (a page waits).
+  const clients = new Map(chains.map((c) => [c.target.chainId, createRpcClient(c.rpcUrls, 2_000)]));
   return {
     request: (token) => mandateRequest(deps, token),
     submit: (token, body) => submitMandate(deps, token, body),
     chainOf: (mode) => pullChainOf(deps, mode),
     mandateOf: (id) => deps.mandates.findMandate(id),
     switchToPush: (token) => switchToPush(deps, token),
+    allowanceLeft: async (mandate) => {
+      const client = clients.get(mandate.chainId);
+      return client && allowanceLeft(client, mandate);
+    },
     buckets,
   };
 }
@@ -109,6 +116,7 @@ export function chargeRelaying(
     relayer,
     charger: chargerCalls(client, chainId),
     payments: made.stores.payments,
+    ledger: made.stores.ledger,
     subscriptions: made.stores.subscriptions,
     clock: made.clock,
     payoutPolicy: made.payoutPolicy,

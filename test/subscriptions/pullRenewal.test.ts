@@ -13,9 +13,13 @@ import { createRpcClient } from '../../src/adapters/chain/chainReader.ts';
 import { subscriptionChargerAbi, testUsdcAbi } from '../../src/adapters/chain/contractAbis.ts';
 import { deploySubscriptionCharger } from '../../src/adapters/chain/deployContracts.ts';
 import { createRelayer } from '../../src/adapters/chain/relayer.ts';
-import { chargerCalls } from '../../src/adapters/chain/subscriptionCharger.ts';
+import { allowanceLeft, chargerCalls } from '../../src/adapters/chain/subscriptionCharger.ts';
+import { permitTotal } from '../../src/adapters/checkout/renderMandateSections.ts';
+import { gaslessRepository } from '../../src/adapters/db/gaslessRepository.ts';
 import { customerEmails } from '../../src/adapters/email/customerEmails.ts';
 import { memoryBucketStore } from '../../src/adapters/rateLimit/memoryBucketStore.ts';
+import type { GaslessStore } from '../../src/app/gasless/ports.ts';
+import { chargesInBudget } from '../../src/app/gasless/runGaslessRelayer.ts';
 import { subscribeFromPage } from '../../src/app/subscriptions/customerPortal.ts';
 import type { MandateStore } from '../../src/app/subscriptions/mandatePorts.ts';
 import {
@@ -56,10 +60,12 @@ describe.each(dialects)('pull renewal on %s', (dialect) => {
   let relay: RelayChargesDeps;
   let checkout: Awaited<ReturnType<typeof buildCheckoutServer>>;
   let base: string;
+  let gasless: GaslessStore;
 
   beforeAll(async () => {
     h = await startChainHarness(dialect);
     mandates = h.stores.mandates;
+    gasless = gaslessRepository(h.database.handle);
     const relayerWallet = h.anvil.wallet(ROLES.relayer);
     const charger = await deploySubscriptionCharger(relayerWallet, h.anvil.publicClient);
     chain = { chainId: h.anvil.chain.id, charger, token: h.usdc, treasury: h.addresses.treasury };
@@ -99,6 +105,7 @@ describe.each(dialects)('pull renewal on %s', (dialect) => {
       relayer: createRelayer({ client, chainId: chain.chainId, relayerKey: ANVIL_RELAYER_KEY }),
       charger: chargerCalls(client, chain.chainId),
       payments: h.stores.payments,
+      ledger: h.stores.ledger,
       subscriptions: h.stores.subscriptions,
       clock: h.clock,
       payoutPolicy: PAYOUT_POLICY,
@@ -124,7 +131,14 @@ describe.each(dialects)('pull renewal on %s', (dialect) => {
         chainOf: (mode) => pullChainOf(mandateDeps, mode),
         mandateOf: (id) => mandates.findMandate(id),
         switchToPush: (token) => switchToPush(mandateDeps, token),
+        allowanceLeft: (mandate) => allowanceLeft(client, mandate),
         buckets: memoryBucketStore(),
+      },
+      subscriptionPages: {
+        renewal,
+        buckets: memoryBucketStore(),
+        receiptTokens: h.stores.receiptTokens,
+        checkoutUrl: 'https://pay.example.test',
       },
     });
     base = await checkout.listen({ host: '127.0.0.1', port: 0 });
@@ -154,17 +168,17 @@ describe.each(dialects)('pull renewal on %s', (dialect) => {
 
   /** A subscription to a new plan, and the customer's signed terms for it as the subscribe page sends them. */
   const subscribe = async (
-    plan: { amount: string; currency: string; trialDays: string },
+    plan: { amount: string; currency: string; trialDays: string; periods?: string | undefined },
     cap?: bigint,
     payer: number = ROLES.customer,
   ) => {
     const wallet = h.anvil.wallet(payer);
     const { plan: made } = await createPlan(renewal, h.merchant.id, 'live', {
       name: 'Coffee club',
+      periods: '3',
       ...plan,
       intervalUnit: 'month',
       graceDays: '3',
-      periods: '3',
     });
     const { subscription } = await createSubscription(renewal, h.merchant.id, 'live', {
       planId: made.id,
@@ -395,6 +409,67 @@ describe.each(dialects)('pull renewal on %s', (dialect) => {
     await cancel(id);
   });
 
+  it("sends no charge while its period's link, e-mailed as the fallback, is paid by a transfer not final yet", async () => {
+    const { id, token, terms, signature } = await subscribe({
+      amount: '10',
+      currency: 'USDC',
+      trialDays: '1',
+    });
+    await mandateDue(id, token, terms, signature);
+    // The first attempt refused (a blacklist): the period's link e-mailed as the fallback.
+    await h.control('blacklist', h.addresses.customer as Address);
+    expect((await relayChargeOnce(relay)).kind).toBe('failed');
+    await h.control('unBlacklist', h.addresses.customer as Address);
+    const { payment, p } = await periodOf(id, 1);
+    expect(p?.remindedAt).not.toBeNull();
+    const mailed = await emailsOf(payment?.id);
+    // The customer pays the link themselves; the watcher sees the transfer, not final yet: the payment is unpaid.
+    await h.pay(payment!.deposit!.depositAddress, 10_000_000n);
+    await h.poll();
+    expect((await periodOf(id, 1)).payment?.status).not.toBe('paid');
+    const customerAfterPaying = await h.balanceOf(h.addresses.customer);
+    await moveTo(new Date(h.clock.now().getTime() + 3_600_000));
+    const held = await relayChargeOnce(relay);
+    expect(held).toMatchObject({
+      kind: 'deferred',
+      reason: "a transfer to its period's deposit address is seen, not final yet",
+    });
+    expect(await mandates.findCharge(id, 1)).toMatchObject({ status: 'pending', txHash: null, attempts: 1 });
+    // Once final the payment is paid by hand, and the charge is closed without ever being sent.
+    await h.finalizeAll();
+    await h.poll();
+    expect((await periodOf(id, 1)).payment?.status).toBe('paid');
+    await moveTo(new Date(h.clock.now().getTime() + 10 * 60_000));
+    const closed = await relayChargeOnce(relay);
+    expect(closed.kind === 'failed' && closed.reason).toBe('the period was paid otherwise');
+    expect((await mandates.findCharge(id, 1))?.txHash).toBeNull();
+    expect(await h.balanceOf(h.addresses.customer)).toBe(customerAfterPaying);
+    expect(await emailsOf(payment?.id)).toBe(mailed);
+    await cancel(id);
+  });
+
+  it('never charges a period paid in part by hand: the rest is its link’s, with no second e-mail', async () => {
+    const { id, token, terms, signature } = await subscribe({
+      amount: '10',
+      currency: 'USDC',
+      trialDays: '1',
+    });
+    await mandateDue(id, token, terms, signature);
+    const { payment } = await periodOf(id, 1);
+    const mailed = await emailsOf(payment?.id);
+    await h.pay(payment!.deposit!.depositAddress, 4_000_000n);
+    await h.finalizeAll();
+    await h.poll();
+    expect((await periodOf(id, 1)).payment?.status).not.toBe('paid');
+    const refused = await relayChargeOnce(relay);
+    expect(refused.kind === 'failed' && refused.reason).toBe(
+      "its period was paid in part by hand: the rest is its link's",
+    );
+    expect(await mandates.findCharge(id, 1)).toMatchObject({ txHash: null, nextAttemptAt: null });
+    expect(await emailsOf(payment?.id)).toBe(mailed);
+    await cancel(id);
+  });
+
   it('sends a charge reorged out before its receipt was read again, and it is made once', async () => {
     const { id, token, terms, signature } = await subscribe({
       amount: '10',
@@ -457,24 +532,108 @@ describe.each(dialects)('pull renewal on %s', (dialect) => {
     await cancel(id);
   });
 
-  it("grants the allowance with the customer's permit, sent with the first charge: no gas, no approve", async () => {
-    const payer = 3; // a wallet that never approved the charger
-    const payerAddress = h.anvil.addresses[payer]!;
+  /** A gasless transfer the key relayed at `at` for `feeWei`, as the gasless relayer records one it finished. */
+  const gaslessSpent = async (paymentId: string, feeWei: bigint, at: Date) => {
+    const id = `gas_budget_${feeWei}_${at.getTime()}`;
+    const nonce = `0x${at.getTime().toString(16).padStart(64, '0')}`;
+    await gasless.insert({
+      id,
+      paymentId,
+      chainId: chain.chainId,
+      tokenAddress: h.usdc.toLowerCase(),
+      from: h.addresses.merchant.toLowerCase(),
+      to: h.addresses.treasury.toLowerCase(),
+      valueBaseUnits: 1n,
+      validAfter: 0n,
+      validBefore: 2n ** 40n,
+      nonce,
+      signature: '0x',
+      clientAddress: '203.0.113.9',
+      status: 'pending',
+      txHash: null,
+      rawTx: null,
+      relayerNonce: null,
+      gasUsed: null,
+      feeWei: null,
+      failureReason: null,
+      createdAt: at,
+      finishedAt: null,
+    });
+    await gasless.finish(id, { status: 'mined', gasUsed: 21_000n, feeWei }, at);
+  };
+  /** The relayer's charges held to an hourly budget of `capWei`, as the relayer's loop holds them. */
+  const inBudget = (capWei: bigint) => chargesInBudget({ gasless, charges: relay }, capWei)!;
+
+  it("counts charges in the relayer key's hourly gas budget: the second in the hour waits, unfailed, unmailed", async () => {
+    const a = await subscribe({ amount: '10', currency: 'USDC', trialDays: '1' });
+    const b = await subscribe({ amount: '10', currency: 'USDC', trialDays: '1' });
+    await submitMandate(mandateDeps, b.token, { terms: termsJson(b.terms), signature: b.signature });
+    await mandateDue(a.id, a.token, a.terms, a.signature);
+    // Nothing spent in the hour: a budget of one wei lets one charge go, whatever it costs.
+    const first = await relayChargeOnce(inBudget(1n));
+    expect(first.kind).toBe('sent');
+    const charged = first.kind === 'sent' ? first.charge.subscriptionId : '';
+    const waiting = charged === a.id ? b.id : a.id;
+    await minedOnChain(charged, 1);
+    expect((await relayChargeOnce(inBudget(1n))).kind).toBe('mined');
+    const minedAt = h.clock.now();
+    const fee = (await mandates.findCharge(charged, 1))!.feeWei!;
+    expect(fee).toBeGreaterThan(0n);
+    // The gasless transfers see it too: the key's spend in the hour is the charge's fee.
+    const spend = await inBudget(1n).budget!.spendSince(new Date(minedAt.getTime() - 3_600_000));
+    expect(spend.map((one) => [one.client, one.feeWei])).toEqual([[`subscriptions:${h.merchant.id}`, fee]]);
+
+    // Below the cap but its merchant's charges spent their tenth of it (as an x402 merchant's calls): it waits.
+    expect(await relayChargeOnce(inBudget(fee * 2n))).toMatchObject({ kind: 'share-spent', spentWei: fee });
+    const capped = await relayChargeOnce(inBudget(1n));
+    expect(capped).toMatchObject({ kind: 'capped', spentWei: fee, charge: { subscriptionId: waiting } });
+    // Without a cap it would go: the budget alone holds it. Waiting is not failing: no attempt, no e-mail.
+    const held = (await periodOf(waiting, 1)).payment!;
+    const mailed = await emailsOf(held.id);
+    expect(await mandates.findCharge(waiting, 1)).toMatchObject({ status: 'pending', attempts: 0 });
+    // An hour after the charge was mined, it still counts (the gasless path's window); a moment later, not.
+    await moveTo(new Date(minedAt.getTime() + 3_600_000));
+    expect((await relayChargeOnce(inBudget(1n))).kind).toBe('capped');
+    expect(await emailsOf(held.id)).toBe(mailed);
+    expect((await periodOf(waiting, 1)).p?.remindedAt).toBeNull();
+    await moveTo(new Date(minedAt.getTime() + 3_600_001));
+    expect((await relayChargeOnce(inBudget(1n))).kind).toBe('sent');
+    await minedOnChain(waiting, 1);
+    expect((await relayChargeOnce(inBudget(1n))).kind).toBe('mined');
+    expect((await periodOf(waiting, 1)).payment?.status).toBe('paid');
+    expect(await emailsOf(held.id)).toBe(mailed);
+    await cancel(a.id);
+    await cancel(b.id);
+  });
+
+  it('holds a charge at the budget exactly as a gasless transfer is: spent one wei below it goes, spent at it waits', async () => {
+    const { id, token, terms, signature } = await subscribe({
+      amount: '10',
+      currency: 'USDC',
+      trialDays: '1',
+    });
+    await mandateDue(id, token, terms, signature);
+    // The key's gasless transfers spent 5,000 wei this hour.
+    await gaslessSpent((await periodOf(id, 1)).payment!.id, 5_000n, h.clock.now());
+    expect(await relayChargeOnce(inBudget(5_000n))).toMatchObject({ kind: 'capped', spentWei: 5_000n });
+    expect((await mandates.findCharge(id, 1))?.status).toBe('pending');
+    expect((await relayChargeOnce(inBudget(5_001n))).kind).toBe('sent');
+    await minedOnChain(id, 1);
+    expect((await relayChargeOnce(inBudget(5_001n))).kind).toBe('mined');
+    await cancel(id);
+  });
+
+  /** A wallet that never approved the charger, with 100 USDC, and its EIP-2612 permit of the charger for `value`. */
+  const permitOf = async (payer: number, value: bigint, deadline: bigint) => {
+    const owner = h.anvil.addresses[payer]!;
     const mint = await h.anvil.wallet(ROLES.relayer).writeContract({
       address: h.usdc,
       abi: testUsdcAbi,
       functionName: 'mint',
-      args: [payerAddress, 100_000_000n],
+      args: [owner, 100_000_000n],
     });
     await h.anvil.publicClient.waitForTransactionReceipt({ hash: mint });
-    const { id, token, terms, signature } = await subscribe(
-      { amount: '10', currency: 'USDC', trialDays: '1' },
-      undefined,
-      payer,
-    );
-    const anchor = (await h.stores.subscriptions.find(id))!.subscription.anchor;
-    const deadline = BigInt(Math.ceil(anchor.getTime() / 1000)) + 7n * 86_400n;
-    const permit = await h.anvil.wallet(payer).signTypedData({
+    return h.anvil.wallet(payer).signTypedData({
       domain: { name: 'USD Coin (sandbox)', version: '2', chainId: chain.chainId, verifyingContract: h.usdc },
       types: {
         Permit: [
@@ -486,14 +645,91 @@ describe.each(dialects)('pull renewal on %s', (dialect) => {
         ],
       },
       primaryType: 'Permit',
-      message: {
-        owner: payerAddress,
-        spender: chain.charger as Address,
-        value: 30_000_000n,
-        nonce: 0n,
-        deadline,
-      },
+      message: { owner, spender: chain.charger as Address, value, nonce: 0n, deadline },
     });
+  };
+  const allowanceOf = (owner: string) =>
+    h.anvil.publicClient.readContract({
+      address: h.usdc,
+      abi: testUsdcAbi,
+      functionName: 'allowance',
+      args: [owner as Address, chain.charger as Address],
+    });
+  /** Charges the subscription's period when due: the clocks at its start, one look, the charge sent and mined. */
+  const chargePeriod = async (id: string, anchor: Date, period: number) => {
+    await moveTo(periodStart(anchor, { unit: 'month', count: 1 }, period));
+    await renewDueSubscriptions(renewal, 50);
+    expect((await relayChargeOnce(relay)).kind).toBe('sent');
+    await minedOnChain(id, period);
+    expect((await relayChargeOnce(relay)).kind).toBe('mined');
+    expect((await periodOf(id, period)).payment?.status).toBe('paid');
+  };
+
+  it("charges an open-ended plan's periods from its page's one permit, and tops the allowance up from the portal", async () => {
+    const payer = 4;
+    const owner = h.anvil.addresses[payer]!;
+    const { id, token, terms, signature } = await subscribe(
+      { amount: '10', currency: 'USDC', trialDays: '1', periods: undefined },
+      undefined,
+      payer,
+    );
+    const { plan, subscription } = (await h.stores.subscriptions.find(id))!;
+    expect(plan.periods).toBeNull();
+    // What the subscribe page has the wallet sign for a plan that runs until canceled: 12 periods' cap.
+    const value = permitTotal(plan).minorUnits;
+    expect(value).toBe(120_000_000n);
+    const deadline = BigInt(Math.ceil(subscription.anchor.getTime() / 1000)) + 400n * 86_400n;
+    const permit = await permitOf(payer, value, deadline);
+    await submitMandate(mandateDeps, token, {
+      terms: termsJson(terms),
+      signature,
+      permit: { value: value.toString(), deadline: deadline.toString(), signature: permit },
+    });
+    await chargePeriod(id, subscription.anchor, 1);
+    await chargePeriod(id, subscription.anchor, 2);
+    expect(await allowanceOf(owner)).toBe(100_000_000n);
+
+    // The portal shows what is left, read from the chain; enough for the next period: nothing to top up.
+    const portal = async () => (await fetch(`${base}/subscriptions/${token}?lang=en`)).text();
+    const plenty = await portal();
+    expect(plenty).toMatch(/Allowance left<\/dt><dd data-allowance-left>100\.00 USDC/);
+    expect(plenty).not.toContain('data-top-up');
+    // The customer lowered it below a period (an approve of their own): the portal offers 12 more periods.
+    const lower = await h.anvil.wallet(payer).writeContract({
+      address: h.usdc,
+      abi: testUsdcAbi,
+      functionName: 'approve',
+      args: [chain.charger as Address, 4_000_000n],
+    });
+    await h.anvil.publicClient.waitForTransactionReceipt({ hash: lower });
+    const short = await portal();
+    expect(short).toContain('data-allowance-left>4.00 USDC');
+    expect(short).toContain('Allow 12 more periods');
+    const approveData = /data-approve-data="(0x[0-9a-f]+)"/.exec(short)?.[1] as Hex;
+    expect(/data-token="(0x[0-9a-fA-F]{40})"/.exec(short)?.[1]?.toLowerCase()).toBe(h.usdc.toLowerCase());
+    // What the page's script has the wallet send.
+    const topUp = await h.anvil.wallet(payer).sendTransaction({ to: h.usdc, data: approveData });
+    await h.anvil.publicClient.waitForTransactionReceipt({ hash: topUp });
+    expect(await allowanceOf(owner)).toBe(120_000_000n);
+    const after = await portal();
+    expect(after).toContain('data-allowance-left>120.00 USDC');
+    expect(after).not.toContain('data-top-up');
+    await chargePeriod(id, subscription.anchor, 3);
+    expect(await allowanceOf(owner)).toBe(110_000_000n);
+    await cancel(id);
+  });
+
+  it("grants the allowance with the customer's permit, sent with the first charge: no gas, no approve", async () => {
+    const payer = 3; // a wallet that never approved the charger
+    const payerAddress = h.anvil.addresses[payer]!;
+    const { id, token, terms, signature } = await subscribe(
+      { amount: '10', currency: 'USDC', trialDays: '1' },
+      undefined,
+      payer,
+    );
+    const anchor = (await h.stores.subscriptions.find(id))!.subscription.anchor;
+    const deadline = BigInt(Math.ceil(anchor.getTime() / 1000)) + 7n * 86_400n;
+    const permit = await permitOf(payer, 30_000_000n, deadline);
     await expect(
       submitMandate(mandateDeps, token, {
         terms: termsJson(terms),
@@ -514,13 +750,7 @@ describe.each(dialects)('pull renewal on %s', (dialect) => {
     expect((await relayChargeOnce(relay)).kind).toBe('mined');
     expect((await periodOf(id, 1)).payment?.status).toBe('paid');
     expect(await h.balanceOf(payerAddress)).toBe(90_000_000n);
-    const allowance = await h.anvil.publicClient.readContract({
-      address: h.usdc,
-      abi: testUsdcAbi,
-      functionName: 'allowance',
-      args: [payerAddress, chain.charger as Address],
-    });
-    expect(allowance).toBe(20_000_000n);
+    expect(await allowanceOf(payerAddress)).toBe(20_000_000n);
     // The customer sent nothing themselves.
     expect(await h.anvil.publicClient.getTransactionCount({ address: payerAddress })).toBe(sentBefore);
     await cancel(id);

@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { BrowserContext, Page } from 'playwright-core';
-import type { Hex } from 'viem';
+import type { Address, Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRpcClient } from '../../src/adapters/chain/chainReader.ts';
+import { testUsdcAbi } from '../../src/adapters/chain/contractAbis.ts';
 import { deploySubscriptionCharger } from '../../src/adapters/chain/deployContracts.ts';
 import { createRelayer } from '../../src/adapters/chain/relayer.ts';
-import { chargerCalls } from '../../src/adapters/chain/subscriptionCharger.ts';
+import { allowanceLeft, chargerCalls } from '../../src/adapters/chain/subscriptionCharger.ts';
 import { scryptPasswords } from '../../src/adapters/crypto/scryptPasswords.ts';
 import { SESSION_COOKIE } from '../../src/adapters/dashboard/pageKit.ts';
 import { customerEmails } from '../../src/adapters/email/customerEmails.ts';
@@ -212,7 +213,8 @@ describe('subscription pages in Chromium', () => {
  * gasless relayer's key, a customer whose browser has a wallet (EIP-1193, anvil's customer account) subscribes
  * to a monthly USDC plan by signing the terms and USDC's permit of the charger, lands on the portal, and the
  * first period is charged (merchant and treasury exact); then switches to e-mail payments from the portal, and
- * the next period, a month on, is not charged.
+ * the next period, a month on, is not charged. A plan that runs until canceled says its 12 periods' allowance
+ * before signing, and its portal has the wallet approve 12 more once less than a period is left.
  */
 describe('pull renewal from the subscribe page in Chromium', () => {
   let h: ChainHarness;
@@ -220,10 +222,11 @@ describe('pull renewal from the subscribe page in Chromium', () => {
   let base: string;
   let renewal: RenewalDeps;
   let relay: RelayChargesDeps;
+  let charger: Address;
 
   beforeAll(async () => {
     h = await startChainHarness('sqlite');
-    const charger = await deploySubscriptionCharger(h.anvil.wallet(ROLES.relayer), h.anvil.publicClient);
+    charger = await deploySubscriptionCharger(h.anvil.wallet(ROLES.relayer), h.anvil.publicClient);
     const chain = { chainId: h.anvil.chain.id, charger, token: h.usdc, treasury: h.addresses.treasury };
     const config = loadConfig({
       PAYLINK_DATABASE_URL: h.database.url,
@@ -260,6 +263,7 @@ describe('pull renewal from the subscribe page in Chromium', () => {
       relayer: createRelayer({ client, chainId: chain.chainId, relayerKey: ANVIL_RELAYER_KEY }),
       charger: chargerCalls(client, chain.chainId),
       payments: h.stores.payments,
+      ledger: h.stores.ledger,
       subscriptions: h.stores.subscriptions,
       clock: h.clock,
       payoutPolicy: { dustThresholdBaseUnits: 0n, delayedAfterMs: 10 * 60_000 },
@@ -280,6 +284,7 @@ describe('pull renewal from the subscribe page in Chromium', () => {
         chainOf: (mode) => pullChainOf(mandateDeps, mode),
         mandateOf: (id) => h.stores.mandates.findMandate(id),
         switchToPush: (token) => switchToPush(mandateDeps, token),
+        allowanceLeft: (mandate) => allowanceLeft(client, mandate),
         buckets,
       },
     });
@@ -380,6 +385,82 @@ describe('pull renewal from the subscribe page in Chromium', () => {
       expect(await h.stores.mandates.findCharge(id, 2)).toBeUndefined();
       expect((await relayChargeOnce(relay)).kind).toBe('idle');
       expect(await h.balanceOf(h.addresses.merchant)).toBe(before.merchant + 9_750_000n);
+    } finally {
+      await context.close();
+    }
+  });
+  it('states an open-ended plan’s allowance of 12 periods before signing, and tops it up from the portal', async () => {
+    const { plan } = await createPlan(renewal, h.merchant.id, 'live', {
+      name: 'Open coffee club',
+      amount: '10',
+      currency: 'USDC',
+      trialDays: '1',
+      intervalUnit: 'month',
+      graceDays: '3',
+    });
+    const context = await openWalletContext(
+      chromium.browser,
+      {
+        rpcUrl: h.anvil.rpcUrl,
+        chainId: h.anvil.chain.id,
+        accounts: h.anvil.addresses,
+        defaultAccountIndex: ROLES.customer,
+      },
+      { startChainId: `0x${h.anvil.chain.id.toString(16)}`, knowsChain: true },
+    );
+    const allowance = () =>
+      h.anvil.publicClient.readContract({
+        address: h.usdc,
+        abi: testUsdcAbi,
+        functionName: 'allowance',
+        args: [h.addresses.customer as Address, charger],
+      });
+    try {
+      const page = chromium.watch(await context.newPage());
+      await page.goto(`${base}/subscribe/${plan.id}`);
+      // Said before anything is signed: 12 periods' cap, and that the portal allows more.
+      const said = await page.locator('#wallet-way').textContent();
+      expect(said).toContain('120.00 USDC');
+      expect(said).toContain('12 periods at most');
+      await page.locator('#wallet-email').fill('ada@example.com');
+      await page.getByRole('button', { name: 'Subscribe with my wallet' }).click();
+      await page.waitForURL(/done=subscribed$/, { timeout: UI_TIMEOUT_MS });
+      const token = new URL(page.url()).pathname.split('/')[2]!;
+      const { subscription } = (await h.stores.subscriptions.findByPortalToken(token))!;
+      expect((await h.stores.mandates.findMandate(subscription.id))?.permit?.value).toBe(120_000_000n);
+      await moveTo(periodStart(subscription.anchor, { unit: 'month', count: 1 }, 1));
+      await renewDueSubscriptions(renewal, 50);
+      expect((await relayChargeOnce(relay)).kind).toBe('sent');
+      const hash = (await h.stores.mandates.findCharge(subscription.id, 1))?.txHash as Hex;
+      await h.anvil.publicClient.waitForTransactionReceipt({ hash });
+      expect((await relayChargeOnce(relay)).kind).toBe('mined');
+      expect(await allowance()).toBe(110_000_000n);
+
+      // The customer's allowance fell below a period (their own approve): the portal offers 12 more.
+      const lower = await h.anvil.wallet(ROLES.customer).writeContract({
+        address: h.usdc,
+        abi: testUsdcAbi,
+        functionName: 'approve',
+        args: [charger, 4_000_000n],
+      });
+      await h.anvil.publicClient.waitForTransactionReceipt({ hash: lower });
+      await page.goto(`${base}/subscriptions/${token}?lang=en`);
+      expect(await page.locator('[data-allowance-left]').textContent()).toBe('4.00 USDC');
+      await expectCleanScreen(page, 'portal-top-up', `${SCREENSHOTS}/subscriptions-portal-top-up-1280.png`);
+      await page.getByRole('button', { name: 'Allow 12 more periods' }).click();
+      await page
+        .locator('#allowance [data-live]')
+        .filter({ hasText: 'Done: the charger may now take up to 120.00 USDC' })
+        .waitFor({ timeout: UI_TIMEOUT_MS });
+      expect(await allowance()).toBe(120_000_000n);
+      await page.reload();
+      expect(await page.locator('[data-allowance-left]').textContent()).toBe('120.00 USDC');
+      expect(await page.getByRole('button', { name: 'Allow 12 more periods' }).count()).toBe(0);
+      await h.stores.subscriptions.cancel(
+        subscription.id,
+        { at: h.clock.now(), by: 'merchant' },
+        h.clock.now(),
+      );
     } finally {
       await context.close();
     }

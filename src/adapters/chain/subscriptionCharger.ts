@@ -1,4 +1,4 @@
-import { encodeFunctionData, type Hex, type PublicClient, parseSignature } from 'viem';
+import { encodeFunctionData, erc20Abi, type Hex, type PublicClient, parseSignature } from 'viem';
 import type { ChargerCalls, Mandate } from '../../app/subscriptions/mandatePorts.ts';
 import { subscriptionChargerAbi } from './contractAbis.ts';
 import { blockOfTransaction } from './eip3009.ts';
@@ -28,4 +28,24 @@ export function chargerCalls(client: PublicClient, chainId: number): ChargerCall
 /** `cancel(terms)`: what the customer's wallet sends to revoke the mandate on chain (its sender the customer). */
 export function cancelCallData(mandate: Pick<Mandate, 'terms'>): Hex {
   return encodeFunctionData({ abi: subscriptionChargerAbi, functionName: 'cancel', args: [mandate.terms] });
+}
+
+/** USDC's `approve(charger, value)`: what the customer's wallet sends to allow more periods (the portal's top-up). */
+export function approveCallData(charger: string, value: bigint): Hex {
+  return encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [charger as Hex, value] });
+}
+
+/** What the charger may still take from the customer's wallet; undefined when the node cannot say. */
+export async function allowanceLeft(
+  client: PublicClient,
+  mandate: Pick<Mandate, 'charger' | 'terms'>,
+): Promise<bigint | undefined> {
+  return client
+    .readContract({
+      address: mandate.terms.token as Hex,
+      abi: erc20Abi,
+      functionName: 'allowance',
+      args: [mandate.terms.customer as Hex, mandate.charger as Hex],
+    })
+    .catch(() => undefined);
 }

@@ -14,6 +14,8 @@ export interface CheckoutMandates {
   chainOf(mode: 'live' | 'test'): { readonly chainId: number; readonly charger: string } | undefined;
   /** The subscription's mandate, for the portal. */
   mandateOf(subscriptionId: string): Promise<Mandate | undefined>;
+  /** What the charger may still take from the mandate's wallet (the portal's top-up); undefined: not known. */
+  allowanceLeft?(mandate: Mandate): Promise<bigint | undefined>;
   /** The portal's "Switch to e-mail payments": the mandate canceled. */
   switchToPush(token: string): Promise<Mandate | undefined>;
   readonly buckets: RateLimitStore;

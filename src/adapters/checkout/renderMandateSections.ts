@@ -1,4 +1,5 @@
 import type { Mandate } from '../../app/subscriptions/mandatePorts.ts';
+import { allowanceFor, OPEN_ENDED_ALLOWANCE_PERIODS } from '../../app/subscriptions/mandates.ts';
 import type { ShownSubscription } from '../../app/subscriptions/subscriptions.ts';
 import { USDC } from '../../domain/currencies.ts';
 import { formatMoney, type Money } from '../../domain/money.ts';
@@ -24,10 +25,10 @@ function money(value: Money, language: Language): string {
 
 /**
  * The allowance the page's permit grants the charger: the cap (a USDC plan's price) times the number of
- * periods, or one period's when the plan runs until canceled (the customer renews it then, or it is e-mailed).
+ * periods, or 12 periods' when the plan runs until canceled (the portal offers 12 more once less than one is left).
  */
 export function permitTotal(plan: SubscriptionPlan): Money {
-  return { ...plan.price, minorUnits: plan.price.minorUnits * BigInt(plan.periods ?? 1) };
+  return { ...plan.price, minorUnits: allowanceFor(plan.price.minorUnits, plan.periods) };
 }
 
 /** Whether the subscribe page offers the wallet's way for this plan: a USDC plan (its cap is its price). */
@@ -53,10 +54,13 @@ export function walletWay(
 ): SafeHtml {
   const { plan, language, pull } = input;
   const w = m.wallet;
-  return html`<section class="subscribe-way" id="wallet-way" aria-labelledby="wallet-way-title" data-wallet-url="/subscribe/${plan.id}/wallet?lang=${language}" data-chain-id="${String(pull.chainId)}" data-chain-name="${pull.chainName}" data-periods="${String(plan.periods ?? 0)}">
+  return html`<section class="subscribe-way" id="wallet-way" aria-labelledby="wallet-way-title" data-wallet-url="/subscribe/${plan.id}/wallet?lang=${language}" data-chain-id="${String(pull.chainId)}" data-chain-name="${pull.chainName}" data-allowance="${permitTotal(plan).minorUnits.toString()}">
   <h2 id="wallet-way-title">${w.title}</h2>
   <p>${fill(w.explain, { cap: money(plan.price, language), merchant: input.merchantName })}</p>
-  <p class="muted small">${fill(w.allowance, { total: money(permitTotal(plan), language) })}</p>
+  <p class="muted small">${fill(plan.periods === null ? w.allowanceOpenEnded : w.allowance, {
+    total: money(permitTotal(plan), language),
+    periods: OPEN_ENDED_ALLOWANCE_PERIODS,
+  })}</p>
   <div class="choice" data-wallet-ready hidden>
     <label for="wallet-email">${m.email}</label>
     <input class="amount-input" id="wallet-email" type="email" inputmode="email" autocomplete="email" maxlength="254" required>

@@ -10,6 +10,7 @@ import { fill } from '../web/i18n.ts';
 import type { Language } from '../web/language.ts';
 import { formatPriceAmount } from '../web/localeFormat.ts';
 import { languageSwitcher, layout, messagePage, moment, type PageAssets } from './pageLayout.ts';
+import { allowanceSection } from './renderAllowanceSection.ts';
 import { mandateSection, type PullOffer, walletWay, walletWayOffered } from './renderMandateSections.ts';
 import { SUBSCRIPTION_MESSAGES, type SubscriptionMessages } from './subscriptionMessages/index.ts';
 
@@ -182,6 +183,8 @@ export function renderPortalPage(
     readonly notice?: PortalNotice | undefined;
     /** The subscription's mandate (pull renewal); null: none. */
     readonly mandate?: Mandate | null | undefined;
+    /** What the charger may still take from the mandate's wallet, read from the chain; undefined: not known. */
+    readonly allowanceLeft?: bigint | undefined;
   },
 ): string {
   const { shown, language } = input;
@@ -194,6 +197,7 @@ ${noticeOf(input, m)}
 ${facts(input, m)}
 ${paymentsTable(shown, language, input.links, m)}
 ${input.mandate ? mandateSection({ ...input, mandate: input.mandate }, m) : null}
+${input.mandate && input.allowanceLeft !== undefined ? allowanceSection({ ...input, mandate: input.mandate, left: input.allowanceLeft }, m) : null}
 ${cancelSection(input, m)}
 <p class="muted small">${format(m.nonCustodial, { merchant: input.merchantName })}</p>
 <footer>${languageSwitcher(language)}</footer>

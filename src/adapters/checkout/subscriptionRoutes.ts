@@ -253,6 +253,7 @@ async function showPortal(
   );
   const receipts = await receiptLinks(deps.subscriptions, shown);
   const mandate = (await deps.mandates?.mandateOf(shown.subscription.id)) ?? null;
+  const allowanceLeft = mandate ? await deps.mandates?.allowanceLeft?.(mandate) : undefined;
   return reply.status(page.status).send(
     renderPortalPage({
       shown,
@@ -265,6 +266,7 @@ async function showPortal(
       links: { receiptUrl: (id) => receipts.get(id) },
       notice: page.notice,
       mandate,
+      allowanceLeft,
     }),
   );
 }

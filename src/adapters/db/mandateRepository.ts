@@ -1,4 +1,6 @@
 import type { Selectable } from 'kysely';
+import type { GaslessSpend } from '../../app/gasless/ports.ts';
+import { SUBSCRIPTION_CLIENT_PREFIX } from '../../app/gasless/relayAuthorizations.ts';
 import type { Charge, ChargeStatus, Mandate, MandateStore } from '../../app/subscriptions/mandatePorts.ts';
 import { parseTerms, termsJson } from '../../domain/subscriptionMandate.ts';
 import { isoTimestamp } from '../../domain/timestamp.ts';
@@ -67,22 +69,62 @@ export function mandateRepository(handle: DatabaseHandle): MandateStore {
         .executeTakeFirst();
       return row && toCharge(row);
     },
-    async nextDue(chainId, now) {
-      const row = await db
+    async nextDue(chainId, now, skipMerchants = []) {
+      let query = db
         .selectFrom('subscription_charges')
-        .selectAll()
-        .where('chain_id', '=', chainId)
-        .where('status', 'in', ['pending', 'failed'])
-        .where('next_attempt_at', '<=', isoTimestamp(now))
-        .orderBy('next_attempt_at')
-        .orderBy('created_at')
+        .selectAll('subscription_charges')
+        .where('subscription_charges.chain_id', '=', chainId)
+        .where('subscription_charges.status', 'in', ['pending', 'failed'])
+        .where('subscription_charges.next_attempt_at', '<=', isoTimestamp(now));
+      if (skipMerchants.length > 0)
+        query = query
+          .innerJoin('subscriptions', 'subscriptions.id', 'subscription_charges.subscription_id')
+          .where('subscriptions.merchant_id', 'not in', [...skipMerchants]);
+      const row = await query
+        .orderBy('subscription_charges.next_attempt_at')
+        .orderBy('subscription_charges.created_at')
         .executeTakeFirst();
       return row && toCharge(row);
     },
+    spendSince: (chainId, since) => chargeSpendSince(db, chainId, since),
     markSent: (charge, tx, at) => markSent(db, charge, tx, at),
     markFailed: (charge, outcome, at) => markFailed(db, charge, outcome, at),
     markMined: (charge, outcome, event, at) => markMined(db, charge, outcome, event, at),
   };
+}
+
+async function chargeSpendSince(db: Db, chainId: number, since: Date): Promise<GaslessSpend[]> {
+  // Few rows an hour (the budget bounds them); the fees stay exact integers, never floats.
+  const rows = await db
+    .selectFrom('subscription_charges')
+    .innerJoin('subscriptions', 'subscriptions.id', 'subscription_charges.subscription_id')
+    .leftJoin(
+      'subscription_mandates',
+      'subscription_mandates.subscription_id',
+      'subscription_charges.subscription_id',
+    )
+    .select([
+      'subscription_charges.payment_id',
+      'subscription_charges.fee_wei',
+      'subscriptions.merchant_id',
+      'subscription_mandates.customer',
+    ])
+    .where('subscription_charges.chain_id', '=', chainId)
+    .where('subscription_charges.fee_wei', 'is not', null)
+    .where('subscription_charges.updated_at', '>=', isoTimestamp(since))
+    .execute();
+  return rows.map((row) => ({
+    from: row.customer ?? '',
+    paymentId: row.payment_id,
+    client: `${SUBSCRIPTION_CLIENT_PREFIX}${row.merchant_id}`,
+    feeWei: BigInt(row.fee_wei!),
+  }));
+}
+
+/** What the charge's attempts cost with this one's: a retried charge never forgets an attempt that cost gas. */
+function feeWith(charge: Charge, feeWei: bigint | undefined): string | null {
+  if (feeWei === undefined) return charge.feeWei?.toString() ?? null;
+  return ((charge.feeWei ?? 0n) + feeWei).toString();
 }
 
 async function markFailed(
@@ -100,8 +142,8 @@ async function markFailed(
       attempts: outcome.attempts,
       next_attempt_at: outcome.nextAttemptAt && isoTimestamp(outcome.nextAttemptAt),
       failure_reason: outcome.reason,
-      gas_used: outcome.gasUsed?.toString() ?? null,
-      fee_wei: outcome.feeWei?.toString() ?? null,
+      gas_used: outcome.gasUsed?.toString() ?? charge.gasUsed?.toString() ?? null,
+      fee_wei: feeWith(charge, outcome.feeWei),
       updated_at: isoTimestamp(at),
     })
     .where('status', '=', charge.status)
@@ -123,7 +165,7 @@ function markMined(
       .set({
         status: 'mined',
         gas_used: outcome.gasUsed.toString(),
-        fee_wei: outcome.feeWei.toString(),
+        fee_wei: feeWith(charge, outcome.feeWei),
         failure_reason: null,
         updated_at: isoTimestamp(at),
       })

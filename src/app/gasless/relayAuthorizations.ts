@@ -117,11 +117,15 @@ export async function relayOnce(
 
 /** The submitter an x402 merchant's calls carry (`clientAddress`, decision 0059): its share is the merchant's. */
 export const X402_CLIENT_PREFIX = 'x402:';
+/** The client of a subscription's charges in the key's spend (decision 0061): their merchant's, as x402's. */
+export const SUBSCRIPTION_CLIENT_PREFIX = 'subscriptions:';
+const MERCHANT_CLIENTS = [X402_CLIENT_PREFIX, SUBSCRIPTION_CLIENT_PREFIX];
 
 /**
  * The payers and payments that have spent their share of the hourly cap (none without a cap), and the x402
  * merchants that have spent theirs: every call of a merchant is a payment of its own and may come from many
- * payers, so the merchant itself is held to a share (a checkout's customers are not grouped by their merchant).
+ * payers, so the merchant itself is held to a share (a checkout's customers are not grouped by their merchant);
+ * likewise a merchant's subscription charges (`subscriptions:<merchant id>`, decision 0061).
  * About ten of each at most, since each of them spent a tenth of what the hour allows, so the store's lists stay
  * short.
  */
@@ -133,17 +137,17 @@ export function overShare(
   const share = capWei / HOURLY_SHARE_DIVISOR;
   const byPayer = new Map<string, bigint>();
   const byPayment = new Map<string, bigint>();
-  const byX402Merchant = new Map<string, bigint>();
+  const byMerchant = new Map<string, bigint>();
   for (const one of spend) {
     byPayer.set(one.from, (byPayer.get(one.from) ?? 0n) + one.feeWei);
     byPayment.set(one.paymentId, (byPayment.get(one.paymentId) ?? 0n) + one.feeWei);
-    if (one.client.startsWith(X402_CLIENT_PREFIX))
-      byX402Merchant.set(one.client, (byX402Merchant.get(one.client) ?? 0n) + one.feeWei);
+    if (MERCHANT_CLIENTS.some((prefix) => one.client.startsWith(prefix)))
+      byMerchant.set(one.client, (byMerchant.get(one.client) ?? 0n) + one.feeWei);
   }
   // Each is over its share only once it has spent it, so everyone gets a first transfer while the cap lasts.
   const over = (totals: Map<string, bigint>) =>
     [...totals].filter(([, spent]) => spent >= share).map(([key]) => key);
-  return { skipPayers: over(byPayer), skipPayments: over(byPayment), skipClients: over(byX402Merchant) };
+  return { skipPayers: over(byPayer), skipPayments: over(byPayment), skipClients: over(byMerchant) };
 }
 
 const USED_ELSEWHERE = 'the customer used or canceled it elsewhere';

@@ -96,6 +96,7 @@ describe('one pass of the relayer key: transfers and subscription charges, one i
       charges: {
         mandates: {
           inFlight: async () => undefined,
+          spendSince: async () => [],
           nextDue: async (chainId: number) => {
             asked.push(chainId);
             return undefined;
@@ -107,5 +108,39 @@ describe('one pass of the relayer key: transfers and subscription charges, one i
     } as never;
     expect(await relayPass(deps, {})).toBe('idle');
     expect(asked).toEqual([1]);
+  });
+
+  it("holds the transfers to the hour's budget with the charges' spend counted in it", async () => {
+    const queues: unknown[] = [];
+    const chargeSpend = { from: '0xc', paymentId: 'pay_c', client: 'subscriptions:mch_1', feeWei: 100n };
+    const deps = {
+      gasless: {
+        inFlight: async () => undefined,
+        spendSince: async () => [],
+        nextPending: async (_chainId: number, queue: unknown) => {
+          queues.push(queue);
+          return undefined;
+        },
+      },
+      chain: { chainId: 1 },
+      clock,
+      logger,
+      charges: {
+        mandates: {
+          inFlight: async () => undefined,
+          spendSince: async () => [chargeSpend],
+          nextDue: async () => undefined,
+        },
+        charger: { chainId: 1 },
+        clock,
+      },
+    } as never;
+    expect(await relayPass(deps, { maxFeeWeiPerHour: 1_000n })).toBe('idle');
+    // The charge's payer and its merchant spent their tenth of the hour: the transfers' queue skips them.
+    expect(queues[0]).toMatchObject({
+      skipPayers: ['0xc'],
+      skipPayments: ['pay_c'],
+      skipClients: ['subscriptions:mch_1'],
+    });
   });
 });

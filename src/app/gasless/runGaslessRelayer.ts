@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { type PassOutcome, runLoop } from '../operations/jobLoop.ts';
-import { type RelayChargesDeps, relayChargeOnce } from '../subscriptions/relayCharges.ts';
+import { type ChargeBudget, type RelayChargesDeps, relayChargeOnce } from '../subscriptions/relayCharges.ts';
 import {
   type RelayAuthorizationsDeps,
   type RelayOptions,
@@ -38,8 +38,12 @@ export function runGaslessRelayer(
  * One pass: a charge in flight first (nothing else is sent meanwhile), else the customers' signed transfers,
  * and a charge only when none of those is in flight: one transaction of the key in flight at a time.
  */
-export async function relayPass(deps: RunGaslessRelayerDeps, options: RelayOptions): Promise<PassOutcome> {
-  const { charges } = deps;
+export async function relayPass(
+  relaying: RunGaslessRelayerDeps,
+  options: RelayOptions,
+): Promise<PassOutcome> {
+  const deps = withChargesSpend(relaying);
+  const charges = chargesInBudget(relaying, options.maxFeeWeiPerHour);
   if (charges && (await charges.mandates.inFlight(charges.charger.chainId)))
     return chargeOutcomeOf(await relayChargeOnce(charges));
   const outcome = await relayOnce(deps, { maxFeeWeiPerHour: options.maxFeeWeiPerHour });
@@ -47,6 +51,35 @@ export async function relayPass(deps: RunGaslessRelayerDeps, options: RelayOptio
     return passOutcomeOf(outcome);
   const charged = chargeOutcomeOf(await relayChargeOnce(charges));
   return charged === 'busy' ? 'busy' : passOutcomeOf(outcome);
+}
+
+/**
+ * The key's spend as both its uses see it: the gasless transfers' and the subscription charges' fees in one hour's
+ * budget (PAYLINK_GASLESS_MAX_FEE_PER_HOUR), each held to its share of it.
+ */
+function withChargesSpend<T extends Pick<RunGaslessRelayerDeps, 'gasless' | 'charges'>>(deps: T): T {
+  const { charges, gasless } = deps;
+  if (!charges) return deps;
+  const spendSince = async (chainId: number, since: Date) => [
+    ...(await gasless.spendSince(chainId, since)),
+    ...(await charges.mandates.spendSince(chainId, since)),
+  ];
+  return { ...deps, gasless: { ...gasless, spendSince } };
+}
+
+/** The relayer's charges held to the key's hourly budget, the gasless transfers' spend counted with theirs. */
+export function chargesInBudget(
+  relaying: Pick<RunGaslessRelayerDeps, 'gasless' | 'charges'>,
+  maxFeeWeiPerHour: bigint | undefined,
+): RelayChargesDeps | undefined {
+  const { charges } = relaying;
+  if (!charges) return undefined;
+  const { gasless } = withChargesSpend(relaying);
+  const budget: ChargeBudget = {
+    maxFeeWeiPerHour,
+    spendSince: (since) => gasless.spendSince(charges.charger.chainId, since),
+  };
+  return { ...charges, budget };
 }
 
 function chargeOutcomeOf(outcome: { readonly kind: string }): PassOutcome {

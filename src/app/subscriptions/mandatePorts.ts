@@ -1,6 +1,7 @@
 import type { Payment } from '../../domain/payment.ts';
 import type { MandateTerms } from '../../domain/subscriptionMandate.ts';
 import type { OutboxEvent } from '../chain/ports.ts';
+import type { GaslessSpend } from '../gasless/ports.ts';
 
 /** The customer's EIP-2612 permit of the charger, submitted with the first charge (decision 0061). */
 export interface MandatePermit {
@@ -46,7 +47,9 @@ export interface Charge {
   readonly txHash: string | null;
   readonly rawTx: string | null;
   readonly relayerNonce: bigint | null;
+  /** The last transaction's gas. */
   readonly gasUsed: bigint | null;
+  /** What all its attempts mined (or reverted) cost the relayer, in wei: the hourly budget counts each. */
   readonly feeWei: bigint | null;
   readonly failureReason: string | null;
   readonly createdAt: Date;
@@ -63,8 +66,17 @@ export interface MandateStore {
   findCharge(subscriptionId: string, period: number): Promise<Charge | undefined>;
   /** The one sent on this chain and not yet mined or failed, if any. */
   inFlight(chainId: number): Promise<Charge | undefined>;
-  /** The oldest charge waiting to be sent on this chain: pending, or failed and due to be tried again. */
-  nextDue(chainId: number, now: Date): Promise<Charge | undefined>;
+  /**
+   * The oldest charge waiting to be sent on this chain: pending, or failed and due to be tried again; of the
+   * merchants `skipMerchants` does not name (those that spent their share of the relayer's hour).
+   */
+  nextDue(chainId: number, now: Date, skipMerchants?: readonly string[]): Promise<Charge | undefined>;
+  /**
+   * What the relayer paid for the charges of this chain last updated since `since` (each counted with what all
+   * its attempts cost), as the gasless transfers' spend: the payer the mandate's customer, the client
+   * `subscriptions:<merchant id>`.
+   */
+  spendSince(chainId: number, since: Date): Promise<GaslessSpend[]>;
   /** Records the signed transaction (status `sent`, one attempt more) before it is broadcast. */
   markSent(charge: Charge, tx: { txHash: string; rawTx: string; nonce: bigint }, at: Date): Promise<void>;
   /**

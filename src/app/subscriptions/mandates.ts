@@ -27,6 +27,18 @@ export interface MandateDeps {
   readonly clock: Clock;
 }
 
+/**
+ * How many periods' caps the allowance of a plan that runs until canceled covers: the page's permit, and each
+ * top-up the portal offers once less than a period is left. Bounded, so a stolen or misused mandate can never
+ * reach more than this; a year of a monthly plan, so a customer tops up rarely.
+ */
+export const OPEN_ENDED_ALLOWANCE_PERIODS = 12;
+
+/** The allowance a plan's mandate asks for: its cap times its periods, or times 12 when it runs until canceled. */
+export function allowanceFor(cap: bigint, periods: number | null): bigint {
+  return cap * BigInt(periods ?? OPEN_ENDED_ALLOWANCE_PERIODS);
+}
+
 /** The charger's bound on a cap (exclusive). */
 export const MAX_CAP = 2n ** 128n;
 const SIGNATURE = /^0x[0-9a-fA-F]{130}$/;

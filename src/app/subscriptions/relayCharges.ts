@@ -1,7 +1,9 @@
 import type { Payment } from '../../domain/payment.ts';
 import type { PayoutPolicy } from '../../domain/payout.ts';
 import { graceEnd } from '../../domain/subscription.ts';
-import type { OutboxEvent } from '../chain/ports.ts';
+import type { Ledger, OutboxEvent } from '../chain/ports.ts';
+import type { GaslessSpend } from '../gasless/ports.ts';
+import { overShare, SUBSCRIPTION_CLIENT_PREFIX } from '../gasless/relayAuthorizations.ts';
 import { paidInOneTransactionEvent } from '../payments/paidInOneTransaction.ts';
 import type { PaymentStore } from '../payments/ports.ts';
 import type { Relayer } from '../settlement/ports.ts';
@@ -18,6 +20,8 @@ export interface RelayChargesDeps {
   >;
   readonly charger: ChargerCalls;
   readonly payments: Pick<PaymentStore, 'findById'>;
+  /** The transfers the watcher saw to each period's deposit address: a period paid by hand is not charged. */
+  readonly ledger: Pick<Ledger, 'listTransfers'>;
   readonly subscriptions: Pick<SubscriptionStore, 'find'>;
   readonly clock: Clock;
   readonly payoutPolicy: PayoutPolicy;
@@ -27,6 +31,16 @@ export interface RelayChargesDeps {
   };
   /** Told of a period whose charge failed, after it is recorded: the push fallback (its link e-mailed). */
   readonly onFailed?: ((charge: Charge) => Promise<unknown>) | undefined;
+  /** The key's hourly gas budget, shared with the gasless transfers (runGaslessRelayer's `keyBudget`). */
+  readonly budget?: ChargeBudget | undefined;
+}
+
+/** PAYLINK_GASLESS_MAX_FEE_PER_HOUR as the charges see it: what the key spent, transfers and charges together. */
+export interface ChargeBudget {
+  /** In wei; undefined: no cap. */
+  readonly maxFeeWeiPerHour: bigint | undefined;
+  /** What the relayer's key paid on this chain for what finished since then, transfers and charges alike. */
+  spendSince(since: Date): Promise<GaslessSpend[]>;
 }
 
 export type ChargeOutcome =
@@ -35,12 +49,16 @@ export type ChargeOutcome =
   | { readonly kind: 'sent'; readonly charge: Charge; readonly txHash: string }
   | { readonly kind: 'mined'; readonly charge: Charge }
   | { readonly kind: 'deferred'; readonly charge: Charge; readonly reason: string }
+  /** The key's hour is spent (or the charge's merchant's share of it): the charge waits, untouched. */
+  | { readonly kind: 'capped' | 'share-spent'; readonly charge: Charge; readonly spentWei: bigint }
   | { readonly kind: 'failed'; readonly charge: Charge; readonly reason: string };
 
 /** How long after a failed attempt the next one is made: a customer topping up or unblocked gets a few tries. */
 export const CHARGE_RETRY_MS: readonly number[] = [3_600_000, 6 * 3_600_000, 24 * 3_600_000];
 /** A charge refused because its period is not yet current on chain (the chain's clock behind ours): a minute. */
 export const NOT_DUE_RETRY_MS = 60_000;
+/** A charge whose period's link was paid by a transfer not final yet: looked at again in ten minutes. */
+export const PAID_BY_HAND_RETRY_MS = 10 * 60_000;
 const GAS_MARGIN_PERCENT = 120n;
 
 /**
@@ -56,30 +74,36 @@ export async function relayChargeOnce(deps: RelayChargesDeps): Promise<ChargeOut
   const sent = await deps.mandates.inFlight(chainId);
   if (sent) return advanceSent(deps, sent);
   const now = deps.clock.now();
-  const next = await deps.mandates.nextDue(chainId, now);
+  const hour = await spentThisHour(deps, now);
+  const fair = await deps.mandates.nextDue(chainId, now, hour.skipMerchants);
+  const held = hour.skipMerchants.length > 0 && !fair;
+  const next = held ? await deps.mandates.nextDue(chainId, now) : fair;
   if (!next) return { kind: 'idle' };
   const stale = await whyNoLonger(deps, next, now);
   // Not made: its period is paid, over or gone (no link e-mailed), or its mandate was replaced or canceled
   // (the period's link e-mailed, as push).
   if (stale) return fail(deps, next, stale, { retry: false, fallback: stale === MANDATE_GONE });
+  const byHand = await paidByHand(deps, next);
+  if (byHand === 'final') return fail(deps, next, PAID_IN_PART, { retry: false, fallback: false });
+  if (byHand === 'not-final') return defer(deps, next, SEEN_NOT_FINAL, PAID_BY_HAND_RETRY_MS, now);
+  // Over the key's hour, as a gasless transfer (spent ≥ cap): it waits, neither failed nor e-mailed, and goes
+  // once the hour's spend ages out; the period's own reminder still e-mails its link before its grace ends.
+  const cap = deps.budget?.maxFeeWeiPerHour;
+  if (cap !== undefined && hour.spentWei >= cap) {
+    deps.logger.warn(
+      { spentWei: hour.spentWei.toString(), capWei: cap.toString() },
+      'subscription charges paused: the hourly gas cap is reached',
+    );
+    return { kind: 'capped', charge: next, spentWei: hour.spentWei };
+  }
+  if (!fair) return { kind: 'share-spent', charge: next, spentWei: hour.spentWei };
   const mandate = (await deps.mandates.findMandate(next.subscriptionId))!;
   const data = deps.charger.chargeData(mandate, next.period, next.amountBaseUnits);
   const estimate = await deps.relayer.estimateCall(mandate.charger, data);
   if (!estimate.ok) {
     // The chain's clock may trail ours by a block: not a refusal of the customer's, no attempt counted.
-    if (/NotCurrentPeriod/.test(estimate.reason) && next.attempts === 0) {
-      await deps.mandates.markFailed(
-        next,
-        {
-          reason: estimate.reason,
-          nextAttemptAt: new Date(now.getTime() + NOT_DUE_RETRY_MS),
-          attempts: 0,
-          deferred: true,
-        },
-        now,
-      );
-      return { kind: 'deferred', charge: next, reason: estimate.reason };
-    }
+    if (/NotCurrentPeriod/.test(estimate.reason) && next.attempts === 0)
+      return defer(deps, next, estimate.reason, NOT_DUE_RETRY_MS, now);
     // The customer canceled on chain: the mandate is over, the period is pushed (its link e-mailed).
     if (/MandateCanceled/.test(estimate.reason))
       await deps.mandates.saveMandate({ ...mandate, status: 'canceled', updatedAt: now });
@@ -115,6 +139,54 @@ export async function relayChargeOnce(deps: RelayChargesDeps): Promise<ChargeOut
 }
 
 const MANDATE_GONE = 'the mandate was canceled or replaced';
+const SEEN_NOT_FINAL = "a transfer to its period's deposit address is seen, not final yet";
+const PAID_IN_PART = "its period was paid in part by hand: the rest is its link's";
+
+/**
+ * Whether the customer paid the period's link themselves (its deposit address), as the watcher saw it: a
+ * transfer still on the canonical chain, final or not. Read just before the charge is signed, whatever the
+ * payment's status says: a transfer not final yet leaves it unpaid, and a charge then would make two payments.
+ */
+async function paidByHand(
+  deps: RelayChargesDeps,
+  charge: Charge,
+): Promise<'final' | 'not-final' | undefined> {
+  const seen = (await deps.ledger.listTransfers(charge.paymentId)).filter((t) => !t.orphaned);
+  if (seen.length === 0) return undefined;
+  return seen.every((t) => t.final) ? 'final' : 'not-final';
+}
+
+/** Not this time, and no attempt counted: it stays pending until `waitMs` from now (not the customer's refusal). */
+async function defer(
+  deps: RelayChargesDeps,
+  charge: Charge,
+  reason: string,
+  waitMs: number,
+  now: Date,
+): Promise<ChargeOutcome> {
+  const nextAttemptAt = new Date(now.getTime() + waitMs);
+  await deps.mandates.markFailed(
+    charge,
+    { reason, nextAttemptAt, attempts: charge.attempts, deferred: true },
+    now,
+  );
+  return { kind: 'deferred', charge, reason };
+}
+const HOUR_MS = 3_600_000;
+
+/** The key's spend in the hour before `now`, and the merchants whose charges spent their share of the cap. */
+async function spentThisHour(
+  deps: RelayChargesDeps,
+  now: Date,
+): Promise<{ spentWei: bigint; skipMerchants: string[] }> {
+  if (deps.budget?.maxFeeWeiPerHour === undefined) return { spentWei: 0n, skipMerchants: [] };
+  const spend = await deps.budget.spendSince(new Date(now.getTime() - HOUR_MS));
+  const spentWei = spend.reduce((sum, one) => sum + one.feeWei, 0n);
+  const skipMerchants = overShare(spend, deps.budget.maxFeeWeiPerHour)
+    .skipClients.filter((client) => client.startsWith(SUBSCRIPTION_CLIENT_PREFIX))
+    .map((client) => client.slice(SUBSCRIPTION_CLIENT_PREFIX.length));
+  return { spentWei, skipMerchants };
+}
 
 async function whyNoLonger(deps: RelayChargesDeps, charge: Charge, now: Date): Promise<string | undefined> {
   const payment = await deps.payments.findById(charge.paymentId);

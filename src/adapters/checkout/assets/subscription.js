@@ -6,8 +6,9 @@
  *
  * Subscribe page: creates the subscription (POST /subscribe/<plan>/wallet), reads the terms to sign
  * (mandate.json), asks the wallet for eth_signTypedData_v4 of the terms and of USDC's EIP-2612 permit of the
- * charger (the cap times the periods, or the cap when open-ended), posts the mandate, lands on the portal.
- * Portal: "Revoke on chain" sends the charger's cancel(terms) from the wallet.
+ * charger (the page's allowance: the cap times the periods, or 12 periods' when open-ended), posts the mandate,
+ * lands on the portal. Portal: "Revoke on chain" sends the charger's cancel(terms) from the wallet; "Allow 12 more
+ * periods" sends USDC's approve of the charger (both transactions, with gas).
  */
 
 const NAME_SELECTOR = '0x06fdde03'; // name()
@@ -36,6 +37,8 @@ const PERMIT_VALID_S = 400n * 86_400n;
   if (way) walletWayOf(way, hasWallet ? ethereum : null);
   const mandate = document.getElementById('mandate');
   if (mandate && hasWallet) revokeOf(mandate, ethereum);
+  const allowance = document.getElementById('allowance');
+  if (allowance?.querySelector('[data-top-up]') && hasWallet) topUpOf(allowance, ethereum);
 })();
 
 function sectionKit(root) {
@@ -44,7 +47,7 @@ function sectionKit(root) {
   return {
     say(key, extra) {
       live.hidden = false;
-      live.classList.toggle('error', key !== 'working' && key !== 'revoked');
+      live.classList.toggle('error', !['working', 'revoked', 'toppedUp'].includes(key));
       live.textContent = extra ? `${message(key)} ${extra}` : message(key);
     },
   };
@@ -116,7 +119,7 @@ function walletWayOf(root, ethereum) {
           }),
         ],
       });
-      const permit = await signPermit(ethereum, from, request, Number(data.periods));
+      const permit = await signPermit(ethereum, from, request, BigInt(data.allowance));
       await postJson(made.mandate_url, { terms, signature, permit });
       window.location.assign(made.portal_url);
     } catch (error) {
@@ -127,8 +130,8 @@ function walletWayOf(root, ethereum) {
   });
 }
 
-/** USDC's EIP-2612 permit of the charger for the whole plan (or one period when open-ended). */
-async function signPermit(ethereum, from, request, periods) {
+/** USDC's EIP-2612 permit of the charger for the page's allowance: the whole plan, or 12 periods when open-ended. */
+async function signPermit(ethereum, from, request, value) {
   const token = request.message.token;
   const call = async (data) =>
     ethereum.request({ method: 'eth_call', params: [{ to: token, data }, 'latest'] });
@@ -137,7 +140,6 @@ async function signPermit(ethereum, from, request, periods) {
     call(VERSION_SELECTOR).then(abiString),
     call(NONCES_SELECTOR + abiWord(from)).then((word) => BigInt(word)),
   ]);
-  const value = BigInt(request.cap) * BigInt(periods > 0 ? periods : 1);
   const deadline = BigInt(request.message.start) + PERMIT_VALID_S;
   const typed = {
     types: { EIP712Domain: DOMAIN_TYPES, Permit: PERMIT_TYPES },
@@ -176,19 +178,43 @@ function revokeOf(root, ethereum) {
     kit.say('working');
     try {
       const from = await walletAccount(ethereum, Number(data.chainId), '');
-      const hash = await ethereum.request({
-        method: 'eth_sendTransaction',
-        params: [{ from, to: data.charger, data: data.cancelData }],
-      });
-      for (let i = 0; i < 120; i++) {
-        const receipt = await ethereum.request({ method: 'eth_getTransactionReceipt', params: [hash] });
-        if (receipt) {
-          if (receipt.status !== '0x1') throw new Error(`transaction ${hash} failed`);
-          kit.say('revoked');
-          return;
-        }
-        await new Promise((resolve) => setTimeout(resolve, 1000));
-      }
+      await sentAndMined(ethereum, { from, to: data.charger, data: data.cancelData });
+      kit.say('revoked');
+    } catch (error) {
+      showFailure(kit, error);
+      button.disabled = false;
+    }
+  });
+}
+
+/** Sends a transaction from the wallet and waits (two minutes at most) for it to be mined, successfully. */
+async function sentAndMined(ethereum, tx) {
+  const hash = await ethereum.request({ method: 'eth_sendTransaction', params: [tx] });
+  for (let i = 0; i < 120; i++) {
+    const receipt = await ethereum.request({ method: 'eth_getTransactionReceipt', params: [hash] });
+    if (receipt) {
+      if (receipt.status !== '0x1') throw new Error(`transaction ${hash} failed`);
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  throw new Error(`transaction ${hash} not mined yet`);
+}
+
+/** The portal's "Allow 12 more periods": USDC's approve of the charger, sent from the wallet (with gas). */
+function topUpOf(root, ethereum) {
+  const data = root.dataset;
+  const kit = sectionKit(root);
+  const button = root.querySelector('[data-top-up]');
+  button.hidden = false;
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    kit.say('working');
+    try {
+      const from = await walletAccount(ethereum, Number(data.chainId), '');
+      await sentAndMined(ethereum, { from, to: data.token, data: data.approveData });
+      kit.say('toppedUp');
+      button.hidden = true;
     } catch (error) {
       showFailure(kit, error);
       button.disabled = false;

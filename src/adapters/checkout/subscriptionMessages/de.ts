@@ -88,7 +88,9 @@ export const de: MessageTable<typeof en> = {
     explain:
       'Einmal in Ihrer Browser-Wallet unterschreiben: In jeder Periode werden {cap} aus Ihrer Wallet an {merchant} abgebucht, nie mehr und nie zweimal in einer Periode. Ihre E-Mail-Adresse wird trotzdem erfragt: Der Link zum Kundenbereich und jede Zahlung, die Sie selbst leisten, gehen dorthin.',
     allowance:
-      'Ihre Wallet unterschreibt auch eine USDC-Freigabe über {total} für den Abbuchungsvertrag von Paylink (der Preis einer Periode mal die Zahl der Perioden, oder einer Periode, wenn das Abo bis zur Kündigung läuft). Sie zahlen keine Netzwerkgebühr.',
+      'Ihre Wallet unterschreibt auch eine USDC-Freigabe über {total} für den Abbuchungsvertrag von Paylink (der Preis einer Periode mal die Zahl der Perioden). Sie zahlen keine Netzwerkgebühr.',
+    allowanceOpenEnded:
+      'Ihre Wallet unterschreibt auch eine USDC-Freigabe über {total} für den Abbuchungsvertrag von Paylink: höchstens {periods} Perioden, da das Abo bis zu Ihrer Kündigung läuft. Wenn weniger als eine Periode übrig ist, kann Ihre Wallet auf der Seite Ihres Abos {periods} weitere freigeben. Für diese erste Freigabe zahlen Sie keine Netzwerkgebühr.',
     subscribe: 'Mit meiner Wallet abonnieren',
     noWallet:
       'In diesem Browser wurde keine Wallet gefunden: Abonnieren Sie unten per E-Mail, oder öffnen Sie diese Seite dort, wo Ihre Wallet ist.',
@@ -111,5 +113,11 @@ export const de: MessageTable<typeof en> = {
       'Um auf der Chain sicherzugehen, kann Ihre Wallet diese Bedingungen im Vertrag selbst kündigen (eine Transaktion, mit Gebühr). Die USDC-Freigabe des Vertrags auf 0 zu setzen (approve) stoppt ebenfalls jede Abbuchung.',
     revoke: 'Auf der Chain widerrufen',
     revoked: 'Auf der Chain widerrufen: Diese Bedingungen können nie wieder belastet werden.',
+    allowanceLeft: 'Verbleibende Freigabe',
+    topUpExplain:
+      'Von der Freigabe Ihrer Wallet für den Abbuchungsvertrag ist weniger als die {cap} der nächsten Periode übrig: Die nächste Abbuchung würde scheitern und ihr Link käme per E-Mail. Ihre Wallet kann die nächsten {periods} Perioden freigeben, bis zu {total} (approve von USDC: eine Transaktion, mit Netzwerkgebühr).',
+    topUp: '{periods} weitere Perioden freigeben',
+    toppedUp:
+      'Erledigt: Der Vertrag darf jetzt bis zu {total} von Ihrer Wallet abbuchen, eine Periode nach der anderen.',
   },
 };

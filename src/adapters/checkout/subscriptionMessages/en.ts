@@ -81,7 +81,9 @@ export const en = {
     explain:
       'Sign once in your browser wallet: each period, {cap} is charged from your wallet to {merchant}, never more and never twice in a period. Your e-mail address is still asked: the portal’s link and any payment you make yourself go there.',
     allowance:
-      'Your wallet also signs a USDC allowance of {total} for Paylink’s charger contract (the price of one period times the number of periods, or of one period when it runs until canceled). You pay no gas.',
+      'Your wallet also signs a USDC allowance of {total} for Paylink’s charger contract (the price of one period times the number of periods). You pay no gas.',
+    allowanceOpenEnded:
+      'Your wallet also signs a USDC allowance of {total} for Paylink’s charger contract: {periods} periods at most, since the plan runs until you cancel it. When less than one period is left, the page of your subscription lets your wallet allow {periods} more. You pay no gas for this first allowance.',
     subscribe: 'Subscribe with my wallet',
     noWallet:
       'No browser wallet was found in this browser: subscribe by e-mail below, or open this page where your wallet is.',
@@ -103,5 +105,10 @@ export const en = {
       'To be sure on chain, your wallet can cancel these terms in the charger itself (a transaction, with gas). Setting USDC’s allowance of the charger to 0 (approve) stops every charge too.',
     revoke: 'Revoke on chain',
     revoked: 'Revoked on chain: these terms can never be charged again.',
+    allowanceLeft: 'Allowance left',
+    topUpExplain:
+      'Less than the next period’s {cap} is left of your wallet’s allowance to the charger: the next charge would fail and its link come by e-mail instead. Your wallet can allow the next {periods} periods, up to {total} (USDC’s approve: a transaction, with gas).',
+    topUp: 'Allow {periods} more periods',
+    toppedUp: 'Done: the charger may now take up to {total} from your wallet, one period at a time.',
   },
 };

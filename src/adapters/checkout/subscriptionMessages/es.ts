@@ -86,7 +86,9 @@ export const es: MessageTable<typeof en> = {
     explain:
       'Firme una vez en el monedero de su navegador: en cada periodo se cobran {cap} de su monedero para {merchant}, nunca más y nunca dos veces en un periodo. Su correo se sigue pidiendo: allí llegan el enlace del portal y cualquier pago que haga usted mismo.',
     allowance:
-      'Su monedero también firma una autorización de USDC de {total} para el contrato de cobro de Paylink (el precio de un periodo por el número de periodos, o de un periodo cuando dura hasta que la cancele). No paga comisión de red.',
+      'Su monedero también firma una autorización de USDC de {total} para el contrato de cobro de Paylink (el precio de un periodo por el número de periodos). No paga comisión de red.',
+    allowanceOpenEnded:
+      'Su monedero también firma una autorización de USDC de {total} para el contrato de cobro de Paylink: {periods} periodos como máximo, ya que la suscripción dura hasta que la cancele. Cuando quede menos de un periodo, la página de su suscripción permite a su monedero autorizar {periods} más. No paga comisión de red por esta primera autorización.',
     subscribe: 'Suscribirme con mi monedero',
     noWallet:
       'No se encontró ningún monedero en este navegador: suscríbase por correo abajo, o abra esta página donde esté su monedero.',
@@ -108,5 +110,10 @@ export const es: MessageTable<typeof en> = {
       'Para estar seguro en la cadena, su monedero puede cancelar estas condiciones en el propio contrato (una transacción, con comisión). Poner a 0 la autorización de USDC del contrato (approve) también detiene todo cobro.',
     revoke: 'Revocar en la cadena',
     revoked: 'Revocado en la cadena: estas condiciones no se podrán cobrar nunca más.',
+    allowanceLeft: 'Autorización restante',
+    topUpExplain:
+      'Queda menos de los {cap} del próximo periodo en la autorización de su monedero al contrato de cobro: el próximo cobro fallaría y su enlace llegaría por correo. Su monedero puede autorizar los próximos {periods} periodos, hasta {total} (approve de USDC: una transacción, con comisión de red).',
+    topUp: 'Autorizar {periods} periodos más',
+    toppedUp: 'Hecho: el contrato puede cobrar ahora hasta {total} de su monedero, un periodo cada vez.',
   },
 };

@@ -86,7 +86,9 @@ export const fr: MessageTable<typeof en> = {
     explain:
       'Signez une fois dans le portefeuille de votre navigateur : à chaque période, {cap} est prélevé de votre portefeuille pour {merchant}, jamais plus et jamais deux fois par période. Votre adresse e-mail reste demandée : le lien de l’espace client et tout paiement fait vous-même y arrivent.',
     allowance:
-      'Votre portefeuille signe aussi une autorisation USDC de {total} pour le contrat de prélèvement de Paylink (le prix d’une période fois le nombre de périodes, ou d’une période quand l’abonnement dure jusqu’à résiliation). Vous ne payez aucun frais de réseau.',
+      'Votre portefeuille signe aussi une autorisation USDC de {total} pour le contrat de prélèvement de Paylink (le prix d’une période fois le nombre de périodes). Vous ne payez aucun frais de réseau.',
+    allowanceOpenEnded:
+      'Votre portefeuille signe aussi une autorisation USDC de {total} pour le contrat de prélèvement de Paylink : {periods} périodes au plus, puisque l’abonnement dure jusqu’à ce que vous le résiliiez. Quand il reste moins d’une période, la page de votre abonnement permet à votre portefeuille d’en autoriser {periods} de plus. Vous ne payez aucun frais de réseau pour cette première autorisation.',
     subscribe: 'M’abonner avec mon portefeuille',
     noWallet:
       'Aucun portefeuille trouvé dans ce navigateur : abonnez-vous par e-mail ci-dessous, ou ouvrez cette page là où se trouve votre portefeuille.',
@@ -109,5 +111,11 @@ export const fr: MessageTable<typeof en> = {
       'Pour en être sûr sur la chaîne, votre portefeuille peut annuler ces conditions dans le contrat lui-même (une transaction, avec frais de réseau). Ramener à 0 l’autorisation USDC du contrat (approve) arrête aussi tout prélèvement.',
     revoke: 'Révoquer sur la chaîne',
     revoked: 'Révoqué sur la chaîne : ces conditions ne pourront plus jamais être prélevées.',
+    allowanceLeft: 'Autorisation restante',
+    topUpExplain:
+      'Il reste moins que les {cap} de la prochaine période dans l’autorisation de votre portefeuille au contrat de prélèvement : le prochain prélèvement échouerait et son lien viendrait par e-mail. Votre portefeuille peut autoriser les {periods} prochaines périodes, jusqu’à {total} (approve d’USDC : une transaction, avec frais de réseau).',
+    topUp: 'Autoriser {periods} périodes de plus',
+    toppedUp:
+      'C’est fait : le contrat peut maintenant prélever jusqu’à {total} sur votre portefeuille, une période à la fois.',
   },
 };
