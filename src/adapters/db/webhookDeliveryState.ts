@@ -44,6 +44,16 @@ export function resentColumns(nowText: string) {
   return { delivery_status: 'pending', next_attempt_at: nowText, schedule_step: 0, claimed_until: null };
 }
 
+/** The event's columns a job is made of (`jobOf`), as both claims select them: the events table as `e`. */
+export const JOB_EVENT_COLUMNS = [
+  'e.id',
+  'e.payment_id',
+  'e.merchant_id',
+  'e.type',
+  'e.payload',
+  'e.created_at',
+] as const;
+
 /** The event's columns a job is made of, and the delivery's place in its schedule. */
 type JobEventRow = Pick<
   EventsTable,

@@ -25,6 +25,7 @@ import {
   ABANDONED,
   attemptResultColumns,
   eventType,
+  JOB_EVENT_COLUMNS,
   jobOf,
   nextStateColumns,
   resentColumns,
@@ -194,12 +195,7 @@ async function jobsOf(trx: Db, eventIds: readonly string[]): Promise<WebhookJob[
     .innerJoin('payments as p', 'p.id', 'e.payment_id')
     .innerJoin('merchants as m', 'm.id', 'e.merchant_id')
     .select([
-      'e.id',
-      'e.payment_id',
-      'e.merchant_id',
-      'e.type',
-      'e.payload',
-      'e.created_at',
+      ...JOB_EVENT_COLUMNS,
       'e.attempt_count',
       'e.schedule_step',
       'p.webhook_url as payment_webhook_url',
