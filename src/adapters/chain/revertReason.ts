@@ -11,6 +11,7 @@ import {
   ExecutionRevertedError,
   type Hex,
   isHex,
+  parseAbi,
   RpcRequestError,
 } from 'viem';
 
@@ -28,32 +29,16 @@ const PANICS: Readonly<Record<number, string>> = {
 };
 
 /**
- * OpenZeppelin's ERC-6093 errors of an ERC-20 token, which viem's erc20Abi does not list: added to the ABI a
- * revert is decoded against, so that a token built on them says why in words (FiatToken reverts with strings,
- * which need no entry).
+ * OpenZeppelin's ERC-6093 errors of an ERC-20 token, which viem's erc20Abi does not list, written as Solidity
+ * declares them: added to the ABI a revert is decoded against, so that a token built on them says why in words
+ * (FiatToken reverts with strings, which need no entry).
  */
-export const ERC20_ERRORS = [
-  {
-    type: 'error',
-    name: 'ERC20InsufficientBalance',
-    inputs: [
-      { name: 'sender', type: 'address' },
-      { name: 'balance', type: 'uint256' },
-      { name: 'needed', type: 'uint256' },
-    ],
-  },
-  {
-    type: 'error',
-    name: 'ERC20InsufficientAllowance',
-    inputs: [
-      { name: 'spender', type: 'address' },
-      { name: 'allowance', type: 'uint256' },
-      { name: 'needed', type: 'uint256' },
-    ],
-  },
-  { type: 'error', name: 'ERC20InvalidSender', inputs: [{ name: 'sender', type: 'address' }] },
-  { type: 'error', name: 'ERC20InvalidReceiver', inputs: [{ name: 'receiver', type: 'address' }] },
-] as const;
+export const ERC20_ERRORS = parseAbi([
+  'error ERC20InsufficientBalance(address sender, uint256 balance, uint256 needed)',
+  'error ERC20InsufficientAllowance(address spender, uint256 allowance, uint256 needed)',
+  'error ERC20InvalidSender(address sender)',
+  'error ERC20InvalidReceiver(address receiver)',
+]);
 
 /** A stored reason stays readable in a log line, a metric label and a webhook. */
 const MAX_REASON_LENGTH = 200;

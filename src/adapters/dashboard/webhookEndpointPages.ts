@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { SignedIn } from '../../app/dashboard/signIn.ts';
 import type { WebhookEndpointStore } from '../../app/webhooks/endpointPorts.ts';
 import {
   createWebhookEndpoint,
@@ -8,9 +9,11 @@ import {
 } from '../../app/webhooks/webhookEndpoints.ts';
 import type { KeyMode } from '../../domain/credentials.ts';
 import { PAYMENT_EVENT_TYPES } from '../../domain/paymentStatus.ts';
-import { fill } from '../web/i18n.ts';
+import type { WebhookEndpoint } from '../../domain/webhookEndpoint.ts';
+import { fill, type Message } from '../web/i18n.ts';
 import type { DashboardDeps } from './dashboardDeps.ts';
 import { type FormRequest, merchantOf, type PageKit } from './pageKit.ts';
+import type { PageContext } from './renderDashboard.ts';
 import { renderShownOnce } from './renderMerchantPages.ts';
 import { renderWebhookEndpoints } from './renderWebhookEndpoints.ts';
 
@@ -50,18 +53,41 @@ export function webhookEndpointPages(app: FastifyInstance, deps: DashboardDeps, 
       });
       request.log.info({ endpoint: endpoint.id }, 'webhook endpoint created from the dashboard');
       return reply.send(
-        renderShownOnce({
+        renderSecret(
           signedIn,
           ctx,
-          title: fill(ctx.t.endpoints.created, { url: endpoint.url }),
-          secrets: [{ label: ctx.t.endpoints.secret, value: endpoint.secret }],
-          note: ctx.t.endpoints.secretNote,
-          back: `${PAGE}?mode=${mode}`,
-        }),
+          endpoint,
+          ctx.t.endpoints.created,
+          ctx.t.endpoints.secretNote,
+          `${PAGE}?mode=${mode}`,
+        ),
       );
     });
   });
   app.post(`${PAGE}/:id/:action`, endpointAction(deps, kit, store, rules));
+}
+
+/**
+ * The page that shows an endpoint's signing secret, this once: when the endpoint is made, and when its secret is
+ * rotated (then with the moment the previous secret stops signing).
+ */
+function renderSecret(
+  signedIn: SignedIn,
+  ctx: PageContext,
+  endpoint: WebhookEndpoint,
+  title: Message,
+  note: string,
+  back: string,
+): string {
+  return renderShownOnce({
+    signedIn,
+    ctx,
+    title: fill(title, { url: endpoint.url }),
+    secrets: [{ label: ctx.t.endpoints.secret, value: endpoint.secret }],
+    note,
+    until: endpoint.previousSecret?.until,
+    back,
+  });
 }
 
 function endpointAction(
@@ -92,15 +118,7 @@ function endpointAction(
         );
         request.log.info({ endpoint: id }, 'webhook endpoint secret rotated from the dashboard');
         return reply.send(
-          renderShownOnce({
-            signedIn,
-            ctx,
-            title: fill(ctx.t.endpoints.rotated, { url: rotated.url }),
-            secrets: [{ label: ctx.t.endpoints.secret, value: rotated.secret }],
-            note: ctx.t.endpoints.oldSecretUntil,
-            until: rotated.previousSecret?.until,
-            back,
-          }),
+          renderSecret(signedIn, ctx, rotated, ctx.t.endpoints.rotated, ctx.t.endpoints.oldSecretUntil, back),
         );
       } else {
         return kit.refuse(reply, signedIn, 404);

@@ -6,17 +6,22 @@ import type {
   WebhookDeliveryUpdate,
   WebhookJob,
 } from '../../app/webhooks/ports.ts';
-import { PAYMENT_EVENT_TYPES, type PaymentEventType } from '../../domain/paymentStatus.ts';
 import { type AttemptOutcome, DELIVERY_STATUSES, type DeliveryStatus } from '../../domain/webhookDelivery.ts';
 import { endpointWants, eventTypesOf } from '../../domain/webhookEndpoint.ts';
 import type { Db, DialectName } from './db.ts';
 import { leaseDue } from './leaseClaim.ts';
 import type { DatabaseSchema } from './schema.ts';
+import {
+  ABANDONED,
+  attemptResultColumns,
+  JOB_EVENT_COLUMNS,
+  jobOf,
+  nextStateColumns,
+  resentColumns,
+} from './webhookDeliveryState.ts';
 
 // What an event owes each of the merchant's webhook endpoints (decision 0058): written with the event, claimed,
 // attempted and recorded apart from the delivery the event itself carries (the payment's or account's URL).
-
-const ABANDONED = 'no result recorded: the worker stopped or lost its lease during the attempt';
 
 /**
  * In the event's own transaction: one delivery for each endpoint of the merchant, of the mode of the event's
@@ -129,12 +134,6 @@ export async function claimEndpointDeliveries(
   return jobs;
 }
 
-function eventType(text: string): PaymentEventType {
-  if (!(PAYMENT_EVENT_TYPES as readonly string[]).includes(text))
-    throw new Error(`unknown event type ${text}`);
-  return text as PaymentEventType;
-}
-
 async function jobsOf(trx: Db, deliveryIds: readonly string[]): Promise<WebhookJob[]> {
   const rows = await trx
     .selectFrom('webhook_deliveries as d')
@@ -145,12 +144,7 @@ async function jobsOf(trx: Db, deliveryIds: readonly string[]): Promise<WebhookJ
       'd.endpoint_id',
       'd.attempt_count',
       'd.schedule_step',
-      'e.id',
-      'e.payment_id',
-      'e.merchant_id',
-      'e.type',
-      'e.payload',
-      'e.created_at',
+      ...JOB_EVENT_COLUMNS,
       'w.url',
       'w.secret',
       'w.previous_secret',
@@ -160,23 +154,15 @@ async function jobsOf(trx: Db, deliveryIds: readonly string[]): Promise<WebhookJ
     .orderBy('d.created_at')
     .orderBy('d.id')
     .execute();
-  return rows.map((row) => ({
-    eventId: row.id,
-    paymentId: row.payment_id,
-    merchantId: row.merchant_id,
-    type: eventType(row.type),
-    payload: row.payload,
-    createdAt: new Date(row.created_at),
-    attemptNumber: Number(row.attempt_count),
-    scheduleStep: Number(row.schedule_step),
-    delivery: { id: row.delivery_id, endpointId: row.endpoint_id },
-    url: row.url,
-    webhookSecret: row.secret,
-    previousWebhookSecret:
-      row.previous_secret && row.previous_secret_until
-        ? { secret: row.previous_secret, until: new Date(row.previous_secret_until) }
-        : null,
-  }));
+  return rows.map((row) =>
+    jobOf(row, {
+      delivery: { id: row.delivery_id, endpointId: row.endpoint_id },
+      url: row.url,
+      secret: row.secret,
+      previousSecret: row.previous_secret,
+      previousSecretUntil: row.previous_secret_until,
+    }),
+  );
 }
 
 /** Records an endpoint's attempt and, if the claim still holds, the delivery's next state; whether it held. */
@@ -189,27 +175,13 @@ export async function completeEndpointAttempt(
 ): Promise<boolean> {
   await trx
     .updateTable('webhook_delivery_attempts')
-    .set({
-      finished_at: result.finishedAt.toISOString(),
-      duration_ms: Math.round(result.durationMs),
-      status_code: result.statusCode,
-      outcome: result.outcome,
-      error: result.error,
-      response_body: result.responseBody,
-      next_attempt_at: result.nextAttemptAt?.toISOString() ?? null,
-    })
+    .set(attemptResultColumns(result))
     .where('delivery_id', '=', deliveryId)
     .where('attempt_number', '=', attemptNumber)
     .execute();
   const updated = await trx
     .updateTable('webhook_deliveries')
-    .set({
-      delivery_status: next.status,
-      next_attempt_at: next.nextAttemptAt?.toISOString() ?? null,
-      schedule_step: next.scheduleStep,
-      claimed_until: null,
-      ...(next.deliveredAt ? { delivered_at: next.deliveredAt.toISOString() } : {}),
-    })
+    .set(nextStateColumns(next))
     .where('id', '=', deliveryId)
     .where('delivery_status', '=', 'delivering')
     // The fence: a later claim has incremented attempt_count, and then this result is history only.
@@ -222,7 +194,7 @@ export async function completeEndpointAttempt(
 export async function requeueEndpointDeliveries(db: Db, eventId: string, nowText: string): Promise<void> {
   await db
     .updateTable('webhook_deliveries')
-    .set({ delivery_status: 'pending', next_attempt_at: nowText, schedule_step: 0, claimed_until: null })
+    .set(resentColumns(nowText))
     .where('event_id', '=', eventId)
     .where((eb) =>
       eb.not(eb.and([eb('delivery_status', '=', 'delivering'), eb('claimed_until', '>', nowText)])),

@@ -7,6 +7,7 @@ import type { Money } from '../../domain/money.ts';
 import type { LinkPrice, PaymentLink } from '../../domain/paymentLink.ts';
 import { isoTimestamp } from '../../domain/timestamp.ts';
 import type { DatabaseHandle, Db } from './database.ts';
+import { olderThan } from './keyset.ts';
 import { dateOrNull, paymentRow, referenceChecked } from './paymentRepository.ts';
 import type { PaymentLinksTable } from './schema.ts';
 
@@ -120,17 +121,7 @@ export function linkRepository({ db, dialect }: Pick<DatabaseHandle, 'db' | 'dia
         .selectAll()
         .where('merchant_id', '=', merchantId)
         .where('mode', '=', mode);
-      if (after !== undefined) {
-        const createdAt = after.createdAt.toISOString();
-        select = select
-          .where('created_at', '<=', createdAt)
-          .where((eb) =>
-            eb.or([
-              eb('created_at', '<', createdAt),
-              eb.and([eb('created_at', '=', createdAt), eb('id', '<', after.id)]),
-            ]),
-          );
-      }
+      if (after !== undefined) select = select.where(olderThan(after));
       const rows = await select.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
       return rows.map(toLink);
     },

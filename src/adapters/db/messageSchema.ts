@@ -83,18 +83,21 @@ export interface WebhookEndpointsTable {
   deleted_at: string | null;
 }
 
+/**
+ * The columns of a webhook's delivery state: an event's own delivery (its payment's or account's URL) and each
+ * endpoint's delivery of it are claimed, retried and finished the same way.
+ */
+export type DeliveryStateColumns = Pick<
+  EventsTable,
+  'delivery_status' | 'attempt_count' | 'schedule_step' | 'next_attempt_at' | 'claimed_until' | 'delivered_at'
+>;
+
 /** What one event owes one endpoint, with its own delivery state (migration 0046). */
-export interface WebhookDeliveriesTable {
+export interface WebhookDeliveriesTable extends DeliveryStateColumns {
   id: string;
   event_id: string;
   endpoint_id: string;
   created_at: string;
-  delivery_status: Generated<string>;
-  attempt_count: Generated<number>;
-  schedule_step: Generated<number>;
-  next_attempt_at: string | null;
-  claimed_until: string | null;
-  delivered_at: string | null;
 }
 
 /** One row per attempt of an endpoint's delivery. */

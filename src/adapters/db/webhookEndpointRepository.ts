@@ -34,6 +34,16 @@ function endpointsOf(db: Db, merchantId: string, mode: KeyMode) {
     .where('deleted_at', 'is', null);
 }
 
+/** An update of one of the merchant's endpoints of one mode: never of another's, nor of a deleted one. */
+function endpointUpdate(db: Db, merchantId: string, mode: KeyMode, endpointId: string) {
+  return db
+    .updateTable('webhook_endpoints')
+    .where('id', '=', endpointId)
+    .where('merchant_id', '=', merchantId)
+    .where('mode', '=', mode)
+    .where('deleted_at', 'is', null);
+}
+
 export function webhookEndpointRepository(db: Db): WebhookEndpointStore {
   const find = async (merchantId: string, mode: KeyMode, endpointId: string) => {
     const row = await endpointsOf(db, merchantId, mode).where('id', '=', endpointId).executeTakeFirst();
@@ -65,42 +75,27 @@ export function webhookEndpointRepository(db: Db): WebhookEndpointStore {
     },
     find,
     async update(merchantId, mode, endpointId, changes, now) {
-      await db
-        .updateTable('webhook_endpoints')
+      await endpointUpdate(db, merchantId, mode, endpointId)
         .set({ ...columnsOf(changes), updated_at: now.toISOString() })
-        .where('id', '=', endpointId)
-        .where('merchant_id', '=', merchantId)
-        .where('mode', '=', mode)
-        .where('deleted_at', 'is', null)
         .execute();
       return find(merchantId, mode, endpointId);
     },
     async rotateSecret(merchantId, mode, endpointId, newSecret, previousUntil, now) {
       // SET reads the row as it was: the secret being replaced becomes the previous one, in one statement. A
       // rotation during an overlap so ends the older secret at once: at most two ever sign.
-      await db
-        .updateTable('webhook_endpoints')
+      await endpointUpdate(db, merchantId, mode, endpointId)
         .set((eb) => ({
           previous_secret: eb.ref('secret'),
           previous_secret_until: previousUntil.toISOString(),
           secret: newSecret,
           updated_at: now.toISOString(),
         }))
-        .where('id', '=', endpointId)
-        .where('merchant_id', '=', merchantId)
-        .where('mode', '=', mode)
-        .where('deleted_at', 'is', null)
         .execute();
       return find(merchantId, mode, endpointId);
     },
     async delete(merchantId, mode, endpointId, now) {
-      const deleted = await db
-        .updateTable('webhook_endpoints')
+      const deleted = await endpointUpdate(db, merchantId, mode, endpointId)
         .set({ deleted_at: now.toISOString(), enabled: 0, updated_at: now.toISOString() })
-        .where('id', '=', endpointId)
-        .where('merchant_id', '=', merchantId)
-        .where('mode', '=', mode)
-        .where('deleted_at', 'is', null)
         .executeTakeFirst();
       return Number(deleted.numUpdatedRows) === 1;
     },

@@ -8,7 +8,6 @@ import type {
   WebhookJob,
   WebhookStore,
 } from '../../app/webhooks/ports.ts';
-import { PAYMENT_EVENT_TYPES, type PaymentEventType } from '../../domain/paymentStatus.ts';
 import { type AttemptOutcome, DELIVERY_STATUSES, type DeliveryStatus } from '../../domain/webhookDelivery.ts';
 import type { DatabaseHandle } from './database.ts';
 import type { Db, DialectName } from './db.ts';
@@ -23,15 +22,17 @@ import { eventsOfMode } from './eventTimeline.ts';
 import { leaseDue, leaseWindow } from './leaseClaim.ts';
 import { newestFirst } from './logListing.ts';
 import type { DatabaseSchema, EventsTable, WebhookAttemptsTable } from './schema.ts';
+import {
+  ABANDONED,
+  attemptResultColumns,
+  eventType,
+  JOB_EVENT_COLUMNS,
+  jobOf,
+  nextStateColumns,
+  resentColumns,
+} from './webhookDeliveryState.ts';
 
-const ABANDONED = 'no result recorded: the worker stopped or lost its lease during the attempt';
 const ATTEMPT_OUTCOMES: readonly string[] = ['delivered', 'retry', 'stopped', 'failed', 'abandoned'];
-
-function eventType(text: string): PaymentEventType {
-  if (!(PAYMENT_EVENT_TYPES as readonly string[]).includes(text))
-    throw new Error(`unknown event type ${text}`);
-  return text as PaymentEventType;
-}
 
 function deliveryStatus(text: string): DeliveryStatus {
   if (!(DELIVERY_STATUSES as readonly string[]).includes(text))
@@ -199,12 +200,7 @@ async function jobsOf(trx: Db, eventIds: readonly string[]): Promise<WebhookJob[
     .leftJoin('payments as p', 'p.id', 'e.payment_id')
     .innerJoin('merchants as m', 'm.id', 'e.merchant_id')
     .select([
-      'e.id',
-      'e.payment_id',
-      'e.merchant_id',
-      'e.type',
-      'e.payload',
-      'e.created_at',
+      ...JOB_EVENT_COLUMNS,
       'e.attempt_count',
       'e.schedule_step',
       'p.webhook_url as payment_webhook_url',
@@ -217,23 +213,15 @@ async function jobsOf(trx: Db, eventIds: readonly string[]): Promise<WebhookJob[
     .orderBy('e.created_at')
     .orderBy('e.id')
     .execute();
-  return rows.map((row) => ({
-    eventId: row.id,
-    paymentId: row.payment_id,
-    merchantId: row.merchant_id,
-    type: eventType(row.type),
-    payload: row.payload,
-    createdAt: new Date(row.created_at),
-    attemptNumber: Number(row.attempt_count),
-    scheduleStep: Number(row.schedule_step),
-    delivery: null,
-    url: row.payment_webhook_url ?? row.merchant_webhook_url,
-    webhookSecret: row.webhook_secret,
-    previousWebhookSecret:
-      row.previous_webhook_secret && row.previous_webhook_secret_until
-        ? { secret: row.previous_webhook_secret, until: new Date(row.previous_webhook_secret_until) }
-        : null,
-  }));
+  return rows.map((row) =>
+    jobOf(row, {
+      delivery: null,
+      url: row.payment_webhook_url ?? row.merchant_webhook_url,
+      secret: row.webhook_secret,
+      previousSecret: row.previous_webhook_secret,
+      previousSecretUntil: row.previous_webhook_secret_until,
+    }),
+  );
 }
 
 async function completeAttempt(
@@ -248,27 +236,13 @@ async function completeAttempt(
     }
     await trx
       .updateTable('webhook_attempts')
-      .set({
-        finished_at: result.finishedAt.toISOString(),
-        duration_ms: Math.round(result.durationMs),
-        status_code: result.statusCode,
-        outcome: result.outcome,
-        error: result.error,
-        response_body: result.responseBody,
-        next_attempt_at: result.nextAttemptAt?.toISOString() ?? null,
-      })
+      .set(attemptResultColumns(result))
       .where('event_id', '=', job.eventId)
       .where('attempt_number', '=', job.attemptNumber)
       .execute();
     const updated = await trx
       .updateTable('events')
-      .set({
-        delivery_status: next.status,
-        next_attempt_at: next.nextAttemptAt?.toISOString() ?? null,
-        schedule_step: next.scheduleStep,
-        claimed_until: null,
-        ...(next.deliveredAt ? { delivered_at: next.deliveredAt.toISOString() } : {}),
-      })
+      .set(nextStateColumns(next))
       .where('id', '=', job.eventId)
       .where('delivery_status', '=', 'delivering')
       // The fence: a later claim has incremented attempt_count, and then this result is history only.
@@ -318,7 +292,7 @@ async function requeue(db: Db, eventId: string, now: Date): Promise<'requeued' |
   const nowText = now.toISOString();
   const updated = await db
     .updateTable('events')
-    .set({ delivery_status: 'pending', next_attempt_at: nowText, schedule_step: 0, claimed_until: null })
+    .set(resentColumns(nowText))
     .where('id', '=', eventId)
     .where((eb) =>
       eb.not(eb.and([eb('delivery_status', '=', 'delivering'), eb('claimed_until', '>', nowText)])),

@@ -13,12 +13,7 @@ export function x402Repository(handle: DatabaseHandle): X402Store {
   return {
     accountOf: (merchantId, mode, terms) => accountOf(db, merchantId, mode, terms),
     async accountAt(merchantId, mode, depositAddress) {
-      const row = await db
-        .selectFrom('payments')
-        .selectAll()
-        .where('merchant_id', '=', merchantId)
-        .where('mode', '=', mode)
-        .where('kind', '=', 'x402')
+      const row = await accountsOf(db, merchantId, mode)
         .where('deposit_address', '=', depositAddress.toLowerCase())
         .executeTakeFirst();
       return row && toPayment(row);
@@ -61,18 +56,23 @@ export function x402Repository(handle: DatabaseHandle): X402Store {
   };
 }
 
+/** A merchant's x402 addresses of one mode: rows of `payments` of kind `x402` (decision 0059). */
+function accountsOf(db: Db, merchantId: string, mode: Payment['mode']) {
+  return db
+    .selectFrom('payments')
+    .selectAll()
+    .where('merchant_id', '=', merchantId)
+    .where('mode', '=', mode)
+    .where('kind', '=', 'x402');
+}
+
 async function accountOf(
   db: Db,
   merchantId: string,
   mode: Payment['mode'],
   terms: X402AccountTerms,
 ): Promise<Payment | undefined> {
-  const row = await db
-    .selectFrom('payments')
-    .selectAll()
-    .where('merchant_id', '=', merchantId)
-    .where('mode', '=', mode)
-    .where('kind', '=', 'x402')
+  const row = await accountsOf(db, merchantId, mode)
     .where('payout_address', '=', terms.payoutAddress)
     .where('commission_bps', '=', terms.commissionBps)
     .executeTakeFirst();

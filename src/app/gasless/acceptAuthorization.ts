@@ -12,6 +12,7 @@ import type { Ledger } from '../chain/ports.ts';
 import type { PaymentStore } from '../payments/ports.ts';
 import type { Clock } from '../shared/ports.ts';
 import type { AuthorizationChain, GaslessAuthorization, GaslessStore } from './ports.ts';
+import { NOT_YET_SENT } from './relayedTransaction.ts';
 
 export interface AcceptAuthorizationDeps {
   readonly payments: Pick<PaymentStore, 'findById'>;
@@ -110,12 +111,7 @@ export async function acceptAuthorization(
     signature: input.signature.toLowerCase(),
     clientAddress: input.clientAddress,
     status: 'pending',
-    txHash: null,
-    rawTx: null,
-    relayerNonce: null,
-    gasUsed: null,
-    feeWei: null,
-    failureReason: null,
+    ...NOT_YET_SENT,
     createdAt: now,
     finishedAt: null,
   };

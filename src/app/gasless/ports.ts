@@ -1,9 +1,10 @@
 import type { AuthorizationDomain, TransferAuthorization } from '../../domain/transferAuthorization.ts';
+import type { RelayedTransaction } from './relayedTransaction.ts';
 
 export type GaslessStatus = 'pending' | 'sent' | 'mined' | 'failed';
 
 /** A customer's signed authorization as stored, and what became of it. */
-export interface GaslessAuthorization extends TransferAuthorization {
+export interface GaslessAuthorization extends TransferAuthorization, RelayedTransaction {
   /** `gas_…` */
   readonly id: string;
   readonly paymentId: string;
@@ -14,13 +15,6 @@ export interface GaslessAuthorization extends TransferAuthorization {
   /** Who sent it to the checkout (for rate limits and abuse reports); never shown to merchants. */
   readonly clientAddress: string;
   readonly status: GaslessStatus;
-  /** The relayer's transaction, once signed (persisted before it is broadcast). */
-  readonly txHash: string | null;
-  readonly rawTx: string | null;
-  readonly relayerNonce: bigint | null;
-  readonly gasUsed: bigint | null;
-  readonly feeWei: bigint | null;
-  readonly failureReason: string | null;
   readonly createdAt: Date;
   readonly finishedAt: Date | null;
 }

@@ -1,7 +1,7 @@
 import type { KeyMode } from '../../domain/credentials.ts';
 import type { PaymentEventType } from '../../domain/paymentStatus.ts';
 import type { WebhookEndpoint } from '../../domain/webhookEndpoint.ts';
-import type { KeysetPosition } from '../shared/keysetPage.ts';
+import type { MerchantKeysetPage } from '../shared/keysetPage.ts';
 
 /** What an update changes of an endpoint: absent fields stay as they are. */
 export interface WebhookEndpointChanges {
@@ -50,17 +50,17 @@ export interface EventRecord {
   readonly createdAt: Date;
 }
 
-export interface EventQuery {
-  readonly merchantId: string;
-  readonly mode: KeyMode;
+/** What the events API filters on (decision 0058). */
+export interface EventFilter {
   readonly type?: PaymentEventType | undefined;
   /** Created strictly after. */
   readonly createdAfter?: Date | undefined;
   /** Created strictly before. */
   readonly createdBefore?: Date | undefined;
-  readonly after?: KeysetPosition | undefined;
-  readonly limit: number;
 }
+
+/** One page of the merchant's events of one mode, filtered as the events API asks. */
+export interface EventQuery extends MerchantKeysetPage, EventFilter {}
 
 /** The outbox read as the merchant's event history. Nothing prunes it (decision 0058: kept 30 days at least). */
 export interface EventStore {

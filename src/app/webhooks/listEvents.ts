@@ -1,21 +1,11 @@
 import type { KeyMode } from '../../domain/credentials.ts';
 import { PaylinkError } from '../../domain/errors.ts';
-import type { PaymentEventType } from '../../domain/paymentStatus.ts';
 import { decodeCursor, encodeCursor } from '../payments/listPayments.ts';
 import type { PageRequest } from '../shared/keysetPage.ts';
-import type { EventRecord, EventStore } from './endpointPorts.ts';
+import type { EventFilter, EventRecord, EventStore } from './endpointPorts.ts';
 
 /** An event id as newEventId makes them (and as a cursor may name them). */
 const EVENT_ID_PATTERN = /^evt_[0-9A-Za-z]{1,40}$/;
-
-/** What the events API filters on (decision 0058). */
-export interface EventFilter {
-  readonly type?: PaymentEventType | undefined;
-  /** Created strictly after. */
-  readonly createdAfter?: Date | undefined;
-  /** Created strictly before. */
-  readonly createdBefore?: Date | undefined;
-}
 
 /**
  * The merchant's events of one mode, newest first, with the payment list's opaque cursors (bound to the

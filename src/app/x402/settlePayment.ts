@@ -8,6 +8,7 @@ import { caip2Of } from '../../domain/x402.ts';
 import type { OutboxEvent } from '../chain/ports.ts';
 import type { GaslessAuthorization } from '../gasless/ports.ts';
 import { X402_CLIENT_PREFIX } from '../gasless/relayAuthorizations.ts';
+import { NOT_YET_SENT } from '../gasless/relayedTransaction.ts';
 import { paidInOneTransactionEvent } from '../payments/paidInOneTransaction.ts';
 import { timeOrderedId } from '../payments/timeOrderedId.ts';
 import type { X402Call } from './ports.ts';
@@ -131,12 +132,7 @@ function newCall(
     // The relayer's hourly share is the merchant's (decision 0059).
     clientAddress: `${X402_CLIENT_PREFIX}${caller.merchant.id}`,
     status: 'pending',
-    txHash: null,
-    rawTx: null,
-    relayerNonce: null,
-    gasUsed: null,
-    feeWei: null,
-    failureReason: null,
+    ...NOT_YET_SENT,
     createdAt: now,
     finishedAt: null,
   };
