@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { chainReader, createRpcClient } from '../adapters/chain/chainReader.ts';
 import { authorizationChain } from '../adapters/chain/eip3009.ts';
 import { createRelayer } from '../adapters/chain/relayer.ts';
+import { chargerLogReader } from '../adapters/chain/subscriptionCharger.ts';
 import { customerEmails } from '../adapters/email/customerEmails.ts';
 import type { Ledger } from '../app/chain/ports.ts';
 import { runChainWatcher } from '../app/chain/runChainWatcher.ts';
@@ -18,6 +19,7 @@ import type { SettlementStore } from '../app/settlement/ports.ts';
 import { runSettler } from '../app/settlement/settleOnce.ts';
 import { runSettlerWithMints } from '../app/settlement/settleWithMints.ts';
 import type { Clock } from '../app/shared/ports.ts';
+import { type ChainCancelStore, runChainCancels } from '../app/subscriptions/chainCancels.ts';
 import type { RelayChargesDeps } from '../app/subscriptions/relayCharges.ts';
 import type { RenewalDeps } from '../app/subscriptions/renewal.ts';
 import { runRenewalJob } from '../app/subscriptions/runRenewals.ts';
@@ -66,6 +68,13 @@ export interface WorkerDeps {
         client: ReturnType<typeof createRpcClient>,
         relayer: ReturnType<typeof createRelayer>,
       ) => RelayChargesDeps | undefined)
+    | undefined;
+  /**
+   * Where the charger's `Canceled` logs are read on a chain (a customer's cancel from any wallet, decision 0061);
+   * undefined where no mode is charged there.
+   */
+  readonly mandateCancels?:
+    | ((chainId: number) => { readonly store: ChainCancelStore; readonly charger: string } | undefined)
     | undefined;
 }
 
@@ -181,7 +190,32 @@ function chainJobs(
   }
   const gasless = gaslessRelayerJob(kit);
   if (gasless) jobs.push(gasless);
+  const cancels = chainCancelsJob(kit);
+  if (cancels) jobs.push(cancels);
   return jobs;
+}
+
+/** The mandates canceled on the chain's charger, once final: a singleton named by the chain id (it owns a cursor). */
+function chainCancelsJob(kit: ChainJobKit): Promise<void> | undefined {
+  const { deps, chain, logger, every } = kit;
+  const chainId = chain.target.chainId;
+  const watched = deps.mandateCancels?.(chainId);
+  if (!watched) return undefined;
+  const reading = {
+    chain: chargerLogReader(kit.client, chain.settings.finality),
+    store: watched.store,
+    clock: deps.clock,
+    logger,
+  };
+  return runWhileHoldingLock(deps.locks, `mandate-cancels:${chainId}`, every, (held) =>
+    runChainCancels(reading, {
+      chainId,
+      charger: watched.charger,
+      maxBlockRange: chain.settings.maxBlockRange,
+      intervalMs: every.intervalMs,
+      signal: held,
+    }),
+  );
 }
 
 /** The chain's watcher, a singleton named by the chain id: it owns the chain's cursor. */

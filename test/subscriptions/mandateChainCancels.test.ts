@@ -1,0 +1,188 @@
+/**
+ * A mandate canceled on chain (decision 0061), on a real anvil chain whose `finalized` block trails its head by two
+ * (`--slots-in-an-epoch 1`), on SQLite and PostgreSQL: the customer sends the charger's `cancel(terms)` from their
+ * own wallet, not through the portal; the worker's job reads the charger's `Canceled` logs of final blocks, and
+ * marks the mandate canceled once the cancel's block is final, not a block before; the next period is then
+ * e-mailed, not charged. A cancel that a reorg removes before finality leaves the mandate live.
+ */
+import type { Address, Hex } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRpcClient } from '../../src/adapters/chain/chainReader.ts';
+import { subscriptionChargerAbi, testUsdcAbi } from '../../src/adapters/chain/contractAbis.ts';
+import { chargerLogReader } from '../../src/adapters/chain/subscriptionCharger.ts';
+import { chainCancelRepository } from '../../src/adapters/db/chainCancelRepository.ts';
+import { type ChainCancelDeps, readChainCancelsOnce } from '../../src/app/subscriptions/chainCancels.ts';
+import { submitMandate } from '../../src/app/subscriptions/mandates.ts';
+import { createPlan } from '../../src/app/subscriptions/plans.ts';
+import { relayChargeOnce } from '../../src/app/subscriptions/relayCharges.ts';
+import { renewDueSubscriptions } from '../../src/app/subscriptions/renewal.ts';
+import { createSubscription } from '../../src/app/subscriptions/subscriptions.ts';
+import { termsJson } from '../../src/domain/subscriptionMandate.ts';
+import { periodStart } from '../../src/domain/subscriptionPeriods.ts';
+import { type ChainHarness, ROLES, startChainHarness } from '../helpers/chainHarness.ts';
+import { dialects } from '../helpers/database.ts';
+import { type PullScene, startPullScene } from '../helpers/pullScene.ts';
+
+const MONTH = { unit: 'month', count: 1 } as const;
+
+describe.each(dialects)('mandates canceled on chain on %s', (dialect) => {
+  let h: ChainHarness;
+  let scene: PullScene;
+  let watching: ChainCancelDeps;
+  let lines: string[];
+
+  beforeAll(async () => {
+    h = await startChainHarness(dialect);
+    scene = await startPullScene(h);
+    lines = [];
+    watching = {
+      chain: chargerLogReader(createRpcClient([h.anvil.rpcUrl]), { kind: 'finalized' }),
+      store: chainCancelRepository(h.database.handle),
+      clock: h.clock,
+      logger: {
+        info: (_fields: object, message: string) => lines.push(message),
+        warn: () => undefined,
+        error: () => undefined,
+      } as unknown as ChainCancelDeps['logger'],
+    };
+    const approve = await h.anvil.wallet(ROLES.customer).writeContract({
+      address: h.usdc,
+      abi: testUsdcAbi,
+      functionName: 'approve',
+      args: [scene.chain.charger as Address, 1_000_000_000n],
+    });
+    await h.anvil.publicClient.waitForTransactionReceipt({ hash: approve });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const pass = () =>
+    readChainCancelsOnce(watching, {
+      chainId: scene.chain.chainId,
+      charger: scene.chain.charger,
+      maxBlockRange: 5,
+    });
+  const finalized = async () => (await h.anvil.publicClient.getBlock({ blockTag: 'finalized' })).number;
+  const mineBlock = () => h.anvil.testClient.mine({ blocks: 1 });
+  const emailsOf = async (paymentId: string | undefined) =>
+    (
+      await h.database.handle.db
+        .selectFrom('email_messages')
+        .select('id')
+        .where('payment_id', '=', paymentId ?? '')
+        .execute()
+    ).length;
+
+  /** A monthly 10 USDC plan of three periods, subscribed by the customer's wallet with its terms signed. */
+  const subscribedWithMandate = async () => {
+    const { plan } = await createPlan(scene.renewal, h.merchant.id, 'live', {
+      name: 'Coffee club',
+      amount: '10',
+      currency: 'USDC',
+      trialDays: '1',
+      intervalUnit: 'month',
+      graceDays: '3',
+      periods: '3',
+    });
+    const { subscription } = await createSubscription(scene.renewal, h.merchant.id, 'live', {
+      planId: plan.id,
+      customerEmail: 'ada@example.com',
+      customerWallet: h.addresses.customer,
+    });
+    const token = subscription.subscription.portalToken;
+    const { terms, signature } = await scene.signedTerms(token);
+    await submitMandate(scene.mandateDeps, token, { terms: termsJson(terms), signature });
+    return { id: subscription.subscription.id, anchor: subscription.subscription.anchor, terms };
+  };
+
+  /** The customer's own `cancel(terms)`, from their wallet: its hash and block. */
+  const cancelOnChain = async (terms: Awaited<ReturnType<typeof subscribedWithMandate>>['terms']) => {
+    const hash = await h.anvil.wallet(ROLES.customer).writeContract({
+      address: scene.chain.charger as Address,
+      abi: subscriptionChargerAbi,
+      functionName: 'cancel',
+      args: [terms],
+    });
+    const receipt = await h.anvil.publicClient.waitForTransactionReceipt({ hash });
+    return { hash, block: receipt.blockNumber };
+  };
+
+  it('cancels the mandate once the cancel is final, not a block before, and e-mails the next period', async () => {
+    const { id, anchor, terms } = await subscribedWithMandate();
+    // Period 1 charged from the wallet as usual.
+    await scene.moveTo(periodStart(anchor, MONTH, 1));
+    await renewDueSubscriptions(scene.renewal, 50);
+    expect((await relayChargeOnce(scene.relay)).kind).toBe('sent');
+    const charged = (await h.stores.mandates.findCharge(id, 1))?.txHash as Hex;
+    await h.anvil.publicClient.waitForTransactionReceipt({ hash: charged });
+    expect((await relayChargeOnce(scene.relay)).kind).toBe('mined');
+    await pass();
+
+    const cancel = await cancelOnChain(terms);
+    // The cancel is in the head block, two above the final one, then one: the mandate stays live.
+    expect(await finalized()).toBe(cancel.block - 2n);
+    expect(await pass()).toBe('idle');
+    expect((await h.stores.mandates.findMandate(id))?.status).toBe('active');
+    await mineBlock();
+    expect(await finalized()).toBe(cancel.block - 1n);
+    await pass();
+    expect((await h.stores.mandates.findMandate(id))?.status).toBe('active');
+    expect(await scene.renewal.pull?.hasLiveMandate(id)).toBe(true);
+
+    await mineBlock();
+    expect(await finalized()).toBe(cancel.block);
+    await pass();
+    const canceled = await h.stores.mandates.findMandate(id);
+    expect(canceled?.status).toBe('canceled');
+    expect(canceled?.canceledOnChain?.txHash).toBe(cancel.hash.toLowerCase());
+    const block = await h.anvil.publicClient.getBlock({ blockNumber: cancel.block });
+    expect(canceled?.canceledOnChain?.at.getTime()).toBe(Number(block.timestamp) * 1000);
+    expect(lines).toContain(
+      'mandate canceled on chain by its customer: its periods are e-mailed from now on',
+    );
+    // Read again (the cursor moved back over it), it is marked once.
+    const marked = lines.length;
+    await h.database.handle.db
+      .updateTable('charger_cursors')
+      .set({ next_block: cancel.block.toString() })
+      .execute();
+    await pass();
+    expect(lines.length).toBe(marked);
+    expect((await h.stores.mandates.findMandate(id))?.canceledOnChain?.txHash).toBe(
+      cancel.hash.toLowerCase(),
+    );
+
+    // The next period is billed ahead and e-mailed, as push; when due, nothing is charged.
+    await scene.moveTo(new Date(periodStart(anchor, MONTH, 2).getTime() - 86_400_000));
+    await renewDueSubscriptions(scene.renewal, 50);
+    const second = (await h.stores.subscriptions.find(id))!.periods.find((p) => p.period === 2);
+    expect(second?.paymentStatus).toBe('pending');
+    expect(await emailsOf(second?.paymentId)).toBe(1);
+    await scene.moveTo(periodStart(anchor, MONTH, 2));
+    await renewDueSubscriptions(scene.renewal, 50);
+    expect(await h.stores.mandates.findCharge(id, 2)).toBeUndefined();
+    expect((await relayChargeOnce(scene.relay)).kind).toBe('idle');
+    await h.stores.subscriptions.cancel(id, { at: h.clock.now(), by: 'merchant' }, h.clock.now());
+  });
+
+  it('leaves the mandate live when a reorg removes the cancel before it was final', async () => {
+    const { id, terms } = await subscribedWithMandate();
+    await pass();
+    const cancel = await cancelOnChain(terms);
+    expect(await pass()).toBe('idle'); // not final yet
+    // The cancel's block replaced by an empty one at the same height, before finality.
+    await h.anvil.publicClient.request({ method: 'anvil_reorg', params: [1, []] } as never);
+    const replaced = await h.anvil.publicClient.getBlock({ blockNumber: cancel.block });
+    expect(replaced.transactions).toEqual([]);
+    await h.anvil.testClient.mine({ blocks: 3 });
+    expect(await finalized()).toBeGreaterThan(cancel.block);
+    await pass();
+    expect((await h.stores.mandates.findMandate(id))?.status).toBe('active');
+    expect((await h.stores.mandates.findMandate(id))?.canceledOnChain).toBeNull();
+    expect(await scene.renewal.pull?.hasLiveMandate(id)).toBe(true);
+    // The chain agrees: the cancel is in no block, so the mandate can still be charged.
+    await expect(h.anvil.publicClient.getTransactionReceipt({ hash: cancel.hash })).rejects.toThrow();
+    await h.stores.subscriptions.cancel(id, { at: h.clock.now(), by: 'merchant' }, h.clock.now());
+  });
+});
