@@ -5,22 +5,30 @@
  * marks the mandate canceled once the cancel's block is final, not a block before; the next period is then
  * e-mailed, not charged. A cancel that a reorg removes before finality leaves the mandate live.
  */
+
+import type { FastifyInstance } from 'fastify';
 import type { Address, Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRpcClient } from '../../src/adapters/chain/chainReader.ts';
 import { subscriptionChargerAbi, testUsdcAbi } from '../../src/adapters/chain/contractAbis.ts';
 import { chargerLogReader } from '../../src/adapters/chain/subscriptionCharger.ts';
+import { scryptPasswords } from '../../src/adapters/crypto/scryptPasswords.ts';
 import { chainCancelRepository } from '../../src/adapters/db/chainCancelRepository.ts';
+import { memoryBucketStore } from '../../src/adapters/rateLimit/memoryBucketStore.ts';
 import { type ChainCancelDeps, readChainCancelsOnce } from '../../src/app/subscriptions/chainCancels.ts';
 import { submitMandate } from '../../src/app/subscriptions/mandates.ts';
 import { createPlan } from '../../src/app/subscriptions/plans.ts';
 import { relayChargeOnce } from '../../src/app/subscriptions/relayCharges.ts';
 import { renewDueSubscriptions } from '../../src/app/subscriptions/renewal.ts';
 import { createSubscription } from '../../src/app/subscriptions/subscriptions.ts';
+import { loadConfig } from '../../src/config/index.ts';
 import { termsJson } from '../../src/domain/subscriptionMandate.ts';
 import { periodStart } from '../../src/domain/subscriptionPeriods.ts';
+import { buildApiServer, buildCheckoutServer } from '../../src/main/webServers.ts';
 import { type ChainHarness, ROLES, startChainHarness } from '../helpers/chainHarness.ts';
+import { DASHBOARD_ORIGIN, dashboardClient } from '../helpers/dashboardClient.ts';
 import { dialects } from '../helpers/database.ts';
+import { capturingLogger } from '../helpers/logCapture.ts';
 import { type PullScene, startPullScene } from '../helpers/pullScene.ts';
 
 const MONTH = { unit: 'month', count: 1 } as const;
@@ -30,6 +38,10 @@ describe.each(dialects)('mandates canceled on chain on %s', (dialect) => {
   let scene: PullScene;
   let watching: ChainCancelDeps;
   let lines: string[];
+  let api: FastifyInstance;
+  let checkout: FastifyInstance;
+  let portalBase: string;
+  let dashboard: ReturnType<typeof dashboardClient>;
 
   beforeAll(async () => {
     h = await startChainHarness(dialect);
@@ -52,10 +64,59 @@ describe.each(dialects)('mandates canceled on chain on %s', (dialect) => {
       args: [scene.chain.charger as Address, 1_000_000_000n],
     });
     await h.anvil.publicClient.waitForTransactionReceipt({ hash: approve });
+    // The portal (checkout) and the merchant's dashboard (API server) over the same stores.
+    const { logger } = capturingLogger();
+    checkout = await buildCheckoutServer({
+      ...h.stores,
+      clock: h.clock,
+      logger,
+      network: { name: 'Sandbox (local anvil)', chainId: scene.chain.chainId, explorerUrl: '' },
+      subscriptionPages: {
+        renewal: scene.renewal,
+        buckets: memoryBucketStore(),
+        receiptTokens: h.stores.receiptTokens,
+        checkoutUrl: 'https://pay.example.test',
+      },
+      mandatePages: scene.mandatePages(memoryBucketStore()),
+    });
+    portalBase = await checkout.listen({ host: '127.0.0.1', port: 0 });
+    api = await buildApiServer({
+      ...h.stores,
+      paymentChanges: h.database.handle.followPaymentChanges(logger),
+      deposits: { live: h.deposits },
+      rates: h.rates,
+      clock: h.clock,
+      logger,
+      passwords: scryptPasswords({ N: 2 ** 10, r: 8, p: 1 }),
+      config: loadConfig({
+        PAYLINK_DATABASE_URL: h.database.url,
+        PAYLINK_CHECKOUT_URL: 'https://pay.example.test',
+        PAYLINK_BASE_URL: DASHBOARD_ORIGIN,
+        PAYLINK_NETWORK: 'sandbox',
+        PAYLINK_RATE_LIMIT: 'off',
+        PAYLINK_RATE_LIMIT_IP: 'off',
+      }),
+    });
+    dashboard = dashboardClient({ app: api, stores: h.stores, clock: h.clock });
   });
   afterAll(async () => {
+    await checkout?.close();
+    await api?.close();
     await h?.close();
   });
+
+  let signIns = 0;
+  /** What the portal's and the dashboard's pages of the subscription say of its wallet. */
+  const pagesOf = async (id: string) => {
+    const token = (await h.stores.subscriptions.find(id))!.subscription.portalToken;
+    const portal = await (await fetch(`${portalBase}/subscriptions/${token}`)).text();
+    // Signed in anew each time: the clocks move by months between two looks, past a session's life.
+    signIns += 1;
+    const merchant = await dashboard.signedIn(`owner${signIns}@corner.example`, 'merchant', h.merchant.id);
+    const page = await merchant.get(`/dashboard/subscriptions/${id}`);
+    expect(page.statusCode).toBe(200);
+    return { portal, dashboard: page.body };
+  };
 
   const pass = () =>
     readChainCancelsOnce(watching, {
@@ -118,6 +179,10 @@ describe.each(dialects)('mandates canceled on chain on %s', (dialect) => {
     await h.anvil.publicClient.waitForTransactionReceipt({ hash: charged });
     expect((await relayChargeOnce(scene.relay)).kind).toBe('mined');
     await pass();
+    const live = await pagesOf(id);
+    expect(live.dashboard).toContain(`yes, <code>${h.addresses.customer}</code>`);
+    expect(live.portal).toContain('Revoke on chain');
+    expect(live.portal).not.toContain('Canceled on chain');
 
     const cancel = await cancelOnChain(terms);
     // The cancel is in the head block, two above the final one, then one: the mandate stays live.
