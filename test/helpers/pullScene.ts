@@ -46,7 +46,7 @@ export interface PullScene {
   /** The customer's terms for a subscription, as its portal's `mandate.json` asks them, signed by `payer`. */
   signedTerms(
     token: string,
-    options?: { readonly cap?: bigint; readonly payer?: number },
+    options?: { readonly cap?: bigint | undefined; readonly payer?: number | undefined },
   ): Promise<{ terms: MandateTerms; signature: Hex }>;
 }
 
