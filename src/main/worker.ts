@@ -190,35 +190,13 @@ function chainJobs(
   }
   const gasless = gaslessRelayerJob(kit);
   if (gasless) jobs.push(gasless);
-  const cancels = chainCancelsJob(kit);
-  if (cancels) jobs.push(cancels);
   return jobs;
 }
 
-/** The mandates canceled on the chain's charger, once final: a singleton named by the chain id (it owns a cursor). */
-function chainCancelsJob(kit: ChainJobKit): Promise<void> | undefined {
-  const { deps, chain, logger, every } = kit;
-  const chainId = chain.target.chainId;
-  const watched = deps.mandateCancels?.(chainId);
-  if (!watched) return undefined;
-  const reading = {
-    chain: chargerLogReader(kit.client, chain.settings.finality),
-    store: watched.store,
-    clock: deps.clock,
-    logger,
-  };
-  return runWhileHoldingLock(deps.locks, `mandate-cancels:${chainId}`, every, (held) =>
-    runChainCancels(reading, {
-      chainId,
-      charger: watched.charger,
-      maxBlockRange: chain.settings.maxBlockRange,
-      intervalMs: every.intervalMs,
-      signal: held,
-    }),
-  );
-}
-
-/** The chain's watcher, a singleton named by the chain id: it owns the chain's cursor. */
+/**
+ * The chain's watcher, a singleton named by the chain id: it owns the chain's cursor, and where a mode is charged
+ * by pull on this chain, the charger's (mandates canceled on chain, decision 0061).
+ */
 function watcherJob(kit: ChainJobKit): Promise<void> {
   const { deps, chain, logger, every } = kit;
   const chainId = chain.target.chainId;
@@ -229,9 +207,27 @@ function watcherJob(kit: ChainJobKit): Promise<void> {
     logger,
     payoutPolicy: deps.config.payoutPolicy,
   };
-  return runWhileHoldingLock(deps.locks, `chain-watcher:${chainId}`, every, (held) =>
-    runChainWatcher(watching, { ...watchOptionsOf(chain), intervalMs: every.intervalMs, signal: held }),
-  );
+  // The charger's `Canceled` logs are the chain's too: read under the watcher's lock, its cursor beside the chain's.
+  const cancels = deps.mandateCancels?.(chainId);
+  const reading = cancels && {
+    chain: chargerLogReader(kit.client, chain.settings.finality),
+    store: cancels.store,
+    clock: deps.clock,
+    logger,
+  };
+  return runWhileHoldingLock(deps.locks, `chain-watcher:${chainId}`, every, async (held) => {
+    const options = { intervalMs: every.intervalMs, signal: held };
+    await Promise.all([
+      runChainWatcher(watching, { ...watchOptionsOf(chain), ...options }),
+      reading &&
+        runChainCancels(reading, {
+          chainId,
+          charger: cancels.charger,
+          maxBlockRange: chain.settings.maxBlockRange,
+          ...options,
+        }),
+    ]);
+  });
 }
 
 /** The chain's settler, where it has a relayer key: flushes forwarders, and on the home chain mints too. */

@@ -14,6 +14,7 @@ import { subscriptionChargerAbi, testUsdcAbi } from '../../src/adapters/chain/co
 import { chargerLogReader } from '../../src/adapters/chain/subscriptionCharger.ts';
 import { scryptPasswords } from '../../src/adapters/crypto/scryptPasswords.ts';
 import { chainCancelRepository } from '../../src/adapters/db/chainCancelRepository.ts';
+import { inProcessSingletonLocks } from '../../src/adapters/db/singletonLocks.ts';
 import { memoryBucketStore } from '../../src/adapters/rateLimit/memoryBucketStore.ts';
 import { type ChainCancelDeps, readChainCancelsOnce } from '../../src/app/subscriptions/chainCancels.ts';
 import { submitMandate } from '../../src/app/subscriptions/mandates.ts';
@@ -25,10 +26,12 @@ import { loadConfig } from '../../src/config/index.ts';
 import { termsJson } from '../../src/domain/subscriptionMandate.ts';
 import { periodStart } from '../../src/domain/subscriptionPeriods.ts';
 import { buildApiServer, buildCheckoutServer } from '../../src/main/webServers.ts';
+import { runWorker } from '../../src/main/worker.ts';
 import { type ChainHarness, ROLES, startChainHarness } from '../helpers/chainHarness.ts';
 import { DASHBOARD_ORIGIN, dashboardClient } from '../helpers/dashboardClient.ts';
 import { dialects } from '../helpers/database.ts';
 import { capturingLogger } from '../helpers/logCapture.ts';
+import { until } from '../helpers/net.ts';
 import { type PullScene, startPullScene } from '../helpers/pullScene.ts';
 
 const MONTH = { unit: 'month', count: 1 } as const;
@@ -248,6 +251,68 @@ describe.each(dialects)('mandates canceled on chain on %s', (dialect) => {
     expect(await scene.renewal.pull?.hasLiveMandate(id)).toBe(true);
     // The chain agrees: the cancel is in no block, so the mandate can still be charged.
     await expect(h.anvil.publicClient.getTransactionReceipt({ hash: cancel.hash })).rejects.toThrow();
+    await h.stores.subscriptions.cancel(id, { at: h.clock.now(), by: 'merchant' }, h.clock.now());
+  });
+  it("is read by the worker under the chain watcher's lock, its line naming the chain once", async () => {
+    const { id, terms } = await subscribedWithMandate();
+    const cancel = await cancelOnChain(terms);
+    await h.finalizeAll();
+    const { logger, text } = capturingLogger();
+    const config = loadConfig({
+      PAYLINK_NETWORK: 'sandbox',
+      PAYLINK_DATABASE_URL: h.database.url,
+      PAYLINK_POLL_INTERVAL: '20ms',
+      PAYLINK_START_BLOCK: '0',
+    });
+    const stop = new AbortController();
+    const worker = runWorker(
+      {
+        ...h.stores,
+        locks: inProcessSingletonLocks(),
+        clock: h.clock,
+        logger,
+        config,
+        chains: [
+          {
+            settings: config.liveHomeChain,
+            target: {
+              chainId: h.anvil.chain.id,
+              tokenAddress: h.usdc,
+              acceptedTokens: [{ symbol: 'USDC', address: h.usdc, decimals: 6 }],
+              noticedTokens: [],
+              factoryAddress: h.factory,
+              treasuryAddress: h.addresses.treasury,
+            },
+            rpcUrls: [h.anvil.rpcUrl],
+          },
+        ],
+        mandateCancels: (chainId) =>
+          chainId === scene.chain.chainId
+            ? { store: h.stores.chainCancels, charger: scene.chain.charger }
+            : undefined,
+      },
+      stop.signal,
+    );
+    try {
+      await until(
+        'the mandate canceled on chain',
+        async () => (await h.stores.mandates.findMandate(id))?.canceledOnChain?.txHash,
+        (txHash) => txHash === cancel.hash.toLowerCase(),
+        { everyMs: 25 },
+      );
+    } finally {
+      stop.abort();
+      await worker;
+    }
+    const line = text()
+      .split('\n')
+      .find((l) => l.includes('mandate canceled on chain by its customer'));
+    expect(line?.match(/"chainId"/g)).toHaveLength(1);
+    expect(JSON.parse(line!)).toMatchObject({
+      chainId: h.anvil.chain.id,
+      subscription: id,
+      txHash: cancel.hash.toLowerCase(),
+    });
     await h.stores.subscriptions.cancel(id, { at: h.clock.now(), by: 'merchant' }, h.clock.now());
   });
 });
