@@ -139,7 +139,7 @@ describe.each(dialects)('mandates canceled on chain on %s', (dialect) => {
     ).length;
 
   /** A monthly 10 USDC plan of three periods, subscribed by the customer's wallet with its terms signed. */
-  const subscribedWithMandate = async () => {
+  const subscribedWithMandate = async (naming: 'wallet' | 'any wallet' = 'wallet') => {
     const { plan } = await createPlan(scene.renewal, h.merchant.id, 'live', {
       name: 'Coffee club',
       amount: '10',
@@ -152,12 +152,12 @@ describe.each(dialects)('mandates canceled on chain on %s', (dialect) => {
     const { subscription } = await createSubscription(scene.renewal, h.merchant.id, 'live', {
       planId: plan.id,
       customerEmail: 'ada@example.com',
-      customerWallet: h.addresses.customer,
+      ...(naming === 'wallet' ? { customerWallet: h.addresses.customer } : {}),
     });
     const token = subscription.subscription.portalToken;
     const { terms, signature } = await scene.signedTerms(token);
     await submitMandate(scene.mandateDeps, token, { terms: termsJson(terms), signature });
-    return { id: subscription.subscription.id, anchor: subscription.subscription.anchor, terms };
+    return { id: subscription.subscription.id, anchor: subscription.subscription.anchor, terms, token };
   };
 
   /** The customer's own `cancel(terms)`, from their wallet: its hash and block. */
@@ -313,6 +313,38 @@ describe.each(dialects)('mandates canceled on chain on %s', (dialect) => {
       subscription: id,
       txHash: cancel.hash.toLowerCase(),
     });
+    await h.stores.subscriptions.cancel(id, { at: h.clock.now(), by: 'merchant' }, h.clock.now());
+  });
+  it('keeps the cancel with its terms when they are saved again, and drops it with them for new terms', async () => {
+    const { id, terms, token } = await subscribedWithMandate('any wallet');
+    await pass();
+    const cancel = await cancelOnChain(terms);
+    await h.finalizeAll();
+    await pass();
+    const canceled = (await h.stores.mandates.findMandate(id))!;
+    expect(canceled.canceledOnChain?.txHash).toBe(cancel.hash.toLowerCase());
+    // The same terms saved again from a stale read (as the relayer's refusal or a switch to e-mail write them).
+    await h.stores.mandates.saveMandate({ ...canceled, canceledOnChain: null, updatedAt: h.clock.now() });
+    expect((await h.stores.mandates.findMandate(id))?.canceledOnChain?.txHash).toBe(
+      cancel.hash.toLowerCase(),
+    );
+    // New terms, signed by another wallet: a new mandate, live, with no cancel of its own.
+    const other = await scene.signedTerms(token, { payer: 3 });
+    await submitMandate(scene.mandateDeps, token, {
+      terms: termsJson(other.terms),
+      signature: other.signature,
+    });
+    const renewed = await h.stores.mandates.findMandate(id);
+    expect(renewed?.mandateId).not.toBe(canceled.mandateId);
+    expect(renewed?.status).toBe('active');
+    expect(renewed?.canceledOnChain).toBeNull();
+    // The old terms' cancel, read again, does not touch the new mandate.
+    await h.database.handle.db
+      .updateTable('charger_cursors')
+      .set({ next_block: cancel.block.toString() })
+      .execute();
+    await pass();
+    expect((await h.stores.mandates.findMandate(id))?.status).toBe('active');
     await h.stores.subscriptions.cancel(id, { at: h.clock.now(), by: 'merchant' }, h.clock.now());
   });
 });
