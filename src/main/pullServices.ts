@@ -5,6 +5,7 @@ import type { CheckoutMandates } from '../adapters/checkout/mandateRoutes.ts';
 import type { PaymentRequestSettings } from '../app/email/paymentRequests.ts';
 import type { Relayer } from '../app/settlement/ports.ts';
 import type { Clock, RateLimitStore } from '../app/shared/ports.ts';
+import type { ChainCancelStore } from '../app/subscriptions/chainCancels.ts';
 import { mandateRequest, pullChainOf, submitMandate, switchToPush } from '../app/subscriptions/mandates.ts';
 import {
   fallbackOnFailure,
@@ -123,4 +124,17 @@ export function chargeRelaying(
     logger: made.logger,
     onFailed: fallbackOnFailure(deps),
   };
+}
+
+/**
+ * The charger whose `Canceled` logs the worker reads on this chain (mandates canceled on chain, decision 0061), where
+ * a mode is charged there; else undefined.
+ */
+export function chainCancelWatching(
+  stores: Stores,
+  chains: readonly HomeChain[],
+  chainId: number,
+): { readonly store: ChainCancelStore; readonly charger: string } | undefined {
+  const chain = Object.values(pullChains(chains)).find((c) => c?.chainId === chainId);
+  return chain && { store: stores.chainCancels, charger: chain.charger };
 }

@@ -24,7 +24,7 @@ import { resolveChains, stopChains } from './chains/resolveChains.ts';
 import { workerBridgeOf, workerChainsOf } from './chains/workerChains.ts';
 import { statusRefreshOnMint } from './mintRefresh.ts';
 import { paymentPaidReactions } from './paymentPaidReactions.ts';
-import { chargeRelaying } from './pullServices.ts';
+import { chainCancelWatching, chargeRelaying } from './pullServices.ts';
 import { renewalServices } from './renewalServices.ts';
 import { type WebServices, webServices } from './services.ts';
 import { buildApiServer, buildCheckoutServer } from './webServers.ts';
@@ -173,6 +173,8 @@ async function startRoles(config: Config, logger: Logger, role: Role, base: Base
               client,
               relayer,
             ),
+          // Mandates canceled on chain by their customers, once final (decision 0061).
+          mandateCancels: (chainId) => chainCancelWatching(stores, chains, chainId),
           // Its mints refresh their payments' status (decision 0037): the API's store reads only.
           bridge: workerBridgeOf(
             config,

@@ -24,6 +24,7 @@ import type { MonitoringStore } from '../app/operations/ports.ts';
 import type { CatalogueStore, ReceiptTokenStore } from '../app/pos/ports.ts';
 import type { SettlementStore } from '../app/settlement/ports.ts';
 import type { Clock, RateLimitStore } from '../app/shared/ports.ts';
+import type { MandateStore } from '../app/subscriptions/mandatePorts.ts';
 import { DEFAULT_RENEWAL_LEAD_MS, DEFAULT_RENEWAL_RECHECK_MS } from '../app/subscriptions/renewal.ts';
 import type { Config } from '../config/index.ts';
 import { DEFAULT_LOGO_RULES } from '../domain/brand.ts';
@@ -58,6 +59,8 @@ export interface ApiServerInput extends Omit<ApiDeps, 'health' | 'metrics' | 'ra
   readonly receiptTokens?: ReceiptTokenStore | undefined;
   /** Aggregate reads for /metrics and /readyz (adapters/db/monitoringRepository.ts). */
   readonly monitoring?: MonitoringStore | undefined;
+  /** Subscriptions' mandates (pull renewal), shown on a subscription's dashboard page; absent: not shown. */
+  readonly mandates?: Pick<MandateStore, 'findMandate'> | undefined;
   /** Each chain's native token by chain id, for the health page's relayer balances; absent: none is named. */
   readonly nativeSymbols?: ReadonlyMap<number, string> | undefined;
   /** Each chain's name by chain id, for the point of sale; absent: chains are named by their id. */
@@ -231,6 +234,7 @@ function dashboardDeps(
         renewalRecheckMs: DEFAULT_RENEWAL_RECHECK_MS,
       },
       checkoutUrl: config.checkoutUrl,
+      mandates: input.mandates,
     },
     branding: input.brands && { store: input.brands, logoRules: config.logoRules ?? DEFAULT_LOGO_RULES },
     receiptTokens: input.receiptTokens,

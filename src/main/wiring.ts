@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { brandRepository } from '../adapters/db/brandRepository.ts';
 import { bridgeRepository } from '../adapters/db/bridgeRepository.ts';
+import { chainCancelRepository } from '../adapters/db/chainCancelRepository.ts';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../adapters/db/database.ts';
 import { emailRepository } from '../adapters/db/emailRepository.ts';
 import { eventRepository } from '../adapters/db/eventRepository.ts';
@@ -74,6 +75,7 @@ export function createStores(handle: DatabaseHandle) {
     links: linkRepository(handle),
     subscriptions: subscriptionRepository(handle),
     mandates: mandateRepository(handle),
+    chainCancels: chainCancelRepository(handle),
     posCatalogue: posCatalogueRepository(handle),
     receiptTokens: receiptTokenRepository(handle.db),
     users: userRepository(handle.db),

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { chainReader, createRpcClient } from '../adapters/chain/chainReader.ts';
 import { authorizationChain } from '../adapters/chain/eip3009.ts';
 import { createRelayer } from '../adapters/chain/relayer.ts';
+import { chargerLogReader } from '../adapters/chain/subscriptionCharger.ts';
 import { customerEmails } from '../adapters/email/customerEmails.ts';
 import type { Ledger } from '../app/chain/ports.ts';
 import { runChainWatcher } from '../app/chain/runChainWatcher.ts';
@@ -18,6 +19,7 @@ import type { SettlementStore } from '../app/settlement/ports.ts';
 import { runSettler } from '../app/settlement/settleOnce.ts';
 import { runSettlerWithMints } from '../app/settlement/settleWithMints.ts';
 import type { Clock } from '../app/shared/ports.ts';
+import { type ChainCancelStore, runChainCancels } from '../app/subscriptions/chainCancels.ts';
 import type { RelayChargesDeps } from '../app/subscriptions/relayCharges.ts';
 import type { RenewalDeps } from '../app/subscriptions/renewal.ts';
 import { runRenewalJob } from '../app/subscriptions/runRenewals.ts';
@@ -66,6 +68,13 @@ export interface WorkerDeps {
         client: ReturnType<typeof createRpcClient>,
         relayer: ReturnType<typeof createRelayer>,
       ) => RelayChargesDeps | undefined)
+    | undefined;
+  /**
+   * Where the charger's `Canceled` logs are read on a chain (a customer's cancel from any wallet, decision 0061);
+   * undefined where no mode is charged there.
+   */
+  readonly mandateCancels?:
+    | ((chainId: number) => { readonly store: ChainCancelStore; readonly charger: string } | undefined)
     | undefined;
 }
 
@@ -184,7 +193,10 @@ function chainJobs(
   return jobs;
 }
 
-/** The chain's watcher, a singleton named by the chain id: it owns the chain's cursor. */
+/**
+ * The chain's watcher, a singleton named by the chain id: it owns the chain's cursor, and where a mode is charged
+ * by pull on this chain, the charger's (mandates canceled on chain, decision 0061).
+ */
 function watcherJob(kit: ChainJobKit): Promise<void> {
   const { deps, chain, logger, every } = kit;
   const chainId = chain.target.chainId;
@@ -195,9 +207,27 @@ function watcherJob(kit: ChainJobKit): Promise<void> {
     logger,
     payoutPolicy: deps.config.payoutPolicy,
   };
-  return runWhileHoldingLock(deps.locks, `chain-watcher:${chainId}`, every, (held) =>
-    runChainWatcher(watching, { ...watchOptionsOf(chain), intervalMs: every.intervalMs, signal: held }),
-  );
+  // The charger's `Canceled` logs are the chain's too: read under the watcher's lock, its cursor beside the chain's.
+  const cancels = deps.mandateCancels?.(chainId);
+  const reading = cancels && {
+    chain: chargerLogReader(kit.client, chain.settings.finality),
+    store: cancels.store,
+    clock: deps.clock,
+    logger,
+  };
+  return runWhileHoldingLock(deps.locks, `chain-watcher:${chainId}`, every, async (held) => {
+    const options = { intervalMs: every.intervalMs, signal: held };
+    await Promise.all([
+      runChainWatcher(watching, { ...watchOptionsOf(chain), ...options }),
+      reading &&
+        runChainCancels(reading, {
+          chainId,
+          charger: cancels.charger,
+          maxBlockRange: chain.settings.maxBlockRange,
+          ...options,
+        }),
+    ]);
+  });
 }
 
 /** The chain's settler, where it has a relayer key: flushes forwarders, and on the home chain mints too. */

@@ -88,3 +88,68 @@ describe.each(dialects)('migration 0049 (subscription mandates) on %s', (dialect
     expect(await handle.db.selectFrom('subscriptions').select('id').execute()).toEqual([{ id: 's1' }]);
   });
 });
+
+/**
+ * Migration 0054 on a database holding a mandate from before it: the mandate stays, not canceled on chain; the
+ * charger's cursor is one per chain and charger; down() takes both away with the mandate untouched.
+ */
+describe.each(dialects)('migration 0054 (mandates canceled on chain) on %s', (dialect) => {
+  let handle: DatabaseHandle;
+  let drop: () => Promise<void>;
+  let migrator: Awaited<ReturnType<typeof databaseMigratedTo>>['migrator'];
+  const NOW = '2027-01-31T10:00:00.000Z';
+
+  beforeAll(async () => {
+    ({ handle, drop, migrator } = await databaseMigratedTo(dialect, '0051_x402_account_terms'));
+    const { db } = handle;
+    await db.insertInto('merchants').values(merchantRow(testMerchant())).execute();
+    await db.insertInto('subscription_plans').values(planRowAt0048('p1', NOW)).execute();
+    await db.insertInto('subscriptions').values(subscriptionRowAt0048('s1', NOW)).execute();
+    const before = {
+      subscription_id: 's1',
+      chain_id: 137,
+      charger: '0xc',
+      mandate_id: '0xm',
+      customer: '0xa',
+      terms: '{}',
+      signature: '0xs',
+      permit: null,
+      status: 'active',
+      created_at: NOW,
+      updated_at: NOW,
+    };
+    await db.insertInto('subscription_mandates').values(before).execute();
+    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+  });
+  afterAll(async () => {
+    await handle?.close();
+    await drop?.();
+  });
+
+  it('keeps the mandate, not canceled on chain, and keeps one cursor per chain and charger', async () => {
+    const { db } = handle;
+    const mandate = await db.selectFrom('subscription_mandates').selectAll().executeTakeFirstOrThrow();
+    expect(mandate).toMatchObject({ status: 'active', chain_canceled_tx: null, chain_canceled_at: null });
+    const cursor = { chain_id: 137, charger: '0xc', next_block: '100', updated_at: NOW };
+    await db.insertInto('charger_cursors').values(cursor).execute();
+    await expect(db.insertInto('charger_cursors').values(cursor).execute()).rejects.toThrow();
+    await db
+      .insertInto('charger_cursors')
+      .values({ ...cursor, charger: '0xd' })
+      .execute();
+  });
+
+  it('goes down to 0051 leaving the mandate as it was', async () => {
+    expect((await migrator.migrateTo('0051_x402_account_terms')).error).toBeUndefined();
+    const tables = (await handle.db.introspection.getTables()).map((table) => table.name);
+    expect(tables).not.toContain('charger_cursors');
+    const mandates = (await handle.db.introspection.getTables()).find(
+      (t) => t.name === 'subscription_mandates',
+    );
+    const columns = mandates?.columns.map((c) => c.name);
+    expect(columns).not.toContain('chain_canceled_tx');
+    expect(
+      await handle.db.selectFrom('subscription_mandates').select(['subscription_id', 'status']).execute(),
+    ).toEqual([{ subscription_id: 's1', status: 'active' }]);
+  });
+});

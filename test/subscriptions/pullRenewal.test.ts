@@ -9,32 +9,20 @@
  */
 import type { Address, Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRpcClient } from '../../src/adapters/chain/chainReader.ts';
 import { subscriptionChargerAbi, testUsdcAbi } from '../../src/adapters/chain/contractAbis.ts';
-import { deploySubscriptionCharger } from '../../src/adapters/chain/deployContracts.ts';
-import { createRelayer } from '../../src/adapters/chain/relayer.ts';
-import { allowanceLeft, chargerCalls } from '../../src/adapters/chain/subscriptionCharger.ts';
 import { permitTotal } from '../../src/adapters/checkout/renderMandateSections.ts';
 import { gaslessRepository } from '../../src/adapters/db/gaslessRepository.ts';
-import { customerEmails } from '../../src/adapters/email/customerEmails.ts';
 import { memoryBucketStore } from '../../src/adapters/rateLimit/memoryBucketStore.ts';
 import type { GaslessStore } from '../../src/app/gasless/ports.ts';
 import { chargesInBudget } from '../../src/app/gasless/runGaslessRelayer.ts';
 import { subscribeFromPage } from '../../src/app/subscriptions/customerPortal.ts';
 import type { MandateStore } from '../../src/app/subscriptions/mandatePorts.ts';
-import {
-  type MandateDeps,
-  mandateRequest,
-  pullChainOf,
-  submitMandate,
-  switchToPush,
-} from '../../src/app/subscriptions/mandates.ts';
+import { type MandateDeps, mandateRequest, submitMandate } from '../../src/app/subscriptions/mandates.ts';
 import { createPlan } from '../../src/app/subscriptions/plans.ts';
-import { fallbackOnFailure, type PullChain, pullRenewal } from '../../src/app/subscriptions/pullCharges.ts';
+import type { PullChain } from '../../src/app/subscriptions/pullCharges.ts';
 import { type RelayChargesDeps, relayChargeOnce } from '../../src/app/subscriptions/relayCharges.ts';
 import { paidPeriods, type RenewalDeps, renewDueSubscriptions } from '../../src/app/subscriptions/renewal.ts';
 import { createSubscription } from '../../src/app/subscriptions/subscriptions.ts';
-import { loadConfig } from '../../src/config/index.ts';
 import { deriveSubscriptionState } from '../../src/domain/subscription.ts';
 import {
   type MandateTerms,
@@ -44,16 +32,15 @@ import {
 } from '../../src/domain/subscriptionMandate.ts';
 import { periodStart } from '../../src/domain/subscriptionPeriods.ts';
 import { buildCheckoutServer } from '../../src/main/webServers.ts';
-import { ANVIL_RELAYER_KEY, type ChainHarness, ROLES, startChainHarness } from '../helpers/chainHarness.ts';
+import { type ChainHarness, ROLES, startChainHarness } from '../helpers/chainHarness.ts';
 import { dialects } from '../helpers/database.ts';
 import { capturingLogger } from '../helpers/logCapture.ts';
-
-const DAY = 86_400_000;
-const PAYOUT_POLICY = { dustThresholdBaseUnits: 0n, delayedAfterMs: 10 * 60_000 };
+import { type PullScene, startPullScene } from '../helpers/pullScene.ts';
 
 describe.each(dialects)('pull renewal on %s', (dialect) => {
   let h: ChainHarness;
   let mandates: MandateStore;
+  let scene: PullScene;
   let chain: PullChain;
   let renewal: RenewalDeps;
   let mandateDeps: MandateDeps;
@@ -66,58 +53,14 @@ describe.each(dialects)('pull renewal on %s', (dialect) => {
     h = await startChainHarness(dialect);
     mandates = h.stores.mandates;
     gasless = gaslessRepository(h.database.handle);
-    const relayerWallet = h.anvil.wallet(ROLES.relayer);
-    const charger = await deploySubscriptionCharger(relayerWallet, h.anvil.publicClient);
-    chain = { chainId: h.anvil.chain.id, charger, token: h.usdc, treasury: h.addresses.treasury };
-    const config = loadConfig({
-      PAYLINK_DATABASE_URL: h.database.url,
-      PAYLINK_NETWORK: 'sandbox',
-      PAYLINK_CHECKOUT_URL: 'https://pay.example.test',
-    });
-    const paymentRequests = customerEmails(config, () => undefined)?.paymentRequests;
-    const pullDeps = {
-      paymentRequests,
-      mandates,
-      payments: h.stores.payments,
-      subscriptions: h.stores.subscriptions,
-      merchants: h.stores.merchants,
-      clock: h.clock,
-      chains: { live: chain },
-    };
-    renewal = {
-      ...h.stores,
-      deposits: { live: h.deposits },
-      rates: h.rates,
-      clock: h.clock,
-      maxAmountBaseUnits: 10n ** 12n,
-      minAmountBaseUnits: 1n,
-      paymentTtlMs: 3_600_000,
-      webhookAllowPrivate: true,
-      renewalLeadMs: 3 * DAY,
-      renewalRecheckMs: 60_000,
-      paymentRequests,
-      pull: pullRenewal(pullDeps),
-    };
-    mandateDeps = { ...pullDeps, subscriptions: h.stores.subscriptions };
-    const client = createRpcClient([h.anvil.rpcUrl]);
-    relay = {
-      mandates,
-      relayer: createRelayer({ client, chainId: chain.chainId, relayerKey: ANVIL_RELAYER_KEY }),
-      charger: chargerCalls(client, chain.chainId),
-      payments: h.stores.payments,
-      ledger: h.stores.ledger,
-      subscriptions: h.stores.subscriptions,
-      clock: h.clock,
-      payoutPolicy: PAYOUT_POLICY,
-      logger: { info: () => undefined, warn: () => undefined },
-      onFailed: fallbackOnFailure(pullDeps),
-    };
+    scene = await startPullScene(h);
+    ({ chain, renewal, mandateDeps, relay } = scene);
     // The customer's plain approve of the charger (the permit is the contract test's).
     const approve = await h.anvil.wallet(ROLES.customer).writeContract({
       address: h.usdc,
       abi: testUsdcAbi,
       functionName: 'approve',
-      args: [charger, 1_000_000_000n],
+      args: [chain.charger as Address, 1_000_000_000n],
     });
     await h.anvil.publicClient.waitForTransactionReceipt({ hash: approve });
     checkout = await buildCheckoutServer({
@@ -125,15 +68,7 @@ describe.each(dialects)('pull renewal on %s', (dialect) => {
       clock: h.clock,
       logger: capturingLogger().logger,
       network: { name: 'Sandbox (local anvil)', chainId: chain.chainId, explorerUrl: '' },
-      mandatePages: {
-        request: (token) => mandateRequest(mandateDeps, token),
-        submit: (token, body) => submitMandate(mandateDeps, token, body),
-        chainOf: (mode) => pullChainOf(mandateDeps, mode),
-        mandateOf: (id) => mandates.findMandate(id),
-        switchToPush: (token) => switchToPush(mandateDeps, token),
-        allowanceLeft: (mandate) => allowanceLeft(client, mandate),
-        buckets: memoryBucketStore(),
-      },
+      mandatePages: scene.mandatePages(memoryBucketStore()),
       subscriptionPages: {
         renewal,
         buckets: memoryBucketStore(),
@@ -149,13 +84,7 @@ describe.each(dialects)('pull renewal on %s', (dialect) => {
   });
 
   /** The app's clock and the chain's at `date` (the chain's next blocks after it). */
-  const moveTo = async (date: Date) => {
-    h.clock.set(date);
-    const latest = (await h.anvil.publicClient.getBlock()).timestamp;
-    const wanted = BigInt(Math.ceil(date.getTime() / 1000));
-    await h.anvil.testClient.setNextBlockTimestamp({ timestamp: wanted > latest ? wanted : latest + 1n });
-    await h.anvil.testClient.mine({ blocks: 1 });
-  };
+  const moveTo = (date: Date) => scene.moveTo(date);
   /** The payment request e-mails queued for a period's payment. */
   const emailsOf = async (paymentId: string | undefined) =>
     (
@@ -186,25 +115,7 @@ describe.each(dialects)('pull renewal on %s', (dialect) => {
       customerWallet: wallet.account.address,
     });
     const token = subscription.subscription.portalToken;
-    const request = await mandateRequest(mandateDeps, token);
-    const message = request.message as Record<string, string | number>;
-    const terms: MandateTerms = {
-      customer: wallet.account.address,
-      merchant: message.merchant as Address,
-      treasury: message.treasury as Address,
-      feeBps: message.feeBps as number,
-      token: message.token as Address,
-      cap: cap ?? BigInt(request.cap!),
-      periodSeconds: message.periodSeconds as number,
-      periodMonths: message.periodMonths as number,
-      start: BigInt(message.start!),
-      periods: message.periods as number,
-      end: BigInt(message.end!),
-      salt: message.salt as Hex,
-    };
-    const signature = await wallet.signTypedData(
-      mandateTypedData(mandateDomain(chain.chainId, chain.charger), terms),
-    );
+    const { terms, signature } = await scene.signedTerms(token, { cap, payer });
     return { id: subscription.subscription.id, token, terms, signature };
   };
 

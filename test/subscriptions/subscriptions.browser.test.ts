@@ -3,38 +3,46 @@ import type { BrowserContext, Page } from 'playwright-core';
 import type { Address, Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRpcClient } from '../../src/adapters/chain/chainReader.ts';
-import { testUsdcAbi } from '../../src/adapters/chain/contractAbis.ts';
-import { deploySubscriptionCharger } from '../../src/adapters/chain/deployContracts.ts';
-import { createRelayer } from '../../src/adapters/chain/relayer.ts';
-import { allowanceLeft, chargerCalls } from '../../src/adapters/chain/subscriptionCharger.ts';
+import { subscriptionChargerAbi, testUsdcAbi } from '../../src/adapters/chain/contractAbis.ts';
+import { cancelCallData, chargerLogReader } from '../../src/adapters/chain/subscriptionCharger.ts';
 import { scryptPasswords } from '../../src/adapters/crypto/scryptPasswords.ts';
 import { SESSION_COOKIE } from '../../src/adapters/dashboard/pageKit.ts';
 import { customerEmails } from '../../src/adapters/email/customerEmails.ts';
 import { memoryBucketStore } from '../../src/adapters/rateLimit/memoryBucketStore.ts';
 import { createUser } from '../../src/app/dashboard/users.ts';
-import {
-  mandateRequest,
-  pullChainOf,
-  submitMandate,
-  switchToPush,
-} from '../../src/app/subscriptions/mandates.ts';
+import { type ChainCancelDeps, readChainCancelsOnce } from '../../src/app/subscriptions/chainCancels.ts';
+import { submitMandate } from '../../src/app/subscriptions/mandates.ts';
 import { createPlan } from '../../src/app/subscriptions/plans.ts';
-import { fallbackOnFailure, pullRenewal } from '../../src/app/subscriptions/pullCharges.ts';
 import { type RelayChargesDeps, relayChargeOnce } from '../../src/app/subscriptions/relayCharges.ts';
 import { type RenewalDeps, renewDueSubscriptions } from '../../src/app/subscriptions/renewal.ts';
+import { createSubscription } from '../../src/app/subscriptions/subscriptions.ts';
 import { loadConfig } from '../../src/config/index.ts';
+import { termsJson } from '../../src/domain/subscriptionMandate.ts';
 import { periodStart } from '../../src/domain/subscriptionPeriods.ts';
 import { buildCheckoutServer } from '../../src/main/webServers.ts';
 import { type ApiHarness, payLinkDeps, startApiHarness } from '../helpers/apiHarness.ts';
 import { expectCleanScreen, SCREENSHOTS, UI_TIMEOUT_MS, useChromium } from '../helpers/browser.ts';
-import { ANVIL_RELAYER_KEY, type ChainHarness, ROLES, startChainHarness } from '../helpers/chainHarness.ts';
+import { type ChainHarness, ROLES, startChainHarness } from '../helpers/chainHarness.ts';
 import { capturingLogger } from '../helpers/logCapture.ts';
 import { freePort } from '../helpers/net.ts';
+import { type PullScene, startPullScene } from '../helpers/pullScene.ts';
 import { walletContext as openWalletContext } from '../helpers/testWallet.ts';
+
+// Code run in the page by `page.evaluate`: the test's tsconfig has no DOM library.
+declare const window: unknown;
 
 const PASSWORD = 'correct horse battery staple';
 const WIDTHS = [1280, 390] as const;
 const chromium = useChromium();
+
+/** Axe and no sideways scroll at a desk's and a phone's width, a screenshot of each. */
+const clean = async (page: Page, name: string) => {
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    await expectCleanScreen(page, name, `${SCREENSHOTS}/subscriptions-${name}-${width}.png`);
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+};
 
 /**
  * Subscriptions' pages in Chromium (decision 0062), one server pair and one browser for the file: the merchant
@@ -123,14 +131,6 @@ describe('subscription pages in Chromium', () => {
     return context;
   }
 
-  const clean = async (page: Page, name: string) => {
-    for (const width of WIDTHS) {
-      await page.setViewportSize({ width, height: 900 });
-      await expectCleanScreen(page, name, `${SCREENSHOTS}/subscriptions-${name}-${width}.png`);
-    }
-    await page.setViewportSize({ width: 1280, height: 900 });
-  };
-
   it('a plan made on the dashboard, subscribed to by e-mail, canceled from the portal and the dashboard', async () => {
     const owner = chromium.watch(await merchant.newPage());
     await owner.goto(`${api}/dashboard/subscriptions`);
@@ -213,80 +213,36 @@ describe('subscription pages in Chromium', () => {
  * gasless relayer's key, a customer whose browser has a wallet (EIP-1193, anvil's customer account) subscribes
  * to a monthly USDC plan by signing the terms and USDC's permit of the charger, lands on the portal, and the
  * first period is charged (merchant and treasury exact); then switches to e-mail payments from the portal, and
- * the next period, a month on, is not charged. A plan that runs until canceled says its 12 periods' allowance
- * before signing, and its portal has the wallet approve 12 more once less than a period is left.
+ * the next period, a month on, is not charged.
  */
 describe('pull renewal from the subscribe page in Chromium', () => {
   let h: ChainHarness;
   let server: FastifyInstance;
   let base: string;
+  let scene: PullScene;
   let renewal: RenewalDeps;
   let relay: RelayChargesDeps;
-  let charger: Address;
+  let cancels: ChainCancelDeps;
 
   beforeAll(async () => {
     h = await startChainHarness('sqlite');
-    charger = await deploySubscriptionCharger(h.anvil.wallet(ROLES.relayer), h.anvil.publicClient);
-    const chain = { chainId: h.anvil.chain.id, charger, token: h.usdc, treasury: h.addresses.treasury };
-    const config = loadConfig({
-      PAYLINK_DATABASE_URL: h.database.url,
-      PAYLINK_NETWORK: 'sandbox',
-      PAYLINK_CHECKOUT_URL: 'https://pay.example.test',
-    });
-    const paymentRequests = customerEmails(config, () => undefined)?.paymentRequests;
-    const mandateDeps = {
-      paymentRequests,
-      mandates: h.stores.mandates,
-      payments: h.stores.payments,
-      subscriptions: h.stores.subscriptions,
-      merchants: h.stores.merchants,
+    base = `http://127.0.0.1:${await freePort()}`;
+    scene = await startPullScene(h);
+    ({ renewal, relay } = scene);
+    cancels = {
+      chain: chargerLogReader(createRpcClient([h.anvil.rpcUrl]), { kind: 'finalized' }),
+      store: h.stores.chainCancels,
       clock: h.clock,
-      chains: { live: chain },
-    };
-    renewal = {
-      ...h.stores,
-      deposits: { live: h.deposits },
-      rates: h.rates,
-      clock: h.clock,
-      maxAmountBaseUnits: 10n ** 12n,
-      minAmountBaseUnits: 1n,
-      paymentTtlMs: 3_600_000,
-      webhookAllowPrivate: true,
-      renewalLeadMs: 3 * 86_400_000,
-      renewalRecheckMs: 60_000,
-      paymentRequests,
-      pull: pullRenewal(mandateDeps),
-    };
-    const client = createRpcClient([h.anvil.rpcUrl]);
-    relay = {
-      mandates: h.stores.mandates,
-      relayer: createRelayer({ client, chainId: chain.chainId, relayerKey: ANVIL_RELAYER_KEY }),
-      charger: chargerCalls(client, chain.chainId),
-      payments: h.stores.payments,
-      ledger: h.stores.ledger,
-      subscriptions: h.stores.subscriptions,
-      clock: h.clock,
-      payoutPolicy: { dustThresholdBaseUnits: 0n, delayedAfterMs: 10 * 60_000 },
-      logger: { info: () => undefined, warn: () => undefined },
-      onFailed: fallbackOnFailure(mandateDeps),
+      logger: capturingLogger().logger,
     };
     const buckets = memoryBucketStore();
-    base = `http://127.0.0.1:${await freePort()}`;
     server = await buildCheckoutServer({
       ...h.stores,
       clock: h.clock,
       logger: capturingLogger().logger,
-      network: { name: 'Sandbox (local anvil)', chainId: chain.chainId, explorerUrl: '' },
+      network: { name: 'Sandbox (local anvil)', chainId: scene.chain.chainId, explorerUrl: '' },
       subscriptionPages: { renewal, buckets, receiptTokens: h.stores.receiptTokens, checkoutUrl: base },
-      mandatePages: {
-        request: (token) => mandateRequest(mandateDeps, token),
-        submit: (token, body) => submitMandate(mandateDeps, token, body),
-        chainOf: (mode) => pullChainOf(mandateDeps, mode),
-        mandateOf: (id) => h.stores.mandates.findMandate(id),
-        switchToPush: (token) => switchToPush(mandateDeps, token),
-        allowanceLeft: (mandate) => allowanceLeft(client, mandate),
-        buckets,
-      },
+      mandatePages: scene.mandatePages(buckets),
     });
     await server.listen({ host: '127.0.0.1', port: Number(new URL(base).port) });
   });
@@ -295,14 +251,19 @@ describe('pull renewal from the subscribe page in Chromium', () => {
     await h?.close();
   });
 
-  /** The app's clock and the chain's at `date`. */
-  const moveTo = async (date: Date) => {
-    h.clock.set(date);
-    const latest = (await h.anvil.publicClient.getBlock()).timestamp;
-    const wanted = BigInt(Math.ceil(date.getTime() / 1000));
-    await h.anvil.testClient.setNextBlockTimestamp({ timestamp: wanted > latest ? wanted : latest + 1n });
-    await h.anvil.testClient.mine({ blocks: 1 });
-  };
+  const moveTo = (date: Date) => scene.moveTo(date);
+  /** A browser whose wallet (EIP-1193) is anvil's customer account, on the chain already. */
+  const walletBrowser = () =>
+    openWalletContext(
+      chromium.browser,
+      {
+        rpcUrl: h.anvil.rpcUrl,
+        chainId: h.anvil.chain.id,
+        accounts: h.anvil.addresses,
+        defaultAccountIndex: ROLES.customer,
+      },
+      { startChainId: `0x${h.anvil.chain.id.toString(16)}`, knowsChain: true },
+    );
 
   it('subscribes by permit and signed terms, charges the first period, and stops after a switch to e-mail', async () => {
     const { plan } = await createPlan(renewal, h.merchant.id, 'live', {
@@ -314,16 +275,7 @@ describe('pull renewal from the subscribe page in Chromium', () => {
       graceDays: '3',
       periods: '3',
     });
-    const context = await openWalletContext(
-      chromium.browser,
-      {
-        rpcUrl: h.anvil.rpcUrl,
-        chainId: h.anvil.chain.id,
-        accounts: h.anvil.addresses,
-        defaultAccountIndex: ROLES.customer,
-      },
-      { startChainId: `0x${h.anvil.chain.id.toString(16)}`, knowsChain: true },
-    );
+    const context = await walletBrowser();
     try {
       // Without a wallet the section says so, and the e-mail form is there.
       const bare = await chromium.browser.newContext({ locale: 'en-GB', timezoneId: 'UTC' });
@@ -389,6 +341,78 @@ describe('pull renewal from the subscribe page in Chromium', () => {
       await context.close();
     }
   });
+  it('revokes the terms on chain from the portal: the wallet sends cancel(terms), the portal then says so', async () => {
+    const { plan } = await createPlan(renewal, h.merchant.id, 'live', {
+      name: 'Tea club',
+      amount: '5',
+      currency: 'USDC',
+      trialDays: '1',
+      intervalUnit: 'month',
+      graceDays: '3',
+      periods: '3',
+    });
+    const { subscription } = await createSubscription(renewal, h.merchant.id, 'live', {
+      planId: plan.id,
+      customerEmail: 'ada@example.com',
+      customerWallet: h.addresses.customer,
+    });
+    const { id, portalToken: token } = subscription.subscription;
+    const { terms, signature } = await scene.signedTerms(token);
+    const mandate = await submitMandate(scene.mandateDeps, token, { terms: termsJson(terms), signature });
+    const stateOf = () =>
+      h.anvil.publicClient.readContract({
+        address: scene.chain.charger as Address,
+        abi: subscriptionChargerAbi,
+        functionName: 'stateOf',
+        args: [mandate.mandateId as Hex],
+      });
+    expect(await stateOf()).toBe(0n);
+    const context = await walletBrowser();
+    try {
+      const page = chromium.watch(await context.newPage());
+      await page.goto(`${base}/subscriptions/${token}`);
+      await page.getByRole('button', { name: 'Revoke on chain' }).click();
+      const live = page.locator('#mandate [data-live]');
+      await live.filter({ hasText: 'Revoked on chain' }).waitFor({ timeout: UI_TIMEOUT_MS });
+      expect(await live.textContent()).toBe('Revoked on chain: these terms can never be charged again.');
+      // The wallet sent the charger's cancel(terms) from the customer's account; the contract holds it canceled.
+      const sent = (
+        await page.evaluate(
+          () => (window as unknown as { __walletCalls: { method: string; params: unknown }[] }).__walletCalls,
+        )
+      ).find((c) => c.method === 'eth_sendTransaction');
+      expect(sent?.params).toEqual([
+        { from: h.addresses.customer, to: mandate.charger, data: cancelCallData(mandate) },
+      ]);
+      expect(await stateOf()).toBe(2n ** 256n - 1n);
+      await expectCleanScreen(page, 'portal-revoked', `${SCREENSHOTS}/subscriptions-portal-revoked-1280.png`);
+
+      // Once its block is final, the worker's reading of the charger's logs marks the mandate canceled.
+      await readChainCancelsOnce(cancels, {
+        chainId: scene.chain.chainId,
+        charger: scene.chain.charger,
+        maxBlockRange: 1000,
+      });
+      expect((await h.stores.mandates.findMandate(id))?.status).toBe('active');
+      await h.finalizeAll();
+      await readChainCancelsOnce(cancels, {
+        chainId: scene.chain.chainId,
+        charger: scene.chain.charger,
+        maxBlockRange: 1000,
+      });
+      const canceled = await h.stores.mandates.findMandate(id);
+      expect(canceled?.status).toBe('canceled');
+      await page.reload();
+      const section = page.locator('#mandate');
+      expect(await section.textContent()).toContain('Canceled on chain by your wallet on');
+      expect(await section.locator('code.hash').textContent()).toBe(canceled?.canceledOnChain?.txHash);
+      expect(await page.getByRole('button', { name: 'Revoke on chain' }).count()).toBe(0);
+      expect(await page.getByRole('button', { name: 'Switch to e-mail payments' }).count()).toBe(0);
+      await clean(page, 'portal-canceled-on-chain');
+    } finally {
+      await context.close();
+    }
+  });
   it('states an open-ended plan’s allowance of 12 periods before signing, and tops it up from the portal', async () => {
     const { plan } = await createPlan(renewal, h.merchant.id, 'live', {
       name: 'Open coffee club',
@@ -398,16 +422,8 @@ describe('pull renewal from the subscribe page in Chromium', () => {
       intervalUnit: 'month',
       graceDays: '3',
     });
-    const context = await openWalletContext(
-      chromium.browser,
-      {
-        rpcUrl: h.anvil.rpcUrl,
-        chainId: h.anvil.chain.id,
-        accounts: h.anvil.addresses,
-        defaultAccountIndex: ROLES.customer,
-      },
-      { startChainId: `0x${h.anvil.chain.id.toString(16)}`, knowsChain: true },
-    );
+    const context = await walletBrowser();
+    const charger = scene.chain.charger as Address;
     const allowance = () =>
       h.anvil.publicClient.readContract({
         address: h.usdc,

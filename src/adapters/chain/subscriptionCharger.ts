@@ -1,5 +1,16 @@
-import { encodeFunctionData, erc20Abi, type Hex, type PublicClient, parseSignature } from 'viem';
+import {
+  type Address,
+  encodeFunctionData,
+  erc20Abi,
+  type Hex,
+  type PublicClient,
+  parseAbiItem,
+  parseSignature,
+} from 'viem';
+import type { ChargerLogReader } from '../../app/subscriptions/chainCancels.ts';
 import type { ChargerCalls, Mandate } from '../../app/subscriptions/mandatePorts.ts';
+import type { Finality } from '../../config/index.ts';
+import { chainReader } from './chainReader.ts';
 import { subscriptionChargerAbi } from './contractAbis.ts';
 import { blockOfTransaction } from './eip3009.ts';
 
@@ -48,4 +59,37 @@ export async function allowanceLeft(
       args: [mandate.terms.customer as Hex, mandate.charger as Hex],
     })
     .catch(() => undefined);
+}
+
+const canceledEvent = parseAbiItem('event Canceled(bytes32 indexed mandate, address indexed customer)');
+
+/**
+ * The charger's `Canceled` logs, and finality as the chain's watcher reads it (the chain's `finalized` tag or its
+ * confirmations): what the job of mandates canceled on chain reads.
+ */
+export function chargerLogReader(client: PublicClient, finality: Finality): ChargerLogReader {
+  const blocks = chainReader(client, finality);
+  return {
+    finalizedBlockNumber: () => blocks.finalizedBlockNumber(),
+    blockAt: (number) => blocks.blockAt(number),
+    async canceledLogs(charger, fromBlock, toBlock) {
+      const logs = await client.getLogs({
+        address: charger as Address,
+        event: canceledEvent,
+        fromBlock,
+        toBlock,
+        strict: true,
+      });
+      return logs.map((log) => {
+        if (log.transactionHash === null || log.blockNumber === null)
+          throw new Error('pending log where a mined one was expected');
+        return {
+          mandateId: log.args.mandate.toLowerCase(),
+          customer: log.args.customer.toLowerCase(),
+          txHash: log.transactionHash.toLowerCase(),
+          blockNumber: log.blockNumber,
+        };
+      });
+    },
+  };
 }

@@ -6,7 +6,7 @@ import { formatMoney, type Money } from '../../domain/money.ts';
 import { periodEnd } from '../../domain/subscriptionPeriods.ts';
 import type { SubscriptionPlan } from '../../domain/subscriptionPlan.ts';
 import { cancelCallData } from '../chain/subscriptionCharger.ts';
-import { html, type SafeHtml } from '../web/html.ts';
+import { format, html, type SafeHtml } from '../web/html.ts';
 import { fill } from '../web/i18n.ts';
 import type { Language } from '../web/language.ts';
 import { formatPriceAmount } from '../web/localeFormat.ts';
@@ -96,9 +96,12 @@ export function mandateSection(
       ? w.endNever
       : moment(periodEnd(subscription.anchor, plan.interval, plan.periods), language, 'date');
   const active = mandate.status === 'active';
+  // Canceled by the customer's own transaction (read once final): nothing is left to revoke.
+  const onChain = mandate.canceledOnChain ?? null;
   return html`<section class="subscribe-way" id="mandate" aria-labelledby="mandate-title" data-chain-id="${String(mandate.chainId)}" data-charger="${mandate.charger}" data-customer="${mandate.terms.customer}" data-cancel-data="${cancelCallData(mandate)}">
   <h2 id="mandate-title">${w.portalTitle}</h2>
   ${active ? null : html`<p class="notice" role="status">${w.stopped}</p>`}
+  ${onChain ? html`<p>${format(w.canceledOnChain, { date: moment(onChain.at, language, 'date') })} <code class="hash">${onChain.txHash}</code></p>` : null}
   <dl class="facts">
     <div class="fact"><dt>${w.cap}</dt><dd>${money(capShown, language)}</dd></div>
     <div class="fact"><dt>${w.period}</dt><dd>${fill(m.every[plan.interval.unit], { count: plan.interval.count })}</dd></div>
@@ -113,8 +116,12 @@ export function mandateSection(
   </form>`
       : null
   }
-  <p class="muted small">${w.revokeExplain}</p>
-  <button type="button" class="button" data-revoke hidden>${w.revoke}</button>
+  ${
+    onChain
+      ? null
+      : html`<p class="muted small">${w.revokeExplain}</p>
+  <button type="button" class="button" data-revoke hidden>${w.revoke}</button>`
+  }
   <p class="notice" role="status" data-live hidden></p>
   ${scriptMessages({ working: w.working, rejected: w.rejected, failed: w.failed, revoked: w.revoked })}
 </section>`;

@@ -18,6 +18,7 @@ import type { CatalogueStore, ReceiptTokenStore } from '../../app/pos/ports.ts';
 import type { RefundStore } from '../../app/refunds/ports.ts';
 import type { SettlementStore } from '../../app/settlement/ports.ts';
 import type { Clock, RateLimitStore } from '../../app/shared/ports.ts';
+import type { MandateStore } from '../../app/subscriptions/mandatePorts.ts';
 import type { RenewalDeps } from '../../app/subscriptions/renewal.ts';
 import type { WebhookEndpointStore } from '../../app/webhooks/endpointPorts.ts';
 import type { WebhookSender, WebhookStore } from '../../app/webhooks/ports.ts';
@@ -29,6 +30,8 @@ export interface DashboardSubscriptions {
   readonly renewal: RenewalDeps;
   /** The checkout's public URL, where each plan's subscribe page is. */
   readonly checkoutUrl: string;
+  /** Each subscription's mandate (pull renewal, decision 0061), shown on its page; absent: none shown. */
+  readonly mandates?: Pick<MandateStore, 'findMandate'> | undefined;
 }
 
 export interface DashboardDeps {

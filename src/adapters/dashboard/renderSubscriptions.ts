@@ -1,4 +1,5 @@
 import type { SignedIn } from '../../app/dashboard/signIn.ts';
+import type { Mandate } from '../../app/subscriptions/mandatePorts.ts';
 import type { ShownSubscription } from '../../app/subscriptions/subscriptions.ts';
 import type { KeyMode } from '../../domain/credentials.ts';
 import { nextChargeAt, type SubscriptionStatus } from '../../domain/subscription.ts';
@@ -86,6 +87,8 @@ export function renderSubscription(input: {
   shown: ShownSubscription;
   /** The plans it may move to (active, same interval and mode); none: no change offered. */
   plans: readonly SubscriptionPlan[];
+  /** Its mandate (pull renewal), if the customer gave one. */
+  mandate?: Mandate | undefined;
 }): string {
   const { ctx, mode, shown } = input;
   const s = SUBSCRIPTION_TEXT[ctx.lang];
@@ -114,6 +117,7 @@ export function renderSubscription(input: {
   ${sub.canceledBy ? fact(s.canceledBy, s.by[sub.canceledBy]) : null}
   ${state.canceledReason ? fact(s.reason, s.canceledReason[state.canceledReason]) : null}
   ${state.endedAt ? fact(s.endedAt, time(state.endedAt)) : null}
+  ${input.mandate ? fact(s.wallet, walletState(input.mandate, s)) : null}
 </dl>`;
   const payments =
     shown.periods.length === 0
@@ -144,6 +148,18 @@ ${cancel}
 <p><a href="/dashboard/subscriptions${modeQuery(mode)}">${s.back}</a></p>
 </div>`;
   return signedInPage(input.signedIn, ctx, title, body);
+}
+
+/** Whether the customer's wallet is charged: yes (which wallet), switched to e-mail, or canceled on chain. */
+function walletState(mandate: Mandate, s: SubscriptionText): SafeHtml {
+  const onChain = mandate.canceledOnChain;
+  if (onChain)
+    return format(s.walletState.canceledOnChain, {
+      date: time(onChain.at),
+      tx: html`<code class="hash">${onChain.txHash}</code>`,
+    });
+  if (mandate.status === 'canceled') return html`${s.walletState.switched}`;
+  return format(s.walletState.active, { wallet: html`<code>${mandate.terms.customer}</code>` });
 }
 
 /**

@@ -72,7 +72,10 @@ export function subscriptionPages(
           p.interval.unit === interval.unit &&
           p.interval.count === interval.count,
       );
-      return reply.send(renderSubscription({ signedIn, ctx: kit.context(request), mode, shown, plans }));
+      const mandate = await subs.mandates?.findMandate(shown.subscription.id);
+      return reply.send(
+        renderSubscription({ signedIn, ctx: kit.context(request), mode, shown, plans, mandate }),
+      );
     });
   });
 

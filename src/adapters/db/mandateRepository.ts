@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { type Insertable, type Selectable, sql } from 'kysely';
 import type { GaslessSpend } from '../../app/gasless/ports.ts';
 import { SUBSCRIPTION_CLIENT_PREFIX } from '../../app/gasless/relayAuthorizations.ts';
 import type { Charge, ChargeStatus, Mandate, MandateStore } from '../../app/subscriptions/mandatePorts.ts';
@@ -22,12 +22,16 @@ export function mandateRepository(handle: DatabaseHandle): MandateStore {
           oc.column('subscription_id').doUpdateSet({
             chain_id: row.chain_id,
             charger: row.charger,
-            mandate_id: row.mandate_id,
             customer: row.customer,
             terms: row.terms,
             signature: row.signature,
             permit: row.permit,
             status: row.status,
+            // A cancel seen on chain belongs to its terms: kept while the same terms are saved again (a switch to
+            // e-mail, a refused charge), dropped with them when the customer signs new ones.
+            chain_canceled_tx: sql`case when subscription_mandates.mandate_id = ${row.mandate_id} then subscription_mandates.chain_canceled_tx else null end`,
+            chain_canceled_at: sql`case when subscription_mandates.mandate_id = ${row.mandate_id} then subscription_mandates.chain_canceled_at else null end`,
+            mandate_id: row.mandate_id,
             updated_at: row.updated_at,
           }),
         )
@@ -210,7 +214,7 @@ async function markSent(
     .execute();
 }
 
-function mandateRow(m: Mandate): SubscriptionMandatesTable {
+function mandateRow(m: Mandate): Insertable<SubscriptionMandatesTable> {
   return {
     subscription_id: m.subscriptionId,
     chain_id: m.chainId,
@@ -227,6 +231,8 @@ function mandateRow(m: Mandate): SubscriptionMandatesTable {
         })
       : null,
     status: m.status,
+    chain_canceled_tx: m.canceledOnChain?.txHash ?? null,
+    chain_canceled_at: m.canceledOnChain ? isoTimestamp(m.canceledOnChain.at) : null,
     created_at: isoTimestamp(m.createdAt),
     updated_at: isoTimestamp(m.updatedAt),
   };
@@ -251,6 +257,10 @@ function toMandate(row: Selectable<SubscriptionMandatesTable>): Mandate {
       signature: permit.signature,
     },
     status: row.status === 'canceled' ? 'canceled' : 'active',
+    canceledOnChain:
+      row.chain_canceled_tx && row.chain_canceled_at
+        ? { txHash: row.chain_canceled_tx, at: new Date(row.chain_canceled_at) }
+        : null,
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
   };

@@ -22,6 +22,7 @@ import type {
   SettlementsTable,
 } from './settlementSchema.ts';
 import type {
+  ChargerCursorsTable,
   SubscriptionChargesTable,
   SubscriptionMandatesTable,
   SubscriptionPaymentsTable,
@@ -335,6 +336,7 @@ export interface DatabaseSchema {
   subscription_payments: SubscriptionPaymentsTable;
   subscription_mandates: SubscriptionMandatesTable;
   subscription_charges: SubscriptionChargesTable;
+  charger_cursors: ChargerCursorsTable;
   x402_payments: X402PaymentsTable;
 }
 

@@ -73,7 +73,19 @@ export interface SubscriptionMandatesTable {
   signature: string;
   permit: string | null;
   status: string;
+  /** The charger's final `Canceled` of this mandate (migration 0054); null: none seen. */
+  chain_canceled_tx: Generated<string | null>;
+  chain_canceled_at: Generated<string | null>;
   created_at: string;
+  updated_at: string;
+}
+
+/** Per chain and charger, the first block whose `Canceled` logs are not read yet (migration 0054). */
+export interface ChargerCursorsTable {
+  chain_id: number;
+  charger: string;
+  /** A decimal string. */
+  next_block: string;
   updated_at: string;
 }
 

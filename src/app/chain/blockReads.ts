@@ -5,7 +5,11 @@ import type { BlockHeader, ChainReader } from './ports.ts';
 const BLOCK_FETCH_CONCURRENCY = 16;
 
 /** The highest block whose timestamp is at or before `time` (0 if none is): a binary search, about 26 reads. */
-export async function lastBlockAtOrBefore(chain: ChainReader, time: Date, head: bigint): Promise<bigint> {
+export async function lastBlockAtOrBefore(
+  chain: Pick<ChainReader, 'blockAt'>,
+  time: Date,
+  head: bigint,
+): Promise<bigint> {
   let low = 0n;
   let high = head;
   while (low < high) {

@@ -25,6 +25,11 @@ export interface Mandate {
   readonly signature: string;
   readonly permit: MandatePermit | null;
   readonly status: MandateStatus;
+  /**
+   * The customer's `cancel(terms)` on chain, once final (chainCancels.ts): its transaction and its block's time.
+   * Absent or null: none seen.
+   */
+  readonly canceledOnChain?: { readonly txHash: string; readonly at: Date } | null | undefined;
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }

@@ -172,6 +172,8 @@ function revokeOf(root, ethereum) {
   const data = root.dataset;
   const kit = sectionKit(root);
   const button = root.querySelector('[data-revoke]');
+  // Canceled on chain already: the portal offers nothing to revoke.
+  if (!button) return;
   button.hidden = false;
   button.addEventListener('click', async () => {
     button.disabled = true;

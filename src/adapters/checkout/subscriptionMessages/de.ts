@@ -112,6 +112,7 @@ export const de: MessageTable<typeof en> = {
     revokeExplain:
       'Um auf der Chain sicherzugehen, kann Ihre Wallet diese Bedingungen im Vertrag selbst kündigen (eine Transaktion, mit Gebühr). Die USDC-Freigabe des Vertrags auf 0 zu setzen (approve) stoppt ebenfalls jede Abbuchung.',
     revoke: 'Auf der Chain widerrufen',
+    canceledOnChain: 'Am {date} von Ihrer Wallet auf der Chain gekündigt, Transaktion',
     revoked: 'Auf der Chain widerrufen: Diese Bedingungen können nie wieder belastet werden.',
     allowanceLeft: 'Verbleibende Freigabe',
     topUpExplain:

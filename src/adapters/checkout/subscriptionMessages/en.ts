@@ -104,6 +104,7 @@ export const en = {
     revokeExplain:
       'To be sure on chain, your wallet can cancel these terms in the charger itself (a transaction, with gas). Setting USDC’s allowance of the charger to 0 (approve) stops every charge too.',
     revoke: 'Revoke on chain',
+    canceledOnChain: 'Canceled on chain by your wallet on {date}, transaction',
     revoked: 'Revoked on chain: these terms can never be charged again.',
     allowanceLeft: 'Allowance left',
     topUpExplain:

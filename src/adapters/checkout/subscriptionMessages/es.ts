@@ -109,6 +109,7 @@ export const es: MessageTable<typeof en> = {
     revokeExplain:
       'Para estar seguro en la cadena, su monedero puede cancelar estas condiciones en el propio contrato (una transacción, con comisión). Poner a 0 la autorización de USDC del contrato (approve) también detiene todo cobro.',
     revoke: 'Revocar en la cadena',
+    canceledOnChain: 'Cancelado en la cadena desde su monedero el {date}, transacción',
     revoked: 'Revocado en la cadena: estas condiciones no se podrán cobrar nunca más.',
     allowanceLeft: 'Autorización restante',
     topUpExplain:

@@ -110,6 +110,7 @@ export const fr: MessageTable<typeof en> = {
     revokeExplain:
       'Pour en être sûr sur la chaîne, votre portefeuille peut annuler ces conditions dans le contrat lui-même (une transaction, avec frais de réseau). Ramener à 0 l’autorisation USDC du contrat (approve) arrête aussi tout prélèvement.',
     revoke: 'Révoquer sur la chaîne',
+    canceledOnChain: 'Annulé sur la chaîne par votre portefeuille le {date}, transaction',
     revoked: 'Révoqué sur la chaîne : ces conditions ne pourront plus jamais être prélevées.',
     allowanceLeft: 'Autorisation restante',
     topUpExplain:

@@ -68,6 +68,12 @@ export const de: MessageTable<typeof en> = {
   by: { merchant: 'Ihnen', customer: 'dem Kunden' },
   reason: 'Grund',
   canceledReason: { requested: 'verlangt', unpaid: 'eine Periode nach Ablauf der Frist unbezahlt' },
+  wallet: 'Aus der Wallet bezahlt',
+  walletState: {
+    active: 'ja, {wallet}',
+    switched: 'nicht mehr: der Kunde ist zu E-Mail gewechselt',
+    canceledOnChain: 'nicht mehr: vom Kunden am {date} auf der Chain gekündigt, Transaktion {tx}',
+  },
   endedAt: 'Beendet',
   pendingPlan: 'Tarif ab Periode {period}',
   payments: 'Zahlungen',

@@ -65,6 +65,12 @@ export const en = {
   by: { merchant: 'you', customer: 'the customer' },
   reason: 'Why',
   canceledReason: { requested: 'asked for', unpaid: 'a period unpaid after its grace' },
+  wallet: 'Paid from the wallet',
+  walletState: {
+    active: 'yes, {wallet}',
+    switched: 'no longer: the customer switched to e-mail',
+    canceledOnChain: 'no longer: canceled on chain by the customer on {date}, transaction {tx}',
+  },
   endedAt: 'Ended',
   pendingPlan: 'Plan from period {period}',
   payments: 'Payments',

@@ -68,6 +68,12 @@ export const es: MessageTable<typeof en> = {
   by: { merchant: 'usted', customer: 'el cliente' },
   reason: 'Motivo',
   canceledReason: { requested: 'solicitada', unpaid: 'un período sin pagar tras su plazo' },
+  wallet: 'Pagado desde el monedero',
+  walletState: {
+    active: 'sí, {wallet}',
+    switched: 'ya no: el cliente pasó al correo electrónico',
+    canceledOnChain: 'ya no: cancelado en la cadena por el cliente el {date}, transacción {tx}',
+  },
   endedAt: 'Terminó',
   pendingPlan: 'Plan desde el período {period}',
   payments: 'Pagos',

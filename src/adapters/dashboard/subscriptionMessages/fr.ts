@@ -68,6 +68,12 @@ export const fr: MessageTable<typeof en> = {
   by: { merchant: 'vous', customer: 'le client' },
   reason: 'Motif',
   canceledReason: { requested: 'demandé', unpaid: 'une période impayée après son délai' },
+  wallet: 'Payé depuis le portefeuille',
+  walletState: {
+    active: 'oui, {wallet}',
+    switched: 'plus maintenant : le client est passé à l’e-mail',
+    canceledOnChain: 'plus maintenant : annulé sur la chaîne par le client le {date}, transaction {tx}',
+  },
   endedAt: 'Fin',
   pendingPlan: 'Formule à partir de la période {period}',
   payments: 'Paiements',

@@ -38,6 +38,7 @@ import * as subscriptionMandates from './0049_subscription_mandates.ts';
 import * as subscriptionPortal from './0050_subscription_portal.ts';
 import * as x402AccountTerms from './0051_x402_account_terms.ts';
 import * as subscriptionTimeline from './0052_subscription_timeline.ts';
+import * as mandateChainCancels from './0054_mandate_chain_cancels.ts';
 
 /** Every migration, in order. Names sort lexically; a migration, once released, is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -80,4 +81,5 @@ export const migrations: Record<string, Migration> = {
   '0050_subscription_portal': subscriptionPortal,
   '0051_x402_account_terms': x402AccountTerms,
   '0052_subscription_timeline': subscriptionTimeline,
+  '0054_mandate_chain_cancels': mandateChainCancels,
 };
