@@ -9,6 +9,7 @@ import type {
 } from '../../app/gasless/ports.ts';
 import type { DatabaseHandle } from './database.ts';
 import type { Db } from './db.ts';
+import { relayedColumns, relayedFrom } from './relayedColumns.ts';
 import type { GaslessAuthorizationsTable } from './schema.ts';
 import { isUniqueViolation } from './uniqueViolation.ts';
 
@@ -167,12 +168,7 @@ export function gaslessRow(a: GaslessAuthorization): GaslessAuthorizationsTable 
     signature: a.signature,
     client_address: a.clientAddress,
     status: a.status,
-    tx_hash: a.txHash,
-    raw_tx: a.rawTx,
-    relayer_nonce: a.relayerNonce?.toString() ?? null,
-    gas_used: a.gasUsed?.toString() ?? null,
-    fee_wei: a.feeWei?.toString() ?? null,
-    failure_reason: a.failureReason,
+    ...relayedColumns(a),
     created_at: a.createdAt.toISOString(),
     finished_at: a.finishedAt?.toISOString() ?? null,
   };
@@ -181,7 +177,6 @@ export function gaslessRow(a: GaslessAuthorization): GaslessAuthorizationsTable 
 export function toGaslessAuthorization(row: Selectable<GaslessAuthorizationsTable>): GaslessAuthorization {
   if (!(STATUSES as readonly string[]).includes(row.status))
     throw new Error(`gasless authorization ${row.id} has an unknown status`);
-  const bigOrNull = (text: string | null) => (text === null ? null : BigInt(text));
   return {
     id: row.id,
     paymentId: row.payment_id,
@@ -196,12 +191,7 @@ export function toGaslessAuthorization(row: Selectable<GaslessAuthorizationsTabl
     signature: row.signature,
     clientAddress: row.client_address,
     status: row.status as GaslessStatus,
-    txHash: row.tx_hash,
-    rawTx: row.raw_tx,
-    relayerNonce: bigOrNull(row.relayer_nonce),
-    gasUsed: bigOrNull(row.gas_used),
-    feeWei: bigOrNull(row.fee_wei),
-    failureReason: row.failure_reason,
+    ...relayedFrom(row),
     createdAt: new Date(row.created_at),
     finishedAt: row.finished_at === null ? null : new Date(row.finished_at),
   };

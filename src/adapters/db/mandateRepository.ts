@@ -7,6 +7,7 @@ import { isoTimestamp } from '../../domain/timestamp.ts';
 import type { DatabaseHandle } from './database.ts';
 import type { Db } from './db.ts';
 import { markPaidByTransaction } from './paidByTransaction.ts';
+import { relayedColumns, relayedFrom } from './relayedColumns.ts';
 import type { SubscriptionChargesTable, SubscriptionMandatesTable } from './subscriptionSchema.ts';
 
 /** Pull renewal's records (migration 0049, decision 0061): mandates and charges. */
@@ -277,12 +278,7 @@ function chargeRow(c: Charge): SubscriptionChargesTable {
     status: c.status,
     attempts: c.attempts,
     next_attempt_at: c.nextAttemptAt && isoTimestamp(c.nextAttemptAt),
-    tx_hash: c.txHash,
-    raw_tx: c.rawTx,
-    relayer_nonce: c.relayerNonce?.toString() ?? null,
-    gas_used: c.gasUsed?.toString() ?? null,
-    fee_wei: c.feeWei?.toString() ?? null,
-    failure_reason: c.failureReason,
+    ...relayedColumns(c),
     created_at: isoTimestamp(c.createdAt),
     updated_at: isoTimestamp(c.updatedAt),
   };
@@ -291,7 +287,6 @@ function chargeRow(c: Charge): SubscriptionChargesTable {
 const CHARGE_STATUSES: readonly ChargeStatus[] = ['pending', 'sent', 'mined', 'failed'];
 
 function toCharge(row: Selectable<SubscriptionChargesTable>): Charge {
-  const bigOrNull = (text: string | null) => (text === null ? null : BigInt(text));
   const status = CHARGE_STATUSES.find((s) => s === row.status);
   if (!status) throw new Error(`charge of ${row.subscription_id} has status ${row.status}`);
   return {
@@ -304,12 +299,7 @@ function toCharge(row: Selectable<SubscriptionChargesTable>): Charge {
     status,
     attempts: Number(row.attempts),
     nextAttemptAt: row.next_attempt_at === null ? null : new Date(row.next_attempt_at),
-    txHash: row.tx_hash,
-    rawTx: row.raw_tx,
-    relayerNonce: bigOrNull(row.relayer_nonce),
-    gasUsed: bigOrNull(row.gas_used),
-    feeWei: bigOrNull(row.fee_wei),
-    failureReason: row.failure_reason,
+    ...relayedFrom(row),
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
   };

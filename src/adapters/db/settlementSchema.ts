@@ -1,3 +1,4 @@
+import type { RelayedTransactionColumns } from './relayedColumns.ts';
 // The tables of money going out: the settler's batches and the relayer's signed transactions, and the gasless
 // relayer's authorizations, and the bridge's transfers across chains (schema.ts holds the whole schema).
 
@@ -50,7 +51,7 @@ export interface RelayerAccountsTable {
 }
 
 /** A customer's signed EIP-3009 authorization and what became of it (migration 0014). */
-export interface GaslessAuthorizationsTable {
+export interface GaslessAuthorizationsTable extends RelayedTransactionColumns {
   id: string;
   payment_id: string;
   chain_id: number;
@@ -64,12 +65,6 @@ export interface GaslessAuthorizationsTable {
   signature: string;
   client_address: string;
   status: string;
-  tx_hash: string | null;
-  raw_tx: string | null;
-  relayer_nonce: string | null;
-  gas_used: string | null;
-  fee_wei: string | null;
-  failure_reason: string | null;
   created_at: string;
   finished_at: string | null;
 }

@@ -1,5 +1,6 @@
 // Subscriptions' tables (migration 0048, decision 0060); schema.ts holds the whole schema.
 import type { Generated } from 'kysely';
+import type { RelayedTransactionColumns } from './relayedColumns.ts';
 
 /** A merchant's plan: its price in `currency`'s minor units as integer text, its calendar as integers. */
 export interface SubscriptionPlansTable {
@@ -90,7 +91,7 @@ export interface ChargerCursorsTable {
 }
 
 /** One pull charge per (subscription, period), its transaction recorded before it is broadcast. */
-export interface SubscriptionChargesTable {
+export interface SubscriptionChargesTable extends RelayedTransactionColumns {
   subscription_id: string;
   period: number;
   payment_id: string;
@@ -100,12 +101,6 @@ export interface SubscriptionChargesTable {
   status: string;
   attempts: number;
   next_attempt_at: string | null;
-  tx_hash: string | null;
-  raw_tx: string | null;
-  relayer_nonce: string | null;
-  gas_used: string | null;
-  fee_wei: string | null;
-  failure_reason: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -2,6 +2,7 @@ import type { Payment } from '../../domain/payment.ts';
 import type { MandateTerms } from '../../domain/subscriptionMandate.ts';
 import type { OutboxEvent } from '../chain/ports.ts';
 import type { GaslessSpend } from '../gasless/ports.ts';
+import type { RelayedTransaction } from '../gasless/relayedTransaction.ts';
 
 /** The customer's EIP-2612 permit of the charger, submitted with the first charge (decision 0061). */
 export interface MandatePermit {
@@ -37,7 +38,11 @@ export interface Mandate {
 export type ChargeStatus = 'pending' | 'sent' | 'mined' | 'failed';
 
 /** One period's pull charge and what became of it. */
-export interface Charge {
+/**
+ * A period's charge: the relayer's transaction as for a gasless transfer, whose `gasUsed` is its last attempt's
+ * and whose `feeWei` is what all its attempts mined (or reverted) cost the relayer (the hourly budget counts each).
+ */
+export interface Charge extends RelayedTransaction {
   readonly subscriptionId: string;
   /** The subscription's period (1-based); the contract's is one less. */
   readonly period: number;
@@ -49,14 +54,6 @@ export interface Charge {
   readonly attempts: number;
   /** A failed charge is tried again from then; null: not again. */
   readonly nextAttemptAt: Date | null;
-  readonly txHash: string | null;
-  readonly rawTx: string | null;
-  readonly relayerNonce: bigint | null;
-  /** The last transaction's gas. */
-  readonly gasUsed: bigint | null;
-  /** What all its attempts mined (or reverted) cost the relayer, in wei: the hourly budget counts each. */
-  readonly feeWei: bigint | null;
-  readonly failureReason: string | null;
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }

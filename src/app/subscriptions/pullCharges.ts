@@ -2,6 +2,7 @@ import type { KeyMode } from '../../domain/credentials.ts';
 import { graceEnd } from '../../domain/subscription.ts';
 import { periodStart } from '../../domain/subscriptionPeriods.ts';
 import { type PaymentRequestSettings, paymentRequestMessage } from '../email/paymentRequests.ts';
+import { NOT_YET_SENT } from '../gasless/relayedTransaction.ts';
 import type { MerchantStore } from '../merchants/ports.ts';
 import type { PaymentStore } from '../payments/ports.ts';
 import type { Clock } from '../shared/ports.ts';
@@ -85,12 +86,7 @@ export async function queueDueCharges(
       status: 'pending',
       attempts: 0,
       nextAttemptAt: now,
-      txHash: null,
-      rawTx: null,
-      relayerNonce: null,
-      gasUsed: null,
-      feeWei: null,
-      failureReason: null,
+      ...NOT_YET_SENT,
       createdAt: now,
       updatedAt: now,
     });
