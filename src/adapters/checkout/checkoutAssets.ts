@@ -36,11 +36,13 @@ const STYLESHEET_PARTS = [
 ];
 
 /**
- * A page's script: the status polling loop both pages share (statusPoll.js), then the page's own files, after
- * what every web surface shares (pageScript), served as one script so that each page still loads a single file.
+ * A page's script: what the pages share (the status polling loop, statusPoll.js; the JSON POST, postJson.js), then
+ * the page's own files, after what every web surface shares (pageScript), served as one script so that each page
+ * still loads a single file.
  */
 function loadPageScript(...names: string[]): Asset {
-  return assetOf(pageScript(['statusPoll.js', ...names].map(readAsset)), 'text/javascript; charset=utf-8');
+  const shared = ['statusPoll.js', 'postJson.js'];
+  return assetOf(pageScript([...shared, ...names].map(readAsset)), 'text/javascript; charset=utf-8');
 }
 
 /** The files the pages link, each under its content hash. */

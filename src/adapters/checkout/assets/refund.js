@@ -114,16 +114,6 @@ function followRefund(page) {
   return apply;
 }
 
-async function postAddress(url, address) {
-  const response = await fetch(url, {
-    method: 'POST',
-    cache: 'no-store',
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify({ address }),
-  });
-  return { ok: response.ok, body: await response.json().catch(() => ({})) };
-}
-
 /**
  * The claim form: the address checked, a contract warned about once, then claimed. Returns what the wallet
  * button shares with it: the field, the problem line, and whether a request is under way.
@@ -175,7 +165,7 @@ function claimForm(page, form, apply) {
     confirm.disabled = true;
     try {
       if (claim.contractAccepted !== address) {
-        const checked = await postAddress(config.checkUrl, address);
+        const checked = await postJson(config.checkUrl, { address });
         if (!checked.ok || checked.body.valid !== true) return refused(checked.body);
         if (checked.body.contract === true) {
           // Asked once: a second press on the same address sends it there.
@@ -185,7 +175,7 @@ function claimForm(page, form, apply) {
       }
       claim.say('');
       if (page.live) page.live.textContent = message('sending');
-      const claimed = await postAddress(config.claimUrl, address);
+      const claimed = await postJson(config.claimUrl, { address });
       if (!claimed.ok) return refused(claimed.body);
       apply(claimed.body);
       page.pollNow();

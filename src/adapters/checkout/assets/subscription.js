@@ -69,17 +69,12 @@ async function walletAccount(ethereum, chainId, chainName) {
   return from;
 }
 
-async function postJson(url, body) {
-  const response = await fetch(url, {
-    method: 'POST',
-    cache: 'no-store',
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const answer = await response.json().catch(() => ({}));
-  if (!response.ok)
-    throw new Error(typeof answer.error === 'string' ? answer.error : `HTTP ${response.status}`);
-  return answer;
+/** `postJson` (postJson.js) whose refusal is thrown, with the server's own words when it gave them. */
+async function postAccepted(url, body) {
+  const answer = await postJson(url, body);
+  if (!answer.ok)
+    throw new Error(typeof answer.body.error === 'string' ? answer.body.error : `HTTP ${answer.status}`);
+  return answer.body;
 }
 
 function walletWayOf(root, ethereum) {
@@ -102,7 +97,7 @@ function walletWayOf(root, ethereum) {
     try {
       const chainId = Number(data.chainId);
       const from = await walletAccount(ethereum, chainId, data.chainName);
-      made ??= await postJson(data.walletUrl, { email: email.value.trim(), wallet: from });
+      made ??= await postAccepted(data.walletUrl, { email: email.value.trim(), wallet: from });
       const response = await fetch(`${made.mandate_url}.json`, { cache: 'no-store' });
       const request = await response.json();
       if (!response.ok) throw new Error(request.error || `HTTP ${response.status}`);
@@ -120,7 +115,7 @@ function walletWayOf(root, ethereum) {
         ],
       });
       const permit = await signPermit(ethereum, from, request, BigInt(data.allowance));
-      await postJson(made.mandate_url, { terms, signature, permit });
+      await postAccepted(made.mandate_url, { terms, signature, permit });
       window.location.assign(made.portal_url);
     } catch (error) {
       showFailure(kit, error);
