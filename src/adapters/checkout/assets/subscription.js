@@ -163,20 +163,37 @@ function abiString(hex) {
   return new TextDecoder().decode(new Uint8Array(bytes.map((b) => Number.parseInt(b, 16))));
 }
 
+/** The portal's "Revoke on chain": the charger's `cancel(terms)`, sent from the wallet (with gas). */
 function revokeOf(root, ethereum) {
-  const data = root.dataset;
-  const kit = sectionKit(root);
   const button = root.querySelector('[data-revoke]');
   // Canceled on chain already: the portal offers nothing to revoke.
   if (!button) return;
+  const transaction = { to: root.dataset.charger, data: root.dataset.cancelData };
+  walletButton(root, ethereum, { button, transaction, done: 'revoked' });
+}
+
+/** The portal's "Allow 12 more periods": USDC's approve of the charger, sent from the wallet (with gas). */
+function topUpOf(root, ethereum) {
+  const button = root.querySelector('[data-top-up]');
+  const transaction = { to: root.dataset.token, data: root.dataset.approveData };
+  walletButton(root, ethereum, { button, transaction, done: 'toppedUp', once: true });
+}
+
+/**
+ * A portal button that sends one transaction from the customer's wallet, says `done` once it is mined (and goes,
+ * when it is good `once`), or says what failed and can be pressed again.
+ */
+function walletButton(root, ethereum, { button, transaction, done, once = false }) {
+  const kit = sectionKit(root);
   button.hidden = false;
   button.addEventListener('click', async () => {
     button.disabled = true;
     kit.say('working');
     try {
-      const from = await walletAccount(ethereum, Number(data.chainId), '');
-      await sentAndMined(ethereum, { from, to: data.charger, data: data.cancelData });
-      kit.say('revoked');
+      const from = await walletAccount(ethereum, Number(root.dataset.chainId), '');
+      await sentAndMined(ethereum, { from, ...transaction });
+      kit.say(done);
+      if (once) button.hidden = true;
     } catch (error) {
       showFailure(kit, error);
       button.disabled = false;
@@ -196,25 +213,4 @@ async function sentAndMined(ethereum, tx) {
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
   throw new Error(`transaction ${hash} not mined yet`);
-}
-
-/** The portal's "Allow 12 more periods": USDC's approve of the charger, sent from the wallet (with gas). */
-function topUpOf(root, ethereum) {
-  const data = root.dataset;
-  const kit = sectionKit(root);
-  const button = root.querySelector('[data-top-up]');
-  button.hidden = false;
-  button.addEventListener('click', async () => {
-    button.disabled = true;
-    kit.say('working');
-    try {
-      const from = await walletAccount(ethereum, Number(data.chainId), '');
-      await sentAndMined(ethereum, { from, to: data.token, data: data.approveData });
-      kit.say('toppedUp');
-      button.hidden = true;
-    } catch (error) {
-      showFailure(kit, error);
-      button.disabled = false;
-    }
-  });
 }
