@@ -2,14 +2,14 @@
  * Pull renewal end to end (decision 0061) on a real anvil chain with the sandbox USDC (Circle's controls) and
  * the SubscriptionCharger, on SQLite and PostgreSQL: the customer's signed terms checked against the
  * subscription; each period's payment charged through the relayer when due (not e-mailed ahead), recorded
- * before broadcast, applied once when mined (merchant and treasury exact, the payment paid by the charge's
- * transaction); a refused charge (blacklist) failed, its link e-mailed and the subscription past due, then tried
+ * before broadcast, applied once when its block is final (merchant and treasury exact, the payment paid by the
+ * charge's transaction; one block before final nothing is applied, and a charge reorged out then is sent again); a refused charge (blacklist) failed, its link e-mailed and the subscription past due, then tried
  * again on its schedule and paid within the grace; a crash between broadcast and record, or a second worker,
  * still one charge; a fiat period above the cap never charged but e-mailed.
  */
 import type { Address, Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRpcClient } from '../../src/adapters/chain/chainReader.ts';
+import { chainReader, createRpcClient } from '../../src/adapters/chain/chainReader.ts';
 import { subscriptionChargerAbi, testUsdcAbi } from '../../src/adapters/chain/contractAbis.ts';
 import { deploySubscriptionCharger } from '../../src/adapters/chain/deployContracts.ts';
 import { createRelayer } from '../../src/adapters/chain/relayer.ts';
@@ -104,6 +104,7 @@ describe.each(dialects)('pull renewal on %s', (dialect) => {
       mandates,
       relayer: createRelayer({ client, chainId: chain.chainId, relayerKey: ANVIL_RELAYER_KEY }),
       charger: chargerCalls(client, chain.chainId),
+      finality: chainReader(client, { kind: 'finalized' }),
       payments: h.stores.payments,
       ledger: h.stores.ledger,
       subscriptions: h.stores.subscriptions,
@@ -224,11 +225,13 @@ describe.each(dialects)('pull renewal on %s', (dialect) => {
   };
   /**
    * The node mines a transaction just after it accepts it: the receipt of the charge sent is waited for, so that
-   * the relayer's next pass reads it (rather than finding it still pending, which it also handles).
+   * the relayer's next pass reads it (rather than finding it still pending, which it also handles), and two
+   * blocks on top make its block final (`--slots-in-an-epoch 1`): a charge is applied once final.
    */
   const minedOnChain = async (subscriptionId: string, period: number) => {
     const hash = (await mandates.findCharge(subscriptionId, period))?.txHash as Hex;
     await h.anvil.publicClient.waitForTransactionReceipt({ hash });
+    await h.anvil.testClient.mine({ blocks: 2 });
   };
   /** Ends a test's subscription, so that the next test's relayer passes see only their own. */
   const cancel = (id: string) =>
@@ -490,6 +493,96 @@ describe.each(dialects)('pull renewal on %s', (dialect) => {
     expect((await relayChargeOnce(relay)).kind).toBe('idle');
     expect(await h.balanceOf(h.addresses.merchant)).toBe(merchantBefore + 9_750_000n);
     expect((await mandates.findCharge(id, 1))?.attempts).toBe(1);
+    await cancel(id);
+  });
+
+  /** The `payment.paid` events written for a payment. */
+  const paidEventsOf = async (paymentId: string | undefined) =>
+    (
+      await h.database.handle.db
+        .selectFrom('events')
+        .select('id')
+        .where('type', '=', 'payment.paid')
+        .where('payment_id', '=', paymentId ?? '')
+        .execute()
+    ).length;
+  const finalizedBlock = async () => (await h.anvil.publicClient.getBlock({ blockTag: 'finalized' })).number;
+
+  it('applies a mined charge once its block is final, not one block before: merchant and treasury exact', async () => {
+    const { id, token, terms, signature } = await subscribe({
+      amount: '10',
+      currency: 'USDC',
+      trialDays: '1',
+    });
+    await mandateDue(id, token, terms, signature);
+    const before = {
+      merchant: await h.balanceOf(h.addresses.merchant),
+      treasury: await h.balanceOf(h.addresses.treasury),
+    };
+    expect((await relayChargeOnce(relay)).kind).toBe('sent');
+    const hash = (await mandates.findCharge(id, 1))?.txHash as Hex;
+    const { blockNumber } = await h.anvil.publicClient.waitForTransactionReceipt({ hash });
+    // One block on, its block is one short of final: mined, the money moved, nothing applied.
+    await h.anvil.testClient.mine({ blocks: 1 });
+    expect(await finalizedBlock()).toBe(blockNumber - 1n);
+    expect(await relayChargeOnce(relay)).toMatchObject({ kind: 'awaiting-finality', blockNumber });
+    const unapplied = await periodOf(id, 1);
+    expect((await mandates.findCharge(id, 1))?.status).toBe('sent');
+    expect(unapplied.payment?.status).toBe('pending');
+    expect(await paidEventsOf(unapplied.payment?.id)).toBe(0);
+    // The relayer's key sends nothing else meanwhile: the charge is still its transaction in flight.
+    expect((await mandates.inFlight(chain.chainId))?.txHash).toBe(hash);
+
+    await h.anvil.testClient.mine({ blocks: 1 });
+    expect(await finalizedBlock()).toBe(blockNumber);
+    expect((await relayChargeOnce(relay)).kind).toBe('mined');
+    expect((await relayChargeOnce(relay)).kind).toBe('idle');
+    const { payment } = await periodOf(id, 1);
+    expect(payment?.status).toBe('paid');
+    expect(payment?.txid).toBe(hash);
+    expect(await paidEventsOf(payment?.id)).toBe(1);
+    expect(await statusOf(id)).toBe('active');
+    expect(await h.balanceOf(h.addresses.merchant)).toBe(before.merchant + 9_750_000n);
+    expect(await h.balanceOf(h.addresses.treasury)).toBe(before.treasury + 250_000n);
+    await cancel(id);
+  });
+
+  it('never applies a charge reorged out after mining, before final: sent again, one charge in the end', async () => {
+    const { id, token, terms, signature } = await subscribe({
+      amount: '10',
+      currency: 'USDC',
+      trialDays: '1',
+    });
+    await mandateDue(id, token, terms, signature);
+    const before = {
+      merchant: await h.balanceOf(h.addresses.merchant),
+      treasury: await h.balanceOf(h.addresses.treasury),
+    };
+    expect((await relayChargeOnce(relay)).kind).toBe('sent');
+    const hash = (await mandates.findCharge(id, 1))?.txHash as Hex;
+    const { blockNumber } = await h.anvil.publicClient.waitForTransactionReceipt({ hash });
+    await h.anvil.testClient.mine({ blocks: 1 });
+    expect((await relayChargeOnce(relay)).kind).toBe('awaiting-finality');
+    // A reorg replaces the charge's block and the one above with two blocks without it, before it was final.
+    await h.anvil.testClient.request({ method: 'anvil_reorg', params: [2, []] } as never);
+    expect(await finalizedBlock()).toBe(blockNumber - 1n);
+    expect(await h.balanceOf(h.addresses.merchant)).toBe(before.merchant);
+    const gone = await periodOf(id, 1);
+    expect(gone.payment?.status).toBe('pending');
+    expect(await paidEventsOf(gone.payment?.id)).toBe(0);
+    // Its receipt is gone and its nonce free again: the same bytes are sent again.
+    expect((await relayChargeOnce(relay)).kind).toBe('awaiting-receipt');
+    await minedOnChain(id, 1);
+    expect((await relayChargeOnce(relay)).kind).toBe('mined');
+    expect((await relayChargeOnce(relay)).kind).toBe('idle');
+    const { payment } = await periodOf(id, 1);
+    const charge = await mandates.findCharge(id, 1);
+    expect(payment?.status).toBe('paid');
+    expect(payment?.txid).toBe(charge?.txHash);
+    expect(charge?.attempts).toBe(1);
+    expect(await paidEventsOf(payment?.id)).toBe(1);
+    expect(await h.balanceOf(h.addresses.merchant)).toBe(before.merchant + 9_750_000n);
+    expect(await h.balanceOf(h.addresses.treasury)).toBe(before.treasury + 250_000n);
     await cancel(id);
   });
 

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { Address, Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRpcClient } from '../../src/adapters/chain/chainReader.ts';
+import { chainReader, createRpcClient } from '../../src/adapters/chain/chainReader.ts';
 import { testUsdcAbi } from '../../src/adapters/chain/contractAbis.ts';
 import { deploySubscriptionCharger } from '../../src/adapters/chain/deployContracts.ts';
 import { createRelayer } from '../../src/adapters/chain/relayer.ts';
@@ -262,6 +262,7 @@ describe('pull renewal from the subscribe page in Chromium', () => {
       mandates: h.stores.mandates,
       relayer: createRelayer({ client, chainId: chain.chainId, relayerKey: ANVIL_RELAYER_KEY }),
       charger: chargerCalls(client, chain.chainId),
+      finality: chainReader(client, { kind: 'finalized' }),
       payments: h.stores.payments,
       ledger: h.stores.ledger,
       subscriptions: h.stores.subscriptions,
@@ -368,6 +369,7 @@ describe('pull renewal from the subscribe page in Chromium', () => {
       expect((await relayChargeOnce(relay)).kind).toBe('sent');
       const hash = (await h.stores.mandates.findCharge(id, 1))?.txHash as Hex;
       await h.anvil.publicClient.waitForTransactionReceipt({ hash });
+      await h.anvil.testClient.mine({ blocks: 2 }); // its block final: a charge is applied once final
       expect((await relayChargeOnce(relay)).kind).toBe('mined');
       expect(await h.balanceOf(h.addresses.merchant)).toBe(before.merchant + 9_750_000n);
       expect(await h.balanceOf(h.addresses.treasury)).toBe(before.treasury + 250_000n);
@@ -433,6 +435,7 @@ describe('pull renewal from the subscribe page in Chromium', () => {
       expect((await relayChargeOnce(relay)).kind).toBe('sent');
       const hash = (await h.stores.mandates.findCharge(subscription.id, 1))?.txHash as Hex;
       await h.anvil.publicClient.waitForTransactionReceipt({ hash });
+      await h.anvil.testClient.mine({ blocks: 2 }); // its block final: a charge is applied once final
       expect((await relayChargeOnce(relay)).kind).toBe('mined');
       expect(await allowance()).toBe(110_000_000n);
 
