@@ -25,6 +25,7 @@ import type { MandateStore } from '../../src/app/subscriptions/mandatePorts.ts';
 import {
   type MandateDeps,
   mandateRequest,
+  proposedCap,
   pullChainOf,
   submitMandate,
   switchToPush,
@@ -870,6 +871,65 @@ describe.each(dialects)('pull renewal on %s', (dialect) => {
     expect(p?.remindedAt).not.toBeNull();
     expect(await emailsOf(payment?.id)).toBe(2);
     expect((await relayChargeOnce(relay)).kind).toBe('idle');
+  });
+
+  it("charges each fiat period at its own rate within the page's cap, and e-mails the one the rate moves above it", async () => {
+    // The page's cap for 10 EUR at 1.08: 10.80 USDC and 10 %, rounded up to the cent.
+    const { id, token, terms, signature } = await subscribe(
+      { amount: '10', currency: 'EUR', trialDays: '1' },
+      11_880_000n,
+    );
+    expect(await proposedCap(renewal, (await h.stores.subscriptions.find(id))!.plan)).toBe(11_880_000n);
+    let eur = { units: 108n, scale: 2 };
+    const moving: RenewalDeps = {
+      ...renewal,
+      rates: { usdcPerUnit: () => ({ usdcPerUnit: eur, sources: ['test'], observedAt: h.clock.now() }) },
+    };
+    const anchor = await mandateDue(id, token, terms, signature);
+    const before = {
+      merchant: await h.balanceOf(h.addresses.merchant),
+      treasury: await h.balanceOf(h.addresses.treasury),
+    };
+    const charged = { merchant: 0n, treasury: 0n };
+    // Period 1 at 1.08 (10.80 USDC), period 2 at 1.10 (11.00), each charged at its own quote, split at 2.5 %.
+    for (const [period, rate, usdc] of [
+      [1, 108n, 10_800_000n],
+      [2, 110n, 11_000_000n],
+    ] as const) {
+      if (period > 1) {
+        eur = { units: rate, scale: 2 };
+        const due = periodStart(anchor, { unit: 'month', count: 1 }, period);
+        await moveTo(new Date(due.getTime() - 60_000));
+        await renewDueSubscriptions(moving, 50);
+        await moveTo(due);
+        await renewDueSubscriptions(moving, 50);
+      }
+      expect((await mandates.findCharge(id, period))?.amountBaseUnits).toBe(usdc);
+      expect((await relayChargeOnce(relay)).kind).toBe('sent');
+      await minedOnChain(id, period);
+      expect((await relayChargeOnce(relay)).kind).toBe('mined');
+      expect((await periodOf(id, period)).payment?.status).toBe('paid');
+      charged.treasury += (usdc * 250n) / 10_000n;
+      charged.merchant += usdc - (usdc * 250n) / 10_000n;
+      expect(await h.balanceOf(h.addresses.merchant)).toBe(before.merchant + charged.merchant);
+      expect(await h.balanceOf(h.addresses.treasury)).toBe(before.treasury + charged.treasury);
+    }
+    expect(charged).toEqual({ merchant: 21_255_000n, treasury: 545_000n });
+    // Period 3 at 1.20: 12.00 USDC, above the 11.88 signed: not charged, its link e-mailed instead.
+    eur = { units: 120n, scale: 2 };
+    const due = periodStart(anchor, { unit: 'month', count: 1 }, 3);
+    await moveTo(new Date(due.getTime() - 60_000));
+    await renewDueSubscriptions(moving, 50);
+    await moveTo(due);
+    await renewDueSubscriptions(moving, 50);
+    const third = await periodOf(id, 3);
+    expect(third.payment?.quote.usdcBaseUnits).toBe(12_000_000n);
+    expect(await mandates.findCharge(id, 3)).toBeUndefined();
+    expect(third.p?.remindedAt).not.toBeNull();
+    expect(await emailsOf(third.payment?.id)).toBe(1);
+    expect((await relayChargeOnce(relay)).kind).toBe('idle');
+    expect(await h.balanceOf(h.addresses.merchant)).toBe(before.merchant + charged.merchant);
+    await cancel(id);
   });
 
   it("subscribed by the page's wallet way, a first period owed at once is not e-mailed: its mandate will pay it", async () => {
