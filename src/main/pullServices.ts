@@ -1,5 +1,5 @@
 import type { PublicClient } from 'viem';
-import { createRpcClient } from '../adapters/chain/chainReader.ts';
+import { chainReader, createRpcClient } from '../adapters/chain/chainReader.ts';
 import { allowanceLeft, chargerCalls } from '../adapters/chain/subscriptionCharger.ts';
 import type { CheckoutMandates } from '../adapters/checkout/mandateRoutes.ts';
 import type { PaymentRequestSettings } from '../app/email/paymentRequests.ts';
@@ -111,11 +111,14 @@ export function chargeRelaying(
   relayer: RelayChargesDeps['relayer'] & Pick<Relayer, 'address'>,
 ): RelayChargesDeps | undefined {
   const deps = pullDeps(made.stores, made.chains, made.clock, made.paymentRequests);
-  if (!Object.values(deps.chains).some((c) => c?.chainId === chainId)) return undefined;
+  const home = made.chains.find((c) => c.target.chainId === chainId);
+  if (!home || !Object.values(deps.chains).some((c) => c?.chainId === chainId)) return undefined;
   return {
     mandates: made.stores.mandates,
     relayer,
     charger: chargerCalls(client, chainId),
+    // The watcher's rule for deposits (PAYLINK_FINALITY): a charge is applied once final by it.
+    finality: chainReader(client, home.settings.finality),
     payments: made.stores.payments,
     ledger: made.stores.ledger,
     subscriptions: made.stores.subscriptions,

@@ -1,5 +1,5 @@
 import type { Address, Hex } from 'viem';
-import { createRpcClient } from '../../src/adapters/chain/chainReader.ts';
+import { chainReader, createRpcClient } from '../../src/adapters/chain/chainReader.ts';
 import { deploySubscriptionCharger } from '../../src/adapters/chain/deployContracts.ts';
 import { createRelayer } from '../../src/adapters/chain/relayer.ts';
 import { allowanceLeft, chargerCalls } from '../../src/adapters/chain/subscriptionCharger.ts';
@@ -96,6 +96,7 @@ export async function startPullScene(
     mandates: h.stores.mandates,
     relayer: createRelayer({ client, chainId: chain.chainId, relayerKey: ANVIL_RELAYER_KEY }),
     charger: chargerCalls(client, chain.chainId),
+    finality: chainReader(client, { kind: 'finalized' }),
     payments: h.stores.payments,
     ledger: h.stores.ledger,
     subscriptions: h.stores.subscriptions,

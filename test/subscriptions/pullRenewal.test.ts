@@ -2,8 +2,8 @@
  * Pull renewal end to end (decision 0061) on a real anvil chain with the sandbox USDC (Circle's controls) and
  * the SubscriptionCharger, on SQLite and PostgreSQL: the customer's signed terms checked against the
  * subscription; each period's payment charged through the relayer when due (not e-mailed ahead), recorded
- * before broadcast, applied once when mined (merchant and treasury exact, the payment paid by the charge's
- * transaction); a refused charge (blacklist) failed, its link e-mailed and the subscription past due, then tried
+ * before broadcast, applied once when its block is final (merchant and treasury exact, the payment paid by the
+ * charge's transaction; one block before final nothing is applied, and a charge reorged out then is sent again); a refused charge (blacklist) failed, its link e-mailed and the subscription past due, then tried
  * again on its schedule and paid within the grace; a crash between broadcast and record, or a second worker,
  * still one charge; a fiat period above the cap never charged but e-mailed.
  */
@@ -17,7 +17,12 @@ import type { GaslessStore } from '../../src/app/gasless/ports.ts';
 import { chargesInBudget } from '../../src/app/gasless/runGaslessRelayer.ts';
 import { subscribeFromPage } from '../../src/app/subscriptions/customerPortal.ts';
 import type { MandateStore } from '../../src/app/subscriptions/mandatePorts.ts';
-import { type MandateDeps, mandateRequest, submitMandate } from '../../src/app/subscriptions/mandates.ts';
+import {
+  type MandateDeps,
+  mandateRequest,
+  proposedCap,
+  submitMandate,
+} from '../../src/app/subscriptions/mandates.ts';
 import { createPlan } from '../../src/app/subscriptions/plans.ts';
 import type { PullChain } from '../../src/app/subscriptions/pullCharges.ts';
 import { type RelayChargesDeps, relayChargeOnce } from '../../src/app/subscriptions/relayCharges.ts';
@@ -135,11 +140,13 @@ describe.each(dialects)('pull renewal on %s', (dialect) => {
   };
   /**
    * The node mines a transaction just after it accepts it: the receipt of the charge sent is waited for, so that
-   * the relayer's next pass reads it (rather than finding it still pending, which it also handles).
+   * the relayer's next pass reads it (rather than finding it still pending, which it also handles), and two
+   * blocks on top make its block final (`--slots-in-an-epoch 1`): a charge is applied once final.
    */
   const minedOnChain = async (subscriptionId: string, period: number) => {
     const hash = (await mandates.findCharge(subscriptionId, period))?.txHash as Hex;
     await h.anvil.publicClient.waitForTransactionReceipt({ hash });
+    await h.anvil.testClient.mine({ blocks: 2 });
   };
   /** Ends a test's subscription, so that the next test's relayer passes see only their own. */
   const cancel = (id: string) =>
@@ -401,6 +408,96 @@ describe.each(dialects)('pull renewal on %s', (dialect) => {
     expect((await relayChargeOnce(relay)).kind).toBe('idle');
     expect(await h.balanceOf(h.addresses.merchant)).toBe(merchantBefore + 9_750_000n);
     expect((await mandates.findCharge(id, 1))?.attempts).toBe(1);
+    await cancel(id);
+  });
+
+  /** The `payment.paid` events written for a payment. */
+  const paidEventsOf = async (paymentId: string | undefined) =>
+    (
+      await h.database.handle.db
+        .selectFrom('events')
+        .select('id')
+        .where('type', '=', 'payment.paid')
+        .where('payment_id', '=', paymentId ?? '')
+        .execute()
+    ).length;
+  const finalizedBlock = async () => (await h.anvil.publicClient.getBlock({ blockTag: 'finalized' })).number;
+
+  it('applies a mined charge once its block is final, not one block before: merchant and treasury exact', async () => {
+    const { id, token, terms, signature } = await subscribe({
+      amount: '10',
+      currency: 'USDC',
+      trialDays: '1',
+    });
+    await mandateDue(id, token, terms, signature);
+    const before = {
+      merchant: await h.balanceOf(h.addresses.merchant),
+      treasury: await h.balanceOf(h.addresses.treasury),
+    };
+    expect((await relayChargeOnce(relay)).kind).toBe('sent');
+    const hash = (await mandates.findCharge(id, 1))?.txHash as Hex;
+    const { blockNumber } = await h.anvil.publicClient.waitForTransactionReceipt({ hash });
+    // One block on, its block is one short of final: mined, the money moved, nothing applied.
+    await h.anvil.testClient.mine({ blocks: 1 });
+    expect(await finalizedBlock()).toBe(blockNumber - 1n);
+    expect(await relayChargeOnce(relay)).toMatchObject({ kind: 'awaiting-finality', blockNumber });
+    const unapplied = await periodOf(id, 1);
+    expect((await mandates.findCharge(id, 1))?.status).toBe('sent');
+    expect(unapplied.payment?.status).toBe('pending');
+    expect(await paidEventsOf(unapplied.payment?.id)).toBe(0);
+    // The relayer's key sends nothing else meanwhile: the charge is still its transaction in flight.
+    expect((await mandates.inFlight(chain.chainId))?.txHash).toBe(hash);
+
+    await h.anvil.testClient.mine({ blocks: 1 });
+    expect(await finalizedBlock()).toBe(blockNumber);
+    expect((await relayChargeOnce(relay)).kind).toBe('mined');
+    expect((await relayChargeOnce(relay)).kind).toBe('idle');
+    const { payment } = await periodOf(id, 1);
+    expect(payment?.status).toBe('paid');
+    expect(payment?.txid).toBe(hash);
+    expect(await paidEventsOf(payment?.id)).toBe(1);
+    expect(await statusOf(id)).toBe('active');
+    expect(await h.balanceOf(h.addresses.merchant)).toBe(before.merchant + 9_750_000n);
+    expect(await h.balanceOf(h.addresses.treasury)).toBe(before.treasury + 250_000n);
+    await cancel(id);
+  });
+
+  it('never applies a charge reorged out after mining, before final: sent again, one charge in the end', async () => {
+    const { id, token, terms, signature } = await subscribe({
+      amount: '10',
+      currency: 'USDC',
+      trialDays: '1',
+    });
+    await mandateDue(id, token, terms, signature);
+    const before = {
+      merchant: await h.balanceOf(h.addresses.merchant),
+      treasury: await h.balanceOf(h.addresses.treasury),
+    };
+    expect((await relayChargeOnce(relay)).kind).toBe('sent');
+    const hash = (await mandates.findCharge(id, 1))?.txHash as Hex;
+    const { blockNumber } = await h.anvil.publicClient.waitForTransactionReceipt({ hash });
+    await h.anvil.testClient.mine({ blocks: 1 });
+    expect((await relayChargeOnce(relay)).kind).toBe('awaiting-finality');
+    // A reorg replaces the charge's block and the one above with two blocks without it, before it was final.
+    await h.anvil.testClient.request({ method: 'anvil_reorg', params: [2, []] } as never);
+    expect(await finalizedBlock()).toBe(blockNumber - 1n);
+    expect(await h.balanceOf(h.addresses.merchant)).toBe(before.merchant);
+    const gone = await periodOf(id, 1);
+    expect(gone.payment?.status).toBe('pending');
+    expect(await paidEventsOf(gone.payment?.id)).toBe(0);
+    // Its receipt is gone and its nonce free again: the same bytes are sent again.
+    expect((await relayChargeOnce(relay)).kind).toBe('awaiting-receipt');
+    await minedOnChain(id, 1);
+    expect((await relayChargeOnce(relay)).kind).toBe('mined');
+    expect((await relayChargeOnce(relay)).kind).toBe('idle');
+    const { payment } = await periodOf(id, 1);
+    const charge = await mandates.findCharge(id, 1);
+    expect(payment?.status).toBe('paid');
+    expect(payment?.txid).toBe(charge?.txHash);
+    expect(charge?.attempts).toBe(1);
+    expect(await paidEventsOf(payment?.id)).toBe(1);
+    expect(await h.balanceOf(h.addresses.merchant)).toBe(before.merchant + 9_750_000n);
+    expect(await h.balanceOf(h.addresses.treasury)).toBe(before.treasury + 250_000n);
     await cancel(id);
   });
 
@@ -688,6 +785,65 @@ describe.each(dialects)('pull renewal on %s', (dialect) => {
     expect(p?.remindedAt).not.toBeNull();
     expect(await emailsOf(payment?.id)).toBe(2);
     expect((await relayChargeOnce(relay)).kind).toBe('idle');
+  });
+
+  it("charges each fiat period at its own rate within the page's cap, and e-mails the one the rate moves above it", async () => {
+    // The page's cap for 10 EUR at 1.08: 10.80 USDC and 10 %, rounded up to the cent.
+    const { id, token, terms, signature } = await subscribe(
+      { amount: '10', currency: 'EUR', trialDays: '1' },
+      11_880_000n,
+    );
+    expect(await proposedCap(renewal, (await h.stores.subscriptions.find(id))!.plan)).toBe(11_880_000n);
+    let eur = { units: 108n, scale: 2 };
+    const moving: RenewalDeps = {
+      ...renewal,
+      rates: { usdcPerUnit: () => ({ usdcPerUnit: eur, sources: ['test'], observedAt: h.clock.now() }) },
+    };
+    const anchor = await mandateDue(id, token, terms, signature);
+    const before = {
+      merchant: await h.balanceOf(h.addresses.merchant),
+      treasury: await h.balanceOf(h.addresses.treasury),
+    };
+    const charged = { merchant: 0n, treasury: 0n };
+    // Period 1 at 1.08 (10.80 USDC), period 2 at 1.10 (11.00), each charged at its own quote, split at 2.5 %.
+    for (const [period, rate, usdc] of [
+      [1, 108n, 10_800_000n],
+      [2, 110n, 11_000_000n],
+    ] as const) {
+      if (period > 1) {
+        eur = { units: rate, scale: 2 };
+        const due = periodStart(anchor, { unit: 'month', count: 1 }, period);
+        await moveTo(new Date(due.getTime() - 60_000));
+        await renewDueSubscriptions(moving, 50);
+        await moveTo(due);
+        await renewDueSubscriptions(moving, 50);
+      }
+      expect((await mandates.findCharge(id, period))?.amountBaseUnits).toBe(usdc);
+      expect((await relayChargeOnce(relay)).kind).toBe('sent');
+      await minedOnChain(id, period);
+      expect((await relayChargeOnce(relay)).kind).toBe('mined');
+      expect((await periodOf(id, period)).payment?.status).toBe('paid');
+      charged.treasury += (usdc * 250n) / 10_000n;
+      charged.merchant += usdc - (usdc * 250n) / 10_000n;
+      expect(await h.balanceOf(h.addresses.merchant)).toBe(before.merchant + charged.merchant);
+      expect(await h.balanceOf(h.addresses.treasury)).toBe(before.treasury + charged.treasury);
+    }
+    expect(charged).toEqual({ merchant: 21_255_000n, treasury: 545_000n });
+    // Period 3 at 1.20: 12.00 USDC, above the 11.88 signed: not charged, its link e-mailed instead.
+    eur = { units: 120n, scale: 2 };
+    const due = periodStart(anchor, { unit: 'month', count: 1 }, 3);
+    await moveTo(new Date(due.getTime() - 60_000));
+    await renewDueSubscriptions(moving, 50);
+    await moveTo(due);
+    await renewDueSubscriptions(moving, 50);
+    const third = await periodOf(id, 3);
+    expect(third.payment?.quote.usdcBaseUnits).toBe(12_000_000n);
+    expect(await mandates.findCharge(id, 3)).toBeUndefined();
+    expect(third.p?.remindedAt).not.toBeNull();
+    expect(await emailsOf(third.payment?.id)).toBe(1);
+    expect((await relayChargeOnce(relay)).kind).toBe('idle');
+    expect(await h.balanceOf(h.addresses.merchant)).toBe(before.merchant + charged.merchant);
+    await cancel(id);
   });
 
   it("subscribed by the page's wallet way, a first period owed at once is not e-mailed: its mandate will pay it", async () => {

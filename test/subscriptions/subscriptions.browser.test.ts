@@ -213,7 +213,9 @@ describe('subscription pages in Chromium', () => {
  * gasless relayer's key, a customer whose browser has a wallet (EIP-1193, anvil's customer account) subscribes
  * to a monthly USDC plan by signing the terms and USDC's permit of the charger, lands on the portal, and the
  * first period is charged (merchant and treasury exact); then switches to e-mail payments from the portal, and
- * the next period, a month on, is not charged.
+ * the next period, a month on, is not charged. A plan that runs until canceled says its 12 periods' allowance
+ * before signing, and its portal has the wallet approve 12 more once less than a period is left. A euro plan's
+ * page proposes and states its cap (today's price and 10 %), and that cap is the one signed.
  */
 describe('pull renewal from the subscribe page in Chromium', () => {
   let h: ChainHarness;
@@ -320,6 +322,7 @@ describe('pull renewal from the subscribe page in Chromium', () => {
       expect((await relayChargeOnce(relay)).kind).toBe('sent');
       const hash = (await h.stores.mandates.findCharge(id, 1))?.txHash as Hex;
       await h.anvil.publicClient.waitForTransactionReceipt({ hash });
+      await h.anvil.testClient.mine({ blocks: 2 }); // its block final: a charge is applied once final
       expect((await relayChargeOnce(relay)).kind).toBe('mined');
       expect(await h.balanceOf(h.addresses.merchant)).toBe(before.merchant + 9_750_000n);
       expect(await h.balanceOf(h.addresses.treasury)).toBe(before.treasury + 250_000n);
@@ -449,6 +452,7 @@ describe('pull renewal from the subscribe page in Chromium', () => {
       expect((await relayChargeOnce(relay)).kind).toBe('sent');
       const hash = (await h.stores.mandates.findCharge(subscription.id, 1))?.txHash as Hex;
       await h.anvil.publicClient.waitForTransactionReceipt({ hash });
+      await h.anvil.testClient.mine({ blocks: 2 }); // its block final: a charge is applied once final
       expect((await relayChargeOnce(relay)).kind).toBe('mined');
       expect(await allowance()).toBe(110_000_000n);
 
@@ -472,6 +476,73 @@ describe('pull renewal from the subscribe page in Chromium', () => {
       await page.reload();
       expect(await page.locator('[data-allowance-left]').textContent()).toBe('120.00 USDC');
       expect(await page.getByRole('button', { name: 'Allow 12 more periods' }).count()).toBe(0);
+      await h.stores.subscriptions.cancel(
+        subscription.id,
+        { at: h.clock.now(), by: 'merchant' },
+        h.clock.now(),
+      );
+    } finally {
+      await context.close();
+    }
+  });
+  it("offers a euro plan's wallet way at today's price and a margin, states the cap and signs it", async () => {
+    // 10 EUR at the harness's 1.08: 10.80 USDC, and 10 % is 11.88 USDC at most per period.
+    const { plan } = await createPlan(renewal, h.merchant.id, 'live', {
+      name: 'Euro club',
+      amount: '10',
+      currency: 'EUR',
+      trialDays: '1',
+      intervalUnit: 'month',
+      graceDays: '3',
+      periods: '3',
+    });
+    const context = await openWalletContext(
+      chromium.browser,
+      {
+        rpcUrl: h.anvil.rpcUrl,
+        chainId: h.anvil.chain.id,
+        accounts: h.anvil.addresses,
+        defaultAccountIndex: ROLES.customer,
+      },
+      { startChainId: `0x${h.anvil.chain.id.toString(16)}`, knowsChain: true },
+    );
+    try {
+      const page = chromium.watch(await context.newPage());
+      await page.goto(`${base}/subscribe/${plan.id}?lang=fr`);
+      const french = await page.locator('#wallet-way').textContent();
+      expect(french).toContain('au plus 11,88 USDC par période');
+      expect(french).toContain('si le prix en EUR demande davantage');
+      await page.goto(`${base}/subscribe/${plan.id}`);
+      const said = await page.locator('#wallet-way').textContent();
+      expect(said).toContain(
+        'at most 11.88 USDC per period and never twice in a period; if the EUR price needs more, we e-mail you a link instead',
+      );
+      // The allowance: the cap times the three periods.
+      expect(said).toContain('USDC allowance of 35.64 USDC');
+      await page.locator('#wallet-email').fill('ada@example.com');
+      await page.getByRole('button', { name: 'Subscribe with my wallet' }).click();
+      await page.waitForURL(/done=subscribed$/, { timeout: UI_TIMEOUT_MS });
+      const token = new URL(page.url()).pathname.split('/')[2]!;
+      const { subscription } = (await h.stores.subscriptions.findByPortalToken(token))!;
+      const mandate = (await h.stores.mandates.findMandate(subscription.id))!;
+      expect(mandate.terms.cap).toBe(11_880_000n);
+      expect(mandate.permit?.value).toBe(35_640_000n);
+      expect(await page.locator('#mandate').textContent()).toContain('11.88 USDC');
+
+      // Its first period is charged at its own quote, 10.80 USDC, split exactly.
+      const before = {
+        merchant: await h.balanceOf(h.addresses.merchant),
+        treasury: await h.balanceOf(h.addresses.treasury),
+      };
+      await moveTo(periodStart(subscription.anchor, { unit: 'month', count: 1 }, 1));
+      await renewDueSubscriptions(renewal, 50);
+      expect((await relayChargeOnce(relay)).kind).toBe('sent');
+      const hash = (await h.stores.mandates.findCharge(subscription.id, 1))?.txHash as Hex;
+      await h.anvil.publicClient.waitForTransactionReceipt({ hash });
+      await h.anvil.testClient.mine({ blocks: 2 }); // its block final
+      expect((await relayChargeOnce(relay)).kind).toBe('mined');
+      expect(await h.balanceOf(h.addresses.merchant)).toBe(before.merchant + 10_530_000n);
+      expect(await h.balanceOf(h.addresses.treasury)).toBe(before.treasury + 270_000n);
       await h.stores.subscriptions.cancel(
         subscription.id,
         { at: h.clock.now(), by: 'merchant' },

@@ -24,16 +24,12 @@ function money(value: Money, language: Language): string {
 }
 
 /**
- * The allowance the page's permit grants the charger: the cap (a USDC plan's price) times the number of
- * periods, or 12 periods' when the plan runs until canceled (the portal offers 12 more once less than one is left).
+ * The allowance the page's permit grants the charger, in USDC: the cap (a USDC plan's price, a fiat plan's
+ * proposed cap) times the number of periods, or 12 periods' when the plan runs until canceled (the portal offers
+ * 12 more once less than one is left).
  */
-export function permitTotal(plan: SubscriptionPlan): Money {
-  return { ...plan.price, minorUnits: allowanceFor(plan.price.minorUnits, plan.periods) };
-}
-
-/** Whether the subscribe page offers the wallet's way for this plan: a USDC plan (its cap is its price). */
-export function walletWayOffered(plan: SubscriptionPlan, pull: PullOffer | null): pull is PullOffer {
-  return pull !== null && plan.price.currency.code === 'USDC';
+export function permitTotal(plan: SubscriptionPlan, cap: bigint = plan.price.minorUnits): Money {
+  return { currency: USDC, minorUnits: allowanceFor(cap, plan.periods) };
 }
 
 /** The sentences the script shows, rendered (and escaped) here, copied with textContent there. */
@@ -49,16 +45,20 @@ function scriptMessages(messages: Record<string, string>): SafeHtml {
  * mandate, go to the portal. Without a wallet (or without script) it says so, and the e-mail way stays below.
  */
 export function walletWay(
-  input: { plan: SubscriptionPlan; language: Language; merchantName: string; pull: PullOffer },
+  input: { plan: SubscriptionPlan; language: Language; merchantName: string; pull: PullOffer; cap: bigint },
   m: SubscriptionMessages,
 ): SafeHtml {
-  const { plan, language, pull } = input;
+  const { plan, language, pull, cap } = input;
   const w = m.wallet;
-  return html`<section class="subscribe-way" id="wallet-way" aria-labelledby="wallet-way-title" data-wallet-url="/subscribe/${plan.id}/wallet?lang=${language}" data-chain-id="${String(pull.chainId)}" data-chain-name="${pull.chainName}" data-allowance="${permitTotal(plan).minorUnits.toString()}">
+  // A fiat plan's cap is the page's proposal (today's price and a margin), in USDC: the terms say it as it is.
+  const fiat = plan.price.currency.code !== 'USDC';
+  const allowance = plan.periods === null ? w.allowanceOpenEnded : fiat ? w.allowanceFiat : w.allowance;
+  const words = { cap: money({ currency: USDC, minorUnits: cap }, language), merchant: input.merchantName };
+  return html`<section class="subscribe-way" id="wallet-way" aria-labelledby="wallet-way-title" data-wallet-url="/subscribe/${plan.id}/wallet?lang=${language}" data-chain-id="${String(pull.chainId)}" data-chain-name="${pull.chainName}" data-cap="${cap.toString()}" data-allowance="${permitTotal(plan, cap).minorUnits.toString()}">
   <h2 id="wallet-way-title">${w.title}</h2>
-  <p>${fill(w.explain, { cap: money(plan.price, language), merchant: input.merchantName })}</p>
-  <p class="muted small">${fill(plan.periods === null ? w.allowanceOpenEnded : w.allowance, {
-    total: money(permitTotal(plan), language),
+  <p>${fiat ? fill(w.explainFiat, { ...words, currency: plan.price.currency.code }) : fill(w.explain, words)}</p>
+  <p class="muted small">${fill(allowance, {
+    total: money(permitTotal(plan, cap), language),
     periods: OPEN_ENDED_ALLOWANCE_PERIODS,
   })}</p>
   <div class="choice" data-wallet-ready hidden>

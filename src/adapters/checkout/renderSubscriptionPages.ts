@@ -11,7 +11,7 @@ import type { Language } from '../web/language.ts';
 import { formatPriceAmount } from '../web/localeFormat.ts';
 import { languageSwitcher, layout, messagePage, moment, type PageAssets } from './pageLayout.ts';
 import { allowanceSection } from './renderAllowanceSection.ts';
-import { mandateSection, type PullOffer, walletWay, walletWayOffered } from './renderMandateSections.ts';
+import { mandateSection, type PullOffer, walletWay } from './renderMandateSections.ts';
 import { SUBSCRIPTION_MESSAGES, type SubscriptionMessages } from './subscriptionMessages/index.ts';
 
 /** What the subscribe page says was wrong with a post, in the customer's words. */
@@ -74,8 +74,11 @@ export function renderSubscribePage(
   input: PageFrame & {
     readonly plan: SubscriptionPlan;
     readonly now: Date;
-    /** The mode's pull renewal; null: the e-mail way alone. */
-    readonly pull?: PullOffer | null | undefined;
+    /**
+     * The mode's pull renewal with the cap the wallet is asked to sign (a USDC plan's price, a fiat plan's price
+     * at today's rate and a margin); null: the e-mail way alone.
+     */
+    readonly pull?: (PullOffer & { readonly cap: bigint }) | null | undefined;
     readonly refused?:
       | { readonly problem: SubscribeProblem; readonly email?: string | undefined }
       | undefined;
@@ -83,14 +86,14 @@ export function renderSubscribePage(
 ): string {
   const { plan, language } = input;
   const m = SUBSCRIPTION_MESSAGES[language];
-  const wallet = walletWayOffered(plan, input.pull ?? null) ? (input.pull as PullOffer) : null;
+  const wallet = input.pull ?? null;
   const body = html`<main id="subscribe" class="card">
 ${header(input, plan.name, priceText(plan, language), m)}
 ${plan.description === null ? null : html`<p class="description">${plan.description}</p>`}
 ${terms(plan, language, input.now, m)}
 ${problemBox(input.refused?.problem, input.merchantName, m)}
 <div class="subscribe-ways">
-  ${wallet ? walletWay({ ...input, pull: wallet }, m) : null}
+  ${wallet ? walletWay({ ...input, pull: wallet, cap: wallet.cap }, m) : null}
   ${emailWay(input, m)}
 </div>
 <p class="muted small">${format(m.nonCustodial, { merchant: input.merchantName })}</p>

@@ -11,6 +11,7 @@ import {
   publicPlan,
   subscribeFromPage,
 } from '../../app/subscriptions/customerPortal.ts';
+import { proposedCap } from '../../app/subscriptions/mandates.ts';
 import type { RenewalDeps } from '../../app/subscriptions/renewal.ts';
 import type { ShownSubscription } from '../../app/subscriptions/subscriptions.ts';
 import { PaylinkError, ValidationError } from '../../domain/errors.ts';
@@ -138,7 +139,7 @@ async function foundPlan(deps: RouteDeps, request: PlanRequest, reply: FastifyRe
 
 type FoundPlan = NonNullable<Awaited<ReturnType<typeof foundPlan>>>;
 
-function subscribePage(
+async function subscribePage(
   deps: RouteDeps,
   found: FoundPlan,
   language: Language,
@@ -146,6 +147,9 @@ function subscribePage(
   status: number,
   refused?: { problem: SubscribeProblem; email?: string | undefined },
 ) {
+  const pull = pullOffer(deps, found.plan.mode);
+  // The wallet's way where the mode is charged by pull and the plan has a cap to sign (a fiat plan's needs a rate).
+  const cap = pull ? await proposedCap(deps.subscriptions.renewal, found.plan) : undefined;
   return reply.status(status).send(
     renderSubscribePage({
       plan: found.plan,
@@ -154,7 +158,7 @@ function subscribePage(
       language,
       assets: found.brand.assets,
       now: deps.subscriptions.renewal.clock.now(),
-      pull: pullOffer(deps, found.plan.mode),
+      pull: pull && cap !== undefined ? { ...pull, cap } : null,
       refused,
     }),
   );

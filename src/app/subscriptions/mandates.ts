@@ -1,6 +1,7 @@
 import { type Hex, recoverTypedDataAddress } from 'viem';
 import { PaylinkError, ValidationError } from '../../domain/errors.ts';
 import type { Merchant } from '../../domain/merchant.ts';
+import { quote } from '../../domain/quote.ts';
 import { deriveSubscriptionState } from '../../domain/subscription.ts';
 import {
   expectedTerms,
@@ -11,7 +12,9 @@ import {
   parseTerms,
   termsMismatch,
 } from '../../domain/subscriptionMandate.ts';
+import type { SubscriptionPlan } from '../../domain/subscriptionPlan.ts';
 import type { MerchantStore } from '../merchants/ports.ts';
+import { type QuoteAmountDeps, rateFor } from '../payments/quoteAmount.ts';
 import type { Clock } from '../shared/ports.ts';
 import type { Mandate, MandatePermit, MandateStore } from './mandatePorts.ts';
 import type { SubscriptionRecord, SubscriptionStore } from './ports.ts';
@@ -37,6 +40,39 @@ export const OPEN_ENDED_ALLOWANCE_PERIODS = 12;
 /** The allowance a plan's mandate asks for: its cap times its periods, or times 12 when it runs until canceled. */
 export function allowanceFor(cap: bigint, periods: number | null): bigint {
   return cap * BigInt(periods ?? OPEN_ENDED_ALLOWANCE_PERIODS);
+}
+
+/**
+ * What a fiat plan's proposed cap adds to its price at today's rate: a rate that moves by up to this much by a
+ * period's payment is still charged; beyond it, the period's link is e-mailed (pullCharges.ts).
+ */
+export const FIAT_CAP_MARGIN_PERCENT = 10n;
+/** A cent of USDC, in base units: the cap proposed is rounded up to it, as a fiat quote is. */
+const USDC_CENT = 10_000n;
+
+/** A fiat plan's proposed cap from its price in USDC base units: the margin added, rounded up to the cent. */
+export function capWithMargin(priceBaseUnits: bigint): bigint {
+  const per = 100n * USDC_CENT;
+  return ((priceBaseUnits * (100n + FIAT_CAP_MARGIN_PERCENT) + per - 1n) / per) * USDC_CENT;
+}
+
+/**
+ * The cap the subscribe page offers the wallet to sign for a plan: a USDC plan's price; a fiat plan's price at
+ * today's agreed rate (the payments' own quote, rounded up to the cent) plus the margin. Undefined when no rate
+ * can be had now: the page then offers the e-mail way alone.
+ */
+export async function proposedCap(
+  deps: Pick<QuoteAmountDeps, 'rates'>,
+  plan: Pick<SubscriptionPlan, 'price'>,
+): Promise<bigint | undefined> {
+  if (plan.price.currency.code === 'USDC') return plan.price.minorUnits;
+  try {
+    const rate = await rateFor(deps, plan.price.currency);
+    return capWithMargin(quote(plan.price, rate.usdcPerUnit, 0).usdcBaseUnits);
+  } catch (error) {
+    if (error instanceof PaylinkError && error.code === 'RATE_UNAVAILABLE') return undefined;
+    throw error;
+  }
 }
 
 /** The charger's bound on a cap (exclusive). */

@@ -1,7 +1,7 @@
 import type { Payment } from '../../domain/payment.ts';
 import type { PayoutPolicy } from '../../domain/payout.ts';
 import { graceEnd } from '../../domain/subscription.ts';
-import type { Ledger, OutboxEvent } from '../chain/ports.ts';
+import type { ChainReader, Ledger, OutboxEvent } from '../chain/ports.ts';
 import type { GaslessSpend } from '../gasless/ports.ts';
 import { overShare, SUBSCRIPTION_CLIENT_PREFIX } from '../gasless/relayAuthorizations.ts';
 import { paidInOneTransactionEvent } from '../payments/paidInOneTransaction.ts';
@@ -19,6 +19,8 @@ export interface RelayChargesDeps {
     'nonce' | 'currentFees' | 'estimateCall' | 'signCall' | 'broadcast' | 'receipt'
   >;
   readonly charger: ChargerCalls;
+  /** The home chain's finality rule, the watcher's for deposits: a charge is applied once its block is final. */
+  readonly finality: Pick<ChainReader, 'finalizedBlockNumber'>;
   readonly payments: Pick<PaymentStore, 'findById'>;
   /** The transfers the watcher saw to each period's deposit address: a period paid by hand is not charged. */
   readonly ledger: Pick<Ledger, 'listTransfers'>;
@@ -46,6 +48,8 @@ export interface ChargeBudget {
 export type ChargeOutcome =
   | { readonly kind: 'idle' }
   | { readonly kind: 'awaiting-receipt'; readonly charge: Charge }
+  /** Mined in a block not final yet: applied once it is; a reorg before then leaves it sent, as if never mined. */
+  | { readonly kind: 'awaiting-finality'; readonly charge: Charge; readonly blockNumber: bigint }
   | { readonly kind: 'sent'; readonly charge: Charge; readonly txHash: string }
   | { readonly kind: 'mined'; readonly charge: Charge }
   | { readonly kind: 'deferred'; readonly charge: Charge; readonly reason: string }
@@ -63,9 +67,9 @@ const GAS_MARGIN_PERCENT = 120n;
 
 /**
  * One pass of pull renewal's relayer on one chain, one transaction in flight at a time, as the gasless relayer's
- * (decision 0040): first the charge sent (its receipt applies it once: the period's payment paid by its
- * transaction; a reverted one fails it, to be tried again; a nonce taken by another transaction, in no block,
- * likewise), otherwise the next charge due, checked again now (the period paid meanwhile, the mandate replaced,
+ * (decision 0040): first the charge sent (its receipt, once its block is final by the chain's finality rule,
+ * applies it once: the period's payment paid by its transaction; a reverted one fails it, to be tried again; a
+ * nonce taken by another transaction, in no block, likewise), otherwise the next charge due, checked again now (the period paid meanwhile, the mandate replaced,
  * the grace over), simulated (the contract and the token say why they would refuse: the balance, the allowance,
  * a blacklist, a pause, a cancellation), signed, recorded as sent, and only then broadcast.
  */
@@ -224,8 +228,18 @@ async function advanceSent(deps: RelayChargesDeps, sent: Charge): Promise<Charge
 async function recordReceipt(
   deps: RelayChargesDeps,
   sent: Charge,
-  receipt: { readonly success: boolean; readonly gasUsed: bigint; readonly feeWei: bigint },
+  receipt: {
+    readonly blockNumber: bigint;
+    readonly success: boolean;
+    readonly gasUsed: bigint;
+    readonly feeWei: bigint;
+  },
 ): Promise<ChargeOutcome> {
+  // Nothing is applied from a block a reorg can still remove (a payment paid by a charge that is gone): the
+  // charge stays sent, the key's one transaction in flight, until the watcher's own rule calls its block final.
+  // Reverted ones too: a reorg could mine the same bytes elsewhere with another outcome.
+  if (receipt.blockNumber > (await deps.finality.finalizedBlockNumber()))
+    return { kind: 'awaiting-finality', charge: sent, blockNumber: receipt.blockNumber };
   const cost = { gasUsed: receipt.gasUsed, feeWei: receipt.feeWei };
   if (!receipt.success) return fail(deps, sent, 'the charge reverted on chain', { retry: true, ...cost });
   const at = deps.clock.now();

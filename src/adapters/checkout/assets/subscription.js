@@ -101,7 +101,8 @@ function walletWayOf(root, ethereum) {
       const response = await fetch(`${made.mandate_url}.json`, { cache: 'no-store' });
       const request = await response.json();
       if (!response.ok) throw new Error(request.error || `HTTP ${response.status}`);
-      const terms = { ...request.message, customer: from, cap: request.cap };
+      // A fiat plan's cap is the page's proposal (today's price and a margin), the one its words state.
+      const terms = { ...request.message, customer: from, cap: request.cap ?? data.cap };
       const signature = await ethereum.request({
         method: 'eth_signTypedData_v4',
         params: [

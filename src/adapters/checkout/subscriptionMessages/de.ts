@@ -89,6 +89,10 @@ export const de: MessageTable<typeof en> = {
       'Einmal in Ihrer Browser-Wallet unterschreiben: In jeder Periode werden {cap} aus Ihrer Wallet an {merchant} abgebucht, nie mehr und nie zweimal in einer Periode. Ihre E-Mail-Adresse wird trotzdem erfragt: Der Link zum Kundenbereich und jede Zahlung, die Sie selbst leisten, gehen dorthin.',
     allowance:
       'Ihre Wallet unterschreibt auch eine USDC-Freigabe über {total} für den Abbuchungsvertrag von Paylink (der Preis einer Periode mal die Zahl der Perioden). Sie zahlen keine Netzwerkgebühr.',
+    explainFiat:
+      'Einmal in Ihrer Browser-Wallet unterschreiben: In jeder Periode wird der Preis in {currency} zum Tageskurs in USDC aus Ihrer Wallet an {merchant} abgebucht, höchstens {cap} pro Periode und nie zweimal in einer Periode; braucht der Preis in {currency} mehr, schicken wir Ihnen stattdessen einen Link per E-Mail. Ihre E-Mail-Adresse wird trotzdem erfragt: Der Link zum Kundenbereich und jede Zahlung, die Sie selbst leisten, gehen dorthin.',
+    allowanceFiat:
+      'Ihre Wallet unterschreibt auch eine USDC-Freigabe über {total} für den Abbuchungsvertrag von Paylink (der Höchstbetrag einer Periode mal die Zahl der Perioden). Sie zahlen keine Netzwerkgebühr.',
     allowanceOpenEnded:
       'Ihre Wallet unterschreibt auch eine USDC-Freigabe über {total} für den Abbuchungsvertrag von Paylink: höchstens {periods} Perioden, da das Abo bis zu Ihrer Kündigung läuft. Wenn weniger als eine Periode übrig ist, kann Ihre Wallet auf der Seite Ihres Abos {periods} weitere freigeben. Für diese erste Freigabe zahlen Sie keine Netzwerkgebühr.',
     subscribe: 'Mit meiner Wallet abonnieren',

@@ -82,6 +82,10 @@ export const en = {
       'Sign once in your browser wallet: each period, {cap} is charged from your wallet to {merchant}, never more and never twice in a period. Your e-mail address is still asked: the portal’s link and any payment you make yourself go there.',
     allowance:
       'Your wallet also signs a USDC allowance of {total} for Paylink’s charger contract (the price of one period times the number of periods). You pay no gas.',
+    explainFiat:
+      'Sign once in your browser wallet: each period, the {currency} price is charged from your wallet to {merchant} in USDC at that day’s rate, at most {cap} per period and never twice in a period; if the {currency} price needs more, we e-mail you a link instead. Your e-mail address is still asked: the portal’s link and any payment you make yourself go there.',
+    allowanceFiat:
+      'Your wallet also signs a USDC allowance of {total} for Paylink’s charger contract (the most per period times the number of periods). You pay no gas.',
     allowanceOpenEnded:
       'Your wallet also signs a USDC allowance of {total} for Paylink’s charger contract: {periods} periods at most, since the plan runs until you cancel it. When less than one period is left, the page of your subscription lets your wallet allow {periods} more. You pay no gas for this first allowance.',
     subscribe: 'Subscribe with my wallet',

@@ -87,6 +87,10 @@ export const es: MessageTable<typeof en> = {
       'Firme una vez en el monedero de su navegador: en cada periodo se cobran {cap} de su monedero para {merchant}, nunca más y nunca dos veces en un periodo. Su correo se sigue pidiendo: allí llegan el enlace del portal y cualquier pago que haga usted mismo.',
     allowance:
       'Su monedero también firma una autorización de USDC de {total} para el contrato de cobro de Paylink (el precio de un periodo por el número de periodos). No paga comisión de red.',
+    explainFiat:
+      'Firme una vez en el monedero de su navegador: en cada periodo se cobra de su monedero para {merchant} el precio en {currency}, en USDC al cambio del día, como mucho {cap} por periodo y nunca dos veces en un periodo; si el precio en {currency} necesita más, le enviamos en su lugar un enlace por correo. Su correo se sigue pidiendo: allí llegan el enlace del portal y cualquier pago que haga usted mismo.',
+    allowanceFiat:
+      'Su monedero también firma una autorización de USDC de {total} para el contrato de cobro de Paylink (el máximo por periodo por el número de periodos). No paga comisión de red.',
     allowanceOpenEnded:
       'Su monedero también firma una autorización de USDC de {total} para el contrato de cobro de Paylink: {periods} periodos como máximo, ya que la suscripción dura hasta que la cancele. Cuando quede menos de un periodo, la página de su suscripción permite a su monedero autorizar {periods} más. No paga comisión de red por esta primera autorización.',
     subscribe: 'Suscribirme con mi monedero',

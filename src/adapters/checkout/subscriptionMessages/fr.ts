@@ -87,6 +87,10 @@ export const fr: MessageTable<typeof en> = {
       'Signez une fois dans le portefeuille de votre navigateur : à chaque période, {cap} est prélevé de votre portefeuille pour {merchant}, jamais plus et jamais deux fois par période. Votre adresse e-mail reste demandée : le lien de l’espace client et tout paiement fait vous-même y arrivent.',
     allowance:
       'Votre portefeuille signe aussi une autorisation USDC de {total} pour le contrat de prélèvement de Paylink (le prix d’une période fois le nombre de périodes). Vous ne payez aucun frais de réseau.',
+    explainFiat:
+      'Signez une fois dans le portefeuille de votre navigateur : à chaque période, le prix en {currency} est prélevé de votre portefeuille pour {merchant} en USDC au cours du jour, au plus {cap} par période et jamais deux fois par période ; si le prix en {currency} demande davantage, nous vous envoyons plutôt un lien par e-mail. Votre adresse e-mail reste demandée : le lien de l’espace client et tout paiement fait vous-même y arrivent.',
+    allowanceFiat:
+      'Votre portefeuille signe aussi une autorisation USDC de {total} pour le contrat de prélèvement de Paylink (le maximum par période fois le nombre de périodes). Vous ne payez aucun frais de réseau.',
     allowanceOpenEnded:
       'Votre portefeuille signe aussi une autorisation USDC de {total} pour le contrat de prélèvement de Paylink : {periods} périodes au plus, puisque l’abonnement dure jusqu’à ce que vous le résiliiez. Quand il reste moins d’une période, la page de votre abonnement permet à votre portefeuille d’en autoriser {periods} de plus. Vous ne payez aucun frais de réseau pour cette première autorisation.',
     subscribe: 'M’abonner avec mon portefeuille',
