@@ -180,6 +180,7 @@ describe.each(dialects)('mandates canceled on chain on %s', (dialect) => {
     expect((await relayChargeOnce(scene.relay)).kind).toBe('sent');
     const charged = (await h.stores.mandates.findCharge(id, 1))?.txHash as Hex;
     await h.anvil.publicClient.waitForTransactionReceipt({ hash: charged });
+    await h.anvil.testClient.mine({ blocks: 2 }); // its block final: a charge is applied once final
     expect((await relayChargeOnce(scene.relay)).kind).toBe('mined');
     await pass();
     const live = await pagesOf(id);
