@@ -21,7 +21,7 @@ import { type ApiHarness, startApiHarness, TEST_CHAIN } from '../helpers/apiHarn
 import { builtPaylinkBin } from '../helpers/builtCli.ts';
 import { runCli } from '../helpers/cli.ts';
 import { createEmptyDatabase, dialects } from '../helpers/database.ts';
-import { eventually, freePort } from '../helpers/net.ts';
+import { eventually, freePort, until } from '../helpers/net.ts';
 import { verifyAsMerchant, WebhookReceiver } from '../helpers/webhookReceiver.ts';
 
 /** The test-mode chain: another id, other contracts (as Amoy would have). */
@@ -292,6 +292,12 @@ describe.runIf(dialects.includes('postgres'))(
     let api: string;
     let checkout: string;
     let dbUrl: string;
+    /** What the process wrote to stderr (warnings and errors: PAYLINK_LOG_LEVEL is warn), for a failure to show. */
+    let serverLog = '';
+    /** A payment's status as last read, for a failure to show. */
+    let lastRead = '';
+    const explain = () =>
+      `last read: ${lastRead}\npaylink serve (exit ${server?.exitCode ?? server?.signalCode ?? 'none'}):\n${serverLog.slice(-6_000)}`;
 
     beforeAll(async () => {
       const chainArgs = ['--slots-in-an-epoch', '1', '--block-time', '1'];
@@ -363,7 +369,9 @@ describe.runIf(dialects.includes('postgres'))(
         env,
         stdio: ['ignore', 'ignore', 'pipe'],
       });
-      server.stderr?.resume();
+      server.stderr?.on('data', (chunk: Buffer) => {
+        serverLog += chunk.toString();
+      });
       await eventually(
         () =>
           fetch(`${api}/payments/api/convert/?amount=1&currency=USD`).then(
@@ -415,7 +423,13 @@ describe.runIf(dialects.includes('postgres'))(
     const row = async (id: string) => {
       const db = openDatabase(dbUrl).db;
       try {
-        return await db.selectFrom('payments').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+        const read = await db
+          .selectFrom('payments')
+          .selectAll()
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow();
+        lastRead = `${read.mode} ${read.status} received ${read.amount_received_base_units} payout ${read.payout_tx_hash}`;
+        return read;
       } finally {
         await db.destroy();
       }
@@ -439,9 +453,11 @@ describe.runIf(dialects.includes('postgres'))(
       await pay(amoy, amoyUsdc, livePayment.details.deposit_address, 4_000_000n);
       await pay(amoy, amoyUsdc, testPayment.details.deposit_address, 3_000_000n);
 
-      const settledTest = await eventually(
+      const settledTest = await until(
+        'the test payment paid and paid out',
         () => row(testPayment.payment_id),
         (r) => r.status === 'paid' && r.payout_tx_hash !== null,
+        { explain, tries: 600, everyMs: 200 },
       );
       expect(settledTest).toMatchObject({
         mode: 'test',
@@ -476,9 +492,11 @@ describe.runIf(dialects.includes('postgres'))(
 
       // Now the live payment, on the live chain.
       await pay(live, liveUsdc, livePayment.details.deposit_address, 4_000_000n);
-      const settledLive = await eventually(
+      const settledLive = await until(
+        'the live payment paid and paid out',
         () => row(livePayment.payment_id),
         (r) => r.status === 'paid' && r.payout_tx_hash !== null,
+        { explain, tries: 600, everyMs: 200 },
       );
       expect(settledLive).toMatchObject({
         chain_id: 31337,
