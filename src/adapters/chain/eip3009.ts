@@ -232,7 +232,9 @@ async function transactionThatUsed(
   token: string,
   authorization: TransferAuthorization,
 ): Promise<string | undefined> {
-  const latest = await client.getBlockNumber();
+  // Not viem's cached number (up to its polling interval old): the transaction looked for may be in the block
+  // just mined, and a look that stops before it finds nothing and fails a call that was paid.
+  const latest = await client.getBlockNumber({ cacheTime: 0 });
   const logs = await client.getLogs({
     address: getAddress(token),
     event: authorizationUsedEvent,
