@@ -33,6 +33,10 @@ async function sandbox(overrides: Record<string, string> = {}): Promise<Sandbox>
     PAYLINK_CHECKOUT_PORT: String(await freePort()),
     PAYLINK_RPC_URL: `http://127.0.0.1:${await freePort()}`,
     PAYLINK_SANDBOX_WEBHOOK_PORT: String(await freePort()),
+    // Its second chain and attestation service too: by default they take the ports after the first chain's,
+    // which another file's process may hold (a full run failed so).
+    PAYLINK_SANDBOX_2_RPC_URL: `http://127.0.0.1:${await freePort()}`,
+    PAYLINK_CCTP_ATTESTATION_URL: `http://127.0.0.1:${await freePort()}`,
     PAYLINK_LOG_LEVEL: 'info',
     ...overrides,
   };

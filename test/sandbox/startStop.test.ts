@@ -41,8 +41,10 @@ async function startSandbox(command: 'npm start' | 'node'): Promise<Started> {
     PAYLINK_API_PORT: String(await freePort()),
     PAYLINK_CHECKOUT_PORT: String(await freePort()),
     PAYLINK_RPC_URL: `http://127.0.0.1:${await freePort()}`,
-    // Its second chain's own port: by default the one after the first's, which another file's server may hold.
+    // Its second chain's and attestation service's own ports: by default the two after the first chain's, which
+    // another file's server may hold.
     PAYLINK_SANDBOX_2_RPC_URL: `http://127.0.0.1:${await freePort()}`,
+    PAYLINK_CCTP_ATTESTATION_URL: `http://127.0.0.1:${await freePort()}`,
     PAYLINK_SANDBOX_WEBHOOK_PORT: String(await freePort()),
     PAYLINK_LOG_LEVEL: 'info',
   };
