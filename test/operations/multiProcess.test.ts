@@ -3,8 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { type Address, createWalletClient, http, nonceManager } from 'viem';
+import { type Address, createNonceManager, createWalletClient, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { jsonRpc } from 'viem/nonce';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { testUsdcAbi } from '../../src/adapters/chain/contractAbis.ts';
 import { openDatabase } from '../../src/adapters/db/database.ts';
@@ -149,9 +150,13 @@ describe.runIf(dialects.includes('postgres'))(
       rmSync(cwd, { recursive: true, force: true });
     });
 
+    // This file's own nonces: viem's shared `nonceManager` remembers the last nonce per address and chain id for
+    // the worker's life, and another file's chain 31337 (the files share a process) left it far above this fresh
+    // chain's, so every transfer waited in the pool for nonces that never come (CI timed out so).
+    const nonces = createNonceManager({ source: jsonRpc() });
     const customer = () =>
       createWalletClient({
-        account: privateKeyToAccount(sandboxPrivateKey(2), { nonceManager }),
+        account: privateKeyToAccount(sandboxPrivateKey(2), { nonceManager: nonces }),
         chain: anvil.chain,
         transport: http(anvil.rpcUrl),
       });

@@ -7,8 +7,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Address, createWalletClient, http, nonceManager } from 'viem';
+import { type Address, createNonceManager, createWalletClient, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { jsonRpc } from 'viem/nonce';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testUsdcAbi } from '../../src/adapters/chain/contractAbis.ts';
 import { depositPlanner } from '../../src/adapters/chain/depositPlanner.ts';
@@ -406,9 +407,13 @@ describe.runIf(dialects.includes('postgres'))(
         details: { chain_id: number; deposit_address: Address };
       };
     };
+    // This file's own nonces, not viem's shared `nonceManager`: that one remembers the last nonce per address and
+    // chain id for the worker's life, and another file's chain 31337 (the files share a process) left it far above
+    // this fresh chain's, so the transfer waited in the pool for nonces that never come (CI timed out so).
+    const nonces = createNonceManager({ source: jsonRpc() });
     const pay = async (anvil: Anvil, usdc: Address, to: Address, amount: bigint) => {
       const wallet = createWalletClient({
-        account: privateKeyToAccount(sandboxPrivateKey(2), { nonceManager }),
+        account: privateKeyToAccount(sandboxPrivateKey(2), { nonceManager: nonces }),
         chain: anvil.chain,
         transport: http(anvil.rpcUrl),
       });
