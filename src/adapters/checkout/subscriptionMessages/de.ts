@@ -17,7 +17,7 @@ export const de: MessageTable<typeof en> = {
     '{days, plural, one {# Tag kostenlos testen: die erste Zahlung ist am {date} fällig.} other {# Tage kostenlos testen: die erste Zahlung ist am {date} fällig.}}',
   noTrial: 'Die erste Zahlung ist sofort fällig: ihr Link kommt per E-Mail, sobald Sie abonnieren.',
   pushTerms:
-    'Vor jeder Periode erhalten Sie eine E-Mail mit dem Zahlungslink dieser Periode. Von Ihrer Wallet wird nie etwas abgebucht: Sie zahlen jede Periode selbst, aus jeder Wallet oder Börse, in USDC.',
+    'Vor jeder Periode erhalten Sie eine E-Mail mit dem Zahlungslink dieser Periode und zahlen sie selbst, aus jeder Wallet oder Börse, in USDC. Von Ihrer Wallet wird nie etwas abgebucht ohne Bedingungen, die Sie darin unterschrieben haben.',
   grace:
     '{days, plural, one {Eine Periode, die nicht binnen # Tag nach Fälligkeit bezahlt ist, beendet das Abonnement.} other {Eine Periode, die nicht binnen # Tagen nach Fälligkeit bezahlt ist, beendet das Abonnement.}}',
   noGrace: 'Eine Periode, die bei Fälligkeit nicht bezahlt ist, beendet das Abonnement.',

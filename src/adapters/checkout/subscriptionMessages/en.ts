@@ -14,7 +14,7 @@ export const en = {
     '{days, plural, one {A free trial of # day: the first payment is due on {date}.} other {A free trial of # days: the first payment is due on {date}.}}',
   noTrial: 'The first payment is due now: its link comes by e-mail as soon as you subscribe.',
   pushTerms:
-    'Before each period, you receive an e-mail with that period’s payment link. Nothing is ever taken from your wallet: you pay each period yourself, from any wallet or exchange, in USDC.',
+    'Before each period, you receive an e-mail with that period’s payment link, and you pay it yourself, from any wallet or exchange, in USDC. Nothing is ever taken from your wallet without terms you signed in it.',
   grace:
     '{days, plural, one {A period not paid within # day of its due date ends the subscription.} other {A period not paid within # days of its due date ends the subscription.}}',
   noGrace: 'A period not paid by its due date ends the subscription.',

@@ -17,7 +17,7 @@ export const es: MessageTable<typeof en> = {
     '{days, plural, one {Una prueba gratuita de # día: el primer pago vence el {date}.} other {Una prueba gratuita de # días: el primer pago vence el {date}.}}',
   noTrial: 'El primer pago vence ahora: su enlace llega por correo en cuanto se suscriba.',
   pushTerms:
-    'Antes de cada período recibe un correo con el enlace de pago de ese período. Nunca se cobra nada de su wallet: usted paga cada período, desde cualquier wallet o exchange, en USDC.',
+    'Antes de cada período recibe un correo con el enlace de pago de ese período, y usted lo paga, desde cualquier wallet o exchange, en USDC. Nunca se cobra nada de su wallet sin unas condiciones que usted haya firmado en ella.',
   grace:
     '{days, plural, one {Un período no pagado en # día desde su vencimiento termina la suscripción.} other {Un período no pagado en # días desde su vencimiento termina la suscripción.}}',
   noGrace: 'Un período no pagado a su vencimiento termina la suscripción.',

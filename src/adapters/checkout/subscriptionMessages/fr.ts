@@ -17,7 +17,7 @@ export const fr: MessageTable<typeof en> = {
     '{days, plural, one {Un essai gratuit de # jour : le premier paiement est dû le {date}.} other {Un essai gratuit de # jours : le premier paiement est dû le {date}.}}',
   noTrial: 'Le premier paiement est dû maintenant : son lien arrive par e-mail dès votre abonnement.',
   pushTerms:
-    'Avant chaque période, vous recevez un e-mail avec le lien de paiement de cette période. Rien n’est jamais prélevé sur votre wallet : vous payez chaque période vous-même, depuis n’importe quel wallet ou plateforme, en USDC.',
+    'Avant chaque période, vous recevez un e-mail avec le lien de paiement de cette période, et vous la payez vous-même, depuis n’importe quel wallet ou plateforme, en USDC. Rien n’est jamais prélevé sur votre wallet sans des conditions que vous y avez signées.',
   grace:
     '{days, plural, one {Une période non payée # jour après son échéance met fin à l’abonnement.} other {Une période non payée # jours après son échéance met fin à l’abonnement.}}',
   noGrace: 'Une période non payée à son échéance met fin à l’abonnement.',
