@@ -16,10 +16,10 @@ import type { MerchantStore } from '../merchants/ports.ts';
 import { type CreatePaymentDeps, createPayment } from '../payments/createPayment.ts';
 import type { SubscriptionRecord, SubscriptionStore } from './ports.ts';
 import type { PullRenewal } from './pullCharges.ts';
-import { announce } from './subscriptionEvents.ts';
+import { announce, CLOSED_UNPAID } from './subscriptionEvents.ts';
 
 /** A period's payment that nothing but a reorg changes any more: paid, or closed unpaid. */
-const CLOSED = new Set(['paid', 'expired', 'failed']);
+const CLOSED: ReadonlySet<string> = new Set(['paid', ...CLOSED_UNPAID]);
 
 export interface RenewalDeps extends CreatePaymentDeps {
   readonly subscriptions: SubscriptionStore;

@@ -7,7 +7,7 @@ import type { OutboxEvent } from '../chain/ports.ts';
 import type { PeriodAnnouncement, PeriodPayment, SubscriptionRecord, SubscriptionRelease } from './ports.ts';
 
 /** A payment status that will never become paid: the period's payment failed. */
-const CLOSED_UNPAID = new Set(['expired', 'failed']);
+export const CLOSED_UNPAID: ReadonlySet<string> = new Set(['expired', 'failed']);
 
 /**
  * One subscription event: on the timeline of the period's payment it is about, or — with no payment to carry it —
