@@ -41,6 +41,8 @@ export interface PullScene {
   readonly relay: RelayChargesDeps;
   /** The checkout's mandate routes over these deps. */
   mandatePages(buckets: RateLimitStore): CheckoutMandates;
+  /** How many payment request e-mails are queued for a period's payment (its link sent, rather than charged). */
+  emailsOf(paymentId: string | undefined): Promise<number>;
   /** The app's clock and the chain's at `date` (the chain's next block at it, or a second after the last). */
   moveTo(date: Date): Promise<void>;
   /** The customer's terms for a subscription, as its portal's `mandate.json` asks them, signed by `payer`. */
@@ -120,6 +122,14 @@ export async function startPullScene(
       allowanceLeft: (mandate) => allowanceLeft(client, mandate),
       buckets,
     }),
+    async emailsOf(paymentId) {
+      const queued = await h.database.handle.db
+        .selectFrom('email_messages')
+        .select('id')
+        .where('payment_id', '=', paymentId ?? '')
+        .execute();
+      return queued.length;
+    },
     async moveTo(date) {
       h.clock.set(date);
       const latest = (await h.anvil.publicClient.getBlock()).timestamp;

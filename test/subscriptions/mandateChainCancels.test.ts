@@ -129,14 +129,7 @@ describe.each(dialects)('mandates canceled on chain on %s', (dialect) => {
     });
   const finalized = async () => (await h.anvil.publicClient.getBlock({ blockTag: 'finalized' })).number;
   const mineBlock = () => h.anvil.testClient.mine({ blocks: 1 });
-  const emailsOf = async (paymentId: string | undefined) =>
-    (
-      await h.database.handle.db
-        .selectFrom('email_messages')
-        .select('id')
-        .where('payment_id', '=', paymentId ?? '')
-        .execute()
-    ).length;
+  const emailsOf = (paymentId: string | undefined) => scene.emailsOf(paymentId);
 
   /** A monthly 10 USDC plan of three periods, subscribed by the customer's wallet with its terms signed. */
   const subscribedWithMandate = async (naming: 'wallet' | 'any wallet' = 'wallet') => {

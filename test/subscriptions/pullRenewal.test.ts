@@ -90,15 +90,7 @@ describe.each(dialects)('pull renewal on %s', (dialect) => {
 
   /** The app's clock and the chain's at `date` (the chain's next blocks after it). */
   const moveTo = (date: Date) => scene.moveTo(date);
-  /** The payment request e-mails queued for a period's payment. */
-  const emailsOf = async (paymentId: string | undefined) =>
-    (
-      await h.database.handle.db
-        .selectFrom('email_messages')
-        .select('id')
-        .where('payment_id', '=', paymentId ?? '')
-        .execute()
-    ).length;
+  const emailsOf = (paymentId: string | undefined) => scene.emailsOf(paymentId);
 
   /** A subscription to a new plan, and the customer's signed terms for it as the subscribe page sends them. */
   const subscribe = async (
