@@ -5,6 +5,7 @@ import {
   apiKeyPrefix,
   digestsEqual,
   hashApiKey,
+  keyModeOf,
   newApiKey,
   newEventId,
   newMerchantId,
@@ -43,6 +44,12 @@ describe('credentials', () => {
     // A prefix of the other is not equal to it, whichever side it is on.
     expect(digestsEqual(digest.slice(0, 32), digest)).toBe(false);
     expect(digestsEqual(digest, digest.slice(0, 32))).toBe(false);
+  });
+
+  it('reads a stored or posted mode: only "test" is test, anything else is live', () => {
+    expect(keyModeOf('test')).toBe('test');
+    for (const value of ['live', 'TEST', 'test ', '', undefined, null, 1])
+      expect(keyModeOf(value)).toBe('live');
   });
 });
 

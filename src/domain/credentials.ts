@@ -6,6 +6,11 @@ import { hash, randomBytes } from 'node:crypto';
  */
 export type KeyMode = 'live' | 'test';
 
+/** A mode read back from a stored row or a form field: anything but `test` is `live`. */
+export function keyModeOf(value: unknown): KeyMode {
+  return value === 'test' ? 'test' : 'live';
+}
+
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 function base62(bytes: Buffer): string {

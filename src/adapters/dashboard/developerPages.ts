@@ -4,7 +4,7 @@ import { listWorkingKeys, rotateApiKey } from '../../app/merchants/merchantAdmin
 import { listMerchantWebhookEvents } from '../../app/webhooks/listWebhookEvents.ts';
 import { rotateWebhookSecret } from '../../app/webhooks/rotateWebhookSecret.ts';
 import { sendTestWebhook } from '../../app/webhooks/sendTestWebhook.ts';
-import type { KeyMode } from '../../domain/credentials.ts';
+import { keyModeOf } from '../../domain/credentials.ts';
 import { fill } from '../web/i18n.ts';
 import type { DashboardDeps } from './dashboardDeps.ts';
 import { keyPages } from './keyPages.ts';
@@ -65,7 +65,7 @@ function rollKey(deps: DashboardDeps, kit: PageKit) {
   return async (request: FormRequest, reply: FastifyReply) => {
     const signedIn = await kit.requireRole('merchant', request, reply);
     if (!signedIn || kit.refusedForgery(request, reply, signedIn)) return reply;
-    const mode: KeyMode = request.body?.mode === 'test' ? 'test' : 'live';
+    const mode = keyModeOf(request.body?.mode);
     const o = kit.context(request).t.shownOnce;
     return kit.guard(reply, signedIn, async () => {
       const issued = await rotateApiKey(deps.merchantAdmin, merchantOf(signedIn.user), KEY_GRACE_MS, mode);

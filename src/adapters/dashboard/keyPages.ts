@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { createRestrictedKey, revokeRestrictedKey } from '../../app/merchants/restrictedKeys.ts';
 import { API_KEY_SCOPES } from '../../domain/apiKeyScopes.ts';
-import type { KeyMode } from '../../domain/credentials.ts';
+import { keyModeOf } from '../../domain/credentials.ts';
 import { fill } from '../web/i18n.ts';
 import type { DashboardDeps } from './dashboardDeps.ts';
 import { type FormRequest, merchantOf, type PageKit } from './pageKit.ts';
@@ -22,7 +22,7 @@ function createKey(deps: DashboardDeps, kit: PageKit) {
     const signedIn = await kit.requireRole('merchant', request, reply);
     if (!signedIn || kit.refusedForgery(request, reply, signedIn)) return reply;
     const fields = request.body ?? {};
-    const mode: KeyMode = fields.mode === 'test' ? 'test' : 'live';
+    const mode = keyModeOf(fields.mode);
     const ctx = kit.context(request);
     return kit.guard(reply, signedIn, async () => {
       const { key, record } = await createRestrictedKey(deps.merchantAdmin, merchantOf(signedIn.user), mode, {

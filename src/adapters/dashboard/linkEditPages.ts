@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type deactivateLink, editLink, reactivateLink, showLink } from '../../app/links/manageLinks.ts';
-import type { KeyMode } from '../../domain/credentials.ts';
+import { type KeyMode, keyModeOf } from '../../domain/credentials.ts';
 import { PaylinkError } from '../../domain/errors.ts';
 import type { DashboardDeps } from './dashboardDeps.ts';
 import { type FormRequest, merchantOf, type PageKit } from './pageKit.ts';
@@ -9,7 +9,6 @@ import { EDIT_FIELDS, editFieldsOf, renderEditLink } from './renderLinkEdit.ts';
 type Links = NonNullable<DashboardDeps['paymentLinks']>;
 type EditRequest = FastifyRequest<{ Params: { id: string }; Querystring: { mode?: string } }>;
 
-const modeOf = (mode: unknown): KeyMode => (mode === 'test' ? 'test' : 'live');
 const linkPath = (id: string, mode: KeyMode) =>
   `/dashboard/links/${id}${mode === 'test' ? '?mode=test' : ''}`;
 
@@ -33,7 +32,7 @@ function editForm(links: Links, kit: PageKit) {
   return async (request: EditRequest, reply: FastifyReply) => {
     const signedIn = await kit.requireRole('merchant', request, reply);
     if (!signedIn) return reply;
-    const mode = modeOf(request.query.mode);
+    const mode = keyModeOf(request.query.mode);
     return kit.guard(reply, signedIn, async () => {
       const { link } = await showLink(
         { links: links.store },
@@ -54,7 +53,7 @@ function saveEdit(deps: DashboardDeps, links: Links, kit: PageKit) {
     const signedIn = await kit.requireRole('merchant', request, reply);
     if (!signedIn || kit.refusedForgery(request, reply, signedIn)) return reply;
     const { id } = request.params as { id: string };
-    const mode = modeOf((request.query as { mode?: string }).mode);
+    const mode = keyModeOf((request.query as { mode?: string }).mode);
     const merchantId = merchantOf(signedIn.user);
     const body = request.body ?? {};
     const fields = Object.fromEntries(EDIT_FIELDS.map((name) => [name, body[name]?.trim() ?? '']));
@@ -107,7 +106,7 @@ export function linkSwitchForm(
     const signedIn = await kit.requireRole('merchant', request, reply);
     if (!signedIn || kit.refusedForgery(request, reply, signedIn)) return reply;
     const { id } = request.params as { id: string };
-    const mode = modeOf(request.body?.mode);
+    const mode = keyModeOf(request.body?.mode);
     return kit.guard(reply, signedIn, async () => {
       if (options.confirmed && request.body?.confirmed !== 'yes')
         return kit.refuse(reply, signedIn, 400, kit.context(request).t.links.notConfirmed);

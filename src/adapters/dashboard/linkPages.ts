@@ -3,7 +3,7 @@ import type { SignedIn } from '../../app/dashboard/signIn.ts';
 import { type CreateLinkInput, createLink } from '../../app/links/createLink.ts';
 import { deactivateLink, listLinks, showLink } from '../../app/links/manageLinks.ts';
 import { listPayments } from '../../app/payments/listPayments.ts';
-import type { KeyMode } from '../../domain/credentials.ts';
+import { type KeyMode, keyModeOf } from '../../domain/credentials.ts';
 import { PaylinkError } from '../../domain/errors.ts';
 import { linkUrl } from '../web/checkoutUrls.ts';
 import { qrSvg } from '../web/qrCode.ts';
@@ -52,7 +52,7 @@ export function linkPages(app: FastifyInstance, deps: DashboardDeps, kit: PageKi
   app.get('/dashboard/links/new', async (request: LinkRequest, reply) => {
     const signedIn = await kit.requireRole('merchant', request, reply);
     if (!signedIn) return reply;
-    return showForm(deps, kit, signedIn, reply, modeOf(request.query.mode), { price_type: 'fixed' });
+    return showForm(deps, kit, signedIn, reply, keyModeOf(request.query.mode), { price_type: 'fixed' });
   });
   app.post('/dashboard/links/new', newLink(deps, links, kit));
   app.get('/dashboard/links/:id', linkPage(deps, links, kit));
@@ -67,8 +67,6 @@ export function linkPages(app: FastifyInstance, deps: DashboardDeps, kit: PageKi
   linkEditPages(app, deps, links, kit);
 }
 
-const modeOf = (mode: unknown): KeyMode => (mode === 'test' ? 'test' : 'live');
-
 function linksPage(links: Links, kit: PageKit) {
   return async (
     request: FastifyRequest<{ Querystring: { mode?: string; cursor?: string } }>,
@@ -76,7 +74,7 @@ function linksPage(links: Links, kit: PageKit) {
   ) => {
     const signedIn = await kit.requireRole('merchant', request, reply);
     if (!signedIn) return reply;
-    const mode = modeOf(request.query.mode);
+    const mode = keyModeOf(request.query.mode);
     const merchantId = merchantOf(signedIn.user);
     return kit.guard(reply, signedIn, async () => {
       const page = await listLinks({ links: links.store }, merchantId, mode, {
@@ -157,7 +155,7 @@ function newLink(deps: DashboardDeps, links: Links, kit: PageKit) {
     const signedIn = await kit.requireRole('merchant', request, reply);
     if (!signedIn || kit.refusedForgery(request, reply, signedIn)) return reply;
     const body = request.body ?? {};
-    const mode = modeOf(body.mode);
+    const mode = keyModeOf(body.mode);
     const fields = Object.fromEntries(LINK_FIELDS.map((name) => [name, body[name]?.trim() ?? '']));
     try {
       const link = await createLink(
@@ -179,7 +177,7 @@ function linkPage(deps: DashboardDeps, links: Links, kit: PageKit) {
   return async (request: LinkRequest, reply: FastifyReply) => {
     const signedIn = await kit.requireRole('merchant', request, reply);
     if (!signedIn) return reply;
-    const mode = modeOf(request.query.mode);
+    const mode = keyModeOf(request.query.mode);
     const merchantId = merchantOf(signedIn.user);
     return kit.guard(reply, signedIn, async () => {
       const shown = await showLink({ links: links.store }, merchantId, mode, request.params.id);

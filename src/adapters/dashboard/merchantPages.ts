@@ -16,7 +16,7 @@ import {
   WebhookEventNotFoundError,
 } from '../../app/webhooks/listWebhookEvents.ts';
 import { resendWebhookEvent } from '../../app/webhooks/resendWebhookEvent.ts';
-import type { KeyMode } from '../../domain/credentials.ts';
+import { type KeyMode, keyModeOf } from '../../domain/credentials.ts';
 import { PaylinkError } from '../../domain/errors.ts';
 import { payoutStateOf } from '../../domain/payment.ts';
 import { PAYMENT_STATUSES, type PaymentStatus } from '../../domain/paymentStatus.ts';
@@ -176,7 +176,7 @@ function filtersOf(signedIn: SignedIn, query: ListQuery, merchantId: string | nu
     to: query.to || undefined,
     orderId: query.order_id?.trim() || undefined,
     q: query.q?.trim() || undefined,
-    mode: query.mode === 'test' ? 'test' : 'live',
+    mode: keyModeOf(query.mode),
     merchant: signedIn.user.role === 'operator' ? (merchantId ?? undefined) : undefined,
   };
 }
@@ -346,7 +346,7 @@ function cancelRefundForm(deps: DashboardDeps, kit: PageKit) {
       if (request.body?.confirmed !== 'yes')
         return kit.refuse(reply, signedIn, 400, kit.context(request).t.refunds.notConfirmed);
       const merchantId = merchantOf(signedIn.user);
-      const mode: KeyMode = request.body?.mode === 'test' ? 'test' : 'live';
+      const mode = keyModeOf(request.body?.mode);
       const { refund } = await cancelRefund(
         { refunds: refunds.store, clock: deps.clock },
         merchantId,
@@ -388,7 +388,7 @@ function csvExport(
     if (!signedIn) return reply;
     const { from, to, mode } = request.query as { from?: string; to?: string; mode?: string };
     return kit.guard(reply, signedIn, async () => {
-      const csv = rows(merchantOf(signedIn.user), mode === 'test' ? 'test' : 'live', exportRange(from, to));
+      const csv = rows(merchantOf(signedIn.user), keyModeOf(mode), exportRange(from, to));
       if (!csv) return kit.refuse(reply, signedIn, 404);
       return sendCsv(reply, file, csv);
     });

@@ -4,7 +4,7 @@ import type { SignedIn } from '../../app/dashboard/signIn.ts';
 import { PaymentRequestRefused, resendPaymentRequest } from '../../app/email/paymentRequests.ts';
 import { createPaymentOnce } from '../../app/payments/createPaymentOnce.ts';
 import { getPaymentStatus, PaymentNotFoundError } from '../../app/payments/getPaymentStatus.ts';
-import type { KeyMode } from '../../domain/credentials.ts';
+import { keyModeOf } from '../../domain/credentials.ts';
 import { PaylinkError } from '../../domain/errors.ts';
 import type { Payment } from '../../domain/payment.ts';
 import { EXPIRES_IN_BOUNDS } from '../../domain/paymentInput.ts';
@@ -70,13 +70,13 @@ export function newPaymentPages(app: FastifyInstance, deps: DashboardDeps, kit: 
     const signedIn = await kit.requireRole('merchant', request, reply);
     if (!signedIn) return reply;
     const { mode } = request.query as { mode?: string };
-    return showForm(deps, kit, signedIn, reply, { mode: mode === 'test' ? 'test' : 'live', fields: {} });
+    return showForm(deps, kit, signedIn, reply, { mode: keyModeOf(mode), fields: {} });
   });
   app.post('/dashboard/payments/new', async (request: FormRequest, reply) => {
     const signedIn = await kit.requireRole('merchant', request, reply);
     if (!signedIn || kit.refusedForgery(request, reply, signedIn)) return reply;
     const body = request.body ?? {};
-    const mode: KeyMode = body.mode === 'test' ? 'test' : 'live';
+    const mode = keyModeOf(body.mode);
     const fields = Object.fromEntries(FIELDS.map((name) => [name, body[name]?.trim() ?? '']));
     const merchant = await deps.merchants.find(merchantOf(signedIn.user));
     if (!merchant) return kit.refuse(reply, signedIn, 404);

@@ -14,7 +14,7 @@ import { listPayouts } from '../../app/settlement/listPayouts.ts';
 import { retrySettlement } from '../../app/settlement/retrySettlement.ts';
 import { failingEndpoints } from '../../app/webhooks/failingEndpoints.ts';
 import { rotateWebhookSecret } from '../../app/webhooks/rotateWebhookSecret.ts';
-import type { KeyMode } from '../../domain/credentials.ts';
+import { keyModeOf } from '../../domain/credentials.ts';
 import { PaylinkError, problemsText } from '../../domain/errors.ts';
 import { fill } from '../web/i18n.ts';
 import type { DashboardDeps } from './dashboardDeps.ts';
@@ -205,7 +205,7 @@ function rollMerchantKey(deps: DashboardDeps, kit: PageKit) {
     const signedIn = await operatorForm(kit, request, reply);
     if (!signedIn) return reply;
     const { id } = request.params as { id: string };
-    const mode: KeyMode = request.body?.mode === 'test' ? 'test' : 'live';
+    const mode = keyModeOf(request.body?.mode);
     const graceMs = GRACE_CHOICES_MS[request.body?.grace ?? ''] ?? GRACE_CHOICES_MS['24h']!;
     const { operator: o, shownOnce: shown } = kit.context(request).t;
     return kit.guard(reply, signedIn, async () => {

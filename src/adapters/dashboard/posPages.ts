@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SignedIn } from '../../app/dashboard/signIn.ts';
 import { chargeSale } from '../../app/pos/chargeSale.ts';
 import { saleReceiptUrl } from '../../app/pos/saleReceipt.ts';
-import type { KeyMode } from '../../domain/credentials.ts';
+import { keyModeOf } from '../../domain/credentials.ts';
 import { findCurrency, USDC } from '../../domain/currencies.ts';
 import { PaylinkError } from '../../domain/errors.ts';
 import { isPosSale } from '../../domain/posSale.ts';
@@ -108,7 +108,7 @@ export function posPages(app: FastifyInstance, deps: DashboardDeps, kit: PageKit
     const body = request.body ?? {};
     const merchant = await deps.merchants.find(merchantOf(signedIn.user));
     if (!merchant) return kit.refuse(reply, signedIn, 404);
-    const mode: KeyMode = body.mode === 'test' ? 'test' : 'live';
+    const mode = keyModeOf(body.mode);
     const quantities = Object.fromEntries(
       Object.entries(body)
         .filter(([name]) => name.startsWith(QUANTITY_FIELD))

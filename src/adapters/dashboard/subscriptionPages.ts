@@ -8,7 +8,7 @@ import {
   listSubscriptions,
   showSubscription,
 } from '../../app/subscriptions/subscriptions.ts';
-import type { KeyMode } from '../../domain/credentials.ts';
+import { type KeyMode, keyModeOf } from '../../domain/credentials.ts';
 import { PaylinkError } from '../../domain/errors.ts';
 import { typedAmount } from '../web/typedAmount.ts';
 import type { DashboardDeps, DashboardSubscriptions } from './dashboardDeps.ts';
@@ -22,7 +22,6 @@ import {
 } from './renderSubscriptions.ts';
 
 const PAGE_SIZE = 50;
-const modeOf = (mode: unknown): KeyMode => (mode === 'test' ? 'test' : 'live');
 
 type ListRequest = FastifyRequest<{ Querystring: { mode?: string; cursor?: string } }>;
 
@@ -43,7 +42,7 @@ export function subscriptionPages(
   app.get('/dashboard/subscriptions', async (request: ListRequest, reply) => {
     const signedIn = await kit.requireRole('merchant', request, reply);
     if (!signedIn) return reply;
-    const mode = modeOf(request.query.mode);
+    const mode = keyModeOf(request.query.mode);
     return kit.guard(reply, signedIn, async () => {
       const page = await listSubscriptions(subs.renewal, merchantOf(signedIn.user), mode, {
         limit: PAGE_SIZE,
@@ -59,7 +58,7 @@ export function subscriptionPages(
     const signedIn = await kit.requireRole('merchant', request, reply);
     if (!signedIn) return reply;
     const { id } = request.params as { id: string };
-    const mode = modeOf(request.query.mode);
+    const mode = keyModeOf(request.query.mode);
     return kit.guard(reply, signedIn, async () => {
       const merchantId = merchantOf(signedIn.user);
       const shown = await showSubscription(subs.renewal, merchantId, mode, id);
@@ -83,7 +82,7 @@ export function subscriptionPages(
     const signedIn = await kit.requireRole('merchant', request, reply);
     if (!signedIn || kit.refusedForgery(request, reply, signedIn)) return reply;
     const { id } = request.params as { id: string };
-    const mode = modeOf(request.body?.mode);
+    const mode = keyModeOf(request.body?.mode);
     return kit.guard(reply, signedIn, async () => {
       await changeSubscriptionPlan(subs.renewal, merchantOf(signedIn.user), mode, id, request.body?.plan_id);
       request.log.info({ subscription: id }, 'subscription plan changed from the dashboard');
@@ -95,7 +94,7 @@ export function subscriptionPages(
     const signedIn = await kit.requireRole('merchant', request, reply);
     if (!signedIn || kit.refusedForgery(request, reply, signedIn)) return reply;
     const { id } = request.params as { id: string };
-    const mode = modeOf(request.body?.mode);
+    const mode = keyModeOf(request.body?.mode);
     const atPeriodEnd = request.body?.when !== 'now';
     return kit.guard(reply, signedIn, async () => {
       await cancelSubscription(subs.renewal, merchantOf(signedIn.user), mode, id, {
@@ -147,7 +146,7 @@ function planPages(app: FastifyInstance, subs: DashboardSubscriptions, kit: Page
   app.get('/dashboard/subscriptions/plans', async (request: ListRequest, reply) => {
     const signedIn = await kit.requireRole('merchant', request, reply);
     if (!signedIn) return reply;
-    const mode = modeOf(request.query.mode);
+    const mode = keyModeOf(request.query.mode);
     return kit.guard(reply, signedIn, () =>
       showPlans(signedIn, reply, mode, { fields: { mode } }, request.query.cursor || undefined),
     );
@@ -157,7 +156,7 @@ function planPages(app: FastifyInstance, subs: DashboardSubscriptions, kit: Page
     const signedIn = await kit.requireRole('merchant', request, reply);
     if (!signedIn || kit.refusedForgery(request, reply, signedIn)) return reply;
     const body = request.body ?? {};
-    const mode = modeOf(body.mode);
+    const mode = keyModeOf(body.mode);
     const given = (name: string) => body[name]?.trim() || undefined;
     try {
       const { plan } = await createPlan(subs.renewal, merchantOf(signedIn.user), mode, {
@@ -189,7 +188,7 @@ function planPages(app: FastifyInstance, subs: DashboardSubscriptions, kit: Page
     const signedIn = await kit.requireRole('merchant', request, reply);
     if (!signedIn || kit.refusedForgery(request, reply, signedIn)) return reply;
     const { id } = request.params as { id: string };
-    const mode = modeOf(request.body?.mode);
+    const mode = keyModeOf(request.body?.mode);
     return kit.guard(reply, signedIn, async () => {
       await archivePlan(subs.renewal, merchantOf(signedIn.user), mode, id);
       request.log.info({ plan: id }, 'subscription plan archived from the dashboard');

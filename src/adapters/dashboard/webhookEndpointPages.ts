@@ -7,7 +7,7 @@ import {
   rotateEndpointSecret,
   updateWebhookEndpoint,
 } from '../../app/webhooks/webhookEndpoints.ts';
-import type { KeyMode } from '../../domain/credentials.ts';
+import { keyModeOf } from '../../domain/credentials.ts';
 import { PAYMENT_EVENT_TYPES } from '../../domain/paymentStatus.ts';
 import type { WebhookEndpoint } from '../../domain/webhookEndpoint.ts';
 import { fill, type Message } from '../web/i18n.ts';
@@ -18,7 +18,6 @@ import { renderShownOnce } from './renderMerchantPages.ts';
 import { renderWebhookEndpoints } from './renderWebhookEndpoints.ts';
 
 const PAGE = '/dashboard/developers/webhooks';
-const modeOf = (value: unknown): KeyMode => (value === 'test' ? 'test' : 'live');
 
 /**
  * A merchant user's webhook endpoints page (decision 0058): list those of a mode, add one (its secret shown once),
@@ -32,7 +31,7 @@ export function webhookEndpointPages(app: FastifyInstance, deps: DashboardDeps, 
   app.get(PAGE, async (request, reply) => {
     const signedIn = await kit.requireRole('merchant', request, reply);
     if (!signedIn) return reply;
-    const mode = modeOf((request.query as { mode?: unknown }).mode);
+    const mode = keyModeOf((request.query as { mode?: unknown }).mode);
     const endpoints = await store.list(merchantOf(signedIn.user), mode);
     const ctx = kit.context(request);
     return reply.send(renderWebhookEndpoints({ signedIn, ctx, mode, endpoints, now: deps.clock.now() }));
@@ -41,7 +40,7 @@ export function webhookEndpointPages(app: FastifyInstance, deps: DashboardDeps, 
     const signedIn = await kit.requireRole('merchant', request, reply);
     if (!signedIn || kit.refusedForgery(request, reply, signedIn)) return reply;
     const fields = request.body ?? {};
-    const mode = modeOf(fields.mode);
+    const mode = keyModeOf(fields.mode);
     const wanted = PAYMENT_EVENT_TYPES.filter((type) => fields[`event-${type}`] === 'on');
     const ctx = kit.context(request);
     return kit.guard(reply, signedIn, async () => {
@@ -100,7 +99,7 @@ function endpointAction(
     const signedIn = await kit.requireRole('merchant', request, reply);
     if (!signedIn || kit.refusedForgery(request, reply, signedIn)) return reply;
     const { id, action } = request.params as { id: string; action: string };
-    const mode = modeOf(request.body?.mode);
+    const mode = keyModeOf(request.body?.mode);
     const merchantId = merchantOf(signedIn.user);
     const ctx = kit.context(request);
     const back = `${PAGE}?mode=${mode}`;

@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import { getAddress } from 'viem';
 import type { BridgeStep, BridgeTransfer, StepTransaction, TransferSpeed } from '../../app/bridge/ports.ts';
 import type { BridgeTransfersTable } from './schema.ts';
+import { dateOrNull } from './storedValues.ts';
 
 /** Bridge transfers as rows and back (migration 0027): money and nonces as TEXT integers, times as ISO text. */
 
@@ -61,7 +62,6 @@ function stepTransactionOf(
 
 const STEPS: readonly BridgeStep[] = ['burn', 'attest', 'mint', 'done'];
 const SPEEDS: readonly TransferSpeed[] = ['fast', 'standard'];
-const date = (value: string | null) => (value === null ? null : new Date(value));
 const amount = (value: string | null) => (value === null ? null : BigInt(value));
 
 export function toTransfer(row: Selectable<BridgeTransfersTable>): BridgeTransfer {
@@ -93,14 +93,14 @@ export function toTransfer(row: Selectable<BridgeTransfersTable>): BridgeTransfe
     mintTx: stepTransactionOf(row.mint_relayer, row.mint_nonce, row.mint_raw_tx, row.mint_tx_hash),
     mintTxHash: row.mint_tx_hash,
     mintedBaseUnits: amount(row.minted_base_units),
-    expiredAt: date(row.expired_at),
-    reattestRequestedAt: date(row.reattest_requested_at),
+    expiredAt: dateOrNull(row.expired_at),
+    reattestRequestedAt: dateOrNull(row.reattest_requested_at),
     attempts: Number(row.attempts),
-    nextAttemptAt: date(row.next_attempt_at),
+    nextAttemptAt: dateOrNull(row.next_attempt_at),
     lastError: row.last_error,
-    stalledSince: date(row.stalled_since),
+    stalledSince: dateOrNull(row.stalled_since),
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
-    completedAt: date(row.completed_at),
+    completedAt: dateOrNull(row.completed_at),
   };
 }

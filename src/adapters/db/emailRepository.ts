@@ -1,31 +1,20 @@
 import type { Selectable } from 'kysely';
 import type { EmailJob, EmailMessage, EmailRecord, EmailStore } from '../../app/email/ports.ts';
-import { EMAIL_KINDS, EMAIL_STATUSES, type EmailKind, type EmailStatus } from '../../domain/email.ts';
+import { EMAIL_KINDS, EMAIL_STATUSES } from '../../domain/email.ts';
 import type { DatabaseHandle } from './database.ts';
 import { insertEmailMessage } from './emailOutbox.ts';
 import { leaseDue, leaseWindow } from './leaseClaim.ts';
 import { newestFirst } from './logListing.ts';
 import type { EmailMessagesTable } from './schema.ts';
+import { dateOrNull, oneOf } from './storedValues.ts';
 
 /** Bound on one claim (and on a listing): every statement stays small. */
 const MAX_ROWS = 500;
 
-function kindOf(text: string): EmailKind {
-  if (!(EMAIL_KINDS as readonly string[]).includes(text)) throw new Error(`unknown e-mail kind ${text}`);
-  return text as EmailKind;
-}
-
-function statusOf(text: string): EmailStatus {
-  if (!(EMAIL_STATUSES as readonly string[]).includes(text)) throw new Error(`unknown e-mail status ${text}`);
-  return text as EmailStatus;
-}
-
-const date = (text: string | null) => (text === null ? null : new Date(text));
-
 function toMessage(row: Selectable<EmailMessagesTable>): EmailMessage {
   return {
     id: row.id,
-    kind: kindOf(row.kind),
+    kind: oneOf(EMAIL_KINDS, row.kind, 'e-mail kind'),
     merchantId: row.merchant_id,
     paymentId: row.payment_id,
     refundId: row.refund_id,
@@ -42,14 +31,14 @@ function toMessage(row: Selectable<EmailMessagesTable>): EmailMessage {
 function toRecord(row: Selectable<EmailMessagesTable>): EmailRecord {
   return {
     ...toMessage(row),
-    status: statusOf(row.status),
+    status: oneOf(EMAIL_STATUSES, row.status, 'e-mail status'),
     attemptCount: Number(row.attempt_count),
-    nextAttemptAt: date(row.next_attempt_at),
+    nextAttemptAt: dateOrNull(row.next_attempt_at),
     lastError: row.last_error,
     lastResponseCode: row.last_response_code === null ? null : Number(row.last_response_code),
     smtpResponse: row.smtp_response,
-    sentAt: date(row.sent_at),
-    failedAt: date(row.failed_at),
+    sentAt: dateOrNull(row.sent_at),
+    failedAt: dateOrNull(row.failed_at),
   };
 }
 

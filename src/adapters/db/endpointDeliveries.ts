@@ -6,11 +6,12 @@ import type {
   WebhookDeliveryUpdate,
   WebhookJob,
 } from '../../app/webhooks/ports.ts';
-import { type AttemptOutcome, DELIVERY_STATUSES, type DeliveryStatus } from '../../domain/webhookDelivery.ts';
+import { type AttemptOutcome, DELIVERY_STATUSES } from '../../domain/webhookDelivery.ts';
 import { endpointWants, eventTypesOf } from '../../domain/webhookEndpoint.ts';
 import type { Db, DialectName } from './db.ts';
 import { leaseDue } from './leaseClaim.ts';
 import type { DatabaseSchema } from './schema.ts';
+import { oneOf } from './storedValues.ts';
 import {
   ABANDONED,
   attemptResultColumns,
@@ -257,14 +258,12 @@ function deliveriesWithLastAttempt(db: Db) {
 function toDeliveryRecord(
   row: Awaited<ReturnType<ReturnType<typeof deliveriesWithLastAttempt>['execute']>>[number],
 ): EndpointDeliveryRecord {
-  if (!(DELIVERY_STATUSES as readonly string[]).includes(row.delivery_status))
-    throw new Error(`unknown delivery status ${row.delivery_status}`);
   return {
     eventId: row.event_id,
     merchantId: row.merchant_id,
     endpointId: row.endpoint_id,
     url: row.attempt_url ?? row.endpoint_url,
-    deliveryStatus: row.delivery_status as DeliveryStatus,
+    deliveryStatus: oneOf(DELIVERY_STATUSES, row.delivery_status, 'delivery status'),
     attemptCount: Number(row.attempt_count),
     lastAttempt:
       row.started_at === null

@@ -1,15 +1,10 @@
 import type { EventQuery, EventRecord, EventStore } from '../../app/webhooks/endpointPorts.ts';
 import type { KeyMode } from '../../domain/credentials.ts';
-import { PAYMENT_EVENT_TYPES, type PaymentEventType } from '../../domain/paymentStatus.ts';
+import { PAYMENT_EVENT_TYPES } from '../../domain/paymentStatus.ts';
 import type { Db } from './db.ts';
 import { eventsOfMode } from './eventTimeline.ts';
 import { olderThan } from './keyset.ts';
-
-function eventType(text: string): PaymentEventType {
-  if (!(PAYMENT_EVENT_TYPES as readonly string[]).includes(text))
-    throw new Error(`unknown event type ${text}`);
-  return text as PaymentEventType;
-}
+import { oneOf } from './storedValues.ts';
 
 /** A merchant's events of one mode: an event has the mode of its timeline, a payment or a subscription. */
 function eventsOf(db: Db, merchantId: string, mode: KeyMode) {
@@ -61,7 +56,7 @@ function toRecord(
 ): EventRecord {
   return {
     id: row.id,
-    type: eventType(row.type),
+    type: oneOf(PAYMENT_EVENT_TYPES, row.type, 'event type'),
     paymentId: row.payment_id,
     subscriptionId: row.subscription_id,
     mode,

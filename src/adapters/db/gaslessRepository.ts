@@ -11,6 +11,7 @@ import type { DatabaseHandle } from './database.ts';
 import type { Db } from './db.ts';
 import { relayedColumns, relayedFrom } from './relayedColumns.ts';
 import type { GaslessAuthorizationsTable } from './schema.ts';
+import { dateOrNull, oneOf } from './storedValues.ts';
 import { isUniqueViolation } from './uniqueViolation.ts';
 
 const STATUSES: readonly GaslessStatus[] = ['pending', 'sent', 'mined', 'failed'];
@@ -175,8 +176,6 @@ export function gaslessRow(a: GaslessAuthorization): GaslessAuthorizationsTable 
 }
 
 export function toGaslessAuthorization(row: Selectable<GaslessAuthorizationsTable>): GaslessAuthorization {
-  if (!(STATUSES as readonly string[]).includes(row.status))
-    throw new Error(`gasless authorization ${row.id} has an unknown status`);
   return {
     id: row.id,
     paymentId: row.payment_id,
@@ -190,9 +189,9 @@ export function toGaslessAuthorization(row: Selectable<GaslessAuthorizationsTabl
     nonce: row.nonce,
     signature: row.signature,
     clientAddress: row.client_address,
-    status: row.status as GaslessStatus,
+    status: oneOf(STATUSES, row.status, `gasless authorization ${row.id}'s status`),
     ...relayedFrom(row),
     createdAt: new Date(row.created_at),
-    finishedAt: row.finished_at === null ? null : new Date(row.finished_at),
+    finishedAt: dateOrNull(row.finished_at),
   };
 }

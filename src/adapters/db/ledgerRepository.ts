@@ -7,7 +7,7 @@ import type {
   TransferRecord,
   UnacceptedTransfer,
 } from '../../app/chain/ports.ts';
-import { PAYMENT_EVENT_TYPES, type PaymentEventType } from '../../domain/paymentStatus.ts';
+import { PAYMENT_EVENT_TYPES } from '../../domain/paymentStatus.ts';
 import type { DatabaseHandle } from './database.ts';
 import type { Db } from './db.ts';
 import {
@@ -18,6 +18,7 @@ import {
   toTransfer,
 } from './ledgerTransaction.ts';
 import type { EventsTable } from './schema.ts';
+import { oneOf } from './storedValues.ts';
 
 /**
  * What the chain watcher reads between its transactions, and its transactions (ledgerTransaction.ts), which
@@ -43,13 +44,11 @@ export function ledgerRepository(handle: DatabaseHandle, reactions: LedgerReacti
 }
 
 function toEvent(row: Selectable<EventsTable>): OutboxEvent {
-  if (!(PAYMENT_EVENT_TYPES as readonly string[]).includes(row.type))
-    throw new Error(`unknown event type ${row.type}`);
   return {
     id: row.id,
     paymentId: row.payment_id,
     merchantId: row.merchant_id,
-    type: row.type as PaymentEventType,
+    type: oneOf(PAYMENT_EVENT_TYPES, row.type, 'event type'),
     payload: row.payload,
     createdAt: new Date(row.created_at),
   };

@@ -17,6 +17,7 @@ import { merchantRepository } from './merchantRepository.ts';
 import { insertOutboxEvent } from './outbox.ts';
 import { toPayment } from './paymentRepository.ts';
 import type { TransfersTable } from './schema.ts';
+import { flag } from './storedValues.ts';
 
 /**
  * What the wiring does when a ledger transaction raises that a payment has just become paid: the e-mail
@@ -108,8 +109,8 @@ export function toTransfer(row: Selectable<TransfersTable>): TransferRecord {
     fromAddress: row.from_address,
     toAddress: row.to_address,
     amountBaseUnits: BigInt(row.amount_base_units),
-    final: Number(row.final) === 1,
-    orphaned: Number(row.orphaned) === 1,
+    final: flag(row.final),
+    orphaned: flag(row.orphaned),
   };
 }
 

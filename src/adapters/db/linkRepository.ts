@@ -1,5 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { LinkStore } from '../../app/links/ports.ts';
+import { keyModeOf } from '../../domain/credentials.ts';
 import { findCurrency } from '../../domain/currencies.ts';
 import { lineItemsFromText, lineItemsText } from '../../domain/lineItems.ts';
 import { metadataFromText, metadataText } from '../../domain/metadata.ts';
@@ -8,8 +9,9 @@ import type { LinkPrice, PaymentLink } from '../../domain/paymentLink.ts';
 import { isoTimestamp } from '../../domain/timestamp.ts';
 import type { DatabaseHandle, Db } from './database.ts';
 import { olderThan } from './keyset.ts';
-import { dateOrNull, paymentRow, referenceChecked } from './paymentRepository.ts';
+import { paymentRow, referenceChecked } from './paymentRepository.ts';
 import type { PaymentLinksTable } from './schema.ts';
+import { dateOrNull } from './storedValues.ts';
 
 function toLink(row: Selectable<PaymentLinksTable>): PaymentLink {
   const currency = findCurrency(row.currency);
@@ -31,7 +33,7 @@ function toLink(row: Selectable<PaymentLinksTable>): PaymentLink {
   return {
     id: row.id,
     merchantId: row.merchant_id,
-    mode: row.mode === 'test' ? 'test' : 'live',
+    mode: keyModeOf(row.mode),
     title: row.title,
     description: row.description,
     imageUrl: row.image_url,
@@ -102,7 +104,7 @@ export function linkRepository({ db, dialect }: Pick<DatabaseHandle, 'db' | 'dia
       .selectAll()
       .where('id', '=', id)
       .where('merchant_id', '=', merchantId)
-      .where('mode', '=', mode === 'test' ? 'test' : 'live')
+      .where('mode', '=', keyModeOf(mode))
       .executeTakeFirst();
     return row && toLink(row);
   };

@@ -8,6 +8,7 @@ import type { DatabaseHandle } from './database.ts';
 import type { Db } from './db.ts';
 import { markPaidByTransaction } from './paidByTransaction.ts';
 import { relayedColumns, relayedFrom } from './relayedColumns.ts';
+import { dateOrNull, oneOf } from './storedValues.ts';
 import type { SubscriptionChargesTable, SubscriptionMandatesTable } from './subscriptionSchema.ts';
 
 /** Pull renewal's records (migration 0049, decision 0061): mandates and charges. */
@@ -287,8 +288,6 @@ function chargeRow(c: Charge): SubscriptionChargesTable {
 const CHARGE_STATUSES: readonly ChargeStatus[] = ['pending', 'sent', 'mined', 'failed'];
 
 function toCharge(row: Selectable<SubscriptionChargesTable>): Charge {
-  const status = CHARGE_STATUSES.find((s) => s === row.status);
-  if (!status) throw new Error(`charge of ${row.subscription_id} has status ${row.status}`);
   return {
     subscriptionId: row.subscription_id,
     period: Number(row.period),
@@ -296,9 +295,9 @@ function toCharge(row: Selectable<SubscriptionChargesTable>): Charge {
     chainId: Number(row.chain_id),
     mandateId: row.mandate_id,
     amountBaseUnits: BigInt(row.amount_base_units),
-    status,
+    status: oneOf(CHARGE_STATUSES, row.status, `charge of ${row.subscription_id}'s status`),
     attempts: Number(row.attempts),
-    nextAttemptAt: row.next_attempt_at === null ? null : new Date(row.next_attempt_at),
+    nextAttemptAt: dateOrNull(row.next_attempt_at),
     ...relayedFrom(row),
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),

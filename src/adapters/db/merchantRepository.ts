@@ -5,6 +5,7 @@ import type { KeyMode } from '../../domain/credentials.ts';
 import type { Merchant } from '../../domain/merchant.ts';
 import type { Db } from './database.ts';
 import type { ApiKeysTable, MerchantsTable } from './schema.ts';
+import { dateOrNull, flag } from './storedValues.ts';
 
 function toMerchant(row: Selectable<MerchantsTable>): Merchant {
   return {
@@ -15,7 +16,7 @@ function toMerchant(row: Selectable<MerchantsTable>): Merchant {
     webhookSecret: row.webhook_secret,
     commissionBps: Number(row.commission_bps),
     underpaymentToleranceBps: Number(row.underpayment_tolerance_bps),
-    sendReceipts: Number(row.send_receipts) === 1,
+    sendReceipts: flag(row.send_receipts),
     status: row.status,
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
@@ -55,8 +56,6 @@ function toApiKey(row: Selectable<ApiKeysTable>): ApiKeyRecord {
     lastUsedAt: dateOrNull(row.last_used_at),
   };
 }
-
-const dateOrNull = (text: string | null) => (text === null ? null : new Date(text));
 
 function apiKeyRow(key: ApiKeyRecord): Selectable<ApiKeysTable> {
   return {

@@ -2,14 +2,14 @@ import type { Insertable, Selectable } from 'kysely';
 import { getAddress } from 'viem';
 import type { EmailMessage } from '../../app/email/ports.ts';
 import { type PaymentListQuery, PaymentReferenceTaken, type PaymentStore } from '../../app/payments/ports.ts';
-import type { KeyMode } from '../../domain/credentials.ts';
+import { type KeyMode, keyModeOf } from '../../domain/credentials.ts';
 import { findCurrency } from '../../domain/currencies.ts';
 import { parseDecimal } from '../../domain/decimal.ts';
 import { lineItemsFromText, lineItemsText } from '../../domain/lineItems.ts';
 import { metadataFromText, metadataText } from '../../domain/metadata.ts';
 import type { Deposit, Payment } from '../../domain/payment.ts';
 import { paymentReference } from '../../domain/paymentReference.ts';
-import { PAYMENT_STATUSES, type PaymentStatus } from '../../domain/paymentStatus.ts';
+import { PAYMENT_STATUSES } from '../../domain/paymentStatus.ts';
 import { type PayoutProgress, settledBaseUnits } from '../../domain/payout.ts';
 import { formatRate } from '../../domain/quote.ts';
 import { isoTimestamp } from '../../domain/timestamp.ts';
@@ -21,20 +21,20 @@ import { storedIdempotencyKey } from './idempotencyKeys.ts';
 import { olderThan } from './keyset.ts';
 import { searchPayments } from './paymentSearch.ts';
 import type { PaymentsTable } from './schema.ts';
+import { dateOrNull, flag, oneOf } from './storedValues.ts';
 import { isReferenceTaken } from './uniqueViolation.ts';
 
 export function toPayment(row: Selectable<PaymentsTable>): Payment {
   const currency = findCurrency(row.currency);
   const rate = parseDecimal(row.exchange_rate);
   if (!currency || typeof rate === 'string') throw new Error(`payment ${row.id} has a corrupt quote`);
-  paymentStatus(row.id, row.status);
   return {
     id: row.id,
     // Null only for the rare payment made before references whose reference another of its merchant's had.
     reference: row.reference ?? paymentReference(row.id),
     kind: row.kind === 'refund' || row.kind === 'x402' ? row.kind : 'payment',
     merchantId: row.merchant_id,
-    mode: row.mode === 'test' ? 'test' : 'live',
+    mode: keyModeOf(row.mode),
     quote: {
       amount: { currency, minorUnits: BigInt(row.amount_minor_units) },
       rate,
@@ -60,11 +60,11 @@ export function toPayment(row: Selectable<PaymentsTable>): Payment {
     customerEmail: row.customer_email,
     customerLanguage: row.customer_language,
     payerLanguage: row.payer_language,
-    status: row.status as PaymentStatus,
-    announcedStatus: paymentStatus(row.id, row.announced_status),
+    status: oneOf(PAYMENT_STATUSES, row.status, `payment ${row.id}'s status`),
+    announcedStatus: oneOf(PAYMENT_STATUSES, row.announced_status, `payment ${row.id}'s announced status`),
     amountReceivedBaseUnits: BigInt(row.amount_received_base_units),
-    paidAt: row.paid_at === null ? null : new Date(row.paid_at),
-    late: Number(row.late) === 1,
+    paidAt: dateOrNull(row.paid_at),
+    late: flag(row.late),
     expiresAt: new Date(row.expires_at),
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
@@ -78,14 +78,6 @@ export function toPayment(row: Selectable<PaymentsTable>): Payment {
     payout: toPayoutProgress(row),
   };
 }
-
-function paymentStatus(id: string, text: string): PaymentStatus {
-  if (!(PAYMENT_STATUSES as readonly string[]).includes(text))
-    throw new Error(`payment ${id} has an unknown status`);
-  return text as PaymentStatus;
-}
-
-export const dateOrNull = (text: string | null) => (text === null ? null : new Date(text));
 
 function toPayoutProgress(row: Selectable<PaymentsTable>): PayoutProgress {
   const merchantPaid = BigInt(row.merchant_paid_base_units);

@@ -5,27 +5,22 @@ import type {
   RefundStore,
   RefundTransaction,
 } from '../../app/refunds/ports.ts';
-import type { KeyMode } from '../../domain/credentials.ts';
-import { REFUND_STATUSES, type Refund, type RefundStatus } from '../../domain/refund.ts';
+import { type KeyMode, keyModeOf } from '../../domain/credentials.ts';
+import { REFUND_STATUSES, type Refund } from '../../domain/refund.ts';
 import type { DatabaseHandle, Db } from './database.ts';
 import { insertEmailMessage } from './emailOutbox.ts';
 import { olderThan } from './keyset.ts';
 import { merchantRepository } from './merchantRepository.ts';
 import { insertOutboxEvent } from './outbox.ts';
-import { dateOrNull, paymentRow, toPayment } from './paymentRepository.ts';
+import { paymentRow, toPayment } from './paymentRepository.ts';
 import type { RefundsTable } from './schema.ts';
-
-function refundStatus(id: string, text: string): RefundStatus {
-  if (!(REFUND_STATUSES as readonly string[]).includes(text))
-    throw new Error(`refund ${id} has an unknown status`);
-  return text as RefundStatus;
-}
+import { dateOrNull, oneOf } from './storedValues.ts';
 
 function toRefund(row: Selectable<RefundsTable>): Refund {
   return {
     id: row.id,
     merchantId: row.merchant_id,
-    mode: row.mode === 'test' ? 'test' : 'live',
+    mode: keyModeOf(row.mode),
     paymentId: row.payment_id,
     amountBaseUnits: BigInt(row.amount_base_units),
     requestedAmount: row.requested_amount,
@@ -36,7 +31,7 @@ function toRefund(row: Selectable<RefundsTable>): Refund {
     addressGivenAt: dateOrNull(row.address_given_at),
     claimExpiresAt: new Date(row.claim_expires_at),
     canceledAt: dateOrNull(row.canceled_at),
-    announcedStatus: refundStatus(row.id, row.announced_status),
+    announcedStatus: oneOf(REFUND_STATUSES, row.announced_status, `refund ${row.id}'s announced status`),
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
   };

@@ -6,6 +6,7 @@ import type {
 } from '../../app/settlement/ports.ts';
 import type { Db } from './db.ts';
 import type { RelayerTransactionsTable } from './schema.ts';
+import { dateOrNull, oneOf } from './storedValues.ts';
 
 /**
  * What the settler keeps of its relayer: every transaction it signed (stored before it is broadcast, so that a
@@ -27,8 +28,6 @@ export function nonceParam(value: bigint): number {
 }
 
 function toTransaction(row: Selectable<RelayerTransactionsTable>): RelayerTransactionRecord {
-  if (!(TRANSACTION_STATUSES as readonly string[]).includes(row.status))
-    throw new Error(`relayer transaction ${row.id} has an unknown status`);
   return {
     id: row.id,
     settlementId: row.settlement_id,
@@ -40,10 +39,10 @@ function toTransaction(row: Selectable<RelayerTransactionsTable>): RelayerTransa
     gas: BigInt(row.gas),
     maxFeePerGas: BigInt(row.max_fee_per_gas),
     maxPriorityFeePerGas: BigInt(row.max_priority_fee_per_gas),
-    status: row.status as RelayerTransactionStatus,
+    status: oneOf(TRANSACTION_STATUSES, row.status, `relayer transaction ${row.id}'s status`),
     replacesId: row.replaces_id,
     createdAt: new Date(row.created_at),
-    broadcastAt: row.broadcast_at === null ? null : new Date(row.broadcast_at),
+    broadcastAt: dateOrNull(row.broadcast_at),
   };
 }
 

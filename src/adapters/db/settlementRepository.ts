@@ -25,6 +25,7 @@ import {
   transactionsOf,
 } from './relayerRecords.ts';
 import type { DatabaseSchema, SettlementsTable } from './schema.ts';
+import { dateOrNull, oneOf } from './storedValues.ts';
 import { isUniqueViolation } from './uniqueViolation.ts';
 import {
   delayedUnnotified,
@@ -73,8 +74,6 @@ function transactionOf(trx: Db, dialect: DialectName): SettlementTransaction {
 const SETTLEMENT_STATUSES: readonly SettlementStatus[] = ['pending', 'confirmed', 'failed'];
 
 async function loadSettlement(executor: Db, row: Selectable<SettlementsTable>): Promise<SettlementRecord> {
-  if (!(SETTLEMENT_STATUSES as readonly string[]).includes(row.status))
-    throw new Error(`settlement ${row.id} has an unknown status`);
   const items = await executor
     .selectFrom('settlement_items')
     .innerJoin('payments', 'payments.id', 'settlement_items.payment_id')
@@ -90,11 +89,11 @@ async function loadSettlement(executor: Db, row: Selectable<SettlementsTable>): 
     id: row.id,
     chainId: Number(row.chain_id),
     nonce: BigInt(row.nonce),
-    status: row.status as SettlementStatus,
+    status: oneOf(SETTLEMENT_STATUSES, row.status, `settlement ${row.id}'s status`),
     payoutTxHash: row.payout_tx_hash,
     failureReason: row.failure_reason,
     createdAt: new Date(row.created_at),
-    completedAt: row.completed_at === null ? null : new Date(row.completed_at),
+    completedAt: dateOrNull(row.completed_at),
     items: items.map((item) => {
       if (!item.deposit_address) throw new Error(`payment ${item.payment_id} has no deposit address`);
       return {

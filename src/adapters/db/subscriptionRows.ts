@@ -1,16 +1,13 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { PeriodPayment } from '../../app/subscriptions/ports.ts';
+import { keyModeOf } from '../../domain/credentials.ts';
 import { findCurrency } from '../../domain/currencies.ts';
 import { isLanguage } from '../../domain/language.ts';
-import {
-  SUBSCRIPTION_STATUSES,
-  type Subscription,
-  type SubscriptionStatus,
-} from '../../domain/subscription.ts';
-import { INTERVAL_UNITS, type IntervalUnit } from '../../domain/subscriptionPeriods.ts';
+import { SUBSCRIPTION_STATUSES, type Subscription } from '../../domain/subscription.ts';
+import { INTERVAL_UNITS } from '../../domain/subscriptionPeriods.ts';
 import type { SubscriptionPlan } from '../../domain/subscriptionPlan.ts';
 import { isoTimestamp } from '../../domain/timestamp.ts';
-import { dateOrNull } from './paymentRepository.ts';
+import { dateOrNull, oneOf } from './storedValues.ts';
 import type { SubscriptionPlansTable, SubscriptionsTable } from './subscriptionSchema.ts';
 
 // A plan's and a subscription's rows, both ways: what subscriptionRepository.ts reads and writes.
@@ -37,16 +34,17 @@ export function planRow(plan: SubscriptionPlan): Insertable<SubscriptionPlansTab
 export function toPlan(row: Selectable<SubscriptionPlansTable>): SubscriptionPlan {
   const currency = findCurrency(row.currency);
   if (!currency) throw new Error(`plan ${row.id} has an unknown currency`);
-  if (!(INTERVAL_UNITS as readonly string[]).includes(row.interval_unit))
-    throw new Error(`plan ${row.id} has an unknown interval ${row.interval_unit}`);
   return {
     id: row.id,
     merchantId: row.merchant_id,
-    mode: row.mode === 'test' ? 'test' : 'live',
+    mode: keyModeOf(row.mode),
     name: row.name,
     description: row.description,
     price: { currency, minorUnits: BigInt(row.amount_minor_units) },
-    interval: { unit: row.interval_unit as IntervalUnit, count: Number(row.interval_count) },
+    interval: {
+      unit: oneOf(INTERVAL_UNITS, row.interval_unit, `plan ${row.id}'s interval`),
+      count: Number(row.interval_count),
+    },
     trialDays: Number(row.trial_days),
     graceDays: Number(row.grace_days),
     periods: row.periods === null ? null : Number(row.periods),
@@ -79,17 +77,11 @@ export function subscriptionRow(sub: Subscription, nextCheckAt: Date | null): In
   };
 }
 
-function statusOf(text: string): SubscriptionStatus {
-  if (!(SUBSCRIPTION_STATUSES as readonly string[]).includes(text))
-    throw new Error(`unknown subscription status ${text}`);
-  return text as SubscriptionStatus;
-}
-
 export function toSubscription(row: Selectable<SubscriptionsTable>): Subscription {
   return {
     id: row.id,
     merchantId: row.merchant_id,
-    mode: row.mode === 'test' ? 'test' : 'live',
+    mode: keyModeOf(row.mode),
     planId: row.plan_id,
     customerEmail: row.customer_email,
     customerWallet: row.customer_wallet,
@@ -98,7 +90,11 @@ export function toSubscription(row: Selectable<SubscriptionsTable>): Subscriptio
     anchor: new Date(row.anchor),
     cancelAt: dateOrNull(row.cancel_at),
     canceledBy: row.canceled_by === 'merchant' || row.canceled_by === 'customer' ? row.canceled_by : null,
-    announcedStatus: statusOf(row.announced_status),
+    announcedStatus: oneOf(
+      SUBSCRIPTION_STATUSES,
+      row.announced_status,
+      `subscription ${row.id}'s announced status`,
+    ),
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
     // Every row has one since migration 0050 (which gave the older rows theirs).

@@ -1,6 +1,7 @@
 import type { WebhookAttemptResult, WebhookDeliveryUpdate, WebhookJob } from '../../app/webhooks/ports.ts';
 import { PAYMENT_EVENT_TYPES, type PaymentEventType } from '../../domain/paymentStatus.ts';
 import type { EventsTable } from './schema.ts';
+import { oneOf } from './storedValues.ts';
 
 // A webhook's delivery state moves the same way on both rows that carry it (DeliveryStateColumns): an event's own
 // delivery (`events`) and each endpoint's delivery of it (`webhook_deliveries`, decision 0058). What the two
@@ -10,9 +11,7 @@ import type { EventsTable } from './schema.ts';
 export const ABANDONED = 'no result recorded: the worker stopped or lost its lease during the attempt';
 
 export function eventType(text: string): PaymentEventType {
-  if (!(PAYMENT_EVENT_TYPES as readonly string[]).includes(text))
-    throw new Error(`unknown event type ${text}`);
-  return text as PaymentEventType;
+  return oneOf(PAYMENT_EVENT_TYPES, text, 'event type');
 }
 
 /** An attempt's columns once it has its result. */

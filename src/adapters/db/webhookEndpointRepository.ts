@@ -1,19 +1,20 @@
 import type { Selectable } from 'kysely';
 import type { WebhookEndpointChanges, WebhookEndpointStore } from '../../app/webhooks/endpointPorts.ts';
-import type { KeyMode } from '../../domain/credentials.ts';
+import { type KeyMode, keyModeOf } from '../../domain/credentials.ts';
 import { eventTypesOf, eventTypesText, type WebhookEndpoint } from '../../domain/webhookEndpoint.ts';
 import type { Db } from './db.ts';
 import type { WebhookEndpointsTable } from './schema.ts';
+import { flag } from './storedValues.ts';
 
 function toEndpoint(row: Selectable<WebhookEndpointsTable>): WebhookEndpoint {
   return {
     id: row.id,
     merchantId: row.merchant_id,
-    mode: row.mode === 'test' ? 'test' : 'live',
+    mode: keyModeOf(row.mode),
     url: row.url,
     description: row.description,
     eventTypes: eventTypesOf(row.event_types),
-    enabled: Number(row.enabled) === 1,
+    enabled: flag(row.enabled),
     secret: row.secret,
     previousSecret:
       row.previous_secret !== null && row.previous_secret_until !== null

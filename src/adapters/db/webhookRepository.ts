@@ -8,7 +8,7 @@ import type {
   WebhookJob,
   WebhookStore,
 } from '../../app/webhooks/ports.ts';
-import { type AttemptOutcome, DELIVERY_STATUSES, type DeliveryStatus } from '../../domain/webhookDelivery.ts';
+import { type AttemptOutcome, DELIVERY_STATUSES } from '../../domain/webhookDelivery.ts';
 import type { DatabaseHandle } from './database.ts';
 import type { Db, DialectName } from './db.ts';
 import {
@@ -22,6 +22,7 @@ import { eventsOfMode } from './eventTimeline.ts';
 import { leaseDue, leaseWindow } from './leaseClaim.ts';
 import { newestFirst } from './logListing.ts';
 import type { DatabaseSchema, EventsTable, WebhookAttemptsTable } from './schema.ts';
+import { dateOrNull, oneOf } from './storedValues.ts';
 import {
   ABANDONED,
   attemptResultColumns,
@@ -34,14 +35,6 @@ import {
 
 const ATTEMPT_OUTCOMES: readonly string[] = ['delivered', 'retry', 'stopped', 'failed', 'abandoned'];
 
-function deliveryStatus(text: string): DeliveryStatus {
-  if (!(DELIVERY_STATUSES as readonly string[]).includes(text))
-    throw new Error(`unknown delivery status ${text}`);
-  return text as DeliveryStatus;
-}
-
-const date = (text: string | null) => (text === null ? null : new Date(text));
-
 function toEventRecord(row: Selectable<EventsTable>): WebhookEventRecord {
   return {
     id: row.id,
@@ -51,10 +44,10 @@ function toEventRecord(row: Selectable<EventsTable>): WebhookEventRecord {
     type: eventType(row.type),
     payload: row.payload,
     createdAt: new Date(row.created_at),
-    deliveryStatus: deliveryStatus(row.delivery_status),
+    deliveryStatus: oneOf(DELIVERY_STATUSES, row.delivery_status, 'delivery status'),
     attemptCount: Number(row.attempt_count),
-    nextAttemptAt: date(row.next_attempt_at),
-    deliveredAt: date(row.delivered_at),
+    nextAttemptAt: dateOrNull(row.next_attempt_at),
+    deliveredAt: dateOrNull(row.delivered_at),
   };
 }
 
@@ -67,13 +60,13 @@ function toAttemptRecord(row: Selectable<WebhookAttemptsTable>): WebhookAttemptR
     attemptNumber: Number(row.attempt_number),
     url: row.url,
     startedAt: new Date(row.started_at),
-    finishedAt: date(row.finished_at),
+    finishedAt: dateOrNull(row.finished_at),
     durationMs: row.duration_ms === null ? null : Number(row.duration_ms),
     statusCode: row.status_code === null ? null : Number(row.status_code),
     outcome: row.outcome as AttemptOutcome | null,
     error: row.error,
     responseBody: row.response_body,
-    nextAttemptAt: date(row.next_attempt_at),
+    nextAttemptAt: dateOrNull(row.next_attempt_at),
   };
 }
 
