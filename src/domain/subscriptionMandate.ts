@@ -1,4 +1,14 @@
-import { type Address, getAddress, type Hex, hashTypedData, isAddress, keccak256, toBytes } from 'viem';
+import {
+  type Address,
+  getAddress,
+  type Hex,
+  hashTypedData,
+  isAddress,
+  keccak256,
+  parseAbiParameters,
+  toBytes,
+} from 'viem';
+import { EIP712_DOMAIN_TYPE } from './eip712Domain.ts';
 import type { Subscription } from './subscription.ts';
 import type { Interval } from './subscriptionPeriods.ts';
 import type { SubscriptionPlan } from './subscriptionPlan.ts';
@@ -28,28 +38,17 @@ export interface MandateTerms {
   readonly salt: Hex;
 }
 
-/** The EIP-712 types a wallet is given (`eth_signTypedData_v4`), the contract's `TERMS_TYPEHASH` field for field. */
+/**
+ * The EIP-712 types a wallet is given (`eth_signTypedData_v4`). `Terms` is written as the contract's
+ * `TERMS_TYPEHASH` spells it, in its order, so the two read against each other at a glance; a mandate's id
+ * computed here is checked against the deployed contract's (test/contracts/subscriptionCharger).
+ */
 export const MANDATE_TYPES = {
-  EIP712Domain: [
-    { name: 'name', type: 'string' },
-    { name: 'version', type: 'string' },
-    { name: 'chainId', type: 'uint256' },
-    { name: 'verifyingContract', type: 'address' },
-  ],
-  Terms: [
-    { name: 'customer', type: 'address' },
-    { name: 'merchant', type: 'address' },
-    { name: 'treasury', type: 'address' },
-    { name: 'feeBps', type: 'uint16' },
-    { name: 'token', type: 'address' },
-    { name: 'cap', type: 'uint256' },
-    { name: 'periodSeconds', type: 'uint32' },
-    { name: 'periodMonths', type: 'uint16' },
-    { name: 'start', type: 'uint64' },
-    { name: 'periods', type: 'uint32' },
-    { name: 'end', type: 'uint64' },
-    { name: 'salt', type: 'bytes32' },
-  ],
+  EIP712Domain: EIP712_DOMAIN_TYPE,
+  Terms: parseAbiParameters([
+    'address customer, address merchant, address treasury, uint16 feeBps, address token, uint256 cap',
+    'uint32 periodSeconds, uint16 periodMonths, uint64 start, uint32 periods, uint64 end, bytes32 salt',
+  ]),
 } as const;
 
 export interface MandateDomain {

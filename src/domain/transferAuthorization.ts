@@ -1,3 +1,5 @@
+import { parseAbiParameters } from 'viem';
+import { EIP712_DOMAIN_TYPE } from './eip712Domain.ts';
 import { formatUsdc } from './money.ts';
 import { type Payment, paymentTerms } from './payment.ts';
 import { type PaymentState, paidThresholdBaseUnits } from './paymentStatus.ts';
@@ -22,20 +24,10 @@ export interface TransferAuthorization {
 
 /** EIP-712 types of a transfer authorization, as EIP-3009 defines them (what `eth_signTypedData_v4` is given). */
 export const TRANSFER_AUTHORIZATION_TYPES = {
-  EIP712Domain: [
-    { name: 'name', type: 'string' },
-    { name: 'version', type: 'string' },
-    { name: 'chainId', type: 'uint256' },
-    { name: 'verifyingContract', type: 'address' },
-  ],
-  TransferWithAuthorization: [
-    { name: 'from', type: 'address' },
-    { name: 'to', type: 'address' },
-    { name: 'value', type: 'uint256' },
-    { name: 'validAfter', type: 'uint256' },
-    { name: 'validBefore', type: 'uint256' },
-    { name: 'nonce', type: 'bytes32' },
-  ],
+  EIP712Domain: EIP712_DOMAIN_TYPE,
+  TransferWithAuthorization: parseAbiParameters(
+    'address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce',
+  ),
 } as const;
 
 /** The token's EIP-712 domain, read from the token itself: what the wallet is asked to sign over. */

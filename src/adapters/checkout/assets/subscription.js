@@ -21,12 +21,6 @@ const PERMIT_TYPES = [
   { name: 'nonce', type: 'uint256' },
   { name: 'deadline', type: 'uint256' },
 ];
-const DOMAIN_TYPES = [
-  { name: 'name', type: 'string' },
-  { name: 'version', type: 'string' },
-  { name: 'chainId', type: 'uint256' },
-  { name: 'verifyingContract', type: 'address' },
-];
 /** The permit stays good for a year and some after the first period starts: the first charge sends it. */
 const PERMIT_VALID_S = 400n * 86_400n;
 
@@ -138,7 +132,8 @@ async function signPermit(ethereum, from, request, value) {
   ]);
   const deadline = BigInt(request.message.start) + PERMIT_VALID_S;
   const typed = {
-    types: { EIP712Domain: DOMAIN_TYPES, Permit: PERMIT_TYPES },
+    // USDC's domain is of the mandate's domain type (name, version, chain id, contract).
+    types: { EIP712Domain: request.types.EIP712Domain, Permit: PERMIT_TYPES },
     domain: { name, version, chainId: request.domain.chainId, verifyingContract: token },
     primaryType: 'Permit',
     message: {
