@@ -15,22 +15,9 @@ import {
 
 /**
  * What a receipt says, by e-mail and on its public page: the PDF's facts (receiptDocument, figures as exact
- * decimal strings, never numbers), each transfer with its explorer link, and the page's address.
+ * decimal strings, never numbers) as they are, each transfer with its explorer link, and the page's address.
  */
-export interface ReceiptData
-  extends Pick<
-    ReceiptDocument,
-    | 'merchantName'
-    | 'merchantAddress'
-    | 'merchantTaxId'
-    | 'amount'
-    | 'currency'
-    | 'usdcPrice'
-    | 'usdcPaid'
-    | 'refunds'
-    | 'paidAt'
-    | 'orderId'
-  > {
+export interface ReceiptData extends Omit<ReceiptDocument, 'transfers' | 'title' | 'description' | 'lines'> {
   /** The merchant's colour (`#rrggbb`) for the e-mail's accents; null: Paylink's (decision 0052). */
   readonly colour: string | null;
   /** Every transfer that counted, oldest first: the same list as the PDF. */
@@ -101,18 +88,12 @@ export function receiptData(
   transfers: readonly TransferRecord[],
   refunds: readonly RefundRecord[] = [],
 ): ReceiptData {
-  const document = receiptDocument(payment, merchant, transfers, refunds);
+  const { title, description, lines, ...facts } = receiptDocument(payment, merchant, transfers, refunds);
   return {
-    merchantName: document.merchantName,
-    merchantAddress: document.merchantAddress,
-    merchantTaxId: document.merchantTaxId,
+    ...facts,
     colour: merchant.colour ?? null,
-    amount: document.amount,
-    currency: document.currency,
-    usdcPrice: document.usdcPrice,
-    usdcPaid: document.usdcPaid,
     // Each transaction on the explorer of the chain it was sent on (a source chain's, decision 0039).
-    transfers: document.transfers.map((t) => {
+    transfers: facts.transfers.map((t) => {
       const explorer = settings.explorerUrl(t.chainId);
       return {
         amount: t.amount,
@@ -121,10 +102,7 @@ export function receiptData(
         explorerTxUrl: explorer ? new URL(`/tx/${t.txHash}`, explorer).toString() : null,
       };
     }),
-    refunds: document.refunds,
-    paidAt: document.paidAt,
-    orderId: document.orderId,
-    sold: { title: document.title, description: document.description, lines: document.lines },
+    sold: { title, description, lines },
     receiptUrl: receiptUrl(settings.checkoutUrl, token),
   };
 }
