@@ -29,6 +29,12 @@ export interface PageContext {
   readonly path?: string | undefined;
 }
 
+/** What every signed-in page is rendered with: who is signed in, and the page's context. */
+export interface SignedInPageInput {
+  readonly signedIn: SignedIn;
+  readonly ctx: PageContext;
+}
+
 const MERCHANT_NAV = [
   ['/dashboard/home', 'home'],
   ['/dashboard/payments', 'payments'],

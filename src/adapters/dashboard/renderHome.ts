@@ -1,12 +1,11 @@
 import type { MerchantHome } from '../../app/dashboard/merchantHome.ts';
 import { type PaidTotal, WAITING_KINDS, type WaitingKind } from '../../app/dashboard/ports.ts';
-import type { SignedIn } from '../../app/dashboard/signIn.ts';
 import type { ListedPayment } from '../../app/payments/listPayments.ts';
 import type { Merchant } from '../../domain/merchant.ts';
 import { receivedBaseUnitsShown } from '../../domain/webhookEvent.ts';
 import { format, html, type SafeHtml } from '../web/html.ts';
 import { priceText, referenceLink, statusBadge, usdcText, usdcWithUnit } from './dashboardFormat.ts';
-import { type PageContext, signedInPage, time } from './renderDashboard.ts';
+import { type PageContext, type SignedInPageInput, signedInPage, time } from './renderDashboard.ts';
 import { revenueChart } from './revenueChart.ts';
 
 /** Each waiting kind's line on the home page, counted. */
@@ -31,15 +30,15 @@ function figure(ctx: PageContext, label: string, total: PaidTotal): SafeHtml {
  * A merchant's home: today's and this month's paid totals (UTC, live payments), what waits (each line a link to
  * its payments), and the newest payments.
  */
-export function renderHome(input: {
-  signedIn: SignedIn;
-  ctx: PageContext;
-  merchant: Merchant | undefined;
-  home: MerchantHome;
-  newest: readonly ListedPayment[];
-  /** What refunds sent back, by payment id (shown as partly or fully refunded). */
-  refunded: ReadonlyMap<string, bigint>;
-}): string {
+export function renderHome(
+  input: SignedInPageInput & {
+    merchant: Merchant | undefined;
+    home: MerchantHome;
+    newest: readonly ListedPayment[];
+    /** What refunds sent back, by payment id (shown as partly or fully refunded). */
+    refunded: ReadonlyMap<string, bigint>;
+  },
+): string {
   const { ctx, home } = input;
   const h = ctx.t.home;
   const l = ctx.t.list;

@@ -2,7 +2,13 @@ import type { SignedIn } from '../../app/dashboard/signIn.ts';
 import type { PaymentLink } from '../../domain/paymentLink.ts';
 import { html, type SafeHtml } from '../web/html.ts';
 import { textField } from './formFields.ts';
-import { csrfField, type PageContext, problemBox, signedInPage } from './renderDashboard.ts';
+import {
+  csrfField,
+  type PageContext,
+  problemBox,
+  type SignedInPageInput,
+  signedInPage,
+} from './renderDashboard.ts';
 
 /** The edit form's fields, as posted: what a refused form shows again. */
 export const EDIT_FIELDS = ['title', 'description', 'max_uses', 'ends_on'] as const;
@@ -24,14 +30,14 @@ const modeQuery = (link: PaymentLink) => (link.mode === 'test' ? '?mode=test' : 
  * A link's edit form (decision 0053): its title, description, number of payments and last day. Its price is not
  * there: the page says why.
  */
-export function renderEditLink(input: {
-  signedIn: SignedIn;
-  ctx: PageContext;
-  link: PaymentLink;
-  fields: EditFields;
-  problem?: string | undefined;
-  problemField?: string | undefined;
-}): string {
+export function renderEditLink(
+  input: SignedInPageInput & {
+    link: PaymentLink;
+    fields: EditFields;
+    problem?: string | undefined;
+    problemField?: string | undefined;
+  },
+): string {
   const { ctx, link, fields } = input;
   const e = ctx.t.linkEdit;
   const k = ctx.t.links;

@@ -1,4 +1,3 @@
-import type { SignedIn } from '../../app/dashboard/signIn.ts';
 import type { ListedPayment } from '../../app/payments/listPayments.ts';
 import type { KeyMode } from '../../domain/credentials.ts';
 import { formatMoney, type Money } from '../../domain/money.ts';
@@ -9,6 +8,7 @@ import { formatPriceAmount } from '../web/localeFormat.ts';
 import { priceText, referenceLink, statusBadge, usdcText, usdcWithUnit } from './dashboardFormat.ts';
 import { formEnd, textField } from './formFields.ts';
 import { lineItemRows } from './lineItemFields.ts';
+import type { SignedInPageInput } from './renderDashboard.ts';
 import { csrfField, type PageContext, problemBox, signedInPage, time } from './renderDashboard.ts';
 import { linkActions } from './renderLinkEdit.ts';
 
@@ -48,14 +48,14 @@ function activeBadge(ctx: PageContext, link: PaymentLink): SafeHtml {
 }
 
 /** The merchant's links of one mode, newest first, each with how many paid through it and how much. */
-export function renderLinks(input: {
-  signedIn: SignedIn;
-  ctx: PageContext;
-  mode: KeyMode;
-  links: readonly PaymentLink[];
-  totals: ReadonlyMap<string, Totals>;
-  nextCursor: string | null;
-}): string {
+export function renderLinks(
+  input: SignedInPageInput & {
+    mode: KeyMode;
+    links: readonly PaymentLink[];
+    totals: ReadonlyMap<string, Totals>;
+    nextCursor: string | null;
+  },
+): string {
   const { ctx, mode } = input;
   const k = ctx.t.links;
   const l = ctx.t.list;
@@ -91,14 +91,14 @@ ${input.nextCursor ? html`<p><a href="/dashboard/links?${new URLSearchParams({ .
 }
 
 /** "New link": a fixed price (with an optional quantity) or an open amount, and what every link may have. */
-export function renderNewLink(input: {
-  signedIn: SignedIn;
-  ctx: PageContext;
-  mode: KeyMode;
-  fields: Readonly<Record<string, string | undefined>>;
-  problem?: string | undefined;
-  testAvailable: boolean;
-}): string {
+export function renderNewLink(
+  input: SignedInPageInput & {
+    mode: KeyMode;
+    fields: Readonly<Record<string, string | undefined>>;
+    problem?: string | undefined;
+    testAvailable: boolean;
+  },
+): string {
   const { ctx, mode, fields } = input;
   const k = ctx.t.links;
   const n = ctx.t.newPayment;
@@ -142,18 +142,18 @@ export function renderNewLink(input: {
 }
 
 /** A link's page: its public URL (copy, QR), its terms, what it brought, its payments, and deactivation. */
-export function renderLink(input: {
-  signedIn: SignedIn;
-  ctx: PageContext;
-  link: PaymentLink;
-  paidCount: number;
-  paidBaseUnits: bigint;
-  url: string;
-  qrDataUri: string;
-  payments: { readonly payments: readonly ListedPayment[]; readonly nextCursor: string | null };
-  /** What the last action did (saved, re-activated), said once on the page it led back to. */
-  notice?: string | undefined;
-}): string {
+export function renderLink(
+  input: SignedInPageInput & {
+    link: PaymentLink;
+    paidCount: number;
+    paidBaseUnits: bigint;
+    url: string;
+    qrDataUri: string;
+    payments: { readonly payments: readonly ListedPayment[]; readonly nextCursor: string | null };
+    /** What the last action did (saved, re-activated), said once on the page it led back to. */
+    notice?: string | undefined;
+  },
+): string {
   const { ctx, link, signedIn } = input;
   const k = ctx.t.links;
   const l = ctx.t.list;

@@ -1,4 +1,3 @@
-import type { SignedIn } from '../../app/dashboard/signIn.ts';
 import type { ApiKeyRecord } from '../../app/merchants/ports.ts';
 import type { ListedPayment } from '../../app/payments/listPayments.ts';
 import { attemptAnswer, type WebhookEventWithAttempts } from '../../app/webhooks/listWebhookEvents.ts';
@@ -10,7 +9,8 @@ import { PAYMENT_STATUSES, type PaymentStatus } from '../../domain/paymentStatus
 import { receivedBaseUnitsShown } from '../../domain/webhookEvent.ts';
 import { format, html } from '../web/html.ts';
 import { priceText, referenceLink, statusBadge, usdcText } from './dashboardFormat.ts';
-import { csrfField, keysTable, type PageContext, problemBox, signedInPage, time } from './renderDashboard.ts';
+import type { SignedInPageInput } from './renderDashboard.ts';
+import { csrfField, keysTable, problemBox, signedInPage, time } from './renderDashboard.ts';
 import { endpointDeliveryRows } from './renderEndpointDeliveries.ts';
 import { restrictedKeysSection } from './renderKeys.ts';
 
@@ -43,20 +43,20 @@ function filterQuery(filters: PaymentFilters, cursor: string): string {
   return query.toString();
 }
 
-export function renderPayments(input: {
-  signedIn: SignedIn;
-  ctx: PageContext;
-  merchant: Merchant | undefined;
-  filters: PaymentFilters;
-  page: { readonly payments: readonly ListedPayment[]; readonly nextCursor: string | null };
-  /** What refunds sent back to the customer, by payment id (none: not refunded). */
-  refunded?: ReadonlyMap<string, bigint> | undefined;
-  /** Set for an operator reading every merchant's payments: each row names its merchant. */
-  merchantNames?: ReadonlyMap<string, string> | undefined;
-  /** The list is what waits of one kind (the home page's links), not a page of the listing. */
-  waiting?: string | undefined;
-  problem?: string | undefined;
-}): string {
+export function renderPayments(
+  input: SignedInPageInput & {
+    merchant: Merchant | undefined;
+    filters: PaymentFilters;
+    page: { readonly payments: readonly ListedPayment[]; readonly nextCursor: string | null };
+    /** What refunds sent back to the customer, by payment id (none: not refunded). */
+    refunded?: ReadonlyMap<string, bigint> | undefined;
+    /** Set for an operator reading every merchant's payments: each row names its merchant. */
+    merchantNames?: ReadonlyMap<string, string> | undefined;
+    /** The list is what waits of one kind (the home page's links), not a page of the listing. */
+    waiting?: string | undefined;
+    problem?: string | undefined;
+  },
+): string {
   const { filters, ctx } = input;
   const l = ctx.t.list;
   const isMerchant = input.signedIn.user.role === 'merchant';
@@ -126,15 +126,15 @@ function timelineLink(event: WebhookEventWithAttempts['event']) {
     : html`<a href="/dashboard/subscriptions/${event.subscriptionId ?? ''}"><code>${event.subscriptionId ?? ''}</code></a>`;
 }
 
-export function renderDevelopers(input: {
-  signedIn: SignedIn;
-  ctx: PageContext;
-  merchant: Merchant;
-  keys: readonly ApiKeyRecord[];
-  deliveries: readonly WebhookEventWithAttempts[];
-  canTest: boolean;
-  test?: TestWebhookResult | undefined;
-}): string {
+export function renderDevelopers(
+  input: SignedInPageInput & {
+    merchant: Merchant;
+    keys: readonly ApiKeyRecord[];
+    deliveries: readonly WebhookEventWithAttempts[];
+    canTest: boolean;
+    test?: TestWebhookResult | undefined;
+  },
+): string {
   const { signedIn, merchant, ctx } = input;
   const d = ctx.t.developers;
   const rollForm = (mode: KeyMode) =>
@@ -205,15 +205,15 @@ ${
 }
 
 /** New secrets (API key, signing secret), shown this once: only a key's hash is kept, and neither is shown again. */
-export function renderShownOnce(input: {
-  signedIn: SignedIn;
-  ctx: PageContext;
-  title: string;
-  secrets: readonly { readonly label: string; readonly value: string }[];
-  note: string;
-  until?: Date | undefined;
-  back?: string | undefined;
-}): string {
+export function renderShownOnce(
+  input: SignedInPageInput & {
+    title: string;
+    secrets: readonly { readonly label: string; readonly value: string }[];
+    note: string;
+    until?: Date | undefined;
+    back?: string | undefined;
+  },
+): string {
   const o = input.ctx.t.shownOnce;
   const body = html`<div class="card narrow">
   <h1>${input.title}</h1>

@@ -1,4 +1,3 @@
-import type { SignedIn } from '../../app/dashboard/signIn.ts';
 import type { KeyMode } from '../../domain/credentials.ts';
 import { formatMoney, formatUsdc } from '../../domain/money.ts';
 import type { Payment } from '../../domain/payment.ts';
@@ -7,7 +6,7 @@ import { format, html, type SafeHtml } from '../web/html.ts';
 import { fill } from '../web/i18n.ts';
 import { formEnd, invalidMark, textField } from './formFields.ts';
 import { lineItemRows } from './lineItemFields.ts';
-import { csrfField, type PageContext, signedInPage, time } from './renderDashboard.ts';
+import { csrfField, type SignedInPageInput, signedInPage, time } from './renderDashboard.ts';
 
 /** The "New payment" form as shown: empty, or as the person filled it when it was refused. */
 export interface NewPaymentForm {
@@ -28,12 +27,12 @@ export interface NewPaymentForm {
 export const EXPIRY_UNITS = { minutes: 60, hours: 3_600, days: 86_400 } as const;
 
 /** The "New payment" form: what a payment of the API takes, without code. */
-export function renderNewPayment(input: {
-  signedIn: SignedIn;
-  ctx: PageContext;
-  form: NewPaymentForm;
-  testAvailable: boolean;
-}): string {
+export function renderNewPayment(
+  input: SignedInPageInput & {
+    form: NewPaymentForm;
+    testAvailable: boolean;
+  },
+): string {
   const { ctx, form } = input;
   const n = ctx.t.newPayment;
   const l = ctx.t.list;
@@ -80,16 +79,16 @@ export function renderNewPayment(input: {
  * A payment's link, to hand to its customer: copied, shared (the device's share sheet where it has one, else an
  * e-mail), or shown as a QR code; with its status, which the script keeps current.
  */
-export function renderPaymentLink(input: {
-  signedIn: SignedIn;
-  ctx: PageContext;
-  payment: Payment;
-  state: PaymentState;
-  url: string;
-  qrDataUri: string;
-  /** Just created with "send by e-mail": says so, naming the address. */
-  emailed?: boolean | undefined;
-}): string {
+export function renderPaymentLink(
+  input: SignedInPageInput & {
+    payment: Payment;
+    state: PaymentState;
+    url: string;
+    qrDataUri: string;
+    /** Just created with "send by e-mail": says so, naming the address. */
+    emailed?: boolean | undefined;
+  },
+): string {
   const { ctx, payment, state, url } = input;
   const n = ctx.t.newPayment;
   const l = ctx.t.list;

@@ -7,6 +7,7 @@ import { bpsToPercent } from '../../domain/commission.ts';
 import { formatDecimal, roundToScale } from '../../domain/decimal.ts';
 import type { Merchant } from '../../domain/merchant.ts';
 import { format, html, type SafeHtml } from '../web/html.ts';
+import type { SignedInPageInput } from './renderDashboard.ts';
 import { csrfField, keysTable, type PageContext, problemBox, signedInPage, time } from './renderDashboard.ts';
 
 /** The merchant form's fields as typed, kept when the form is shown again with a problem. */
@@ -20,11 +21,11 @@ export interface MerchantForm {
 
 const page = signedInPage;
 
-export function renderMerchants(input: {
-  signedIn: SignedIn;
-  ctx: PageContext;
-  merchants: readonly Merchant[];
-}): string {
+export function renderMerchants(
+  input: SignedInPageInput & {
+    merchants: readonly Merchant[];
+  },
+): string {
   const o = input.ctx.t.operator;
   const rows = input.merchants.map(
     (m) =>
@@ -54,12 +55,12 @@ function merchantFields(ctx: PageContext, form: MerchantForm, merchant?: Merchan
   <input id="underpayment_tolerance_percent" name="underpayment_tolerance_percent" inputmode="decimal" value="${value(form.tolerancePercent, merchant && bpsToPercent(merchant.underpaymentToleranceBps))}">`;
 }
 
-export function renderNewMerchant(input: {
-  signedIn: SignedIn;
-  ctx: PageContext;
-  form: MerchantForm;
-  problem?: string | undefined;
-}): string {
+export function renderNewMerchant(
+  input: SignedInPageInput & {
+    form: MerchantForm;
+    problem?: string | undefined;
+  },
+): string {
   const o = input.ctx.t.operator;
   const body = html`<div class="card narrow">
   <h1>${o.newMerchant}</h1>
@@ -73,14 +74,14 @@ export function renderNewMerchant(input: {
   return page(input.signedIn, input.ctx, o.newMerchant, body);
 }
 
-export function renderMerchant(input: {
-  signedIn: SignedIn;
-  ctx: PageContext;
-  merchant: Merchant;
-  keys: readonly ApiKeyRecord[];
-  form?: MerchantForm | undefined;
-  problem?: string | undefined;
-}): string {
+export function renderMerchant(
+  input: SignedInPageInput & {
+    merchant: Merchant;
+    keys: readonly ApiKeyRecord[];
+    form?: MerchantForm | undefined;
+    problem?: string | undefined;
+  },
+): string {
   const { merchant, signedIn, ctx } = input;
   const o = ctx.t.operator;
   const action = (path: string, label: string, extra?: SafeHtml) =>
@@ -131,12 +132,12 @@ function disableForm(ctx: PageContext, signedIn: SignedIn, merchant: Merchant): 
 }
 
 /** Payouts not fully sent, with why each waits and when it is tried next. */
-export function renderPayouts(input: {
-  signedIn: SignedIn;
-  ctx: PageContext;
-  payouts: readonly PayoutView[];
-  all: boolean;
-}): string {
+export function renderPayouts(
+  input: SignedInPageInput & {
+    payouts: readonly PayoutView[];
+    all: boolean;
+  },
+): string {
   const p = input.ctx.t.payouts;
   const why = (v: PayoutView) => {
     const reasons = [
@@ -172,11 +173,11 @@ ${
   return page(input.signedIn, input.ctx, title, body);
 }
 
-export function renderFailingEndpoints(input: {
-  signedIn: SignedIn;
-  ctx: PageContext;
-  endpoints: readonly FailingEndpoint[];
-}): string {
+export function renderFailingEndpoints(
+  input: SignedInPageInput & {
+    endpoints: readonly FailingEndpoint[];
+  },
+): string {
   const f = input.ctx.t.failing;
   const rows = input.endpoints.map(
     (e) => html`<tr>
@@ -221,14 +222,14 @@ export function nativeBalance(wei: bigint, symbol: string): SafeHtml {
 }
 
 /** The figures /metrics exports, read the same way, for a person. */
-export function renderHealth(input: {
-  signedIn: SignedIn;
-  ctx: PageContext;
-  measured: ServiceMeasurements;
-  /** Each configured chain's native token, by chain id. */
-  nativeSymbols: ReadonlyMap<number, string>;
-  at: Date;
-}): string {
+export function renderHealth(
+  input: SignedInPageInput & {
+    measured: ServiceMeasurements;
+    /** Each configured chain's native token, by chain id. */
+    nativeSymbols: ReadonlyMap<number, string>;
+    at: Date;
+  },
+): string {
   const h = input.ctx.t.health;
   const m = input.measured;
   const seconds = (value: number | undefined) =>

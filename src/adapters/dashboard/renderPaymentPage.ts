@@ -12,6 +12,7 @@ import { format, html, type SafeHtml } from '../web/html.ts';
 import { fill } from '../web/i18n.ts';
 import type { refundResponse } from '../web/refundPresenter.ts';
 import { priceText, refundBadge, statusBadge, usdcText, usdcWithUnit } from './dashboardFormat.ts';
+import type { SignedInPageInput } from './renderDashboard.ts';
 import { csrfField, type PageContext, problemBox, signedInPage, time } from './renderDashboard.ts';
 import { endpointDeliveryRows } from './renderEndpointDeliveries.ts';
 
@@ -42,9 +43,7 @@ export interface RequestOffer {
   readonly outcome: 'sent' | RequestRefusal | undefined;
 }
 
-interface PaymentPageInput {
-  signedIn: SignedIn;
-  ctx: PageContext;
+interface PaymentPageInput extends SignedInPageInput {
   payment: Payment;
   state: PaymentState<TransferRecord>;
   transfers: readonly TransferRecord[];

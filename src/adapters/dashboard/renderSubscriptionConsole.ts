@@ -1,9 +1,8 @@
-import type { SignedIn } from '../../app/dashboard/signIn.ts';
 import type { ConsoleRow, subscriptionConsole } from '../../app/subscriptions/subscriptionConsole.ts';
 import { CONSOLE_LIMIT } from '../../app/subscriptions/subscriptionConsole.ts';
 import { html, type SafeHtml } from '../web/html.ts';
 import { fill } from '../web/i18n.ts';
-import { type PageContext, signedInPage, time } from './renderDashboard.ts';
+import { type SignedInPageInput, signedInPage, time } from './renderDashboard.ts';
 import { planPrice, subscriptionBadge } from './renderSubscriptions.ts';
 import { SUBSCRIPTION_TEXT } from './subscriptionMessages/index.ts';
 
@@ -11,12 +10,12 @@ import { SUBSCRIPTION_TEXT } from './subscriptionMessages/index.ts';
  * The operator's console of subscriptions (decision 0062): what failed (past due, their grace running), what is
  * due within the renewal lead, and the next charges, across every merchant.
  */
-export function renderSubscriptionConsole(input: {
-  signedIn: SignedIn;
-  ctx: PageContext;
-  overview: Awaited<ReturnType<typeof subscriptionConsole>>;
-  merchants: ReadonlyMap<string, string>;
-}): string {
+export function renderSubscriptionConsole(
+  input: SignedInPageInput & {
+    overview: Awaited<ReturnType<typeof subscriptionConsole>>;
+    merchants: ReadonlyMap<string, string>;
+  },
+): string {
   const { ctx, overview } = input;
   const c = SUBSCRIPTION_TEXT[ctx.lang].console;
   const s = SUBSCRIPTION_TEXT[ctx.lang];

@@ -1,4 +1,3 @@
-import type { SignedIn } from '../../app/dashboard/signIn.ts';
 import type { Mandate } from '../../app/subscriptions/mandatePorts.ts';
 import type { ShownSubscription } from '../../app/subscriptions/subscriptions.ts';
 import type { KeyMode } from '../../domain/credentials.ts';
@@ -10,7 +9,13 @@ import { format, html, type SafeHtml } from '../web/html.ts';
 import { fill } from '../web/i18n.ts';
 import { priceText } from './dashboardFormat.ts';
 import { type FilledForm, textField } from './formFields.ts';
-import { csrfField, type PageContext, signedInPage, time } from './renderDashboard.ts';
+import {
+  csrfField,
+  type PageContext,
+  type SignedInPageInput,
+  signedInPage,
+  time,
+} from './renderDashboard.ts';
 import { SUBSCRIPTION_TEXT, type SubscriptionText } from './subscriptionMessages/index.ts';
 
 // The merchant's subscription pages (decision 0062): subscriptions, one subscription, plans.
@@ -41,13 +46,13 @@ function heading(title: string, mode: KeyMode, s: SubscriptionText): SafeHtml {
   return html`<h1>${title}${mode === 'test' ? html` <span class="badge">${s.testMode}</span>` : null}</h1>`;
 }
 
-export function renderSubscriptions(input: {
-  signedIn: SignedIn;
-  ctx: PageContext;
-  mode: KeyMode;
-  subscriptions: readonly ShownSubscription[];
-  nextCursor: string | null;
-}): string {
+export function renderSubscriptions(
+  input: SignedInPageInput & {
+    mode: KeyMode;
+    subscriptions: readonly ShownSubscription[];
+    nextCursor: string | null;
+  },
+): string {
   const { ctx, mode } = input;
   const s = SUBSCRIPTION_TEXT[ctx.lang];
   const row = (shown: ShownSubscription) => {
@@ -80,16 +85,16 @@ ${input.nextCursor ? html`<p><a href="/dashboard/subscriptions?${new URLSearchPa
 }
 
 /** One subscription: its facts, its periods' payments (each linked to its page) and "Cancel". */
-export function renderSubscription(input: {
-  signedIn: SignedIn;
-  ctx: PageContext;
-  mode: KeyMode;
-  shown: ShownSubscription;
-  /** The plans it may move to (active, same interval and mode); none: no change offered. */
-  plans: readonly SubscriptionPlan[];
-  /** Its mandate (pull renewal), if the customer gave one. */
-  mandate?: Mandate | undefined;
-}): string {
+export function renderSubscription(
+  input: SignedInPageInput & {
+    mode: KeyMode;
+    shown: ShownSubscription;
+    /** The plans it may move to (active, same interval and mode); none: no change offered. */
+    plans: readonly SubscriptionPlan[];
+    /** Its mandate (pull renewal), if the customer gave one. */
+    mandate?: Mandate | undefined;
+  },
+): string {
   const { ctx, mode, shown } = input;
   const s = SUBSCRIPTION_TEXT[ctx.lang];
   const { subscription: sub, plan, state } = shown;
@@ -167,9 +172,7 @@ function walletState(mandate: Mandate, s: SubscriptionText): SafeHtml {
  * withdraws a pending change.
  */
 function changeForm(
-  input: {
-    signedIn: SignedIn;
-    ctx: PageContext;
+  input: SignedInPageInput & {
     mode: KeyMode;
     shown: ShownSubscription;
     plans: readonly SubscriptionPlan[];
@@ -200,15 +203,15 @@ export interface PlanForm extends FilledForm {
 }
 
 /** The merchant's plans of one mode: each with its subscribe page and "Archive", then "New plan". */
-export function renderPlans(input: {
-  signedIn: SignedIn;
-  ctx: PageContext;
-  mode: KeyMode;
-  plans: readonly SubscriptionPlan[];
-  nextCursor: string | null;
-  checkoutUrl: string;
-  form: PlanForm;
-}): string {
+export function renderPlans(
+  input: SignedInPageInput & {
+    mode: KeyMode;
+    plans: readonly SubscriptionPlan[];
+    nextCursor: string | null;
+    checkoutUrl: string;
+    form: PlanForm;
+  },
+): string {
   const { ctx, mode, signedIn } = input;
   const s = SUBSCRIPTION_TEXT[ctx.lang];
   const row = (plan: SubscriptionPlan) => {
@@ -244,7 +247,7 @@ ${planForm(input, s)}`;
 }
 
 function planForm(
-  input: { signedIn: SignedIn; ctx: PageContext; mode: KeyMode; form: PlanForm },
+  input: SignedInPageInput & { mode: KeyMode; form: PlanForm },
   s: SubscriptionText,
 ): SafeHtml {
   const { form, mode } = input;

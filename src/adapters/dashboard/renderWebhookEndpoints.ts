@@ -1,23 +1,22 @@
-import type { SignedIn } from '../../app/dashboard/signIn.ts';
 import type { KeyMode } from '../../domain/credentials.ts';
 import { PAYMENT_EVENT_TYPES } from '../../domain/paymentStatus.ts';
 import type { WebhookEndpoint } from '../../domain/webhookEndpoint.ts';
 import { format, html, type SafeHtml } from '../web/html.ts';
 import type { Message } from '../web/i18n.ts';
-import { csrfField, type PageContext, signedInPage, time } from './renderDashboard.ts';
+import { csrfField, type SignedInPageInput, signedInPage, time } from './renderDashboard.ts';
 
 /**
  * The merchant's webhook endpoints of one mode (decision 0058): each with its URL, the events it wants, whether it
  * is on, the end of a rotation's overlap, and its actions (on/off, rotate, delete); then the form that adds one.
  * Event types are shown by their API names in every language: they are what a receiver's code switches on.
  */
-export function renderWebhookEndpoints(input: {
-  readonly signedIn: SignedIn;
-  readonly ctx: PageContext;
-  readonly mode: KeyMode;
-  readonly endpoints: readonly WebhookEndpoint[];
-  readonly now: Date;
-}): string {
+export function renderWebhookEndpoints(
+  input: SignedInPageInput & {
+    readonly mode: KeyMode;
+    readonly endpoints: readonly WebhookEndpoint[];
+    readonly now: Date;
+  },
+): string {
   const { signedIn, ctx, mode } = input;
   const e = ctx.t.endpoints;
   const action = (endpoint: WebhookEndpoint, path: string, label: string, named: Message) =>
