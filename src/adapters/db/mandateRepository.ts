@@ -14,6 +14,12 @@ import type { SubscriptionChargesTable, SubscriptionMandatesTable } from './subs
 /** Pull renewal's records (migration 0049, decision 0061): mandates and charges. */
 export function mandateRepository(handle: DatabaseHandle): MandateStore {
   const { db } = handle;
+  // A charge is read by its key, as the one in flight, or as the next due: each takes the first row and maps it.
+  const charges = db.selectFrom('subscription_charges').selectAll('subscription_charges');
+  const firstCharge = async (query: typeof charges) => {
+    const row = await query.executeTakeFirst();
+    return row && toCharge(row);
+  };
   return {
     async saveMandate(mandate) {
       const row = mandateRow(mandate);
@@ -56,29 +62,12 @@ export function mandateRepository(handle: DatabaseHandle): MandateStore {
         .execute();
       return inserted.length > 0;
     },
-    async findCharge(subscriptionId, period) {
-      const row = await db
-        .selectFrom('subscription_charges')
-        .selectAll()
-        .where('subscription_id', '=', subscriptionId)
-        .where('period', '=', period)
-        .executeTakeFirst();
-      return row && toCharge(row);
-    },
-    async inFlight(chainId) {
-      const row = await db
-        .selectFrom('subscription_charges')
-        .selectAll()
-        .where('chain_id', '=', chainId)
-        .where('status', '=', 'sent')
-        .orderBy('updated_at')
-        .executeTakeFirst();
-      return row && toCharge(row);
-    },
-    async nextDue(chainId, now, skipMerchants = []) {
-      let query = db
-        .selectFrom('subscription_charges')
-        .selectAll('subscription_charges')
+    findCharge: (subscriptionId, period) =>
+      firstCharge(charges.where('subscription_id', '=', subscriptionId).where('period', '=', period)),
+    inFlight: (chainId) =>
+      firstCharge(charges.where('chain_id', '=', chainId).where('status', '=', 'sent').orderBy('updated_at')),
+    nextDue(chainId, now, skipMerchants = []) {
+      let query = charges
         .where('subscription_charges.chain_id', '=', chainId)
         .where('subscription_charges.status', 'in', ['pending', 'failed'])
         .where('subscription_charges.next_attempt_at', '<=', isoTimestamp(now));
@@ -86,11 +75,9 @@ export function mandateRepository(handle: DatabaseHandle): MandateStore {
         query = query
           .innerJoin('subscriptions', 'subscriptions.id', 'subscription_charges.subscription_id')
           .where('subscriptions.merchant_id', 'not in', [...skipMerchants]);
-      const row = await query
-        .orderBy('subscription_charges.next_attempt_at')
-        .orderBy('subscription_charges.created_at')
-        .executeTakeFirst();
-      return row && toCharge(row);
+      return firstCharge(
+        query.orderBy('subscription_charges.next_attempt_at').orderBy('subscription_charges.created_at'),
+      );
     },
     spendSince: (chainId, since) => chargeSpendSince(db, chainId, since),
     markSent: (charge, tx, at) => markSent(db, charge, tx, at),
@@ -133,16 +120,21 @@ function feeWith(charge: Charge, feeWei: bigint | undefined): string | null {
   return ((charge.feeWei ?? 0n) + feeWei).toString();
 }
 
+/** An update of this one charge, by its key (subscription, period). */
+function chargeUpdate(db: Db, charge: Charge) {
+  return db
+    .updateTable('subscription_charges')
+    .where('subscription_id', '=', charge.subscriptionId)
+    .where('period', '=', charge.period);
+}
+
 async function markFailed(
   db: Db,
   charge: Charge,
   outcome: Parameters<MandateStore['markFailed']>[1],
   at: Date,
 ): Promise<void> {
-  await db
-    .updateTable('subscription_charges')
-    .where('subscription_id', '=', charge.subscriptionId)
-    .where('period', '=', charge.period)
+  await chargeUpdate(db, charge)
     .set({
       status: outcome.deferred ? 'pending' : 'failed',
       attempts: outcome.attempts,
@@ -164,10 +156,7 @@ function markMined(
   at: Date,
 ): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
-    const closed = await trx
-      .updateTable('subscription_charges')
-      .where('subscription_id', '=', charge.subscriptionId)
-      .where('period', '=', charge.period)
+    const closed = await chargeUpdate(trx, charge)
       .set({
         status: 'mined',
         gas_used: outcome.gasUsed.toString(),
@@ -200,10 +189,7 @@ async function markSent(
   tx: { txHash: string; rawTx: string; nonce: bigint },
   at: Date,
 ): Promise<void> {
-  await db
-    .updateTable('subscription_charges')
-    .where('subscription_id', '=', charge.subscriptionId)
-    .where('period', '=', charge.period)
+  await chargeUpdate(db, charge)
     .set({
       status: 'sent',
       attempts: charge.attempts + 1,
