@@ -2,6 +2,11 @@ import type { ChainCancel, ChainCancelStore } from '../../app/subscriptions/chai
 import { isoTimestamp } from '../../domain/timestamp.ts';
 import type { DatabaseHandle } from './database.ts';
 
+/** A charger's rows, its cursor and its mandates, by chain and address (stored lowercase). */
+function chargerKey(chainId: number, charger: string) {
+  return { chain_id: chainId, charger: charger.toLowerCase() };
+}
+
 /** Mandates canceled on chain and the charger's cursor (migration 0054, decision 0061). */
 export function chainCancelRepository(handle: DatabaseHandle): ChainCancelStore {
   const { db } = handle;
@@ -10,8 +15,7 @@ export function chainCancelRepository(handle: DatabaseHandle): ChainCancelStore 
       const row = await db
         .selectFrom('charger_cursors')
         .select('next_block')
-        .where('chain_id', '=', chainId)
-        .where('charger', '=', charger.toLowerCase())
+        .where((eb) => eb.and(chargerKey(chainId, charger)))
         .executeTakeFirst();
       return row && BigInt(row.next_block);
     },
@@ -19,15 +23,14 @@ export function chainCancelRepository(handle: DatabaseHandle): ChainCancelStore 
       const row = await db
         .selectFrom('subscription_mandates')
         .select('created_at')
-        .where('chain_id', '=', chainId)
-        .where('charger', '=', charger.toLowerCase())
+        .where((eb) => eb.and(chargerKey(chainId, charger)))
         .where('status', '=', 'active')
         .orderBy('created_at')
         .executeTakeFirst();
       return row && new Date(row.created_at);
     },
     recordChainCancels(chainId, charger, cancels, nextBlock, at) {
-      const chargerKey = charger.toLowerCase();
+      const key = chargerKey(chainId, charger);
       return db.transaction().execute(async (trx) => {
         const marked: ChainCancel[] = [];
         for (const cancel of cancels) {
@@ -42,8 +45,7 @@ export function chainCancelRepository(handle: DatabaseHandle): ChainCancelStore 
               updated_at: isoTimestamp(at),
             })
             .where('mandate_id', '=', cancel.mandateId.toLowerCase())
-            .where('chain_id', '=', chainId)
-            .where('charger', '=', chargerKey)
+            .where((eb) => eb.and(key))
             .where('chain_canceled_tx', 'is', null)
             .returning('subscription_id')
             .execute();
@@ -57,8 +59,7 @@ export function chainCancelRepository(handle: DatabaseHandle): ChainCancelStore 
         await trx
           .insertInto('charger_cursors')
           .values({
-            chain_id: chainId,
-            charger: chargerKey,
+            ...key,
             next_block: nextBlock.toString(),
             updated_at: isoTimestamp(at),
           })
