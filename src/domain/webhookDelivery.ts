@@ -14,7 +14,8 @@ export const DELIVERY_STATUSES = ['pending', 'delivering', 'delivered', 'failed'
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /** What one attempt came to, as stored with it. `abandoned`: its worker stopped before recording a result. */
-export type AttemptOutcome = 'delivered' | 'retry' | 'stopped' | 'failed' | 'abandoned';
+export const ATTEMPT_OUTCOMES = ['delivered', 'retry', 'stopped', 'failed', 'abandoned'] as const;
+export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
 
 /** What an attempt got back: a response, or no response at all (refused address, timeout, reset …). */
 export type AttemptResult =

@@ -6,20 +6,11 @@ import type {
   WebhookDeliveryUpdate,
   WebhookJob,
 } from '../../app/webhooks/ports.ts';
-import { type AttemptOutcome, DELIVERY_STATUSES } from '../../domain/webhookDelivery.ts';
 import { endpointWants, eventTypesOf } from '../../domain/webhookEndpoint.ts';
 import type { Db, DialectName } from './db.ts';
 import { leaseDue } from './leaseClaim.ts';
 import type { DatabaseSchema } from './schema.ts';
-import { oneOf } from './storedValues.ts';
-import {
-  ABANDONED,
-  attemptResultColumns,
-  JOB_EVENT_COLUMNS,
-  jobOf,
-  nextStateColumns,
-  resentColumns,
-} from './webhookDeliveryState.ts';
+import * as deliveryState from './webhookDeliveryState.ts';
 
 // What an event owes each of the merchant's webhook endpoints (decision 0058): written with the event, claimed,
 // attempted and recorded apart from the delivery the event itself carries (the payment's or account's URL).
@@ -116,7 +107,7 @@ export async function claimEndpointDeliveries(
   if (ids.length === 0) return [];
   await trx
     .updateTable('webhook_delivery_attempts')
-    .set({ outcome: 'abandoned', error: ABANDONED, finished_at: claim.nowText })
+    .set({ outcome: 'abandoned', error: deliveryState.ABANDONED, finished_at: claim.nowText })
     .where('delivery_id', 'in', ids)
     .where('finished_at', 'is', null)
     .execute();
@@ -145,7 +136,7 @@ async function jobsOf(trx: Db, deliveryIds: readonly string[]): Promise<WebhookJ
       'd.endpoint_id',
       'd.attempt_count',
       'd.schedule_step',
-      ...JOB_EVENT_COLUMNS,
+      ...deliveryState.JOB_EVENT_COLUMNS,
       'w.url',
       'w.secret',
       'w.previous_secret',
@@ -156,7 +147,7 @@ async function jobsOf(trx: Db, deliveryIds: readonly string[]): Promise<WebhookJ
     .orderBy('d.id')
     .execute();
   return rows.map((row) =>
-    jobOf(row, {
+    deliveryState.jobOf(row, {
       delivery: { id: row.delivery_id, endpointId: row.endpoint_id },
       url: row.url,
       secret: row.secret,
@@ -176,13 +167,13 @@ export async function completeEndpointAttempt(
 ): Promise<boolean> {
   await trx
     .updateTable('webhook_delivery_attempts')
-    .set(attemptResultColumns(result))
+    .set(deliveryState.attemptResultColumns(result))
     .where('delivery_id', '=', deliveryId)
     .where('attempt_number', '=', attemptNumber)
     .execute();
   const updated = await trx
     .updateTable('webhook_deliveries')
-    .set(nextStateColumns(next))
+    .set(deliveryState.nextStateColumns(next))
     .where('id', '=', deliveryId)
     .where('delivery_status', '=', 'delivering')
     // The fence: a later claim has incremented attempt_count, and then this result is history only.
@@ -195,7 +186,7 @@ export async function completeEndpointAttempt(
 export async function requeueEndpointDeliveries(db: Db, eventId: string, nowText: string): Promise<void> {
   await db
     .updateTable('webhook_deliveries')
-    .set(resentColumns(nowText))
+    .set(deliveryState.resentColumns(nowText))
     .where('event_id', '=', eventId)
     .where((eb) =>
       eb.not(eb.and([eb('delivery_status', '=', 'delivering'), eb('claimed_until', '>', nowText)])),
@@ -263,16 +254,10 @@ function toDeliveryRecord(
     merchantId: row.merchant_id,
     endpointId: row.endpoint_id,
     url: row.attempt_url ?? row.endpoint_url,
-    deliveryStatus: oneOf(DELIVERY_STATUSES, row.delivery_status, 'delivery status'),
-    attemptCount: Number(row.attempt_count),
+    ...deliveryState.stateFrom(row),
     lastAttempt:
       row.started_at === null
         ? null
-        : {
-            startedAt: new Date(row.started_at),
-            statusCode: row.status_code === null ? null : Number(row.status_code),
-            error: row.error,
-            outcome: row.outcome as AttemptOutcome | null,
-          },
+        : deliveryState.attemptAnswerFrom({ ...row, started_at: row.started_at }),
   };
 }

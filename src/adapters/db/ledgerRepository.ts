@@ -1,4 +1,3 @@
-import type { Selectable } from 'kysely';
 import type {
   BlockRef,
   ChainCursor,
@@ -7,7 +6,6 @@ import type {
   TransferRecord,
   UnacceptedTransfer,
 } from '../../app/chain/ports.ts';
-import { PAYMENT_EVENT_TYPES } from '../../domain/paymentStatus.ts';
 import type { DatabaseHandle } from './database.ts';
 import type { Db } from './db.ts';
 import {
@@ -17,8 +15,7 @@ import {
   listTransfers,
   toTransfer,
 } from './ledgerTransaction.ts';
-import type { EventsTable } from './schema.ts';
-import { oneOf } from './storedValues.ts';
+import { toOutboxEvent } from './outbox.ts';
 
 /**
  * What the chain watcher reads between its transactions, and its transactions (ledgerTransaction.ts), which
@@ -40,17 +37,6 @@ export function ledgerRepository(handle: DatabaseHandle, reactions: LedgerReacti
     listTransfers: (paymentId) => listTransfers(db, paymentId),
     listUnacceptedTransfers: (paymentId) => listUnacceptedTransfers(db, paymentId),
     listEvents: (paymentId) => listEvents(db, paymentId),
-  };
-}
-
-function toEvent(row: Selectable<EventsTable>): OutboxEvent {
-  return {
-    id: row.id,
-    paymentId: row.payment_id,
-    merchantId: row.merchant_id,
-    type: oneOf(PAYMENT_EVENT_TYPES, row.type, 'event type'),
-    payload: row.payload,
-    createdAt: new Date(row.created_at),
   };
 }
 
@@ -182,5 +168,5 @@ async function listEvents(db: Db, paymentId: string): Promise<OutboxEvent[]> {
     .where('payment_id', '=', paymentId)
     .orderBy('sequence')
     .execute();
-  return rows.map(toEvent);
+  return rows.map(toOutboxEvent);
 }

@@ -1,7 +1,9 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { OutboxEvent } from '../../app/chain/ports.ts';
+import { PAYMENT_EVENT_TYPES } from '../../domain/paymentStatus.ts';
 import { insertEndpointDeliveries } from './endpointDeliveries.ts';
-import type { DatabaseSchema } from './schema.ts';
+import type { DatabaseSchema, EventsTable } from './schema.ts';
+import { oneOf } from './storedValues.ts';
 
 /**
  * Writes an event owed to a merchant (delivered later by the webhook dispatcher), numbered after the previous ones
@@ -36,4 +38,17 @@ export async function insertOutboxEvent(trx: Kysely<DatabaseSchema>, event: Outb
     })
     .execute();
   await insertEndpointDeliveries(trx, event);
+}
+
+/** An event's row as the event it is: what the payment's timeline lists, and what the webhook store extends. */
+export function toOutboxEvent(row: Selectable<EventsTable>): OutboxEvent {
+  return {
+    id: row.id,
+    paymentId: row.payment_id,
+    subscriptionId: row.subscription_id,
+    merchantId: row.merchant_id,
+    type: oneOf(PAYMENT_EVENT_TYPES, row.type, 'event type'),
+    payload: row.payload,
+    createdAt: new Date(row.created_at),
+  };
 }

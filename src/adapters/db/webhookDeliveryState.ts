@@ -1,5 +1,11 @@
-import type { WebhookAttemptResult, WebhookDeliveryUpdate, WebhookJob } from '../../app/webhooks/ports.ts';
-import { PAYMENT_EVENT_TYPES, type PaymentEventType } from '../../domain/paymentStatus.ts';
+import type {
+  WebhookAttemptRecord,
+  WebhookAttemptResult,
+  WebhookDeliveryUpdate,
+  WebhookJob,
+} from '../../app/webhooks/ports.ts';
+import { PAYMENT_EVENT_TYPES } from '../../domain/paymentStatus.ts';
+import { ATTEMPT_OUTCOMES, DELIVERY_STATUSES, type DeliveryStatus } from '../../domain/webhookDelivery.ts';
 import type { EventsTable } from './schema.ts';
 import { oneOf } from './storedValues.ts';
 
@@ -10,8 +16,33 @@ import { oneOf } from './storedValues.ts';
 /** What an attempt left open by a lost lease records: it will never report. */
 export const ABANDONED = 'no result recorded: the worker stopped or lost its lease during the attempt';
 
-export function eventType(text: string): PaymentEventType {
-  return oneOf(PAYMENT_EVENT_TYPES, text, 'event type');
+/** A delivery's status and how many attempts it has had, as both rows store them. */
+export function stateFrom(row: {
+  readonly delivery_status: string;
+  readonly attempt_count: number | string;
+}): {
+  readonly deliveryStatus: DeliveryStatus;
+  readonly attemptCount: number;
+} {
+  return {
+    deliveryStatus: oneOf(DELIVERY_STATUSES, row.delivery_status, 'delivery status'),
+    attemptCount: Number(row.attempt_count),
+  };
+}
+
+/** What an attempt got, as both attempts tables store it: when it started, the answer, and its outcome. */
+export function attemptAnswerFrom(row: {
+  readonly started_at: string;
+  readonly status_code: number | string | null;
+  readonly error: string | null;
+  readonly outcome: string | null;
+}): Pick<WebhookAttemptRecord, 'startedAt' | 'statusCode' | 'error' | 'outcome'> {
+  return {
+    startedAt: new Date(row.started_at),
+    statusCode: row.status_code === null ? null : Number(row.status_code),
+    error: row.error,
+    outcome: row.outcome === null ? null : oneOf(ATTEMPT_OUTCOMES, row.outcome, 'attempt outcome'),
+  };
 }
 
 /** An attempt's columns once it has its result. */
@@ -77,7 +108,7 @@ export function jobOf(row: JobEventRow, target: JobTarget): WebhookJob {
     eventId: row.id,
     paymentId: row.payment_id,
     merchantId: row.merchant_id,
-    type: eventType(row.type),
+    type: oneOf(PAYMENT_EVENT_TYPES, row.type, 'event type'),
     payload: row.payload,
     createdAt: new Date(row.created_at),
     attemptNumber: Number(row.attempt_count),

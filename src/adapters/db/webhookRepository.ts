@@ -8,7 +8,6 @@ import type {
   WebhookJob,
   WebhookStore,
 } from '../../app/webhooks/ports.ts';
-import { type AttemptOutcome, DELIVERY_STATUSES } from '../../domain/webhookDelivery.ts';
 import type { DatabaseHandle } from './database.ts';
 import type { Db, DialectName } from './db.ts';
 import {
@@ -21,50 +20,28 @@ import {
 import { eventsOfMode } from './eventTimeline.ts';
 import { leaseDue, leaseWindow } from './leaseClaim.ts';
 import { newestFirst } from './logListing.ts';
+import { toOutboxEvent } from './outbox.ts';
 import type { DatabaseSchema, EventsTable, WebhookAttemptsTable } from './schema.ts';
-import { dateOrNull, oneOf } from './storedValues.ts';
-import {
-  ABANDONED,
-  attemptResultColumns,
-  eventType,
-  JOB_EVENT_COLUMNS,
-  jobOf,
-  nextStateColumns,
-  resentColumns,
-} from './webhookDeliveryState.ts';
-
-const ATTEMPT_OUTCOMES: readonly string[] = ['delivered', 'retry', 'stopped', 'failed', 'abandoned'];
+import { dateOrNull } from './storedValues.ts';
+import * as deliveryState from './webhookDeliveryState.ts';
 
 function toEventRecord(row: Selectable<EventsTable>): WebhookEventRecord {
   return {
-    id: row.id,
-    paymentId: row.payment_id,
-    subscriptionId: row.subscription_id,
-    merchantId: row.merchant_id,
-    type: eventType(row.type),
-    payload: row.payload,
-    createdAt: new Date(row.created_at),
-    deliveryStatus: oneOf(DELIVERY_STATUSES, row.delivery_status, 'delivery status'),
-    attemptCount: Number(row.attempt_count),
+    ...toOutboxEvent(row),
+    ...deliveryState.stateFrom(row),
     nextAttemptAt: dateOrNull(row.next_attempt_at),
     deliveredAt: dateOrNull(row.delivered_at),
   };
 }
 
 function toAttemptRecord(row: Selectable<WebhookAttemptsTable>): WebhookAttemptRecord {
-  if (row.outcome !== null && !ATTEMPT_OUTCOMES.includes(row.outcome)) {
-    throw new Error(`unknown attempt outcome ${row.outcome}`);
-  }
   return {
     eventId: row.event_id,
     attemptNumber: Number(row.attempt_number),
     url: row.url,
-    startedAt: new Date(row.started_at),
+    ...deliveryState.attemptAnswerFrom(row),
     finishedAt: dateOrNull(row.finished_at),
     durationMs: row.duration_ms === null ? null : Number(row.duration_ms),
-    statusCode: row.status_code === null ? null : Number(row.status_code),
-    outcome: row.outcome as AttemptOutcome | null,
-    error: row.error,
     responseBody: row.response_body,
     nextAttemptAt: dateOrNull(row.next_attempt_at),
   };
@@ -177,7 +154,7 @@ async function leaseDueEvents(
 async function abandonOpenAttempts(trx: Db, eventIds: readonly string[], nowText: string): Promise<void> {
   await trx
     .updateTable('webhook_attempts')
-    .set({ outcome: 'abandoned', error: ABANDONED, finished_at: nowText })
+    .set({ outcome: 'abandoned', error: deliveryState.ABANDONED, finished_at: nowText })
     .where('event_id', 'in', [...eventIds])
     .where('finished_at', 'is', null)
     .execute();
@@ -193,7 +170,7 @@ async function jobsOf(trx: Db, eventIds: readonly string[]): Promise<WebhookJob[
     .leftJoin('payments as p', 'p.id', 'e.payment_id')
     .innerJoin('merchants as m', 'm.id', 'e.merchant_id')
     .select([
-      ...JOB_EVENT_COLUMNS,
+      ...deliveryState.JOB_EVENT_COLUMNS,
       'e.attempt_count',
       'e.schedule_step',
       'p.webhook_url as payment_webhook_url',
@@ -207,7 +184,7 @@ async function jobsOf(trx: Db, eventIds: readonly string[]): Promise<WebhookJob[
     .orderBy('e.id')
     .execute();
   return rows.map((row) =>
-    jobOf(row, {
+    deliveryState.jobOf(row, {
       delivery: null,
       url: row.payment_webhook_url ?? row.merchant_webhook_url,
       secret: row.webhook_secret,
@@ -229,13 +206,13 @@ async function completeAttempt(
     }
     await trx
       .updateTable('webhook_attempts')
-      .set(attemptResultColumns(result))
+      .set(deliveryState.attemptResultColumns(result))
       .where('event_id', '=', job.eventId)
       .where('attempt_number', '=', job.attemptNumber)
       .execute();
     const updated = await trx
       .updateTable('events')
-      .set(nextStateColumns(next))
+      .set(deliveryState.nextStateColumns(next))
       .where('id', '=', job.eventId)
       .where('delivery_status', '=', 'delivering')
       // The fence: a later claim has incremented attempt_count, and then this result is history only.
@@ -285,7 +262,7 @@ async function requeue(db: Db, eventId: string, now: Date): Promise<'requeued' |
   const nowText = now.toISOString();
   const updated = await db
     .updateTable('events')
-    .set(resentColumns(nowText))
+    .set(deliveryState.resentColumns(nowText))
     .where('id', '=', eventId)
     .where((eb) =>
       eb.not(eb.and([eb('delivery_status', '=', 'delivering'), eb('claimed_until', '>', nowText)])),
