@@ -43,6 +43,11 @@ export const SCOPE_EXTENSION = 'x-paylink-scope';
 /** A merchant listing's page size when the query names none (at most 100, as each query's schema says). */
 export const DEFAULT_PAGE_LIMIT = 20;
 
+/** How every paged listing of a merchant's records answers: said once, in each listing's API reference. */
+export const PAGED_LISTING =
+  "Newest first, in the calling key's mode, a page at a time: the answer's `next_cursor` is the `cursor` of " +
+  'the next page, null on the last.';
+
 /** A listing query's page as the use cases take it: its size (default DEFAULT_PAGE_LIMIT) and its cursor. */
 export function pageOf(query: {
   readonly limit?: number | undefined;

@@ -493,7 +493,9 @@ export interface paths {
         };
         /**
          * List payments
-         * @description Requires the scope `payments:read` of a restricted API key (the secret key holds every scope).
+         * @description Newest first, in the calling key's mode, a page at a time: the answer's `next_cursor` is the `cursor` of the next page, null on the last.
+         *
+         *     Requires the scope `payments:read` of a restricted API key (the secret key holds every scope).
          */
         get: {
             parameters: {
@@ -988,7 +990,9 @@ export interface paths {
         };
         /**
          * List refunds
-         * @description Requires the scope `refunds:read` of a restricted API key (the secret key holds every scope).
+         * @description Newest first, in the calling key's mode, a page at a time: the answer's `next_cursor` is the `cursor` of the next page, null on the last.
+         *
+         *     Requires the scope `refunds:read` of a restricted API key (the secret key holds every scope).
          */
         get: {
             parameters: {
@@ -1463,7 +1467,9 @@ export interface paths {
         };
         /**
          * List reusable payment links
-         * @description Requires the scope `links:read` of a restricted API key (the secret key holds every scope).
+         * @description Newest first, in the calling key's mode, a page at a time: the answer's `next_cursor` is the `cursor` of the next page, null on the last.
+         *
+         *     Requires the scope `links:read` of a restricted API key (the secret key holds every scope).
          */
         get: {
             parameters: {
@@ -1992,7 +1998,9 @@ export interface paths {
         };
         /**
          * List subscription plans
-         * @description Requires the scope `subscriptions:read` of a restricted API key (the secret key holds every scope).
+         * @description Newest first, in the calling key's mode, a page at a time: the answer's `next_cursor` is the `cursor` of the next page, null on the last.
+         *
+         *     Requires the scope `subscriptions:read` of a restricted API key (the secret key holds every scope).
          */
         get: {
             parameters: {
@@ -2374,7 +2382,9 @@ export interface paths {
         };
         /**
          * List subscriptions
-         * @description Requires the scope `subscriptions:read` of a restricted API key (the secret key holds every scope).
+         * @description Newest first, in the calling key's mode, a page at a time: the answer's `next_cursor` is the `cursor` of the next page, null on the last.
+         *
+         *     Requires the scope `subscriptions:read` of a restricted API key (the secret key holds every scope).
          */
         get: {
             parameters: {

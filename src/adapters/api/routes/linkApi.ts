@@ -17,7 +17,7 @@ import {
   ListLinksQuery,
   PayLinkBody,
 } from '../linkSchemas.ts';
-import { merchantPlugin, merchantRoutes, pageOf } from '../merchantRoutes.ts';
+import { merchantPlugin, merchantRoutes, PAGED_LISTING, pageOf } from '../merchantRoutes.ts';
 import { createdPaymentResponse } from '../presenters.ts';
 import { CreatePaymentResponse, ErrorBody } from '../schemas.ts';
 
@@ -120,7 +120,7 @@ function readLinkRoutes(links: LinkRoutes, deps: LinkDeps, respond: Respond): vo
     '/payments/api/links/',
     'links:read',
     'List reusable payment links',
-    { querystring: ListLinksQuery, response: { 200: LinkList } },
+    { description: PAGED_LISTING, querystring: ListLinksQuery, response: { 200: LinkList } },
     async ({ query }, { merchant, mode }) => {
       const page = await listLinks(deps, merchant.id, mode, pageOf(query));
       return { links: page.links.map((link) => respond(link, merchant)), next_cursor: page.nextCursor };

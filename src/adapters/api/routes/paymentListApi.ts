@@ -6,7 +6,13 @@ import { payoutStateOf } from '../../../domain/payment.ts';
 import { PAYMENT_STATUSES } from '../../../domain/paymentStatus.ts';
 import { ExportRangeQuery, sendCsv } from '../../web/csvDownload.ts';
 import type { ApiDeps } from '../apiDeps.ts';
-import { DEFAULT_PAGE_LIMIT, merchantPlugin, merchantRoutes, pageOf } from '../merchantRoutes.ts';
+import {
+  DEFAULT_PAGE_LIMIT,
+  merchantPlugin,
+  merchantRoutes,
+  PAGED_LISTING,
+  pageOf,
+} from '../merchantRoutes.ts';
 import { paymentStatusResponse } from '../presenters.ts';
 import { PaymentStatusResponse } from '../schemas.ts';
 
@@ -63,7 +69,7 @@ export function paymentListApi(deps: ApiDeps): FastifyPluginAsyncZod {
       '/payments/api/payments/',
       'payments:read',
       'List payments',
-      { querystring: ListPaymentsQuery, response: { 200: PaymentList } },
+      { description: PAGED_LISTING, querystring: ListPaymentsQuery, response: { 200: PaymentList } },
       async ({ query }, { merchant, mode }) => {
         const { payments, nextCursor } = await listPayments(deps, merchant.id, {
           status: query.status,

@@ -10,7 +10,7 @@ import { customerEmails } from '../../email/customerEmails.ts';
 import { ExportRangeQuery, sendCsv } from '../../web/csvDownload.ts';
 import { refundResponse } from '../../web/refundPresenter.ts';
 import type { ApiDeps } from '../apiDeps.ts';
-import { merchantPlugin, merchantRoutes, pageOf } from '../merchantRoutes.ts';
+import { merchantPlugin, merchantRoutes, PAGED_LISTING, pageOf } from '../merchantRoutes.ts';
 import {
   CreateRefundBody,
   ListRefundsQuery,
@@ -88,7 +88,7 @@ function listRoutes(refunds: RefundRoutes, deps: RefundApiDeps, respond: Respond
     '/payments/api/refunds/',
     'refunds:read',
     'List refunds',
-    { querystring: ListRefundsQuery, response: { 200: RefundList } },
+    { description: PAGED_LISTING, querystring: ListRefundsQuery, response: { 200: RefundList } },
     async ({ query }, { merchant, mode }) => {
       const page = await listRefunds(deps, merchant.id, mode, {
         paymentId: query.payment_id,

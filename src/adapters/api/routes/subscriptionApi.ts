@@ -20,7 +20,7 @@ import { subscriptionFields } from '../../../domain/subscriptionEvent.ts';
 import type { SubscriptionPlan } from '../../../domain/subscriptionPlan.ts';
 import { customerEmails } from '../../email/customerEmails.ts';
 import type { ApiDeps } from '../apiDeps.ts';
-import { merchantPlugin, merchantRoutes, pageOf } from '../merchantRoutes.ts';
+import { merchantPlugin, merchantRoutes, PAGED_LISTING, pageOf } from '../merchantRoutes.ts';
 import { ErrorBody } from '../schemas.ts';
 import {
   CancelSubscriptionBody,
@@ -154,7 +154,7 @@ function planRoutes(routes: Routes, deps: SubscriptionApiDeps): void {
     '/payments/api/plans/',
     'subscriptions:read',
     'List subscription plans',
-    { querystring: ListQuery, response: { 200: PlanList } },
+    { description: PAGED_LISTING, querystring: ListQuery, response: { 200: PlanList } },
     async ({ query }, { merchant, mode }) => {
       const page = await listPlans(deps, merchant.id, mode, pageOf(query));
       return { plans: page.rows.map(planResponse), next_cursor: page.nextCursor };
@@ -216,7 +216,7 @@ function readSubscriptionRoutes(routes: Routes, deps: RenewalDeps): void {
     '/payments/api/subscriptions/',
     'subscriptions:read',
     'List subscriptions',
-    { querystring: ListQuery, response: { 200: SubscriptionList } },
+    { description: PAGED_LISTING, querystring: ListQuery, response: { 200: SubscriptionList } },
     async ({ query }, { merchant, mode }) => {
       const page = await listSubscriptions(deps, merchant.id, mode, pageOf(query));
       return { subscriptions: page.subscriptions.map(subscriptionResponse), next_cursor: page.nextCursor };
