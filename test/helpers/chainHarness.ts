@@ -16,8 +16,10 @@ import { createMerchant } from '../../src/app/merchants/merchantAdmin.ts';
 import { createPayment } from '../../src/app/payments/createPayment.ts';
 import { currentState } from '../../src/app/payments/getPaymentStatus.ts';
 import type { DepositPlanner, RateProvider } from '../../src/app/payments/ports.ts';
+import type { ChainSettings } from '../../src/config/index.ts';
 import type { Merchant } from '../../src/domain/merchant.ts';
 import type { Payment } from '../../src/domain/payment.ts';
+import type { WorkerChain } from '../../src/main/chains/workerChains.ts';
 import { createStores } from '../../src/main/wiring.ts';
 import { SANDBOX_ACCOUNTS } from '../../src/sandbox/chain.ts';
 import { type Anvil, type AnvilOptions, startAnvil } from './anvil.ts';
@@ -90,6 +92,27 @@ export interface ChainHarness {
   status(paymentId: string): Promise<{ payment: Payment; state: Awaited<ReturnType<typeof currentState>> }>;
   balanceOf(address: string, token?: Address): Promise<bigint>;
   close(): Promise<void>;
+}
+
+/** The harness's chain as `runWorker` takes it: its USDC, factory and treasury, read over its RPC. */
+export function workerChainOf(
+  h: ChainHarness,
+  settings: ChainSettings,
+  more: Partial<WorkerChain> = {},
+): WorkerChain {
+  return {
+    settings,
+    target: {
+      chainId: h.anvil.chain.id,
+      tokenAddress: h.usdc,
+      acceptedTokens: [{ symbol: 'USDC', address: h.usdc, decimals: 6 }],
+      noticedTokens: [],
+      factoryAddress: h.factory,
+      treasuryAddress: h.addresses.treasury,
+    },
+    rpcUrls: [h.anvil.rpcUrl],
+    ...more,
+  };
 }
 
 /**

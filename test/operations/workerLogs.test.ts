@@ -2,7 +2,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { inProcessSingletonLocks } from '../../src/adapters/db/singletonLocks.ts';
 import { loadConfig } from '../../src/config/index.ts';
 import { runWorker } from '../../src/main/worker.ts';
-import { ANVIL_RELAYER_KEY, type ChainHarness, startChainHarness } from '../helpers/chainHarness.ts';
+import {
+  ANVIL_RELAYER_KEY,
+  type ChainHarness,
+  startChainHarness,
+  workerChainOf,
+} from '../helpers/chainHarness.ts';
 import { dialects } from '../helpers/database.ts';
 import { capturingLogger } from '../helpers/logCapture.ts';
 import { until } from '../helpers/net.ts';
@@ -42,21 +47,7 @@ describe.each(dialects)('worker log lines on %s', (dialect) => {
         clock: h.clock,
         logger,
         config,
-        chains: [
-          {
-            settings: config.liveHomeChain,
-            target: {
-              chainId: h.anvil.chain.id,
-              tokenAddress: h.usdc,
-              acceptedTokens: [{ symbol: 'USDC', address: h.usdc, decimals: 6 }],
-              noticedTokens: [],
-              factoryAddress: h.factory,
-              treasuryAddress: h.addresses.treasury,
-            },
-            rpcUrls: [h.anvil.rpcUrl],
-            relayerKey: ANVIL_RELAYER_KEY,
-          },
-        ],
+        chains: [workerChainOf(h, config.liveHomeChain, { relayerKey: ANVIL_RELAYER_KEY })],
       },
       stop.signal,
     );

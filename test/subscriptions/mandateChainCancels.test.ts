@@ -27,7 +27,7 @@ import { termsJson } from '../../src/domain/subscriptionMandate.ts';
 import { periodStart } from '../../src/domain/subscriptionPeriods.ts';
 import { buildApiServer, buildCheckoutServer } from '../../src/main/webServers.ts';
 import { runWorker } from '../../src/main/worker.ts';
-import { type ChainHarness, ROLES, startChainHarness } from '../helpers/chainHarness.ts';
+import { type ChainHarness, ROLES, startChainHarness, workerChainOf } from '../helpers/chainHarness.ts';
 import { DASHBOARD_ORIGIN, dashboardClient } from '../helpers/dashboardClient.ts';
 import { dialects } from '../helpers/database.ts';
 import { capturingLogger } from '../helpers/logCapture.ts';
@@ -266,20 +266,7 @@ describe.each(dialects)('mandates canceled on chain on %s', (dialect) => {
         clock: h.clock,
         logger,
         config,
-        chains: [
-          {
-            settings: config.liveHomeChain,
-            target: {
-              chainId: h.anvil.chain.id,
-              tokenAddress: h.usdc,
-              acceptedTokens: [{ symbol: 'USDC', address: h.usdc, decimals: 6 }],
-              noticedTokens: [],
-              factoryAddress: h.factory,
-              treasuryAddress: h.addresses.treasury,
-            },
-            rpcUrls: [h.anvil.rpcUrl],
-          },
-        ],
+        chains: [workerChainOf(h, config.liveHomeChain)],
         mandateCancels: (chainId) =>
           chainId === scene.chain.chainId
             ? { store: h.stores.chainCancels, charger: scene.chain.charger }
