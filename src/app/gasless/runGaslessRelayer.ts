@@ -1,6 +1,11 @@
 import type { Logger } from 'pino';
 import { type PassOutcome, runLoop } from '../operations/jobLoop.ts';
-import { type ChargeBudget, type RelayChargesDeps, relayChargeOnce } from '../subscriptions/relayCharges.ts';
+import {
+  type ChargeBudget,
+  type ChargeOutcome,
+  type RelayChargesDeps,
+  relayChargeOnce,
+} from '../subscriptions/relayCharges.ts';
 import {
   type RelayAuthorizationsDeps,
   type RelayOptions,
@@ -45,11 +50,11 @@ export async function relayPass(
   const deps = withChargesSpend(relaying);
   const charges = chargesInBudget(relaying, options.maxFeeWeiPerHour);
   if (charges && (await charges.mandates.inFlight(charges.charger.chainId)))
-    return chargeOutcomeOf(await relayChargeOnce(charges));
+    return passOutcomeOf(await relayChargeOnce(charges));
   const outcome = await relayOnce(deps, { maxFeeWeiPerHour: options.maxFeeWeiPerHour });
   if (!charges || outcome.kind === 'sent' || outcome.kind === 'awaiting-receipt')
     return passOutcomeOf(outcome);
-  const charged = chargeOutcomeOf(await relayChargeOnce(charges));
+  const charged = passOutcomeOf(await relayChargeOnce(charges));
   return charged === 'busy' ? 'busy' : passOutcomeOf(outcome);
 }
 
@@ -82,14 +87,11 @@ export function chargesInBudget(
   return { ...charges, budget };
 }
 
-function chargeOutcomeOf(outcome: { readonly kind: string }): PassOutcome {
-  return outcome.kind === 'sent' || outcome.kind === 'mined' || outcome.kind === 'failed' ? 'busy' : 'idle';
-}
-
 /**
- * Another authorization may be waiting once one is sent, mined or failed: the next pass runs at once. A receipt
- * still awaited, or the hour's cap or a share spent, takes time: the loop waits its interval.
+ * Another authorization or charge may be waiting once one is sent, mined or failed: the next pass runs at once. A
+ * receipt still awaited, a block not final yet, or the hour's cap or a share spent, takes time: the loop waits its
+ * interval.
  */
-export function passOutcomeOf(outcome: RelayOutcome): PassOutcome {
+export function passOutcomeOf(outcome: RelayOutcome | ChargeOutcome): PassOutcome {
   return outcome.kind === 'sent' || outcome.kind === 'mined' || outcome.kind === 'failed' ? 'busy' : 'idle';
 }
